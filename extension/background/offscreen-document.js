@@ -1,0 +1,33 @@
+// Makes sure the one offscreen document (the agent's Python) exists. The service worker
+// can be stopped at any time, so this asks Chrome rather than remembering, and shares
+// one creation between callers that arrive while it is under way.
+
+const OFFSCREEN_PATH = "extension/offscreen/offscreen.html";
+let creating = null;
+
+async function exists() {
+  const url = chrome.runtime.getURL(OFFSCREEN_PATH);
+  const contexts = await chrome.runtime.getContexts({
+    contextTypes: ["OFFSCREEN_DOCUMENT"],
+    documentUrls: [url],
+  });
+  return contexts.length > 0;
+}
+
+export async function ensureOffscreenDocument() {
+  if (await exists()) return;
+  creating ??= chrome.offscreen
+    .createDocument({
+      url: OFFSCREEN_PATH,
+      reasons: ["WORKERS", "IFRAME_SCRIPTING"],
+      justification: "Runs the agent's Python (Pyodide) and its sandboxed code runner.",
+    })
+    .catch(async (error) => {
+      // Another caller may have won the race in a previous life of this worker.
+      if (!(await exists())) throw error;
+    })
+    .finally(() => {
+      creating = null;
+    });
+  await creating;
+}

@@ -1,0 +1,44 @@
+// The offscreen document: home of the agent's Python. It starts Pyodide once, keeps it,
+// and answers messages addressed to it. Only chrome.runtime is available here, so
+// storage and tabs go through the service worker.
+
+import { Broadcast, MessageType, Target } from "../shared/messages.js";
+import { startPython } from "./python.js";
+
+const python = startPython();
+
+python.then(
+  ({ info }) => announce({ ready: true, ...info }),
+  (error) => announce({ ready: false, error: describe(error) }),
+);
+
+function describe(error) {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function announce(status) {
+  chrome.runtime.sendMessage({ type: Broadcast.pythonStatus, status }).catch(() => {
+    // Nobody is listening (no panel open): the next ping will ask again.
+  });
+}
+
+const handlers = {
+  async [MessageType.ping]() {
+    const { info } = await python;
+    return { ready: true, ...info };
+  },
+};
+
+chrome.runtime.onMessage.addListener((message, _sender, sendResponse) => {
+  if (message?.target !== Target.offscreen) return false;
+  const handler = handlers[message.type];
+  if (!handler) {
+    sendResponse({ ok: false, error: `offscreen: unknown message type ${message.type}` });
+    return false;
+  }
+  handler(message).then(
+    (result) => sendResponse({ ok: true, result }),
+    (error) => sendResponse({ ok: false, error: describe(error) }),
+  );
+  return true; // the answer comes asynchronously
+});

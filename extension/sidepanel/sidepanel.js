@@ -1,0 +1,3 @@
+import { showPythonStatus } from "./python-status.js";
+
+showPythonStatus(document.getElementById("python-status"));

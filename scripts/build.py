@@ -1,0 +1,107 @@
+#!/usr/bin/env python3
+"""Build the unpacked extension: fill extension/vendor/ from node_modules and py/.
+
+vendor/ is generated, never edited and never committed. It holds:
+- pyodide/      the Pyodide runtime from the pinned npm package (no CDN at run time)
+- tabagent.zip  py/tabagent packed, unpacked into Pyodide's file system at start
+- build-info.json  versions and the package hash (keys the memory snapshot)
+- the page-reading and rendering libraries, copied as the browser files they ship
+
+Run it again after editing py/ and reload the extension. Unchanged files are not copied.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import shutil
+import sys
+import zipfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+NODE_MODULES = ROOT / "node_modules"
+VENDOR = ROOT / "extension" / "vendor"
+PACKAGE = ROOT / "py" / "tabagent"
+
+PYODIDE_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"]
+
+# npm file -> vendor path. Browser builds only: content scripts are classic scripts.
+LIBRARIES = {
+    "@mozilla/readability/Readability.js": "readability/Readability.js",
+    "@mozilla/readability/Readability-readerable.js": "readability/Readability-readerable.js",
+    "@mozilla/readability/LICENSE.md": "readability/LICENSE.md",
+    "turndown/lib/turndown.browser.umd.js": "turndown/turndown.js",
+    "turndown/LICENSE": "turndown/LICENSE",
+    "marked/lib/marked.esm.js": "marked/marked.esm.js",
+    "marked/LICENSE": "marked/LICENSE",
+    "dompurify/dist/purify.es.mjs": "dompurify/purify.es.mjs",
+    "dompurify/LICENSE": "dompurify/LICENSE",
+}
+
+
+def fail(message: str) -> None:
+    print(f"build: {message}", file=sys.stderr)
+    sys.exit(1)
+
+
+def copy_if_changed(source: Path, target: Path) -> bool:
+    if not source.exists():
+        fail(f"{source.relative_to(ROOT)} is missing: run `npm ci` (make does it for you)")
+    if target.exists() and target.stat().st_size == source.stat().st_size and target.stat().st_mtime >= source.stat().st_mtime:
+        return False
+    target.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copy2(source, target)
+    return True
+
+
+def package_files() -> list[Path]:
+    return sorted(p for p in PACKAGE.rglob("*.py") if "__pycache__" not in p.parts)
+
+
+def pack_package() -> bytes:
+    """A reproducible zip of py/tabagent: same sources, same bytes, same hash."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for path in package_files():
+            info = zipfile.ZipInfo(str(path.relative_to(PACKAGE.parent)), date_time=(1980, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            archive.writestr(info, path.read_bytes())
+    return buffer.getvalue()
+
+
+def write_if_changed(target: Path, data: bytes) -> bool:
+    if target.exists() and target.read_bytes() == data:
+        return False
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_bytes(data)
+    return True
+
+
+def main() -> None:
+    pyodide_package = json.loads((NODE_MODULES / "pyodide" / "package.json").read_text()) if (NODE_MODULES / "pyodide").exists() else None
+    if pyodide_package is None:
+        fail("node_modules/pyodide is missing: run `npm ci` (make does it for you)")
+    changed = []
+    for name in PYODIDE_FILES:
+        if copy_if_changed(NODE_MODULES / "pyodide" / name, VENDOR / "pyodide" / name):
+            changed.append(f"pyodide/{name}")
+    for source, target in LIBRARIES.items():
+        if copy_if_changed(NODE_MODULES / source, VENDOR / target):
+            changed.append(target)
+    archive = pack_package()
+    if write_if_changed(VENDOR / "tabagent.zip", archive):
+        changed.append("tabagent.zip")
+    info = {
+        "pyodideVersion": pyodide_package["version"],
+        "packageHash": hashlib.sha256(archive).hexdigest()[:16],
+        "packageFiles": len(package_files()),
+    }
+    if write_if_changed(VENDOR / "build-info.json", (json.dumps(info, indent=2) + "\n").encode()):
+        changed.append("build-info.json")
+    print(f"build: extension/vendor up to date ({len(changed)} file(s) written{': ' + ', '.join(changed[:6]) if changed else ''})")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,208 @@
+"""Real Chromium with TabAgent loaded, driven by Selenium, watched through CDP.
+
+One `Browser` is one Chromium process with a profile directory. It finds the extension's
+id from its service worker target, opens extension pages as tabs, and records every
+uncaught exception and console error in the extension's own contexts (service worker,
+offscreen document, side panel and other extension pages) so tests can fail on them.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+
+from .cdp import CDP
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = os.environ.get("TABAGENT_CHROMIUM", "/usr/bin/chromium")
+CHROMEDRIVER = os.environ.get("TABAGENT_CHROMEDRIVER", "/usr/bin/chromedriver")
+SERVICE_WORKER_PATH = "/extension/background/service-worker.js"
+
+CHROMIUM_FLAGS = [
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-quic",
+    "--disable-features=DisableLoadExtensionCommandLineSwitch",
+    "--window-size=420,900",
+]
+
+
+@dataclass
+class ConsoleProblem:
+    where: str
+    text: str
+
+    def __str__(self) -> str:
+        return f"[{self.where}] {self.text}"
+
+
+@dataclass
+class Browser:
+    profile: Path
+    driver: webdriver.Chrome = field(init=False)
+    cdp: CDP = field(init=False)
+    extension_id: str = field(init=False)
+    problems: list[ConsoleProblem] = field(default_factory=list, init=False)
+    started_at: float = field(default=0.0, init=False)
+
+    def start(self, extension_dir: Path = ROOT) -> "Browser":
+        self.started_at = time.perf_counter()
+        options = webdriver.ChromeOptions()
+        options.binary_location = CHROMIUM
+        for flag in CHROMIUM_FLAGS:
+            options.add_argument(flag)
+        options.add_argument(f"--user-data-dir={self.profile}")
+        options.add_argument(f"--load-extension={extension_dir}")
+        options.add_argument(f"--disable-extensions-except={extension_dir}")
+        options.add_experimental_option("excludeSwitches", ["disable-extensions", "enable-automation"])
+        self.driver = webdriver.Chrome(options=options, service=Service(CHROMEDRIVER))
+        self.driver.set_script_timeout(60)
+        self.cdp = CDP(self.driver.capabilities["goog:chromeOptions"]["debuggerAddress"])
+        self._watch_extension_consoles()
+        self.extension_id = self._wait_for_extension_id()
+        return self
+
+    # -- the extension -------------------------------------------------------------------
+
+    def _wait_for_extension_id(self, timeout: float = 30) -> str:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            for target in self.cdp.targets():
+                match = re.match(r"chrome-extension://([a-p]{32})" + re.escape(SERVICE_WORKER_PATH), target["url"])
+                if match and target["type"] == "service_worker":
+                    return match.group(1)
+            time.sleep(0.1)
+        raise RuntimeError("TabAgent's service worker never appeared: the extension did not load")
+
+    def url(self, path: str) -> str:
+        return f"chrome-extension://{self.extension_id}/{path.lstrip('/')}"
+
+    def open_tab(self, url: str) -> str:
+        """Opens `url` in a new tab and makes it Selenium's current window; returns its handle."""
+        self.driver.switch_to.new_window("tab")
+        self.driver.get(url)
+        return self.driver.current_window_handle
+
+    def open_side_panel(self) -> str:
+        return self.open_tab(self.url("extension/sidepanel/sidepanel.html"))
+
+    def extension_targets(self, kind: str | None = None) -> list[dict]:
+        prefix = f"chrome-extension://{self.extension_id}/"
+        return [t for t in self.cdp.targets() if t["url"].startswith(prefix) and (kind is None or t["type"] == kind)]
+
+    def service_worker_target(self) -> dict | None:
+        workers = [t for t in self.extension_targets("service_worker") if t["url"].endswith(SERVICE_WORKER_PATH)]
+        return workers[0] if workers else None
+
+    def stop_service_worker(self, timeout: float = 10) -> None:
+        """Stops the service worker as Chrome does when it is idle, and waits until it is gone."""
+        target = self.service_worker_target()
+        if target is None:
+            return
+        self.cdp.send("Target.closeTarget", {"targetId": target["targetId"]})
+        deadline = time.monotonic() + timeout
+        while self.service_worker_target() is not None:
+            if time.monotonic() > deadline:
+                raise RuntimeError("the service worker did not stop")
+            time.sleep(0.05)
+
+    def evaluate_in(self, target: dict, expression: str, timeout: float = 30):
+        session = self.cdp.attach(target["targetId"])
+        try:
+            return self.cdp.evaluate(session, expression, timeout=timeout)
+        finally:
+            self.cdp.send("Target.detachFromTarget", {"sessionId": session})
+
+    # -- console watching ----------------------------------------------------------------
+
+    def _watch_extension_consoles(self) -> None:
+        sessions: dict[str, str] = {}
+
+        def attached(params, _session):
+            info = params["targetInfo"]
+            if not info["url"].startswith("chrome-extension://"):
+                return
+            sessions[params["sessionId"]] = f"{info['type']} {info['url'].split('/', 3)[-1]}"
+            # Never block the reader thread: enabling waits for the reader to deliver the reply.
+            threading.Thread(target=self._enable_runtime, args=(params["sessionId"],), daemon=True).start()
+
+        def exception(params, session):
+            if session in sessions:
+                details = params["exceptionDetails"]
+                text = details.get("exception", {}).get("description") or details.get("text", "")
+                self.problems.append(ConsoleProblem(sessions[session], f"uncaught: {text}"))
+
+        def console(params, session):
+            if session in sessions and params.get("type") == "error":
+                text = " ".join(str(a.get("value", a.get("description", ""))) for a in params.get("args", []))
+                self.problems.append(ConsoleProblem(sessions[session], f"console.error: {text}"))
+
+        self.cdp.on("Target.attachedToTarget", attached)
+        self.cdp.on("Runtime.exceptionThrown", exception)
+        self.cdp.on("Runtime.consoleAPICalled", console)
+        self.cdp.send(
+            "Target.setAutoAttach",
+            {"autoAttach": True, "waitForDebuggerOnStart": False, "flatten": True},
+        )
+        self.cdp.send("Target.setDiscoverTargets", {"discover": True})
+
+        def discovered(params, _session):
+            info = params["targetInfo"]
+            if info["url"].startswith("chrome-extension://") and not info.get("attached"):
+                threading.Thread(target=self._attach_quietly, args=(info["targetId"],), daemon=True).start()
+
+        self.cdp.on("Target.targetCreated", discovered)
+
+    def _attach_quietly(self, target_id: str) -> None:
+        try:
+            self.cdp.send("Target.attachToTarget", {"targetId": target_id, "flatten": True})
+        except Exception:
+            pass  # the target went away before we got to it
+
+    def _enable_runtime(self, session_id: str) -> None:
+        try:
+            self.cdp.send("Runtime.enable", session_id=session_id, timeout=10)
+            self.cdp.send("Runtime.runIfWaitingForDebugger", session_id=session_id, timeout=10)
+        except Exception:
+            pass
+
+    def take_problems(self) -> list[ConsoleProblem]:
+        problems, self.problems = self.problems, []
+        return problems
+
+    # -- lifetime ------------------------------------------------------------------------
+
+    def screenshot(self, name: str) -> Path:
+        folder = ROOT / "screenshots"
+        folder.mkdir(exist_ok=True)
+        path = folder / f"{name}.png"
+        self.driver.save_screenshot(str(path))
+        return path
+
+    def quit(self) -> None:
+        try:
+            self.cdp.close()
+        finally:
+            self.driver.quit()
+
+
+def fresh_profile() -> Path:
+    return Path(tempfile.mkdtemp(prefix="tabagent-profile-"))
+
+
+def remove_profile(profile: Path) -> None:
+    shutil.rmtree(profile, ignore_errors=True)
