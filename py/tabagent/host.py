@@ -1,0 +1,78 @@
+"""The host interface: the only way tabagent reaches the world outside Python.
+
+The agent never imports a browser or an HTTP library. It asks a `Host` to make a
+request, to tell the time and to sleep; the host picks the real mechanism
+(httpx in CPython, JavaScript `fetch` in Pyodide). Tests and the extension swap
+hosts without touching the loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import time
+from collections.abc import AsyncIterator
+
+
+class NetworkError(Exception):
+    """The request did not complete: refused, reset, DNS failure, closed mid-body."""
+
+
+class RequestTimeout(Exception):
+    """No response headers, or no next chunk of the body, within the timeout."""
+
+
+class Response:
+    """An HTTP response whose body is read as it arrives.
+
+    Hosts subclass this and implement `chunks()` and `close()`; `headers` keys are
+    lower-case so callers need not guess the server's spelling.
+    """
+
+    def __init__(self, status: int, headers: dict[str, str]):
+        self.status = status
+        self.headers = headers
+
+    def chunks(self) -> AsyncIterator[bytes]:
+        """The body as bytes, chunk by chunk (an async generator)."""
+        raise NotImplementedError
+
+    async def close(self) -> None:
+        """Stop reading and abort the request if it is still running."""
+        raise NotImplementedError
+
+    async def read(self) -> bytes:
+        try:
+            return b"".join([chunk async for chunk in self.chunks()])
+        finally:
+            await self.close()
+
+
+class Host:
+    """What the agent needs from its surroundings.
+
+    `request` returns once the response headers are in; `timeout` bounds the wait
+    for the headers and then for each chunk of the body (an idle timeout, so a
+    long streamed answer is never cut while tokens keep coming). Hosts raise
+    `NetworkError` and `RequestTimeout`, never their library's own exceptions.
+    Cancelling the awaiting task aborts the request.
+    """
+
+    async def request(self, method: str, url: str, headers: dict[str, str],
+                      body: bytes | None = None, timeout: float | None = None) -> Response:
+        raise NotImplementedError
+
+    def now(self) -> float:
+        return time.time()
+
+    async def sleep(self, seconds: float) -> None:
+        await asyncio.sleep(seconds)
+
+
+def default_host() -> Host:
+    """The host for the interpreter we are running in."""
+    if sys.platform == "emscripten":
+        from .hosts.pyodide import PyodideHost
+        return PyodideHost()
+    from .hosts.cpython import CPythonHost
+    return CPythonHost()

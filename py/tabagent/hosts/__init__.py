@@ -1,0 +1,1 @@
+"""Host implementations: `cpython` (httpx) and `pyodide` (JavaScript fetch)."""

@@ -1,0 +1,83 @@
+"""The Pyodide host: HTTP with JavaScript `fetch`, reading the streamed body.
+
+Works wherever Pyodide has a global `fetch`: the extension's offscreen document
+and Node.js 20. Cancelling the awaiting task aborts the request through an
+`AbortController`, so a stopped turn stops costing tokens.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import js
+from pyodide.ffi import JsException, to_js
+
+from ..host import Host, NetworkError, RequestTimeout, Response
+
+
+class PyodideHost(Host):
+    async def request(self, method, url, headers, body=None, timeout=None):
+        controller = js.AbortController.new()
+        init = {"method": method, "headers": headers, "signal": controller.signal}
+        if body is not None:
+            init["body"] = to_js(body)  # bytes -> Uint8Array
+        init = to_js(init, dict_converter=js.Object.fromEntries)
+        try:
+            response = await _within(timeout, js.fetch(url, init), controller)
+        except JsException as e:
+            raise NetworkError(_describe(e)) from None
+        return FetchResponse(response, controller, timeout)
+
+
+class FetchResponse(Response):
+    def __init__(self, response, controller, timeout):
+        super().__init__(int(response.status), headers=_headers(response))
+        self._response, self._controller, self._timeout = response, controller, timeout
+        self._closed = False
+
+    async def chunks(self):
+        if self._response.body is None:
+            return
+        reader = self._response.body.getReader()
+        try:
+            while True:
+                result = await _within(self._timeout, reader.read(), self._controller)
+                if result.done:
+                    break
+                yield result.value.to_bytes()
+        except JsException as e:
+            raise NetworkError(_describe(e)) from None
+        finally:
+            try:
+                reader.releaseLock()
+            except JsException:
+                pass  # older runtimes refuse while a read is pending; abort() ends it anyway
+
+    async def close(self):
+        if not self._closed:
+            self._closed = True
+            self._controller.abort()
+
+
+async def _within(timeout, promise, controller):
+    """Await a JS promise; on timeout or cancellation abort the request."""
+    try:
+        if timeout is None:
+            return await promise
+        return await asyncio.wait_for(promise, timeout)
+    except asyncio.TimeoutError:
+        controller.abort()
+        raise RequestTimeout(f"no response within {timeout} s") from None
+    except asyncio.CancelledError:
+        controller.abort()
+        raise
+
+
+def _headers(response) -> dict[str, str]:
+    return {str(k).lower(): str(v) for k, v in response.headers.entries()}
+
+
+def _describe(error: JsException) -> str:
+    # Node's fetch says "TypeError: fetch failed" and hides the reason in `cause`.
+    cause = getattr(getattr(error, "js_error", None), "cause", None)
+    return f"{error} ({cause})" if cause else str(error)
