@@ -1,0 +1,73 @@
+"""An incremental parser for server-sent events (the WHATWG event-stream format).
+
+Bytes arrive in arbitrary pieces: a line, a UTF-8 character or a CRLF pair may be
+split across chunks. `feed` keeps what is incomplete and returns only whole events,
+so any split of a stream yields the same events.
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+from dataclasses import dataclass
+
+_LINE_END = re.compile(r"\r\n|\r|\n")
+
+
+@dataclass(frozen=True, slots=True)
+class SSEEvent:
+    data: str
+    event: str = "message"
+    id: str | None = None
+
+
+class SSEParser:
+    def __init__(self) -> None:
+        self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+        self._buffer = ""       # the current, not yet terminated, line
+        self._skip_lf = False   # the last chunk ended in "\r": a leading "\n" is its pair
+        self._started = False
+        self._data: list[str] = []
+        self._event = ""
+        self._last_id: str | None = None
+
+    def feed(self, chunk: bytes) -> list[SSEEvent]:
+        return self._feed_text(self._decoder.decode(chunk))
+
+    def close(self) -> list[SSEEvent]:
+        """End of stream. Per the spec, an event without its blank line is dropped."""
+        self._feed_text(self._decoder.decode(b"", final=True))
+        return []
+
+    def _feed_text(self, text: str) -> list[SSEEvent]:
+        if not self._started and text:
+            self._started = True
+            text = text.removeprefix("\ufeff")
+        if self._skip_lf and text.startswith("\n"):
+            text, self._skip_lf = text[1:], False
+        if text:
+            self._skip_lf = text.endswith("\r")
+        lines = _LINE_END.split(self._buffer + text)
+        self._buffer = lines.pop()
+        events: list[SSEEvent] = []
+        for line in lines:
+            self._line(line, events)
+        return events
+
+    def _line(self, line: str, events: list[SSEEvent]) -> None:
+        if not line:  # a blank line dispatches the event
+            if self._data:
+                events.append(SSEEvent("\n".join(self._data), self._event or "message",
+                                       self._last_id))
+            self._data, self._event = [], ""
+            return
+        if line.startswith(":"):  # a comment, e.g. a keep-alive
+            return
+        name, _, value = line.partition(":")
+        value = value.removeprefix(" ")
+        if name == "data":
+            self._data.append(value)
+        elif name == "event":
+            self._event = value
+        elif name == "id" and "\0" not in value:
+            self._last_id = value
