@@ -1,0 +1,273 @@
+"""Tools: Python functions the model can call.
+
+`@tool` reads a function's type hints and the `Args:` section of its docstring to
+make the JSON schema the model sees. Subclass `Tool` for tools that keep state.
+Arguments are checked against the schema before the call, and `ToolInputError`
+says exactly what was wrong so the model can fix its call.
+"""
+
+from __future__ import annotations
+
+import collections.abc
+import inspect
+import json
+import re
+import types
+import typing
+from functools import cached_property
+from typing import Any, Literal, Union
+
+
+class ToolInputError(ValueError):
+    """The model called a tool with missing, unexpected or wrongly typed arguments."""
+
+
+class Tool:
+    name: str = ""
+    description: str = ""
+    # A JSON schema object ({"type": "object", "properties": ..., "required": ...}),
+    # or the smolagents shorthand {name: {"type": ..., "description": ...}}.
+    inputs: dict = {}
+    output_type: str = "string"
+
+    def forward(self, **arguments):
+        raise NotImplementedError(f"{type(self).__name__}.forward")
+
+    async def __call__(self, *args, **kwargs):
+        arguments = self.bind(args, kwargs)
+        self.validate(arguments)
+        result = self.forward(**arguments)
+        if inspect.isawaitable(result):
+            result = await result
+        return result
+
+    @cached_property
+    def parameters(self) -> dict:
+        """`inputs` as a full JSON schema object."""
+        if "properties" in self.inputs:
+            return {"type": "object", "required": [], **self.inputs}
+        required = [n for n, s in self.inputs.items() if not s.get("nullable") and "default" not in s]
+        return {"type": "object", "properties": dict(self.inputs), "required": required}
+
+    def bind(self, args: tuple, kwargs: dict) -> dict:
+        """Positional arguments (as model-written code passes them) to names."""
+        names = list(self.parameters["properties"])
+        if len(args) > len(names):
+            raise ToolInputError(f"{self.name}() takes at most {len(names)} arguments "
+                                 f"({', '.join(names)}), got {len(args)}")
+        arguments = dict(zip(names, args))
+        for name in kwargs:
+            if name in arguments:
+                raise ToolInputError(f"{self.name}() got argument '{name}' twice")
+        arguments.update(kwargs)
+        return arguments
+
+    def validate(self, arguments: dict) -> None:
+        schema = self.parameters
+        props, required = schema["properties"], schema.get("required", [])
+        for name in [n for n, v in arguments.items() if v is None and n not in required]:
+            del arguments[name]  # weak models send null for "not given"
+        problems = [f"missing required argument '{n}'" for n in required if n not in arguments]
+        problems += [f"unexpected argument '{n}'" for n in arguments if n not in props]
+        problems += [p for n, v in arguments.items() if n in props
+                     if (p := check_value(v, props[n], f"argument '{n}'"))]
+        if problems:
+            takes = ", ".join(f"{n} ({'required' if n in required else 'optional'})" for n in props)
+            raise ToolInputError(f"{self.name}: {'; '.join(problems)}. It takes: {takes or 'nothing'}.")
+
+    def to_openai(self) -> dict:
+        return {"type": "function", "function": {
+            "name": self.name, "description": self.description, "parameters": self.parameters}}
+
+    def python_signature(self) -> str:
+        """The tool as a Python stub, for the CodeAgent's prompt."""
+        schema = self.parameters
+        params = []
+        for name, prop in schema["properties"].items():
+            param = f"{name}: {_py_type(prop)}"
+            if name not in schema.get("required", []):
+                param += f" = {prop.get('default')!r}"
+            params.append(param)
+        docs = "".join(f"\n        {n}: {p['description']}"
+                       for n, p in schema["properties"].items() if p.get("description"))
+        doc = self.description + (f"\n\n    Args:{docs}" if docs else "")
+        returns = _py_type({"type": self.output_type})
+        return f'def {self.name}({", ".join(params)}) -> {returns}:\n    """{doc}\n    """'
+
+
+class FunctionTool(Tool):
+    def __init__(self, function, name: str | None = None, description: str | None = None):
+        summary, arg_docs = parse_docstring(inspect.getdoc(function) or "")
+        self.forward = function
+        self.name = name or function.__name__
+        self.description = description or summary or self.name
+        self.inputs = schema_for_function(function, arg_docs)
+        hints = typing.get_type_hints(function)
+        self.output_type = schema_for_type(hints["return"]).get("type", "any") if "return" in hints else "any"
+
+
+def tool(function=None, *, name: str | None = None, description: str | None = None):
+    """Make a tool of a plain or async function: `@tool` or `@tool(name=...)`."""
+    if function is None:
+        return lambda f: FunctionTool(f, name, description)
+    return FunctionTool(function, name, description)
+
+
+class FinalAnswerTool(Tool):
+    name = "final_answer"
+    description = "Give the final answer to the task. Call it once you have the answer."
+    inputs = {"answer": {"type": "string", "description": "The final answer to the task."}}
+    output_type = "any"
+
+    def validate(self, arguments: dict) -> None:
+        # Any value is an answer (a number, a list...); only its absence is wrong.
+        if set(arguments) != {"answer"}:
+            raise ToolInputError("final_answer takes exactly one argument, 'answer'.")
+
+    def forward(self, answer):
+        return answer
+
+
+def format_result(value: Any) -> str:
+    """A tool's return value as the text the model reads."""
+    if isinstance(value, str):
+        return value
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return str(value)
+
+
+# --- Schemas from type hints and docstrings ------------------------------------------
+
+_SIMPLE = {str: "string", int: "integer", float: "number", bool: "boolean",
+           dict: "object", list: "array", type(None): "null"}
+_ARRAYS = (list, tuple, set, frozenset, collections.abc.Sequence, collections.abc.Iterable)
+
+
+def schema_for_type(hint) -> dict:
+    if hint is Any:
+        return {}
+    if hint in _SIMPLE:
+        return {"type": _SIMPLE[hint]}
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin is Literal:
+        return {**schema_for_type(type(args[0])), "enum": list(args)}
+    if origin in (Union, types.UnionType):
+        options = [a for a in args if a is not type(None)]
+        schema = schema_for_type(options[0]) if len(options) == 1 else {
+            "anyOf": [schema_for_type(a) for a in options]}
+        if len(options) < len(args) and "type" in schema:
+            schema["type"] = [schema["type"], "null"]
+        return schema
+    if origin in _ARRAYS:
+        return {"type": "array", **({"items": schema_for_type(args[0])} if args else {})}
+    if origin in (dict, collections.abc.Mapping):
+        return {"type": "object"}
+    raise TypeError(f"tools cannot take arguments of type {hint!r}: use str, int, float, "
+                    f"bool, list, dict, Literal or Optional of these")
+
+
+def schema_for_function(function, arg_docs: dict[str, str]) -> dict:
+    hints = typing.get_type_hints(function)
+    properties, required = {}, []
+    for param in inspect.signature(function).parameters.values():
+        if param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
+            continue
+        if param.name not in hints:
+            raise TypeError(f"tool {function.__name__}: parameter '{param.name}' needs a type "
+                            f"hint; it becomes the type the model is told to send")
+        prop = schema_for_type(hints[param.name])
+        if param.name in arg_docs:
+            prop["description"] = arg_docs[param.name]
+        if param.default is param.empty:
+            required.append(param.name)
+        elif isinstance(param.default, (str, int, float, bool)):
+            prop["default"] = param.default
+        if param.default is None and isinstance(prop.get("type"), list):
+            prop["type"] = prop["type"][0]  # optional with default None: just leave it out
+        properties[param.name] = prop
+    return {"type": "object", "properties": properties, "required": required}
+
+
+_SECTION = re.compile(r"^(Args|Arguments|Parameters|Returns?|Yields?|Raises|Examples?|Notes?):\s*$")
+_ARG = re.compile(r"^\*{0,2}(\w+)\s*(?:\([^)]*\))?\s*:\s*(.*)$")
+
+
+def parse_docstring(doc: str) -> tuple[str, dict[str, str]]:
+    """(summary, {argument: description}) from a Google-style docstring."""
+    summary, args, section, indent = [], {}, None, None
+    for line in doc.splitlines():
+        header = _SECTION.match(line)  # getdoc() dedents: section headers start the line
+        if header:
+            section, indent = header.group(1), None
+            continue
+        if section is None:
+            summary.append(line)
+        elif section in ("Args", "Arguments", "Parameters") and line.strip():
+            depth = len(line) - len(line.lstrip())
+            indent = depth if indent is None else indent
+            entry = _ARG.match(line.strip())
+            if depth <= indent and entry:
+                args[entry.group(1)] = entry.group(2).strip()
+            elif args:  # a continuation line of the last argument
+                last = list(args)[-1]
+                args[last] = f"{args[last]} {line.strip()}".strip()
+    return "\n".join(summary).strip(), args
+
+
+_PY_TYPES = {"string": "str", "integer": "int", "number": "float", "boolean": "bool",
+             "array": "list", "object": "dict", "null": "None"}
+
+
+def _py_type(schema: dict) -> str:
+    kind = schema.get("type")
+    if isinstance(kind, list):
+        return " | ".join(_PY_TYPES.get(k, "Any") for k in kind)
+    return _PY_TYPES.get(kind, "Any")
+
+
+def check_value(value, schema: dict, where: str) -> str | None:
+    """What is wrong with `value` against a (small subset of) JSON schema, or None."""
+    kinds = schema.get("type")
+    if kinds:
+        kinds = [kinds] if isinstance(kinds, str) else kinds
+        if not any(_is_type(value, k) for k in kinds):
+            return f"{where} should be {' or '.join(kinds)}, got {_json_type(value)} {_short(value)}"
+    if "enum" in schema and value not in schema["enum"]:
+        return f"{where} should be one of {json.dumps(schema['enum'])}, got {_short(value)}"
+    if isinstance(value, list) and "items" in schema:
+        for i, item in enumerate(value):
+            if problem := check_value(item, schema["items"], f"{where}[{i}]"):
+                return problem
+    if isinstance(value, dict) and "properties" in schema:
+        for name in schema.get("required", []):
+            if name not in value:
+                return f"{where} is missing key '{name}'"
+        for name, item in value.items():
+            if name in schema["properties"]:
+                if problem := check_value(item, schema["properties"][name], f"{where}['{name}']"):
+                    return problem
+    return None
+
+
+def _is_type(value, kind: str) -> bool:
+    if kind == "integer":
+        return isinstance(value, int) and not isinstance(value, bool)
+    if kind == "number":
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    expected = {"string": str, "boolean": bool, "array": list, "object": dict, "null": type(None)}
+    return isinstance(value, expected[kind]) if kind in expected else True
+
+
+def _json_type(value) -> str:
+    for python_type, name in ((bool, "boolean"), (int, "integer"), (float, "number"),
+                              (str, "string"), (list, "array"), (dict, "object")):
+        if isinstance(value, python_type):
+            return name
+    return "null" if value is None else type(value).__name__
+
+
+def _short(value, limit: int = 60) -> str:
+    text = json.dumps(value, ensure_ascii=False, default=str)
+    return text if len(text) <= limit else text[:limit] + "..."

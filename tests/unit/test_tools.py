@@ -1,0 +1,136 @@
+"""Tools: schemas from type hints and docstrings, argument checking, stateful tools."""
+
+from typing import Literal, Optional
+
+import pytest
+
+from tabagent.tools import FinalAnswerTool, Tool, ToolInputError, format_result, parse_docstring, tool
+
+
+@tool
+async def search(query: str, limit: int = 5, site: Optional[str] = None,
+                 mode: Literal["fast", "deep"] = "fast", tags: list[str] = ()) -> list:
+    """Search the web for pages.
+
+    Uses the default engine.
+
+    Args:
+        query: What to look for.
+        limit (int): How many results,
+            at most.
+        site: Only this site.
+        mode: How hard to look.
+        tags: Labels to filter by.
+
+    Returns:
+        The matching pages.
+    """
+    return [query, limit, site, mode, list(tags)]
+
+
+def test_schema_from_hints_and_docstring():
+    assert search.name == "search"
+    assert search.description == "Search the web for pages.\n\nUses the default engine."
+    assert search.output_type == "array"
+    assert search.parameters == {"type": "object", "required": ["query"], "properties": {
+        "query": {"type": "string", "description": "What to look for."},
+        "limit": {"type": "integer", "description": "How many results, at most.", "default": 5},
+        "site": {"type": "string", "description": "Only this site."},
+        "mode": {"type": "string", "enum": ["fast", "deep"], "description": "How hard to look.",
+                 "default": "fast"},
+        "tags": {"type": "array", "items": {"type": "string"}, "description": "Labels to filter by."},
+    }}
+    assert search.to_openai()["function"]["parameters"] is search.parameters
+
+
+def test_python_signature_for_the_code_agent_prompt():
+    assert search.python_signature().startswith(
+        "def search(query: str, limit: int = 5, site: str = None, mode: str = 'fast', "
+        "tags: list = None) -> list:\n    \"\"\"Search the web for pages.")
+    assert "        limit: How many results, at most." in search.python_signature()
+
+
+async def test_call_with_keywords_or_positions():
+    assert await search(query="cats") == ["cats", 5, None, "fast", []]
+    assert await search("cats", 2, mode="deep") == ["cats", 2, None, "deep", []]
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({}, "missing required argument 'query'"),
+    ({"query": 3}, "argument 'query' should be string, got integer 3"),
+    ({"query": "a", "limit": "5"}, "argument 'limit' should be integer, got string \"5\""),
+    ({"query": "a", "limit": True}, "argument 'limit' should be integer, got boolean true"),
+    ({"query": "a", "mode": "slow"}, "argument 'mode' should be one of [\"fast\", \"deep\"]"),
+    ({"query": "a", "tags": ["x", 1]}, "argument 'tags'[1] should be string"),
+    ({"query": "a", "q": "b"}, "unexpected argument 'q'"),
+])
+async def test_wrong_arguments_say_what_is_wrong(kwargs, message):
+    with pytest.raises(ToolInputError) as caught:
+        await search(**kwargs)
+    assert message in str(caught.value)
+    assert "It takes: query (required), limit (optional)" in str(caught.value)
+
+
+async def test_null_for_an_optional_argument_means_not_given():
+    assert await search(query="a", limit=None) == ["a", 5, None, "fast", []]
+
+
+async def test_too_many_positional_arguments():
+    with pytest.raises(ToolInputError, match="takes at most 5 arguments"):
+        await search("a", 1, "s", "fast", [], 6)
+
+
+def test_missing_type_hint_is_refused_at_definition():
+    with pytest.raises(TypeError, match="parameter 'x' needs a type hint"):
+        @tool
+        def bad(x):
+            """Bad."""
+
+
+def test_tool_with_name_and_description_overrides():
+    @tool(name="plus", description="Adds.")
+    def add(a: int, b: int = 1) -> int:
+        return a + b
+    assert (add.name, add.description, add.parameters["required"]) == ("plus", "Adds.", ["a"])
+
+
+class Counter(Tool):
+    name = "count"
+    description = "Counts calls."
+    inputs = {"step": {"type": "integer", "description": "How much to add."},
+              "note": {"type": "string", "nullable": True}}
+    output_type = "integer"
+
+    def __init__(self):
+        self.total = 0
+
+    def forward(self, step, note=None):
+        self.total += step
+        return self.total
+
+
+async def test_stateful_tool_class_with_shorthand_inputs():
+    counter = Counter()
+    assert counter.parameters["required"] == ["step"]
+    assert await counter(step=2) == 2 and await counter(3) == 5
+    with pytest.raises(ToolInputError, match="should be integer"):
+        await counter(step="x")
+
+
+async def test_final_answer_accepts_any_value_but_requires_one():
+    final = FinalAnswerTool()
+    assert await final(answer={"a": 1}) == {"a": 1}
+    with pytest.raises(ToolInputError):
+        await final()
+
+
+def test_docstring_parsing_variants():
+    summary, args = parse_docstring("Do it.\n\nArgs:\n    *args: ignored\n    x (int): the x\n"
+                                    "        continued\nReturns:\n    y: not an arg")
+    assert summary == "Do it." and args == {"args": "ignored", "x": "the x continued"}
+
+
+def test_results_as_text():
+    assert format_result("plain") == "plain"
+    assert format_result({"a": [1, "é"]}) == '{"a": [1, "é"]}'
+    assert format_result({1, 2}) in ("{1, 2}", "{2, 1}")
