@@ -1,0 +1,176 @@
+"""The agent loop: think (ask the model), act (run what it asked for), observe.
+
+`Agent` owns the loop, memory and events. Its subclasses decide only how to read
+an action from the model's reply (`extract_action`) and how to run it
+(`execute_action`): `ToolCallingAgent` runs tool calls, `CodeAgent` runs code.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+import uuid
+from dataclasses import replace
+
+from . import prompts
+from .events import Event, deliver, jsonable
+from .memory import ActionStep, FinalAnswerStep, Memory, TaskStep
+from .parsing import parse_arguments
+from .tools import FinalAnswerTool, FunctionTool, Tool
+
+
+class Agent:
+    def __init__(self, model, tools=(), *, name: str = "agent", description: str = "",
+                 max_steps: int = 10, conversation_id: str | None = None,
+                 memory: Memory | None = None, listeners=(), managed_agents=(),
+                 max_observation_chars: int = 20_000):
+        self.model, self.name, self.description = model, name, description
+        self.max_steps, self.max_observation_chars = max_steps, max_observation_chars
+        self.conversation_id = conversation_id or uuid.uuid4().hex
+        self.memory = memory if memory is not None else Memory()
+        self.listeners = list(listeners)
+        self.tools: dict[str, Tool] = {}
+        for item in [*tools, *managed_agents, FinalAnswerTool()]:
+            self.tools.setdefault((t := self._as_tool(item)).name, t)
+        self.step = 0
+        self.status: str | None = None  # running, then how the run ended: ok, error, cancelled, max_steps
+        self.upstream: Agent | None = None  # the agent we work for: our events go up to it
+        self._task: asyncio.Task | None = None
+        self._cancel_requested = False
+
+    async def run(self, task: str, reset: bool = True):
+        """Work on `task` until a final answer; returns it (None if cancelled).
+        With reset=False the conversation in `memory` continues."""
+        if reset:
+            await self.reset()
+        self.memory.append(TaskStep(task))
+        self._task, self._cancel_requested, self.step = asyncio.current_task(), False, 0
+        self.status = "running"
+        self._usage: dict[str, int] = {}
+        try:
+            answer, status = await self._loop()
+        except asyncio.CancelledError:
+            await self._finish("cancelled")
+            if not self._cancel_requested:
+                raise  # cancelled from above (e.g. our manager was stopped): keep unwinding
+            self._task.uncancel()
+            return None
+        except Exception as error:
+            await self.emit("error", {"message": str(error), "kind": getattr(error, "kind", "agent")})
+            await self._finish("error", error=str(error))
+            raise
+        self.memory.append(FinalAnswerStep(answer))
+        await self.emit("final_answer", {"answer": jsonable(answer)})
+        await self._finish(status)
+        return answer
+
+    async def _loop(self):
+        while self.step < self.max_steps:
+            self.step += 1
+            await self.emit("step_start", {})
+            step = ActionStep(self.step, start_time=time.time())
+            reply = await self._generate(self.write_messages())
+            step.model_output, step.usage = reply.content, reply.usage
+            action = self.extract_action(reply)
+            is_final, answer = False, None
+            if action is not None:
+                is_final, answer = await self.execute_action(action, step)
+            elif reply.content.strip():  # no action: the text is the answer
+                is_final, answer = True, reply.content
+            else:
+                step.error = prompts.EMPTY_REPLY
+            step.end_time = time.time()
+            self.memory.append(step)
+            if is_final:
+                return answer, "ok"
+        return await self._best_answer(), "max_steps"
+
+    # --- What subclasses define ----------------------------------------------------
+
+    def system_prompt(self) -> str:
+        raise NotImplementedError
+
+    def tool_schemas(self) -> list[dict] | None:
+        """The tools sent to the endpoint's native tool calling (None: don't send)."""
+        return None
+
+    def extract_action(self, reply):
+        """The action in a model reply, or None when it has none."""
+        raise NotImplementedError
+
+    async def execute_action(self, action, step: ActionStep) -> tuple[bool, object]:
+        """Run `action`, recording it in `step`; return (is_final, answer)."""
+        raise NotImplementedError
+
+    # --- Helpers ---------------------------------------------------------------------
+
+    def write_messages(self) -> list[dict]:
+        return self.memory.to_messages(self.system_prompt())
+
+    async def reset(self) -> None:
+        self.memory.reset()
+
+    def cancel(self) -> None:
+        """Stop the run, and every managed agent working under it."""
+        if self.status == "running" and self._task is not None:
+            self._cancel_requested = True
+            self._task.cancel()
+
+    async def emit(self, kind: str, data: dict) -> Event:
+        self.memory.seq += 1
+        event = Event(kind, self.conversation_id, self.name, 0, self.step, self.memory.seq,
+                      time.time(), data)
+        await self._publish(event)
+        return event
+
+    async def _publish(self, event: Event) -> None:
+        await deliver(event, self.listeners)
+        if self.upstream is not None:  # one level up: one deeper, in its sequence
+            up = self.upstream
+            up.memory.seq += 1
+            await up._publish(replace(event, depth=event.depth + 1, seq=up.memory.seq,
+                                      conversation_id=up.conversation_id))
+
+    async def _generate(self, messages: list[dict]):
+        reply = await self.model.generate(messages, self.tool_schemas(), on_token=self._on_token,
+                                          on_retry=self._on_retry)
+        for key, value in (reply.usage or {}).items():
+            self._usage[key] = self._usage.get(key, 0) + value
+        return reply
+
+    async def _on_token(self, text: str) -> None:
+        await self.emit("token", {"text": text})
+
+    async def _on_retry(self, error, attempt: int, delay: float) -> None:
+        await self.emit("error", {"message": f"{error} Retrying in {delay:.1f} s.", "kind": "retrying",
+                                  "cause": error.kind, "status": error.status,
+                                  "retry_in": delay, "attempt": attempt})
+
+    async def _best_answer(self):
+        """Out of steps: ask once for the best answer from what the run found."""
+        await self.emit("error", {"kind": "max_steps", "message": f"{self.name} ran out of steps "
+                                  f"({self.max_steps}) before finishing; asking for its best answer."})
+        reply = await self._generate(
+            self.write_messages() + [{"role": "user", "content": prompts.MAX_STEPS}])
+        answer = reply.content
+        for call in reply.tool_calls:  # some models answer through final_answer anyway
+            if call.name == "final_answer":
+                try:
+                    answer = parse_arguments(call.arguments).get("answer", answer)
+                except ValueError:
+                    pass
+        self.memory.append(ActionStep(self.step, model_output=str(answer), usage=reply.usage))
+        return answer
+
+    async def _finish(self, status: str, **extra) -> None:
+        self.status = status
+        await self.emit("done", {"status": status, "steps": self.step, "usage": self._usage, **extra})
+
+    def _as_tool(self, item) -> Tool:
+        from .managed import AgentTool
+
+        if isinstance(item, Agent):
+            item = AgentTool(item)
+        if isinstance(item, AgentTool):
+            item.agent.upstream = self
+        return item if isinstance(item, Tool) else FunctionTool(item)

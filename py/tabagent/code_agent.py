@@ -1,0 +1,75 @@
+"""CodeAgent: the model acts by writing Python, which an executor runs.
+
+Tools are plain functions inside the code; `final_answer(...)` ends the run; what
+the code prints (or its error) is what the model observes next.
+"""
+
+from __future__ import annotations
+
+from . import prompts
+from .agent import Agent
+from .events import jsonable
+from .executor import Executor, LocalExecutor
+from .memory import ActionStep, cut
+from .models import new_call_id
+from .parsing import find_code
+from .tools import Tool, format_result
+
+MORE = "To see the rest, keep the value in a variable and print a slice of it, e.g. text[2000:4000]."
+
+
+class CodeAgent(Agent):
+    def __init__(self, model, tools=(), *, executor: Executor | None = None, **kwargs):
+        super().__init__(model, tools, **kwargs)
+        self.executor = executor or LocalExecutor()
+
+    def system_prompt(self) -> str:
+        return prompts.code_system(self.name, self.tools.values())
+
+    def extract_action(self, reply):
+        return find_code(reply.content, self.tools)
+
+    async def execute_action(self, code: str, step: ActionStep):
+        step.code = code
+        await self.emit("code", {"code": code})
+        tools = {name: TracedTool(tool, self) for name, tool in self.tools.items()
+                 if name != "final_answer"}  # the executor provides final_answer itself
+        result = await self.executor.run(code, tools)
+        output = cut(result.output, self.max_observation_chars, MORE)
+        await self.emit("code_output", {"output": output, "is_error": result.is_error})
+        if result.is_error:
+            text = f"Error:\n{output}\nFix the code and try again."
+        else:
+            text = f"Output:\n{output or '(nothing printed)'}"
+            if result.is_final:
+                text += f"\nFinal answer: {format_result(result.final_value)}"
+        step.observations = [{"content": text, "is_error": result.is_error}]
+        return result.is_final, result.final_value
+
+    async def reset(self) -> None:
+        await super().reset()
+        await self.executor.reset()
+
+
+class TracedTool(Tool):
+    """A tool as the model's code sees it: each call shows in the event stream."""
+
+    def __init__(self, tool: Tool, agent: Agent):
+        self.tool, self.agent = tool, agent
+        self.name, self.description = tool.name, tool.description
+        self.inputs, self.output_type = tool.inputs, tool.output_type
+
+    async def __call__(self, *args, **kwargs):
+        call_id = new_call_id()
+        arguments = self.tool.bind(args, kwargs)
+        await self.agent.emit("tool_call", {"id": call_id, "name": self.name,
+                                            "arguments": jsonable(arguments)})
+        try:
+            value = await self.tool(**arguments)
+        except Exception as e:
+            await self.agent.emit("tool_result", {"id": call_id, "name": self.name, "is_error": True,
+                                                  "result": f"{type(e).__name__}: {e}"})
+            raise
+        await self.agent.emit("tool_result", {"id": call_id, "name": self.name, "is_error": False,
+                                              "result": cut(format_result(value), self.agent.max_observation_chars, MORE)})
+        return value

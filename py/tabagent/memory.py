@@ -1,0 +1,130 @@
+"""Memory: the steps of a conversation, as plain data that round-trips through JSON.
+
+A saved memory, handed to a new agent, lets the conversation continue
+(`agent.run(task, reset=False)`). The messages sent to the model are rebuilt from
+the steps each time, so what is stored is exactly what the model saw.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from .events import jsonable
+
+FORMAT_VERSION = 1
+
+
+@dataclass
+class TaskStep:
+    task: str
+    type: str = "task"
+
+    def to_messages(self) -> list[dict]:
+        return [{"role": "user", "content": self.task}]
+
+
+@dataclass
+class ActionStep:
+    step: int
+    model_output: str = ""
+    # Calls that ran, {"id", "name", "arguments" (JSON text)}. `native` says whether the
+    # model sent them as real tool calls, or as JSON text we recovered from its reply.
+    tool_calls: list[dict] = field(default_factory=list)
+    native: bool = True
+    code: str | None = None
+    observations: list[dict] = field(default_factory=list)  # {"id"?, "content", "is_error"}
+    error: str | None = None  # a problem with the reply itself, told to the model
+    usage: dict | None = None
+    start_time: float = 0.0
+    end_time: float = 0.0
+    type: str = "action"
+
+    def to_messages(self) -> list[dict]:
+        messages, notes = [], []
+        native = self.native and self.tool_calls
+        if self.model_output or native:
+            assistant = {"role": "assistant", "content": self.model_output or None}
+            if native:
+                assistant["tool_calls"] = [{"id": c["id"], "type": "function", "function": {
+                    "name": c["name"], "arguments": c["arguments"]}} for c in self.tool_calls]
+            messages.append(assistant)
+        for observation in self.observations:
+            if native:  # every tool call must be answered by a tool message with its id
+                messages.append({"role": "tool", "tool_call_id": observation["id"],
+                                 "content": observation["content"]})
+            elif observation.get("name"):
+                notes.append(f"{observation['name']} returned:\n{observation['content']}")
+            else:
+                notes.append(observation["content"])
+        if self.error:
+            notes.append(self.error)
+        if notes:
+            messages.append({"role": "user", "content": "Observation:\n" + "\n\n".join(notes)})
+        return messages
+
+
+@dataclass
+class FinalAnswerStep:
+    answer: Any
+    type: str = "final_answer"
+
+    def to_messages(self) -> list[dict]:
+        return []  # the answer is already in the step that gave it
+
+
+_STEP_TYPES = {"task": TaskStep, "action": ActionStep, "final_answer": FinalAnswerStep}
+
+
+class Memory:
+    def __init__(self, steps: list | None = None, seq: int = 0):
+        self.steps = steps or []
+        self.seq = seq  # the last event sequence number, so a restored conversation continues it
+
+    def append(self, step) -> None:
+        self.steps.append(step)
+
+    def reset(self) -> None:
+        self.steps = []
+
+    def to_messages(self, system_prompt: str) -> list[dict]:
+        messages = [{"role": "system", "content": system_prompt}]
+        for step in self.steps:
+            messages.extend(step.to_messages())
+        return messages
+
+    def usage(self) -> dict:
+        total: dict[str, int] = {}
+        for step in self.steps:
+            for key, value in (getattr(step, "usage", None) or {}).items():
+                total[key] = total.get(key, 0) + value
+        return total
+
+    def to_dict(self) -> dict:
+        steps = [asdict(s) for s in self.steps]
+        for step in steps:
+            if step["type"] == "final_answer":
+                step["answer"] = jsonable(step["answer"])
+        return {"version": FORMAT_VERSION, "seq": self.seq, "steps": steps}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Memory:
+        steps = [_STEP_TYPES[s["type"]](**s) for s in data.get("steps", [])]
+        return cls(steps, data.get("seq", 0))
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), ensure_ascii=False)
+
+    @classmethod
+    def from_json(cls, text: str) -> Memory:
+        return cls.from_dict(json.loads(text))
+
+
+def cut(text: str, limit: int, how_to_get_more: str) -> str:
+    """Keep an observation within `limit` characters, saying what was cut and how
+    to get the rest: a long page must not crowd the model's context out."""
+    if len(text) <= limit:
+        return text
+    return (f"{text[:limit]}\n[... cut {len(text) - limit:,} of {len(text):,} characters. "
+            f"{how_to_get_more}]")

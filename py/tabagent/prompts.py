@@ -1,0 +1,69 @@
+"""The prompts: short and concrete, because small models follow short prompts better."""
+
+from __future__ import annotations
+
+import json
+
+TOOL_CALLING_SYSTEM = """\
+You are {name}, an assistant that solves tasks step by step using tools.
+
+In each step, call one or more tools; you will then see their results. Calls in the
+same step run at the same time, so only group calls that do not depend on each other.
+When you know the answer, call `final_answer` with it. If you need no tool, call
+`final_answer` right away. Never invent a tool or a result.
+If you cannot use the tool-calling interface, write each call as one JSON object:
+{{"name": "tool_name", "arguments": {{"argument": "value"}}}}
+
+Tools (arguments as JSON schema):
+{tools}
+"""
+
+CODE_SYSTEM = """\
+You are {name}, an assistant that solves tasks step by step by writing Python code.
+
+In each step, say in one or two sentences what you will do, then write one code block:
+```python
+prices = [12.5, 8.0, 3.25]
+print(sum(prices))
+```
+The code runs, and you see what it printed, or the error. Variables and imports are kept
+between steps. Print what you need to see; do not guess values you have not printed.
+When you know the answer, call `final_answer(answer)` in your code.
+
+Tools are Python functions; call them directly, without `await`:
+
+{tools}
+
+def final_answer(answer) -> None:
+    \"\"\"Ends the task with this answer.\"\"\"
+"""
+
+MANAGED_TASK = """\
+You are '{name}', helping another agent (your manager) who gave you this task:
+
+{task}
+{context}
+Do the task, then call final_answer with a complete answer: your manager sees only that,
+so include every detail it asked for."""
+
+MAX_STEPS = """\
+You have used all your steps. Do not call any tool and do not write code. From what you
+have found so far, give your best answer to the task now, and say what is still missing."""
+
+EMPTY_REPLY = "Your reply was empty. Continue the task: call a tool, or give the final answer."
+
+
+def tool_calling_system(name: str, tools) -> str:
+    listing = "\n".join(f"- {t.name}: {t.description}\n  {json.dumps(t.parameters, ensure_ascii=False)}"
+                        for t in tools)
+    return TOOL_CALLING_SYSTEM.format(name=name, tools=listing)
+
+
+def code_system(name: str, tools) -> str:
+    listing = "\n\n".join(t.python_signature() for t in tools if t.name != "final_answer")
+    return CODE_SYSTEM.format(name=name, tools=listing or "(none)")
+
+
+def managed_task(name: str, task: str, context: str | None) -> str:
+    return MANAGED_TASK.format(name=name, task=task,
+                               context=f"\nContext from your manager:\n{context}\n" if context else "")

@@ -1,0 +1,67 @@
+"""ToolCallingAgent: the model acts through OpenAI-style tool calls.
+
+Several calls in one reply run concurrently; their results are kept in the order
+the model made them. A tool call the model wrote as JSON text is recovered and run.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from . import prompts
+from .agent import Agent
+from .memory import ActionStep, cut
+from .parsing import find_json_tool_calls, parse_arguments
+from .tools import ToolInputError, format_result
+
+MORE = "To see the rest, call the tool again for a smaller part (a section, a page, an offset)."
+
+
+class ToolCallingAgent(Agent):
+    def system_prompt(self) -> str:
+        return prompts.tool_calling_system(self.name, self.tools.values())
+
+    def tool_schemas(self) -> list[dict]:
+        return [tool.to_openai() for tool in self.tools.values()]
+
+    def extract_action(self, reply):
+        if reply.tool_calls:
+            return reply.tool_calls, True
+        calls = find_json_tool_calls(reply.content, self.tools)
+        return (calls, False) if calls else None
+
+    async def execute_action(self, action, step: ActionStep):
+        calls, step.native = action
+        step.tool_calls = [{"id": c.id, "name": c.name, "arguments": c.arguments} for c in calls]
+        if len(calls) == 1:  # skip gather's task per call in the common case
+            results = [await self._call(calls[0])]
+        else:
+            results = await asyncio.gather(*(self._call(call) for call in calls))
+        step.observations = [{"id": c.id, "name": c.name, "content": text, "is_error": is_error}
+                             for c, (text, is_error, _) in zip(calls, results)]
+        answers = [value for c, (_, is_error, value) in zip(calls, results)
+                   if c.name == "final_answer" and not is_error]
+        return (True, answers[-1]) if answers else (False, None)
+
+    async def _call(self, call) -> tuple[str, bool, object]:
+        """Run one call; every problem becomes an observation the model can act on."""
+        tool, value, problem = self.tools.get(call.name), None, None
+        try:
+            arguments = parse_arguments(call.arguments)
+        except ValueError as e:
+            arguments, problem = call.arguments, f"Error: {e}. Send the arguments as a JSON object."
+        await self.emit("tool_call", {"id": call.id, "name": call.name, "arguments": arguments})
+        if problem is None and tool is None:
+            problem = (f"Error: there is no tool named '{call.name}'. "
+                       f"Available tools: {', '.join(self.tools)}.")
+        if problem is None:
+            try:
+                value = await tool(**arguments)
+            except ToolInputError as e:
+                problem = f"Error: {e}"
+            except Exception as e:
+                problem = f"Error: {call.name} failed: {type(e).__name__}: {e}"
+        text = problem or cut(format_result(value), self.max_observation_chars, MORE)
+        await self.emit("tool_result", {"id": call.id, "name": call.name, "result": text,
+                                        "is_error": problem is not None})
+        return text, problem is not None, value

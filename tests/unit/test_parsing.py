@@ -1,0 +1,55 @@
+"""Recovering actions from weak models' replies."""
+
+import json
+
+import pytest
+
+from tabagent.parsing import find_code, find_json_tool_calls, parse_arguments
+
+TOOLS = {"search", "final_answer"}
+
+
+@pytest.mark.parametrize("content, expected", [
+    ('{"name": "search", "arguments": {"q": "cats"}}', [("search", {"q": "cats"})]),
+    ('Calling:\n```json\n{"name": "search", "parameters": {"q": "x"}}\n```', [("search", {"q": "x"})]),
+    ('<tool_call>\n{"name": "final_answer", "arguments": {"answer": "4"}}\n</tool_call>',
+     [("final_answer", {"answer": "4"})]),
+    ('[{"name": "search", "arguments": {"q": 1}}, {"name": "search", "arguments": {"q": 2}}]',
+     [("search", {"q": 1}), ("search", {"q": 2})]),
+    ('{"type": "function", "function": {"name": "search", "arguments": "{\\"q\\": 3}"}}', [("search", {"q": 3})]),
+    ('{"tool": "search", "args": {"q": 4}}', [("search", {"q": 4})]),
+    ('{"name": "searhc", "arguments": {"q": 5}}', [("searhc", {"q": 5})]),  # wrong name: still a call
+    ('The answer is {"name": "Bob", "age": 3}.', []),  # data, not a call
+    ("No JSON here {at all}.", []),
+])
+def test_json_tool_calls_in_text(content, expected):
+    calls = find_json_tool_calls(content, TOOLS)
+    assert [(c.name, json.loads(c.arguments)) for c in calls] == expected
+    assert len({c.id for c in calls}) == len(calls)
+
+
+@pytest.mark.parametrize("content, code", [
+    ("```python\nx = 1\n```", "x = 1"),
+    ("a\n```py\nx = 1\n```\nb\n```python3\nprint(x)\n```", "x = 1\n\nprint(x)"),
+    ("```json\n{}\n```\n```\ny = 2\n```", "y = 2"),
+    ("Code:\n```py\nprint(1)\n```<end_code>", "print(1)"),
+    ("```python\nprint(2)```", "print(2)"),
+    ("Thought.\n```python\nfor i in range(3):\n    print(i)\n", "for i in range(3):\n    print(i)"),
+    ("<code>\nsearch('a')\n</code>", "search('a')"),
+    ("search('cats')", "search('cats')"),
+    ("The capital is Paris.", None),
+    ("print('hi')", None),  # valid Python, but no tool call: could just be prose about code
+    ("```text\nhello\n```", None),
+    ("```python\nx = 1\n```\n```python\nunclosed", "x = 1"),
+])
+def test_code_blocks(content, code):
+    assert find_code(content, TOOLS) == code
+
+
+def test_arguments_json():
+    assert parse_arguments("") == {} and parse_arguments('{"a": [1]}') == {"a": [1]}
+    assert parse_arguments('"{\\"a\\": 1}"') == {"a": 1}  # double-encoded
+    with pytest.raises(ValueError, match=r"not valid JSON \(Expecting ',' delimiter: line 1 column 9"):
+        parse_arguments('{"a": 1 "b": 2}')
+    with pytest.raises(ValueError, match="must be a JSON object"):
+        parse_arguments("[1, 2]")
