@@ -5,6 +5,7 @@ vendor/ is generated, never edited and never committed. It holds:
 - pyodide/      the Pyodide runtime from the pinned npm package (no CDN at run time)
 - tabagent.zip  py/tabagent packed, unpacked into Pyodide's file system at start
 - build-info.json  versions and the package hash (keys the memory snapshot)
+- python.snapshot  Pyodide's memory with tabagent imported, made under Node.js
 - the page-reading and rendering libraries, copied as the browser files they ship
 
 Run it again after editing py/ and reload the extension. Unchanged files are not copied.
@@ -16,6 +17,7 @@ import hashlib
 import io
 import json
 import shutil
+import subprocess
 import sys
 import zipfile
 from pathlib import Path
@@ -79,6 +81,20 @@ def write_if_changed(target: Path, data: bytes) -> bool:
     return True
 
 
+def make_snapshot(key: str) -> bool:
+    """Remakes the memory snapshot when the runtime or the package changed (about 2 s)."""
+    sidecar = VENDOR / "python.snapshot.json"
+    if sidecar.exists() and (VENDOR / "python.snapshot").exists() and json.loads(sidecar.read_text()).get("key") == key:
+        return False
+    sidecar.unlink(missing_ok=True)
+    command = ["node", str(ROOT / "scripts" / "make-snapshot.mjs"), str(VENDOR / "tabagent.zip"), str(VENDOR / "python.snapshot"), key]
+    if subprocess.run(command, cwd=ROOT).returncode != 0:
+        # Not fatal: the extension starts without a snapshot and shows the import error itself.
+        print("build: no memory snapshot this time (see the error above); Python will start slowly", file=sys.stderr)
+        return False
+    return True
+
+
 def main() -> None:
     pyodide_package = json.loads((NODE_MODULES / "pyodide" / "package.json").read_text()) if (NODE_MODULES / "pyodide").exists() else None
     if pyodide_package is None:
@@ -100,6 +116,8 @@ def main() -> None:
     }
     if write_if_changed(VENDOR / "build-info.json", (json.dumps(info, indent=2) + "\n").encode()):
         changed.append("build-info.json")
+    if make_snapshot(f"{info['pyodideVersion']}/{info['packageHash']}"):
+        changed.append("python.snapshot")
     print(f"build: extension/vendor up to date ({len(changed)} file(s) written{': ' + ', '.join(changed[:6]) if changed else ''})")
 
 

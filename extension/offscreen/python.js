@@ -1,29 +1,32 @@
 // Starts Pyodide once for the offscreen document and imports tabagent into it.
-// Everything comes from the extension's own vendor/ folder, written by the build:
-// the Pyodide runtime, and py/tabagent packed as a zip (unpacked into Pyodide's file
-// system at start, so an edited .py file is live after a rebuild and a reload).
+// Everything comes from the extension's own vendor/ folder, written by the build: the
+// Pyodide runtime, py/tabagent packed as a zip (unpacked into Pyodide's file system at
+// start, so an edited .py file is live after a rebuild and a reload), and a memory
+// snapshot of an interpreter that has already imported it.
 
 import { loadPyodide } from "../vendor/pyodide/pyodide.mjs";
-import { loadSnapshot, saveSnapshot } from "./snapshot-store.js";
+import { PACKAGE_DIR, WARM_IMPORTS } from "./python-setup.js";
 
 const VENDOR = new URL("../vendor/", import.meta.url);
 const PYODIDE_URL = new URL("pyodide/", VENDOR).href;
-const PACKAGE_DIR = "/home/pyodide/tabagent-src";
 
-// Modules the agent needs on every turn: importing them before the snapshot is taken
-// means a restored interpreter has them already.
-const WARM_IMPORTS = "import asyncio, json, re, ast, inspect, dataclasses, typing, traceback, tabagent";
-
-async function fetchBytes(name) {
+async function fetchVendor(name, as = "arrayBuffer") {
   const response = await fetch(new URL(name, VENDOR));
   if (!response.ok) throw new Error(`${name} is missing from the extension (${response.status}): run make build`);
-  return response.arrayBuffer();
+  return response[as]();
 }
 
-async function readBuildInfo() {
-  const response = await fetch(new URL("build-info.json", VENDOR));
-  if (!response.ok) throw new Error("vendor/build-info.json is missing: run make build");
-  return response.json();
+// The snapshot made by the build, if it was made from exactly this runtime and package;
+// rejects otherwise. It is the largest file, so it is fetched while Pyodide itself loads.
+async function matchingSnapshot(buildInfo) {
+  const [made, bytes, build] = await Promise.all([
+    fetchVendor("python.snapshot.json", "json"),
+    fetchVendor("python.snapshot"),
+    buildInfo,
+  ]);
+  const expected = `${build.pyodideVersion}/${build.packageHash}`;
+  if (made.key !== expected) throw new Error(`the snapshot was made for ${made.key}, this build is ${expected}`);
+  return new Uint8Array(bytes);
 }
 
 function installPackage(pyodide, zipBytes) {
@@ -31,48 +34,33 @@ function installPackage(pyodide, zipBytes) {
   pyodide.runPython(`import sys\nif ${JSON.stringify(PACKAGE_DIR)} not in sys.path: sys.path.insert(0, ${JSON.stringify(PACKAGE_DIR)})`);
 }
 
-async function bootFromSnapshot(snapshot, zipBytes) {
-  const pyodide = await loadPyodide({ indexURL: PYODIDE_URL, _loadSnapshot: snapshot });
-  // The file system is not part of the snapshot: put the package files back for lazy imports.
-  installPackage(pyodide, zipBytes);
-  return pyodide;
+async function timed(work) {
+  const started = performance.now();
+  const value = await work();
+  return [value, Math.round(performance.now() - started)];
 }
 
-async function bootFresh(zipBytes, snapshotKey) {
-  const pyodide = await loadPyodide({ indexURL: PYODIDE_URL, _makeSnapshot: true });
-  installPackage(pyodide, zipBytes);
-  pyodide.runPython(WARM_IMPORTS);
+async function boot(snapshot, zipBytes) {
   try {
-    const bytes = pyodide.makeMemorySnapshot();
-    // Saving is not on the critical path: the interpreter is ready now.
-    saveSnapshot(snapshotKey, bytes).catch((error) => console.warn("TabAgent: snapshot not saved:", error));
+    const [pyodide, loadMs] = await timed(() => loadPyodide({ indexURL: PYODIDE_URL, _loadSnapshot: snapshot }));
+    // The file system is not part of the snapshot: put the package files back for lazy imports.
+    installPackage(pyodide, await zipBytes);
+    return { pyodide, loadMs, fromSnapshot: true };
   } catch (error) {
-    console.warn("TabAgent: no memory snapshot this time:", error);
+    console.warn("TabAgent: starting Python without the snapshot:", error.message ?? error);
   }
-  return pyodide;
+  const [pyodide, loadMs] = await timed(() => loadPyodide({ indexURL: PYODIDE_URL }));
+  installPackage(pyodide, await zipBytes);
+  pyodide.runPython(WARM_IMPORTS);
+  return { pyodide, loadMs, fromSnapshot: false };
 }
 
 // Returns { pyodide, info } where info describes the start for the readiness indicator.
 export async function startPython() {
   const startedAt = performance.now();
-  const [build, zipBytes] = await Promise.all([readBuildInfo(), fetchBytes("tabagent.zip")]);
-  const snapshotKey = `${build.pyodideVersion}/${build.packageHash}`;
-  let snapshot = null;
-  try {
-    snapshot = await loadSnapshot(snapshotKey);
-  } catch (error) {
-    console.warn("TabAgent: snapshot store unreadable, starting without it:", error);
-  }
-  let pyodide = null;
-  if (snapshot) {
-    try {
-      pyodide = await bootFromSnapshot(snapshot, zipBytes);
-    } catch (error) {
-      console.warn("TabAgent: snapshot did not restore, starting without it:", error);
-    }
-  }
-  const fromSnapshot = pyodide !== null;
-  pyodide ??= await bootFresh(zipBytes, snapshotKey);
+  const build = fetchVendor("build-info.json", "json");
+  const zipBytes = fetchVendor("tabagent.zip");
+  const { pyodide, loadMs, fromSnapshot } = await boot(matchingSnapshot(build), zipBytes);
   const versions = pyodide.runPython("import sys, tabagent; [sys.version.split()[0], tabagent.__version__]").toJs();
   return {
     pyodide,
@@ -81,7 +69,9 @@ export async function startPython() {
       tabagentVersion: versions[1],
       pyodideVersion: pyodide.version,
       startupMs: Math.round(performance.now() - startedAt),
+      pyodideLoadMs: loadMs,
       fromSnapshot,
+      readyAt: Date.now(),
     },
   };
 }

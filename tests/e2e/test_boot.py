@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
+import shutil
 import time
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-from tests.helpers.browser import ROOT
+from tests.helpers.browser import ROOT, Browser
 
 PING = """
 const done = arguments[arguments.length - 1];
@@ -70,16 +71,29 @@ def test_offscreen_document_is_recreated_when_missing(browser):
     assert reply["ok"], reply
 
 
-def test_second_start_restores_from_snapshot(fresh_browser):
-    first = fresh_browser()
-    first.open_side_panel()
-    cold = first.driver.execute_async_script(PING)
-    assert cold["ok"] and cold["result"]["fromSnapshot"] is False, cold
-    # The snapshot is saved in the background; give IndexedDB a moment, then restart.
-    time.sleep(1.0)
-    first.quit()
-    second = fresh_browser()
-    second.open_side_panel()
-    warm = second.driver.execute_async_script(PING)
-    assert warm["ok"], warm
-    assert warm["result"]["fromSnapshot"] is True, json.dumps(warm)
+def test_first_start_restores_the_build_snapshot(fresh_browser):
+    browser = fresh_browser()
+    browser.open_side_panel()
+    reply = browser.driver.execute_async_script(PING)
+    assert reply["ok"], reply
+    assert reply["result"]["fromSnapshot"] is True, json.dumps(reply)
+
+
+def test_snapshot_of_another_build_is_not_used(built_extension, tmp_path):
+    """A snapshot made from another package must not be restored: Python starts plainly."""
+    copy = tmp_path / "extension-copy"
+    shutil.copytree(ROOT / "extension", copy / "extension")
+    shutil.copy(ROOT / "manifest.json", copy / "manifest.json")
+    sidecar = copy / "extension" / "vendor" / "python.snapshot.json"
+    sidecar.write_text(json.dumps({"key": "314.0.7/not-this-package"}))
+    browser = Browser(tmp_path / "profile").start(extension_dir=copy)
+    try:
+        browser.open_side_panel()
+        reply = browser.driver.execute_async_script(PING)
+        assert reply["ok"], reply
+        assert reply["result"]["fromSnapshot"] is False
+        assert reply["result"]["pythonVersion"].startswith("3.14.")
+        problems = browser.take_problems()
+        assert not problems, problems
+    finally:
+        browser.quit()

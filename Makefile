@@ -1,0 +1,52 @@
+# TabAgent's commands. `make run` and `make test` install whatever is missing first
+# (npm packages, the Python test tools, Debian's Chromium) and are quick when it is there.
+
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+WEB_EXT := node_modules/.bin/web-ext
+# What the packed extension leaves out: only manifest.json and extension/ are shipped.
+PACK_IGNORE := py tests scripts dist screenshots docs .cache Makefile README.md pyproject.toml \
+	package.json package-lock.json requirements-dev.txt \
+	'!extension/vendor/**/*.zip'
+
+.PHONY: run test build unpacked lint bench setup chromium clean
+
+run: setup unpacked
+	$(PY) scripts/run.py
+
+test: setup build
+	$(PY) -m pytest
+
+# The unpacked extension (what "Load unpacked" takes: the repository root) ...
+unpacked: node_modules/.installed
+	$(PYTHON) scripts/build.py
+
+# ... and the same packed as a zip in dist/, for the store or for sharing.
+build: unpacked
+	$(WEB_EXT) build --source-dir . --artifacts-dir dist --overwrite-dest \
+		--filename tabagent-{version}.zip --ignore-files $(PACK_IGNORE)
+
+lint: unpacked
+	$(WEB_EXT) lint --source-dir . --ignore-files $(PACK_IGNORE)
+
+bench: setup unpacked
+	$(PY) scripts/bench.py
+
+setup: node_modules/.installed $(VENV)/.installed chromium
+
+chromium:
+	@scripts/ensure-chromium.sh
+
+node_modules/.installed: package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
+$(VENV)/.installed: requirements-dev.txt
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+	@touch $@
+
+clean:
+	rm -rf extension/vendor dist
