@@ -1,0 +1,43 @@
+#!/usr/bin/env python3
+"""`make bench`: every benchmark, each printing a Markdown table of median and spread.
+
+Targets are printed beside the numbers, not asserted: these machines are shared and noisy.
+Run one alone with `make bench ONLY=boot` (a name from BENCHMARKS).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# name -> command, in the order the issues added them
+BENCHMARKS = {
+    "boot": [sys.executable, "scripts/bench_boot.py"],
+    "loop": [sys.executable, "scripts/bench_loop.py"],
+    "loop-pyodide": ["node", "scripts/bench_loop_pyodide.mjs"],
+    "read-page": [sys.executable, "scripts/bench_read_page.py"],
+}
+
+
+def main() -> int:
+    only = os.environ.get("ONLY")
+    chosen = {name: command for name, command in BENCHMARKS.items() if not only or name == only}
+    if not chosen:
+        print(f"bench: no benchmark named {only!r}; there are {', '.join(BENCHMARKS)}", file=sys.stderr)
+        return 2
+    failed = []
+    for name, command in chosen.items():
+        print(f"\n## {name}", flush=True)
+        if subprocess.run(command, cwd=ROOT).returncode != 0:
+            failed.append(name)
+    if failed:
+        print(f"\nbench: failed: {', '.join(failed)}", file=sys.stderr)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
