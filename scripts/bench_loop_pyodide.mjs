@@ -1,0 +1,39 @@
+// Per-step overhead of the agent loop inside Pyodide under Node.js: the interpreter
+// the extension runs the agent in. Runs scripts/bench_loop.py (the same benchmark as
+// in CPython) and prints its Markdown table. Target: under 2 ms per step.
+//
+//   node scripts/bench_loop_pyodide.mjs [--runs 200] [--steps 10]
+
+import { loadPyodide } from "pyodide";
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+
+function option(name, fallback) {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
+}
+
+function copyTree(pyodide, from, to) {
+  pyodide.FS.mkdirTree(to);
+  for (const entry of fs.readdirSync(from, { withFileTypes: true })) {
+    if (entry.name === "__pycache__") continue;
+    const source = path.join(from, entry.name);
+    if (entry.isDirectory()) copyTree(pyodide, source, `${to}/${entry.name}`);
+    else if (entry.name.endsWith(".py")) pyodide.FS.writeFile(`${to}/${entry.name}`, fs.readFileSync(source));
+  }
+}
+
+const pyodide = await loadPyodide();
+copyTree(pyodide, path.join(root, "py", "tabagent"), "/src/tabagent");
+pyodide.FS.writeFile("/src/bench_loop.py", fs.readFileSync(path.join(root, "scripts", "bench_loop.py")));
+const version = pyodide.version;
+await pyodide.runPythonAsync(`
+import sys
+sys.path.insert(0, "/src")
+import bench_loop
+await bench_loop.main_async(${option("--runs", 200)}, ${option("--steps", 10)},
+                            f"Pyodide ${version} (Python {sys.version.split()[0]}) on Node.js ${process.versions.node}")
+`);

@@ -1,0 +1,134 @@
+"""Agent-loop cases run inside Pyodide (and, for parity, in CPython).
+
+A representative part of tests/unit: a tool-calling run over real HTTP, a CodeAgent
+with the local executor, weak-model recovery, three levels of managed agents,
+cancelling the tree, and a conversation continued from saved memory.
+"""
+
+import asyncio
+import os
+import uuid
+
+from tabagent import CodeAgent, Memory, OpenAIModel, ScriptedModel, ToolCallingAgent, tool
+
+
+@tool
+def add(a: int, b: int) -> int:
+    """Add two integers.
+
+    Args:
+        a: The first.
+        b: The second.
+    """
+    return a + b
+
+
+def calls(*pairs):
+    return {"tool_calls": [{"name": name, "arguments": args} for name, args in pairs]}
+
+
+def final(answer):
+    return calls(("final_answer", {"answer": answer}))
+
+
+class Recorder:
+    def __init__(self):
+        self.events = []
+
+    def __call__(self, event):
+        self.events.append(event)
+
+    def seen(self, skip=("token",)):
+        return [(e.agent, e.depth, e.kind) for e in self.events if e.kind not in skip]
+
+
+async def test_tool_calling_agent_over_http():
+    url = f"{os.environ['TABAGENT_TEST_SERVER']}/s/agent/{uuid.uuid4().hex}/v1"
+    recorder = Recorder()
+    agent = ToolCallingAgent(OpenAIModel(url, model="fake"), [add], listeners=[recorder])
+    assert await agent.run("What is 2 + 3?") == "5"
+    assert [e.kind for e in recorder.events] == [
+        "step_start", "token", "tool_call", "tool_result", "step_start", "tool_call", "tool_result",
+        "final_answer", "done"], [e.kind for e in recorder.events]
+    assert recorder.events[2].data == {"id": "call_add", "name": "add", "arguments": {"a": 2, "b": 3}}
+    assert recorder.events[-1].data["usage"] == {"prompt_tokens": 22, "completion_tokens": 8,
+                                                 "total_tokens": 30}
+
+
+async def test_code_agent_with_the_local_executor():
+    model = ScriptedModel(["```py\ntotal = add(2, 3)\nprint(total)\n```",
+                           "```python\nfinal_answer(total * 2)"])  # the second fence is never closed
+    recorder = Recorder()
+    agent = CodeAgent(model, [add], listeners=[recorder])
+    assert await agent.run("Double 2 + 3") == 10
+    outputs = [e.data for e in recorder.events if e.kind == "code_output"]
+    assert outputs[0] == {"output": "5\n", "is_error": False}, outputs
+
+
+async def test_bad_arguments_and_json_text_calls_are_recovered():
+    model = ScriptedModel([calls(("add", '{"a": 2, "b": }')),
+                           '{"name": "add", "arguments": {"a": 2, "b": 3}}',
+                           final("5")])
+    recorder = Recorder()
+    assert await ToolCallingAgent(model, [add], listeners=[recorder]).run("2+3") == "5"
+    results = [e.data for e in recorder.events if e.kind == "tool_result"]
+    assert results[0]["is_error"] and "not valid JSON" in results[0]["result"]
+    assert results[1] == {"id": results[1]["id"], "name": "add", "result": "5", "is_error": False}
+
+
+async def test_three_levels_of_managed_agents():
+    recorder = Recorder()
+    researcher = ToolCallingAgent(ScriptedModel([calls(("add", {"a": 2, "b": 3})), final("5")]), [add],
+                                  name="researcher", description="Does arithmetic.")
+    manager = ToolCallingAgent(ScriptedModel([calls(("researcher", {"task": "2+3"})), final("5")]),
+                               [researcher], name="manager", description="Delegates.")
+    boss = ToolCallingAgent(ScriptedModel([calls(("manager", {"task": "2+3"})), final("5")]), [manager],
+                            name="boss", listeners=[recorder])
+    assert await boss.run("2+3") == "5"
+    depths = {agent: {d for a, d, _ in recorder.seen() if a == agent} for agent in ("boss", "manager", "researcher")}
+    assert depths == {"boss": {0}, "manager": {1}, "researcher": {2}}, depths
+    assert recorder.seen()[:6] == [("boss", 0, "step_start"), ("boss", 0, "tool_call"),
+                                   ("manager", 1, "step_start"), ("manager", 1, "tool_call"),
+                                   ("researcher", 2, "step_start"), ("researcher", 2, "tool_call")]
+    assert [e.seq for e in recorder.events] == list(range(1, len(recorder.events) + 1))
+
+
+async def test_cancelling_the_top_cancels_the_tree():
+    entered = asyncio.Event()
+
+    @tool
+    async def wait_forever() -> str:
+        """Never returns."""
+        entered.set()
+        await asyncio.sleep(60)
+        return "never"
+
+    recorder = Recorder()
+    worker = ToolCallingAgent(ScriptedModel([calls(("wait_forever", {}))]), [wait_forever],
+                              name="worker", description="Waits.")
+    boss = ToolCallingAgent(ScriptedModel([calls(("worker", {"task": "wait"}))]), [worker],
+                            listeners=[recorder])
+    task = asyncio.ensure_future(boss.run("go"))
+    await asyncio.wait_for(entered.wait(), 5)
+    boss.cancel()
+    assert await task is None
+    dones = [(e.agent, e.depth, e.data["status"]) for e in recorder.events if e.kind == "done"]
+    assert dones == [("worker", 1, "cancelled"), ("agent", 0, "cancelled")], dones
+
+
+async def test_conversation_continues_from_saved_memory():
+    first = ToolCallingAgent(ScriptedModel([calls(("add", {"a": 1, "b": 2})), final("3")]), [add])
+    await first.run("1+2")
+    model = ScriptedModel(["6"])
+    second = ToolCallingAgent(model, [add], memory=Memory.from_json(first.memory.to_json()))
+    assert await second.run("Double it", reset=False) == "6"
+    roles = [m["role"] for m in model.calls[0]["messages"]]
+    assert roles == ["system", "user", "assistant", "tool", "assistant", "tool", "user"], roles
+
+
+async def test_max_steps_asks_for_a_best_answer():
+    model = ScriptedModel([calls(("add", {"a": 1, "b": 1})), "Probably 2."])
+    recorder = Recorder()
+    agent = ToolCallingAgent(model, [add], max_steps=1, listeners=[recorder])
+    assert await agent.run("1+1") == "Probably 2."
+    assert recorder.events[-1].data["status"] == "max_steps"
