@@ -14,6 +14,7 @@ from dataclasses import replace
 
 from . import prompts
 from .events import Event, deliver, jsonable
+from .managed import AgentTool
 from .memory import ActionStep, FinalAnswerStep, Memory, TaskStep
 from .parsing import parse_arguments
 from .tools import FinalAnswerTool, FunctionTool, Tool
@@ -56,8 +57,10 @@ class Agent:
             self._task.uncancel()
             return None
         except Exception as error:
-            await self.emit("error", {"message": str(error), "kind": getattr(error, "kind", "agent")})
-            await self._finish("error", error=str(error))
+            kind = getattr(error, "kind", "agent")  # ModelErrors say what failed; others are bugs
+            message = str(error) if kind != "agent" else f"{type(error).__name__}: {error}"
+            await self.emit("error", {"message": message, "kind": kind})
+            await self._finish("error", error=message)
             raise
         self.memory.append(FinalAnswerStep(answer))
         await self.emit("final_answer", {"answer": jsonable(answer)})
@@ -167,8 +170,6 @@ class Agent:
         await self.emit("done", {"status": status, "steps": self.step, "usage": self._usage, **extra})
 
     def _as_tool(self, item) -> Tool:
-        from .managed import AgentTool
-
         if isinstance(item, Agent):
             item = AgentTool(item)
         if isinstance(item, AgentTool):

@@ -125,7 +125,8 @@ class OpenAIModel(Model):
                 text = (await response.read()).decode("utf-8", "replace")
                 retry_after = parse_retry_after(response.headers.get("retry-after"), self.host.now())
                 raise error_for_status(response.status, self.url, text, self.model, retry_after)
-            if "text/event-stream" in response.headers.get("content-type", ""):
+            content_type = response.headers.get("content-type", "")
+            if "text/event-stream" in content_type or (self.stream and "json" not in content_type):
                 return await self._read_stream(response, on_token)
             # An endpoint that does not stream answers with one JSON document.
             reply = self._reply_from_json(await response.read())

@@ -209,3 +209,74 @@ def test_retry_after_as_seconds_or_http_date():
     assert parse_retry_after(None, 0) is None
     assert parse_retry_after("Wed, 21 Oct 2015 07:28:30 GMT", 1445412480.0) == 30.0
     assert parse_retry_after("soon", 0) is None
+
+
+class CannedHost(CPythonHost):
+    """Answers every request with one canned response, for stream corner cases."""
+
+    def __init__(self, status, headers, chunks):
+        super().__init__()
+        self.status, self.headers, self.body = status, headers, chunks
+
+    async def request(self, method, url, headers, body=None, timeout=None):
+        from tabagent.host import Response
+
+        canned = self
+
+        class Canned(Response):
+            async def chunks(self):
+                for piece in canned.body:
+                    yield piece
+
+            async def close(self):
+                pass
+
+        return Canned(self.status, self.headers)
+
+
+def canned_model(chunks, headers=None, **options):
+    host = CannedHost(200, headers if headers is not None else {"content-type": "text/event-stream"}, chunks)
+    return OpenAIModel("https://llm.example/v1", model="m", host=host, max_retries=0, **options)
+
+
+async def test_stream_without_content_type_is_still_read_as_events():
+    model = canned_model([b'data: {"choices": [{"delta": {"content": "ok"}, "finish_reason": "stop"}]}\n\n'],
+                         headers={})
+    assert (await model.generate([])).content == "ok"
+
+
+async def test_error_sent_inside_the_stream():
+    model = canned_model([b'data: {"choices": [{"delta": {"content": "par"}}]}\n\n',
+                          b'data: {"error": {"message": "upstream overloaded", "code": 502}}\n\n'])
+    with pytest.raises(ServerError, match="502 from https://llm.example/v1/chat/completions.*upstream overloaded"):
+        await model.generate([])
+
+
+async def test_unreadable_event_is_a_bad_response():
+    from tabagent.errors import BadResponseError
+
+    with pytest.raises(BadResponseError, match="is it an OpenAI-compatible endpoint"):
+        await canned_model([b"data: <html>oops</html>\n\n"]).generate([])
+
+
+async def test_stream_that_ends_cleanly_without_done_or_finish_reason_was_cut():
+    model = canned_model([b'data: {"choices": [{"delta": {"content": "Hal"}}]}\n\n'])
+    with pytest.raises(UnreachableError, match="closed mid-response"):
+        await model.generate([])
+
+
+async def test_stream_that_ends_after_finish_reason_without_done_is_fine():
+    model = canned_model([b'data: {"choices": [{"delta": {"content": "Hi"}, "finish_reason": "stop"}]}\n\n'])
+    assert (await model.generate([])).content == "Hi"
+
+
+def test_base_url_may_be_given_with_or_without_the_endpoint_path():
+    assert OpenAIModel("https://x.test/v1/", host=CPythonHost()).url == "https://x.test/v1/chat/completions"
+    assert OpenAIModel("https://x.test/v1/chat/completions", host=CPythonHost()).url == \
+        "https://x.test/v1/chat/completions"
+
+
+def test_default_host_in_cpython_is_httpx():
+    from tabagent.host import default_host
+
+    assert isinstance(default_host(), CPythonHost)
