@@ -1,0 +1,72 @@
+// Same-origin iframes are part of "the page" for every reading tool. The content script is
+// injected into the top frame only; it reaches same-origin frames through contentDocument
+// (cross-origin frames return null there and are skipped: the browser would not let us in).
+(() => {
+  const page = (globalThis.TabAgentPage ??= {});
+  const MAX_FRAMES = 50;
+  const MAX_DEPTH = 5;
+
+  function frameDocument(frame) {
+    try {
+      return frame.contentDocument || null;
+    } catch {
+      return null;
+    }
+  }
+
+  // The top document followed by every reachable same-origin frame document, depth-first.
+  function allDocuments(root = document) {
+    const docs = [];
+    const visit = (doc, depth) => {
+      if (docs.length >= MAX_FRAMES) return;
+      docs.push(doc);
+      if (depth >= MAX_DEPTH) return;
+      for (const frame of doc.querySelectorAll("iframe, frame")) {
+        const inner = frameDocument(frame);
+        if (inner?.documentElement) visit(inner, depth + 1);
+      }
+    };
+    visit(root, 0);
+    return docs;
+  }
+
+  // querySelectorAll over the page and its same-origin frames, as one list.
+  function queryAll(selector) {
+    const found = [];
+    for (const doc of allDocuments()) found.push(...doc.querySelectorAll(selector));
+    return found;
+  }
+
+  // A detached copy of `doc` in which each same-origin iframe is replaced by a <div> holding
+  // a copy of the frame's body, so tools that work on a copy (Readability mutates what it is
+  // given) see the frame's text where the frame sits on the page.
+  // With dropHidden, elements the user cannot see (display:none, visibility:hidden) are left
+  // out; that needs the live layout, so it is done while live and copy still match 1:1.
+  function cloneWithFrames(doc, { dropHidden = false, depth = 0 } = {}) {
+    const copy = doc.cloneNode(true);
+    // cloneNode copies the tree exactly, so the n-th match in one is the n-th in the other.
+    const selector = dropHidden ? "*" : "iframe, frame";
+    const live = doc.querySelectorAll(selector);
+    const copied = copy.querySelectorAll(selector);
+    const hidden = [];
+    const frames = [];
+    for (let i = 0; i < live.length; i++) {
+      const el = live[i];
+      if (dropHidden && !page.isVisible(el)) hidden.push(copied[i]);
+      else if (el.localName === "iframe" || el.localName === "frame") frames.push([el, copied[i]]);
+    }
+    for (const [frame, placeholder] of frames) {
+      const inner = frameDocument(frame);
+      if (depth >= MAX_DEPTH || !inner?.body) continue;
+      const innerCopy = cloneWithFrames(inner, { dropHidden, depth: depth + 1 });
+      const box = copy.createElement("div");
+      box.setAttribute("data-tabagent-frame", inner.URL);
+      box.append(...innerCopy.body.childNodes);
+      placeholder.replaceWith(box);
+    }
+    for (const el of hidden) el.remove();
+    return copy;
+  }
+
+  page.frames = { frameDocument, allDocuments, queryAll, cloneWithFrames };
+})();

@@ -1,0 +1,39 @@
+// The page tools' entry point: globalThis.TabAgentPage.run(name, args).
+//
+// Loading: classic scripts (no modules, no bundler), injected by the service worker with
+// chrome.scripting.executeScript({files}) into the tab's top frame, in this order, which
+// files.json (beside this file) lists for the service worker to read:
+//   vendor/readability/Readability.js   Mozilla Readability (defines Readability)
+//   vendor/turndown/turndown.js         turndown (defines TurndownService)
+//   common.js      errors, caps, argument checking, describing elements
+//   frames.js      same-origin iframes: all documents, copies with frames inlined
+//   locators.js    "ta-<n>" locators and CSS selectors -> elements
+//   tables.js      table grid (colspan/rowspan) and extract_tables
+//   markdown.js    HTML -> Markdown (turndown + table/pre/link/image rules)
+//   read-page.js   read_page
+//   selection.js   get_selection
+//   search.js      find_in_page
+//   query.js       query_page, list_links, page_html
+//   actions.js     click, type_text, scroll, describe_action
+//   page-tools.js  this file: run()
+// Injecting the files again is harmless: each one only (re)defines its part of
+// globalThis.TabAgentPage; the little state kept between calls (locators) is reused.
+//
+// run() never throws: it returns {ok: true, result} with a JSON-able result, or
+// {ok: false, error} with a sentence a person understands.
+(() => {
+  const page = (globalThis.TabAgentPage ??= {});
+
+  page.run = function run(name, args) {
+    const tool = Object.hasOwn(page.tools, name) ? page.tools[name] : null;
+    if (!tool) {
+      return { ok: false, error: `There is no page tool named “${name}”; the page tools are: ${Object.keys(page.tools).join(", ")}.` };
+    }
+    try {
+      return { ok: true, result: tool.run(page.readArgs(name, tool.params, args)) };
+    } catch (error) {
+      if (error instanceof page.PageToolError) return { ok: false, error: error.message };
+      return { ok: false, error: `${name} failed on this page: ${error?.message || error}` };
+    }
+  };
+})();
