@@ -1,0 +1,108 @@
+// read_page: the main content of the tab as Markdown, in pages of a token budget.
+//
+// Mozilla's Readability (the library behind Firefox Reader View) finds the article; it
+// rewrites the document it is given, so it always works on a copy. When it finds no
+// article (or only a scrap), the whole visible body is converted instead.
+(() => {
+  const page = (globalThis.TabAgentPage ??= {});
+  const CHARS_PER_TOKEN = 4; // the usual rough estimate for English text
+  // Readability's own threshold for "this is an article"; below it its answer is a guess.
+  const MIN_ARTICLE_CHARS = 500;
+
+  function extract() {
+    if (!document.body) {
+      throw new page.PageToolError("This tab has no page text to read (it may be showing a PDF, an image or a browser page).");
+    }
+    // serializer: hand back the element itself, not HTML text to parse again. keepClasses:
+    // the Markdown rules read a code block's language from its class.
+    const reader = new Readability(page.frames.cloneWithFrames(document), { serializer: (el) => el, keepClasses: true });
+    // Backport of mozilla/readability#958 (merged after 0.6.0, the pinned release): MathJax
+    // output has the class "CtxtMenu_Attached_0", which the unlikely-candidate filter reads
+    // as a menu, dropping every formula. Remove once the pin includes that change.
+    reader.REGEXPS = { ...reader.REGEXPS, okMaybeItsACandidate: /and|article|body|column|content|main|mathjax|shadow/i };
+    const article = reader.parse();
+    if (article && page.squash(article.textContent).length >= MIN_ARTICLE_CHARS) {
+      return { article, markdown: page.markdown.toMarkdown(article.content), extracted_by: "readability" };
+    }
+    const copy = page.frames.cloneWithFrames(document, { dropHidden: true });
+    return { article: article || {}, markdown: page.markdown.toMarkdown(copy.body || copy.documentElement), extracted_by: "page body" };
+  }
+
+  // Split Markdown into pages of at most maxChars, between paragraphs where possible.
+  function paginate(markdown, maxChars) {
+    const pieces = blocks(markdown).flatMap((block) => (block.length <= maxChars ? [block] : split(block, maxChars)));
+    const pages = [];
+    let current = "";
+    for (const piece of pieces) {
+      if (current && current.length + 2 + piece.length > maxChars) {
+        pages.push(current);
+        current = piece;
+      } else {
+        current = current ? `${current}\n\n${piece}` : piece;
+      }
+    }
+    if (current || !pages.length) pages.push(current);
+    return pages;
+  }
+
+  // Paragraphs, keeping a fenced code block whole even when it contains blank lines.
+  function blocks(markdown) {
+    const out = [];
+    let inFence = false;
+    for (const part of markdown.split(/\n{2,}/)) {
+      if (inFence) out[out.length - 1] += `\n\n${part}`;
+      else out.push(part);
+      for (const line of part.split("\n")) if (/^\s*(```|~~~)/.test(line)) inFence = !inFence;
+    }
+    return out;
+  }
+
+  // A block too big for one page is cut at line ends, and a line too long at maxChars.
+  function split(block, maxChars) {
+    const lines = block.split("\n").flatMap((line) => {
+      const parts = [];
+      for (let i = 0; i < line.length; i += maxChars) parts.push(line.slice(i, i + maxChars));
+      return parts.length ? parts : [""];
+    });
+    const out = [];
+    for (const line of lines) {
+      if (out.length && out[out.length - 1].length + 1 + line.length <= maxChars) out[out.length - 1] += `\n${line}`;
+      else out.push(line);
+    }
+    return out;
+  }
+
+  function readPage({ page: number, max_tokens }) {
+    const budget = page.clamp(max_tokens, 200, 100000);
+    const { article, markdown, extracted_by } = extract();
+    const pages = paginate(markdown, budget * CHARS_PER_TOKEN);
+    if (!Number.isInteger(number) || number < 1 || number > pages.length) {
+      throw new page.PageToolError(
+        `There is no page ${number}: at ${budget} tokens a page, this tab has ${pages.length} page${pages.length > 1 ? "s" : ""} (1 to ${pages.length}).`);
+    }
+    const root = document.documentElement;
+    const result = {
+      title: article.title || document.title,
+      url: location.href,
+      byline: article.byline || null,
+      lang: article.lang || root.lang || null,
+      dir: article.dir || root.dir || getComputedStyle(root).direction,
+      excerpt: article.excerpt || null,
+      site_name: article.siteName || null,
+      published_time: article.publishedTime || null,
+      length: markdown.length,
+      extracted_by,
+      page: number,
+      pages: pages.length,
+      markdown: pages[number - 1],
+    };
+    if (number < pages.length) result.note = `This is page ${number} of ${pages.length}; call read_page with page=${number + 1} for the next.`;
+    return result;
+  }
+
+  page.readPage = { paginate };
+  page.tools.read_page = {
+    params: { page: page.arg("number", 1), max_tokens: page.arg("number", 6000) },
+    run: readPage,
+  };
+})();
