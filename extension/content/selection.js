@@ -1,0 +1,63 @@
+// get_selection: what the user selected, with the text around it, so "explain this" has
+// the sentence or paragraph the selection sits in.
+(() => {
+  const page = (globalThis.TabAgentPage ??= {});
+
+  // A selection inside a text field is not part of the document's selection: read it from
+  // the field itself.
+  function fieldSelection(doc) {
+    const field = doc.activeElement;
+    if (!field || !["input", "textarea"].includes(field.localName)) return null;
+    let start, end;
+    try {
+      ({ selectionStart: start, selectionEnd: end } = field);
+    } catch {
+      return null; // input types without a text selection (number, email)
+    }
+    if (start == null || start === end || field.type === "password") return null;
+    return { el: field, text: field.value.slice(start, end), before: field.value.slice(0, start), after: field.value.slice(end) };
+  }
+
+  // The nearest ancestor laid out as a block: the paragraph, list item or cell around it.
+  function blockAround(node) {
+    let el = node.nodeType === 1 ? node : node.parentElement;
+    while (el && el.parentElement && getComputedStyle(el).display.startsWith("inline")) el = el.parentElement;
+    return el;
+  }
+
+  function documentSelection(doc) {
+    const selection = doc.getSelection();
+    if (!selection || selection.isCollapsed || !selection.rangeCount) return null;
+    const range = selection.getRangeAt(0);
+    const block = blockAround(range.commonAncestorContainer);
+    const around = doc.createRange();
+    around.selectNodeContents(block);
+    around.setEnd(range.startContainer, range.startOffset);
+    const before = around.toString();
+    around.selectNodeContents(block);
+    around.setStart(range.endContainer, range.endOffset);
+    return { el: block, text: selection.toString(), before, after: around.toString() };
+  }
+
+  function getSelection({ context_chars }) {
+    const size = page.clamp(context_chars, 0, page.LIMITS.contextChars);
+    for (const doc of page.frames.allDocuments()) {
+      const found = fieldSelection(doc) || documentSelection(doc);
+      if (!found || !found.text.trim()) continue;
+      const { text, cut } = page.truncate(found.text, page.LIMITS.chars);
+      const result = {
+        text,
+        before: page.tail(found.before, size),
+        after: page.head(found.after, size),
+        locator: page.locators.locatorFor(found.el),
+        element: page.describe(found.el).summary,
+        url: doc.URL,
+      };
+      if (cut) result.note = `The selection is longer than ${page.LIMITS.chars} characters; only the start is shown.`;
+      return result;
+    }
+    return { text: "", before: "", after: "", locator: null, element: null, url: location.href, note: "Nothing is selected on the page." };
+  }
+
+  page.tools.get_selection = { params: { context_chars: page.arg("number", 300) }, run: getSelection };
+})();
