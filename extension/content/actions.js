@@ -1,0 +1,188 @@
+// Acting on the page: click, type_text, scroll, and describe_action, which says exactly
+// what one of them would do, for the confirmation the user sees before it runs.
+//
+// Each action is planned first (find the element, check it can be acted on, describe the
+// outcome in words) and performed second; describe_action runs only the plan, so what the
+// user confirms is what then happens.
+(() => {
+  const page = (globalThis.TabAgentPage ??= {});
+
+  function actionable(locator, verb) {
+    const el = page.locators.findOne(locator);
+    const what = page.describe(el).summary;
+    if (!page.isVisible(el)) throw new page.PageToolError(`The ${what} is hidden on the page, so it cannot be ${verb}.`);
+    if (el.disabled || el.getAttribute("aria-disabled") === "true") throw new page.PageToolError(`The ${what} is disabled, so it cannot be ${verb}.`);
+    return el;
+  }
+
+  // Where a click would take the browser: a link's URL, or a submit button's form action.
+  function destination(el) {
+    const link = el.closest("a[href], area[href]");
+    if (link && !/^\s*javascript:/i.test(link.getAttribute("href"))) return link.href;
+    const isSubmit = (el.localName === "button" && (el.type || "submit") === "submit") || (el.localName === "input" && ["submit", "image"].includes(el.type));
+    return isSubmit && el.form ? el.form.action : null;
+  }
+
+  function editable(el) {
+    const textInput = el.localName === "input" && ["", "text", "search", "email", "url", "tel", "password", "number"].includes(el.getAttribute("type") || "");
+    if (textInput || el.localName === "textarea" || el.isContentEditable) return el;
+    const what = page.describe(el).summary;
+    throw new page.PageToolError(`The ${what} is not a text field, so text cannot be typed into it.`);
+  }
+
+  const currentText = (el) => (el.isContentEditable ? el.innerText : el.value);
+  const quoted = (text, max = 200) => `“${page.truncate(text, max).text}”`;
+
+  const planners = {
+    click({ locator }) {
+      const el = actionable(locator, "clicked");
+      const url = destination(el);
+      const newTab = el.closest("a")?.target === "_blank" ? " in a new tab" : "";
+      return { el, url, summary: `Click the ${page.describe(el).summary}${url ? `, which opens ${url}${newTab}` : ""}.` };
+    },
+    type_text({ locator, text, clear, submit }) {
+      const el = editable(actionable(locator, "typed into"));
+      const current = currentText(el);
+      const replacing = clear && current ? `, replacing ${quoted(current)}` : !clear && current ? ", after the text already there" : "";
+      const form = el.form || el.closest("form");
+      const then = submit ? (form ? `, then submit the form (to ${form.action})` : ", then press Enter") : "";
+      return { el, text, url: submit && form ? form.action : null, summary: `Type ${quoted(text, 1000)} into the ${page.describe(el).summary}${replacing}${then}.` };
+    },
+    scroll({ to }) {
+      const target = scroller();
+      const screen = Math.round(target.clientHeight * 0.9);
+      const bottom = target.scrollHeight - target.clientHeight;
+      const named = { top: [0, "to the top of the page"], bottom: [bottom, "to the bottom of the page"],
+        down: [target.scrollTop + screen, "down by one screen"], up: [target.scrollTop - screen, "up by one screen"] };
+      if (typeof to === "number") return { target, top: to, summary: `Scroll to ${Math.round(to)} pixels from the top of the page.` };
+      if (typeof to === "string" && Object.hasOwn(named, to)) return { target, top: named[to][0], summary: `Scroll ${named[to][1]}.` };
+      if (typeof to !== "string") throw new page.PageToolError('scroll: “to” should be "top", "bottom", "up", "down", a number of pixels, or a locator.');
+      const el = page.locators.findOne(to);
+      return { el, summary: `Scroll the ${page.describe(el).summary} into view.` };
+    },
+  };
+
+  // The element that scrolls the page: the document, or for apps that scroll an inner
+  // panel instead, the largest scrollable element.
+  function scroller() {
+    const root = document.scrollingElement || document.documentElement;
+    if (root.scrollHeight > root.clientHeight + 1) return root;
+    let best = root;
+    let bestArea = 0;
+    for (const el of document.body?.querySelectorAll("*") ?? []) {
+      if (el.scrollHeight <= el.clientHeight + 1 || !/auto|scroll|overlay/.test(getComputedStyle(el).overflowY)) continue;
+      const area = el.clientWidth * el.clientHeight;
+      if (area > bestArea) [best, bestArea] = [el, area];
+    }
+    return best;
+  }
+
+  function click(el) {
+    el.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
+    const rect = el.getBoundingClientRect();
+    const at = { bubbles: true, cancelable: true, composed: true, button: 0, clientX: rect.left + rect.width / 2, clientY: rect.top + rect.height / 2 };
+    // Pages that act on mousedown (menus, custom buttons) need the whole press, not just "click".
+    el.dispatchEvent(new PointerEvent("pointerdown", { ...at, pointerType: "mouse", isPrimary: true }));
+    el.dispatchEvent(new MouseEvent("mousedown", at));
+    el.focus?.({ preventScroll: true });
+    el.dispatchEvent(new PointerEvent("pointerup", { ...at, pointerType: "mouse", isPrimary: true }));
+    el.dispatchEvent(new MouseEvent("mouseup", at));
+    // click() also runs the default action: follow the link, toggle the box, submit the form.
+    if (typeof el.click === "function") el.click();
+    else el.dispatchEvent(new MouseEvent("click", at));
+  }
+
+  function typeText(el, text, clear, submit) {
+    const doc = el.ownerDocument;
+    el.scrollIntoView({ block: "center", behavior: "instant" });
+    el.focus({ preventScroll: true });
+    if (el.isContentEditable) {
+      const range = doc.createRange();
+      range.selectNodeContents(el);
+      if (!clear) range.collapse(false);
+      doc.getSelection().removeAllRanges();
+      doc.getSelection().addRange(range);
+    }
+    const before = currentText(el);
+    const limit = el.maxLength > 0 ? el.maxLength : Infinity;
+    const wanted = ((clear ? "" : before) + text).slice(0, limit);
+    if (!el.isContentEditable) {
+      // The prototype's setter, not el.value = ...: frameworks that wrap the property on the
+      // element (React) must still see the change as user input.
+      const setValue = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(el), "value").set;
+      if (clear) setValue.call(el, "");
+      try { el.setSelectionRange(el.value.length, el.value.length); } catch { /* no caret in this input type */ }
+      // insertText is typing as far as the page can tell: beforeinput, input, undo history.
+      if (!doc.execCommand("insertText", false, text) || el.value !== wanted) {
+        setValue.call(el, wanted);
+        el.dispatchEvent(new InputEvent("input", { bubbles: true, inputType: "insertText", data: text }));
+      }
+      el.dispatchEvent(new Event("change", { bubbles: true }));
+    } else if (!doc.execCommand("insertText", false, text)) {
+      el.textContent = wanted;
+      el.dispatchEvent(new InputEvent("input", { bubbles: true, inputType: "insertText", data: text }));
+    }
+    if (!submit) return;
+    const form = el.form || el.closest("form");
+    if (form) form.requestSubmit();
+    else for (const type of ["keydown", "keypress", "keyup"]) el.dispatchEvent(new KeyboardEvent(type, { bubbles: true, cancelable: true, key: "Enter", code: "Enter", keyCode: 13, which: 13 }));
+  }
+
+  function position() {
+    const target = scroller();
+    const max = Math.max(0, target.scrollHeight - target.clientHeight);
+    const y = Math.round(target.scrollTop);
+    return { scroll_y: y, max_scroll_y: max, viewport_height: target.clientHeight, at_top: y <= 0, at_bottom: y >= max - 1 };
+  }
+
+  // What describe_action returns, and what each action returns along with its outcome.
+  function describePlan(name, plan) {
+    const out = { action: name, summary: plan.summary, page_url: location.href };
+    if (plan.el) out.element = { locator: page.locators.locatorFor(plan.el), ...page.describe(plan.el) };
+    if (plan.text != null) out.text = plan.text;
+    if (plan.url) out.url = plan.url;
+    return out;
+  }
+
+  const perform = {
+    click(plan) {
+      click(plan.el);
+      return {};
+    },
+    type_text(plan, { text, clear, submit }) {
+      typeText(plan.el, text, clear, submit);
+      const value = plan.el.type === "password" ? "•".repeat(plan.el.value.length) : currentText(plan.el);
+      return { value: page.truncate(value, 1000).text, submitted: submit };
+    },
+    scroll(plan) {
+      if (plan.el) plan.el.scrollIntoView({ block: "center", behavior: "instant" });
+      else plan.target.scrollTo({ top: plan.top, behavior: "instant" });
+      return position();
+    },
+  };
+
+  const params = {
+    click: { locator: page.arg("string") },
+    type_text: { locator: page.arg("string"), text: page.arg("string"), clear: page.arg("boolean", true), submit: page.arg("boolean", false) },
+    scroll: { to: page.arg("any") },
+  };
+  for (const name of Object.keys(planners)) {
+    page.tools[name] = {
+      params: params[name],
+      run(args) {
+        const plan = planners[name](args);
+        return { ...describePlan(name, plan), ...perform[name](plan, args) };
+      },
+    };
+  }
+
+  page.tools.describe_action = {
+    params: { name: page.arg("string"), args: page.arg("object", null) },
+    run({ name, args }) {
+      if (!Object.hasOwn(planners, name)) {
+        throw new page.PageToolError(`describe_action describes ${Object.keys(planners).join(", ")}; “${name}” is not one of them.`);
+      }
+      return describePlan(name, planners[name](page.readArgs(name, params[name], args)));
+    },
+  };
+})();
