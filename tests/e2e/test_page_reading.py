@@ -1,0 +1,406 @@
+"""The page tools (extension/content/) in real headless Chromium.
+
+Pages are served over HTTP; the content scripts are injected as the service worker will
+inject them (tests/helpers/page_tools.py). Two sets of pages:
+- the 47 real-world pages of Mozilla Readability's test corpus (/work/shared/testdata/pages):
+  read_page must keep at least 90% of the words of Readability's reference extraction;
+- small pages of our own (tests/e2e/pages/) for each other tool and for the actions.
+"""
+
+import json
+import re
+import statistics
+from pathlib import Path
+
+import pytest
+
+from tests.helpers.page_server import PageServer
+from tests.helpers.page_tools import FILES_JSON, PageToolFailed, PageTools, start_chromium
+from tests.helpers.word_recall import html_text, word_recall
+
+pytestmark = pytest.mark.e2e
+
+CORPUS_DIR = Path("/work/shared/testdata/pages")
+CORPUS = sorted(p.name for p in CORPUS_DIR.iterdir() if (p / "source.html").is_file()) if CORPUS_DIR.is_dir() else []
+OWN_PAGES = Path(__file__).parent / "pages"
+MIN_RECALL = 0.9
+RECALLS = {}  # page name -> recall, for the summary test at the end of the corpus tests
+
+
+# Not named "browser": tests/e2e/conftest.py gives that name to the extension harness.
+@pytest.fixture(scope="module")
+def chromium():
+    driver = start_chromium()
+    yield driver
+    driver.quit()
+
+
+@pytest.fixture(scope="module")
+def corpus():
+    with PageServer(CORPUS_DIR) as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def site():
+    with PageServer(OWN_PAGES) as server:
+        yield server
+
+
+@pytest.fixture
+def open_page(chromium, site):
+    """Load one of our pages and return its injected tools."""
+    def open_(name):
+        chromium.get(site.url(name))
+        return PageTools(chromium).inject()
+    return open_
+
+
+def main_world(chromium, script):
+    """Run JavaScript as the page itself (not the tools' isolated world) and return its value."""
+    return chromium.execute_script(script)
+
+
+def read_all_pages(tools, **args):
+    first = tools("read_page", **args)
+    rest = [tools("read_page", page=n, **args)["markdown"] for n in range(2, first["pages"] + 1)]
+    return first, "\n\n".join([first["markdown"], *rest])
+
+
+# --- files.json: the contract with the service worker ----------------------------------
+
+def test_files_json_lists_vendor_files_first_then_every_content_script():
+    files = json.loads(FILES_JSON.read_text())
+    assert files[:2] == ["extension/vendor/readability/Readability.js", "extension/vendor/turndown/turndown.js"]
+    on_disk = {f"extension/content/{p.name}" for p in FILES_JSON.parent.glob("*.js")}
+    assert set(files[2:]) == on_disk
+    assert files[-1] == "extension/content/page-tools.js"
+
+
+# --- read_page on the Readability corpus -------------------------------------------------
+
+@pytest.mark.parametrize("name", CORPUS)
+def test_read_page_keeps_the_article(chromium, corpus, name, record_property):
+    chromium.get(corpus.url(f"{name}/source.html"))
+    first, markdown = read_all_pages(PageTools(chromium).inject())
+    expected = html_text((CORPUS_DIR / name / "expected.html").read_text(encoding="utf-8"))
+    recall, missing = word_recall(expected, markdown)
+    RECALLS[name] = recall
+    record_property("recall", round(recall, 4))
+    assert recall >= MIN_RECALL, f"{name}: recall {recall:.3f}; most missing: {missing.most_common(10)}"
+    metadata = json.loads((CORPUS_DIR / name / "expected-metadata.json").read_text(encoding="utf-8"))
+    assert " ".join(first["title"].split()) == " ".join(metadata["title"].split())
+
+
+def test_read_page_mean_recall_over_the_corpus(record_property, capsys):
+    if len(RECALLS) < len(CORPUS) or not CORPUS:
+        pytest.skip("needs every corpus page measured in this run")
+    mean = statistics.mean(RECALLS.values())
+    worst = min(RECALLS, key=RECALLS.get)
+    record_property("mean_recall", round(mean, 4))
+    with capsys.disabled():
+        print(f"\nread_page word recall over {len(RECALLS)} pages: mean {mean:.4f}, "
+              f"worst {worst} {RECALLS[worst]:.4f}")
+    assert mean >= 0.97
+
+
+# --- read_page: format, pages, fallback, frames -----------------------------------------
+
+def test_read_page_returns_markdown_and_metadata(open_page, site):
+    page = open_page("article.html")("read_page")
+    assert page["title"] == "Growing Tomatoes on a Balcony"
+    assert page["url"] == site.url("article.html")
+    assert (page["byline"], page["lang"], page["dir"]) == ("Ada Gardener", "en", "ltr")
+    assert page["excerpt"] == "How to grow tomatoes in pots, from seed to harvest."
+    assert (page["page"], page["pages"], page["extracted_by"]) == (1, 1, "readability")
+    md = page["markdown"]
+    assert page["length"] == len(md)
+    assert "## Choosing a variety" in md and "### Logging moisture" in md
+    assert re.search(r"^-\s+Tiny Tim, a dwarf cherry tomato$", md, re.M)
+    assert f"[watering notes]({site.url('watering.html')})" in md  # relative link made absolute
+    assert "[research summary](https://example.org/tomato-science)" in md
+    assert "| Month | Litres per week |\n| --- | --- |\n| May | 4 |\n| July | 9 |" in md
+    assert '```python\ndef log(reading):\n    print(f"moisture={reading}")\n```' in md
+    assert "Copyright Balcony Gardens" not in md and "Home" not in md  # page chrome left out
+
+
+def test_read_page_pages_split_between_paragraphs(chromium, corpus):
+    chromium.get(corpus.url("wikipedia/source.html"))
+    tools = PageTools(chromium).inject()
+    whole = tools("read_page", max_tokens=100000)
+    first, joined = read_all_pages(tools, max_tokens=1000)
+    assert whole["pages"] == 1 and first["pages"] > 5
+    assert joined.split() == whole["markdown"].split()  # nothing lost, nothing reordered
+    assert "page=2" in first["note"]
+    text = whole["markdown"]
+    for n in range(1, first["pages"] + 1):
+        part = tools("read_page", page=n, max_tokens=1000)["markdown"]
+        assert len(part) <= 1000 * 4
+        # Each page is a run of whole lines of the full text: cut between blocks, or between
+        # the lines of a block too long for one page (the list of references), never mid-line.
+        start = text.index(part)
+        end = start + len(part)
+        assert (start == 0 or text[start - 1] == "\n") and (end == len(text) or text[end] == "\n")
+    answer = tools.run("read_page", {"page": first["pages"] + 1, "max_tokens": 1000})
+    assert not answer["ok"] and f"has {first['pages']} pages" in answer["error"]
+
+
+def test_pages_break_between_paragraphs_and_keep_code_blocks_whole(open_page):
+    tools = open_page("article.html")
+    paginate = lambda text, chars: tools.evaluate(f"TabAgentPage.readPage.paginate({json.dumps(text)}, {chars})")
+    assert paginate("aaaa\n\nbbbb\n\ncccc", 10) == ["aaaa\n\nbbbb", "cccc"]
+    code = "```\nline 1\n\nline 2\n```"
+    assert paginate(f"intro\n\n{code}\n\nafter", 25) == ["intro", code, "after"]
+    assert paginate("one line\nanother line", 12) == ["one line", "another line"]
+    assert paginate("x" * 25, 10) == ["x" * 10, "x" * 10, "x" * 5]
+    assert paginate("", 10) == [""]
+
+
+def test_read_page_falls_back_to_the_visible_body(open_page):
+    page = open_page("tables.html")("read_page")
+    assert page["extracted_by"] == "page body"
+    assert "| Region | Sales / 2023 | Sales / 2024 |" in page["markdown"]
+    assert "| West | 8 | 9 |" in page["markdown"]  # rowspan value repeated on the next row
+    assert "| Figures in millions |  |  |" in page["markdown"]  # colspan shown once
+    assert "| 1 | 2 \\| 3 |" in page["markdown"]
+    assert "hidden" not in page["markdown"]
+
+
+def test_read_page_reads_same_origin_frames_only(open_page, chromium):
+    tools = open_page("frame.html")
+    wait_for_frames(chromium)
+    md = tools("read_page")["markdown"]
+    assert "The outer page introduces" in md
+    assert "The inner frame reports that the harvest doubled this year." in md
+    assert "another origin" not in md
+
+
+def wait_for_frames(chromium):
+    from selenium.webdriver.support.wait import WebDriverWait
+    WebDriverWait(chromium, 10).until(lambda d: d.execute_script(
+        "return [...document.querySelectorAll('iframe')].every(f => {"
+        " try { return !f.contentDocument || f.contentDocument.readyState === 'complete' && f.contentDocument.body.childElementCount > 0 }"
+        " catch { return true } })"))
+    # The cross-origin frame must have loaded too, or "it was skipped" proves nothing.
+    WebDriverWait(chromium, 10).until(lambda d: d.execute_script(
+        "return performance.getEntriesByType('resource').some(e => e.name.includes('frame-other.html'))"))
+
+
+# --- get_selection --------------------------------------------------------------------------
+
+def test_get_selection_returns_text_and_surroundings(open_page, chromium):
+    tools = open_page("actions.html")
+    assert tools("get_selection")["text"] == ""
+    main_world(chromium, """
+        const text = document.getElementById('quote').firstChild;
+        const start = text.data.indexOf('quick brown fox');
+        getSelection().setBaseAndExtent(text, start, text, start + 'quick brown fox'.length);""")
+    selection = tools("get_selection", context_chars=20)
+    assert selection["text"] == "quick brown fox"
+    assert selection["before"] == "the selection. The"  # no half word at the cut
+    assert selection["after"] == "jumps over the lazy"
+    assert tools("query_page", selector=selection["locator"])["results"][0]["attributes"]["id"] == "quote"
+
+
+def test_get_selection_inside_a_text_field(open_page, chromium):
+    tools = open_page("actions.html")
+    main_world(chromium, "const f = document.getElementById('notes'); f.focus(); f.setSelectionRange(5, 8);")
+    selection = tools("get_selection")
+    assert (selection["before"], selection["text"], selection["after"]) == ("line", "one", "")
+    assert selection["element"] == "text area “Notes”"
+
+
+# --- find_in_page, then act on its locator -----------------------------------------------
+
+def test_find_in_page_gives_context_and_a_locator_click_accepts(open_page, chromium):
+    tools = open_page("actions.html")
+    found = tools("find_in_page", query="subscribe")
+    assert found["count"] == 1
+    match = found["matches"][0]
+    assert match["match"] == "Subscribe" and match["element"] == "button “Subscribe”"
+    assert match["visible"] is True
+    assert "lazy dog. After the selection." in match["before"]  # the previous block, after a line break
+    clicked = tools("click", locator=match["locator"])
+    assert clicked["summary"] == "Click the button “Subscribe”."
+    assert main_world(chromium, "return document.getElementById('log').textContent") == "subscribed after 1 press"
+
+
+def test_find_in_page_caps_matches_and_matches_across_elements(open_page):
+    tools = open_page("article.html")
+    capped = tools("find_in_page", query="the", max_results=2)
+    assert len(capped["matches"]) == 2 and capped["count"] > 2 and "Showing 2 of" in capped["note"]
+    across = tools("find_in_page", query="watering   notes for a")  # link text, then plain text
+    assert across["count"] == 1 and across["matches"][0]["element"] == "link “watering notes”"
+    assert "does not occur" in tools("find_in_page", query="zucchini")["note"]
+
+
+def test_find_in_page_searches_same_origin_frames(open_page, chromium):
+    tools = open_page("frame.html")
+    wait_for_frames(chromium)
+    match = tools("find_in_page", query="Inner button")["matches"][0]
+    assert match["element"] == "button “Inner button” (inside a frame)"
+    tools("click", locator=match["locator"])
+    assert main_world(chromium, "return document.getElementById('same').contentDocument.getElementById('inner-button').textContent") == "Pressed inside"
+    assert tools("find_in_page", query="another origin")["count"] == 0
+
+
+# --- query_page, list_links, extract_tables, page_html -----------------------------------
+
+def test_query_page_returns_text_and_chosen_attributes(open_page, site):
+    tools = open_page("article.html")
+    items = tools("query_page", selector="article li")
+    assert items["count"] == 3 and items["results"][0]["text"] == "Tiny Tim, a dwarf cherry tomato"
+    link = tools("query_page", selector="article a", attributes=["href"])["results"][0]
+    assert link["attributes"] == {"href": site.url("watering.html")}
+    capped = tools("query_page", selector="p", max_results=1, max_chars=10)
+    assert len(capped["results"]) == 1 and capped["results"][0]["text"] == "Tomatoes a…"
+    assert "Showing 1 of" in capped["note"] and "max_chars" in capped["note"]
+    answer = tools.run("query_page", {"selector": "p[["})
+    assert answer == {"ok": False, "error": "“p[[” is neither a locator (like “ta-12”) nor a valid CSS selector."}
+
+
+def test_list_links_are_absolute_and_say_whether_they_stay_on_the_site(open_page, site):
+    links = open_page("links.html")("list_links")["links"]
+    by_text = {link["text"]: link for link in links}
+    assert by_text["About us"]["url"] == site.url("about.html") and by_text["About us"]["internal"]
+    assert by_text["Install guide"]["url"] == site.origin + "/docs/start.html#install"
+    assert by_text["external paper"] == {**by_text["external paper"], "url": "https://example.org/paper", "internal": False}
+    assert by_text["Wikipedia logo"]["url"] == "https://www.wikipedia.org/"  # named by its image
+    assert by_text["write to us"]["internal"] is False
+    assert "Does nothing" not in by_text  # javascript: links lead nowhere
+    assert len(links) == 6  # the footer's repeat of "About us" is listed once
+
+
+def test_list_links_filter_and_scope(open_page):
+    tools = open_page("links.html")
+    assert [l["text"] for l in tools("list_links", scope="external")["links"]] == ["external paper", "Wikipedia logo", "write to us"]
+    assert [l["text"] for l in tools("list_links", filter="WIKI")["links"]] == ["Wikipedia logo"]
+    capped = tools("list_links", max_results=2)
+    assert len(capped["links"]) == 2 and capped["count"] == 6 and "Showing 2 of 6" in capped["note"]
+
+
+def test_extract_tables_as_rows_with_headers(open_page):
+    tables = open_page("tables.html")("extract_tables")
+    assert tables["count"] == 3  # the role=presentation layout table is not data
+    sales, people, plain = tables["tables"]
+    assert sales["caption"] == "Quarterly sales"
+    assert sales["headers"] == ["Region", "Sales / 2023", "Sales / 2024"]
+    assert sales["rows"] == [["North", "10", "12"], ["South", "7", "9"], ["West", "5", "6"], ["West", "8", "9"],
+                             ["Figures in millions"] * 3]
+    assert people["headers"] == ["Name", "Age"] and people["rows"] == [["Ada", "36"], ["Alan", "41"]]
+    assert plain["headers"] is None and plain["rows"] == [["x", "y"], ["1", "2 | 3"]]
+
+
+def test_extract_tables_caps_and_reads_frames(open_page, chromium):
+    tools = open_page("tables.html")
+    capped = tools("extract_tables", selector="#sales", max_rows=2)
+    assert capped["tables"][0]["rows"] == [["North", "10", "12"], ["South", "7", "9"]]
+    assert capped["tables"][0]["row_count"] == 5 and "Showing 2 of 5 rows" in capped["tables"][0]["note"]
+    tools = open_page("frame.html")
+    wait_for_frames(chromium)
+    assert tools("extract_tables")["tables"][0]["rows"] == [["Beans", "14"]]
+
+
+def test_page_html_is_bounded_and_drops_scripts(open_page):
+    tools = open_page("actions.html")
+    form = tools("page_html", selector="#signup")
+    assert form["count"] == 1 and form["html"].startswith('<form id="signup"') and not form["truncated"]
+    whole = tools("page_html", max_chars=500)
+    assert whole["truncated"] and len(whole["html"]) <= 501 and whole["length"] > 500
+    assert "only the first 500" in whole["note"]
+    full = tools("page_html", max_chars=100000)
+    assert "<script" not in full["html"] and "Subscribe" in full["html"]
+    assert "<script" in tools("page_html", max_chars=100000, keep_scripts=True)["html"]
+
+
+# --- actions: type_text, scroll, describe_action ------------------------------------------
+
+def test_type_text_types_like_a_user(open_page, chromium):
+    tools = open_page("actions.html")
+    typed = tools("type_text", locator="#email", text="ada@example.org")
+    assert typed["value"] == "ada@example.org"
+    assert main_world(chromium, "return document.getElementById('mirror').textContent") == "1:ada@example.org"
+    tools("type_text", locator="#notes", text=" and two", clear=False)
+    assert main_world(chromium, "return document.getElementById('notes').value") == "line one and two"
+    tools("type_text", locator="#editor", text="New draft")
+    assert main_world(chromium, "return document.getElementById('editor').textContent") == "New draft"
+    submitted = tools("type_text", locator="#email", text="alan@example.org", submit=True)
+    assert submitted["submitted"] is True
+    assert main_world(chromium, "return document.getElementById('log').textContent") == "submitted alan@example.org"
+    tools("type_text", locator="#search", text="tomatoes", submit=True)  # no form: Enter is pressed
+    assert main_world(chromium, "return document.getElementById('log').textContent") == "searched tomatoes"
+
+
+def test_actions_refuse_what_a_user_could_not_do(open_page):
+    tools = open_page("actions.html")
+    assert tools.run("click", {"locator": "#off"})["error"] == "The button “Disabled button” is disabled, so it cannot be clicked."
+    assert "is hidden on the page" in tools.run("click", {"locator": "#ghost"})["error"]
+    assert "is not a text field" in tools.run("type_text", {"locator": "#subscribe", "text": "x"})["error"]
+    assert tools.run("click", {"locator": "#nothing"})["error"] == "Nothing on the page matches “#nothing”."
+    assert "no longer on the page" in tools.run("click", {"locator": "ta-999"})["error"]
+
+
+def test_scroll(open_page, chromium):
+    tools = open_page("actions.html")
+    down = tools("scroll", to="down")
+    assert down["scroll_y"] > 0 and not down["at_top"]
+    assert main_world(chromium, "return Math.round(scrollY)") == down["scroll_y"]
+    assert tools("scroll", to="bottom")["at_bottom"]
+    assert tools("scroll", to="top")["scroll_y"] == 0
+    assert tools("scroll", to=250)["scroll_y"] == 250
+    end = tools("scroll", to="#end")
+    assert end["element"]["name"] == "End of the page"
+    assert main_world(chromium, "const r = document.getElementById('end').getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight")
+    assert "should be" in tools.run("scroll", {"to": True})["error"]
+
+
+def test_describe_action_says_what_will_happen_without_doing_it(open_page, chromium, site):
+    tools = open_page("actions.html")
+    link = tools("describe_action", name="click", args={"locator": "#docs"})
+    assert link["summary"] == f"Click the link “Read the docs”, which opens {site.url('docs.html')}."
+    assert link["url"] == site.url("docs.html") and link["element"]["role"] == "link"
+    typing = tools("describe_action", name="type_text", args={"locator": "#email", "text": "ada@example.org", "submit": True})
+    assert typing["text"] == "ada@example.org" and typing["element"]["name"] == "Email"
+    assert typing["summary"] == (f"Type “ada@example.org” into the text field “Email”, replacing “old@example.org”, "
+                                 f"then submit the form (to {site.url('signup-done.html')}).")
+    assert tools("describe_action", name="scroll", args={"to": "bottom"})["summary"] == "Scroll to the bottom of the page."
+    assert tools("describe_action", name="click", args={"locator": "#subscribe"})["element"]["locator"].startswith("ta-")
+    assert main_world(chromium, "return [document.getElementById('log').textContent, document.getElementById('email').value, scrollY]") == \
+        ["nothing yet", "old@example.org", 0]
+    assert "not one of them" in tools.run("describe_action", {"name": "navigate", "args": {}})["error"]
+
+
+# --- the entry point's contract --------------------------------------------------------------
+
+def test_errors_are_sentences_not_exceptions(open_page):
+    tools = open_page("article.html")
+    unknown = tools.run("read_everything")
+    assert unknown["ok"] is False and unknown["error"].startswith("There is no page tool named “read_everything”; the page tools are: ")
+    assert tools.run("query_page", {"css_selector": "p"})["error"] == \
+        "query_page has no argument “css_selector”; it takes: selector, attributes, max_results, max_chars."
+    assert tools.run("find_in_page", {})["error"] == "find_in_page needs “query” (string)."
+    assert tools.run("read_page", {"page": "2"})["error"] == 'read_page: “page” should be a number, not "2".'
+    with pytest.raises(PageToolFailed):
+        tools("find_in_page", query="   ")
+
+
+def test_injecting_twice_keeps_locators(open_page, chromium):
+    tools = open_page("actions.html")
+    first = tools("find_in_page", query="Subscribe")["matches"][0]["locator"]
+    tools.inject()
+    assert tools("find_in_page", query="Subscribe")["matches"][0]["locator"] == first
+    assert tools("find_in_page", query="Read the docs")["matches"][0]["locator"] != first
+
+
+def test_locator_survives_the_page_redrawing_the_element(open_page, chromium):
+    tools = open_page("actions.html")
+    locator = tools("find_in_page", query="Subscribe")["matches"][0]["locator"]
+    # A framework re-rendering the button: same place, same text, a new node without our mark.
+    main_world(chromium, """
+        const old = document.getElementById('subscribe');
+        const fresh = document.createElement('button');
+        fresh.id = 'subscribe'; fresh.textContent = 'Subscribe';
+        fresh.onclick = () => { document.getElementById('log').textContent = 'fresh button'; };
+        old.replaceWith(fresh);""")
+    tools("click", locator=locator)
+    assert main_world(chromium, "return document.getElementById('log').textContent") == "fresh button"
