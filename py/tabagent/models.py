@@ -8,6 +8,7 @@ with exponential backoff and jitter, honouring `Retry-After`.
 
 from __future__ import annotations
 
+import contextlib
 import email.utils
 import inspect
 import json
@@ -143,20 +144,23 @@ class OpenAIModel(Model):
 
     async def _read_stream(self, response, on_token) -> ModelReply:
         parser, builder = SSEParser(), ReplyBuilder()
-        async for chunk in response.chunks():
-            for event in parser.feed(chunk):
-                if event.data.strip() == "[DONE]":
-                    return builder.reply()
-                try:
-                    payload = json.loads(event.data)
-                except ValueError:
-                    raise BadResponseError(f"unreadable event from {self.url}: {event.data[:200]!r}; "
-                                           f"is it an OpenAI-compatible endpoint?") from None
-                if isinstance(payload, dict) and payload.get("error"):
-                    raise self._stream_error(payload["error"])
-                text = builder.add(payload)
-                if text:
-                    await notify(on_token, text)
+        async with contextlib.aclosing(response.chunks()) as chunks:
+            async for chunk in chunks:
+                for event in parser.feed(chunk):
+                    if event.data.strip() == "[DONE]":
+                        return builder.reply()
+                    try:
+                        payload = json.loads(event.data)
+                    except ValueError:
+                        payload = None
+                    if not isinstance(payload, dict):
+                        raise BadResponseError(f"unreadable event from {self.url}: {event.data[:200]!r}; "
+                                               f"is it an OpenAI-compatible endpoint?", url=self.url)
+                    if payload.get("error"):
+                        raise self._stream_error(payload["error"])
+                    text = builder.add(payload)
+                    if text:
+                        await notify(on_token, text)
         parser.close()
         if builder.finish_reason is None:  # no [DONE], no finish_reason: the stream was cut
             raise UnreachableError(f"the connection to {self.url} closed mid-response.", url=self.url)
