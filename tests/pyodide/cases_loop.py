@@ -65,6 +65,13 @@ async def test_code_agent_with_the_local_executor():
     assert outputs[0] == {"output": "5\n", "is_error": False}, outputs
 
 
+async def test_code_agent_rewrites_helpers_that_call_tools():
+    code = ("def double_sum(a, b):\n    return 2 * add(a, b)\n"
+            "values = [double_sum(i, 1) for i in range(3)]\n"
+            "final_answer(sum(add(v, 0) for v in values))")
+    assert await CodeAgent(ScriptedModel([f"```python\n{code}\n```"]), [add]).run("sum") == 12
+
+
 async def test_bad_arguments_and_json_text_calls_are_recovered():
     model = ScriptedModel([calls(("add", '{"a": 2, "b": }')),
                            '{"name": "add", "arguments": {"a": 2, "b": 3}}',

@@ -62,10 +62,9 @@ class FetchResponse(Response):
 async def _within(timeout, promise, controller):
     """Await a JS promise; on timeout or cancellation abort the request."""
     try:
-        if timeout is None:
+        async with asyncio.timeout(timeout):  # None: no limit
             return await promise
-        return await asyncio.wait_for(promise, timeout)
-    except asyncio.TimeoutError:
+    except TimeoutError:
         controller.abort()
         raise RequestTimeout(f"no response within {timeout} s") from None
     except asyncio.CancelledError:
