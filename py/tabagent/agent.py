@@ -34,7 +34,8 @@ class Agent:
         for item in [*tools, *managed_agents, FinalAnswerTool()]:
             self.tools.setdefault((t := self._as_tool(item)).name, t)
         self.step = 0
-        self.status: str | None = None  # running, then how the run ended: ok, error, cancelled, max_steps
+        # "running", then how the last run ended: "ok", "error", "cancelled" or "max_steps".
+        self.status: str | None = None
         self.upstream: Agent | None = None  # the agent we work for: our events go up to it
         self._task: asyncio.Task | None = None
         self._cancel_requested = False

@@ -67,9 +67,11 @@ class TracedTool(Tool):
         try:
             value = await self.tool(**arguments)
         except Exception as e:
-            await self.agent.emit("tool_result", {"id": call_id, "name": self.name, "is_error": True,
-                                                  "result": f"{type(e).__name__}: {e}"})
-            raise
-        await self.agent.emit("tool_result", {"id": call_id, "name": self.name, "is_error": False,
-                                              "result": cut(format_result(value), self.agent.max_observation_chars, MORE)})
+            await self._result(call_id, f"{type(e).__name__}: {e}", is_error=True)
+            raise  # into the model's code, where its traceback becomes the observation
+        await self._result(call_id, cut(format_result(value), self.agent.max_observation_chars, MORE))
         return value
+
+    async def _result(self, call_id: str, text: str, is_error: bool = False) -> None:
+        await self.agent.emit("tool_result", {"id": call_id, "name": self.name, "result": text,
+                                              "is_error": is_error})

@@ -33,7 +33,8 @@ def final_answer(answer=None):
     raise FinalAnswer(answer)
 
 
-async def run_code(code: str, namespace: dict, async_names=(), max_output_chars: int = 20_000) -> dict:
+async def run_code(code: str, namespace: dict, async_names=(),
+                   max_output_chars: int = 20_000) -> dict:
     """Run `code` in `namespace` (kept between runs); return a plain dict
     {"output", "is_error", "is_final", "final_value"} that can cross postMessage."""
     printed: list[str] = []
@@ -121,7 +122,8 @@ class _AwaitCalls(ast.NodeTransformer):
         self.sync_depth = 0  # inside a plain def, `await` is a syntax error: leave calls be
 
     def _is_async_call(self, node) -> bool:
-        return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in self.names
+        return (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                and node.func.id in self.names)
 
     def visit_Await(self, node):
         if self._is_async_call(node.value):  # already awaited: only rewrite its arguments

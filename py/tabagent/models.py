@@ -71,11 +71,17 @@ class OpenAIModel(Model):
                  max_retry_wait: float = 60.0, temperature: float | None = None,
                  extra_body: dict | None = None, headers: dict | None = None):
         base_url = base_url.rstrip("/")
-        self.url = base_url if base_url.endswith("/chat/completions") else base_url + "/chat/completions"
-        self.api_key, self.model, self.host = api_key, model, host or default_host()
+        if not base_url.endswith("/chat/completions"):
+            base_url += "/chat/completions"
+        self.url, self.api_key, self.model = base_url, api_key, model
+        self.host = host or default_host()
         self.timeout, self.max_retries, self.stream = timeout, max_retries, stream
-        self.backoff_base, self.backoff_max, self.max_retry_wait = backoff_base, backoff_max, max_retry_wait
-        self.temperature, self.extra_body, self.extra_headers = temperature, extra_body or {}, headers or {}
+        # Waits between retries: backoff_base * 2**n with jitter, at most backoff_max;
+        # a server's Retry-After is honoured up to max_retry_wait.
+        self.backoff_base, self.backoff_max = backoff_base, backoff_max
+        self.max_retry_wait = max_retry_wait
+        self.temperature, self.extra_body = temperature, extra_body or {}
+        self.extra_headers = headers or {}
 
     async def generate(self, messages, tools=None, on_token=None, on_retry=None) -> ModelReply:
         body = json.dumps(self._request_body(messages, tools)).encode()
@@ -154,8 +160,9 @@ class OpenAIModel(Model):
                     except ValueError:
                         payload = None
                     if not isinstance(payload, dict):
-                        raise BadResponseError(f"unreadable event from {self.url}: {event.data[:200]!r}; "
-                                               f"is it an OpenAI-compatible endpoint?", url=self.url)
+                        raise BadResponseError(f"unreadable event from {self.url}: "
+                                               f"{event.data[:200]!r}; is it an OpenAI-compatible "
+                                               f"endpoint?", url=self.url)
                     if payload.get("error"):
                         raise self._stream_error(payload["error"])
                     text = builder.add(payload)

@@ -102,8 +102,8 @@ class FunctionTool(Tool):
         self.name = name or function.__name__
         self.description = description or summary or self.name
         self.inputs = schema_for_function(function, arg_docs)
-        hints = typing.get_type_hints(function)
-        self.output_type = schema_for_type(hints["return"]).get("type", "any") if "return" in hints else "any"
+        returns = typing.get_type_hints(function).get("return")
+        self.output_type = schema_for_type(returns).get("type", "any") if returns else "any"
 
 
 def tool(function=None, *, name: str | None = None, description: str | None = None):
