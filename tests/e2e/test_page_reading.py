@@ -13,6 +13,7 @@ import statistics
 from pathlib import Path
 
 import pytest
+from selenium.webdriver.support.wait import WebDriverWait
 
 from tests.helpers.page_server import PageServer
 from tests.helpers.page_tools import FILES_JSON, PageToolFailed, PageTools, start_chromium
@@ -61,6 +62,17 @@ def main_world(chromium, script):
     return chromium.execute_script(script)
 
 
+def wait_for_frames(chromium):
+    """Eager page loads return before iframes load; wait for both of frame.html's frames."""
+    WebDriverWait(chromium, 10).until(lambda d: d.execute_script(
+        "return [...document.querySelectorAll('iframe')].every(f => {"
+        " try { return !f.contentDocument || f.contentDocument.readyState === 'complete' && f.contentDocument.body.childElementCount > 0 }"
+        " catch { return true } })"))
+    # The cross-origin frame must have loaded too, or "it was skipped" proves nothing.
+    WebDriverWait(chromium, 10).until(lambda d: d.execute_script(
+        "return performance.getEntriesByType('resource').some(e => e.name.includes('frame-other.html'))"))
+
+
 def read_all_pages(tools, **args):
     first = tools("read_page", **args)
     rest = [tools("read_page", page=n, **args)["markdown"] for n in range(2, first["pages"] + 1)]
@@ -101,6 +113,8 @@ def test_read_page_mean_recall_over_the_corpus(record_property, capsys):
     with capsys.disabled():
         print(f"\nread_page word recall over {len(RECALLS)} pages: mean {mean:.4f}, "
               f"worst {worst} {RECALLS[worst]:.4f}")
+    # Well above the per-page floor: a slip on many pages at once shows here even when
+    # each page alone stays above 0.9.
     assert mean >= 0.97
 
 
@@ -173,17 +187,6 @@ def test_read_page_reads_same_origin_frames_only(open_page, chromium):
     assert "The outer page introduces" in md
     assert "The inner frame reports that the harvest doubled this year." in md
     assert "another origin" not in md
-
-
-def wait_for_frames(chromium):
-    from selenium.webdriver.support.wait import WebDriverWait
-    WebDriverWait(chromium, 10).until(lambda d: d.execute_script(
-        "return [...document.querySelectorAll('iframe')].every(f => {"
-        " try { return !f.contentDocument || f.contentDocument.readyState === 'complete' && f.contentDocument.body.childElementCount > 0 }"
-        " catch { return true } })"))
-    # The cross-origin frame must have loaded too, or "it was skipped" proves nothing.
-    WebDriverWait(chromium, 10).until(lambda d: d.execute_script(
-        "return performance.getEntriesByType('resource').some(e => e.name.includes('frame-other.html'))"))
 
 
 # --- get_selection --------------------------------------------------------------------------
@@ -296,6 +299,8 @@ def test_extract_tables_caps_and_reads_frames(open_page, chromium):
     capped = tools("extract_tables", selector="#sales", max_rows=2)
     assert capped["tables"][0]["rows"] == [["North", "10", "12"], ["South", "7", "9"]]
     assert capped["tables"][0]["row_count"] == 5 and "Showing 2 of 5 rows" in capped["tables"][0]["note"]
+    inside = tools("extract_tables", selector="body", max_tables=1)  # the tables inside an element
+    assert inside["count"] == 3 and inside["tables"][0]["caption"] == "Quarterly sales" and "Showing 1 of 3" in inside["note"]
     tools = open_page("frame.html")
     wait_for_frames(chromium)
     assert tools("extract_tables")["tables"][0]["rows"] == [["Beans", "14"]]
