@@ -265,3 +265,10 @@ async def test_native_tool_calls_take_precedence_over_text():
     reply = ModelReply(content='{"name": "add", "arguments": {"a": 0, "b": 0}}',
                        tool_calls=[ToolCall("n1", "final_answer", '{"answer": "native"}')])
     assert await ToolCallingAgent(ScriptedModel([reply]), [add]).run("x") == "native"
+
+
+async def test_final_answer_next_to_other_calls_ends_the_run_after_they_ran(recorder):
+    model = ScriptedModel([{"tool_calls": [call("add", {"a": 1, "b": 1}, "x"), call("final_answer", {"answer": "2"}, "y")]}])
+    assert await ToolCallingAgent(model, [add], listeners=[recorder]).run("1+1") == "2"
+    assert [e.data["name"] for e in recorder.of("tool_result")] == ["add", "final_answer"]
+    assert len(model.calls) == 1
