@@ -1,6 +1,8 @@
-// Makes sure the one offscreen document (the agent's Python) exists. The service worker
+// Makes sure the one offscreen document (the agent's Python) exists, and talks to it. The service worker
 // can be stopped at any time, so this asks Chrome rather than remembering, and shares
 // one creation between callers that arrive while it is under way.
+
+import { Target } from "../shared/messages.js";
 
 const OFFSCREEN_PATH = "extension/offscreen/offscreen.html";
 let creating = null;
@@ -30,4 +32,12 @@ export async function ensureOffscreenDocument() {
       creating = null;
     });
   await creating;
+}
+
+export async function askOffscreen(message) {
+  await ensureOffscreenDocument();
+  const reply = await chrome.runtime.sendMessage({ ...message, target: Target.offscreen });
+  if (!reply) throw new Error("the Python runtime did not answer");
+  if (!reply.ok) throw new Error(reply.error);
+  return reply.result;
 }

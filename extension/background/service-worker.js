@@ -1,27 +1,67 @@
 // The service worker: TabAgent's router. It opens the side panel from the toolbar button,
-// creates the offscreen document when it is missing and relays messages to it. Chrome may
-// stop this worker whenever it is idle, so it keeps nothing that is not in storage.
+// owns the context menu, creates the offscreen document when it is missing, hands turns to
+// it and writes conversations to storage as their events arrive. Chrome may stop this
+// worker whenever it is idle, so it keeps nothing that is not in storage.
 
-import { MessageType, Target } from "../shared/messages.js";
-import { ensureOffscreenDocument } from "./offscreen-document.js";
+import * as conversations from "../shared/conversations.js";
+import { Broadcast, MessageType, Target } from "../shared/messages.js";
+import { storeSettings } from "../shared/settings.js";
+import { createContextMenu, onContextMenuClick } from "./context-menu.js";
+import { followConfiguredEndpoint } from "./local-endpoint.js";
+import { askOffscreen, ensureOffscreenDocument } from "./offscreen-document.js";
+import { saveFinishedTurn, saveTurnEvents, startTurn, stopTurn } from "./turns.js";
 
 chrome.sidePanel
   .setPanelBehavior({ openPanelOnActionClick: true })
   .catch((error) => console.error("TabAgent: cannot set the side panel behaviour:", error));
 
-async function askOffscreen(message) {
-  await ensureOffscreenDocument();
-  const reply = await chrome.runtime.sendMessage({ ...message, target: Target.offscreen });
-  if (!reply) throw new Error("the Python runtime did not answer");
-  if (!reply.ok) throw new Error(reply.error);
-  return reply.result;
+function changed(conversationId) {
+  chrome.runtime.sendMessage({ type: Broadcast.conversationsChanged, conversationId }).catch(() => {});
 }
 
+async function saveSettings({ settings, apiKey }) {
+  await storeSettings(settings, apiKey);
+  await followConfiguredEndpoint(settings);
+  return { saved: true };
+}
+
+// Requests addressed to the service worker; each returns a promise of its answer.
 const handlers = {
   [MessageType.ping]: (message) => askOffscreen(message),
+  [MessageType.startTurn]: (message) => startTurn(message),
+  [MessageType.stopTurn]: (message) => stopTurn(message),
+  [MessageType.saveSettings]: (message) => saveSettings(message),
+  [MessageType.renameConversation]: async ({ conversationId, title }) => {
+    await conversations.renameConversation(conversationId, title);
+    changed(conversationId);
+  },
+  [MessageType.deleteConversation]: async ({ conversationId }) => {
+    await conversations.deleteConversation(conversationId);
+    changed(conversationId);
+  },
+  [MessageType.deleteOlderThan]: async ({ days }) => {
+    const deleted = await conversations.deleteOlderThan(Number(days));
+    changed();
+    return { deleted };
+  },
+  [MessageType.importConversations]: async ({ conversations: records }) => {
+    const imported = await conversations.importConversations(records);
+    changed();
+    return { imported };
+  },
+};
+
+// Broadcasts from the offscreen document that the service worker persists.
+const broadcasts = {
+  [Broadcast.turnEvents]: saveTurnEvents,
+  [Broadcast.turnFinished]: saveFinishedTurn,
 };
 
 chrome.runtime.onMessage.addListener((message, _sender, sendResponse) => {
+  if (broadcasts[message?.type]) {
+    broadcasts[message.type](message).catch((error) => console.warn("TabAgent: could not save turn events:", error.message));
+    return false;
+  }
   if (message?.target !== Target.background) return false;
   const handler = handlers[message.type];
   if (!handler) return false;
@@ -32,7 +72,18 @@ chrome.runtime.onMessage.addListener((message, _sender, sendResponse) => {
   return true;
 });
 
-// Start Python as soon as the browser or the extension starts, so it is warm when the
-// user opens the panel.
-chrome.runtime.onStartup.addListener(() => ensureOffscreenDocument().catch(console.error));
-chrome.runtime.onInstalled.addListener(() => ensureOffscreenDocument().catch(console.error));
+chrome.contextMenus.onClicked.addListener(onContextMenuClick);
+
+chrome.runtime.onInstalled.addListener(() => {
+  createContextMenu();
+  ensureOffscreenDocument().catch(console.error);
+});
+
+chrome.runtime.onStartup.addListener(() => {
+  // A turn left running when the browser stopped can never finish: mark it.
+  conversations.markInterruptedTurns().catch((error) => console.warn("TabAgent:", error.message));
+  ensureOffscreenDocument().catch(console.error);
+});
+
+// For tests and debugging from DevTools: the context-menu handler as Chrome calls it.
+globalThis.tabagent = { onContextMenuClick };

@@ -4,8 +4,10 @@
 
 import { Broadcast, MessageType, Target } from "../shared/messages.js";
 import { startPython } from "./python.js";
+import { TurnRunner } from "./turns.js";
 
 const python = startPython();
+const turns = new TurnRunner(python);
 
 python.then(
   ({ info }) => announce({ ready: true, ...info }),
@@ -27,6 +29,8 @@ const handlers = {
     const { info } = await python;
     return { ready: true, ...info };
   },
+  [MessageType.runTurn]: (message) => turns.start(message),
+  [MessageType.stopTurn]: (message) => turns.stop(message),
 };
 
 chrome.runtime.onMessage.addListener((message, _sender, sendResponse) => {

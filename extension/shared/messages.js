@@ -10,10 +10,23 @@ export const Target = Object.freeze({
 export const MessageType = Object.freeze({
   // Is Python up? Answered by the offscreen document with versions and start-up time.
   ping: "ping",
+  // Side panel -> service worker: the user's turns.
+  startTurn: "start-turn", // { conversationId?, text, context? } -> { conversationId, turnId }
+  stopTurn: "stop-turn", // { conversationId }
+  // Side panel / settings -> service worker: conversations and settings in storage.
+  renameConversation: "rename-conversation", // { conversationId, title }
+  deleteConversation: "delete-conversation", // { conversationId }
+  deleteOlderThan: "delete-older-than", // { days }
+  importConversations: "import-conversations", // { conversations: [...] } -> { imported }
+  saveSettings: "save-settings", // { settings, apiKey? }
+  // Service worker -> offscreen document.
+  runTurn: "run-turn", // { conversationId, turnId, task, memory, settings, apiKey }
 });
 
-// The offscreen document announces when Python has started (or failed to), so a side
-// panel that is already open can update its indicator without asking again.
+// Sent with chrome.runtime.sendMessage to whoever listens (service worker and side panels).
 export const Broadcast = Object.freeze({
-  pythonStatus: "python-status",
+  pythonStatus: "python-status", // { status }
+  turnEvents: "turn-events", // { conversationId, turnId, events }
+  turnFinished: "turn-finished", // { conversationId, turnId, status, memory, events }
+  conversationsChanged: "conversations-changed", // { conversationId? }
 });

@@ -1,0 +1,82 @@
+// Runs the user's turns in Python and streams their events out. Events are sent in small
+// batches (every few milliseconds) to every listener at once: the service worker saves
+// them, open side panels render them. When a turn ends, the whole turn goes out once more,
+// with token pieces joined, so storage ends up complete even if a batch was lost while the
+// service worker was stopped.
+
+import { Broadcast } from "../shared/messages.js";
+import { joinTokens } from "../shared/events.js";
+
+const BATCH_MS = 8;
+
+function send(message) {
+  return chrome.runtime.sendMessage(message).catch((error) => {
+    // No listener alive at this instant: the turn-finished message will carry the events.
+    console.warn("TabAgent: could not deliver turn events:", error.message);
+  });
+}
+
+class EventBatcher {
+  constructor(conversationId, turnId) {
+    this.ids = { conversationId, turnId };
+    this.pending = [];
+    this.all = [];
+    this.timer = null;
+  }
+
+  push(event) {
+    this.pending.push(event);
+    this.all.push(event);
+    this.timer ??= setTimeout(() => this.flush(), BATCH_MS);
+  }
+
+  flush() {
+    clearTimeout(this.timer);
+    this.timer = null;
+    if (this.pending.length === 0) return;
+    const events = this.pending;
+    this.pending = [];
+    send({ type: Broadcast.turnEvents, ...this.ids, events });
+  }
+}
+
+export class TurnRunner {
+  constructor(python) {
+    this.python = python; // a promise of { pyodide }
+  }
+
+  async session() {
+    const { pyodide } = await this.python;
+    this.module ??= pyodide.pyimport("tabagent.session");
+    return this.module;
+  }
+
+  // Starts a turn and returns at once; its events stream out as it runs.
+  async start({ conversationId, turnId, task, memory, settings, apiKey }) {
+    const session = await this.session();
+    const batcher = new EventBatcher(conversationId, turnId);
+    const request = JSON.stringify({ conversation_id: conversationId, task, memory, settings, api_key: apiKey });
+    const running = session.run_turn_json(request, (json) => batcher.push(JSON.parse(json)));
+    running.then(
+      (resultJson) => this.finish(batcher, JSON.parse(resultJson)),
+      (error) => this.finish(batcher, { status: "error", memory, error: String(error) }),
+    );
+    return { started: true };
+  }
+
+  finish(batcher, result) {
+    batcher.flush();
+    send({
+      type: Broadcast.turnFinished,
+      ...batcher.ids,
+      status: result.status,
+      memory: result.memory,
+      events: joinTokens(batcher.all),
+    });
+  }
+
+  async stop({ conversationId }) {
+    const session = await this.session();
+    return { stopped: session.turns.stop(conversationId) };
+  }
+}

@@ -1,0 +1,88 @@
+// The settings page: provider presets, base URL, key, model, agent kind, and storage.
+// Every change is saved at once through the service worker (which also keeps the local
+// endpoint's Origin rule in step with the saved base URL).
+
+import { MessageType } from "../shared/messages.js";
+import { askBackground } from "../shared/runtime.js";
+import { AGENTS, PROVIDERS, loadSettings } from "../shared/settings.js";
+import { fetchModels } from "./connection.js";
+
+const $ = (id) => document.getElementById(id);
+const form = $("settings");
+const FIELDS = ["provider", "baseUrl", "model", "agent", "maxSteps"];
+
+function fillChoices() {
+  $("provider").append(new Option("Choose…", ""));
+  for (const [id, provider] of Object.entries(PROVIDERS)) $("provider").append(new Option(provider.label, id));
+  for (const [id, label] of Object.entries(AGENTS)) $("agent").append(new Option(label, id));
+}
+
+function readForm() {
+  const settings = Object.fromEntries(FIELDS.map((name) => [name, form.elements[name].value.trim()]));
+  settings.maxSteps = Number(settings.maxSteps) || 10;
+  return settings;
+}
+
+let saving = Promise.resolve();
+function save() {
+  saving = saving.then(async () => {
+    await askBackground(MessageType.saveSettings, { settings: readForm(), apiKey: $("apiKey").value.trim() });
+    $("saved").textContent = `Saved at ${new Date().toLocaleTimeString()}.`;
+  });
+  return saving.catch((error) => ($("saved").textContent = `Not saved: ${error.message}`));
+}
+
+function show(output, { ok, message }) {
+  output.dataset.ok = String(ok);
+  output.textContent = message;
+}
+
+async function loadModels() {
+  const result = await fetchModels($("baseUrl").value.trim(), $("apiKey").value.trim());
+  $("models").replaceChildren(...result.models.map((id) => new Option(id, id)));
+  if (!$("model").value && result.models.length) {
+    $("model").value = result.models[0];
+    await save();
+  }
+  return result;
+}
+
+async function showStorageSize() {
+  const bytes = await chrome.storage.local.getBytesInUse(null);
+  $("storage-size").textContent = bytes < 1e6 ? `${(bytes / 1e3).toFixed(1)} kB` : `${(bytes / 1e6).toFixed(1)} MB`;
+}
+
+async function init() {
+  fillChoices();
+  const { settings, apiKey } = await loadSettings();
+  for (const name of FIELDS) form.elements[name].value = settings[name] ?? "";
+  $("apiKey").value = apiKey;
+  showStorageSize();
+
+  $("provider").addEventListener("change", () => {
+    const preset = PROVIDERS[$("provider").value];
+    if (preset?.baseUrl) $("baseUrl").value = preset.baseUrl;
+    save();
+  });
+  form.addEventListener("change", (event) => event.target.id !== "provider" && save());
+  form.addEventListener("submit", (event) => event.preventDefault());
+  $("toggle-key").addEventListener("click", (event) => {
+    const showing = $("apiKey").type === "text";
+    $("apiKey").type = showing ? "password" : "text";
+    event.currentTarget.textContent = showing ? "Show" : "Hide";
+    event.currentTarget.setAttribute("aria-pressed", String(!showing));
+  });
+  $("load-models").addEventListener("click", async () => show($("connection-result"), await loadModels()));
+  $("test-connection").addEventListener("click", async () => {
+    $("connection-result").textContent = "Testing…";
+    await save();
+    show($("connection-result"), await loadModels());
+  });
+  $("delete-older").addEventListener("click", async () => {
+    const { deleted } = await askBackground(MessageType.deleteOlderThan, { days: Number($("older-than").value) });
+    show($("delete-result"), { ok: true, message: `Deleted ${deleted} conversation${deleted === 1 ? "" : "s"}.` });
+    showStorageSize();
+  });
+}
+
+init();

@@ -1,0 +1,63 @@
+// Conversations out of and back into TabAgent: JSON (complete, re-importable) and Markdown
+// (for reading). Records never hold the API key, so exports cannot leak it.
+
+export const EXPORT_FORMAT = "tabagent-conversations";
+
+export function toJson(records) {
+  return JSON.stringify({ format: EXPORT_FORMAT, version: 1, exportedAt: new Date().toISOString(), conversations: records }, null, 2);
+}
+
+export function fromJson(text) {
+  let data;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw new Error(`This file is not JSON: ${error.message}`);
+  }
+  if (data?.format !== EXPORT_FORMAT || !Array.isArray(data.conversations)) {
+    throw new Error("This file is not a TabAgent conversation export.");
+  }
+  return data.conversations;
+}
+
+function answerOf(turn) {
+  const final = turn.events.findLast((event) => event.kind === "final_answer" && event.depth === 0);
+  if (!final) return null;
+  const answer = final.data.answer;
+  return typeof answer === "string" ? answer : "```json\n" + JSON.stringify(answer, null, 2) + "\n```";
+}
+
+function stepsOf(turn) {
+  const lines = [];
+  for (const event of turn.events) {
+    const indent = "  ".repeat(event.depth);
+    if (event.kind === "tool_call") lines.push(`${indent}- called \`${event.data.name}\` with \`${JSON.stringify(event.data.arguments)}\``);
+    if (event.kind === "code") lines.push(`${indent}- ran code:\n\n\`\`\`python\n${event.data.code}\n\`\`\``);
+    if (event.kind === "error" && event.data.kind !== "retrying") lines.push(`${indent}- error: ${event.data.message}`);
+  }
+  return lines;
+}
+
+export function toMarkdown(records) {
+  const parts = [];
+  for (const record of records) {
+    parts.push(`# ${record.title}`, "", `_${new Date(record.createdAt).toLocaleString()}_`, "");
+    for (const turn of record.turns) {
+      parts.push(`**You:** ${turn.text}`, "");
+      if (turn.context?.selection) parts.push(`> ${turn.context.selection.replaceAll("\n", "\n> ")}`, "");
+      const steps = stepsOf(turn);
+      if (steps.length) parts.push("<details><summary>Steps</summary>", "", ...steps, "", "</details>", "");
+      parts.push(`**TabAgent:** ${answerOf(turn) ?? `(${turn.status})`}`, "");
+    }
+  }
+  return parts.join("\n");
+}
+
+export function download(filename, text, type) {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const link = Object.assign(document.createElement("a"), { href: url, download: filename });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}

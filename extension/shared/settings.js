@@ -1,0 +1,61 @@
+// The user's model settings. The API key is kept apart from the rest (its own key in
+// chrome.storage.local) so that nothing that reads or exports settings carries it along.
+
+export const PROVIDERS = Object.freeze({
+  openai: { label: "OpenAI", baseUrl: "https://api.openai.com/v1", needsKey: true },
+  openrouter: { label: "OpenRouter", baseUrl: "https://openrouter.ai/api/v1", needsKey: true },
+  groq: { label: "Groq", baseUrl: "https://api.groq.com/openai/v1", needsKey: true },
+  ollama: { label: "Ollama", baseUrl: "http://localhost:11434/v1", needsKey: false, local: true },
+  lmstudio: { label: "LM Studio", baseUrl: "http://localhost:1234/v1", needsKey: false, local: true },
+  llamacpp: { label: "llama.cpp server", baseUrl: "http://localhost:8080/v1", needsKey: false, local: true },
+  custom: { label: "Custom (OpenAI-compatible)", baseUrl: "", needsKey: false },
+});
+
+export const AGENTS = Object.freeze({
+  code: "CodeAgent: writes Python (works with most models)",
+  tool_calling: "ToolCallingAgent: uses the model's tool calls",
+});
+
+export const DEFAULT_SETTINGS = Object.freeze({
+  provider: "",
+  baseUrl: "",
+  model: "",
+  agent: "code",
+  maxSteps: 10,
+});
+
+const SETTINGS_KEY = "settings";
+const API_KEY = "apiKey";
+
+export async function loadSettings() {
+  const stored = await chrome.storage.local.get([SETTINGS_KEY, API_KEY]);
+  return { settings: { ...DEFAULT_SETTINGS, ...stored[SETTINGS_KEY] }, apiKey: stored[API_KEY] ?? "" };
+}
+
+// Only the service worker writes settings (see MessageType.saveSettings), so the Ollama
+// rule always follows the saved base URL.
+export async function storeSettings(settings, apiKey) {
+  const values = { [SETTINGS_KEY]: { ...DEFAULT_SETTINGS, ...settings } };
+  if (apiKey !== undefined) values[API_KEY] = apiKey;
+  await chrome.storage.local.set(values);
+}
+
+// What is missing before a turn can run, as one sentence a person can act on; or "".
+export function whatIsMissing(settings, apiKey) {
+  if (!settings.baseUrl) return "Choose a model to talk to in TabAgent's settings.";
+  if (!settings.model) return "Choose a model name in TabAgent's settings.";
+  if (PROVIDERS[settings.provider]?.needsKey && !apiKey) {
+    return `Add your ${PROVIDERS[settings.provider].label} API key in TabAgent's settings.`;
+  }
+  return "";
+}
+
+// The settings as the Python agent reads them (py/tabagent/session.py).
+export function forPython(settings) {
+  return {
+    base_url: settings.baseUrl,
+    model: settings.model,
+    agent: settings.agent,
+    max_steps: Number(settings.maxSteps) || 10,
+  };
+}

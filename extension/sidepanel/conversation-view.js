@@ -1,0 +1,83 @@
+// The open conversation: its turns, kept up to date from the live event stream.
+// Live batches that arrive before the conversation is on screen (the first events of a
+// new conversation race the answer to "start turn") are kept briefly and replayed.
+
+import { loadConversation } from "../shared/conversations.js";
+import { h } from "./dom.js";
+import { TurnView } from "./turn-view.js";
+
+const EARLY_BATCHES = 200;
+
+export class ConversationView {
+  constructor(element, { onRunningChange }) {
+    this.element = element;
+    this.onRunningChange = onRunningChange;
+    this.id = null;
+    this.turns = new Map();
+    this.recent = []; // live batches, newest last
+    this.emptyText = element.querySelector(".empty")?.textContent ?? "";
+  }
+
+  showEmpty() {
+    this.id = null;
+    this.turns.clear();
+    this.element.replaceChildren(h("p", { class: "empty" }, this.emptyText));
+    this.onRunningChange(false);
+  }
+
+  async open(id) {
+    const record = await loadConversation(id);
+    if (!record) return this.showEmpty();
+    this.id = id;
+    this.turns.clear();
+    this.element.replaceChildren(...record.turns.map((turn) => this.addTurn(turn).element));
+    for (const batch of this.recent) if (batch.conversationId === id) this.applyBatch(batch);
+    this.onRunningChange(this.running());
+    this.scrollToEnd();
+  }
+
+  addTurn(turn) {
+    const view = new TurnView(turn);
+    this.turns.set(turn.id, view);
+    return view;
+  }
+
+  running() {
+    return [...this.turns.values()].some((view) => view.element.dataset.status === "running");
+  }
+
+  // A batch of live events (Broadcast.turnEvents) for any conversation.
+  async receive(batch) {
+    this.recent.push(batch);
+    if (this.recent.length > EARLY_BATCHES) this.recent.shift();
+    if (batch.conversationId !== this.id) return;
+    if (!this.turns.has(batch.turnId)) return this.open(this.id); // a turn started elsewhere
+    this.applyBatch(batch);
+  }
+
+  applyBatch({ turnId, events }) {
+    const view = this.turns.get(turnId);
+    if (!view) return;
+    const stick = this.nearEnd();
+    view.apply(events);
+    if (stick) this.scrollToEnd();
+  }
+
+  finished({ conversationId, turnId, status, events }) {
+    if (conversationId !== this.id) return;
+    const view = this.turns.get(turnId);
+    if (!view) return;
+    view.apply(events);
+    view.setStatus(status);
+    this.onRunningChange(this.running());
+  }
+
+  nearEnd() {
+    const { scrollTop, scrollHeight, clientHeight } = this.element;
+    return scrollHeight - scrollTop - clientHeight < 80;
+  }
+
+  scrollToEnd() {
+    this.element.scrollTop = this.element.scrollHeight;
+  }
+}

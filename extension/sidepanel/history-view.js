@@ -1,0 +1,109 @@
+// Past conversations: newest first, searchable by title and text; open, rename, export,
+// delete each one; export all, import a JSON export.
+
+import { listConversations, loadAllConversations, loadConversation } from "../shared/conversations.js";
+import { download, fromJson, toJson, toMarkdown } from "../shared/export.js";
+import { MessageType } from "../shared/messages.js";
+import { askBackground } from "../shared/runtime.js";
+import { h } from "./dom.js";
+
+function searchableText(record) {
+  const parts = [record.title];
+  for (const turn of record.turns) {
+    parts.push(turn.text);
+    for (const event of turn.events) if (event.kind === "final_answer") parts.push(String(event.data.answer));
+  }
+  return parts.join("\n").toLowerCase();
+}
+
+function fileName(title, extension) {
+  return `${(title || "conversation").replace(/[^\w.-]+/g, "-").slice(0, 60)}.${extension}`;
+}
+
+export class HistoryView {
+  constructor({ section, list, search, onOpen, onError }) {
+    Object.assign(this, { section, list, search, onOpen, onError });
+    search.addEventListener("input", () => this.refresh());
+  }
+
+  get visible() {
+    return !this.section.hidden;
+  }
+
+  toggle(show = !this.visible) {
+    this.section.hidden = !show;
+    if (show) this.refresh();
+  }
+
+  async refresh() {
+    if (!this.visible) return;
+    const query = this.search.value.trim().toLowerCase();
+    let entries = await listConversations();
+    if (query) {
+      const matching = new Set((await loadAllConversations()).filter((r) => searchableText(r).includes(query)).map((r) => r.id));
+      entries = entries.filter((entry) => matching.has(entry.id));
+    }
+    this.list.replaceChildren(...entries.map((entry) => this.item(entry)));
+    if (entries.length === 0) this.list.append(h("li", { class: "empty" }, query ? "Nothing matches." : "No conversations yet."));
+  }
+
+  item(entry) {
+    const act = (work) => () => work().catch((error) => this.onError(error.message));
+    return h(
+      "li",
+      { "data-id": entry.id },
+      h("button", { class: "open", type: "button", title: entry.title, onclick: () => this.onOpen(entry.id) }, entry.title),
+      h("time", { datetime: new Date(entry.updatedAt).toISOString() }, new Date(entry.updatedAt).toLocaleDateString()),
+      h("button", { class: "rename", type: "button", title: "Rename", onclick: act(() => this.rename(entry)) }, "Rename"),
+      h("button", { class: "export-json", type: "button", title: "Export as JSON", onclick: act(() => this.export([entry.id], "json")) }, "JSON"),
+      h("button", { class: "export-md", type: "button", title: "Export as Markdown", onclick: act(() => this.export([entry.id], "md")) }, "MD"),
+      h("button", { class: "delete", type: "button", title: "Delete", onclick: act(() => this.remove(entry)) }, "Delete"),
+    );
+  }
+
+  // Rename in place: the title becomes a field; Enter saves, Escape cancels.
+  async rename(entry) {
+    const row = this.list.querySelector(`li[data-id="${entry.id}"]`);
+    const field = h("input", { class: "title-field", value: entry.title, "aria-label": "New title" });
+    row.querySelector(".open").replaceWith(field);
+    field.focus();
+    field.select();
+    field.addEventListener("keydown", (event) => {
+      if (event.key === "Escape") this.refresh();
+      if (event.key !== "Enter") return;
+      askBackground(MessageType.renameConversation, { conversationId: entry.id, title: field.value })
+        .then(() => this.refresh())
+        .catch((error) => this.onError(error.message));
+    });
+  }
+
+  // Deleting asks once more on the same button, so a stray click loses nothing.
+  async remove(entry) {
+    const button = this.list.querySelector(`li[data-id="${entry.id}"] .delete`);
+    if (button.dataset.armed !== "true") {
+      button.dataset.armed = "true";
+      button.textContent = "Sure?";
+      setTimeout(() => {
+        button.dataset.armed = "false";
+        button.textContent = "Delete";
+      }, 4000);
+      return;
+    }
+    await askBackground(MessageType.deleteConversation, { conversationId: entry.id });
+    await this.refresh();
+  }
+
+  async export(ids, format) {
+    const records = ids ? (await Promise.all(ids.map(loadConversation))).filter(Boolean) : await loadAllConversations();
+    const name = records.length === 1 ? records[0].title : "tabagent-conversations";
+    if (format === "json") download(fileName(name, "json"), toJson(records), "application/json");
+    else download(fileName(name, "md"), toMarkdown(records), "text/markdown");
+  }
+
+  async import(file) {
+    const records = fromJson(await file.text());
+    const { imported } = await askBackground(MessageType.importConversations, { conversations: records });
+    await this.refresh();
+    return imported;
+  }
+}

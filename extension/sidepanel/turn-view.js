@@ -1,0 +1,169 @@
+// One turn on screen: the user's message, every step the agents took (sub-agents nested
+// inside the tool call that started them), and the answer. Events are applied as they
+// arrive; an event already shown (same seq) is skipped, so a panel that loaded the turn
+// from storage can take the live stream from there.
+
+import { lastSeq } from "../shared/events.js";
+import { h } from "./dom.js";
+import { addCopyButton, renderMarkdown } from "./markdown.js";
+
+const STATUS_TEXT = {
+  cancelled: "Stopped.",
+  interrupted: "This turn was interrupted (the browser stopped before it finished).",
+  max_steps: "TabAgent ran out of steps; this is its best answer from what it found.",
+};
+
+function preview(value, length = 80) {
+  const text = typeof value === "string" ? value : JSON.stringify(value);
+  return text.length > length ? `${text.slice(0, length - 1)}…` : text;
+}
+
+export class TurnView {
+  constructor(turn) {
+    this.id = turn.id;
+    this.covered = new Set();
+    this.steps = new Map(); // "depth/agent/step" -> { section, reply }
+    this.calls = new Map(); // "depth/id" -> { result }
+    this.nestUnder = []; // per depth: where the next deeper agent's steps go
+    this.trace = h("div", { class: "trace" });
+    this.answer = h("div", { class: "message assistant markdown", hidden: true });
+    this.notice = h("div", { class: "turn-notice", hidden: true });
+    const context = turn.context?.selection
+      ? h("blockquote", { class: "context", title: turn.context.url ?? "" }, turn.context.selection)
+      : null;
+    this.element = h(
+      "article",
+      { class: "turn", "data-turn": turn.id },
+      h("div", { class: "message user" }, turn.text, context),
+      this.trace,
+      this.answer,
+      this.notice,
+    );
+    this.apply(turn.events ?? []);
+    this.setStatus(turn.status);
+  }
+
+  apply(events) {
+    for (const event of events) {
+      if (this.covered.has(event.seq)) continue;
+      for (let seq = event.seq; seq <= lastSeq(event); seq++) this.covered.add(seq);
+      this[`on_${event.kind}`]?.(event);
+    }
+  }
+
+  setStatus(status) {
+    this.element.dataset.status = status;
+    const text = STATUS_TEXT[status];
+    this.notice.hidden = !text;
+    if (text) this.notice.textContent = text;
+  }
+
+  // --- where events go -------------------------------------------------------------------
+
+  step(event) {
+    const key = `${event.depth}/${event.agent}/${event.step}`;
+    if (!this.steps.has(key)) this.on_step_start(event);
+    return this.steps.get(key);
+  }
+
+  on_step_start(event) {
+    const reply = h("div", { class: "reply" });
+    const label = event.depth > 0 ? `${event.agent} · step ${event.step}` : `Step ${event.step}`;
+    const section = h("section", { class: "step", "data-depth": event.depth }, h("header", {}, label), reply);
+    section.style.setProperty("--depth", event.depth);
+    const parent = event.depth > 0 ? this.nestUnder[event.depth - 1] ?? this.trace : this.trace;
+    parent.append(section);
+    this.steps.set(`${event.depth}/${event.agent}/${event.step}`, { section, reply });
+  }
+
+  on_token(event) {
+    const { reply } = this.step(event);
+    this.clearRetry(reply);
+    reply.append(event.data.text);
+  }
+
+  on_tool_call(event) {
+    const { name, arguments: args, id } = event.data;
+    const result = h("pre", { class: "result pending" }, "running…");
+    const nested = h("div", { class: "nested" });
+    const details = h(
+      "details",
+      { class: "tool", "data-tool": name },
+      h("summary", {}, h("span", { class: "tool-name" }, name), h("span", { class: "tool-args" }, preview(args))),
+      h("pre", { class: "arguments" }, typeof args === "string" ? args : JSON.stringify(args, null, 2)),
+      nested,
+      result,
+    );
+    this.step(event).section.append(details);
+    this.calls.set(`${event.depth}/${id}`, { result, details });
+    this.nestUnder[event.depth] = nested;
+  }
+
+  on_tool_result(event) {
+    const call = this.calls.get(`${event.depth}/${event.data.id}`);
+    if (!call) return;
+    call.result.classList.remove("pending");
+    call.result.classList.toggle("error", Boolean(event.data.is_error));
+    call.result.textContent = event.data.result;
+    call.details.classList.toggle("failed", Boolean(event.data.is_error));
+  }
+
+  on_code(event) {
+    const block = h("pre", { class: "code" }, h("code", {}, event.data.code));
+    addCopyButton(block);
+    this.step(event).section.append(block);
+  }
+
+  on_code_output(event) {
+    const output = event.data.output || "(no output)";
+    this.step(event).section.append(h("pre", { class: `output${event.data.is_error ? " error" : ""}` }, output));
+  }
+
+  on_error(event) {
+    const { kind, message } = event.data;
+    const where = event.step > 0 ? this.step(event) : null;
+    if (kind === "retrying") return this.showRetry(where, event.data);
+    const box = h("div", { class: `error kind-${kind}`, role: "alert" }, message);
+    (where?.section ?? this.trace).append(box);
+  }
+
+  showRetry(where, { message, retry_in: retryIn }) {
+    const reply = where?.reply;
+    if (reply) reply.textContent = ""; // the streamed text will come again
+    const box = h("div", { class: "retrying", role: "status" });
+    const until = Date.now() + retryIn * 1000;
+    const reason = message.replace(/ Retrying in [\d.]+ s\.$/, "");
+    const tick = () => {
+      const left = Math.max(0, Math.ceil((until - Date.now()) / 1000));
+      box.textContent = `${reason} Retrying in ${left} s…`;
+      if (left === 0 || !box.isConnected) clearInterval(timer);
+    };
+    const timer = setInterval(tick, 250);
+    tick();
+    (where?.section ?? this.trace).append(box);
+    if (reply) reply.retryBox = box;
+  }
+
+  clearRetry(reply) {
+    reply.retryBox?.remove();
+    reply.retryBox = null;
+  }
+
+  on_final_answer(event) {
+    const answer = event.data.answer;
+    const text = typeof answer === "string" ? answer : JSON.stringify(answer, null, 2);
+    if (event.depth > 0) {
+      this.step(event).section.append(h("div", { class: "sub-answer" }, `Answer: ${preview(text, 400)}`));
+      return;
+    }
+    // A reply with no action is the answer: show it once, rendered, not twice.
+    const { reply } = this.step(event);
+    if (reply.textContent.trim() === text.trim()) reply.closest(".step").classList.add("answered");
+    renderMarkdown(this.answer, text);
+    this.answer.hidden = false;
+  }
+
+  on_done(event) {
+    if (event.depth === 0) this.setStatus(event.data.status);
+  }
+}

@@ -1,0 +1,112 @@
+"""One turn of a conversation, described as plain data: what a surface hands the agent.
+
+The offscreen document (and any other surface) sends a request as a dict and receives
+events through `emit`; nothing here knows about the browser. A request:
+
+    {"conversation_id": str, "task": str, "memory": str | None (Memory JSON),
+     "settings": {"base_url", "model", "agent": "code" | "tool_calling", "max_steps", ...},
+     "api_key": str}
+
+`Turns` keeps the running turns so that a stop request can cancel the right one.
+"""
+
+from __future__ import annotations
+
+import time
+
+from .code_agent import CodeAgent
+from .events import Event
+from .memory import Memory
+from .models import OpenAIModel
+from .tool_calling_agent import ToolCallingAgent
+
+AGENT_KINDS = {"code": CodeAgent, "tool_calling": ToolCallingAgent}
+
+
+def build_model(settings: dict, api_key: str | None, host=None) -> OpenAIModel:
+    if not settings.get("base_url"):
+        raise ValueError("No model is configured: open TabAgent's settings and choose one.")
+    return OpenAIModel(
+        settings["base_url"],
+        api_key or None,
+        settings.get("model", ""),
+        host=host,
+        timeout=float(settings.get("timeout", 120)),
+        max_retries=int(settings.get("max_retries", 3)),
+    )
+
+
+def build_agent(request: dict, listener, *, tools=(), executor=None, host=None, model=None):
+    settings = request.get("settings") or {}
+    kind = settings.get("agent", "code")
+    if kind not in AGENT_KINDS:
+        raise ValueError(f"Unknown agent kind {kind!r}: choose one of {', '.join(AGENT_KINDS)}.")
+    memory = Memory.from_json(request["memory"]) if request.get("memory") else None
+    options = dict(
+        name="TabAgent",
+        description="The agent the user talks to.",
+        max_steps=int(settings.get("max_steps", 10)),
+        conversation_id=request["conversation_id"],
+        memory=memory,
+        listeners=[listener],
+    )
+    if kind == "code":
+        options["executor"] = executor
+    model = model or build_model(settings, request.get("api_key"), host)
+    return AGENT_KINDS[kind](model, list(tools), **options)
+
+
+class Turns:
+    """The turns running in this interpreter, by conversation id."""
+
+    def __init__(self) -> None:
+        self._agents: dict[str, object] = {}
+
+    async def run(self, request: dict, emit, **build) -> dict:
+        """Runs one turn; returns {"status", "memory"} once the agent is done."""
+        conversation = request["conversation_id"]
+        if conversation in self._agents:
+            raise RuntimeError("This conversation already has a turn running: stop it first.")
+        try:
+            agent = build_agent(request, lambda event: emit(event.to_dict()), **build)
+        except ValueError as error:  # a setting the user must fix: say so as the turn's events
+            return _refused(request, str(error), emit)
+        self._agents[conversation] = agent
+        try:
+            await agent.run(request["task"], reset=not request.get("memory"))
+        except Exception:
+            pass  # the agent has already emitted the error and a `done` event
+        finally:
+            self._agents.pop(conversation, None)
+        return {"status": agent.status, "memory": agent.memory.to_json()}
+
+    def stop(self, conversation_id: str) -> bool:
+        agent = self._agents.get(conversation_id)
+        if agent is None:
+            return False
+        agent.cancel()
+        return True
+
+    def running(self) -> list[str]:
+        return list(self._agents)
+
+
+turns = Turns()
+
+
+async def run_turn_json(request_json: str, emit_json, **build) -> str:
+    """`turns.run` with JSON in and out: what a JavaScript host calls, no proxies to manage."""
+    import json
+
+    result = await turns.run(json.loads(request_json), lambda event: emit_json(json.dumps(event)), **build)
+    return json.dumps(result)
+
+
+
+def _refused(request: dict, message: str, emit) -> dict:
+    memory = Memory.from_json(request["memory"]) if request.get("memory") else Memory()
+    for kind, data in (("error", {"message": message, "kind": "settings"}),
+                       ("done", {"status": "error", "steps": 0, "usage": {}, "error": message})):
+        memory.seq += 1
+        emit(Event(kind, request["conversation_id"], "TabAgent", 0, 0, memory.seq, time.time(), data).to_dict())
+    return {"status": "error", "memory": request.get("memory")}

@@ -1,0 +1,75 @@
+"""Driving the side panel like a person: configure a model, type, send, watch, stop."""
+
+from __future__ import annotations
+
+import time
+
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+SEND_MESSAGE = """
+const [message, done] = [arguments[0], arguments[arguments.length - 1]];
+chrome.runtime.sendMessage(message).then(done, (e) => done({ ok: false, error: String(e) }));
+"""
+
+
+def ask_background(browser, type_: str, **payload):
+    reply = browser.driver.execute_async_script(SEND_MESSAGE, {"target": "background", "type": type_, **payload})
+    assert reply and reply.get("ok"), reply
+    return reply["result"]
+
+
+def configure(browser, base_url: str, *, agent: str = "tool_calling", api_key: str = "sk-test", provider: str = "custom", model: str = "scripted-model"):
+    settings = {"provider": provider, "baseUrl": base_url, "model": model, "agent": agent, "maxSteps": 6}
+    ask_background(browser, "save-settings", settings=settings, apiKey=api_key)
+
+
+def send(browser, text: str) -> None:
+    box = browser.driver.find_element(By.ID, "prompt")
+    box.clear()
+    box.send_keys(text)
+    browser.driver.find_element(By.ID, "send").click()
+
+
+def wait(browser, condition, timeout: float = 30, message: str = ""):
+    return WebDriverWait(browser.driver, timeout, poll_frequency=0.05).until(lambda d: condition(d), message)
+
+
+def last_turn(driver):
+    turns = driver.find_elements(By.CSS_SELECTOR, "article.turn")
+    return turns[-1] if turns else None
+
+
+def turn_status(driver):
+    turn = last_turn(driver)
+    return turn.get_attribute("data-status") if turn else None
+
+
+def wait_for_status(browser, *statuses, timeout: float = 30):
+    wait(browser, lambda d: turn_status(d) in statuses, timeout, f"turn never reached {statuses}")
+
+
+def stored_conversations(browser) -> list[dict]:
+    return browser.driver.execute_async_script(
+        """
+        const done = arguments[arguments.length - 1];
+        chrome.storage.local.get(null).then((all) => done(Object.entries(all)
+          .filter(([k]) => k.startsWith("conversation:")).map(([, v]) => v)));
+        """
+    )
+
+
+def fresh_panel(browser):
+    """A side panel tab on a new, empty conversation."""
+    browser.open_side_panel()
+    browser.driver.find_element(By.ID, "new-chat").click()
+    return browser
+
+
+def time_until(predicate, timeout: float = 10, step: float = 0.01) -> float:
+    start = time.monotonic()
+    while not predicate():
+        if time.monotonic() - start > timeout:
+            raise TimeoutError("condition never held")
+        time.sleep(step)
+    return time.monotonic() - start

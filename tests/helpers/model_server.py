@@ -1,0 +1,209 @@
+"""A scripted OpenAI-compatible model server for end-to-end tests.
+
+It listens on 127.0.0.1 at a free port and answers `POST /v1/chat/completions` with the
+next reply from its script, streamed as real server-sent events when the request asks for
+`stream: true`. It records every request and every raw response so tests can assert on
+exactly what crossed the wire.
+
+    with ModelServer() as model:
+        model.script(Reply(text="Hello **world**"), Reply(status=401))
+        ... point the extension at model.base_url ...
+        assert model.requests[0]["body"]["messages"][-1]["content"] == "hi"
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+
+@dataclass
+class Reply:
+    text: str = ""
+    tool_calls: list[dict] = field(default_factory=list)  # [{"name": ..., "arguments": {...}}]
+    status: int = 200  # an HTTP error status makes this an error reply
+    error: str = ""  # the error message for an error status
+    retry_after: float | None = None
+    token_delay: float = 0.0  # seconds between streamed pieces
+    first_token_delay: float = 0.0
+    pieces: list[str] | None = None  # how to split `text` when streaming (default: by word)
+    usage: dict | None = None
+
+    def text_pieces(self) -> list[str]:
+        if self.pieces is not None:
+            return self.pieces
+        words = self.text.split(" ")
+        return [w + (" " if i < len(words) - 1 else "") for i, w in enumerate(words) if w or i < len(words) - 1]
+
+
+def _chunk(delta: dict, finish: str | None = None, usage: dict | None = None) -> dict:
+    payload = {"id": "chatcmpl-e2e", "object": "chat.completion.chunk", "model": "scripted",
+               "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
+    if usage:
+        payload["usage"] = usage
+    return payload
+
+
+class _Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    server: "_Server"
+
+    def log_message(self, *args):
+        pass
+
+    def do_OPTIONS(self):
+        self._send(204, b"", "text/plain")
+
+    def do_GET(self):
+        if self.path.rstrip("/").endswith("/models"):
+            body = {"object": "list", "data": [{"id": m, "object": "model"} for m in self.server.owner.models]}
+            return self._send(200, json.dumps(body).encode(), "application/json")
+        self._send(404, b'{"error": {"message": "not found"}}', "application/json")
+
+    def do_POST(self):
+        length = int(self.headers.get("content-length") or 0)
+        raw = self.rfile.read(length)
+        owner = self.server.owner
+        try:
+            body = json.loads(raw or b"{}")
+        except ValueError:
+            body = {"unparsed": raw.decode(errors="replace")}
+        if not self.path.rstrip("/").endswith("/chat/completions"):
+            return self._send(404, b'{"error": {"message": "unknown path"}}', "application/json")
+        reply = owner._next_reply({"path": self.path, "headers": {k.lower(): v for k, v in self.headers.items()}, "body": body, "raw": raw.decode(errors="replace")})
+        if reply is None:
+            return self._send(500, b'{"error": {"message": "the test scripted no more replies"}}', "application/json")
+        if reply.status != 200:
+            headers = {"retry-after": str(reply.retry_after)} if reply.retry_after is not None else {}
+            payload = json.dumps({"error": {"message": reply.error or f"scripted {reply.status}", "code": reply.status}}).encode()
+            owner._record_response(payload.decode())
+            return self._send(reply.status, payload, "application/json", headers)
+        if body.get("stream"):
+            self._stream(reply)
+        else:
+            self._complete(reply)
+
+    def _send(self, status: int, payload: bytes, content_type: str, headers: dict | None = None):
+        self.send_response(status)
+        self.send_header("content-type", content_type)
+        self.send_header("content-length", str(len(payload)))
+        self.send_header("access-control-allow-origin", "*")
+        for key, value in (headers or {}).items():
+            self.send_header(key, value)
+        self.end_headers()
+        self.wfile.write(payload)
+
+    def _complete(self, reply: Reply):
+        message = {"role": "assistant", "content": reply.text or None}
+        if reply.tool_calls:
+            message["tool_calls"] = [
+                {"id": f"call_{i}", "type": "function", "function": {"name": c["name"], "arguments": json.dumps(c.get("arguments", {}))}}
+                for i, c in enumerate(reply.tool_calls)
+            ]
+        payload = json.dumps({"id": "chatcmpl-e2e", "object": "chat.completion", "model": "scripted",
+                              "choices": [{"index": 0, "message": message, "finish_reason": "tool_calls" if reply.tool_calls else "stop"}],
+                              "usage": reply.usage or {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}}).encode()
+        self.server.owner._record_response(payload.decode())
+        self._send(200, payload, "application/json")
+
+    def _stream(self, reply: Reply):
+        self.send_response(200)
+        self.send_header("content-type", "text/event-stream")
+        self.send_header("cache-control", "no-cache")
+        self.send_header("access-control-allow-origin", "*")
+        self.send_header("transfer-encoding", "chunked")
+        self.end_headers()
+        sent = []
+
+        def event(data: str):
+            line = f"data: {data}\n\n"
+            sent.append(line)
+            encoded = line.encode()
+            self.wfile.write(f"{len(encoded):x}\r\n".encode() + encoded + b"\r\n")
+            self.wfile.flush()
+            self.server.owner._on_sent(data)
+
+        try:
+            time.sleep(reply.first_token_delay)
+            event(json.dumps(_chunk({"role": "assistant", "content": ""})))
+            for piece in reply.text_pieces() if reply.text else []:
+                event(json.dumps(_chunk({"content": piece})))
+                time.sleep(reply.token_delay)
+            for i, call in enumerate(reply.tool_calls):
+                arguments = json.dumps(call.get("arguments", {}))
+                half = len(arguments) // 2  # arguments arrive in pieces, as real servers send them
+                event(json.dumps(_chunk({"tool_calls": [{"index": i, "id": f"call_{i}", "type": "function",
+                                                          "function": {"name": call["name"], "arguments": arguments[:half]}}]})))
+                event(json.dumps(_chunk({"tool_calls": [{"index": i, "function": {"arguments": arguments[half:]}}]})))
+            usage = reply.usage or {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}
+            event(json.dumps(_chunk({}, "tool_calls" if reply.tool_calls else "stop", usage)))
+            event("[DONE]")
+            self.wfile.write(b"0\r\n\r\n")
+            self.wfile.flush()
+        except (BrokenPipeError, ConnectionResetError):
+            self.server.owner.hangups += 1
+        finally:
+            self.server.owner._record_response("".join(sent))
+
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+    owner: "ModelServer"
+
+
+class ModelServer:
+    def __init__(self, models: tuple[str, ...] = ("scripted-model", "scripted-model-large")):
+        self.models = list(models)
+        self.requests: list[dict] = []
+        self.responses: list[str] = []
+        self.hangups = 0
+        self._replies: list[Reply] = []
+        self._lock = threading.Lock()
+        self._sent_listeners = []
+        self._server = _Server(("127.0.0.1", 0), _Handler)
+        self._server.owner = self
+        self._thread = threading.Thread(target=self._server.serve_forever, name="model-server", daemon=True)
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self._server.server_address[1]}/v1"
+
+    def script(self, *replies: Reply) -> None:
+        with self._lock:
+            self._replies.extend(replies)
+
+    def reset(self) -> None:
+        with self._lock:
+            self._replies.clear()
+            self.requests.clear()
+            self.responses.clear()
+            self.hangups = 0
+
+    def on_sent(self, listener) -> None:
+        """listener(data, monotonic_time) for each SSE event as it leaves the server."""
+        self._sent_listeners.append(listener)
+
+    def _next_reply(self, request: dict) -> Reply | None:
+        with self._lock:
+            self.requests.append(request)
+            return self._replies.pop(0) if self._replies else None
+
+    def _record_response(self, text: str) -> None:
+        with self._lock:
+            self.responses.append(text)
+
+    def _on_sent(self, data: str) -> None:
+        now = time.monotonic()
+        for listener in self._sent_listeners:
+            listener(data, now)
+
+    def __enter__(self) -> "ModelServer":
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._server.shutdown()
+        self._server.server_close()

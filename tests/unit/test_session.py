@@ -1,0 +1,72 @@
+"""A turn described as data: the surface-facing entry point of the agent."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+from tabagent import ScriptedModel
+from tabagent.memory import Memory
+from tabagent.session import Turns, build_agent
+from tabagent.code_agent import CodeAgent
+from tabagent.tool_calling_agent import ToolCallingAgent
+
+
+def request(**overrides):
+    base = {"conversation_id": "c1", "task": "Say hi", "memory": None,
+            "settings": {"base_url": "http://127.0.0.1:9/v1", "model": "m", "agent": "tool_calling"}}
+    base.update(overrides)
+    return base
+
+
+async def test_a_turn_streams_events_and_returns_memory():
+    events = []
+    result = await Turns().run(request(), events.append, model=ScriptedModel(["Hi there"]))
+    assert result["status"] == "ok"
+    kinds = [e["kind"] for e in events]
+    assert kinds[0] == "step_start" and kinds[-2:] == ["final_answer", "done"]
+    assert events[-2]["data"]["answer"] == "Hi there"
+    assert json.loads(result["memory"])["steps"][0]["task"] == "Say hi"
+    assert [e["seq"] for e in events] == list(range(1, len(events) + 1))
+
+
+async def test_the_next_turn_continues_the_conversation_and_its_sequence():
+    first_events, second_events = [], []
+    first = await Turns().run(request(), first_events.append, model=ScriptedModel(["One"]))
+    model = ScriptedModel(["Two"])
+    await Turns().run(request(task="And again?", memory=first["memory"]), second_events.append, model=model)
+    assert second_events[0]["seq"] == first_events[-1]["seq"] + 1
+    tasks = [m["content"] for m in model.calls[0]["messages"] if m["role"] == "user"]
+    assert tasks == ["Say hi", "And again?"]
+
+
+def test_agent_kind_comes_from_settings():
+    code = build_agent(request(settings={"base_url": "http://x/v1", "agent": "code"}), print)
+    calling = build_agent(request(), print)
+    assert isinstance(code, CodeAgent) and isinstance(calling, ToolCallingAgent)
+
+
+async def test_a_missing_model_is_told_as_events_not_raised():
+    events = []
+    result = await Turns().run(request(settings={}), events.append)
+    assert result["status"] == "error"
+    assert [e["kind"] for e in events] == ["error", "done"]
+    assert "settings" in events[0]["data"]["message"]
+
+
+async def test_stop_cancels_the_running_turn():
+    turns, events = Turns(), []
+
+    class SlowModel(ScriptedModel):
+        async def generate(self, *args, **kwargs):
+            await asyncio.sleep(30)
+
+    task = asyncio.ensure_future(turns.run(request(), events.append, model=SlowModel([])))
+    await asyncio.sleep(0.05)
+    assert turns.running() == ["c1"]
+    assert turns.stop("c1")
+    result = await asyncio.wait_for(task, 2)
+    assert result["status"] == "cancelled"
+    assert events[-1]["data"]["status"] == "cancelled"
+    assert turns.running() == [] and not turns.stop("c1")
+    Memory.from_json(result["memory"])
