@@ -17,19 +17,38 @@ function fillChoices() {
   for (const [id, label] of Object.entries(AGENTS)) $("agent").append(new Option(label, id));
 }
 
+// The team field is JSON; a team that does not parse is reported and not saved.
+function readTeam() {
+  const text = $("team").value.trim();
+  if (!text) return [];
+  const team = JSON.parse(text);
+  if (!Array.isArray(team) || !team.every((member) => member?.name && member?.description)) {
+    throw new Error("The team must be a list of agents, each with a name and a description.");
+  }
+  return team;
+}
+
 function readForm() {
   const settings = Object.fromEntries(FIELDS.map((name) => [name, form.elements[name].value.trim()]));
   settings.maxSteps = Number(settings.maxSteps) || 10;
+  settings.team = readTeam();
   return settings;
 }
 
 let saving = Promise.resolve();
 function save() {
+  // One save at a time, in order; a failed save is reported and does not block the next.
   saving = saving.then(async () => {
-    await askBackground(MessageType.saveSettings, { settings: readForm(), apiKey: $("apiKey").value.trim() });
-    $("saved").textContent = `Saved at ${new Date().toLocaleTimeString()}.`;
+    $("team-error").textContent = "";
+    try {
+      await askBackground(MessageType.saveSettings, { settings: readForm(), apiKey: $("apiKey").value.trim() });
+      $("saved").textContent = `Saved at ${new Date().toLocaleTimeString()}.`;
+    } catch (error) {
+      const target = error instanceof SyntaxError || error.message.startsWith("The team") ? $("team-error") : $("saved");
+      target.textContent = `Not saved: ${error.message}`;
+    }
   });
-  return saving.catch((error) => ($("saved").textContent = `Not saved: ${error.message}`));
+  return saving;
 }
 
 function show(output, { ok, message }) {
@@ -56,6 +75,7 @@ async function init() {
   fillChoices();
   const { settings, apiKey } = await loadSettings();
   for (const name of FIELDS) form.elements[name].value = settings[name] ?? "";
+  $("team").value = settings.team?.length ? JSON.stringify(settings.team, null, 2) : "";
   $("apiKey").value = apiKey;
   showStorageSize();
 

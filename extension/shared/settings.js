@@ -22,6 +22,8 @@ export const DEFAULT_SETTINGS = Object.freeze({
   model: "",
   agent: "code",
   maxSteps: 10,
+  // Managed agents the main agent can delegate to: [{ name, description, agent, max_steps, team }].
+  team: [],
 });
 
 const SETTINGS_KEY = "settings";
@@ -57,5 +59,6 @@ export function forPython(settings) {
     model: settings.model,
     agent: settings.agent,
     max_steps: Number(settings.maxSteps) || 10,
+    team: Array.isArray(settings.team) ? settings.team : [],
   };
 }

@@ -109,9 +109,12 @@ export class TurnView {
   }
 
   on_code(event) {
+    const { section, reply } = this.step(event);
+    // The code is shown in its own block below: keep only the thought around it.
+    reply.textContent = reply.textContent.replace(/```[\s\S]*?(```|$)/g, "").trim();
     const block = h("pre", { class: "code" }, h("code", {}, event.data.code));
     addCopyButton(block);
-    this.step(event).section.append(block);
+    section.append(block);
   }
 
   on_code_output(event) {
@@ -152,10 +155,8 @@ export class TurnView {
   on_final_answer(event) {
     const answer = event.data.answer;
     const text = typeof answer === "string" ? answer : JSON.stringify(answer, null, 2);
-    if (event.depth > 0) {
-      this.step(event).section.append(h("div", { class: "sub-answer" }, `Answer: ${preview(text, 400)}`));
-      return;
-    }
+    // A sub-agent's answer shows as the result of the tool call that started it.
+    if (event.depth > 0) return;
     // A reply with no action is the answer: show it once, rendered, not twice.
     const { reply } = this.step(event);
     if (reply.textContent.trim() === text.trim()) reply.closest(".step").classList.add("answered");

@@ -36,24 +36,29 @@ def build_model(settings: dict, api_key: str | None, host=None) -> OpenAIModel:
     )
 
 
-def build_agent(request: dict, listener, *, tools=(), executor=None, host=None, model=None):
+def build_agent(request: dict, listener, *, tools=(), executor_factory=None, host=None, model=None):
+    """The agent the user talks to, with its team of managed agents from the settings.
+
+    settings["team"] lists managed agents: {"name", "description", "agent", "max_steps",
+    "team"} (a team member may have its own team). All share the model and the tools.
+    """
     settings = request.get("settings") or {}
-    kind = settings.get("agent", "code")
+    model = model or build_model(settings, request.get("api_key"), host)
+    memory = Memory.from_json(request["memory"]) if request.get("memory") else None
+    top = {"name": "TabAgent", "description": "The agent the user talks to.", **settings}
+    return _agent(top, model, list(tools), executor_factory, conversation_id=request["conversation_id"],
+                  memory=memory, listeners=[listener])
+
+
+def _agent(spec: dict, model, tools: list, executor_factory, **options):
+    kind = spec.get("agent", "code")
     if kind not in AGENT_KINDS:
         raise ValueError(f"Unknown agent kind {kind!r}: choose one of {', '.join(AGENT_KINDS)}.")
-    memory = Memory.from_json(request["memory"]) if request.get("memory") else None
-    options = dict(
-        name="TabAgent",
-        description="The agent the user talks to.",
-        max_steps=int(settings.get("max_steps", 10)),
-        conversation_id=request["conversation_id"],
-        memory=memory,
-        listeners=[listener],
-    )
-    if kind == "code":
-        options["executor"] = executor
-    model = model or build_model(settings, request.get("api_key"), host)
-    return AGENT_KINDS[kind](model, list(tools), **options)
+    team = [_agent(member, model, tools, executor_factory) for member in spec.get("team") or []]
+    if kind == "code" and executor_factory is not None:
+        options["executor"] = executor_factory()
+    return AGENT_KINDS[kind](model, tools, name=spec.get("name") or "agent", description=spec.get("description", ""),
+                             max_steps=int(spec.get("max_steps", 10)), managed_agents=team, **options)
 
 
 class Turns:

@@ -63,3 +63,64 @@ def test_conversation_is_saved_with_its_events(panel, model):
     assert kinds[0] == "step_start" and kinds[-2:] == ["final_answer", "done"]
     assert records[0]["memory"] and "Remember this" in records[0]["memory"]
     assert records[0]["title"] == "Remember this"
+
+
+def test_code_turn_shows_the_code_and_its_output(panel, model):
+    configure(panel, model.base_url, agent="code")
+    model.script(
+        Reply(text="Thought: add them.\n```python\nx = 2 + 2\nprint('sum is', x)\n```"),
+        Reply(text="```python\nfinal_answer(f'The sum is {x}')\n```"),
+    )
+    send(panel, "What is 2 + 2?")
+    wait_for_status(panel, "ok")
+    turn = last_turn(panel.driver)
+    codes = [c.text for c in turn.find_elements(By.CSS_SELECTOR, "pre.code code")]
+    assert codes[0].startswith("x = 2 + 2")
+    outputs = [o.text for o in turn.find_elements(By.CSS_SELECTOR, "pre.output")]
+    assert "sum is 4" in outputs[0]
+    assert turn.find_element(By.CSS_SELECTOR, ".message.assistant").text == "The sum is 4"
+    panel.screenshot("chat-code-turn")
+
+
+def test_three_level_managed_agents_are_nested(panel, model):
+    team = [{"name": "researcher", "description": "Finds facts.", "agent": "tool_calling",
+             "team": [{"name": "reader", "description": "Reads pages.", "agent": "tool_calling"}]}]
+    panel.driver.execute_async_script(
+        """
+        const [team, url, done] = arguments;
+        chrome.runtime.sendMessage({ target: "background", type: "save-settings", apiKey: "sk-test",
+          settings: { provider: "custom", baseUrl: url, model: "scripted-model", agent: "tool_calling", maxSteps: 6, team } }).then(done);
+        """,
+        team, model.base_url,
+    )
+    model.script(
+        Reply(tool_calls=[{"name": "researcher", "arguments": {"task": "Find the capital"}}]),
+        Reply(tool_calls=[{"name": "reader", "arguments": {"task": "Read the atlas"}}]),
+        Reply(text="The atlas says Paris."),
+        Reply(text="Paris, per the reader."),
+        Reply(text="The capital is **Paris**."),
+    )
+    send(panel, "What is the capital of France?")
+    wait_for_status(panel, "ok")
+    turn = last_turn(panel.driver)
+    outer = turn.find_element(By.CSS_SELECTOR, 'details.tool[data-tool="researcher"]')
+    middle = outer.find_element(By.CSS_SELECTOR, '.step[data-depth="1"]')
+    inner = middle.find_element(By.CSS_SELECTOR, 'details.tool[data-tool="reader"] .step[data-depth="2"]')
+    assert "reader" in inner.find_element(By.TAG_NAME, "header").get_attribute("textContent")
+    assert turn.find_element(By.CSS_SELECTOR, ".message.assistant strong").text == "Paris"
+    for details in turn.find_elements(By.CSS_SELECTOR, "details.tool"):
+        panel.driver.execute_script("arguments[0].open = true", details)
+    panel.screenshot("chat-managed-agents")
+
+
+def test_markdown_from_the_model_renders_inert(panel, model):
+    model.script(Reply(text='Look: <img src=x onerror="window.pwned=1"> <script>window.pwned=2</script> '
+                            '[link](javascript:window.pwned=3) done'))
+    send(panel, "Show me something")
+    wait_for_status(panel, "ok")
+    answer = last_turn(panel.driver).find_element(By.CSS_SELECTOR, ".message.assistant")
+    html = answer.get_attribute("innerHTML")
+    assert "onerror" not in html and "<script" not in html and "javascript:" not in html
+    for link in answer.find_elements(By.TAG_NAME, "a"):
+        link.click()
+    assert panel.driver.execute_script("return window.pwned === undefined")

@@ -70,3 +70,22 @@ async def test_stop_cancels_the_running_turn():
     assert events[-1]["data"]["status"] == "cancelled"
     assert turns.running() == [] and not turns.stop("c1")
     Memory.from_json(result["memory"])
+
+
+async def test_a_team_from_the_settings_nests_three_levels():
+    team = [{"name": "researcher", "description": "Finds things out.", "agent": "tool_calling",
+             "team": [{"name": "reader", "description": "Reads carefully.", "agent": "tool_calling"}]}]
+    model = ScriptedModel([
+        {"tool_calls": [{"name": "researcher", "arguments": {"task": "look"}}]},
+        {"tool_calls": [{"name": "reader", "arguments": {"task": "read"}}]},
+        "read it",
+        "found it",
+        "All done",
+    ])
+    events = []
+    result = await Turns().run(request(settings={"base_url": "http://x/v1", "agent": "tool_calling", "team": team}),
+                               events.append, model=model)
+    assert result["status"] == "ok"
+    depth_of = {e["agent"]: e["depth"] for e in events if e["kind"] == "step_start"}
+    assert depth_of == {"TabAgent": 0, "researcher": 1, "reader": 2}
+    assert events[-2]["data"]["answer"] == "All done"

@@ -1,0 +1,121 @@
+"""Stopping a turn, and the errors a person can act on, in the real side panel."""
+
+from __future__ import annotations
+
+import socket
+import time
+
+import pytest
+from selenium.webdriver.common.by import By
+
+from tests.helpers.model_server import ModelServer, Reply
+
+from .chat import configure, fresh_panel, last_turn, send, stored_conversations, wait, wait_for_status
+
+
+@pytest.fixture(scope="module")
+def model():
+    with ModelServer() as server:
+        yield server
+
+
+@pytest.fixture
+def panel(browser, model):
+    model.reset()
+    fresh_panel(browser)
+    configure(browser, model.base_url)
+    return browser
+
+
+def reply_text(driver):
+    turn = last_turn(driver)
+    replies = turn.find_elements(By.CSS_SELECTOR, ".step .reply") if turn else []
+    return replies[0].text if replies else ""
+
+
+def error_text(driver):
+    if last_turn(driver) is None:
+        return ""
+    return " ".join(e.text for e in last_turn(driver).find_elements(By.CSS_SELECTOR, ".error"))
+
+
+def test_stop_mid_stream_cancels_within_a_second_and_keeps_the_text(panel, model):
+    model.script(Reply(text=" ".join(f"word{i}" for i in range(200)), token_delay=0.1))
+    send(panel, "Talk for a long time")
+    wait(panel, lambda d: "word3" in reply_text(d), 20)
+    panel.driver.find_element(By.ID, "stop").click()
+    clicked = time.monotonic()
+    wait_for_status(panel, "cancelled", timeout=5)
+    assert time.monotonic() - clicked < 1.0
+    kept = reply_text(panel.driver)
+    assert "word3" in kept and "word199" not in kept
+    wait(panel, lambda d: model.hangups >= 1, 5, "the model request was not aborted")
+    assert "Stopped" in last_turn(panel.driver).text
+    assert panel.driver.find_element(By.ID, "send").is_displayed()
+    record = [r for r in stored_conversations(panel) if r["turns"][-1]["text"] == "Talk for a long time"][0]
+    assert record["turns"][-1]["status"] == "cancelled"
+    panel.screenshot("chat-stopped")
+
+
+def test_wrong_key_is_shown_in_words_and_the_turn_is_kept(panel, model):
+    model.script(Reply(status=401, error="Incorrect API key provided"))
+    send(panel, "Hello?")
+    wait_for_status(panel, "error")
+    text = error_text(panel.driver)
+    assert "401" in text and "API key" in text, text
+    assert last_turn(panel.driver).find_element(By.CSS_SELECTOR, ".message.user").text == "Hello?"
+    assert len(model.requests) == 1  # never retried
+    panel.screenshot("chat-error-401")
+
+
+def test_unreachable_endpoint_is_shown_in_words(panel, model):
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        closed_port = probe.getsockname()[1]
+    configure(panel, f"http://127.0.0.1:{closed_port}/v1")
+    panel.driver.execute_script("1")
+    send(panel, "Anyone there?")
+    wait_for_status(panel, "error", timeout=60)
+    text = error_text(panel.driver).lower()
+    assert f"127.0.0.1:{closed_port}" in text and ("reach" in text or "connect" in text), text
+
+
+def test_model_not_found_is_shown_in_words(panel, model):
+    model.script(Reply(status=404, error="The model `nope` does not exist"))
+    send(panel, "Hi")
+    wait_for_status(panel, "error")
+    text = error_text(panel.driver).lower()
+    assert "404" in text and "model" in text, text
+
+
+def test_rate_limited_then_success_shows_a_countdown(panel, model):
+    model.script(Reply(status=429, retry_after=2, error="Rate limit reached"), Reply(text="Worth the wait"))
+    send(panel, "Quick question")
+    countdown = wait(panel, lambda d: last_turn(d) and last_turn(d).find_elements(By.CSS_SELECTOR, ".retrying"), 10)[0]
+    assert "Retrying in" in countdown.text
+    panel.screenshot("chat-retrying")
+    wait_for_status(panel, "ok", timeout=15)
+    assert last_turn(panel.driver).find_element(By.CSS_SELECTOR, ".message.assistant").text == "Worth the wait"
+    assert not last_turn(panel.driver).find_elements(By.CSS_SELECTOR, ".retrying")
+    assert len(model.requests) == 2
+
+
+def test_nothing_configured_says_what_to_do_instead_of_sending(panel, model):
+    panel.driver.execute_async_script(
+        "const done = arguments[0]; chrome.runtime.sendMessage({target: 'background', type: 'save-settings',"
+        " settings: {provider: '', baseUrl: '', model: ''}, apiKey: ''}).then(done);"
+    )
+    wait(panel, lambda d: d.find_element(By.ID, "notice").is_displayed(), 5)
+    assert "settings" in panel.driver.find_element(By.ID, "notice-text").text
+    assert panel.driver.find_element(By.ID, "notice-settings").is_displayed()
+    turns_before = len(panel.driver.find_elements(By.CSS_SELECTOR, "article.turn"))
+    send(panel, "Hello")
+    time.sleep(0.5)
+    assert len(panel.driver.find_elements(By.CSS_SELECTOR, "article.turn")) == turns_before
+    assert model.requests == []
+    panel.screenshot("chat-not-configured")
+
+
+def test_missing_key_for_a_provider_that_needs_one(panel, model):
+    configure(panel, model.base_url, provider="openai", api_key="")
+    wait(panel, lambda d: "API key" in d.find_element(By.ID, "notice-text").text, 5)
