@@ -7,18 +7,25 @@ events through `emit`; nothing here knows about the browser. A request:
      "settings": {"base_url", "model", "agent": "code" | "tool_calling", "max_steps", ...},
      "api_key": str}
 
-`Turns` keeps the running turns so that a stop request can cancel the right one.
+`Turns` keeps the running turns so that a stop request can cancel the right one. A surface
+that can reach the user's tabs also hands in a `page` bridge (page_bridge.py): the agent
+then gets the page tools, and its page actions ask the user through `confirmation` events.
 """
 
 from __future__ import annotations
 
+import json
 import time
 
 from .code_agent import CodeAgent
 from .events import Event
 from .memory import Memory
 from .models import OpenAIModel
+from .page_actions import AskTheUser, CalledByHand
+from .page_bridge import JsonBridge
+from .page_tools import page_tools
 from .tool_calling_agent import ToolCallingAgent
+from .tools import ToolInputError, format_result
 
 AGENT_KINDS = {"code": CodeAgent, "tool_calling": ToolCallingAgent}
 
@@ -36,7 +43,8 @@ def build_model(settings: dict, api_key: str | None, host=None) -> OpenAIModel:
     )
 
 
-def build_agent(request: dict, listener, *, tools=(), executor_factory=None, host=None, model=None):
+def build_agent(request: dict, listener, *, tools=(), executor_factory=None, host=None, model=None,
+                page=None):
     """The agent the user talks to, with its team of managed agents from the settings.
 
     settings["team"] lists managed agents: {"name", "description", "agent", "max_steps",
@@ -46,8 +54,14 @@ def build_agent(request: dict, listener, *, tools=(), executor_factory=None, hos
     model = model or build_model(settings, request.get("api_key"), host)
     memory = Memory.from_json(request["memory"]) if request.get("memory") else None
     top = {"name": "TabAgent", "description": "The agent the user talks to.", **settings}
-    return _agent(top, model, list(tools), executor_factory, conversation_id=request["conversation_id"],
-                  memory=memory, listeners=[listener])
+    consent = AskTheUser(page, emit=None) if page is not None else None
+    if consent:
+        tools = [*tools, *page_tools(page, consent)]
+    agent = _agent(top, model, list(tools), executor_factory, conversation_id=request["conversation_id"],
+                   memory=memory, listeners=[listener])
+    if consent:
+        consent.emit = agent.emit  # confirmations are the turn's events, in its sequence
+    return agent
 
 
 def _agent(spec: dict, model, tools: list, executor_factory, **options):
@@ -101,10 +115,27 @@ turns = Turns()
 
 async def run_turn_json(request_json: str, emit_json, **build) -> str:
     """`turns.run` with JSON in and out: what a JavaScript host calls, no proxies to manage."""
-    import json
-
+    if build.get("page") is not None:
+        build["page"] = JsonBridge(build["page"])
     result = await turns.run(json.loads(request_json), lambda event: emit_json(json.dumps(event)), **build)
     return json.dumps(result)
+
+
+async def call_tool_json(name: str, args_json: str, page) -> str:
+    """One page tool called by a person, with no model and no turn (a developer trying a
+    tool). Returns {"ok": true, "result": the exact text a model would get, "ms": the time
+    from the call to the result in Python}, or {"ok": false, "error"} for a wrong call."""
+    tools = {t.name: t for t in page_tools(JsonBridge(page), CalledByHand())}
+    if name not in tools:
+        return json.dumps({"ok": False, "error": f"There is no tool named {name!r}; there are: "
+                                                 f"{', '.join(tools)}."})
+    started = time.perf_counter()
+    try:
+        value = await tools[name](**json.loads(args_json or "{}"))
+    except ToolInputError as error:
+        return json.dumps({"ok": False, "error": str(error)})
+    ms = (time.perf_counter() - started) * 1000
+    return json.dumps({"ok": True, "result": format_result(value), "ms": round(ms, 2)})
 
 
 

@@ -1,0 +1,130 @@
+"""Page actions: click, type_text, scroll, navigate and open_tab, each only after the user
+allows it.
+
+An action is first described by the code that will perform it (the content script's
+describe_action; the service worker for navigate and open_tab), so the sentence the user
+confirms is what then happens, and it is then performed on that same tab, refused if the
+tab has left that page meanwhile. The user answers in the side panel: allow once, allow
+for this turn (that tool, until the turn ends), or deny. A denied action is reported to
+the model as such and the turn goes on.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from .page_bridge import as_json, untrusted
+
+ACTING = ("click", "type_text", "scroll", "navigate", "open_tab")
+
+DENIED = ("The user denied this {tool}: nothing was done. Do not try to get the same result "
+          "another way; go on without it, or ask the user.")
+
+
+class AskTheUser:
+    """Consent from the person at the side panel: a `confirmation` event, then their answer.
+    Make one per turn: "allow for this turn" lasts as long as this object."""
+
+    def __init__(self, bridge, emit):
+        self.bridge, self.emit = bridge, emit  # emit: the agent's emit(kind, data)
+        self.allowed_for_turn: set[str] = set()
+
+    async def allows(self, tool: str, message: str, details: dict) -> bool:
+        if tool in self.allowed_for_turn:
+            return True
+        ask_id = uuid.uuid4().hex
+        await self.emit("confirmation", {"id": ask_id, "tool": tool, "message": message,
+                                         "details": details})
+        decision = await self.bridge.confirm(ask_id, tool, message, details)
+        if decision == "turn":
+            self.allowed_for_turn.add(tool)
+        return decision in ("once", "turn")
+
+
+class CalledByHand:
+    """A person called the tool themselves (a developer trying a tool from the panel, with
+    no model involved): that call is their consent to exactly it."""
+
+    async def allows(self, tool: str, message: str, details: dict) -> bool:
+        return True
+
+
+def confirmation_details(described: dict) -> dict:
+    """What the user sees under the question: the page, the element, the text, the URL."""
+    details = {"page": described.get("page_url")}
+    element = described.get("element") or {}
+    if element:
+        details.update(element=element.get("summary"), locator=element.get("locator"))
+    if described.get("text") is not None:
+        details["text"] = described["text"]
+    if described.get("url"):
+        details["url"] = described["url"]
+    return details
+
+
+class PageActor:
+    def __init__(self, bridge, consent):
+        self.bridge, self.consent = bridge, consent
+
+    async def _act(self, tool: str, args: dict) -> str:
+        plan = await self.bridge.call("describe_action", {"name": tool, "args": args})
+        if not plan.get("ok"):
+            return plan.get("error") or f"{tool} cannot be done on this page."
+        described = plan["result"]
+        if not await self.consent.allows(tool, described["summary"], confirmation_details(described)):
+            return DENIED.format(tool=tool)
+        done = await self.bridge.call(tool, args, plan.get("tab_id"), described.get("page_url"))
+        if not done.get("ok"):
+            return done.get("error") or f"{tool} failed, and the browser did not say why."
+        return untrusted(done.get("url", ""), as_json(done["result"]))
+
+    async def click(self, locator: str) -> str:
+        """Clicks an element of the page (a link, a button, a checkbox...), once the user
+        allows it.
+
+        Args:
+            locator: a locator from another tool's result (like "ta-12"), or a CSS selector.
+        """
+        return await self._act("click", {"locator": locator})
+
+    async def type_text(self, locator: str, text: str, clear: bool = True,
+                        submit: bool = False) -> str:
+        """Types text into a text field or editable area of the page, once the user allows it.
+
+        Args:
+            locator: the field: a locator (like "ta-12") or a CSS selector.
+            text: the text to type.
+            clear: replace what the field holds; false adds the text after it.
+            submit: then submit the field's form (or press Enter when it has none).
+        """
+        return await self._act("type_text", {"locator": locator, "text": text, "clear": clear,
+                                             "submit": submit})
+
+    async def scroll(self, to: str | int) -> str:
+        """Scrolls the page, once the user allows it.
+
+        Args:
+            to: "top", "bottom", "up" or "down" (by one screen), a number of pixels from
+                the top, or the locator or CSS selector of an element to bring into view.
+        """
+        if isinstance(to, str) and to.strip().isdigit():
+            to = int(to)  # "1200" means pixels, not a CSS selector
+        return await self._act("scroll", {"to": to})
+
+    async def navigate(self, url: str) -> str:
+        """Opens an address in the user's tab, in place of the page they are on, once the
+        user allows it.
+
+        Args:
+            url: an http or https address; a relative one is taken from the current page.
+        """
+        return await self._act("navigate", {"url": url})
+
+    async def open_tab(self, url: str) -> str:
+        """Opens an address in a new tab beside the user's, once the user allows it, and
+        gives its tab id for read_tab.
+
+        Args:
+            url: an http or https address; a relative one is taken from the current page.
+        """
+        return await self._act("open_tab", {"url": url})

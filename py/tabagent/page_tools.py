@@ -1,0 +1,164 @@
+"""Page tools: reading the page the user is on, and the other tabs of the window.
+
+Each tool is a method whose docstring is the schema the model reads; the argument names
+are the content script's own (extension/content/), so a call goes through unchanged.
+What a tool returns is marked as untrusted page content (page_bridge.untrusted). A page
+the browser does not let the extension read (chrome://, the Web Store, a PDF) gives a
+sentence saying so, as the result: the model can tell the user, and the turn goes on.
+
+    tools = page_tools(bridge, AskTheUser(bridge, agent.emit))   # reading and acting tools
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from .page_actions import ACTING, PageActor
+from .page_bridge import as_json, untrusted
+from .tools import FunctionTool, Tool
+
+READING = ("read_page", "get_selection", "find_in_page", "query_page", "list_links",
+           "extract_tables", "page_html", "list_tabs", "read_tab")
+
+
+def article_text(result: dict) -> str:
+    """read_page's result as the model reads it: what the page is, then its Markdown."""
+    lines = [f"Title: {result.get('title') or '(none)'}", f"URL: {result.get('url')}"]
+    for key, label in (("byline", "Byline"), ("site_name", "Site"), ("published_time", "Published"),
+                       ("lang", "Language")):
+        if result.get(key):
+            lines.append(f"{label}: {result[key]}")
+    lines.append(f"Length: {result.get('length')} characters of Markdown; "
+                 f"this is page {result.get('page')} of {result.get('pages')}")
+    if result.get("note"):
+        lines.append(result["note"])
+    return "\n".join(lines) + "\n\n" + (result.get("markdown") or "")
+
+
+class PageReader:
+    def __init__(self, bridge):
+        self.bridge = bridge
+
+    async def _read(self, name: str, args: dict, show=as_json, tab_id=None) -> str:
+        reply = await self.bridge.call(name, args, tab_id)
+        if not reply.get("ok"):
+            return reply.get("error") or f"{name} failed, and the browser did not say why."
+        return untrusted(reply.get("url", ""), show(reply["result"]))
+
+    async def read_page(self, page: int = 1, max_tokens: int = 6000) -> str:
+        """Reads the main content of the page the user is on, as Markdown, with its title,
+        address, author, language and length first. A long page comes in parts: the text
+        says "page 1 of 3"; call again with page=2 for the next part.
+
+        Args:
+            page: which part to read, from 1.
+            max_tokens: about how many tokens one part may hold (200 to 100000).
+        """
+        return await self._read("read_page", {"page": page, "max_tokens": max_tokens}, article_text)
+
+    async def get_selection(self, context_chars: int = 300) -> str:
+        """Gets the text the user has selected on the page, with the text just before and
+        after it, and a locator for the element around it.
+
+        Args:
+            context_chars: how many characters around the selection to include on each side.
+        """
+        return await self._read("get_selection", {"context_chars": context_chars})
+
+    async def find_in_page(self, query: str, max_results: int = 20, context_chars: int = 80,
+                           case_sensitive: bool = False) -> str:
+        """Finds a phrase on the page: each match with the text around it and a locator
+        (like "ta-12") for the element it is in, which click and type_text accept.
+
+        Args:
+            query: the words to look for (any whitespace between them matches).
+            max_results: at most this many matches.
+            context_chars: characters of text to show before and after each match.
+            case_sensitive: match upper and lower case exactly.
+        """
+        return await self._read("find_in_page", {"query": query, "max_results": max_results,
+                                                 "context_chars": context_chars,
+                                                 "case_sensitive": case_sensitive})
+
+    async def query_page(self, selector: str, attributes: list[str] | None = None,
+                         max_results: int = 50, max_chars: int = 500) -> str:
+        """Lists the elements matching a CSS selector, with their text, attributes and a
+        locator for each.
+
+        Args:
+            selector: a CSS selector such as "article h2" or "form input", or a locator.
+            attributes: which attributes to return (default: id, href, src, alt, title, name, ...).
+            max_results: at most this many elements.
+            max_chars: cut each element's text to this many characters.
+        """
+        args = {"selector": selector, "max_results": max_results, "max_chars": max_chars}
+        if attributes is not None:
+            args["attributes"] = attributes
+        return await self._read("query_page", args)
+
+    async def list_links(self, filter: str = "",
+                         scope: Literal["all", "internal", "external"] = "all",
+                         max_results: int = 100) -> str:
+        """Lists the page's links: text, absolute URL, whether it stays on the site, locator.
+
+        Args:
+            filter: keep only links whose text or URL contains this (any case).
+            scope: "internal" for links on the same site, "external" for the others.
+            max_results: at most this many links.
+        """
+        return await self._read("list_links", {"filter": filter, "scope": scope,
+                                               "max_results": max_results})
+
+    async def extract_tables(self, selector: str = "table", max_tables: int = 10,
+                             max_rows: int = 200) -> str:
+        """Gets the page's data tables, each as column names (header rows joined, like
+        "Sales / 2024") and rows of cell text; a cell spanning columns or rows is repeated
+        in each.
+
+        Args:
+            selector: CSS selector of the tables, or of an element that contains them.
+            max_tables: at most this many tables.
+            max_rows: at most this many rows per table.
+        """
+        return await self._read("extract_tables", {"selector": selector, "max_tables": max_tables,
+                                                   "max_rows": max_rows})
+
+    async def page_html(self, selector: str | None = None, max_chars: int = 20000,
+                        keep_scripts: bool = False) -> str:
+        """Gets the HTML of the page, or of the elements matching a CSS selector. Scripts,
+        styles and comments are left out unless keep_scripts is true.
+
+        Args:
+            selector: CSS selector or locator of the elements; leave out for the whole page.
+            max_chars: cut the HTML to this many characters.
+            keep_scripts: include script and style elements and comments.
+        """
+        args = {"max_chars": max_chars, "keep_scripts": keep_scripts}
+        if selector is not None:
+            args["selector"] = selector
+        return await self._read("page_html", args)
+
+    async def list_tabs(self) -> str:
+        """Lists the tabs of the user's window: id, title, address, and which one the user
+        is on. Read one with read_tab(tab_id)."""
+        return await self._read("list_tabs", {})
+
+    async def read_tab(self, tab_id: int, page: int = 1, max_tokens: int = 6000) -> str:
+        """Reads the main content of another tab of the window (ids from list_tabs) as
+        Markdown, like read_page, without switching to it.
+
+        Args:
+            tab_id: the tab's id, from list_tabs.
+            page: which part to read, from 1.
+            max_tokens: about how many tokens one part may hold (200 to 100000).
+        """
+        return await self._read("read_page", {"page": page, "max_tokens": max_tokens},
+                                article_text, tab_id=tab_id)
+
+
+def page_tools(bridge, consent) -> list[Tool]:
+    """The page tools, reading and acting, as the agent's tools. `consent` asks the user
+    before each action (page_actions.AskTheUser)."""
+    reader, actor = PageReader(bridge), PageActor(bridge, consent)
+    return ([FunctionTool(getattr(reader, name)) for name in READING]
+            + [FunctionTool(getattr(actor, name)) for name in ACTING])
