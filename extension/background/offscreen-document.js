@@ -7,7 +7,7 @@ import { Target } from "../shared/messages.js";
 const OFFSCREEN_PATH = "extension/offscreen/offscreen.html";
 let creating = null;
 
-async function exists() {
+export async function offscreenDocumentExists() {
   const url = chrome.runtime.getURL(OFFSCREEN_PATH);
   const contexts = await chrome.runtime.getContexts({
     contextTypes: ["OFFSCREEN_DOCUMENT"],
@@ -17,7 +17,7 @@ async function exists() {
 }
 
 export async function ensureOffscreenDocument() {
-  if (await exists()) return;
+  if (await offscreenDocumentExists()) return;
   creating ??= chrome.offscreen
     .createDocument({
       url: OFFSCREEN_PATH,
@@ -26,7 +26,7 @@ export async function ensureOffscreenDocument() {
     })
     .catch(async (error) => {
       // Another caller may have won the race in a previous life of this worker.
-      if (!(await exists())) throw error;
+      if (!(await offscreenDocumentExists())) throw error;
     })
     .finally(() => {
       creating = null;

@@ -8,7 +8,7 @@ import { Broadcast, MessageType, Target } from "../shared/messages.js";
 import { storeSettings } from "../shared/settings.js";
 import { createContextMenu, onContextMenuClick } from "./context-menu.js";
 import { followConfiguredEndpoint } from "./local-endpoint.js";
-import { askOffscreen, ensureOffscreenDocument } from "./offscreen-document.js";
+import { askOffscreen, ensureOffscreenDocument, offscreenDocumentExists } from "./offscreen-document.js";
 import { saveFinishedTurn, saveTurnEvents, startTurn, stopTurn } from "./turns.js";
 
 chrome.sidePanel
@@ -79,11 +79,13 @@ chrome.runtime.onInstalled.addListener(() => {
   ensureOffscreenDocument().catch(console.error);
 });
 
-chrome.runtime.onStartup.addListener(() => {
-  // A turn left running when the browser stopped can never finish: mark it.
-  conversations.markInterruptedTurns().catch((error) => console.warn("TabAgent:", error.message));
-  ensureOffscreenDocument().catch(console.error);
-});
+chrome.runtime.onStartup.addListener(() => ensureOffscreenDocument().catch(console.error));
+
+// This worker starts afresh after every idle stop. If Python is not running either, a turn
+// still marked running was cut off (the browser stopped mid-turn) and can never finish.
+conversations
+  .markInterruptedTurns(async () => !(await offscreenDocumentExists()))
+  .catch((error) => console.warn("TabAgent:", error.message));
 
 // For tests and debugging from DevTools: the context-menu handler as Chrome calls it.
 globalThis.tabagent = { onContextMenuClick };

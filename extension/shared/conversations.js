@@ -115,9 +115,12 @@ export async function deleteOlderThan(days) {
   return old.length;
 }
 
-// Turns left "running" by a browser that stopped mid-turn can never finish: say so.
-export function markInterruptedTurns() {
+// Turns left "running" when nothing can be running them any more (the browser stopped
+// mid-turn, so there is no Python) can never finish: say so. `nothingRuns` is asked inside
+// the queue, so a turn started just after this call is never caught by it.
+export function markInterruptedTurns(nothingRuns) {
   return serially(async () => {
+    if (!(await nothingRuns())) return;
     for (const record of await loadAllConversations()) {
       const stuck = record.turns.filter((turn) => turn.status === "running");
       if (stuck.length === 0) continue;

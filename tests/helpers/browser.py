@@ -109,13 +109,22 @@ class Browser:
         return workers[0] if workers else None
 
     def stop_service_worker(self, timeout: float = 10) -> None:
-        """Stops the service worker as Chrome does when it is idle, and waits until it is gone."""
+        """Stops the service worker as Chrome does when it is idle, and waits until that worker
+        is gone (a new one may start at once if a message arrives for it)."""
         target = self.service_worker_target()
         if target is None:
             return
-        self.cdp.send("Target.closeTarget", {"targetId": target["targetId"]})
+        # Target.closeTarget does not stop a worker that DevTools is attached to (we are, to
+        # watch its console); the ServiceWorker domain's stop does, like an idle stop.
+        page = next(t for t in self.cdp.targets() if t["type"] == "page")
+        session = self.cdp.attach(page["targetId"])
+        try:
+            self.cdp.send("ServiceWorker.enable", session_id=session)
+            self.cdp.send("ServiceWorker.stopAllWorkers", session_id=session)
+        finally:
+            self.cdp.send("Target.detachFromTarget", {"sessionId": session})
         deadline = time.monotonic() + timeout
-        while self.service_worker_target() is not None:
+        while (self.service_worker_target() or {}).get("targetId") == target["targetId"]:
             if time.monotonic() > deadline:
                 raise RuntimeError("the service worker did not stop")
             time.sleep(0.05)
@@ -194,6 +203,9 @@ class Browser:
         return path
 
     def quit(self) -> None:
+        if getattr(self, "_quit", False):
+            return
+        self._quit = True
         try:
             self.cdp.close()
         finally:
