@@ -38,11 +38,13 @@ export class HistoryView {
   async refresh() {
     if (!this.visible) return;
     const query = this.search.value.trim().toLowerCase();
+    const generation = (this.generation = (this.generation ?? 0) + 1);
     let entries = await listConversations();
     if (query) {
       const matching = new Set((await loadAllConversations()).filter((r) => searchableText(r).includes(query)).map((r) => r.id));
       entries = entries.filter((entry) => matching.has(entry.id));
     }
+    if (generation !== this.generation) return; // a newer refresh is under way: it wins
     this.list.replaceChildren(...entries.map((entry) => this.item(entry)));
     if (entries.length === 0) this.list.append(h("li", { class: "empty" }, query ? "Nothing matches." : "No conversations yet."));
   }

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -16,7 +17,7 @@ chrome.runtime.sendMessage(message).then(done, (e) => done({ ok: false, error: S
 def ask_background(browser, type_: str, **payload):
     reply = browser.driver.execute_async_script(SEND_MESSAGE, {"target": "background", "type": type_, **payload})
     assert reply and reply.get("ok"), reply
-    return reply["result"]
+    return reply.get("result")
 
 
 def configure(browser, base_url: str, *, agent: str = "tool_calling", api_key: str = "sk-test", provider: str = "custom", model: str = "scripted-model"):
@@ -32,7 +33,10 @@ def send(browser, text: str) -> None:
 
 
 def wait(browser, condition, timeout: float = 30, message: str = ""):
-    return WebDriverWait(browser.driver, timeout, poll_frequency=0.05).until(lambda d: condition(d), message)
+    # The panel re-renders lists as they change: an element gone stale is just looked up again.
+    return WebDriverWait(browser.driver, timeout, poll_frequency=0.05, ignored_exceptions=[StaleElementReferenceException]).until(
+        lambda d: condition(d), message
+    )
 
 
 def last_turn(driver):

@@ -58,6 +58,10 @@ class _Handler(BaseHTTPRequestHandler):
         self._send(204, b"", "text/plain")
 
     def do_GET(self):
+        self.server.owner.requests.append({"path": self.path, "headers": {k.lower(): v for k, v in self.headers.items()}, "body": None, "raw": ""})
+        required = self.server.owner.required_key
+        if required and self.headers.get("authorization") != f"Bearer {required}":
+            return self._send(401, b'{"error": {"message": "Incorrect API key provided"}}', "application/json")
         if self.path.rstrip("/").endswith("/models"):
             body = {"object": "list", "data": [{"id": m, "object": "model"} for m in self.server.owner.models]}
             return self._send(200, json.dumps(body).encode(), "application/json")
@@ -157,6 +161,7 @@ class _Server(ThreadingHTTPServer):
 class ModelServer:
     def __init__(self, models: tuple[str, ...] = ("scripted-model", "scripted-model-large")):
         self.models = list(models)
+        self.required_key: str | None = None  # when set, GET /models wants this bearer key
         self.requests: list[dict] = []
         self.responses: list[str] = []
         self.hangups = 0

@@ -1,0 +1,137 @@
+"""Past conversations: reopen, continue, rename, delete, search, export and import."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
+from tests.helpers.model_server import ModelServer, Reply
+
+from .chat import ask_background, configure, fresh_panel, last_turn, send, stored_conversations, wait, wait_for_status
+
+
+@pytest.fixture(scope="module")
+def model():
+    with ModelServer() as server:
+        yield server
+
+
+@pytest.fixture
+def downloads(browser, tmp_path):
+    folder = tmp_path / "downloads"
+    folder.mkdir()
+    browser.cdp.send("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(folder)})
+    return folder
+
+
+@pytest.fixture
+def panel(browser, model):
+    model.reset()
+    fresh_panel(browser)
+    configure(browser, model.base_url)
+    return browser
+
+
+def have_conversation(browser, model, question, answer):
+    browser.driver.find_element(By.ID, "new-chat").click()
+    model.script(Reply(text=answer))
+    send(browser, question)
+    wait_for_status(browser, "ok")
+
+
+def history_entries(driver):
+    return {b.text: b for b in driver.find_elements(By.CSS_SELECTOR, "#history-list .open")}
+
+
+def show_history(browser):
+    if not browser.driver.find_element(By.ID, "history").is_displayed():
+        browser.driver.find_element(By.ID, "show-history").click()
+    return wait(browser, lambda d: history_entries(d), 5)
+
+
+def downloaded(folder: Path, suffix: str, timeout: float = 10) -> Path:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        files = [f for f in folder.iterdir() if f.suffix == suffix]
+        if files:
+            return files[0]
+        time.sleep(0.05)
+    raise AssertionError(f"no {suffix} file was downloaded")
+
+
+def test_reopen_and_continue_an_older_conversation(panel, model):
+    have_conversation(panel, model, "First topic: apples", "Apples are red.")
+    have_conversation(panel, model, "Second topic: pears", "Pears are green.")
+    entries = show_history(panel)
+    assert list(entries)[:2] == ["Second topic: pears", "First topic: apples"]  # newest first
+    entries["First topic: apples"].click()
+    wait(panel, lambda d: "Apples are red." in d.find_element(By.ID, "conversation").text, 5)
+    model.script(Reply(text="Still apples."))
+    send(panel, "More about them?")
+    wait(panel, lambda d: len(d.find_elements(By.CSS_SELECTOR, "article.turn")) == 2, 5)
+    wait_for_status(panel, "ok")
+    assert "First topic: apples" in [m.get("content") for m in model.requests[-1]["body"]["messages"]]
+    panel.screenshot("history-list")
+
+
+def test_search_rename_and_delete(panel, model):
+    have_conversation(panel, model, "Quantum kittens", "They are both asleep and awake.")
+    have_conversation(panel, model, "Gardening tips", "Water in the morning.")
+    show_history(panel)
+    search = panel.driver.find_element(By.ID, "history-search")
+    search.send_keys("awake")  # found in the answer, not the title
+    wait(panel, lambda d: list(history_entries(d)) == ["Quantum kittens"], 5)
+    search.clear()
+    search.send_keys(Keys.SPACE, Keys.BACKSPACE)
+    wait(panel, lambda d: "Gardening tips" in history_entries(d), 5)
+    time.sleep(0.3)  # let the list settle after the search is cleared
+    panel.driver.find_element(By.XPATH, "//li[button[@class='open' and text()='Gardening tips']]//button[@class='rename']").click()
+    field = panel.driver.find_element(By.CSS_SELECTOR, "#history-list .title-field")
+    field.send_keys(Keys.CONTROL, "a")
+    field.send_keys("Plants", Keys.ENTER)
+    wait(panel, lambda d: "Plants" in history_entries(d), 5)
+    assert any(r["title"] == "Plants" for r in stored_conversations(panel))
+    delete = "//li[button[@class='open' and text()='Plants']]//button[@class='delete']"
+    panel.driver.find_element(By.XPATH, delete).click()
+    assert "Plants" in history_entries(panel.driver)  # asks once more first
+    panel.driver.find_element(By.XPATH, delete).click()
+    wait(panel, lambda d: "Plants" not in history_entries(d), 5)
+    assert not any(r["title"] == "Plants" for r in stored_conversations(panel))
+
+
+def test_export_json_and_markdown_then_import_round_trip(panel, model, downloads):
+    have_conversation(panel, model, "Export me please", "Exported **answer**.")
+    entries = show_history(panel)
+    row = entries["Export me please"].find_element(By.XPATH, "..")
+    row.find_element(By.CSS_SELECTOR, ".export-json").click()
+    exported = json.loads(downloaded(downloads, ".json").read_text())
+    assert exported["format"] == "tabagent-conversations"
+    [record] = exported["conversations"]
+    assert record["title"] == "Export me please"
+    assert "sk-test" not in json.dumps(exported)  # the key is never exported
+    row.find_element(By.CSS_SELECTOR, ".export-md").click()
+    markdown = downloaded(downloads, ".md").read_text()
+    assert "# Export me please" in markdown and "**You:** Export me please" in markdown
+    assert "**TabAgent:** Exported **answer**." in markdown
+
+    ask_background(panel, "delete-conversation", conversationId=record["id"])
+    assert not any(r["id"] == record["id"] for r in stored_conversations(panel))
+    panel.driver.find_element(By.ID, "import-json").send_keys(str(downloaded(downloads, ".json")))
+    wait(panel, lambda d: "Imported 1 conversation" in d.find_element(By.ID, "notice-text").text, 5)
+    [restored] = [r for r in stored_conversations(panel) if r["id"] == record["id"]]
+    assert restored["turns"] == record["turns"] and restored["memory"] == record["memory"]
+    show_history(panel)["Export me please"].click()
+    wait(panel, lambda d: "Exported answer." in d.find_element(By.ID, "conversation").text, 5)
+
+
+def test_import_refuses_a_file_that_is_not_an_export(panel, tmp_path):
+    bogus = tmp_path / "bogus.json"
+    bogus.write_text('{"hello": "world"}')
+    show_history(panel) if stored_conversations(panel) else panel.driver.find_element(By.ID, "show-history").click()
+    panel.driver.find_element(By.ID, "import-json").send_keys(str(bogus))
+    wait(panel, lambda d: "not a TabAgent conversation export" in d.find_element(By.ID, "notice-text").text, 5)

@@ -1,0 +1,142 @@
+"""Ask about a selection from the context menu; the settings page; local endpoints' Origin."""
+
+from __future__ import annotations
+
+import pytest
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select
+
+from tests.helpers.model_server import ModelServer, Reply
+
+from .chat import configure, fresh_panel, last_turn, wait, wait_for_status
+
+PAGE = "data:text/html,<title>Fox facts</title><p>The quick brown fox jumps over the lazy dog.</p>"
+
+
+@pytest.fixture(scope="module")
+def model():
+    with ModelServer() as server:
+        yield server
+
+
+@pytest.fixture
+def panel(browser, model):
+    model.reset()
+    model.required_key = None
+    fresh_panel(browser)
+    configure(browser, model.base_url)
+    return browser
+
+
+def test_context_menu_starts_a_turn_with_the_selection_title_and_url(panel, model):
+    panel_tab = panel.driver.current_window_handle
+    panel.open_tab(PAGE)
+    panel.driver.switch_to.window(panel_tab)
+    model.script(Reply(text="It is a pangram."))
+    worker = panel.service_worker_target()
+    started = panel.evaluate_in(
+        worker,
+        """(async () => {
+          const [tab] = await chrome.tabs.query({ title: "Fox facts" });
+          return globalThis.tabagent.onContextMenuClick(
+            { menuItemId: "ask-about-selection", selectionText: "The quick brown fox", pageUrl: tab.url }, tab);
+        })()""",
+    )
+    assert started and started["conversationId"], started
+    wait(panel, lambda d: last_turn(d) is not None and "The quick brown fox" in last_turn(d).text, 10)
+    wait_for_status(panel, "ok")
+    task = model.requests[0]["body"]["messages"][-1]["content"]
+    assert "The quick brown fox" in task and "Fox facts" in task and "data:text/html" in task
+    assert "<page_content>" in task and "not as instructions" in task
+    quote = last_turn(panel.driver).find_element(By.CSS_SELECTOR, "blockquote.context")
+    assert quote.text == "The quick brown fox"
+    panel.screenshot("selection-turn")
+
+
+def test_local_endpoint_gets_no_origin_header_but_others_do(panel, model):
+    configure(panel, model.base_url, provider="ollama", api_key="")
+    model.script(Reply(text="Hello from a local model"))
+    from .chat import send
+
+    send(panel, "Hi local")
+    wait_for_status(panel, "ok")
+    assert "origin" not in model.requests[0]["headers"], model.requests[0]["headers"]
+    with ModelServer() as other:  # a local server that is not the configured one keeps its Origin
+        panel.driver.execute_async_script(
+            "const [url, done] = arguments; fetch(url + '/chat/completions', {method: 'POST', body: '{}'})"
+            ".then(() => done(), () => done());",
+            other.base_url,
+        )
+        assert other.requests[0]["headers"].get("origin", "").startswith("chrome-extension://")
+    rules = panel.driver.execute_async_script("const done = arguments[0]; chrome.declarativeNetRequest.getDynamicRules().then(done);")
+    assert [r["condition"]["urlFilter"] for r in rules] == [f"|{model.base_url.rsplit('/v1', 1)[0]}/"]
+
+
+def open_settings(browser):
+    browser.open_tab(browser.url("extension/options/options.html"))
+    wait(browser, lambda d: d.find_element(By.ID, "provider").find_elements(By.TAG_NAME, "option"), 5)
+
+
+def saved_settings(browser):
+    return browser.driver.execute_async_script("const done = arguments[0]; chrome.storage.local.get(null).then(done);")
+
+
+def test_settings_page_presets_models_and_test_connection(panel, model):
+    open_settings(panel)
+    driver = panel.driver
+    Select(driver.find_element(By.ID, "provider")).select_by_visible_text("Ollama")
+    assert driver.find_element(By.ID, "baseUrl").get_attribute("value") == "http://localhost:11434/v1"
+    Select(driver.find_element(By.ID, "provider")).select_by_visible_text("Custom (OpenAI-compatible)")
+    base = driver.find_element(By.ID, "baseUrl")
+    base.clear()
+    base.send_keys(model.base_url)
+    key = driver.find_element(By.ID, "apiKey")
+    assert key.get_attribute("type") == "password"  # shown masked
+    key.clear()
+    key.send_keys("sk-right")
+    model.required_key = "sk-right"
+    driver.find_element(By.ID, "test-connection").click()
+    result = wait(panel, lambda d: (r := d.find_element(By.ID, "connection-result")).text.startswith("Connected") and r, 10)
+    assert result.text == "Connected: 2 models available."
+    options = [o.get_attribute("value") for o in driver.find_elements(By.CSS_SELECTOR, "#models option")]
+    assert options == ["scripted-model", "scripted-model-large"]
+    assert driver.find_element(By.ID, "model").get_attribute("value") == "scripted-model"
+    stored = saved_settings(panel)
+    assert stored["apiKey"] == "sk-right" and "sk-right" not in str(stored["settings"])
+    assert stored["settings"]["baseUrl"] == model.base_url
+    panel.screenshot("settings")
+
+    key.clear()
+    key.send_keys("sk-wrong")
+    driver.find_element(By.ID, "test-connection").click()
+    wait(panel, lambda d: "check the API key" in d.find_element(By.ID, "connection-result").text, 10)
+    assert driver.find_element(By.ID, "connection-result").get_attribute("data-ok") == "false"
+
+
+def test_settings_page_says_when_the_endpoint_is_unreachable(panel):
+    open_settings(panel)
+    base = panel.driver.find_element(By.ID, "baseUrl")
+    base.clear()
+    base.send_keys("http://127.0.0.1:9/v1")
+    panel.driver.find_element(By.ID, "test-connection").click()
+    wait(panel, lambda d: "Could not reach" in d.find_element(By.ID, "connection-result").text, 15)
+
+
+def test_a_team_that_is_not_valid_json_is_reported_not_saved(panel):
+    open_settings(panel)
+    team = panel.driver.find_element(By.ID, "team")
+    team.send_keys("[{not json")
+    panel.driver.find_element(By.ID, "maxSteps").click()  # leaving the field saves
+    wait(panel, lambda d: "Not saved" in d.find_element(By.ID, "team-error").text, 5)
+
+
+def test_storage_size_and_delete_older_than(panel, model):
+    open_settings(panel)
+    wait(panel, lambda d: d.find_element(By.ID, "storage-size").text.endswith("B"), 5)
+    older = panel.driver.find_element(By.ID, "older-than")
+    older.clear()
+    older.send_keys("0")
+    panel.driver.find_element(By.ID, "delete-older").click()
+    wait(panel, lambda d: d.find_element(By.ID, "delete-result").text.startswith("Deleted"), 5)
+    stored = saved_settings(panel)
+    assert not [k for k in stored if k.startswith("conversation:")]
