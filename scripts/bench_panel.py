@@ -1,0 +1,140 @@
+#!/usr/bin/env python3
+"""The side panel's speed, in real headless Chromium against the scripted model server.
+
+- token to DOM: from the model server writing a token to the socket to that token being in
+  the panel's DOM (both clocks are this machine's wall clock), over streamed replies;
+- open a long conversation: a stored conversation of 200 steps (each with a streamed
+  thought, a tool call and its result) read from chrome.storage and rendered, layout included.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+import uuid
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from tests.e2e.chat import configure, fresh_panel, send, wait_for_status  # noqa: E402
+from tests.helpers.browser import Browser, fresh_profile, remove_profile  # noqa: E402
+from tests.helpers.model_server import ModelServer, Reply  # noqa: E402
+
+WATCH_TOKENS = """
+window.seenTokens = {};
+new MutationObserver(() => {
+  const now = Date.now();
+  for (const reply of document.querySelectorAll(".step .reply")) {
+    for (const word of reply.textContent.split(" ")) if (word && !(word in seenTokens)) seenTokens[word] = now;
+  }
+}).observe(document.getElementById("conversation"), { childList: true, subtree: true, characterData: true });
+"""
+
+
+def percentile(values, fraction):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+def token_latencies(browser: Browser, model: ModelServer, runs: int, tokens: int) -> list[float]:
+    sent: dict[str, float] = {}
+
+    def on_sent(data: str, _monotonic: float) -> None:
+        if data.startswith("{"):
+            for choice in json.loads(data).get("choices", []):
+                piece = (choice.get("delta") or {}).get("content") or ""
+                if piece.strip():
+                    sent[piece.strip()] = time.time() * 1000
+
+    model.on_sent(on_sent)
+    latencies = []
+    for run in range(runs):
+        fresh_panel(browser)
+        configure(browser, model.base_url)
+        browser.driver.execute_script(WATCH_TOKENS)
+        words = [f"r{run}t{i}" for i in range(tokens)]
+        model.script(Reply(text=" ".join(words), token_delay=0.02))
+        send(browser, f"Stream {tokens} tokens")
+        wait_for_status(browser, "ok", timeout=60)
+        seen = browser.driver.execute_script("return window.seenTokens")
+        latencies += [seen[w] - sent[w] for w in words if w in seen and w in sent]
+    return latencies
+
+
+def long_conversation(steps: int) -> dict:
+    events, seq = [], 0
+
+    def event(kind, step, data):
+        nonlocal seq
+        seq += 1
+        events.append({"kind": kind, "conversation_id": "bench", "agent": "TabAgent", "depth": 0, "step": step,
+                       "seq": seq, "time": time.time(), "data": data})
+
+    for step in range(1, steps + 1):
+        event("step_start", step, {})
+        event("token", step, {"text": f"Thought {step}: I will look at part {step} of the page to find the figure. " * 3})
+        event("tool_call", step, {"id": f"c{step}", "name": "read_page", "arguments": {"page": step}})
+        event("tool_result", step, {"id": f"c{step}", "name": "read_page", "result": f"Part {step}: " + "lorem ipsum " * 80, "is_error": False})
+    event("final_answer", steps, {"answer": "The figure is **42**."})
+    event("done", steps, {"status": "ok", "steps": steps, "usage": {}})
+    now = time.time() * 1000
+    conversation_id = str(uuid.uuid4())
+    return {"id": conversation_id, "title": f"{steps} steps", "createdAt": now, "updatedAt": now, "memory": None,
+            "turns": [{"id": "t1", "text": "Find the figure", "context": None, "startedAt": now, "status": "ok", "events": events}]}
+
+
+OPEN = """
+const [record, done] = arguments;
+(async () => {
+  const index = (await chrome.storage.local.get("conversations")).conversations ?? {};
+  index[record.id] = { id: record.id, title: record.title, createdAt: record.createdAt, updatedAt: record.updatedAt };
+  await chrome.storage.local.set({ ["conversation:" + record.id]: record, conversations: index });
+  const times = [];
+  for (let i = 0; i < 7; i++) {
+    globalThis.tabagent.conversation.showEmpty();
+    await new Promise((r) => setTimeout(r, 50));
+    const start = performance.now();
+    await globalThis.tabagent.conversation.open(record.id);
+    document.body.offsetHeight; // include style and layout
+    times.push(performance.now() - start);
+  }
+  done(times);
+})();
+"""
+
+
+def open_times(browser: Browser, steps: int) -> list[float]:
+    fresh_panel(browser)
+    return browser.driver.execute_async_script(OPEN, long_conversation(steps))
+
+
+def row(label, values, target):
+    return f"| {label} | {statistics.median(values):.1f} | {percentile(values, 0.95):.1f} | {min(values):.1f}–{max(values):.1f} | {target} |"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--tokens", type=int, default=150)
+    args = parser.parse_args()
+    profile = fresh_profile()
+    browser = Browser(profile).start()
+    try:
+        with ModelServer() as model:
+            latencies = token_latencies(browser, model, args.runs, args.tokens)
+        opening = open_times(browser, 200)
+    finally:
+        browser.quit()
+        remove_profile(profile)
+    print(f"\n### Side panel ({len(latencies)} tokens over {args.runs} streamed replies; 7 opens; ms)\n")
+    print("| measure | median | p95 | min–max | target |")
+    print("|---|---|---|---|---|")
+    print(row("model server sends a token → token in the panel's DOM", latencies, "p95 < 30"))
+    print(row("open a stored conversation of 200 steps (read + render + layout)", opening, "< 150"))
+
+
+if __name__ == "__main__":
+    main()
