@@ -8,6 +8,7 @@ import { Broadcast, MessageType, Target } from "../shared/messages.js";
 import { storeSettings } from "../shared/settings.js";
 import { createContextMenu, onContextMenuClick } from "./context-menu.js";
 import { followConfiguredEndpoint } from "./local-endpoint.js";
+import { runPageTool } from "./page-tools.js";
 import { askOffscreen, ensureOffscreenDocument, offscreenDocumentExists } from "./offscreen-document.js";
 import { saveFinishedTurn, saveTurnEvents, startTurn, stopTurn } from "./turns.js";
 
@@ -25,8 +26,20 @@ async function saveSettings({ settings, apiKey }) {
   return { saved: true };
 }
 
+const OWN_PAGES = chrome.runtime.getURL("");
+const OFFSCREEN_PAGE = chrome.runtime.getURL("extension/offscreen/offscreen.html");
+
+// The agent's page tools act in the user's tabs: only the agent (the offscreen document) runs them.
+async function pageTool(message, sender) {
+  if (sender.url !== OFFSCREEN_PAGE) throw new Error("page tools run only for the agent");
+  return runPageTool(message);
+}
+
 // Requests addressed to the service worker; each returns a promise of its answer.
 const handlers = {
+  [MessageType.pageTool]: pageTool,
+  [MessageType.callTool]: (message) => askOffscreen(message),
+  [MessageType.answerConfirmation]: (message) => askOffscreen(message),
   [MessageType.ping]: (message) => askOffscreen(message),
   [MessageType.startTurn]: (message) => startTurn(message),
   [MessageType.stopTurn]: (message) => stopTurn(message),
@@ -57,7 +70,9 @@ const broadcasts = {
   [Broadcast.turnFinished]: saveFinishedTurn,
 };
 
-chrome.runtime.onMessage.addListener((message, _sender, sendResponse) => {
+chrome.runtime.onMessage.addListener((message, sender, sendResponse) => {
+  // Our content scripts live inside web pages: only the extension's own pages may ask.
+  if (!sender.url?.startsWith(OWN_PAGES)) return false;
   if (broadcasts[message?.type]) {
     broadcasts[message.type](message).catch((error) => console.warn("TabAgent: could not save turn events:", error.message));
     return false;
@@ -65,7 +80,7 @@ chrome.runtime.onMessage.addListener((message, _sender, sendResponse) => {
   if (message?.target !== Target.background) return false;
   const handler = handlers[message.type];
   if (!handler) return false;
-  handler(message).then(
+  handler(message, sender).then(
     (result) => sendResponse({ ok: true, result }),
     (error) => sendResponse({ ok: false, error: error instanceof Error ? error.message : String(error) }),
   );

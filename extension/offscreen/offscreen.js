@@ -3,6 +3,7 @@
 // storage and tabs go through the service worker.
 
 import { Broadcast, MessageType, Target } from "../shared/messages.js";
+import { answerConfirmation, callTool } from "./page-bridge.js";
 import { startPython } from "./python.js";
 import { TurnRunner } from "./turns.js";
 
@@ -31,6 +32,8 @@ const handlers = {
   },
   [MessageType.runTurn]: (message) => turns.start(message),
   [MessageType.stopTurn]: (message) => turns.stop(message),
+  [MessageType.answerConfirmation]: (message) => answerConfirmation(message),
+  [MessageType.callTool]: async (message) => callTool(await turns.session(), message),
 };
 
 chrome.runtime.onMessage.addListener((message, _sender, sendResponse) => {

@@ -6,6 +6,7 @@
 
 import { Broadcast } from "../shared/messages.js";
 import { joinTokens } from "../shared/events.js";
+import { pageBridge } from "./page-bridge.js";
 
 const BATCH_MS = 8;
 
@@ -56,7 +57,11 @@ export class TurnRunner {
     const session = await this.session();
     const batcher = new EventBatcher(conversationId, turnId);
     const request = JSON.stringify({ conversation_id: conversationId, task, memory, settings, api_key: apiKey });
-    const running = session.run_turn_json(request, (json) => batcher.push(JSON.parse(json)));
+    // The page tools reach the user's tabs, and ask the user before acting, through this.
+    const page = pageBridge(conversationId);
+    const running = session.run_turn_json.callKwargs(request, (json) => batcher.push(JSON.parse(json)), { page });
+    const closePage = () => page.close();
+    running.then(closePage, closePage);
     running.then(
       (resultJson) => this.finish(batcher, JSON.parse(resultJson)),
       (error) => this.finish(batcher, { status: "error", memory, error: String(error) }),

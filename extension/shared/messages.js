@@ -21,6 +21,11 @@ export const MessageType = Object.freeze({
   saveSettings: "save-settings", // { settings, apiKey? }
   // Service worker -> offscreen document.
   runTurn: "run-turn", // { conversationId, turnId, task, memory, settings, apiKey }
+  // Side panel -> service worker -> offscreen document: the page tools.
+  answerConfirmation: "answer-confirmation", // { conversationId, id, decision: "once" | "turn" | "deny" } -> { answered }
+  callTool: "call-tool", // { name, args } -> { result, ms }: one tool called by hand, no model (for developers)
+  // Offscreen document -> service worker: one page-tool call, run in the user's tab.
+  pageTool: "page-tool", // { name, args, tabId?, expectUrl? } -> { ok, result | error, tab_id, url, title }
 });
 
 // Sent with chrome.runtime.sendMessage to whoever listens (service worker and side panels).

@@ -5,6 +5,7 @@
 
 import { lastSeq } from "../shared/events.js";
 import { h } from "./dom.js";
+import { ConfirmationView } from "./confirmation-view.js";
 import { addCopyButton, renderMarkdown } from "./markdown.js";
 
 const STATUS_TEXT = {
@@ -53,6 +54,7 @@ export class TurnView {
 
   setStatus(status) {
     this.element.dataset.status = status;
+    if (status !== "running") for (const box of this.confirmations?.values() ?? []) if (box.asking) box.settle("ended");
     const text = STATUS_TEXT[status];
     this.notice.hidden = !text;
     if (text) this.notice.textContent = text;
@@ -162,6 +164,18 @@ export class TurnView {
     if (reply.textContent.trim() === text.trim()) reply.closest(".step").classList.add("answered");
     renderMarkdown(this.answer, text);
     this.answer.hidden = false;
+  }
+
+  // A page action asking first; the same id comes again with the user's decision.
+  on_confirmation(event) {
+    this.confirmations ??= new Map();
+    let box = this.confirmations.get(event.data.id);
+    if (!box) {
+      box = new ConfirmationView(event);
+      this.confirmations.set(event.data.id, box);
+      this.step(event).section.append(box.element);
+    }
+    if (event.data.decision && box.asking) box.settle(event.data.decision);
   }
 
   on_done(event) {

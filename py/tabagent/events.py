@@ -24,7 +24,7 @@ KINDS: dict[str, tuple[str, ...]] = {
     "tool_result": ("id", "name", "result", "is_error"),
     "code": ("code",),
     "code_output": ("output", "is_error"),
-    "confirmation": ("id", "tool", "message", "details"),
+    "confirmation": ("id", "tool", "message", "details", "decision"),
     "error": ("message", "kind", "retry_in", "attempt", "cause", "status"),
     "final_answer": ("answer",),
     "done": ("status", "steps", "usage", "error"),

@@ -32,10 +32,11 @@ class AskTheUser:
     async def allows(self, tool: str, message: str, details: dict) -> bool:
         if tool in self.allowed_for_turn:
             return True
-        ask_id = uuid.uuid4().hex
-        await self.emit("confirmation", {"id": ask_id, "tool": tool, "message": message,
-                                         "details": details})
-        decision = await self.bridge.confirm(ask_id, tool, message, details)
+        question = {"id": uuid.uuid4().hex, "tool": tool, "message": message, "details": details}
+        await self.emit("confirmation", question)
+        decision = await self.bridge.confirm(question["id"], tool, message, details)
+        # The answer becomes part of the turn's record: what the user allowed, or refused.
+        await self.emit("confirmation", {**question, "decision": decision})
         if decision == "turn":
             self.allowed_for_turn.add(tool)
         return decision in ("once", "turn")

@@ -39,11 +39,11 @@ class PageReader:
     def __init__(self, bridge):
         self.bridge = bridge
 
-    async def _read(self, name: str, args: dict, show=as_json, tab_id=None) -> str:
+    async def _read(self, name: str, args: dict, show=as_json, tab_id=None, source=None) -> str:
         reply = await self.bridge.call(name, args, tab_id)
         if not reply.get("ok"):
             return reply.get("error") or f"{name} failed, and the browser did not say why."
-        return untrusted(reply.get("url", ""), show(reply["result"]))
+        return untrusted(source or reply.get("url", ""), show(reply["result"]))
 
     async def read_page(self, page: int = 1, max_tokens: int = 6000) -> str:
         """Reads the main content of the page the user is on, as Markdown, with its title,
@@ -141,7 +141,7 @@ class PageReader:
     async def list_tabs(self) -> str:
         """Lists the tabs of the user's window: id, title, address, and which one the user
         is on. Read one with read_tab(tab_id)."""
-        return await self._read("list_tabs", {})
+        return await self._read("list_tabs", {}, source="the window's tabs")  # titles are page text
 
     async def read_tab(self, tab_id: int, page: int = 1, max_tokens: int = 6000) -> str:
         """Reads the main content of another tab of the window (ids from list_tabs) as

@@ -98,10 +98,11 @@ async def test_an_action_asks_then_acts_on_the_tab_it_described():
 
     tools = tools_of(bridge, AskTheUser(bridge, emit))
     text = await tools["type_text"](locator="#q", text="hello")
-    [(kind, data)] = events
+    [(kind, data), (answered_kind, answered)] = events
     assert kind == "confirmation" and data["tool"] == "type_text" and data["message"] == "Do type_text."
     assert data["details"] == {"page": URL, "element": "button “Go”", "locator": "ta-1", "text": "hello"}
     assert bridge.asked[0][0] == data["id"]
+    assert answered_kind == "confirmation" and answered == {**data, "decision": "once"}
     assert bridge.calls[-1] == ("type_text", {"locator": "#q", "text": "hello", "clear": True, "submit": False}, 7, URL)
     assert text.startswith("<page_content") and '"did": "type_text"' in text
 
@@ -129,7 +130,9 @@ async def test_a_turn_with_a_page_emits_the_confirmation_in_its_sequence():
     result = await Turns().run(request, events.append, model=model, page=bridge)
     assert result["status"] == "ok"
     kinds = [e["kind"] for e in events]
-    assert kinds.index("tool_call") < kinds.index("confirmation") < kinds.index("tool_result")
+    asked, answered = [e for e in events if e["kind"] == "confirmation"]
+    assert kinds.index("tool_call") < events.index(asked) < events.index(answered) < kinds.index("tool_result")
+    assert answered["data"]["decision"] == "deny" and answered["data"]["id"] == asked["data"]["id"]
     assert [e["seq"] for e in events] == list(range(1, len(events) + 1))
     told = model.calls[1]["messages"][-1]
     assert told["role"] == "tool" and told["content"].startswith("The user denied this navigate")

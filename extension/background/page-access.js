@@ -1,0 +1,84 @@
+// Which tab the page tools work on, and whether the browser lets an extension into it.
+// A tab we may not read is not an error: it is a sentence, said to the model and the user.
+
+export class PageUnavailable extends Error {}
+
+const OWN_PAGES = chrome.runtime.getURL("");
+const LOAD_WAIT_MS = 5000;
+
+const BROWSER_SCHEMES = new Set(["chrome:", "edge:", "brave:", "opera:", "vivaldi:", "about:", "devtools:",
+  "chrome-untrusted:", "chrome-search:", "chrome-extension:", "extension:", "moz-extension:"]);
+// Browsers keep extensions out of their own extension stores.
+const STORES = [/^https:\/\/chromewebstore\.google\.com\//, /^https:\/\/chrome\.google\.com\/webstore/,
+  /^https:\/\/microsoftedge\.microsoft\.com\/addons/];
+
+const isOwnPage = (url) => Boolean(url?.startsWith(OWN_PAGES));
+
+// The tab the user is on: the active tab of the last focused window. When that is one of
+// our own pages (the side panel opened as a tab), it is the tab they looked at last.
+export async function userTab() {
+  const [active] = await chrome.tabs.query({ active: true, lastFocusedWindow: true });
+  if (active && !isOwnPage(active.url ?? active.pendingUrl)) return active;
+  const others = (await chrome.tabs.query({})).filter((tab) => !isOwnPage(tab.url ?? tab.pendingUrl));
+  const sameWindowFirst = (tab) => (tab.windowId === active?.windowId ? 1 : 0);
+  others.sort((a, b) => sameWindowFirst(b) - sameWindowFirst(a) || (b.lastAccessed ?? 0) - (a.lastAccessed ?? 0));
+  if (!others.length) throw new PageUnavailable("There is no tab with a web page open, so there is no page to work on.");
+  return others[0];
+}
+
+export async function tabById(tabId) {
+  try {
+    const tab = await chrome.tabs.get(tabId);
+    if (!isOwnPage(tab.url ?? tab.pendingUrl)) return tab;
+  } catch {
+    // closed, or never existed: said below
+  }
+  throw new PageUnavailable(`There is no tab ${tabId} with a web page; list_tabs gives the ids of the open tabs.`);
+}
+
+// Why the extension may not script this tab, as a sentence; or "" when it may.
+export function refusal(tab) {
+  const address = tab.url || tab.pendingUrl || "";
+  let url;
+  try {
+    url = new URL(address);
+  } catch {
+    return "TabAgent cannot see the address of this tab, so it cannot read it.";
+  }
+  const cannot = `TabAgent cannot read or act on ${address}:`;
+  if (url.protocol === "view-source:") return `${cannot} it shows a page's source, which browsers keep extensions out of. Open the page itself instead.`;
+  if (BROWSER_SCHEMES.has(url.protocol)) return `${cannot} it is one of the browser's own pages, which browsers keep every extension out of.`;
+  if (STORES.some((store) => store.test(address))) return `${cannot} it is the browser's extension store, which browsers keep every extension out of.`;
+  if (!["http:", "https:", "file:"].includes(url.protocol)) return `${cannot} browsers let extensions into web pages only (http and https addresses).`;
+  if (/\.pdf$/i.test(url.pathname)) return pdfSentence(address);
+  return "";
+}
+
+export const pdfSentence = (address) =>
+  `TabAgent cannot read ${address}: it is a PDF shown by the browser's PDF viewer, which extensions cannot read.`;
+
+// A tab still loading gets a few seconds to finish; the caller then checks the document.
+export async function settled(tab, timeoutMs = LOAD_WAIT_MS) {
+  if (tab.status !== "loading") return tab;
+  await waitForLoad(tab.id, timeoutMs);
+  return chrome.tabs.get(tab.id);
+}
+
+// Resolves when the tab's page has loaded, or after timeoutMs, whichever comes first.
+// With { next: true } it waits for the next load (call it before starting a navigation:
+// until then the tab still says "complete" about the page it is leaving).
+export function waitForLoad(tabId, timeoutMs, { next = false } = {}) {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      chrome.tabs.onUpdated.removeListener(listener);
+      resolve();
+    };
+    const listener = (id, change) => {
+      if (id === tabId && change.status === "complete") done();
+    };
+    const timer = setTimeout(done, timeoutMs);
+    chrome.tabs.onUpdated.addListener(listener);
+    if (!next) chrome.tabs.get(tabId).then((tab) => tab.status === "complete" && done(), done);
+  });
+}

@@ -1,0 +1,74 @@
+// Runs a page tool for the agent's Python: in the tab through the content scripts of
+// extension/content/ (injected once per document), or here with chrome.tabs for what is
+// about tabs rather than a page (tab-tools.js).
+//
+// runPageTool answers { ok: true, result, tab_id, url, title } or { ok: false, error }, where
+// error is a sentence for the model and the user (a page we may not read is not a failure).
+
+import { PageUnavailable, pdfSentence, refusal, settled, tabById, userTab } from "./page-access.js";
+import { TAB_ACTIONS, TAB_TOOLS } from "./tab-tools.js";
+
+let contentFiles = null; // extension/content/files.json: the scripts, in injection order
+
+function filesToInject() {
+  contentFiles ??= fetch(chrome.runtime.getURL("extension/content/files.json")).then((response) => response.json());
+  return contentFiles;
+}
+
+// Runs in the tab, in the content scripts' isolated world: are the tools there already?
+function probe() {
+  return { ready: typeof globalThis.TabAgentPage?.run === "function", state: document.readyState, type: document.contentType };
+}
+
+function runInPage(name, args) {
+  return globalThis.TabAgentPage.run(name, args);
+}
+
+async function execute(tab, injection) {
+  try {
+    const [frame] = await chrome.scripting.executeScript({ target: { tabId: tab.id }, ...injection });
+    return frame?.result;
+  } catch (error) {
+    // The browser's reasons ("Cannot access contents of the page...", "showing error page").
+    const why = /error page/i.test(error.message) ? "it shows an error page (the address could not be loaded)" : error.message;
+    throw new PageUnavailable(`TabAgent could not get into ${tab.url || "this tab"}: ${why}`);
+  }
+}
+
+async function ensureTools(tab) {
+  const found = await execute(tab, { func: probe });
+  if (found?.type === "application/pdf") throw new PageUnavailable(pdfSentence(tab.url));
+  if (!found || found.state === "loading") {
+    throw new PageUnavailable(`The page in this tab (${tab.url}) is still loading; try again in a moment.`);
+  }
+  if (!found.ready) await execute(tab, { files: await filesToInject() });
+}
+
+const withoutFragment = (url) => (url ?? "").replace(/#.*$/, "");
+
+async function run(tab, name, args) {
+  if (Object.hasOwn(TAB_TOOLS, name)) return { ok: true, result: await TAB_TOOLS[name](tab, args) };
+  if (name === "describe_action" && Object.hasOwn(TAB_ACTIONS, args?.name)) {
+    return { ok: true, result: TAB_ACTIONS[args.name](tab, args.args ?? {}) };
+  }
+  const refused = refusal(tab);
+  if (refused) throw new PageUnavailable(refused);
+  await ensureTools(tab);
+  return (await execute(tab, { func: runInPage, args: [name, args ?? {}] })) ?? {
+    ok: false, error: "The page went away while TabAgent was working on it (it navigated or was closed).",
+  };
+}
+
+export async function runPageTool({ name, args, tabId, expectUrl }) {
+  try {
+    const tab = await settled(tabId != null ? await tabById(tabId) : await userTab());
+    // An action the user confirmed must happen on the page they saw, or not at all.
+    if (expectUrl && withoutFragment(tab.url) !== withoutFragment(expectUrl)) {
+      throw new PageUnavailable(`Nothing was done: the tab has left ${expectUrl} since the user confirmed (it now shows ${tab.url}).`);
+    }
+    return { ...(await run(tab, name, args)), tab_id: tab.id, url: tab.url, title: tab.title };
+  } catch (error) {
+    if (error instanceof PageUnavailable) return { ok: false, error: error.message };
+    throw error;
+  }
+}

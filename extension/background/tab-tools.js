@@ -1,0 +1,72 @@
+// The page tools done with chrome.tabs rather than inside a page: listing the window's tabs,
+// navigating the user's tab and opening a new one. navigate and open_tab are actions, so
+// they are described first (TAB_ACTIONS, the service worker's part of describe_action) for
+// the user to confirm, exactly as the content script describes a click.
+
+import { PageUnavailable, refusal, waitForLoad } from "./page-access.js";
+
+const NAVIGATION_WAIT_MS = 15000;
+const OWN_PAGES = chrome.runtime.getURL("");
+
+// Only web addresses: never javascript:, data:, file: or the browser's own pages. A relative
+// address is taken from the tab's page, as a link on it would be.
+function destination(tab, url) {
+  let target;
+  try {
+    target = new URL(String(url ?? ""), tab.url);
+  } catch {
+    throw new PageUnavailable(`“${url}” is not a web address.`);
+  }
+  if (!["http:", "https:"].includes(target.protocol)) {
+    throw new PageUnavailable(`TabAgent opens only http and https addresses, not “${target.href}”.`);
+  }
+  return target.href;
+}
+
+const pageName = (tab) => (tab.title && tab.title !== tab.url ? `“${tab.title}” (${tab.url})` : tab.url);
+
+export const TAB_ACTIONS = {
+  navigate(tab, { url }) {
+    const target = destination(tab, url);
+    return { action: "navigate", summary: `Open ${target} in this tab, leaving ${pageName(tab)}.`, page_url: tab.url, url: target };
+  },
+  open_tab(tab, { url }) {
+    const target = destination(tab, url);
+    return { action: "open_tab", summary: `Open ${target} in a new tab.`, page_url: tab.url, url: target };
+  },
+};
+
+async function afterLoad(tabId, loading) {
+  await loading;
+  const tab = await chrome.tabs.get(tabId);
+  return { tab_id: tab.id, url: tab.url || tab.pendingUrl, title: tab.title, still_loading: tab.status === "loading" };
+}
+
+export const TAB_TOOLS = {
+  async list_tabs(tab) {
+    const tabs = await chrome.tabs.query({ windowId: tab.windowId });
+    return {
+      tabs: tabs
+        .filter((other) => !other.url?.startsWith(OWN_PAGES))
+        .map((other) => ({
+          tab_id: other.id,
+          title: other.title,
+          url: other.url,
+          user_is_on: other.id === tab.id,
+          ...(refusal(other) && { readable: false }),
+        })),
+    };
+  },
+  async navigate(tab, { url }) {
+    const target = destination(tab, url);
+    const loading = waitForLoad(tab.id, NAVIGATION_WAIT_MS, { next: true });
+    await chrome.tabs.update(tab.id, { url: target });
+    return { action: "navigate", ...(await afterLoad(tab.id, loading)) };
+  },
+  async open_tab(tab, { url }) {
+    const target = destination(tab, url);
+    const opened = await chrome.tabs.create({ url: target, active: false, windowId: tab.windowId, index: tab.index + 1, openerTabId: tab.id });
+    const result = await afterLoad(opened.id, waitForLoad(opened.id, NAVIGATION_WAIT_MS));
+    return { action: "open_tab", ...result, note: `Read it with read_tab(tab_id=${opened.id}).` };
+  },
+};

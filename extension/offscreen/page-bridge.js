@@ -1,0 +1,57 @@
+// The page bridge handed to Python (JsonBridge in py/tabagent/page_bridge.py), JSON text both
+// ways. call() sends a page-tool call to the service worker, which runs it in the user's tab;
+// confirm() waits for the user's answer to a confirmation the agent has emitted, which the
+// side panel sends back through the service worker (MessageType.answerConfirmation).
+
+import { MessageType, Target } from "../shared/messages.js";
+
+const waiting = new Map(); // confirmation id -> { conversationId, resolve }
+
+export function pageBridge(conversationId) {
+  const asked = new Set();
+  return {
+    async call(requestJson) {
+      const { name, args, tab_id: tabId, expect_url: expectUrl } = JSON.parse(requestJson);
+      const message = { target: Target.background, type: MessageType.pageTool, name, args, tabId, expectUrl };
+      const reply = await chrome.runtime.sendMessage(message).catch((error) => ({ ok: false, error: error.message }));
+      if (!reply?.ok) {
+        const why = reply?.error ?? "the service worker did not answer";
+        return JSON.stringify({ ok: false, error: `The page tools could not be reached (${why}); try again.` });
+      }
+      return JSON.stringify(reply.result);
+    },
+    confirm(id) {
+      asked.add(id);
+      return new Promise((resolve) => waiting.set(id, { conversationId, resolve }));
+    },
+    // The turn is over (finished or stopped): questions still open no longer matter.
+    close() {
+      for (const id of asked) settle(id, "deny");
+    },
+  };
+}
+
+function settle(id, decision) {
+  const entry = waiting.get(id);
+  if (!entry) return false;
+  waiting.delete(id);
+  entry.resolve(decision);
+  return true;
+}
+
+const DECISIONS = new Set(["once", "turn", "deny"]);
+
+export async function answerConfirmation({ conversationId, id, decision }) {
+  if (!DECISIONS.has(decision)) throw new Error(`“${decision}” is not an answer: once, turn or deny.`);
+  // Answered already, or the turn has ended: there is nobody waiting any more.
+  if (waiting.get(id)?.conversationId !== conversationId) return { answered: false };
+  return { answered: settle(id, decision) };
+}
+
+// One tool called by hand (MessageType.callTool): the exact text a model would get, and the
+// time from the call to the result measured in Python.
+export async function callTool(session, { name, args }) {
+  const reply = JSON.parse(await session.call_tool_json(name, JSON.stringify(args ?? {}), pageBridge(null)));
+  if (!reply.ok) throw new Error(reply.error);
+  return { result: reply.result, ms: reply.ms };
+}
