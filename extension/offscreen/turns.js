@@ -6,6 +6,7 @@
 
 import { Broadcast } from "../shared/messages.js";
 import { joinTokens } from "../shared/events.js";
+import { builtinModel } from "./builtin-model.js";
 import { pageBridge } from "./page-bridge.js";
 
 const BATCH_MS = 8;
@@ -59,7 +60,10 @@ export class TurnRunner {
     const request = JSON.stringify({ conversation_id: conversationId, task, memory, settings, api_key: apiKey });
     // The page tools reach the user's tabs, and ask the user before acting, through this.
     const page = pageBridge(conversationId);
-    const running = session.run_turn_json.callKwargs(request, (json) => batcher.push(JSON.parse(json)), { page });
+    const running = session.run_turn_json.callKwargs(request, (json) => batcher.push(JSON.parse(json)), {
+      page,
+      browser_model: builtinModel,
+    });
     const closePage = () => page.close();
     running.then(closePage, closePage);
     running.then(

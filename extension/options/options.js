@@ -4,16 +4,19 @@
 
 import { MessageType } from "../shared/messages.js";
 import { askBackground } from "../shared/runtime.js";
-import { AGENTS, PROVIDERS, loadSettings } from "../shared/settings.js";
+import { AGENTS, PROVIDERS, builtinModelAvailability, loadSettings } from "../shared/settings.js";
 import { fetchModels } from "./connection.js";
 
 const $ = (id) => document.getElementById(id);
 const form = $("settings");
 const FIELDS = ["provider", "baseUrl", "model", "agent", "maxSteps"];
 
-function fillChoices() {
+function fillChoices(builtinAvailable) {
   $("provider").append(new Option("Choose…", ""));
-  for (const [id, provider] of Object.entries(PROVIDERS)) $("provider").append(new Option(provider.label, id));
+  for (const [id, provider] of Object.entries(PROVIDERS)) {
+    if (provider.builtin && !builtinAvailable) continue; // offered only where Chrome has it
+    $("provider").append(new Option(provider.label, id));
+  }
   for (const [id, label] of Object.entries(AGENTS)) $("agent").append(new Option(label, id));
 }
 
@@ -66,15 +69,37 @@ async function loadModels() {
   return result;
 }
 
+async function describeBuiltin() {
+  const availability = await builtinModelAvailability();
+  const messages = {
+    available: "Chrome's built-in model is ready on this device.",
+    downloadable: "Chrome will download its built-in model on first use.",
+    downloading: "Chrome is downloading its built-in model.",
+  };
+  return { ok: availability !== "unavailable", message: messages[availability] ?? "Chrome's built-in model is not available here." };
+}
+
 async function showStorageSize() {
   const bytes = await chrome.storage.local.getBytesInUse(null);
   $("storage-size").textContent = bytes < 1e6 ? `${(bytes / 1e3).toFixed(1)} kB` : `${(bytes / 1e6).toFixed(1)} MB`;
 }
 
+// The fields a provider does not use are hidden (the built-in model has no URL, key or name).
+function showFieldsFor(provider) {
+  const builtin = Boolean(PROVIDERS[provider]?.builtin);
+  for (const id of ["endpoint-fields"]) $(id).hidden = builtin;
+}
+
 async function init() {
-  fillChoices();
+  const builtinAvailable = (await builtinModelAvailability()) !== "unavailable";
+  fillChoices(builtinAvailable);
   const { settings, apiKey } = await loadSettings();
+  // First run: where Chrome has its own model, it is the no-key default.
+  const firstRun = !settings.provider && !settings.baseUrl;
+  if (firstRun && builtinAvailable) settings.provider = "builtin";
   for (const name of FIELDS) form.elements[name].value = settings[name] ?? "";
+  showFieldsFor(settings.provider);
+  if (firstRun && builtinAvailable) save();
   $("team").value = settings.team?.length ? JSON.stringify(settings.team, null, 2) : "";
   $("apiKey").value = apiKey;
   showStorageSize();
@@ -82,6 +107,7 @@ async function init() {
   $("provider").addEventListener("change", () => {
     const preset = PROVIDERS[$("provider").value];
     if (preset?.baseUrl) $("baseUrl").value = preset.baseUrl;
+    showFieldsFor($("provider").value);
     save();
   });
   form.addEventListener("change", (event) => event.target.id !== "provider" && save());
@@ -96,6 +122,7 @@ async function init() {
   $("test-connection").addEventListener("click", async () => {
     $("connection-result").textContent = "Testing…";
     await save();
+    if (PROVIDERS[$("provider").value]?.builtin) return show($("connection-result"), await describeBuiltin());
     show($("connection-result"), await loadModels());
   });
   $("delete-older").addEventListener("click", async () => {

@@ -2,6 +2,8 @@
 // chrome.storage.local) so that nothing that reads or exports settings carries it along.
 
 export const PROVIDERS = Object.freeze({
+  // Chrome's own model (the Prompt API): on this device, no key, offered where available.
+  builtin: { label: "Chrome built-in model (on this device, no key)", baseUrl: "", needsKey: false, builtin: true },
   openai: { label: "OpenAI", baseUrl: "https://api.openai.com/v1", needsKey: true },
   openrouter: { label: "OpenRouter", baseUrl: "https://openrouter.ai/api/v1", needsKey: true },
   groq: { label: "Groq", baseUrl: "https://api.groq.com/openai/v1", needsKey: true },
@@ -44,6 +46,7 @@ export async function storeSettings(settings, apiKey) {
 
 // What is missing before a turn can run, as one sentence a person can act on; or "".
 export function whatIsMissing(settings, apiKey) {
+  if (PROVIDERS[settings.provider]?.builtin) return "";
   if (!settings.baseUrl) return "Choose a model to talk to in TabAgent's settings.";
   if (!settings.model) return "Choose a model name in TabAgent's settings.";
   if (PROVIDERS[settings.provider]?.needsKey && !apiKey) {
@@ -55,10 +58,21 @@ export function whatIsMissing(settings, apiKey) {
 // The settings as the Python agent reads them (py/tabagent/session.py).
 export function forPython(settings) {
   return {
+    provider: settings.provider,
     base_url: settings.baseUrl,
     model: settings.model,
     agent: settings.agent,
     max_steps: Number(settings.maxSteps) || 10,
     team: Array.isArray(settings.team) ? settings.team : [],
   };
+}
+
+// Whether Chrome's built-in model can run here ("available", "downloadable", ...), or "unavailable".
+export async function builtinModelAvailability() {
+  if (!globalThis.LanguageModel) return "unavailable";
+  try {
+    return await globalThis.LanguageModel.availability();
+  } catch {
+    return "unavailable";
+  }
 }

@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import time
 
+from .browser_model import BrowserModel
 from .code_agent import CodeAgent
 from .events import Event
 from .memory import Memory
@@ -30,7 +31,11 @@ from .tools import ToolInputError, format_result
 AGENT_KINDS = {"code": CodeAgent, "tool_calling": ToolCallingAgent}
 
 
-def build_model(settings: dict, api_key: str | None, host=None) -> OpenAIModel:
+def build_model(settings: dict, api_key: str | None, host=None, browser_model=None):
+    if settings.get("provider") == "builtin":
+        if browser_model is None:
+            raise ValueError("Chrome's built-in model can only be used inside the browser.")
+        return BrowserModel(browser_model)
     if not settings.get("base_url"):
         raise ValueError("No model is configured: open TabAgent's settings and choose one.")
     return OpenAIModel(
@@ -44,14 +49,14 @@ def build_model(settings: dict, api_key: str | None, host=None) -> OpenAIModel:
 
 
 def build_agent(request: dict, listener, *, tools=(), executor_factory=None, host=None, model=None,
-                page=None):
+                page=None, browser_model=None):
     """The agent the user talks to, with its team of managed agents from the settings.
 
     settings["team"] lists managed agents: {"name", "description", "agent", "max_steps",
     "team"} (a team member may have its own team). All share the model and the tools.
     """
     settings = request.get("settings") or {}
-    model = model or build_model(settings, request.get("api_key"), host)
+    model = model or build_model(settings, request.get("api_key"), host, browser_model)
     memory = Memory.from_json(request["memory"]) if request.get("memory") else None
     top = {"name": "TabAgent", "description": "The agent the user talks to.", **settings}
     consent = AskTheUser(page, emit=None) if page is not None else None

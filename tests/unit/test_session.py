@@ -89,3 +89,20 @@ async def test_a_team_from_the_settings_nests_three_levels():
     depth_of = {e["agent"]: e["depth"] for e in events if e["kind"] == "step_start"}
     assert depth_of == {"TabAgent": 0, "researcher": 1, "reader": 2}
     assert events[-2]["data"]["answer"] == "All done"
+
+
+async def test_the_builtin_provider_uses_the_browser_model_bridge():
+    from tests.unit.test_browser_model import FakeBridge
+
+    bridge = FakeBridge(["Hello from the device"])
+    events = []
+    settings = {"provider": "builtin", "agent": "tool_calling"}
+    result = await Turns().run(request(settings=settings), events.append, browser_model=bridge)
+    assert result["status"] == "ok"
+    assert events[-2]["data"]["answer"].strip() == "Hello from the device"
+
+
+async def test_the_builtin_provider_outside_the_browser_is_a_clear_error():
+    events = []
+    result = await Turns().run(request(settings={"provider": "builtin"}), events.append)
+    assert result["status"] == "error" and "built-in model" in events[0]["data"]["message"]

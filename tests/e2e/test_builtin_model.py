@@ -1,0 +1,69 @@
+"""Chrome's built-in model (LanguageModel): offered where present, used without a key.
+
+Debian's Chromium has no built-in model, so a stand-in LanguageModel with the Prompt API's
+shape is installed in the extension's pages; what is tested is TabAgent's side of it.
+"""
+
+from __future__ import annotations
+
+from selenium.webdriver.common.by import By
+
+from .chat import ask_background, fresh_panel, last_turn, send, wait, wait_for_status
+
+FAKE_LANGUAGE_MODEL = """
+globalThis.LanguageModel = {
+  availability: async () => "available",
+  create: async ({ initialPrompts }) => {
+    globalThis.fakeModel = { initialPrompts, destroyed: false };
+    return {
+      promptStreaming(prompt) {
+        globalThis.fakeModel.prompt = prompt;
+        const pieces = ["Hello ", "from ", "the ", "device."];
+        return new ReadableStream({
+          async pull(controller) {
+            await new Promise((resolve) => setTimeout(resolve, 20));
+            const piece = pieces.shift();
+            if (piece === undefined) controller.close(); else controller.enqueue(piece);
+          },
+        });
+      },
+      destroy() { globalThis.fakeModel.destroyed = true; },
+    };
+  },
+};
+"""
+
+
+def offscreen(browser):
+    return next(t for t in browser.extension_targets() if t["url"].endswith("offscreen.html"))
+
+
+def test_a_turn_runs_on_the_builtin_model_without_a_key(browser):
+    fresh_panel(browser)
+    browser.evaluate_in(offscreen(browser), FAKE_LANGUAGE_MODEL + "; true")
+    ask_background(browser, "save-settings", settings={"provider": "builtin", "baseUrl": "", "model": "", "agent": "code"}, apiKey="")
+    send(browser, "Say hello")
+    wait_for_status(browser, "ok")
+    assert last_turn(browser.driver).find_element(By.CSS_SELECTOR, ".message.assistant").text == "Hello from the device."
+    used = browser.evaluate_in(offscreen(browser), "globalThis.fakeModel")
+    assert used["prompt"] == "Say hello"
+    assert used["initialPrompts"][0]["role"] == "system" and "final_answer" in used["initialPrompts"][0]["content"]
+    assert used["destroyed"] is True
+
+
+def test_settings_offer_it_as_the_no_key_default_only_where_chrome_has_it(browser):
+    browser.open_side_panel()
+    ask_background(browser, "save-settings", settings={"provider": "", "baseUrl": "", "model": ""}, apiKey="")
+    browser.open_tab("about:blank")
+    browser.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": FAKE_LANGUAGE_MODEL})
+    browser.driver.get(browser.url("extension/options/options.html"))
+    wait(browser, lambda d: d.find_element(By.ID, "provider").get_attribute("value") == "builtin", 5)
+    assert not browser.driver.find_element(By.ID, "baseUrl").is_displayed()
+    wait(browser, lambda d: d.execute_async_script(
+        "const done = arguments[0]; chrome.storage.local.get('settings').then((s) => done(s.settings.provider));") == "builtin", 5)
+    browser.driver.find_element(By.ID, "test-connection").click()
+    wait(browser, lambda d: "ready on this device" in d.find_element(By.ID, "connection-result").text, 5)
+
+    browser.open_tab(browser.url("extension/options/options.html"))  # no LanguageModel here
+    values = wait(browser, lambda d: [o.get_attribute("value") for o in d.find_elements(By.CSS_SELECTOR, "#provider option")], 5)
+    assert "builtin" not in values and "openai" in values

@@ -1,0 +1,67 @@
+"""Chrome's built-in model through a bridge: messages mapped, text streamed, errors told."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+
+from tabagent import CodeAgent
+from tabagent.browser_model import BrowserModel, BrowserModelError, prompt_messages
+
+
+class FakeBridge:
+    """Stands in for the offscreen document's bridge to LanguageModel."""
+
+    def __init__(self, replies, fail=None):
+        self.replies, self.fail, self.calls, self.aborted = list(replies), fail, [], []
+
+    async def stream(self, request_id, initial_json, prompt):
+        if self.fail:
+            raise RuntimeError(self.fail)
+        self.calls.append((json.loads(initial_json), prompt))
+        reply = self.replies.pop(0)
+
+        async def pieces():
+            for word in reply.split(" "):
+                await asyncio.sleep(0)
+                yield word + " "
+        return pieces()
+
+    def abort(self, request_id):
+        self.aborted.append(request_id)
+
+
+def test_messages_become_history_and_a_last_prompt():
+    initial, prompt = prompt_messages([
+        {"role": "system", "content": "Be brief."},
+        {"role": "user", "content": "Read the page"},
+        {"role": "assistant", "content": None, "tool_calls": [{"id": "1", "type": "function", "function": {"name": "read_page", "arguments": "{}"}}]},
+        {"role": "tool", "tool_call_id": "1", "content": "The page text"},
+    ])
+    assert initial[0] == {"role": "system", "content": "Be brief."}
+    assert initial[2]["role"] == "assistant" and "read_page" in initial[2]["content"]
+    assert len(initial) == 3
+    assert prompt == "Tool result:\nThe page text"  # the newest turn is what is prompted
+    _, prompt = prompt_messages([{"role": "user", "content": "Hi"}, {"role": "assistant", "content": "Hello"}])
+    assert prompt == "Continue."
+
+
+async def test_streams_tokens_and_returns_the_text():
+    bridge = FakeBridge(["Hello there friend"])
+    tokens = []
+    reply = await BrowserModel(bridge).generate([{"role": "user", "content": "Hi"}], on_token=tokens.append)
+    assert reply.content.strip() == "Hello there friend"
+    assert "".join(tokens) == reply.content
+    assert bridge.calls[0] == ([], "Hi")
+
+
+async def test_a_code_agent_runs_on_it():
+    bridge = FakeBridge(["```python\nfinal_answer(6 * 7)\n```"])
+    assert await CodeAgent(BrowserModel(bridge)).run("Multiply") == 42
+
+
+async def test_failure_is_a_model_error_a_person_can_read():
+    with pytest.raises(BrowserModelError, match="built-in model failed: model not downloaded"):
+        await BrowserModel(FakeBridge([], fail="model not downloaded")).generate([{"role": "user", "content": "Hi"}])
