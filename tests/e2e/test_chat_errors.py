@@ -119,3 +119,12 @@ def test_nothing_configured_says_what_to_do_instead_of_sending(panel, model):
 def test_missing_key_for_a_provider_that_needs_one(panel, model):
     configure(panel, model.base_url, provider="openai", api_key="")
     wait(panel, lambda d: "API key" in d.find_element(By.ID, "notice-text").text, 5)
+
+
+def test_context_too_long_is_shown_in_words(panel, model):
+    model.script(Reply(status=400, error="This model's maximum context length is 8192 tokens. However, your messages resulted in 9000 tokens."))
+    send(panel, "A very long question")
+    wait_for_status(panel, "error")
+    text = error_text(panel.driver).lower()
+    assert "too long" in text or "context" in text, text
+    assert last_turn(panel.driver).find_element(By.CSS_SELECTOR, ".error.kind-context_too_long")
