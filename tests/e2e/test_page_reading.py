@@ -1,15 +1,15 @@
-"""The page tools (extension/content/) in real headless Chromium.
+"""The content scripts of the page tools (extension/content/) alone, in real headless Chromium.
 
-Pages are served over HTTP; the content scripts are injected as the service worker will
-inject them (tests/helpers/page_tools.py). Two sets of pages:
-- the 47 real-world pages of Mozilla Readability's test corpus (/work/shared/testdata/pages):
-  read_page must keep at least 90% of the words of Readability's reference extraction;
-- small pages of our own (tests/e2e/pages/) for each other tool and for the actions.
+Pages are served over HTTP; the content scripts are injected into an isolated world through
+the DevTools protocol, as the service worker injects them (tests/helpers/page_tools.py), so
+each tool's details are tested fast and without the rest of the extension. The same tools
+through the whole extension (Python, service worker, side panel) are tested in
+test_page_corpus.py (read_page on the 47 real pages), test_page_tools.py and
+test_page_actions.py. Our own small pages are in tests/e2e/pages/.
 """
 
 import json
 import re
-import statistics
 from pathlib import Path
 
 import pytest
@@ -17,15 +17,11 @@ from selenium.webdriver.support.wait import WebDriverWait
 
 from tests.helpers.page_server import PageServer
 from tests.helpers.page_tools import FILES_JSON, PageToolFailed, PageTools, start_chromium
-from tests.helpers.word_recall import html_text, word_recall
 
 pytestmark = pytest.mark.e2e
 
 CORPUS_DIR = Path("/work/shared/testdata/pages")
-CORPUS = sorted(p.name for p in CORPUS_DIR.iterdir() if (p / "source.html").is_file()) if CORPUS_DIR.is_dir() else []
 OWN_PAGES = Path(__file__).parent / "pages"
-MIN_RECALL = 0.9
-RECALLS = {}  # page name -> recall, for the summary test at the end of the corpus tests
 
 
 # Not named "browser": tests/e2e/conftest.py gives that name to the extension harness.
@@ -87,35 +83,6 @@ def test_files_json_lists_vendor_files_first_then_every_content_script():
     on_disk = {f"extension/content/{p.name}" for p in FILES_JSON.parent.glob("*.js")}
     assert set(files[2:]) == on_disk
     assert files[-1] == "extension/content/page-tools.js"
-
-
-# --- read_page on the Readability corpus -------------------------------------------------
-
-@pytest.mark.parametrize("name", CORPUS)
-def test_read_page_keeps_the_article(chromium, corpus, name, record_property):
-    chromium.get(corpus.url(f"{name}/source.html"))
-    first, markdown = read_all_pages(PageTools(chromium).inject())
-    expected = html_text((CORPUS_DIR / name / "expected.html").read_text(encoding="utf-8"))
-    recall, missing = word_recall(expected, markdown)
-    RECALLS[name] = recall
-    record_property("recall", round(recall, 4))
-    assert recall >= MIN_RECALL, f"{name}: recall {recall:.3f}; most missing: {missing.most_common(10)}"
-    metadata = json.loads((CORPUS_DIR / name / "expected-metadata.json").read_text(encoding="utf-8"))
-    assert " ".join(first["title"].split()) == " ".join(metadata["title"].split())
-
-
-def test_read_page_mean_recall_over_the_corpus(record_property, capsys):
-    if len(RECALLS) < len(CORPUS) or not CORPUS:
-        pytest.skip("needs every corpus page measured in this run")
-    mean = statistics.mean(RECALLS.values())
-    worst = min(RECALLS, key=RECALLS.get)
-    record_property("mean_recall", round(mean, 4))
-    with capsys.disabled():
-        print(f"\nread_page word recall over {len(RECALLS)} pages: mean {mean:.4f}, "
-              f"worst {worst} {RECALLS[worst]:.4f}")
-    # Well above the per-page floor: a slip on many pages at once shows here even when
-    # each page alone stays above 0.9.
-    assert mean >= 0.97
 
 
 # --- read_page: format, pages, fallback, frames -----------------------------------------

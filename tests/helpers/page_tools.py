@@ -1,11 +1,12 @@
 """Drive the content-script page tools in headless Chromium, without the extension.
 
-A stand-in until the real extension harness exists. The service worker injects the files
-listed in extension/content/files.json with chrome.scripting.executeScript, which runs them
-in the extension's isolated world; here `PageTools.inject` does the same through the
-DevTools protocol: it creates an isolated world in the top frame and evaluates each file
-there as a classic script. The page's own scripts therefore cannot see or break the tools
-(nor the tools the page), as in the extension. Swap `inject`/`run` to move to the real path.
+For fast, detailed tests of the content scripts alone (tests/e2e/test_page_reading.py); the
+whole path through the extension is tested with tests/e2e/page_tabs.py. The service worker
+injects the files listed in extension/content/files.json with chrome.scripting.executeScript,
+which runs them in the extension's isolated world; here `PageTools.inject` does the same
+through the DevTools protocol: it creates an isolated world in the top frame and evaluates
+each file there as a classic script. The page's own scripts therefore cannot see or break
+the tools (nor the tools the page), as in the extension.
 """
 
 import json
