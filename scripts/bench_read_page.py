@@ -1,18 +1,18 @@
-"""How long read_page takes on the largest saved pages, in headless Chromium.
+"""How long read_page takes through the extension on the largest saved pages.
 
-Each page is loaded once and the content scripts injected (as tests/e2e does); then
-read_page is called --runs times. Two times per call:
-- in page: measured with performance.now() around TabAgentPage.run, i.e. the tool's own
-  cost (copy the document, Readability, Markdown, pagination);
-- round trip: from Python, including the DevTools-protocol hop and returning the JSON,
-  a stand-in for the service worker's executeScript round trip.
-The first call is reported apart (it pays for compiling the scripts), and so is the
-injection of the content scripts themselves.
+The built extension runs in headless Chromium; each page is served from 127.0.0.1 and opened
+in a tab, and read_page is called by hand from the side panel (call-tool) --runs times after
+a first call. Two times per call:
+- in Python: from the tool call to its result in the agent's Python (offscreen document ->
+  service worker -> content script in the tab -> back, plus marking the result), which is
+  what a turn waits for;
+- from the panel: the whole call-tool round trip as the side panel sees it.
+The first call is reported apart: it injects the content scripts into the page.
 
     python scripts/bench_read_page.py [--runs 10] [--page yahoo-2 --page wikipedia]
 
-Prints a Markdown table (median and spread: min/max, p90). The target is a median under
-300 ms for yahoo-2 (1.6 MB of HTML).
+Prints a Markdown table (median and spread: min-max, p90). The target is a median under
+300 ms in Python for yahoo-2 (1.6 MB of HTML).
 """
 
 from __future__ import annotations
@@ -21,34 +21,32 @@ import argparse
 import platform
 import statistics
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # for tests.helpers
 
+from tests.e2e.page_tabs import PageTabs  # noqa: E402
+from tests.helpers.browser import Browser, fresh_profile, remove_profile  # noqa: E402
 from tests.helpers.page_server import PageServer  # noqa: E402
-from tests.helpers.page_tools import PageTools, start_chromium  # noqa: E402
 
 CORPUS = Path("/work/shared/testdata/pages")
 TARGET_MS = {"yahoo-2": 300}
 
-TIMED_CALL = """(() => {
-  const start = performance.now();
-  const answer = globalThis.TabAgentPage.run("read_page", {});
-  if (!answer.ok) throw new Error(answer.error);
-  return { ms: performance.now() - start, pages: answer.result.pages, length: answer.result.length };
-})()"""
+TIMED_CALL = """
+const done = arguments[arguments.length - 1];
+const started = performance.now();
+chrome.runtime.sendMessage({ target: "background", type: "call-tool", name: "read_page", args: {} }).then(
+  (reply) => done(reply.ok ? { python: reply.result.ms, panel: performance.now() - started, length: reply.result.result.length }
+                           : { error: reply.error }),
+  (error) => done({ error: String(error) }));
+"""
 
 
-def time_page(tools, runs):
-    first = tools.evaluate(TIMED_CALL)
-    in_page, round_trip = [], []
-    for _ in range(runs):
-        start = time.perf_counter()
-        reply = tools.evaluate(TIMED_CALL)
-        round_trip.append((time.perf_counter() - start) * 1000)
-        in_page.append(reply["ms"])
-    return first, in_page, round_trip
+def timed_call(tabs):
+    reply = tabs.driver.execute_async_script(TIMED_CALL)
+    if "error" in reply:
+        raise RuntimeError(f"read_page failed: {reply['error']}")
+    return reply
 
 
 def spread(samples):
@@ -64,36 +62,40 @@ def main():
     args = parser.parse_args()
     pages = args.pages or ["yahoo-2", "wikipedia"]
 
-    rows = []
-    missed = []
-    driver = start_chromium()
+    rows, missed = [], []
+    profile = fresh_profile()
+    browser = Browser(profile).start()
     try:
+        tabs = PageTabs(browser)
         with PageServer(CORPUS) as server:
             for name in pages:
-                driver.get(server.url(f"{name}/source.html"))
-                start = time.perf_counter()
-                tools = PageTools(driver).inject()
-                inject_ms = (time.perf_counter() - start) * 1000
-                first, in_page, round_trip = time_page(tools, args.runs)
+                tabs.show(server.url(f"{name}/source.html"))
+                first = timed_call(tabs)
+                calls = [timed_call(tabs) for _ in range(args.runs)]
+                python, panel = [c["python"] for c in calls], [c["panel"] for c in calls]
                 size_kb = (CORPUS / name / "source.html").stat().st_size / 1024
-                median = statistics.median(in_page)
+                median = statistics.median(python)
                 target = TARGET_MS.get(name)
                 verdict = "" if target is None else ("met" if median < target else "MISSED") + f" (< {target})"
                 if verdict.startswith("MISSED"):
                     missed.append(name)
-                rows.append(f"| {name} | {size_kb:.0f} KB | {first['length']} chars, {first['pages']} page(s) "
-                            f"| {inject_ms:.0f} | {first['ms']:.1f} | {spread(in_page)} | {spread(round_trip)} | {verdict} |")
-        version = driver.capabilities.get("browserVersion", "?")
+                rows.append(f"| {name} | {size_kb:.0f} KB | {first['length']} chars | {first['python']:.1f} "
+                            f"| {spread(python)} | {spread(panel)} | {verdict} |")
+        version = browser.driver.capabilities.get("browserVersion", "?")
+        problems = browser.take_problems()
     finally:
-        driver.quit()
+        browser.quit()
+        remove_profile(profile)
 
-    print(f"read_page, {args.runs} runs per page after a first call; Chromium {version}, "
-          f"{platform.machine()}, {platform.system()}; times in ms\n")
-    print("| page | HTML | Markdown | inject | first call | in page: median | min–max | p90 "
-          "| round trip: median | min–max | p90 | target |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    print(f"read_page through the extension, {args.runs} runs per page after a first call; "
+          f"Chromium {version}, {platform.machine()}, {platform.system()}; times in ms\n")
+    print("| page | HTML | result (page 1) | first call | in Python: median | min–max | p90 "
+          "| from the panel: median | min–max | p90 | target |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     print("\n".join(rows))
-    return 1 if missed else 0
+    if problems:
+        print("\nerrors in the extension:\n" + "\n".join(map(str, problems)), file=sys.stderr)
+    return 1 if missed or problems else 0
 
 
 if __name__ == "__main__":
