@@ -136,11 +136,20 @@ class Agent:
                                       conversation_id=up.conversation_id))
 
     async def _generate(self, messages: list[dict]):
-        reply = await self.model.generate(messages, self.tool_schemas(), on_token=self._on_token,
-                                          on_retry=self._on_retry)
+        try:
+            reply = await self.model.generate(messages, self.tool_schemas(), on_token=self._on_token,
+                                              on_retry=self._on_retry)
+        except Exception as error:  # what was sent and received is the best clue to a failure
+            await self._trace(getattr(error, "exchanges", ()))
+            raise
+        await self._trace(reply.exchanges)
         for key, value in (reply.usage or {}).items():
             self._usage[key] = self._usage.get(key, 0) + value
         return reply
+
+    async def _trace(self, exchanges) -> None:
+        for exchange in exchanges:
+            await self.emit("model_call", dict(exchange))
 
     async def _on_token(self, text: str) -> None:
         await self.emit("token", {"text": text})

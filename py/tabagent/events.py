@@ -28,6 +28,7 @@ KINDS: dict[str, tuple[str, ...]] = {
     "error": ("message", "kind", "retry_in", "attempt", "cause", "status"),
     "final_answer": ("answer",),
     "done": ("status", "steps", "usage", "error"),
+    "model_call": ("url", "request", "status", "response", "started", "ended"),
 }
 
 

@@ -42,6 +42,10 @@ class ModelReply:
     usage: dict | None = None  # {"prompt_tokens", "completion_tokens", "total_tokens"}
     raw: Any = None
     finish_reason: str | None = None
+    # What crossed the wire, one entry per attempt (retries included), for the trace:
+    # {"url", "request" (the exact JSON text sent), "status", "response" (the text received),
+    #  "started", "ended"}. Headers are left out: they carry the API key.
+    exchanges: list[dict] = field(default_factory=list)
 
 
 OnToken = Callable[[str], Union[None, Awaitable[None]]]
@@ -85,13 +89,19 @@ class OpenAIModel(Model):
 
     async def generate(self, messages, tools=None, on_token=None, on_retry=None) -> ModelReply:
         body = json.dumps(self._request_body(messages, tools)).encode()
-        attempt = 0
+        attempt, exchanges = 0, []
         while True:
+            exchange = {"url": self.url, "request": body.decode(), "status": None, "response": "",
+                        "started": self.host.now()}
+            exchanges.append(exchange)
             try:
-                return await self._attempt(body, on_token)
+                reply = await self._attempt(body, on_token, exchange)
+                reply.exchanges = exchanges
+                return reply
             except ModelError as error:
                 attempt += 1
                 error.attempts = attempt
+                error.exchanges = exchanges
                 if not error.retryable or attempt > self.max_retries:
                     raise
                 delay = self._backoff(attempt, error.retry_after)
@@ -114,7 +124,7 @@ class OpenAIModel(Model):
         # Exponential, with jitter so that many clients do not retry in lockstep.
         return min(self.backoff_max, self.backoff_base * 2 ** (attempt - 1)) * random.uniform(0.5, 1)
 
-    async def _attempt(self, body: bytes, on_token) -> ModelReply:
+    async def _attempt(self, body: bytes, on_token, exchange: dict) -> ModelReply:
         headers = {"content-type": "application/json",
                    "accept": "text/event-stream" if self.stream else "application/json",
                    **self.extra_headers}
@@ -127,16 +137,22 @@ class OpenAIModel(Model):
                                    f"that the server is running.", url=self.url) from None
         except RequestTimeout:
             raise self._timeout_error() from None
+        finally:
+            exchange["ended"] = self.host.now()
+        exchange["status"] = response.status
+        received = []  # the body as it arrives, for the trace
         try:
             if response.status >= 400:
                 text = (await response.read()).decode("utf-8", "replace")
+                received.append(text.encode())
                 retry_after = parse_retry_after(response.headers.get("retry-after"), self.host.now())
                 raise error_for_status(response.status, self.url, text, self.model, retry_after)
             content_type = response.headers.get("content-type", "")
             if "text/event-stream" in content_type or (self.stream and "json" not in content_type):
-                return await self._read_stream(response, on_token)
+                return await self._read_stream(response, on_token, received)
             # An endpoint that does not stream answers with one JSON document.
-            reply = self._reply_from_json(await response.read())
+            received.append(await response.read())
+            reply = self._reply_from_json(received[-1])
             if reply.content:
                 await notify(on_token, reply.content)
             return reply
@@ -146,12 +162,15 @@ class OpenAIModel(Model):
         except RequestTimeout:
             raise self._timeout_error() from None
         finally:
+            exchange["response"] = b"".join(received).decode("utf-8", "replace")
+            exchange["ended"] = self.host.now()
             await response.close()
 
-    async def _read_stream(self, response, on_token) -> ModelReply:
+    async def _read_stream(self, response, on_token, received: list) -> ModelReply:
         parser, builder = SSEParser(), ReplyBuilder()
         async with contextlib.aclosing(response.chunks()) as chunks:
             async for chunk in chunks:
+                received.append(chunk)
                 for event in parser.feed(chunk):
                     if event.data.strip() == "[DONE]":
                         return builder.reply()
