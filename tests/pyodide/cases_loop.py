@@ -48,9 +48,10 @@ async def test_tool_calling_agent_over_http():
     agent = ToolCallingAgent(OpenAIModel(url, model="fake"), [add], listeners=[recorder])
     assert await agent.run("What is 2 + 3?") == "5"
     assert [e.kind for e in recorder.events] == [
-        "step_start", "token", "tool_call", "tool_result", "step_start", "tool_call", "tool_result",
-        "final_answer", "done"], [e.kind for e in recorder.events]
-    assert recorder.events[2].data == {"id": "call_add", "name": "add", "arguments": {"a": 2, "b": 3}}
+        "step_start", "token", "model_call", "tool_call", "tool_result", "step_start", "model_call",
+        "tool_call", "tool_result", "final_answer", "done"], [e.kind for e in recorder.events]
+    assert recorder.events[3].data == {"id": "call_add", "name": "add", "arguments": {"a": 2, "b": 3}}
+    assert recorder.events[2].data["status"] == 200  # the trace works over JavaScript fetch too
     assert recorder.events[-1].data["usage"] == {"prompt_tokens": 22, "completion_tokens": 8,
                                                  "total_tokens": 30}
 
