@@ -7,6 +7,7 @@ vendor/ is generated, never edited and never committed. It holds:
 - build-info.json  versions and the package hash (keys the memory snapshot)
 - python.snapshot  Pyodide's memory with tabagent imported, made under Node.js
 - the page-reading and rendering libraries, copied as the browser files they ship
+- wheels/       pure-Python libraries for the sandbox (beautifulsoup4...), from PyPI, pinned
 
 Run it again after editing py/ and reload the extension. Unchanged files are not copied.
 """
@@ -41,6 +42,16 @@ LIBRARIES = {
     "dompurify/dist/purify.es.mjs": "dompurify/purify.es.mjs",
     "dompurify/LICENSE": "dompurify/LICENSE",
 }
+
+
+# Pure-Python wheels the sandbox's Pyodide installs at start (it has no network to get them):
+# file name -> sha256. Downloaded once from PyPI into .cache/wheels, checked, then copied.
+SANDBOX_WHEELS = {
+    "beautifulsoup4-4.15.0-py3-none-any.whl": "d6f88de62e1d4e38ecb1077eb9724cd0eff29d2a08ca16a401e9b9e93f117cf9",
+    "soupsieve-4.1.3-py3-none-any.whl": "7a390d1a57d1ab7bb228531e9b8a750a5ebf87db774e0ef6faeeac057d22a5bf",
+    "typing_extensions-4.16.0-py3-none-any.whl": "481caa481374e813c1b176ada14e97f1f67a4539ce9cfeb3f350d78d6370c2e8",
+}
+WHEEL_CACHE = ROOT / ".cache" / "wheels"
 
 
 def fail(message: str) -> None:
@@ -95,6 +106,34 @@ def make_snapshot(key: str) -> bool:
     return True
 
 
+def sha256_of(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def vendor_wheels() -> list[str]:
+    """Puts the sandbox's wheels and their list in vendor/wheels/; returns what it wrote."""
+    written = []
+    for name, digest in SANDBOX_WHEELS.items():
+        cached = WHEEL_CACHE / name
+        if not cached.exists() or sha256_of(cached) != digest:
+            project, version = name.split("-")[:2]
+            command = [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--only-binary=:all:",
+                       "--dest", str(WHEEL_CACHE), f"{project}=={version}"]
+            if subprocess.run(command, cwd=ROOT).returncode != 0 or not cached.exists():
+                fail(f"could not download {name} from PyPI (the sandbox needs it); is the network up?")
+            if sha256_of(cached) != digest:
+                cached.unlink()
+                fail(f"{name} from PyPI does not have the pinned sha256: refusing it")
+        if copy_if_changed(cached, VENDOR / "wheels" / name):
+            written.append(f"wheels/{name}")
+    for old in (VENDOR / "wheels").glob("*.whl"):
+        if old.name not in SANDBOX_WHEELS:
+            old.unlink()  # an earlier pin: it must not ship
+    if write_if_changed(VENDOR / "wheels" / "wheels.json", (json.dumps(sorted(SANDBOX_WHEELS)) + "\n").encode()):
+        written.append("wheels/wheels.json")
+    return written
+
+
 def main() -> None:
     pyodide_package = json.loads((NODE_MODULES / "pyodide" / "package.json").read_text()) if (NODE_MODULES / "pyodide").exists() else None
     if pyodide_package is None:
@@ -106,6 +145,7 @@ def main() -> None:
     for source, target in LIBRARIES.items():
         if copy_if_changed(NODE_MODULES / source, VENDOR / target):
             changed.append(target)
+    changed += vendor_wheels()
     archive = pack_package()
     if write_if_changed(VENDOR / "tabagent.zip", archive):
         changed.append("tabagent.zip")

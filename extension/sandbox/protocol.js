@@ -1,0 +1,87 @@
+// The messages between the offscreen document (the parent), the sandbox page and the
+// sandbox's worker, named and checked in one place. The worker runs code a model wrote, so
+// everything that comes out of the sandbox is untrusted: each side checks every message
+// against these shapes before acting on it, and drops what does not fit.
+
+// Parent -> sandbox.
+export const ToSandbox = Object.freeze({
+  boot: "boot", // the files the worker starts Pyodide from (ArrayBuffers, transferred)
+  run: "run", // run code with these tool stubs and limits
+  toolResult: "tool-result", // the answer to a tool call, as JSON text
+});
+
+// Sandbox -> parent.
+export const FromSandbox = Object.freeze({
+  ready: "ready", // Pyodide is up: the sandbox takes code
+  bootFailed: "boot-failed",
+  toolCall: "tool-call", // sandboxed code called a tool: run it in the parent
+  result: "result", // the run ended: output, error, final answer
+  memoryExceeded: "memory-exceeded", // the heap grew past the run's limit
+});
+
+export const MAX_CODE_CHARS = 1_000_000;
+// Tool arguments and results, outputs and final answers: a whole page fits, a runaway does not.
+export const MAX_TEXT_CHARS = 16_000_000;
+const NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
+
+const isText = (limit) => (v) => typeof v === "string" && v.length <= limit;
+const is = {
+  id: (v) => Number.isSafeInteger(v) && v > 0,
+  count: (v) => Number.isSafeInteger(v) && v >= 0,
+  boolean: (v) => typeof v === "boolean",
+  name: (v) => typeof v === "string" && NAME.test(v),
+  code: isText(MAX_CODE_CHARS),
+  text: isText(MAX_TEXT_CHARS),
+  message: isText(10_000),
+  bytes: (v) => v instanceof ArrayBuffer,
+  maybeBytes: (v) => v === null || v instanceof ArrayBuffer,
+  url: (v) => typeof v === "string" && v.startsWith(new URL("../vendor/", import.meta.url).href),
+  object: (v) => v !== null && typeof v === "object" && !Array.isArray(v),
+  wheels: (v) => Array.isArray(v) && v.every((w) => is.object(w) && is.message(w.name) && is.bytes(w.bytes)),
+  tools: (v) => Array.isArray(v) && v.length <= 256 && v.every(isToolSpec),
+};
+
+// A tool as the sandbox's stub needs it: name, docstring and parameters (defaults as JSON).
+function isToolSpec(spec) {
+  return (
+    is.object(spec) &&
+    is.name(spec.name) &&
+    typeof spec.doc === "string" &&
+    spec.doc.length <= 20_000 &&
+    Array.isArray(spec.params) &&
+    spec.params.length <= 64 &&
+    spec.params.every((p) => is.object(p) && is.name(p.name) && is.boolean(p.required) && (p.required || typeof p.default === "string"))
+  );
+}
+
+// Each message type and its fields (exactly these: an extra field is an error too).
+const SHAPES = {
+  [ToSandbox.boot]: {
+    indexURL: is.url, wasm: is.bytes, stdlib: is.bytes, lock: is.object, snapshot: is.maybeBytes,
+    packageZip: is.bytes, runtime: is.text, wheels: is.wheels,
+  },
+  [ToSandbox.run]: { runId: is.id, code: is.code, tools: is.tools, maxOutputChars: is.count, memoryLimitBytes: is.count },
+  [ToSandbox.toolResult]: { runId: is.id, callId: is.id, reply: is.text },
+  [FromSandbox.ready]: { startupMs: is.count, fromSnapshot: is.boolean },
+  [FromSandbox.bootFailed]: { error: is.message },
+  [FromSandbox.toolCall]: { runId: is.id, callId: is.id, name: is.name, args: is.text },
+  [FromSandbox.result]: { runId: is.id, output: is.text, isError: is.boolean, isFinal: is.boolean, finalValue: is.text },
+  [FromSandbox.memoryExceeded]: { usedBytes: is.count },
+};
+
+const TO_SANDBOX = new Set(Object.values(ToSandbox));
+const FROM_SANDBOX = new Set(Object.values(FromSandbox));
+
+// Returns what is wrong with `message` as one of `direction`'s types, or null if nothing is.
+function problemWith(message, types) {
+  if (!is.object(message) || Object.getPrototypeOf(message) !== Object.prototype) return "not a plain object";
+  const { type, ...fields } = message;
+  if (!types.has(type)) return `unknown type ${JSON.stringify(String(type)).slice(0, 80)}`;
+  const shape = SHAPES[type];
+  for (const key of Object.keys(fields)) if (!(key in shape)) return `${type}: unexpected field ${key.slice(0, 40)}`;
+  for (const [key, valid] of Object.entries(shape)) if (!valid(fields[key])) return `${type}: bad or missing ${key}`;
+  return null;
+}
+
+export const problemToSandbox = (message) => problemWith(message, TO_SANDBOX);
+export const problemFromSandbox = (message) => problemWith(message, FROM_SANDBOX);

@@ -1,0 +1,217 @@
+"""The sandbox's Python: runs the code a model wrote, with the agent's tools as stubs.
+
+worker.js loads this file into the sandbox's own Pyodide. It talks to the parent (the
+offscreen document) only in JSON text: messages in through `start_run` and `receive`,
+messages out through `post`, a function the worker hands in. Running code, capturing
+output, capping it and cleaning tracebacks is tabagent.code_runner's job, the same code
+the local executor runs; this file adds what only a sandbox needs:
+
+- a stub per tool: an async function with the tool's name, signature and docstring that
+  posts a tool call to the parent and awaits its answer;
+- the namespace, kept between the runs of one conversation (a fresh sandbox is a fresh
+  conversation);
+- a check of every message, since a message's shape is all this side can trust.
+
+Wire format (JSON text; see extension/sandbox/protocol.js for every field):
+  in   {"type": "run", "runId", "code", "tools": [spec], "maxOutputChars", "memoryLimitBytes"}
+       {"type": "tool-result", "runId", "callId", "reply"}   reply is the JSON text of
+       {"ok": true, "value": ...} or {"ok": false, "error": {"type", "module", "base", "args"}}
+  out  {"type": "tool-call", "runId", "callId", "name", "args"}  args is the JSON text of
+       {"args": [...], "kwargs": {...}}
+       {"type": "result", "runId", "output", "isError", "isFinal", "finalValue"}  finalValue: JSON text
+"""
+
+from __future__ import annotations
+
+import asyncio
+import builtins
+import inspect
+import json
+
+from tabagent import code_runner
+
+MAX_TEXT_CHARS = 16_000_000  # as protocol.js: larger arguments or answers are refused
+
+
+class ProtocolError(ValueError):
+    """A message that does not have the shape its type requires."""
+
+
+def _is_id(value) -> bool:
+    return type(value) is int and 0 < value < 2**53
+
+
+_FIELDS = {
+    "run": {"runId": _is_id, "code": lambda v: isinstance(v, str), "tools": lambda v: isinstance(v, list),
+            "maxOutputChars": lambda v: type(v) is int and v >= 0,
+            "memoryLimitBytes": lambda v: type(v) is int and v >= 0},
+    "tool-result": {"runId": _is_id, "callId": _is_id, "reply": lambda v: isinstance(v, str)},
+}
+
+
+def parse(text: str, expected: str) -> dict:
+    """The message in `text` if it is a well-formed `expected` message; else ProtocolError."""
+    try:
+        message = json.loads(text)
+    except (TypeError, ValueError):
+        raise ProtocolError("not JSON") from None
+    if not isinstance(message, dict) or message.get("type") != expected:
+        raise ProtocolError(f"expected a {expected} message")
+    fields = _FIELDS[expected]
+    if set(message) != {"type", *fields}:
+        raise ProtocolError(f"{expected}: fields {sorted(message)} are not {sorted(fields)}")
+    for name, valid in fields.items():
+        if not valid(message[name]):
+            raise ProtocolError(f"{expected}: bad {name}")
+    return message
+
+
+def to_json(value) -> str:
+    """JSON text for a value going to the parent; what JSON cannot hold goes as str()."""
+    try:
+        return json.dumps(value, default=str, ensure_ascii=False)
+    except (ValueError, RecursionError):  # circular, or nested too deep
+        return json.dumps(str(value), ensure_ascii=False)
+
+
+class SandboxRuntime:
+    def __init__(self, post):
+        self._post = post  # post(json_text) -> None: to the parent, through the worker
+        self.namespace: dict = {}
+        self._stubs: dict = {}  # the stubs the last run installed, by name
+        self._calls: dict[int, asyncio.Future] = {}  # call id -> the stub awaiting its answer
+        self._last_call_id = 0
+        self._run_id: int | None = None
+
+    # --- Messages in ---------------------------------------------------------------------
+
+    def start_run(self, text: str) -> None:
+        """Starts running the code of a `run` message; posts its `result` when done."""
+        message = parse(text, "run")
+        if self._run_id is not None:
+            raise ProtocolError("run: a run is already going")  # the parent runs one at a time
+        self._run_id = message["runId"]  # taken now: a second run message is refused at once
+        asyncio.ensure_future(self._run(message))
+
+    def receive(self, text: str) -> None:
+        """A tool call's answer: wakes the stub waiting for it."""
+        message = parse(text, "tool-result")
+        future = self._calls.get(message["callId"])
+        if message["runId"] != self._run_id or future is None or future.done():
+            raise ProtocolError("tool-result: no call of this run is waiting for it")
+        del self._calls[message["callId"]]
+        try:
+            future.set_result(json.loads(message["reply"]))
+        except ValueError:
+            future.set_exception(ProtocolError("tool-result: the reply is not JSON"))
+
+    # --- Running ---------------------------------------------------------------------------
+
+    async def _run(self, message: dict) -> None:
+        try:
+            stubs = {spec["name"]: make_stub(spec, self._call) for spec in message["tools"]}
+            for name, old in self._stubs.items():  # a tool of an earlier run that this run lacks
+                if self.namespace.get(name) is old:
+                    del self.namespace[name]
+            self._stubs = stubs
+            self.namespace.update(stubs)
+            self.namespace["final_answer"] = code_runner.final_answer
+            result = await code_runner.run_code(message["code"], self.namespace, stubs.keys(),
+                                                message["maxOutputChars"])
+        except BaseException as error:  # KeyboardInterrupt, a bad tool spec...: still answer
+            result = {"output": code_runner.format_error(error), "is_error": True,
+                      "is_final": False, "final_value": None}
+        finally:
+            self._run_id = None
+            for future in self._calls.values():  # calls left running by tasks the code started
+                future.cancel()
+            self._calls.clear()
+        final = to_json(result["final_value"])
+        if len(final) > MAX_TEXT_CHARS:
+            final = json.dumps(code_runner.cap(str(result["final_value"]), MAX_TEXT_CHARS // 2))
+        self._post(json.dumps({"type": "result", "runId": message["runId"], "output": result["output"],
+                               "isError": result["is_error"], "isFinal": result["is_final"],
+                               "finalValue": final}))
+
+    async def _call(self, name: str, args: tuple, kwargs: dict):
+        if self._run_id is None:
+            raise RuntimeError(f"{name}() was called after the code finished running; "
+                               f"tools work only while the code runs")
+        try:
+            payload = json.dumps({"args": list(args), "kwargs": kwargs}, ensure_ascii=False)
+        except (TypeError, ValueError) as error:
+            raise TypeError(f"{name}(): arguments must be str, int, float, bool, None, or lists "
+                            f"and dicts of these ({error})") from None
+        if len(payload) > MAX_TEXT_CHARS:
+            raise ValueError(f"{name}(): the arguments are too large ({len(payload):,} characters)")
+        self._last_call_id += 1
+        call_id = self._last_call_id
+        future = self._calls[call_id] = asyncio.get_running_loop().create_future()
+        self._post(json.dumps({"type": "tool-call", "runId": self._run_id, "callId": call_id,
+                               "name": name, "args": payload}))
+        reply = await future
+        if not isinstance(reply, dict) or not isinstance(reply.get("ok"), bool):
+            raise ProtocolError(f"{name}(): the answer has no 'ok'")
+        if reply["ok"]:
+            return reply.get("value")
+        raise tool_error(reply.get("error"))
+
+
+def make_stub(spec: dict, call):
+    """An async function standing in for a tool: same name, signature and docstring."""
+    name = spec["name"]
+
+    async def stub(*args, **kwargs):
+        return await call(name, args, kwargs)
+
+    stub.__name__ = stub.__qualname__ = name
+    stub.__doc__ = spec.get("doc") or None
+    stub.__signature__ = _signature(spec.get("params") or [])
+    return stub
+
+
+def _signature(params: list[dict]) -> inspect.Signature | None:
+    parameters, kind = [], inspect.Parameter.POSITIONAL_OR_KEYWORD
+    for param in params:
+        default = inspect.Parameter.empty
+        if not param["required"]:
+            default = json.loads(param["default"])
+        elif parameters and parameters[-1].default is not inspect.Parameter.empty:
+            kind = inspect.Parameter.KEYWORD_ONLY  # a required one after an optional one
+        try:
+            parameters.append(inspect.Parameter(param["name"], kind, default=default))
+        except ValueError:
+            return None  # a name Python cannot spell (a keyword): the stub takes anything
+    return inspect.Signature(parameters)
+
+
+_error_classes: dict[tuple[str, str, str], type] = {}
+
+
+def tool_error(error) -> Exception:
+    """The exception a tool raised in the parent, raised again in the model's code: a
+    built-in type as itself, another as a subclass of its nearest built-in base, so that
+    `except KeyError:` works and the traceback names the tool's own exception."""
+    if not isinstance(error, dict):
+        return ProtocolError("a tool failed without saying how")
+    name, module, base = (str(error.get(k) or "") for k in ("type", "module", "base"))
+    args = error.get("args") if isinstance(error.get("args"), list) else []
+    base_class = getattr(builtins, base, None)
+    if not (isinstance(base_class, type) and issubclass(base_class, Exception)):
+        base_class = RuntimeError
+    if module == "builtins" and getattr(builtins, name, None) is base_class:
+        return base_class(*args)
+    if not name.isidentifier():
+        name = "ToolError"
+    key = (module, name, base_class.__name__)
+    if key not in _error_classes:
+        _error_classes[key] = type(name, (base_class,), {"__module__": module or "tools"})
+    return _error_classes[key](*args)
+
+
+def warm_up() -> None:
+    """Imports what model code is likely to import, while the sandbox waits as a spare."""
+    try:
+        import bs4  # noqa: F401
+    except ImportError:
+        pass  # the build vendors it; a sandbox without it still runs code

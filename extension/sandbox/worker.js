@@ -1,0 +1,125 @@
+// The sandbox's worker: the Pyodide that runs model-written code, on a thread of its own.
+// Code that never ends blocks only this thread; the sandbox page and the offscreen document
+// stay responsive, and the parent stops it for certain by removing the sandbox page, which
+// ends this worker with it.
+//
+// The worker cannot fetch anything (the CSP forbids it and the fetch function is removed
+// before model code runs): the parent sends every file Pyodide needs in the boot message,
+// and a stand-in `fetch` hands them to Pyodide's loader while it starts.
+
+import { PACKAGE_DIR } from "../offscreen/python-setup.js";
+import { WAYS_OUT, closeWaysOut } from "./no-way-out.js";
+import { FromSandbox, ToSandbox, problemFromSandbox, problemToSandbox } from "./protocol.js";
+
+const RUNTIME_DIR = "/home/pyodide/sandbox";
+const WASM_PAGE = 65_536;
+// Past the limit the parent is told and stops the sandbox; meanwhile growth is refused
+// only well beyond it, so that Emscripten's habit of asking for 20% extra at a time does
+// not turn an allocation that fits into a MemoryError.
+const HARD_LIMIT_FACTOR = 1.5;
+
+const send = self.postMessage.bind(self);
+let runtime = null; // the Python SandboxRuntime, once booted
+let memoryLimit = Infinity;
+let memoryReported = false;
+
+// Messages that arrived while this module was loading come first.
+export function start(early) {
+  self.onmessage = (event) => receive(event.data);
+  for (const message of early) receive(message);
+}
+
+function receive(message) {
+  const problem = problemToSandbox(message);
+  if (problem) return console.warn("TabAgent sandbox: dropped a message:", problem);
+  try {
+    if (message.type === ToSandbox.boot) {
+      if (runtime) throw new Error("already booted");
+      boot(message).catch((error) => send({ type: FromSandbox.bootFailed, error: String(error?.message ?? error).slice(0, 9_000) }));
+    } else if (!runtime) {
+      throw new Error(`${message.type} before boot`);
+    } else if (message.type === ToSandbox.run) {
+      memoryLimit = message.memoryLimitBytes || Infinity;
+      memoryReported = false;
+      runtime.start_run(JSON.stringify(message));
+    } else if (message.type === ToSandbox.toolResult) {
+      runtime.receive(JSON.stringify(message));
+    }
+  } catch (error) {
+    console.warn("TabAgent sandbox: refused a message:", error.message ?? error);
+  }
+}
+
+// Python's messages out: checked like everything else that leaves the sandbox.
+function fromPython(text) {
+  const message = JSON.parse(text);
+  const problem = problemFromSandbox(message);
+  if (problem) throw new Error(`the sandbox made a bad message: ${problem}`);
+  send(message);
+}
+
+// Pyodide's heap grows through WebAssembly.Memory.prototype.grow: the one place to watch it.
+function guardMemory() {
+  const grow = WebAssembly.Memory.prototype.grow;
+  Object.defineProperty(WebAssembly.Memory.prototype, "grow", {
+    configurable: false,
+    writable: false,
+    value: function guardedGrow(pages) {
+      const bytes = this.buffer.byteLength + pages * WASM_PAGE;
+      if (bytes > memoryLimit * HARD_LIMIT_FACTOR) throw new RangeError("over the sandbox's memory limit");
+      const previous = grow.call(this, pages);
+      if (bytes > memoryLimit && !memoryReported) {
+        memoryReported = true;
+        send({ type: FromSandbox.memoryExceeded, usedBytes: bytes });
+      }
+      return previous;
+    },
+  });
+}
+
+// Serves Pyodide's loader the files the parent sent, and nothing else.
+function serveFiles(files) {
+  self.fetch = async (url) => {
+    const bytes = files.get(String(url));
+    if (!bytes) throw new TypeError(`the sandbox has no network (${url})`);
+    const type = String(url).endsWith(".wasm") ? "application/wasm" : "application/octet-stream";
+    return new Response(bytes, { headers: { "Content-Type": type } });
+  };
+}
+
+async function boot({ indexURL, wasm, stdlib, lock, snapshot, packageZip, runtime: source, wheels }) {
+  const started = performance.now();
+  serveFiles(new Map([[`${indexURL}pyodide.asm.wasm`, wasm], [`${indexURL}python_stdlib.zip`, stdlib]]));
+  // Pyodide tells module workers from classic ones by trying importScripts; without it, it
+  // does not try, and we never load scripts that way.
+  closeWaysOut(self, ["importScripts"]);
+  const { loadPyodide } = await import(`${indexURL}pyodide.mjs`);
+  const options = { indexURL, lockFileContents: lock, env: { HOME: "/home/pyodide" } };
+  let pyodide = null;
+  if (snapshot) {
+    try {
+      pyodide = await loadPyodide({ ...options, _loadSnapshot: new Uint8Array(snapshot) });
+    } catch (error) {
+      console.warn("TabAgent sandbox: starting Python without the snapshot:", error.message ?? error);
+    }
+  }
+  const fromSnapshot = pyodide !== null;
+  pyodide ??= await loadPyodide(options);
+  pyodide.unpackArchive(packageZip, "zip", { extractDir: PACKAGE_DIR });
+  const sitePackages = pyodide.runPython("import sysconfig; sysconfig.get_path('purelib')");
+  for (const wheel of wheels) pyodide.unpackArchive(wheel.bytes, "zip", { extractDir: sitePackages });
+  pyodide.FS.mkdirTree(RUNTIME_DIR);
+  pyodide.FS.writeFile(`${RUNTIME_DIR}/sandbox_runtime.py`, source);
+  pyodide.runPython(`
+import importlib, sys
+for path in (${JSON.stringify(RUNTIME_DIR)}, ${JSON.stringify(PACKAGE_DIR)}):
+    if path not in sys.path: sys.path.insert(0, path)
+importlib.invalidate_caches()
+`);
+  const module = pyodide.pyimport("sandbox_runtime");
+  module.warm_up();
+  runtime = module.SandboxRuntime(fromPython);
+  guardMemory();
+  closeWaysOut(self, [...WAYS_OUT, "postMessage"]); // nor may model code post as the runtime does
+  send({ type: FromSandbox.ready, startupMs: Math.round(performance.now() - started), fromSnapshot });
+}
