@@ -5,9 +5,14 @@
 import { Broadcast, MessageType, Target } from "../shared/messages.js";
 import { answerConfirmation, callTool } from "./page-bridge.js";
 import { startPython } from "./python.js";
+import { SandboxHost } from "./sandbox-host.js";
 import { TurnRunner } from "./turns.js";
 
 const python = startPython();
+// Runs the code a CodeAgent writes in a sandboxed page; Python reaches it as
+// js.tabagent.sandbox (and tests and the console reach both through globalThis.tabagent).
+const sandbox = new SandboxHost();
+globalThis.tabagent = { ...globalThis.tabagent, sandbox, python };
 const turns = new TurnRunner(python);
 
 python.then(

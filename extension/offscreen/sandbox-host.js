@@ -1,0 +1,215 @@
+// The sandbox as the offscreen document sees it: runs model-written Python in a sandboxed
+// extension page (extension/sandbox/) with a Pyodide of its own, and answers the tool calls
+// that code makes. Whatever the sandbox sends is untrusted: messages are taken only from
+// the windows of our own sandbox frames and only in the shapes protocol.js allows.
+//
+//   const sandbox = new SandboxHost();
+//   const result = await sandbox.run("print(add(2, 3))", {
+//     tools: [{ name: "add", doc: "Adds.", params: [{ name: "a", required: true }, { name: "b", required: true }] }],
+//     onToolCall: async (name, argsJson) => JSON.stringify({ ok: true, value: 5 }),
+//   });
+//   // { output: "5\n", isError: false, isFinal: false, finalValue: "null", stopped: null }
+//
+// Code that runs too long or grows its memory past the limit is stopped for certain: the
+// sandbox frame is removed (its worker ends with it) and a spare, started in advance, takes
+// its place. One host is one conversation's interpreter: variables persist between runs
+// until reset(). Hosts share one spare, so a host per conversation costs no more waiting.
+
+import { takeFrame } from "../sandbox/frame.js";
+import { FromSandbox, ToSandbox, problemToSandbox } from "../sandbox/protocol.js";
+
+export const SANDBOX_DEFAULTS = Object.freeze({
+  timeoutMs: 30_000, // of the sandbox's own time: waiting for a tool in the parent does not count
+  memoryLimitMb: 1024,
+  maxOutputChars: 20_000,
+  bootTimeoutMs: 60_000,
+});
+const RESTARTED = "The sandbox was restarted: variables and imports from earlier steps are gone.";
+
+// A countdown that can pause: the sandbox's time runs only while no tool call is out.
+class Countdown {
+  constructor(ms, expire) {
+    Object.assign(this, { remaining: ms, expire, timer: null, since: 0 });
+    this.resume();
+  }
+  pause() {
+    clearTimeout(this.timer);
+    this.remaining -= performance.now() - this.since;
+  }
+  resume() {
+    this.since = performance.now();
+    this.timer = setTimeout(this.expire, Math.max(0, this.remaining));
+  }
+  stop() {
+    clearTimeout(this.timer);
+  }
+}
+
+export class SandboxHost {
+  constructor(options = {}) {
+    const { container = document.body, ...limits } = options;
+    this.options = { ...SANDBOX_DEFAULTS, ...limits };
+    this.container = container;
+    this.frame = null;
+    this.used = false; // has this frame run code since it started?
+    this.current = null; // the run under way
+    this.lastRunId = 0;
+    this.stats = { runs: 0, restarts: 0 };
+  }
+
+  // Starts the sandbox (if it is not already) and resolves once it takes code.
+  async prepare() {
+    return this.#usableFrame().ready;
+  }
+
+  // Starts the sandbox in the background, e.g. while the model writes its first code.
+  // Never rejects: a sandbox that cannot start says so to the run that needs it.
+  warm() {
+    this.#usableFrame();
+  }
+
+  // Runs `code`; resolves with { output, isError, isFinal, finalValue (JSON text), stopped }
+  // where `stopped` is null, or "timeout", "memory", "stopped" or "crashed" when the sandbox
+  // had to be replaced. `onToolCall(name, argsJson)` answers the tool stubs: argsJson is
+  // {"args": [...], "kwargs": {...}}, the answer {"ok": true, "value": ...} or
+  // {"ok": false, "error": {"type", "module", "base", "args"}}, both as JSON text.
+  async run(code, { tools = [], onToolCall = null, timeoutMs, memoryLimitMb, maxOutputChars } = {}) {
+    if (this.current) throw new Error("this sandbox is already running code: stop it or wait");
+    const limits = {
+      timeoutMs: timeoutMs ?? this.options.timeoutMs,
+      memoryLimitMb: memoryLimitMb ?? this.options.memoryLimitMb,
+      maxOutputChars: maxOutputChars ?? this.options.maxOutputChars,
+    };
+    const problem = problemToSandbox({ type: ToSandbox.run, runId: 1, code, tools, maxOutputChars: 0, memoryLimitBytes: 0 });
+    if (problem) throw new TypeError(`cannot run this in the sandbox: ${problem}`);
+    const run = { id: ++this.lastRunId, toolNames: new Set(tools.map((t) => t.name)), onToolCall, limits, calls: new Set(), pending: 0 };
+    this.current = run;
+    try {
+      await this.#usableFrame().ready;
+    } catch (error) {
+      this.current = null;
+      this.#replaceFrame();
+      throw error;
+    }
+    if (run.stopped) {
+      this.current = null;
+      return { output: "Execution stopped before it started.", isError: true, isFinal: false, finalValue: "null", stopped: "stopped" };
+    }
+    run.frame = this.frame;
+    this.used = true;
+    this.stats.runs++;
+    return new Promise((resolve) => {
+      run.resolve = resolve;
+      run.clock = new Countdown(limits.timeoutMs, () => this.#timedOut(run));
+      run.frame.listener = { message: (m) => this.#receive(run, m), broken: (reason) => this.#crashed(run, reason) };
+      run.frame.post({
+        type: ToSandbox.run,
+        runId: run.id,
+        code,
+        tools,
+        maxOutputChars: limits.maxOutputChars,
+        memoryLimitBytes: Math.round(limits.memoryLimitMb * 2 ** 20),
+      });
+    });
+  }
+
+  // A new conversation: a fresh interpreter, without the variables and imports of this one.
+  async reset() {
+    this.stop();
+    if (this.used) this.#replaceFrame();
+  }
+
+  // Stops the code running now, if any (the run resolves with stopped: "stopped").
+  stop() {
+    if (!this.current) return;
+    if (this.current.frame) this.#abort(this.current, "stopped", `Execution stopped. ${RESTARTED}`);
+    else this.current.stopped = true; // still waiting for the sandbox to start: it will not run
+  }
+
+  status() {
+    return { ready: Boolean(this.frame?.info), running: Boolean(this.current), ...this.frame?.info, ...this.stats };
+  }
+
+  close() {
+    this.stop();
+    this.frame?.destroy();
+    this.frame = null;
+  }
+
+  #usableFrame() {
+    if (!this.frame || this.frame.broken) this.#replaceFrame();
+    return this.frame;
+  }
+
+  #take() {
+    this.used = false;
+    return takeFrame(this.container, this.options.bootTimeoutMs);
+  }
+
+  #replaceFrame() {
+    this.frame?.destroy();
+    this.frame = this.#take();
+  }
+
+  #receive(run, message) {
+    if (message.type === FromSandbox.memoryExceeded) {
+      const limit = run.limits.memoryLimitMb;
+      return this.#abort(run, "memory", `Execution stopped: the code used more than ${limit} MB of memory. ${RESTARTED}`);
+    }
+    if (message.runId !== run.id) return run.frame.malformedMessage(`${message.type} for another run`);
+    if (message.type === FromSandbox.toolCall) this.#toolCall(run, message);
+    else if (message.type === FromSandbox.result) this.#finish(run, { ...pick(message), stopped: null });
+  }
+
+  async #toolCall(run, { callId, name, args }) {
+    if (run.calls.has(callId)) return run.frame.malformedMessage(`call id ${callId} used twice`);
+    run.calls.add(callId);
+    if (run.pending++ === 0) run.clock.pause();
+    let reply;
+    try {
+      if (!run.toolNames.has(name) || !run.onToolCall) throw new ToolMissing(name);
+      reply = await run.onToolCall(name, args);
+      if (typeof reply !== "string") throw new TypeError(`the answer to ${name}() is not JSON text`);
+    } catch (error) {
+      const type = error instanceof ToolMissing ? "NameError" : "RuntimeError";
+      reply = JSON.stringify({ ok: false, error: { type, module: "builtins", base: type, args: [error.message] } });
+    }
+    if (this.current !== run) return; // stopped, timed out or crashed meanwhile
+    if (--run.pending === 0) run.clock.resume();
+    run.frame.post({ type: ToSandbox.toolResult, runId: run.id, callId, reply });
+  }
+
+  #timedOut(run) {
+    const seconds = run.limits.timeoutMs / 1000;
+    this.#abort(run, "timeout", `Execution timed out after ${seconds} s and was stopped. ${RESTARTED}`);
+  }
+
+  #crashed(run, reason) {
+    this.#abort(run, "crashed", `The sandbox stopped working (${reason}). ${RESTARTED}`);
+  }
+
+  #abort(run, stopped, output) {
+    if (this.current !== run) return;
+    this.#replaceFrame();
+    this.stats.restarts++;
+    this.#finish(run, { output, isError: true, isFinal: false, finalValue: "null", stopped });
+  }
+
+  #finish(run, result) {
+    if (this.current !== run) return;
+    this.current = null;
+    run.clock.stop();
+    run.frame.listener = null;
+    run.resolve(result);
+  }
+}
+
+class ToolMissing extends Error {
+  constructor(name) {
+    super(`name '${name}' is not defined: it is not a tool of this run`);
+  }
+}
+
+function pick({ output, isError, isFinal, finalValue }) {
+  return { output, isError, isFinal, finalValue };
+}
