@@ -1,0 +1,131 @@
+"""SandboxExecutor: the CodeAgent's executor in the extension.
+
+The code runs in a sandboxed extension page with a Pyodide of its own, never in this
+interpreter: it has no network, no extension APIs, no cookies and no way to reach the
+agent. `sandbox` is the offscreen document's SandboxHost (extension/offscreen/
+sandbox-host.js), which Python sees as a JsProxy. The tools stay here: inside the sandbox
+each is an async stub with the tool's name and signature, and a call to it comes back to
+`answer_tool_call`, which runs the real tool. What the sandbox sends is untrusted, so a
+call is checked before any tool runs, and a malformed one is answered with an error.
+
+    executor = SandboxExecutor(js.tabagent.sandbox, timeout=30)
+    agent = CodeAgent(model, tools, executor=executor)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import keyword
+
+from .executor import ExecutionResult, Executor
+from .tools import Tool
+
+
+class SandboxExecutor(Executor):
+    def __init__(self, sandbox, *, timeout: float | None = None, memory_limit_mb: int | None = None,
+                 max_output_chars: int = 20_000):
+        self.sandbox = sandbox
+        self.limits = {"maxOutputChars": max_output_chars}
+        if timeout is not None:
+            self.limits["timeoutMs"] = round(timeout * 1000)
+        if memory_limit_mb is not None:
+            self.limits["memoryLimitMb"] = memory_limit_mb
+        if hasattr(sandbox, "warm"):
+            sandbox.warm()  # start it now: it boots while the model writes the first code
+
+    async def run(self, code: str, tools: dict) -> ExecutionResult:
+        async def on_tool_call(name, args_json):
+            return await answer_tool_call(tools, name, args_json)
+
+        options = {"tools": [tool_spec(t) for t in tools.values() if is_python_name(t.name)], **self.limits}
+        js_options, release = _for_javascript(options, on_tool_call)
+        try:
+            result = await self.sandbox.run(code, js_options)
+        except asyncio.CancelledError:
+            self.sandbox.stop()  # the turn was stopped: so is the code it was running
+            raise
+        finally:
+            release()
+        result = result.to_py() if hasattr(result, "to_py") else result
+        return ExecutionResult(output=result["output"], is_error=bool(result["isError"]),
+                               is_final=bool(result["isFinal"]), final_value=json.loads(result["finalValue"]))
+
+    async def reset(self) -> None:
+        await self.sandbox.reset()
+
+
+async def answer_tool_call(tools: dict, name, args_json) -> str:
+    """Runs the tool the sandboxed code called; returns the answer as JSON text:
+    {"ok": true, "value": ...} or {"ok": false, "error": {"type", "module", "base", "args"}}."""
+    try:
+        tool = tools.get(name) if isinstance(name, str) else None
+        if tool is None:
+            raise NameError(f"name {name!r} is not defined: it is not a tool")
+        args, kwargs = parse_arguments(args_json)
+        value = await tool(*args, **kwargs)
+    except Exception as error:  # the tool's error is the sandboxed code's to handle
+        return json.dumps({"ok": False, "error": describe_error(error)}, ensure_ascii=False)
+    try:
+        return json.dumps({"ok": True, "value": value}, default=str, ensure_ascii=False)
+    except (ValueError, RecursionError):
+        return json.dumps({"ok": True, "value": str(value)}, ensure_ascii=False)
+
+
+class MalformedToolCall(ValueError):
+    """A tool call from the sandbox that is not {"args": [...], "kwargs": {...}}."""
+
+
+def parse_arguments(args_json) -> tuple[list, dict]:
+    try:
+        call = json.loads(args_json) if isinstance(args_json, str) else None
+    except ValueError:
+        call = None
+    if not (isinstance(call, dict) and set(call) == {"args", "kwargs"} and isinstance(call["args"], list)
+            and isinstance(call["kwargs"], dict)):
+        raise MalformedToolCall('a tool call must be JSON {"args": [...], "kwargs": {...}}')
+    return call["args"], call["kwargs"]
+
+
+def describe_error(error: BaseException) -> dict:
+    """An exception as data the sandbox can raise again: its type, and the nearest built-in
+    type it derives from, so that `except ValueError:` catches a ToolInputError there too."""
+    base = next(c for c in type(error).__mro__ if c.__module__ == "builtins")
+    if not issubclass(base, Exception):
+        base = RuntimeError
+    args = [a if isinstance(a, (str, int, float, bool, type(None))) else str(a) for a in error.args]
+    return {"type": type(error).__qualname__, "module": type(error).__module__, "base": base.__name__,
+            "args": args}
+
+
+def is_python_name(name: str) -> bool:
+    return name.isidentifier() and not keyword.iskeyword(name) and len(name) <= 64
+
+
+def tool_spec(tool: Tool) -> dict:
+    """What the sandbox needs to make the tool's stub: name, docstring, parameters."""
+    schema = tool.parameters
+    required = set(schema.get("required", []))
+    params, docs = [], []
+    for name, prop in schema["properties"].items():
+        if not is_python_name(name):
+            continue  # code can still pass it as **{"odd-name": value}
+        param = {"name": name, "required": name in required}
+        if name not in required:
+            param["default"] = json.dumps(prop.get("default"), default=str)
+        params.append(param)
+        if prop.get("description"):
+            docs.append(f"    {name}: {prop['description']}")
+    doc = tool.description + ("\n\nArgs:\n" + "\n".join(docs) if docs else "")
+    return {"name": tool.name, "doc": doc, "params": params}
+
+
+def _for_javascript(options: dict, on_tool_call):
+    """The run's options as SandboxHost.run takes them, and how to free them afterwards."""
+    try:
+        import js
+        from pyodide.ffi import create_proxy, to_js
+    except ImportError:  # CPython: the tests' stand-in for SandboxHost takes Python values
+        return {**options, "onToolCall": on_tool_call}, lambda: None
+    handler = create_proxy(on_tool_call)
+    return to_js({**options, "onToolCall": handler}, dict_converter=js.Object.fromEntries), handler.destroy
