@@ -8,6 +8,7 @@ import { loadSettings, whatIsMissing } from "../shared/settings.js";
 import { ConversationView } from "./conversation-view.js";
 import { HistoryView } from "./history-view.js";
 import { showPythonStatus } from "./python-status.js";
+import { TraceView } from "./trace-view.js";
 
 const $ = (id) => document.getElementById(id);
 const OPEN_CONVERSATION = "openConversation"; // chrome.storage.session, set by the context menu
@@ -104,6 +105,9 @@ chrome.storage.onChanged.addListener((changes, area) => {
   if (area === "session" && changes.lastError?.newValue) showNotice(changes.lastError.newValue, { settingsButton: true });
   if (area === "local" && (changes.settings || changes.apiKey)) checkSettings();
 });
+
+const traceView = new TraceView($("trace"));
+$("conversation").addEventListener("show-trace", (event) => traceView.show(event.detail.calls));
 
 $("composer").addEventListener("submit", send);
 prompt.addEventListener("keydown", (event) => {

@@ -29,6 +29,8 @@ export class TurnView {
     this.trace = h("div", { class: "trace" });
     this.answer = h("div", { class: "message assistant markdown", hidden: true });
     this.notice = h("div", { class: "turn-notice", hidden: true });
+    this.modelCalls = []; // model_call events: the turn's trace, shown on request
+    this.traceButton = h("button", { class: "show-trace", type: "button", hidden: true, onclick: () => this.showTrace() });
     const context = turn.context?.selection
       ? h("blockquote", { class: "context", title: turn.context.url ?? "" }, turn.context.selection)
       : null;
@@ -39,6 +41,7 @@ export class TurnView {
       this.trace,
       this.answer,
       this.notice,
+      this.traceButton,
     );
     this.apply(turn.events ?? []);
     this.setStatus(turn.status);
@@ -180,5 +183,16 @@ export class TurnView {
 
   on_done(event) {
     if (event.depth === 0) this.setStatus(event.data.status);
+  }
+
+  on_model_call(event) {
+    this.modelCalls.push(event);
+    this.traceButton.hidden = false;
+    const count = this.modelCalls.length;
+    this.traceButton.textContent = `Trace · ${count} model call${count === 1 ? "" : "s"}`;
+  }
+
+  showTrace() {
+    this.element.dispatchEvent(new CustomEvent("show-trace", { bubbles: true, detail: { calls: this.modelCalls } }));
   }
 }

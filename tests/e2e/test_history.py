@@ -114,6 +114,7 @@ def test_export_json_and_markdown_then_import_round_trip(panel, model, downloads
     [record] = exported["conversations"]
     assert record["title"] == "Export me please"
     assert "sk-test" not in json.dumps(exported)  # the key is never exported
+    assert "model_call" in [e["kind"] for e in record["turns"][0]["events"]]  # the trace goes along
     row.find_element(By.CSS_SELECTOR, ".export-md").click()
     markdown = downloaded(downloads, ".md").read_text()
     assert "# Export me please" in markdown and "**You:** Export me please" in markdown

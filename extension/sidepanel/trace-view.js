@@ -1,0 +1,59 @@
+// A turn's trace: exactly what was sent to the model and what came back at each step
+// (messages, tool schemas, raw replies, token usage, timings), copyable as JSON.
+
+import { h } from "./dom.js";
+
+function pretty(text) {
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    return text; // a streamed reply is server-sent events, not one JSON document
+  }
+}
+
+function usageOf(response) {
+  const usage = [...response.matchAll(/"usage":\s*(\{[^}]*\})/g)].at(-1)?.[1];
+  if (!usage) return "";
+  const { prompt_tokens: input, completion_tokens: output } = JSON.parse(usage);
+  return ` · ${input ?? "?"} in / ${output ?? "?"} out tokens`;
+}
+
+// The trace as data: one entry per model call, in order.
+export function traceAsJson(calls) {
+  return calls.map((event) => ({ agent: event.agent, depth: event.depth, step: event.step, ...event.data }));
+}
+
+export class TraceView {
+  constructor(dialog) {
+    this.dialog = dialog;
+    this.body = dialog.querySelector(".trace-calls");
+    dialog.querySelector(".close-trace").addEventListener("click", () => dialog.close());
+    dialog.querySelector(".copy-trace").addEventListener("click", async (event) => {
+      await navigator.clipboard.writeText(JSON.stringify(traceAsJson(this.calls), null, 2));
+      event.currentTarget.textContent = "Copied";
+    });
+  }
+
+  show(calls) {
+    this.calls = calls;
+    this.dialog.querySelector(".copy-trace").textContent = "Copy as JSON";
+    this.body.replaceChildren(...calls.map((event, index) => this.call(event, index)));
+    this.dialog.showModal();
+  }
+
+  call(event, index) {
+    const { status, started, ended, request, response, url } = event.data;
+    const timing = ended && started ? `${Math.round((ended - started) * 1000)} ms` : "";
+    const title = `${index + 1}. ${event.agent} · step ${event.step} · ${status ?? "no answer"} · ${timing}${usageOf(response ?? "")}`;
+    return h(
+      "details",
+      { class: "model-call", "data-status": status ?? "" },
+      h("summary", {}, title),
+      h("div", { class: "call-url" }, url),
+      h("h3", {}, "Sent"),
+      h("pre", { class: "call-request" }, pretty(request)),
+      h("h3", {}, "Received"),
+      h("pre", { class: "call-response" }, response || "(nothing)"),
+    );
+  }
+}

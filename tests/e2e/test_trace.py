@@ -1,0 +1,49 @@
+"""The trace of a turn: what the model was sent and said, exactly, at each step."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from selenium.webdriver.common.by import By
+
+from tests.helpers.model_server import ModelServer, Reply
+
+from .chat import configure, fresh_panel, last_turn, send, stored_conversations, wait, wait_for_status
+
+
+@pytest.fixture(scope="module")
+def model():
+    with ModelServer() as server:
+        yield server
+
+
+def test_trace_of_a_two_step_turn_is_exactly_what_crossed_the_wire(browser, model):
+    fresh_panel(browser)
+    configure(browser, model.base_url, agent="tool_calling")
+    model.script(Reply(text="Let me look at the tabs.", tool_calls=[{"name": "list_tabs", "arguments": {}}]),
+                 Reply(text="You have some tabs open."))
+    send(browser, "Which tabs are open?")
+    wait_for_status(browser, "ok")
+
+    [record] = [r for r in stored_conversations(browser) if r["turns"][0]["text"] == "Which tabs are open?"]
+    calls = [e["data"] for e in record["turns"][0]["events"] if e["kind"] == "model_call"]
+    assert len(calls) == 2 and len(model.requests) == 2
+    for call, request, response in zip(calls, model.requests, model.responses):
+        assert call["request"] == request["raw"]  # the bytes the server received
+        assert call["response"] == response  # the bytes the server sent
+        assert call["status"] == 200
+    assert '"list_tabs"' in calls[1]["request"]  # the second request carries the tool's result
+    assert "sk-test" not in json.dumps(calls)
+
+    last_turn(browser.driver).find_element(By.CSS_SELECTOR, "button.show-trace").click()
+    dialog = wait(browser, lambda d: (t := d.find_element(By.ID, "trace")).is_displayed() and t, 5)
+    shown = dialog.find_elements(By.CSS_SELECTOR, ".model-call")
+    assert len(shown) == 2
+    browser.driver.execute_script("for (const d of arguments[0]) d.open = true", shown)
+    first_request = json.loads(shown[0].find_element(By.CSS_SELECTOR, ".call-request").text)
+    assert first_request == json.loads(model.requests[0]["raw"])
+    assert shown[1].find_element(By.CSS_SELECTOR, ".call-response").text.strip() == model.responses[1].strip()
+    browser.screenshot("trace")
+    dialog.find_element(By.CSS_SELECTOR, ".close-trace").click()
+    assert not browser.driver.find_element(By.ID, "trace").is_displayed()
