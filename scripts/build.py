@@ -3,7 +3,7 @@
 
 vendor/ is generated, never edited and never committed. It holds:
 - pyodide/      the Pyodide runtime from the pinned npm package (no CDN at run time)
-- tabagent.zip  py/tabagent packed, unpacked into Pyodide's file system at start
+- tabagent.zip  py/tabagent and py/user_tools packed, unpacked into Pyodide's file system at start
 - build-info.json  versions and the package hash (keys the memory snapshot)
 - python.snapshot  Pyodide's memory with tabagent imported, made under Node.js
 - the page-reading and rendering libraries, copied as the browser files they ship
@@ -27,6 +27,9 @@ ROOT = Path(__file__).resolve().parent.parent
 NODE_MODULES = ROOT / "node_modules"
 VENDOR = ROOT / "extension" / "vendor"
 PACKAGE = ROOT / "py" / "tabagent"
+# The developer's own tools: packed next to tabagent/ (so in the package hash), imported at
+# turn time by tabagent.user_tools, never at import (the snapshot must not depend on them).
+USER_TOOLS = ROOT / "py" / "user_tools"
 
 PYODIDE_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"]
 
@@ -70,11 +73,12 @@ def copy_if_changed(source: Path, target: Path) -> bool:
 
 
 def package_files() -> list[Path]:
-    return sorted(p for p in PACKAGE.rglob("*.py") if "__pycache__" not in p.parts)
+    package = [p for p in PACKAGE.rglob("*.py") if "__pycache__" not in p.parts]
+    return sorted(package + list(USER_TOOLS.glob("*.py")))
 
 
 def pack_package() -> bytes:
-    """A reproducible zip of py/tabagent: same sources, same bytes, same hash."""
+    """A reproducible zip of py/tabagent and py/user_tools: same sources, same bytes, same hash."""
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         for path in package_files():
