@@ -1,0 +1,238 @@
+"""Your own tools: each `.py` file in py/user_tools/ is imported, and every `Tool` in it
+(a function decorated with `@tool` is one) goes to the agent, with no other registration.
+
+Files are imported one by one, from their text: a file whose text changed is imported again
+(a rebuilt extension, a file edited between two turns on the command line), an unchanged one
+is not. A file that fails to import becomes a problem, {"file", "line", "message"}, and the
+other files' tools still load. Nothing here runs at `import tabagent`: the build snapshots an
+interpreter with tabagent imported, and a broken tool must not break that.
+
+    tools, problems = load_user_tools()      # py/user_tools, or user_tools/ in the extension
+    tools = with_page(tools, bridge)         # for one turn that can reach the user's tab
+
+A user tool reads the page through `page`, during a turn in the browser (reading only:
+acting on a page needs the user's consent, which only the built-in action tools ask for):
+
+    from tabagent.user_tools import page
+    found = await page.call("query_page", selector="h1")     # the content script's data
+    text = await page.read_page()                            # what the built-in tool returns
+"""
+
+from __future__ import annotations
+
+import contextvars
+import hashlib
+import sys
+import traceback
+import types
+from dataclasses import dataclass
+from pathlib import Path
+
+from .page_actions import ACTING
+from .page_bridge import untrusted
+from .page_tools import READING, PageReader
+from .tools import Tool
+
+# py/user_tools in a checkout; user_tools/ next to tabagent/ in the extension's zip.
+DEFAULT_FOLDER = Path(__file__).resolve().parent.parent / "user_tools"
+SHOWN_AS = "py/user_tools"  # the default folder as the developer knows it
+# A user tool by one of these names would shadow TabAgent's own (the agent keeps the first).
+RESERVED = frozenset({"final_answer", *READING, *ACTING})
+
+
+@dataclass
+class _File:
+    digest: str               # sha256 of the text that was imported
+    module: str | None        # its name in sys.modules, None when the import failed
+    tools: list[Tool]
+    problems: list[dict]
+
+
+_imported: dict[Path, _File] = {}
+
+
+def load_user_tools(folder: str | Path | types.ModuleType | None = None) -> tuple[list[Tool], list[dict]]:
+    """(tools, problems) from the `.py` files of `folder` (a path or a package; default the
+    user tools folder). Files starting with "_" are skipped. A problem is {"file": the path
+    as the developer sees it, "line": int or None (the whole file), "message": str}."""
+    folder, shown_as = _where(folder)
+    files = sorted(p for p in folder.glob("*.py") if not p.name.startswith("_")) if folder.is_dir() else []
+    for gone in [p for p in _imported if p.parent == folder and p not in files]:
+        sys.modules.pop(_imported.pop(gone).module or "", None)
+    tools, problems, source_of = [], [], {}
+    for path in files:
+        shown = f"{shown_as}/{path.name}"
+        loaded = _import(path, shown)
+        problems += loaded.problems
+        for found in loaded.tools:
+            if not found.name:
+                message = f"a {type(found).__name__} without a name: give it one"
+            elif found.name in RESERVED:
+                message = f"'{found.name}' is the name of one of TabAgent's own tools: rename this one"
+            elif found.name in source_of:
+                message = (f"a tool named '{found.name}' already comes from {source_of[found.name]}: "
+                           f"rename one of them (this one is not loaded)")
+            else:
+                source_of[found.name] = shown
+                tools.append(found)
+                continue
+            problems.append({"file": shown, "line": _line_of(found, path), "message": message})
+    return tools, problems
+
+
+def _where(folder) -> tuple[Path, str]:
+    """The folder, and how to show it: as it was given, or as py/user_tools."""
+    if isinstance(folder, types.ModuleType):
+        folder = next(iter(folder.__path__))
+    resolved = Path(folder).resolve() if folder is not None else DEFAULT_FOLDER
+    return resolved, SHOWN_AS if resolved == DEFAULT_FOLDER else Path(folder).as_posix()
+
+
+def _import(path: Path, shown: str) -> _File:
+    try:
+        source = path.read_bytes()
+    except OSError as error:  # deleted or unreadable since the folder was listed
+        return _File("", None, [], [{"file": shown, "line": None, "message": f"cannot read it: {error.strerror}"}])
+    digest = hashlib.sha256(source).hexdigest()
+    earlier = _imported.get(path)
+    if earlier and earlier.digest == digest:
+        return earlier
+    if earlier and earlier.module:
+        sys.modules.pop(earlier.module, None)
+    # A new name per text: an edited file never runs as, or finds, its old module.
+    name = f"tabagent_user_tool_{path.stem}_{digest[:12]}"
+    module = types.ModuleType(name)
+    module.__file__ = str(path)
+    sys.modules[name] = module  # dataclasses and typing look a module up there
+    try:
+        # Compiled from the bytes just hashed, not through the import system, whose cached
+        # bytecode could be stale when a file is edited twice within its mtime resolution.
+        exec(compile(source, str(path), "exec", dont_inherit=True), module.__dict__)
+    except (Exception, SystemExit) as error:
+        sys.modules.pop(name, None)
+        loaded = _File(digest, None, [], [{"file": shown, "line": _line_of_error(error, path),
+                                           "message": _describe(error)}])
+    else:
+        tools = list({id(v): v for v in vars(module).values() if isinstance(v, Tool)}.values())
+        problems = [] if tools else [{"file": shown, "line": None, "message":
+                                      "defines no tools: decorate a function with @tool "
+                                      "(from tabagent import tool), or rename the file to start with _"}]
+        loaded = _File(digest, name, tools, problems)
+    _imported[path] = loaded
+    return loaded
+
+
+def _describe(error: BaseException) -> str:
+    if isinstance(error, SyntaxError):
+        return f"{type(error).__name__}: {error.msg}"
+    if isinstance(error, SystemExit):
+        return "the file called sys.exit() while being imported"
+    return f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
+
+
+def _line_of_error(error: BaseException, path: Path) -> int | None:
+    if isinstance(error, SyntaxError) and error.filename == str(path):
+        return error.lineno
+    # The deepest line of the file itself: where it called what failed.
+    lines = [frame.lineno for frame in traceback.extract_tb(error.__traceback__) if frame.filename == str(path)]
+    return lines[-1] if lines else None
+
+
+def _line_of(found: Tool, path: Path) -> int | None:
+    forward = getattr(found, "forward", None)
+    code = getattr(getattr(forward, "__func__", forward), "__code__", None)
+    return code.co_firstlineno if code is not None and code.co_filename == str(path) else None
+
+
+# --- The page, for user tools ---------------------------------------------------------------
+
+class PageUnavailable(RuntimeError):
+    """A user tool asked for the page where there is none (the command line, a test)."""
+
+
+class PageError(RuntimeError):
+    """The browser could not do what the tool asked (a chrome:// page, no such element...)."""
+
+
+@dataclass
+class _OnPage:
+    bridge: object
+    url: str = ""  # the address of the last page read, for marking text from it
+
+
+# Set for the length of one tool call by `with_page`: a context variable, not a global, since
+# several turns may run at once, and the sandbox calls tools back from callbacks of its own.
+_current: contextvars.ContextVar[_OnPage | None] = contextvars.ContextVar("tabagent_page", default=None)
+
+# What `page.call` may ask for: the reading tools by their bridge names (read_tab is read_page
+# on another tab). Actions are left out on purpose: they go through the user's consent.
+CALLABLE = tuple(name for name in READING if name != "read_tab")
+
+
+class Page:
+    """The page the user is on, as a user tool's code reaches it during a turn."""
+
+    async def call(self, name: str, **args):
+        """Runs one reading tool of the content script (CALLABLE) with its own argument names
+        and returns its result as data; raises PageError with the browser's sentence."""
+        if name not in CALLABLE:
+            raise ValueError(f"page.call can run {', '.join(CALLABLE)}; not {name!r}")
+        state = self._state(name)
+        reply = await state.bridge.call(name, args)
+        if not reply.get("ok"):
+            raise PageError(reply.get("error") or f"{name} failed, and the browser did not say why.")
+        state.url = reply.get("url") or state.url
+        return reply["result"]
+
+    def untrusted(self, text: str) -> str:
+        """`text` from the page, marked for the model as the built-in tools mark theirs, so
+        that instructions written on a page are not taken for the user's."""
+        state = _current.get()
+        return untrusted(state.url if state else "", text)
+
+    def __getattr__(self, name: str):
+        # page.read_page(), page.extract_tables(...): the built-in tools' exact results.
+        if name in READING:
+            return getattr(PageReader(self._state(name).bridge), name)
+        raise AttributeError(f"page has no {name!r}; it has call, untrusted, {', '.join(READING)}")
+
+    @staticmethod
+    def _state(name: str) -> _OnPage:
+        state = _current.get()
+        if state is None:
+            raise PageUnavailable(f"{name}: there is no page here; this tool reads the user's "
+                                  f"tab, which only exists when TabAgent runs in the browser.")
+        return state
+
+
+page = Page()
+
+
+def with_page(tools, bridge) -> list[Tool]:
+    """`tools` as one turn runs them: in their code, `page` is the page behind `bridge`
+    (the same bridge the turn's page tools use). With no bridge, the tools as they are."""
+    return list(tools) if bridge is None else [PageBound(t, bridge) for t in tools]
+
+
+class PageBound(Tool):
+    def __init__(self, tool: Tool, bridge):
+        self.tool, self.bridge = tool, bridge
+        self.name, self.description = tool.name, tool.description
+        self.inputs, self.output_type = tool.inputs, tool.output_type
+
+    @property
+    def parameters(self) -> dict:
+        return self.tool.parameters
+
+    def bind(self, args, kwargs) -> dict:
+        return self.tool.bind(args, kwargs)
+
+    def validate(self, arguments: dict) -> None:
+        self.tool.validate(arguments)
+
+    async def __call__(self, *args, **kwargs):
+        token = _current.set(_OnPage(self.bridge))
+        try:
+            return await self.tool(*args, **kwargs)
+        finally:
+            _current.reset(token)
