@@ -1,0 +1,7 @@
+"""`python -m tabagent`: the agent in a terminal (see cli.py)."""
+
+import sys
+
+from .cli import main
+
+sys.exit(main())

@@ -1,0 +1,284 @@
+"""The agent in a terminal: `python -m tabagent` runs the side panel's turns in CPython,
+against any OpenAI-compatible endpoint, with your own tools (py/user_tools) and no page tools
+(there is no browser here). For trying the loop and debugging tools.
+
+It is one more sink of the event stream: a turn goes through `session.Turns` as a request
+dict, exactly as the extension's offscreen document sends it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import signal
+import sys
+import uuid
+
+from . import __version__
+from .executor import LocalExecutor
+from .hosts.cpython import CPythonHost
+from .session import AGENT_KINDS, Turns
+from .user_tools import load_user_tools
+
+USAGE_ERROR, MODEL_ERROR, STOPPED = 2, 1, 130
+NOT_FATAL = ("retrying", "max_steps")  # error kinds after which the turn goes on
+# The extension's settings keys (extension/shared/settings.js) and what session.py calls them.
+SETTINGS_KEYS = {"provider": "provider", "baseUrl": "base_url", "model": "model", "agent": "agent",
+                 "maxSteps": "max_steps", "team": "team"}
+
+
+class UsageError(Exception):
+    pass
+
+
+def parse_args(argv) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="python -m tabagent",
+        description="Run TabAgent's agent in this terminal against an OpenAI-compatible endpoint, "
+                    "with the tools in py/user_tools (no page tools: there is no browser).",
+        epilog="Without a task, asks for one task after another in one conversation (Ctrl-C stops "
+               "a turn, Ctrl-D quits). Exit status: 0 answered, 1 the model or the agent failed, "
+               "2 bad usage, 130 stopped (in a conversation: of its last turn).")
+    parser.add_argument("task", nargs="?", help="what to ask; leave out for a conversation")
+    parser.add_argument("--base-url", help="the endpoint, e.g. http://localhost:11434/v1")
+    parser.add_argument("--model", help="the model name, e.g. llama3.2")
+    parser.add_argument("--api-key", default=os.environ.get("TABAGENT_API_KEY"),
+                        help="the endpoint's key (default: the TABAGENT_API_KEY environment variable)")
+    parser.add_argument("--agent", choices=list(AGENT_KINDS),
+                        help="code (the default) runs the Python the model writes IN THIS PROCESS, "
+                             "with your permissions and no sandbox (LocalExecutor); tool_calling "
+                             "only calls the tools")
+    parser.add_argument("--max-steps", type=int, help="steps before the agent must answer (default 10)")
+    parser.add_argument("--settings", metavar="FILE",
+                        help="a JSON file of the extension's settings (provider, baseUrl, model, "
+                             "agent, maxSteps, team); the options above override it")
+    parser.add_argument("--tools", metavar="FOLDER", help="where your tools are (default py/user_tools)")
+    parser.add_argument("--events", action="store_true",
+                        help="print every event as a line of JSON instead (the stream the panel renders)")
+    parser.add_argument("--version", action="version", version=f"tabagent {__version__}")
+    return parser.parse_args(argv)
+
+
+def settings_from(args) -> dict:
+    """The settings as session.py reads them: the file's, then the options'."""
+    settings = {"agent": "code", "max_steps": 10}
+    if args.settings:
+        try:
+            with open(args.settings, encoding="utf-8") as file:
+                stored = json.load(file)
+        except (OSError, ValueError) as error:
+            raise UsageError(f"cannot read the settings file {args.settings}: {error}") from None
+        if not isinstance(stored, dict):
+            raise UsageError(f"{args.settings} should hold a JSON object like {{\"baseUrl\": ...}}")
+        settings.update({ours: stored[theirs] for theirs, ours in SETTINGS_KEYS.items() if theirs in stored})
+    for key in ("base_url", "model", "agent", "max_steps"):  # the options win
+        if getattr(args, key) is not None:
+            settings[key] = getattr(args, key)
+    if settings.get("provider") == "builtin":
+        if not args.base_url:
+            raise UsageError("Chrome's built-in model only exists in the browser: give --base-url and --model")
+        settings["provider"] = "custom"  # the endpoint given here replaces it
+    if not settings.get("base_url"):
+        raise UsageError("no endpoint: give --base-url (and --model), or --settings FILE")
+    if not settings.get("model"):
+        raise UsageError("no model name: give --model, or a settings file with \"model\"")
+    if settings["agent"] not in AGENT_KINDS:
+        raise UsageError(f"unknown agent {settings['agent']!r}: choose {' or '.join(AGENT_KINDS)}")
+    return settings
+
+
+def short(value, limit: int = 160) -> str:
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+class Terminal:
+    """The default view: the reply streamed to stdout, what the agent does in brief on
+    stderr, the final answer last (once: not again when it is the text just streamed)."""
+
+    def __init__(self, out=None, err=None):
+        self.out, self.err = out or sys.stdout, err or sys.stderr
+        self.streamed, self.line_open = "", False
+
+    def __call__(self, event: dict) -> None:
+        kind, data, depth = event["kind"], event["data"], event["depth"]
+        if depth == 0 and kind == "token":
+            self._write(data["text"])
+        elif depth == 0 and kind == "step_start":
+            self._end_line()
+            self.streamed = ""
+        elif depth == 0 and kind == "final_answer":
+            answer = data["answer"]
+            answer = answer if isinstance(answer, str) else json.dumps(answer, ensure_ascii=False)
+            if answer.strip() != self.streamed.strip():
+                self._end_line()
+                self._write(answer)
+            self._end_line()
+        elif line := self._brief(kind, data, depth):
+            self._end_line()
+            who = f"{event['agent']}: " if depth else ""
+            print(f"{'  ' * depth}{who}{line}", file=self.err, flush=True)
+
+    @staticmethod
+    def _brief(kind: str, data: dict, depth: int) -> str | None:
+        if kind == "tool_call":
+            arguments = data["arguments"]
+            shown = (", ".join(f"{k}={short(json.dumps(v, ensure_ascii=False), 60)}" for k, v in arguments.items())
+                     if isinstance(arguments, dict) else short(arguments))
+            return f"-> {data['name']}({shown})"
+        if kind == "tool_result":
+            return f"{'!!' if data['is_error'] else '<-'} {data['name']}: {short(data['result'])}"
+        if kind == "code_output" and (data["output"] or data["is_error"]):
+            return f"{'!! error' if data['is_error'] else '<- output'}: {short(data['output'])}"
+        if kind == "error" and data.get("kind") in NOT_FATAL:
+            return data["message"]  # errors that end the turn are said once, at the end
+        if depth and kind == "step_start":
+            return "step"
+        if depth and kind == "final_answer":
+            return f"answered: {short(data['answer'])}"
+        return None  # the code is in the streamed reply; done and model_call are for --events
+
+    def _write(self, text: str) -> None:
+        self.out.write(text)
+        self.out.flush()
+        self.streamed += text
+        if text:
+            self.line_open = not text.endswith("\n")
+
+    def _end_line(self) -> None:
+        if self.line_open:
+            self.out.write("\n")
+            self.out.flush()
+            self.line_open = False
+
+
+def json_lines(event: dict) -> None:
+    print(json.dumps(event, ensure_ascii=False), flush=True)
+
+
+class Conversation:
+    """The turns of one conversation, its memory carried from each turn to the next."""
+
+    def __init__(self, settings: dict, api_key: str | None, sink, tools_folder=None):
+        self.settings, self.api_key, self.sink, self.tools_folder = settings, api_key, sink, tools_folder
+        self.id, self.memory, self.turns, self.host = uuid.uuid4().hex, None, Turns(), CPythonHost()
+        self.shown_problems: list[dict] = []
+
+    def tools(self) -> list:
+        # Loaded again every turn: an edited file is imported again, an unchanged one is not.
+        tools, problems = load_user_tools(self.tools_folder)
+        if problems != self.shown_problems:
+            for problem in problems:
+                line = f":{problem['line']}" if problem["line"] else ""
+                print(f"{problem['file']}{line}: {problem['message']}", file=sys.stderr)
+            self.shown_problems = problems
+        return tools
+
+    async def turn(self, task: str) -> tuple[str, dict | None]:
+        """Runs one turn; returns its status and the error that ended it, if one did."""
+        failure = {}
+
+        def emit(event: dict) -> None:
+            if event["depth"] == 0 and event["kind"] == "error" and event["data"].get("kind") not in NOT_FATAL:
+                failure.update(event["data"])
+            self.sink(event)
+
+        request = {"conversation_id": self.id, "task": task, "memory": self.memory,
+                   "settings": self.settings, "api_key": self.api_key}
+        with stop_on_interrupt(self.turns, self.id):
+            result = await self.turns.run(request, emit, tools=self.tools(), host=self.host,
+                                          executor_factory=LocalExecutor)
+        self.memory = result["memory"]
+        return result["status"], failure or None
+
+    async def close(self) -> None:
+        await self.host.aclose()
+
+
+@contextlib.contextmanager
+def stop_on_interrupt(turns: Turns, conversation_id: str):
+    """Ctrl-C during a turn stops that turn, and a conversation goes on; where asyncio cannot
+    take the signal (Windows), Ctrl-C raises KeyboardInterrupt as usual."""
+    loop = asyncio.get_running_loop()
+    try:
+        loop.add_signal_handler(signal.SIGINT, turns.stop, conversation_id)
+    except (NotImplementedError, RuntimeError, ValueError):
+        yield
+        return
+    try:
+        yield
+    finally:
+        loop.remove_signal_handler(signal.SIGINT)
+
+
+def report(status: str, failure: dict | None) -> int:
+    if status == "error":
+        failure = failure or {}
+        print(f"tabagent: {failure.get('message', 'the turn failed')}", file=sys.stderr)
+        if failure.get("kind") == "auth":
+            print("tabagent: give the key with --api-key or in the TABAGENT_API_KEY environment variable",
+                  file=sys.stderr)
+        return MODEL_ERROR
+    if status == "cancelled":
+        print("tabagent: stopped.", file=sys.stderr, flush=True)
+        return STOPPED
+    return 0
+
+
+def ask() -> str | None:
+    """The next task typed (None at the end of input)."""
+    while True:
+        if sys.stdin.isatty():
+            try:
+                line = input("> ")
+            except EOFError:
+                return None
+        elif not (line := sys.stdin.readline()):
+            return None
+        if line.strip() in ("exit", "quit"):
+            return None
+        if line.strip():
+            return line.strip()
+
+
+async def run(args, settings: dict) -> int:
+    conversation = Conversation(settings, args.api_key, json_lines if args.events else Terminal(), args.tools)
+    try:
+        if args.task is not None:
+            return report(*await conversation.turn(args.task))
+        names = ", ".join(t.name for t in conversation.tools()) or "none"
+        print(f"TabAgent {__version__}: {settings['model']} at {settings['base_url']}, {settings['agent']} "
+              f"agent; your tools: {names}. Ctrl-C stops a turn, Ctrl-D quits.", file=sys.stderr)
+        status = 0
+        while (task := ask()) is not None:
+            status = report(*await conversation.turn(task))
+        return status
+    finally:
+        await conversation.close()
+
+
+def main(argv=None) -> int:
+    args = parse_args(argv)
+    try:
+        import httpx  # noqa: F401  the CPython host's HTTP client: say so now, not mid-turn
+    except ImportError:
+        print("tabagent: the command line needs httpx: pip install httpx", file=sys.stderr)
+        return USAGE_ERROR
+    try:
+        settings = settings_from(args)
+    except UsageError as error:
+        print(f"tabagent: {error}", file=sys.stderr)
+        return USAGE_ERROR
+    if args.task is None and sys.stdin.isatty():
+        try:
+            import readline  # noqa: F401  line editing and history for input()
+        except ImportError:
+            pass
+    try:
+        return asyncio.run(run(args, settings))
+    except KeyboardInterrupt:
+        return STOPPED

@@ -1,0 +1,128 @@
+"""`python -m tabagent`: the agent in a terminal, against a scripted OpenAI-compatible server.
+
+The first tests run the real command in a subprocess (as a developer would); the rest call
+`cli.main` in this process, which is faster and sees the same code.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tabagent import cli
+from tabagent.events import KINDS
+from tests.helpers.model_server import ModelServer, Reply
+
+ROOT = Path(__file__).resolve().parents[2]
+KEY = "sk-test-never-printed"
+MARATHON = Reply(tool_calls=[{"name": "convert_units",
+                              "arguments": {"value": 26.2, "from_unit": "mi", "to_unit": "km"}}])
+
+
+@pytest.fixture(scope="module")
+def server():
+    with ModelServer() as server:  # one per module: stopping one takes half a second
+        yield server
+
+
+@pytest.fixture
+def model(server):
+    server.reset()
+    return server
+
+
+def tabagent(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "py"), "TABAGENT_API_KEY": KEY}
+    return subprocess.run([sys.executable, "-m", "tabagent", *args], cwd=ROOT, env=env, input=stdin,
+                          capture_output=True, text=True, timeout=60)
+
+
+def test_answers_a_question_with_one_call_to_a_user_tool(model):
+    model.script(MARATHON, Reply(text="A marathon is 42.16 km."))
+    run = tabagent("--base-url", model.base_url, "--model", "scripted-model", "--agent", "tool_calling",
+                   "How many km is a marathon?")
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip().endswith("A marathon is 42.16 km.")
+    assert "-> convert_units(" in run.stderr and "<- convert_units: 42.1648128" in run.stderr
+    # The tool really ran: its result (not scripted) went back to the model.
+    tool_messages = [m for m in model.requests[1]["body"]["messages"] if m["role"] == "tool"]
+    assert [m["content"] for m in tool_messages] == ["42.1648128"]
+    assert model.requests[0]["headers"]["authorization"] == f"Bearer {KEY}"
+
+
+def test_a_401_exits_1_with_a_readable_message_and_never_shows_the_key(model):
+    model.script(Reply(status=401, error="Incorrect API key provided"))
+    run = tabagent("--base-url", model.base_url, "--model", "scripted-model", "Hello?")
+    assert run.returncode == 1
+    assert "401" in run.stderr and "check the API key" in run.stderr and "TABAGENT_API_KEY" in run.stderr
+    assert "Traceback" not in run.stderr
+    assert KEY not in run.stdout + run.stderr
+
+
+def test_events_are_json_lines_ending_with_done(model, tmp_path):
+    settings = tmp_path / "settings.json"  # the extension's own keys
+    settings.write_text(json.dumps({"provider": "ollama", "baseUrl": model.base_url,
+                                    "model": "scripted-model", "agent": "tool_calling", "maxSteps": 4}))
+    model.script(MARATHON, Reply(text="42.16 km."))
+    run = tabagent("--settings", str(settings), "--events", "How many km is a marathon?")
+    assert run.returncode == 0, run.stderr
+    events = [json.loads(line) for line in run.stdout.splitlines()]
+    assert all(e["kind"] in KINDS or e["kind"] == "model_call" for e in events)
+    assert [e["seq"] for e in events] == list(range(1, len(events) + 1))
+    assert events[-1]["kind"] == "done" and events[-1]["data"]["status"] == "ok"
+    assert [e["data"]["name"] for e in events if e["kind"] == "tool_result"] == ["convert_units"]
+    assert KEY not in run.stdout
+
+
+# --- In this process ----------------------------------------------------------------------------
+
+def test_the_default_code_agent_runs_the_models_code_with_the_user_tools(model, capsys):
+    model.script(Reply(text="```py\nprint(convert_units(100, 'c', 'f'))\n```"),
+                 Reply(text="```py\nfinal_answer('100 °C is 212 °F')\n```"))
+    assert cli.main(["--base-url", model.base_url, "--model", "m", "Boiling point in F?"]) == 0
+    out, err = capsys.readouterr()
+    assert out.strip().splitlines()[-1] == "100 °C is 212 °F"  # the answer last, after the streamed code
+    assert "<- output: 212.0" in err
+    assert "212.0" in model.requests[1]["body"]["messages"][-1]["content"]
+
+
+def test_a_conversation_from_stdin_keeps_its_memory(model, capsys, monkeypatch):
+    model.script(Reply(text="Hello, Ada."), Reply(text="Your name is Ada."))
+    monkeypatch.setattr(sys, "stdin", io.StringIO("I am Ada.\n\nWhat is my name?\n"))
+    assert cli.main(["--base-url", model.base_url, "--model", "m", "--agent", "tool_calling"]) == 0
+    out, _ = capsys.readouterr()
+    assert out.splitlines() == ["Hello, Ada.", "Your name is Ada."]
+    second = [(m["role"], m["content"]) for m in model.requests[1]["body"]["messages"][1:]]
+    assert second == [("user", "I am Ada."), ("assistant", "Hello, Ada."), ("user", "What is my name?")]
+
+
+def test_options_override_the_settings_file(tmp_path):
+    settings = tmp_path / "settings.json"
+    settings.write_text(json.dumps({"baseUrl": "http://a/v1", "model": "small", "maxSteps": 3,
+                                    "team": [{"name": "helper", "agent": "code"}]}))
+    args = cli.parse_args(["--settings", str(settings), "--model", "large", "--agent", "tool_calling", "task"])
+    assert cli.settings_from(args) == {"base_url": "http://a/v1", "model": "large", "agent": "tool_calling",
+                                       "max_steps": 3, "team": [{"name": "helper", "agent": "code"}]}
+
+
+@pytest.mark.parametrize("argv, says", [
+    (["task"], "no endpoint"),
+    (["--base-url", "http://a/v1", "task"], "no model name"),
+    (["--settings", "/no/such/file.json", "task"], "cannot read the settings file"),
+])
+def test_bad_usage_exits_2_and_says_what_to_give(argv, says, capsys):
+    assert cli.main(argv) == 2
+    assert says in capsys.readouterr().err
+
+
+def test_the_built_in_model_is_refused_on_the_command_line(tmp_path, capsys):
+    settings = tmp_path / "settings.json"
+    settings.write_text(json.dumps({"provider": "builtin"}))
+    assert cli.main(["--settings", str(settings), "task"]) == 2
+    assert "only exists in the browser" in capsys.readouterr().err
