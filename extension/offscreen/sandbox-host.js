@@ -15,7 +15,7 @@
 // its place. One host is one conversation's interpreter: variables persist between runs
 // until reset(). Hosts share one spare, so a host per conversation costs no more waiting.
 
-import { takeFrame } from "../sandbox/frame.js";
+import { spareState, takeFrame } from "../sandbox/frame.js";
 import { FromSandbox, ToSandbox, problemToSandbox } from "../sandbox/protocol.js";
 
 export const SANDBOX_DEFAULTS = Object.freeze({
@@ -127,7 +127,8 @@ export class SandboxHost {
   }
 
   status() {
-    return { ready: Boolean(this.frame?.info), running: Boolean(this.current), ...this.frame?.info, ...this.stats };
+    const frame = this.frame;
+    return { ready: Boolean(frame?.info), running: Boolean(this.current), spare: spareState(), ...frame?.info, ...this.stats };
   }
 
   close() {

@@ -131,6 +131,12 @@ export function takeFrame(container, bootTimeoutMs) {
   return frame;
 }
 
+// For status displays and benchmarks: is a spare waiting, and is it ready?
+export function spareState() {
+  if (!spare) return "none";
+  return spare.info ? "ready" : spare.broken ? "broken" : "starting";
+}
+
 function prepareSpare(container, bootTimeoutMs) {
   const frame = new SandboxFrame(container, bootTimeoutMs);
   frame.ready.catch(() => {

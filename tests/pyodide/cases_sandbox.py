@@ -1,0 +1,82 @@
+"""SandboxExecutor across the boundary between Python and JavaScript, inside Pyodide.
+
+In Pyodide the host is a JavaScript object, as the offscreen document's SandboxHost is:
+the run's options go through to_js, the tool handler is a proxy that JavaScript calls and
+awaits, and the result comes back as a JsProxy. In CPython (run too, for parity) a Python
+stand-in plays the same part.
+"""
+
+import json
+import sys
+
+from tabagent import tool
+from tabagent.sandbox_executor import SandboxExecutor, tool_spec
+
+HOST_JS = """({
+  warmed: 0, resets: 0, seen: null,
+  warm() { this.warmed++; },
+  async run(code, options) {
+    const { tools, timeoutMs, memoryLimitMb, maxOutputChars } = options;
+    this.seen = JSON.stringify({ code, tools, timeoutMs, memoryLimitMb, maxOutputChars });
+    const sum = JSON.parse(await options.onToolCall("add", JSON.stringify({ args: [2], kwargs: { b: 3 } })));
+    const bad = JSON.parse(await options.onToolCall("add", JSON.stringify({ args: ["two"], kwargs: {} })));
+    return { output: `${sum.value} ${bad.error.type}\\n`, isError: false, isFinal: true,
+             finalValue: JSON.stringify({ sum: sum.value }) };
+  },
+  async reset() { this.resets++; },
+  stop() {},
+})"""
+
+
+class PythonHost:
+    def __init__(self):
+        self.warmed = self.resets = 0
+        self.seen = None
+
+    def warm(self):
+        self.warmed += 1
+
+    async def run(self, code, options):
+        self.seen = json.dumps({"code": code, **{k: options[k] for k in ("tools", "timeoutMs", "memoryLimitMb",
+                                                                         "maxOutputChars")}})
+        call = options["onToolCall"]
+        total = json.loads(await call("add", json.dumps({"args": [2], "kwargs": {"b": 3}})))
+        bad = json.loads(await call("add", json.dumps({"args": ["two"], "kwargs": {}})))
+        return {"output": f"{total['value']} {bad['error']['type']}\n", "isError": False, "isFinal": True,
+                "finalValue": json.dumps({"sum": total["value"]})}
+
+    async def reset(self):
+        self.resets += 1
+
+
+def make_host():
+    if sys.platform == "emscripten":
+        from pyodide.code import run_js
+
+        return run_js(HOST_JS)
+    return PythonHost()
+
+
+@tool
+def add(a: int, b: int = 0) -> int:
+    """Adds two numbers.
+
+    Args:
+        a: The first.
+        b: The second.
+    """
+    return a + b
+
+
+async def test_sandbox_executor_hands_code_and_tools_over_and_answers_calls():
+    host = make_host()
+    executor = SandboxExecutor(host, timeout=2.5, memory_limit_mb=64)
+    assert host.warmed == 1  # the sandbox starts while the model writes
+    result = await executor.run("total = add(2, b=3)", {"add": add})
+    assert result.output == "5 ToolInputError\n"
+    assert result.is_final and not result.is_error
+    assert result.final_value == {"sum": 5}
+    assert json.loads(host.seen) == {"code": "total = add(2, b=3)", "tools": [tool_spec(add)],
+                                     "timeoutMs": 2500, "memoryLimitMb": 64, "maxOutputChars": 20_000}
+    await executor.reset()
+    assert host.resets == 1
