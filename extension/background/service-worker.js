@@ -39,6 +39,7 @@ async function pageTool(message, sender) {
 const handlers = {
   [MessageType.pageTool]: pageTool,
   [MessageType.callTool]: (message) => askOffscreen(message),
+  [MessageType.listTools]: (message) => askOffscreen(message),
   [MessageType.answerConfirmation]: (message) => askOffscreen(message),
   [MessageType.ping]: (message) => askOffscreen(message),
   [MessageType.startTurn]: (message) => startTurn(message),

@@ -3,7 +3,7 @@
 // storage and tabs go through the service worker.
 
 import { Broadcast, MessageType, Target } from "../shared/messages.js";
-import { answerConfirmation, callTool } from "./page-bridge.js";
+import { answerConfirmation, callTool, pageBridge } from "./page-bridge.js";
 import { startPython } from "./python.js";
 import { SandboxHost } from "./sandbox-host.js";
 import { TurnRunner } from "./turns.js";
@@ -39,6 +39,7 @@ const handlers = {
   [MessageType.stopTurn]: (message) => turns.stop(message),
   [MessageType.answerConfirmation]: (message) => answerConfirmation(message),
   [MessageType.callTool]: async (message) => callTool(await turns.session(), message),
+  [MessageType.listTools]: async () => JSON.parse((await turns.session()).list_tools_json(pageBridge(null))),
 };
 
 chrome.runtime.onMessage.addListener((message, _sender, sendResponse) => {

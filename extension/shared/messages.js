@@ -23,6 +23,7 @@ export const MessageType = Object.freeze({
   runTurn: "run-turn", // { conversationId, turnId, task, memory, settings, apiKey }
   // Side panel -> service worker -> offscreen document: the page tools.
   answerConfirmation: "answer-confirmation", // { conversationId, id, decision: "once" | "turn" | "deny" } -> { answered }
+  listTools: "list-tools", // {} -> { tools: [{ name, description, parameters, signature }], problems }
   callTool: "call-tool", // { name, args } -> { result, ms }: one tool called by hand, no model (for developers)
   // Offscreen document -> service worker: one page-tool call, run in the user's tab.
   pageTool: "page-tool", // { name, args, tabId?, expectUrl? } -> { ok, result | error, tab_id, url, title }

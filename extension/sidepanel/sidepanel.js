@@ -8,6 +8,7 @@ import { loadSettings, whatIsMissing } from "../shared/settings.js";
 import { ConversationView } from "./conversation-view.js";
 import { HistoryView } from "./history-view.js";
 import { showPythonStatus } from "./python-status.js";
+import { ToolsView } from "./tools-view.js";
 import { TraceView } from "./trace-view.js";
 
 const $ = (id) => document.getElementById(id);
@@ -119,9 +120,15 @@ $("new-chat").addEventListener("click", () => {
   conversation.showEmpty();
   prompt.focus();
 });
+const tools = new ToolsView($("tools"));
 $("show-history").addEventListener("click", (event) => {
   history.toggle();
   event.currentTarget.setAttribute("aria-pressed", String(history.visible));
+});
+$("show-tools").addEventListener("click", async (event) => {
+  const button = event.currentTarget;
+  await tools.toggle();
+  button.setAttribute("aria-pressed", String(tools.visible));
 });
 for (const id of ["open-settings", "notice-settings"]) $(id).addEventListener("click", () => chrome.runtime.openOptionsPage());
 $("export-all-json").addEventListener("click", () => history.export(null, "json"));

@@ -26,7 +26,8 @@ from .page_actions import AskTheUser, CalledByHand
 from .page_bridge import JsonBridge
 from .page_tools import page_tools
 from .tool_calling_agent import ToolCallingAgent
-from .tools import ToolInputError, format_result
+from .tools import FinalAnswerTool, ToolInputError, format_result
+from .user_tools import load_user_tools, with_page
 
 AGENT_KINDS = {"code": CodeAgent, "tool_calling": ToolCallingAgent}
 
@@ -86,8 +87,9 @@ class Turns:
     def __init__(self) -> None:
         self._agents: dict[str, object] = {}
 
-    async def run(self, request: dict, emit, **build) -> dict:
-        """Runs one turn; returns {"status", "memory"} once the agent is done."""
+    async def run(self, request: dict, emit, *, problems=(), **build) -> dict:
+        """Runs one turn; returns {"status", "memory"} once the agent is done. `problems` are
+        the user tools that did not load: told as the turn's first events, not fatal."""
         conversation = request["conversation_id"]
         if conversation in self._agents:
             raise RuntimeError("This conversation already has a turn running: stop it first.")
@@ -96,6 +98,8 @@ class Turns:
         except ValueError as error:  # a setting the user must fix: say so as the turn's events
             return _refused(request, str(error), emit)
         self._agents[conversation] = agent
+        for problem in problems:
+            await agent.emit("error", {"kind": "user_tools", "message": describe_problem(problem)})
         try:
             await agent.run(request["task"], reset=not request.get("memory"))
         except Exception:
@@ -122,6 +126,9 @@ async def run_turn_json(request_json: str, emit_json, **build) -> str:
     """`turns.run` with JSON in and out: what a JavaScript host calls, no proxies to manage."""
     if build.get("page") is not None:
         build["page"] = JsonBridge(build["page"])
+    # The developer's own tools (py/user_tools/), loaded afresh when their files changed.
+    user_tools, build["problems"] = load_user_tools()
+    build["tools"] = [*build.get("tools", ()), *with_page(user_tools, build.get("page"))]
     result = await turns.run(json.loads(request_json), lambda event: emit_json(json.dumps(event)), **build)
     return json.dumps(result)
 
@@ -130,7 +137,7 @@ async def call_tool_json(name: str, args_json: str, page) -> str:
     """One page tool called by a person, with no model and no turn (a developer trying a
     tool). Returns {"ok": true, "result": the exact text a model would get, "ms": the time
     from the call to the result in Python}, or {"ok": false, "error"} for a wrong call."""
-    tools = {t.name: t for t in page_tools(JsonBridge(page), CalledByHand())}
+    tools = {t.name: t for t in _all_tools(JsonBridge(page))[0]}
     if name not in tools:
         return json.dumps({"ok": False, "error": f"There is no tool named {name!r}; there are: "
                                                  f"{', '.join(tools)}."})
@@ -142,6 +149,25 @@ async def call_tool_json(name: str, args_json: str, page) -> str:
     ms = (time.perf_counter() - started) * 1000
     return json.dumps({"ok": True, "result": format_result(value), "ms": round(ms, 2)})
 
+
+def describe_problem(problem: dict) -> str:
+    where = problem["file"] + (f", line {problem['line']}" if problem.get("line") else "")
+    return f"{where}: {problem['message']} (its tools are not loaded; the others are)"
+
+
+def _all_tools(bridge):
+    """The tools a turn gets, as a developer sees them: page tools, then their own."""
+    user_tools, problems = load_user_tools()
+    return [*page_tools(bridge, CalledByHand()), *with_page(user_tools, bridge)], problems
+
+
+def list_tools_json(page) -> str:
+    """Every tool with the schema the model sees (and, for a CodeAgent, the Python signature),
+    plus the user tools that did not load: for the panel's tools view."""
+    tools, problems = _all_tools(JsonBridge(page))
+    listed = [{"name": t.name, "description": t.description, "parameters": t.parameters,
+               "signature": t.python_signature()} for t in [*tools, FinalAnswerTool()]]
+    return json.dumps({"tools": listed, "problems": [{**p, "text": describe_problem(p)} for p in problems]})
 
 
 def _refused(request: dict, message: str, emit) -> dict:

@@ -1,0 +1,91 @@
+// The agent's tools, for developers: each with the schema the model sees, and a form to call
+// it by hand on the tab you are on, without spending a model call. Tool files that failed to
+// load are listed first, with file and line.
+
+import { MessageType } from "../shared/messages.js";
+import { askBackground } from "../shared/runtime.js";
+import { h } from "./dom.js";
+
+// Arguments to start from: every required parameter, with an empty value of its type.
+function exampleArguments(parameters) {
+  const empty = { string: "", integer: 0, number: 0, boolean: false, array: [], object: {} };
+  const args = {};
+  for (const name of parameters.required ?? []) args[name] = empty[parameters.properties?.[name]?.type] ?? null;
+  return JSON.stringify(args, null, 2);
+}
+
+export class ToolsView {
+  constructor(section) {
+    this.section = section;
+    this.list = section.querySelector(".tools-list");
+    this.problems = section.querySelector(".tools-problems");
+  }
+
+  get visible() {
+    return !this.section.hidden;
+  }
+
+  async toggle(show = !this.visible) {
+    this.section.hidden = !show;
+    if (show) await this.refresh();
+  }
+
+  async refresh() {
+    this.list.replaceChildren(h("li", { class: "empty" }, "Loading tools…"));
+    try {
+      const { tools, problems } = await askBackground(MessageType.listTools);
+      this.problems.replaceChildren(...problems.map((p) => h("li", { class: "error", role: "alert" }, p.text)));
+      this.list.replaceChildren(...tools.map((tool) => this.tool(tool)));
+    } catch (error) {
+      this.list.replaceChildren(h("li", { class: "error" }, `Could not list the tools: ${error.message}`));
+    }
+  }
+
+  tool(tool) {
+    const args = h("textarea", { class: "tool-call-args", rows: 3, spellcheck: "false", "aria-label": `Arguments for ${tool.name}` });
+    args.value = exampleArguments(tool.parameters);
+    const result = h("pre", { class: "tool-call-result", hidden: true });
+    const run = h("button", { type: "button", class: "run-tool" }, "Run on this tab");
+    run.addEventListener("click", () => this.call(tool.name, args, result, run));
+    return h(
+      "li",
+      { "data-tool": tool.name },
+      h(
+        "details",
+        {},
+        h("summary", {}, h("span", { class: "tool-name" }, tool.name), " ", h("span", { class: "tool-description" }, tool.description.split("\n")[0])),
+        h("pre", { class: "tool-signature" }, tool.signature),
+        h("pre", { class: "tool-schema" }, JSON.stringify(tool.parameters, null, 2)),
+        args,
+        run,
+        result,
+      ),
+    );
+  }
+
+  async call(name, argsField, result, button) {
+    result.hidden = false;
+    result.classList.remove("error");
+    let args;
+    try {
+      args = JSON.parse(argsField.value || "{}");
+    } catch (error) {
+      result.classList.add("error");
+      result.textContent = `The arguments are not JSON: ${error.message}`;
+      return;
+    }
+    button.disabled = true;
+    result.textContent = "Running…";
+    try {
+      const reply = await askBackground(MessageType.callTool, { name, args });
+      result.textContent = reply.result;
+      result.dataset.ms = String(reply.ms);
+      result.title = `${reply.ms} ms in Python`;
+    } catch (error) {
+      result.classList.add("error");
+      result.textContent = error.message;
+    } finally {
+      button.disabled = false;
+    }
+  }
+}
