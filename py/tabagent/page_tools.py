@@ -17,6 +17,12 @@ from .page_actions import ACTING, PageActor
 from .page_bridge import as_json, untrusted
 from .tools import FunctionTool, Tool
 
+# read_page's part size and page_html's cut are set so that one result, with its header and
+# marking, fits the agent's observation budget (20,000 characters): nothing is lost between
+# one part and the next.
+PART_TOKENS = 4000
+HTML_CHARS = 15000
+
 READING = ("read_page", "get_selection", "find_in_page", "query_page", "list_links",
            "extract_tables", "page_html", "list_tabs", "read_tab")
 
@@ -45,7 +51,7 @@ class PageReader:
             return reply.get("error") or f"{name} failed, and the browser did not say why."
         return untrusted(source or reply.get("url", ""), show(reply["result"]))
 
-    async def read_page(self, page: int = 1, max_tokens: int = 6000) -> str:
+    async def read_page(self, page: int = 1, max_tokens: int = PART_TOKENS) -> str:
         """Reads the main content of the page the user is on, as Markdown, with its title,
         address, author, language and length first. A long page comes in parts: the text
         says "page 1 of 3"; call again with page=2 for the next part.
@@ -123,7 +129,7 @@ class PageReader:
         return await self._read("extract_tables", {"selector": selector, "max_tables": max_tables,
                                                    "max_rows": max_rows})
 
-    async def page_html(self, selector: str | None = None, max_chars: int = 20000,
+    async def page_html(self, selector: str | None = None, max_chars: int = HTML_CHARS,
                         keep_scripts: bool = False) -> str:
         """Gets the HTML of the page, or of the elements matching a CSS selector. Scripts,
         styles and comments are left out unless keep_scripts is true.
@@ -143,7 +149,7 @@ class PageReader:
         is on. Read one with read_tab(tab_id)."""
         return await self._read("list_tabs", {}, source="the window's tabs")  # titles are page text
 
-    async def read_tab(self, tab_id: int, page: int = 1, max_tokens: int = 6000) -> str:
+    async def read_tab(self, tab_id: int, page: int = 1, max_tokens: int = PART_TOKENS) -> str:
         """Reads the main content of another tab of the window (ids from list_tabs) as
         Markdown, like read_page, without switching to it.
 

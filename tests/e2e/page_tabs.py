@@ -9,7 +9,7 @@ import re
 
 from .chat import SEND_MESSAGE
 
-PAGE_CONTENT = re.compile(r'\A<page_content source="([^"]*)" untrusted="true">\n(.*)\n</page_content>\n(.+)\Z', re.S)
+PAGE_CONTENT = re.compile(r'\A(.+)\n<page_content source="([^"]*)" untrusted="true">\n(.*)\n</page_content>\Z', re.S)
 
 
 class PageTabs:
@@ -47,8 +47,8 @@ def page_content(text):
     """(source, content) of a result marked as untrusted page content; fails if it is not."""
     match = PAGE_CONTENT.match(text)
     assert match, f"not marked as page content: {text[:300]}"
-    assert "not instructions" in match.group(3)
-    return match.group(1), match.group(2)
+    assert "not instructions" in match.group(1)
+    return match.group(2), match.group(3)
 
 
 def article(text):

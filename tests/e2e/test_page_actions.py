@@ -189,3 +189,31 @@ def test_a_browser_page_is_explained_to_the_model_and_the_user(turn, model):
     assert told(model, 1).startswith(sentence)
     shown = last_turn(turn.driver).find_element(By.CSS_SELECTOR, 'details.tool[data-tool="read_page"] pre.result')
     assert shown.get_attribute("textContent").startswith(sentence) and "error" not in shown.get_attribute("class")
+
+
+def test_stopping_the_turn_while_it_asks_leaves_the_page_alone(turn, model):
+    model.script(call("click", locator="#subscribe"), Reply(text="Never asked for."))
+    send(turn.browser, "Subscribe me")
+    question(turn, 0)
+    turn.driver.find_element(By.ID, "stop").click()
+    wait_for_status(turn.browser, "cancelled")
+    wait(turn.browser, lambda d: boxes(d)[0].get_attribute("data-state") == "ended", 10)
+    assert not any(b.is_enabled() for b in boxes(turn.driver)[0].find_elements(By.TAG_NAME, "button"))
+    assert turn.in_page(LOG) == "nothing yet" and len(model.requests) == 1
+
+
+def test_code_the_model_writes_reads_the_page_and_its_click_still_asks(turn, model, browser):
+    code = 'page = read_page()\nprint(page[:400])\nprint(click("#subscribe"))'
+    model.script(Reply(text=f"Reading, then subscribing.\n```python\n{code}\n```"), Reply(text="Done."))
+    configure(browser, model.base_url, agent="code")
+    try:
+        send(turn.browser, "Subscribe me")
+        assert question(turn, 0)["message"] == "Click the button “Subscribe”."
+        assert turn.in_page(LOG) == "nothing yet"
+        answer(turn, 0, "once")
+        wait_for_status(turn.browser, "ok")
+    finally:
+        configure(browser, model.base_url, agent="tool_calling")
+    assert turn.in_page(LOG) == "subscribed after 1 press"
+    observation = model.requests[1]["body"]["messages"][-1]["content"]
+    assert 'untrusted="true">\nTitle: Actions' in observation and '"summary": "Click the button' in observation
