@@ -36,7 +36,8 @@ async function execute(tab, injection) {
 }
 
 async function ensureTools(tab) {
-  const found = await execute(tab, { func: probe });
+  // At once, not when the document is idle: a page still loading must be seen as such.
+  const found = await execute(tab, { func: probe, injectImmediately: true });
   if (found?.type === "application/pdf") throw new PageUnavailable(pdfSentence(tab.url));
   if (!found || found.state === "loading") {
     throw new PageUnavailable(`The page in this tab (${tab.url}) is still loading; try again in a moment.`);

@@ -4,6 +4,9 @@ script in the page tab, and returned marked as untrusted page content. The conte
 finer details are tested alone in test_page_reading.py."""
 
 import json
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -26,6 +29,33 @@ def tabs(browser):
 def site():
     with PageServer(OWN_PAGES) as server:
         yield server
+
+
+class SlowPage(BaseHTTPRequestHandler):
+    """/<seconds>: a page whose end arrives that many seconds after its start."""
+
+    def log_message(self, *args):
+        pass
+
+    def do_GET(self):
+        if self.path == "/favicon.ico":
+            return self.send_error(404)
+        self.send_response(200)
+        self.send_header("content-type", "text/html; charset=utf-8")
+        self.end_headers()
+        self.wfile.write(b"<!doctype html><title>Slow page</title><p>The start of a slow page.</p>")
+        self.wfile.flush()
+        time.sleep(float(self.path.strip("/")))
+        self.wfile.write(b"<p>The end of the slow page.</p>")
+
+
+@pytest.fixture(scope="module")
+def slow_site():
+    server = ThreadingHTTPServer(("127.0.0.1", 0), SlowPage)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
 
 
 def data(text):
@@ -123,6 +153,21 @@ def test_a_browser_page_gives_a_clear_sentence(tabs):
                 "which browsers keep every extension out of.")
     assert tabs.call("read_page") == sentence
     assert tabs.call("find_in_page", query="Chromium") == sentence
+
+
+def test_a_loading_page_is_waited_for_briefly_then_explained(tabs, site, slow_site):
+    tabs.show(site.url("article.html"))
+    [user_tab] = [tab["tab_id"] for tab in data(tabs.call("list_tabs"))["tabs"] if tab["user_is_on"]]
+
+    def start_loading(url):  # from the panel, so that Selenium does not wait for the load
+        tabs.driver.execute_async_script(
+            "chrome.tabs.update(arguments[0], { url: arguments[1] }).then(() => arguments[2]())", user_tab, url)
+
+    start_loading(f"{slow_site}/1.5")
+    _, markdown = article(tabs.call("read_page"))
+    assert "The end of the slow page." in markdown  # it waited for the page
+    start_loading(f"{slow_site}/8")
+    assert tabs.call("read_page") == f"The page in this tab ({slow_site}/8) is still loading; try again in a moment."
 
 
 def test_a_wrong_call_by_hand_is_refused_with_the_reason(tabs, site):
