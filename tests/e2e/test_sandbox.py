@@ -351,6 +351,14 @@ def test_code_that_never_ends_is_stopped_while_the_extension_stays_responsive(br
     started = time.perf_counter()
     assert sandbox.run("print('next')")["output"] == "next\n"  # on the spare: no cold start
     assert time.perf_counter() - started < 1.5
+    # The spinning worker is gone: only the active sandbox's and the new spare's remain.
+    sandbox.js("""(async () => {
+        while (globalThis.tabagent.sandbox.status().spare !== "ready") await new Promise((r) => setTimeout(r, 20));
+    })()""")
+    deadline = time.monotonic() + 5
+    while len(workers := [t for t in browser.cdp.targets() if t["type"] == "worker"]) != 2:
+        assert time.monotonic() < deadline, workers
+        time.sleep(0.1)
 
 
 def test_memory_that_grows_without_end_is_stopped(sandbox):
