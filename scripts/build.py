@@ -20,6 +20,7 @@ import json
 import shutil
 import subprocess
 import sys
+import tempfile
 import zipfile
 from pathlib import Path
 
@@ -96,17 +97,25 @@ def write_if_changed(target: Path, data: bytes) -> bool:
     return True
 
 
-def make_snapshot(key: str) -> bool:
-    """Remakes the memory snapshot when the runtime or the package changed (about 2 s)."""
+def make_snapshot(key: str, archive: bytes) -> bool:
+    """Remakes the memory snapshot when the runtime or the package changed (about 2 s).
+
+    It is made aside and moved in at the end, so `make run`'s watcher sees the new package and
+    its snapshot land together and reloads the extension once, not twice."""
     sidecar = VENDOR / "python.snapshot.json"
     if sidecar.exists() and (VENDOR / "python.snapshot").exists() and json.loads(sidecar.read_text()).get("key") == key:
         return False
-    sidecar.unlink(missing_ok=True)
-    command = ["node", str(ROOT / "scripts" / "make-snapshot.mjs"), str(VENDOR / "tabagent.zip"), str(VENDOR / "python.snapshot"), key]
-    if subprocess.run(command, cwd=ROOT).returncode != 0:
-        # Not fatal: the extension starts without a snapshot and shows the import error itself.
-        print("build: no memory snapshot this time (see the error above); Python will start slowly", file=sys.stderr)
-        return False
+    with tempfile.TemporaryDirectory(prefix="tabagent-snapshot-") as work:
+        package, snapshot = Path(work) / "tabagent.zip", Path(work) / "python.snapshot"
+        package.write_bytes(archive)
+        command = ["node", str(ROOT / "scripts" / "make-snapshot.mjs"), str(package), str(snapshot), key]
+        if subprocess.run(command, cwd=ROOT).returncode != 0:
+            # Not fatal: the extension starts without a snapshot and shows the import error itself.
+            print("build: no memory snapshot this time (see the error above); Python will start slowly", file=sys.stderr)
+            sidecar.unlink(missing_ok=True)
+            return False
+        shutil.move(str(snapshot), VENDOR / "python.snapshot")
+        shutil.move(str(snapshot) + ".json", sidecar)
     return True
 
 
@@ -151,17 +160,18 @@ def main() -> None:
             changed.append(target)
     changed += vendor_wheels()
     archive = pack_package()
-    if write_if_changed(VENDOR / "tabagent.zip", archive):
-        changed.append("tabagent.zip")
     info = {
         "pyodideVersion": pyodide_package["version"],
         "packageHash": hashlib.sha256(archive).hexdigest()[:16],
         "packageFiles": len(package_files()),
     }
+    VENDOR.mkdir(parents=True, exist_ok=True)
+    if make_snapshot(f"{info['pyodideVersion']}/{info['packageHash']}", archive):
+        changed.append("python.snapshot")
+    if write_if_changed(VENDOR / "tabagent.zip", archive):
+        changed.append("tabagent.zip")
     if write_if_changed(VENDOR / "build-info.json", (json.dumps(info, indent=2) + "\n").encode()):
         changed.append("build-info.json")
-    if make_snapshot(f"{info['pyodideVersion']}/{info['packageHash']}"):
-        changed.append("python.snapshot")
     print(f"build: extension/vendor up to date ({len(changed)} file(s) written{': ' + ', '.join(changed[:6]) if changed else ''})")
 
 

@@ -21,7 +21,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = os.environ.get("TABAGENT_CHROMIUM", "/usr/bin/chromium")
 DEVTOOLS_PORT = int(os.environ.get("TABAGENT_DEVTOOLS_PORT", "9222"))
-PROFILE = ROOT / ".cache" / "chromium-profile"
+PROFILE = Path(os.environ.get("TABAGENT_PROFILE", ROOT / ".cache" / "chromium-profile"))
 WATCHED = [ROOT / "py"]
 
 
