@@ -35,7 +35,8 @@ import(${JSON.stringify(WORKER_URL)}).then(
   };
   worker.onerror = (event) => {
     event.preventDefault(); // reported to the parent as a failed boot, not as an uncaught error
-    parent.postMessage({ type: "boot-failed", error: `the sandbox worker failed: ${event.message}` }, PARENT_ORIGIN);
+    const error = `the sandbox worker failed: ${event.message}`.slice(0, 9_000);
+    parent.postMessage({ type: "boot-failed", error }, PARENT_ORIGIN);
   };
   return worker;
 }

@@ -19,6 +19,7 @@ const WASM_PAGE = 65_536;
 const HARD_LIMIT_FACTOR = 1.5;
 
 const send = self.postMessage.bind(self);
+let booting = null; // the boot under way or done: there is only one
 let runtime = null; // the Python SandboxRuntime, once booted
 let memoryLimit = Infinity;
 let memoryReported = false;
@@ -34,8 +35,8 @@ function receive(message) {
   if (problem) return console.warn("TabAgent sandbox: dropped a message:", problem);
   try {
     if (message.type === ToSandbox.boot) {
-      if (runtime) throw new Error("already booted");
-      boot(message).catch((error) => send({ type: FromSandbox.bootFailed, error: String(error?.message ?? error).slice(0, 9_000) }));
+      if (booting) throw new Error("already booted");
+      booting = boot(message).catch((error) => send({ type: FromSandbox.bootFailed, error: String(error?.message ?? error).slice(0, 9_000) }));
     } else if (!runtime) {
       throw new Error(`${message.type} before boot`);
     } else if (message.type === ToSandbox.run) {
