@@ -82,6 +82,7 @@ class SandboxRuntime:
         self._calls: dict[int, asyncio.Future] = {}  # call id -> the stub awaiting its answer
         self._last_call_id = 0
         self._run_id: int | None = None
+        self._task: asyncio.Task | None = None
 
     # --- Messages in ---------------------------------------------------------------------
 
@@ -91,7 +92,7 @@ class SandboxRuntime:
         if self._run_id is not None:
             raise ProtocolError("run: a run is already going")  # the parent runs one at a time
         self._run_id = message["runId"]  # taken now: a second run message is refused at once
-        asyncio.ensure_future(self._run(message))
+        self._task = asyncio.ensure_future(self._run(message))  # held: a task nobody holds may vanish
 
     def receive(self, text: str) -> None:
         """A tool call's answer: wakes the stub waiting for it."""
