@@ -24,9 +24,11 @@ function runInPage(name, args) {
   return globalThis.TabAgentPage.run(name, args);
 }
 
+// Injected at once, not when the document is idle (executeScript's default): a page still
+// loading must be seen as such, and a parsed page waiting on slow images need not be waited for.
 async function execute(tab, injection) {
   try {
-    const [frame] = await chrome.scripting.executeScript({ target: { tabId: tab.id }, ...injection });
+    const [frame] = await chrome.scripting.executeScript({ target: { tabId: tab.id }, injectImmediately: true, ...injection });
     return frame?.result;
   } catch (error) {
     // The browser's reasons ("Cannot access contents of the page...", "showing error page").
@@ -36,8 +38,7 @@ async function execute(tab, injection) {
 }
 
 async function ensureTools(tab) {
-  // At once, not when the document is idle: a page still loading must be seen as such.
-  const found = await execute(tab, { func: probe, injectImmediately: true });
+  const found = await execute(tab, { func: probe });
   if (found?.type === "application/pdf") throw new PageUnavailable(pdfSentence(tab.url));
   if (!found || found.state === "loading") {
     throw new PageUnavailable(`The page in this tab (${tab.url}) is still loading; try again in a moment.`);
