@@ -8,6 +8,7 @@ import { Broadcast } from "../shared/messages.js";
 import { joinTokens } from "../shared/events.js";
 import { builtinModel } from "./builtin-model.js";
 import { pageBridge } from "./page-bridge.js";
+import { Sandboxes } from "./sandboxes.js";
 
 const BATCH_MS = 8;
 
@@ -45,6 +46,7 @@ class EventBatcher {
 export class TurnRunner {
   constructor(python) {
     this.python = python; // a promise of { pyodide }
+    this.sandboxes = new Sandboxes();
   }
 
   async session() {
@@ -63,6 +65,7 @@ export class TurnRunner {
     const running = session.run_turn_json.callKwargs(request, (json) => batcher.push(JSON.parse(json)), {
       page,
       browser_model: builtinModel,
+      sandbox_for: (agentName) => this.sandboxes.forAgent(conversationId, agentName),
     });
     const closePage = () => page.close();
     running.then(closePage, closePage);

@@ -9,7 +9,7 @@ import { fetchModels } from "./connection.js";
 
 const $ = (id) => document.getElementById(id);
 const form = $("settings");
-const FIELDS = ["provider", "baseUrl", "model", "agent", "maxSteps"];
+const FIELDS = ["provider", "baseUrl", "model", "agent", "maxSteps", "codeTimeout"];
 
 function fillChoices(builtinAvailable) {
   $("provider").append(new Option("Choose…", ""));
@@ -34,6 +34,7 @@ function readTeam() {
 function readForm() {
   const settings = Object.fromEntries(FIELDS.map((name) => [name, form.elements[name].value.trim()]));
   settings.maxSteps = Number(settings.maxSteps) || 10;
+  settings.codeTimeout = Number(settings.codeTimeout) || 30;
   settings.team = readTeam();
   return settings;
 }

@@ -24,6 +24,7 @@ export const DEFAULT_SETTINGS = Object.freeze({
   model: "",
   agent: "code",
   maxSteps: 10,
+  codeTimeout: 30, // seconds one step's code may run in the sandbox
   // Managed agents the main agent can delegate to: [{ name, description, agent, max_steps, team }].
   team: [],
 });
@@ -63,6 +64,7 @@ export function forPython(settings) {
     model: settings.model,
     agent: settings.agent,
     max_steps: Number(settings.maxSteps) || 10,
+    code_timeout: Number(settings.codeTimeout) || 30,
     team: Array.isArray(settings.team) ? settings.team : [],
   };
 }

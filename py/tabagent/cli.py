@@ -191,7 +191,7 @@ class Conversation:
                    "settings": self.settings, "api_key": self.api_key}
         with stop_on_interrupt(self.turns, self.id):
             result = await self.turns.run(request, emit, tools=self.tools(), host=self.host,
-                                          executor_factory=LocalExecutor)
+                                          executor_factory=lambda _name: LocalExecutor())
         self.memory = result["memory"]
         return result["status"], failure or None
 

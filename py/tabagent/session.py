@@ -25,6 +25,7 @@ from .models import OpenAIModel
 from .page_actions import AskTheUser, CalledByHand
 from .page_bridge import JsonBridge
 from .page_tools import page_tools
+from .sandbox_executor import SandboxExecutor
 from .tool_calling_agent import ToolCallingAgent
 from .tools import FinalAnswerTool, ToolInputError, format_result
 from .user_tools import load_user_tools, with_page
@@ -76,7 +77,9 @@ def _agent(spec: dict, model, tools: list, executor_factory, **options):
         raise ValueError(f"Unknown agent kind {kind!r}: choose one of {', '.join(AGENT_KINDS)}.")
     team = [_agent(member, model, tools, executor_factory) for member in spec.get("team") or []]
     if kind == "code" and executor_factory is not None:
-        options["executor"] = executor_factory()
+        # Keyed by the agent's name, so an agent's variables outlive its turn (in the extension
+        # each name gets its own sandbox, for the conversation).
+        options["executor"] = executor_factory(spec.get("name") or "agent")
     return AGENT_KINDS[kind](model, tools, name=spec.get("name") or "agent", description=spec.get("description", ""),
                              max_steps=int(spec.get("max_steps", 10)), managed_agents=team, **options)
 
@@ -126,6 +129,11 @@ async def run_turn_json(request_json: str, emit_json, **build) -> str:
     """`turns.run` with JSON in and out: what a JavaScript host calls, no proxies to manage."""
     if build.get("page") is not None:
         build["page"] = JsonBridge(build["page"])
+    # The code a CodeAgent writes runs in the extension's sandbox: one per agent of the team.
+    sandbox_for = build.pop("sandbox_for", None)
+    if sandbox_for is not None:
+        timeout = float((json.loads(request_json).get("settings") or {}).get("code_timeout", 30))
+        build["executor_factory"] = lambda name: SandboxExecutor(sandbox_for(name), timeout=timeout)
     # The developer's own tools (py/user_tools/), loaded afresh when their files changed.
     user_tools, build["problems"] = load_user_tools()
     build["tools"] = [*build.get("tools", ()), *with_page(user_tools, build.get("page"))]
