@@ -68,3 +68,23 @@ def no_extension_errors(request):
     for name in watched:
         problems = request.getfixturevalue(name).take_problems()
         assert not problems, "errors in the extension:\n" + "\n".join(map(str, problems))
+
+
+@pytest.fixture(scope="module")
+def model():
+    """A scripted OpenAI-compatible model server on 127.0.0.1, for a test module."""
+    from tests.helpers.model_server import ModelServer
+
+    with ModelServer() as server:
+        yield server
+
+
+@pytest.fixture
+def panel(browser, model):
+    """The side panel on a new conversation, talking to the scripted model (tool calling)."""
+    from .chat import configure, fresh_panel
+
+    model.reset()
+    fresh_panel(browser)
+    configure(browser, model.base_url)
+    return browser

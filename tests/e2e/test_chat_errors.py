@@ -5,26 +5,11 @@ from __future__ import annotations
 import socket
 import time
 
-import pytest
 from selenium.webdriver.common.by import By
 
-from tests.helpers.model_server import ModelServer, Reply
+from tests.helpers.model_server import Reply
 
-from .chat import configure, fresh_panel, last_turn, send, stored_conversations, wait, wait_for_status
-
-
-@pytest.fixture(scope="module")
-def model():
-    with ModelServer() as server:
-        yield server
-
-
-@pytest.fixture
-def panel(browser, model):
-    model.reset()
-    fresh_panel(browser)
-    configure(browser, model.base_url)
-    return browser
+from .chat import configure, last_turn, send, stored_conversations, wait, wait_for_status
 
 
 def reply_text(driver):

@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import re
 
-import pytest
 from selenium.webdriver.common.by import By
 
-from tests.helpers.model_server import ModelServer, Reply
+from tests.helpers.model_server import Reply
 from tests.helpers.page_server import PageServer
 
 from .chat import configure, last_turn, send, wait_for_status
@@ -29,12 +28,6 @@ print(source, len(paragraphs))
 STEP_TWO = '''```python
 final_answer(f"{len(paragraphs)} paragraphs; the first says: {paragraphs[0][:40]}")
 ```'''
-
-
-@pytest.fixture(scope="module")
-def model():
-    with ModelServer() as server:
-        yield server
 
 
 def test_code_reads_the_page_parses_it_keeps_a_variable_and_answers(browser, model):

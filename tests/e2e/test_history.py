@@ -10,15 +10,9 @@ import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from tests.helpers.model_server import ModelServer, Reply
+from tests.helpers.model_server import Reply
 
-from .chat import ask_background, configure, fresh_panel, last_turn, send, stored_conversations, wait, wait_for_status
-
-
-@pytest.fixture(scope="module")
-def model():
-    with ModelServer() as server:
-        yield server
+from .chat import ask_background, send, stored_conversations, wait, wait_for_status
 
 
 @pytest.fixture
@@ -27,14 +21,6 @@ def downloads(browser, tmp_path):
     folder.mkdir()
     browser.cdp.send("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(folder)})
     return folder
-
-
-@pytest.fixture
-def panel(browser, model):
-    model.reset()
-    fresh_panel(browser)
-    configure(browser, model.base_url)
-    return browser
 
 
 def have_conversation(browser, model, question, answer):

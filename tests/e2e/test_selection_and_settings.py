@@ -8,24 +8,14 @@ from selenium.webdriver.support.ui import Select
 
 from tests.helpers.model_server import ModelServer, Reply
 
-from .chat import configure, fresh_panel, last_turn, wait, wait_for_status
+from .chat import configure, last_turn, wait, wait_for_status
 
 PAGE = "data:text/html,<title>Fox facts</title><p>The quick brown fox jumps over the lazy dog.</p>"
 
 
-@pytest.fixture(scope="module")
-def model():
-    with ModelServer() as server:
-        yield server
-
-
-@pytest.fixture
-def panel(browser, model):
-    model.reset()
+@pytest.fixture(autouse=True)
+def no_key_required(model):
     model.required_key = None
-    fresh_panel(browser)
-    configure(browser, model.base_url)
-    return browser
 
 
 def test_context_menu_starts_a_turn_with_the_selection_title_and_url(panel, model):

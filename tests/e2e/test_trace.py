@@ -4,18 +4,11 @@ from __future__ import annotations
 
 import json
 
-import pytest
 from selenium.webdriver.common.by import By
 
-from tests.helpers.model_server import ModelServer, Reply
+from tests.helpers.model_server import Reply
 
 from .chat import configure, fresh_panel, last_turn, send, stored_conversations, wait, wait_for_status
-
-
-@pytest.fixture(scope="module")
-def model():
-    with ModelServer() as server:
-        yield server
 
 
 def test_trace_of_a_two_step_turn_is_exactly_what_crossed_the_wire(browser, model):
