@@ -10,7 +10,7 @@ model and the user a sentence."""
 import pytest
 from selenium.webdriver.common.by import By
 
-from tests.helpers.model_server import ModelServer, Reply
+from tests.helpers.model_server import Reply
 from tests.helpers.page_server import PageServer
 
 from .chat import configure, last_turn, send, wait, wait_for_status
@@ -21,19 +21,13 @@ pytestmark = pytest.mark.e2e
 
 
 @pytest.fixture(scope="module")
-def model():
-    with ModelServer() as server:
-        yield server
-
-
-@pytest.fixture(scope="module")
 def site():
     with PageServer(OWN_PAGES) as server:
         yield server
 
 
 @pytest.fixture(scope="module")
-def tabs(browser, model):
+def tabs(browser, model):  # model: the scripted model server of tests/e2e/conftest.py
     tabs = PageTabs(browser)
     configure(browser, model.base_url, agent="tool_calling")
     return tabs
