@@ -74,6 +74,7 @@ class Browser:
         options.add_experimental_option("excludeSwitches", ["disable-extensions", "enable-automation"])
         self.driver = webdriver.Chrome(options=options, service=Service(CHROMEDRIVER))
         self.driver.set_script_timeout(60)
+        self._first_tab = self.driver.current_window_handle  # the tab Chromium starts with
         self.cdp = CDP(self.driver.capabilities["goog:chromeOptions"]["debuggerAddress"])
         self._watch_extension_consoles()
         self.extension_id = self._wait_for_extension_id()
@@ -95,8 +96,15 @@ class Browser:
         return f"chrome-extension://{self.extension_id}/{path.lstrip('/')}"
 
     def open_tab(self, url: str) -> str:
-        """Opens `url` in a new tab and makes it Selenium's current window; returns its handle."""
-        self.driver.switch_to.new_window("tab")
+        """Opens `url` in a new tab and makes it Selenium's current window; returns its handle.
+
+        The first call uses the blank tab Chromium starts with: opening a second tab while
+        the browser is still starting has been seen to stall ChromeDriver on a loaded machine."""
+        first, self._first_tab = getattr(self, "_first_tab", None), None
+        if first:
+            self.driver.switch_to.window(first)
+        else:
+            self.driver.switch_to.new_window("tab")
         self.driver.get(url)
         return self.driver.current_window_handle
 
