@@ -38,8 +38,8 @@ const handlers = {
   [MessageType.runTurn]: (message) => turns.start(message),
   [MessageType.stopTurn]: (message) => turns.stop(message),
   [MessageType.answerConfirmation]: (message) => answerConfirmation(message),
-  [MessageType.callTool]: async (message) => callTool(await turns.session(), message),
-  [MessageType.listTools]: async () => JSON.parse((await turns.session()).list_tools_json(pageBridge(null))),
+  [MessageType.callTool]: async (message) => callTool(await turns.api(), message),
+  [MessageType.listTools]: async () => JSON.parse((await turns.api()).list_tools_json(pageBridge(null))),
 };
 
 chrome.runtime.onMessage.addListener((message, _sender, sendResponse) => {

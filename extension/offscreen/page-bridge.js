@@ -50,8 +50,8 @@ export async function answerConfirmation({ conversationId, id, decision }) {
 
 // One tool called by hand (MessageType.callTool): the exact text a model would get, and the
 // time from the call to the result measured in Python.
-export async function callTool(session, { name, args }) {
-  const reply = JSON.parse(await session.call_tool_json(name, JSON.stringify(args ?? {}), pageBridge(null)));
+export async function callTool(api, { name, args }) {
+  const reply = JSON.parse(await api.call_tool_json(name, JSON.stringify(args ?? {}), pageBridge(null)));
   if (!reply.ok) throw new Error(reply.error);
   return { result: reply.result, ms: reply.ms };
 }

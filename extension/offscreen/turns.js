@@ -49,20 +49,21 @@ export class TurnRunner {
     this.sandboxes = new Sandboxes();
   }
 
-  async session() {
+  // tabagent's JSON entry points (py/tabagent/json_api.py).
+  async api() {
     const { pyodide } = await this.python;
-    this.module ??= pyodide.pyimport("tabagent.session");
+    this.module ??= pyodide.pyimport("tabagent.json_api");
     return this.module;
   }
 
   // Starts a turn and returns at once; its events stream out as it runs.
   async start({ conversationId, turnId, task, memory, settings, apiKey }) {
-    const session = await this.session();
+    const api = await this.api();
     const batcher = new EventBatcher(conversationId, turnId);
     const request = JSON.stringify({ conversation_id: conversationId, task, memory, settings, api_key: apiKey });
     // The page tools reach the user's tabs, and ask the user before acting, through this.
     const page = pageBridge(conversationId);
-    const running = session.run_turn_json.callKwargs(request, (json) => batcher.push(JSON.parse(json)), {
+    const running = api.run_turn_json.callKwargs(request, (json) => batcher.push(JSON.parse(json)), {
       page,
       browser_model: builtinModel,
       sandbox_for: (agentName) => this.sandboxes.forAgent(conversationId, agentName),
@@ -88,7 +89,7 @@ export class TurnRunner {
   }
 
   async stop({ conversationId }) {
-    const session = await this.session();
-    return { stopped: session.turns.stop(conversationId) };
+    const api = await this.api();
+    return { stopped: api.stop_turn(conversationId) };
   }
 }

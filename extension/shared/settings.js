@@ -56,7 +56,7 @@ export function whatIsMissing(settings, apiKey) {
   return "";
 }
 
-// The settings as the Python agent reads them (py/tabagent/session.py).
+// The settings as the Python agent reads them (py/tabagent/session.py, through json_api.py).
 export function forPython(settings) {
   return {
     provider: settings.provider,

@@ -14,7 +14,6 @@ then gets the page tools, and its page actions ask the user through `confirmatio
 
 from __future__ import annotations
 
-import json
 import time
 
 from .browser_model import BrowserModel
@@ -22,13 +21,10 @@ from .code_agent import CodeAgent
 from .events import Event
 from .memory import Memory
 from .models import OpenAIModel
-from .page_actions import AskTheUser, CalledByHand
-from .page_bridge import JsonBridge
+from .page_actions import AskTheUser
 from .page_tools import page_tools
-from .sandbox_executor import SandboxExecutor
 from .tool_calling_agent import ToolCallingAgent
-from .tools import FinalAnswerTool, ToolInputError, format_result
-from .user_tools import load_user_tools, with_page
+from .user_tools import describe_problem
 
 AGENT_KINDS = {"code": CodeAgent, "tool_calling": ToolCallingAgent}
 
@@ -123,59 +119,6 @@ class Turns:
 
 
 turns = Turns()
-
-
-async def run_turn_json(request_json: str, emit_json, **build) -> str:
-    """`turns.run` with JSON in and out: what a JavaScript host calls, no proxies to manage."""
-    if build.get("page") is not None:
-        build["page"] = JsonBridge(build["page"])
-    # The code a CodeAgent writes runs in the extension's sandbox: one per agent of the team.
-    sandbox_for = build.pop("sandbox_for", None)
-    if sandbox_for is not None:
-        timeout = float((json.loads(request_json).get("settings") or {}).get("code_timeout", 30))
-        build["executor_factory"] = lambda name: SandboxExecutor(sandbox_for(name), timeout=timeout)
-    # The developer's own tools (py/user_tools/), loaded afresh when their files changed.
-    user_tools, build["problems"] = load_user_tools()
-    build["tools"] = [*build.get("tools", ()), *with_page(user_tools, build.get("page"))]
-    result = await turns.run(json.loads(request_json), lambda event: emit_json(json.dumps(event)), **build)
-    return json.dumps(result)
-
-
-async def call_tool_json(name: str, args_json: str, page) -> str:
-    """One page tool called by a person, with no model and no turn (a developer trying a
-    tool). Returns {"ok": true, "result": the exact text a model would get, "ms": the time
-    from the call to the result in Python}, or {"ok": false, "error"} for a wrong call."""
-    tools = {t.name: t for t in _all_tools(JsonBridge(page))[0]}
-    if name not in tools:
-        return json.dumps({"ok": False, "error": f"There is no tool named {name!r}; there are: "
-                                                 f"{', '.join(tools)}."})
-    started = time.perf_counter()
-    try:
-        value = await tools[name](**json.loads(args_json or "{}"))
-    except ToolInputError as error:
-        return json.dumps({"ok": False, "error": str(error)})
-    ms = (time.perf_counter() - started) * 1000
-    return json.dumps({"ok": True, "result": format_result(value), "ms": round(ms, 2)})
-
-
-def describe_problem(problem: dict) -> str:
-    where = problem["file"] + (f", line {problem['line']}" if problem.get("line") else "")
-    return f"{where}: {problem['message']} (its tools are not loaded; the others are)"
-
-
-def _all_tools(bridge):
-    """The tools a turn gets, as a developer sees them: page tools, then their own."""
-    user_tools, problems = load_user_tools()
-    return [*page_tools(bridge, CalledByHand()), *with_page(user_tools, bridge)], problems
-
-
-def list_tools_json(page) -> str:
-    """Every tool with the schema the model sees (and, for a CodeAgent, the Python signature),
-    plus the user tools that did not load: for the panel's tools view."""
-    tools, problems = _all_tools(JsonBridge(page))
-    listed = [{"name": t.name, "description": t.description, "parameters": t.parameters,
-               "signature": t.python_signature()} for t in [*tools, FinalAnswerTool()]]
-    return json.dumps({"tools": listed, "problems": [{**p, "text": describe_problem(p)} for p in problems]})
 
 
 def _refused(request: dict, message: str, emit) -> dict:

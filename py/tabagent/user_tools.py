@@ -236,3 +236,8 @@ class PageBound(Tool):
             return await self.tool(*args, **kwargs)
         finally:
             _current.reset(token)
+
+
+def describe_problem(problem: dict) -> str:
+    where = problem["file"] + (f", line {problem['line']}" if problem.get("line") else "")
+    return f"{where}: {problem['message']} (its tools are not loaded; the others are)"

@@ -12,7 +12,8 @@ from tabagent import Agent, ScriptedModel
 from tabagent.page_actions import ACTING, AskTheUser, CalledByHand
 from tabagent.page_bridge import UNTRUSTED_NOTE, JsonBridge, untrusted
 from tabagent.page_tools import READING, page_tools
-from tabagent.session import Turns, call_tool_json
+from tabagent.json_api import call_tool_json
+from tabagent.session import Turns
 
 CONTENT = Path(__file__).resolve().parents[2] / "extension" / "content"
 URL = "http://127.0.0.1/page.html"

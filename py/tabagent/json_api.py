@@ -1,0 +1,74 @@
+"""TabAgent's entry points for a host that speaks JSON: the extension's offscreen document.
+
+Everything crosses as JSON text, so the JavaScript side has no Python proxies to manage:
+a turn (`run_turn_json`, `stop_turn`), one tool called by hand (`call_tool_json`) and the
+list of tools with their schemas (`list_tools_json`). The host hands in its bridges: `page`
+(the user's tabs, see page_bridge.py), `sandbox_for` (a sandbox per agent, for the code a
+CodeAgent writes) and `browser_model` (Chrome's built-in model).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+
+from .page_actions import CalledByHand
+from .page_bridge import JsonBridge
+from .page_tools import page_tools
+from .sandbox_executor import SandboxExecutor
+from .session import turns
+from .tools import FinalAnswerTool, ToolInputError, format_result
+from .user_tools import describe_problem, load_user_tools, with_page
+
+
+async def run_turn_json(request_json: str, emit_json, **build) -> str:
+    """Runs one turn (`session.Turns.run`) with JSON in and out."""
+    if build.get("page") is not None:
+        build["page"] = JsonBridge(build["page"])
+    # The code a CodeAgent writes runs in the extension's sandbox: one per agent of the team.
+    sandbox_for = build.pop("sandbox_for", None)
+    if sandbox_for is not None:
+        timeout = float((json.loads(request_json).get("settings") or {}).get("code_timeout", 30))
+        build["executor_factory"] = lambda name: SandboxExecutor(sandbox_for(name), timeout=timeout)
+    # The developer's own tools (py/user_tools/), loaded afresh when their files changed.
+    user_tools, build["problems"] = load_user_tools()
+    build["tools"] = [*build.get("tools", ()), *with_page(user_tools, build.get("page"))]
+    result = await turns.run(json.loads(request_json), lambda event: emit_json(json.dumps(event)), **build)
+    return json.dumps(result)
+
+
+async def call_tool_json(name: str, args_json: str, page) -> str:
+    """One page tool called by a person, with no model and no turn (a developer trying a
+    tool). Returns {"ok": true, "result": the exact text a model would get, "ms": the time
+    from the call to the result in Python}, or {"ok": false, "error"} for a wrong call."""
+    tools = {t.name: t for t in _all_tools(JsonBridge(page))[0]}
+    if name not in tools:
+        return json.dumps({"ok": False, "error": f"There is no tool named {name!r}; there are: "
+                                                 f"{', '.join(tools)}."})
+    started = time.perf_counter()
+    try:
+        value = await tools[name](**json.loads(args_json or "{}"))
+    except ToolInputError as error:
+        return json.dumps({"ok": False, "error": str(error)})
+    ms = (time.perf_counter() - started) * 1000
+    return json.dumps({"ok": True, "result": format_result(value), "ms": round(ms, 2)})
+
+
+def _all_tools(bridge):
+    """The tools a turn gets, as a developer sees them: page tools, then their own."""
+    user_tools, problems = load_user_tools()
+    return [*page_tools(bridge, CalledByHand()), *with_page(user_tools, bridge)], problems
+
+
+def list_tools_json(page) -> str:
+    """Every tool with the schema the model sees (and, for a CodeAgent, the Python signature),
+    plus the user tools that did not load: for the panel's tools view."""
+    tools, problems = _all_tools(JsonBridge(page))
+    listed = [{"name": t.name, "description": t.description, "parameters": t.parameters,
+               "signature": t.python_signature()} for t in [*tools, FinalAnswerTool()]]
+    return json.dumps({"tools": listed, "problems": [{**p, "text": describe_problem(p)} for p in problems]})
+
+
+def stop_turn(conversation_id: str) -> bool:
+    """Stops the conversation's running turn; False when none is running."""
+    return turns.stop(conversation_id)
