@@ -74,11 +74,21 @@ class Browser:
         options.add_experimental_option("excludeSwitches", ["disable-extensions", "enable-automation"])
         self.driver = webdriver.Chrome(options=options, service=Service(CHROMEDRIVER))
         self.driver.set_script_timeout(60)
-        self._first_tab = self.driver.current_window_handle  # the tab Chromium starts with
         self.cdp = CDP(self.driver.capabilities["goog:chromeOptions"]["debuggerAddress"])
         self._watch_extension_consoles()
+        self._leave_the_new_tab_page()
         self.extension_id = self._wait_for_extension_id()
         return self
+
+    def _leave_the_new_tab_page(self) -> None:
+        """Swaps the tab Chromium starts with (its new-tab page) for a blank one, made through
+        CDP. ChromeDriver waits for its current tab to finish loading before each command,
+        and the new-tab page, with no network, has kept it waiting for minutes at start-up."""
+        starting = self.driver.current_window_handle
+        blank = self.cdp.send("Target.createTarget", {"url": "about:blank"})["targetId"]
+        self.driver.switch_to.window(blank)
+        self.cdp.send("Target.closeTarget", {"targetId": starting})
+        self._first_tab = blank
 
     # -- the extension -------------------------------------------------------------------
 
@@ -98,8 +108,8 @@ class Browser:
     def open_tab(self, url: str) -> str:
         """Opens `url` in a new tab and makes it Selenium's current window; returns its handle.
 
-        The first call uses the blank tab Chromium starts with: opening a second tab while
-        the browser is still starting has been seen to stall ChromeDriver on a loaded machine."""
+        The first call uses the blank tab made at start, so no tab is opened while the browser
+        is still starting (that has stalled ChromeDriver on a loaded machine)."""
         first, self._first_tab = getattr(self, "_first_tab", None), None
         if first:
             self.driver.switch_to.window(first)
