@@ -43,7 +43,14 @@ function serially(change) {
   return result;
 }
 
-async function save(record) {
+// `indexed: false` saves the record alone: live event batches, which arrive every few
+// milliseconds while a reply streams, need not rewrite the index too (the turn's start and
+// end update it).
+async function save(record, { indexed = true } = {}) {
+  if (!indexed) {
+    await chrome.storage.local.set({ [recordKey(record.id)]: record });
+    return record;
+  }
   record.updatedAt = Date.now();
   const { [INDEX]: index = {} } = await chrome.storage.local.get(INDEX);
   index[record.id] = { id: record.id, title: record.title, createdAt: record.createdAt, updatedAt: record.updatedAt };
@@ -51,12 +58,12 @@ async function save(record) {
   return record;
 }
 
-function update(id, change) {
+function update(id, change, options) {
   return serially(async () => {
     const record = await loadConversation(id);
     if (!record) throw new Error(`There is no conversation ${id} (was it deleted?)`);
     change(record);
-    return save(record);
+    return save(record, options);
   });
 }
 
@@ -76,10 +83,11 @@ function findTurn(record, turnId) {
 }
 
 export function appendTurnEvents(id, turnId, events) {
-  return update(id, (record) => {
+  const change = (record) => {
     const turn = findTurn(record, turnId);
     turn.events = mergeEvents(turn.events, events);
-  });
+  };
+  return update(id, change, { indexed: false });
 }
 
 // The whole turn, as the offscreen document saw it: replaces what the batches left.
