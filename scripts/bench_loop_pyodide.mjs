@@ -7,27 +7,15 @@
 import { loadPyodide } from "pyodide";
 import fs from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+import { ROOT as root, installPackage } from "./pyodide-package.mjs";
 
 function option(name, fallback) {
   const i = process.argv.indexOf(name);
   return i >= 0 ? Number(process.argv[i + 1]) : fallback;
 }
 
-function copyTree(pyodide, from, to) {
-  pyodide.FS.mkdirTree(to);
-  for (const entry of fs.readdirSync(from, { withFileTypes: true })) {
-    if (entry.name === "__pycache__") continue;
-    const source = path.join(from, entry.name);
-    if (entry.isDirectory()) copyTree(pyodide, source, `${to}/${entry.name}`);
-    else if (entry.name.endsWith(".py")) pyodide.FS.writeFile(`${to}/${entry.name}`, fs.readFileSync(source));
-  }
-}
-
 const pyodide = await loadPyodide();
-copyTree(pyodide, path.join(root, "py", "tabagent"), "/src/tabagent");
+installPackage(pyodide);
 pyodide.FS.writeFile("/src/bench_loop.py", fs.readFileSync(path.join(root, "scripts", "bench_loop.py")));
 const version = pyodide.version;
 await pyodide.runPythonAsync(`

@@ -13,24 +13,14 @@ import { loadPyodide } from "pyodide";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { installPackage } from "../../scripts/pyodide-package.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const root = path.resolve(here, "..", "..");
 const CASE_TIMEOUT_S = 30;
 
 function option(name) {
   const i = process.argv.indexOf(name);
   return i >= 0 ? process.argv[i + 1] : undefined;
-}
-
-function copyTree(pyodide, from, to) {
-  pyodide.FS.mkdirTree(to);
-  for (const entry of fs.readdirSync(from, { withFileTypes: true })) {
-    if (entry.name === "__pycache__") continue;
-    const source = path.join(from, entry.name);
-    if (entry.isDirectory()) copyTree(pyodide, source, `${to}/${entry.name}`);
-    else if (entry.name.endsWith(".py")) pyodide.FS.writeFile(`${to}/${entry.name}`, fs.readFileSync(source));
-  }
 }
 
 const server = option("--server") ?? process.env.TABAGENT_TEST_SERVER;
@@ -45,7 +35,7 @@ const pyodide = await loadPyodide({
   stdout: (line) => process.stderr.write(line + "\n"),
   stderr: (line) => process.stderr.write(line + "\n"),
 });
-copyTree(pyodide, path.join(root, "py", "tabagent"), "/src/tabagent");
+installPackage(pyodide);
 const caseFiles = fs.readdirSync(here).filter((f) => /^cases_.*\.py$/.test(f)).sort();
 pyodide.FS.mkdirTree("/cases");
 for (const file of fs.readdirSync(here).filter((f) => f.endsWith(".py"))) {
