@@ -3,7 +3,7 @@
 
 import { Broadcast, MessageType } from "../shared/messages.js";
 import { askBackground } from "../shared/runtime.js";
-import { listConversations } from "../shared/conversations.js";
+import { listConversations, loadConversation } from "../shared/conversations.js";
 import { loadSettings, whatIsMissing } from "../shared/settings.js";
 import { ConversationView } from "./conversation-view.js";
 import { HistoryView } from "./history-view.js";
@@ -86,10 +86,8 @@ async function openInitialConversation() {
     await chrome.storage.session.remove("lastError");
   }
   const [latest] = await listConversations();
-  if (latest) {
-    await conversation.open(latest.id);
-    if (!conversation.running()) conversation.showEmpty();
-  }
+  const record = latest && (await loadConversation(latest.id));
+  if (record?.turns.some((turn) => turn.status === "running")) await conversation.open(latest.id);
 }
 
 chrome.runtime.onMessage.addListener((message) => {
