@@ -57,7 +57,7 @@ TIMED_RUNS = """(async () => {
 PYTHON_TOOL_RUNS = """
 import json, time, js
 from tabagent import tool
-from tabagent.sandbox_executor import SandboxExecutor
+from tabagent.app.sandbox_executor import SandboxExecutor
 
 @tool
 def add(a: int, b: int) -> int:

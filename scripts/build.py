@@ -29,7 +29,7 @@ NODE_MODULES = ROOT / "node_modules"
 VENDOR = ROOT / "extension" / "vendor"
 PACKAGE = ROOT / "py" / "tabagent"
 # The developer's own tools: packed next to tabagent/ (so in the package hash), imported at
-# turn time by tabagent.user_tools, never at import (the snapshot must not depend on them).
+# turn time by tabagent.app.user_tools, never at import (the snapshot must not depend on them).
 USER_TOOLS = ROOT / "py" / "user_tools"
 
 PYODIDE_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"]

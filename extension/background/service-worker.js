@@ -8,7 +8,7 @@ import { Broadcast, MessageType, Target } from "../shared/messages.js";
 import { storeSettings } from "../shared/settings.js";
 import { createContextMenu, onContextMenuClick } from "./context-menu.js";
 import { followConfiguredEndpoint } from "./local-endpoint.js";
-import { runPageTool } from "./page-tools.js";
+import { runPageTool } from "./page-tool-relay.js";
 import { askOffscreen, ensureOffscreenDocument, offscreenDocumentExists } from "./offscreen-document.js";
 import { saveFinishedTurn, saveTurnEvents, startTurn, stopTurn } from "./turns.js";
 

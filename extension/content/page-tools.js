@@ -9,7 +9,7 @@
 //   frames.js      same-origin iframes: all documents, copies with frames inlined
 //   locators.js    "ta-<n>" locators and CSS selectors -> elements
 //   tables.js      table grid (colspan/rowspan) and extract_tables
-//   markdown.js    HTML -> Markdown (turndown + table/pre/link/image rules)
+//   html-to-markdown.js  HTML -> Markdown (turndown + table/pre/link/image rules)
 //   read-page.js   read_page
 //   selection.js   get_selection
 //   search.js      find_in_page

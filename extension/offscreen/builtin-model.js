@@ -1,5 +1,5 @@
 // Chrome's built-in model (the Prompt API's LanguageModel), as the bridge the Python
-// BrowserModel expects (py/tabagent/browser_model.py). LanguageModel is looked up on each
+// BrowserModel expects (py/tabagent/app/builtin_model.py). LanguageModel is looked up on each
 // call: it can appear once Chrome has downloaded the model.
 
 const requests = new Map(); // request id -> AbortController

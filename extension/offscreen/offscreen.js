@@ -6,7 +6,7 @@ import { Broadcast, MessageType, Target } from "../shared/messages.js";
 import { answerConfirmation, callTool, pageBridge } from "./page-bridge.js";
 import { startPython } from "./python.js";
 import { SandboxHost } from "./sandbox-host.js";
-import { TurnRunner } from "./turns.js";
+import { TurnRunner } from "./turn-runner.js";
 
 const python = startPython();
 // Runs the code a CodeAgent writes in a sandboxed page; Python reaches it as

@@ -1,4 +1,4 @@
-// The page bridge handed to Python (JsonBridge in py/tabagent/page_bridge.py), JSON text both
+// The page bridge handed to Python (JsonBridge in py/tabagent/app/page_bridge.py), JSON text both
 // ways. call() sends a page-tool call to the service worker, which runs it in the user's tab;
 // confirm() waits for the user's answer to a confirmation the agent has emitted, which the
 // side panel sends back through the service worker (MessageType.answerConfirmation).

@@ -1,7 +1,7 @@
 // The sandbox as the offscreen document sees it: runs model-written Python in a sandboxed
 // extension page (extension/sandbox/) with a Pyodide of its own, and answers the tool calls
 // that code makes. Whatever the sandbox sends is untrusted: messages are taken only from
-// the windows of our own sandbox frames and only in the shapes protocol.js allows.
+// the windows of our own sandbox frames and only in the shapes sandbox-protocol.js allows.
 //
 //   const sandbox = new SandboxHost();
 //   const result = await sandbox.run("print(add(2, 3))", {
@@ -15,8 +15,8 @@
 // its place. One host is one conversation's interpreter: variables persist between runs
 // until reset(). Hosts share one spare, so a host per conversation costs no more waiting.
 
-import { spareState, takeFrame } from "../sandbox/frame.js";
-import { FromSandbox, ToSandbox, problemToSandbox } from "../sandbox/protocol.js";
+import { spareState, takeFrame } from "./sandbox-frame.js";
+import { FromSandbox, ToSandbox, problemToSandbox } from "../shared/sandbox-protocol.js";
 
 export const SANDBOX_DEFAULTS = Object.freeze({
   timeoutMs: 30_000, // of the sandbox's own time: waiting for a tool in the parent does not count

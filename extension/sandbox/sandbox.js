@@ -5,10 +5,10 @@
 // The page itself runs no model code: it starts a worker that does (worker.js), so that code
 // which never ends freezes neither this page nor the offscreen document, and relays messages
 // between the worker and the parent. It accepts messages only from the window that embeds
-// it and the worker it started, and only in the shapes protocol.js allows.
+// it and the worker it started, and only in the shapes sandbox-protocol.js allows.
 
 import { closeWaysOut } from "./no-way-out.js";
-import { ToSandbox, problemFromSandbox, problemToSandbox } from "./protocol.js";
+import { ToSandbox, problemFromSandbox, problemToSandbox } from "../shared/sandbox-protocol.js";
 
 // The offscreen document's origin: the extension's. Ours is opaque, but our URL says whose.
 const PARENT_ORIGIN = new URL(location.href).origin;

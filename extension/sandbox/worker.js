@@ -7,11 +7,10 @@
 // before model code runs): the parent sends every file Pyodide needs in the boot message,
 // and a stand-in `fetch` hands them to Pyodide's loader while it starts.
 
-import { PACKAGE_DIR } from "../offscreen/python-setup.js";
+import { PACKAGE_DIR } from "../shared/python-setup.js";
 import { WAYS_OUT, closeWaysOut } from "./no-way-out.js";
-import { FromSandbox, ToSandbox, problemFromSandbox, problemToSandbox } from "./protocol.js";
+import { FromSandbox, ToSandbox, problemFromSandbox, problemToSandbox } from "../shared/sandbox-protocol.js";
 
-const RUNTIME_DIR = "/home/pyodide/sandbox";
 const WASM_PAGE = 65_536;
 // Past the limit the parent is told and stops the sandbox; meanwhile growth is refused
 // only well beyond it, so that Emscripten's habit of asking for 20% extra at a time does
@@ -88,7 +87,7 @@ function serveFiles(files) {
   };
 }
 
-async function boot({ indexURL, wasm, stdlib, lock, snapshot, packageZip, runtime: source, wheels }) {
+async function boot({ indexURL, wasm, stdlib, lock, snapshot, packageZip, wheels }) {
   const started = performance.now();
   serveFiles(new Map([[`${indexURL}pyodide.asm.wasm`, wasm], [`${indexURL}python_stdlib.zip`, stdlib]]));
   // Pyodide tells module workers from classic ones by trying importScripts; without it, it
@@ -109,15 +108,12 @@ async function boot({ indexURL, wasm, stdlib, lock, snapshot, packageZip, runtim
   pyodide.unpackArchive(packageZip, "zip", { extractDir: PACKAGE_DIR });
   const sitePackages = pyodide.runPython("import sysconfig; sysconfig.get_path('purelib')");
   for (const wheel of wheels) pyodide.unpackArchive(wheel.bytes, "zip", { extractDir: sitePackages });
-  pyodide.FS.mkdirTree(RUNTIME_DIR);
-  pyodide.FS.writeFile(`${RUNTIME_DIR}/sandbox_runtime.py`, source);
   pyodide.runPython(`
 import importlib, sys
-for path in (${JSON.stringify(RUNTIME_DIR)}, ${JSON.stringify(PACKAGE_DIR)}):
-    if path not in sys.path: sys.path.insert(0, path)
+if ${JSON.stringify(PACKAGE_DIR)} not in sys.path: sys.path.insert(0, ${JSON.stringify(PACKAGE_DIR)})
 importlib.invalidate_caches()
 `);
-  const module = pyodide.pyimport("sandbox_runtime");
+  const module = pyodide.pyimport("tabagent.app.sandbox_runtime");
   module.warm_up();
   runtime = module.SandboxRuntime(fromPython);
   guardMemory();

@@ -56,7 +56,7 @@ export function whatIsMissing(settings, apiKey) {
   return "";
 }
 
-// The settings as the Python agent reads them (py/tabagent/session.py, through json_api.py).
+// The settings as the Python agent reads them (py/tabagent/app/turns.py, through json_entry_points.py).
 export function forPython(settings) {
   return {
     provider: settings.provider,

@@ -1,7 +1,7 @@
-"""`python -m tabagent`: the agent in a terminal (see cli.py)."""
+"""`python -m tabagent`: the agent in a terminal (see app/cli.py)."""
 
 import sys
 
-from .cli import main
+from .app.cli import main
 
 sys.exit(main())

@@ -10,7 +10,7 @@ import json
 import sys
 
 from tabagent import tool
-from tabagent.sandbox_executor import SandboxExecutor, tool_spec
+from tabagent.app.sandbox_executor import SandboxExecutor, tool_spec
 
 HOST_JS = """({
   warmed: 0, resets: 0, seen: null,

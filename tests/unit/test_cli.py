@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tabagent import cli
+from tabagent.app import cli
 from tabagent.events import KINDS
 from tests.helpers.model_server import ModelServer, Reply
 

@@ -9,11 +9,11 @@ import re
 from pathlib import Path
 
 from tabagent import Agent, ScriptedModel
-from tabagent.page_actions import ACTING, AskTheUser, CalledByHand
-from tabagent.page_bridge import UNTRUSTED_NOTE, JsonBridge, untrusted
-from tabagent.page_tools import READING, page_tools
-from tabagent.json_api import call_tool_json
-from tabagent.session import Turns
+from tabagent.app.page_actions import ACTING, AskTheUser, CalledByHand
+from tabagent.app.page_bridge import UNTRUSTED_NOTE, JsonBridge, untrusted
+from tabagent.app.page_tools import READING, page_tools
+from tabagent.app.json_entry_points import call_tool_json
+from tabagent.app.turns import Turns
 
 CONTENT = Path(__file__).resolve().parents[2] / "extension" / "content"
 URL = "http://127.0.0.1/page.html"

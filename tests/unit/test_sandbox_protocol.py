@@ -1,12 +1,12 @@
 """The sandbox's message protocol, in CPython: both Python ends and the JavaScript checks.
 
-- SandboxRuntime (extension/sandbox/sandbox_runtime.py), the sandbox's side: runs code,
+- SandboxRuntime (tabagent.app.sandbox_runtime), the sandbox's side: runs code,
   makes tool stubs, and refuses malformed messages, unknown call ids and stray answers;
-- SandboxExecutor (tabagent.sandbox_executor), the agent's side: answers tool calls, and
+- SandboxExecutor (tabagent.app.sandbox_executor), the agent's side: answers tool calls, and
   refuses malformed ones with an error instead of running anything;
 - both wired together in-process (as the offscreen document and the worker are, over
   postMessage) under a CodeAgent, which must behave exactly as with the local executor;
-- protocol.js's checks, which the offscreen document, the sandbox page and the worker
+- sandbox-protocol.js's checks, which the offscreen document, the sandbox page and the worker
   apply to every message, run under Node.js.
 """
 
@@ -22,12 +22,12 @@ from pathlib import Path
 import pytest
 
 from tabagent import CodeAgent, LocalExecutor, ScriptedModel, tool
-from tabagent.sandbox_executor import SandboxExecutor, answer_tool_call, tool_spec
+from tabagent.app.sandbox_executor import SandboxExecutor, answer_tool_call, tool_spec
 from tabagent.tools import ToolInputError
 
+from tabagent.app.sandbox_runtime import ProtocolError, SandboxRuntime, parse
+
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "extension" / "sandbox"))
-from sandbox_runtime import ProtocolError, SandboxRuntime, parse  # noqa: E402
 
 pytestmark = pytest.mark.timeout(20)
 
@@ -323,10 +323,10 @@ async def test_reset_forgets_and_a_cancelled_run_stops_the_sandbox():
     assert hanging.stops == 1
 
 
-# --- protocol.js, which every JavaScript side applies ---------------------------------------
+# --- sandbox-protocol.js, which every JavaScript side applies ---------------------------------------
 
 PROTOCOL_CASES = r"""
-import { problemFromSandbox, problemToSandbox } from "./extension/sandbox/protocol.js";
+import { problemFromSandbox, problemToSandbox } from "./extension/shared/sandbox-protocol.js";
 const call = { type: "tool-call", runId: 1, callId: 2, name: "read_page", args: "{}" };
 const result = { type: "result", runId: 1, output: "", isError: false, isFinal: true, finalValue: "1" };
 const run = { type: "run", runId: 1, code: "1", maxOutputChars: 10, memoryLimitBytes: 0,
@@ -353,7 +353,7 @@ const cases = {
   toolSpecBadParam: problemToSandbox({ ...run, tools: [{ name: "f", doc: "", params: [{ name: "a b", required: true }] }] }),
   toolSpecNoDefault: problemToSandbox({ ...run, tools: [{ name: "f", doc: "", params: [{ name: "a", required: false }] }] }),
   bootFromElsewhere: problemToSandbox({ type: "boot", indexURL: "https://cdn.example/pyodide/", wasm: new ArrayBuffer(1),
-    stdlib: new ArrayBuffer(1), lock: {}, snapshot: null, packageZip: new ArrayBuffer(1), runtime: "", wheels: [] }),
+    stdlib: new ArrayBuffer(1), lock: {}, snapshot: null, packageZip: new ArrayBuffer(1), wheels: [] }),
 };
 console.log(JSON.stringify(cases));
 """

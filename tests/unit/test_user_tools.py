@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from tabagent import ScriptedModel, ToolCallingAgent, tool
-from tabagent.page_bridge import UNTRUSTED_NOTE
-from tabagent.user_tools import DEFAULT_FOLDER, PageError, PageUnavailable, load_user_tools, page, with_page
+from tabagent.app.page_bridge import UNTRUSTED_NOTE
+from tabagent.app.user_tools import DEFAULT_FOLDER, PageError, PageUnavailable, load_user_tools, page, with_page
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -175,7 +175,7 @@ def test_the_build_packs_the_user_tools_next_to_the_package():
     build = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(build)
     packed = zipfile.ZipFile(io.BytesIO(build.pack_package())).namelist()
-    assert "user_tools/convert_units.py" in packed and "tabagent/user_tools.py" in packed
+    assert "user_tools/convert_units.py" in packed and "tabagent/app/user_tools.py" in packed
     assert "user_tools/README.md" not in packed
 
 
@@ -198,7 +198,7 @@ def readme_example() -> str:
     """The page-reading tool of the README's "Adding a tool": it must keep working."""
     readme = (ROOT / "README.md").read_text()
     return next(block for block in re.findall(r"```python\n(.*?)```", readme, re.S)
-                if "tabagent.user_tools import page" in block)
+                if "tabagent.app.user_tools import page" in block)
 
 
 async def test_a_user_tool_reads_the_page_of_its_turn(tmp_path):

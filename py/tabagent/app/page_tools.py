@@ -15,7 +15,7 @@ from typing import Literal
 
 from .page_actions import ACTING, PageActor
 from .page_bridge import as_json, untrusted
-from .tools import FunctionTool, Tool
+from ..tools import FunctionTool, Tool
 
 # read_page's part size and page_html's cut are set so that one result, with its header and
 # marking, fits the agent's observation budget (20,000 characters): nothing is lost between

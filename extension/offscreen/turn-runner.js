@@ -49,10 +49,10 @@ export class TurnRunner {
     this.sandboxes = new Sandboxes();
   }
 
-  // tabagent's JSON entry points (py/tabagent/json_api.py).
+  // tabagent's JSON entry points (py/tabagent/app/json_entry_points.py).
   async api() {
     const { pyodide } = await this.python;
-    this.module ??= pyodide.pyimport("tabagent.json_api");
+    this.module ??= pyodide.pyimport("tabagent.app.json_entry_points");
     return this.module;
   }
 

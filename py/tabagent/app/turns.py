@@ -16,14 +16,14 @@ from __future__ import annotations
 
 import time
 
-from .browser_model import BrowserModel
-from .code_agent import CodeAgent
-from .events import Event
-from .memory import Memory
-from .models import OpenAIModel
+from .builtin_model import BrowserModel
+from ..code_agent import CodeAgent
+from ..events import Event
+from ..memory import Memory
+from ..models import OpenAIModel
 from .page_actions import AskTheUser
 from .page_tools import page_tools
-from .tool_calling_agent import ToolCallingAgent
+from ..tool_calling_agent import ToolCallingAgent
 from .user_tools import describe_problem
 
 AGENT_KINDS = {"code": CodeAgent, "tool_calling": ToolCallingAgent}

@@ -17,15 +17,15 @@ import signal
 import sys
 import uuid
 
-from . import __version__
-from .executor import LocalExecutor
-from .hosts.cpython import CPythonHost
-from .session import AGENT_KINDS, Turns
+from .. import __version__
+from ..executor import LocalExecutor
+from ..hosts.cpython import CPythonHost
+from .turns import AGENT_KINDS, Turns
 from .user_tools import load_user_tools
 
 USAGE_ERROR, MODEL_ERROR, STOPPED = 2, 1, 130
 NOT_FATAL = ("retrying", "max_steps")  # error kinds after which the turn goes on
-# The extension's settings keys (extension/shared/settings.js) and what session.py calls them.
+# The extension's settings keys (extension/shared/settings.js) and what turns.py calls them.
 SETTINGS_KEYS = {"provider": "provider", "baseUrl": "base_url", "model": "model", "agent": "agent",
                  "maxSteps": "max_steps", "team": "team"}
 
@@ -63,7 +63,7 @@ def parse_args(argv) -> argparse.Namespace:
 
 
 def settings_from(args) -> dict:
-    """The settings as session.py reads them: the file's, then the options'."""
+    """The settings as turns.py reads them: the file's, then the options'."""
     settings = {"agent": "code", "max_steps": 10}
     if args.settings:
         try:

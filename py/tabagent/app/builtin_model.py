@@ -15,8 +15,8 @@ import asyncio
 import json
 import uuid
 
-from .errors import ModelError
-from .models import Model, ModelReply, notify
+from ..errors import ModelError
+from ..models import Model, ModelReply, notify
 
 
 class BrowserModelError(ModelError):

@@ -18,8 +18,8 @@ import asyncio
 import json
 import keyword
 
-from .executor import ExecutionResult, Executor
-from .tools import Tool
+from ..executor import ExecutionResult, Executor
+from ..tools import Tool
 
 
 class SandboxExecutor(Executor):

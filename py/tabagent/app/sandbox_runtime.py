@@ -1,6 +1,6 @@
 """The sandbox's Python: runs the code a model wrote, with the agent's tools as stubs.
 
-worker.js loads this file into the sandbox's own Pyodide. It talks to the parent (the
+worker.js imports this module in the sandbox's own Pyodide. It talks to the parent (the
 offscreen document) only in JSON text: messages in through `start_run` and `receive`,
 messages out through `post`, a function the worker hands in. Running code, capturing
 output, capping it and cleaning tracebacks is tabagent.code_runner's job, the same code
@@ -12,7 +12,7 @@ the local executor runs; this file adds what only a sandbox needs:
   conversation);
 - a check of every message, since a message's shape is all this side can trust.
 
-Wire format (JSON text; see extension/sandbox/protocol.js for every field):
+Wire format (JSON text; see extension/shared/sandbox-protocol.js for every field):
   in   {"type": "run", "runId", "code", "tools": [spec], "maxOutputChars", "memoryLimitBytes"}
        {"type": "tool-result", "runId", "callId", "reply"}   reply is the JSON text of
        {"ok": true, "value": ...} or {"ok": false, "error": {"type", "module", "base", "args"}}
@@ -30,7 +30,7 @@ import json
 
 from tabagent import code_runner
 
-MAX_TEXT_CHARS = 16_000_000  # as protocol.js: larger arguments or answers are refused
+MAX_TEXT_CHARS = 16_000_000  # as sandbox-protocol.js: larger arguments or answers are refused
 
 
 class ProtocolError(ValueError):

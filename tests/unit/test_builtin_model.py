@@ -8,7 +8,7 @@ import json
 import pytest
 
 from tabagent import CodeAgent
-from tabagent.browser_model import BrowserModel, BrowserModelError, prompt_messages
+from tabagent.app.builtin_model import BrowserModel, BrowserModelError, prompt_messages
 
 
 class FakeBridge:

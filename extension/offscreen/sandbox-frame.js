@@ -1,13 +1,12 @@
 // The parent's side of one sandbox: a sandboxed extension page (sandbox.html) embedded in
 // the offscreen document, and the worker it starts. A frame boots by being sent every file
 // its Pyodide needs (the sandbox may fetch nothing), then takes messages only from its own
-// window and only in the shapes protocol.js allows. Removing a frame ends its worker, and
+// window and only in the shapes sandbox-protocol.js allows. Removing a frame ends its worker, and
 // with it whatever code was running there: that is how the host stops code for certain.
 
-import { FromSandbox, ToSandbox, problemFromSandbox } from "./protocol.js";
+import { FromSandbox, ToSandbox, problemFromSandbox } from "../shared/sandbox-protocol.js";
 
-const PAGE = new URL("sandbox.html", import.meta.url).href;
-const RUNTIME = new URL("sandbox_runtime.py", import.meta.url);
+const PAGE = new URL("../sandbox/sandbox.html", import.meta.url).href;
 const VENDOR = new URL("../vendor/", import.meta.url);
 const INDEX_URL = new URL("pyodide/", VENDOR).href;
 // A frame that sends this many malformed or unexpected messages is given up on.
@@ -32,16 +31,15 @@ async function fetchBootFiles() {
     fetchVendor(new URL("wheels/wheels.json", VENDOR), "json"),
   ]);
   const snapshotFits = made?.key === `${build.pyodideVersion}/${build.packageHash}`;
-  const [wasm, stdlib, lock, snapshot, packageZip, runtime, wheels] = await Promise.all([
+  const [wasm, stdlib, lock, snapshot, packageZip, wheels] = await Promise.all([
     fetchVendor(new URL("pyodide.asm.wasm", INDEX_URL)),
     fetchVendor(new URL("python_stdlib.zip", INDEX_URL)),
     fetchVendor(new URL("pyodide-lock.json", INDEX_URL), "json"),
     snapshotFits ? fetchVendor(new URL("python.snapshot", VENDOR)) : null,
     fetchVendor(new URL("tabagent.zip", VENDOR)),
-    fetchVendor(RUNTIME, "text"),
     Promise.all(wheelNames.map(async (name) => ({ name, bytes: await fetchVendor(new URL(`wheels/${name}`, VENDOR)) }))),
   ]);
-  const message = { type: ToSandbox.boot, indexURL: INDEX_URL, wasm, stdlib, lock, snapshot, packageZip, runtime, wheels };
+  const message = { type: ToSandbox.boot, indexURL: INDEX_URL, wasm, stdlib, lock, snapshot, packageZip, wheels };
   return [message, [wasm, stdlib, snapshot, packageZip, ...wheels.map((w) => w.bytes)].filter(Boolean)];
 }
 

@@ -58,7 +58,7 @@ function isToolSpec(spec) {
 const SHAPES = {
   [ToSandbox.boot]: {
     indexURL: is.url, wasm: is.bytes, stdlib: is.bytes, lock: is.object, snapshot: is.maybeBytes,
-    packageZip: is.bytes, runtime: is.text, wheels: is.wheels,
+    packageZip: is.bytes, wheels: is.wheels,
   },
   [ToSandbox.run]: { runId: is.id, code: is.code, tools: is.tools, maxOutputChars: is.count, memoryLimitBytes: is.count },
   [ToSandbox.toolResult]: { runId: is.id, callId: is.id, reply: is.text },

@@ -13,7 +13,7 @@ interpreter with tabagent imported, and a broken tool must not break that.
 A user tool reads the page through `page`, during a turn in the browser (reading only:
 acting on a page needs the user's consent, which only the built-in action tools ask for):
 
-    from tabagent.user_tools import page
+    from tabagent.app.user_tools import page
     found = await page.call("query_page", selector="h1")     # the content script's data
     text = await page.read_page()                            # what the built-in tool returns
 """
@@ -31,10 +31,10 @@ from pathlib import Path
 from .page_actions import ACTING
 from .page_bridge import untrusted
 from .page_tools import READING, PageReader
-from .tools import Tool
+from ..tools import Tool
 
 # py/user_tools in a checkout; user_tools/ next to tabagent/ in the extension's zip.
-DEFAULT_FOLDER = Path(__file__).resolve().parent.parent / "user_tools"
+DEFAULT_FOLDER = Path(__file__).resolve().parents[2] / "user_tools"
 SHOWN_AS = "py/user_tools"  # the default folder as the developer knows it
 # A user tool by one of these names would shadow TabAgent's own (the agent keeps the first).
 RESERVED = frozenset({"final_answer", *READING, *ACTING})

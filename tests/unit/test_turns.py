@@ -7,7 +7,7 @@ import json
 
 from tabagent import ScriptedModel
 from tabagent.memory import Memory
-from tabagent.session import Turns, build_agent
+from tabagent.app.turns import Turns, build_agent
 from tabagent.code_agent import CodeAgent
 from tabagent.tool_calling_agent import ToolCallingAgent
 
@@ -92,7 +92,7 @@ async def test_a_team_from_the_settings_nests_three_levels():
 
 
 async def test_the_builtin_provider_uses_the_browser_model_bridge():
-    from tests.unit.test_browser_model import FakeBridge
+    from tests.unit.test_builtin_model import FakeBridge
 
     bridge = FakeBridge(["Hello from the device"])
     events = []
@@ -111,7 +111,7 @@ async def test_the_builtin_provider_outside_the_browser_is_a_clear_error():
 async def test_user_tools_reach_the_agent_and_broken_ones_are_told(monkeypatch, tmp_path):
     import functools
 
-    from tabagent import json_api, user_tools
+    from tabagent.app import json_entry_points as json_api, user_tools
 
     (tmp_path / "good.py").write_text(
         "from tabagent import tool\n\n@tool\ndef shout(text: str) -> str:\n"

@@ -16,8 +16,8 @@ from .page_actions import CalledByHand
 from .page_bridge import JsonBridge
 from .page_tools import page_tools
 from .sandbox_executor import SandboxExecutor
-from .session import turns
-from .tools import FinalAnswerTool, ToolInputError, format_result
+from .turns import turns
+from ..tools import FinalAnswerTool, ToolInputError, format_result
 from .user_tools import describe_problem, load_user_tools, with_page
 
 
