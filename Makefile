@@ -7,7 +7,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 WEB_EXT := node_modules/.bin/web-ext
 # What the packed extension leaves out: only manifest.json and extension/ are shipped.
-PACK_IGNORE := py tests scripts dist screenshots docs .cache Makefile README.md pyproject.toml \
+PACK_IGNORE := py tests scripts bench dist screenshots docs .cache Makefile README.md pyproject.toml \
 	package.json package-lock.json requirements-dev.txt \
 	'!extension/vendor/**/*.zip'
 
@@ -32,7 +32,7 @@ lint: unpacked
 	$(WEB_EXT) lint --source-dir . --ignore-files $(PACK_IGNORE)
 
 bench: setup unpacked
-	$(PY) scripts/bench.py
+	$(PY) bench/bench.py
 
 setup: node_modules/.installed $(VENV)/.installed chromium
 

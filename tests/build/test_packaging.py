@@ -31,7 +31,7 @@ def test_zip_ships_the_extension_and_nothing_else():
         "extension/vendor/python.snapshot",
     ):
         assert needed in files, f"{needed} is missing from the zip"
-    unwanted = [n for n in files if n.split("/")[0] in {"tests", "scripts", "py", "node_modules", "dist", ".venv"} or "node_modules/" in n]
+    unwanted = [n for n in files if n.split("/")[0] in {"tests", "scripts", "bench", "py", "node_modules", "dist", ".venv"} or "node_modules/" in n]
     assert not unwanted, unwanted
     assert all(n == "manifest.json" or n.startswith("extension/") for n in files), files
 

@@ -9,7 +9,7 @@ a first call. Two times per call:
 - from the panel: the whole call-tool round trip as the side panel sees it.
 The first call is reported apart: it injects the content scripts into the page.
 
-    python scripts/bench_read_page.py [--runs 10] [--page yahoo-2 --page wikipedia]
+    python bench/bench_read_page.py [--runs 10] [--page yahoo-2 --page wikipedia]
 
 Prints a Markdown table (median and spread: min-max, p90). The target is a median under
 300 ms in Python for yahoo-2 (1.6 MB of HTML).

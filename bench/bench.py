@@ -16,12 +16,12 @@ ROOT = Path(__file__).resolve().parent.parent
 
 # name -> command, in the order the issues added them
 BENCHMARKS = {
-    "boot": [sys.executable, "scripts/bench_boot.py"],
-    "loop": [sys.executable, "scripts/bench_loop.py"],
-    "loop-pyodide": ["node", "scripts/bench_loop_pyodide.mjs"],
-    "read-page": [sys.executable, "scripts/bench_read_page.py"],
-    "sandbox": [sys.executable, "scripts/bench_sandbox.py"],
-    "panel": [sys.executable, "scripts/bench_panel.py"],
+    "boot": [sys.executable, "bench/bench_boot.py"],
+    "loop": [sys.executable, "bench/bench_loop.py"],
+    "loop-pyodide": ["node", "bench/bench_loop_pyodide.mjs"],
+    "read-page": [sys.executable, "bench/bench_read_page.py"],
+    "sandbox": [sys.executable, "bench/bench_sandbox.py"],
+    "panel": [sys.executable, "bench/bench_panel.py"],
 }
 
 

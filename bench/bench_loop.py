@@ -6,9 +6,9 @@ compiling and running a line of code), recording memory, and emitting events to 
 sink that serialises each one to JSON (as the extension's does). The model costs
 nothing, so the numbers are the loop's own cost.
 
-    python scripts/bench_loop.py [--runs 200] [--steps 10]
+    python bench/bench_loop.py [--runs 200] [--steps 10]
 
-scripts/bench_loop_pyodide.mjs runs this same file inside Pyodide under Node.js.
+bench/bench_loop_pyodide.mjs runs this same file inside Pyodide under Node.js.
 Prints a Markdown table: median and spread (p10/p90, min/max) of a step, in ms.
 """
 

@@ -1,13 +1,13 @@
 // Per-step overhead of the agent loop inside Pyodide under Node.js: the interpreter
-// the extension runs the agent in. Runs scripts/bench_loop.py (the same benchmark as
+// the extension runs the agent in. Runs bench/bench_loop.py (the same benchmark as
 // in CPython) and prints its Markdown table. Target: under 2 ms per step.
 //
-//   node scripts/bench_loop_pyodide.mjs [--runs 200] [--steps 10]
+//   node bench/bench_loop_pyodide.mjs [--runs 200] [--steps 10]
 
 import { loadPyodide } from "pyodide";
 import fs from "node:fs";
 import path from "node:path";
-import { ROOT as root, installPackage } from "./pyodide-package.mjs";
+import { ROOT as root, installPackage } from "../scripts/pyodide-package.mjs";
 
 function option(name, fallback) {
   const i = process.argv.indexOf(name);
@@ -16,7 +16,7 @@ function option(name, fallback) {
 
 const pyodide = await loadPyodide();
 installPackage(pyodide);
-pyodide.FS.writeFile("/src/bench_loop.py", fs.readFileSync(path.join(root, "scripts", "bench_loop.py")));
+pyodide.FS.writeFile("/src/bench_loop.py", fs.readFileSync(path.join(root, "bench", "bench_loop.py")));
 const version = pyodide.version;
 await pyodide.runPythonAsync(`
 import sys
