@@ -1,0 +1,55 @@
+"""The seam in the layout: the agent framework (py/tabagent/*.py, hosts/) never imports the
+application built on it (py/tabagent/app/), so the framework runs and is read on its own."""
+
+import ast
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parents[2] / "py" / "tabagent"
+APP = PACKAGE / "app"
+# `python -m tabagent` starts the command line, which is the application: its one way in.
+ENTRY_POINT = PACKAGE / "__main__.py"
+
+
+def framework_modules():
+    return [p for p in sorted(PACKAGE.rglob("*.py"))
+            if APP not in p.parents and p != ENTRY_POINT and "__pycache__" not in p.parts]
+
+
+def imported_names(source: str, package: str) -> list[str]:
+    """Every module `source` (a module of `package`) imports, as an absolute dotted name."""
+    names = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            names += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = package.split(".")[: len(package.split(".")) - node.level + 1] if node.level else []
+            module = ".".join([*base, *([node.module] if node.module else [])])
+            names.append(module)
+            names += [f"{module}.{alias.name}" for alias in node.names]
+    return names
+
+
+def test_the_framework_never_imports_the_app():
+    modules = framework_modules()
+    assert len(modules) > 15, "the walk found too few framework modules to mean anything"
+    offending = {str(p.relative_to(PACKAGE)): [n for n in imported_names(p.read_text(), package_of(p)) if is_app(n)]
+                 for p in modules}
+    assert {name: found for name, found in offending.items() if found} == {}
+
+
+def package_of(path: Path) -> str:
+    return ".".join(("tabagent", *path.parent.relative_to(PACKAGE).parts))
+
+
+def is_app(name: str) -> bool:
+    return name == "tabagent.app" or name.startswith("tabagent.app.")
+
+
+def test_the_check_sees_relative_and_absolute_imports():
+    """The walk itself: every spelling of an import of the app is caught, other imports are not."""
+    for source in ("from .app import turns\n", "from .app.turns import Turns\n", "import tabagent.app.cli\n",
+                   "from tabagent.app import cli\n", "def f():\n    from .app import cli\n", "from . import app\n"):
+        assert any(is_app(n) for n in imported_names(source, "tabagent")), source
+    assert any(is_app(n) for n in imported_names("from ..app import cli\n", "tabagent.hosts"))
+    assert not any(is_app(n) for n in imported_names("from . import tools\nfrom .hosts.cpython import CPythonHost\n"
+                                                     "import apple\n", "tabagent"))
