@@ -132,6 +132,7 @@ def main() -> None:
         browser.open_side_panel()
         assert browser.driver.execute_async_script(PING)["ok"]
         target = offscreen(browser)
+        browser.expose_offscreen_for_tests(target)
         boot = browser.evaluate_in(target, "globalThis.tabagent.sandbox.prepare()", timeout=120)
         wait_for_spare(browser, target)
         browser.evaluate_in(target, TIMED_RUNS.replace("RUNS", "3").replace("CALLING", json.dumps(CALLING)), timeout=120)  # warm up

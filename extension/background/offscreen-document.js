@@ -1,11 +1,17 @@
-// Makes sure the one offscreen document (the agent's Python) exists, and talks to it. The service worker
-// can be stopped at any time, so this asks Chrome rather than remembering, and shares
-// one creation between callers that arrive while it is under way.
+// Makes sure the one offscreen document (the agent's Python) exists when it is needed, talks
+// to it, and closes it when it has been idle. The service worker can be stopped at any time,
+// so this asks Chrome rather than remembering, shares one creation between callers that
+// arrive while it is under way, and never closes the document while a message to it is on
+// its way: a message asked for during a close waits for it, then starts Python again.
 
-import { Target } from "../shared/messages.js";
+import { Target, MessageType } from "../shared/messages.js";
+import { loadSettings } from "../shared/settings.js";
 
 const OFFSCREEN_PATH = "extension/offscreen/offscreen.html";
 let creating = null;
+let closing = null;
+let heard = null; // resolves when a new document's handlers are in place: only then may it be asked
+let asking = 0; // messages to the offscreen document not yet answered
 
 export async function offscreenDocumentExists() {
   const url = chrome.runtime.getURL(OFFSCREEN_PATH);
@@ -17,13 +23,24 @@ export async function offscreenDocumentExists() {
 }
 
 export async function ensureOffscreenDocument() {
+  while (closing) await closing;
+  if (creating) return creating; // it exists already, but may not be listening yet
   if (await offscreenDocumentExists()) return;
-  creating ??= chrome.offscreen
+  creating ??= create();
+  await creating;
+}
+
+function create() {
+  const listening = new Promise((resolve) => (heard = resolve));
+  return chrome.offscreen
     .createDocument({
       url: OFFSCREEN_PATH,
       reasons: ["WORKERS", "IFRAME_SCRIPTING"],
       justification: "Runs the agent's Python (Pyodide) and its sandboxed code runner.",
     })
+    // createDocument resolves once the page has loaded, which can be before its module has run.
+    // (A worker stopped meanwhile never hears it: then wait no more than a few seconds.)
+    .then(() => Promise.race([listening, new Promise((resolve) => setTimeout(resolve, 5_000))]))
     .catch(async (error) => {
       // Another caller may have won the race in a previous life of this worker.
       if (!(await offscreenDocumentExists())) throw error;
@@ -31,13 +48,50 @@ export async function ensureOffscreenDocument() {
     .finally(() => {
       creating = null;
     });
-  await creating;
 }
 
+// The new document says its handlers are in place.
+export function offscreenListening() {
+  heard?.();
+  return {};
+}
+
+// Every message carries the idle-close setting, so the document always counts with the
+// user's current choice.
 export async function askOffscreen(message) {
-  await ensureOffscreenDocument();
-  const reply = await chrome.runtime.sendMessage({ ...message, target: Target.offscreen });
-  if (!reply) throw new Error("the Python runtime did not answer");
-  if (!reply.ok) throw new Error(reply.error);
-  return reply.result;
+  asking += 1;
+  try {
+    const [{ settings }] = await Promise.all([loadSettings(), ensureOffscreenDocument()]);
+    const reply = await chrome.runtime.sendMessage({ ...message, target: Target.offscreen, idleCloseMinutes: settings.idleCloseMinutes });
+    if (!reply) throw new Error("the Python runtime did not answer");
+    if (!reply.ok) throw new Error(reply.error);
+    return reply.result;
+  } finally {
+    asking -= 1;
+  }
+}
+
+// A new idle-close setting reaches a running offscreen document at once (none: nothing to do).
+export async function tellOffscreenIdleClose(minutes) {
+  if (closing || !(await offscreenDocumentExists())) return;
+  await chrome.runtime.sendMessage({ target: Target.offscreen, type: MessageType.idleCloseChanged, idleCloseMinutes: minutes }).catch(() => {});
+}
+
+// The offscreen document says it has been idle: close it, unless something is asking it
+// something meanwhile or it is no longer idle by the time we ask.
+export async function closeIdleOffscreenDocument() {
+  if (closing || creating || asking > 0) return { closed: false };
+  let closed = false;
+  closing = (async () => {
+    const reply = await chrome.runtime.sendMessage({ target: Target.offscreen, type: MessageType.idleCheck }).catch(() => null);
+    if (!reply?.ok || !reply.result.idle) return;
+    await chrome.offscreen.closeDocument();
+    closed = true;
+  })()
+    .catch((error) => console.warn("TabAgent: could not close the idle offscreen document:", error.message))
+    .finally(() => {
+      closing = null;
+    });
+  await closing;
+  return { closed };
 }

@@ -1,6 +1,7 @@
 // The service worker: TabAgent's router. It opens the side panel from the toolbar button,
-// owns the context menu, creates the offscreen document when it is missing, hands turns to
-// it and writes conversations to storage as their events arrive. Chrome may stop this
+// owns the context menu, creates the offscreen document when Python is first needed (never
+// at browser start: it costs ~140 MB) and closes it when idle, hands turns to it and writes
+// conversations to storage as their events arrive. Chrome may stop this
 // worker whenever it is idle, so it keeps nothing that is not in storage.
 
 import * as conversations from "../shared/conversations.js";
@@ -9,7 +10,7 @@ import { storeSettings } from "../shared/settings.js";
 import { createContextMenu, onContextMenuClick } from "./context-menu.js";
 import { followConfiguredEndpoint } from "./local-endpoint.js";
 import { runPageTool } from "./page-tool-relay.js";
-import { askOffscreen, ensureOffscreenDocument, offscreenDocumentExists } from "./offscreen-document.js";
+import { askOffscreen, closeIdleOffscreenDocument, offscreenDocumentExists, offscreenListening, tellOffscreenIdleClose } from "./offscreen-document.js";
 import { saveFinishedTurn, saveTurnEvents, startTurn, stopTurn } from "./turns.js";
 
 chrome.sidePanel
@@ -23,6 +24,7 @@ function changed(conversationId) {
 async function saveSettings({ settings, apiKey }) {
   await storeSettings(settings, apiKey);
   await followConfiguredEndpoint(settings);
+  await tellOffscreenIdleClose(settings.idleCloseMinutes);
   return { saved: true };
 }
 
@@ -35,9 +37,22 @@ async function pageTool(message, sender) {
   return runPageTool(message);
 }
 
+// Only the offscreen document knows it has been idle; only this worker may close it.
+async function offscreenIdle(_message, sender) {
+  if (sender.url !== OFFSCREEN_PAGE) throw new Error("only the offscreen document reports its idleness");
+  return closeIdleOffscreenDocument();
+}
+
+async function offscreenStarted(_message, sender) {
+  if (sender.url !== OFFSCREEN_PAGE) throw new Error("only the offscreen document says it is listening");
+  return offscreenListening();
+}
+
 // Requests addressed to the service worker; each returns a promise of its answer.
 const handlers = {
   [MessageType.pageTool]: pageTool,
+  [MessageType.offscreenIdle]: offscreenIdle,
+  [MessageType.offscreenListening]: offscreenStarted,
   [MessageType.callTool]: (message) => askOffscreen(message),
   [MessageType.listTools]: (message) => askOffscreen(message),
   [MessageType.answerConfirmation]: (message) => askOffscreen(message),
@@ -90,18 +105,10 @@ chrome.runtime.onMessage.addListener((message, sender, sendResponse) => {
 
 chrome.contextMenus.onClicked.addListener(onContextMenuClick);
 
-chrome.runtime.onInstalled.addListener(() => {
-  createContextMenu();
-  ensureOffscreenDocument().catch(console.error);
-});
-
-chrome.runtime.onStartup.addListener(() => ensureOffscreenDocument().catch(console.error));
+chrome.runtime.onInstalled.addListener(() => createContextMenu());
 
 // This worker starts afresh after every idle stop. If Python is not running either, a turn
 // still marked running was cut off (the browser stopped mid-turn) and can never finish.
 conversations
   .markInterruptedTurns(async () => !(await offscreenDocumentExists()))
   .catch((error) => console.warn("TabAgent:", error.message));
-
-// For tests and debugging from DevTools: the context-menu handler as Chrome calls it.
-globalThis.tabagent = { onContextMenuClick };

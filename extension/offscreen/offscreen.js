@@ -1,19 +1,21 @@
-// The offscreen document: home of the agent's Python. It starts Pyodide once, keeps it,
-// and answers messages addressed to it. Only chrome.runtime is available here, so
-// storage and tabs go through the service worker.
+// The offscreen document: home of the agent's Python. The service worker creates it when
+// Python is first needed (a panel opens, a turn is sent) and closes it when it has been idle
+// for a while (idle-close.js). It starts Pyodide at once, keeps it, and answers messages
+// addressed to it. Only chrome.runtime is available here, so storage and tabs go through
+// the service worker.
 
 import { Broadcast, MessageType, Target } from "../shared/messages.js";
+import { IdleClose } from "./idle-close.js";
 import { answerConfirmation, callTool, pageBridge } from "./page-bridge.js";
 import { startPython } from "./python.js";
-import { SandboxHost } from "./sandbox-host.js";
 import { TurnRunner } from "./turn-runner.js";
 
-const python = startPython();
-// Runs the code a CodeAgent writes in a sandboxed page; Python reaches it as
-// js.tabagent.sandbox (and tests and the console reach both through globalThis.tabagent).
-const sandbox = new SandboxHost();
-globalThis.tabagent = { ...globalThis.tabagent, sandbox, python };
-const turns = new TurnRunner(python);
+export const python = startPython();
+const idle = new IdleClose(() => {
+  chrome.runtime.sendMessage({ target: Target.background, type: MessageType.offscreenIdle }).catch(() => {});
+});
+const turns = new TurnRunner(python, idle);
+const PANEL_PAGE = chrome.runtime.getURL("extension/sidepanel/sidepanel.html");
 
 python.then(
   ({ info }) => announce({ ready: true, ...info }),
@@ -40,7 +42,11 @@ const handlers = {
   [MessageType.answerConfirmation]: (message) => answerConfirmation(message),
   [MessageType.callTool]: async (message) => callTool(await turns.api(), message),
   [MessageType.listTools]: async () => JSON.parse((await turns.api()).list_tools_json(pageBridge(null))),
+  [MessageType.idleCheck]: async () => ({ idle: idle.isIdle() }),
+  [MessageType.idleCloseChanged]: async () => ({}),
 };
+// Messages about Python's life cycle are not a use of it.
+const LIFE_CYCLE = new Set([MessageType.idleCheck, MessageType.idleCloseChanged]);
 
 chrome.runtime.onMessage.addListener((message, _sender, sendResponse) => {
   if (message?.target !== Target.offscreen) return false;
@@ -49,9 +55,19 @@ chrome.runtime.onMessage.addListener((message, _sender, sendResponse) => {
     sendResponse({ ok: false, error: `offscreen: unknown message type ${message.type}` });
     return false;
   }
+  idle.setMinutes(message.idleCloseMinutes);
+  if (!LIFE_CYCLE.has(message.type)) idle.touch();
   handler(message).then(
     (result) => sendResponse({ ok: true, result }),
     (error) => sendResponse({ ok: false, error: describe(error) }),
   );
   return true; // the answer comes asynchronously
+});
+
+chrome.runtime.sendMessage({ target: Target.background, type: MessageType.offscreenListening }).catch(() => {});
+
+// An open side panel keeps Python here: it holds a port for as long as it is open.
+chrome.runtime.onConnect.addListener((port) => {
+  if (port.name === MessageType.panelOpen && port.sender?.url?.split(/[?#]/)[0] === PANEL_PAGE) idle.addPanel(port);
+  else port.disconnect();
 });

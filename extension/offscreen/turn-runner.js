@@ -44,8 +44,9 @@ class EventBatcher {
 }
 
 export class TurnRunner {
-  constructor(python) {
+  constructor(python, idle) {
     this.python = python; // a promise of { pyodide }
+    this.idle = idle; // counts the turns running, so that Python is not closed under one
     this.sandboxes = new Sandboxes();
   }
 
@@ -56,25 +57,31 @@ export class TurnRunner {
     return this.module;
   }
 
-  // Starts a turn and returns at once; its events stream out as it runs.
-  async start({ conversationId, turnId, task, memory, settings, apiKey }) {
-    const api = await this.api();
+  // Starts a turn and returns at once, even while Python is still starting (the turn then
+  // runs as soon as it is ready); its events stream out as it runs.
+  start({ conversationId, turnId, task, memory, settings, apiKey }) {
     const batcher = new EventBatcher(conversationId, turnId);
     const request = JSON.stringify({ conversation_id: conversationId, task, memory, settings, api_key: apiKey });
     // The page tools reach the user's tabs, and ask the user before acting, through this.
     const page = pageBridge(conversationId);
-    const running = api.run_turn_json.callKwargs(request, (json) => batcher.push(JSON.parse(json)), {
-      page,
-      browser_model: builtinModel,
-      sandbox_for: (agentName) => this.sandboxes.forAgent(conversationId, agentName),
-    });
-    const closePage = () => page.close();
-    running.then(closePage, closePage);
-    running.then(
-      (resultJson) => this.finish(batcher, JSON.parse(resultJson)),
-      (error) => this.finish(batcher, { status: "error", memory, error: String(error) }),
+    this.idle.turnStarted();
+    const running = this.api().then((api) =>
+      api.run_turn_json.callKwargs(request, (json) => batcher.push(JSON.parse(json)), {
+        page,
+        browser_model: builtinModel,
+        sandbox_for: (agentName) => this.sandboxes.forAgent(conversationId, agentName),
+      }),
     );
-    return { started: true };
+    running
+      .then(
+        (resultJson) => this.finish(batcher, JSON.parse(resultJson)),
+        (error) => this.finish(batcher, { status: "error", memory, error: String(error) }),
+      )
+      .finally(() => {
+        page.close();
+        this.idle.turnEnded();
+      });
+    return Promise.resolve({ started: true });
   }
 
   finish(batcher, result) {

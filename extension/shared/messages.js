@@ -27,6 +27,14 @@ export const MessageType = Object.freeze({
   callTool: "call-tool", // { name, args } -> { result, ms }: one tool called by hand, no model (for developers)
   // Offscreen document -> service worker: one page-tool call, run in the user's tab.
   pageTool: "page-tool", // { name, args, tabId?, expectUrl? } -> { ok, result | error, tab_id, url, title }
+  // Python's life cycle: the offscreen document has been idle long enough (offscreen -> service
+  // worker), is it still (service worker -> offscreen: { idle }); a side panel's runtime Port
+  // to the offscreen document is named panelOpen and keeps Python there while it is open.
+  offscreenListening: "offscreen-listening", // offscreen -> service worker: its handlers are in place
+  offscreenIdle: "offscreen-idle",
+  idleCheck: "idle-check",
+  idleCloseChanged: "idle-close-changed", // service worker -> offscreen: { idleCloseMinutes }, when saved
+  panelOpen: "panel-open",
 });
 
 // Sent with chrome.runtime.sendMessage to whoever listens (service worker and side panels).

@@ -25,6 +25,7 @@ export const DEFAULT_SETTINGS = Object.freeze({
   agent: "code",
   maxSteps: 10,
   codeTimeout: 30, // seconds one step's code may run in the sandbox
+  idleCloseMinutes: 10, // Python (the offscreen document) closes after this long unused
   // Managed agents the main agent can delegate to: [{ name, description, agent, max_steps, team }].
   team: [],
 });

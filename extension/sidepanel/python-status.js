@@ -1,16 +1,24 @@
-// The readiness indicator: "Starting Python…", then ready with the version, or the error.
+// Python's readiness, shown only while it is not ready: "Starting Python…", or the error.
+// Opening the panel starts Python (the ping makes the service worker create the offscreen
+// document), and the panel then holds a port to it, which keeps Python there while the panel
+// is open. Typing and sending never wait for it: a turn sent meanwhile runs once it is ready.
 import { Broadcast, MessageType } from "../shared/messages.js";
 import { askBackground } from "../shared/runtime.js";
 
 export function showPythonStatus(element) {
   const render = (status) => {
+    element.hidden = Boolean(status.ready);
     if (status.ready) {
       element.className = "status status--ready";
       element.textContent = `Python ${status.pythonVersion} ready`;
       element.title = `tabagent ${status.tabagentVersion}, Pyodide ${status.pyodideVersion}; started in ${status.startupMs} ms${status.fromSnapshot ? " from a snapshot" : ""}`;
-    } else {
+    } else if (status.error) {
       element.className = "status status--error";
       element.textContent = `Python failed to start: ${status.error}`;
+      element.title = "";
+    } else {
+      element.className = "status status--starting";
+      element.textContent = "Starting Python…";
       element.title = "";
     }
     element.dataset.ready = String(Boolean(status.ready));
@@ -20,5 +28,18 @@ export function showPythonStatus(element) {
     if (message?.type === Broadcast.pythonStatus) render(message.status);
   });
 
-  askBackground(MessageType.ping).then(render, (error) => render({ ready: false, error: error.message }));
+  const start = () => {
+    askBackground(MessageType.ping).then(
+      (status) => {
+        render(status);
+        // Python went away under an open panel (closed from outside, or crashed): start it again.
+        chrome.runtime.connect({ name: MessageType.panelOpen }).onDisconnect.addListener(() => {
+          render({ ready: false });
+          start();
+        });
+      },
+      (error) => render({ ready: false, error: error.message }),
+    );
+  };
+  start();
 }

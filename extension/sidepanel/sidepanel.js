@@ -146,6 +146,3 @@ $("import-json").addEventListener("change", async (event) => {
 showPythonStatus($("python-status"));
 checkSettings();
 openInitialConversation();
-
-// For DevTools and the benchmarks: the open conversation's view.
-globalThis.tabagent = { conversation };

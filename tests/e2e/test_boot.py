@@ -19,7 +19,7 @@ chrome.runtime.sendMessage({ target: "background", type: "ping" }).then(done, (e
 
 def wait_until_ready(browser, timeout=60):
     status = WebDriverWait(browser.driver, timeout).until(
-        lambda d: (el := d.find_element(By.ID, "python-status")).get_attribute("data-ready") and el
+        lambda d: (el := d.find_element(By.ID, "python-status")).get_attribute("data-ready") == "true" and el
     )
     return status
 
@@ -27,8 +27,8 @@ def wait_until_ready(browser, timeout=60):
 def test_side_panel_shows_python_ready(browser):
     browser.open_side_panel()
     status = wait_until_ready(browser)
-    assert status.get_attribute("data-ready") == "true", status.text
-    assert status.text.startswith("Python 3.14"), status.text
+    assert not status.is_displayed(), "once Python is ready the panel stops talking about it"
+    assert status.get_attribute("textContent").startswith("Python 3.14"), status.get_attribute("textContent")
     browser.screenshot("boot-ready")
 
 
@@ -60,11 +60,11 @@ def test_ping_answered_after_service_worker_is_stopped(browser):
 def test_offscreen_document_is_recreated_when_missing(browser):
     browser.open_side_panel()
     assert browser.driver.execute_async_script(PING)["ok"]
-    for target in browser.extension_targets():
-        if target["url"].endswith("offscreen.html"):
-            browser.cdp.send("Target.closeTarget", {"targetId": target["targetId"]})
+    closed = {t["targetId"] for t in browser.extension_targets() if t["url"].endswith("offscreen.html")}
+    for target_id in closed:
+        browser.cdp.send("Target.closeTarget", {"targetId": target_id})
     deadline = time.monotonic() + 10
-    while any(t["url"].endswith("offscreen.html") for t in browser.extension_targets()):
+    while closed & {t["targetId"] for t in browser.extension_targets()}:
         assert time.monotonic() < deadline, "offscreen document did not close"
         time.sleep(0.05)
     reply = browser.driver.execute_async_script(PING)

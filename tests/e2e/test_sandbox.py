@@ -90,6 +90,7 @@ def sandbox(browser):
     browser.open_side_panel()
     assert browser.driver.execute_async_script(PING_FROM_PANEL)["ok"]
     sandbox = Sandbox(browser)
+    browser.expose_offscreen_for_tests(sandbox.target())
     info = sandbox.js("globalThis.tabagent.sandbox.prepare()")
     assert info["fromSnapshot"] is True, info
     return sandbox
@@ -390,3 +391,4 @@ def test_stop_ends_the_code_at_once(sandbox):
     })()""")
     assert reply["result"]["stopped"] == "stopped" and reply["ms"] < 100, reply
     assert_still_works(sandbox)
+

@@ -157,6 +157,26 @@ class Browser:
         finally:
             self.cdp.send("Target.detachFromTarget", {"sessionId": session})
 
+    def call_module_function(self, target: dict, name: str, body: str, timeout: float = 30):
+        """Runs `body` in `target` with `fn`, the function `name` of one of its modules (see CDP)."""
+        session = self.cdp.attach(target["targetId"])
+        try:
+            return self.cdp.call_module_function(session, name, body, timeout=timeout)
+        finally:
+            self.cdp.send("Target.detachFromTarget", {"sessionId": session})
+
+    # The offscreen document's Python and a SandboxHost of the test's own, as globalThis.tabagent
+    # there (tests and benchmarks only: the document itself makes no globals). A module imported
+    # again by its URL is the very instance the document runs.
+    OFFSCREEN_HANDLES = """(async () => {
+      const base = chrome.runtime.getURL("extension/offscreen/");
+      const [{ SandboxHost }, { python }] = await Promise.all([import(base + "sandbox-host.js"), import(base + "offscreen.js")]);
+      globalThis.tabagent ??= { sandbox: new SandboxHost(), python };
+    })()"""
+
+    def expose_offscreen_for_tests(self, target: dict) -> None:
+        self.evaluate_in(target, self.OFFSCREEN_HANDLES)
+
     # -- console watching ----------------------------------------------------------------
 
     def _watch_extension_consoles(self) -> None:

@@ -86,6 +86,24 @@ class CDP:
             raise CDPError(details.get("exception", {}).get("description") or details.get("text"))
         return result["result"].get("value")
 
+    def call_module_function(self, session_id: str, name: str, body: str, timeout: float = 30):
+        """Runs `body` (an async function body) with `fn` bound to the function called `name`
+        that a module of the target defined, and returns its value. A service worker may not
+        import() modules, and their functions are not globals: DevTools finds them on the heap."""
+        prototype = self.send("Runtime.evaluate", {"expression": "Function.prototype"}, session_id=session_id)
+        functions = self.send("Runtime.queryObjects", {"prototypeObjectId": prototype["result"]["objectId"]},
+                              session_id=session_id)["objects"]["objectId"]
+        result = self.send("Runtime.callFunctionOn", {
+            "objectId": functions,
+            "functionDeclaration": f"async function () {{ const fn = this.find((f) => f.name === {name!r});"
+                                   f" if (!fn) throw new Error('no function ' + {name!r}); {body} }}",
+            "awaitPromise": True, "returnByValue": True,
+        }, session_id=session_id, timeout=timeout)
+        if "exceptionDetails" in result:
+            details = result["exceptionDetails"]
+            raise CDPError(details.get("exception", {}).get("description") or details.get("text"))
+        return result["result"].get("value")
+
     def close(self) -> None:
         self._closed = True
         try:

@@ -1,0 +1,74 @@
+"""Python only when asked for: the offscreen document (Pyodide, ~140 MB) is absent at rest,
+created when a panel opens or a turn is sent, kept while a panel is open or a turn runs, and
+closed after the idle time (a setting, made short here). A turn sent while Python starts runs."""
+
+from __future__ import annotations
+
+import time
+
+from selenium.webdriver.common.by import By
+
+from tests.helpers.model_server import Reply
+
+from .chat import ask_background, configure, stored_conversations, wait
+
+OFFSCREEN = "extension/offscreen/offscreen.html"
+IDLE_MINUTES = 0.05  # 3 s
+
+
+def offscreen_targets(browser):
+    return [t for t in browser.extension_targets() if t["url"].endswith(OFFSCREEN)]
+
+
+def wait_until_closed(browser, timeout=60):
+    deadline = time.monotonic() + timeout
+    while offscreen_targets(browser):
+        assert time.monotonic() < deadline, "the idle offscreen document was never closed"
+        time.sleep(0.1)
+
+
+def contexts_in_worker(browser):
+    time.sleep(1.5)  # whatever the extension does at start, let it
+    return browser.evaluate_in(browser.service_worker_target(),
+                               "chrome.runtime.getContexts({}).then((all) => all.map((c) => c.contextType))")
+
+
+def set_idle_minutes(browser, minutes):
+    browser.driver.execute_async_script("""
+      const [minutes, done] = arguments;
+      chrome.storage.local.get("settings").then(({ settings }) =>
+        chrome.runtime.sendMessage({ target: "background", type: "save-settings",
+                                     settings: { ...settings, idleCloseMinutes: minutes } })).then(done, done);
+    """, minutes)
+
+
+def test_no_python_at_rest_then_on_demand_then_closed_when_idle(fresh_browser, model):
+    browser = fresh_browser()
+    assert "OFFSCREEN_DOCUMENT" not in contexts_in_worker(browser)
+    assert offscreen_targets(browser) == []
+
+    panel_tab = browser.open_side_panel()  # opening the panel starts Python ...
+    status = wait(browser, lambda d: (el := d.find_element(By.ID, "python-status")).get_attribute("data-ready") == "true" and el, 60)
+    assert not status.is_displayed(), "readiness is shown only while Python is not ready"
+    assert len(offscreen_targets(browser)) == 1
+
+    configure(browser, model.base_url)
+    set_idle_minutes(browser, IDLE_MINUTES)
+    time.sleep(IDLE_MINUTES * 60 * 2)  # longer than the idle time: the open panel keeps Python
+    assert len(offscreen_targets(browser)) == 1
+
+    browser.open_tab(browser.url("extension/options/options.html"))
+    browser.driver.switch_to.window(panel_tab)
+    browser.driver.close()  # ... and closing it lets Python go once idle
+    browser.driver.switch_to.window(browser.driver.window_handles[-1])
+    wait_until_closed(browser)
+
+    # A turn sent while Python is not even started: it is accepted at once and runs when ready.
+    model.script(Reply(text="Started cold."))
+    started = ask_background(browser, "start-turn", text="Hello from a cold start")
+    ready = ask_background(browser, "ping")
+    record = wait(browser, lambda d: next((c for c in stored_conversations(browser)
+                                           if c["id"] == started["conversationId"] and c["turns"][-1]["status"] == "ok"), None), 60)
+    assert record["turns"][-1]["startedAt"] < ready["readyAt"], "the turn was sent before Python was ready"
+    assert "Started cold." in str(record["turns"][-1]["events"])
+    wait_until_closed(browser)  # the turn over and no panel open: idle again
