@@ -137,6 +137,12 @@ export class SandboxHost {
     this.frame = null;
   }
 
+  // Closes when the run under way ends, or now if there is none (a sandbox evicted while busy).
+  closeWhenDone() {
+    if (this.current) this.closing = true;
+    else this.close();
+  }
+
   #usableFrame() {
     if (!this.frame || this.frame.broken) this.#replaceFrame();
     return this.frame;
@@ -202,6 +208,7 @@ export class SandboxHost {
     run.clock.stop();
     run.frame.listener = null;
     run.resolve(result);
+    if (this.closing) this.close();
   }
 }
 

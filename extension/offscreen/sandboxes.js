@@ -7,7 +7,8 @@ import { SandboxHost } from "./sandbox-host.js";
 const KEEP = 4;
 
 export class Sandboxes {
-  constructor() {
+  constructor({ keep = KEEP } = {}) {
+    this.keep = keep;
     this.hosts = new Map(); // "conversation/agent" -> SandboxHost, least recently used first
   }
 
@@ -18,7 +19,7 @@ export class Sandboxes {
       this.hosts.delete(key);
     } else {
       host = new SandboxHost();
-      while (this.hosts.size >= KEEP) this.#evictOldestIdle();
+      while (this.hosts.size >= this.keep) this.#evictOldestIdle();
     }
     this.hosts.set(key, host);
     return host;
@@ -31,6 +32,9 @@ export class Sandboxes {
       this.hosts.delete(key);
       return;
     }
-    this.hosts.delete(this.hosts.keys().next().value); // all busy: forget the oldest, it closes when done
+    // All busy: the oldest goes from the list now and closes as soon as its run ends.
+    const [key, host] = this.hosts.entries().next().value;
+    this.hosts.delete(key);
+    host.closeWhenDone();
   }
 }

@@ -392,3 +392,31 @@ def test_stop_ends_the_code_at_once(sandbox):
     assert reply["result"]["stopped"] == "stopped" and reply["ms"] < 100, reply
     assert_still_works(sandbox)
 
+
+def test_a_sandbox_evicted_while_busy_closes_when_its_run_ends(sandbox):
+    """Sandboxes keeps a few hosts; when all are busy the oldest is dropped from the list, and
+    its page (a whole Pyodide) must then really close once its run ends, not linger unowned."""
+    seen = sandbox.js("""(async () => {
+      const { Sandboxes } = await import(chrome.runtime.getURL("extension/offscreen/sandboxes.js"));
+      const sandboxes = new Sandboxes({ keep: 1 });
+      const first = sandboxes.forAgent("conversation-1", "agent");
+      let release, called;
+      const gate = new Promise((resolve) => (release = resolve));
+      const waiting = new Promise((resolve) => (called = resolve));
+      const running = first.run("print(hold())", {
+        tools: [{ name: "hold", doc: "", params: [] }],
+        onToolCall: async () => { called(); await gate; return JSON.stringify({ ok: true, value: "released" }); },
+      });
+      await waiting; // the run is under way, inside a tool call
+      const second = sandboxes.forAgent("conversation-2", "agent"); // no room: evicts the busy first
+      const iframe = first.frame.iframe;
+      const during = { listed: [...sandboxes.hosts.values()].includes(first), open: iframe.isConnected };
+      release();
+      const result = await running;
+      return { during, output: result.output, after: { open: iframe.isConnected, frame: first.frame },
+               secondListed: [...sandboxes.hosts.values()].includes(second) };
+    })()""")
+    assert seen["during"] == {"listed": False, "open": True}, seen  # evicted, but its run goes on
+    assert seen["output"] == "released\n", seen
+    assert seen["after"] == {"open": False, "frame": None}, seen
+    assert seen["secondListed"] is True
