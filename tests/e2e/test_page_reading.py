@@ -4,7 +4,7 @@ Pages are served over HTTP; the content scripts are injected into an isolated wo
 the DevTools protocol, as the service worker injects them (tests/helpers/page_tools.py), so
 each tool's details are tested fast and without the rest of the extension. The same tools
 through the whole extension (Python, service worker, side panel) are tested in
-test_page_corpus.py (read_page on the 47 real pages), test_page_tools.py and
+test_page_corpus.py (read_page on 22 real pages), test_page_tools.py and
 test_page_actions.py. Our own small pages are in tests/e2e/pages/.
 """
 
@@ -20,7 +20,7 @@ from tests.helpers.page_tools import FILES_JSON, PageToolFailed, PageTools, star
 
 pytestmark = pytest.mark.e2e
 
-CORPUS_DIR = Path("/work/shared/testdata/pages")
+CORPUS_DIR = Path(__file__).parent / "pages" / "readability"  # vendored, with its license
 OWN_PAGES = Path(__file__).parent / "pages"
 
 

@@ -2,6 +2,7 @@
 application built on it (py/tabagent/app/), so the framework runs and is read on its own."""
 
 import ast
+import re
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[2] / "py" / "tabagent"
@@ -53,3 +54,23 @@ def test_the_check_sees_relative_and_absolute_imports():
     assert any(is_app(n) for n in imported_names("from ..app import cli\n", "tabagent.hosts"))
     assert not any(is_app(n) for n in imported_names("from . import tools\nfrom .hosts.cpython import CPythonHost\n"
                                                      "import apple\n", "tabagent"))
+
+
+TESTS = Path(__file__).resolve().parents[1]
+# A path outside the checkout: the shared test data beside it, or any absolute location.
+OUTSIDE = re.compile(r"""\.\./shared|/work/|(?:Path|open)\(\s*["'](?:/|~)""")
+
+
+def test_nothing_in_tests_reads_outside_the_checkout():
+    """`git clone` then `make test` passes anywhere: what the tests need is vendored under tests/."""
+    sources = [p for p in TESTS.rglob("*") if p.suffix in {".py", ".mjs", ".js", ".json"}
+               and "pages" not in p.parts and p != Path(__file__).resolve()]  # this file names the patterns
+    assert len(sources) > 30
+    found = {str(p.relative_to(TESTS)): OUTSIDE.findall(p.read_text()) for p in sources}
+    assert {name: hits for name, hits in found.items() if hits} == {}
+
+
+def test_the_outside_pattern_catches_what_it_must():
+    for text in ('Path("/work/shared/testdata/pages")', "ROOT / '../shared/testdata'", "open('/etc/passwd')"):
+        assert OUTSIDE.search(text), text
+    assert not OUTSIDE.search('Path(__file__).parent / "pages" / "readability"')
