@@ -13,40 +13,15 @@ import email.utils
 import inspect
 import json
 import random
-import uuid
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
-from typing import Any, Union
+from typing import Union
 
 from .errors import (BadResponseError, ModelError, ModelTimeoutError, ServerError,
                      UnreachableError, error_for_status)
 from .host import Host, NetworkError, RequestTimeout, default_host
+from .replies import (ModelReply, ReplyBuilder, ToolCall, _as_json_text, new_call_id,  # noqa: F401
+                      reply_from_json)
 from .sse import SSEParser
-
-
-@dataclass
-class ToolCall:
-    id: str
-    name: str
-    arguments: str  # JSON text exactly as the model wrote it: the agent parses it
-
-    def to_openai(self) -> dict:
-        return {"id": self.id, "type": "function",
-                "function": {"name": self.name, "arguments": self.arguments}}
-
-
-@dataclass
-class ModelReply:
-    content: str = ""
-    tool_calls: list[ToolCall] = field(default_factory=list)
-    usage: dict | None = None  # {"prompt_tokens", "completion_tokens", "total_tokens"}
-    raw: Any = None
-    finish_reason: str | None = None
-    # What crossed the wire, one entry per attempt (retries included), for the trace:
-    # {"url", "request" (the exact JSON text sent), "status", "response" (the text received),
-    #  "started", "ended"}. Headers are left out: they carry the API key.
-    exchanges: list[dict] = field(default_factory=list)
-
 
 OnToken = Callable[[str], Union[None, Awaitable[None]]]
 # on_retry(error, attempt, delay): called before waiting `delay` seconds to try again.
@@ -152,7 +127,7 @@ class OpenAIModel(Model):
                 return await self._read_stream(response, on_token, received)
             # An endpoint that does not stream answers with one JSON document.
             received.append(await response.read())
-            reply = self._reply_from_json(received[-1])
+            reply = reply_from_json(received[-1], self.url)
             if reply.content:
                 await notify(on_token, reply.content)
             return reply
@@ -192,20 +167,6 @@ class OpenAIModel(Model):
             raise UnreachableError(f"the connection to {self.url} closed mid-response.", url=self.url)
         return builder.reply()
 
-    def _reply_from_json(self, body: bytes) -> ModelReply:
-        try:
-            data = json.loads(body)
-            choice = data["choices"][0]
-            message = choice["message"]
-            calls = [ToolCall(c.get("id") or new_call_id(), c["function"]["name"],
-                              _as_json_text(c["function"].get("arguments")))
-                     for c in message.get("tool_calls") or []]
-            return ModelReply(_text(message.get("content")), calls, _usage(data), data,
-                              choice.get("finish_reason"))
-        except (ValueError, KeyError, IndexError, TypeError):
-            raise BadResponseError(f"unexpected response from {self.url}: {body[:200]!r}; is it "
-                                   f"an OpenAI-compatible chat completions endpoint?") from None
-
     def _stream_error(self, error) -> ModelError:
         code = error.get("code") if isinstance(error, dict) else None
         text = json.dumps({"error": error})
@@ -218,60 +179,6 @@ class OpenAIModel(Model):
         return ModelTimeoutError(f"no response from {self.url} within {self.timeout:g} s: the "
                                  f"server may be busy or still loading the model; try again or "
                                  f"raise the timeout.", url=self.url)
-
-
-class ReplyBuilder:
-    """Assembles streamed chunks into one reply.
-
-    Tool calls arrive in fragments keyed by `index` (the first carries id and name,
-    later ones more of the arguments), and several calls may be interleaved.
-    """
-
-    def __init__(self) -> None:
-        self.text: list[str] = []
-        self.calls: dict[Any, dict] = {}  # index (or id) -> {"id", "name", "arguments": [...]}
-        self.usage: dict | None = None
-        self.finish_reason: str | None = None
-
-    def add(self, payload: dict) -> str:
-        """Take one chunk; return its new text, if any."""
-        usage = _usage(payload)
-        if usage:
-            self.usage = usage
-        new_text = ""
-        for choice in payload.get("choices") or []:
-            if choice.get("index", 0) != 0:
-                continue
-            self.finish_reason = choice.get("finish_reason") or self.finish_reason
-            delta = choice.get("delta") or choice.get("message") or {}
-            if content := _text(delta.get("content")):
-                self.text.append(content)
-                new_text += content
-            for piece in delta.get("tool_calls") or []:
-                self._add_call_piece(piece)
-        return new_text
-
-    def _add_call_piece(self, piece: dict) -> None:
-        key = piece.get("index")
-        if key is None:  # some servers omit the index: match by id, else continue the last call
-            key = piece.get("id") or (list(self.calls)[-1] if self.calls else 0)
-        call = self.calls.setdefault(key, {"id": "", "name": "", "arguments": []})
-        function = piece.get("function") or {}
-        call["id"] = call["id"] or piece.get("id") or ""
-        name = function.get("name") or ""
-        if name and name != call["name"]:  # sent once by most servers, repeated by a few
-            call["name"] += name
-        if (arguments := function.get("arguments")) is not None:
-            call["arguments"].append(_as_json_text(arguments))
-
-    def reply(self) -> ModelReply:
-        calls = [ToolCall(c["id"] or new_call_id(), c["name"], "".join(c["arguments"]))
-                 for c in self.calls.values()]
-        content = "".join(self.text)
-        raw = {"choices": [{"index": 0, "finish_reason": self.finish_reason, "message": {
-            "role": "assistant", "content": content, "tool_calls": [c.to_openai() for c in calls]}}],
-            "usage": self.usage}
-        return ModelReply(content, calls, self.usage, raw, self.finish_reason)
 
 
 class ScriptedModel(Model):
@@ -327,26 +234,3 @@ def parse_retry_after(value: str | None, now: float) -> float | None:
         return None
 
 
-def new_call_id() -> str:
-    return "call_" + uuid.uuid4().hex[:12]
-
-
-def _as_json_text(arguments) -> str:
-    # A few servers (Ollama's native shape) send arguments as an object, not a string.
-    if arguments is None:
-        return ""
-    return arguments if isinstance(arguments, str) else json.dumps(arguments)
-
-
-def _text(content) -> str:
-    if isinstance(content, list):  # content parts: [{"type": "text", "text": ...}]
-        return "".join(p.get("text", "") for p in content if isinstance(p, dict))
-    return content or ""
-
-
-def _usage(payload: dict) -> dict | None:
-    usage = payload.get("usage") or (payload.get("x_groq") or {}).get("usage")
-    if not isinstance(usage, dict):
-        return None
-    keys = ("prompt_tokens", "completion_tokens", "total_tokens")
-    return {k: usage[k] for k in keys if isinstance(usage.get(k), int)} or None
