@@ -16,22 +16,26 @@ import random
 from collections.abc import Awaitable, Callable
 from typing import Union
 
-from .errors import (BadResponseError, ModelError, ModelTimeoutError, ServerError,
-                     UnreachableError, error_for_status)
+from .errors import (BadResponseError, ModelError, ModelTimeoutError, UnreachableError,
+                     error_for_status, error_in_body)
 from .host import Host, NetworkError, RequestTimeout, default_host
 from .replies import (ModelReply, ReplyBuilder, ToolCall, _as_json_text, new_call_id,  # noqa: F401
                       reply_from_json)
 from .sse import SSEParser
 
+# on_token(text) for each piece of the reply as it streams; on_reasoning(text) likewise for
+# what the model thinks before answering (never part of the reply's content).
 OnToken = Callable[[str], Union[None, Awaitable[None]]]
-# on_retry(error, attempt, delay): called before waiting `delay` seconds to try again.
+# on_retry(error, attempt, delay): called before waiting `delay` seconds to try again;
+# `error.max_attempts` says how many tries there are in all.
 OnRetry = Callable[[ModelError, int, float], Union[None, Awaitable[None]]]
+SSE_START = (b"data:", b"event:", b"id:", b"retry:", b":")
 
 
 class Model:
     async def generate(self, messages: list[dict], tools: list[dict] | None = None,
-                       on_token: OnToken | None = None,
-                       on_retry: OnRetry | None = None) -> ModelReply:
+                       on_token: OnToken | None = None, on_retry: OnRetry | None = None,
+                       on_reasoning: OnToken | None = None) -> ModelReply:
         raise NotImplementedError
 
 
@@ -62,20 +66,22 @@ class OpenAIModel(Model):
         self.temperature, self.extra_body = temperature, extra_body or {}
         self.extra_headers = headers or {}
 
-    async def generate(self, messages, tools=None, on_token=None, on_retry=None) -> ModelReply:
+    async def generate(self, messages, tools=None, on_token=None, on_retry=None,
+                       on_reasoning=None) -> ModelReply:
         body = json.dumps(self._request_body(messages, tools)).encode()
+        streamed = (on_token, on_reasoning)
         attempt, exchanges = 0, []
         while True:
             exchange = {"url": self.url, "request": body.decode(), "status": None, "response": "",
                         "started": self.host.now()}
             exchanges.append(exchange)
             try:
-                reply = await self._attempt(body, on_token, exchange)
+                reply = await self._attempt(body, streamed, exchange)
                 reply.exchanges = exchanges
                 return reply
             except ModelError as error:
                 attempt += 1
-                error.attempts = attempt
+                error.attempts, error.max_attempts = attempt, self.max_retries + 1
                 error.exchanges = exchanges
                 if not error.retryable or attempt > self.max_retries:
                     raise
@@ -99,7 +105,7 @@ class OpenAIModel(Model):
         # Exponential, with jitter so that many clients do not retry in lockstep.
         return min(self.backoff_max, self.backoff_base * 2 ** (attempt - 1)) * random.uniform(0.5, 1)
 
-    async def _attempt(self, body: bytes, on_token, exchange: dict) -> ModelReply:
+    async def _attempt(self, body: bytes, streamed, exchange: dict) -> ModelReply:
         headers = {"content-type": "application/json",
                    "accept": "text/event-stream" if self.stream else "application/json",
                    **self.extra_headers}
@@ -122,15 +128,7 @@ class OpenAIModel(Model):
                 received.append(text.encode())
                 retry_after = parse_retry_after(response.headers.get("retry-after"), self.host.now())
                 raise error_for_status(response.status, self.url, text, self.model, retry_after)
-            content_type = response.headers.get("content-type", "")
-            if "text/event-stream" in content_type or (self.stream and "json" not in content_type):
-                return await self._read_stream(response, on_token, received)
-            # An endpoint that does not stream answers with one JSON document.
-            received.append(await response.read())
-            reply = reply_from_json(received[-1], self.url)
-            if reply.content:
-                await notify(on_token, reply.content)
-            return reply
+            return await self._read_body(response, streamed, received)
         except NetworkError as e:
             raise UnreachableError(f"the connection to {self.url} broke mid-response ({e}).",
                                    url=self.url) from None
@@ -141,39 +139,86 @@ class OpenAIModel(Model):
             exchange["ended"] = self.host.now()
             await response.close()
 
-    async def _read_stream(self, response, on_token, received: list) -> ModelReply:
-        parser, builder = SSEParser(), ReplyBuilder()
+    async def _read_body(self, response, streamed, received: list) -> ModelReply:
+        """The reply, read as what the body is (server-sent events or one JSON document)
+        whatever its content type says: servers get the header wrong both ways."""
         async with contextlib.aclosing(response.chunks()) as chunks:
-            async for chunk in chunks:
+            head = b""
+            async for chunk in chunks:  # up to the first byte that is not white space
                 received.append(chunk)
-                for event in parser.feed(chunk):
-                    if event.data.strip() == "[DONE]":
-                        return builder.reply()
-                    try:
-                        payload = json.loads(event.data)
-                    except ValueError:
-                        payload = None
-                    if not isinstance(payload, dict):
-                        raise BadResponseError(f"unreadable event from {self.url}: "
-                                               f"{event.data[:200]!r}; is it an OpenAI-compatible "
-                                               f"endpoint?", url=self.url)
-                    if payload.get("error"):
-                        raise self._stream_error(payload["error"])
-                    text = builder.add(payload)
-                    if text:
-                        await notify(on_token, text)
+                head += chunk
+                if head.lstrip(b"\xef\xbb\xbf \t\r\n"):
+                    break
+            start = head.lstrip(b"\xef\xbb\xbf \t\r\n")
+            if start.startswith((b"{", b"[")):
+                async for chunk in chunks:
+                    received.append(chunk)
+                return await self._read_document(b"".join(received), streamed)
+            if start and not start.startswith(SSE_START):
+                raise BadResponseError(f"unexpected response from {self.url}: {start[:200]!r}; is "
+                                       f"it an OpenAI-compatible chat completions endpoint?",
+                                       url=self.url)
+            return await self._read_stream(head, chunks, streamed, received)
+
+    async def _read_document(self, body: bytes, streamed) -> ModelReply:
+        on_token, on_reasoning = streamed
+        try:
+            error = json.loads(body).get("error")
+        except (ValueError, AttributeError):
+            error = None
+        if error:  # HTTP 200 whose body is an error: that error
+            raise error_in_body(error, self.url, self.model)
+        reply = reply_from_json(body, self.url)
+        if reply.reasoning:
+            await notify(on_reasoning, reply.reasoning)
+        if reply.content:
+            await notify(on_token, reply.content)
+        return reply
+
+    async def _read_stream(self, head: bytes, chunks, streamed, received: list) -> ModelReply:
+        parser, builder = SSEParser(), ReplyBuilder()
+        events = parser.feed(head)
+        while True:
+            for event in events:
+                if event.data.strip() == "[DONE]":
+                    return await self._finish(builder, streamed)
+                payload = self._event_payload(event)
+                if payload.get("error"):
+                    if builder.finish_reason == "length":  # OpenRouter adds "Token limit reached"
+                        return await self._finish(builder, streamed)
+                    raise error_in_body(payload["error"], self.url, self.model, mid_stream=True)
+                await self._stream(builder.add(payload), streamed)
+            chunk = await anext(chunks, None)
+            if chunk is None:
+                break
+            received.append(chunk)
+            events = parser.feed(chunk)
         parser.close()
         if builder.finish_reason is None:  # no [DONE], no finish_reason: the stream was cut
             raise UnreachableError(f"the connection to {self.url} closed mid-response.", url=self.url)
-        return builder.reply()
+        return await self._finish(builder, streamed)
 
-    def _stream_error(self, error) -> ModelError:
-        code = error.get("code") if isinstance(error, dict) else None
-        text = json.dumps({"error": error})
-        if isinstance(code, int) and code >= 400:
-            return error_for_status(code, self.url, text, self.model)
-        return ServerError(f"{self.url} reported an error mid-response: {text[:300]}",
-                           url=self.url)
+    def _event_payload(self, event) -> dict:
+        try:
+            payload = json.loads(event.data)
+        except ValueError:
+            payload = None
+        if not isinstance(payload, dict):
+            raise BadResponseError(f"unreadable event from {self.url}: {event.data[:200]!r}; is it "
+                                   f"an OpenAI-compatible endpoint?", url=self.url)
+        return payload
+
+    @staticmethod
+    async def _stream(pieces: tuple[str, str], streamed) -> None:
+        (reasoning, text), (on_token, on_reasoning) = pieces, streamed
+        if reasoning:
+            await notify(on_reasoning, reasoning)
+        if text:
+            await notify(on_token, text)
+
+    async def _finish(self, builder: ReplyBuilder, streamed) -> ModelReply:
+        await self._stream(builder.finish(), streamed)  # what was held back as a possible tag
+        return builder.reply()
 
     def _timeout_error(self) -> ModelError:
         return ModelTimeoutError(f"no response from {self.url} within {self.timeout:g} s: the "
