@@ -239,7 +239,8 @@ class ScriptedModel(Model):
         self.replies = replies if callable(replies) else list(replies)
         self.calls: list[dict] = []
 
-    async def generate(self, messages, tools=None, on_token=None, on_retry=None) -> ModelReply:
+    async def generate(self, messages, tools=None, on_token=None, on_retry=None,
+                       on_reasoning=None) -> ModelReply:
         self.calls.append({"messages": messages, "tools": tools})
         if callable(self.replies):
             reply = self.replies(messages)
@@ -250,6 +251,8 @@ class ScriptedModel(Model):
         if isinstance(reply, BaseException):
             raise reply
         reply = as_reply(reply)
+        if reply.reasoning:
+            await notify(on_reasoning, reply.reasoning)
         if reply.content:
             await notify(on_token, reply.content)
         return reply
@@ -262,7 +265,8 @@ def as_reply(reply) -> ModelReply:
         return ModelReply(content=reply)
     calls = [ToolCall(c.get("id") or new_call_id(), c["name"], _as_json_text(c.get("arguments", {})))
              for c in reply.get("tool_calls", [])]
-    return ModelReply(reply.get("content") or "", calls, reply.get("usage"))
+    return ModelReply(reply.get("content") or "", calls, reply.get("usage"),
+                      reasoning=reply.get("reasoning") or "", reasoning_field=reply.get("reasoning_field"))
 
 
 def parse_retry_after(value: str | None, now: float) -> float | None:

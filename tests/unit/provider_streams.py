@@ -224,6 +224,15 @@ SHARED_INDEX_CALLS = sse(
 )
 
 
+# A CodeAgent's reply from a raw reasoning model: code inside the thoughts must not run.
+DEEPSEEK_R1_CODE = sse(
+    *[_ollama(piece) for piece in ["<think>\nMaybe:\n```py", "thon\nprint('from the thoughts')\n```\n",
+                                   "Better to compute it.\n</think>", "\n\nThought: compute it.\n```python\n",
+                                   "final_answer(6 * 7)\n```"]],
+    _ollama("", "stop"),
+)
+
+
 # --- Bodies that are not what their headers say ----------------------------------------
 
 PLAIN_REPLY = json.dumps({"id": "chatcmpl-9", "object": "chat.completion", "created": 1748000008,
@@ -246,6 +255,7 @@ RECORDINGS: dict[str, list[Recording]] = {
     "openrouter_token_limit": [Recording(OPENROUTER_TOKEN_LIMIT)],
     "openrouter_rate_limited": [Recording(OPENROUTER_RATE_LIMITED_UPSTREAM), Recording(OPENROUTER_REASONING)],
     "mistral_thinking": [Recording(MISTRAL_THINKING)],
+    "deepseek_r1_code": [Recording(DEEPSEEK_R1_CODE)],
     "openai_refusal": [Recording(OPENAI_REFUSAL)],
     "shared_index_calls": [Recording(SHARED_INDEX_CALLS)],
     # A JSON reply to a streaming request, labelled as a stream; and one with no content type.
