@@ -36,6 +36,14 @@ class Reply:
     # for a <think> block at the start of the content
     reasoning_field: str = "reasoning_content"
     stream_error: dict | None = None  # sent inside the stream after the text, instead of finishing
+    # The stream waits for this event (set by the test) at `pause_at`: "text" (after the
+    # reasoning, before the text) or "end" (after the text): tests see a moment, not a race.
+    pause: threading.Event | None = None
+    pause_at: str = "text"
+
+    def wait(self, where: str) -> None:
+        if self.pause is not None and self.pause_at == where:
+            self.pause.wait(30)
 
     def text_pieces(self) -> list[str]:
         if self.pieces is not None:
@@ -145,6 +153,7 @@ class _Handler(BaseHTTPRequestHandler):
                 key = "content" if reply.reasoning_field == "think" else reply.reasoning_field
                 event(json.dumps(_chunk({key: piece})))
                 time.sleep(reply.token_delay)
+            reply.wait("text")
             for piece in reply.text_pieces() if reply.text else []:
                 event(json.dumps(_chunk({"content": piece})))
                 time.sleep(reply.token_delay)
@@ -154,6 +163,7 @@ class _Handler(BaseHTTPRequestHandler):
                 event(json.dumps(_chunk({"tool_calls": [{"index": i, "id": f"call_{i}", "type": "function",
                                                           "function": {"name": call["name"], "arguments": arguments[:half]}}]})))
                 event(json.dumps(_chunk({"tool_calls": [{"index": i, "function": {"arguments": arguments[half:]}}]})))
+            reply.wait("end")
             if reply.stream_error is not None:
                 event(json.dumps({"error": reply.stream_error}))
                 self.wfile.write(b"0\r\n\r\n")

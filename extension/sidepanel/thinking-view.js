@@ -1,0 +1,37 @@
+// A reasoning model's thoughts in one step: they stream into an open "Thinking" block,
+// which folds away when the answer starts (a click opens it again). Never part of the
+// reply or the answer: those are rendered from other events.
+
+import { h } from "./dom.js";
+
+export class ThinkingView {
+  constructor() {
+    this.label = h("summary", {}, "Thinking…");
+    this.text = h("div", { class: "thinking-text" });
+    this.element = h("details", { class: "thinking", open: true }, this.label, this.text);
+    this.folded = false;
+  }
+
+  append(text) {
+    this.element.hidden = false;
+    this.text.append(text);
+  }
+
+  // A retry starts over: take back what the failed attempt streamed (all of it if unknown),
+  // and think in the open again.
+  withdraw(characters) {
+    const text = this.text.textContent;
+    this.text.textContent = characters ? text.slice(0, Math.max(0, text.length - characters)) : "";
+    this.element.hidden = !this.text.textContent;
+    this.folded = false;
+    this.element.open = true;
+    this.label.textContent = "Thinking…";
+  }
+
+  fold() {
+    if (this.folded) return;
+    this.folded = true;
+    this.element.open = false;
+    this.label.textContent = "Thought";
+  }
+}
