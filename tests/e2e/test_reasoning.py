@@ -99,3 +99,20 @@ def test_a_retry_takes_back_the_failed_attempts_thoughts_and_text(panel, model):
     assert "Stale" not in turn.text and "first try" not in thinking(panel.driver)[1]
     assert turn.find_element(By.CSS_SELECTOR, ".message.assistant").text == "Fresh answer."
     assert len(model.requests) == 2
+
+
+def test_hostile_thoughts_are_shown_as_text_and_load_nothing(panel, model):
+    """A model that read a hostile page may think in HTML: the Thinking block shows it as
+    text; nothing runs, nothing is fetched."""
+    leak = model.base_url.replace("/v1", "/leak")
+    hostile = (f'<img src="{leak}" onerror="window.pwned=1"> <script>window.pwned=2</script> '
+               f'<style>@import url({leak}/css);</style>')
+    model.script(Reply(reasoning=hostile, reasoning_field="think", text="Done."))
+    send(panel, "Read that page")
+    wait_for_status(panel, "ok")
+    block = last_turn(panel.driver).find_element(By.CSS_SELECTOR, "details.thinking")
+    assert not block.find_elements(By.CSS_SELECTOR, "img, script, style")
+    assert "<img src=" in block.find_element(By.CSS_SELECTOR, ".thinking-text").get_attribute("textContent")
+    assert last_turn(panel.driver).find_element(By.CSS_SELECTOR, ".message.assistant").text == "Done."
+    assert panel.driver.execute_script("return window.pwned === undefined")
+    assert not [r for r in model.requests if "/leak" in r["path"]]
