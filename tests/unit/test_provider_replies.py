@@ -171,3 +171,15 @@ def test_think_tag_later_in_the_answer_is_the_answers_text():
 def test_block_opened_by_the_chat_template_is_split_at_its_end():
     assert split_unopened("The user wants X.\n</think>\n\nX.") == ("The user wants X.", "X.")
     assert split_unopened("No tags here.") == ("", "No tags here.")
+
+
+def test_openrouter_detail_over_http_is_kept_too():
+    from provider_streams import OPENROUTER_RATE_LIMITED_UPSTREAM
+
+    from tabagent.errors import error_for_status
+
+    body = OPENROUTER_RATE_LIMITED_UPSTREAM.split("data: ", 1)[1].strip()
+    error = error_for_status(429, "https://openrouter.ai/api/v1/chat/completions", body, "m")
+    assert isinstance(error, RateLimitError) and error.retryable
+    assert "Provider returned error" in error.message and "provider: Venice" in error.message
+    assert "is temporarily rate-limited upstream" in error.message
