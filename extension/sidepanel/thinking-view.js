@@ -8,13 +8,14 @@ export class ThinkingView {
   constructor() {
     this.label = h("summary", {}, "Thinking…");
     this.text = h("div", { class: "thinking-text" });
-    this.element = h("details", { class: "thinking", open: true }, this.label, this.text);
+    // Hidden until there is something to read: a model with thinking off sends an empty block.
+    this.element = h("details", { class: "thinking", open: true, hidden: true }, this.label, this.text);
     this.folded = false;
   }
 
   append(text) {
-    this.element.hidden = false;
     this.text.append(text);
+    if (this.element.hidden && text.trim()) this.element.hidden = false;
   }
 
   // A retry starts over: take back what the failed attempt streamed (all of it if unknown),
@@ -22,7 +23,7 @@ export class ThinkingView {
   withdraw(characters) {
     const text = this.text.textContent;
     this.text.textContent = characters ? text.slice(0, Math.max(0, text.length - characters)) : "";
-    this.element.hidden = !this.text.textContent;
+    this.element.hidden = !this.text.textContent.trim();
     this.folded = false;
     this.element.open = true;
     this.label.textContent = "Thinking…";

@@ -92,6 +92,7 @@ export class TurnView {
   on_reasoning(event) {
     const step = this.step(event);
     this.clearRetry(step.reply);
+    if (!step.thinking && !event.data.text.trim()) return; // nothing to show yet (or an empty block)
     if (!step.thinking) {
       step.thinking = new ThinkingView();
       step.reply.before(step.thinking.element);

@@ -169,6 +169,8 @@ class Terminal:
         return None  # the code is in the streamed reply; done and model_call are for --events
 
     def _think(self, text: str) -> None:
+        if not self.thinking and not text.strip():
+            return  # white space before any thought (or an empty <think> block)
         if not self.thinking:
             self._end_line()
             self.thinking = True

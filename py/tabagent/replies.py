@@ -123,6 +123,7 @@ class ReplyBuilder:
         content, reasoning = "".join(self.text), "".join(self.reasoning)
         if not reasoning and not self.think.saw_block:
             reasoning, content = split_unopened(content)
+        reasoning = reasoning if reasoning.strip() else ""  # an empty block, thinking switched off
         message = {"role": "assistant", "content": content, "tool_calls": [c.to_openai() for c in calls]}
         if reasoning:
             message["reasoning"] = reasoning

@@ -69,7 +69,7 @@ def test_thinking_streams_open_then_folds_when_the_answer_starts(panel, model):
     # The next request carries the answer, not the thoughts.
     model.script(Reply(text="Yes."))
     send(panel, "Sure?")
-    wait_for_status(panel, "ok")
+    wait(panel, lambda d: len(model.requests) == 2 and "Yes." in last_turn(d).text, 30, "the second turn never answered")
     sent = model.requests[-1]["raw"]
     assert "The answer is 42." in sent and "thought1" not in sent, [(m["role"], m.get("content")) for m in model.requests[-1]["body"]["messages"]][1:]
 

@@ -183,3 +183,14 @@ def test_openrouter_detail_over_http_is_kept_too():
     assert isinstance(error, RateLimitError) and error.retryable
     assert "Provider returned error" in error.message and "provider: Venice" in error.message
     assert "is temporarily rate-limited upstream" in error.message
+
+
+def test_an_empty_think_block_leaves_no_reasoning():
+    from tabagent.replies import ReplyBuilder
+
+    builder = ReplyBuilder()
+    for piece in ["<think>\n\n</think>\n\n", "Hello."]:
+        builder.add({"choices": [{"delta": {"content": piece}}]})
+    builder.finish()
+    reply = builder.reply()
+    assert (reply.reasoning, reply.content) == ("", "Hello.")
