@@ -22,7 +22,7 @@ export class ThinkingView {
   // and think in the open again.
   withdraw(characters) {
     const text = this.text.textContent;
-    this.text.textContent = characters ? text.slice(0, Math.max(0, text.length - characters)) : "";
+    this.text.textContent = characters === undefined ? "" : text.slice(0, Math.max(0, text.length - characters));
     this.element.hidden = !this.text.textContent.trim();
     this.folded = false;
     this.element.open = true;
