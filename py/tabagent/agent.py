@@ -165,9 +165,11 @@ class Agent:
         await self.emit("reasoning", {"text": text})
 
     async def _on_retry(self, error, attempt: int, delay: float) -> None:
-        tries = getattr(error, "max_attempts", attempt + 1)
+        tries = max(getattr(error, "max_attempts", 1), attempt + 1)  # a model may not say
         withdraw, self._streamed = self._streamed, {"text": 0, "reasoning": 0}
-        await self.emit("error", {"message": f"{error.message} Attempt {attempt + 1} of {tries} in "
+        reason = error.message.rstrip()
+        reason += "" if reason.endswith((".", "!", "?")) else "."  # the server's words may end bare
+        await self.emit("error", {"message": f"{reason} Attempt {attempt + 1} of {tries} in "
                                              f"{delay:.1f} s.", "kind": "retrying",
                                   "cause": error.kind, "status": error.status, "retry_in": delay,
                                   "attempt": attempt, "max_attempts": tries, "withdraw": withdraw})
