@@ -6,6 +6,8 @@ attempt counter even when the same server is shared (by the CPython tests, and b
 the Pyodide cases running in Node). `GET <base_url>/stats` reports what the server
 saw: number of requests, request bodies and headers, whether the client hung up.
 
+`/s/recorded_<name>/...` plays a provider's reply as recorded in provider_streams.py.
+
 Responses are chunked HTTP/1.1 with real server-sent events, written in pieces
 (events split mid-line, a UTF-8 character split across writes) so the client's
 reassembly is exercised on a real socket.
