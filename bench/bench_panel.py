@@ -2,7 +2,9 @@
 """The side panel's speed, in real headless Chromium against the scripted model server.
 
 - token to DOM: from the model server writing a token to the socket to that token being in
-  the panel's DOM (both clocks are this machine's wall clock), over streamed replies;
+  the panel's DOM (both clocks are this machine's wall clock), over streamed replies; again
+  with a reasoning stream in front of the answer (its thoughts into the Thinking block, then
+  the answer's tokens into the reply);
 - open a long conversation: a stored conversation of 200 steps (each with a streamed
   thought, a tool call and its result) read from chrome.storage and rendered, layout included.
 """
@@ -25,12 +27,17 @@ from tests.helpers.model_server import ModelServer, Reply  # noqa: E402
 
 WATCH_TOKENS = """
 window.seenTokens = {};
-new MutationObserver(() => {
+// Only what each mutation adds is read (not the whole reply again), so the observer's own
+// cost does not grow with the reply and blur the measure.
+new MutationObserver((records) => {
   const now = Date.now();
-  for (const reply of document.querySelectorAll(".step .reply")) {
-    for (const word of reply.textContent.split(" ")) if (word && !(word in seenTokens)) seenTokens[word] = now;
+  for (const record of records) {
+    for (const node of record.addedNodes) {
+      if (!node.parentElement?.closest(".step .reply, .step .thinking-text") && !node.querySelector?.(".reply")) continue;
+      for (const word of node.textContent.split(" ")) if (word && !(word in seenTokens)) seenTokens[word] = now;
+    }
   }
-}).observe(document.getElementById("conversation"), { childList: true, subtree: true, characterData: true });
+}).observe(document.getElementById("conversation"), { childList: true, subtree: true });
 """
 
 
@@ -39,29 +46,35 @@ def percentile(values, fraction):
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
-def token_latencies(browser: Browser, model: ModelServer, runs: int, tokens: int) -> list[float]:
+def token_latencies(browser: Browser, model: ModelServer, runs: int, tokens: int,
+                    thoughts: int = 0) -> tuple[list[float], list[float]]:
+    """(answer token latencies, reasoning token latencies) in ms; `thoughts` reasoning
+    tokens stream before the answer's `tokens`."""
     sent: dict[str, float] = {}
 
     def on_sent(data: str, _monotonic: float) -> None:
         if data.startswith("{"):
             for choice in json.loads(data).get("choices", []):
-                piece = (choice.get("delta") or {}).get("content") or ""
+                delta = choice.get("delta") or {}
+                piece = delta.get("content") or delta.get("reasoning_content") or ""
                 if piece.strip():
                     sent[piece.strip()] = time.time() * 1000
 
     model.on_sent(on_sent)
-    latencies = []
+    latencies, thought_latencies = [], []
     for run in range(runs):
         fresh_panel(browser)
         configure(browser, model.base_url)
         browser.driver.execute_script(WATCH_TOKENS)
         words = [f"r{run}t{i}" for i in range(tokens)]
-        model.script(Reply(text=" ".join(words), token_delay=0.02))
+        thought_words = [f"r{run}th{i}" for i in range(thoughts)]
+        model.script(Reply(text=" ".join(words), reasoning=" ".join(thought_words), token_delay=0.02))
         send(browser, f"Stream {tokens} tokens")
         wait_for_status(browser, "ok", timeout=60)
         seen = browser.driver.execute_script("return window.seenTokens")
         latencies += [seen[w] - sent[w] for w in words if w in seen and w in sent]
-    return latencies
+        thought_latencies += [seen[w] - sent[w] for w in thought_words if w in seen and w in sent]
+    return latencies, thought_latencies
 
 
 def long_conversation(steps: int) -> dict:
@@ -128,7 +141,8 @@ def main() -> None:
     browser = Browser(profile).start()
     try:
         with ModelServer() as model:
-            latencies = token_latencies(browser, model, args.runs, args.tokens)
+            latencies, _ = token_latencies(browser, model, args.runs, args.tokens)
+            after_thoughts, thoughts = token_latencies(browser, model, args.runs, args.tokens, args.tokens)
         opening = open_times(browser, 200)
     finally:
         browser.quit()
@@ -137,6 +151,8 @@ def main() -> None:
     print("| measure | median | p95 | min–max | target |")
     print("|---|---|---|---|---|")
     print(row("model server sends a token → token in the panel's DOM", latencies, "p95 < 30"))
+    print(row("… a reasoning token → in the Thinking block", thoughts, "p95 < 30"))
+    print(row("… an answer token after a reasoning stream → in the DOM", after_thoughts, "p95 < 30"))
     print(row("open a stored conversation of 200 steps (read + render + layout)", opening, "< 150"))
 
 

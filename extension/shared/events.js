@@ -1,14 +1,14 @@
 // Helpers over the agent's event stream (the schema is docs/events.md).
 
-// Joins consecutive token events of the same agent, depth and step into one, so a saved
-// turn is small. The joined event keeps the first piece's seq and notes the last one.
+// Joins consecutive token (or reasoning) events of the same agent, depth and step into one,
+// so a saved turn is small. The joined event keeps the first piece's seq and notes the last one.
 export function joinTokens(events) {
   const joined = [];
   for (const event of events) {
     const last = joined.at(-1);
     if (
-      event.kind === "token" &&
-      last?.kind === "token" &&
+      (event.kind === "token" || event.kind === "reasoning") &&
+      last?.kind === event.kind &&
       last.agent === event.agent &&
       last.depth === event.depth &&
       last.step === event.step

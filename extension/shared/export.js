@@ -31,6 +31,7 @@ function stepsOf(turn) {
   const lines = [];
   for (const event of turn.events) {
     const indent = "  ".repeat(event.depth);
+    if (event.kind === "reasoning") lines.push(`${indent}- thought: ${event.data.text.trim().replaceAll("\n", `\n${indent}  `)}`);
     if (event.kind === "tool_call") lines.push(`${indent}- called \`${event.data.name}\` with \`${JSON.stringify(event.data.arguments)}\``);
     if (event.kind === "code") lines.push(`${indent}- ran code:\n\n\`\`\`python\n${event.data.code}\n\`\`\``);
     if (event.kind === "error" && event.data.kind !== "retrying") lines.push(`${indent}- error: ${event.data.message}`);

@@ -7,6 +7,7 @@ import { lastSeq } from "../shared/events.js";
 import { h } from "./dom.js";
 import { ConfirmationView } from "./confirmation-view.js";
 import { addCopyButton, renderMarkdown } from "./markdown.js";
+import { ThinkingView } from "./thinking-view.js";
 
 const STATUS_TEXT = {
   cancelled: "Stopped.",
@@ -52,6 +53,7 @@ export class TurnView {
       if (this.covered.has(event.seq)) continue;
       for (let seq = event.seq; seq <= lastSeq(event); seq++) this.covered.add(seq);
       this[`on_${event.kind}`]?.(event);
+      this.foldThinking(event);
     }
   }
 
@@ -85,6 +87,23 @@ export class TurnView {
     const { reply } = this.step(event);
     this.clearRetry(reply);
     reply.append(event.data.text);
+  }
+
+  on_reasoning(event) {
+    const step = this.step(event);
+    this.clearRetry(step.reply);
+    if (!step.thinking && !event.data.text.trim()) return; // nothing to show yet (or an empty block)
+    if (!step.thinking) {
+      step.thinking = new ThinkingView();
+      step.reply.before(step.thinking.element);
+    }
+    step.thinking.append(event.data.text);
+  }
+
+  // Anything after the thoughts but a retry (the answer starting, a tool call, the end) folds them.
+  foldThinking(event) {
+    if (event.kind === "reasoning" || event.data?.kind === "retrying") return;
+    this.steps.get(`${event.depth}/${event.agent}/${event.step}`)?.thinking?.fold();
   }
 
   on_tool_call(event) {
@@ -135,15 +154,18 @@ export class TurnView {
     (where?.section ?? this.trace).append(box);
   }
 
-  showRetry(where, { message, retry_in: retryIn }) {
+  showRetry(where, { message, retry_in: retryIn, withdraw }) {
     const reply = where?.reply;
-    if (reply) reply.textContent = ""; // the streamed text will come again
+    // The failed attempt's text goes (all of it when the event does not say how much).
+    if (reply) reply.textContent = withdraw ? reply.textContent.slice(0, Math.max(0, reply.textContent.length - withdraw.text)) : "";
+    where?.thinking?.withdraw(withdraw?.reasoning);
     const box = h("div", { class: "retrying", role: "status" });
     const until = Date.now() + retryIn * 1000;
-    const reason = message.replace(/ Retrying in [\d.]+ s\.$/, "");
+    const [reason, next] = message.split(/ (?=Attempt \d+ of \d+ in [\d.]+ s\.$)| Retrying in [\d.]+ s\.$/);
+    const attempt = next?.match(/^Attempt \d+ of \d+/)?.[0] ?? "Retrying";
     const tick = () => {
       const left = Math.max(0, Math.ceil((until - Date.now()) / 1000));
-      box.textContent = `${reason} Retrying in ${left} s…`;
+      box.textContent = `${reason} ${attempt} in ${left} s…`;
       if (left === 0 || !box.isConnected) clearInterval(timer);
     };
     const timer = setInterval(tick, 250);

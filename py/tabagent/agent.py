@@ -75,6 +75,7 @@ class Agent:
             step = ActionStep(self.step, start_time=time.time())
             reply = await self._generate(self.write_messages())
             step.model_output, step.usage = reply.content, reply.usage
+            step.reasoning, step.reasoning_field = reply.reasoning, reply.reasoning_field
             action = self.extract_action(reply)
             is_final, answer = False, None
             if action is not None:
@@ -136,13 +137,17 @@ class Agent:
                                       conversation_id=up.conversation_id))
 
     async def _generate(self, messages: list[dict]):
+        self._streamed = {"text": 0, "reasoning": 0}  # by this attempt: withdrawn if it fails
         try:
             reply = await self.model.generate(messages, self.tool_schemas(), on_token=self._on_token,
-                                              on_retry=self._on_retry)
+                                              on_retry=self._on_retry, on_reasoning=self._on_reasoning)
         except Exception as error:  # what was sent and received is the best clue to a failure
             await self._trace(getattr(error, "exchanges", ()))
             raise
         await self._trace(reply.exchanges)
+        if reply.finish_reason == "length":
+            await self.emit("error", {"kind": "truncated", "message": "The reply was cut off at the "
+                                      "model's output limit; what it wrote so far is kept."})
         for key, value in (reply.usage or {}).items():
             self._usage[key] = self._usage.get(key, 0) + value
         return reply
@@ -152,12 +157,22 @@ class Agent:
             await self.emit("model_call", dict(exchange))
 
     async def _on_token(self, text: str) -> None:
+        self._streamed["text"] += len(text)
         await self.emit("token", {"text": text})
 
+    async def _on_reasoning(self, text: str) -> None:
+        self._streamed["reasoning"] += len(text)
+        await self.emit("reasoning", {"text": text})
+
     async def _on_retry(self, error, attempt: int, delay: float) -> None:
-        await self.emit("error", {"message": f"{error} Retrying in {delay:.1f} s.", "kind": "retrying",
-                                  "cause": error.kind, "status": error.status,
-                                  "retry_in": delay, "attempt": attempt})
+        tries = max(getattr(error, "max_attempts", 1), attempt + 1)  # a model may not say
+        withdraw, self._streamed = self._streamed, {"text": 0, "reasoning": 0}
+        reason = error.message.rstrip()
+        reason += "" if reason.endswith((".", "!", "?")) else "."  # the server's words may end bare
+        await self.emit("error", {"message": f"{reason} Attempt {attempt + 1} of {tries} in "
+                                             f"{delay:.1f} s.", "kind": "retrying",
+                                  "cause": error.kind, "status": error.status, "retry_in": delay,
+                                  "attempt": attempt, "max_attempts": tries, "withdraw": withdraw})
 
     async def _best_answer(self):
         """Out of steps: ask once for the best answer from what the run found."""

@@ -19,7 +19,7 @@ class ModelError(Exception):
         super().__init__(message)
         self.message, self.status, self.url = message, status, url
         self.retry_after = retry_after  # seconds the server asked us to wait, if it did
-        self.attempts = 1
+        self.attempts = self.max_attempts = 1
 
     def __str__(self) -> str:
         if self.attempts > 1:
@@ -68,11 +68,15 @@ _CONTEXT_HINTS = ("context_length", "context length", "maximum context", "too ma
 
 
 def error_for_status(status: int, url: str, body: str, model: str,
-                     retry_after: float | None = None) -> ModelError:
+                     retry_after: float | None = None, where: str | None = None) -> ModelError:
     """The error for an HTTP error response, with the server's own words appended."""
     said = _server_message(body)
     tail = f" Server said: {said}" if said else ""
-    where = f"{status} from {url}"
+    where = where or f"{status} from {url}"
+    if _code(body) == "tool_use_failed":  # Groq: the model wrote a tool call it could not parse
+        return BadRequestError(f"{where}: the model wrote a tool call the server could not read; "
+                               f"try again, or pick a model better at tool calls.{tail}",
+                               status=status, url=url)
     if status == 401:
         return AuthError(f"{where}: check the API key.{tail}", status=status, url=url)
     if status == 403:
@@ -95,13 +99,76 @@ def error_for_status(status: int, url: str, body: str, model: str,
                            status=status, url=url)
 
 
-def _server_message(body: str, limit: int = 300) -> str:
-    """The `error.message` of an OpenAI-style error body, else the start of the body."""
+# What an error says it is, when a server sends it with HTTP 200 (inside a stream, or as
+# the whole body) and no status of its own: the status the same error has over HTTP.
+_STATUS_OF_TYPE = {"invalid_request_error": 400, "tool_use_failed": 400, "context_length_exceeded": 400,
+                   "authentication_error": 401, "invalid_api_key": 401, "permission_error": 403,
+                   "not_found_error": 404, "model_not_found": 404, "rate_limit_exceeded": 429,
+                   "rate_limit_error": 429, "insufficient_quota": 429, "server_error": 500,
+                   "api_error": 500, "overloaded_error": 503}
+
+
+def error_in_body(error, url: str, model: str, mid_stream: bool = False) -> ModelError:
+    """The error a server sent inside a 200 response, classified as the same error over
+    HTTP would be: a 400 is not retried wherever it came from."""
+    status = _status_in(error)
+    body = json.dumps({"error": error})
+    where = f"{url} answered with an error{' mid-response' if mid_stream else ''}"
+    if status is not None:
+        return error_for_status(status, url, body, model, where=f"{where} ({status})")
+    said = _server_message(body)
+    return ServerError(f"{where}; try again later. Server said: {said}", url=url)
+
+
+def _status_in(error) -> int | None:
+    if not isinstance(error, dict):
+        return None
+    for key in ("status_code", "status", "code"):
+        value = error.get(key)
+        if isinstance(value, str) and value.isdigit():
+            value = int(value)
+        if isinstance(value, int) and 400 <= value < 600:
+            return value
+    for key in ("code", "type"):
+        if isinstance(error.get(key), str) and error[key] in _STATUS_OF_TYPE:
+            return _STATUS_OF_TYPE[error[key]]
+    return None
+
+
+def _error_of(body: str):
     try:
         data = json.loads(body)
-        error = data.get("error", data) if isinstance(data, dict) else data
-        text = (error.get("message") or json.dumps(error)) if isinstance(error, dict) else str(error)
     except ValueError:
-        text = body
-    text = " ".join(str(text).split())
+        return None
+    return data.get("error", data) if isinstance(data, dict) else data
+
+
+def _code(body: str) -> str | None:
+    error = _error_of(body)
+    return error.get("code") if isinstance(error, dict) and isinstance(error.get("code"), str) else None
+
+
+def _server_message(body: str, limit: int = 300) -> str:
+    """The `error.message` of an OpenAI-style error body with the provider's details
+    (type, code, param, OpenRouter's metadata), else the start of the body."""
+    error = _error_of(body)
+    if error is None:
+        return _short(body, limit)
+    if not isinstance(error, dict):
+        return _short(str(error), limit)
+    message = _short(str(error.get("message") or json.dumps(error)), limit)
+    details = [f"{key}: {_short(str(error[key]), 80)}" for key in ("type", "code", "param")
+               if isinstance(error.get(key), str) and error[key] and error[key] not in message]
+    metadata = error.get("metadata") if isinstance(error.get("metadata"), dict) else {}
+    if metadata.get("provider_name"):
+        details.append(f"provider: {_short(str(metadata['provider_name']), 80)}")
+    if raw := metadata.get("raw"):  # OpenRouter: the upstream provider's own words
+        details.append(f"upstream said: {_short(raw if isinstance(raw, str) else json.dumps(raw), limit)}")
+    if isinstance(error.get("failed_generation"), str):  # Groq: what the model wrote
+        details.append(f"the model wrote: {_short(error['failed_generation'], 200)}")
+    return message + (f" ({'; '.join(details)})" if details else "")
+
+
+def _short(text: str, limit: int) -> str:
+    text = " ".join(text.split())
     return text if len(text) <= limit else text[:limit] + "..."

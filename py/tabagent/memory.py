@@ -34,6 +34,10 @@ class ActionStep:
     tool_calls: list[dict] = field(default_factory=list)
     native: bool = True
     code: str | None = None
+    # What the model thought first, kept for the record and never sent back as content;
+    # `reasoning_field` is where it came ("reasoning_content", ...; None: a <think> block).
+    reasoning: str = ""
+    reasoning_field: str | None = None
     observations: list[dict] = field(default_factory=list)  # {"id"?, "content", "is_error"}
     error: str | None = None  # a problem with the reply itself, told to the model
     usage: dict | None = None
@@ -41,7 +45,7 @@ class ActionStep:
     end_time: float = 0.0
     type: str = "action"
 
-    def to_messages(self) -> list[dict]:
+    def to_messages(self, with_reasoning: bool = True) -> list[dict]:
         messages, notes = [], []
         native = self.native and self.tool_calls
         if self.model_output or native:
@@ -49,6 +53,10 @@ class ActionStep:
             if native:
                 assistant["tool_calls"] = [{"id": c["id"], "type": "function", "function": {
                     "name": c["name"], "arguments": c["arguments"]}} for c in self.tool_calls]
+                # DeepSeek's thinking mode wants the reasoning of a tool call back, in the field it
+                # came in, until the task is answered (else: 400).
+                if with_reasoning and self.reasoning and self.reasoning_field == "reasoning_content":
+                    assistant["reasoning_content"] = self.reasoning
             messages.append(assistant)
         for observation in self.observations:
             if native:  # every tool call must be answered by a tool message with its id
@@ -90,8 +98,9 @@ class Memory:
 
     def to_messages(self, system_prompt: str) -> list[dict]:
         messages = [{"role": "system", "content": system_prompt}]
-        for step in self.steps:
-            messages.extend(step.to_messages())
+        current = max((i for i, s in enumerate(self.steps) if isinstance(s, TaskStep)), default=0)
+        for i, step in enumerate(self.steps):  # reasoning goes back only within the current task
+            messages.extend(step.to_messages(i > current) if isinstance(step, ActionStep) else step.to_messages())
         return messages
 
     def usage(self) -> dict:

@@ -13,50 +13,29 @@ import email.utils
 import inspect
 import json
 import random
-import uuid
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
-from typing import Any, Union
+from typing import Union
 
-from .errors import (BadResponseError, ModelError, ModelTimeoutError, ServerError,
-                     UnreachableError, error_for_status)
+from .errors import (BadResponseError, ModelError, ModelTimeoutError, UnreachableError,
+                     error_for_status, error_in_body)
 from .host import Host, NetworkError, RequestTimeout, default_host
+from .replies import (ModelReply, ReplyBuilder, ToolCall, _as_json_text, new_call_id,  # noqa: F401
+                      reply_from_json)
 from .sse import SSEParser
 
-
-@dataclass
-class ToolCall:
-    id: str
-    name: str
-    arguments: str  # JSON text exactly as the model wrote it: the agent parses it
-
-    def to_openai(self) -> dict:
-        return {"id": self.id, "type": "function",
-                "function": {"name": self.name, "arguments": self.arguments}}
-
-
-@dataclass
-class ModelReply:
-    content: str = ""
-    tool_calls: list[ToolCall] = field(default_factory=list)
-    usage: dict | None = None  # {"prompt_tokens", "completion_tokens", "total_tokens"}
-    raw: Any = None
-    finish_reason: str | None = None
-    # What crossed the wire, one entry per attempt (retries included), for the trace:
-    # {"url", "request" (the exact JSON text sent), "status", "response" (the text received),
-    #  "started", "ended"}. Headers are left out: they carry the API key.
-    exchanges: list[dict] = field(default_factory=list)
-
-
+# on_token(text) for each piece of the reply as it streams; on_reasoning(text) likewise for
+# what the model thinks before answering (never part of the reply's content).
 OnToken = Callable[[str], Union[None, Awaitable[None]]]
-# on_retry(error, attempt, delay): called before waiting `delay` seconds to try again.
+# on_retry(error, attempt, delay): called before waiting `delay` seconds to try again;
+# `error.max_attempts` says how many tries there are in all.
 OnRetry = Callable[[ModelError, int, float], Union[None, Awaitable[None]]]
+SSE_START = (b"data:", b"event:", b"id:", b"retry:", b":")
 
 
 class Model:
     async def generate(self, messages: list[dict], tools: list[dict] | None = None,
-                       on_token: OnToken | None = None,
-                       on_retry: OnRetry | None = None) -> ModelReply:
+                       on_token: OnToken | None = None, on_retry: OnRetry | None = None,
+                       on_reasoning: OnToken | None = None) -> ModelReply:
         raise NotImplementedError
 
 
@@ -87,20 +66,22 @@ class OpenAIModel(Model):
         self.temperature, self.extra_body = temperature, extra_body or {}
         self.extra_headers = headers or {}
 
-    async def generate(self, messages, tools=None, on_token=None, on_retry=None) -> ModelReply:
+    async def generate(self, messages, tools=None, on_token=None, on_retry=None,
+                       on_reasoning=None) -> ModelReply:
         body = json.dumps(self._request_body(messages, tools)).encode()
+        streamed = (on_token, on_reasoning)
         attempt, exchanges = 0, []
         while True:
             exchange = {"url": self.url, "request": body.decode(), "status": None, "response": "",
                         "started": self.host.now()}
             exchanges.append(exchange)
             try:
-                reply = await self._attempt(body, on_token, exchange)
+                reply = await self._attempt(body, streamed, exchange)
                 reply.exchanges = exchanges
                 return reply
             except ModelError as error:
                 attempt += 1
-                error.attempts = attempt
+                error.attempts, error.max_attempts = attempt, self.max_retries + 1
                 error.exchanges = exchanges
                 if not error.retryable or attempt > self.max_retries:
                     raise
@@ -124,7 +105,7 @@ class OpenAIModel(Model):
         # Exponential, with jitter so that many clients do not retry in lockstep.
         return min(self.backoff_max, self.backoff_base * 2 ** (attempt - 1)) * random.uniform(0.5, 1)
 
-    async def _attempt(self, body: bytes, on_token, exchange: dict) -> ModelReply:
+    async def _attempt(self, body: bytes, streamed, exchange: dict) -> ModelReply:
         headers = {"content-type": "application/json",
                    "accept": "text/event-stream" if self.stream else "application/json",
                    **self.extra_headers}
@@ -147,15 +128,7 @@ class OpenAIModel(Model):
                 received.append(text.encode())
                 retry_after = parse_retry_after(response.headers.get("retry-after"), self.host.now())
                 raise error_for_status(response.status, self.url, text, self.model, retry_after)
-            content_type = response.headers.get("content-type", "")
-            if "text/event-stream" in content_type or (self.stream and "json" not in content_type):
-                return await self._read_stream(response, on_token, received)
-            # An endpoint that does not stream answers with one JSON document.
-            received.append(await response.read())
-            reply = self._reply_from_json(received[-1])
-            if reply.content:
-                await notify(on_token, reply.content)
-            return reply
+            return await self._read_body(response, streamed, received)
         except NetworkError as e:
             raise UnreachableError(f"the connection to {self.url} broke mid-response ({e}).",
                                    url=self.url) from None
@@ -166,112 +139,91 @@ class OpenAIModel(Model):
             exchange["ended"] = self.host.now()
             await response.close()
 
-    async def _read_stream(self, response, on_token, received: list) -> ModelReply:
-        parser, builder = SSEParser(), ReplyBuilder()
+    async def _read_body(self, response, streamed, received: list) -> ModelReply:
+        """The reply, read as what the body is (server-sent events or one JSON document)
+        whatever its content type says: servers get the header wrong both ways."""
         async with contextlib.aclosing(response.chunks()) as chunks:
-            async for chunk in chunks:
+            head = b""
+            async for chunk in chunks:  # up to the first byte that is not white space
                 received.append(chunk)
-                for event in parser.feed(chunk):
-                    if event.data.strip() == "[DONE]":
-                        return builder.reply()
-                    try:
-                        payload = json.loads(event.data)
-                    except ValueError:
-                        payload = None
-                    if not isinstance(payload, dict):
-                        raise BadResponseError(f"unreadable event from {self.url}: "
-                                               f"{event.data[:200]!r}; is it an OpenAI-compatible "
-                                               f"endpoint?", url=self.url)
-                    if payload.get("error"):
-                        raise self._stream_error(payload["error"])
-                    text = builder.add(payload)
-                    if text:
-                        await notify(on_token, text)
+                head += chunk
+                if head.lstrip(b"\xef\xbb\xbf \t\r\n"):
+                    break
+            start = head.lstrip(b"\xef\xbb\xbf \t\r\n")
+            if start.startswith((b"{", b"[")):
+                async for chunk in chunks:
+                    received.append(chunk)
+                return await self._read_document(b"".join(received), streamed)
+            if start and not start.startswith(SSE_START):
+                raise BadResponseError(f"unexpected response from {self.url}: {start[:200]!r}; is "
+                                       f"it an OpenAI-compatible chat completions endpoint?",
+                                       url=self.url)
+            return await self._read_stream(head, chunks, streamed, received)
+
+    async def _read_document(self, body: bytes, streamed) -> ModelReply:
+        on_token, on_reasoning = streamed
+        try:
+            error = json.loads(body).get("error")
+        except (ValueError, AttributeError):
+            error = None
+        if error:  # HTTP 200 whose body is an error: that error
+            raise error_in_body(error, self.url, self.model)
+        reply = reply_from_json(body, self.url)
+        if reply.reasoning:
+            await notify(on_reasoning, reply.reasoning)
+        if reply.content:
+            await notify(on_token, reply.content)
+        return reply
+
+    async def _read_stream(self, head: bytes, chunks, streamed, received: list) -> ModelReply:
+        parser, builder = SSEParser(), ReplyBuilder()
+        events = parser.feed(head)
+        while True:
+            for event in events:
+                if event.data.strip() == "[DONE]":
+                    return await self._finish(builder, streamed)
+                payload = self._event_payload(event)
+                if payload.get("error"):
+                    if builder.finish_reason == "length":  # OpenRouter adds "Token limit reached"
+                        return await self._finish(builder, streamed)
+                    raise error_in_body(payload["error"], self.url, self.model, mid_stream=True)
+                await self._stream(builder.add(payload), streamed)
+            chunk = await anext(chunks, None)
+            if chunk is None:
+                break
+            received.append(chunk)
+            events = parser.feed(chunk)
         parser.close()
         if builder.finish_reason is None:  # no [DONE], no finish_reason: the stream was cut
             raise UnreachableError(f"the connection to {self.url} closed mid-response.", url=self.url)
-        return builder.reply()
+        return await self._finish(builder, streamed)
 
-    def _reply_from_json(self, body: bytes) -> ModelReply:
+    def _event_payload(self, event) -> dict:
         try:
-            data = json.loads(body)
-            choice = data["choices"][0]
-            message = choice["message"]
-            calls = [ToolCall(c.get("id") or new_call_id(), c["function"]["name"],
-                              _as_json_text(c["function"].get("arguments")))
-                     for c in message.get("tool_calls") or []]
-            return ModelReply(_text(message.get("content")), calls, _usage(data), data,
-                              choice.get("finish_reason"))
-        except (ValueError, KeyError, IndexError, TypeError):
-            raise BadResponseError(f"unexpected response from {self.url}: {body[:200]!r}; is it "
-                                   f"an OpenAI-compatible chat completions endpoint?") from None
+            payload = json.loads(event.data)
+        except ValueError:
+            payload = None
+        if not isinstance(payload, dict):
+            raise BadResponseError(f"unreadable event from {self.url}: {event.data[:200]!r}; is it "
+                                   f"an OpenAI-compatible endpoint?", url=self.url)
+        return payload
 
-    def _stream_error(self, error) -> ModelError:
-        code = error.get("code") if isinstance(error, dict) else None
-        text = json.dumps({"error": error})
-        if isinstance(code, int) and code >= 400:
-            return error_for_status(code, self.url, text, self.model)
-        return ServerError(f"{self.url} reported an error mid-response: {text[:300]}",
-                           url=self.url)
+    @staticmethod
+    async def _stream(pieces: tuple[str, str], streamed) -> None:
+        (reasoning, text), (on_token, on_reasoning) = pieces, streamed
+        if reasoning:
+            await notify(on_reasoning, reasoning)
+        if text:
+            await notify(on_token, text)
+
+    async def _finish(self, builder: ReplyBuilder, streamed) -> ModelReply:
+        await self._stream(builder.finish(), streamed)  # what was held back as a possible tag
+        return builder.reply()
 
     def _timeout_error(self) -> ModelError:
         return ModelTimeoutError(f"no response from {self.url} within {self.timeout:g} s: the "
                                  f"server may be busy or still loading the model; try again or "
                                  f"raise the timeout.", url=self.url)
-
-
-class ReplyBuilder:
-    """Assembles streamed chunks into one reply.
-
-    Tool calls arrive in fragments keyed by `index` (the first carries id and name,
-    later ones more of the arguments), and several calls may be interleaved.
-    """
-
-    def __init__(self) -> None:
-        self.text: list[str] = []
-        self.calls: dict[Any, dict] = {}  # index (or id) -> {"id", "name", "arguments": [...]}
-        self.usage: dict | None = None
-        self.finish_reason: str | None = None
-
-    def add(self, payload: dict) -> str:
-        """Take one chunk; return its new text, if any."""
-        usage = _usage(payload)
-        if usage:
-            self.usage = usage
-        new_text = ""
-        for choice in payload.get("choices") or []:
-            if choice.get("index", 0) != 0:
-                continue
-            self.finish_reason = choice.get("finish_reason") or self.finish_reason
-            delta = choice.get("delta") or choice.get("message") or {}
-            if content := _text(delta.get("content")):
-                self.text.append(content)
-                new_text += content
-            for piece in delta.get("tool_calls") or []:
-                self._add_call_piece(piece)
-        return new_text
-
-    def _add_call_piece(self, piece: dict) -> None:
-        key = piece.get("index")
-        if key is None:  # some servers omit the index: match by id, else continue the last call
-            key = piece.get("id") or (list(self.calls)[-1] if self.calls else 0)
-        call = self.calls.setdefault(key, {"id": "", "name": "", "arguments": []})
-        function = piece.get("function") or {}
-        call["id"] = call["id"] or piece.get("id") or ""
-        name = function.get("name") or ""
-        if name and name != call["name"]:  # sent once by most servers, repeated by a few
-            call["name"] += name
-        if (arguments := function.get("arguments")) is not None:
-            call["arguments"].append(_as_json_text(arguments))
-
-    def reply(self) -> ModelReply:
-        calls = [ToolCall(c["id"] or new_call_id(), c["name"], "".join(c["arguments"]))
-                 for c in self.calls.values()]
-        content = "".join(self.text)
-        raw = {"choices": [{"index": 0, "finish_reason": self.finish_reason, "message": {
-            "role": "assistant", "content": content, "tool_calls": [c.to_openai() for c in calls]}}],
-            "usage": self.usage}
-        return ModelReply(content, calls, self.usage, raw, self.finish_reason)
 
 
 class ScriptedModel(Model):
@@ -287,7 +239,8 @@ class ScriptedModel(Model):
         self.replies = replies if callable(replies) else list(replies)
         self.calls: list[dict] = []
 
-    async def generate(self, messages, tools=None, on_token=None, on_retry=None) -> ModelReply:
+    async def generate(self, messages, tools=None, on_token=None, on_retry=None,
+                       on_reasoning=None) -> ModelReply:
         self.calls.append({"messages": messages, "tools": tools})
         if callable(self.replies):
             reply = self.replies(messages)
@@ -298,6 +251,8 @@ class ScriptedModel(Model):
         if isinstance(reply, BaseException):
             raise reply
         reply = as_reply(reply)
+        if reply.reasoning:
+            await notify(on_reasoning, reply.reasoning)
         if reply.content:
             await notify(on_token, reply.content)
         return reply
@@ -310,7 +265,8 @@ def as_reply(reply) -> ModelReply:
         return ModelReply(content=reply)
     calls = [ToolCall(c.get("id") or new_call_id(), c["name"], _as_json_text(c.get("arguments", {})))
              for c in reply.get("tool_calls", [])]
-    return ModelReply(reply.get("content") or "", calls, reply.get("usage"))
+    return ModelReply(reply.get("content") or "", calls, reply.get("usage"),
+                      reasoning=reply.get("reasoning") or "", reasoning_field=reply.get("reasoning_field"))
 
 
 def parse_retry_after(value: str | None, now: float) -> float | None:
@@ -327,26 +283,3 @@ def parse_retry_after(value: str | None, now: float) -> float | None:
         return None
 
 
-def new_call_id() -> str:
-    return "call_" + uuid.uuid4().hex[:12]
-
-
-def _as_json_text(arguments) -> str:
-    # A few servers (Ollama's native shape) send arguments as an object, not a string.
-    if arguments is None:
-        return ""
-    return arguments if isinstance(arguments, str) else json.dumps(arguments)
-
-
-def _text(content) -> str:
-    if isinstance(content, list):  # content parts: [{"type": "text", "text": ...}]
-        return "".join(p.get("text", "") for p in content if isinstance(p, dict))
-    return content or ""
-
-
-def _usage(payload: dict) -> dict | None:
-    usage = payload.get("usage") or (payload.get("x_groq") or {}).get("usage")
-    if not isinstance(usage, dict):
-        return None
-    keys = ("prompt_tokens", "completion_tokens", "total_tokens")
-    return {k: usage[k] for k in keys if isinstance(usage.get(k), int)} or None

@@ -77,7 +77,7 @@ def test_rate_limited_then_success_shows_a_countdown(panel, model):
     model.script(Reply(status=429, retry_after=2, error="Rate limit reached"), Reply(text="Worth the wait"))
     send(panel, "Quick question")
     countdown = wait(panel, lambda d: last_turn(d) and last_turn(d).find_elements(By.CSS_SELECTOR, ".retrying"), 10)[0]
-    assert "Retrying in" in countdown.text
+    assert "Attempt 2 of 4 in" in countdown.text
     panel.screenshot("chat-retrying")
     wait_for_status(panel, "ok", timeout=15)
     assert last_turn(panel.driver).find_element(By.CSS_SELECTOR, ".message.assistant").text == "Worth the wait"

@@ -31,6 +31,19 @@ class Reply:
     first_token_delay: float = 0.0
     pieces: list[str] | None = None  # how to split `text` when streaming (default: by word)
     usage: dict | None = None
+    reasoning: str = ""  # streamed, word by word, before the text
+    # where the reasoning goes: a delta field ("reasoning_content", "reasoning"), or "think"
+    # for a <think> block at the start of the content
+    reasoning_field: str = "reasoning_content"
+    stream_error: dict | None = None  # sent inside the stream after the text, instead of finishing
+    # The stream waits for this event (set by the test) at `pause_at`: "text" (after the
+    # reasoning, before the text) or "end" (after the text): tests see a moment, not a race.
+    pause: threading.Event | None = None
+    pause_at: str = "text"
+
+    def wait(self, where: str) -> None:
+        if self.pause is not None and self.pause_at == where:
+            self.pause.wait(30)
 
     def text_pieces(self) -> list[str]:
         if self.pieces is not None:
@@ -133,6 +146,14 @@ class _Handler(BaseHTTPRequestHandler):
         try:
             time.sleep(reply.first_token_delay)
             event(json.dumps(_chunk({"role": "assistant", "content": ""})))
+            thoughts = [w + " " for w in reply.reasoning.split(" ")] if reply.reasoning else []
+            if thoughts and reply.reasoning_field == "think":
+                thoughts = ["<think>", *thoughts, "</think>\n\n"]
+            for piece in thoughts:
+                key = "content" if reply.reasoning_field == "think" else reply.reasoning_field
+                event(json.dumps(_chunk({key: piece})))
+                time.sleep(reply.token_delay)
+            reply.wait("text")
             for piece in reply.text_pieces() if reply.text else []:
                 event(json.dumps(_chunk({"content": piece})))
                 time.sleep(reply.token_delay)
@@ -142,6 +163,12 @@ class _Handler(BaseHTTPRequestHandler):
                 event(json.dumps(_chunk({"tool_calls": [{"index": i, "id": f"call_{i}", "type": "function",
                                                           "function": {"name": call["name"], "arguments": arguments[:half]}}]})))
                 event(json.dumps(_chunk({"tool_calls": [{"index": i, "function": {"arguments": arguments[half:]}}]})))
+            reply.wait("end")
+            if reply.stream_error is not None:
+                event(json.dumps({"error": reply.stream_error}))
+                self.wfile.write(b"0\r\n\r\n")
+                self.wfile.flush()
+                return
             usage = reply.usage or {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}
             event(json.dumps(_chunk({}, "tool_calls" if reply.tool_calls else "stop", usage)))
             event("[DONE]")

@@ -6,6 +6,8 @@ attempt counter even when the same server is shared (by the CPython tests, and b
 the Pyodide cases running in Node). `GET <base_url>/stats` reports what the server
 saw: number of requests, request bodies and headers, whether the client hung up.
 
+`/s/recorded_<name>/...` plays a provider's reply as recorded in provider_streams.py.
+
 Responses are chunked HTTP/1.1 with real server-sent events, written in pieces
 (events split mid-line, a UTF-8 character split across writes) so the client's
 reassembly is exercised on a real socket.
@@ -20,6 +22,8 @@ import threading
 import time
 import uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from provider_streams import RECORDINGS
 
 
 def chunk(delta: dict | None = None, finish_reason: str | None = None, usage: dict | None = None) -> dict:
@@ -57,6 +61,8 @@ class Handler(BaseHTTPRequestHandler):
         scenario, key = parts[1], parts[2]
         attempt = self.server.fake.record(key, body, dict(self.headers))
         try:
+            if scenario.startswith("recorded_"):
+                return self.play(RECORDINGS[scenario.removeprefix("recorded_")], attempt)
             getattr(self, "scenario_" + scenario)(attempt, body)
         except (BrokenPipeError, ConnectionResetError):
             self.server.fake.mark(key, disconnected=True)
@@ -95,6 +101,20 @@ class Handler(BaseHTTPRequestHandler):
 
     def end_sse(self):
         self.write(b"data: [DONE]\n\n")
+        self.wfile.write(b"0\r\n\r\n")
+        self.wfile.flush()
+
+    def play(self, recordings, attempt):
+        """A provider's recorded reply (provider_streams.py), in small pieces on the wire."""
+        recording = recordings[min(attempt, len(recordings)) - 1]
+        self.send_response(recording.status)
+        if recording.content_type:
+            self.send_header("content-type", recording.content_type)
+        self.send_header("transfer-encoding", "chunked")
+        self.end_headers()
+        data = recording.body.encode()
+        for start in range(0, len(data), 37):  # splits lines, tags and UTF-8 characters alike
+            self.write(data[start:start + 37])
         self.wfile.write(b"0\r\n\r\n")
         self.wfile.flush()
 

@@ -126,3 +126,49 @@ def test_the_built_in_model_is_refused_on_the_command_line(tmp_path, capsys):
     settings.write_text(json.dumps({"provider": "builtin"}))
     assert cli.main(["--settings", str(settings), "task"]) == 2
     assert "only exists in the browser" in capsys.readouterr().err
+
+
+# --- reasoning and retries in the terminal ------------------------------------------------
+
+def test_reasoning_is_marked_on_stderr_and_never_in_the_answer(model, capsys):
+    model.script(Reply(reasoning="The user greets me, so I greet back.", text="Hello there."))
+    assert cli.main(["--base-url", model.base_url, "--model", "m", "--agent", "tool_calling", "Hi"]) == 0
+    out, err = capsys.readouterr()
+    assert out == "Hello there.\n"
+    assert "thinking: The user greets me, so I greet back." in err
+
+
+def test_a_retry_withdraws_the_failed_attempts_text_and_the_answer_shows_once(model, capsys):
+    model.script(Reply(text="Stale partial", stream_error={"message": "upstream overloaded", "code": 502}),
+                 Reply(text="Fresh answer."))
+    assert cli.main(["--base-url", model.base_url, "--model", "m", "--agent", "tool_calling", "Hi"]) == 0
+    out, err = capsys.readouterr()
+    assert out == "Stale partial\n[withdrawn: the text above came from a failed attempt]\nFresh answer.\n"
+    assert "upstream overloaded" in err and "Attempt 2 of 4 in" in err and "gave up" not in err
+
+
+class FakeTerminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
+def event(event_kind, **data):
+    return {"kind": event_kind, "depth": 0, "agent": "agent", "data": data}
+
+
+def test_on_a_terminal_reasoning_is_dimmed_and_a_failed_attempt_is_erased(monkeypatch):
+    monkeypatch.setattr(cli.shutil, "get_terminal_size", lambda: os.terminal_size((10, 24)))
+    screen = FakeTerminal()
+    terminal = cli.Terminal(screen, screen)  # one screen, as stdout and stderr share it
+    for e in [event("step_start"), event("reasoning", text="Mull it over"), event("token", text="Stale")]:
+        terminal(e)
+    assert screen.getvalue() == "\x1b[2mMull it over\x1b[0m\nStale"
+    terminal(event("error", kind="retrying", message="502. Attempt 2 of 4 in 1.0 s.",
+                   withdraw={"text": 5, "reasoning": 12}))
+    # Back up over "Stale" (1 row), the line break and "Mull it over" (12 characters: 2 rows of 10)
+    # to where the attempt began, and erase everything below.
+    assert screen.getvalue().endswith("\r\x1b[2A\x1b[J502. Attempt 2 of 4 in 1.0 s.\n")
+    terminal(event("token", text="Fresh"))
+    terminal(event("final_answer", answer="Fresh"))
+    assert screen.getvalue().endswith("Fresh\n")
+    assert screen.getvalue().count("Fresh") == 1

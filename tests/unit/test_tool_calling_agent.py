@@ -186,16 +186,17 @@ async def test_model_error_ends_the_run_with_error_events(recorder):
 
 async def test_retry_notice_is_an_error_event_with_a_countdown(recorder):
     class FlakyModel(ScriptedModel):
-        async def generate(self, messages, tools=None, on_token=None, on_retry=None):
+        async def generate(self, messages, tools=None, on_token=None, on_retry=None, on_reasoning=None):
             from tabagent.errors import RateLimitError
-            await on_retry(RateLimitError("429 from x: rate limited.", status=429), 1, 2.5)
-            return await super().generate(messages, tools, on_token, on_retry)
+            await on_retry(RateLimitError("429 from x: rate limited. Server said: slow down", status=429), 1, 2.5)
+            return await super().generate(messages, tools, on_token, on_retry, on_reasoning)
 
     agent = ToolCallingAgent(FlakyModel(["ok"]), [], listeners=[recorder])
     await agent.run("hi")
     notice = recorder.of("error")[0].data
     assert notice["kind"] == "retrying" and notice["retry_in"] == 2.5 and notice["cause"] == "rate_limited"
     assert notice["status"] == 429 and notice["attempt"] == 1
+    assert notice["message"] == "429 from x: rate limited. Server said: slow down. Attempt 2 of 2 in 2.5 s."
 
 
 async def test_cancel_stops_the_run_and_returns_none(recorder):

@@ -48,7 +48,8 @@ class BrowserModel(Model):
     def __init__(self, bridge):
         self.bridge = bridge
 
-    async def generate(self, messages, tools=None, on_token=None, on_retry=None) -> ModelReply:
+    async def generate(self, messages, tools=None, on_token=None, on_retry=None,
+                       on_reasoning=None) -> ModelReply:
         initial, prompt = prompt_messages(messages)
         request_id = uuid.uuid4().hex
         pieces = []

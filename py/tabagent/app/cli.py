@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import json
 import os
+import shutil
 import signal
 import sys
 import uuid
@@ -24,7 +25,7 @@ from .turns import AGENT_KINDS, Turns
 from .user_tools import load_user_tools
 
 USAGE_ERROR, MODEL_ERROR, STOPPED = 2, 1, 130
-NOT_FATAL = ("retrying", "max_steps")  # error kinds after which the turn goes on
+NOT_FATAL = ("retrying", "max_steps", "truncated")  # error kinds after which the turn goes on
 # The extension's settings keys (extension/shared/settings.js) and what turns.py calls them.
 SETTINGS_KEYS = {"provider": "provider", "baseUrl": "base_url", "model": "model", "agent": "agent",
                  "maxSteps": "max_steps", "team": "team"}
@@ -98,30 +99,55 @@ def short(value, limit: int = 160) -> str:
 
 class Terminal:
     """The default view: the reply streamed to stdout, what the agent does in brief on
-    stderr, the final answer last (once: not again when it is the text just streamed)."""
+    stderr, the final answer last (once: not again when it is the text just streamed).
+
+    A reasoning model's thoughts stream to stderr, dimmed on a terminal and marked
+    "thinking:" elsewhere. When a request is retried, what its failed attempt streamed is
+    withdrawn: erased on a terminal, marked as withdrawn in a pipe or file.
+    """
+
+    DIM, PLAIN, ERASE_BELOW = "\x1b[2m", "\x1b[0m", "\x1b[J"
 
     def __init__(self, out=None, err=None):
         self.out, self.err = out or sys.stdout, err or sys.stderr
-        self.streamed, self.line_open = "", False
+        self.tty = _isatty(self.out) and _isatty(self.err)
+        self.streamed, self.thinking = "", False
+        self.line, self.open_line = "", None  # the unfinished line on screen, and its stream
+        self.attempt = ""  # what this attempt put on the screen, to erase it if it fails
+        self.attempt_line, self.attempt_column = "", 0  # the line and column it started at
 
     def __call__(self, event: dict) -> None:
         kind, data, depth = event["kind"], event["data"], event["depth"]
-        if depth == 0 and kind == "token":
-            self._write(data["text"])
+        if depth == 0 and kind == "reasoning":
+            self._think(data["text"])
+        elif depth == 0 and kind == "token":
+            self._stop_thinking()
+            self._write(self.out, data["text"])
+            self.streamed += data["text"]
         elif depth == 0 and kind == "step_start":
             self._end_line()
-            self.streamed = ""
+            self.streamed, self.attempt = "", ""
+        elif depth == 0 and kind == "error" and data.get("kind") == "retrying":
+            self._withdraw(data.get("withdraw") or {})
+            self._say(event, data["message"])
         elif depth == 0 and kind == "final_answer":
             answer = data["answer"]
             answer = answer if isinstance(answer, str) else json.dumps(answer, ensure_ascii=False)
+            self._stop_thinking()
             if answer.strip() != self.streamed.strip():
                 self._end_line()
-                self._write(answer)
+                self._write(self.out, answer)
             self._end_line()
         elif line := self._brief(kind, data, depth):
-            self._end_line()
-            who = f"{event['agent']}: " if depth else ""
-            print(f"{'  ' * depth}{who}{line}", file=self.err, flush=True)
+            self._say(event, line)
+
+    def _say(self, event: dict, line: str) -> None:
+        self._stop_thinking()
+        self._end_line()
+        depth = event["depth"]
+        who = f"{event['agent']}: " if depth else ""
+        print(f"{'  ' * depth}{who}{line}", file=self.err, flush=True)
+        self.attempt = ""
 
     @staticmethod
     def _brief(kind: str, data: dict, depth: int) -> str | None:
@@ -142,18 +168,84 @@ class Terminal:
             return f"answered: {short(data['answer'])}"
         return None  # the code is in the streamed reply; done and model_call are for --events
 
-    def _write(self, text: str) -> None:
-        self.out.write(text)
-        self.out.flush()
-        self.streamed += text
+    def _think(self, text: str) -> None:
+        if not self.thinking and not text.strip():
+            return  # white space before any thought (or an empty <think> block)
+        if not self.thinking:
+            self._end_line()
+            self.thinking = True
+            if self.tty:
+                self.err.write(self.DIM)
+            else:
+                self._write(self.err, "thinking: ")
+        self._write(self.err, text)
+
+    def _stop_thinking(self) -> None:
+        if self.thinking:
+            self.thinking = False
+            if self.tty:
+                self.err.write(self.PLAIN)
+            self._end_line()
+
+    def _withdraw(self, withdraw: dict) -> None:
+        """The failed attempt's text goes: the retry streams it again."""
+        self._stop_thinking()
+        text, reasoning = withdraw.get("text", 0), withdraw.get("reasoning", 0)
         if text:
-            self.line_open = not text.endswith("\n")
+            self.streamed = self.streamed[:-text]
+        if self.tty and self.attempt:
+            width = shutil.get_terminal_size().columns
+            rows = _rows_down(self.attempt, self.attempt_column, width)
+            up = f"\x1b[{rows}A" if rows else ""
+            right = f"\x1b[{self.attempt_column}C" if self.attempt_column else ""
+            self.err.write(f"\r{up}{right}{self.ERASE_BELOW}")
+            self.err.flush()
+            self.line = self.attempt_line
+            self.open_line = self.err if self.line else None
+        elif not self.tty:
+            if reasoning:
+                self._end_line()
+                self._write(self.err, "[withdrawn: the thinking above came from a failed attempt]\n")
+            if text:
+                self._end_line()
+                self._write(self.out, "[withdrawn: the text above came from a failed attempt]\n")
+        self.attempt = ""
+
+    def _write(self, stream, text: str) -> None:
+        if not self.attempt:  # where this attempt's text starts on the screen
+            self.attempt_line, self.attempt_column = self.line, len(self.line)
+        stream.write(text)
+        stream.flush()
+        self.attempt += text
+        self.line = (self.line + text).rsplit("\n", 1)[-1]
+        self.open_line = stream if self.line else None
 
     def _end_line(self) -> None:
-        if self.line_open:
-            self.out.write("\n")
-            self.out.flush()
-            self.line_open = False
+        if self.open_line is not None:
+            self.open_line.write("\n")
+            self.open_line.flush()
+            if self.attempt:
+                self.attempt += "\n"
+        self.open_line, self.line = None, ""
+
+
+def _isatty(stream) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def _rows_down(text: str, column: int, width: int) -> int:
+    """How many rows down the cursor went writing `text` from `column` on a terminal
+    `width` wide (line breaks and wrapped lines)."""
+    rows = 0
+    for number, line in enumerate(text.split("\n")):
+        start = column if number == 0 else 0
+        rows += 1 if number else 0
+        if line:
+            rows += (start + len(line) - 1) // max(1, width)  # a full last row wraps only later
+    return rows
 
 
 def json_lines(event: dict) -> None:
