@@ -11,6 +11,7 @@ import { followConfiguredEndpoint } from "./local-endpoint.js";
 import { runPageTool } from "./page-tools.js";
 import { askOffscreen, ensureOffscreenDocument, offscreenDocumentExists } from "./offscreen-document.js";
 import { saveFinishedTurn, saveTurnEvents, startTurn, stopTurn } from "./turns.js";
+import { deleteTurn, editTurn } from "./turn-edits.js";
 
 chrome.sidePanel
   .setPanelBehavior({ openPanelOnActionClick: true })
@@ -44,6 +45,15 @@ const handlers = {
   [MessageType.ping]: (message) => askOffscreen(message),
   [MessageType.startTurn]: (message) => startTurn(message),
   [MessageType.stopTurn]: (message) => stopTurn(message),
+  [MessageType.editTurn]: async (message) => {
+    const started = await editTurn(message);
+    changed(message.conversationId);
+    return started;
+  },
+  [MessageType.deleteTurn]: async (message) => {
+    await deleteTurn(message);
+    changed(message.conversationId);
+  },
   [MessageType.saveSettings]: (message) => saveSettings(message),
   [MessageType.renameConversation]: async ({ conversationId, title }) => {
     await conversations.renameConversation(conversationId, title);

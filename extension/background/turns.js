@@ -34,7 +34,8 @@ export async function startTurn({ conversationId, text, context }) {
     throw new Error("TabAgent is still answering in this conversation: wait, or stop it first.");
   }
   const turnId = crypto.randomUUID();
-  await conversations.addTurn(record.id, { id: turnId, text, context: context ?? null, startedAt: Date.now() });
+  const memoryAt = conversations.memoryStepCount(record.memory);
+  await conversations.addTurn(record.id, { id: turnId, text, context: context ?? null, startedAt: Date.now(), memoryAt });
   await askOffscreen({
     type: MessageType.runTurn,
     conversationId: record.id,

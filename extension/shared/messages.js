@@ -13,6 +13,8 @@ export const MessageType = Object.freeze({
   // Side panel -> service worker: the user's turns.
   startTurn: "start-turn", // { conversationId?, text, context? } -> { conversationId, turnId }
   stopTurn: "stop-turn", // { conversationId }
+  editTurn: "edit-turn", // { conversationId, turnId, text? } -> { conversationId, turnId }: replaces that turn and the rest
+  deleteTurn: "delete-turn", // { conversationId, turnId }
   // Side panel / settings -> service worker: conversations and settings in storage.
   renameConversation: "rename-conversation", // { conversationId, title }
   deleteConversation: "delete-conversation", // { conversationId }
