@@ -27,6 +27,7 @@ export const DEFAULT_SETTINGS = Object.freeze({
   codeTimeout: 30, // seconds one step's code may run in the sandbox
   // Managed agents the main agent can delegate to: [{ name, description, agent, max_steps, team }].
   team: [],
+  showSteps: false, // keep a turn's steps open after it finished (the panel folds them)
 });
 
 const SETTINGS_KEY = "settings";

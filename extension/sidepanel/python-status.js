@@ -1,4 +1,5 @@
-// The readiness indicator: "Starting Python…", then ready with the version, or the error.
+// The readiness indicator: "Starting Python…" or the error, shown only while Python is not
+// ready; once ready it hides (the versions stay in its tooltip, for developers).
 import { Broadcast, MessageType } from "../shared/messages.js";
 import { askBackground } from "../shared/runtime.js";
 
@@ -7,8 +8,10 @@ export function showPythonStatus(element) {
     if (status.ready) {
       element.className = "status status--ready";
       element.textContent = `Python ${status.pythonVersion} ready`;
-      element.title = `tabagent ${status.tabagentVersion}, Pyodide ${status.pyodideVersion}; started in ${status.startupMs} ms${status.fromSnapshot ? " from a snapshot" : ""}`;
+      element.hidden = true;
+      element.title = `Python ${status.pythonVersion}, tabagent ${status.tabagentVersion}, Pyodide ${status.pyodideVersion}; started in ${status.startupMs} ms${status.fromSnapshot ? " from a snapshot" : ""}`;
     } else {
+      element.hidden = false;
       element.className = "status status--error";
       element.textContent = `Python failed to start: ${status.error}`;
       element.title = "";

@@ -10,6 +10,9 @@ import { HistoryView } from "./history-view.js";
 import { showPythonStatus } from "./python-status.js";
 import { ToolsView } from "./tools-view.js";
 import { TraceView } from "./trace-view.js";
+import { renderEmptyState } from "./empty-state.js";
+import { startEditing } from "./message-actions.js";
+import { handleKeys } from "./keyboard.js";
 
 const $ = (id) => document.getElementById(id);
 const OPEN_CONVERSATION = "openConversation"; // chrome.storage.session, set by the context menu
@@ -23,7 +26,20 @@ function setRunning(running) {
   sendButton.hidden = running;
 }
 
-const conversation = new ConversationView($("conversation"), { onRunningChange: setRunning });
+// Finished messages only, said once by screen readers (the stream is not announced).
+function announce(text) {
+  $("announcer").textContent = "";
+  setTimeout(() => ($("announcer").textContent = text), 50);
+}
+
+const conversation = new ConversationView($("conversation"), {
+  onRunningChange: setRunning,
+  announce,
+  renderEmpty: (element) => renderEmptyState(element, (text) => {
+    prompt.value = text;
+    $("composer").requestSubmit();
+  }),
+});
 
 function showNotice(text, { settingsButton = false } = {}) {
   $("notice").hidden = !text;
@@ -42,15 +58,39 @@ async function send(event) {
   event.preventDefault();
   const text = prompt.value.trim();
   if (!text || !(await checkSettings())) return;
+  await startTurnWith(MessageType.startTurn, { conversationId: conversation.id, text }, () => (prompt.value = ""));
+}
+
+// Starts a turn (a new one, or an edited or regenerated one) and shows its conversation.
+async function startTurnWith(type, request, onStarted = () => {}) {
   sendButton.disabled = true;
   try {
-    const { conversationId } = await askBackground(MessageType.startTurn, { conversationId: conversation.id, text });
-    prompt.value = "";
+    const { conversationId } = await askBackground(type, request);
+    onStarted();
     await conversation.open(conversationId);
   } catch (error) {
-    showNotice(error.message);
+    showNotice(error.message, { settingsButton: /settings/.test(error.message) });
   } finally {
     sendButton.disabled = false;
+  }
+}
+
+// The actions of a turn's buttons (message-actions.js, error-actions.js).
+async function onTurnAction({ action, turnId, text }) {
+  const conversationId = conversation.id;
+  if (action === "open-settings") return chrome.runtime.openOptionsPage();
+  if (action === "regenerate" || action === "edit") {
+    if (!(await checkSettings())) return;
+    return startTurnWith(MessageType.editTurn, { conversationId, turnId, text });
+  }
+  if (action === "delete") {
+    try {
+      await askBackground(MessageType.deleteTurn, { conversationId, turnId });
+      await conversation.open(conversationId);
+      if (conversation.turns.size === 0) conversation.showEmpty();
+    } catch (error) {
+      showNotice(error.message);
+    }
   }
 }
 
@@ -103,15 +143,24 @@ chrome.storage.onChanged.addListener((changes, area) => {
   if (area === "session" && changes[OPEN_CONVERSATION]?.newValue) conversation.open(changes[OPEN_CONVERSATION].newValue);
   if (area === "session" && changes.lastError?.newValue) showNotice(changes.lastError.newValue, { settingsButton: true });
   if (area === "local" && (changes.settings || changes.apiKey)) checkSettings();
+  if (area === "local" && changes.settings) conversation.showSteps = Boolean(changes.settings.newValue?.showSteps);
 });
 
 const traceView = new TraceView($("trace"));
 $("conversation").addEventListener("show-trace", (event) => traceView.show(event.detail.calls));
+$("conversation").addEventListener("turn-action", (event) => onTurnAction(event.detail));
+handleKeys({
+  prompt,
+  running: () => !stopButton.hidden,
+  stop,
+  editLast: () => {
+    const last = conversation.lastTurn();
+    if (last && last.element.dataset.status !== "running") startEditing(last);
+    return Boolean(last);
+  },
+});
 
 $("composer").addEventListener("submit", send);
-prompt.addEventListener("keydown", (event) => {
-  if (event.key === "Enter" && !event.shiftKey && !event.isComposing) $("composer").requestSubmit();
-});
 stopButton.addEventListener("click", stop);
 $("new-chat").addEventListener("click", () => {
   history.toggle(false);
@@ -145,7 +194,10 @@ $("import-json").addEventListener("change", async (event) => {
 
 showPythonStatus($("python-status"));
 checkSettings();
+loadSettings().then(({ settings }) => (conversation.showSteps = Boolean(settings.showSteps)));
+conversation.showEmpty();
 openInitialConversation();
+prompt.focus();
 
 // For DevTools and the benchmarks: the open conversation's view.
 globalThis.tabagent = { conversation };
