@@ -68,6 +68,7 @@ export class TurnView {
     this.element.dataset.status = status;
     this.stepsView.setRunning(status === "running", { answered: !this.answer.hidden });
     this.actions.hidden = status === "running";
+    for (const copy of this.actions.querySelectorAll("[class^=action-copy]")) copy.hidden = this.answer.hidden;
     if (status !== "running") for (const box of this.confirmations?.values() ?? []) if (box.asking) box.settle("ended");
     const text = STATUS_TEXT[status];
     this.notice.hidden = !text;
