@@ -41,8 +41,13 @@ export class LiveMarkdown {
     element.append(this.tail);
   }
 
-  append(piece) {
+  // Text to render at the next update(): a batch of tokens (or a stored turn) renders once.
+  add(piece) {
     this.text += piece;
+  }
+
+  append(piece) {
+    this.add(piece);
     this.update();
   }
 

@@ -32,6 +32,8 @@ export class TurnView {
     this.nestUnder = []; // per depth: where the next deeper agent's steps go
     this.stepsView = new StepsView({ showSteps });
     this.trace = this.stepsView.body;
+    this.unrendered = new Set();
+    this.stepsView.element.addEventListener("toggle", () => this.stepsView.element.open && this.renderUnrendered());
     this.answer = h("div", { class: "message assistant markdown", hidden: true });
     this.errors = h("div", { class: "turn-errors" });
     this.actions = answerActions(this);
@@ -57,16 +59,35 @@ export class TurnView {
   }
 
   apply(events) {
+    this.growing = new Set(); // replies that got tokens: rendered once, after the batch
     for (const event of events) {
       if (this.covered.has(event.seq)) continue;
       for (let seq = event.seq; seq <= lastSeq(event); seq++) this.covered.add(seq);
+      if (event.kind !== "token") this.renderGrowing();
       this[`on_${event.kind}`]?.(event);
     }
+    this.renderGrowing();
+  }
+
+  // Replies inside folded steps are rendered when the steps are opened, not before: a stored
+  // conversation of hundreds of steps opens without rendering Markdown nobody sees.
+  renderGrowing() {
+    for (const live of this.growing) {
+      if (this.stepsView.element.open) live.update();
+      else this.unrendered.add(live);
+    }
+    this.growing.clear();
+  }
+
+  renderUnrendered() {
+    for (const live of this.unrendered) live.update();
+    this.unrendered.clear();
   }
 
   setStatus(status) {
     this.element.dataset.status = status;
     this.stepsView.setRunning(status === "running", { answered: !this.answer.hidden });
+    if (this.stepsView.element.open) this.renderUnrendered();
     this.actions.hidden = status === "running";
     for (const copy of this.actions.querySelectorAll("[class^=action-copy]")) copy.hidden = this.answer.hidden;
     if (status !== "running") for (const box of this.confirmations?.values() ?? []) if (box.asking) box.settle("ended");
@@ -98,7 +119,8 @@ export class TurnView {
   on_token(event) {
     const { reply } = this.step(event);
     this.clearRetry(reply);
-    reply.live.append(event.data.text);
+    reply.live.add(event.data.text);
+    this.growing.add(reply.live);
   }
 
   on_tool_call(event) {
