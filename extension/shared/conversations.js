@@ -146,6 +146,13 @@ export function deleteTurn(id, turnId) {
   });
 }
 
+// This conversation's own system prompt, temperature or longest reply, over the settings.
+export function setOverrides(id, overrides) {
+  return update(id, (record) => {
+    record.overrides = overrides;
+  });
+}
+
 export function renameConversation(id, title) {
   return update(id, (record) => {
     record.title = title.trim() || record.title;

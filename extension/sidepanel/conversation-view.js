@@ -8,7 +8,8 @@ import { TurnView } from "./turn-view.js";
 const EARLY_BATCHES = 200;
 
 export class ConversationView {
-  constructor(element, { onRunningChange, renderEmpty = () => {}, announce = () => {}, showSteps = false }) {
+  constructor(element, { onRunningChange, renderEmpty = () => {}, announce = () => {}, onOpen = () => {}, showSteps = false }) {
+    this.onOpen = onOpen;
     this.element = element;
     this.onRunningChange = onRunningChange;
     this.renderEmpty = renderEmpty;
@@ -24,12 +25,14 @@ export class ConversationView {
     this.turns.clear();
     this.element.replaceChildren();
     this.renderEmpty(this.element);
+    this.onOpen(null);
     this.onRunningChange(false);
   }
 
   async open(id) {
     const record = await loadConversation(id);
     if (!record) return this.showEmpty();
+    if (id !== this.id) this.onOpen(record);
     this.id = id;
     this.turns.clear();
     this.element.replaceChildren(...record.turns.map((turn) => this.addTurn(turn).element));

@@ -13,6 +13,7 @@ import { TraceView } from "./trace-view.js";
 import { renderEmptyState } from "./empty-state.js";
 import { startEditing } from "./message-actions.js";
 import { handleKeys } from "./keyboard.js";
+import { ConversationSettings, ModelPicker } from "./model-picker.js";
 
 const $ = (id) => document.getElementById(id);
 const OPEN_CONVERSATION = "openConversation"; // chrome.storage.session, set by the context menu
@@ -32,8 +33,10 @@ function announce(text) {
   setTimeout(() => ($("announcer").textContent = text), 50);
 }
 
+const conversationSettings = new ConversationSettings();
 const conversation = new ConversationView($("conversation"), {
   onRunningChange: setRunning,
+  onOpen: (record) => conversationSettings.show(record),
   announce,
   renderEmpty: (element) => renderEmptyState(element, (text) => {
     prompt.value = text;
@@ -58,7 +61,8 @@ async function send(event) {
   event.preventDefault();
   const text = prompt.value.trim();
   if (!text || !(await checkSettings())) return;
-  await startTurnWith(MessageType.startTurn, { conversationId: conversation.id, text }, () => (prompt.value = ""));
+  const request = { conversationId: conversation.id, text, overrides: conversationSettings.read() };
+  await startTurnWith(MessageType.startTurn, request, () => (prompt.value = ""));
 }
 
 // Starts a turn (a new one, or an edited or regenerated one) and shows its conversation.
@@ -81,7 +85,7 @@ async function onTurnAction({ action, turnId, text }) {
   if (action === "open-settings") return chrome.runtime.openOptionsPage();
   if (action === "regenerate" || action === "edit") {
     if (!(await checkSettings())) return;
-    return startTurnWith(MessageType.editTurn, { conversationId, turnId, text });
+    return startTurnWith(MessageType.editTurn, { conversationId, turnId, text, overrides: conversationSettings.read() });
   }
   if (action === "delete") {
     try {
@@ -144,6 +148,7 @@ chrome.storage.onChanged.addListener((changes, area) => {
   if (area === "session" && changes.lastError?.newValue) showNotice(changes.lastError.newValue, { settingsButton: true });
   if (area === "local" && (changes.settings || changes.apiKey)) checkSettings();
   if (area === "local" && changes.settings) conversation.showSteps = Boolean(changes.settings.newValue?.showSteps);
+  if (area === "local" && changes.settings && !document.querySelector(".model-picker").contains(document.activeElement)) modelPicker.show();
 });
 
 const traceView = new TraceView($("trace"));
@@ -193,6 +198,8 @@ $("import-json").addEventListener("change", async (event) => {
 });
 
 showPythonStatus($("python-status"));
+const modelPicker = new ModelPicker({ onError: (message) => showNotice(message) });
+modelPicker.show();
 checkSettings();
 loadSettings().then(({ settings }) => (conversation.showSteps = Boolean(settings.showSteps)));
 conversation.showEmpty();
