@@ -6,7 +6,7 @@
 import * as conversations from "../shared/conversations.js";
 import { Broadcast, MessageType, Target } from "../shared/messages.js";
 import { storeSettings } from "../shared/settings.js";
-import { createContextMenu, onContextMenuClick } from "./context-menu.js";
+import { createContextMenu, created as menuItems, onContextMenuClick } from "./context-menu.js";
 import { followConfiguredEndpoint } from "./local-endpoint.js";
 import { runPageTool } from "./page-tools.js";
 import { askOffscreen, ensureOffscreenDocument, offscreenDocumentExists } from "./offscreen-document.js";
@@ -24,6 +24,7 @@ function changed(conversationId) {
 async function saveSettings({ settings, apiKey }) {
   await storeSettings(settings, apiKey);
   await followConfiguredEndpoint(settings);
+  await createContextMenu(); // the user's own prompts are in it
   return { saved: true };
 }
 
@@ -114,4 +115,4 @@ conversations
   .catch((error) => console.warn("TabAgent:", error.message));
 
 // For tests and debugging from DevTools: the context-menu handler as Chrome calls it.
-globalThis.tabagent = { onContextMenuClick };
+globalThis.tabagent = { onContextMenuClick, menuItems };

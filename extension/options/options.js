@@ -9,7 +9,7 @@ import { fetchModels } from "./connection.js";
 
 const $ = (id) => document.getElementById(id);
 const form = $("settings");
-const FIELDS = ["provider", "baseUrl", "model", "agent", "maxSteps", "codeTimeout", "systemPrompt", "temperature", "maxOutputTokens"];
+const FIELDS = ["provider", "baseUrl", "model", "agent", "maxSteps", "codeTimeout", "systemPrompt", "temperature", "maxOutputTokens", "customPrompts"];
 
 function fillChoices(builtinAvailable) {
   $("provider").append(new Option("Choose…", ""));

@@ -32,6 +32,9 @@ export const DEFAULT_SETTINGS = Object.freeze({
   systemPrompt: "",
   temperature: "", // "" leaves the endpoint's default
   maxOutputTokens: "", // "" leaves the endpoint's default
+  // The user's own prompts, "name: prompt" per line, with {{selection}} and {{page}} slots
+  // (shared/quick-actions.js): in the context menu and as /name in the composer.
+  customPrompts: "",
 });
 
 const SETTINGS_KEY = "settings";

@@ -14,6 +14,7 @@ import { renderEmptyState } from "./empty-state.js";
 import { startEditing } from "./message-actions.js";
 import { handleKeys } from "./keyboard.js";
 import { ConversationSettings, ModelPicker } from "./model-picker.js";
+import { ComposerContext } from "./composer-context.js";
 
 const $ = (id) => document.getElementById(id);
 const OPEN_CONVERSATION = "openConversation"; // chrome.storage.session, set by the context menu
@@ -57,12 +58,18 @@ async function checkSettings() {
   return !missing;
 }
 
+const composerContext = new ComposerContext({ prompt, attached: $("attached"), commands: $("slash-commands") });
+
 async function send(event) {
   event.preventDefault();
-  const text = prompt.value.trim();
+  const text = composerContext.expand(prompt.value.trim());
   if (!text || !(await checkSettings())) return;
-  const request = { conversationId: conversation.id, text, overrides: conversationSettings.read() };
-  await startTurnWith(MessageType.startTurn, request, () => (prompt.value = ""));
+  const context = composerContext.context();
+  const request = { conversationId: conversation.id, text, context, overrides: conversationSettings.read() };
+  await startTurnWith(MessageType.startTurn, request, () => {
+    prompt.value = "";
+    if (context) composerContext.clear();
+  });
 }
 
 // Starts a turn (a new one, or an edited or regenerated one) and shows its conversation.
@@ -204,6 +211,7 @@ checkSettings();
 loadSettings().then(({ settings }) => (conversation.showSteps = Boolean(settings.showSteps)));
 conversation.showEmpty();
 openInitialConversation();
+composerContext.start();
 prompt.focus();
 
 // For DevTools and the benchmarks: the open conversation's view.

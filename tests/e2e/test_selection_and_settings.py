@@ -29,7 +29,7 @@ def test_context_menu_starts_a_turn_with_the_selection_title_and_url(panel, mode
         """(async () => {
           const [tab] = await chrome.tabs.query({ title: "Fox facts" });
           return globalThis.tabagent.onContextMenuClick(
-            { menuItemId: "ask-about-selection", selectionText: "The quick brown fox", pageUrl: tab.url }, tab);
+            { menuItemId: "explain-selection", selectionText: "The quick brown fox", pageUrl: tab.url }, tab);
         })()""",
     )
     assert started and started["conversationId"], started
