@@ -37,7 +37,7 @@ export class ModelPicker {
   async show() {
     const { settings, apiKey } = await loadSettings();
     const builtin = (await builtinModelAvailability()) !== "unavailable";
-    const providers = Object.entries(PROVIDERS).filter(([, p]) => builtin || !p.builtin).map(([id, p]) => [id, p.label]);
+    const providers = Object.entries(PROVIDERS).filter(([, p]) => builtin || !p.builtin).map(([id, p]) => [id, p.label.split(" (")[0]]);
     fill(this.provider, [["", "Choose a provider…"], ...providers], settings.provider);
     fill(this.agent, Object.entries(AGENTS).map(([id, label]) => [id, label.split(":")[0]]), settings.agent);
     await this.listModels(settings, apiKey, { fetch: this.listed === settings.baseUrl });
