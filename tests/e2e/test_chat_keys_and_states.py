@@ -108,6 +108,12 @@ def test_axe_finds_no_violations(panel, model, scheme):
         send(panel, "And now an error")
         wait(panel, lambda d: len(d.find_elements(By.CSS_SELECTOR, "article.turn")) == 2)
         wait_for_status(panel, "error")
+        # The composer's extras too: an attached selection, a conversation's own settings.
+        panel.driver.execute_async_script(
+            "const done = arguments[0]; chrome.storage.session.set({ pendingContext: "
+            "{ selection: 'Some selected words', title: 'A page', url: 'https://example.com/' } }).then(done);")
+        wait(panel, lambda d: d.find_element(By.ID, "attached").is_displayed(), 5)
+        panel.driver.find_element(By.CSS_SELECTOR, "#conversation-settings summary").click()
         violations = axe_violations(panel.driver)
         panel.screenshot(f"chat-axe-{scheme}")
         assert violations == [], json.dumps(violations, indent=1)
