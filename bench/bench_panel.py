@@ -5,6 +5,7 @@
   the panel's DOM (both clocks are this machine's wall clock), over streamed replies; again
   with a reasoning stream in front of the answer (its thoughts into the Thinking block, then
   the answer's tokens into the reply);
+- the same over a 2,000-token answer with code, rendered live as Markdown and highlighted;
 - open a long conversation: a stored conversation of 200 steps (each with a streamed
   thought, a tool call and its result) read from chrome.storage and rendered, layout included.
 """
@@ -46,10 +47,34 @@ def percentile(values, fraction):
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
+def answer_with_code(run: int, tokens: int) -> tuple[list[str], list[str]]:
+    """A Markdown answer of `tokens` measured words: paragraphs, a list, and every fifth
+    block a Python code block (so the live renderer highlights as it streams). Returns the
+    streamed pieces and the measured words."""
+    pieces, words = [], []
+    block = 0
+    while len(words) < tokens:
+        block += 1
+        kind = "code" if block % 5 == 0 else "list" if block % 5 == 3 else "text"
+        pieces += ["```python\n"] if kind == "code" else []
+        for line in range(6 if kind == "code" else 3):
+            if kind == "code":
+                pieces += ["def ", f"f{block}_{line}(x):\n", "    return ", "x ", "+ "]
+            elif kind == "list":
+                pieces.append("- ")
+            for _ in range(6):
+                word = f"r{run}t{len(words)}"
+                words.append(word)
+                pieces.append(f"{word} " if kind != "code" else f"{word} + ")
+            pieces.append("1\n" if kind == "code" else "\n")
+        pieces.append("```\n\n" if kind == "code" else "\n")
+    return pieces, words
+
+
 def token_latencies(browser: Browser, model: ModelServer, runs: int, tokens: int,
-                    thoughts: int = 0) -> tuple[list[float], list[float]]:
+                    thoughts: int = 0, with_code: bool = False) -> tuple[list[float], list[float]]:
     """(answer token latencies, reasoning token latencies) in ms; `thoughts` reasoning
-    tokens stream before the answer's `tokens`."""
+    tokens stream before the answer's `tokens`; `with_code` streams a Markdown answer with code."""
     sent: dict[str, float] = {}
 
     def on_sent(data: str, _monotonic: float) -> None:
@@ -66,11 +91,16 @@ def token_latencies(browser: Browser, model: ModelServer, runs: int, tokens: int
         fresh_panel(browser)
         configure(browser, model.base_url)
         browser.driver.execute_script(WATCH_TOKENS)
-        words = [f"r{run}t{i}" for i in range(tokens)]
         thought_words = [f"r{run}th{i}" for i in range(thoughts)]
-        model.script(Reply(text=" ".join(words), reasoning=" ".join(thought_words), token_delay=0.02))
+        reasoning = " ".join(thought_words)
+        if with_code:
+            pieces, words = answer_with_code(run, tokens)
+            model.script(Reply(text="".join(pieces), pieces=pieces, reasoning=reasoning, token_delay=0.01))
+        else:
+            words = [f"r{run}t{i}" for i in range(tokens)]
+            model.script(Reply(text=" ".join(words), reasoning=reasoning, token_delay=0.02))
         send(browser, f"Stream {tokens} tokens")
-        wait_for_status(browser, "ok", timeout=60)
+        wait_for_status(browser, "ok", timeout=180)
         seen = browser.driver.execute_script("return window.seenTokens")
         latencies += [seen[w] - sent[w] for w in words if w in seen and w in sent]
         thought_latencies += [seen[w] - sent[w] for w in thought_words if w in seen and w in sent]
@@ -143,6 +173,7 @@ def main() -> None:
         with ModelServer() as model:
             latencies, _ = token_latencies(browser, model, args.runs, args.tokens)
             after_thoughts, thoughts = token_latencies(browser, model, args.runs, args.tokens, args.tokens)
+            markdown, _ = token_latencies(browser, model, 1, 2000, with_code=True)
         opening = open_times(browser, 200)
     finally:
         browser.quit()
@@ -153,6 +184,7 @@ def main() -> None:
     print(row("model server sends a token → token in the panel's DOM", latencies, "p95 < 30"))
     print(row("… a reasoning token → in the Thinking block", thoughts, "p95 < 30"))
     print(row("… an answer token after a reasoning stream → in the DOM", after_thoughts, "p95 < 30"))
+    print(row(f"the same, a 2,000-token answer with code: live Markdown + highlighting ({len(markdown)} tokens)", markdown, "p95 < 30"))
     print(row("open a stored conversation of 200 steps (read + render + layout)", opening, "< 150"))
 
 

@@ -1,32 +1,71 @@
-// "Ask TabAgent about selection": a context-menu item on selected text that opens the side
-// panel and starts a turn with the selection, the page's title and its address as context.
+// The context menu: Summarize this page; Explain / Translate / Rewrite the selection; Ask about
+// selection… (opens the panel with the selection attached and the cursor in the box); and the
+// user's own prompts. Each opens the side panel; the ready-made ones start their turn at once.
 
+import { loadSettings } from "../shared/settings.js";
+import { ASK_ABOUT_SELECTION, BUILT_IN, PENDING_CONTEXT, fillPrompt, parsePrompts } from "../shared/quick-actions.js";
 import { startTurn } from "./turns.js";
 
-export const ASK_ABOUT_SELECTION = "ask-about-selection";
 export const OPEN_CONVERSATION = "openConversation"; // chrome.storage.session: what the panel shows
+const OWN_PROMPT = "prompt:";
+export const created = []; // the items made, for tests and DevTools (Chrome cannot list them)
 
-export function createContextMenu() {
-  chrome.contextMenus.removeAll(() => {
-    chrome.contextMenus.create({ id: ASK_ABOUT_SELECTION, title: "Ask TabAgent about selection", contexts: ["selection"] });
-  });
+export async function createContextMenu() {
+  const { settings } = await loadSettings();
+  const { prompts } = parsePrompts(settings.customPrompts);
+  await chrome.contextMenus.removeAll();
+  const add = (item) => {
+    created.push(item);
+    chrome.contextMenus.create(item, () => void chrome.runtime.lastError);
+  };
+  created.length = 0;
+  add({ id: "tabagent", title: "TabAgent", contexts: ["page", "selection"] });
+  for (const [id, action] of Object.entries(BUILT_IN)) add({ id, parentId: "tabagent", title: action.title, contexts: action.contexts });
+  add({ id: ASK_ABOUT_SELECTION, parentId: "tabagent", title: "Ask about selection…", contexts: ["selection"] });
+  if (prompts.length) add({ id: "own-separator", parentId: "tabagent", type: "separator", contexts: ["page", "selection"] });
+  for (const [index, { name }] of prompts.entries()) {
+    add({ id: `${OWN_PROMPT}${index}`, parentId: "tabagent", title: name, contexts: ["page", "selection"] });
+  }
+}
+
+async function requestFor(menuItemId) {
+  if (BUILT_IN[menuItemId]) return BUILT_IN[menuItemId].text;
+  if (!String(menuItemId).startsWith(OWN_PROMPT)) return null;
+  const { settings } = await loadSettings();
+  return parsePrompts(settings.customPrompts).prompts[Number(menuItemId.slice(OWN_PROMPT.length))]?.prompt ?? null;
 }
 
 export function onContextMenuClick(info, tab) {
-  if (info.menuItemId !== ASK_ABOUT_SELECTION) return Promise.resolve(null);
   // The panel may only be opened inside the click's user gesture: before any await.
   const opening = tab?.id !== undefined ? chrome.sidePanel.open({ tabId: tab.id }) : Promise.reject(new Error("no tab"));
   opening.catch((error) => console.warn("TabAgent: could not open the side panel:", error.message));
-  const context = { selection: info.selectionText, title: tab?.title ?? "", url: tab?.url ?? info.pageUrl ?? "" };
-  return startTurn({ text: "Explain this selection.", context }).then(
-    async (started) => {
-      await chrome.storage.session.set({ [OPEN_CONVERSATION]: started.conversationId });
-      return started;
-    },
-    async (error) => {
-      // Nothing to run (no model configured, say): the panel shows why.
-      await chrome.storage.session.set({ [OPEN_CONVERSATION]: null, lastError: error.message });
-      return null;
-    },
-  );
+  const context = { selection: info.selectionText ?? "", title: tab?.title ?? "", url: tab?.url ?? info.pageUrl ?? "" };
+  if (info.menuItemId === ASK_ABOUT_SELECTION) {
+    return chrome.storage.session.set({ [PENDING_CONTEXT]: { ...context, at: Date.now() }, [OPEN_CONVERSATION]: null }).then(() => null);
+  }
+  return requestFor(info.menuItemId).then((template) => {
+    if (!template) return null;
+    const text = fillPrompt(template, context, languageName());
+    return startTurn({ text, context: context.selection ? context : { ...context, selection: undefined } }).then(
+      async (started) => {
+        await chrome.storage.session.set({ [OPEN_CONVERSATION]: started.conversationId });
+        return started;
+      },
+      async (error) => {
+        // Nothing to run (no model configured, say): the panel shows why.
+        await chrome.storage.session.set({ [OPEN_CONVERSATION]: null, lastError: error.message });
+        return null;
+      },
+    );
+  });
+}
+
+// The browser's language, in words the model understands ("German"), for Translate.
+function languageName() {
+  const code = chrome.i18n.getUILanguage();
+  try {
+    return new Intl.DisplayNames(["en"], { type: "language" }).of(code.split("-")[0]) ?? "English";
+  } catch {
+    return "English";
+  }
 }

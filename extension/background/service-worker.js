@@ -7,11 +7,12 @@
 import * as conversations from "../shared/conversations.js";
 import { Broadcast, MessageType, Target } from "../shared/messages.js";
 import { storeSettings } from "../shared/settings.js";
-import { createContextMenu, onContextMenuClick } from "./context-menu.js";
+import { createContextMenu, created as menuItems, onContextMenuClick } from "./context-menu.js";
 import { followConfiguredEndpoint } from "./local-endpoint.js";
 import { runPageTool } from "./page-tool-relay.js";
 import { askOffscreen, closeIdleOffscreenDocument, offscreenDocumentExists, offscreenListening, tellOffscreenIdleClose } from "./offscreen-document.js";
 import { saveFinishedTurn, saveTurnEvents, startTurn, stopTurn } from "./turns.js";
+import { deleteTurn, editTurn } from "./turn-edits.js";
 
 chrome.sidePanel
   .setPanelBehavior({ openPanelOnActionClick: true })
@@ -25,6 +26,7 @@ async function saveSettings({ settings, apiKey }) {
   await storeSettings(settings, apiKey);
   await followConfiguredEndpoint(settings);
   await tellOffscreenIdleClose(settings.idleCloseMinutes);
+  await createContextMenu(); // the user's own prompts are in it
   return { saved: true };
 }
 
@@ -59,6 +61,15 @@ const handlers = {
   [MessageType.ping]: (message) => askOffscreen(message),
   [MessageType.startTurn]: (message) => startTurn(message),
   [MessageType.stopTurn]: (message) => stopTurn(message),
+  [MessageType.editTurn]: async (message) => {
+    const started = await editTurn(message);
+    changed(message.conversationId);
+    return started;
+  },
+  [MessageType.deleteTurn]: async (message) => {
+    await deleteTurn(message);
+    changed(message.conversationId);
+  },
   [MessageType.saveSettings]: (message) => saveSettings(message),
   [MessageType.renameConversation]: async ({ conversationId, title }) => {
     await conversations.renameConversation(conversationId, title);

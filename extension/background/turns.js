@@ -4,7 +4,7 @@
 
 import * as conversations from "../shared/conversations.js";
 import { MessageType } from "../shared/messages.js";
-import { forPython, loadSettings, whatIsMissing } from "../shared/settings.js";
+import { forPython, loadSettings, whatIsMissing, withOverrides } from "../shared/settings.js";
 import { askOffscreen } from "./offscreen-document.js";
 
 // Page content goes to the model marked as data, never as instructions.
@@ -21,7 +21,7 @@ function taskWithContext(text, context) {
   ].join("\n");
 }
 
-export async function startTurn({ conversationId, text, context }) {
+export async function startTurn({ conversationId, text, context, overrides }) {
   if (!text?.trim()) throw new Error("Write a message first.");
   const { settings, apiKey } = await loadSettings();
   const missing = whatIsMissing(settings, apiKey);
@@ -33,15 +33,20 @@ export async function startTurn({ conversationId, text, context }) {
   if (record.turns.some((turn) => turn.status === "running")) {
     throw new Error("TabAgent is still answering in this conversation: wait, or stop it first.");
   }
+  if (overrides) {
+    await conversations.setOverrides(record.id, overrides);
+    record.overrides = overrides;
+  }
   const turnId = crypto.randomUUID();
-  await conversations.addTurn(record.id, { id: turnId, text, context: context ?? null, startedAt: Date.now() });
+  const memoryAt = conversations.memoryStepCount(record.memory);
+  await conversations.addTurn(record.id, { id: turnId, text, context: context ?? null, startedAt: Date.now(), memoryAt });
   await askOffscreen({
     type: MessageType.runTurn,
     conversationId: record.id,
     turnId,
     task: taskWithContext(text, context),
     memory: record.memory,
-    settings: forPython(settings),
+    settings: forPython(withOverrides(settings, record.overrides)),
     apiKey,
   });
   return { conversationId: record.id, turnId };

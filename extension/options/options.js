@@ -9,7 +9,7 @@ import { fetchModels } from "./connection.js";
 
 const $ = (id) => document.getElementById(id);
 const form = $("settings");
-const FIELDS = ["provider", "baseUrl", "model", "agent", "maxSteps", "codeTimeout"];
+const FIELDS = ["provider", "baseUrl", "model", "agent", "maxSteps", "codeTimeout", "systemPrompt", "temperature", "maxOutputTokens", "customPrompts"];
 
 function fillChoices(builtinAvailable) {
   $("provider").append(new Option("Choose…", ""));
@@ -36,6 +36,7 @@ function readForm() {
   settings.maxSteps = Number(settings.maxSteps) || 10;
   settings.codeTimeout = Number(settings.codeTimeout) || 30;
   settings.team = readTeam();
+  settings.showSteps = form.elements.showSteps.checked;
   return settings;
 }
 
@@ -99,6 +100,7 @@ async function init() {
   const firstRun = !settings.provider && !settings.baseUrl;
   if (firstRun && builtinAvailable) settings.provider = "builtin";
   for (const name of FIELDS) form.elements[name].value = settings[name] ?? "";
+  form.elements.showSteps.checked = Boolean(settings.showSteps);
   showFieldsFor(settings.provider);
   if (firstRun && builtinAvailable) save();
   $("team").value = settings.team?.length ? JSON.stringify(settings.team, null, 2) : "";

@@ -101,6 +101,58 @@ export function finishTurn(id, turnId, { status, memory, events }) {
   });
 }
 
+// Each turn records how many of the agent's memory steps came before it (turn.memoryAt), so
+// a turn can be taken back out of what the agent remembers: the steps from its memoryAt to
+// the next turn's are its own. A memory of null means the agent starts afresh.
+export function memoryStepCount(memory) {
+  return memory ? JSON.parse(memory).steps.length : 0;
+}
+
+function withSteps(memory, change) {
+  if (!memory) return memory;
+  const parsed = JSON.parse(memory);
+  parsed.steps = change(parsed.steps);
+  return JSON.stringify(parsed);
+}
+
+function turnIndex(record, turnId) {
+  const index = record.turns.findIndex((turn) => turn.id === turnId);
+  if (index < 0) throw new Error("That message is no longer in the conversation.");
+  if (record.turns.slice(index).some((turn) => turn.status === "running")) {
+    throw new Error("TabAgent is still answering: stop it first.");
+  }
+  if (record.turns[index].memoryAt === undefined) throw new Error("This conversation was saved by an older TabAgent: it cannot be changed, only continued.");
+  return index;
+}
+
+// Replacing the rest: the turn and all after it go; the agent remembers what came before.
+export function dropTurnsFrom(id, turnId) {
+  return update(id, (record) => {
+    const index = turnIndex(record, turnId);
+    const keep = record.turns[index].memoryAt;
+    record.memory = withSteps(record.memory, (steps) => steps.slice(0, keep));
+    record.turns = record.turns.slice(0, index);
+  });
+}
+
+export function deleteTurn(id, turnId) {
+  return update(id, (record) => {
+    const index = turnIndex(record, turnId);
+    const start = record.turns[index].memoryAt;
+    const end = record.turns[index + 1]?.memoryAt ?? memoryStepCount(record.memory);
+    record.memory = withSteps(record.memory, (steps) => [...steps.slice(0, start), ...steps.slice(end)]);
+    record.turns.splice(index, 1);
+    for (const later of record.turns.slice(index)) if (later.memoryAt !== undefined) later.memoryAt -= end - start;
+  });
+}
+
+// This conversation's own system prompt, temperature or longest reply, over the settings.
+export function setOverrides(id, overrides) {
+  return update(id, (record) => {
+    record.overrides = overrides;
+  });
+}
+
 export function renameConversation(id, title) {
   return update(id, (record) => {
     record.title = title.trim() || record.title;

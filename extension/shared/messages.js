@@ -11,8 +11,10 @@ export const MessageType = Object.freeze({
   // Is Python up? Answered by the offscreen document with versions and start-up time.
   ping: "ping",
   // Side panel -> service worker: the user's turns.
-  startTurn: "start-turn", // { conversationId?, text, context? } -> { conversationId, turnId }
+  startTurn: "start-turn", // { conversationId?, text, context?, overrides? } -> { conversationId, turnId }
   stopTurn: "stop-turn", // { conversationId }
+  editTurn: "edit-turn", // { conversationId, turnId, text? } -> { conversationId, turnId }: replaces that turn and the rest
+  deleteTurn: "delete-turn", // { conversationId, turnId }
   // Side panel / settings -> service worker: conversations and settings in storage.
   renameConversation: "rename-conversation", // { conversationId, title }
   deleteConversation: "delete-conversation", // { conversationId }

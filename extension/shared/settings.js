@@ -28,6 +28,14 @@ export const DEFAULT_SETTINGS = Object.freeze({
   idleCloseMinutes: 10, // Python (the offscreen document) closes after this long unused
   // Managed agents the main agent can delegate to: [{ name, description, agent, max_steps, team }].
   team: [],
+  showSteps: false, // keep a turn's steps open after it finished (the panel folds them)
+  // Added to the agent's own instructions, never replacing them; "" for none.
+  systemPrompt: "",
+  temperature: "", // "" leaves the endpoint's default
+  maxOutputTokens: "", // "" leaves the endpoint's default
+  // The user's own prompts, "name: prompt" per line, with {{selection}} and {{page}} slots
+  // (shared/quick-actions.js): in the context menu and as /name in the composer.
+  customPrompts: "",
 });
 
 const SETTINGS_KEY = "settings";
@@ -57,6 +65,14 @@ export function whatIsMissing(settings, apiKey) {
   return "";
 }
 
+// What a conversation may set for itself, over the settings (conversation.overrides).
+export const CONVERSATION_OVERRIDES = Object.freeze(["systemPrompt", "temperature", "maxOutputTokens"]);
+
+export function withOverrides(settings, overrides) {
+  const chosen = Object.entries(overrides ?? {}).filter(([name, value]) => CONVERSATION_OVERRIDES.includes(name) && value !== "" && value != null);
+  return { ...settings, ...Object.fromEntries(chosen) };
+}
+
 // The settings as the Python agent reads them (py/tabagent/app/turns.py, through json_entry_points.py).
 export function forPython(settings) {
   return {
@@ -67,6 +83,9 @@ export function forPython(settings) {
     max_steps: Number(settings.maxSteps) || 10,
     code_timeout: Number(settings.codeTimeout) || 30,
     team: Array.isArray(settings.team) ? settings.team : [],
+    system_prompt: String(settings.systemPrompt ?? ""),
+    temperature: settings.temperature === "" || settings.temperature == null ? null : Number(settings.temperature),
+    max_output_tokens: Number(settings.maxOutputTokens) || null,
   };
 }
 

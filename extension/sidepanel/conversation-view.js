@@ -3,31 +3,36 @@
 // new conversation race the answer to "start turn") are kept briefly and replayed.
 
 import { loadConversation } from "../shared/conversations.js";
-import { h } from "./dom.js";
 import { TurnView } from "./turn-view.js";
 
 const EARLY_BATCHES = 200;
 
 export class ConversationView {
-  constructor(element, { onRunningChange }) {
+  constructor(element, { onRunningChange, renderEmpty = () => {}, announce = () => {}, onOpen = () => {}, showSteps = false }) {
+    this.onOpen = onOpen;
     this.element = element;
     this.onRunningChange = onRunningChange;
+    this.renderEmpty = renderEmpty;
+    this.announce = announce;
+    this.showSteps = showSteps;
     this.id = null;
     this.turns = new Map();
     this.recent = []; // live batches, newest last
-    this.emptyText = element.querySelector(".empty")?.textContent ?? "";
   }
 
   showEmpty() {
     this.id = null;
     this.turns.clear();
-    this.element.replaceChildren(h("p", { class: "empty" }, this.emptyText));
+    this.element.replaceChildren();
+    this.renderEmpty(this.element);
+    this.onOpen(null);
     this.onRunningChange(false);
   }
 
   async open(id) {
     const record = await loadConversation(id);
     if (!record) return this.showEmpty();
+    if (id !== this.id) this.onOpen(record);
     this.id = id;
     this.turns.clear();
     this.element.replaceChildren(...record.turns.map((turn) => this.addTurn(turn).element));
@@ -37,7 +42,7 @@ export class ConversationView {
   }
 
   addTurn(turn) {
-    const view = new TurnView(turn);
+    const view = new TurnView(turn, { showSteps: this.showSteps });
     this.turns.set(turn.id, view);
     return view;
   }
@@ -70,6 +75,11 @@ export class ConversationView {
     view.apply(events);
     view.setStatus(status);
     this.onRunningChange(this.running());
+    this.announce(view.summary());
+  }
+
+  lastTurn() {
+    return [...this.turns.values()].at(-1) ?? null;
   }
 
   nearEnd() {

@@ -11,7 +11,7 @@ export function showPythonStatus(element) {
     if (status.ready) {
       element.className = "status status--ready";
       element.textContent = `Python ${status.pythonVersion} ready`;
-      element.title = `tabagent ${status.tabagentVersion}, Pyodide ${status.pyodideVersion}; started in ${status.startupMs} ms${status.fromSnapshot ? " from a snapshot" : ""}`;
+      element.title = `Python ${status.pythonVersion}, tabagent ${status.tabagentVersion}, Pyodide ${status.pyodideVersion}; started in ${status.startupMs} ms${status.fromSnapshot ? " from a snapshot" : ""}`;
     } else if (status.error) {
       element.className = "status status--error";
       element.textContent = `Python failed to start: ${status.error}`;

@@ -10,6 +10,11 @@ import { HistoryView } from "./history-view.js";
 import { showPythonStatus } from "./python-status.js";
 import { ToolsView } from "./tools-view.js";
 import { TraceView } from "./trace-view.js";
+import { renderEmptyState } from "./empty-state.js";
+import { startEditing } from "./message-actions.js";
+import { handleKeys } from "./keyboard.js";
+import { ConversationSettings, ModelPicker } from "./model-picker.js";
+import { ComposerContext } from "./composer-context.js";
 
 const $ = (id) => document.getElementById(id);
 const OPEN_CONVERSATION = "openConversation"; // chrome.storage.session, set by the context menu
@@ -23,7 +28,22 @@ function setRunning(running) {
   sendButton.hidden = running;
 }
 
-const conversation = new ConversationView($("conversation"), { onRunningChange: setRunning });
+// Finished messages only, said once by screen readers (the stream is not announced).
+function announce(text) {
+  $("announcer").textContent = "";
+  setTimeout(() => ($("announcer").textContent = text), 50);
+}
+
+const conversationSettings = new ConversationSettings();
+const conversation = new ConversationView($("conversation"), {
+  onRunningChange: setRunning,
+  onOpen: (record) => conversationSettings.show(record),
+  announce,
+  renderEmpty: (element) => renderEmptyState(element, (text) => {
+    prompt.value = text;
+    $("composer").requestSubmit();
+  }),
+});
 
 function showNotice(text, { settingsButton = false } = {}) {
   $("notice").hidden = !text;
@@ -38,19 +58,50 @@ async function checkSettings() {
   return !missing;
 }
 
+const composerContext = new ComposerContext({ prompt, attached: $("attached"), commands: $("slash-commands") });
+
 async function send(event) {
   event.preventDefault();
-  const text = prompt.value.trim();
+  const text = composerContext.expand(prompt.value.trim());
   if (!text || !(await checkSettings())) return;
+  const context = composerContext.context();
+  const request = { conversationId: conversation.id, text, context, overrides: conversationSettings.read() };
+  await startTurnWith(MessageType.startTurn, request, () => {
+    prompt.value = "";
+    if (context) composerContext.clear();
+  });
+}
+
+// Starts a turn (a new one, or an edited or regenerated one) and shows its conversation.
+async function startTurnWith(type, request, onStarted = () => {}) {
   sendButton.disabled = true;
   try {
-    const { conversationId } = await askBackground(MessageType.startTurn, { conversationId: conversation.id, text });
-    prompt.value = "";
+    const { conversationId } = await askBackground(type, request);
+    onStarted();
     await conversation.open(conversationId);
   } catch (error) {
-    showNotice(error.message);
+    showNotice(error.message, { settingsButton: /settings/.test(error.message) });
   } finally {
     sendButton.disabled = false;
+  }
+}
+
+// The actions of a turn's buttons (message-actions.js, error-actions.js).
+async function onTurnAction({ action, turnId, text }) {
+  const conversationId = conversation.id;
+  if (action === "open-settings") return chrome.runtime.openOptionsPage();
+  if (action === "regenerate" || action === "edit") {
+    if (!(await checkSettings())) return;
+    return startTurnWith(MessageType.editTurn, { conversationId, turnId, text, overrides: conversationSettings.read() });
+  }
+  if (action === "delete") {
+    try {
+      await askBackground(MessageType.deleteTurn, { conversationId, turnId });
+      await conversation.open(conversationId);
+      if (conversation.turns.size === 0) conversation.showEmpty();
+    } catch (error) {
+      showNotice(error.message);
+    }
   }
 }
 
@@ -103,15 +154,25 @@ chrome.storage.onChanged.addListener((changes, area) => {
   if (area === "session" && changes[OPEN_CONVERSATION]?.newValue) conversation.open(changes[OPEN_CONVERSATION].newValue);
   if (area === "session" && changes.lastError?.newValue) showNotice(changes.lastError.newValue, { settingsButton: true });
   if (area === "local" && (changes.settings || changes.apiKey)) checkSettings();
+  if (area === "local" && changes.settings) conversation.showSteps = Boolean(changes.settings.newValue?.showSteps);
+  if (area === "local" && changes.settings && !document.querySelector(".model-picker").contains(document.activeElement)) modelPicker.show();
 });
 
 const traceView = new TraceView($("trace"));
 $("conversation").addEventListener("show-trace", (event) => traceView.show(event.detail.calls));
+$("conversation").addEventListener("turn-action", (event) => onTurnAction(event.detail));
+handleKeys({
+  prompt,
+  running: () => !stopButton.hidden,
+  stop,
+  editLast: () => {
+    const last = conversation.lastTurn();
+    if (last && last.element.dataset.status !== "running") startEditing(last);
+    return Boolean(last);
+  },
+});
 
 $("composer").addEventListener("submit", send);
-prompt.addEventListener("keydown", (event) => {
-  if (event.key === "Enter" && !event.shiftKey && !event.isComposing) $("composer").requestSubmit();
-});
 stopButton.addEventListener("click", stop);
 $("new-chat").addEventListener("click", () => {
   history.toggle(false);
@@ -144,5 +205,11 @@ $("import-json").addEventListener("change", async (event) => {
 });
 
 showPythonStatus($("python-status"));
+const modelPicker = new ModelPicker({ onError: (message) => showNotice(message) });
+modelPicker.show();
 checkSettings();
+loadSettings().then(({ settings }) => (conversation.showSteps = Boolean(settings.showSteps)));
+conversation.showEmpty();
 openInitialConversation();
+composerContext.start();
+prompt.focus();

@@ -6,7 +6,10 @@
 import { lastSeq } from "../shared/events.js";
 import { h } from "./dom.js";
 import { ConfirmationView } from "./confirmation-view.js";
-import { addCopyButton, renderMarkdown } from "./markdown.js";
+import { addCopyButton, LiveMarkdown, renderMarkdown } from "./markdown.js";
+import { answerActions, editButton } from "./message-actions.js";
+import { turnError } from "./error-actions.js";
+import { StepsView } from "./steps-view.js";
 import { ThinkingView } from "./thinking-view.js";
 
 const STATUS_TEXT = {
@@ -21,44 +24,74 @@ function preview(value, length = 80) {
 }
 
 export class TurnView {
-  constructor(turn) {
+  constructor(turn, { showSteps = false } = {}) {
     this.id = turn.id;
+    this.text = turn.text;
     this.covered = new Set();
     this.steps = new Map(); // "depth/agent/step" -> { section, reply }
     this.calls = new Map(); // "depth/id" -> { result }
     this.nestUnder = []; // per depth: where the next deeper agent's steps go
-    this.trace = h("div", { class: "trace" });
+    this.stepsView = new StepsView({ showSteps });
+    this.trace = this.stepsView.body;
+    this.unrendered = new Set();
+    this.stepsView.element.addEventListener("toggle", () => this.stepsView.element.open && this.renderUnrendered());
     this.answer = h("div", { class: "message assistant markdown", hidden: true });
+    this.errors = h("div", { class: "turn-errors" });
+    this.actions = answerActions(this);
     this.notice = h("div", { class: "turn-notice", hidden: true });
     this.modelCalls = []; // model_call events: the turn's trace, shown on request
     this.traceButton = h("button", { class: "show-trace", type: "button", hidden: true, onclick: () => this.showTrace() });
     const context = turn.context?.selection
       ? h("blockquote", { class: "context", title: turn.context.url ?? "" }, turn.context.selection)
       : null;
+    this.question = h("div", { class: "message user" }, h("div", { class: "user-text" }, turn.text), context, editButton(this));
     this.element = h(
       "article",
       { class: "turn", "data-turn": turn.id },
-      h("div", { class: "message user" }, turn.text, context),
-      this.trace,
+      this.question,
+      this.stepsView.element,
       this.answer,
+      this.errors,
       this.notice,
-      this.traceButton,
+      h("div", { class: "turn-footer" }, this.actions, this.traceButton),
     );
     this.apply(turn.events ?? []);
     this.setStatus(turn.status);
   }
 
   apply(events) {
+    this.growing = new Set(); // replies that got tokens: rendered once, after the batch
     for (const event of events) {
       if (this.covered.has(event.seq)) continue;
       for (let seq = event.seq; seq <= lastSeq(event); seq++) this.covered.add(seq);
+      if (event.kind !== "token") this.renderGrowing();
       this[`on_${event.kind}`]?.(event);
       this.foldThinking(event);
     }
+    this.renderGrowing();
+  }
+
+  // Replies inside folded steps are rendered when the steps are opened, not before: a stored
+  // conversation of hundreds of steps opens without rendering Markdown nobody sees.
+  renderGrowing() {
+    for (const live of this.growing) {
+      if (this.stepsView.element.open) live.update();
+      else this.unrendered.add(live);
+    }
+    this.growing.clear();
+  }
+
+  renderUnrendered() {
+    for (const live of this.unrendered) live.update();
+    this.unrendered.clear();
   }
 
   setStatus(status) {
     this.element.dataset.status = status;
+    this.stepsView.setRunning(status === "running", { answered: !this.answer.hidden });
+    if (this.stepsView.element.open) this.renderUnrendered();
+    this.actions.hidden = status === "running";
+    for (const copy of this.actions.querySelectorAll("[class^=action-copy]")) copy.hidden = this.answer.hidden;
     if (status !== "running") for (const box of this.confirmations?.values() ?? []) if (box.asking) box.settle("ended");
     const text = STATUS_TEXT[status];
     this.notice.hidden = !text;
@@ -74,7 +107,9 @@ export class TurnView {
   }
 
   on_step_start(event) {
-    const reply = h("div", { class: "reply" });
+    this.stepsView.noteStep(event);
+    const reply = h("div", { class: "reply markdown" });
+    reply.live = new LiveMarkdown(reply);
     const label = event.depth > 0 ? `${event.agent} · step ${event.step}` : `Step ${event.step}`;
     const section = h("section", { class: "step", "data-depth": event.depth }, h("header", {}, label), reply);
     section.style.setProperty("--depth", event.depth);
@@ -86,7 +121,8 @@ export class TurnView {
   on_token(event) {
     const { reply } = this.step(event);
     this.clearRetry(reply);
-    reply.append(event.data.text);
+    reply.live.add(event.data.text);
+    this.growing.add(reply.live);
   }
 
   on_reasoning(event) {
@@ -108,6 +144,7 @@ export class TurnView {
 
   on_tool_call(event) {
     const { name, arguments: args, id } = event.data;
+    if (event.depth === 0) this.stepsView.noteTool(name);
     const result = h("pre", { class: "result pending" }, "running…");
     const nested = h("div", { class: "nested" });
     const details = h(
@@ -135,7 +172,8 @@ export class TurnView {
   on_code(event) {
     const { section, reply } = this.step(event);
     // The code is shown in its own block below: keep only the thought around it.
-    reply.textContent = reply.textContent.replace(/```[\s\S]*?(```|$)/g, "").trim();
+    reply.live.set(reply.live.text.replace(/```[\s\S]*?(```|$)/g, "").trim());
+    if (event.depth === 0) this.stepsView.noteTool("python");
     const block = h("pre", { class: "code" }, h("code", {}, event.data.code));
     addCopyButton(block);
     section.append(block);
@@ -150,6 +188,8 @@ export class TurnView {
     const { kind, message } = event.data;
     const where = event.step > 0 ? this.step(event) : null;
     if (kind === "retrying") return this.showRetry(where, event.data);
+    // The error that ended the turn shows next to the answer, with what fixes it.
+    if (event.depth === 0 && kind !== "max_steps" && kind !== "user_tools") return this.errors.append(turnError(event.data, this.id));
     const box = h("div", { class: `error kind-${kind}`, role: "alert" }, message);
     (where?.section ?? this.trace).append(box);
   }
@@ -157,7 +197,7 @@ export class TurnView {
   showRetry(where, { message, retry_in: retryIn, withdraw }) {
     const reply = where?.reply;
     // The failed attempt's text goes (all of it when the event does not say how much).
-    if (reply) reply.textContent = withdraw ? reply.textContent.slice(0, Math.max(0, reply.textContent.length - withdraw.text)) : "";
+    if (reply) reply.live.set(withdraw ? reply.live.text.slice(0, Math.max(0, reply.live.text.length - withdraw.text)) : "");
     where?.thinking?.withdraw(withdraw?.reasoning);
     const box = h("div", { class: "retrying", role: "status" });
     const until = Date.now() + retryIn * 1000;
@@ -186,7 +226,8 @@ export class TurnView {
     if (event.depth > 0) return;
     // A reply with no action is the answer: show it once, rendered, not twice.
     const { reply } = this.step(event);
-    if (reply.textContent.trim() === text.trim()) reply.closest(".step").classList.add("answered");
+    if (reply.live.text.trim() === text.trim()) reply.closest(".step").classList.add("answered");
+    this.answerText = text;
     renderMarkdown(this.answer, text);
     this.answer.hidden = false;
   }
@@ -212,6 +253,12 @@ export class TurnView {
     this.traceButton.hidden = false;
     const count = this.modelCalls.length;
     this.traceButton.textContent = `Trace · ${count} model call${count === 1 ? "" : "s"}`;
+  }
+
+  // What a screen reader hears once the turn is over (the stream itself is not announced).
+  summary() {
+    const outcome = this.answer.hidden ? this.errors.textContent || this.notice.textContent : this.answer.textContent;
+    return `TabAgent: ${outcome.slice(0, 600)}`;
   }
 
   showTrace() {

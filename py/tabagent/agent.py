@@ -24,8 +24,9 @@ class Agent:
     def __init__(self, model, tools=(), *, name: str = "agent", description: str = "",
                  max_steps: int = 10, conversation_id: str | None = None,
                  memory: Memory | None = None, listeners=(), managed_agents=(),
-                 max_observation_chars: int = 20_000):
+                 max_observation_chars: int = 20_000, instructions: str = ""):
         self.model, self.name, self.description = model, name, description
+        self.instructions = instructions  # added to system_prompt(), never replacing it
         self.max_steps, self.max_observation_chars = max_steps, max_observation_chars
         self.conversation_id = conversation_id or uuid.uuid4().hex
         self.memory = memory if memory is not None else Memory()
@@ -110,7 +111,10 @@ class Agent:
     # --- Helpers ---------------------------------------------------------------------
 
     def write_messages(self) -> list[dict]:
-        return self.memory.to_messages(self.system_prompt())
+        prompt = self.system_prompt()
+        if self.instructions:
+            prompt = f"{prompt}\n\n{self.instructions}"
+        return self.memory.to_messages(prompt)
 
     async def reset(self) -> None:
         self.memory.reset()

@@ -67,3 +67,12 @@ def code_system(name: str, tools) -> str:
 def managed_task(name: str, task: str, context: str | None) -> str:
     return MANAGED_TASK.format(name=name, task=task,
                                context=f"\nContext from your manager:\n{context}\n" if context else "")
+
+
+# The language rule and the user's own instructions (settings: system prompt), added after
+# the agent's instructions, never in their place.
+ANSWER_IN_USERS_LANGUAGE = "Answer in the language the user writes in."
+
+
+def user_instructions(text: str) -> str:
+    return f"The user's own instructions for you (they do not replace the rules above):\n{text.strip()}"

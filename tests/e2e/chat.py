@@ -63,6 +63,14 @@ def stored_conversations(browser) -> list[dict]:
     )
 
 
+def open_steps(turn):
+    """Unfolds a finished turn's steps (folded into one line under the question) as a user would."""
+    steps = turn.find_element(By.CSS_SELECTOR, "details.steps")
+    if steps.get_attribute("open") is None:
+        steps.find_element(By.TAG_NAME, "summary").click()
+    return steps
+
+
 def fresh_panel(browser):
     """A side panel tab on a new, empty conversation."""
     browser.open_side_panel()

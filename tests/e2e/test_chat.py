@@ -6,7 +6,7 @@ from selenium.webdriver.common.by import By
 
 from tests.helpers.model_server import Reply
 
-from .chat import configure, last_turn, send, stored_conversations, wait, wait_for_status
+from .chat import configure, last_turn, open_steps, send, stored_conversations, wait, wait_for_status
 
 
 def test_streamed_answer_appears_token_by_token_and_ends_as_markdown(panel, model):
@@ -40,6 +40,8 @@ def test_conversation_is_saved_with_its_events(panel, model):
     model.script(Reply(text="Saved answer"))
     send(panel, "Remember this")
     wait_for_status(panel, "ok")
+    # The panel hears the turn end as the service worker saves it: wait for the saved end.
+    wait(panel, lambda _: any(r["turns"][0]["status"] == "ok" for r in stored_conversations(panel) if r["turns"][0]["text"] == "Remember this"), 10)
     records = [r for r in stored_conversations(panel) if r["turns"][0]["text"] == "Remember this"]
     assert len(records) == 1
     turn = records[0]["turns"][0]
@@ -59,6 +61,7 @@ def test_code_turn_shows_the_code_and_its_output(panel, model):
     send(panel, "What is 2 + 2?")
     wait_for_status(panel, "ok")
     turn = last_turn(panel.driver)
+    open_steps(turn)
     codes = [c.text for c in turn.find_elements(By.CSS_SELECTOR, "pre.code code")]
     assert codes[0].startswith("x = 2 + 2")
     outputs = [o.text for o in turn.find_elements(By.CSS_SELECTOR, "pre.output")]

@@ -48,7 +48,7 @@ def test_wrong_key_is_shown_in_words_and_the_turn_is_kept(panel, model):
     wait_for_status(panel, "error")
     text = error_text(panel.driver)
     assert "401" in text and "API key" in text, text
-    assert last_turn(panel.driver).find_element(By.CSS_SELECTOR, ".message.user").text == "Hello?"
+    assert last_turn(panel.driver).find_element(By.CSS_SELECTOR, ".message.user .user-text").text == "Hello?"
     assert len(model.requests) == 1  # never retried
     panel.screenshot("chat-error-401")
 

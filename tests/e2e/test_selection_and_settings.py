@@ -27,7 +27,7 @@ def test_context_menu_starts_a_turn_with_the_selection_title_and_url(panel, mode
     started = panel.call_module_function(  # the handler, called as Chrome calls it on a click
         worker, "onContextMenuClick",
         """const [tab] = await chrome.tabs.query({ title: "Fox facts" });
-          return fn({ menuItemId: "ask-about-selection", selectionText: "The quick brown fox", pageUrl: tab.url }, tab);""",
+          return fn({ menuItemId: "explain-selection", selectionText: "The quick brown fox", pageUrl: tab.url }, tab);""",
     )
     assert started and started["conversationId"], started
     wait(panel, lambda d: last_turn(d) is not None and "The quick brown fox" in last_turn(d).text, 10)

@@ -133,3 +133,27 @@ async def test_user_tools_reach_the_agent_and_broken_ones_are_told(monkeypatch, 
     shout = next(t for t in listed["tools"] if t["name"] == "shout")
     assert shout["parameters"]["properties"]["text"]["type"] == "string" and "def shout" in shout["signature"]
     assert listed["problems"][0]["line"] == 1
+
+
+async def test_the_users_system_prompt_is_added_to_the_agents_instructions_never_replacing_them():
+    model = ScriptedModel(["Ahoy"])
+    settings = {"base_url": "http://x/v1", "agent": "tool_calling", "system_prompt": "Talk like a pirate."}
+    await Turns().run(request(settings=settings), lambda e: None, model=model)
+    system = model.calls[0]["messages"][0]["content"]
+    own = ToolCallingAgent(model, name="TabAgent").system_prompt()
+    assert system.startswith(own)
+    assert system.index("language the user writes in") < system.index("Talk like a pirate.")
+
+
+async def test_without_a_system_prompt_the_agent_is_still_asked_to_answer_in_the_users_language():
+    model = ScriptedModel(["Hallo"])
+    await Turns().run(request(), lambda e: None, model=model)
+    assert model.calls[0]["messages"][0]["content"].endswith("Answer in the language the user writes in.")
+
+
+def test_temperature_and_max_output_tokens_reach_the_request_body():
+    settings = {"base_url": "http://x/v1", "model": "m", "temperature": 0.3, "max_output_tokens": 512}
+    body = build_agent(request(settings=settings), print).model._request_body([], None)
+    assert body["temperature"] == 0.3 and body["max_tokens"] == 512
+    plain = build_agent(request(settings={"base_url": "http://x/v1", "model": "m", "temperature": "", "max_output_tokens": None}), print)
+    assert "temperature" not in plain.model._request_body([], None) and "max_tokens" not in plain.model._request_body([], None)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import time
 
+from .. import prompts
 from .builtin_model import BrowserModel
 from ..code_agent import CodeAgent
 from ..events import Event
@@ -43,7 +44,27 @@ def build_model(settings: dict, api_key: str | None, host=None, browser_model=No
         host=host,
         timeout=float(settings.get("timeout", 120)),
         max_retries=int(settings.get("max_retries", 3)),
+        temperature=_number(settings.get("temperature"), float),
+        extra_body=_output_limit(settings),
     )
+
+
+def _number(value, kind):
+    """A setting left empty (None or "") means the endpoint's own default."""
+    return None if value in (None, "") else kind(value)
+
+
+def _output_limit(settings: dict) -> dict:
+    limit = _number(settings.get("max_output_tokens"), int)
+    return {"max_tokens": limit} if limit else {}
+
+
+def instructions_for(settings: dict) -> str:
+    """What the user's settings add to the agent's own instructions."""
+    parts = [prompts.ANSWER_IN_USERS_LANGUAGE]
+    if (settings.get("system_prompt") or "").strip():
+        parts.append(prompts.user_instructions(settings["system_prompt"]))
+    return "\n\n".join(parts)
 
 
 def build_agent(request: dict, listener, *, tools=(), executor_factory=None, host=None, model=None,
@@ -61,7 +82,7 @@ def build_agent(request: dict, listener, *, tools=(), executor_factory=None, hos
     if consent:
         tools = [*tools, *page_tools(page, consent)]
     agent = _agent(top, model, list(tools), executor_factory, conversation_id=request["conversation_id"],
-                   memory=memory, listeners=[listener])
+                   memory=memory, listeners=[listener], instructions=instructions_for(settings))
     if consent:
         consent.emit = agent.emit  # confirmations are the turn's events, in its sequence
     return agent

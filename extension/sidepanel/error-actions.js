@@ -1,0 +1,15 @@
+// A turn that failed says why and offers what fixes it: Open settings when the setting is
+// what is wrong (no model, a bad key, a wrong address or model name), Retry otherwise too.
+
+import { h } from "./dom.js";
+
+const FIXED_IN_SETTINGS = new Set(["settings", "auth", "not_found"]);
+
+export function turnError({ kind, message }, turnId) {
+  const act = (action) => (event) =>
+    event.currentTarget.dispatchEvent(new CustomEvent("turn-action", { bubbles: true, detail: { action, turnId } }));
+  const buttons = [];
+  if (FIXED_IN_SETTINGS.has(kind)) buttons.push(h("button", { type: "button", class: "fix-settings", onclick: act("open-settings") }, "Open settings"));
+  buttons.push(h("button", { type: "button", class: "fix-retry", onclick: act("regenerate") }, "Retry"));
+  return h("div", { class: `error turn-error kind-${kind}` }, h("span", {}, message), h("span", { class: "fixes" }, ...buttons));
+}

@@ -1,0 +1,84 @@
+// What the user can do with a finished turn: copy the answer (as Markdown or as plain text),
+// regenerate it, edit the question and send it again, delete the turn. Regenerating and
+// editing REPLACE the rest of the conversation: the turn and every turn after it go, and the
+// new answer continues from what came before (the agent forgets what was replaced).
+// Each action is a "turn-action" event bubbling up to the panel, which asks the service worker.
+
+import { h } from "./dom.js";
+
+function act(element, action, detail = {}) {
+  element.dispatchEvent(new CustomEvent("turn-action", { bubbles: true, detail: { action, ...detail } }));
+}
+
+async function copy(button, text) {
+  await navigator.clipboard.writeText(text);
+  const label = button.textContent;
+  button.textContent = "Copied";
+  setTimeout(() => (button.textContent = label), 1200);
+}
+
+// The answer as a reader sees it: no copy buttons, no MathML twin of each formula.
+function visibleText(element) {
+  element.classList.add("copying");
+  const text = element.innerText.trim();
+  element.classList.remove("copying");
+  return text;
+}
+
+export function answerActions(turn) {
+  const button = (label, name, onclick) => h("button", { type: "button", class: `action-${name}`, "aria-label": label, title: label, onclick }, label.split(" (")[0]);
+  const bar = h(
+    "div",
+    { class: "message-actions", role: "group", "aria-label": "Answer actions" },
+    button("Copy (Markdown)", "copy-markdown", (event) => copy(event.currentTarget, turn.answerText ?? "")),
+    button("Copy as text", "copy-text", (event) => copy(event.currentTarget, visibleText(turn.answer))),
+    button("Regenerate (replaces this answer and those after it)", "regenerate", () => act(bar, "regenerate", { turnId: turn.id })),
+    button("Delete turn", "delete", () => act(bar, "delete", { turnId: turn.id })),
+  );
+  return bar;
+}
+
+export function editButton(turn) {
+  const label = "Edit and resend";
+  return h("button", { type: "button", class: "action-edit", "aria-label": label, title: label, onclick: () => startEditing(turn) }, "Edit");
+}
+
+// The question becomes a box to edit in place; sending it replaces this turn and the rest.
+export function startEditing(turn) {
+  if (turn.editor?.isConnected) return turn.editor.querySelector("textarea").focus();
+  const box = h("textarea", { class: "edit-box", rows: 3, "aria-label": "Edit your message" });
+  box.value = turn.text;
+  const close = () => {
+    turn.editor.remove();
+    turn.question.hidden = false;
+    turn.editor = null;
+  };
+  const send = () => {
+    const text = box.value.trim();
+    if (!text) return;
+    act(turn.element, "edit", { turnId: turn.id, text });
+    close();
+  };
+  box.addEventListener("keydown", (event) => {
+    if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
+      event.preventDefault();
+      send();
+    } else if (event.key === "Escape") {
+      event.stopPropagation();
+      close();
+    }
+  });
+  turn.editor = h(
+    "div",
+    { class: "editor" },
+    box,
+    h("p", { class: "edit-hint" }, "Sending replaces this message, its answer and everything after it."),
+    h("div", { class: "message-actions" },
+      h("button", { type: "button", class: "primary", onclick: send }, "Send"),
+      h("button", { type: "button", onclick: close }, "Cancel")),
+  );
+  turn.question.hidden = true;
+  turn.question.after(turn.editor);
+  box.focus();
+  box.setSelectionRange(box.value.length, box.value.length);
+}

@@ -1,0 +1,163 @@
+"""Answers worth reading (issue 14): live Markdown while streaming, highlighted code with a
+copy button, math, tables, the answer first with the steps folded, and the message actions
+(copy, regenerate, edit and resend, delete), driven as a user would."""
+
+from __future__ import annotations
+
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
+from tests.helpers.model_server import Reply
+
+from .chat import ask_background, last_turn, send, stored_conversations, wait, wait_for_status
+
+RICH_ANSWER = """## Result
+
+The sum is **42**, with $e^{i\\pi} + 1 = 0$ in mind.
+
+$$\\int_0^1 x^2\\,dx = \\frac{1}{3}$$
+
+| name | value |
+|---|---|
+| a | 1 |
+
+```python
+def add(a, b):
+    return a + b
+```
+
+Done."""
+
+# Clipboard writes are recorded in the page (headless Chromium has no clipboard to read back).
+RECORD_CLIPBOARD = "window.copied = []; navigator.clipboard.writeText = async (text) => { window.copied.push(text); };"
+
+
+def test_markdown_renders_live_block_by_block_while_streaming(panel, model):
+    model.script(Reply(text=RICH_ANSWER, token_delay=0.08))
+    send(panel, "Show me everything")
+    # The first paragraph, rendered and finished (not in the growing tail) while the reply streams...
+    wait(panel, lambda d: d.execute_script(
+        "const p = document.querySelector('article.turn:last-of-type .step .reply > p');"
+        "if (p) p.dataset.marked = 'kept'; return Boolean(p);"), 20)
+    reply = ".step .reply"
+    assert panel.driver.execute_script(f"return document.querySelector('{reply} h2')?.textContent") == "Result"
+    assert last_turn(panel.driver).get_attribute("data-status") == "running"
+    # ... is the same element once the code block streams in: finished blocks are not redrawn.
+    wait(panel, lambda d: d.execute_script(f"return document.querySelector('{reply} pre code .hljs-keyword')"), 20)
+    assert panel.driver.execute_script(f"return document.querySelector('{reply} > p').dataset.marked") == "kept"
+    wait_for_status(panel, "ok")
+    answer = last_turn(panel.driver).find_element(By.CSS_SELECTOR, ".message.assistant")
+    assert answer.find_element(By.TAG_NAME, "h2").text == "Result"
+    assert answer.find_elements(By.CSS_SELECTOR, ".katex") and answer.find_elements(By.CSS_SELECTOR, ".math-block .katex-display")
+    assert [c.text for c in answer.find_elements(By.CSS_SELECTOR, "table td")] == ["a", "1"]
+    keywords = [k.text for k in answer.find_elements(By.CSS_SELECTOR, "pre code.language-python .hljs-keyword")]
+    assert keywords == ["def", "return"]
+    panel.driver.execute_script(RECORD_CLIPBOARD)
+    answer.find_element(By.CSS_SELECTOR, "pre button.copy").click()
+    wait(panel, lambda d: d.execute_script("return window.copied.length") == 1, 5)
+    assert panel.driver.execute_script("return window.copied[0]") == "def add(a, b):\n    return a + b\n"
+    panel.screenshot("chat-rich-answer")
+
+
+def test_answer_comes_first_and_the_steps_fold_into_one_line(panel, model):
+    model.script(
+        Reply(tool_calls=[{"name": "get_selection", "arguments": {}}], token_delay=0.05),
+        Reply(text="The answer, *first*.", token_delay=0.3),
+    )
+    send(panel, "What did I select?")
+    wait(panel, lambda d: d.find_elements(By.CSS_SELECTOR, "article.turn details.steps[open]"), 10, "steps not open while running")
+    wait_for_status(panel, "ok")
+    turn = last_turn(panel.driver)
+    steps = turn.find_element(By.CSS_SELECTOR, "details.steps")
+    summary = steps.find_element(By.TAG_NAME, "summary")
+    assert steps.get_attribute("open") is None
+    assert summary.text == "2 steps · get_selection"
+    # The answer comes before the steps' details in reading order, in body size.
+    answer = turn.find_element(By.CSS_SELECTOR, ".message.assistant")
+    assert answer.is_displayed() and answer.text == "The answer, first."
+    assert answer.value_of_css_property("font-size") == "14px"
+    assert not turn.find_element(By.CSS_SELECTOR, "details.tool").is_displayed()
+    summary.click()
+    assert turn.find_element(By.CSS_SELECTOR, "details.tool").is_displayed()
+
+
+def test_show_steps_setting_keeps_them_open(panel, model):
+    settings = {"provider": "custom", "baseUrl": model.base_url, "model": "scripted-model", "agent": "tool_calling",
+                "maxSteps": 6, "showSteps": True}
+    ask_background(panel, "save-settings", settings=settings, apiKey="sk-test")
+    wait(panel, lambda d: d.execute_script("return globalThis.tabagent.conversation.showSteps"), 5)
+    model.script(Reply(tool_calls=[{"name": "get_selection", "arguments": {}}]), Reply(text="Answer."))
+    send(panel, "Watch the steps")
+    wait_for_status(panel, "ok")
+    assert last_turn(panel.driver).find_element(By.CSS_SELECTOR, "details.steps").get_attribute("open") is not None
+
+
+def user_texts(driver):
+    return [e.text for e in driver.find_elements(By.CSS_SELECTOR, "article.turn .user-text")]
+
+
+def last_request_messages(model):
+    return [m.get("content") for m in model.requests[-1]["body"]["messages"] if m["role"] == "user"]
+
+
+def test_copy_answer_as_markdown_and_as_text(panel, model):
+    model.script(Reply(text="Use **bold** and `code`."))
+    send(panel, "Format something")
+    wait_for_status(panel, "ok")
+    panel.driver.execute_script(RECORD_CLIPBOARD)
+    turn = last_turn(panel.driver)
+    turn.find_element(By.CSS_SELECTOR, ".action-copy-markdown").click()
+    turn.find_element(By.CSS_SELECTOR, ".action-copy-text").click()
+    wait(panel, lambda d: d.execute_script("return window.copied.length") == 2, 5)
+    assert panel.driver.execute_script("return window.copied") == ["Use **bold** and `code`.", "Use bold and code."]
+
+
+def test_regenerate_replaces_the_answer_and_the_agent_forgets_it(panel, model):
+    model.script(Reply(text="First answer."), Reply(text="Second turn answer."), Reply(text="Regenerated answer."))
+    send(panel, "Question one")
+    wait_for_status(panel, "ok")
+    send(panel, "Question two")
+    wait(panel, lambda d: len(d.find_elements(By.CSS_SELECTOR, "article.turn")) == 2)
+    wait_for_status(panel, "ok")
+    first = panel.driver.find_elements(By.CSS_SELECTOR, "article.turn")[0]
+    first.find_element(By.CSS_SELECTOR, ".action-regenerate").click()
+    wait(panel, lambda d: "Regenerated answer." in d.find_element(By.ID, "conversation").text, 20)
+    wait_for_status(panel, "ok")
+    assert user_texts(panel.driver) == ["Question one"]
+    # The model saw the question again, without the turns it replaced.
+    assert last_request_messages(model) == ["Question one"]
+    record = [r for r in stored_conversations(panel) if r["turns"] and r["turns"][0]["text"] == "Question one"][0]
+    assert len(record["turns"]) == 1
+
+
+def test_edit_with_the_up_key_resends_and_replaces_the_rest(panel, model):
+    model.script(Reply(text="About cats."), Reply(text="About dogs."))
+    send(panel, "Tell me about cats")
+    wait_for_status(panel, "ok")
+    box = panel.driver.find_element(By.ID, "prompt")
+    box.send_keys(Keys.ARROW_UP)
+    editor = wait(panel, lambda d: d.find_element(By.CSS_SELECTOR, ".edit-box"), 5)
+    assert panel.driver.switch_to.active_element == editor
+    assert "replaces" in last_turn(panel.driver).find_element(By.CSS_SELECTOR, ".edit-hint").text
+    editor.send_keys(Keys.CONTROL, "a")
+    editor.send_keys("Tell me about dogs", Keys.ENTER)
+    wait(panel, lambda d: "About dogs." in d.find_element(By.ID, "conversation").text, 20)
+    wait_for_status(panel, "ok")
+    assert user_texts(panel.driver) == ["Tell me about dogs"]
+    assert last_request_messages(model) == ["Tell me about dogs"]
+    panel.screenshot("chat-edited")
+
+
+def test_delete_a_turn_in_the_middle(panel, model):
+    model.script(Reply(text="One."), Reply(text="Two."), Reply(text="Three."), Reply(text="Four."))
+    for question in ("First", "Second", "Third"):
+        send(panel, question)
+        wait(panel, lambda d, q=question: user_texts(d)[-1:] == [q])
+        wait_for_status(panel, "ok")
+    panel.driver.find_elements(By.CSS_SELECTOR, "article.turn")[1].find_element(By.CSS_SELECTOR, ".action-delete").click()
+    wait(panel, lambda d: user_texts(d) == ["First", "Third"], 10)
+    send(panel, "Fourth")
+    wait(panel, lambda d: user_texts(d)[-1:] == ["Fourth"])
+    wait_for_status(panel, "ok")
+    # The agent no longer remembers the deleted turn.
+    assert last_request_messages(model) == ["First", "Third", "Fourth"]

@@ -1,0 +1,121 @@
+"""Keyboard, states and accessibility of the chat (issue 14), driven as a user would:
+keys, clicks, a screen reader's status region, and axe-core in both themes."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
+from tests.helpers.browser import ROOT
+from tests.helpers.model_server import Reply
+
+from .chat import fresh_panel, last_turn, send, wait, wait_for_status
+from .test_chat_answers import RICH_ANSWER
+
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"  # a test-only npm package, never shipped
+
+
+def test_composer_has_focus_when_the_panel_opens(browser):
+    browser.open_side_panel()
+    wait(browser, lambda d: d.switch_to.active_element.get_attribute("id") == "prompt", 5)
+
+
+def test_shift_enter_adds_a_line_and_enter_sends(panel, model):
+    model.script(Reply(text="Two lines received."))
+    box = panel.driver.find_element(By.ID, "prompt")
+    box.send_keys("line one", Keys.SHIFT, Keys.ENTER, Keys.SHIFT, "line two")
+    assert box.get_attribute("value") == "line one\nline two"
+    assert model.requests == []
+    box.send_keys(Keys.ENTER)
+    wait_for_status(panel, "ok")
+    assert model.requests[0]["body"]["messages"][-1]["content"] == "line one\nline two"
+    assert box.get_attribute("value") == ""
+
+
+def test_escape_stops_a_running_turn(panel, model):
+    model.script(Reply(text=" ".join(f"w{i}" for i in range(300)), token_delay=0.05))
+    send(panel, "Talk")
+    wait(panel, lambda d: "w3" in d.find_element(By.ID, "conversation").text, 20)
+    panel.driver.switch_to.active_element.send_keys(Keys.ESCAPE)
+    wait_for_status(panel, "cancelled", timeout=10)
+
+
+def test_empty_state_offers_three_suggestions_that_ask(panel, model):
+    suggestions = panel.driver.find_elements(By.CSS_SELECTOR, ".empty .suggestion")
+    assert len(suggestions) == 3 and all(s.text for s in suggestions)
+    model.script(Reply(text="Here is what I can do."))
+    chosen = suggestions[0].text
+    suggestions[0].click()
+    wait_for_status(panel, "ok")
+    assert model.requests[0]["body"]["messages"][-1]["content"] == chosen
+    assert not panel.driver.find_elements(By.CSS_SELECTOR, ".empty")
+
+
+def test_wrong_key_offers_open_settings_and_retry_works(panel, model):
+    model.script(Reply(status=401, error="Incorrect API key provided"), Reply(text="Now it works."))
+    send(panel, "Hello?")
+    wait_for_status(panel, "error")
+    turn = last_turn(panel.driver)
+    assert turn.find_element(By.CSS_SELECTOR, ".turn-error .fix-settings").text == "Open settings"
+    turn.find_element(By.CSS_SELECTOR, ".turn-error .fix-retry").click()
+    wait(panel, lambda d: "Now it works." in d.find_element(By.ID, "conversation").text, 20)
+    assert [t.text for t in panel.driver.find_elements(By.CSS_SELECTOR, ".user-text")] == ["Hello?"]
+
+
+def test_only_finished_messages_are_announced(panel, model):
+    conversation = panel.driver.find_element(By.ID, "conversation")
+    assert conversation.get_attribute("aria-live") is None
+    assert not panel.driver.find_elements(By.CSS_SELECTOR, "#conversation [aria-live], #conversation [role=status], #conversation [role=alert]")
+    model.script(Reply(text="The finished answer.", token_delay=0.05))
+    send(panel, "Announce this")
+    wait_for_status(panel, "ok")
+    announcer = panel.driver.find_element(By.ID, "announcer")
+    assert announcer.get_attribute("role") == "status"
+    wait(panel, lambda d: "The finished answer." in announcer.get_attribute("textContent"), 5)
+
+
+def set_theme(driver, scheme):
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
+
+
+def axe_violations(driver):
+    if not driver.execute_script("return Boolean(window.axe)"):
+        driver.execute_script(AXE.read_text())
+    result = driver.execute_async_script(
+        "const done = arguments[0];"
+        "axe.run(document, { resultTypes: ['violations'] }).then((r) => done(JSON.stringify(r.violations)), (e) => done(String(e)));"
+    )
+    return [{"id": v["id"], "nodes": [n["target"] for n in v["nodes"]][:5], "summary": v["nodes"][0].get("failureSummary", "")}
+            for v in json.loads(result)]
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_axe_finds_no_violations(panel, model, scheme):
+    assert AXE.exists(), "npm ci installs axe-core (a devDependency)"
+    try:
+        fresh_panel(panel)
+        set_theme(panel.driver, scheme)
+        assert panel.driver.execute_script("return matchMedia('(prefers-color-scheme: dark)').matches") == (scheme == "dark")
+        assert axe_violations(panel.driver) == [], "empty state"
+        model.script(Reply(tool_calls=[{"name": "get_selection", "arguments": {}}]), Reply(text=RICH_ANSWER),
+                     Reply(status=401, error="Incorrect API key provided"))
+        send(panel, "Everything at once")
+        wait_for_status(panel, "ok")
+        last_turn(panel.driver).find_element(By.CSS_SELECTOR, "details.steps summary").click()
+        send(panel, "And now an error")
+        wait(panel, lambda d: len(d.find_elements(By.CSS_SELECTOR, "article.turn")) == 2)
+        wait_for_status(panel, "error")
+        # The composer's extras too: an attached selection, a conversation's own settings.
+        panel.driver.execute_async_script(
+            "const done = arguments[0]; chrome.storage.session.set({ pendingContext: "
+            "{ selection: 'Some selected words', title: 'A page', url: 'https://example.com/' } }).then(done);")
+        wait(panel, lambda d: d.find_element(By.ID, "attached").is_displayed(), 5)
+        panel.driver.find_element(By.CSS_SELECTOR, "#conversation-settings summary").click()
+        violations = axe_violations(panel.driver)
+        panel.screenshot(f"chat-axe-{scheme}")
+        assert violations == [], json.dumps(violations, indent=1)
+    finally:
+        set_theme(panel.driver, "light")
