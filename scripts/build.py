@@ -45,6 +45,15 @@ LIBRARIES = {
     "marked/LICENSE": "marked/LICENSE",
     "dompurify/dist/purify.es.mjs": "dompurify/purify.es.mjs",
     "dompurify/LICENSE": "dompurify/LICENSE",
+    # pdf.js reads PDF tabs in the offscreen document (ES modules; its worker runs from 'self').
+    "pdfjs-dist/build/pdf.min.mjs": "pdfjs/pdf.min.mjs",
+    "pdfjs-dist/build/pdf.worker.min.mjs": "pdfjs/pdf.worker.min.mjs",
+    "pdfjs-dist/LICENSE": "pdfjs/LICENSE",
+}
+# npm folder -> vendor folder, every file in it: pdf.js's character maps, for the text of
+# PDFs in Chinese, Japanese and Korean fonts.
+LIBRARY_FOLDERS = {
+    "pdfjs-dist/cmaps": "pdfjs/cmaps",
 }
 
 
@@ -158,6 +167,12 @@ def main() -> None:
     for source, target in LIBRARIES.items():
         if copy_if_changed(NODE_MODULES / source, VENDOR / target):
             changed.append(target)
+    for source, target in LIBRARY_FOLDERS.items():
+        if not (NODE_MODULES / source).is_dir():
+            fail(f"node_modules/{source} is missing: run `npm ci` (make does it for you)")
+        for path in sorted((NODE_MODULES / source).glob("*")):
+            if copy_if_changed(path, VENDOR / target / path.name):
+                changed.append(f"{target}/{path.name}")
     changed += vendor_wheels()
     archive = pack_package()
     info = {

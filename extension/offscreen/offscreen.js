@@ -4,6 +4,7 @@
 
 import { Broadcast, MessageType, Target } from "../shared/messages.js";
 import { answerConfirmation, callTool, pageBridge } from "./page-bridge.js";
+import { runPdfTool } from "./pdf-reader.js";
 import { startPython } from "./python.js";
 import { SandboxHost } from "./sandbox-host.js";
 import { TurnRunner } from "./turns.js";
@@ -40,6 +41,7 @@ const handlers = {
   [MessageType.answerConfirmation]: (message) => answerConfirmation(message),
   [MessageType.callTool]: async (message) => callTool(await turns.api(), message),
   [MessageType.listTools]: async () => JSON.parse((await turns.api()).list_tools_json(pageBridge(null))),
+  [MessageType.pdfTool]: (message) => runPdfTool(message),
 };
 
 chrome.runtime.onMessage.addListener((message, _sender, sendResponse) => {

@@ -27,6 +27,8 @@ export const MessageType = Object.freeze({
   callTool: "call-tool", // { name, args } -> { result, ms }: one tool called by hand, no model (for developers)
   // Offscreen document -> service worker: one page-tool call, run in the user's tab.
   pageTool: "page-tool", // { name, args, tabId?, expectUrl? } -> { ok, result | error, tab_id, url, title }
+  // Service worker -> offscreen document: a page tool on a PDF tab, read there with pdf.js.
+  pdfTool: "pdf-tool", // { url, name, args } -> { ok, result | error }
 });
 
 // Sent with chrome.runtime.sendMessage to whoever listens (service worker and side panels).
