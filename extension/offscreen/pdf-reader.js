@@ -80,12 +80,12 @@ async function parse(url, bytes) {
     throw new PdfError(`TabAgent could not read the PDF ${url}: ${error?.message || error}.`);
   }
   try {
-    const pages = [];
-    for (let number = 1; number <= pdf.numPages; number++) {
+    // Asked all at once: the worker still works page by page, but never waits for us.
+    const numbers = Array.from({ length: pdf.numPages }, (_, i) => i + 1);
+    const pages = await Promise.all(numbers.map(async (number) => {
       const page = await pdf.getPage(number);
-      pages.push(pageText(await page.getTextContent()));
-      page.cleanup();
-    }
+      return pageText(await page.getTextContent());
+    }));
     const { info } = await pdf.getMetadata().catch(() => ({ info: {} }));
     return { url, pages, title: info?.Title || null, author: info?.Author || null, lang: info?.Language || null };
   } finally {
