@@ -6,6 +6,7 @@
 import * as conversations from "../shared/conversations.js";
 import { Broadcast, MessageType, Target } from "../shared/messages.js";
 import { storeSettings } from "../shared/settings.js";
+import { readSelection } from "./attachments.js";
 import { createContextMenu, onContextMenuClick } from "./context-menu.js";
 import { followConfiguredEndpoint } from "./local-endpoint.js";
 import { runPageTool } from "./page-tools.js";
@@ -44,6 +45,7 @@ const handlers = {
   [MessageType.ping]: (message) => askOffscreen(message),
   [MessageType.startTurn]: (message) => startTurn(message),
   [MessageType.stopTurn]: (message) => stopTurn(message),
+  [MessageType.readSelection]: () => readSelection(),
   [MessageType.saveSettings]: (message) => saveSettings(message),
   [MessageType.renameConversation]: async ({ conversationId, title }) => {
     await conversations.renameConversation(conversationId, title);

@@ -21,7 +21,19 @@ function taskWithContext(text, context) {
   ].join("\n");
 }
 
-export async function startTurn({ conversationId, text, context }) {
+// What the user attached in the composer (sidepanel/attachments-view.js): tabs by id and the
+// selection as they saw it. The turn's record keeps what they were, for the conversation.
+function attachments(tabs, selection) {
+  const chosen = (Array.isArray(tabs) ? tabs : []).filter((tab) => Number.isInteger(tab?.tabId));
+  const text = typeof selection?.text === "string" ? selection.text : "";
+  const picked = text.trim() ? { text, url: String(selection.url ?? ""), title: String(selection.title ?? "") } : null;
+  const record = chosen.length || picked
+    ? { attachments: { tabs: chosen.map(({ tabId, title, url }) => ({ tabId, title: String(title ?? ""), url: String(url ?? "") })), selection: picked } }
+    : {};
+  return { record, request: { attachedTabs: chosen.map((tab) => tab.tabId), attachedSelection: picked } };
+}
+
+export async function startTurn({ conversationId, text, context, attachedTabs, attachedSelection }) {
   if (!text?.trim()) throw new Error("Write a message first.");
   const { settings, apiKey } = await loadSettings();
   const missing = whatIsMissing(settings, apiKey);
@@ -34,7 +46,8 @@ export async function startTurn({ conversationId, text, context }) {
     throw new Error("TabAgent is still answering in this conversation: wait, or stop it first.");
   }
   const turnId = crypto.randomUUID();
-  await conversations.addTurn(record.id, { id: turnId, text, context: context ?? null, startedAt: Date.now() });
+  const attached = attachments(attachedTabs, attachedSelection);
+  await conversations.addTurn(record.id, { id: turnId, text, context: context ?? null, ...attached.record, startedAt: Date.now() });
   await askOffscreen({
     type: MessageType.runTurn,
     conversationId: record.id,
@@ -43,6 +56,7 @@ export async function startTurn({ conversationId, text, context }) {
     memory: record.memory,
     settings: forPython(settings),
     apiKey,
+    ...attached.request,
   });
   return { conversationId: record.id, turnId };
 }

@@ -57,10 +57,14 @@ export class TurnRunner {
   }
 
   // Starts a turn and returns at once; its events stream out as it runs.
-  async start({ conversationId, turnId, task, memory, settings, apiKey }) {
+  async start({ conversationId, turnId, task, memory, settings, apiKey, attachedTabs, attachedSelection }) {
     const api = await this.api();
     const batcher = new EventBatcher(conversationId, turnId);
-    const request = JSON.stringify({ conversation_id: conversationId, task, memory, settings, api_key: apiKey });
+    const request = JSON.stringify({
+      conversation_id: conversationId, task, memory, settings, api_key: apiKey,
+      // What the user attached in the composer: Python reads it at the turn's start (attachments.py).
+      attached_tabs: attachedTabs ?? [], attached_selection: attachedSelection ?? null,
+    });
     // The page tools reach the user's tabs, and ask the user before acting, through this.
     const page = pageBridge(conversationId);
     const running = api.run_turn_json.callKwargs(request, (json) => batcher.push(JSON.parse(json)), {

@@ -5,6 +5,7 @@ import { Broadcast, MessageType } from "../shared/messages.js";
 import { askBackground } from "../shared/runtime.js";
 import { listConversations, loadConversation } from "../shared/conversations.js";
 import { loadSettings, whatIsMissing } from "../shared/settings.js";
+import { AttachmentsView } from "./attachments-view.js";
 import { ConversationView } from "./conversation-view.js";
 import { HistoryView } from "./history-view.js";
 import { showPythonStatus } from "./python-status.js";
@@ -38,14 +39,19 @@ async function checkSettings() {
   return !missing;
 }
 
+const attachments = new AttachmentsView({
+  prompt, button: $("attach"), options: $("attach-options"), chips: $("attachments"), onError: (message) => showNotice(message),
+});
+
 async function send(event) {
   event.preventDefault();
   const text = prompt.value.trim();
   if (!text || !(await checkSettings())) return;
   sendButton.disabled = true;
   try {
-    const { conversationId } = await askBackground(MessageType.startTurn, { conversationId: conversation.id, text });
+    const { conversationId } = await askBackground(MessageType.startTurn, { conversationId: conversation.id, text, ...attachments.forTurn() });
     prompt.value = "";
+    attachments.clear();
     await conversation.open(conversationId);
   } catch (error) {
     showNotice(error.message);
