@@ -181,3 +181,19 @@ export class AttachmentsView {
     this.renderChips();
   }
 }
+
+// Under a sent message: what the user attached to it (the turn's record keeps it), or null.
+// An imported conversation may hold anything here: only strings are shown, as text.
+export function attachedList(turn) {
+  const { tabs, selection } = turn.attachments ?? {};
+  const items = (Array.isArray(tabs) ? tabs : []).map((tab) => {
+    const [title, url] = [String(tab?.title ?? ""), String(tab?.url ?? "")];
+    return h("li", { class: "attachment", "data-kind": "tab", title: url }, shorten(title || url, 60));
+  });
+  if (typeof selection?.text === "string") {
+    const label = `Selection: “${shorten(selection.text.replace(/\s+/g, " ").trim(), 60)}”`;
+    items.unshift(h("li", { class: "attachment", "data-kind": "selection", title: String(selection.url ?? "") }, label));
+  }
+  if (!items.length) return null;
+  return h("ul", { class: "attachments sent-attachments", "aria-label": "Attached to this message" }, ...items);
+}

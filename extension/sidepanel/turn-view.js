@@ -5,6 +5,7 @@
 
 import { lastSeq } from "../shared/events.js";
 import { h } from "./dom.js";
+import { attachedList } from "./attachments-view.js";
 import { ConfirmationView } from "./confirmation-view.js";
 import { addCopyButton, renderMarkdown } from "./markdown.js";
 
@@ -37,7 +38,7 @@ export class TurnView {
     this.element = h(
       "article",
       { class: "turn", "data-turn": turn.id },
-      h("div", { class: "message user" }, turn.text, context),
+      h("div", { class: "message user" }, turn.text, context, attachedList(turn)),
       this.trace,
       this.answer,
       this.notice,
