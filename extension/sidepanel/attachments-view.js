@@ -32,6 +32,10 @@ export class AttachmentsView {
     prompt.addEventListener("keydown", (event) => this.onKey(event), { capture: true });
     prompt.addEventListener("blur", () => setTimeout(() => this.mode === "mention" && !this.options.contains(document.activeElement) && this.close(), 150));
     options.addEventListener("keydown", (event) => this.onKey(event));
+    // The list opened with the button closes when focus goes anywhere else.
+    options.addEventListener("focusout", (event) => {
+      if (this.mode === "picker" && event.relatedTarget !== button && !options.contains(event.relatedTarget)) this.close();
+    });
     options.addEventListener("mousedown", (event) => event.preventDefault()); // keep the caret where it is
     button.addEventListener("click", () => (this.mode === "picker" ? this.close({ focus: button }) : this.open("picker", "")));
   }
@@ -67,6 +71,7 @@ export class AttachmentsView {
     this.options.replaceChildren();
     this.button.setAttribute("aria-expanded", "false");
     this.prompt.removeAttribute("aria-activedescendant");
+    this.prompt.removeAttribute("aria-controls");
     this.options.removeAttribute("aria-activedescendant");
     focus?.focus();
   }
