@@ -57,7 +57,8 @@ function pageText(content) {
     if (typeof item.str !== "string") continue;
     text += item.str + (item.hasEOL ? "\n" : "");
   }
-  return text.replace(/[ \t]+\n/g, "\n").replace(/\n{3,}/g, "\n\n").trim();
+  // Control characters are what a font without a usable character map gives: not text.
+  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, "").replace(/[ \t]+\n/g, "\n").replace(/\n{3,}/g, "\n\n").trim();
 }
 
 async function parse(url, bytes) {

@@ -4,6 +4,7 @@
     make_pdf([None, None])                                 # two pages with no text layer
                                                            # (a drawing only: as a scan looks)
     make_pdf(["Secret"], password="pw")                    # encrypted: opens only with "pw"
+    make_pdf(["中文文本"], cjk=True)                        # Chinese, in a CJK font with a CMap
 
 Each page's text is set in Helvetica, one line per "\\n"; the byte offsets of the
 cross-reference table are computed, so pdf.js reads the file without repairing it.
@@ -54,14 +55,27 @@ def _escape(text: str) -> str:
     return text.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
 
 
-def _page_stream(text: str | None) -> bytes:
+# Chinese text in the reader's own font (not embedded): its codes are UCS-2, mapped to glyphs by
+# Adobe's predefined CMap "UniGB-UCS2-H", which a reader must have (pdf.js: its cmaps folder).
+_CJK_FONT = (b"<< /Type /Font /Subtype /Type0 /BaseFont /STSong-Light /Encoding /UniGB-UCS2-H /DescendantFonts "
+             b"[<< /Type /Font /Subtype /CIDFontType0 /BaseFont /STSong-Light "
+             b"/CIDSystemInfo << /Registry (Adobe) /Ordering (GB1) /Supplement 4 >> "
+             b"/FontDescriptor << /Type /FontDescriptor /FontName /STSong-Light /Flags 6 /FontBBox [0 -200 1000 900] "
+             b"/ItalicAngle 0 /Ascent 880 /Descent -120 /CapHeight 880 /StemV 93 >> >>] >>")
+
+
+def _page_stream(text: str | None, cjk: bool = False) -> bytes:
     if text is None:  # a grey box where a scan's picture would be, and no text at all
         return b"0.8 g 72 72 451 698 re f"
-    lines = [f"({_escape(line)}) Tj T*" for line in text.split("\n")]
+    if cjk:
+        lines = [f"<{line.encode('utf-16-be').hex()}> Tj T*" for line in text.split("\n")]
+    else:
+        lines = [f"({_escape(line)}) Tj T*" for line in text.split("\n")]
     return ("BT /F1 12 Tf 14 TL 72 740 Td " + " ".join(lines) + " ET").encode("latin-1")
 
 
-def make_pdf(pages: list[str | None], title: str | None = None, password: str | None = None) -> bytes:
+def make_pdf(pages: list[str | None], title: str | None = None, password: str | None = None,
+             cjk: bool = False) -> bytes:
     objects: list[bytes] = []  # object n is objects[n - 1]
     key, owner, user = _security(password) if password is not None else (None, b"", b"")
 
@@ -71,10 +85,10 @@ def make_pdf(pages: list[str | None], title: str | None = None, password: str | 
 
     catalog = add(b"")  # filled in once the page tree's number is known
     pages_id = add(b"")
-    font = add(b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>")
+    font = add(_CJK_FONT if cjk else b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>")
     kids = []
     for text in pages:
-        stream = _page_stream(text)
+        stream = _page_stream(text, cjk)
         if key:  # the stream's object number is the next one
             stream = _rc4(_object_key(key, len(objects) + 1), stream)
         content = add(b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream")
