@@ -94,6 +94,7 @@ def test_a_tab_attached_by_mention_reaches_the_model_marked_and_without_a_questi
     # The sent message says what was attached to it.
     sent = driver.find_elements(By.CSS_SELECTOR, "article.turn .message.user .sent-attachments .attachment")
     assert [item.text for item in sent] == ["Growing Tomatoes on a Balcony"]
+    panel.screenshot("attachments-sent")
 
 
 def test_the_selection_attached_with_the_button_and_keyboard_reaches_the_model(panel, model, site):
