@@ -55,6 +55,15 @@ LIBRARIES = {
     "katex/dist/katex.mjs": "katex/katex.mjs",
     "katex/dist/katex.min.css": "katex/katex.min.css",
     "katex/LICENSE": "katex/LICENSE",
+    # pdf.js reads PDF tabs in the offscreen document (ES modules; its worker runs from 'self').
+    "pdfjs-dist/build/pdf.min.mjs": "pdfjs/pdf.min.mjs",
+    "pdfjs-dist/build/pdf.worker.min.mjs": "pdfjs/pdf.worker.min.mjs",
+    "pdfjs-dist/LICENSE": "pdfjs/LICENSE",
+}
+# npm folder -> vendor folder, every file in it: pdf.js's character maps, for the text of
+# PDFs in Chinese, Japanese and Korean fonts.
+LIBRARY_FOLDERS = {
+    "pdfjs-dist/cmaps": "pdfjs/cmaps",
 }
 # KaTeX's fonts: woff2 is the first source its CSS names, the only one Chrome fetches.
 LIBRARIES.update({f"katex/dist/fonts/{font.name}": f"katex/fonts/{font.name}"
@@ -191,6 +200,12 @@ def main() -> None:
             changed.append(target)
     if write_if_changed(VENDOR / "highlight" / "highlight.mjs", highlight_module()):
         changed.append("highlight/highlight.mjs")
+    for source, target in LIBRARY_FOLDERS.items():
+        if not (NODE_MODULES / source).is_dir():
+            fail(f"node_modules/{source} is missing: run `npm ci` (make does it for you)")
+        for path in sorted((NODE_MODULES / source).glob("*")):
+            if copy_if_changed(path, VENDOR / target / path.name):
+                changed.append(f"{target}/{path.name}")
     changed += vendor_wheels()
     archive = pack_package()
     info = {

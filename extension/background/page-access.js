@@ -50,12 +50,16 @@ export function refusal(tab) {
   if (BROWSER_SCHEMES.has(url.protocol)) return `${cannot} it is one of the browser's own pages, which browsers keep every extension out of.`;
   if (STORES.some((store) => store.test(address))) return `${cannot} it is the browser's extension store, which browsers keep every extension out of.`;
   if (!["http:", "https:", "file:"].includes(url.protocol)) return `${cannot} browsers let extensions into web pages only (http and https addresses).`;
-  if (/\.pdf$/i.test(url.pathname)) return pdfSentence(address);
   return "";
 }
 
-export const pdfSentence = (address) =>
-  `TabAgent cannot read ${address}: it is a PDF shown by the browser's PDF viewer, which extensions cannot read.`;
+// A file on this computer is readable only when the user switched on "Allow access to file
+// URLs" for TabAgent; without it, a sentence saying where to switch it on, or "".
+export async function fileRefusal(tab) {
+  if (!tab.url?.startsWith("file:") || (await chrome.extension.isAllowedFileSchemeAccess())) return "";
+  return `TabAgent cannot read ${tab.url}: it is a file on this computer, and reading files needs ` +
+    "“Allow access to file URLs”, which the user can switch on in chrome://extensions, TabAgent's Details.";
+}
 
 // A tab still loading gets a few seconds to finish; the caller then checks the document.
 export async function settled(tab, timeoutMs = LOAD_WAIT_MS) {

@@ -5,7 +5,9 @@
 // runPageTool answers { ok: true, result, tab_id, url, title } or { ok: false, error }, where
 // error is a sentence for the model and the user (a page we may not read is not a failure).
 
-import { PageUnavailable, pdfSentence, refusal, settled, tabById, userTab } from "./page-access.js";
+import { MessageType } from "../shared/messages.js";
+import { askOffscreen } from "./offscreen-document.js";
+import { PageUnavailable, fileRefusal, refusal, settled, tabById, userTab } from "./page-access.js";
 import { TAB_ACTIONS, TAB_TOOLS } from "./tab-tools.js";
 
 let contentFiles = null; // extension/content/files.json: the scripts, in injection order
@@ -37,9 +39,13 @@ async function execute(tab, injection) {
   }
 }
 
+const PDF = "pdf";
+
+// Makes sure the content scripts are in the tab; answers PDF for a tab showing a PDF, which
+// content scripts cannot read (the browser's PDF viewer keeps them out).
 async function ensureTools(tab) {
   const found = await execute(tab, { func: probe });
-  if (found?.type === "application/pdf") throw new PageUnavailable(pdfSentence(tab.url));
+  if (found?.type === "application/pdf") return PDF;
   if (!found || found.state === "loading") {
     throw new PageUnavailable(`The page in this tab (${tab.url}) is still loading; try again in a moment.`);
   }
@@ -53,9 +59,13 @@ async function run(tab, name, args) {
   if (name === "describe_action" && Object.hasOwn(TAB_ACTIONS, args?.name)) {
     return { ok: true, result: TAB_ACTIONS[args.name](tab, args.args ?? {}) };
   }
-  const refused = refusal(tab);
+  const refused = refusal(tab) || (await fileRefusal(tab));
   if (refused) throw new PageUnavailable(refused);
-  await ensureTools(tab);
+  if ((await ensureTools(tab)) === PDF) {
+    // The offscreen document downloads the PDF and reads it with pdf.js (offscreen/pdf-reader.js).
+    const tool = name === "describe_action" ? args?.name : name;
+    return askOffscreen({ type: MessageType.pdfTool, url: tab.url, name: tool, args: args ?? {} });
+  }
   return (await execute(tab, { func: runInPage, args: [name, args ?? {}] })) ?? {
     ok: false, error: "The page went away while TabAgent was working on it (it navigated or was closed).",
   };

@@ -7,6 +7,7 @@
 import * as conversations from "../shared/conversations.js";
 import { Broadcast, MessageType, Target } from "../shared/messages.js";
 import { storeSettings } from "../shared/settings.js";
+import { readSelection } from "./attachments.js";
 import { createContextMenu, created as menuItems, onContextMenuClick } from "./context-menu.js";
 import { followConfiguredEndpoint } from "./local-endpoint.js";
 import { runPageTool } from "./page-tool-relay.js";
@@ -70,6 +71,7 @@ const handlers = {
     await deleteTurn(message);
     changed(message.conversationId);
   },
+  [MessageType.readSelection]: () => readSelection(),
   [MessageType.saveSettings]: (message) => saveSettings(message),
   [MessageType.renameConversation]: async ({ conversationId, title }) => {
     await conversations.renameConversation(conversationId, title);

@@ -21,7 +21,19 @@ function taskWithContext(text, context) {
   ].join("\n");
 }
 
-export async function startTurn({ conversationId, text, context, overrides }) {
+// What the user attached in the composer (sidepanel/attachments-view.js): tabs by id and the
+// selection as they saw it. The turn's record keeps what they were, for the conversation.
+function attachments(tabs, selection) {
+  const chosen = (Array.isArray(tabs) ? tabs : []).filter((tab) => Number.isInteger(tab?.tabId));
+  const text = typeof selection?.text === "string" ? selection.text : "";
+  const picked = text.trim() ? { text, url: String(selection.url ?? ""), title: String(selection.title ?? "") } : null;
+  const record = chosen.length || picked
+    ? { attachments: { tabs: chosen.map(({ tabId, title, url }) => ({ tabId, title: String(title ?? ""), url: String(url ?? "") })), selection: picked } }
+    : {};
+  return { record, request: { attachedTabs: chosen.map((tab) => tab.tabId), attachedSelection: picked } };
+}
+
+export async function startTurn({ conversationId, text, context, overrides, attachedTabs, attachedSelection }) {
   if (!text?.trim()) throw new Error("Write a message first.");
   const { settings, apiKey } = await loadSettings();
   const missing = whatIsMissing(settings, apiKey);
@@ -39,7 +51,8 @@ export async function startTurn({ conversationId, text, context, overrides }) {
   }
   const turnId = crypto.randomUUID();
   const memoryAt = conversations.memoryStepCount(record.memory);
-  await conversations.addTurn(record.id, { id: turnId, text, context: context ?? null, startedAt: Date.now(), memoryAt });
+  const attached = attachments(attachedTabs, attachedSelection);
+  await conversations.addTurn(record.id, { id: turnId, text, context: context ?? null, ...attached.record, startedAt: Date.now(), memoryAt });
   await askOffscreen({
     type: MessageType.runTurn,
     conversationId: record.id,
@@ -48,6 +61,7 @@ export async function startTurn({ conversationId, text, context, overrides }) {
     memory: record.memory,
     settings: forPython(withOverrides(settings, record.overrides)),
     apiKey,
+    ...attached.request,
   });
   return { conversationId: record.id, turnId };
 }

@@ -7,6 +7,7 @@
 import { Broadcast, MessageType, Target } from "../shared/messages.js";
 import { IdleClose } from "./idle-close.js";
 import { answerConfirmation, callTool, pageBridge } from "./page-bridge.js";
+import { runPdfTool } from "./pdf-reader.js";
 import { startPython } from "./python.js";
 import { TurnRunner } from "./turn-runner.js";
 
@@ -44,6 +45,7 @@ const handlers = {
   [MessageType.listTools]: async () => JSON.parse((await turns.api()).list_tools_json(pageBridge(null))),
   [MessageType.idleCheck]: async () => ({ idle: idle.isIdle() }),
   [MessageType.idleCloseChanged]: async () => ({}),
+  [MessageType.pdfTool]: (message) => runPdfTool(message),
 };
 // Messages about Python's life cycle are not a use of it.
 const LIFE_CYCLE = new Set([MessageType.idleCheck, MessageType.idleCloseChanged]);

@@ -11,7 +11,9 @@ export const MessageType = Object.freeze({
   // Is Python up? Answered by the offscreen document with versions and start-up time.
   ping: "ping",
   // Side panel -> service worker: the user's turns.
-  startTurn: "start-turn", // { conversationId?, text, context?, overrides? } -> { conversationId, turnId }
+  startTurn: "start-turn", // { conversationId?, text, context?, overrides?, attachedTabs?, attachedSelection? } -> { conversationId, turnId }
+  // Side panel -> service worker: the selection on the user's page, to attach to a message.
+  readSelection: "read-selection", // {} -> { text, url, title }
   stopTurn: "stop-turn", // { conversationId }
   editTurn: "edit-turn", // { conversationId, turnId, text? } -> { conversationId, turnId }: replaces that turn and the rest
   deleteTurn: "delete-turn", // { conversationId, turnId }
@@ -22,7 +24,7 @@ export const MessageType = Object.freeze({
   importConversations: "import-conversations", // { conversations: [...] } -> { imported }
   saveSettings: "save-settings", // { settings, apiKey? }
   // Service worker -> offscreen document.
-  runTurn: "run-turn", // { conversationId, turnId, task, memory, settings, apiKey }
+  runTurn: "run-turn", // { conversationId, turnId, task, memory, settings, apiKey, attachedTabs, attachedSelection }
   // Side panel -> service worker -> offscreen document: the page tools.
   answerConfirmation: "answer-confirmation", // { conversationId, id, decision: "once" | "turn" | "deny" } -> { answered }
   listTools: "list-tools", // {} -> { tools: [{ name, description, parameters, signature }], problems }
@@ -37,6 +39,8 @@ export const MessageType = Object.freeze({
   idleCheck: "idle-check",
   idleCloseChanged: "idle-close-changed", // service worker -> offscreen: { idleCloseMinutes }, when saved
   panelOpen: "panel-open",
+  // Service worker -> offscreen document: a page tool on a PDF tab, read there with pdf.js.
+  pdfTool: "pdf-tool", // { url, name, args } -> { ok, result | error }
 });
 
 // Sent with chrome.runtime.sendMessage to whoever listens (service worker and side panels).

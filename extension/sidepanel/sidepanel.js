@@ -5,6 +5,7 @@ import { Broadcast, MessageType } from "../shared/messages.js";
 import { askBackground } from "../shared/runtime.js";
 import { listConversations, loadConversation } from "../shared/conversations.js";
 import { loadSettings, whatIsMissing } from "../shared/settings.js";
+import { AttachmentsView } from "./attachments-view.js";
 import { ConversationView } from "./conversation-view.js";
 import { HistoryView } from "./history-view.js";
 import { showPythonStatus } from "./python-status.js";
@@ -59,16 +60,20 @@ async function checkSettings() {
 }
 
 const composerContext = new ComposerContext({ prompt, attached: $("attached"), commands: $("slash-commands") });
+const attachments = new AttachmentsView({
+  prompt, button: $("attach"), options: $("attach-options"), chips: $("attachments"), onError: (message) => showNotice(message),
+});
 
 async function send(event) {
   event.preventDefault();
   const text = composerContext.expand(prompt.value.trim());
   if (!text || !(await checkSettings())) return;
   const context = composerContext.context();
-  const request = { conversationId: conversation.id, text, context, overrides: conversationSettings.read() };
+  const request = { conversationId: conversation.id, text, context, overrides: conversationSettings.read(), ...attachments.forTurn() };
   await startTurnWith(MessageType.startTurn, request, () => {
     prompt.value = "";
     if (context) composerContext.clear();
+    attachments.clear();
   });
 }
 

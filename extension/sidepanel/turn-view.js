@@ -5,6 +5,7 @@
 
 import { lastSeq } from "../shared/events.js";
 import { h } from "./dom.js";
+import { attachedList } from "./attachments-view.js";
 import { ConfirmationView } from "./confirmation-view.js";
 import { addCopyButton, LiveMarkdown, renderMarkdown } from "./markdown.js";
 import { answerActions, editButton } from "./message-actions.js";
@@ -44,7 +45,7 @@ export class TurnView {
     const context = turn.context?.selection
       ? h("blockquote", { class: "context", title: turn.context.url ?? "" }, turn.context.selection)
       : null;
-    this.question = h("div", { class: "message user" }, h("div", { class: "user-text" }, turn.text), context, editButton(this));
+    this.question = h("div", { class: "message user" }, h("div", { class: "user-text" }, turn.text), context, attachedList(turn), editButton(this));
     this.element = h(
       "article",
       { class: "turn", "data-turn": turn.id },

@@ -3,7 +3,7 @@
 Each tool is a method whose docstring is the schema the model reads; the argument names
 are the content script's own (extension/content/), so a call goes through unchanged.
 What a tool returns is marked as untrusted page content (page_bridge.untrusted). A page
-the browser does not let the extension read (chrome://, the Web Store, a PDF) gives a
+the browser does not let the extension read (chrome://, the Web Store) gives a
 sentence saying so, as the result: the model can tell the user, and the turn goes on.
 
     tools = page_tools(bridge, AskTheUser(bridge, agent.emit))   # reading and acting tools
@@ -54,7 +54,8 @@ class PageReader:
     async def read_page(self, page: int = 1, max_tokens: int = PART_TOKENS) -> str:
         """Reads the main content of the page the user is on, as Markdown, with its title,
         address, author, language and length first. A long page comes in parts: the text
-        says "page 1 of 3"; call again with page=2 for the next part.
+        says "page 1 of 3"; call again with page=2 for the next part. A PDF is read too,
+        its text marked "### PDF page N" where each of its pages starts.
 
         Args:
             page: which part to read, from 1.
@@ -74,7 +75,8 @@ class PageReader:
     async def find_in_page(self, query: str, max_results: int = 20, context_chars: int = 80,
                            case_sensitive: bool = False) -> str:
         """Finds a phrase on the page: each match with the text around it and a locator
-        (like "ta-12") for the element it is in, which click and type_text accept.
+        (like "ta-12") for the element it is in, which click and type_text accept. In a
+        PDF, each match says its pdf_page instead.
 
         Args:
             query: the words to look for (any whitespace between them matches).

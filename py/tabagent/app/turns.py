@@ -5,7 +5,9 @@ events through `emit`; nothing here knows about the browser. A request:
 
     {"conversation_id": str, "task": str, "memory": str | None (Memory JSON),
      "settings": {"base_url", "model", "agent": "code" | "tool_calling", "max_steps", ...},
-     "api_key": str}
+     "api_key": str, "attached_tabs": [tab_id, ...], "attached_selection": {...}}
+
+(attached_tabs and attached_selection are what the user attached in the composer: attachments.py.)
 
 `Turns` keeps the running turns so that a stop request can cancel the right one. A surface
 that can reach the user's tabs also hands in a `page` bridge (page_bridge.py): the agent
@@ -17,6 +19,7 @@ from __future__ import annotations
 import time
 
 from .. import prompts
+from .attachments import task_with_attachments
 from .builtin_model import BrowserModel
 from ..code_agent import CodeAgent
 from ..events import Event
@@ -121,7 +124,8 @@ class Turns:
         for problem in problems:
             await agent.emit("error", {"kind": "user_tools", "message": describe_problem(problem)})
         try:
-            await agent.run(request["task"], reset=not request.get("memory"))
+            task = await task_with_attachments(request, build.get("page"))
+            await agent.run(task, reset=not request.get("memory"))
         except Exception:
             pass  # the agent has already emitted the error and a `done` event
         finally:

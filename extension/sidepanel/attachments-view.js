@@ -1,0 +1,204 @@
+// Attaching other open tabs, and the selection on the page, to the next message: type "@" in
+// the message box for a list of suggestions, or press the Attach button for the same list.
+// What is attached shows as chips above the box, each with a button to remove it. The user
+// chose these, so the agent reads them at the start of the turn without asking
+// (py/tabagent/attachments.py); send() takes them with forTurn().
+
+import { MessageType } from "../shared/messages.js";
+import { askBackground } from "../shared/runtime.js";
+import { h } from "./dom.js";
+
+const OWN_PAGES = chrome.runtime.getURL("");
+const MENTION = /(^|\s)@([^\s@]*)$/; // "@words" just before the caret
+const READABLE = /^(https?|file):/;
+const SELECTION_LABEL = "The selection on the page you are on";
+
+const shorten = (text, max) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+const tabName = (tab) => tab.title || tab.url;
+
+export class AttachmentsView {
+  constructor({ prompt, button, options, chips, onError }) {
+    Object.assign(this, { prompt, button, options, chips, onError });
+    this.tabs = new Map(); // tabId -> { tabId, title, url }
+    this.selection = null; // { text, url, title }
+    this.choices = []; // what the open list offers: { kind: "tab", tab } | { kind: "selection" }
+    this.active = 0;
+    this.mode = null; // null (closed), "mention" (typing @...) or "picker" (the button)
+    this.asked = 0; // the latest list asked for: an older answer arriving late is dropped
+
+    prompt.setAttribute("aria-autocomplete", "list");
+    prompt.addEventListener("input", () => this.followTyping());
+    // Capture: before the panel's own Enter-sends handler, so Enter picks while the list is open.
+    prompt.addEventListener("keydown", (event) => this.onKey(event), { capture: true });
+    prompt.addEventListener("blur", () => setTimeout(() => this.mode === "mention" && !this.options.contains(document.activeElement) && this.close(), 150));
+    options.addEventListener("keydown", (event) => this.onKey(event));
+    // The list opened with the button closes when focus goes anywhere else.
+    options.addEventListener("focusout", (event) => {
+      if (this.mode === "picker" && event.relatedTarget !== button && !options.contains(event.relatedTarget)) this.close();
+    });
+    options.addEventListener("mousedown", (event) => event.preventDefault()); // keep the caret where it is
+    button.addEventListener("click", () => (this.mode === "picker" ? this.close({ focus: button }) : this.open("picker", "")));
+  }
+
+  // -- the list -----------------------------------------------------------------------
+
+  followTyping() {
+    const before = this.prompt.value.slice(0, this.prompt.selectionStart);
+    const mention = before.match(MENTION);
+    if (mention) this.open("mention", mention[2]);
+    else if (this.mode === "mention") this.close();
+  }
+
+  async open(mode, query) {
+    const asked = ++this.asked;
+    const choices = await this.suggestions(query.toLowerCase());
+    if (asked !== this.asked) return;
+    this.mode = mode;
+    this.choices = choices;
+    this.active = 0;
+    this.render();
+    this.options.hidden = false;
+    this.button.setAttribute("aria-expanded", "true");
+    this.prompt.setAttribute("aria-controls", this.options.id);
+    if (mode === "picker") this.options.focus();
+  }
+
+  close({ focus } = {}) {
+    this.asked++;
+    this.mode = null;
+    this.choices = [];
+    this.options.hidden = true;
+    this.options.replaceChildren();
+    this.button.setAttribute("aria-expanded", "false");
+    this.prompt.removeAttribute("aria-activedescendant");
+    this.prompt.removeAttribute("aria-controls");
+    this.options.removeAttribute("aria-activedescendant");
+    focus?.focus();
+  }
+
+  async suggestions(query) {
+    const matches = (...texts) => texts.some((text) => (text || "").toLowerCase().includes(query));
+    const tabs = await chrome.tabs.query({ currentWindow: true });
+    const choices = tabs
+      .filter((tab) => READABLE.test(tab.url || "") && !tab.url.startsWith(OWN_PAGES) && !this.tabs.has(tab.id))
+      .filter((tab) => matches(tab.title, tab.url))
+      .map((tab) => ({ kind: "tab", tab: { tabId: tab.id, title: tab.title || "", url: tab.url } }));
+    if (!this.selection && matches(SELECTION_LABEL, "selection")) choices.unshift({ kind: "selection" });
+    return choices;
+  }
+
+  render() {
+    if (!this.choices.length) {
+      this.options.replaceChildren(h("li", { class: "attach-none", role: "option", "aria-disabled": "true" }, "No open tab matches"));
+      return;
+    }
+    this.options.replaceChildren(...this.choices.map((choice, index) => h(
+      "li",
+      { id: `attach-option-${index}`, role: "option", class: "attach-option", "aria-selected": String(index === this.active),
+        onclick: () => this.pick(index) },
+      choice.kind === "selection"
+        ? h("span", { class: "attach-title" }, SELECTION_LABEL)
+        : h("span", { class: "attach-title" }, shorten(tabName(choice.tab), 80)),
+      choice.kind === "tab" ? h("span", { class: "attach-url" }, shorten(choice.tab.url, 80)) : null,
+    )));
+    const active = `attach-option-${this.active}`;
+    this.prompt.setAttribute("aria-activedescendant", active);
+    this.options.setAttribute("aria-activedescendant", active);
+    document.getElementById(active)?.scrollIntoView({ block: "nearest" });
+  }
+
+  onKey(event) {
+    if (!this.mode) return;
+    const count = this.choices.length;
+    const move = { ArrowDown: 1, ArrowUp: -1 }[event.key];
+    if (move && count) this.active = (this.active + move + count) % count;
+    else if (event.key === "Home" && this.mode === "picker") this.active = 0;
+    else if (event.key === "End" && this.mode === "picker") this.active = Math.max(0, count - 1);
+    else if (event.key === "Enter" || event.key === "Tab" || (event.key === " " && this.mode === "picker")) {
+      if (!count) return;
+      this.pick(this.active);
+    } else if (event.key === "Escape") {
+      this.close({ focus: this.mode === "picker" ? this.button : null });
+    } else return;
+    event.preventDefault();
+    event.stopImmediatePropagation();
+    if (this.mode) this.render();
+  }
+
+  async pick(index) {
+    const choice = this.choices[index];
+    if (!choice) return;
+    if (this.mode === "mention") this.removeMention();
+    this.close();
+    this.prompt.focus();
+    if (choice.kind === "tab") this.tabs.set(choice.tab.tabId, choice.tab);
+    else await this.attachSelection();
+    this.renderChips();
+  }
+
+  // The "@words" typed to find the tab go: the chip says what was attached.
+  removeMention() {
+    const caret = this.prompt.selectionStart;
+    const before = this.prompt.value.slice(0, caret).replace(MENTION, "$1");
+    this.prompt.value = before + this.prompt.value.slice(caret);
+    this.prompt.setSelectionRange(before.length, before.length);
+  }
+
+  async attachSelection() {
+    try {
+      this.selection = await askBackground(MessageType.readSelection);
+    } catch (error) {
+      this.onError(error.message);
+    }
+  }
+
+  // -- the chips ----------------------------------------------------------------------
+
+  renderChips() {
+    const chip = (kind, label, title, remove) => h(
+      "li",
+      { class: "attachment", "data-kind": kind, title },
+      h("span", { class: "attachment-label" }, label),
+      h("button", { type: "button", class: "attachment-remove", "aria-label": `Remove ${label}`, onclick: () => {
+        remove();
+        this.renderChips();
+        this.prompt.focus();
+      } }, "×"),
+    );
+    const items = [...this.tabs.values()].map((tab) =>
+      chip("tab", shorten(tabName(tab), 40), tab.url, () => this.tabs.delete(tab.tabId)));
+    if (this.selection) {
+      const label = `Selection: “${shorten(this.selection.text.replace(/\s+/g, " ").trim(), 40)}”`;
+      items.unshift(chip("selection", label, this.selection.url, () => (this.selection = null)));
+    }
+    this.chips.replaceChildren(...items);
+    this.chips.hidden = !items.length;
+  }
+
+  // What send() hands the service worker with the message.
+  forTurn() {
+    return { attachedTabs: [...this.tabs.values()], attachedSelection: this.selection };
+  }
+
+  clear() {
+    this.tabs.clear();
+    this.selection = null;
+    this.renderChips();
+  }
+}
+
+// Under a sent message: what the user attached to it (the turn's record keeps it), or null.
+// An imported conversation may hold anything here: only strings are shown, as text.
+export function attachedList(turn) {
+  const { tabs, selection } = turn.attachments ?? {};
+  const items = (Array.isArray(tabs) ? tabs : []).map((tab) => {
+    const [title, url] = [String(tab?.title ?? ""), String(tab?.url ?? "")];
+    return h("li", { class: "attachment", "data-kind": "tab", title: url }, shorten(title || url, 60));
+  });
+  if (typeof selection?.text === "string") {
+    const label = `Selection: “${shorten(selection.text.replace(/\s+/g, " ").trim(), 60)}”`;
+    items.unshift(h("li", { class: "attachment", "data-kind": "selection", title: String(selection.url ?? "") }, label));
+  }
+  if (!items.length) return null;
+  return h("ul", { class: "attachments sent-attachments", "aria-label": "Attached to this message" }, ...items);
+}
