@@ -24,11 +24,12 @@ class Agent:
     def __init__(self, model, tools=(), *, name: str = "agent", description: str = "",
                  max_steps: int = 10, conversation_id: str | None = None,
                  memory: Memory | None = None, listeners=(), managed_agents=(),
-                 max_observation_chars: int = 20_000):
+                 max_observation_chars: int = 20_000, context=None):
         self.model, self.name, self.description = model, name, description
         self.max_steps, self.max_observation_chars = max_steps, max_observation_chars
         self.conversation_id = conversation_id or uuid.uuid4().hex
         self.memory = memory if memory is not None else Memory()
+        self.context = context  # a context.ContextKeeper: requests fit the window; None: sent as is
         self.listeners = list(listeners)
         self.tools: dict[str, Tool] = {}
         for item in [*tools, *managed_agents, FinalAnswerTool()]:
@@ -135,7 +136,9 @@ class Agent:
             await up._publish(replace(event, depth=event.depth + 1, seq=up.memory.seq,
                                       conversation_id=up.conversation_id))
 
-    async def _generate(self, messages: list[dict]):
+    async def _generate(self, messages: list[dict], fitted: bool = False):
+        if self.context is not None and not fitted:  # it fits them, then comes back here
+            return await self.context.generate(self, messages)
         try:
             reply = await self.model.generate(messages, self.tool_schemas(), on_token=self._on_token,
                                               on_retry=self._on_retry)

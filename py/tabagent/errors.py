@@ -65,6 +65,21 @@ class ModelTimeoutError(ModelError):
 
 _CONTEXT_HINTS = ("context_length", "context length", "maximum context", "too many tokens",
                   "prompt is too long", "context window")
+_CONTEXT_HINTS += ("exceed context window", "exceeds the context", "input is too long",
+                   "reduce the length of the messages", "exceed_context_size",
+                   "available context size")
+
+
+def is_context_error(text: str) -> bool:
+    """Whether an error's text says the request is longer than the model's window."""
+    return any(hint in (text or "").lower() for hint in _CONTEXT_HINTS)
+
+
+def empty_stream_error(url: str) -> ContextTooLongError:
+    # llama.cpp's server answers a prompt longer than its window with 200, then an empty stream.
+    return ContextTooLongError(f"{url} accepted the request, then closed the stream without a "
+                               f"word: llama.cpp's server does this when the conversation is "
+                               f"longer than its context window.", url=url)
 
 
 def error_for_status(status: int, url: str, body: str, model: str,

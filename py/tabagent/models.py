@@ -20,6 +20,7 @@ from typing import Any, Union
 
 from .errors import (BadResponseError, ModelError, ModelTimeoutError, ServerError,
                      UnreachableError, error_for_status)
+from .errors import ContextTooLongError, empty_stream_error, is_context_error
 from .host import Host, NetworkError, RequestTimeout, default_host
 from .sse import SSEParser
 
@@ -189,6 +190,8 @@ class OpenAIModel(Model):
                         await notify(on_token, text)
         parser.close()
         if builder.finish_reason is None:  # no [DONE], no finish_reason: the stream was cut
+            if b"data:" not in b"".join(received):  # ... before it began
+                raise empty_stream_error(self.url)
             raise UnreachableError(f"the connection to {self.url} closed mid-response.", url=self.url)
         return builder.reply()
 
@@ -209,6 +212,9 @@ class OpenAIModel(Model):
     def _stream_error(self, error) -> ModelError:
         code = error.get("code") if isinstance(error, dict) else None
         text = json.dumps({"error": error})
+        if is_context_error(text):
+            return ContextTooLongError(f"{self.url}: the conversation is longer than the model's "
+                                       f"context window. Server said: {text[:300]}", url=self.url)
         if isinstance(code, int) and code >= 400:
             return error_for_status(code, self.url, text, self.model)
         return ServerError(f"{self.url} reported an error mid-response: {text[:300]}",

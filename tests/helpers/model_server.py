@@ -58,12 +58,17 @@ class _Handler(BaseHTTPRequestHandler):
         self._send(204, b"", "text/plain")
 
     def do_GET(self):
-        self.server.owner.requests.append({"path": self.path, "headers": {k.lower(): v for k, v in self.headers.items()}, "body": None, "raw": ""})
+        # Model lists and other look-ups (an agent asking the context window) are kept apart
+        # from `requests`, which are the chat requests.
+        self.server.owner.lookups.append({"path": self.path, "headers": {k.lower(): v for k, v in self.headers.items()}})
         required = self.server.owner.required_key
         if required and self.headers.get("authorization") != f"Bearer {required}":
             return self._send(401, b'{"error": {"message": "Incorrect API key provided"}}', "application/json")
         if self.path.rstrip("/").endswith("/models"):
             body = {"object": "list", "data": [{"id": m, "object": "model"} for m in self.server.owner.models]}
+            if self.server.owner.context_length:  # as OpenRouter says it
+                for entry in body["data"]:
+                    entry["context_length"] = self.server.owner.context_length
             return self._send(200, json.dumps(body).encode(), "application/json")
         self._send(404, b'{"error": {"message": "not found"}}', "application/json")
 
@@ -163,6 +168,8 @@ class ModelServer:
         self.models = list(models)
         self.required_key: str | None = None  # when set, GET /models wants this bearer key
         self.requests: list[dict] = []
+        self.lookups: list[dict] = []  # GET requests: model lists, context window look-ups
+        self.context_length: int | None = None  # when set, the model list gives each model this window
         self.responses: list[str] = []
         self.hangups = 0
         self._replies: list[Reply] = []
@@ -184,6 +191,7 @@ class ModelServer:
         with self._lock:
             self._replies.clear()
             self.requests.clear()
+            self.lookups.clear()
             self.responses.clear()
             self.hangups = 0
 
