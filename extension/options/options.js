@@ -10,6 +10,7 @@ import { fetchModels } from "./connection.js";
 const $ = (id) => document.getElementById(id);
 const form = $("settings");
 const FIELDS = ["provider", "baseUrl", "model", "agent", "maxSteps", "codeTimeout"];
+FIELDS.push("contextWindow");
 
 function fillChoices(builtinAvailable) {
   $("provider").append(new Option("Choose…", ""));
@@ -35,6 +36,7 @@ function readForm() {
   const settings = Object.fromEntries(FIELDS.map((name) => [name, form.elements[name].value.trim()]));
   settings.maxSteps = Number(settings.maxSteps) || 10;
   settings.codeTimeout = Number(settings.codeTimeout) || 30;
+  settings.contextWindow = Number(settings.contextWindow) || 8192;
   settings.team = readTeam();
   return settings;
 }

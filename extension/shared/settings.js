@@ -25,6 +25,8 @@ export const DEFAULT_SETTINGS = Object.freeze({
   agent: "code",
   maxSteps: 10,
   codeTimeout: 30, // seconds one step's code may run in the sandbox
+  // Tokens one request may hold, used when the endpoint and the model's name do not say.
+  contextWindow: 8192,
   // Managed agents the main agent can delegate to: [{ name, description, agent, max_steps, team }].
   team: [],
 });
@@ -65,6 +67,7 @@ export function forPython(settings) {
     agent: settings.agent,
     max_steps: Number(settings.maxSteps) || 10,
     code_timeout: Number(settings.codeTimeout) || 30,
+    context_window: Number(settings.contextWindow) || 8192,
     team: Array.isArray(settings.team) ? settings.team : [],
   };
 }

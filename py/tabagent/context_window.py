@@ -1,8 +1,8 @@
 """Knowing the model's context window: how many tokens one request may hold.
 
 Asked of the endpoint where it says (the model list of OpenRouter, Groq, vLLM and LM Studio;
-llama.cpp's server `/props`; Ollama's `/api/show`), else taken from the model's name, else
-the user's setting. A server that refuses a request as too long may say its window in the
+llama.cpp's server `/props`; Ollama's `/api/show`), else taken from the model's name (not for
+a local server, whose window is its own setting), else the user's setting. A server that refuses a request as too long may say its window in the
 error ("maximum context length is 2048 tokens"): `window_from_error` reads it.
 """
 
@@ -15,6 +15,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 DEFAULT_WINDOW = 8192  # the setting's default: what most local servers give a model, or more
 PROBE_TIMEOUT = 5.0
+LOCAL_PROVIDERS = ("ollama", "lmstudio", "llamacpp")
 
 # Known model families, most specific first: (a pattern found in the name, its window).
 KNOWN_MODELS = (
@@ -89,7 +90,8 @@ async def discover(host, base_url: str, model: str, api_key: str | None = None,
             continue
         if tokens:
             return ContextWindow(tokens, f"the endpoint ({where})")
-    if tokens := from_model_name(model):
+    # A local server sets its own window, whatever the model could do: its name says nothing.
+    if provider not in LOCAL_PROVIDERS and (tokens := from_model_name(model)):
         return ContextWindow(tokens, f"the model's name ({model})")
     return ContextWindow(int(setting or DEFAULT_WINDOW), "the setting")
 

@@ -66,6 +66,11 @@ async def test_a_known_model_name_is_used_when_the_endpoint_does_not_say(name, t
     assert found == ContextWindow(tokens, f"the model's name ({name})")
 
 
+async def test_a_local_server_without_a_say_uses_the_setting_not_the_models_name():
+    found, _ = await window({}, "llamacpp", model="SmolLM2-135M-Instruct", setting=2048)
+    assert found == ContextWindow(2048, "the setting")
+
+
 async def test_else_the_setting_and_else_its_default():
     assert (await window({}, model="my-finetune", setting=16_000))[0] == ContextWindow(16_000, "the setting")
     assert (await window({}, model="my-finetune"))[0] == ContextWindow(DEFAULT_WINDOW, "the setting")
