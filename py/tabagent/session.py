@@ -22,6 +22,7 @@ from .context import DEFAULT_WINDOW, ContextKeeper
 from .events import Event
 from .memory import Memory
 from .models import OpenAIModel
+from .ollama import OllamaModel
 from .page_actions import AskTheUser
 from .page_tools import page_tools
 from .tool_calling_agent import ToolCallingAgent
@@ -37,7 +38,9 @@ def build_model(settings: dict, api_key: str | None, host=None, browser_model=No
         return BrowserModel(browser_model)
     if not settings.get("base_url"):
         raise ValueError("No model is configured: open TabAgent's settings and choose one.")
-    return OpenAIModel(
+    # Ollama through its own API, which lets each request ask for the context it needs.
+    model_class = OllamaModel if settings.get("provider") == "ollama" else OpenAIModel
+    return model_class(
         settings["base_url"],
         api_key or None,
         settings.get("model", ""),
@@ -73,7 +76,7 @@ def context_keeper(model, settings: dict, api_key: str | None) -> ContextKeeper:
     """Knows the model's window (asking the endpoint) and keeps each request within it."""
     setting = int(settings.get("context_window") or 0) or None
     if isinstance(model, OpenAIModel):
-        base_url = model.url.removesuffix("/chat/completions")
+        base_url = model.url.removesuffix("/chat/completions").removesuffix("/api/chat")
         return ContextKeeper.for_endpoint(model.host, base_url, model.model, api_key or None,
                                           settings.get("provider", ""), setting)
     return ContextKeeper.fixed(setting or DEFAULT_WINDOW)

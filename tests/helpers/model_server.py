@@ -80,7 +80,8 @@ class _Handler(BaseHTTPRequestHandler):
             body = json.loads(raw or b"{}")
         except ValueError:
             body = {"unparsed": raw.decode(errors="replace")}
-        if not self.path.rstrip("/").endswith("/chat/completions"):
+        ollama = self.path.rstrip("/").endswith("/api/chat")  # Ollama's native API (ollama.py)
+        if not self.path.rstrip("/").endswith("/chat/completions") and not ollama:
             return self._send(404, b'{"error": {"message": "unknown path"}}', "application/json")
         reply = owner._next_reply({"path": self.path, "headers": {k.lower(): v for k, v in self.headers.items()}, "body": body, "raw": raw.decode(errors="replace")})
         if reply is None:
@@ -90,7 +91,9 @@ class _Handler(BaseHTTPRequestHandler):
             payload = json.dumps({"error": {"message": reply.error or f"scripted {reply.status}", "code": reply.status}}).encode()
             owner._record_response(payload.decode())
             return self._send(reply.status, payload, "application/json", headers)
-        if body.get("stream"):
+        if ollama:
+            self._ollama(reply)
+        elif body.get("stream"):
             self._stream(reply)
         else:
             self._complete(reply)
@@ -117,6 +120,20 @@ class _Handler(BaseHTTPRequestHandler):
                               "usage": reply.usage or {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}}).encode()
         self.server.owner._record_response(payload.decode())
         self._send(200, payload, "application/json")
+
+    def _ollama(self, reply: Reply):
+        """The reply as Ollama's native API streams it: one JSON object per line."""
+        lines = [{"message": {"role": "assistant", "content": piece}, "done": False}
+                 for piece in (reply.text_pieces() if reply.text else [])]
+        if reply.tool_calls:
+            lines.append({"message": {"role": "assistant", "content": "", "tool_calls": [
+                {"function": {"name": c["name"], "arguments": c.get("arguments", {})}} for c in reply.tool_calls]},
+                "done": False})
+        lines.append({"message": {"role": "assistant", "content": ""}, "done": True, "done_reason": "stop",
+                      "prompt_eval_count": 10, "eval_count": 5})
+        payload = "".join(json.dumps(line) + "\n" for line in lines)
+        self.server.owner._record_response(payload)
+        self._send(200, payload.encode(), "application/x-ndjson")
 
     def _stream(self, reply: Reply):
         self.send_response(200)

@@ -39,13 +39,15 @@ class _Handler(BaseHTTPRequestHandler):
     def _answer(self, method, body):
         owner = self.server.owner
         owner.seen.append((method, self.path, body))
-        if method == "POST" and self.path.endswith("/chat/completions"):
+        if method == "POST" and self.path.endswith(("/chat/completions", "/api/chat")):
             owner.chat_requests.append(body)
             return self._chat(owner.chat.pop(0) if owner.chat else (500, {"error": {"message": "no script"}}))
         status, payload = owner.routes.get((method, self.path), (404, {"error": "no such path"}))
         self._send(status, json.dumps(payload).encode(), "application/json")
 
     def _chat(self, reply):
+        if isinstance(reply, bytes):  # Ollama's native stream: lines of JSON
+            return self._send(200, reply, "application/x-ndjson")
         if reply == EMPTY_STREAM:
             return self._send(200, b"", "text/event-stream")
         if isinstance(reply, tuple):
