@@ -22,6 +22,8 @@ BENCHMARKS = {
     "read-page": [sys.executable, "scripts/bench_read_page.py"],
     "sandbox": [sys.executable, "scripts/bench_sandbox.py"],
     "panel": [sys.executable, "scripts/bench_panel.py"],
+    "compaction": [sys.executable, "scripts/bench_compaction.py"],
+    "compaction-pyodide": ["node", "scripts/bench_compaction_pyodide.mjs"],
 }
 
 

@@ -19,7 +19,7 @@ from .memory import ActionStep, FinalAnswerStep, SummaryStep, TaskStep
 from .tokens import count_message, count_text
 
 KEEP_WHOLE = 2           # the latest steps kept whole as long as possible
-WORTH_DROPPING = 60      # tokens: a shorter observation costs about what its note would
+WORTH_DROPPING = 60      # tokens (of about 4 characters): a shorter observation costs about what its note would
 SUMMARY_LINE_CHARS = 240
 SUMMARY_HEADER = ("Earlier in this conversation (summarised to fit the model's context window; "
                   "the full record is in the trace):")
@@ -105,7 +105,7 @@ class _Work:
                 continue
             for observation in step.observations:
                 text = observation["content"]
-                if observation.get("dropped") or not which(text) or count_text(text) < WORTH_DROPPING:
+                if observation.get("dropped") or not which(text) or len(text) < WORTH_DROPPING * 4:
                     continue
                 observation["content"] = _note(step, observation, len(text))
                 observation["dropped"] = len(text)
