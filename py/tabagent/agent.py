@@ -30,6 +30,7 @@ class Agent:
         self.conversation_id = conversation_id or uuid.uuid4().hex
         self.memory = memory if memory is not None else Memory()
         self.context = context  # a context.ContextKeeper: requests fit the window; None: sent as is
+        self.brief_prompt = False  # tools told in one line each: set for a small window (context.py)
         self.listeners = list(listeners)
         self.tools: dict[str, Tool] = {}
         for item in [*tools, *managed_agents, FinalAnswerTool()]:

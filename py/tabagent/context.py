@@ -15,6 +15,9 @@ from .context_window import DEFAULT_WINDOW, ContextWindow, discover, window_from
 from .errors import ContextTooLongError
 from .tokens import count_messages
 
+# The share of a request the instructions (system prompt and tools) may take before the tools
+# are told in one line each.
+BRIEF_ABOVE = 0.4
 # Windows found, by (endpoint, model, setting): asked once per interpreter, not every turn.
 _found: dict[tuple, ContextWindow] = {}
 
@@ -62,6 +65,11 @@ class ContextKeeper:
     async def fit(self, agent, messages: list[dict], tools) -> list[dict]:
         """`messages` if they fit; else the agent's memory compacted, and its messages."""
         window = await self.known_window()
+        if not agent.brief_prompt and count_messages(messages[:1], tools) > window.budget * BRIEF_ABOVE:
+            # The instructions would crowd the conversation out: tell each tool in one line.
+            tail = messages[len(agent.write_messages()):]
+            agent.brief_prompt = True
+            messages = agent.write_messages() + tail
         if count_messages(messages, tools) <= window.budget:
             return messages
         return await self._compact(agent, messages, tools, window, "before_request")

@@ -199,3 +199,26 @@ async def test_read_page_parts_follow_the_window():
     assert [c["max_tokens"] for c in Bridge.calls] == [512, 512, 900]
     schema = tools["read_page"].parameters
     assert "max_tokens" not in schema["required"] and "context window" in json.dumps(schema)
+
+
+async def test_a_small_window_gets_the_tools_told_in_one_line_each(recorder):
+    def convert(value: float, unit: str) -> float:
+        """Converts a value to another unit. Knows lengths, masses and a hundred more units,
+        each described at length here so that the description is long.
+
+        Args:
+            value: the value.
+            unit: the unit, e.g. "mi", "lb", "cup", "km/h", "gib", "f" (names like "miles" work too).
+        """
+        return value
+
+    tools = [convert]
+    from tabagent.code_agent import CodeAgent
+    model = ScriptedModel(["It is 5."])
+    big = CodeAgent(ScriptedModel(["It is 5."]), tools, context=ContextKeeper.fixed(128_000))
+    small = CodeAgent(model, tools, listeners=[recorder], context=ContextKeeper.fixed(512))
+    assert await big.run("How far?") == "It is 5." and not big.brief_prompt
+    assert await small.run("How far?") == "It is 5." and small.brief_prompt
+    system = model.calls[0]["messages"][0]["content"]
+    assert "def convert(value: float, unit: str) -> float:  # Converts a value to another unit." in system
+    assert "Args:" not in system
