@@ -65,11 +65,7 @@ class ContextKeeper:
     async def fit(self, agent, messages: list[dict], tools) -> list[dict]:
         """`messages` if they fit; else the agent's memory compacted, and its messages."""
         window = await self.known_window()
-        if not agent.brief_prompt and count_messages(messages[:1], tools) > window.budget * BRIEF_ABOVE:
-            # The instructions would crowd the conversation out: tell each tool in one line.
-            tail = messages[len(agent.write_messages()):]
-            agent.brief_prompt = True
-            messages = agent.write_messages() + tail
+        messages = _brief_if_crowded(agent, messages, tools, window)
         if count_messages(messages, tools) <= window.budget:
             return messages
         return await self._compact(agent, messages, tools, window, "before_request")
@@ -86,7 +82,8 @@ class ContextKeeper:
                                     "a guess after the server refused")
         self._remember(smaller)
         try:
-            compacted = await self._compact(agent, messages, tools, smaller, "server_refused")
+            compacted = _brief_if_crowded(agent, messages, tools, smaller)
+            compacted = await self._compact(agent, compacted, tools, smaller, "server_refused")
         except ContextTooLongError as refused:
             refused.message = f"{error.message} {refused.message}"
             raise refused from None
@@ -113,6 +110,16 @@ class ContextKeeper:
         self.window = window
         if self._key:
             _found[self._key] = window
+
+
+def _brief_if_crowded(agent, messages: list[dict], tools, window: ContextWindow) -> list[dict]:
+    """When the instructions would crowd the conversation out, the same request with each tool
+    told in one line."""
+    if agent.brief_prompt or count_messages(messages[:1], tools) <= window.budget * BRIEF_ABOVE:
+        return messages
+    tail = messages[len(agent.write_messages()):]
+    agent.brief_prompt = True
+    return agent.write_messages() + tail
 
 
 def _event_data(report: Compaction, window: ContextWindow, reason: str) -> dict:
