@@ -23,6 +23,8 @@ BENCHMARKS = {
     "sandbox": [sys.executable, "bench/bench_sandbox.py"],
     "panel": [sys.executable, "bench/bench_panel.py"],
     "pdf": [sys.executable, "bench/bench_pdf.py"],
+    "compaction": [sys.executable, "bench/bench_compaction.py"],
+    "compaction-pyodide": ["node", "bench/bench_compaction_pyodide.mjs"],
 }
 
 

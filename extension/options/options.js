@@ -9,7 +9,7 @@ import { fetchModels } from "./connection.js";
 
 const $ = (id) => document.getElementById(id);
 const form = $("settings");
-const FIELDS = ["provider", "baseUrl", "model", "agent", "maxSteps", "codeTimeout", "systemPrompt", "temperature", "maxOutputTokens", "customPrompts"];
+const FIELDS = ["provider", "baseUrl", "model", "agent", "maxSteps", "codeTimeout", "systemPrompt", "temperature", "maxOutputTokens", "customPrompts", "contextWindow"];
 
 function fillChoices(builtinAvailable) {
   $("provider").append(new Option("Choose…", ""));
@@ -35,6 +35,7 @@ function readForm() {
   const settings = Object.fromEntries(FIELDS.map((name) => [name, form.elements[name].value.trim()]));
   settings.maxSteps = Number(settings.maxSteps) || 10;
   settings.codeTimeout = Number(settings.codeTimeout) || 30;
+  settings.contextWindow = Number(settings.contextWindow) || 8192;
   settings.team = readTeam();
   settings.showSteps = form.elements.showSteps.checked;
   return settings;

@@ -26,6 +26,8 @@ export const DEFAULT_SETTINGS = Object.freeze({
   maxSteps: 10,
   codeTimeout: 30, // seconds one step's code may run in the sandbox
   idleCloseMinutes: 10, // Python (the offscreen document) closes after this long unused
+  // Tokens one request may hold, used when the endpoint and the model's name do not say.
+  contextWindow: 8192,
   // Managed agents the main agent can delegate to: [{ name, description, agent, max_steps, team }].
   team: [],
   showSteps: false, // keep a turn's steps open after it finished (the panel folds them)
@@ -82,6 +84,7 @@ export function forPython(settings) {
     agent: settings.agent,
     max_steps: Number(settings.maxSteps) || 10,
     code_timeout: Number(settings.codeTimeout) || 30,
+    context_window: Number(settings.contextWindow) || 8192,
     team: Array.isArray(settings.team) ? settings.team : [],
     system_prompt: String(settings.systemPrompt ?? ""),
     temperature: settings.temperature === "" || settings.temperature == null ? null : Number(settings.temperature),

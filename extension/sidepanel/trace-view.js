@@ -20,7 +20,10 @@ function usageOf(response) {
 
 // The trace as data: one entry per model call, in order.
 export function traceAsJson(calls) {
-  return calls.map((event) => ({ agent: event.agent, depth: event.depth, step: event.step, ...event.data }));
+  return calls.map((event) => ({
+    agent: event.agent, depth: event.depth, step: event.step,
+    ...(event.kind === "compaction" ? { kind: "compaction" } : {}), ...event.data,
+  }));
 }
 
 export class TraceView {
@@ -42,6 +45,7 @@ export class TraceView {
   }
 
   call(event, index) {
+    if (event.kind === "compaction") return this.compaction(event, index);
     const { status, started, ended, request, response, url } = event.data;
     const timing = ended && started ? `${Math.round((ended - started) * 1000)} ms` : "";
     const title = `${index + 1}. ${event.agent} · step ${event.step} · ${status ?? "no answer"} · ${timing}${usageOf(response ?? "")}`;
@@ -54,6 +58,18 @@ export class TraceView {
       h("pre", { class: "call-request" }, pretty(request)),
       h("h3", {}, "Received"),
       h("pre", { class: "call-response" }, response || "(nothing)"),
+    );
+  }
+
+  // A compaction: what was dropped or summarised so that the next request fits.
+  compaction(event, index) {
+    const { message, dropped = [] } = event.data;
+    return h(
+      "details",
+      { class: "trace-compaction" },
+      h("summary", {}, `${index + 1}. ${event.agent} · step ${event.step} · compacted`),
+      h("p", {}, message),
+      h("ul", {}, ...dropped.map((line) => h("li", {}, line))),
     );
   }
 }

@@ -252,7 +252,7 @@ export class TurnView {
   on_model_call(event) {
     this.modelCalls.push(event);
     this.traceButton.hidden = false;
-    const count = this.modelCalls.length;
+    const count = this.modelCalls.filter((call) => call.kind === "model_call").length;
     this.traceButton.textContent = `Trace · ${count} model call${count === 1 ? "" : "s"}`;
   }
 
@@ -260,6 +260,14 @@ export class TurnView {
   summary() {
     const outcome = this.answer.hidden ? this.errors.textContent || this.notice.textContent : this.answer.textContent;
     return `TabAgent: ${outcome.slice(0, 600)}`;
+  }
+
+  // The conversation was compacted to fit the model's window: said where it happened, and
+  // listed in the trace with the model calls.
+  on_compaction(event) {
+    const where = event.step > 0 ? this.step(event).section : this.trace;
+    where.append(h("div", { class: "compaction", role: "status" }, event.data.message));
+    this.modelCalls.push(event);
   }
 
   showTrace() {

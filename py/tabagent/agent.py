@@ -24,12 +24,14 @@ class Agent:
     def __init__(self, model, tools=(), *, name: str = "agent", description: str = "",
                  max_steps: int = 10, conversation_id: str | None = None,
                  memory: Memory | None = None, listeners=(), managed_agents=(),
-                 max_observation_chars: int = 20_000, instructions: str = ""):
+                 max_observation_chars: int = 20_000, instructions: str = "", context=None):
         self.model, self.name, self.description = model, name, description
         self.instructions = instructions  # added to system_prompt(), never replacing it
         self.max_steps, self.max_observation_chars = max_steps, max_observation_chars
         self.conversation_id = conversation_id or uuid.uuid4().hex
         self.memory = memory if memory is not None else Memory()
+        self.context = context  # a context.ContextKeeper: requests fit the window; None: sent as is
+        self.brief_prompt = False  # tools told in one line each: set for a small window (context.py)
         self.listeners = list(listeners)
         self.tools: dict[str, Tool] = {}
         for item in [*tools, *managed_agents, FinalAnswerTool()]:
@@ -140,7 +142,9 @@ class Agent:
             await up._publish(replace(event, depth=event.depth + 1, seq=up.memory.seq,
                                       conversation_id=up.conversation_id))
 
-    async def _generate(self, messages: list[dict]):
+    async def _generate(self, messages: list[dict], fitted: bool = False):
+        if self.context is not None and not fitted:  # it fits them, then comes back here
+            return await self.context.generate(self, messages)
         self._streamed = {"text": 0, "reasoning": 0}  # by this attempt: withdrawn if it fails
         try:
             reply = await self.model.generate(messages, self.tool_schemas(), on_token=self._on_token,

@@ -24,7 +24,7 @@ class CodeAgent(Agent):
         self.executor = executor or LocalExecutor()
 
     def system_prompt(self) -> str:
-        return prompts.code_system(self.name, self.tools.values())
+        return prompts.code_system(self.name, self.tools.values(), brief=self.brief_prompt)
 
     def extract_action(self, reply):
         return find_code(reply.content, self.tools)

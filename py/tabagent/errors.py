@@ -65,6 +65,21 @@ class ModelTimeoutError(ModelError):
 
 _CONTEXT_HINTS = ("context_length", "context length", "maximum context", "too many tokens",
                   "prompt is too long", "context window")
+_CONTEXT_HINTS += ("exceed context window", "exceeds the context", "input is too long",
+                   "reduce the length of the messages", "exceed_context_size",
+                   "available context size")
+
+
+def is_context_error(text: str) -> bool:
+    """Whether an error's text says the request is longer than the model's window."""
+    return any(hint in (text or "").lower() for hint in _CONTEXT_HINTS)
+
+
+def empty_stream_error(url: str) -> ContextTooLongError:
+    # llama.cpp's server answers a prompt longer than its window with 200, then an empty stream.
+    return ContextTooLongError(f"{url} accepted the request, then closed the stream without a "
+                               f"word: llama.cpp's server does this when the conversation is "
+                               f"longer than its context window.", url=url)
 
 
 def error_for_status(status: int, url: str, body: str, model: str,
@@ -116,6 +131,8 @@ def error_in_body(error, url: str, model: str, mid_stream: bool = False) -> Mode
     where = f"{url} answered with an error{' mid-response' if mid_stream else ''}"
     if status is not None:
         return error_for_status(status, url, body, model, where=f"{where} ({status})")
+    if is_context_error(body):
+        return error_for_status(400, url, body, model, where=where)
     said = _server_message(body)
     return ServerError(f"{where}; try again later. Server said: {said}", url=url)
 

@@ -30,6 +30,8 @@ KINDS: dict[str, tuple[str, ...]] = {
     "final_answer": ("answer",),
     "done": ("status", "steps", "usage", "error"),
     "model_call": ("url", "request", "status", "response", "started", "ended"),
+    "compaction": ("reason", "message", "window", "window_source", "before", "after", "dropped",
+                   "summarised"),
 }
 
 

@@ -82,7 +82,19 @@ class FinalAnswerStep:
         return []  # the answer is already in the step that gave it
 
 
-_STEP_TYPES = {"task": TaskStep, "action": ActionStep, "final_answer": FinalAnswerStep}
+@dataclass
+class SummaryStep:
+    """Older steps, summarised to fit the model's context window (compaction.py)."""
+    summary: str
+    steps: int = 0  # how many steps it stands for
+    type: str = "summary"
+
+    def to_messages(self) -> list[dict]:
+        return [{"role": "user", "content": self.summary}]
+
+
+_STEP_TYPES = {"task": TaskStep, "action": ActionStep, "final_answer": FinalAnswerStep,
+               "summary": SummaryStep}
 
 
 class Memory:

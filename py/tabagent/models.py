@@ -18,6 +18,7 @@ from typing import Union
 
 from .errors import (BadResponseError, ModelError, ModelTimeoutError, UnreachableError,
                      error_for_status, error_in_body)
+from .errors import empty_stream_error
 from .host import Host, NetworkError, RequestTimeout, default_host
 from .replies import (ModelReply, ReplyBuilder, ToolCall, _as_json_text, new_call_id,  # noqa: F401
                       reply_from_json)
@@ -195,6 +196,8 @@ class OpenAIModel(Model):
             events = parser.feed(chunk)
         parser.close()
         if builder.finish_reason is None:  # no [DONE], no finish_reason: the stream was cut
+            if b"data:" not in b"".join(received):  # ... before it began
+                raise empty_stream_error(self.url)
             raise UnreachableError(f"the connection to {self.url} closed mid-response.", url=self.url)
         return await self._finish(builder, streamed)
 

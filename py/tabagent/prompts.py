@@ -53,15 +53,33 @@ have found so far, give your best answer to the task now, and say what is still 
 EMPTY_REPLY = "Your reply was empty. Continue the task: call a tool, or give the final answer."
 
 
-def tool_calling_system(name: str, tools) -> str:
-    listing = "\n".join(f"- {t.name}: {t.description}\n  {json.dumps(t.parameters, ensure_ascii=False)}"
-                        for t in tools)
+def tool_calling_system(name: str, tools, brief: bool = False) -> str:
+    """`brief`: each tool by its first sentence, for a small context window (the schemas go
+    with the request anyway)."""
+    if brief:
+        listing = "\n".join(f"- {t.name}: {first_sentence(t.description)}" for t in tools)
+    else:
+        listing = "\n".join(f"- {t.name}: {t.description}\n  {json.dumps(t.parameters, ensure_ascii=False)}"
+                            for t in tools)
     return TOOL_CALLING_SYSTEM.format(name=name, tools=listing)
 
 
-def code_system(name: str, tools) -> str:
-    listing = "\n\n".join(t.python_signature() for t in tools if t.name != "final_answer")
+def code_system(name: str, tools, brief: bool = False) -> str:
+    """`brief`: each tool as its signature and first sentence, for a small context window."""
+    show = brief_signature if brief else (lambda t: t.python_signature())
+    listing = ("\n" if brief else "\n\n").join(show(t) for t in tools if t.name != "final_answer")
     return CODE_SYSTEM.format(name=name, tools=listing or "(none)")
+
+
+def brief_signature(tool) -> str:
+    signature = tool.python_signature().split("\n", 1)[0]
+    return f"{signature}  # {first_sentence(tool.description)}"
+
+
+def first_sentence(text: str) -> str:
+    text = " ".join(text.split())
+    end = text.find(". ")
+    return text if end < 0 else text[:end + 1]
 
 
 def managed_task(name: str, task: str, context: str | None) -> str:

@@ -19,7 +19,7 @@ MORE = "To see the rest, call the tool again for a smaller part (a section, a pa
 
 class ToolCallingAgent(Agent):
     def system_prompt(self) -> str:
-        return prompts.tool_calling_system(self.name, self.tools.values())
+        return prompts.tool_calling_system(self.name, self.tools.values(), brief=self.brief_prompt)
 
     def tool_schemas(self) -> list[dict]:
         return [tool.to_openai() for tool in self.tools.values()]

@@ -71,12 +71,17 @@ class _Handler(BaseHTTPRequestHandler):
         self._send(204, b"", "text/plain")
 
     def do_GET(self):
-        self.server.owner.requests.append({"path": self.path, "headers": {k.lower(): v for k, v in self.headers.items()}, "body": None, "raw": ""})
+        # Model lists and other look-ups (an agent asking the context window) are kept apart
+        # from `requests`, which are the chat requests.
+        self.server.owner.lookups.append({"path": self.path, "headers": {k.lower(): v for k, v in self.headers.items()}})
         required = self.server.owner.required_key
         if required and self.headers.get("authorization") != f"Bearer {required}":
             return self._send(401, b'{"error": {"message": "Incorrect API key provided"}}', "application/json")
         if self.path.rstrip("/").endswith("/models"):
             body = {"object": "list", "data": [{"id": m, "object": "model"} for m in self.server.owner.models]}
+            if self.server.owner.context_length:  # as OpenRouter says it
+                for entry in body["data"]:
+                    entry["context_length"] = self.server.owner.context_length
             return self._send(200, json.dumps(body).encode(), "application/json")
         self._send(404, b'{"error": {"message": "not found"}}', "application/json")
 
@@ -88,7 +93,8 @@ class _Handler(BaseHTTPRequestHandler):
             body = json.loads(raw or b"{}")
         except ValueError:
             body = {"unparsed": raw.decode(errors="replace")}
-        if not self.path.rstrip("/").endswith("/chat/completions"):
+        ollama = self.path.rstrip("/").endswith("/api/chat")  # Ollama's native API (ollama.py)
+        if not self.path.rstrip("/").endswith("/chat/completions") and not ollama:
             return self._send(404, b'{"error": {"message": "unknown path"}}', "application/json")
         reply = owner._next_reply({"path": self.path, "headers": {k.lower(): v for k, v in self.headers.items()}, "body": body, "raw": raw.decode(errors="replace")})
         if reply is None:
@@ -98,7 +104,9 @@ class _Handler(BaseHTTPRequestHandler):
             payload = json.dumps({"error": {"message": reply.error or f"scripted {reply.status}", "code": reply.status}}).encode()
             owner._record_response(payload.decode())
             return self._send(reply.status, payload, "application/json", headers)
-        if body.get("stream"):
+        if ollama:
+            self._ollama(reply)
+        elif body.get("stream"):
             self._stream(reply)
         else:
             self._complete(reply)
@@ -125,6 +133,20 @@ class _Handler(BaseHTTPRequestHandler):
                               "usage": reply.usage or {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}}).encode()
         self.server.owner._record_response(payload.decode())
         self._send(200, payload, "application/json")
+
+    def _ollama(self, reply: Reply):
+        """The reply as Ollama's native API streams it: one JSON object per line."""
+        lines = [{"message": {"role": "assistant", "content": piece}, "done": False}
+                 for piece in (reply.text_pieces() if reply.text else [])]
+        if reply.tool_calls:
+            lines.append({"message": {"role": "assistant", "content": "", "tool_calls": [
+                {"function": {"name": c["name"], "arguments": c.get("arguments", {})}} for c in reply.tool_calls]},
+                "done": False})
+        lines.append({"message": {"role": "assistant", "content": ""}, "done": True, "done_reason": "stop",
+                      "prompt_eval_count": 10, "eval_count": 5})
+        payload = "".join(json.dumps(line) + "\n" for line in lines)
+        self.server.owner._record_response(payload)
+        self._send(200, payload.encode(), "application/x-ndjson")
 
     def _stream(self, reply: Reply):
         self.send_response(200)
@@ -190,6 +212,8 @@ class ModelServer:
         self.models = list(models)
         self.required_key: str | None = None  # when set, GET /models wants this bearer key
         self.requests: list[dict] = []
+        self.lookups: list[dict] = []  # GET requests: model lists, context window look-ups
+        self.context_length: int | None = None  # when set, the model list gives each model this window
         self.responses: list[str] = []
         self.hangups = 0
         self._replies: list[Reply] = []
@@ -211,6 +235,7 @@ class ModelServer:
         with self._lock:
             self._replies.clear()
             self.requests.clear()
+            self.lookups.clear()
             self.responses.clear()
             self.hangups = 0
 

@@ -42,8 +42,10 @@ def article_text(result: dict) -> str:
 
 
 class PageReader:
-    def __init__(self, bridge):
+    def __init__(self, bridge, part_tokens=None):
         self.bridge = bridge
+        # part_tokens(default) -> the part size that suits the model's window (context.py)
+        self.part_tokens = part_tokens or (lambda default: default)
 
     async def _read(self, name: str, args: dict, show=as_json, tab_id=None, source=None) -> str:
         reply = await self.bridge.call(name, args, tab_id)
@@ -51,7 +53,7 @@ class PageReader:
             return reply.get("error") or f"{name} failed, and the browser did not say why."
         return untrusted(source or reply.get("url", ""), show(reply["result"]))
 
-    async def read_page(self, page: int = 1, max_tokens: int = PART_TOKENS) -> str:
+    async def read_page(self, page: int = 1, max_tokens: int | None = None) -> str:
         """Reads the main content of the page the user is on, as Markdown, with its title,
         address, author, language and length first. A long page comes in parts: the text
         says "page 1 of 3"; call again with page=2 for the next part. A PDF is read too,
@@ -59,8 +61,10 @@ class PageReader:
 
         Args:
             page: which part to read, from 1.
-            max_tokens: about how many tokens one part may hold (200 to 100000).
+            max_tokens: about how many tokens one part may hold (200 to 100000); leave out
+                for parts that suit the model's context window.
         """
+        max_tokens = max_tokens or self.part_tokens(PART_TOKENS)
         return await self._read("read_page", {"page": page, "max_tokens": max_tokens}, article_text)
 
     async def get_selection(self, context_chars: int = 300) -> str:
@@ -151,22 +155,24 @@ class PageReader:
         is on. Read one with read_tab(tab_id)."""
         return await self._read("list_tabs", {}, source="the window's tabs")  # titles are page text
 
-    async def read_tab(self, tab_id: int, page: int = 1, max_tokens: int = PART_TOKENS) -> str:
+    async def read_tab(self, tab_id: int, page: int = 1, max_tokens: int | None = None) -> str:
         """Reads the main content of another tab of the window (ids from list_tabs) as
         Markdown, like read_page, without switching to it.
 
         Args:
             tab_id: the tab's id, from list_tabs.
             page: which part to read, from 1.
-            max_tokens: about how many tokens one part may hold (200 to 100000).
+            max_tokens: about how many tokens one part may hold (200 to 100000); leave out
+                for parts that suit the model's context window.
         """
+        max_tokens = max_tokens or self.part_tokens(PART_TOKENS)
         return await self._read("read_page", {"page": page, "max_tokens": max_tokens},
                                 article_text, tab_id=tab_id)
 
 
-def page_tools(bridge, consent) -> list[Tool]:
+def page_tools(bridge, consent, part_tokens=None) -> list[Tool]:
     """The page tools, reading and acting, as the agent's tools. `consent` asks the user
-    before each action (page_actions.AskTheUser)."""
-    reader, actor = PageReader(bridge), PageActor(bridge, consent)
+    before each action (page_actions.AskTheUser); `part_tokens` sizes read_page's parts."""
+    reader, actor = PageReader(bridge, part_tokens), PageActor(bridge, consent)
     return ([FunctionTool(getattr(reader, name)) for name in READING]
             + [FunctionTool(getattr(actor, name)) for name in ACTING])

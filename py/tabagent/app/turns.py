@@ -25,6 +25,8 @@ from ..code_agent import CodeAgent
 from ..events import Event
 from ..memory import Memory
 from ..models import OpenAIModel
+from ..context import DEFAULT_WINDOW, ContextKeeper
+from ..ollama import OllamaModel
 from .page_actions import AskTheUser
 from .page_tools import page_tools
 from ..tool_calling_agent import ToolCallingAgent
@@ -40,7 +42,9 @@ def build_model(settings: dict, api_key: str | None, host=None, browser_model=No
         return BrowserModel(browser_model)
     if not settings.get("base_url"):
         raise ValueError("No model is configured: open TabAgent's settings and choose one.")
-    return OpenAIModel(
+    # Ollama through its own API, which lets each request ask for the context it needs.
+    model_class = OllamaModel if settings.get("provider") == "ollama" else OpenAIModel
+    return model_class(
         settings["base_url"],
         api_key or None,
         settings.get("model", ""),
@@ -82,20 +86,32 @@ def build_agent(request: dict, listener, *, tools=(), executor_factory=None, hos
     memory = Memory.from_json(request["memory"]) if request.get("memory") else None
     top = {"name": "TabAgent", "description": "The agent the user talks to.", **settings}
     consent = AskTheUser(page, emit=None) if page is not None else None
+    context = context_keeper(model, settings, request.get("api_key"))
     if consent:
-        tools = [*tools, *page_tools(page, consent)]
+        tools = [*tools, *page_tools(page, consent, part_tokens=context.part_tokens)]
     agent = _agent(top, model, list(tools), executor_factory, conversation_id=request["conversation_id"],
-                   memory=memory, listeners=[listener], instructions=instructions_for(settings))
+                   memory=memory, listeners=[listener], instructions=instructions_for(settings), context=context)
     if consent:
         consent.emit = agent.emit  # confirmations are the turn's events, in its sequence
     return agent
+
+
+def context_keeper(model, settings: dict, api_key: str | None) -> ContextKeeper:
+    """Knows the model's window (asking the endpoint) and keeps each request within it."""
+    setting = int(settings.get("context_window") or 0) or None
+    if isinstance(model, OpenAIModel):
+        base_url = model.url.removesuffix("/chat/completions").removesuffix("/api/chat")
+        return ContextKeeper.for_endpoint(model.host, base_url, model.model, api_key or None,
+                                          settings.get("provider", ""), setting)
+    return ContextKeeper.fixed(setting or DEFAULT_WINDOW)
 
 
 def _agent(spec: dict, model, tools: list, executor_factory, **options):
     kind = spec.get("agent", "code")
     if kind not in AGENT_KINDS:
         raise ValueError(f"Unknown agent kind {kind!r}: choose one of {', '.join(AGENT_KINDS)}.")
-    team = [_agent(member, model, tools, executor_factory) for member in spec.get("team") or []]
+    team = [_agent(member, model, tools, executor_factory, context=options.get("context"))
+            for member in spec.get("team") or []]
     if kind == "code" and executor_factory is not None:
         # Keyed by the agent's name, so an agent's variables outlive its turn (in the extension
         # each name gets its own sandbox, for the conversation).

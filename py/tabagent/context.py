@@ -1,0 +1,153 @@
+"""Keeping every request within the model's context window.
+
+A `ContextKeeper` is shared by the agents of a turn (they share the model). Before each
+request it counts the tokens (tokens.py) against the window (context_window.py) and, when
+the request would not fit, compacts the agent's memory (compaction.py) and says so with a
+`compaction` event. When a server still refuses a request as too long, `recover` compacts
+once more against the window the server named (or a smaller guess), so the agent can try
+once again: never the same request twice.
+"""
+
+from __future__ import annotations
+
+from .compaction import Compaction, DoesNotFit, compact
+from .context_window import DEFAULT_WINDOW, ContextWindow, discover, window_from_error
+from .errors import ContextTooLongError
+from .tokens import count_messages
+
+# The share of a request the instructions (system prompt and tools) may take before the tools
+# are told in one line each.
+BRIEF_ABOVE = 0.4
+# Windows found, by (endpoint, model, setting): asked once per interpreter, not every turn.
+_found: dict[tuple, ContextWindow] = {}
+
+
+class ContextKeeper:
+    def __init__(self, find_window, key: tuple | None = None):
+        self._find = find_window  # async () -> ContextWindow
+        self._key = key
+        self.window: ContextWindow | None = _found.get(key) if key else None
+
+    @classmethod
+    def fixed(cls, tokens: int, source: str = "the setting") -> ContextKeeper:
+        window = ContextWindow(int(tokens), source)
+
+        async def find():
+            return window
+        return cls(find)
+
+    @classmethod
+    def for_endpoint(cls, host, base_url: str, model: str, api_key: str | None = None,
+                     provider: str = "", setting: int | None = None) -> ContextKeeper:
+        async def find():
+            return await discover(host, base_url, model, api_key, provider, setting)
+        return cls(find, (base_url, model, setting))
+
+    async def known_window(self) -> ContextWindow:
+        if self.window is None:
+            self._remember(await self._find())
+        return self.window
+
+    def part_tokens(self, default: int) -> int:
+        """How long one part of a page read should be for this window."""
+        return self.window.part_tokens if self.window else default
+
+    async def generate(self, agent, messages: list[dict]):
+        """The agent's request, fitted to the window; if the server still refuses it as too
+        long, compacted once more and sent once more."""
+        tools = agent.tool_schemas()
+        messages = await self.fit(agent, messages, tools)
+        try:
+            return await agent._generate(messages, fitted=True)
+        except ContextTooLongError as error:
+            return await agent._generate(await self.recover(agent, messages, tools, error), fitted=True)
+
+    async def fit(self, agent, messages: list[dict], tools) -> list[dict]:
+        """`messages` if they fit; else the agent's memory compacted, and its messages."""
+        window = await self.known_window()
+        messages = _brief_if_crowded(agent, messages, tools, window)
+        if count_messages(messages, tools) <= window.budget:
+            return messages
+        return await self._compact(agent, messages, tools, window, "before_request")
+
+    async def recover(self, agent, messages: list[dict], tools, error) -> list[dict]:
+        """After a server refused `messages` as too long: the messages compacted to fit a
+        smaller window. Raises `error`, explained, when compacting changes nothing."""
+        window = await self.known_window()
+        named = window_from_error(f"{error} {_response_text(error)}")
+        if named:
+            smaller = ContextWindow(named, "the server's error")
+        else:  # the server did not say: our estimate or the window was off; guess lower
+            smaller = ContextWindow(_power_of_two_below(min(window.tokens, count_messages(messages, tools))),
+                                    "a guess after the server refused")
+        self._remember(smaller)
+        try:
+            compacted = _brief_if_crowded(agent, messages, tools, smaller)
+            compacted = await self._compact(agent, compacted, tools, smaller, "server_refused")
+        except ContextTooLongError as refused:
+            refused.message = f"{error.message} {refused.message}"
+            raise refused from None
+        if compacted == messages:
+            error.message += " Compacting the conversation freed nothing more, so it was not sent again."
+            raise error
+        return compacted
+
+    async def _compact(self, agent, messages, tools, window: ContextWindow, reason: str) -> list[dict]:
+        written = agent.write_messages()
+        tail = messages[len(written):]  # what the request adds after the memory (e.g. a last prompt)
+        fixed = count_messages([written[0], *tail], tools)
+        try:
+            report = compact(agent.memory, fixed, window.budget)
+        except DoesNotFit as why:
+            raise ContextTooLongError(f"{why} (The context window is {window.tokens:,} tokens, "
+                                      f"from {window.source}.)") from None
+        if not report.dropped and not report.summarised:
+            return messages
+        await agent.emit("compaction", _event_data(report, window, reason))
+        return agent.write_messages() + tail
+
+    def _remember(self, window: ContextWindow) -> None:
+        self.window = window
+        if self._key:
+            _found[self._key] = window
+
+
+def _brief_if_crowded(agent, messages: list[dict], tools, window: ContextWindow) -> list[dict]:
+    """When the instructions would crowd the conversation out, the same request with each tool
+    told in one line."""
+    if agent.brief_prompt or count_messages(messages[:1], tools) <= window.budget * BRIEF_ABOVE:
+        return messages
+    tail = messages[len(agent.write_messages()):]
+    agent.brief_prompt = True
+    return agent.write_messages() + tail
+
+
+def _event_data(report: Compaction, window: ContextWindow, reason: str) -> dict:
+    what = []
+    if report.dropped:
+        what.append(f"dropped {len(report.dropped)} old result{'s' * (len(report.dropped) != 1)}")
+    if report.summarised:
+        what.append(f"summarised {report.summarised} older step{'s' * (report.summarised != 1)}")
+    why = ("The server refused the conversation as longer than its context window"
+           if reason == "server_refused" else "The conversation outgrew the model's context window")
+    message = (f"{why} ({window.tokens:,} tokens, from {window.source}): "
+               f"{' and '.join(what) or 'nothing to drop'}, about {report.before:,} → {report.after:,} tokens.")
+    if reason == "server_refused":
+        message += " Trying once more."
+    return {"reason": reason, "message": message, "window": window.tokens,
+            "window_source": window.source, **report.to_data()}
+
+
+def _power_of_two_below(tokens: int) -> int:
+    size = 512
+    while size * 2 < tokens:
+        size *= 2
+    return size
+
+
+def _response_text(error) -> str:
+    exchanges = getattr(error, "exchanges", None) or []
+    return exchanges[-1].get("response", "") if exchanges else ""
+
+
+__all__ = ["ContextKeeper", "DEFAULT_WINDOW"]

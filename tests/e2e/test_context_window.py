@@ -1,0 +1,56 @@
+"""Every request fits the model's window, through the whole extension (Pyodide, fetch, the
+panel): the window asked of the endpoint, read_page's parts sized to it, and a turn that
+outgrows it compacted, shown in the conversation and in the trace."""
+
+from __future__ import annotations
+
+import re
+
+from selenium.webdriver.common.by import By
+
+from tests.helpers.model_server import Reply
+from tests.helpers.page_server import PageServer
+
+from .chat import ask_background, last_turn, send, wait, wait_for_status
+from .long_article import write_long_article
+from .page_tabs import PageTabs
+
+READ = "I will read the page.\n```python\nprint(read_page())\n```"
+READ_MORE = "Now the next part.\n```python\nprint(read_page(page=2))\n```"
+ANSWER = "```python\nfinal_answer('It is a chronicle of a town.')\n```"
+
+
+def test_a_turn_that_outgrows_the_window_is_compacted_and_says_so(browser, model, tmp_path):
+    model.reset()
+    model.context_length = 4096  # the endpoint says its window in its model list, as OpenRouter does
+    name = write_long_article(tmp_path)
+    with PageServer(tmp_path) as site:
+        tabs = PageTabs(browser)
+        tabs.show(site.url(name))
+        ask_background(browser, "save-settings", apiKey="", settings={
+            "provider": "custom", "baseUrl": model.base_url, "model": "scripted-model", "agent": "code", "maxSteps": 5})
+        browser.driver.find_element(By.ID, "new-chat").click()
+        model.script(Reply(text=READ), Reply(text=READ_MORE), Reply(text=ANSWER))
+        send(browser, "What is this page about?")
+        wait_for_status(browser, "ok", timeout=90)
+        browser.screenshot("context-compaction")
+
+    # The window was asked of the endpoint, and read_page's parts follow it (4096 // 4 tokens).
+    assert any(lookup["path"].endswith("/models") for lookup in model.lookups)
+    first_read = model.requests[1]["body"]["messages"][-1]["content"]
+    pages = int(re.search(r"this is page 1 of (\d+)", first_read).group(1))
+    assert pages >= 5, first_read[:400]
+    # The third request would not have fit: the first page read gave way to a note.
+    third = model.requests[2]["body"]["messages"]
+    assert any("[Dropped to fit the model's context window: the output of this step's code" in (m["content"] or "")
+               for m in third)
+    assert "page 2 of" in third[-1]["content"]  # the latest read stays whole
+
+    turn = last_turn(browser.driver)
+    notice = turn.find_element(By.CSS_SELECTOR, ".compaction").text
+    assert notice.startswith("The conversation outgrew the model's context window (4,096 tokens, from the endpoint (/models))")
+    turn.find_element(By.CSS_SELECTOR, ".show-trace").click()
+    entry = wait(browser, lambda d: d.find_element(By.CSS_SELECTOR, "#trace .trace-compaction"), 10)
+    assert "compacted" in entry.text
+    browser.driver.find_element(By.CSS_SELECTOR, "#trace .close-trace").click()
+    model.context_length = None
