@@ -4,9 +4,9 @@ turn, with no consent question, and handed to the model marked as untrusted page
 from __future__ import annotations
 
 from tabagent import ScriptedModel
-from tabagent.attachments import attached_tab_ids, task_with_attachments
-from tabagent.page_bridge import UNTRUSTED_NOTE
-from tabagent.session import Turns
+from tabagent.app.attachments import attached_tab_ids, task_with_attachments
+from tabagent.app.page_bridge import UNTRUSTED_NOTE
+from tabagent.app.turns import Turns
 
 OTHER = "http://127.0.0.1/other.html"
 

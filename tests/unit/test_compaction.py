@@ -12,9 +12,9 @@ from tabagent.context import ContextKeeper
 from tabagent.errors import ContextTooLongError
 from tabagent.memory import ActionStep, FinalAnswerStep, Memory, SummaryStep, TaskStep
 from tabagent.models import OpenAIModel
-from tabagent.page_bridge import untrusted
-from tabagent.page_tools import page_tools
-from tabagent.page_actions import CalledByHand
+from tabagent.app.page_bridge import untrusted
+from tabagent.app.page_tools import page_tools
+from tabagent.app.page_actions import CalledByHand
 from tabagent.tokens import count_messages, count_text
 from tabagent.tool_calling_agent import ToolCallingAgent
 
