@@ -45,7 +45,7 @@ const handlers = {
   [MessageType.ping]: (message) => askOffscreen(message),
   [MessageType.startTurn]: (message) => startTurn(message),
   [MessageType.stopTurn]: (message) => stopTurn(message),
-  [MessageType.readSelection]: () => readSelection(),
+  [MessageType.readSelection]: () => readSelection(runPageTool),
   [MessageType.saveSettings]: (message) => saveSettings(message),
   [MessageType.renameConversation]: async ({ conversationId, title }) => {
     await conversations.renameConversation(conversationId, title);
