@@ -71,7 +71,7 @@ const handlers = {
     await deleteTurn(message);
     changed(message.conversationId);
   },
-  [MessageType.readSelection]: () => readSelection(),
+  [MessageType.readSelection]: () => readSelection(runPageTool),
   [MessageType.saveSettings]: (message) => saveSettings(message),
   [MessageType.renameConversation]: async ({ conversationId, title }) => {
     await conversations.renameConversation(conversationId, title);
