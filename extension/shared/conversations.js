@@ -7,7 +7,7 @@
 // { id, text, context, startedAt, status: "running" | "ok" | "error" | "cancelled" |
 //   "max_steps" | "interrupted", events: [event] } and events follow docs/events.md.
 
-import { mergeEvents } from "./events.js";
+import { joinTokens, mergeEvents } from "./events.js";
 
 const INDEX = "conversations";
 const recordKey = (id) => `conversation:${id}`;
@@ -85,7 +85,9 @@ function findTurn(record, turnId) {
 export function appendTurnEvents(id, turnId, events) {
   const change = (record) => {
     const turn = findTurn(record, turnId);
-    turn.events = mergeEvents(turn.events, events);
+    // Pieces joined as they are saved: each batch rewrites the record, and a long reply (or a
+    // reasoning stream before it) must not make every later save slower.
+    turn.events = joinTokens(mergeEvents(turn.events, events));
   };
   return update(id, change, { indexed: false });
 }

@@ -11,7 +11,8 @@ export function joinTokens(events) {
       last?.kind === event.kind &&
       last.agent === event.agent &&
       last.depth === event.depth &&
-      last.step === event.step
+      last.step === event.step &&
+      event.seq === lastSeq(last) + 1 // a gap (a batch lost) is not papered over
     ) {
       joined[joined.length - 1] = { ...last, seq_end: event.seq, data: { text: last.data.text + event.data.text } };
     } else {

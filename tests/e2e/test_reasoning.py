@@ -45,6 +45,11 @@ def test_thinking_streams_open_then_folds_when_the_answer_starts(panel, model):
              "the Thinking block should be open while the model thinks")
         assert "thought" not in reply_text(panel.driver)
         panel.screenshot("reasoning-thinking")
+        # Saved as it streams, the pieces joined (each save rewrites the record: it stays small).
+        saved = lambda: [e for r in stored_conversations(panel) for t in r["turns"] if t["text"] == "What is six times seven?"
+                         for e in t["events"] if e["kind"] == "reasoning"]
+        wait(panel, lambda d: "".join(e["data"]["text"] for e in saved()).strip() == THOUGHTS, 10, "never saved")
+        assert len(saved()) == 1
     finally:
         answer_may_start.set()
     wait_for_status(panel, "ok")
