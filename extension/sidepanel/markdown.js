@@ -1,18 +1,13 @@
-// The model's Markdown as safe HTML: marked renders it, DOMPurify removes anything that
-// could run (scripts, event handlers, javascript: links) before it touches the DOM.
+// The model's Markdown as safe HTML: marked renders it, sanitizeHtml (./sanitize.js) removes
+// anything that could run or load a URL before it touches the DOM.
 
 import { marked } from "../vendor/marked/marked.esm.js";
-import DOMPurify from "../vendor/dompurify/purify.es.mjs";
+import { sanitizeHtml } from "./sanitize.js";
 
 marked.setOptions({ gfm: true, breaks: false });
 
 export function renderMarkdown(element, markdown) {
-  const html = marked.parse(String(markdown ?? ""));
-  element.replaceChildren(DOMPurify.sanitize(html, { RETURN_DOM_FRAGMENT: true }));
-  for (const link of element.querySelectorAll("a[href]")) {
-    link.target = "_blank";
-    link.rel = "noopener noreferrer";
-  }
+  element.replaceChildren(sanitizeHtml(marked.parse(String(markdown ?? ""))));
   for (const block of element.querySelectorAll("pre")) addCopyButton(block);
 }
 
