@@ -49,7 +49,7 @@ const LINK_PROTOCOLS = new Set(["http:", "https:", "mailto:"]);
 const HTML_NAMESPACE = "http://www.w3.org/1999/xhtml";
 
 const purify = createDOMPurify(window);
-let remoteMedia = null; // media element -> the remote URLs it would have loaded, per call
+let remoteMedia = null; // element to replace -> the remote URLs it would have loaded, per call
 let madeHere = null; // the links made here for remote media, already decorated
 
 function absoluteUrl(value) {
@@ -121,6 +121,7 @@ function defuse(element) {
   if (element.hasAttribute("style")) defuseStyle(element);
   if (tag === "input") {
     // Only the checkboxes of a Markdown task list, which cannot be changed or submitted.
+    if (element.getAttribute("type")?.toLowerCase() !== "checkbox") return remoteMedia.set(element, { urls: [], alt: "", tag });
     const checked = element.hasAttribute("checked");
     for (const name of [...element.getAttributeNames()]) element.removeAttribute(name);
     element.setAttribute("type", "checkbox");
@@ -179,12 +180,12 @@ function imageLink(document, url, alt, tag) {
   return link;
 }
 
-// Remote media become links where they stood; containers (video, picture) keep their
-// fallback content. Children are replaced before their parents.
+// Remote media become links where they stood (form fields just go); containers (video,
+// picture) keep their fallback content. Children are replaced before their parents.
 function replaceRemoteMedia(fragment) {
   for (const [element, { urls, alt, tag }] of [...remoteMedia].reverse()) {
     if (!fragment.contains(element)) continue;
-    const links = urls.map((url) => imageLink(element.ownerDocument, url, alt, tag));
+    const links = urls.flatMap((url) => [imageLink(element.ownerDocument, url, alt, tag), " "]);
     element.replaceWith(...links, ...element.childNodes);
   }
 }

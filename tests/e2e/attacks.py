@@ -69,16 +69,17 @@ def answer_with_everything(origin: str, secret: str) -> str:
     return "Here is what I found.\n\n" + "\n\n".join(payloads(origin, secret).values()) + "\n\nThe end."
 
 
-# Checks the rendered answer in the panel: nothing in it may point at the tripwire except a
-# link's href and title; links open in a new tab; remote images became links.
+# Checks what the panel rendered: nothing in it may point at the tripwire except a link's
+# href and text attributes (title, alt, aria-*, data-*); links open in a new tab.
 INSPECT_RENDERED = """
 const [root, origin] = arguments;
 const loading = [];
 for (const el of root.querySelectorAll("*")) {
   for (const attr of el.attributes) {
     if (!attr.value.includes(origin.split("//")[1])) continue;
-    const isLink = el.localName === "a" && (attr.name === "href" || attr.name === "title");
-    if (!isLink) loading.push(`${el.localName}[${attr.name}]`);
+    const isLink = el.localName === "a" && attr.name === "href";
+    const isText = /^(title|alt|aria-.*|data-.*)$/.test(attr.name); // shown, never fetched
+    if (!isLink && !isText) loading.push(`${el.localName}[${attr.name}]`);
   }
 }
 const links = [...root.querySelectorAll("a[href]")].map((a) => ({
