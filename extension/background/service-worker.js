@@ -7,6 +7,7 @@ import * as conversations from "../shared/conversations.js";
 import { Broadcast, MessageType, Target } from "../shared/messages.js";
 import { storeSettings } from "../shared/settings.js";
 import { createContextMenu, onContextMenuClick } from "./context-menu.js";
+import { applyImport, receiveImportPart } from "./imports.js";
 import { followConfiguredEndpoint } from "./local-endpoint.js";
 import { runPageTool } from "./page-tools.js";
 import { askOffscreen, ensureOffscreenDocument, offscreenDocumentExists } from "./offscreen-document.js";
@@ -58,8 +59,9 @@ const handlers = {
     changed();
     return { deleted };
   },
-  [MessageType.importConversations]: async ({ conversations: records }) => {
-    const imported = await conversations.importConversations(records);
+  [MessageType.importPart]: async (message) => receiveImportPart(message),
+  [MessageType.importConversations]: async (message) => {
+    const imported = await applyImport(message);
     changed();
     return { imported };
   },

@@ -43,7 +43,7 @@ export class TurnView {
       this.notice,
       this.traceButton,
     );
-    this.apply(turn.events ?? []);
+    this.apply(Array.isArray(turn.events) ? turn.events : []);
     this.setStatus(turn.status);
   }
 
