@@ -29,10 +29,12 @@ const MEDIA = new Set(["img", "image", "feimage", "video", "audio", "picture", "
 const MEDIA_URL_ATTRIBUTES = ["src", "srcset", "poster", "href", "xlink:href", "data"];
 
 // Inline style properties the rendered Markdown needs (KaTeX sizes and places its glyphs with
-// them, colours come from \color): nothing that positions over the panel or loads a URL.
+// them, colours come from \color): nothing that loads a URL, and no position but relative
+// with small offsets, so an answer cannot move its text over the panel's own (confirmations
+// also sit above it, in sidepanel.css).
 const STYLE_PROPERTIES = new Set([
   "color", "background-color", "height", "min-height", "max-height", "width", "min-width", "max-width",
-  "vertical-align", "top", "bottom", "left", "right",
+  "vertical-align", "top", "bottom", "left", "right", "position",
   "margin-top", "margin-right", "margin-bottom", "margin-left",
   "padding-top", "padding-right", "padding-bottom", "padding-left",
   "border-top-width", "border-right-width", "border-bottom-width", "border-left-width",
@@ -90,11 +92,20 @@ function defuseMedia(element, tag) {
   if (!keep) remoteMedia.set(element, { urls, alt, tag });
 }
 
+const OFFSETS = /^(top|bottom|left|right|margin-.*)$/;
+const SMALL_OFFSET = /^(auto|-?(\d{1,2}(\.\d+)?|\.\d+)(em|ex|rem|%)?|-?\d{1,3}(\.\d+)?px|0)$/; // within ±99em or ±999px
+
+function allowedStyle(name, value) {
+  if (!STYLE_PROPERTIES.has(name) || LOADING_CSS.test(value)) return false;
+  if (name === "position") return value === "relative" || value === "static";
+  return !OFFSETS.test(name) || SMALL_OFFSET.test(value.trim());
+}
+
 function defuseStyle(element) {
   const kept = [];
   for (const name of [...element.style]) {
     const value = element.style.getPropertyValue(name);
-    if (STYLE_PROPERTIES.has(name) && !LOADING_CSS.test(value)) kept.push(`${name}: ${value}`);
+    if (allowedStyle(name, value)) kept.push(`${name}: ${value}`);
   }
   if (kept.length) element.setAttribute("style", kept.join("; "));
   else element.removeAttribute("style");

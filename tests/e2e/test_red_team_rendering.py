@@ -66,7 +66,7 @@ def assert_defused(report, origin):
         assert link["target"] == "_blank" and set(link["rel"].split()) >= {"noopener", "noreferrer"}, link
         assert link["title"] == link["href"], link  # the real target, on hover
     for style in report["styles"]:
-        assert "url" not in style and "position" not in style, style
+        assert not any(word in style for word in ("url", "fixed", "absolute", "sticky", "z-index")), style
     assert "notice-text" not in report["ids"]
 
 
@@ -282,3 +282,76 @@ def test_an_imported_conversation_loads_nothing_in_history_panel_or_trace(browse
     answer = turn.find_element(By.CSS_SELECTOR, ".message.assistant")
     assert_defused(browser.driver.execute_script(INSPECT_RENDERED, answer, tripwire.origin), tripwire.origin)
     browser.screenshot("red-team-imported")
+
+
+# KaTeX and highlight.js output, made by the packages the panel vendors (node_modules).
+RENDER_MATH_AND_CODE = r"""
+import katex from "katex";
+import hljs from "highlight.js";
+const formulas = [String.raw`\frac{a}{b}+\sqrt{x^2}`, String.raw`\color{red}{x}\,\rule{1em}{2em}\ \fcolorbox{red}{yellow}{A}\ \overrightarrow{AB}`,
+  String.raw`\begin{pmatrix}1&2\\3&4\end{pmatrix}\int_0^\infty e^{-x^2}dx`];
+const html = formulas.map((f) => katex.renderToString(f, { displayMode: true, output: "htmlAndMathml" }));
+html.push(`<pre><code class="hljs language-python">${hljs.highlight('def f(x):\n    return "s"  # c', { language: "python" }).value}</code></pre>`);
+process.stdout.write(JSON.stringify(html));
+"""
+
+# Each element as parsed, beside the same element after the sanitiser: tag, class, style.
+COMPARE_SANITISED = r"""
+const [html, done] = [arguments[0], arguments[arguments.length - 1]];
+import(chrome.runtime.getURL("extension/sidepanel/sanitize.js")).then(({ sanitizeHtml }) => {
+  // The border shorthand resets border-image-* too: left out, they keep those initial values.
+  const notBorderImage = (p) => !p.startsWith("border-image");
+  const shape = (root) => [...root.querySelectorAll("*")].map((el) =>
+    `${el.localName}.${el.getAttribute("class") ?? ""}{${[...(el.style ?? [])].filter(notBorderImage).map((p) => `${p}:${el.style.getPropertyValue(p)}`).sort()}}${el.getAttribute("d") ? "d" : ""}`);
+  const parsed = new DOMParser().parseFromString(`<body>${html}</body>`, "text/html").body;
+  const box = document.createElement("div");
+  box.append(sanitizeHtml(html));
+  // DOMPurify drops MathML's <semantics> and <annotation> (they serve mutation XSS); KaTeX's
+  // MathML copy is for screen readers only and keeps its content.
+  const [before, after] = [shape(parsed).filter((item) => !/^(semantics|annotation)\./.test(item)), shape(box)];
+  done(before.length === after.length && before.every((item, i) => after[i] === item) ? [] : [before.length, after.length, before.filter((item) => !after.includes(item)).slice(0, 5), after.filter((item) => !before.includes(item)).slice(0, 5)]);
+}, (error) => done(String(error)));
+"""
+
+
+def test_math_and_highlighted_code_keep_their_styles(browser):
+    """What must keep working: KaTeX places glyphs with inline styles and SVG, highlight.js with classes."""
+    import json
+    import shutil
+    import subprocess
+
+    from tests.helpers.browser import ROOT
+
+    done = subprocess.run([shutil.which("node"), "--input-type=module", "-e", RENDER_MATH_AND_CODE], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    browser.open_side_panel()
+    for html in json.loads(done.stdout):
+        differences = browser.driver.execute_async_script(COMPARE_SANITISED, html)
+        assert differences == [], f"{differences}\n{html[:200]}"
+
+
+COVER_THE_CONFIRMATION = """
+const [markdown, done] = [arguments[0], arguments[arguments.length - 1]];
+import(chrome.runtime.getURL("extension/sidepanel/markdown.js")).then(({ renderMarkdown }) => {
+  document.querySelector("#conversation").replaceChildren();
+  const reply = document.createElement("div");
+  reply.className = "message assistant markdown";
+  const confirmation = document.createElement("div");
+  confirmation.className = "confirmation";
+  confirmation.innerHTML = "<p class='confirmation-message'>Click “Delete account” on example.com?</p><button>Allow once</button>";
+  document.querySelector("#conversation").append(reply, confirmation);
+  renderMarkdown(reply, markdown);
+  const box = confirmation.getBoundingClientRect();
+  const seen = document.elementFromPoint(box.left + box.width / 2, box.top + 10);
+  done({ covered: !confirmation.contains(seen), seen: seen?.outerHTML.slice(0, 120) });
+}, (error) => done(String(error)));
+"""
+
+
+def test_an_answer_cannot_cover_a_confirmation_with_its_own_text(browser):
+    """UI redress: text shifted by inline styles over the question the user is about to allow."""
+    browser.open_side_panel()
+    cover = ('<div style="position:relative;top:10px;height:120px;margin-bottom:-120px;background:white">'
+             "Click “Subscribe” on example.com?</div>")
+    result = browser.driver.execute_async_script(COVER_THE_CONFIRMATION, cover)
+    assert result["covered"] is False, result
