@@ -172,7 +172,10 @@ function decorateLink(link, url) {
   link.setAttribute("title", url.href);
   const shown = shownTarget(url);
   const text = link.textContent;
-  const honest = url.protocol === "mailto:" ? text.includes(shown) : hostOf(text) === url.host;
+  // The host is shown unless the text already names it plainly: not with a user name before
+  // it (https://bank.example@evil.example) nor in punycode a reader would see as another host.
+  const plain = !url.username && !url.password && !url.hostname.split(".").some((label) => label.startsWith("xn--"));
+  const honest = url.protocol === "mailto:" ? text.includes(shown) : plain && hostOf(text) === url.host;
   if (!honest) {
     const host = link.ownerDocument.createElement("span");
     host.className = "link-target";

