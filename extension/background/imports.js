@@ -8,8 +8,17 @@ import { importConversations } from "../shared/conversations.js";
 import { fromJson } from "../shared/export.js";
 
 const partsOf = new Map(); // import id -> the file's text so far, in parts
+const OWN_PAGES = chrome.runtime.getURL("");
 
-export function receiveImportPart({ importId, text }) {
+// Only the extension's own pages import (the history view); never a content script.
+function fromOwnPage(sender) {
+  if (sender?.id !== chrome.runtime.id || !String(sender.url ?? "").startsWith(OWN_PAGES)) {
+    throw new Error("conversations are imported only from TabAgent's own pages");
+  }
+}
+
+export function receiveImportPart({ importId, text }, sender) {
+  fromOwnPage(sender);
   if (typeof importId !== "string" || typeof text !== "string") throw new Error("an import part needs an importId and text");
   const parts = partsOf.get(importId) ?? [];
   parts.push(text);
@@ -18,7 +27,8 @@ export function receiveImportPart({ importId, text }) {
 }
 
 // { importId } applies the parts received; { conversations } the records themselves.
-export async function applyImport({ importId, conversations }) {
+export async function applyImport({ importId, conversations }, sender) {
+  fromOwnPage(sender);
   let records = conversations;
   if (importId !== undefined) {
     const parts = partsOf.get(importId);

@@ -59,9 +59,9 @@ const handlers = {
     changed();
     return { deleted };
   },
-  [MessageType.importPart]: async (message) => receiveImportPart(message),
-  [MessageType.importConversations]: async (message) => {
-    const imported = await applyImport(message);
+  [MessageType.importPart]: async (message, sender) => receiveImportPart(message, sender),
+  [MessageType.importConversations]: async (message, sender) => {
+    const imported = await applyImport(message, sender);
     changed();
     return { imported };
   },
