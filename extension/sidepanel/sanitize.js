@@ -102,6 +102,7 @@ function allowedStyle(name, value) {
 }
 
 function defuseStyle(element) {
+  if (!element.style) return element.removeAttribute("style"); // an element of no known namespace
   const kept = [];
   for (const name of [...element.style]) {
     const value = element.style.getPropertyValue(name);
@@ -216,7 +217,7 @@ export function sanitizeHtml(html) {
     });
     replaceRemoteMedia(fragment);
     for (const link of fragment.querySelectorAll("a[href]")) {
-      if (link.classList.contains("remote-media") && madeHere.has(link)) continue;
+      if (madeHere.has(link)) continue;
       const url = link.namespaceURI === HTML_NAMESPACE ? linkTarget(link.getAttribute("href")) : null;
       if (url) decorateLink(link, url);
       else link.removeAttribute("href");
