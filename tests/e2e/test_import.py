@@ -141,3 +141,18 @@ def test_a_70_mb_export_imports(panel, model, tmp_path):
     assert stored["Big conversation 31"]["turns"][0]["events"][1]["data"]["result"] == big_text
     for record in records:
         ask_background(panel, "delete-conversation", conversationId=record["id"])
+
+
+def test_an_import_cut_short_by_a_worker_restart_stores_nothing_and_says_so(panel):
+    """The parts wait in the service worker's memory; if Chrome stops it, they are gone."""
+    from .chat import SEND_MESSAGE
+
+    def ask(type_, **payload):
+        return panel.driver.execute_async_script(SEND_MESSAGE, {"target": "background", "type": type_, **payload})
+
+    before = {r["id"] for r in stored_conversations(panel)}
+    assert ask("import-part", importId="cut-short", text='{"format": "tabagent-conversations", ')["ok"]
+    panel.stop_service_worker()
+    reply = ask("import-conversations", importId="cut-short")
+    assert not reply["ok"] and "The import was interrupted" in reply["error"] and "nothing was imported" in reply["error"]
+    assert {r["id"] for r in stored_conversations(panel)} == before
