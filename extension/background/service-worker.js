@@ -9,6 +9,7 @@ import { Broadcast, MessageType, Target } from "../shared/messages.js";
 import { storeSettings } from "../shared/settings.js";
 import { readSelection } from "./attachments.js";
 import { createContextMenu, created as menuItems, onContextMenuClick } from "./context-menu.js";
+import { applyImport, receiveImportPart } from "./imports.js";
 import { followConfiguredEndpoint } from "./local-endpoint.js";
 import { runPageTool } from "./page-tool-relay.js";
 import { askOffscreen, closeIdleOffscreenDocument, offscreenDocumentExists, offscreenListening, tellOffscreenIdleClose } from "./offscreen-document.js";
@@ -86,8 +87,9 @@ const handlers = {
     changed();
     return { deleted };
   },
-  [MessageType.importConversations]: async ({ conversations: records }) => {
-    const imported = await conversations.importConversations(records);
+  [MessageType.importPart]: async (message, sender) => receiveImportPart(message, sender),
+  [MessageType.importConversations]: async (message, sender) => {
+    const imported = await applyImport(message, sender);
     changed();
     return { imported };
   },

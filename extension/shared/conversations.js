@@ -192,20 +192,48 @@ export function markInterruptedTurns(nothingRuns) {
   });
 }
 
-// Imports records exported as JSON; an id already present gets a fresh one, never overwritten.
+// Stores checked records (conversation-schema.js) from an export, all or nothing: if
+// storing any of them fails, those already stored are removed again, and the index, which
+// is what makes them visible, is written last. An id already present (or twice in the
+// file) gets a fresh one, never overwritten.
 export function importConversations(records) {
   return serially(async () => {
-    let imported = 0;
-    for (const record of records) {
-      if (!record || typeof record.id !== "string" || !Array.isArray(record.turns)) {
-        throw new Error("This file is not a TabAgent conversation export.");
+    const { [INDEX]: index = {} } = await chrome.storage.local.get(INDEX);
+    const taken = new Set(Object.keys(index));
+    const copies = records.map((record) => {
+      const id = taken.has(record.id) ? crypto.randomUUID() : record.id;
+      taken.add(id);
+      const turns = record.turns.map((turn) => (turn.status === "running" ? { ...turn, status: "interrupted" } : turn));
+      return { ...record, id, turns, updatedAt: Date.now() };
+    });
+    const written = [];
+    try {
+      for (const batch of inBatches(copies)) {
+        await chrome.storage.local.set(Object.fromEntries(batch.map((record) => [recordKey(record.id), record])));
+        written.push(...batch.map((record) => recordKey(record.id)));
       }
-      const exists = await loadConversation(record.id);
-      const copy = { ...record, id: exists ? crypto.randomUUID() : record.id, title: String(record.title ?? "Imported") };
-      copy.turns = copy.turns.map((turn) => (turn.status === "running" ? { ...turn, status: "interrupted" } : turn));
-      await save(copy);
-      imported += 1;
+      for (const { id, title, createdAt, updatedAt } of copies) index[id] = { id, title, createdAt, updatedAt };
+      await chrome.storage.local.set({ [INDEX]: index });
+    } catch (error) {
+      await chrome.storage.local.remove(written).catch(() => {});
+      throw new Error(`Nothing was imported: storing the conversations failed (${error.message}).`);
     }
-    return imported;
+    return copies.length;
   });
+}
+
+// Records in groups of about 8 MB, so no single storage write is huge.
+function* inBatches(records, size = 8_000_000) {
+  let batch = [];
+  let length = 0;
+  for (const record of records) {
+    const bytes = JSON.stringify(record).length;
+    if (batch.length && length + bytes > size) {
+      yield batch;
+      [batch, length] = [[], 0];
+    }
+    batch.push(record);
+    length += bytes;
+  }
+  if (batch.length) yield batch;
 }

@@ -20,18 +20,23 @@ export function fromJson(text) {
   return data.conversations;
 }
 
+// Records stored before imports were checked may have any shape: each is written out as
+// far as it can be read, and never stops the export of the others.
+const listOf = (value) => (Array.isArray(value) ? value : []);
+
 function answerOf(turn) {
-  const final = turn.events.findLast((event) => event.kind === "final_answer" && event.depth === 0);
+  const final = listOf(turn.events).findLast((event) => event?.kind === "final_answer" && event.depth === 0);
   if (!final) return null;
-  const answer = final.data.answer;
+  const answer = final.data?.answer;
   return typeof answer === "string" ? answer : "```json\n" + JSON.stringify(answer, null, 2) + "\n```";
 }
 
 function stepsOf(turn) {
   const lines = [];
-  for (const event of turn.events) {
-    const indent = "  ".repeat(event.depth);
-    if (event.kind === "reasoning") lines.push(`${indent}- thought: ${event.data.text.trim().replaceAll("\n", `\n${indent}  `)}`);
+  for (const event of listOf(turn.events)) {
+    if (!event?.data) continue;
+    const indent = "  ".repeat(Number.isSafeInteger(event.depth) && event.depth > 0 ? Math.min(event.depth, 20) : 0);
+    if (event.kind === "reasoning") lines.push(`${indent}- thought: ${String(event.data.text ?? "").trim().replaceAll("\n", `\n${indent}  `)}`);
     if (event.kind === "tool_call") lines.push(`${indent}- called \`${event.data.name}\` with \`${JSON.stringify(event.data.arguments)}\``);
     if (event.kind === "code") lines.push(`${indent}- ran code:\n\n\`\`\`python\n${event.data.code}\n\`\`\``);
     if (event.kind === "error" && event.data.kind !== "retrying") lines.push(`${indent}- error: ${event.data.message}`);
@@ -39,16 +44,27 @@ function stepsOf(turn) {
   return lines;
 }
 
+function recordAsMarkdown(record) {
+  const parts = [`# ${record.title}`, "", `_${new Date(record.createdAt).toLocaleString()}_`, ""];
+  for (const turn of listOf(record.turns)) {
+    if (!turn || typeof turn !== "object") continue;
+    parts.push(`**You:** ${turn.text}`, "");
+    const selection = turn.context?.selection;
+    if (typeof selection === "string" && selection) parts.push(`> ${selection.replaceAll("\n", "\n> ")}`, "");
+    const steps = stepsOf(turn);
+    if (steps.length) parts.push("<details><summary>Steps</summary>", "", ...steps, "", "</details>", "");
+    parts.push(`**TabAgent:** ${answerOf(turn) ?? `(${turn.status})`}`, "");
+  }
+  return parts;
+}
+
 export function toMarkdown(records) {
   const parts = [];
   for (const record of records) {
-    parts.push(`# ${record.title}`, "", `_${new Date(record.createdAt).toLocaleString()}_`, "");
-    for (const turn of record.turns) {
-      parts.push(`**You:** ${turn.text}`, "");
-      if (turn.context?.selection) parts.push(`> ${turn.context.selection.replaceAll("\n", "\n> ")}`, "");
-      const steps = stepsOf(turn);
-      if (steps.length) parts.push("<details><summary>Steps</summary>", "", ...steps, "", "</details>", "");
-      parts.push(`**TabAgent:** ${answerOf(turn) ?? `(${turn.status})`}`, "");
+    try {
+      parts.push(...recordAsMarkdown(record));
+    } catch (error) {
+      parts.push(`# ${record?.title ?? "A conversation"}`, "", `_(This conversation could not be read: ${error.message})_`, "");
     }
   }
   return parts.join("\n");

@@ -21,7 +21,8 @@ export const MessageType = Object.freeze({
   renameConversation: "rename-conversation", // { conversationId, title }
   deleteConversation: "delete-conversation", // { conversationId }
   deleteOlderThan: "delete-older-than", // { days }
-  importConversations: "import-conversations", // { conversations: [...] } -> { imported }
+  importConversations: "import-conversations", // { conversations: [...] } or { importId } -> { imported }
+  importPart: "import-part", // { importId, text }: a piece of an export's text, applied by importConversations
   saveSettings: "save-settings", // { settings, apiKey? }
   // Service worker -> offscreen document.
   runTurn: "run-turn", // { conversationId, turnId, task, memory, settings, apiKey, attachedTabs, attachedSelection }

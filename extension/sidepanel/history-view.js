@@ -2,18 +2,42 @@
 // delete each one; export all, import a JSON export.
 
 import { listConversations, loadAllConversations, loadConversation } from "../shared/conversations.js";
-import { download, fromJson, toJson, toMarkdown } from "../shared/export.js";
+import { download, toJson, toMarkdown } from "../shared/export.js";
 import { MessageType } from "../shared/messages.js";
 import { askBackground } from "../shared/runtime.js";
 import { h } from "./dom.js";
 
+// Records stored before imports were checked may have any shape: one that does not fit is
+// searched for what it has, never allowed to break the search for the others.
+const listOf = (value) => (Array.isArray(value) ? value : []);
+
 function searchableText(record) {
   const parts = [record.title];
-  for (const turn of record.turns) {
-    parts.push(turn.text);
-    for (const event of turn.events) if (event.kind === "final_answer") parts.push(String(event.data.answer));
+  for (const turn of listOf(record.turns)) {
+    parts.push(turn?.text);
+    for (const event of listOf(turn?.events)) if (event?.kind === "final_answer") parts.push(String(event.data?.answer));
   }
-  return parts.join("\n").toLowerCase();
+  return parts.filter((part) => typeof part === "string").join("\n").toLowerCase();
+}
+
+// An import goes to the service worker in parts: one message may not exceed 64 MiB, and an
+// export of a long history does. A part of 4 M characters stays far below that however the
+// message escapes them, and never splits a character made of two UTF-16 units.
+const IMPORT_PART = 4_000_000;
+
+function* textParts(text, size = IMPORT_PART) {
+  let at = 0;
+  do {
+    let end = Math.min(at + size, text.length);
+    if (end < text.length && /[\uD800-\uDBFF]/.test(text[end - 1])) end -= 1;
+    yield text.slice(at, end);
+    at = end;
+  } while (at < text.length);
+}
+
+function timeOf(milliseconds) {
+  const date = new Date(milliseconds);
+  return Number.isNaN(date.getTime()) ? h("time", {}, "") : h("time", { datetime: date.toISOString() }, date.toLocaleDateString());
 }
 
 function fileName(title, extension) {
@@ -55,7 +79,7 @@ export class HistoryView {
       "li",
       { "data-id": entry.id },
       h("button", { class: "open", type: "button", title: entry.title, onclick: () => this.onOpen(entry.id) }, entry.title),
-      h("time", { datetime: new Date(entry.updatedAt).toISOString() }, new Date(entry.updatedAt).toLocaleDateString()),
+      timeOf(entry.updatedAt),
       h("button", { class: "rename", type: "button", title: "Rename", onclick: act(() => this.rename(entry)) }, "Rename"),
       h("button", { class: "export-json", type: "button", title: "Export as JSON", onclick: act(() => this.export([entry.id], "json")) }, "JSON"),
       h("button", { class: "export-md", type: "button", title: "Export as Markdown", onclick: act(() => this.export([entry.id], "md")) }, "MD"),
@@ -103,8 +127,9 @@ export class HistoryView {
   }
 
   async import(file) {
-    const records = fromJson(await file.text());
-    const { imported } = await askBackground(MessageType.importConversations, { conversations: records });
+    const importId = crypto.randomUUID();
+    for (const text of textParts(await file.text())) await askBackground(MessageType.importPart, { importId, text });
+    const { imported } = await askBackground(MessageType.importConversations, { importId });
     await this.refresh();
     return imported;
   }

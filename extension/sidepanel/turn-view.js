@@ -56,7 +56,7 @@ export class TurnView {
       this.notice,
       h("div", { class: "turn-footer" }, this.actions, this.traceButton),
     );
-    this.apply(turn.events ?? []);
+    this.apply(Array.isArray(turn.events) ? turn.events : []);
     this.setStatus(turn.status);
   }
 

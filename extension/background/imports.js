@@ -1,0 +1,40 @@
+// Importing a JSON export, whatever its size: the panel sends the file's text in parts
+// (one runtime message may not exceed 64 MiB; an export of a long history does), and the
+// last message applies them. The parts wait here, in memory: if the worker stops meanwhile
+// they are gone and the import says so, having stored nothing.
+
+import { checkConversations } from "../shared/conversation-schema.js";
+import { importConversations } from "../shared/conversations.js";
+import { fromJson } from "../shared/export.js";
+
+const partsOf = new Map(); // import id -> the file's text so far, in parts
+const OWN_PAGES = chrome.runtime.getURL("");
+
+// Only the extension's own pages import (the history view); never a content script.
+function fromOwnPage(sender) {
+  if (sender?.id !== chrome.runtime.id || !String(sender.url ?? "").startsWith(OWN_PAGES)) {
+    throw new Error("conversations are imported only from TabAgent's own pages");
+  }
+}
+
+export function receiveImportPart({ importId, text }, sender) {
+  fromOwnPage(sender);
+  if (typeof importId !== "string" || typeof text !== "string") throw new Error("an import part needs an importId and text");
+  const parts = partsOf.get(importId) ?? [];
+  parts.push(text);
+  partsOf.set(importId, parts);
+  return { received: parts.length };
+}
+
+// { importId } applies the parts received; { conversations } the records themselves.
+export async function applyImport({ importId, conversations }, sender) {
+  fromOwnPage(sender);
+  let records = conversations;
+  if (importId !== undefined) {
+    const parts = partsOf.get(importId);
+    partsOf.delete(importId);
+    if (!parts) throw new Error("The import was interrupted (the extension restarted): nothing was imported. Please try again.");
+    records = fromJson(parts.join(""));
+  }
+  return importConversations(checkConversations(records));
+}
