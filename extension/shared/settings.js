@@ -1,5 +1,11 @@
 // The user's model settings. The API key is kept apart from the rest (its own key in
 // chrome.storage.local) so that nothing that reads or exports settings carries it along.
+// Which settings there are, and their defaults, is declared once, in Python
+// (py/tabagent/app/wire.py, mirrored as wire.js); here they are spelled in camelCase.
+
+import { SETTINGS } from "./wire.js";
+
+const camelCase = (name) => name.replace(/_([a-z])/g, (_, letter) => letter.toUpperCase());
 
 export const PROVIDERS = Object.freeze({
   // Chrome's own model (the Prompt API): on this device, no key, offered where available.
@@ -18,17 +24,10 @@ export const AGENTS = Object.freeze({
   tool_calling: "ToolCallingAgent: uses the model's tool calls",
 });
 
-export const DEFAULT_SETTINGS = Object.freeze({
-  provider: "",
-  baseUrl: "",
-  model: "",
-  agent: "code",
-  maxSteps: 10,
-  codeTimeout: 30, // seconds one step's code may run in the sandbox
-  idleCloseMinutes: 10, // Python (the offscreen document) closes after this long unused
-  // Managed agents the main agent can delegate to: [{ name, description, agent, max_steps, team }].
-  team: [],
-});
+// { provider, baseUrl, model, agent, maxSteps, codeTimeout, idleCloseMinutes, team, ... }
+export const DEFAULT_SETTINGS = Object.freeze(
+  Object.fromEntries(Object.entries(SETTINGS).map(([name, value]) => [camelCase(name), value])),
+);
 
 const SETTINGS_KEY = "settings";
 const API_KEY = "apiKey";
@@ -57,17 +56,10 @@ export function whatIsMissing(settings, apiKey) {
   return "";
 }
 
-// The settings as the Python agent reads them (py/tabagent/app/turns.py, through json_entry_points.py).
+// The settings as they cross to Python: snake_case, as wire.js declares them. Python checks
+// the values and puts its defaults in place of missing or unusable ones (wire.py).
 export function forPython(settings) {
-  return {
-    provider: settings.provider,
-    base_url: settings.baseUrl,
-    model: settings.model,
-    agent: settings.agent,
-    max_steps: Number(settings.maxSteps) || 10,
-    code_timeout: Number(settings.codeTimeout) || 30,
-    team: Array.isArray(settings.team) ? settings.team : [],
-  };
+  return Object.fromEntries(Object.keys(SETTINGS).map((name) => [name, settings[camelCase(name)] ?? null]));
 }
 
 // Whether Chrome's built-in model can run here ("available", "downloadable", ...), or "unavailable".
