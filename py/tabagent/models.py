@@ -40,7 +40,6 @@ class ModelReply:
     content: str = ""
     tool_calls: list[ToolCall] = field(default_factory=list)
     usage: dict | None = None  # {"prompt_tokens", "completion_tokens", "total_tokens"}
-    raw: Any = None
     finish_reason: str | None = None
     # What crossed the wire, one entry per attempt (retries included), for the trace:
     # {"url", "request" (the exact JSON text sent), "status", "response" (the text received),
@@ -200,8 +199,7 @@ class OpenAIModel(Model):
             calls = [ToolCall(c.get("id") or new_call_id(), c["function"]["name"],
                               _as_json_text(c["function"].get("arguments")))
                      for c in message.get("tool_calls") or []]
-            return ModelReply(_text(message.get("content")), calls, _usage(data), data,
-                              choice.get("finish_reason"))
+            return ModelReply(_text(message.get("content")), calls, _usage(data), choice.get("finish_reason"))
         except (ValueError, KeyError, IndexError, TypeError):
             raise BadResponseError(f"unexpected response from {self.url}: {body[:200]!r}; is it "
                                    f"an OpenAI-compatible chat completions endpoint?") from None
@@ -267,11 +265,7 @@ class ReplyBuilder:
     def reply(self) -> ModelReply:
         calls = [ToolCall(c["id"] or new_call_id(), c["name"], "".join(c["arguments"]))
                  for c in self.calls.values()]
-        content = "".join(self.text)
-        raw = {"choices": [{"index": 0, "finish_reason": self.finish_reason, "message": {
-            "role": "assistant", "content": content, "tool_calls": [c.to_openai() for c in calls]}}],
-            "usage": self.usage}
-        return ModelReply(content, calls, self.usage, raw, self.finish_reason)
+        return ModelReply("".join(self.text), calls, self.usage, self.finish_reason)
 
 
 class ScriptedModel(Model):
