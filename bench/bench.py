@@ -22,6 +22,7 @@ BENCHMARKS = {
     "read-page": [sys.executable, "bench/bench_read_page.py"],
     "sandbox": [sys.executable, "bench/bench_sandbox.py"],
     "panel": [sys.executable, "bench/bench_panel.py"],
+    "at-rest": [sys.executable, "bench/bench_at_rest.py"],
 }
 
 
