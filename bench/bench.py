@@ -25,6 +25,7 @@ BENCHMARKS = {
     "pdf": [sys.executable, "bench/bench_pdf.py"],
     "compaction": [sys.executable, "bench/bench_compaction.py"],
     "compaction-pyodide": ["node", "bench/bench_compaction_pyodide.mjs"],
+    "at-rest": [sys.executable, "bench/bench_at_rest.py"],
 }
 
 

@@ -15,6 +15,7 @@ Run it again after editing py/ and reload the extension. Unchanged files are not
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import io
 import json
 import re
@@ -32,6 +33,11 @@ PACKAGE = ROOT / "py" / "tabagent"
 # The developer's own tools: packed next to tabagent/ (so in the package hash), imported at
 # turn time by tabagent.app.user_tools, never at import (the snapshot must not depend on them).
 USER_TOOLS = ROOT / "py" / "user_tools"
+# The wire contract, declared in Python and mirrored for JavaScript by this build (committed,
+# so that the unbuilt tree reads true; tests/unit/test_wire.py fails when it drifts).
+PYTHON_SETUP = ROOT / "extension" / "shared" / "python-setup.js"
+WIRE = PACKAGE / "app" / "wire.py"
+WIRE_JS = ROOT / "extension" / "shared" / "wire.js"
 
 PYODIDE_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"]
 
@@ -159,6 +165,14 @@ def make_snapshot(key: str, archive: bytes) -> bool:
     return True
 
 
+def wire_module() -> str:
+    """extension/shared/wire.js, made from py/tabagent/app/wire.py (which imports nothing of ours)."""
+    spec = importlib.util.spec_from_file_location("tabagent_wire", WIRE)
+    wire = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(wire)
+    return wire.javascript_module()
+
+
 def sha256_of(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
@@ -207,10 +221,13 @@ def main() -> None:
             if copy_if_changed(path, VENDOR / target / path.name):
                 changed.append(f"{target}/{path.name}")
     changed += vendor_wheels()
+    if write_if_changed(WIRE_JS, wire_module().encode()):
+        changed.append("../shared/wire.js")
     archive = pack_package()
     info = {
         "pyodideVersion": pyodide_package["version"],
-        "packageHash": hashlib.sha256(archive).hexdigest()[:16],
+        # The snapshot holds what python-setup.js imports too: a change there makes a new one.
+        "packageHash": hashlib.sha256(archive + PYTHON_SETUP.read_bytes()).hexdigest()[:16],
         "packageFiles": len(package_files()),
     }
     VENDOR.mkdir(parents=True, exist_ok=True)

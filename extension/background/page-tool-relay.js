@@ -71,7 +71,7 @@ async function run(tab, name, args) {
   };
 }
 
-export async function runPageTool({ name, args, tabId, expectUrl }) {
+export async function runPageTool({ name, args, tab_id: tabId, expect_url: expectUrl }) {
   try {
     const tab = await settled(tabId != null ? await tabById(tabId) : await userTab());
     // An action the user confirmed must happen on the page they saw, or not at all.

@@ -11,8 +11,9 @@ export function pageBridge(conversationId) {
   const asked = new Set();
   return {
     async call(requestJson) {
-      const { name, args, tab_id: tabId, expect_url: expectUrl } = JSON.parse(requestJson);
-      const message = { target: Target.background, type: MessageType.pageTool, name, args, tabId, expectUrl };
+      // Passed on as Python wrote it: the wire's spelling (wire.js PAGE_TOOL_REQUEST), no renaming.
+      const { name, args, tab_id, expect_url } = JSON.parse(requestJson);
+      const message = { target: Target.background, type: MessageType.pageTool, name, args, tab_id, expect_url };
       const reply = await chrome.runtime.sendMessage(message).catch((error) => ({ ok: false, error: error.message }));
       if (!reply?.ok) {
         const why = reply?.error ?? "the service worker did not answer";

@@ -17,12 +17,13 @@
 
 import { spareState, takeFrame } from "./sandbox-frame.js";
 import { FromSandbox, ToSandbox, problemToSandbox } from "../shared/sandbox-protocol.js";
+import { SANDBOX } from "../shared/wire.js";
 
 export const SANDBOX_DEFAULTS = Object.freeze({
-  timeoutMs: 30_000, // of the sandbox's own time: waiting for a tool in the parent does not count
-  memoryLimitMb: 1024,
-  maxOutputChars: 20_000,
-  bootTimeoutMs: 60_000,
+  timeoutMs: SANDBOX.timeout_ms, // of the sandbox's own time: waiting for a tool in the parent does not count
+  memoryLimitMb: SANDBOX.memory_limit_mb,
+  maxOutputChars: SANDBOX.max_output_chars,
+  bootTimeoutMs: SANDBOX.boot_timeout_ms,
 });
 const RESTARTED = "The sandbox was restarted: variables and imports from earlier steps are gone.";
 
@@ -111,6 +112,15 @@ export class SandboxHost {
         memoryLimitBytes: Math.round(limits.memoryLimitMb * 2 ** 20),
       });
     });
+  }
+
+  // The same run as Python reaches it (SandboxExecutor): JSON text in and out, spelled as
+  // wire.js's SANDBOX; onToolCall(name, argsJson) answers with JSON text too.
+  async runJson(code, optionsJson, onToolCall) {
+    const { tools = [], timeout_ms, memory_limit_mb, max_output_chars } = JSON.parse(optionsJson);
+    const options = { tools, onToolCall, timeoutMs: timeout_ms, memoryLimitMb: memory_limit_mb, maxOutputChars: max_output_chars };
+    const { output, isError, isFinal, finalValue, stopped } = await this.run(code, options);
+    return JSON.stringify({ output, is_error: isError, is_final: isFinal, final_value: finalValue, stopped });
   }
 
   // A new conversation: a fresh interpreter, without the variables and imports of this one.

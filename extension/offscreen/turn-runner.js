@@ -48,6 +48,7 @@ export class TurnRunner {
     this.python = python; // a promise of { pyodide }
     this.idle = idle; // counts the turns running, so that Python is not closed under one
     this.sandboxes = new Sandboxes();
+    this.waiting = new Set(); // conversations whose turn waits for Python to start; stop() empties it
   }
 
   // tabagent's JSON entry points (py/tabagent/app/json_entry_points.py).
@@ -69,19 +70,22 @@ export class TurnRunner {
     // The page tools reach the user's tabs, and ask the user before acting, through this.
     const page = pageBridge(conversationId);
     this.idle.turnStarted();
-    const running = this.api().then((api) =>
-      api.run_turn_json.callKwargs(request, (json) => batcher.push(JSON.parse(json)), {
+    this.waiting.add(conversationId);
+    const running = this.api().then((api) => {
+      if (!this.waiting.delete(conversationId)) return JSON.stringify({ status: "cancelled", memory });
+      return api.run_turn_json.callKwargs(request, (json) => batcher.push(JSON.parse(json)), {
         page,
         browser_model: builtinModel,
         sandbox_for: (agentName) => this.sandboxes.forAgent(conversationId, agentName),
-      }),
-    );
+      });
+    });
     running
       .then(
         (resultJson) => this.finish(batcher, JSON.parse(resultJson)),
         (error) => this.finish(batcher, { status: "error", memory, error: String(error) }),
       )
       .finally(() => {
+        this.waiting.delete(conversationId);
         page.close();
         this.idle.turnEnded();
       });
@@ -100,6 +104,7 @@ export class TurnRunner {
   }
 
   async stop({ conversationId }) {
+    if (this.waiting.delete(conversationId)) return { stopped: true }; // stopped before it began
     const api = await this.api();
     return { stopped: api.stop_turn(conversationId) };
   }

@@ -4,7 +4,7 @@
 
 import { MessageType } from "../shared/messages.js";
 import { askBackground } from "../shared/runtime.js";
-import { AGENTS, PROVIDERS, builtinModelAvailability, loadSettings } from "../shared/settings.js";
+import { AGENTS, DEFAULT_SETTINGS, PROVIDERS, builtinModelAvailability, loadSettings } from "../shared/settings.js";
 import { fetchModels } from "./connection.js";
 
 const $ = (id) => document.getElementById(id);
@@ -33,9 +33,9 @@ function readTeam() {
 
 function readForm() {
   const settings = Object.fromEntries(FIELDS.map((name) => [name, form.elements[name].value.trim()]));
-  settings.maxSteps = Number(settings.maxSteps) || 10;
-  settings.codeTimeout = Number(settings.codeTimeout) || 30;
-  settings.contextWindow = Number(settings.contextWindow) || 8192;
+  settings.maxSteps = Number(settings.maxSteps) || DEFAULT_SETTINGS.maxSteps;
+  settings.codeTimeout = Number(settings.codeTimeout) || DEFAULT_SETTINGS.codeTimeout;
+  settings.contextWindow = Number(settings.contextWindow) || DEFAULT_SETTINGS.contextWindow;
   settings.team = readTeam();
   settings.showSteps = form.elements.showSteps.checked;
   return settings;

@@ -31,7 +31,7 @@ export const MessageType = Object.freeze({
   listTools: "list-tools", // {} -> { tools: [{ name, description, parameters, signature }], problems }
   callTool: "call-tool", // { name, args } -> { result, ms }: one tool called by hand, no model (for developers)
   // Offscreen document -> service worker: one page-tool call, run in the user's tab.
-  pageTool: "page-tool", // { name, args, tabId?, expectUrl? } -> { ok, result | error, tab_id, url, title }
+  pageTool: "page-tool", // wire.js PAGE_TOOL_REQUEST { name, args, tab_id?, expect_url? } -> PAGE_TOOL_REPLY
   // Python's life cycle: the offscreen document has been idle long enough (offscreen -> service
   // worker), is it still (service worker -> offscreen: { idle }); a side panel's runtime Port
   // to the offscreen document is named panelOpen and keeps Python there while it is open.

@@ -3,6 +3,8 @@
 // everything that comes out of the sandbox is untrusted: each side checks every message
 // against these shapes before acting on it, and drops what does not fit.
 
+import { SANDBOX } from "./wire.js";
+
 // Parent -> sandbox.
 export const ToSandbox = Object.freeze({
   boot: "boot", // the files the worker starts Pyodide from (ArrayBuffers, transferred)
@@ -19,9 +21,9 @@ export const FromSandbox = Object.freeze({
   memoryExceeded: "memory-exceeded", // the heap grew past the run's limit
 });
 
-export const MAX_CODE_CHARS = 1_000_000;
-// Tool arguments and results, outputs and final answers: a whole page fits, a runaway does not.
-export const MAX_TEXT_CHARS = 16_000_000;
+export const MAX_CODE_CHARS = SANDBOX.max_code_chars;
+// Tool arguments and results, outputs and final answers (wire.py SANDBOX).
+export const MAX_TEXT_CHARS = SANDBOX.max_text_chars;
 const NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 
 const isText = (limit) => (v) => typeof v === "string" && v.length <= limit;

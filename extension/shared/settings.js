@@ -1,5 +1,11 @@
 // The user's model settings. The API key is kept apart from the rest (its own key in
 // chrome.storage.local) so that nothing that reads or exports settings carries it along.
+// Which settings there are, and their defaults, is declared once, in Python
+// (py/tabagent/app/wire.py, mirrored as wire.js); here they are spelled in camelCase.
+
+import { SETTINGS } from "./wire.js";
+
+const camelCase = (name) => name.replace(/_([a-z])/g, (_, letter) => letter.toUpperCase());
 
 export const PROVIDERS = Object.freeze({
   // Chrome's own model (the Prompt API): on this device, no key, offered where available.
@@ -18,27 +24,10 @@ export const AGENTS = Object.freeze({
   tool_calling: "ToolCallingAgent: uses the model's tool calls",
 });
 
-export const DEFAULT_SETTINGS = Object.freeze({
-  provider: "",
-  baseUrl: "",
-  model: "",
-  agent: "code",
-  maxSteps: 10,
-  codeTimeout: 30, // seconds one step's code may run in the sandbox
-  idleCloseMinutes: 10, // Python (the offscreen document) closes after this long unused
-  // Tokens one request may hold, used when the endpoint and the model's name do not say.
-  contextWindow: 8192,
-  // Managed agents the main agent can delegate to: [{ name, description, agent, max_steps, team }].
-  team: [],
-  showSteps: false, // keep a turn's steps open after it finished (the panel folds them)
-  // Added to the agent's own instructions, never replacing them; "" for none.
-  systemPrompt: "",
-  temperature: "", // "" leaves the endpoint's default
-  maxOutputTokens: "", // "" leaves the endpoint's default
-  // The user's own prompts, "name: prompt" per line, with {{selection}} and {{page}} slots
-  // (shared/quick-actions.js): in the context menu and as /name in the composer.
-  customPrompts: "",
-});
+// { provider, baseUrl, model, agent, maxSteps, codeTimeout, idleCloseMinutes, team, ... }
+export const DEFAULT_SETTINGS = Object.freeze(
+  Object.fromEntries(Object.entries(SETTINGS).map(([name, value]) => [camelCase(name), value])),
+);
 
 const SETTINGS_KEY = "settings";
 const API_KEY = "apiKey";
@@ -75,21 +64,10 @@ export function withOverrides(settings, overrides) {
   return { ...settings, ...Object.fromEntries(chosen) };
 }
 
-// The settings as the Python agent reads them (py/tabagent/app/turns.py, through json_entry_points.py).
+// The settings as they cross to Python: snake_case, as wire.js declares them. Python checks
+// the values and puts its defaults in place of missing or unusable ones (wire.py).
 export function forPython(settings) {
-  return {
-    provider: settings.provider,
-    base_url: settings.baseUrl,
-    model: settings.model,
-    agent: settings.agent,
-    max_steps: Number(settings.maxSteps) || 10,
-    code_timeout: Number(settings.codeTimeout) || 30,
-    context_window: Number(settings.contextWindow) || 8192,
-    team: Array.isArray(settings.team) ? settings.team : [],
-    system_prompt: String(settings.systemPrompt ?? ""),
-    temperature: settings.temperature === "" || settings.temperature == null ? null : Number(settings.temperature),
-    max_output_tokens: Number(settings.maxOutputTokens) || null,
-  };
+  return Object.fromEntries(Object.keys(SETTINGS).map((name) => [name, settings[camelCase(name)] ?? null]));
 }
 
 // Whether Chrome's built-in model can run here ("available", "downloadable", ...), or "unavailable".

@@ -1,7 +1,7 @@
 """Runs model-written Python and reports what happened.
 
-This module imports nothing from the rest of tabagent, so the sandboxed page can
-load this one file into its own Pyodide and run code exactly as the tests do.
+The sandbox's own Pyodide (tabagent.app.sandbox_runtime) runs code with this module too, so
+code runs there exactly as it does in the tests and in the local executor.
 
 Weak models call async tools without `await`, so calls to the given tool names
 are rewritten into awaited calls before compiling with top-level await. Printed
@@ -15,6 +15,8 @@ import ast
 import inspect
 import linecache
 import traceback
+
+from .memory import cut
 
 FILENAME = "<agent code>"
 _LAST = "__tabagent_last_value__"
@@ -56,7 +58,7 @@ async def run_code(code: str, namespace: dict, async_names=(),
     except (Exception, SystemExit) as error:  # SystemExit too: exit() must not end the agent
         printed.append(format_error(error))
         result["is_error"] = True
-    result["output"] = cap("".join(printed), max_output_chars)
+    result["output"] = cut("".join(printed), max_output_chars, PRINT_LESS)
     return result
 
 
@@ -169,8 +171,5 @@ def format_error(error: BaseException) -> str:
     return "".join(head + traceback.format_exception_only(type(error), error))
 
 
-def cap(text: str, limit: int) -> str:
-    if len(text) <= limit:
-        return text
-    return (text[:limit] + f"\n[... {len(text) - limit:,} more characters cut. Print less at "
-            f"a time, e.g. a slice such as text[:2000] or the first rows.]\n")
+PRINT_LESS = "Print less at a time, e.g. a slice such as text[:2000] or the first rows."
+

@@ -115,13 +115,6 @@ class Memory:
             messages.extend(step.to_messages(i > current) if isinstance(step, ActionStep) else step.to_messages())
         return messages
 
-    def usage(self) -> dict:
-        total: dict[str, int] = {}
-        for step in self.steps:
-            for key, value in (getattr(step, "usage", None) or {}).items():
-                total[key] = total.get(key, 0) + value
-        return total
-
     def to_dict(self) -> dict:
         steps = [asdict(s) for s in self.steps]
         for step in steps:

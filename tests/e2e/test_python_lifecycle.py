@@ -72,3 +72,11 @@ def test_no_python_at_rest_then_on_demand_then_closed_when_idle(fresh_browser, m
     assert record["turns"][-1]["startedAt"] < ready["readyAt"], "the turn was sent before Python was ready"
     assert "Started cold." in str(record["turns"][-1]["events"])
     wait_until_closed(browser)  # the turn over and no panel open: idle again
+
+    # Stopped while Python starts: it never reaches the model.
+    asked = len(model.requests)
+    started = ask_background(browser, "start-turn", text="Never mind")
+    assert ask_background(browser, "stop-turn", conversationId=started["conversationId"])["stopped"] is True
+    wait(browser, lambda d: next((c for c in stored_conversations(browser) if c["id"] == started["conversationId"]
+                                  and c["turns"][-1]["status"] == "cancelled"), None), 60)
+    assert len(model.requests) == asked

@@ -128,7 +128,7 @@ def test_final_answer_ends_the_run_with_its_value(sandbox):
 
 def test_output_is_capped_with_a_note(sandbox):
     result = sandbox.run("print('x' * 5000)", maxOutputChars=1000)
-    assert result["output"].startswith("x" * 1000 + "\n[... 4,001 more characters cut.")
+    assert result["output"].startswith("x" * 1000 + "\n[... cut 4,001 of 5,001 characters.")
     assert len(result["output"]) < 1200
 
 

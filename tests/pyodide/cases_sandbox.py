@@ -15,13 +15,12 @@ from tabagent.app.sandbox_executor import SandboxExecutor, tool_spec
 HOST_JS = """({
   warmed: 0, resets: 0, seen: null,
   warm() { this.warmed++; },
-  async run(code, options) {
-    const { tools, timeoutMs, memoryLimitMb, maxOutputChars } = options;
-    this.seen = JSON.stringify({ code, tools, timeoutMs, memoryLimitMb, maxOutputChars });
-    const sum = JSON.parse(await options.onToolCall("add", JSON.stringify({ args: [2], kwargs: { b: 3 } })));
-    const bad = JSON.parse(await options.onToolCall("add", JSON.stringify({ args: ["two"], kwargs: {} })));
-    return { output: `${sum.value} ${bad.error.type}\\n`, isError: false, isFinal: true,
-             finalValue: JSON.stringify({ sum: sum.value }) };
+  async runJson(code, optionsJson, onToolCall) {
+    this.seen = JSON.stringify({ code, ...JSON.parse(optionsJson) });
+    const sum = JSON.parse(await onToolCall("add", JSON.stringify({ args: [2], kwargs: { b: 3 } })));
+    const bad = JSON.parse(await onToolCall("add", JSON.stringify({ args: ["two"], kwargs: {} })));
+    return JSON.stringify({ output: `${sum.value} ${bad.error.type}\\n`, is_error: false, is_final: true,
+                            final_value: JSON.stringify({ sum: sum.value }), stopped: null });
   },
   async reset() { this.resets++; },
   stop() {},
@@ -36,14 +35,12 @@ class PythonHost:
     def warm(self):
         self.warmed += 1
 
-    async def run(self, code, options):
-        self.seen = json.dumps({"code": code, **{k: options[k] for k in ("tools", "timeoutMs", "memoryLimitMb",
-                                                                         "maxOutputChars")}})
-        call = options["onToolCall"]
+    async def runJson(self, code, options_json, call):  # noqa: N802  SandboxHost's name
+        self.seen = json.dumps({"code": code, **json.loads(options_json)})
         total = json.loads(await call("add", json.dumps({"args": [2], "kwargs": {"b": 3}})))
         bad = json.loads(await call("add", json.dumps({"args": ["two"], "kwargs": {}})))
-        return {"output": f"{total['value']} {bad['error']['type']}\n", "isError": False, "isFinal": True,
-                "finalValue": json.dumps({"sum": total["value"]})}
+        return json.dumps({"output": f"{total['value']} {bad['error']['type']}\n", "is_error": False, "is_final": True,
+                           "final_value": json.dumps({"sum": total["value"]}), "stopped": None})
 
     async def reset(self):
         self.resets += 1
@@ -77,6 +74,6 @@ async def test_sandbox_executor_hands_code_and_tools_over_and_answers_calls():
     assert result.is_final and not result.is_error
     assert result.final_value == {"sum": 5}
     assert json.loads(host.seen) == {"code": "total = add(2, b=3)", "tools": [tool_spec(add)],
-                                     "timeoutMs": 2500, "memoryLimitMb": 64, "maxOutputChars": 20_000}
+                                     "timeout_ms": 2500, "memory_limit_mb": 64, "max_output_chars": 20_000}
     await executor.reset()
     assert host.resets == 1

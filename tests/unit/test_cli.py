@@ -107,8 +107,11 @@ def test_options_override_the_settings_file(tmp_path):
     settings.write_text(json.dumps({"baseUrl": "http://a/v1", "model": "small", "maxSteps": 3,
                                     "team": [{"name": "helper", "agent": "code"}]}))
     args = cli.parse_args(["--settings", str(settings), "--model", "large", "--agent", "tool_calling", "task"])
-    assert cli.settings_from(args) == {"base_url": "http://a/v1", "model": "large", "agent": "tool_calling",
-                                       "max_steps": 3, "team": [{"name": "helper", "agent": "code"}]}
+    settings = cli.settings_from(args)
+    assert {k: settings[k] for k in ("base_url", "model", "agent", "max_steps", "team")} == {
+        "base_url": "http://a/v1", "model": "large", "agent": "tool_calling", "max_steps": 3,
+        "team": [{"name": "helper", "agent": "code"}]}
+    assert settings["code_timeout"] == 30  # a default, from the one declaration (wire.py)
 
 
 @pytest.mark.parametrize("argv, says", [

@@ -74,3 +74,27 @@ def test_the_outside_pattern_catches_what_it_must():
     for text in ('Path("/work/shared/testdata/pages")', "ROOT / '../shared/testdata'", "open('/etc/passwd')"):
         assert OUTSIDE.search(text), text
     assert not OUTSIDE.search('Path(__file__).parent / "pages" / "readability"')
+
+
+EXTENSION = Path(__file__).resolve().parents[2] / "extension"
+IMPORT = re.compile(r"""(?:\bimport\b[^"'();]*?\bfrom\s*|\bimport\s*\(?\s*)["'](\.{1,2}/[^"']+)["']""")
+
+
+def test_each_context_imports_only_its_own_folder_and_shared():
+    """extension/<context>/ imports its own files, extension/shared/ and extension/vendor/ only:
+    code that runs in one context lives in that context's folder."""
+    crossing = {}
+    for path in sorted(EXTENSION.rglob("*.js")):
+        folder = path.parent.relative_to(EXTENSION).parts[0] if path.parent != EXTENSION else ""
+        if folder == "vendor":
+            continue
+        for target in IMPORT.findall(path.read_text()):
+            reached = (path.parent / target).resolve().relative_to(EXTENSION).parts[0]
+            if reached not in {folder, "shared", "vendor"}:
+                crossing.setdefault(str(path.relative_to(EXTENSION)), []).append(target)
+    assert crossing == {}
+
+
+def test_the_import_pattern_sees_static_and_dynamic_imports():
+    text = 'import { a } from "../offscreen/x.js";\nimport * as b from "./y.js";\nawait import("../sandbox/z.js");'
+    assert IMPORT.findall(text) == ["../offscreen/x.js", "./y.js", "../sandbox/z.js"]

@@ -38,7 +38,8 @@ async def test_memory_round_trips_through_json():
     assert (step.model_output, step.tool_calls, step.observations) == (
         "Adding.", [{"id": "c1", "name": "add", "arguments": '{"a": 1, "b": 2}'}],
         [{"id": "c1", "name": "add", "content": "3", "is_error": False}])
-    assert restored.usage() == {"prompt_tokens": 14, "completion_tokens": 5, "total_tokens": 19}
+    usages = [getattr(s, "usage", None) for s in restored.steps]
+    assert usages == [getattr(s, "usage", None) for s in agent.memory.steps] and any(usages)  # kept
     assert json.loads(saved)["version"] == 1
 
 

@@ -74,14 +74,16 @@ class InProcessSandbox:
     def __init__(self):
         self.worker, self.last_run, self.stops = Worker(), 0, 0
 
-    async def run(self, code, options):
+    async def runJson(self, code, options_json, on_tool_call):  # noqa: N802  SandboxHost's name
+        options = json.loads(options_json)
         self.last_run += 1
-        self.worker.runtime.start_run(run_message(self.last_run, code, options["tools"], options["maxOutputChars"]))
+        self.worker.runtime.start_run(run_message(self.last_run, code, options["tools"], options["max_output_chars"]))
         while (message := await self.worker.next())["type"] == "tool-call":
-            reply = await options["onToolCall"](message["name"], message["args"])
+            reply = await on_tool_call(message["name"], message["args"])
             self.worker.runtime.receive(json.dumps({"type": "tool-result", "runId": message["runId"],
                                                     "callId": message["callId"], "reply": reply}))
-        return {key: message[key] for key in ("output", "isError", "isFinal", "finalValue")}
+        return json.dumps({"output": message["output"], "is_error": message["isError"], "is_final": message["isFinal"],
+                           "final_value": message["finalValue"], "stopped": None})
 
     async def reset(self):
         self.worker = Worker()
@@ -311,7 +313,7 @@ async def test_reset_forgets_and_a_cancelled_run_stops_the_sandbox():
     assert "NameError" in (await executor.run("x", {})).output
 
     class Hanging(InProcessSandbox):
-        async def run(self, code, options):
+        async def runJson(self, code, options_json, on_tool_call):  # noqa: N802
             await asyncio.sleep(60)
 
     hanging = Hanging()

@@ -63,12 +63,11 @@ async def test_stop_cancels_the_running_turn():
 
     task = asyncio.ensure_future(turns.run(request(), events.append, model=SlowModel([])))
     await asyncio.sleep(0.05)
-    assert turns.running() == ["c1"]
     assert turns.stop("c1")
     result = await asyncio.wait_for(task, 2)
     assert result["status"] == "cancelled"
     assert events[-1]["data"]["status"] == "cancelled"
-    assert turns.running() == [] and not turns.stop("c1")
+    assert not turns.stop("c1")  # no longer running
     Memory.from_json(result["memory"])
 
 

@@ -6,5 +6,6 @@ points the extension's offscreen document calls (json_entry_points.py), the page
 page actions that reach the user's tabs (page_tools.py, page_actions.py, page_bridge.py),
 the developer's own tools (user_tools.py), Chrome's built-in model (builtin_model.py), the
 code sandbox's two sides (sandbox_executor.py here, sandbox_runtime.py in the sandbox's own
-Pyodide) and the command line (cli.py). Nothing in the framework imports this package.
+Pyodide), the command line (cli.py), and wire.py: every shape that crosses between JavaScript
+and Python, declared once. Nothing in the framework imports this package.
 """

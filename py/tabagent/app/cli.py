@@ -23,12 +23,10 @@ from ..executor import LocalExecutor
 from ..hosts.cpython import CPythonHost
 from .turns import AGENT_KINDS, Turns
 from .user_tools import load_user_tools
+from .wire import SETTINGS, settings_from_wire
 
 USAGE_ERROR, MODEL_ERROR, STOPPED = 2, 1, 130
 NOT_FATAL = ("retrying", "max_steps", "truncated")  # error kinds after which the turn goes on
-# The extension's settings keys (extension/shared/settings.js) and what turns.py calls them.
-SETTINGS_KEYS = {"provider": "provider", "baseUrl": "base_url", "model": "model", "agent": "agent",
-                 "maxSteps": "max_steps", "team": "team"}
 
 
 class UsageError(Exception):
@@ -52,10 +50,11 @@ def parse_args(argv) -> argparse.Namespace:
                         help="code (the default) runs the Python the model writes IN THIS PROCESS, "
                              "with your permissions and no sandbox (LocalExecutor); tool_calling "
                              "only calls the tools")
-    parser.add_argument("--max-steps", type=int, help="steps before the agent must answer (default 10)")
+    parser.add_argument("--max-steps", type=int, help=f"steps before the agent must answer (default {SETTINGS['max_steps']})")
     parser.add_argument("--settings", metavar="FILE",
                         help="a JSON file of the extension's settings (provider, baseUrl, model, "
-                             "agent, maxSteps, team); the options above override it")
+                             "agent, maxSteps, codeTimeout, team: camelCase as the extension stores them, "
+                             "or snake_case as in wire.py); the options above override it")
     parser.add_argument("--tools", metavar="FOLDER", help="where your tools are (default py/user_tools)")
     parser.add_argument("--events", action="store_true",
                         help="print every event as a line of JSON instead (the stream the panel renders)")
@@ -65,7 +64,7 @@ def parse_args(argv) -> argparse.Namespace:
 
 def settings_from(args) -> dict:
     """The settings as turns.py reads them: the file's, then the options'."""
-    settings = {"agent": "code", "max_steps": 10}
+    stored = {}
     if args.settings:
         try:
             with open(args.settings, encoding="utf-8") as file:
@@ -74,7 +73,7 @@ def settings_from(args) -> dict:
             raise UsageError(f"cannot read the settings file {args.settings}: {error}") from None
         if not isinstance(stored, dict):
             raise UsageError(f"{args.settings} should hold a JSON object like {{\"baseUrl\": ...}}")
-        settings.update({ours: stored[theirs] for theirs, ours in SETTINGS_KEYS.items() if theirs in stored})
+    settings = settings_from_wire({name: stored.get(name, stored.get(camel_case(name))) for name in SETTINGS})
     for key in ("base_url", "model", "agent", "max_steps"):  # the options win
         if getattr(args, key) is not None:
             settings[key] = getattr(args, key)
@@ -89,6 +88,12 @@ def settings_from(args) -> dict:
     if settings["agent"] not in AGENT_KINDS:
         raise UsageError(f"unknown agent {settings['agent']!r}: choose {' or '.join(AGENT_KINDS)}")
     return settings
+
+
+def camel_case(name: str) -> str:
+    """A setting's name as the extension stores it (extension/shared/settings.js): max_steps -> maxSteps."""
+    first, *rest = name.split("_")
+    return first + "".join(word.title() for word in rest)
 
 
 def short(value, limit: int = 160) -> str:

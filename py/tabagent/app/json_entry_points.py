@@ -19,16 +19,17 @@ from .sandbox_executor import SandboxExecutor
 from .turns import turns
 from ..tools import FinalAnswerTool, ToolInputError, format_result
 from .user_tools import describe_problem, load_user_tools, with_page
+from .wire import settings_from_wire
 
 
 async def run_turn_json(request_json: str, emit_json, **build) -> str:
-    """Runs one turn (`session.Turns.run`) with JSON in and out."""
+    """Runs one turn (`turns.Turns.run`) with JSON in and out."""
     if build.get("page") is not None:
         build["page"] = JsonBridge(build["page"])
     # The code a CodeAgent writes runs in the extension's sandbox: one per agent of the team.
     sandbox_for = build.pop("sandbox_for", None)
     if sandbox_for is not None:
-        timeout = float((json.loads(request_json).get("settings") or {}).get("code_timeout", 30))
+        timeout = settings_from_wire(json.loads(request_json).get("settings"))["code_timeout"]
         build["executor_factory"] = lambda name: SandboxExecutor(sandbox_for(name), timeout=timeout)
     # The developer's own tools (py/user_tools/), loaded afresh when their files changed.
     user_tools, build["problems"] = load_user_tools()

@@ -8,7 +8,7 @@ each is an async stub with the tool's name and signature, and a call to it comes
 `answer_tool_call`, which runs the real tool. What the sandbox sends is untrusted, so a
 call is checked before any tool runs, and a malformed one is answered with an error.
 
-    executor = SandboxExecutor(js.tabagent.sandbox, timeout=30)
+    executor = SandboxExecutor(sandbox_for(agent_name), timeout=30)   # see json_entry_points.py
     agent = CodeAgent(model, tools, executor=executor)
 """
 
@@ -20,17 +20,18 @@ import keyword
 
 from ..executor import ExecutionResult, Executor
 from ..tools import Tool
+from .wire import SANDBOX
 
 
 class SandboxExecutor(Executor):
     def __init__(self, sandbox, *, timeout: float | None = None, memory_limit_mb: int | None = None,
-                 max_output_chars: int = 20_000):
+                 max_output_chars: int = SANDBOX["max_output_chars"]):
         self.sandbox = sandbox
-        self.limits = {"maxOutputChars": max_output_chars}
+        self.limits = {"max_output_chars": max_output_chars}  # wire.SANDBOX's names
         if timeout is not None:
-            self.limits["timeoutMs"] = round(timeout * 1000)
+            self.limits["timeout_ms"] = round(timeout * 1000)
         if memory_limit_mb is not None:
-            self.limits["memoryLimitMb"] = memory_limit_mb
+            self.limits["memory_limit_mb"] = memory_limit_mb
         if hasattr(sandbox, "warm"):
             sandbox.warm()  # start it now: it boots while the model writes the first code
 
@@ -39,17 +40,16 @@ class SandboxExecutor(Executor):
             return await answer_tool_call(tools, name, args_json)
 
         options = {"tools": [tool_spec(t) for t in tools.values() if is_python_name(t.name)], **self.limits}
-        js_options, release = _for_javascript(options, on_tool_call)
+        handler, release = _lent_to_javascript(on_tool_call)
         try:
-            result = await self.sandbox.run(code, js_options)
+            result = json.loads(await self.sandbox.runJson(code, json.dumps(options), handler))
         except asyncio.CancelledError:
             self.sandbox.stop()  # the turn was stopped: so is the code it was running
             raise
         finally:
             release()
-        result = result.to_py() if hasattr(result, "to_py") else result
-        return ExecutionResult(output=result["output"], is_error=bool(result["isError"]),
-                               is_final=bool(result["isFinal"]), final_value=json.loads(result["finalValue"]))
+        return ExecutionResult(output=result["output"], is_error=bool(result["is_error"]),
+                               is_final=bool(result["is_final"]), final_value=json.loads(result["final_value"]))
 
     async def reset(self) -> None:
         await self.sandbox.reset()
@@ -62,7 +62,7 @@ async def answer_tool_call(tools: dict, name, args_json) -> str:
         tool = tools.get(name) if isinstance(name, str) else None
         if tool is None:
             raise NameError(f"name {name!r} is not defined: it is not a tool")
-        args, kwargs = parse_arguments(args_json)
+        args, kwargs = unpack_tool_call(args_json)
         value = await tool(*args, **kwargs)
     except Exception as error:  # the tool's error is the sandboxed code's to handle
         return json.dumps({"ok": False, "error": describe_error(error)}, ensure_ascii=False)
@@ -76,7 +76,7 @@ class MalformedToolCall(ValueError):
     """A tool call from the sandbox that is not {"args": [...], "kwargs": {...}}."""
 
 
-def parse_arguments(args_json) -> tuple[list, dict]:
+def unpack_tool_call(args_json) -> tuple[list, dict]:
     try:
         call = json.loads(args_json) if isinstance(args_json, str) else None
     except ValueError:
@@ -120,12 +120,11 @@ def tool_spec(tool: Tool) -> dict:
     return {"name": tool.name, "doc": doc, "params": params}
 
 
-def _for_javascript(options: dict, on_tool_call):
-    """The run's options as SandboxHost.run takes them, and how to free them afterwards."""
+def _lent_to_javascript(function):
+    """`function` as JavaScript may keep calling it for the whole run, and how to free it."""
     try:
-        import js
-        from pyodide.ffi import create_proxy, to_js
-    except ImportError:  # CPython: the tests' stand-in for SandboxHost takes Python values
-        return {**options, "onToolCall": on_tool_call}, lambda: None
-    handler = create_proxy(on_tool_call)
-    return to_js({**options, "onToolCall": handler}, dict_converter=js.Object.fromEntries), handler.destroy
+        from pyodide.ffi import create_proxy
+    except ImportError:  # CPython: the tests' stand-in for SandboxHost is Python
+        return function, lambda: None
+    handler = create_proxy(function)
+    return handler, handler.destroy

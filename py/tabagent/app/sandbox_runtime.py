@@ -29,8 +29,10 @@ import inspect
 import json
 
 from tabagent import code_runner
+from tabagent.memory import cut
+from tabagent.app.wire import SANDBOX
 
-MAX_TEXT_CHARS = 16_000_000  # as sandbox-protocol.js: larger arguments or answers are refused
+MAX_TEXT_CHARS = SANDBOX["max_text_chars"]  # larger arguments or answers are refused
 
 
 class ProtocolError(ValueError):
@@ -129,7 +131,7 @@ class SandboxRuntime:
             self._calls.clear()
         final = to_json(result["final_value"])
         if len(final) > MAX_TEXT_CHARS:
-            final = json.dumps(code_runner.cap(str(result["final_value"]), MAX_TEXT_CHARS // 2))
+            final = json.dumps(cut(str(result["final_value"]), MAX_TEXT_CHARS // 2, "The final answer was too long."))
         self._post(json.dumps({"type": "result", "runId": message["runId"], "output": result["output"],
                                "isError": result["is_error"], "isFinal": result["is_final"],
                                "finalValue": final}))

@@ -4,7 +4,7 @@ The offscreen document (and any other surface) sends a request as a dict and rec
 events through `emit`; nothing here knows about the browser. A request:
 
     {"conversation_id": str, "task": str, "memory": str | None (Memory JSON),
-     "settings": {"base_url", "model", "agent": "code" | "tool_calling", "max_steps", ...},
+     "settings": wire.SETTINGS (base_url, model, agent: "code" | "tool_calling", max_steps, ...),
      "api_key": str, "attached_tabs": [tab_id, ...], "attached_selection": {...}}
 
 (attached_tabs and attached_selection are what the user attached in the composer: attachments.py.)
@@ -31,6 +31,7 @@ from .page_actions import AskTheUser
 from .page_tools import page_tools
 from ..tool_calling_agent import ToolCallingAgent
 from .user_tools import describe_problem
+from .wire import SETTINGS, settings_from_wire
 
 AGENT_KINDS = {"code": CodeAgent, "tool_calling": ToolCallingAgent}
 
@@ -81,7 +82,7 @@ def build_agent(request: dict, listener, *, tools=(), executor_factory=None, hos
     settings["team"] lists managed agents: {"name", "description", "agent", "max_steps",
     "team"} (a team member may have its own team). All share the model and the tools.
     """
-    settings = request.get("settings") or {}
+    settings = settings_from_wire(request.get("settings"))
     model = model or build_model(settings, request.get("api_key"), host, browser_model)
     memory = Memory.from_json(request["memory"]) if request.get("memory") else None
     top = {"name": "TabAgent", "description": "The agent the user talks to.", **settings}
@@ -107,7 +108,7 @@ def context_keeper(model, settings: dict, api_key: str | None) -> ContextKeeper:
 
 
 def _agent(spec: dict, model, tools: list, executor_factory, **options):
-    kind = spec.get("agent", "code")
+    kind = spec.get("agent", SETTINGS["agent"])
     if kind not in AGENT_KINDS:
         raise ValueError(f"Unknown agent kind {kind!r}: choose one of {', '.join(AGENT_KINDS)}.")
     team = [_agent(member, model, tools, executor_factory, context=options.get("context"))
@@ -117,7 +118,7 @@ def _agent(spec: dict, model, tools: list, executor_factory, **options):
         # each name gets its own sandbox, for the conversation).
         options["executor"] = executor_factory(spec.get("name") or "agent")
     return AGENT_KINDS[kind](model, tools, name=spec.get("name") or "agent", description=spec.get("description", ""),
-                             max_steps=int(spec.get("max_steps", 10)), managed_agents=team, **options)
+                             max_steps=int(spec.get("max_steps", SETTINGS["max_steps"])), managed_agents=team, **options)
 
 
 class Turns:
@@ -154,9 +155,6 @@ class Turns:
             return False
         agent.cancel()
         return True
-
-    def running(self) -> list[str]:
-        return list(self._agents)
 
 
 turns = Turns()

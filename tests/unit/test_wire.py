@@ -1,0 +1,68 @@
+"""One wire contract: the shapes that cross between JavaScript and Python are declared once, in
+py/tabagent/app/wire.py, and mirrored by one JavaScript module, extension/shared/wire.js, which
+the build makes from it. These tests fail when the two drift or when a side spells a key its own way."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tabagent.app import wire
+from tabagent.app.wire import SETTINGS, settings_from_wire
+
+ROOT = Path(__file__).resolve().parents[2]
+WIRE_JS = ROOT / "extension" / "shared" / "wire.js"
+
+
+def node(script: str):
+    done = subprocess.run(["node", "--input-type=module", "-e", script], cwd=ROOT, capture_output=True, text=True, timeout=30)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def test_wire_js_is_what_the_build_makes_from_wire_py():
+    assert WIRE_JS.read_text() == wire.javascript_module(), "wire.js drifted from wire.py: run make build"
+
+
+def test_javascript_reads_the_same_declarations():
+    seen = node("""
+      import * as wire from "./extension/shared/wire.js";
+      import { DEFAULT_SETTINGS, forPython } from "./extension/shared/settings.js";
+      console.log(JSON.stringify({ wire, defaults: DEFAULT_SETTINGS, onTheWire: forPython(DEFAULT_SETTINGS),
+                                   partial: forPython({ baseUrl: "http://x/v1", maxSteps: 4 }) }));
+    """)
+    assert seen["wire"]["SETTINGS"] == SETTINGS
+    assert seen["wire"]["SANDBOX"] == wire.SANDBOX
+    assert seen["wire"]["PAGE_TOOL_REQUEST"] == list(wire.PAGE_TOOL_REQUEST)
+    # The extension stores camelCase; what crosses is snake_case, every setting, nothing else.
+    assert set(seen["defaults"]) == {re.sub(r"_([a-z])", lambda m: m[1].upper(), k) for k in SETTINGS}
+    assert seen["onTheWire"] == SETTINGS
+    assert settings_from_wire(seen["partial"]) == {**SETTINGS, "base_url": "http://x/v1", "max_steps": 4}
+
+
+def test_the_extension_spells_no_setting_default_of_its_own():
+    """The defaults live in wire.py only: no JavaScript file writes `maxSteps: 10` or `|| 30` again."""
+    sources = [p for p in (ROOT / "extension").rglob("*.js") if "vendor" not in p.parts and p != WIRE_JS]
+    again = re.compile(r"(maxSteps|codeTimeout|idleCloseMinutes|max_steps|code_timeout)\s*[:=]\s*\d|\|\|\s*(10|30)\b")
+    assert {str(p.relative_to(ROOT)): again.findall(p.read_text()) for p in sources if again.search(p.read_text())} == {}
+
+
+@pytest.mark.parametrize("received, expected", [
+    (None, SETTINGS),
+    ({"max_steps": "7"}, {**SETTINGS, "max_steps": 7}),
+    ({"max_steps": "lots", "code_timeout": -5}, {**SETTINGS, "code_timeout": 1}),
+    ({"max_steps": 10_000, "idle_close_minutes": float("nan")}, {**SETTINGS, "max_steps": 100}),
+    ({"team": "not a list", "agent": "", "unknown": 1}, SETTINGS),
+])
+def test_python_puts_its_defaults_in_place_of_missing_or_unusable_values(received, expected):
+    assert settings_from_wire(received) == expected
+
+
+def test_the_turn_request_the_offscreen_document_sends_is_the_declared_one():
+    runner = (ROOT / "extension" / "offscreen" / "turn-runner.js").read_text()
+    sent = re.search(r"JSON\.stringify\(\{ (.*?) \}\)", runner)[1]
+    assert [part.split(":")[0].strip() for part in sent.split(",")] == list(wire.TURN_REQUEST)
