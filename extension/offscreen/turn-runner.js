@@ -62,11 +62,8 @@ export class TurnRunner {
   // runs as soon as it is ready); its events stream out as it runs.
   start({ conversationId, turnId, task, memory, settings, apiKey, attachedTabs, attachedSelection }) {
     const batcher = new EventBatcher(conversationId, turnId);
-    const request = JSON.stringify({
-      conversation_id: conversationId, task, memory, settings, api_key: apiKey,
-      // What the user attached in the composer: Python reads it at the turn's start (attachments.py).
-      attached_tabs: attachedTabs ?? [], attached_selection: attachedSelection ?? null,
-    });
+    // attached_*: what the user attached in the composer, read at the turn's start (attachments.py).
+    const request = JSON.stringify({ conversation_id: conversationId, task, memory, settings, api_key: apiKey, attached_tabs: attachedTabs ?? [], attached_selection: attachedSelection ?? null });
     // The page tools reach the user's tabs, and ask the user before acting, through this.
     const page = pageBridge(conversationId);
     this.idle.turnStarted();

@@ -5,7 +5,7 @@
 import { MessageType } from "../shared/messages.js";
 import { askBackground } from "../shared/runtime.js";
 import { AGENTS, DEFAULT_SETTINGS, PROVIDERS, builtinModelAvailability, loadSettings } from "../shared/settings.js";
-import { fetchModels } from "./connection.js";
+import { fetchModels } from "../shared/connection.js";
 
 const $ = (id) => document.getElementById(id);
 const form = $("settings");

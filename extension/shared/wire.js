@@ -53,7 +53,9 @@ export const TURN_REQUEST = Object.freeze([
   "task",
   "memory",
   "settings",
-  "api_key"
+  "api_key",
+  "attached_tabs",
+  "attached_selection"
 ]);
 
 // One page-tool call, Python -> JavaScript.

@@ -5,7 +5,7 @@
 import { MessageType } from "../shared/messages.js";
 import { askBackground } from "../shared/runtime.js";
 import { AGENTS, CONVERSATION_OVERRIDES, PROVIDERS, builtinModelAvailability, loadSettings } from "../shared/settings.js";
-import { fetchModels } from "../options/connection.js";
+import { fetchModels } from "../shared/connection.js";
 
 const $ = (id) => document.getElementById(id);
 
