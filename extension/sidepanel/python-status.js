@@ -2,6 +2,7 @@
 // ready; once ready it hides (the versions stay in its tooltip, for developers).
 import { Broadcast, MessageType } from "../shared/messages.js";
 import { askBackground } from "../shared/runtime.js";
+import { t } from "../shared/i18n.js";
 
 export function showPythonStatus(element) {
   const render = (status) => {
@@ -13,7 +14,7 @@ export function showPythonStatus(element) {
     } else {
       element.hidden = false;
       element.className = "status status--error";
-      element.textContent = `Python failed to start: ${status.error}`;
+      element.textContent = t("pythonFailed", status.error);
       element.title = "";
     }
     element.dataset.ready = String(Boolean(status.ready));

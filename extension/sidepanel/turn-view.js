@@ -10,12 +10,9 @@ import { addCopyButton, LiveMarkdown, renderMarkdown } from "./markdown.js";
 import { answerActions, editButton } from "./message-actions.js";
 import { turnError } from "./error-actions.js";
 import { StepsView } from "./steps-view.js";
+import { t, tn } from "../shared/i18n.js";
 
-const STATUS_TEXT = {
-  cancelled: "Stopped.",
-  interrupted: "This turn was interrupted (the browser stopped before it finished).",
-  max_steps: "TabAgent ran out of steps; this is its best answer from what it found.",
-};
+const STATUS_TEXT = { cancelled: "stopped", interrupted: "interrupted", max_steps: "outOfSteps" };
 
 function preview(value, length = 80) {
   const text = typeof value === "string" ? value : JSON.stringify(value);
@@ -91,7 +88,7 @@ export class TurnView {
     this.actions.hidden = status === "running";
     for (const copy of this.actions.querySelectorAll("[class^=action-copy]")) copy.hidden = this.answer.hidden;
     if (status !== "running") for (const box of this.confirmations?.values() ?? []) if (box.asking) box.settle("ended");
-    const text = STATUS_TEXT[status];
+    const text = STATUS_TEXT[status] && t(STATUS_TEXT[status]);
     this.notice.hidden = !text;
     if (text) this.notice.textContent = text;
   }
@@ -108,7 +105,7 @@ export class TurnView {
     this.stepsView.noteStep(event);
     const reply = h("div", { class: "reply markdown" });
     reply.live = new LiveMarkdown(reply);
-    const label = event.depth > 0 ? `${event.agent} · step ${event.step}` : `Step ${event.step}`;
+    const label = event.depth > 0 ? t("agentStepLabel", event.agent, event.step) : t("stepLabel", event.step);
     const section = h("section", { class: "step", "data-depth": event.depth }, h("header", {}, label), reply);
     section.style.setProperty("--depth", event.depth);
     const parent = event.depth > 0 ? this.nestUnder[event.depth - 1] ?? this.trace : this.trace;
@@ -126,7 +123,7 @@ export class TurnView {
   on_tool_call(event) {
     const { name, arguments: args, id } = event.data;
     if (event.depth === 0) this.stepsView.noteTool(name);
-    const result = h("pre", { class: "result pending" }, "running…");
+    const result = h("pre", { class: "result pending" }, t("runningTool"));
     const nested = h("div", { class: "nested" });
     const details = h(
       "details",
@@ -161,7 +158,7 @@ export class TurnView {
   }
 
   on_code_output(event) {
-    const output = event.data.output || "(no output)";
+    const output = event.data.output || t("noOutput");
     this.step(event).section.append(h("pre", { class: `output${event.data.is_error ? " error" : ""}` }, output));
   }
 
@@ -183,7 +180,7 @@ export class TurnView {
     const reason = message.replace(/ Retrying in [\d.]+ s\.$/, "");
     const tick = () => {
       const left = Math.max(0, Math.ceil((until - Date.now()) / 1000));
-      box.textContent = `${reason} Retrying in ${left} s…`;
+      box.textContent = t("retryingIn", reason, left);
       if (left === 0 || !box.isConnected) clearInterval(timer);
     };
     const timer = setInterval(tick, 250);
@@ -230,13 +227,13 @@ export class TurnView {
     this.modelCalls.push(event);
     this.traceButton.hidden = false;
     const count = this.modelCalls.length;
-    this.traceButton.textContent = `Trace · ${count} model call${count === 1 ? "" : "s"}`;
+    this.traceButton.textContent = tn("traceButton", count);
   }
 
   // What a screen reader hears once the turn is over (the stream itself is not announced).
   summary() {
     const outcome = this.answer.hidden ? this.errors.textContent || this.notice.textContent : this.answer.textContent;
-    return `TabAgent: ${outcome.slice(0, 600)}`;
+    return t("announceAnswer", outcome.slice(0, 600));
   }
 
   showTrace() {

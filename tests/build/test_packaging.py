@@ -33,7 +33,8 @@ def test_zip_ships_the_extension_and_nothing_else():
         assert needed in files, f"{needed} is missing from the zip"
     unwanted = [n for n in files if n.split("/")[0] in {"tests", "scripts", "py", "node_modules", "dist", ".venv"} or "node_modules/" in n]
     assert not unwanted, unwanted
-    assert all(n == "manifest.json" or n.startswith("extension/") for n in files), files
+    assert all(n == "manifest.json" or n.startswith(("extension/", "_locales/")) for n in files), files
+    assert "_locales/en/messages.json" in files and "_locales/de/messages.json" in files
 
 
 def test_lint_finds_no_errors():
