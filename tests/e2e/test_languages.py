@@ -51,3 +51,13 @@ def test_the_context_menu_speaks_german_too(german_browser):
     browser.open_side_panel()
     titles = wait(browser, lambda _: browser.evaluate_in(browser.service_worker_target(), "globalThis.tabagent.menuItems.map((i) => i.title)"), 10)
     assert "Diese Seite zusammenfassen" in titles and "Zur Auswahl fragen…" in titles
+
+
+def test_the_settings_page_speaks_german_too(german_browser):
+    browser = german_browser
+    browser.open_tab(browser.url("extension/options/options.html"))
+    driver = browser.driver
+    wait(browser, lambda d: d.find_element(By.ID, "test-connection").text == "Verbindung testen", 10)
+    assert driver.title == "TabAgent-Einstellungen"
+    assert driver.find_element(By.CSS_SELECTOR, "label[for=systemPrompt]").text.startswith("Ihre Anweisungen")
+    assert driver.find_element(By.ID, "toggle-key").text == "Zeigen"
