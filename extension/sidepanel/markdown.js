@@ -78,6 +78,14 @@ export class LiveMarkdown {
   }
 }
 
+// The code a CodeAgent ran, highlighted like the code in answers (and cleaned the same way).
+export function codeBlock(code, language = "python") {
+  const highlighted = hljs.highlight(String(code), { language, ignoreIllegals: true }).value;
+  const block = sanitizeHtml(`<pre class="code"><code class="hljs language-${language}">${highlighted}</code></pre>`).firstElementChild;
+  addCopyButton(block);
+  return block;
+}
+
 export function addCopyButton(block) {
   const button = document.createElement("button");
   button.type = "button";

@@ -6,7 +6,7 @@
 import { lastSeq } from "../shared/events.js";
 import { h } from "./dom.js";
 import { ConfirmationView } from "./confirmation-view.js";
-import { addCopyButton, LiveMarkdown, renderMarkdown } from "./markdown.js";
+import { codeBlock, LiveMarkdown, renderMarkdown } from "./markdown.js";
 import { answerActions, editButton } from "./message-actions.js";
 import { turnError } from "./error-actions.js";
 import { StepsView } from "./steps-view.js";
@@ -152,9 +152,7 @@ export class TurnView {
     // The code is shown in its own block below: keep only the thought around it.
     reply.live.set(reply.live.text.replace(/```[\s\S]*?(```|$)/g, "").trim());
     if (event.depth === 0) this.stepsView.noteTool("python");
-    const block = h("pre", { class: "code" }, h("code", {}, event.data.code));
-    addCopyButton(block);
-    section.append(block);
+    section.append(codeBlock(event.data.code));
   }
 
   on_code_output(event) {
