@@ -5,10 +5,11 @@
 import { loadSettings } from "../shared/settings.js";
 import { ASK_ABOUT_SELECTION, BUILT_IN, PENDING_CONTEXT, fillPrompt, parsePrompts } from "../shared/quick-actions.js";
 import { startTurn } from "./turns.js";
+import { t } from "../shared/i18n.js";
 
 export const OPEN_CONVERSATION = "openConversation"; // chrome.storage.session: what the panel shows
 const OWN_PROMPT = "prompt:";
-export const created = []; // the items made, for tests and DevTools (Chrome cannot list them)
+const created = []; // the items made (Chrome cannot list them)
 
 export async function createContextMenu() {
   const { settings } = await loadSettings();
@@ -20,12 +21,13 @@ export async function createContextMenu() {
   };
   created.length = 0;
   add({ id: "tabagent", title: "TabAgent", contexts: ["page", "selection"] });
-  for (const [id, action] of Object.entries(BUILT_IN)) add({ id, parentId: "tabagent", title: action.title, contexts: action.contexts });
-  add({ id: ASK_ABOUT_SELECTION, parentId: "tabagent", title: "Ask about selection…", contexts: ["selection"] });
+  for (const [id, action] of Object.entries(BUILT_IN)) add({ id, parentId: "tabagent", title: t(action.title), contexts: action.contexts });
+  add({ id: ASK_ABOUT_SELECTION, parentId: "tabagent", title: t("menuAsk"), contexts: ["selection"] });
   if (prompts.length) add({ id: "own-separator", parentId: "tabagent", type: "separator", contexts: ["page", "selection"] });
   for (const [index, { name }] of prompts.entries()) {
     add({ id: `${OWN_PROMPT}${index}`, parentId: "tabagent", title: name, contexts: ["page", "selection"] });
   }
+  return created;
 }
 
 async function requestFor(menuItemId) {

@@ -8,7 +8,7 @@ import * as conversations from "../shared/conversations.js";
 import { Broadcast, MessageType, Target } from "../shared/messages.js";
 import { storeSettings } from "../shared/settings.js";
 import { readSelection } from "./attachments.js";
-import { createContextMenu, created as menuItems, onContextMenuClick } from "./context-menu.js";
+import { createContextMenu, onContextMenuClick } from "./context-menu.js";
 import { applyImport, receiveImportPart } from "./imports.js";
 import { followConfiguredEndpoint } from "./local-endpoint.js";
 import { runPageTool } from "./page-tool-relay.js";

@@ -6,8 +6,10 @@ import { MessageType } from "../shared/messages.js";
 import { askBackground } from "../shared/runtime.js";
 import { AGENTS, DEFAULT_SETTINGS, PROVIDERS, builtinModelAvailability, loadSettings } from "../shared/settings.js";
 import { fetchModels } from "../shared/connection.js";
+import { localizePage, t, tn } from "../shared/i18n.js";
 
 const $ = (id) => document.getElementById(id);
+localizePage();
 const form = $("settings");
 const FIELDS = ["provider", "baseUrl", "model", "agent", "maxSteps", "codeTimeout", "systemPrompt", "temperature", "maxOutputTokens", "customPrompts", "contextWindow"];
 
@@ -48,10 +50,10 @@ function save() {
     $("team-error").textContent = "";
     try {
       await askBackground(MessageType.saveSettings, { settings: readForm(), apiKey: $("apiKey").value.trim() });
-      $("saved").textContent = `Saved at ${new Date().toLocaleTimeString()}.`;
+      $("saved").textContent = t("savedAt", new Date().toLocaleTimeString());
     } catch (error) {
       const target = error instanceof SyntaxError || error.message.startsWith("The team") ? $("team-error") : $("saved");
-      target.textContent = `Not saved: ${error.message}`;
+      target.textContent = t("notSaved", error.message);
     }
   });
   return saving;
@@ -75,11 +77,11 @@ async function loadModels() {
 async function describeBuiltin() {
   const availability = await builtinModelAvailability();
   const messages = {
-    available: "Chrome's built-in model is ready on this device.",
-    downloadable: "Chrome will download its built-in model on first use.",
-    downloading: "Chrome is downloading its built-in model.",
+    available: t("builtinAvailable"),
+    downloadable: t("builtinDownloadable"),
+    downloading: t("builtinDownloading"),
   };
-  return { ok: availability !== "unavailable", message: messages[availability] ?? "Chrome's built-in model is not available here." };
+  return { ok: availability !== "unavailable", message: messages[availability] ?? t("builtinUnavailable") };
 }
 
 async function showStorageSize() {
@@ -119,19 +121,19 @@ async function init() {
   $("toggle-key").addEventListener("click", (event) => {
     const showing = $("apiKey").type === "text";
     $("apiKey").type = showing ? "password" : "text";
-    event.currentTarget.textContent = showing ? "Show" : "Hide";
+    event.currentTarget.textContent = showing ? t("show") : t("hide");
     event.currentTarget.setAttribute("aria-pressed", String(!showing));
   });
   $("load-models").addEventListener("click", async () => show($("connection-result"), await loadModels()));
   $("test-connection").addEventListener("click", async () => {
-    $("connection-result").textContent = "Testing…";
+    $("connection-result").textContent = t("testing");
     await save();
     if (PROVIDERS[$("provider").value]?.builtin) return show($("connection-result"), await describeBuiltin());
     show($("connection-result"), await loadModels());
   });
   $("delete-older").addEventListener("click", async () => {
     const { deleted } = await askBackground(MessageType.deleteOlderThan, { days: Number($("older-than").value) });
-    show($("delete-result"), { ok: true, message: `Deleted ${deleted} conversation${deleted === 1 ? "" : "s"}.` });
+    show($("delete-result"), { ok: true, message: tn("deleted", deleted) });
     showStorageSize();
   });
 }

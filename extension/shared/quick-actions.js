@@ -1,13 +1,13 @@
-// Quick actions: the context menu's ready-made requests, and the user's own prompts (saved in
+// Quick actions (titles are _locales/ message names): the context menu's ready-made requests, and the user's own prompts (saved in
 // settings as "name: prompt" lines) with {{selection}} and {{page}} slots, offered in the
 // menu and as /name slash commands in the composer. The selection itself never goes into the
 // request's text: it travels as the turn's context, marked as page content.
 
 export const BUILT_IN = Object.freeze({
-  "summarize-page": { title: "Summarize this page", contexts: ["page"], text: "Summarize this page." },
-  "explain-selection": { title: "Explain the selection", contexts: ["selection"], text: "Explain this selection." },
-  "translate-selection": { title: "Translate the selection", contexts: ["selection"], text: "Translate this selection into {{language}}." },
-  "rewrite-selection": { title: "Rewrite the selection", contexts: ["selection"], text: "Rewrite this selection: clearer and shorter, same meaning." },
+  "summarize-page": { title: "menuSummarizePage", contexts: ["page"], text: "Summarize this page." },
+  "explain-selection": { title: "menuExplain", contexts: ["selection"], text: "Explain this selection." },
+  "translate-selection": { title: "menuTranslate", contexts: ["selection"], text: "Translate this selection into {{language}}." },
+  "rewrite-selection": { title: "menuRewrite", contexts: ["selection"], text: "Rewrite this selection: clearer and shorter, same meaning." },
 });
 
 export const ASK_ABOUT_SELECTION = "ask-about-selection"; // opens the panel with the selection attached

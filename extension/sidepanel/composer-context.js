@@ -4,6 +4,7 @@
 import { loadSettings } from "../shared/settings.js";
 import { PENDING_CONTEXT, fillPrompt, parsePrompts } from "../shared/quick-actions.js";
 import { h } from "./dom.js";
+import { t } from "../shared/i18n.js";
 
 export class ComposerContext {
   constructor({ prompt, attached, commands }) {
@@ -32,9 +33,9 @@ export class ComposerContext {
 
   attach(context) {
     this.pending = context;
-    const remove = h("button", { type: "button", class: "remove-context", "aria-label": "Remove the attached selection", onclick: () => this.clear() }, "×");
+    const remove = h("button", { type: "button", class: "remove-context", "aria-label": t("removeSelection"), onclick: () => this.clear() }, "×");
     this.attached.replaceChildren(
-      h("span", { class: "attached-label" }, `Selection from ${context.title || context.url}`),
+      h("span", { class: "attached-label" }, t("selectionFrom", context.title || context.url)),
       h("blockquote", { class: "context" }, context.selection),
       remove,
     );

@@ -2,6 +2,7 @@
 // page the user is on. Clicking one asks it.
 
 import { h } from "./dom.js";
+import { t } from "../shared/i18n.js";
 
 function shorten(text, length = 48) {
   return text.length > length ? `${text.slice(0, length - 1)}…` : text;
@@ -10,10 +11,10 @@ function shorten(text, length = 48) {
 export function suggestionsFor(tab) {
   const url = tab?.url ?? "";
   if (!/^https?:|^file:/.test(url)) {
-    return ["What can you do for me on a web page?", "Write Python that prints the first 10 primes", "Explain recursion with a short example"];
+    return [t("suggestNoPage1"), t("suggestNoPage2"), t("suggestNoPage3")];
   }
   const title = shorten(tab.title || new URL(url).hostname);
-  return [`Summarize “${title}”`, "What are the three key points of this page?", "List the facts and figures on this page in a table"];
+  return [t("suggestPage1", title), t("suggestPage2"), t("suggestPage3")];
 }
 
 async function activeTab() {
@@ -29,9 +30,9 @@ export async function renderEmptyState(element, onPick) {
   const suggestions = suggestionsFor(await activeTab());
   element.replaceChildren(
     h("div", { class: "empty" },
-      h("h2", { class: "empty-title" }, "Ask about the page you are on"),
-      h("p", { class: "empty-hint" }, "Or select text on a page, right-click it and choose a TabAgent action."),
-      h("ul", { class: "suggestions", "aria-label": "Suggestions" },
+      h("h2", { class: "empty-title" }, t("emptyTitle")),
+      h("p", { class: "empty-hint" }, t("emptyHint")),
+      h("ul", { class: "suggestions", "aria-label": t("suggestions") },
         ...suggestions.map((text) => h("li", {}, h("button", { type: "button", class: "suggestion", onclick: () => onPick(text) }, text))))),
   );
 }

@@ -2,6 +2,7 @@
 // what is wrong (no model, a bad key, a wrong address or model name), Retry otherwise too.
 
 import { h } from "./dom.js";
+import { t } from "../shared/i18n.js";
 
 const FIXED_IN_SETTINGS = new Set(["settings", "auth", "not_found"]);
 
@@ -9,7 +10,7 @@ export function turnError({ kind, message }, turnId) {
   const act = (action) => (event) =>
     event.currentTarget.dispatchEvent(new CustomEvent("turn-action", { bubbles: true, detail: { action, turnId } }));
   const buttons = [];
-  if (FIXED_IN_SETTINGS.has(kind)) buttons.push(h("button", { type: "button", class: "fix-settings", onclick: act("open-settings") }, "Open settings"));
-  buttons.push(h("button", { type: "button", class: "fix-retry", onclick: act("regenerate") }, "Retry"));
+  if (FIXED_IN_SETTINGS.has(kind)) buttons.push(h("button", { type: "button", class: "fix-settings", onclick: act("open-settings") }, t("openSettings")));
+  buttons.push(h("button", { type: "button", class: "fix-retry", onclick: act("regenerate") }, t("retry")));
   return h("div", { class: `error turn-error kind-${kind}` }, h("span", {}, message), h("span", { class: "fixes" }, ...buttons));
 }

@@ -6,6 +6,7 @@ import { download, toJson, toMarkdown } from "../shared/export.js";
 import { MessageType } from "../shared/messages.js";
 import { askBackground } from "../shared/runtime.js";
 import { h } from "./dom.js";
+import { t } from "../shared/i18n.js";
 
 // Records stored before imports were checked may have any shape: one that does not fit is
 // searched for what it has, never allowed to break the search for the others.
@@ -70,7 +71,7 @@ export class HistoryView {
     }
     if (generation !== this.generation) return; // a newer refresh is under way: it wins
     this.list.replaceChildren(...entries.map((entry) => this.item(entry)));
-    if (entries.length === 0) this.list.append(h("li", { class: "empty" }, query ? "Nothing matches." : "No conversations yet."));
+    if (entries.length === 0) this.list.append(h("li", { class: "empty" }, query ? t("nothingMatches") : t("noConversations")));
   }
 
   item(entry) {
@@ -80,17 +81,17 @@ export class HistoryView {
       { "data-id": entry.id },
       h("button", { class: "open", type: "button", title: entry.title, onclick: () => this.onOpen(entry.id) }, entry.title),
       timeOf(entry.updatedAt),
-      h("button", { class: "rename", type: "button", title: "Rename", onclick: act(() => this.rename(entry)) }, "Rename"),
-      h("button", { class: "export-json", type: "button", title: "Export as JSON", onclick: act(() => this.export([entry.id], "json")) }, "JSON"),
-      h("button", { class: "export-md", type: "button", title: "Export as Markdown", onclick: act(() => this.export([entry.id], "md")) }, "MD"),
-      h("button", { class: "delete", type: "button", title: "Delete", onclick: act(() => this.remove(entry)) }, "Delete"),
+      h("button", { class: "rename", type: "button", title: t("rename"), onclick: act(() => this.rename(entry)) }, t("rename")),
+      h("button", { class: "export-json", type: "button", title: t("exportJson"), onclick: act(() => this.export([entry.id], "json")) }, "JSON"),
+      h("button", { class: "export-md", type: "button", title: t("exportMd"), onclick: act(() => this.export([entry.id], "md")) }, "MD"),
+      h("button", { class: "delete", type: "button", title: t("delete"), onclick: act(() => this.remove(entry)) }, t("delete")),
     );
   }
 
   // Rename in place: the title becomes a field; Enter saves, Escape cancels.
   async rename(entry) {
     const row = this.list.querySelector(`li[data-id="${entry.id}"]`);
-    const field = h("input", { class: "title-field", value: entry.title, "aria-label": "New title" });
+    const field = h("input", { class: "title-field", value: entry.title, "aria-label": t("newTitle") });
     row.querySelector(".open").replaceWith(field);
     field.focus();
     field.select();
@@ -108,10 +109,10 @@ export class HistoryView {
     const button = this.list.querySelector(`li[data-id="${entry.id}"] .delete`);
     if (button.dataset.armed !== "true") {
       button.dataset.armed = "true";
-      button.textContent = "Sure?";
+      button.textContent = t("sure");
       setTimeout(() => {
         button.dataset.armed = "false";
-        button.textContent = "Delete";
+        button.textContent = t("delete");
       }, 4000);
       return;
     }

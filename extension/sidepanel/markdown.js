@@ -8,6 +8,7 @@ import { markedHighlight } from "../vendor/marked-highlight/marked-highlight.mjs
 import hljs from "../vendor/highlight/highlight.mjs";
 import { mathExtension } from "./math.js";
 import { sanitizeHtml } from "./sanitize.js";
+import { t } from "../shared/i18n.js";
 
 const marked = new Marked(
   { gfm: true, breaks: false },
@@ -77,16 +78,24 @@ export class LiveMarkdown {
   }
 }
 
+// The code a CodeAgent ran, highlighted like the code in answers (and cleaned the same way).
+export function codeBlock(code, language = "python") {
+  const highlighted = hljs.highlight(String(code), { language, ignoreIllegals: true }).value;
+  const block = sanitizeHtml(`<pre class="code"><code class="hljs language-${language}">${highlighted}</code></pre>`).firstElementChild;
+  addCopyButton(block);
+  return block;
+}
+
 export function addCopyButton(block) {
   const button = document.createElement("button");
   button.type = "button";
   button.className = "copy";
-  button.textContent = "Copy";
-  button.setAttribute("aria-label", "Copy code");
+  button.textContent = t("copy");
+  button.setAttribute("aria-label", t("copyCode"));
   button.addEventListener("click", async () => {
     await navigator.clipboard.writeText(block.querySelector("code")?.textContent ?? block.textContent);
-    button.textContent = "Copied";
-    setTimeout(() => (button.textContent = "Copy"), 1200);
+    button.textContent = t("copied");
+    setTimeout(() => (button.textContent = t("copy")), 1200);
   });
   block.classList.add("copyable");
   block.append(button);

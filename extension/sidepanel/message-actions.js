@@ -5,6 +5,7 @@
 // Each action is a "turn-action" event bubbling up to the panel, which asks the service worker.
 
 import { h } from "./dom.js";
+import { t } from "../shared/i18n.js";
 
 function act(element, action, detail = {}) {
   element.dispatchEvent(new CustomEvent("turn-action", { bubbles: true, detail: { action, ...detail } }));
@@ -13,7 +14,7 @@ function act(element, action, detail = {}) {
 async function copy(button, text) {
   await navigator.clipboard.writeText(text);
   const label = button.textContent;
-  button.textContent = "Copied";
+  button.textContent = t("copied");
   setTimeout(() => (button.textContent = label), 1200);
 }
 
@@ -26,27 +27,27 @@ function visibleText(element) {
 }
 
 export function answerActions(turn) {
-  const button = (label, name, onclick) => h("button", { type: "button", class: `action-${name}`, "aria-label": label, title: label, onclick }, label.split(" (")[0]);
+  const button = (label, name, onclick, text = label) => h("button", { type: "button", class: `action-${name}`, "aria-label": label, title: label, onclick }, text);
   const bar = h(
     "div",
-    { class: "message-actions", role: "group", "aria-label": "Answer actions" },
-    button("Copy (Markdown)", "copy-markdown", (event) => copy(event.currentTarget, turn.answerText ?? "")),
-    button("Copy as text", "copy-text", (event) => copy(event.currentTarget, visibleText(turn.answer))),
-    button("Regenerate (replaces this answer and those after it)", "regenerate", () => act(bar, "regenerate", { turnId: turn.id })),
-    button("Delete turn", "delete", () => act(bar, "delete", { turnId: turn.id })),
+    { class: "message-actions", role: "group", "aria-label": t("answerActions") },
+    button(t("copyMarkdown"), "copy-markdown", (event) => copy(event.currentTarget, turn.answerText ?? ""), t("copy")),
+    button(t("copyText"), "copy-text", (event) => copy(event.currentTarget, visibleText(turn.answer))),
+    button(t("regenerateTitle"), "regenerate", () => act(bar, "regenerate", { turnId: turn.id }), t("regenerate")),
+    button(t("deleteTurn"), "delete", () => act(bar, "delete", { turnId: turn.id })),
   );
   return bar;
 }
 
 export function editButton(turn) {
-  const label = "Edit and resend";
-  return h("button", { type: "button", class: "action-edit", "aria-label": label, title: label, onclick: () => startEditing(turn) }, "Edit");
+  const label = t("editTitle");
+  return h("button", { type: "button", class: "action-edit", "aria-label": label, title: label, onclick: () => startEditing(turn) }, t("edit"));
 }
 
 // The question becomes a box to edit in place; sending it replaces this turn and the rest.
 export function startEditing(turn) {
   if (turn.editor?.isConnected) return turn.editor.querySelector("textarea").focus();
-  const box = h("textarea", { class: "edit-box", rows: 3, "aria-label": "Edit your message" });
+  const box = h("textarea", { class: "edit-box", rows: 3, "aria-label": t("editLabel") });
   box.value = turn.text;
   const close = () => {
     turn.editor.remove();
@@ -72,10 +73,10 @@ export function startEditing(turn) {
     "div",
     { class: "editor" },
     box,
-    h("p", { class: "edit-hint" }, "Sending replaces this message, its answer and everything after it."),
+    h("p", { class: "edit-hint" }, t("editHint")),
     h("div", { class: "message-actions" },
-      h("button", { type: "button", class: "primary", onclick: send }, "Send"),
-      h("button", { type: "button", onclick: close }, "Cancel")),
+      h("button", { type: "button", class: "primary", onclick: send }, t("send")),
+      h("button", { type: "button", onclick: close }, t("cancel"))),
   );
   turn.question.hidden = true;
   turn.question.after(turn.editor);

@@ -6,6 +6,7 @@ import { MessageType } from "../shared/messages.js";
 import { askBackground } from "../shared/runtime.js";
 import { AGENTS, CONVERSATION_OVERRIDES, PROVIDERS, builtinModelAvailability, loadSettings } from "../shared/settings.js";
 import { fetchModels } from "../shared/connection.js";
+import { t } from "../shared/i18n.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -38,7 +39,7 @@ export class ModelPicker {
     const { settings, apiKey } = await loadSettings();
     const builtin = (await builtinModelAvailability()) !== "unavailable";
     const providers = Object.entries(PROVIDERS).filter(([, p]) => builtin || !p.builtin).map(([id, p]) => [id, p.label.split(" (")[0]]);
-    fill(this.provider, [["", "Choose a provider…"], ...providers], settings.provider);
+    fill(this.provider, [["", t("chooseProvider")], ...providers], settings.provider);
     fill(this.agent, Object.entries(AGENTS).map(([id, label]) => [id, label.split(":")[0]]), settings.agent);
     await this.listModels(settings, apiKey, { fetch: this.listed === settings.baseUrl });
   }
@@ -47,11 +48,11 @@ export class ModelPicker {
     const builtin = Boolean(PROVIDERS[settings.provider]?.builtin);
     this.model.hidden = builtin;
     const current = settings.model ? [settings.model] : [];
-    fill(this.model, [...current, ""].map((id) => [id, id || "Choose a model…"]), settings.model);
+    fill(this.model, [...current, ""].map((id) => [id, id || t("chooseModel")]), settings.model);
     if (builtin || !settings.baseUrl || !fetch) return;
     const { models } = await fetchModels(settings.baseUrl, apiKey);
     const names = [...new Set([...current, ...models])];
-    fill(this.model, [...(settings.model ? [] : [["", "Choose a model…"]]), ...names.map((id) => [id, id])], settings.model);
+    fill(this.model, [...(settings.model ? [] : [["", t("chooseModel")]]), ...names.map((id) => [id, id])], settings.model);
   }
 
   async changeProvider() {
@@ -83,7 +84,7 @@ export class ConversationSettings {
     const { settings } = await loadSettings();
     for (const [name, field] of Object.entries(this.fields)) {
       field.value = record?.overrides?.[name] ?? "";
-      field.placeholder = settings[name] === "" || settings[name] == null ? "as in settings (default)" : `as in settings: ${settings[name]}`;
+      field.placeholder = settings[name] === "" || settings[name] == null ? t("asInSettingsDefault") : t("asInSettings", settings[name]);
     }
   }
 

@@ -4,6 +4,7 @@
 // is open. Typing and sending never wait for it: a turn sent meanwhile runs once it is ready.
 import { Broadcast, MessageType } from "../shared/messages.js";
 import { askBackground } from "../shared/runtime.js";
+import { t } from "../shared/i18n.js";
 
 export function showPythonStatus(element) {
   const render = (status) => {
@@ -14,7 +15,7 @@ export function showPythonStatus(element) {
       element.title = `Python ${status.pythonVersion}, tabagent ${status.tabagentVersion}, Pyodide ${status.pyodideVersion}; started in ${status.startupMs} ms${status.fromSnapshot ? " from a snapshot" : ""}`;
     } else if (status.error) {
       element.className = "status status--error";
-      element.textContent = `Python failed to start: ${status.error}`;
+      element.textContent = t("pythonFailed", status.error);
       element.title = "";
     } else {
       element.className = "status status--starting";

@@ -16,8 +16,10 @@ import { startEditing } from "./message-actions.js";
 import { handleKeys } from "./keyboard.js";
 import { ConversationSettings, ModelPicker } from "./model-picker.js";
 import { ComposerContext } from "./composer-context.js";
+import { localizePage, t, tn } from "../shared/i18n.js";
 
 const $ = (id) => document.getElementById(id);
+localizePage();
 const OPEN_CONVERSATION = "openConversation"; // chrome.storage.session, set by the context menu
 
 const prompt = $("prompt");
@@ -202,7 +204,7 @@ $("import-json").addEventListener("change", async (event) => {
   if (!file) return;
   try {
     const imported = await history.import(file);
-    showNotice(`Imported ${imported} conversation${imported === 1 ? "" : "s"}.`);
+    showNotice(tn("imported", imported));
   } catch (error) {
     showNotice(error.message);
   }
@@ -218,3 +220,6 @@ conversation.showEmpty();
 openInitialConversation();
 composerContext.start();
 prompt.focus();
+
+// The open conversation's view, for DevTools (a module imported again by its URL is this one).
+export { conversation };

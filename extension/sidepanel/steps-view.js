@@ -3,6 +3,7 @@
 // runs (and after, when there is no answer), and the "show steps" setting keeps them open for those who want to watch.
 
 import { h } from "./dom.js";
+import { t, tn } from "../shared/i18n.js";
 
 export class StepsView {
   constructor({ showSteps = false } = {}) {
@@ -29,9 +30,9 @@ export class StepsView {
   }
 
   relabel() {
-    const steps = `${this.count} step${this.count === 1 ? "" : "s"}`;
+    const steps = tn("stepsCount", this.count);
     const tools = [...this.tools].join(", ");
-    this.label.textContent = [this.running ? "Working…" : "", steps, tools].filter(Boolean).join(" · ");
+    this.label.textContent = [this.running ? t("working") : "", steps, tools].filter(Boolean).join(" · ");
   }
 
   // A turn that ended without an answer (stopped, failed) keeps its steps open: they are

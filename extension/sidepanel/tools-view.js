@@ -5,6 +5,7 @@
 import { MessageType } from "../shared/messages.js";
 import { askBackground } from "../shared/runtime.js";
 import { h } from "./dom.js";
+import { t } from "../shared/i18n.js";
 
 // Arguments to start from: every required parameter, with an empty value of its type.
 function exampleArguments(parameters) {
@@ -31,21 +32,21 @@ export class ToolsView {
   }
 
   async refresh() {
-    this.list.replaceChildren(h("li", { class: "empty" }, "Loading tools…"));
+    this.list.replaceChildren(h("li", { class: "empty" }, t("loadingTools")));
     try {
       const { tools, problems } = await askBackground(MessageType.listTools);
       this.problems.replaceChildren(...problems.map((p) => h("li", { class: "error", role: "alert" }, p.text)));
       this.list.replaceChildren(...tools.map((tool) => this.tool(tool)));
     } catch (error) {
-      this.list.replaceChildren(h("li", { class: "error" }, `Could not list the tools: ${error.message}`));
+      this.list.replaceChildren(h("li", { class: "error" }, t("toolsFailed", error.message)));
     }
   }
 
   tool(tool) {
-    const args = h("textarea", { class: "tool-call-args", rows: 3, spellcheck: "false", "aria-label": `Arguments for ${tool.name}` });
+    const args = h("textarea", { class: "tool-call-args", rows: 3, spellcheck: "false", "aria-label": t("argumentsFor", tool.name) });
     args.value = exampleArguments(tool.parameters);
     const result = h("pre", { class: "tool-call-result", hidden: true });
-    const run = h("button", { type: "button", class: "run-tool" }, "Run on this tab");
+    const run = h("button", { type: "button", class: "run-tool" }, t("runOnTab"));
     run.addEventListener("click", () => this.call(tool.name, args, result, run));
     return h(
       "li",
@@ -71,11 +72,11 @@ export class ToolsView {
       args = JSON.parse(argsField.value || "{}");
     } catch (error) {
       result.classList.add("error");
-      result.textContent = `The arguments are not JSON: ${error.message}`;
+      result.textContent = t("notJson", error.message);
       return;
     }
     button.disabled = true;
-    result.textContent = "Running…";
+    result.textContent = t("running");
     try {
       const reply = await askBackground(MessageType.callTool, { name, args });
       result.textContent = reply.result;

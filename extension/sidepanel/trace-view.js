@@ -2,6 +2,7 @@
 // (messages, tool schemas, raw replies, token usage, timings), copyable as JSON.
 
 import { h } from "./dom.js";
+import { t } from "../shared/i18n.js";
 
 function pretty(text) {
   try {
@@ -33,13 +34,13 @@ export class TraceView {
     dialog.querySelector(".close-trace").addEventListener("click", () => dialog.close());
     dialog.querySelector(".copy-trace").addEventListener("click", async (event) => {
       await navigator.clipboard.writeText(JSON.stringify(traceAsJson(this.calls), null, 2));
-      event.currentTarget.textContent = "Copied";
+      event.currentTarget.textContent = t("copied");
     });
   }
 
   show(calls) {
     this.calls = calls;
-    this.dialog.querySelector(".copy-trace").textContent = "Copy as JSON";
+    this.dialog.querySelector(".copy-trace").textContent = t("copyAsJson");
     this.body.replaceChildren(...calls.map((event, index) => this.call(event, index)));
     this.dialog.showModal();
   }
@@ -48,15 +49,15 @@ export class TraceView {
     if (event.kind === "compaction") return this.compaction(event, index);
     const { status, started, ended, request, response, url } = event.data;
     const timing = ended && started ? `${Math.round((ended - started) * 1000)} ms` : "";
-    const title = `${index + 1}. ${event.agent} · step ${event.step} · ${status ?? "no answer"} · ${timing}${usageOf(response ?? "")}`;
+    const title = `${index + 1}. ${event.agent} · step ${event.step} · ${status ?? t("noAnswer")} · ${timing}${usageOf(response ?? "")}`;
     return h(
       "details",
       { class: "model-call", "data-status": status ?? "" },
       h("summary", {}, title),
       h("div", { class: "call-url" }, url),
-      h("h3", {}, "Sent"),
+      h("h3", {}, t("sent")),
       h("pre", { class: "call-request" }, pretty(request)),
-      h("h3", {}, "Received"),
+      h("h3", {}, t("received")),
       h("pre", { class: "call-response" }, response || "(nothing)"),
     );
   }

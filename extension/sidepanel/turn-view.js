@@ -7,17 +7,14 @@ import { lastSeq } from "../shared/events.js";
 import { h } from "./dom.js";
 import { attachedList } from "./attachments-view.js";
 import { ConfirmationView } from "./confirmation-view.js";
-import { addCopyButton, LiveMarkdown, renderMarkdown } from "./markdown.js";
+import { codeBlock, LiveMarkdown, renderMarkdown } from "./markdown.js";
 import { answerActions, editButton } from "./message-actions.js";
 import { turnError } from "./error-actions.js";
 import { StepsView } from "./steps-view.js";
 import { ThinkingView } from "./thinking-view.js";
+import { t, tn } from "../shared/i18n.js";
 
-const STATUS_TEXT = {
-  cancelled: "Stopped.",
-  interrupted: "This turn was interrupted (the browser stopped before it finished).",
-  max_steps: "TabAgent ran out of steps; this is its best answer from what it found.",
-};
+const STATUS_TEXT = { cancelled: "stopped", interrupted: "interrupted", max_steps: "outOfSteps" };
 
 function preview(value, length = 80) {
   const text = typeof value === "string" ? value : JSON.stringify(value);
@@ -94,7 +91,7 @@ export class TurnView {
     this.actions.hidden = status === "running";
     for (const copy of this.actions.querySelectorAll("[class^=action-copy]")) copy.hidden = this.answer.hidden;
     if (status !== "running") for (const box of this.confirmations?.values() ?? []) if (box.asking) box.settle("ended");
-    const text = STATUS_TEXT[status];
+    const text = STATUS_TEXT[status] && t(STATUS_TEXT[status]);
     this.notice.hidden = !text;
     if (text) this.notice.textContent = text;
   }
@@ -111,7 +108,7 @@ export class TurnView {
     this.stepsView.noteStep(event);
     const reply = h("div", { class: "reply markdown" });
     reply.live = new LiveMarkdown(reply);
-    const label = event.depth > 0 ? `${event.agent} · step ${event.step}` : `Step ${event.step}`;
+    const label = event.depth > 0 ? t("agentStepLabel", event.agent, event.step) : t("stepLabel", event.step);
     const section = h("section", { class: "step", "data-depth": event.depth }, h("header", {}, label), reply);
     section.style.setProperty("--depth", event.depth);
     const parent = event.depth > 0 ? this.nestUnder[event.depth - 1] ?? this.trace : this.trace;
@@ -146,7 +143,7 @@ export class TurnView {
   on_tool_call(event) {
     const { name, arguments: args, id } = event.data;
     if (event.depth === 0) this.stepsView.noteTool(name);
-    const result = h("pre", { class: "result pending" }, "running…");
+    const result = h("pre", { class: "result pending" }, t("runningTool"));
     const nested = h("div", { class: "nested" });
     const details = h(
       "details",
@@ -175,13 +172,11 @@ export class TurnView {
     // The code is shown in its own block below: keep only the thought around it.
     reply.live.set(reply.live.text.replace(/```[\s\S]*?(```|$)/g, "").trim());
     if (event.depth === 0) this.stepsView.noteTool("python");
-    const block = h("pre", { class: "code" }, h("code", {}, event.data.code));
-    addCopyButton(block);
-    section.append(block);
+    section.append(codeBlock(event.data.code));
   }
 
   on_code_output(event) {
-    const output = event.data.output || "(no output)";
+    const output = event.data.output || t("noOutput");
     this.step(event).section.append(h("pre", { class: `output${event.data.is_error ? " error" : ""}` }, output));
   }
 
@@ -253,13 +248,13 @@ export class TurnView {
     this.modelCalls.push(event);
     this.traceButton.hidden = false;
     const count = this.modelCalls.filter((call) => call.kind === "model_call").length;
-    this.traceButton.textContent = `Trace · ${count} model call${count === 1 ? "" : "s"}`;
+    this.traceButton.textContent = tn("traceButton", count);
   }
 
   // What a screen reader hears once the turn is over (the stream itself is not announced).
   summary() {
     const outcome = this.answer.hidden ? this.errors.textContent || this.notice.textContent : this.answer.textContent;
-    return `TabAgent: ${outcome.slice(0, 600)}`;
+    return t("announceAnswer", outcome.slice(0, 600));
   }
 
   // The conversation was compacted to fit the model's window: said where it happened, and

@@ -33,7 +33,8 @@ def test_zip_ships_the_extension_and_nothing_else():
         assert needed in files, f"{needed} is missing from the zip"
     unwanted = [n for n in files if n.split("/")[0] in {"tests", "scripts", "bench", "py", "node_modules", "dist", ".venv"} or "node_modules/" in n]
     assert not unwanted, unwanted
-    assert all(n == "manifest.json" or n.startswith("extension/") for n in files), files
+    assert all(n == "manifest.json" or n.startswith(("extension/", "_locales/")) for n in files), files
+    assert "_locales/en/messages.json" in files and "_locales/de/messages.json" in files
 
 
 def test_lint_finds_no_errors():
@@ -43,9 +44,10 @@ def test_lint_finds_no_errors():
 
 
 def test_nothing_at_the_root_starts_with_an_underscore():
-    # Chrome refuses to load an extension whose root holds such a file or folder.
+    # Chrome refuses to load an extension whose root holds such a file or folder, except
+    # _locales/ (its place for translations).
     tracked = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True).stdout.split()
-    assert not [path for path in tracked if path.startswith("_")]
+    assert not [path for path in tracked if path.startswith("_") and not path.startswith("_locales/")]
 
 
 def test_manifest_is_what_the_extension_needs():

@@ -85,7 +85,9 @@ def test_show_steps_setting_keeps_them_open(panel, model):
     settings = {"provider": "custom", "baseUrl": model.base_url, "model": "scripted-model", "agent": "tool_calling",
                 "maxSteps": 6, "showSteps": True}
     ask_background(panel, "save-settings", settings=settings, apiKey="sk-test")
-    wait(panel, lambda d: d.execute_script("return globalThis.tabagent.conversation.showSteps"), 5)
+    shows_steps = """const done = arguments[arguments.length - 1];
+      import(chrome.runtime.getURL("extension/sidepanel/sidepanel.js")).then(({ conversation }) => done(conversation.showSteps));"""
+    wait(panel, lambda d: d.execute_async_script(shows_steps), 5)
     model.script(Reply(tool_calls=[{"name": "get_selection", "arguments": {}}]), Reply(text="Answer."))
     send(panel, "Watch the steps")
     wait_for_status(panel, "ok")
@@ -161,3 +163,28 @@ def test_delete_a_turn_in_the_middle(panel, model):
     wait_for_status(panel, "ok")
     # The agent no longer remembers the deleted turn.
     assert last_request_messages(model) == ["First", "Third", "Fourth"]
+
+
+def test_math_and_code_from_the_model_render_inert(panel, model):
+    # Red team: the new renderers get the model's (possibly page-steered) text too.
+    hostile = ("$\\href{javascript:window.pwned=1}{click}$ and $\\url{javascript:window.pwned=2}$\n\n"
+               "$$\\htmlClass{x}{y} <img src=x onerror=\"window.pwned=3\">$$\n\n"
+               "```html\n<img src=x onerror=\"window.pwned=4\"><script>window.pwned=5</script>\n```\n\n"
+               "`<b onmouseover=\"window.pwned=6\">inline</b>`")
+    model.script(Reply(text=hostile, token_delay=0.02))
+    send(panel, "Render this")
+    wait_for_status(panel, "ok")
+    turn = last_turn(panel.driver)
+    # The hostile words may show as text; no element may carry them as code or a link.
+    live = panel.driver.execute_script(
+        "const turn = arguments[0];"
+        "return [...turn.querySelectorAll('.message.assistant *, .step .reply *')].flatMap((e) => ["
+        "  ...(e.tagName === 'SCRIPT' || e.tagName === 'IMG' ? [e.outerHTML] : []),"
+        "  ...[...e.attributes].filter((a) => a.name.startsWith('on') || /^\\s*javascript:/i.test(a.value)).map((a) => a.name + '=' + a.value)]);",
+        turn)
+    assert live == [], live
+    for link in turn.find_elements(By.CSS_SELECTOR, ".message.assistant a"):
+        link.click()
+    code = turn.find_element(By.CSS_SELECTOR, ".message.assistant pre code").text
+    assert '<img src=x onerror="window.pwned=4">' in code  # shown as text, not run
+    assert panel.driver.execute_script("return window.pwned === undefined")

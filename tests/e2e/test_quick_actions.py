@@ -18,12 +18,10 @@ PAGE = "data:text/html,<title>Fox facts</title><p>The quick brown fox jumps over
 def click_menu(panel, item_id, selection=None):
     """Calls the context menu's handler as Chrome does for a click on `item_id` in the page's tab."""
     info = {"menuItemId": item_id, "selectionText": selection} if selection else {"menuItemId": item_id}
-    return panel.evaluate_in(
-        panel.service_worker_target(),
-        f"""(async () => {{
-          const [tab] = await chrome.tabs.query({{ title: "Fox facts" }});
-          return globalThis.tabagent.onContextMenuClick({{ ...{json.dumps(info)}, pageUrl: tab.url }}, tab);
-        }})()""",
+    return panel.call_module_function(
+        panel.service_worker_target(), "onContextMenuClick",
+        f"""const [tab] = await chrome.tabs.query({{ title: "Fox facts" }});
+          return fn({{ ...{json.dumps(info)}, pageUrl: tab.url }}, tab);""",
     )
 
 
@@ -44,8 +42,9 @@ def save_prompts(panel, model, prompts):
 
 
 def menu_items(panel):
-    # Chrome offers no API to read the menu back: the service worker records what it creates.
-    return panel.evaluate_in(panel.service_worker_target(), "globalThis.tabagent.menuItems.map((i) => i.title)")
+    # Chrome offers no API to read the menu back: making it again returns what it creates.
+    return panel.call_module_function(panel.service_worker_target(), "createContextMenu",
+                                      "return (await fn()).map((i) => i.title);")
 
 
 def test_menu_offers_the_ready_made_actions_and_the_users_prompts(panel, model):

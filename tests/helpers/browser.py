@@ -56,6 +56,7 @@ class ConsoleProblem:
 @dataclass
 class Browser:
     profile: Path
+    extra_flags: tuple[str, ...] = ()  # e.g. ("--lang=de",) for the UI in another language
     driver: webdriver.Chrome = field(init=False)
     cdp: CDP = field(init=False)
     extension_id: str = field(init=False)
@@ -66,7 +67,7 @@ class Browser:
         self.started_at = time.perf_counter()
         options = webdriver.ChromeOptions()
         options.binary_location = CHROMIUM
-        for flag in CHROMIUM_FLAGS:
+        for flag in [*CHROMIUM_FLAGS, *self.extra_flags]:
             options.add_argument(flag)
         options.add_argument(f"--user-data-dir={self.profile}")
         options.add_argument(f"--load-extension={extension_dir}")

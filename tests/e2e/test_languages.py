@@ -1,0 +1,64 @@
+"""The panel in the browser's language (issue 14): German words everywhere a German user
+looks, English in an English browser."""
+
+from __future__ import annotations
+
+import pytest
+from selenium.webdriver.common.by import By
+
+from tests.helpers.browser import Browser, fresh_profile, remove_profile
+from tests.helpers.model_server import Reply
+
+from .chat import configure, last_turn, send, wait, wait_for_status
+
+
+@pytest.fixture
+def german_browser(built_extension):
+    profile = fresh_profile()
+    browser = Browser(profile, extra_flags=("--lang=de",)).start()
+    yield browser
+    problems = browser.take_problems()
+    browser.quit()
+    remove_profile(profile)
+    assert not problems, "errors in the extension:\n" + "\n".join(map(str, problems))
+
+
+def test_the_panel_speaks_german_in_a_german_browser(german_browser, model):
+    browser = german_browser
+    browser.open_side_panel()
+    driver = browser.driver
+    assert driver.find_element(By.ID, "send").text == "Senden"
+    assert driver.find_element(By.ID, "prompt").get_attribute("placeholder") == "TabAgent fragen…"
+    assert driver.find_element(By.ID, "show-history").text == "Verlauf"
+    assert driver.find_element(By.CSS_SELECTOR, ".empty-title").text == "Fragen Sie zur Seite, auf der Sie sind"
+    assert driver.find_element(By.TAG_NAME, "html").get_attribute("lang") == "de"
+    configure(browser, model.base_url)
+    model.script(Reply(tool_calls=[{"name": "get_selection", "arguments": {}}]), Reply(text="Hallo!"))
+    send(browser, "Hallo, wie geht's?")
+    wait_for_status(browser, "ok")
+    turn = last_turn(driver)
+    assert turn.find_element(By.CSS_SELECTOR, "details.steps summary").text == "2 Schritte · get_selection"
+    assert turn.find_element(By.CSS_SELECTOR, ".action-regenerate").text == "Neu erzeugen"
+    assert turn.find_element(By.CSS_SELECTOR, ".action-edit").text == "Bearbeiten"
+    # The agent is asked to answer in the language the user writes in.
+    system = model.requests[-1]["body"]["messages"][0]["content"]
+    assert "Answer in the language the user writes in." in system
+    browser.screenshot("panel-german")
+
+
+def test_the_context_menu_speaks_german_too(german_browser):
+    browser = german_browser
+    browser.open_side_panel()
+    titles = wait(browser, lambda _: browser.call_module_function(
+        browser.service_worker_target(), "createContextMenu", "return (await fn()).map((i) => i.title);"), 10)
+    assert "Diese Seite zusammenfassen" in titles and "Zur Auswahl fragen…" in titles
+
+
+def test_the_settings_page_speaks_german_too(german_browser):
+    browser = german_browser
+    browser.open_tab(browser.url("extension/options/options.html"))
+    driver = browser.driver
+    wait(browser, lambda d: d.find_element(By.ID, "test-connection").text == "Verbindung testen", 10)
+    assert driver.title == "TabAgent-Einstellungen"
+    assert driver.find_element(By.CSS_SELECTOR, "label[for=systemPrompt]").text.startswith("Ihre Anweisungen")
+    assert driver.find_element(By.ID, "toggle-key").text == "Zeigen"
