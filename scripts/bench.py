@@ -20,6 +20,7 @@ BENCHMARKS = {
     "loop": [sys.executable, "scripts/bench_loop.py"],
     "loop-pyodide": ["node", "scripts/bench_loop_pyodide.mjs"],
     "read-page": [sys.executable, "scripts/bench_read_page.py"],
+    "extraction": [sys.executable, "scripts/bench_extraction.py"],
     "sandbox": [sys.executable, "scripts/bench_sandbox.py"],
     "panel": [sys.executable, "scripts/bench_panel.py"],
 }
