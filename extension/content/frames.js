@@ -45,7 +45,9 @@
   function cloneWithFrames(doc, { dropHidden = false, depth = 0 } = {}) {
     const copy = doc.cloneNode(true);
     // cloneNode copies the tree exactly, so the n-th match in one is the n-th in the other.
-    const selector = dropHidden ? "*" : "iframe, frame";
+    // Only the body's elements: <head> is never "visible", and its <title> and <meta> carry
+    // the page's metadata.
+    const selector = dropHidden ? "body *, frame" : "iframe, frame";
     const live = doc.querySelectorAll(selector);
     const copied = copy.querySelectorAll(selector);
     const hidden = [];
