@@ -18,10 +18,9 @@
   const WRAPPER_SHARE = 0.4;
 
   // Never text a reader reads as the page's content.
-  // Captions and photo credits too: the image's alt text says what the picture is.
-  const NOT_CONTENT = "script, style, noscript, template, button, select, textarea, input, dialog, figcaption, [class*=caption]:not(table)";
+  const NOT_CONTENT = "script, style, noscript, template, button, select, textarea, input, dialog";
   // Boilerplate unless it holds the article (see holdsTheArticle).
-  const BOILERPLATE_TAGS = "nav, footer, aside, [aria-hidden=true], [hidden]";
+  const BOILERPLATE_TAGS = "nav, footer, aside, [hidden]";
   const BOILERPLATE_ROLES = ["navigation", "banner", "contentinfo", "complementary", "search", "dialog", "alertdialog", "menu", "menubar"]
     .map((role) => `[role="${role}"]`).join(", ");
   // Class and id words of boilerplate, as whole words of the name (split at - _ and space,
@@ -51,7 +50,8 @@
   }
 
   // Words that name content: "article-content sticky-sidebar" is the article, beside a sidebar.
-  const CONTENT_WORDS = new Set(["content", "article", "entry", "post", "body", "main", "story", "text", "blog"]);
+  // MathJax's formulas carry "CtxtMenu_Attached_0" (a context menu is attached to them).
+  const CONTENT_WORDS = new Set(["content", "article", "entry", "post", "body", "main", "story", "text", "blog", "math"]);
 
   function looksLikeBoilerplate(el) {
     const words = nameWords(el);
@@ -136,6 +136,15 @@
     return reader.parse();
   }
 
+  // Title, byline, excerpt, site name and date as the page states them (its <title>, <meta>
+  // and JSON-LD), read from the page itself: the cleaned copy may have lost the heading
+  // Readability compares the title with. (Readability's own steps, unchanged; they only read.)
+  function pageMetadata(doc) {
+    const reader = new Readability(doc);
+    const found = reader._getArticleMetadata(reader._getJSONLD(doc));
+    return Object.fromEntries(Object.entries(found).filter(([, value]) => value));
+  }
+
   // The page's own marker of its main content, the most specific kind first.
   function marked(doc) {
     for (const selector of CONTENT_MARKERS) {
@@ -149,8 +158,15 @@
   // once its scripts run, read with scripts off): then everything.
   function visibleCopy(doc) {
     const visible = page.frames.cloneWithFrames(doc, { dropHidden: true });
-    const chars = (d) => textLength(d.body || d.documentElement);
-    return chars(visible) >= 0.5 * chars(doc) ? visible : page.frames.cloneWithFrames(doc);
+    return readableChars(visible) >= 0.5 * readableChars(doc) ? visible : page.frames.cloneWithFrames(doc);
+  }
+
+  // Characters of text, not counting the source of scripts and styles.
+  function readableChars(doc) {
+    const root = doc.body || doc.documentElement;
+    let chars = root.textContent.length;
+    for (const el of root.querySelectorAll("script, style, noscript, template")) chars -= el.textContent.length;
+    return chars;
   }
 
   // {article: Readability's metadata (may be {}), content: an element, extracted_by}.
@@ -161,7 +177,7 @@
     const article = readability(removeBoilerplate(visibleCopy(doc)));
     const content = article ? removeEmptySections(article.content) : null;
     const found = content ? textLength(content) : 0;
-    const metadata = article || {};
+    const metadata = { ...article, ...pageMetadata(doc) };
     if (found >= MIN_ARTICLE_CHARS) return { article: metadata, content, extracted_by: "readability" };
     // Readability took its copy apart; the rare page that gets here pays for a second one.
     const spare = removeBoilerplate(visibleCopy(doc));

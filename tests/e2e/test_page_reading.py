@@ -167,6 +167,17 @@ def test_read_page_falls_back_to_the_visible_body(open_page):
     assert "hidden" not in page["markdown"]
 
 
+def test_read_page_reads_a_live_page_as_its_reader_sees_it(open_page, chromium):
+    tools = open_page("live.html")
+    WebDriverWait(chromium, 10).until(lambda d: d.execute_script("return document.body.dataset.ready === 'yes'"))
+    md = tools("read_page")["markdown"]
+    assert "Europe's night trains are returning" in md and "Loading…" not in md  # put in place by script
+    assert "Shadow text of the card: the Vienna to Paris line" in md  # inside a web component
+    assert "sleeper cabins sell out weeks ahead" in md  # the page's text in the component's slot
+    assert "cookies" not in md and "Accept all" not in md  # the consent banner over it
+    assert "Copyright" not in md and "Travel" not in md
+
+
 def test_read_page_reads_same_origin_frames_only(open_page, chromium):
     tools = open_page("frame.html")
     wait_for_frames(chromium)
