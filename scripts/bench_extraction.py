@@ -22,6 +22,7 @@ import argparse
 import functools
 import http.server
 import json
+import signal
 import statistics
 import sys
 import threading
@@ -130,6 +131,8 @@ def main() -> int:
     parser.add_argument("--dump", type=Path, help="write read_page's Markdown per page into this folder")
     parser.add_argument("--scores", type=Path, help="write per-page counts as JSON into this file")
     args = parser.parse_args()
+    # Stopped with kill: leave through PageReader's clean-up, so no Chromium is left behind.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
     if EVAL is None:
         print("bench_extraction: ../shared/testdata/extraction-eval is absent; nothing measured")
         return 0
