@@ -59,8 +59,13 @@ class EvalPages(http.server.SimpleHTTPRequestHandler):
             return "text/html"
 
 
+class QuietServer(http.server.ThreadingHTTPServer):
+    def handle_error(self, request, client_address):
+        pass  # a page that stops loading mid-answer (the next page was opened): not news
+
+
 def serve(folder: Path):
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(EvalPages, directory=str(folder)))
+    server = QuietServer(("127.0.0.1", 0), functools.partial(EvalPages, directory=str(folder)))
     server.daemon_threads = True
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server
