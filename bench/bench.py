@@ -20,6 +20,7 @@ BENCHMARKS = {
     "loop": [sys.executable, "bench/bench_loop.py"],
     "loop-pyodide": ["node", "bench/bench_loop_pyodide.mjs"],
     "read-page": [sys.executable, "bench/bench_read_page.py"],
+    "extraction": [sys.executable, "bench/bench_extraction.py"],
     "sandbox": [sys.executable, "bench/bench_sandbox.py"],
     "panel": [sys.executable, "bench/bench_panel.py"],
     "pdf": [sys.executable, "bench/bench_pdf.py"],

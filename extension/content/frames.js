@@ -37,24 +37,46 @@
     return found;
   }
 
+  // What a web component shows (its open shadow root, with the page's elements in its slots)
+  // put in the copy in place of the host's children, which cloneNode alone would leave bare.
+  // One level deep: a component inside a component keeps its light children only.
+  function inlineShadow(host, placeholder) {
+    const rendered = [...host.shadowRoot.childNodes].map((node) => placeholder.ownerDocument.importNode(node, true));
+    const box = placeholder.ownerDocument.createElement("div");
+    box.append(...rendered);
+    const liveSlots = host.shadowRoot.querySelectorAll("slot");
+    const copiedSlots = box.querySelectorAll("slot");
+    for (let i = 0; i < liveSlots.length && i < copiedSlots.length; i++) {
+      const assigned = liveSlots[i].assignedNodes({ flatten: true });
+      if (assigned.length) copiedSlots[i].replaceWith(...assigned.map((node) => placeholder.ownerDocument.importNode(node, true)));
+    }
+    placeholder.replaceChildren(...box.childNodes);
+  }
+
   // A detached copy of `doc` in which each same-origin iframe is replaced by a <div> holding
   // a copy of the frame's body, so tools that work on a copy (Readability mutates what it is
   // given) see the frame's text where the frame sits on the page.
   // With dropHidden, elements the user cannot see (display:none, visibility:hidden) are left
-  // out; that needs the live layout, so it is done while live and copy still match 1:1.
+  // out, and web components show their shadow content; that needs the live page, so it is
+  // done while live and copy still match 1:1.
   function cloneWithFrames(doc, { dropHidden = false, depth = 0 } = {}) {
     const copy = doc.cloneNode(true);
     // cloneNode copies the tree exactly, so the n-th match in one is the n-th in the other.
-    const selector = dropHidden ? "*" : "iframe, frame";
+    // Only the body's elements: <head> is never "visible", and its <title> and <meta> carry
+    // the page's metadata.
+    const selector = dropHidden ? "body *, frame" : "iframe, frame";
     const live = doc.querySelectorAll(selector);
     const copied = copy.querySelectorAll(selector);
     const hidden = [];
     const frames = [];
+    const hosts = [];
     for (let i = 0; i < live.length; i++) {
       const el = live[i];
       if (dropHidden && !page.isVisible(el)) hidden.push(copied[i]);
       else if (el.localName === "iframe" || el.localName === "frame") frames.push([el, copied[i]]);
+      else if (el.shadowRoot) hosts.push([el, copied[i]]);
     }
+    for (const [host, placeholder] of hosts) inlineShadow(host, placeholder);
     for (const [frame, placeholder] of frames) {
       const inner = frameDocument(frame);
       if (depth >= MAX_DEPTH || !inner?.body) continue;

@@ -1,7 +1,7 @@
 // HTML to Markdown with turndown (vendor/turndown), plus the rules the stock converter
 // lacks: tables as GFM tables (the GFM plugin is not a dependency), code blocks that keep
-// their line breaks, absolute link URLs, and no data: URLs (a base64 image would eat the
-// token budget).
+// their line breaks. Tokens go to content: links are their text (list_links has the
+// addresses), images their alt text when it says something, escapes only at line starts.
 (() => {
   const page = (globalThis.TabAgentPage ??= {});
 
@@ -80,32 +80,62 @@
     return out;
   }
 
+  // A link is its text: the addresses would cost more tokens than the words they hang on
+  // (list_links gives them, and can look a link up by its text).
   const link = {
-    filter: (node) => node.nodeName === "A" && node.getAttribute("href"),
-    replacement(content, node) {
-      const href = node.href; // the resolved, absolute URL
-      if (!content.trim() || !/^(https?|mailto|ftp):/i.test(href)) return content;
-      const title = node.title ? ` "${node.title.replace(/"/g, '\\"')}"` : "";
-      return `[${content}](${href.replace(/[()]/g, (ch) => encodeURIComponent(ch))}${title})`;
-    },
+    filter: (node) => node.nodeName === "A",
+    replacement: (content) => content,
   };
 
+  // An image is worth its alt text when that says something; a file name, an empty or a
+  // generic alt ("image", "logo") says nothing. No address either: a model reads no pixels.
   const image = {
     filter: "img",
     replacement(content, node) {
       const alt = (node.getAttribute("alt") || "").replace(/\s+/g, " ").trim();
-      const src = node.src || node.getAttribute("src") || "";
-      if (!src || src.startsWith("data:")) return alt ? `![${alt}]()` : "";
-      return `![${alt}](${src.replace(/[()]/g, (ch) => encodeURIComponent(ch))})`;
+      return saysSomething(alt, node) ? `![${alt.replace(/[[\]]/g, "")}]()` : "";
     },
   };
+
+  const GENERIC_ALT = /^(image|img|photo|picture|pic|foto|bild|logo|icon|avatar|banner|thumbnail|thumb|spacer|placeholder|graphic|grafik|null|undefined)\b[\s\d_-]*$/i;
+  function saysSomething(alt, node) {
+    if (alt.length < 4 || GENERIC_ALT.test(alt) || /\.(jpe?g|png|gif|webp|svg|avif)$/i.test(alt)) return false;
+    // The caption beside it already says it.
+    const caption = node.closest("figure")?.querySelector("figcaption")?.textContent || "";
+    return !page.squash(caption).includes(alt);
+  }
+
+  // "- item" rather than turndown's "-   item": the same list, two tokens fewer an item.
+  const listItem = {
+    filter: "li",
+    replacement(content, node) {
+      const parent = node.parentNode;
+      let prefix = "- ";
+      if (parent.nodeName === "OL") {
+        const start = Number(parent.getAttribute("start")) || 1;
+        prefix = `${start + Array.prototype.indexOf.call(parent.children, node)}. `;
+      }
+      const isParagraph = /\n$/.test(content);
+      content = content.replace(/^\n+/, "").replace(/\n+$/, "") + (isParagraph ? "\n" : "");
+      content = content.replace(/\n/gm, "\n" + " ".repeat(prefix.length));
+      return prefix + content + (node.nextSibling ? "\n" : "");
+    },
+  };
+
+  // Escape only what would change a line's meaning (a heading, list, quote or fence at its
+  // start); a backslash before every _ * [ ] in running text costs tokens and reads as noise.
+  const escape = (text) => text
+    .replace(/^(\s*)([-+*]|#{1,6}|>)(?=\s)/gm, "$1\\$2")
+    .replace(/^(\s*\d+)([.)])(?=\s)/gm, "$1\\$2")
+    .replace(/^(\s*)(```|~~~|={3,}|-{3,})/gm, "$1\\$2");
 
   let service = null;
   function converter() {
     if (service) return service;
     service = new TurndownService({ headingStyle: "atx", codeBlockStyle: "fenced", bulletListMarker: "-", hr: "---" });
     service.remove(["script", "style", "noscript", "template", "head", "title"]);
-    for (const [name, rule] of Object.entries({ tableCell, table, preformatted, link, image })) service.addRule(name, rule);
+    for (const [name, rule] of Object.entries({ tableCell, table, preformatted, link, image, listItem })) service.addRule(name, rule);
+    service.escape = escape;
     return service;
   }
 

@@ -1,31 +1,17 @@
 // read_page: the main content of the tab as Markdown, in pages of a token budget.
 //
-// Mozilla's Readability (the library behind Firefox Reader View) finds the article; it
-// rewrites the document it is given, so it always works on a copy. When it finds no
-// article (or only a scrap), the whole visible body is converted instead.
+// main-content.js finds the article (on a copy of the page: nothing on the page changes);
+// markdown.js converts it.
 (() => {
   const page = (globalThis.TabAgentPage ??= {});
   const CHARS_PER_TOKEN = 4; // the usual rough estimate for English text
-  // Readability's own threshold for "this is an article"; below it its answer is a guess.
-  const MIN_ARTICLE_CHARS = 500;
 
   function extract() {
     if (!document.body) {
       throw new page.PageToolError("This tab has no page text to read (it may be showing a PDF, an image or a browser page).");
     }
-    // serializer: hand back the element itself, not HTML text to parse again. keepClasses:
-    // the Markdown rules read a code block's language from its class.
-    const reader = new Readability(page.frames.cloneWithFrames(document), { serializer: (el) => el, keepClasses: true });
-    // Backport of mozilla/readability#958 (merged after 0.6.0, the pinned release): MathJax
-    // output has the class "CtxtMenu_Attached_0", which the unlikely-candidate filter reads
-    // as a menu, dropping every formula. Remove once the pin includes that change.
-    reader.REGEXPS = { ...reader.REGEXPS, okMaybeItsACandidate: /and|article|body|column|content|main|mathjax|shadow/i };
-    const article = reader.parse();
-    if (article && page.squash(article.textContent).length >= MIN_ARTICLE_CHARS) {
-      return { article, markdown: page.markdown.toMarkdown(article.content), extracted_by: "readability" };
-    }
-    const copy = page.frames.cloneWithFrames(document, { dropHidden: true });
-    return { article: article || {}, markdown: page.markdown.toMarkdown(copy.body || copy.documentElement), extracted_by: "page body" };
+    const { article, content, extracted_by } = page.mainContent.extract(document);
+    return { article, markdown: page.markdown.toMarkdown(content), extracted_by };
   }
 
   // Split Markdown into pages of at most maxChars, between paragraphs where possible.

@@ -98,11 +98,31 @@ def test_read_page_returns_markdown_and_metadata(open_page, site):
     assert page["length"] == len(md)
     assert "## Choosing a variety" in md and "### Logging moisture" in md
     assert re.search(r"^-\s+Tiny Tim, a dwarf cherry tomato$", md, re.M)
-    assert f"[watering notes]({site.url('watering.html')})" in md  # relative link made absolute
-    assert "[research summary](https://example.org/tomato-science)" in md
+    # Links are their text (list_links has the addresses).
+    assert "See the watering notes for a printable calendar, or read the research summary." in " ".join(md.split())
+    assert "](" not in md and "example.org" not in md
     assert "| Month | Litres per week |\n| --- | --- |\n| May | 4 |\n| July | 9 |" in md
     assert '```python\ndef log(reading):\n    print(f"moisture={reading}")\n```' in md
     assert "Copyright Balcony Gardens" not in md and "Home" not in md  # page chrome left out
+
+
+def test_markdown_spends_tokens_on_content(open_page):
+    tools = open_page("article.html")
+    to_markdown = lambda html: tools.evaluate(f"TabAgentPage.markdown.toMarkdown({json.dumps(html)})")
+    # A link is its text; an image is its alt text, only when that says something.
+    assert to_markdown('<p>Read <a href="https://example.org/x">the report</a> now.</p>') == "Read the report now."
+    images = ('<p><img src="a.png" alt="Sales doubled between 2020 and 2024"><img src="b.png" alt="">'
+              '<img src="c.png" alt="logo"><img src="IMG_2041.jpg" alt="IMG_2041.jpg"><img src="d.png"></p>')
+    assert to_markdown(images) == "![Sales doubled between 2020 and 2024]()"
+    assert to_markdown('<figure><img src="a.png" alt="A cat"><figcaption>A cat on a mat</figcaption></figure>') == "A cat on a mat"
+    # Lists with one space after the marker; escapes only where a line would change meaning.
+    assert to_markdown("<ul><li>one</li><li>two</li></ul><ol start='3'><li>three</li></ol>") == "- one\n- two\n\n3. three"
+    assert to_markdown("<p>snake_case *stars* [brackets] 2 + 2</p>") == "snake_case *stars* [brackets] 2 + 2"
+    assert to_markdown("<p># not a heading</p><p>1. not a list</p>") == "\\# not a heading\n\n1\\. not a list"
+    # Headings, tables and code blocks stay.
+    assert to_markdown("<h2>Results</h2><table><tr><th>A</th><th>B</th></tr><tr><td>1</td><td>2</td></tr></table>") == \
+        "## Results\n\n| A | B |\n| --- | --- |\n| 1 | 2 |"
+    assert to_markdown('<pre><code class="language-js">let a = b_c * 2;</code></pre>') == "```js\nlet a = b_c * 2;\n```"
 
 
 def test_read_page_pages_split_between_paragraphs(chromium, corpus):
@@ -145,6 +165,17 @@ def test_read_page_falls_back_to_the_visible_body(open_page):
     assert "| Figures in millions |  |  |" in page["markdown"]  # colspan shown once
     assert "| 1 | 2 \\| 3 |" in page["markdown"]
     assert "hidden" not in page["markdown"]
+
+
+def test_read_page_reads_a_live_page_as_its_reader_sees_it(open_page, chromium):
+    tools = open_page("live.html")
+    WebDriverWait(chromium, 10).until(lambda d: d.execute_script("return document.body.dataset.ready === 'yes'"))
+    md = tools("read_page")["markdown"]
+    assert "Europe's night trains are returning" in md and "Loading…" not in md  # put in place by script
+    assert "Shadow text of the card: the Vienna to Paris line" in md  # inside a web component
+    assert "sleeper cabins sell out weeks ahead" in md  # the page's text in the component's slot
+    assert "cookies" not in md and "Accept all" not in md  # the consent banner over it
+    assert "Copyright" not in md and "Travel" not in md
 
 
 def test_read_page_reads_same_origin_frames_only(open_page, chromium):

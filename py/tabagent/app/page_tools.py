@@ -56,7 +56,8 @@ class PageReader:
     async def read_page(self, page: int = 1, max_tokens: int | None = None) -> str:
         """Reads the main content of the page the user is on, as Markdown, with its title,
         address, author, language and length first. A long page comes in parts: the text
-        says "page 1 of 3"; call again with page=2 for the next part. A PDF is read too,
+        says "page 1 of 3"; call again with page=2 for the next part. Links show as their
+        text only: list_links gives their addresses (its filter finds one by its words). A PDF is read too,
         its text marked "### PDF page N" where each of its pages starts.
 
         Args:

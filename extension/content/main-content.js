@@ -1,0 +1,193 @@
+// The main content of a page: the element read_page turns into Markdown.
+//
+// Readability (Firefox Reader View's library) is good at scoring paragraphs, but on its own
+// it is misled by what surrounds the article (comment threads, newsletter forms and link
+// lists that out-score a short article), and when it finds nothing the whole page was all
+// that was left. So, as the best extractors do (trafilatura's rules), the page is cleaned
+// first: what the live page does not show, and what announces itself as boilerplate by its
+// tag, ARIA role or class (navigation, footers, sharing, cookie banners, related links,
+// comments). Readability then runs on the cleaned copy; when it still finds no article, the
+// page's own markers of its main content (schema.org articleBody, <article>, <main>, the
+// usual content class names) are used, and failing those the cleaned body.
+(() => {
+  const page = (globalThis.TabAgentPage ??= {});
+  // Readability's own threshold for "this is an article"; below it its answer is a guess.
+  const MIN_ARTICLE_CHARS = 500;
+  // An element holding this share of the page's text is a wrapper, whatever its name says
+  // ("page has-sidebar"); removing it would remove the article.
+  const WRAPPER_SHARE = 0.4;
+
+  // Never text a reader reads as the page's content.
+  const NOT_CONTENT = "script, style, noscript, template, button, select, textarea, input, dialog";
+  // Boilerplate unless it holds the article (see holdsTheArticle).
+  const BOILERPLATE_TAGS = "nav, footer, aside, [hidden]";
+  const BOILERPLATE_ROLES = ["navigation", "banner", "contentinfo", "complementary", "search", "dialog", "alertdialog", "menu", "menubar"]
+    .map((role) => `[role="${role}"]`).join(", ");
+  // Class and id words of boilerplate, as whole words of the name (split at - _ and space,
+  // and at camelCase humps).
+  const BOILERPLATE_WORDS = new Set([
+    "share", "sharing", "shares", "sharebar", "social", "socials", "newsletter", "subscribe", "subscription", "signup",
+    "cookie", "cookies", "consent", "gdpr", "privacy-banner", "related", "recommended", "recommendations", "popular",
+    "trending", "breadcrumb", "breadcrumbs", "sidebar", "comment", "comments", "disqus", "respond",
+    "advert", "advertisement", "ads", "ad", "sponsor", "sponsored", "promo", "outbrain", "taboola", "footer", "nav",
+    "navbar", "navigation", "menu", "pagination", "pager", "skip", "skiplink", "modal", "overlay", "popup", "toolbar",
+    "tags", "taglist", "meta", "postmeta", "byline", "author", "authors", "bio", "authorbox", "rating", "ratings", "print", "masthead", "teaser", "teasers", "links",
+  ]);
+  // Where pages mark their main content themselves (trafilatura's list, most specific first).
+  const CONTENT_MARKERS = [
+    "[itemprop=articleBody]",
+    "#articleContent, [class*=article-body], [class*=article__body], [class*=articleBody], [class*=article-content], [class*=entry-content], [class*=post-content], [class*=post-body], [class*=post-entry], [class*=article-text], [class*=story-body], [class*=story-content], [id*=article-body], [id*=story-body]",
+    "article",
+    "[role=article], #article, #story, .story, .fulltext, [class*=single-content], [class*=blog-content], [class*=page-content], [class*=main-content], [id*=main-content], [class*=content-main], [class*=content-body], [id*=content-body]",
+    "main, [role=main], #content, .content, #main, .main",
+  ];
+
+  const textLength = (el) => page.squash(el.textContent).length;
+
+  function nameWords(el) {
+    const name = `${typeof el.className === "string" ? el.className : el.getAttribute("class") || ""} ${el.id || ""}`;
+    return name.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase().split(/[\s_-]+/).filter(Boolean);
+  }
+
+  // Words that name content: "article-content sticky-sidebar" is the article, beside a sidebar.
+  // MathJax's formulas carry "CtxtMenu_Attached_0" (a context menu is attached to them).
+  const CONTENT_WORDS = new Set(["content", "article", "entry", "post", "body", "main", "story", "text", "blog", "math"]);
+
+  function looksLikeBoilerplate(el) {
+    const words = nameWords(el);
+    return words.some((word) => BOILERPLATE_WORDS.has(word)) && !words.some((word) => CONTENT_WORDS.has(word));
+  }
+
+  // Never remove what holds the article: the page's own content markers, the title heading,
+  // or a large share of all the text.
+  function holdsTheArticle(el, pageChars) {
+    if (el.matches("article, main, [role=main], [itemprop=articleBody], body, html")) return true;
+    if (el.querySelector("h1, article, main, [role=main], [itemprop=articleBody]")) return true;
+    return textLength(el) > WRAPPER_SHARE * pageChars;
+  }
+
+  // The walker's next element after the current one's subtree.
+  function nextOutside(walker) {
+    for (let node = walker.currentNode; node; node = walker.parentNode()) {
+      const next = walker.nextSibling();
+      if (next) return next;
+    }
+    return null;
+  }
+
+  // Removes boilerplate from `doc` (a copy), in place.
+  function removeBoilerplate(doc) {
+    const root = doc.body || doc.documentElement;
+    const pageChars = textLength(root);
+    const doomed = [];
+    const walker = doc.createTreeWalker(root, NodeFilter.SHOW_ELEMENT);
+    let el = walker.nextNode();
+    while (el) {
+      const soft = el.matches(BOILERPLATE_TAGS) || el.matches(BOILERPLATE_ROLES) || looksLikeBoilerplate(el);
+      if (el.matches(NOT_CONTENT) || (soft && !holdsTheArticle(el, pageChars))) {
+        doomed.push(el);
+        el = nextOutside(walker);
+      } else {
+        el = walker.nextNode();
+      }
+    }
+    for (const el of doomed) el.remove();
+    // A form wrapping the whole page (ASP.NET) is kept; a short one (search, login, sign-up) goes.
+    for (const form of root.querySelectorAll("form")) if (!holdsTheArticle(form, pageChars)) form.remove();
+    return doc;
+  }
+
+  // Lists and blocks that are mostly links (more stories, tag clouds, menus without a <nav>).
+  function removeLinkLists(root) {
+    for (const el of [...root.querySelectorAll("ul, ol, div, section, p, table")].reverse()) {
+      if (!el.isConnected) continue;
+      const chars = textLength(el);
+      if (!chars) continue;
+      const linked = [...el.querySelectorAll("a")].reduce((sum, a) => sum + page.squash(a.textContent).length, 0);
+      if (linked / chars > 0.6 && !el.querySelector("h1, pre, img[alt]:not([alt=''])") && chars < 2000) el.remove();
+    }
+    return root;
+  }
+
+  // A heading whose section is empty once link lists are gone ("Related posts", "More on
+  // this") announced boilerplate.
+  function removeEmptySections(root) {
+    const headings = [...root.querySelectorAll("h1, h2, h3, h4, h5, h6")];
+    for (const [i, heading] of headings.entries()) {
+      const rank = Number(heading.localName[1]);
+      const end = headings.slice(i + 1).find((h) => Number(h.localName[1]) <= rank);
+      const range = root.ownerDocument.createRange();
+      range.setStartAfter(heading);
+      if (end?.isConnected) range.setEndBefore(end);
+      else range.setEnd(root, root.childNodes.length);
+      if (!page.squash(range.toString())) heading.remove();
+    }
+    return root;
+  }
+
+  function readability(doc) {
+    // serializer: hand back the element itself, not HTML text to parse again. keepClasses:
+    // the Markdown rules read a code block's language from its class.
+    const reader = new Readability(doc, { serializer: (el) => el, keepClasses: true });
+    // Backport of mozilla/readability#958 (merged after 0.6.0, the pinned release): MathJax
+    // output has the class "CtxtMenu_Attached_0", which the unlikely-candidate filter reads
+    // as a menu, dropping every formula. Remove once the pin includes that change.
+    reader.REGEXPS = { ...reader.REGEXPS, okMaybeItsACandidate: /and|article|body|column|content|main|mathjax|shadow/i };
+    return reader.parse();
+  }
+
+  // Title, byline, excerpt, site name and date as the page states them (its <title>, <meta>
+  // and JSON-LD), read from the page itself: the cleaned copy may have lost the heading
+  // Readability compares the title with. (Readability's own steps, unchanged; they only read.)
+  function pageMetadata(doc) {
+    const reader = new Readability(doc);
+    const found = reader._getArticleMetadata(reader._getJSONLD(doc));
+    return Object.fromEntries(Object.entries(found).filter(([, value]) => value));
+  }
+
+  // The page's own marker of its main content, the most specific kind first.
+  function marked(doc) {
+    for (const selector of CONTENT_MARKERS) {
+      const found = [...doc.querySelectorAll(selector)].find((el) => textLength(el) > 0);
+      if (found) return found;
+    }
+    return null;
+  }
+
+  // The visible copy, unless hiding took most of the text (a page that shows its body only
+  // once its scripts run, read with scripts off): then everything.
+  function visibleCopy(doc) {
+    const visible = page.frames.cloneWithFrames(doc, { dropHidden: true });
+    return readableChars(visible) >= 0.5 * readableChars(doc) ? visible : page.frames.cloneWithFrames(doc);
+  }
+
+  // Characters of text, not counting the source of scripts and styles.
+  function readableChars(doc) {
+    const root = doc.body || doc.documentElement;
+    let chars = root.textContent.length;
+    for (const el of root.querySelectorAll("script, style, noscript, template")) chars -= el.textContent.length;
+    return chars;
+  }
+
+  // {article: Readability's metadata (may be {}), content: an element, extracted_by}.
+  // Readability on the cleaned page first; when it finds no article (under 500 characters),
+  // the page's own content marker, and failing that the whole cleaned body. (Measured on the evaluation set, other
+  // choices between these readings traded precision for recall one for one.)
+  function extract(doc) {
+    const article = readability(removeBoilerplate(visibleCopy(doc)));
+    const content = article ? removeEmptySections(article.content) : null;
+    const found = content ? textLength(content) : 0;
+    const metadata = { ...article, ...pageMetadata(doc) };
+    if (found >= MIN_ARTICLE_CHARS) return { article: metadata, content, extracted_by: "readability" };
+    // Readability took its copy apart; the rare page that gets here pays for a second one.
+    const spare = removeBoilerplate(visibleCopy(doc));
+    const marker = marked(spare);
+    if (marker && textLength(marker) > found) {
+      return { article: metadata, content: removeEmptySections(removeLinkLists(marker)), extracted_by: "content marker" };
+    }
+    // No article and no marker: the whole page, with its boilerplate gone, rather than a scrap.
+    return { article: metadata, content: removeEmptySections(removeLinkLists(spare.body || spare.documentElement)), extracted_by: "page body" };
+  }
+
+  page.mainContent = { extract };
+})();

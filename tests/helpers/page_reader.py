@@ -1,0 +1,138 @@
+"""read_page's content scripts on pages in a real headless Chromium, driven over CDP alone.
+
+For measuring extraction on hundreds of pages: no extension, side panel or Python in the
+way, the same content-script files the service worker injects (extension/content/files.json),
+run in an isolated world as a content script is. Each page can be loaded with its scripts
+off (CDP's Emulation.setScriptExecutionDisabled: the HTML as served) or on (the live page).
+
+    with PageReader() as reader:
+        result = reader.read(url, scripts=False)   # {"markdown", "title", "readability", "ms"}
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+from .browser import CHROMIUM, CHROMIUM_FLAGS, ROOT
+from .cdp import CDP
+
+# The whole Markdown in one part (read_page's largest budget) and Readability.js alone, as
+# Firefox's Reader View would give it, on a copy of the same document.
+READ = """
+(() => {
+  const page = globalThis.TabAgentPage;
+  const started = performance.now();
+  const parts = [];
+  let first = page.run("read_page", { page: 1, max_tokens: 100000 });
+  if (!first.ok) return { error: first.error };
+  parts.push(first.result.markdown);
+  for (let n = 2; n <= first.result.pages; n++) parts.push(page.run("read_page", { page: n, max_tokens: 100000 }).result.markdown);
+  const ms = performance.now() - started;
+  let readability = null;
+  try { readability = new Readability(document.cloneNode(true)).parse()?.textContent ?? ""; } catch (e) { readability = ""; }
+  return { markdown: parts.join("\\n\\n"), title: first.result.title, extracted_by: first.result.extracted_by, ms, readability };
+})()
+"""
+
+TIME_ONLY = """
+(() => {
+  const started = performance.now();
+  const reply = globalThis.TabAgentPage.run("read_page", { page: 1 });
+  return reply.ok ? performance.now() - started : -1;
+})()
+"""
+
+
+def content_scripts() -> str:
+    files = json.loads((ROOT / "extension/content/files.json").read_text())
+    return "\n;\n".join((ROOT / f).read_text(encoding="utf-8") for f in files)
+
+
+class PageReader:
+    def __init__(self, settle: float = 0.5, load_timeout: float = 20):
+        self.settle = settle  # after the load event, for scripts that rewrite the page
+        self.load_timeout = load_timeout
+        self.scripts = content_scripts()
+
+    def __enter__(self):
+        self.profile = Path(tempfile.mkdtemp(prefix="tabagent-reader-"))
+        flags = [f for f in CHROMIUM_FLAGS if not f.startswith("--disable-features=DisableLoad")]
+        self.process = subprocess.Popen(
+            [CHROMIUM, *flags, "--remote-debugging-port=0", f"--user-data-dir={self.profile}", "about:blank"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        address = self._debugger_address()
+        self.cdp = CDP(address)
+        self._loaded = threading.Event()
+        self.cdp.on("Page.loadEventFired", lambda params, session: self._loaded.set())
+        target = self.cdp.send("Target.createTarget", {"url": "about:blank"})["targetId"]
+        self.session = self.cdp.attach(target)
+        self.cdp.send("Page.enable", session_id=self.session)
+        return self
+
+    def _debugger_address(self) -> str:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            line = self.process.stderr.readline()
+            match = re.search(r"DevTools listening on ws://([^/]+)/", line)
+            if match:
+                threading.Thread(target=self.process.stderr.read, daemon=True).start()  # drain
+                return match.group(1)
+            if not line and self.process.poll() is not None:
+                break
+        raise RuntimeError("Chromium did not start (no DevTools address)")
+
+    def _send(self, method, params=None, timeout=30):
+        return self.cdp.send(method, params, session_id=self.session, timeout=timeout)
+
+    def load(self, url: str, scripts: bool) -> None:
+        self._send("Emulation.setScriptExecutionDisabled", {"value": not scripts})
+        self._loaded.clear()
+        self._send("Page.navigate", {"url": url})
+        self._loaded.wait(self.load_timeout)
+        if scripts:
+            time.sleep(self.settle)
+
+    def _world(self) -> int:
+        frame = self._send("Page.getFrameTree")["frameTree"]["frame"]["id"]
+        context = self._send("Page.createIsolatedWorld", {"frameId": frame, "worldName": "tabagent-bench"})
+        context_id = context["executionContextId"]
+        self._evaluate(self.scripts, context_id)
+        return context_id
+
+    def _evaluate(self, expression: str, context_id: int, timeout: float = 60):
+        reply = self._send("Runtime.evaluate", {"expression": expression, "contextId": context_id,
+                                               "returnByValue": True}, timeout=timeout)
+        if "exceptionDetails" in reply:
+            details = reply["exceptionDetails"]
+            raise RuntimeError(details.get("exception", {}).get("description") or details.get("text"))
+        return reply["result"].get("value")
+
+    def read(self, url: str, scripts: bool = False) -> dict:
+        self.load(url, scripts)
+        return self._evaluate(READ, self._world())
+
+    def time_read(self, url: str, runs: int = 5, scripts: bool = False) -> list[float]:
+        """read_page's own time in the page (ms), `runs` times after a first call."""
+        self.load(url, scripts)
+        world = self._world()
+        self._evaluate(TIME_ONLY, world)
+        return [self._evaluate(TIME_ONLY, world) for _ in range(runs)]
+
+    def __exit__(self, *exc):
+        try:
+            self.cdp.close()
+        finally:
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+            shutil.rmtree(self.profile, ignore_errors=True)

@@ -1,0 +1,46 @@
+"""The extraction benchmark's metric: Markdown reduced to reader text, snippets counted."""
+
+from tests.helpers.extraction_score import Counts, reader_text, score, split_of, total
+
+
+def test_reader_text_drops_markdown_syntax_link_targets_and_images():
+    markdown = "\n".join([
+        "# A *title*",
+        "",
+        "Some **bold** and _em_ text with [a link](https://x.org/a_(b) \"t\") and ![alt](i.png) here.",
+        "",
+        "- one",
+        "2. two",
+        "> quoted `code`",
+        "",
+        "| A | B |",
+        "| --- | --- |",
+        "| 1 | 2 \\| 3 |",
+        "",
+        "```python",
+        "x = 1  # *not* emphasis",
+        "```",
+        "---",
+        "\\# not a heading, 1\\. not a list",
+        "A [reference][3] link and an image ![described]().",
+        "[3]: https://example.org",
+    ])
+    assert reader_text(markdown).split("\n") == [
+        "A title", "", "Some bold and em text with a link and  here.", "", "one", "two", "quoted code", "",
+        "A B", "1 2 | 3", "", "x = 1  # *not* emphasis", "# not a heading, 1. not a list",
+        "A reference link and an image .",
+    ]
+
+
+def test_snippets_are_counted_after_whitespace_normalisation():
+    counts = score("The  main\ntext. Menu", ["main text.", "missing"], ["Menu", "Footer"])
+    assert counts == Counts(tp=1, fn=1, fp=1, tn=1)
+    summed = total([counts, Counts(tp=3, fn=0, fp=0, tn=2)])
+    assert (summed.precision, summed.recall, round(summed.f, 3)) == (0.8, 0.8, 0.8)
+
+
+def test_the_halves_are_fixed_and_both_used():
+    names = [f"page-{i}.html" for i in range(200)]
+    halves = [split_of(name) for name in names]
+    assert halves == [split_of(name) for name in names]
+    assert 60 < halves.count("dev") < 140
