@@ -3,6 +3,7 @@
 // storage and tabs go through the service worker.
 
 import { Broadcast, MessageType, Target } from "../shared/messages.js";
+import { isServiceWorker } from "../shared/senders.js";
 import { answerConfirmation, callTool, pageBridge } from "./page-bridge.js";
 import { startPython } from "./python.js";
 import { SandboxHost } from "./sandbox-host.js";
@@ -42,9 +43,11 @@ const handlers = {
   [MessageType.listTools]: async () => JSON.parse((await turns.api()).list_tools_json(pageBridge(null))),
 };
 
-chrome.runtime.onMessage.addListener((message, _sender, sendResponse) => {
-  if (message?.target !== Target.offscreen) return false;
-  const handler = handlers[message.type];
+// Everything the offscreen document does for others comes through the service worker, which
+// checks who asked: a content script addressing this document directly is not answered.
+chrome.runtime.onMessage.addListener((message, sender, sendResponse) => {
+  if (message?.target !== Target.offscreen || !isServiceWorker(sender)) return false;
+  const handler = Object.hasOwn(handlers, message.type) ? handlers[message.type] : null;
   if (!handler) {
     sendResponse({ ok: false, error: `offscreen: unknown message type ${message.type}` });
     return false;

@@ -1,6 +1,7 @@
 // The readiness indicator: "Starting Python…", then ready with the version, or the error.
 import { Broadcast, MessageType } from "../shared/messages.js";
 import { askBackground } from "../shared/runtime.js";
+import { isOffscreenDocument } from "../shared/senders.js";
 
 export function showPythonStatus(element) {
   const render = (status) => {
@@ -16,8 +17,8 @@ export function showPythonStatus(element) {
     element.dataset.ready = String(Boolean(status.ready));
   };
 
-  chrome.runtime.onMessage.addListener((message) => {
-    if (message?.type === Broadcast.pythonStatus) render(message.status);
+  chrome.runtime.onMessage.addListener((message, sender) => {
+    if (message?.type === Broadcast.pythonStatus && isOffscreenDocument(sender)) render(message.status);
   });
 
   askBackground(MessageType.ping).then(render, (error) => render({ ready: false, error: error.message }));
