@@ -2,7 +2,7 @@
 // extension/content/ (injected once per document), or here with chrome.tabs for what is
 // about tabs rather than a page (tab-tools.js).
 //
-// runPageTool answers { ok: true, result, tab_id, url, title } or { ok: false, error }, where
+// runPageTool answers { ok: true, result, tab_id, url, title } or { ok: false, error, from_page? }, where
 // error is a sentence for the model and the user (a page we may not read is not a failure).
 
 import { PageUnavailable, pdfSentence, refusal, settled, tabById, userTab } from "./page-access.js";
@@ -56,9 +56,10 @@ async function run(tab, name, args) {
   const refused = refusal(tab);
   if (refused) throw new PageUnavailable(refused);
   await ensureTools(tab);
-  return (await execute(tab, { func: runInPage, args: [name, args ?? {}] })) ?? {
-    ok: false, error: "The page went away while TabAgent was working on it (it navigated or was closed).",
-  };
+  const reply = await execute(tab, { func: runInPage, args: [name, args ?? {}] });
+  if (!reply) return { ok: false, error: "The page went away while TabAgent was working on it (it navigated or was closed)." };
+  // The content script's sentences quote the page (labels, text): Python marks them as page content.
+  return reply.ok ? reply : { ok: false, error: String(reply.error), from_page: true };
 }
 
 export async function runPageTool({ name, args, tabId, expectUrl }) {

@@ -20,7 +20,7 @@ export const MessageType = Object.freeze({
   importConversations: "import-conversations", // { conversations: [...] } -> { imported }
   saveSettings: "save-settings", // { settings, apiKey? }
   // Service worker -> offscreen document.
-  runTurn: "run-turn", // { conversationId, turnId, task, memory, settings, apiKey }
+  runTurn: "run-turn", // { conversationId, turnId, task, context, memory, settings, apiKey }
   // Side panel -> service worker -> offscreen document: the page tools.
   answerConfirmation: "answer-confirmation", // { conversationId, id, decision: "once" | "turn" | "deny" } -> { answered }
   listTools: "list-tools", // {} -> { tools: [{ name, description, parameters, signature }], problems }

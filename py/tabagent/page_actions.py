@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import uuid
 
-from .page_bridge import as_json, untrusted
+from .page_bridge import as_json, failure, untrusted
 
 ACTING = ("click", "type_text", "scroll", "navigate", "open_tab")
 
@@ -70,13 +70,13 @@ class PageActor:
     async def _act(self, tool: str, args: dict) -> str:
         plan = await self.bridge.call("describe_action", {"name": tool, "args": args})
         if not plan.get("ok"):
-            return plan.get("error") or f"{tool} cannot be done on this page."
+            return failure(plan, f"{tool} cannot be done on this page.")
         described = plan["result"]
         if not await self.consent.allows(tool, described["summary"], confirmation_details(described)):
             return DENIED.format(tool=tool)
         done = await self.bridge.call(tool, args, plan.get("tab_id"), described.get("page_url"))
         if not done.get("ok"):
-            return done.get("error") or f"{tool} failed, and the browser did not say why."
+            return failure(done, f"{tool} failed, and the browser did not say why.")
         return untrusted(done.get("url", ""), as_json(done["result"]))
 
     async def click(self, locator: str) -> str:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Literal
 
 from .page_actions import ACTING, PageActor
-from .page_bridge import as_json, untrusted
+from .page_bridge import as_json, failure, untrusted
 from .tools import FunctionTool, Tool
 
 # read_page's part size and page_html's cut are set so that one result, with its header and
@@ -48,7 +48,7 @@ class PageReader:
     async def _read(self, name: str, args: dict, show=as_json, tab_id=None, source=None) -> str:
         reply = await self.bridge.call(name, args, tab_id)
         if not reply.get("ok"):
-            return reply.get("error") or f"{name} failed, and the browser did not say why."
+            return failure(reply, f"{name} failed, and the browser did not say why.")
         return untrusted(source or reply.get("url", ""), show(reply["result"]))
 
     async def read_page(self, page: int = 1, max_tokens: int = PART_TOKENS) -> str:

@@ -4,6 +4,7 @@ The offscreen document (and any other surface) sends a request as a dict and rec
 events through `emit`; nothing here knows about the browser. A request:
 
     {"conversation_id": str, "task": str, "memory": str | None (Memory JSON),
+     "context": {"selection", "title", "url"} | None (text the user selected on a page),
      "settings": {"base_url", "model", "agent": "code" | "tool_calling", "max_steps", ...},
      "api_key": str}
 
@@ -22,6 +23,7 @@ from .events import Event
 from .memory import Memory
 from .models import OpenAIModel
 from .page_actions import AskTheUser
+from .page_bridge import selection_task
 from .page_tools import page_tools
 from .tool_calling_agent import ToolCallingAgent
 from .user_tools import describe_problem
@@ -100,7 +102,7 @@ class Turns:
         for problem in problems:
             await agent.emit("error", {"kind": "user_tools", "message": describe_problem(problem)})
         try:
-            await agent.run(request["task"], reset=not request.get("memory"))
+            await agent.run(selection_task(request["task"], request.get("context")), reset=not request.get("memory"))
         except Exception:
             pass  # the agent has already emitted the error and a `done` event
         finally:

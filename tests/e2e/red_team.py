@@ -4,7 +4,9 @@ send stolen text to, and a way to run code exactly where a compromised content s
 
 from __future__ import annotations
 
+import html
 import json
+import unicodedata
 from pathlib import Path
 
 RED_TEAM_PAGES = Path(__file__).parent / "red_team_pages"
@@ -36,3 +38,19 @@ SEND_EACH = """async (messages) => {
   }
   return replies;
 }"""
+
+
+def lenient_skeleton(text: str) -> str:
+    """Text as a lenient reader (a model) might see it: entities decoded, invisible
+    characters, spaces and underscores gone, one case (tests/pyodide/cases_marking.py
+    tests the marking against many more disguises)."""
+    for _ in range(3):
+        text = html.unescape(text)
+    text = unicodedata.normalize("NFKC", text)
+    text = "".join(c for c in text if unicodedata.category(c) not in ("Cf", "Mn", "Zs") and not c.isspace())
+    return text.casefold().replace("_", "").replace("-", "")
+
+
+def marked_blocks(text: str) -> int:
+    """How many page_content blocks a lenient reader sees closed in `text`."""
+    return lenient_skeleton(text).count("</pagecontent")
