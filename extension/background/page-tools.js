@@ -51,7 +51,7 @@ const withoutFragment = (url) => (url ?? "").replace(/#.*$/, "");
 async function run(tab, name, args) {
   if (Object.hasOwn(TAB_TOOLS, name)) return { ok: true, result: await TAB_TOOLS[name](tab, args) };
   if (name === "describe_action" && Object.hasOwn(TAB_ACTIONS, args?.name)) {
-    return { ok: true, result: TAB_ACTIONS[args.name](tab, args.args ?? {}) };
+    return { ok: true, result: await TAB_ACTIONS[args.name](tab, args.args ?? {}) };
   }
   const refused = refusal(tab);
   if (refused) throw new PageUnavailable(refused);

@@ -7,7 +7,9 @@ import { MessageType } from "../shared/messages.js";
 import { forPython, loadSettings, whatIsMissing } from "../shared/settings.js";
 import { askOffscreen } from "./offscreen-document.js";
 
-export async function startTurn({ conversationId, text, context }) {
+// attachedTabIds: tabs the user attached to this message themselves; reading them is what
+// they asked for, so read_tab asks no question about them during this turn.
+export async function startTurn({ conversationId, text, context, attachedTabIds }) {
   if (!text?.trim()) throw new Error("Write a message first.");
   const { settings, apiKey } = await loadSettings();
   const missing = whatIsMissing(settings, apiKey);
@@ -29,6 +31,7 @@ export async function startTurn({ conversationId, text, context }) {
     // The selection, its page's title and address come from the page: Python marks them as
     // page content (page_bridge.selection_task), with the one function that marks all of it.
     context: context?.selection ? { selection: context.selection, title: context.title ?? "", url: context.url ?? "" } : null,
+    attachedTabIds: (attachedTabIds ?? []).map(Number).filter(Number.isInteger),
     memory: record.memory,
     settings: forPython(settings),
     apiKey,

@@ -57,10 +57,12 @@ export class TurnRunner {
   }
 
   // Starts a turn and returns at once; its events stream out as it runs.
-  async start({ conversationId, turnId, task, context, memory, settings, apiKey }) {
+  async start({ conversationId, turnId, task, context, attachedTabIds, memory, settings, apiKey }) {
     const api = await this.api();
     const batcher = new EventBatcher(conversationId, turnId);
-    const request = JSON.stringify({ conversation_id: conversationId, task, context, memory, settings, api_key: apiKey });
+    const request = JSON.stringify({
+      conversation_id: conversationId, task, context, attached_tab_ids: attachedTabIds ?? [], memory, settings, api_key: apiKey,
+    });
     // The page tools reach the user's tabs, and ask the user before acting, through this.
     const page = pageBridge(conversationId);
     const running = api.run_turn_json.callKwargs(request, (json) => batcher.push(JSON.parse(json)), {

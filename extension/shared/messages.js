@@ -11,7 +11,7 @@ export const MessageType = Object.freeze({
   // Is Python up? Answered by the offscreen document with versions and start-up time.
   ping: "ping",
   // Side panel -> service worker: the user's turns.
-  startTurn: "start-turn", // { conversationId?, text, context? } -> { conversationId, turnId }
+  startTurn: "start-turn", // { conversationId?, text, context?, attachedTabIds? } -> { conversationId, turnId }
   stopTurn: "stop-turn", // { conversationId }
   // Side panel / settings -> service worker: conversations and settings in storage.
   renameConversation: "rename-conversation", // { conversationId, title }
@@ -20,7 +20,7 @@ export const MessageType = Object.freeze({
   importConversations: "import-conversations", // { conversations: [...] } -> { imported }
   saveSettings: "save-settings", // { settings, apiKey? }
   // Service worker -> offscreen document.
-  runTurn: "run-turn", // { conversationId, turnId, task, context, memory, settings, apiKey }
+  runTurn: "run-turn", // { conversationId, turnId, task, context, attachedTabIds, memory, settings, apiKey }
   // Side panel -> service worker -> offscreen document: the page tools.
   answerConfirmation: "answer-confirmation", // { conversationId, id, decision: "once" | "turn" | "deny" } -> { answered }
   listTools: "list-tools", // {} -> { tools: [{ name, description, parameters, signature }], problems }

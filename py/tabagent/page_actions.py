@@ -23,14 +23,17 @@ DENIED = ("The user denied this {tool}: nothing was done. Do not try to get the 
 
 class AskTheUser:
     """Consent from the person at the side panel: a `confirmation` event, then their answer.
-    Make one per turn: "allow for this turn" lasts as long as this object."""
+    Make one per turn: "allow for this turn" lasts as long as this object. It covers the
+    tool (every click), or what `scope` names (reading one tab: "read_tab:<id>"). Tabs the
+    user attached to their message themselves are allowed for the turn from the start."""
 
-    def __init__(self, bridge, emit):
+    def __init__(self, bridge, emit, attached_tab_ids=()):
         self.bridge, self.emit = bridge, emit  # emit: the agent's emit(kind, data)
-        self.allowed_for_turn: set[str] = set()
+        self.allowed_for_turn: set[str] = {f"read_tab:{int(tab)}" for tab in attached_tab_ids or ()}
 
-    async def allows(self, tool: str, message: str, details: dict) -> bool:
-        if tool in self.allowed_for_turn:
+    async def allows(self, tool: str, message: str, details: dict, scope: str | None = None) -> bool:
+        scope = scope or tool
+        if scope in self.allowed_for_turn:
             return True
         question = {"id": uuid.uuid4().hex, "tool": tool, "message": message, "details": details}
         await self.emit("confirmation", question)
@@ -38,7 +41,7 @@ class AskTheUser:
         # The answer becomes part of the turn's record: what the user allowed, or refused.
         await self.emit("confirmation", {**question, "decision": decision})
         if decision == "turn":
-            self.allowed_for_turn.add(tool)
+            self.allowed_for_turn.add(scope)
         return decision in ("once", "turn")
 
 
@@ -46,7 +49,7 @@ class CalledByHand:
     """A person called the tool themselves (a developer trying a tool from the panel, with
     no model involved): that call is their consent to exactly it."""
 
-    async def allows(self, tool: str, message: str, details: dict) -> bool:
+    async def allows(self, tool: str, message: str, details: dict, scope: str | None = None) -> bool:
         return True
 
 

@@ -5,6 +5,7 @@ events through `emit`; nothing here knows about the browser. A request:
 
     {"conversation_id": str, "task": str, "memory": str | None (Memory JSON),
      "context": {"selection", "title", "url"} | None (text the user selected on a page),
+     "attached_tab_ids": [int] | None (tabs the user attached: read_tab asks nothing for them),
      "settings": {"base_url", "model", "agent": "code" | "tool_calling", "max_steps", ...},
      "api_key": str}
 
@@ -59,7 +60,7 @@ def build_agent(request: dict, listener, *, tools=(), executor_factory=None, hos
     model = model or build_model(settings, request.get("api_key"), host, browser_model)
     memory = Memory.from_json(request["memory"]) if request.get("memory") else None
     top = {"name": "TabAgent", "description": "The agent the user talks to.", **settings}
-    consent = AskTheUser(page, emit=None) if page is not None else None
+    consent = AskTheUser(page, emit=None, attached_tab_ids=request.get("attached_tab_ids")) if page is not None else None
     if consent:
         tools = [*tools, *page_tools(page, consent)]
     agent = _agent(top, model, list(tools), executor_factory, conversation_id=request["conversation_id"],

@@ -90,7 +90,62 @@ async def test_read_tab_pins_the_tab_and_a_refusal_is_a_sentence():
     refusal = "TabAgent cannot read chrome://version: it is one of the browser's own pages."
     bridge = FakeBridge(results={"read_page": {"ok": False, "error": refusal}})
     assert await tools_of(bridge)["read_tab"](tab_id=3) == refusal
-    assert bridge.calls[0][2] == 3
+    assert bridge.calls[-1][2] == 3
+
+
+class TabsBridge(FakeBridge):
+    """The service worker's descriptions of list_tabs and read_tab: tab 1 is the user's."""
+
+    async def call(self, name, args, tab_id=None, expect_url=None):
+        if name == "describe_action" and args["name"] in ("read_tab", "list_tabs"):
+            self.calls.append((name, args, tab_id, expect_url))
+            other = args["args"].get("tab_id", 0)
+            url = f"http://127.0.0.1/tab{other}.html"
+            return {"ok": True, "result": {"action": args["name"], "summary": f"Read tab {other}.", "tab_id": other,
+                                           "url": url, "user_is_on": other == 1}}
+        return await super().call(name, args, tab_id, expect_url)
+
+
+def asking_tools(bridge, events, attached=()):
+    async def emit(kind, data):
+        events.append((kind, data))
+    return tools_of(bridge, AskTheUser(bridge, emit, attached_tab_ids=attached))
+
+
+async def test_another_tab_is_read_only_after_the_user_allows_it_once_per_turn_per_tab():
+    events = []
+    bridge = TabsBridge(decisions=["deny", "turn", "once"])
+    tools = asking_tools(bridge, events)
+    denied = await tools["read_tab"](tab_id=2)
+    assert denied.startswith("The user did not allow reading tab 2") and "read_page" not in [c[0] for c in bridge.calls]
+    assert events[0][1]["tool"] == "read_tab" and events[0][1]["message"] == "Read tab 2."
+    assert events[0][1]["details"] == {"url": "http://127.0.0.1/tab2.html"}
+    assert UNTRUSTED_NOTE in await tools["read_tab"](tab_id=2)  # allowed for the turn
+    assert bridge.calls[-1] == ("read_page", {"page": 1, "max_tokens": 4000}, 2, "http://127.0.0.1/tab2.html")
+    await tools["read_tab"](tab_id=2)  # not asked again
+    await tools["read_tab"](tab_id=3)  # another tab: asked ("once")
+    await tools["read_tab"](tab_id=1)  # the tab the user is on: never asked
+    assert [q[1] for q in bridge.asked] == ["read_tab"] * 3
+    assert [c[2] for c in bridge.calls if c[0] == "read_page"] == [2, 2, 3, 1]
+
+
+async def test_tabs_the_user_attached_and_list_tabs_once_allowed_ask_nothing_more():
+    events = []
+    bridge = TabsBridge(decisions=["turn"])
+    tools = asking_tools(bridge, events, attached=[5])
+    assert UNTRUSTED_NOTE in await tools["read_tab"](tab_id=5)
+    assert bridge.asked == []
+    await tools["list_tabs"]()
+    await tools["list_tabs"]()
+    assert [q[1] for q in bridge.asked] == ["list_tabs"]
+
+
+async def test_a_user_tools_page_cannot_read_other_tabs():
+    from tabagent.page_tools import PageReader
+
+    bridge = TabsBridge()
+    assert (await PageReader(bridge).read_tab(2)).startswith("The user did not allow")
+    assert (await PageReader(bridge).list_tabs()).startswith("The user did not allow")
 
 
 async def test_optional_arguments_left_out_are_not_sent():
