@@ -20,8 +20,8 @@ function probe() {
   return { ready: typeof globalThis.TabAgentPage?.run === "function", state: document.readyState, type: document.contentType };
 }
 
-function runInPage(name, args) {
-  return globalThis.TabAgentPage.run(name, args);
+function runInPage(name, args, planId) {
+  return globalThis.TabAgentPage.run(name, args, { planId });
 }
 
 // Injected at once, not when the document is idle (executeScript's default): a page still
@@ -56,7 +56,9 @@ async function run(tab, name, args) {
   const refused = refusal(tab);
   if (refused) throw new PageUnavailable(refused);
   await ensureTools(tab);
-  const reply = await execute(tab, { func: runInPage, args: [name, args ?? {}] });
+  // plan_id: the action the user confirmed, as describe_action held it in the page.
+  const { plan_id: planId = null, ...toolArgs } = args ?? {};
+  const reply = await execute(tab, { func: runInPage, args: [name, toolArgs, planId] });
   if (!reply) return { ok: false, error: "The page went away while TabAgent was working on it (it navigated or was closed)." };
   // The content script's sentences quote the page (labels, text): Python marks them as page content.
   return reply.ok ? reply : { ok: false, error: String(reply.error), from_page: true };

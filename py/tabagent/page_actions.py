@@ -77,7 +77,9 @@ class PageActor:
         described = plan["result"]
         if not await self.consent.allows(tool, described["summary"], confirmation_details(described)):
             return DENIED.format(tool=tool)
-        done = await self.bridge.call(tool, args, plan.get("tab_id"), described.get("page_url"))
+        # The plan id makes the content script act on the very element the user saw, or not at all.
+        bound = {**args, "plan_id": described["plan_id"]} if described.get("plan_id") else args
+        done = await self.bridge.call(tool, bound, plan.get("tab_id"), described.get("page_url"))
         if not done.get("ok"):
             return failure(done, f"{tool} failed, and the browser did not say why.")
         return untrusted(done.get("url", ""), as_json(done["result"]))

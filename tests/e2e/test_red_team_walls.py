@@ -279,3 +279,39 @@ def test_a_tab_the_user_attached_is_read_without_a_question(turn, model, private
     wait_for_status(turn.browser, "ok")
     assert confirmations(turn.driver) == []
     assert "PRIVATE-BALANCE-TEXT" in everything_the_model_read(model)
+
+
+# --- consent binds to the element the user saw (issue 10, item 6) --------------------------
+
+def told(model, request):
+    return [m for m in model.requests[request]["body"]["messages"] if m["role"] == "tool"][-1]["content"]
+
+
+@pytest.mark.parametrize("button,swap", [("text-swap", "text"), ("node-swap", "node")])
+def test_a_page_cannot_swap_what_the_user_confirmed(turn, model, site, button, swap):
+    """The user allows "Click the button “Subscribe”"; while they read the question the page
+    turns that button into "Delete account" (or swaps in a look-alike twin that deletes the
+    account). Nothing is clicked, and the model is told why."""
+    turn.show(site.url("swap.html"))
+    model.script(call("click", locator=f"#{button}"), Reply(text="Done."))
+    send(turn.browser, "Subscribe me to the newsletter")
+    box = asking(turn)
+    assert box.find_element(By.CSS_SELECTOR, ".confirmation-message").text == "Click the button “Subscribe”."
+    wait(turn.browser, lambda d: swap in turn.in_page("return document.getElementById('swapped').textContent"), 10)
+    answer(turn, 0, "once")
+    wait_for_status(turn.browser, "ok")
+    assert turn.in_page(LOG) == "nothing yet"
+    reason = told(model, 1)
+    assert "Nothing was done: the page changed what the user confirmed" in reason
+    assert "They allowed “Click the button “Subscribe”.”" in reason
+    if swap == "text":
+        assert "it would now be “Click the button “Delete account”.”" in reason
+
+
+def test_an_unchanged_element_is_clicked_as_confirmed(turn, model, site):
+    turn.show(site.url("swap.html"))
+    model.script(call("click", locator="#stable"), Reply(text="Subscribed."))
+    send(turn.browser, "Subscribe me to the newsletter")
+    answer(turn, 0, "once")
+    wait_for_status(turn.browser, "ok")
+    assert turn.in_page(LOG) == "stable: subscribed"

@@ -237,3 +237,16 @@ async def test_a_whole_part_of_a_page_fits_the_observation_budget():
     bridge = FakeBridge(results={"read_page": {"ok": True, "url": URL, "result": article}})
     text = await tools_of(bridge)["read_page"]()
     assert len(text) < Agent(ScriptedModel([])).max_observation_chars  # never cut: no text lost between parts
+
+
+async def test_an_action_is_bound_to_the_plan_the_user_confirmed():
+    class Holding(FakeBridge):
+        async def call(self, name, args, tab_id=None, expect_url=None):
+            reply = await super().call(name, args, tab_id, expect_url)
+            if name == "describe_action":
+                reply["result"]["plan_id"] = "plan-1"
+            return reply
+
+    bridge = Holding(decisions=["once"])
+    await tools_of(bridge, AskTheUser(bridge, lambda *a: asyncio.sleep(0)))["click"](locator="#go")
+    assert bridge.calls[-1] == ("click", {"locator": "#go", "plan_id": "plan-1"}, 7, URL)
