@@ -10,8 +10,8 @@ import { storeSettings } from "../shared/settings.js";
 import { createContextMenu, onContextMenuClick } from "./context-menu.js";
 import { followConfiguredEndpoint } from "./local-endpoint.js";
 import { runPageTool } from "./page-tools.js";
-import { askOffscreen, ensureOffscreenDocument, offscreenDocumentExists } from "./offscreen-document.js";
-import { saveFinishedTurn, saveTurnEvents, startTurn, stopTurn } from "./turns.js";
+import { askOffscreen, ensureOffscreenDocument } from "./offscreen-document.js";
+import { saveFinishedTurn, saveTurnEvents, settleStaleTurns, startTurn, stopTurn } from "./turns.js";
 
 // The API key and the conversations are for the extension's own pages only. Chrome lets
 // content scripts (which live inside web pages) read chrome.storage.local unless told
@@ -51,7 +51,16 @@ const handlers = {
   [MessageType.answerConfirmation]: (message) => askOffscreen(message),
   [MessageType.ping]: (message) => askOffscreen(message),
   [MessageType.startTurn]: (message) => startTurn(message),
-  [MessageType.stopTurn]: (message) => stopTurn(message),
+  [MessageType.stopTurn]: async (message) => {
+    const result = await stopTurn(message);
+    changed(message.conversationId);
+    return result;
+  },
+  [MessageType.settleStaleTurns]: async () => {
+    const settled = await settleStaleTurns();
+    if (settled) changed();
+    return { settled };
+  },
   [MessageType.saveSettings]: (message) => saveSettings(message),
   [MessageType.renameConversation]: async ({ conversationId, title }) => {
     await conversations.renameConversation(conversationId, title);
@@ -112,11 +121,9 @@ chrome.runtime.onInstalled.addListener(() => {
 
 chrome.runtime.onStartup.addListener(() => ensureOffscreenDocument().catch(console.error));
 
-// This worker starts afresh after every idle stop. If Python is not running either, a turn
-// still marked running was cut off (the browser stopped mid-turn) and can never finish.
-conversations
-  .markInterruptedTurns(async () => !(await offscreenDocumentExists()))
-  .catch((error) => console.warn("TabAgent:", error.message));
+// This worker starts afresh after every idle stop. A turn still marked running that Python
+// is not running (the browser stopped mid-turn, or its end was lost) can never finish.
+settleStaleTurns().catch((error) => console.warn("TabAgent:", error.message));
 
 // For tests and debugging from DevTools: the context-menu handler as Chrome calls it.
 globalThis.tabagent = { onContextMenuClick };

@@ -5,7 +5,7 @@
 import * as conversations from "../shared/conversations.js";
 import { MessageType } from "../shared/messages.js";
 import { forPython, loadSettings, whatIsMissing } from "../shared/settings.js";
-import { askOffscreen } from "./offscreen-document.js";
+import { askOffscreen, offscreenDocumentExists } from "./offscreen-document.js";
 
 // attachedTabIds: tabs the user attached to this message themselves; reading them is what
 // they asked for, so read_tab asks no question about them during this turn.
@@ -22,8 +22,18 @@ export async function startTurn({ conversationId, text, context, attachedTabIds 
     throw new Error("TabAgent is still answering in this conversation: wait, or stop it first.");
   }
   const turnId = crypto.randomUUID();
-  await conversations.addTurn(record.id, { id: turnId, text, context: context ?? null, startedAt: Date.now() });
-  await askOffscreen({
+  starting.add(turnId);
+  try {
+    await conversations.addTurn(record.id, { id: turnId, text, context: context ?? null, startedAt: Date.now() });
+    await runInPython(record, turnId, { text, context, attachedTabIds, settings, apiKey });
+  } finally {
+    starting.delete(turnId);
+  }
+  return { conversationId: record.id, turnId };
+}
+
+function runInPython(record, turnId, { text, context, attachedTabIds, settings, apiKey }) {
+  return askOffscreen({
     type: MessageType.runTurn,
     conversationId: record.id,
     turnId,
@@ -36,11 +46,39 @@ export async function startTurn({ conversationId, text, context, attachedTabIds 
     settings: forPython(settings),
     apiKey,
   });
-  return { conversationId: record.id, turnId };
 }
 
+// Stop always ends the turn: when Python has no turn running for the conversation (its end
+// was lost, or Python is gone), the turn still marked running is marked stopped here.
 export async function stopTurn({ conversationId }) {
-  return askOffscreen({ type: MessageType.stopTurn, conversationId });
+  let stopped = false;
+  try {
+    ({ stopped } = await askOffscreen({ type: MessageType.stopTurn, conversationId }));
+  } catch (error) {
+    console.warn("TabAgent: could not ask Python to stop the turn:", error.message);
+  }
+  if (stopped) return { stopped };
+  const ended = await conversations.markInterruptedTurns(liveTurnIds, { conversationId, status: "cancelled" });
+  return { stopped: ended > 0 };
+}
+
+// Turns being handed to Python by this worker right now: saved as running, not yet in Python.
+const starting = new Set();
+
+// The turns Python is running now (and those on their way to it); null when it cannot tell.
+export async function liveTurnIds() {
+  if (!(await offscreenDocumentExists())) return new Set(starting);
+  try {
+    return new Set([...starting, ...(await askOffscreen({ type: MessageType.liveTurns })).turnIds]);
+  } catch (error) {
+    console.warn("TabAgent: could not ask which turns are running:", error.message);
+    return null;
+  }
+}
+
+// Turns marked running that nothing runs can never finish: marked interrupted.
+export function settleStaleTurns() {
+  return conversations.markInterruptedTurns(liveTurnIds);
 }
 
 export function saveTurnEvents({ conversationId, turnId, events }) {

@@ -38,6 +38,7 @@ const handlers = {
   },
   [MessageType.runTurn]: (message) => turns.start(message),
   [MessageType.stopTurn]: (message) => turns.stop(message),
+  [MessageType.liveTurns]: async () => ({ turnIds: turns.liveTurnIds() }),
   [MessageType.answerConfirmation]: (message) => answerConfirmation(message),
   [MessageType.callTool]: async (message) => callTool(await turns.api(), message),
   [MessageType.listTools]: async () => JSON.parse((await turns.api()).list_tools_json(pageBridge(null))),

@@ -7,16 +7,24 @@
 import { Broadcast } from "../shared/messages.js";
 import { joinTokens } from "../shared/events.js";
 import { builtinModel } from "./builtin-model.js";
+import { fitted } from "./fit-message.js";
 import { pageBridge } from "./page-bridge.js";
 import { Sandboxes } from "./sandboxes.js";
 
 const BATCH_MS = 8;
 
 function send(message) {
-  return chrome.runtime.sendMessage(message).catch((error) => {
+  const warn = (error) => {
     // No listener alive at this instant: the turn-finished message will carry the events.
     console.warn("TabAgent: could not deliver turn events:", error.message);
-  });
+  };
+  try {
+    // Chrome throws at once, rather than rejecting, for a message over its size limit.
+    return chrome.runtime.sendMessage(fitted(message)).catch(warn);
+  } catch (error) {
+    warn(error);
+    return Promise.resolve();
+  }
 }
 
 class EventBatcher {
@@ -47,6 +55,11 @@ export class TurnRunner {
   constructor(python) {
     this.python = python; // a promise of { pyodide }
     this.sandboxes = new Sandboxes();
+    this.live = new Set(); // ids of the turns running here
+  }
+
+  liveTurnIds() {
+    return [...this.live];
   }
 
   // tabagent's JSON entry points (py/tabagent/json_api.py).
@@ -70,6 +83,7 @@ export class TurnRunner {
       browser_model: builtinModel,
       sandbox_for: (agentName) => this.sandboxes.forAgent(conversationId, agentName),
     });
+    this.live.add(turnId);
     const closePage = () => page.close();
     running.then(closePage, closePage);
     running.then(
@@ -80,6 +94,7 @@ export class TurnRunner {
   }
 
   finish(batcher, result) {
+    this.live.delete(batcher.ids.turnId);
     batcher.flush();
     send({
       type: Broadcast.turnFinished,

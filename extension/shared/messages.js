@@ -27,6 +27,10 @@ export const MessageType = Object.freeze({
   callTool: "call-tool", // { name, args } -> { result, ms }: one tool called by hand, no model (for developers)
   // Offscreen document -> service worker: one page-tool call, run in the user's tab.
   pageTool: "page-tool", // { name, args, tabId?, expectUrl? } -> { ok, result | error, tab_id, url, title }
+  // Service worker -> offscreen document: which turns are running now.
+  liveTurns: "live-turns", // {} -> { turnIds: [...] }
+  // Side panel -> service worker, when it opens: mark turns that can never finish as interrupted.
+  settleStaleTurns: "settle-stale-turns", // {} -> { settled }
 });
 
 // Sent with chrome.runtime.sendMessage to whoever listens (service worker and side panels).

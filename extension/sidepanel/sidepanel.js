@@ -80,6 +80,8 @@ const history = new HistoryView({
 // What to show when the panel opens: the conversation the context menu just started, or
 // one still being answered, or a new conversation.
 async function openInitialConversation() {
+  // A turn still marked running that nothing runs (its end was lost) is marked interrupted first.
+  await askBackground(MessageType.settleStaleTurns).catch((error) => console.warn("TabAgent:", error.message));
   const { [OPEN_CONVERSATION]: requested, lastError } = await chrome.storage.session.get([OPEN_CONVERSATION, "lastError"]);
   if (requested) return conversation.open(requested);
   if (lastError) {
