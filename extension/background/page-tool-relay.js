@@ -2,7 +2,7 @@
 // extension/content/ (injected once per document), or here with chrome.tabs for what is
 // about tabs rather than a page (tab-tools.js).
 //
-// runPageTool answers { ok: true, result, tab_id, url, title } or { ok: false, error }, where
+// runPageTool answers { ok: true, result, tab_id, url, title } or { ok: false, error, from_page? }, where
 // error is a sentence for the model and the user (a page we may not read is not a failure).
 
 import { MessageType } from "../shared/messages.js";
@@ -22,8 +22,8 @@ function probe() {
   return { ready: typeof globalThis.TabAgentPage?.run === "function", state: document.readyState, type: document.contentType };
 }
 
-function runInPage(name, args) {
-  return globalThis.TabAgentPage.run(name, args);
+function runInPage(name, args, planId) {
+  return globalThis.TabAgentPage.run(name, args, { planId });
 }
 
 // Injected at once, not when the document is idle (executeScript's default): a page still
@@ -57,18 +57,23 @@ const withoutFragment = (url) => (url ?? "").replace(/#.*$/, "");
 async function run(tab, name, args) {
   if (Object.hasOwn(TAB_TOOLS, name)) return { ok: true, result: await TAB_TOOLS[name](tab, args) };
   if (name === "describe_action" && Object.hasOwn(TAB_ACTIONS, args?.name)) {
-    return { ok: true, result: TAB_ACTIONS[args.name](tab, args.args ?? {}) };
+    return { ok: true, result: await TAB_ACTIONS[args.name](tab, args.args ?? {}) };
   }
   const refused = refusal(tab) || (await fileRefusal(tab));
   if (refused) throw new PageUnavailable(refused);
+  // plan_id: the action the user confirmed, as describe_action held it in the page.
+  const { plan_id: planId = null, ...toolArgs } = args ?? {};
   if ((await ensureTools(tab)) === PDF) {
     // The offscreen document downloads the PDF and reads it with pdf.js (offscreen/pdf-reader.js).
-    const tool = name === "describe_action" ? args?.name : name;
-    return askOffscreen({ type: MessageType.pdfTool, url: tab.url, name: tool, args: args ?? {} });
+    const tool = name === "describe_action" ? toolArgs?.name : name;
+    const reply = await askOffscreen({ type: MessageType.pdfTool, url: tab.url, name: tool, args: toolArgs });
+    // A PDF's text is page content too: errors quoting it are marked by Python.
+    return reply.ok ? reply : { ok: false, error: String(reply.error), from_page: true };
   }
-  return (await execute(tab, { func: runInPage, args: [name, args ?? {}] })) ?? {
-    ok: false, error: "The page went away while TabAgent was working on it (it navigated or was closed).",
-  };
+  const reply = await execute(tab, { func: runInPage, args: [name, toolArgs, planId] });
+  if (!reply) return { ok: false, error: "The page went away while TabAgent was working on it (it navigated or was closed)." };
+  // The content script's sentences quote the page (labels, text): Python marks them as page content.
+  return reply.ok ? reply : { ok: false, error: String(reply.error), from_page: true };
 }
 
 export async function runPageTool({ name, args, tab_id: tabId, expect_url: expectUrl }) {

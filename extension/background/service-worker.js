@@ -6,15 +6,27 @@
 
 import * as conversations from "../shared/conversations.js";
 import { Broadcast, MessageType, Target } from "../shared/messages.js";
+import { isOffscreenDocument, isUserPage } from "../shared/senders.js";
 import { storeSettings } from "../shared/settings.js";
 import { readSelection } from "./attachments.js";
 import { createContextMenu, onContextMenuClick } from "./context-menu.js";
 import { applyImport, receiveImportPart } from "./imports.js";
 import { followConfiguredEndpoint } from "./local-endpoint.js";
 import { runPageTool } from "./page-tool-relay.js";
-import { askOffscreen, closeIdleOffscreenDocument, offscreenDocumentExists, offscreenListening, tellOffscreenIdleClose } from "./offscreen-document.js";
-import { saveFinishedTurn, saveTurnEvents, startTurn, stopTurn } from "./turns.js";
+import { askOffscreen, closeIdleOffscreenDocument, offscreenListening, tellOffscreenIdleClose } from "./offscreen-document.js";
+import { saveFinishedTurn, saveTurnEvents, settleStaleTurns, startTurn, stopTurn } from "./turns.js";
 import { deleteTurn, editTurn } from "./turn-edits.js";
+
+// The API key and the conversations are for the extension's own pages only. Chrome lets
+// content scripts (which live inside web pages) read chrome.storage.local unless told
+// otherwise; the setting is kept by Chrome, and set again at every start in case it was not.
+function keepStorageFromContentScripts() {
+  for (const [name, area] of [["local", chrome.storage.local], ["session", chrome.storage.session]]) {
+    area.setAccessLevel({ accessLevel: "TRUSTED_CONTEXTS" })
+      .catch((error) => console.error(`TabAgent: cannot keep ${name} storage from content scripts:`, error));
+  }
+}
+keepStorageFromContentScripts();
 
 chrome.sidePanel
   .setPanelBehavior({ openPanelOnActionClick: true })
@@ -32,37 +44,31 @@ async function saveSettings({ settings, apiKey }) {
   return { saved: true };
 }
 
-const OWN_PAGES = chrome.runtime.getURL("");
-const OFFSCREEN_PAGE = chrome.runtime.getURL("extension/offscreen/offscreen.html");
+// Requests addressed to the service worker; each returns a promise of its answer. The agent's
+// page tools act in the user's tabs: only the agent (the offscreen document) runs them.
+const fromAgent = {
+  [MessageType.pageTool]: (message) => runPageTool(message),
+  [MessageType.offscreenIdle]: () => closeIdleOffscreenDocument(), // only it knows it has been idle
+  [MessageType.offscreenListening]: () => offscreenListening(),
+};
 
-// The agent's page tools act in the user's tabs: only the agent (the offscreen document) runs them.
-async function pageTool(message, sender) {
-  if (sender.url !== OFFSCREEN_PAGE) throw new Error("page tools run only for the agent");
-  return runPageTool(message);
-}
-
-// Only the offscreen document knows it has been idle; only this worker may close it.
-async function offscreenIdle(_message, sender) {
-  if (sender.url !== OFFSCREEN_PAGE) throw new Error("only the offscreen document reports its idleness");
-  return closeIdleOffscreenDocument();
-}
-
-async function offscreenStarted(_message, sender) {
-  if (sender.url !== OFFSCREEN_PAGE) throw new Error("only the offscreen document says it is listening");
-  return offscreenListening();
-}
-
-// Requests addressed to the service worker; each returns a promise of its answer.
+// Requests from the pages a person uses (side panel, settings): never from a content script.
 const handlers = {
-  [MessageType.pageTool]: pageTool,
-  [MessageType.offscreenIdle]: offscreenIdle,
-  [MessageType.offscreenListening]: offscreenStarted,
   [MessageType.callTool]: (message) => askOffscreen(message),
   [MessageType.listTools]: (message) => askOffscreen(message),
   [MessageType.answerConfirmation]: (message) => askOffscreen(message),
   [MessageType.ping]: (message) => askOffscreen(message),
   [MessageType.startTurn]: (message) => startTurn(message),
-  [MessageType.stopTurn]: (message) => stopTurn(message),
+  [MessageType.stopTurn]: async (message) => {
+    const result = await stopTurn(message);
+    changed(message.conversationId);
+    return result;
+  },
+  [MessageType.settleStaleTurns]: async () => {
+    const settled = await settleStaleTurns();
+    if (settled) changed();
+    return { settled };
+  },
   [MessageType.editTurn]: async (message) => {
     const started = await editTurn(message);
     changed(message.conversationId);
@@ -95,21 +101,27 @@ const handlers = {
   },
 };
 
-// Broadcasts from the offscreen document that the service worker persists.
+// Broadcasts from the offscreen document that the service worker persists (only from it: a
+// forged turn-finished would rewrite a conversation).
 const broadcasts = {
   [Broadcast.turnEvents]: saveTurnEvents,
   [Broadcast.turnFinished]: saveFinishedTurn,
 };
 
+// The handler for a message from this sender, or null: each type is taken only from the
+// contexts meant to send it (shared/senders.js says why).
+function handlerFor(message, sender) {
+  if (message?.target !== Target.background) return null;
+  const table = isOffscreenDocument(sender) ? fromAgent : isUserPage(sender) ? handlers : {};
+  return Object.hasOwn(table, message.type) ? table[message.type] : null;
+}
+
 chrome.runtime.onMessage.addListener((message, sender, sendResponse) => {
-  // Our content scripts live inside web pages: only the extension's own pages may ask.
-  if (!sender.url?.startsWith(OWN_PAGES)) return false;
-  if (broadcasts[message?.type]) {
+  if (isOffscreenDocument(sender) && Object.hasOwn(broadcasts, message?.type)) {
     broadcasts[message.type](message).catch((error) => console.warn("TabAgent: could not save turn events:", error.message));
     return false;
   }
-  if (message?.target !== Target.background) return false;
-  const handler = handlers[message.type];
+  const handler = handlerFor(message, sender);
   if (!handler) return false;
   handler(message, sender).then(
     (result) => sendResponse({ ok: true, result }),
@@ -120,10 +132,11 @@ chrome.runtime.onMessage.addListener((message, sender, sendResponse) => {
 
 chrome.contextMenus.onClicked.addListener(onContextMenuClick);
 
-chrome.runtime.onInstalled.addListener(() => createContextMenu());
+chrome.runtime.onInstalled.addListener(() => {
+  keepStorageFromContentScripts();
+  createContextMenu();
+});
 
-// This worker starts afresh after every idle stop. If Python is not running either, a turn
-// still marked running was cut off (the browser stopped mid-turn) and can never finish.
-conversations
-  .markInterruptedTurns(async () => !(await offscreenDocumentExists()))
-  .catch((error) => console.warn("TabAgent:", error.message));
+// This worker starts afresh after every idle stop. A turn still marked running that Python
+// is not running (the browser stopped mid-turn, or its end was lost) can never finish.
+settleStaleTurns().catch((error) => console.warn("TabAgent:", error.message));

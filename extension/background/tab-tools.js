@@ -1,9 +1,11 @@
 // The page tools done with chrome.tabs rather than inside a page: listing the window's tabs,
 // navigating the user's tab and opening a new one. navigate and open_tab are actions, so
 // they are described first (TAB_ACTIONS, the service worker's part of describe_action) for
-// the user to confirm, exactly as the content script describes a click.
+// the user to confirm, exactly as the content script describes a click. Other tabs are a
+// boundary too: list_tabs and read_tab are described the same way, with `user_is_on` saying
+// when they concern only the tab the user is on (then Python asks nothing).
 
-import { PageUnavailable, refusal, waitForLoad } from "./page-access.js";
+import { PageUnavailable, refusal, tabById, waitForLoad } from "./page-access.js";
 
 const NAVIGATION_WAIT_MS = 15000;
 const OWN_PAGES = chrome.runtime.getURL("");
@@ -25,7 +27,20 @@ function destination(tab, url) {
 
 const pageName = (tab) => (tab.title && tab.title !== tab.url ? `“${tab.title}” (${tab.url})` : tab.url);
 
+const otherTabs = async (tab) =>
+  (await chrome.tabs.query({ windowId: tab.windowId })).filter((other) => other.id !== tab.id && !other.url?.startsWith(OWN_PAGES));
+
 export const TAB_ACTIONS = {
+  async list_tabs(tab) {
+    const others = (await otherTabs(tab)).length;
+    const summary = `Show the titles and addresses of the ${others} other tab${others === 1 ? "" : "s"} of this window to the model.`;
+    return { action: "list_tabs", summary, page_url: tab.url, user_is_on: others === 0 };
+  },
+  async read_tab(tab, { tab_id: tabId }) {
+    const other = await tabById(Number(tabId));
+    return { action: "read_tab", summary: `Read the tab ${pageName(other)} and give its text to the model.`,
+      page_url: tab.url, tab_id: other.id, url: other.url, user_is_on: other.id === tab.id };
+  },
   navigate(tab, { url }) {
     const target = destination(tab, url);
     return { action: "navigate", summary: `Open ${target} in this tab, leaving ${pageName(tab)}.`, page_url: tab.url, url: target };

@@ -4,8 +4,16 @@
 // Each action is planned first (find the element, check it can be acted on, describe the
 // outcome in words) and performed second; describe_action runs only the plan, so what the
 // user confirms is what then happens.
+//
+// Consent binds to what the user saw: describe_action holds the element it described by
+// reference, under a plan id; the action, given that id, is done only on that very element,
+// still in the page and described exactly as before. A page that swaps what a locator
+// names between the question and the click ("Subscribe" confirmed, "Delete account"
+// clicked) gets nothing done, and the model is told why.
 (() => {
   const page = (globalThis.TabAgentPage ??= {});
+  const held = (page.heldPlans ??= new Map()); // plan id -> { name, args, el, described }
+  const HELD_AT_MOST = 20;
 
   function actionable(locator, verb) {
     const el = page.locators.findOne(locator);
@@ -144,6 +152,38 @@
     return out;
   }
 
+  function hold(name, args, plan, described) {
+    const id = crypto.randomUUID();
+    held.set(id, { name, args: JSON.stringify(args), el: plan.el ?? null, described: JSON.stringify(described) });
+    while (held.size > HELD_AT_MOST) held.delete(held.keys().next().value);
+    return id;
+  }
+
+  // The plan the user confirmed, checked unchanged now: same action and arguments, the same
+  // element (the node itself, still in the page), described in the same words.
+  function confirmedPlan(name, args, planId) {
+    const promised = held.get(planId);
+    held.delete(planId);
+    if (!promised || promised.name !== name || promised.args !== JSON.stringify(args)) {
+      throw new page.PageToolError("Nothing was done: this is not the action the user confirmed (the page was reloaded since, or the action differs).");
+    }
+    const was = JSON.parse(promised.described);
+    let plan;
+    try {
+      plan = planners[name](args);
+    } catch (error) {
+      if (!(error instanceof page.PageToolError)) throw error;
+      throw new page.PageToolError(`Nothing was done: the page changed since the user confirmed “${was.summary}”: ${error.message}`);
+    }
+    const same = promised.el === (plan.el ?? null) && (!plan.el || plan.el.isConnected);
+    const now = describePlan(name, plan);
+    if (!same || JSON.stringify(now) !== promised.described) {
+      const what = same ? `it would now be “${now.summary}”` : "the element the user saw has been replaced or moved";
+      throw new page.PageToolError(`Nothing was done: the page changed what the user confirmed. They allowed “${was.summary}”; ${what}.`);
+    }
+    return plan;
+  }
+
   const perform = {
     click(plan) {
       click(plan.el);
@@ -169,8 +209,9 @@
   for (const name of Object.keys(planners)) {
     page.tools[name] = {
       params: params[name],
-      run(args) {
-        const plan = planners[name](args);
+      // With a plan id (every action the agent does), only what describe_action held.
+      run(args, { planId } = {}) {
+        const plan = planId ? confirmedPlan(name, args, planId) : planners[name](args);
         return { ...describePlan(name, plan), ...perform[name](plan, args) };
       },
     };
@@ -182,7 +223,10 @@
       if (!Object.hasOwn(planners, name)) {
         throw new page.PageToolError(`describe_action describes ${Object.keys(planners).join(", ")}; “${name}” is not one of them.`);
       }
-      return describePlan(name, planners[name](page.readArgs(name, params[name], args)));
+      const actionArgs = page.readArgs(name, params[name], args);
+      const plan = planners[name](actionArgs);
+      const described = describePlan(name, plan);
+      return { ...described, plan_id: hold(name, actionArgs, plan, described) };
     },
   };
 })();

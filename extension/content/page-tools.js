@@ -25,13 +25,14 @@
 (() => {
   const page = (globalThis.TabAgentPage ??= {});
 
-  page.run = function run(name, args) {
+  // options.planId: for an action, the plan describe_action held for the user's consent.
+  page.run = function run(name, args, options = {}) {
     const tool = Object.hasOwn(page.tools, name) ? page.tools[name] : null;
     if (!tool) {
       return { ok: false, error: `There is no page tool named “${name}”; the page tools are: ${Object.keys(page.tools).join(", ")}.` };
     }
     try {
-      return { ok: true, result: tool.run(page.readArgs(name, tool.params, args)) };
+      return { ok: true, result: tool.run(page.readArgs(name, tool.params, args), options) };
     } catch (error) {
       if (error instanceof page.PageToolError) return { ok: false, error: error.message };
       return { ok: false, error: `${name} failed on this page: ${error?.message || error}` };

@@ -6,6 +6,7 @@
 
 import { Broadcast, MessageType, Target } from "../shared/messages.js";
 import { IdleClose } from "./idle-close.js";
+import { isServiceWorker } from "../shared/senders.js";
 import { answerConfirmation, callTool, pageBridge } from "./page-bridge.js";
 import { runPdfTool } from "./pdf-reader.js";
 import { startPython } from "./python.js";
@@ -40,6 +41,7 @@ const handlers = {
   },
   [MessageType.runTurn]: (message) => turns.start(message),
   [MessageType.stopTurn]: (message) => turns.stop(message),
+  [MessageType.liveTurns]: async () => ({ turnIds: turns.liveTurnIds() }),
   [MessageType.answerConfirmation]: (message) => answerConfirmation(message),
   [MessageType.callTool]: async (message) => callTool(await turns.api(), message),
   [MessageType.listTools]: async () => JSON.parse((await turns.api()).list_tools_json(pageBridge(null))),
@@ -50,9 +52,11 @@ const handlers = {
 // Messages about Python's life cycle are not a use of it.
 const LIFE_CYCLE = new Set([MessageType.idleCheck, MessageType.idleCloseChanged]);
 
-chrome.runtime.onMessage.addListener((message, _sender, sendResponse) => {
-  if (message?.target !== Target.offscreen) return false;
-  const handler = handlers[message.type];
+// Everything the offscreen document does for others comes through the service worker, which
+// checks who asked: a content script addressing this document directly is not answered.
+chrome.runtime.onMessage.addListener((message, sender, sendResponse) => {
+  if (message?.target !== Target.offscreen || !isServiceWorker(sender)) return false;
+  const handler = Object.hasOwn(handlers, message.type) ? handlers[message.type] : null;
   if (!handler) {
     sendResponse({ ok: false, error: `offscreen: unknown message type ${message.type}` });
     return false;

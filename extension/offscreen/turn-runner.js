@@ -7,16 +7,24 @@
 import { Broadcast } from "../shared/messages.js";
 import { joinTokens } from "../shared/events.js";
 import { builtinModel } from "./builtin-model.js";
+import { fitted } from "./fit-message.js";
 import { pageBridge } from "./page-bridge.js";
 import { Sandboxes } from "./sandboxes.js";
 
 const BATCH_MS = 8;
 
 function send(message) {
-  return chrome.runtime.sendMessage(message).catch((error) => {
+  const warn = (error) => {
     // No listener alive at this instant: the turn-finished message will carry the events.
     console.warn("TabAgent: could not deliver turn events:", error.message);
-  });
+  };
+  try {
+    // Chrome throws at once, rather than rejecting, for a message over its size limit.
+    return chrome.runtime.sendMessage(fitted(message)).catch(warn);
+  } catch (error) {
+    warn(error);
+    return Promise.resolve();
+  }
 }
 
 class EventBatcher {
@@ -49,6 +57,11 @@ export class TurnRunner {
     this.idle = idle; // counts the turns running, so that Python is not closed under one
     this.sandboxes = new Sandboxes();
     this.waiting = new Set(); // conversations whose turn waits for Python to start; stop() empties it
+    this.live = new Set(); // ids of the turns running here
+  }
+
+  liveTurnIds() {
+    return [...this.live];
   }
 
   // tabagent's JSON entry points (py/tabagent/app/json_entry_points.py).
@@ -60,10 +73,11 @@ export class TurnRunner {
 
   // Starts a turn and returns at once, even while Python is still starting (the turn then
   // runs as soon as it is ready); its events stream out as it runs.
-  start({ conversationId, turnId, task, memory, settings, apiKey, attachedTabs, attachedSelection }) {
+  start({ conversationId, turnId, task, context, memory, settings, apiKey, attachedTabs, attachedSelection }) {
     const batcher = new EventBatcher(conversationId, turnId);
-    // attached_*: what the user attached in the composer, read at the turn's start (attachments.py).
-    const request = JSON.stringify({ conversation_id: conversationId, task, memory, settings, api_key: apiKey, attached_tabs: attachedTabs ?? [], attached_selection: attachedSelection ?? null });
+    // context: a selection and its page (marked as page content by Python); attached_*: what
+    // the user attached in the composer, read at the turn's start with no question (attachments.py).
+    const request = JSON.stringify({ conversation_id: conversationId, task, context: context ?? null, memory, settings, api_key: apiKey, attached_tabs: attachedTabs ?? [], attached_selection: attachedSelection ?? null });
     // The page tools reach the user's tabs, and ask the user before acting, through this.
     const page = pageBridge(conversationId);
     this.idle.turnStarted();
@@ -76,6 +90,7 @@ export class TurnRunner {
         sandbox_for: (agentName) => this.sandboxes.forAgent(conversationId, agentName),
       });
     });
+    this.live.add(turnId);
     running
       .then(
         (resultJson) => this.finish(batcher, JSON.parse(resultJson)),
@@ -83,6 +98,7 @@ export class TurnRunner {
       )
       .finally(() => {
         this.waiting.delete(conversationId);
+        this.live.delete(turnId);
         page.close();
         this.idle.turnEnded();
       });
@@ -90,6 +106,7 @@ export class TurnRunner {
   }
 
   finish(batcher, result) {
+    this.live.delete(batcher.ids.turnId);
     batcher.flush();
     send({
       type: Broadcast.turnFinished,

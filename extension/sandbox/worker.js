@@ -18,6 +18,7 @@ const WASM_PAGE = 65_536;
 const HARD_LIMIT_FACTOR = 1.5;
 
 const send = self.postMessage.bind(self);
+const timers = trackTimers();
 let booting = null; // the boot under way or done: there is only one
 let runtime = null; // the Python SandboxRuntime, once booted
 let memoryLimit = Infinity;
@@ -41,6 +42,7 @@ function receive(message) {
     } else if (message.type === ToSandbox.run) {
       memoryLimit = message.memoryLimitBytes || Infinity;
       memoryReported = false;
+      timers.startRun();
       runtime.start_run(JSON.stringify(message));
     } else if (message.type === ToSandbox.toolResult) {
       runtime.receive(JSON.stringify(message));
@@ -55,7 +57,40 @@ function fromPython(text) {
   const message = JSON.parse(text);
   const problem = problemFromSandbox(message);
   if (problem) throw new Error(`the sandbox made a bad message: ${problem}`);
+  if (message.type === FromSandbox.result) timers.endRun();
   send(message);
+}
+
+// Timers started while the model's code runs (setTimeout and setInterval, directly through
+// `js` or by asyncio's call_later) are cleared when its run ends: nothing it started keeps
+// the sandbox busy after it (Python cancels the tasks it started: sandbox_runtime.py).
+function trackTimers() {
+  const { setTimeout: later, setInterval: every, clearTimeout: clear } = self;
+  const pending = new Set();
+  let running = false;
+  self.setTimeout = function setTimeout(callback, ms, ...args) {
+    const id = later((...given) => {
+      pending.delete(id);
+      if (typeof callback === "function") callback(...given);
+    }, ms, ...args);
+    if (running) pending.add(id);
+    return id;
+  };
+  self.setInterval = function setInterval(callback, ms, ...args) {
+    const id = every(callback, ms, ...args);
+    if (running) pending.add(id);
+    return id;
+  };
+  return {
+    startRun() {
+      running = true;
+    },
+    endRun() {
+      running = false;
+      for (const id of pending) clear(id); // clears intervals too: one pool of ids
+      pending.clear();
+    },
+  };
 }
 
 // Pyodide's heap grows through WebAssembly.Memory.prototype.grow: the one place to watch it.

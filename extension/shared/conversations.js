@@ -177,18 +177,25 @@ export async function deleteOlderThan(days) {
   return old.length;
 }
 
-// Turns left "running" when nothing can be running them any more (the browser stopped
-// mid-turn, so there is no Python) can never finish: say so. `nothingRuns` is asked inside
-// the queue, so a turn started just after this call is never caught by it.
-export function markInterruptedTurns(nothingRuns) {
+// Turns left "running" that nothing is running any more (the browser stopped mid-turn, or
+// the turn's end never arrived) can never finish: say so. `liveTurnIds` resolves to the ids
+// of the turns really running, or null when that cannot be known (then nothing is marked);
+// it is asked inside the queue, so a turn started just after this call is never caught by it.
+// `status` is what they become; returns how many were marked.
+export function markInterruptedTurns(liveTurnIds, { conversationId = null, status = "interrupted" } = {}) {
   return serially(async () => {
-    if (!(await nothingRuns())) return;
-    for (const record of await loadAllConversations()) {
-      const stuck = record.turns.filter((turn) => turn.status === "running");
+    const live = await liveTurnIds();
+    if (!live) return 0;
+    let marked = 0;
+    const records = conversationId ? [await loadConversation(conversationId)].filter(Boolean) : await loadAllConversations();
+    for (const record of records) {
+      const stuck = record.turns.filter((turn) => turn.status === "running" && !live.has(turn.id));
       if (stuck.length === 0) continue;
-      for (const turn of stuck) turn.status = "interrupted";
+      for (const turn of stuck) turn.status = status;
+      marked += stuck.length;
       await save(record);
     }
+    return marked;
   });
 }
 

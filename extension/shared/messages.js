@@ -25,7 +25,7 @@ export const MessageType = Object.freeze({
   importPart: "import-part", // { importId, text }: a piece of an export's text, applied by importConversations
   saveSettings: "save-settings", // { settings, apiKey? }
   // Service worker -> offscreen document.
-  runTurn: "run-turn", // { conversationId, turnId, task, memory, settings, apiKey, attachedTabs, attachedSelection }
+  runTurn: "run-turn", // { conversationId, turnId, task, context, memory, settings, apiKey, attachedTabs, attachedSelection }
   // Side panel -> service worker -> offscreen document: the page tools.
   answerConfirmation: "answer-confirmation", // { conversationId, id, decision: "once" | "turn" | "deny" } -> { answered }
   listTools: "list-tools", // {} -> { tools: [{ name, description, parameters, signature }], problems }
@@ -42,6 +42,10 @@ export const MessageType = Object.freeze({
   panelOpen: "panel-open",
   // Service worker -> offscreen document: a page tool on a PDF tab, read there with pdf.js.
   pdfTool: "pdf-tool", // { url, name, args } -> { ok, result | error }
+  // Service worker -> offscreen document: which turns are running now.
+  liveTurns: "live-turns", // {} -> { turnIds: [...] }
+  // Side panel -> service worker, when it opens: mark turns that can never finish as interrupted.
+  settleStaleTurns: "settle-stale-turns", // {} -> { settled }
 });
 
 // Sent with chrome.runtime.sendMessage to whoever listens (service worker and side panels).

@@ -5,6 +5,7 @@
 import { Broadcast, MessageType } from "../shared/messages.js";
 import { askBackground } from "../shared/runtime.js";
 import { t } from "../shared/i18n.js";
+import { isOffscreenDocument } from "../shared/senders.js";
 
 export function showPythonStatus(element) {
   const render = (status) => {
@@ -25,8 +26,8 @@ export function showPythonStatus(element) {
     element.dataset.ready = String(Boolean(status.ready));
   };
 
-  chrome.runtime.onMessage.addListener((message) => {
-    if (message?.type === Broadcast.pythonStatus) render(message.status);
+  chrome.runtime.onMessage.addListener((message, sender) => {
+    if (message?.type === Broadcast.pythonStatus && isOffscreenDocument(sender)) render(message.status);
   });
 
   const start = () => {

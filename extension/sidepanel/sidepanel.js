@@ -3,6 +3,7 @@
 
 import { Broadcast, MessageType } from "../shared/messages.js";
 import { askBackground } from "../shared/runtime.js";
+import { isOffscreenDocument, isServiceWorker } from "../shared/senders.js";
 import { listConversations, loadConversation } from "../shared/conversations.js";
 import { loadSettings, whatIsMissing } from "../shared/settings.js";
 import { AttachmentsView } from "./attachments-view.js";
@@ -137,6 +138,8 @@ const history = new HistoryView({
 // What to show when the panel opens: the conversation the context menu just started, or
 // one still being answered, or a new conversation.
 async function openInitialConversation() {
+  // A turn still marked running that nothing runs (its end was lost) is marked interrupted first.
+  await askBackground(MessageType.settleStaleTurns).catch((error) => console.warn("TabAgent:", error.message));
   const { [OPEN_CONVERSATION]: requested, lastError } = await chrome.storage.session.get([OPEN_CONVERSATION, "lastError"]);
   if (requested) return conversation.open(requested);
   if (lastError) {
@@ -148,10 +151,12 @@ async function openInitialConversation() {
   if (record?.turns.some((turn) => turn.status === "running")) await conversation.open(latest.id);
 }
 
-chrome.runtime.onMessage.addListener((message) => {
-  if (message?.type === Broadcast.turnEvents) conversation.receive(message);
-  else if (message?.type === Broadcast.turnFinished) conversation.finished(message);
-  else if (message?.type === Broadcast.conversationsChanged) {
+// Turns stream from the offscreen document, changes to the list from the service worker; the
+// same broadcast from a content script (a web page) is not shown.
+chrome.runtime.onMessage.addListener((message, sender) => {
+  if (message?.type === Broadcast.turnEvents && isOffscreenDocument(sender)) conversation.receive(message);
+  else if (message?.type === Broadcast.turnFinished && isOffscreenDocument(sender)) conversation.finished(message);
+  else if (message?.type === Broadcast.conversationsChanged && isServiceWorker(sender)) {
     history.refresh();
     if (message.conversationId && message.conversationId === conversation.id) conversation.open(conversation.id);
   }

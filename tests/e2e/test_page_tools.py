@@ -174,5 +174,6 @@ def test_a_wrong_call_by_hand_is_refused_with_the_reason(tabs, site):
     tabs.show(site.url("article.html"))
     assert "missing required argument 'query'" in tabs.call_reply("find_in_page")["error"]
     assert "There is no tool named 'read_everything'" in tabs.call_reply("read_everything")["error"]
-    # A tool that fails on the page says why in a sentence; the turn would go on.
-    assert tabs.call("find_in_page", query="   ") == "find_in_page needs some text to look for."
+    # A tool that fails on the page says why in a sentence (marked: such sentences quote the
+    # page); the turn would go on.
+    assert page_content(tabs.call("find_in_page", query="   "))[1] == "find_in_page needs some text to look for."

@@ -34,7 +34,7 @@ def test_context_menu_starts_a_turn_with_the_selection_title_and_url(panel, mode
     wait_for_status(panel, "ok")
     task = model.requests[0]["body"]["messages"][-1]["content"]
     assert "The quick brown fox" in task and "Fox facts" in task and "data:text/html" in task
-    assert "<page_content>" in task and "not as instructions" in task
+    assert "<page_content source=" in task and "not instructions" in task
     quote = last_turn(panel.driver).find_element(By.CSS_SELECTOR, "blockquote.context")
     assert quote.text == "The quick brown fox"
     panel.screenshot("selection-turn")

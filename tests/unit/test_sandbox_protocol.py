@@ -166,14 +166,17 @@ async def test_arguments_that_are_not_json_raise_in_the_code_and_post_nothing():
 
 
 async def test_tools_of_an_earlier_run_are_gone_and_calls_after_the_run_fail():
+    # A task the code left is cancelled when the run ends (issue 10, item 8); one that calls a
+    # tool even then is told the run is over.
     worker = Worker()
-    code = ("import asyncio\nerrors = []\nasync def later():\n    await asyncio.sleep(0.05)\n    try:\n"
-            "        lookup('Paris')\n    except RuntimeError as e:\n        errors.append(str(e))\n"
-            "task = asyncio.ensure_future(later())")
+    code = ("import asyncio\nerrors = []\nasync def later():\n    try:\n        await asyncio.sleep(10)\n"
+            "    except asyncio.CancelledError:\n        try:\n            lookup('Paris')\n"
+            "        except RuntimeError as e:\n            errors.append(str(e))\n        raise\n"
+            "task = asyncio.ensure_future(later())\nawait asyncio.sleep(0)")
     await worker.run(1, code, [tool_spec(lookup)])
     await asyncio.sleep(0.1)
-    result = await worker.run(2, "print('lookup' in dir())\nerrors")
-    assert result["output"] == ("False\nOut: ['lookup() was called after the code finished running; "
+    result = await worker.run(2, "print('lookup' in dir(), task.cancelled())\nerrors")
+    assert result["output"] == ("False True\nOut: ['lookup() was called after the code finished running; "
                                 "tools work only while the code runs']\n")
     assert worker.posted.empty()
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import uuid
 
-from .page_bridge import as_json, untrusted
+from .page_bridge import as_json, failure, untrusted
 
 ACTING = ("click", "type_text", "scroll", "navigate", "open_tab")
 
@@ -23,14 +23,17 @@ DENIED = ("The user denied this {tool}: nothing was done. Do not try to get the 
 
 class AskTheUser:
     """Consent from the person at the side panel: a `confirmation` event, then their answer.
-    Make one per turn: "allow for this turn" lasts as long as this object."""
+    Make one per turn: "allow for this turn" lasts as long as this object. It covers the
+    tool (every click), or what `scope` names (reading one tab: "read_tab:<id>"). Tabs the
+    user attached to their message themselves are allowed for the turn from the start."""
 
-    def __init__(self, bridge, emit):
+    def __init__(self, bridge, emit, attached_tab_ids=()):
         self.bridge, self.emit = bridge, emit  # emit: the agent's emit(kind, data)
-        self.allowed_for_turn: set[str] = set()
+        self.allowed_for_turn: set[str] = {f"read_tab:{int(tab)}" for tab in attached_tab_ids or ()}
 
-    async def allows(self, tool: str, message: str, details: dict) -> bool:
-        if tool in self.allowed_for_turn:
+    async def allows(self, tool: str, message: str, details: dict, scope: str | None = None) -> bool:
+        scope = scope or tool
+        if scope in self.allowed_for_turn:
             return True
         question = {"id": uuid.uuid4().hex, "tool": tool, "message": message, "details": details}
         await self.emit("confirmation", question)
@@ -38,7 +41,7 @@ class AskTheUser:
         # The answer becomes part of the turn's record: what the user allowed, or refused.
         await self.emit("confirmation", {**question, "decision": decision})
         if decision == "turn":
-            self.allowed_for_turn.add(tool)
+            self.allowed_for_turn.add(scope)
         return decision in ("once", "turn")
 
 
@@ -46,7 +49,7 @@ class CalledByHand:
     """A person called the tool themselves (a developer trying a tool from the panel, with
     no model involved): that call is their consent to exactly it."""
 
-    async def allows(self, tool: str, message: str, details: dict) -> bool:
+    async def allows(self, tool: str, message: str, details: dict, scope: str | None = None) -> bool:
         return True
 
 
@@ -70,13 +73,15 @@ class PageActor:
     async def _act(self, tool: str, args: dict) -> str:
         plan = await self.bridge.call("describe_action", {"name": tool, "args": args})
         if not plan.get("ok"):
-            return plan.get("error") or f"{tool} cannot be done on this page."
+            return failure(plan, f"{tool} cannot be done on this page.")
         described = plan["result"]
         if not await self.consent.allows(tool, described["summary"], confirmation_details(described)):
             return DENIED.format(tool=tool)
-        done = await self.bridge.call(tool, args, plan.get("tab_id"), described.get("page_url"))
+        # The plan id makes the content script act on the very element the user saw, or not at all.
+        bound = {**args, "plan_id": described["plan_id"]} if described.get("plan_id") else args
+        done = await self.bridge.call(tool, bound, plan.get("tab_id"), described.get("page_url"))
         if not done.get("ok"):
-            return done.get("error") or f"{tool} failed, and the browser did not say why."
+            return failure(done, f"{tool} failed, and the browser did not say why.")
         return untrusted(done.get("url", ""), as_json(done["result"]))
 
     async def click(self, locator: str) -> str:

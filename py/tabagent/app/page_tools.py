@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Literal
 
 from .page_actions import ACTING, PageActor
-from .page_bridge import as_json, untrusted
+from .page_bridge import as_json, failure, untrusted
 from ..tools import FunctionTool, Tool
 
 # read_page's part size and page_html's cut are set so that one result, with its header and
@@ -41,16 +41,46 @@ def article_text(result: dict) -> str:
     return "\n".join(lines) + "\n\n" + (result.get("markdown") or "")
 
 
+class NobodyToAsk:
+    """Where no person can be asked (a user tool's `page`): other tabs stay closed."""
+
+    async def allows(self, tool: str, message: str, details: dict, scope: str | None = None) -> bool:
+        return False
+
+
+OTHER_TAB_DENIED = ("The user did not allow {what}: nothing was read. Do not try to get it another "
+                    "way; go on with the tab the user is on, or ask the user.")
+
+
 class PageReader:
-    def __init__(self, bridge, part_tokens=None):
+    """The reading tools. Reading the tab the user is on needs no question; another tab is a
+    boundary: list_tabs and read_tab of another tab ask the user first (`consent`, as the
+    actions do), once per turn per tab when the user allows it for the turn."""
+
+    def __init__(self, bridge, consent=None, part_tokens=None):
         self.bridge = bridge
+        self.consent = consent or NobodyToAsk()
         # part_tokens(default) -> the part size that suits the model's window (context.py)
         self.part_tokens = part_tokens or (lambda default: default)
 
-    async def _read(self, name: str, args: dict, show=as_json, tab_id=None, source=None) -> str:
-        reply = await self.bridge.call(name, args, tab_id)
+    async def _may(self, name: str, args: dict, what: str) -> tuple[bool, dict | str]:
+        """(allowed, the description of what was allowed) or (False, the sentence for the model)."""
+        plan = await self.bridge.call("describe_action", {"name": name, "args": args})
+        if not plan.get("ok"):
+            return False, failure(plan, f"{name} cannot be done here.")
+        described = plan["result"]
+        if described.get("user_is_on"):
+            return True, described
+        details = {"url": described.get("url")} if described.get("url") else {}
+        scope = f"{name}:{described.get('tab_id', '')}"
+        if await self.consent.allows(name, described["summary"], details, scope=scope):
+            return True, described
+        return False, OTHER_TAB_DENIED.format(what=what)
+
+    async def _read(self, name: str, args: dict, show=as_json, tab_id=None, source=None, expect_url=None) -> str:
+        reply = await self.bridge.call(name, args, tab_id, expect_url)
         if not reply.get("ok"):
-            return reply.get("error") or f"{name} failed, and the browser did not say why."
+            return failure(reply, f"{name} failed, and the browser did not say why.")
         return untrusted(source or reply.get("url", ""), show(reply["result"]))
 
     async def read_page(self, page: int = 1, max_tokens: int | None = None) -> str:
@@ -153,12 +183,15 @@ class PageReader:
 
     async def list_tabs(self) -> str:
         """Lists the tabs of the user's window: id, title, address, and which one the user
-        is on. Read one with read_tab(tab_id)."""
+        is on (the user is asked first when there are other tabs). Read one with read_tab(tab_id)."""
+        allowed, said = await self._may("list_tabs", {}, "listing the tabs of the window")
+        if not allowed:
+            return said
         return await self._read("list_tabs", {}, source="the window's tabs")  # titles are page text
 
     async def read_tab(self, tab_id: int, page: int = 1, max_tokens: int | None = None) -> str:
         """Reads the main content of another tab of the window (ids from list_tabs) as
-        Markdown, like read_page, without switching to it.
+        Markdown, like read_page, without switching to it; the user is asked first.
 
         Args:
             tab_id: the tab's id, from list_tabs.
@@ -166,14 +199,18 @@ class PageReader:
             max_tokens: about how many tokens one part may hold (200 to 100000); leave out
                 for parts that suit the model's context window.
         """
+        allowed, said = await self._may("read_tab", {"tab_id": tab_id}, f"reading tab {tab_id}")
+        if not allowed:
+            return said
         max_tokens = max_tokens or self.part_tokens(PART_TOKENS)
+        # Read only if the tab still shows the page the user allowed.
         return await self._read("read_page", {"page": page, "max_tokens": max_tokens},
-                                article_text, tab_id=tab_id)
+                                article_text, tab_id=tab_id, expect_url=said.get("url"))
 
 
 def page_tools(bridge, consent, part_tokens=None) -> list[Tool]:
     """The page tools, reading and acting, as the agent's tools. `consent` asks the user
     before each action (page_actions.AskTheUser); `part_tokens` sizes read_page's parts."""
-    reader, actor = PageReader(bridge, part_tokens), PageActor(bridge, consent)
+    reader, actor = PageReader(bridge, consent, part_tokens), PageActor(bridge, consent)
     return ([FunctionTool(getattr(reader, name)) for name in READING]
             + [FunctionTool(getattr(actor, name)) for name in ACTING])

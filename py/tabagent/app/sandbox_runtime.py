@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import builtins
+import contextvars
 import inspect
 import json
 
@@ -111,6 +112,7 @@ class SandboxRuntime:
     # --- Running ---------------------------------------------------------------------------
 
     async def _run(self, message: dict) -> None:
+        started_by_code = track_tasks()
         try:
             stubs = {spec["name"]: make_stub(spec, self._call) for spec in message["tools"]}
             for name, old in self._stubs.items():  # a tool of an earlier run that this run lacks
@@ -129,6 +131,8 @@ class SandboxRuntime:
             for future in self._calls.values():  # calls left running by tasks the code started
                 future.cancel()
             self._calls.clear()
+            for task in tasks_started_by(started_by_code):
+                task.cancel()  # does nothing to those already done
         final = to_json(result["final_value"])
         if len(final) > MAX_TEXT_CHARS:
             final = json.dumps(cut(str(result["final_value"]), MAX_TEXT_CHARS // 2, "The final answer was too long."))
@@ -158,6 +162,37 @@ class SandboxRuntime:
         if reply["ok"]:
             return reply.get("value")
         raise tool_error(reply.get("error"))
+
+
+# Marks the context the model's code runs in; the tasks it starts inherit the mark.
+_run_mark: contextvars.ContextVar[set | None] = contextvars.ContextVar("sandbox_run", default=None)
+
+
+def _task_factory(loop, coro, **options):  # Python before 3.12, which has no Task.get_context
+    task = asyncio.Task(coro, loop=loop, **options)
+    started = _run_mark.get()
+    if started is not None:
+        started.add(task)
+    return task
+
+
+def track_tasks() -> set:
+    """Marks this context as the model code's, so that the tasks it starts can be found when
+    it ends (tasks_started_by): nothing it started goes on after it. The worker clears the
+    timers it left (worker.js)."""
+    started: set = set()
+    _run_mark.set(started)
+    if not hasattr(asyncio.Task, "get_context"):
+        loop = asyncio.get_running_loop()
+        if loop.get_task_factory() is not _task_factory:
+            loop.set_task_factory(_task_factory)
+    return started
+
+
+def tasks_started_by(started: set) -> set:
+    if hasattr(asyncio.Task, "get_context"):
+        started = {task for task in asyncio.all_tasks() if task.get_context().get(_run_mark) is started}
+    return started - {asyncio.current_task()}
 
 
 def make_stub(spec: dict, call):

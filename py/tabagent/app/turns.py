@@ -4,10 +4,12 @@ The offscreen document (and any other surface) sends a request as a dict and rec
 events through `emit`; nothing here knows about the browser. A request:
 
     {"conversation_id": str, "task": str, "memory": str | None (Memory JSON),
+     "context": {"selection", "title", "url"} | None (text the user selected on a page),
      "settings": wire.SETTINGS (base_url, model, agent: "code" | "tool_calling", max_steps, ...),
      "api_key": str, "attached_tabs": [tab_id, ...], "attached_selection": {...}}
 
-(attached_tabs and attached_selection are what the user attached in the composer: attachments.py.)
+(attached_tabs and attached_selection are what the user attached in the composer: attachments.py;
+read_tab asks nothing for the attached tabs.)
 
 `Turns` keeps the running turns so that a stop request can cancel the right one. A surface
 that can reach the user's tabs also hands in a `page` bridge (page_bridge.py): the agent
@@ -28,6 +30,7 @@ from ..models import OpenAIModel
 from ..context import DEFAULT_WINDOW, ContextKeeper
 from ..ollama import OllamaModel
 from .page_actions import AskTheUser
+from .page_bridge import selection_task
 from .page_tools import page_tools
 from ..tool_calling_agent import ToolCallingAgent
 from .user_tools import describe_problem
@@ -86,7 +89,7 @@ def build_agent(request: dict, listener, *, tools=(), executor_factory=None, hos
     model = model or build_model(settings, request.get("api_key"), host, browser_model)
     memory = Memory.from_json(request["memory"]) if request.get("memory") else None
     top = {"name": "TabAgent", "description": "The agent the user talks to.", **settings}
-    consent = AskTheUser(page, emit=None) if page is not None else None
+    consent = AskTheUser(page, emit=None, attached_tab_ids=request.get("attached_tabs")) if page is not None else None
     context = context_keeper(model, settings, request.get("api_key"))
     if consent:
         tools = [*tools, *page_tools(page, consent, part_tokens=context.part_tokens)]
@@ -141,7 +144,8 @@ class Turns:
         for problem in problems:
             await agent.emit("error", {"kind": "user_tools", "message": describe_problem(problem)})
         try:
-            task = await task_with_attachments(request, build.get("page"))
+            task = selection_task(request["task"], request.get("context"))
+            task = await task_with_attachments({**request, "task": task}, build.get("page"))
             await agent.run(task, reset=not request.get("memory"))
         except Exception:
             pass  # the agent has already emitted the error and a `done` event

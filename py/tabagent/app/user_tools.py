@@ -29,9 +29,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .page_actions import ACTING
-from .page_bridge import untrusted
+from .page_bridge import collecting_marked, failure, stop_collecting, untrusted
 from .page_tools import READING, PageReader
-from ..tools import Tool
+from ..tools import Tool, format_result
 
 # py/user_tools in a checkout; user_tools/ next to tabagent/ in the extension's zip.
 DEFAULT_FOLDER = Path(__file__).resolve().parents[2] / "user_tools"
@@ -158,6 +158,7 @@ class PageError(RuntimeError):
 class _OnPage:
     bridge: object
     url: str = ""  # the address of the last page read, for marking text from it
+    read: bool = False  # has the tool read anything from the page?
 
 
 # Set for the length of one tool call by `with_page`: a context variable, not a global, since
@@ -178,9 +179,10 @@ class Page:
         if name not in CALLABLE:
             raise ValueError(f"page.call can run {', '.join(CALLABLE)}; not {name!r}")
         state = self._state(name)
+        state.read = True
         reply = await state.bridge.call(name, args)
         if not reply.get("ok"):
-            raise PageError(reply.get("error") or f"{name} failed, and the browser did not say why.")
+            raise PageError(failure(reply, f"{name} failed, and the browser did not say why."))
         state.url = reply.get("url") or state.url
         return reply["result"]
 
@@ -193,7 +195,9 @@ class Page:
     def __getattr__(self, name: str):
         # page.read_page(), page.extract_tables(...): the built-in tools' exact results.
         if name in READING:
-            return getattr(PageReader(self._state(name).bridge), name)
+            state = self._state(name)
+            state.read = True
+            return getattr(PageReader(state.bridge), name)
         raise AttributeError(f"page has no {name!r}; it has call, untrusted, {', '.join(READING)}")
 
     @staticmethod
@@ -231,11 +235,18 @@ class PageBound(Tool):
         self.tool.validate(arguments)
 
     async def __call__(self, *args, **kwargs):
-        token = _current.set(_OnPage(self.bridge))
+        state = _OnPage(self.bridge)
+        token = _current.set(state)
+        marked, collecting = collecting_marked()
         try:
-            return await self.tool(*args, **kwargs)
+            value = await self.tool(*args, **kwargs)
         finally:
             _current.reset(token)
+            stop_collecting(collecting)
+        # A tool that read the page returns page text: marked, unless the tool marked it itself.
+        if state.read and format_result(value) not in marked:
+            return untrusted(state.url, format_result(value))
+        return value
 
 
 def describe_problem(problem: dict) -> str:

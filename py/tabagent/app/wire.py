@@ -43,7 +43,7 @@ LIMITS = {"max_steps": (1, 100), "code_timeout": (1, 3600), "idle_close_minutes"
 NUMBER_OR_NONE = {"temperature": float, "max_output_tokens": int}
 
 # One turn, JavaScript -> Python (json_entry_points.run_turn_json).
-TURN_REQUEST = ("conversation_id", "task", "memory", "settings", "api_key", "attached_tabs",
+TURN_REQUEST = ("conversation_id", "task", "context", "memory", "settings", "api_key", "attached_tabs",
                 "attached_selection")
 # One page-tool call, Python -> JavaScript (the page bridge) -> the service worker, and its reply.
 PAGE_TOOL_REQUEST = ("name", "args", "tab_id", "expect_url")

@@ -1,0 +1,134 @@
+"""No turn is ever stuck (issue 10, item 7): an answer too large for one message still ends
+its turn, a turn marked running that nothing runs is marked interrupted when the panel or
+the service worker starts, and Stop always ends the turn."""
+
+from __future__ import annotations
+
+from selenium.webdriver.common.by import By
+
+from tests.helpers.model_server import Reply
+
+from .chat import ask_background, last_turn, send, stored_conversations, wait, wait_for_status
+
+HUGE = 8_000_000
+
+
+def stored_turn(browser, text):
+    for record in stored_conversations(browser):
+        for turn in record["turns"]:
+            if turn["text"] == text:
+                return record, turn
+    return None, None
+
+
+def mark_running(browser, conversation_id):
+    """Leaves the conversation's last turn marked running, as when its end was lost."""
+    browser.driver.execute_async_script("""
+      const [id, done] = arguments;
+      const key = "conversation:" + id;
+      chrome.storage.local.get(key).then(async (all) => {
+        all[key].turns.at(-1).status = "running";
+        await chrome.storage.local.set(all);
+        done();
+      });""", conversation_id)
+
+
+def open_conversation(browser, conversation_id):
+    browser.driver.execute_script("return globalThis.tabagent.conversation.open(arguments[0])", conversation_id)
+    wait(browser, lambda d: last_turn(d) is not None, 10)
+
+
+TURN_SUMMARY = """
+const [id, done] = arguments;
+chrome.storage.local.get("conversation:" + id).then((all) => {
+  const turns = all["conversation:" + id]?.turns ?? [];
+  done(turns.map((turn) => ({ status: turn.status, answers: turn.events.filter((e) => e.kind === "final_answer")
+    .map((e) => ({ length: e.data.answer.length, end: e.data.answer.slice(-200) })) })));
+});"""
+
+
+def test_an_eight_million_character_answer_still_ends_its_turn(panel, model):
+    """Started from the settings page, so that no panel has to draw 8 million characters: the
+    turn's end reaches storage, with the answer cut and a note saying how much."""
+    # Quotes, as in an answer full of code: each is escaped again at every level of JSON the
+    # turn's end carries (events, the trace's raw response, the memory), past Chrome's 64 MiB.
+    piece = 'say "hi" ' * 25_000
+    model.script(Reply(text=piece * (HUGE // len(piece)), pieces=[piece] * (HUGE // len(piece))), Reply(text="Still here."))
+    panel.open_tab(panel.url("extension/options/options.html"))
+    started = ask_background(panel, "start-turn", text="Write me a very long answer")
+    summary = lambda: panel.driver.execute_async_script(TURN_SUMMARY, started["conversationId"])
+    wait(panel, lambda d: summary()[0]["status"] != "running", 240, "the turn never ended")
+    [turn] = summary()
+    assert turn["status"] == "ok", turn
+    [answer] = turn["answers"]
+    assert answer["length"] < HUGE
+    assert "TabAgent cut this text to fit in one message: it had 7,875,000 characters" in answer["end"]
+    # The conversation goes on: the next message is taken and answered.
+    ask_background(panel, "start-turn", text="And now a short one", conversationId=started["conversationId"])
+    wait(panel, lambda d: len(summary()) == 2 and summary()[1]["status"] == "ok", 60)
+
+
+def test_a_turn_whose_end_was_lost_is_marked_interrupted_when_the_panel_starts(panel, model):
+    model.script(Reply(text="Done."))
+    send(panel, "A turn whose end will be lost")
+    wait_for_status(panel, "ok")
+    record, _ = stored_turn(panel, "A turn whose end will be lost")
+    mark_running(panel, record["id"])
+    panel.open_side_panel()  # a panel starting
+    wait(panel, lambda d: stored_turn(panel, "A turn whose end will be lost")[1]["status"] == "interrupted", 15)
+
+
+def test_a_turn_whose_end_was_lost_is_marked_interrupted_when_the_service_worker_starts(panel, model):
+    model.script(Reply(text="Done."))
+    send(panel, "Another turn whose end will be lost")
+    wait_for_status(panel, "ok")
+    record, _ = stored_turn(panel, "Another turn whose end will be lost")
+    mark_running(panel, record["id"])
+    panel.stop_service_worker()
+    ask_background(panel, "ping")  # wakes a new service worker (Python is still running)
+    wait(panel, lambda d: stored_turn(panel, "Another turn whose end will be lost")[1]["status"] == "interrupted", 15)
+
+
+def test_stop_ends_a_turn_that_nothing_runs(panel, model):
+    model.script(Reply(text="Done."), Reply(text="Answered after the stop."))
+    send(panel, "Stop me later")
+    wait_for_status(panel, "ok")
+    record, _ = stored_turn(panel, "Stop me later")
+    mark_running(panel, record["id"])
+    open_conversation(panel, record["id"])
+    wait_for_status(panel, "running")
+    panel.driver.find_element(By.ID, "stop").click()
+    wait_for_status(panel, "cancelled", timeout=15)
+    assert stored_turn(panel, "Stop me later")[1]["status"] == "cancelled"
+    send(panel, "Are you still there?")
+    wait(panel, lambda d: len(d.find_elements(By.CSS_SELECTOR, "article.turn")) == 2, 30)
+    wait_for_status(panel, "ok")
+
+
+FIT = """(async () => {
+  const { fitted } = await import(chrome.runtime.getURL("extension/offscreen/fit-message.js"));
+  const huge = "x".repeat(70 * 2 ** 20);
+  const message = { type: "turn-finished", conversationId: "c", turnId: "t", status: "ok",
+    events: [{ kind: "final_answer", data: { answer: huge } }], memory: JSON.stringify({ steps: [{ text: huge }] }) };
+  const attempt = async (m) => {
+    try {
+      return await chrome.runtime.sendMessage({ ...m, type: "fit-test" }).then(() => "sent", (e) => e.message);
+    } catch (error) {
+      return error.message; // Chrome throws at once for a message it will not take
+    }
+  };
+  const cut = fitted(message);
+  return { whole: await attempt(message), cut: await attempt(cut), size: JSON.stringify(cut).length,
+    note: cut.events[0].data.answer.slice(-140), memory: JSON.parse(cut.memory).steps[0].text.length };
+})()"""
+
+
+def test_a_turn_end_larger_than_chrome_takes_is_cut_to_fit_with_a_note(panel):
+    """In the offscreen document: Chrome refuses the whole 70 MiB turn end; the cut one goes."""
+    browser = panel
+    ask_background(browser, "ping")  # the offscreen document is there
+    offscreen = next(t for t in browser.extension_targets() if t["url"].endswith("offscreen.html"))
+    seen = browser.evaluate_in(offscreen, FIT, timeout=120)
+    assert "exceeded" in seen["whole"].lower() or "length" in seen["whole"].lower(), seen["whole"]
+    assert "exceeded" not in seen["cut"].lower() and seen["size"] <= 16 * 2 ** 20
+    assert "it had 73,400,320 characters" in seen["note"] and 1000 <= seen["memory"] < 73_400_320
