@@ -51,6 +51,7 @@ export const SETTINGS_LIMITS = Object.freeze({
 export const TURN_REQUEST = Object.freeze([
   "conversation_id",
   "task",
+  "context",
   "memory",
   "settings",
   "api_key",

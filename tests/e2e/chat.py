@@ -85,3 +85,20 @@ def time_until(predicate, timeout: float = 10, step: float = 0.01) -> float:
             raise TimeoutError("condition never held")
         time.sleep(step)
     return time.monotonic() - start
+
+
+# The panel's own module, imported again by its URL: the very instance the panel runs.
+PANEL_MODULE = 'import(chrome.runtime.getURL("extension/sidepanel/sidepanel.js"))'
+
+
+def open_in_panel(driver, conversation_id: str) -> None:
+    """Opens a stored conversation in the panel, as clicking it in History does."""
+    driver.execute_async_script(
+        f"const [id, done] = arguments; {PANEL_MODULE}.then(({{ conversation }}) => conversation.open(id)).then(() => done());",
+        conversation_id)
+
+
+def open_conversation_id(driver) -> str | None:
+    """The id of the conversation the panel shows."""
+    return driver.execute_async_script(
+        f"const done = arguments[0]; {PANEL_MODULE}.then(({{ conversation }}) => done(conversation.id ?? null));")

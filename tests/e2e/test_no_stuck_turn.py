@@ -8,7 +8,7 @@ from selenium.webdriver.common.by import By
 
 from tests.helpers.model_server import Reply
 
-from .chat import ask_background, last_turn, send, stored_conversations, wait, wait_for_status
+from .chat import ask_background, last_turn, open_in_panel, send, stored_conversations, wait, wait_for_status
 
 HUGE = 8_000_000
 
@@ -34,7 +34,7 @@ def mark_running(browser, conversation_id):
 
 
 def open_conversation(browser, conversation_id):
-    browser.driver.execute_script("return globalThis.tabagent.conversation.open(arguments[0])", conversation_id)
+    open_in_panel(browser.driver, conversation_id)
     wait(browser, lambda d: last_turn(d) is not None, 10)
 
 

@@ -17,7 +17,7 @@ from tests.helpers.listening_post import ListeningPost
 from tests.helpers.model_server import Reply
 from tests.helpers.page_server import PageServer
 
-from .chat import configure, last_turn, send, stored_conversations, wait, wait_for_status
+from .chat import configure, last_turn, open_conversation_id, open_in_panel, send, stored_conversations, wait, wait_for_status
 from .page_tabs import PageTabs
 from .red_team import RED_TEAM_PAGES, SEND_EACH, as_content_script, marked_blocks
 
@@ -91,7 +91,7 @@ def test_a_content_script_cannot_run_turns_tools_or_settings(turn, model, site, 
     model.script(Reply(text="Fares start at 40 EUR."))
     send(turn.browser, "What are the fares?")
     wait_for_status(turn.browser, "ok")
-    conversation_id = turn.driver.execute_script("return globalThis.tabagent.conversation.id")
+    conversation_id = open_conversation_id(turn.driver)
     [before] = [r for r in stored_conversations(turn.browser) if r["id"] == conversation_id]
     settings_before = settings_now(turn.browser)
 
@@ -140,7 +140,7 @@ def test_a_content_script_cannot_answer_a_confirmation(turn, model, site):
     model.script(call("click", locator="#subscribe"), Reply(text="I did not click."))
     send(turn.browser, "Subscribe me")
     box = asking(turn)
-    conversation_id = turn.driver.execute_script("return globalThis.tabagent.conversation.id")
+    conversation_id = open_conversation_id(turn.driver)
     [record] = [r for r in stored_conversations(turn.browser) if r["id"] == conversation_id]
     [question] = [e["data"] for e in record["turns"][-1]["events"] if e["kind"] == "confirmation"]
 
@@ -195,11 +195,9 @@ def test_a_selection_cannot_close_its_marking(turn, model, site):
     url = site.url("selection.html")
     turn.show(url)
     selected = turn.in_page("return document.getElementById('quote').textContent")
-    started = turn.browser.evaluate_in(turn.browser.service_worker_target(), f"""(async () => {{
+    started = turn.browser.call_module_function(turn.browser.service_worker_target(), "onContextMenuClick", f"""
       const [tab] = (await chrome.tabs.query({{}})).filter((t) => t.url === {json.dumps(url)});
-      return globalThis.tabagent.onContextMenuClick(
-        {{ menuItemId: "ask-about-selection", selectionText: {json.dumps(selected)}, pageUrl: tab.url }}, tab);
-    }})()""")
+      return fn({{ menuItemId: "explain-selection", selectionText: {json.dumps(selected)}, pageUrl: tab.url }}, tab);""")
     assert started and started["conversationId"], started
     wait(turn.browser, lambda d: len(model.requests) == 1 and last_turn(d) is not None, 30)
     wait_for_status(turn.browser, "ok")
@@ -273,9 +271,9 @@ def test_a_tab_the_user_attached_is_read_without_a_question(turn, model, private
     model.script(call("read_tab", tab_id=private_tab), Reply(text="Your balance is 9,876.54 EUR."))
     started = turn.driver.execute_async_script(
         "const [m, done] = arguments; chrome.runtime.sendMessage(m).then(done);",
-        {"target": "background", "type": "start-turn", "text": "What is my balance?", "attachedTabIds": [private_tab]})
+        {"target": "background", "type": "start-turn", "text": "What is my balance?", "attachedTabs": [{"tabId": private_tab}]})
     assert started["ok"], started
-    turn.driver.execute_script("globalThis.tabagent.conversation.open(arguments[0])", started["result"]["conversationId"])
+    open_in_panel(turn.driver, started["result"]["conversationId"])
     wait_for_status(turn.browser, "ok")
     assert confirmations(turn.driver) == []
     assert "PRIVATE-BALANCE-TEXT" in everything_the_model_read(model)

@@ -5,7 +5,7 @@ import html
 import re
 import unicodedata
 
-from tabagent.page_bridge import FORGED_TAG, UNTRUSTED_NOTE, selection_task, untrusted
+from tabagent.app.page_bridge import FORGED_TAG, UNTRUSTED_NOTE, selection_task, untrusted
 
 # Ways a page can write our tag so that a model might still read it as one.
 FORGERIES = [

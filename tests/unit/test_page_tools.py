@@ -141,7 +141,7 @@ async def test_tabs_the_user_attached_and_list_tabs_once_allowed_ask_nothing_mor
 
 
 async def test_a_user_tools_page_cannot_read_other_tabs():
-    from tabagent.page_tools import PageReader
+    from tabagent.app.page_tools import PageReader
 
     bridge = TabsBridge()
     assert (await PageReader(bridge).read_tab(2)).startswith("The user did not allow")

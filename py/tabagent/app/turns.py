@@ -21,7 +21,7 @@ from __future__ import annotations
 import time
 
 from .. import prompts
-from .attachments import task_with_attachments
+from .attachments import attached_tab_ids, task_with_attachments
 from .builtin_model import BrowserModel
 from ..code_agent import CodeAgent
 from ..events import Event
@@ -89,7 +89,7 @@ def build_agent(request: dict, listener, *, tools=(), executor_factory=None, hos
     model = model or build_model(settings, request.get("api_key"), host, browser_model)
     memory = Memory.from_json(request["memory"]) if request.get("memory") else None
     top = {"name": "TabAgent", "description": "The agent the user talks to.", **settings}
-    consent = AskTheUser(page, emit=None, attached_tab_ids=request.get("attached_tabs")) if page is not None else None
+    consent = AskTheUser(page, emit=None, attached_tab_ids=attached_tab_ids(request)) if page is not None else None
     context = context_keeper(model, settings, request.get("api_key"))
     if consent:
         tools = [*tools, *page_tools(page, consent, part_tokens=context.part_tokens)]
