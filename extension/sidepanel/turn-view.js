@@ -166,14 +166,16 @@ export class TurnView {
     if (kind === "retrying") return this.showRetry(where, event.data);
     // The error that ended the turn shows next to the answer, with what fixes it.
     if (event.depth === 0 && kind !== "max_steps" && kind !== "user_tools") return this.errors.append(turnError(event.data, this.id));
-    const box = h("div", { class: `error kind-${kind}`, role: "alert" }, message);
+    // A tool file that failed to load: not fatal, but told where it shows, beside the answer.
+    if (kind === "user_tools") return this.errors.append(h("div", { class: `error kind-${kind}` }, message));
+    const box = h("div", { class: `error kind-${kind}` }, message);
     (where?.section ?? this.trace).append(box);
   }
 
   showRetry(where, { message, retry_in: retryIn }) {
     const reply = where?.reply;
     if (reply) reply.live.set(""); // the streamed text will come again
-    const box = h("div", { class: "retrying", role: "status" });
+    const box = h("div", { class: "retrying" }); // not announced: the finished turn is
     const until = Date.now() + retryIn * 1000;
     const reason = message.replace(/ Retrying in [\d.]+ s\.$/, "");
     const tick = () => {
