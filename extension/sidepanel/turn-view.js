@@ -186,7 +186,9 @@ export class TurnView {
     if (kind === "retrying") return this.showRetry(where, event.data);
     // The error that ended the turn shows next to the answer, with what fixes it.
     if (event.depth === 0 && kind !== "max_steps" && kind !== "user_tools") return this.errors.append(turnError(event.data, this.id));
-    const box = h("div", { class: `error kind-${kind}`, role: "alert" }, message);
+    // A tool file that failed to load: not fatal, but told where it shows, beside the answer.
+    if (kind === "user_tools") return this.errors.append(h("div", { class: `error kind-${kind}` }, message));
+    const box = h("div", { class: `error kind-${kind}` }, message);
     (where?.section ?? this.trace).append(box);
   }
 
@@ -195,7 +197,7 @@ export class TurnView {
     // The failed attempt's text goes (all of it when the event does not say how much).
     if (reply) reply.live.set(withdraw ? reply.live.text.slice(0, Math.max(0, reply.live.text.length - withdraw.text)) : "");
     where?.thinking?.withdraw(withdraw?.reasoning);
-    const box = h("div", { class: "retrying", role: "status" });
+    const box = h("div", { class: "retrying" }); // not announced: the finished turn is
     const until = Date.now() + retryIn * 1000;
     const [reason, next] = message.split(/ (?=Attempt \d+ of \d+ in [\d.]+ s\.$)| Retrying in [\d.]+ s\.$/);
     const attempt = next?.match(/^Attempt \d+ of \d+/)?.[0] ?? "Retrying";

@@ -86,6 +86,7 @@ def test_snapshot_of_another_build_is_not_used(built_extension, tmp_path):
     copy = tmp_path / "extension-copy"
     shutil.copytree(ROOT / "extension", copy / "extension")
     shutil.copy(ROOT / "manifest.json", copy / "manifest.json")
+    shutil.copytree(ROOT / "_locales", copy / "_locales")
     sidecar = copy / "extension" / "vendor" / "python.snapshot.json"
     sidecar.write_text(json.dumps({"key": "314.0.7/not-this-package"}))
     browser = Browser(tmp_path / "profile").start(extension_dir=copy)

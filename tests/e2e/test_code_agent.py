@@ -10,7 +10,7 @@ from selenium.webdriver.common.by import By
 from tests.helpers.model_server import Reply
 from tests.helpers.page_server import PageServer
 
-from .chat import configure, last_turn, send, wait_for_status
+from .chat import configure, last_turn, open_steps, send, wait_for_status
 from .page_tabs import PageTabs
 from .test_page_tools import OWN_PAGES
 
@@ -44,6 +44,7 @@ def test_code_reads_the_page_parses_it_keeps_a_variable_and_answers(browser, mod
         finally:
             browser.screenshot("code-agent-sandbox")
         turn = last_turn(browser.driver)
+        open_steps(turn)
         output = turn.find_elements(By.CSS_SELECTOR, "pre.output")[0].text
         assert output.strip() == f"{site.url('article.html')} {len(expected)}"
         answer = turn.find_element(By.CSS_SELECTOR, ".message.assistant").text
@@ -69,5 +70,6 @@ def test_code_that_never_ends_is_stopped_and_the_run_goes_on(browser, model):
     send(browser, "Spin forever")
     wait_for_status(browser, "ok", timeout=30)
     turn = last_turn(browser.driver)
+    open_steps(turn)
     assert re.search(r"timed out after 2 s", turn.find_elements(By.CSS_SELECTOR, "pre.output")[0].text)
     assert turn.find_element(By.CSS_SELECTOR, ".message.assistant").text == "recovered"

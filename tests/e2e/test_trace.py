@@ -18,7 +18,9 @@ def test_trace_of_a_two_step_turn_is_exactly_what_crossed_the_wire(browser, mode
                  Reply(text="You have some tabs open."))
     send(browser, "Which tabs are open?")
     wait_for_status(browser, "ok")
-
+    # The panel hears the turn end as the service worker saves it: wait for the saved end.
+    wait(browser, lambda _: any(r["turns"][0]["status"] == "ok" for r in stored_conversations(browser)
+                                if r["turns"][0]["text"] == "Which tabs are open?"), 10)
     [record] = [r for r in stored_conversations(browser) if r["turns"][0]["text"] == "Which tabs are open?"]
     calls = [e["data"] for e in record["turns"][0]["events"] if e["kind"] == "model_call"]
     assert len(calls) == 2 and len(model.requests) == 2
