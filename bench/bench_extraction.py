@@ -107,6 +107,7 @@ def read_in_browser(pages, scripts_on: bool, dump: Path | None):
                         result = reader.read(url, scripts=on)
                     except Exception as error:  # a page that hangs or crashes scores as empty
                         result = {"error": str(error)}
+                        reader.fresh_tab()
                     if "error" in result:
                         failures.append(f"{entry['file']} (scripts {'on' if on else 'off'}): {result['error']}")
                         result = {"markdown": "", "readability": ""}

@@ -71,10 +71,30 @@ class PageReader:
         self.cdp = CDP(address)
         self._loaded = threading.Event()
         self.cdp.on("Page.loadEventFired", lambda params, session: self._loaded.set())
-        target = self.cdp.send("Target.createTarget", {"url": "about:blank"})["targetId"]
-        self.session = self.cdp.attach(target)
-        self.cdp.send("Page.enable", session_id=self.session)
+        # A live page's alert() or "leave this page?" would hold every later command.
+        self.cdp.on("Page.javascriptDialogOpening", lambda params, session: threading.Thread(
+            target=self._dismiss_dialog, args=(session,), daemon=True).start())
+        self._open_tab()
         return self
+
+    def _open_tab(self):
+        self.target = self.cdp.send("Target.createTarget", {"url": "about:blank"})["targetId"]
+        self.session = self.cdp.attach(self.target)
+        self.cdp.send("Page.enable", session_id=self.session)
+
+    def _dismiss_dialog(self, session):
+        try:
+            self.cdp.send("Page.handleJavaScriptDialog", {"accept": True}, session_id=session, timeout=5)
+        except Exception:
+            pass
+
+    def fresh_tab(self):
+        """A new tab in place of one a page left stuck (a script that never yields)."""
+        try:
+            self.cdp.send("Target.closeTarget", {"targetId": self.target}, timeout=5)
+        except Exception:
+            pass
+        self._open_tab()
 
     def _debugger_address(self) -> str:
         deadline = time.monotonic() + 30
@@ -88,7 +108,7 @@ class PageReader:
                 break
         raise RuntimeError("Chromium did not start (no DevTools address)")
 
-    def _send(self, method, params=None, timeout=30):
+    def _send(self, method, params=None, timeout=20):
         return self.cdp.send(method, params, session_id=self.session, timeout=timeout)
 
     def load(self, url: str, scripts: bool) -> None:
