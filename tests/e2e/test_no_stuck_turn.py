@@ -8,7 +8,7 @@ from selenium.webdriver.common.by import By
 
 from tests.helpers.model_server import Reply
 
-from .chat import ask_background, last_turn, open_in_panel, send, stored_conversations, wait, wait_for_status
+from .chat import ask_background, configure, last_turn, open_in_panel, send, stored_conversations, wait, wait_for_status
 
 HUGE = 8_000_000
 
@@ -47,14 +47,18 @@ chrome.storage.local.get("conversation:" + id).then((all) => {
 });"""
 
 
-def test_an_eight_million_character_answer_still_ends_its_turn(panel, model):
+def test_an_eight_million_character_answer_still_ends_its_turn(fresh_browser, model):
     """Started from the settings page, so that no panel has to draw 8 million characters: the
-    turn's end reaches storage, with the answer cut and a note saying how much."""
+    turn's end reaches storage, with the answer cut and a note saying how much. In a browser
+    of its own: one holding such a conversation is slow for the tests after it."""
+    panel = fresh_browser()
+    model.reset()
     # Quotes, as in an answer full of code: each is escaped again at every level of JSON the
     # turn's end carries (events, the trace's raw response, the memory), past Chrome's 64 MiB.
     piece = 'say "hi" ' * 25_000
     model.script(Reply(text=piece * (HUGE // len(piece)), pieces=[piece] * (HUGE // len(piece))), Reply(text="Still here."))
     panel.open_tab(panel.url("extension/options/options.html"))
+    configure(panel, model.base_url)
     started = ask_background(panel, "start-turn", text="Write me a very long answer")
     summary = lambda: panel.driver.execute_async_script(TURN_SUMMARY, started["conversationId"])
     wait(panel, lambda d: summary()[0]["status"] != "running", 240, "the turn never ended")
