@@ -39,7 +39,7 @@ function receive(message) {
     } else if (!runtime) {
       throw new Error(`${message.type} before boot`);
     } else if (message.type === ToSandbox.run) {
-      memoryLimit = message.memoryLimitBytes || Infinity;
+      memoryLimit = message.memory_limit_bytes || Infinity;
       memoryReported = false;
       runtime.start_run(JSON.stringify(message));
     } else if (message.type === ToSandbox.toolResult) {
