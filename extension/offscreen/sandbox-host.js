@@ -81,7 +81,7 @@ export class SandboxHost {
       memoryLimitMb: memoryLimitMb ?? this.options.memoryLimitMb,
       maxOutputChars: maxOutputChars ?? this.options.maxOutputChars,
     };
-    const problem = problemToSandbox({ type: ToSandbox.run, runId: 1, code, tools, maxOutputChars: 0, memoryLimitBytes: 0 });
+    const problem = problemToSandbox({ type: ToSandbox.run, run_id: 1, code, tools, max_output_chars: 0, memory_limit_bytes: 0 });
     if (problem) throw new TypeError(`cannot run this in the sandbox: ${problem}`);
     const run = { id: ++this.lastRunId, toolNames: new Set(tools.map((t) => t.name)), onToolCall, limits, calls: new Set(), pending: 0 };
     this.current = run;
@@ -105,11 +105,11 @@ export class SandboxHost {
       run.frame.listener = { message: (m) => this.#receive(run, m), broken: (reason) => this.#crashed(run, reason) };
       run.frame.post({
         type: ToSandbox.run,
-        runId: run.id,
+        run_id: run.id,
         code,
         tools,
-        maxOutputChars: limits.maxOutputChars,
-        memoryLimitBytes: Math.round(limits.memoryLimitMb * 2 ** 20),
+        max_output_chars: limits.maxOutputChars,
+        memory_limit_bytes: Math.round(limits.memoryLimitMb * 2 ** 20),
       });
     });
   }
@@ -173,12 +173,12 @@ export class SandboxHost {
       const limit = run.limits.memoryLimitMb;
       return this.#abort(run, "memory", `Execution stopped: the code used more than ${limit} MB of memory. ${RESTARTED}`);
     }
-    if (message.runId !== run.id) return run.frame.malformedMessage(`${message.type} for another run`);
+    if (message.run_id !== run.id) return run.frame.malformedMessage(`${message.type} for another run`);
     if (message.type === FromSandbox.toolCall) this.#toolCall(run, message);
     else if (message.type === FromSandbox.result) this.#finish(run, { ...pick(message), stopped: null });
   }
 
-  async #toolCall(run, { callId, name, args }) {
+  async #toolCall(run, { call_id: callId, name, args }) {
     if (run.calls.has(callId)) return run.frame.malformedMessage(`call id ${callId} used twice`);
     run.calls.add(callId);
     if (run.pending++ === 0) run.clock.pause();
@@ -193,7 +193,7 @@ export class SandboxHost {
     }
     if (this.current !== run) return; // stopped, timed out or crashed meanwhile
     if (--run.pending === 0) run.clock.resume();
-    run.frame.post({ type: ToSandbox.toolResult, runId: run.id, callId, reply });
+    run.frame.post({ type: ToSandbox.toolResult, run_id: run.id, call_id: callId, reply });
   }
 
   #timedOut(run) {
@@ -228,6 +228,7 @@ class ToolMissing extends Error {
   }
 }
 
-function pick({ output, isError, isFinal, finalValue }) {
-  return { output, isError, isFinal, finalValue };
+// A result message (the wire's snake_case) as run() answers it.
+function pick({ output, is_error, is_final, final_value }) {
+  return { output, isError: is_error, isFinal: is_final, finalValue: final_value };
 }

@@ -40,7 +40,7 @@ function receive(message) {
     } else if (!runtime) {
       throw new Error(`${message.type} before boot`);
     } else if (message.type === ToSandbox.run) {
-      memoryLimit = message.memoryLimitBytes || Infinity;
+      memoryLimit = message.memory_limit_bytes || Infinity;
       memoryReported = false;
       timers.startRun();
       runtime.start_run(JSON.stringify(message));

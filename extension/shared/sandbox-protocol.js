@@ -62,12 +62,12 @@ const SHAPES = {
     indexURL: is.url, wasm: is.bytes, stdlib: is.bytes, lock: is.object, snapshot: is.maybeBytes,
     packageZip: is.bytes, wheels: is.wheels,
   },
-  [ToSandbox.run]: { runId: is.id, code: is.code, tools: is.tools, maxOutputChars: is.count, memoryLimitBytes: is.count },
-  [ToSandbox.toolResult]: { runId: is.id, callId: is.id, reply: is.text },
+  [ToSandbox.run]: { run_id: is.id, code: is.code, tools: is.tools, max_output_chars: is.count, memory_limit_bytes: is.count },
+  [ToSandbox.toolResult]: { run_id: is.id, call_id: is.id, reply: is.text },
   [FromSandbox.ready]: { startupMs: is.count, fromSnapshot: is.boolean },
   [FromSandbox.bootFailed]: { error: is.message },
-  [FromSandbox.toolCall]: { runId: is.id, callId: is.id, name: is.name, args: is.text },
-  [FromSandbox.result]: { runId: is.id, output: is.text, isError: is.boolean, isFinal: is.boolean, finalValue: is.text },
+  [FromSandbox.toolCall]: { run_id: is.id, call_id: is.id, name: is.name, args: is.text },
+  [FromSandbox.result]: { run_id: is.id, output: is.text, is_error: is.boolean, is_final: is.boolean, final_value: is.text },
   [FromSandbox.memoryExceeded]: { usedBytes: is.count },
 };
 

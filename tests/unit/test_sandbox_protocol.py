@@ -44,12 +44,12 @@ async def lookup(city: str, field: str = "population") -> dict:
 
 
 def run_message(run_id, code, tools=(), max_output_chars=20_000):
-    return json.dumps({"type": "run", "runId": run_id, "code": code, "tools": list(tools),
-                       "maxOutputChars": max_output_chars, "memoryLimitBytes": 0})
+    return json.dumps({"type": "run", "run_id": run_id, "code": code, "tools": list(tools),
+                       "max_output_chars": max_output_chars, "memory_limit_bytes": 0})
 
 
 def answer(run_id, call_id, reply):
-    return json.dumps({"type": "tool-result", "runId": run_id, "callId": call_id, "reply": json.dumps(reply)})
+    return json.dumps({"type": "tool-result", "run_id": run_id, "call_id": call_id, "reply": json.dumps(reply)})
 
 
 class Worker:
@@ -80,10 +80,10 @@ class InProcessSandbox:
         self.worker.runtime.start_run(run_message(self.last_run, code, options["tools"], options["max_output_chars"]))
         while (message := await self.worker.next())["type"] == "tool-call":
             reply = await on_tool_call(message["name"], message["args"])
-            self.worker.runtime.receive(json.dumps({"type": "tool-result", "runId": message["runId"],
-                                                    "callId": message["callId"], "reply": reply}))
-        return json.dumps({"output": message["output"], "is_error": message["isError"], "is_final": message["isFinal"],
-                           "final_value": message["finalValue"], "stopped": None})
+            self.worker.runtime.receive(json.dumps({"type": "tool-result", "run_id": message["run_id"],
+                                                    "call_id": message["call_id"], "reply": reply}))
+        return json.dumps({"output": message["output"], "is_error": message["is_error"], "is_final": message["is_final"],
+                           "final_value": message["final_value"], "stopped": None})
 
     async def reset(self):
         self.worker = Worker()
@@ -98,7 +98,7 @@ class InProcessSandbox:
 async def test_runs_code_and_keeps_the_namespace_between_runs():
     worker = Worker()
     assert await worker.run(1, "import math\nx = 41") == {
-        "type": "result", "runId": 1, "output": "", "isError": False, "isFinal": False, "finalValue": "null"}
+        "type": "result", "run_id": 1, "output": "", "is_error": False, "is_final": False, "final_value": "null"}
     result = await worker.run(2, "print(x + 1)\nmath.floor(2.5)")
     assert result["output"] == "42\nOut: 2\n"
 
@@ -106,14 +106,14 @@ async def test_runs_code_and_keeps_the_namespace_between_runs():
 async def test_final_answer_comes_back_as_json_text():
     worker = Worker()
     result = await worker.run(1, "final_answer({'rows': [1, 2], 'set': {3}})")
-    assert result["isFinal"] and json.loads(result["finalValue"]) == {"rows": [1, 2], "set": "{3}"}
+    assert result["is_final"] and json.loads(result["final_value"]) == {"rows": [1, 2], "set": "{3}"}
 
 
 async def test_a_tool_stub_posts_a_call_and_returns_the_answer():
     worker = Worker()
     worker.runtime.start_run(run_message(7, "print(lookup('Paris', field='population'))", [tool_spec(lookup)]))
     call = await worker.next()
-    assert call == {"type": "tool-call", "runId": 7, "callId": 1, "name": "lookup",
+    assert call == {"type": "tool-call", "run_id": 7, "call_id": 1, "name": "lookup",
                     "args": json.dumps({"args": ["Paris"], "kwargs": {"field": "population"}})}
     worker.runtime.receive(answer(7, 1, {"ok": True, "value": 2_100_000}))
     assert (await worker.next())["output"] == "2100000\n"
@@ -133,9 +133,9 @@ async def test_tool_errors_are_raised_as_their_own_types_in_the_code():
             "try:\n    lookup(42)\nexcept ValueError as e:\n    print(type(e).__module__, type(e).__name__, e)\n")
     worker.runtime.start_run(run_message(1, code, [tool_spec(lookup)]))
     for call_id, error in ((1, KeyError("Atlantis")), (2, ToolInputError("lookup: city should be string"))):
-        assert (await worker.next())["callId"] == call_id
+        assert (await worker.next())["call_id"] == call_id
         reply = await answer_tool_call({"lookup": FailingTool(error)}, "lookup", '{"args": [], "kwargs": {}}')
-        worker.runtime.receive(json.dumps({"type": "tool-result", "runId": 1, "callId": call_id, "reply": reply}))
+        worker.runtime.receive(json.dumps({"type": "tool-result", "run_id": 1, "call_id": call_id, "reply": reply}))
     assert (await worker.next())["output"] == ("KeyError 'Atlantis'\n"
                                                "tabagent.tools ToolInputError lookup: city should be string\n")
 
@@ -161,7 +161,7 @@ async def test_tracebacks_show_only_the_models_code():
 async def test_arguments_that_are_not_json_raise_in_the_code_and_post_nothing():
     worker = Worker()
     result = await worker.run(1, "lookup({1, 2})", [tool_spec(lookup)])
-    assert result["isError"] and "TypeError: lookup(): arguments must be str" in result["output"]
+    assert result["is_error"] and "TypeError: lookup(): arguments must be str" in result["output"]
     assert worker.posted.empty()
 
 
@@ -184,14 +184,14 @@ async def test_tools_of_an_earlier_run_are_gone_and_calls_after_the_run_fail():
 @pytest.mark.parametrize("text, problem", [
     ("not json", "not JSON"),
     ('["run"]', "expected a run message"),
-    (json.dumps({"type": "tool-result", "runId": 1, "callId": 1, "reply": "{}"}), "expected a run message"),
+    (json.dumps({"type": "tool-result", "run_id": 1, "call_id": 1, "reply": "{}"}), "expected a run message"),
     (run_message(1, "x")[:-1] + ', "extra": 1}', "fields"),
-    (json.dumps({"type": "run", "runId": 1, "code": "x", "tools": []}), "fields"),
-    (run_message(0, "x"), "bad runId"),
-    (run_message(True, "x"), "bad runId"),
-    (run_message(2**53, "x"), "bad runId"),
+    (json.dumps({"type": "run", "run_id": 1, "code": "x", "tools": []}), "fields"),
+    (run_message(0, "x"), "bad run_id"),
+    (run_message(True, "x"), "bad run_id"),
+    (run_message(2**53, "x"), "bad run_id"),
     (run_message(1, 42), "bad code"),
-    (run_message(1, "x", max_output_chars=-1), "bad maxOutputChars"),
+    (run_message(1, "x", max_output_chars=-1), "bad max_output_chars"),
 ])
 def test_malformed_run_messages_are_refused(text, problem):
     with pytest.raises(ProtocolError, match=problem):
@@ -201,7 +201,7 @@ def test_malformed_run_messages_are_refused(text, problem):
 async def test_answers_nobody_waits_for_are_refused():
     worker = Worker()
     worker.runtime.start_run(run_message(3, "lookup('Paris')", [tool_spec(lookup)]))
-    assert (await worker.next())["callId"] == 1
+    assert (await worker.next())["call_id"] == 1
     for stray in (answer(3, 2, {"ok": True}), answer(4, 1, {"ok": True}), '{"type": "tool-result"}'):
         with pytest.raises(ProtocolError):
             worker.runtime.receive(stray)
@@ -210,7 +210,7 @@ async def test_answers_nobody_waits_for_are_refused():
     worker.runtime.receive(answer(3, 1, {"ok": True, "value": 1}))
     with pytest.raises(ProtocolError):  # answered already
         worker.runtime.receive(answer(3, 1, {"ok": True, "value": 1}))
-    assert not (await worker.next())["isError"]
+    assert not (await worker.next())["is_error"]
 
 
 async def test_an_answer_without_ok_is_an_error_in_the_code():
@@ -332,9 +332,9 @@ async def test_reset_forgets_and_a_cancelled_run_stops_the_sandbox():
 
 PROTOCOL_CASES = r"""
 import { problemFromSandbox, problemToSandbox } from "./extension/shared/sandbox-protocol.js";
-const call = { type: "tool-call", runId: 1, callId: 2, name: "read_page", args: "{}" };
-const result = { type: "result", runId: 1, output: "", isError: false, isFinal: true, finalValue: "1" };
-const run = { type: "run", runId: 1, code: "1", maxOutputChars: 10, memoryLimitBytes: 0,
+const call = { type: "tool-call", run_id: 1, call_id: 2, name: "read_page", args: "{}" };
+const result = { type: "result", run_id: 1, output: "", is_error: false, is_final: true, final_value: "1" };
+const run = { type: "run", run_id: 1, code: "1", max_output_chars: 10, memory_limit_bytes: 0,
   tools: [{ name: "f", doc: "", params: [{ name: "a", required: false, default: "null" }] }] };
 const cases = {
   call: problemFromSandbox(call),
@@ -344,13 +344,13 @@ const cases = {
   unknownType: problemFromSandbox({ ...call, type: "eval" }),
   wrongDirection: problemFromSandbox(run),
   extraField: problemFromSandbox({ ...call, cookie: "x" }),
-  missingField: problemFromSandbox({ type: "tool-call", runId: 1, callId: 2, name: "read_page" }),
-  callIdZero: problemFromSandbox({ ...call, callId: 0 }),
-  callIdFloat: problemFromSandbox({ ...call, callId: 1.5 }),
-  callIdString: problemFromSandbox({ ...call, callId: "2" }),
+  missingField: problemFromSandbox({ type: "tool-call", run_id: 1, call_id: 2, name: "read_page" }),
+  call_idZero: problemFromSandbox({ ...call, call_id: 0 }),
+  call_idFloat: problemFromSandbox({ ...call, call_id: 1.5 }),
+  call_idString: problemFromSandbox({ ...call, call_id: "2" }),
   badName: problemFromSandbox({ ...call, name: "read_page(); evil" }),
   hugeArgs: problemFromSandbox({ ...call, args: "x".repeat(16_000_001) }),
-  notBoolean: problemFromSandbox({ ...result, isFinal: "yes" }),
+  notBoolean: problemFromSandbox({ ...result, is_final: "yes" }),
   notObject: problemFromSandbox("tool-call"),
   array: problemFromSandbox([call]),
   nullMessage: problemFromSandbox(null),
@@ -378,12 +378,12 @@ def test_protocol_js_accepts_good_messages_and_names_what_is_wrong_with_bad_ones
         "wrongDirection": 'unknown type "run"',
         "extraField": "tool-call: unexpected field cookie",
         "missingField": "tool-call: bad or missing args",
-        "callIdZero": "tool-call: bad or missing callId",
-        "callIdFloat": "tool-call: bad or missing callId",
-        "callIdString": "tool-call: bad or missing callId",
+        "call_idZero": "tool-call: bad or missing call_id",
+        "call_idFloat": "tool-call: bad or missing call_id",
+        "call_idString": "tool-call: bad or missing call_id",
         "badName": "tool-call: bad or missing name",
         "hugeArgs": "tool-call: bad or missing args",
-        "notBoolean": "result: bad or missing isFinal",
+        "notBoolean": "result: bad or missing is_final",
         "notObject": "not a plain object",
         "array": "not a plain object",
         "nullMessage": "not a plain object",

@@ -13,12 +13,12 @@ the local executor runs; this file adds what only a sandbox needs:
 - a check of every message, since a message's shape is all this side can trust.
 
 Wire format (JSON text; see extension/shared/sandbox-protocol.js for every field):
-  in   {"type": "run", "runId", "code", "tools": [spec], "maxOutputChars", "memoryLimitBytes"}
-       {"type": "tool-result", "runId", "callId", "reply"}   reply is the JSON text of
+  in   {"type": "run", "run_id", "code", "tools": [spec], "max_output_chars", "memory_limit_bytes"}
+       {"type": "tool-result", "run_id", "call_id", "reply"}   reply is the JSON text of
        {"ok": true, "value": ...} or {"ok": false, "error": {"type", "module", "base", "args"}}
-  out  {"type": "tool-call", "runId", "callId", "name", "args"}  args is the JSON text of
+  out  {"type": "tool-call", "run_id", "call_id", "name", "args"}  args is the JSON text of
        {"args": [...], "kwargs": {...}}
-       {"type": "result", "runId", "output", "isError", "isFinal", "finalValue"}  finalValue: JSON text
+       {"type": "result", "run_id", "output", "is_error", "is_final", "final_value"}  finalValue: JSON text
 """
 
 from __future__ import annotations
@@ -45,10 +45,10 @@ def _is_id(value) -> bool:
 
 
 _FIELDS = {
-    "run": {"runId": _is_id, "code": lambda v: isinstance(v, str), "tools": lambda v: isinstance(v, list),
-            "maxOutputChars": lambda v: type(v) is int and v >= 0,
-            "memoryLimitBytes": lambda v: type(v) is int and v >= 0},
-    "tool-result": {"runId": _is_id, "callId": _is_id, "reply": lambda v: isinstance(v, str)},
+    "run": {"run_id": _is_id, "code": lambda v: isinstance(v, str), "tools": lambda v: isinstance(v, list),
+            "max_output_chars": lambda v: type(v) is int and v >= 0,
+            "memory_limit_bytes": lambda v: type(v) is int and v >= 0},
+    "tool-result": {"run_id": _is_id, "call_id": _is_id, "reply": lambda v: isinstance(v, str)},
 }
 
 
@@ -94,16 +94,16 @@ class SandboxRuntime:
         message = parse(text, "run")
         if self._run_id is not None:
             raise ProtocolError("run: a run is already going")  # the parent runs one at a time
-        self._run_id = message["runId"]  # taken now: a second run message is refused at once
+        self._run_id = message["run_id"]  # taken now: a second run message is refused at once
         self._task = asyncio.ensure_future(self._run(message))  # held: a task nobody holds may vanish
 
     def receive(self, text: str) -> None:
         """A tool call's answer: wakes the stub waiting for it."""
         message = parse(text, "tool-result")
-        future = self._calls.get(message["callId"])
-        if message["runId"] != self._run_id or future is None or future.done():
+        future = self._calls.get(message["call_id"])
+        if message["run_id"] != self._run_id or future is None or future.done():
             raise ProtocolError("tool-result: no call of this run is waiting for it")
-        del self._calls[message["callId"]]
+        del self._calls[message["call_id"]]
         try:
             future.set_result(json.loads(message["reply"]))
         except ValueError:
@@ -122,7 +122,7 @@ class SandboxRuntime:
             self.namespace.update(stubs)
             self.namespace["final_answer"] = code_runner.final_answer
             result = await code_runner.run_code(message["code"], self.namespace, stubs.keys(),
-                                                message["maxOutputChars"])
+                                                message["max_output_chars"])
         except BaseException as error:  # KeyboardInterrupt, a bad tool spec...: still answer
             result = {"output": code_runner.format_error(error), "is_error": True,
                       "is_final": False, "final_value": None}
@@ -136,9 +136,9 @@ class SandboxRuntime:
         final = to_json(result["final_value"])
         if len(final) > MAX_TEXT_CHARS:
             final = json.dumps(cut(str(result["final_value"]), MAX_TEXT_CHARS // 2, "The final answer was too long."))
-        self._post(json.dumps({"type": "result", "runId": message["runId"], "output": result["output"],
-                               "isError": result["is_error"], "isFinal": result["is_final"],
-                               "finalValue": final}))
+        self._post(json.dumps({"type": "result", "run_id": message["run_id"], "output": result["output"],
+                               "is_error": result["is_error"], "is_final": result["is_final"],
+                               "final_value": final}))
 
     async def _call(self, name: str, args: tuple, kwargs: dict):
         if self._run_id is None:
@@ -154,7 +154,7 @@ class SandboxRuntime:
         self._last_call_id += 1
         call_id = self._last_call_id
         future = self._calls[call_id] = asyncio.get_running_loop().create_future()
-        self._post(json.dumps({"type": "tool-call", "runId": self._run_id, "callId": call_id,
+        self._post(json.dumps({"type": "tool-call", "run_id": self._run_id, "call_id": call_id,
                                "name": name, "args": payload}))
         reply = await future
         if not isinstance(reply, dict) or not isinstance(reply.get("ok"), bool):
