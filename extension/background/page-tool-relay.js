@@ -66,9 +66,7 @@ async function run(tab, name, args) {
   if ((await ensureTools(tab)) === PDF) {
     // The offscreen document downloads the PDF and reads it with pdf.js (offscreen/pdf-reader.js).
     const tool = name === "describe_action" ? toolArgs?.name : name;
-    const reply = await askOffscreen({ type: MessageType.pdfTool, url: tab.url, name: tool, args: toolArgs });
-    // A PDF's text is page content too: errors quoting it are marked by Python.
-    return reply.ok ? reply : { ok: false, error: String(reply.error), from_page: true };
+    return askOffscreen({ type: MessageType.pdfTool, url: tab.url, name: tool, args: toolArgs });
   }
   const reply = await execute(tab, { func: runInPage, args: [name, toolArgs, planId] });
   if (!reply) return { ok: false, error: "The page went away while TabAgent was working on it (it navigated or was closed)." };

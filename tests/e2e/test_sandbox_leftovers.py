@@ -49,7 +49,9 @@ print(ticks == before, started.cancelled(), sorted(k for k, v in before.items() 
 def sandbox(browser):
     browser.open_side_panel()
     assert browser.driver.execute_async_script(PING_FROM_PANEL)["ok"]
-    return Sandbox(browser)
+    sandbox = Sandbox(browser)
+    browser.expose_offscreen_for_tests(sandbox.target())
+    return sandbox
 
 
 def test_tasks_and_timers_the_code_started_end_with_its_run(sandbox):
