@@ -11,7 +11,7 @@ import { localizePage, t, tn } from "../shared/i18n.js";
 const $ = (id) => document.getElementById(id);
 localizePage();
 const form = $("settings");
-const FIELDS = ["provider", "baseUrl", "model", "agent", "maxSteps", "codeTimeout", "systemPrompt", "temperature", "maxOutputTokens", "customPrompts", "contextWindow"];
+const FIELDS = ["provider", "baseUrl", "model", "agent", "maxSteps", "codeTimeout", "systemPrompt", "temperature", "maxOutputTokens", "customPrompts", "contextWindow", "idleCloseMinutes"];
 
 function fillChoices(builtinAvailable) {
   $("provider").append(new Option("Choose…", ""));
@@ -38,6 +38,7 @@ function readForm() {
   settings.maxSteps = Number(settings.maxSteps) || DEFAULT_SETTINGS.maxSteps;
   settings.codeTimeout = Number(settings.codeTimeout) || DEFAULT_SETTINGS.codeTimeout;
   settings.contextWindow = Number(settings.contextWindow) || DEFAULT_SETTINGS.contextWindow;
+  settings.idleCloseMinutes = Number(settings.idleCloseMinutes) || DEFAULT_SETTINGS.idleCloseMinutes;
   settings.team = readTeam();
   settings.showSteps = form.elements.showSteps.checked;
   return settings;
