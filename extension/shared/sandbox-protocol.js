@@ -19,6 +19,7 @@ export const FromSandbox = Object.freeze({
   toolCall: "tool-call", // sandboxed code called a tool: run it in the parent
   result: "result", // the run ended: output, error, final answer
   memoryExceeded: "memory-exceeded", // the heap grew past the run's limit
+  settled: "settled", // after a run: did the sandbox go quiet, or does something of the run still run?
 });
 
 export const MAX_CODE_CHARS = SANDBOX.max_code_chars;
@@ -69,6 +70,7 @@ const SHAPES = {
   [FromSandbox.toolCall]: { runId: is.id, callId: is.id, name: is.name, args: is.text },
   [FromSandbox.result]: { runId: is.id, output: is.text, isError: is.boolean, isFinal: is.boolean, finalValue: is.text },
   [FromSandbox.memoryExceeded]: { usedBytes: is.count },
+  [FromSandbox.settled]: { runId: is.id, quiet: is.boolean },
 };
 
 const TO_SANDBOX = new Set(Object.values(ToSandbox));
