@@ -12,7 +12,9 @@
 //
 // Code that runs too long or grows its memory past the limit is stopped for certain: the
 // sandbox frame is removed (its worker ends with it) and a spare, started in advance, takes
-// its place. One host is one conversation's interpreter: variables persist between runs
+// its place. So is a sandbox in which something the code started still runs after its run
+// (worker.js reports whether it went quiet); the next run's output says why its variables
+// are gone. One host is one conversation's interpreter: variables persist between runs
 // until reset(). Hosts share one spare, so a host per conversation costs no more waiting.
 
 import { spareState, takeFrame } from "./sandbox-frame.js";
@@ -26,6 +28,11 @@ export const SANDBOX_DEFAULTS = Object.freeze({
   bootTimeoutMs: SANDBOX.boot_timeout_ms,
 });
 const RESTARTED = "The sandbox was restarted: variables and imports from earlier steps are gone.";
+const LEFT_RUNNING =
+  "The sandbox was restarted because code from the previous step kept running: variables and imports from earlier steps are gone.";
+// How long a sandbox has to report itself quiet after a run (worker.js takes a fraction of
+// a second); one that does not, its thread blocked by leftover code, is replaced.
+const QUIET_REPORT_MS = 10_000;
 
 // A countdown that can pause: the sandbox's time runs only while no tool call is out.
 class Countdown {
@@ -55,6 +62,8 @@ export class SandboxHost {
     this.used = false; // has this frame run code since it started?
     this.current = null; // the run under way
     this.lastRunId = 0;
+    this.settling = null; // resolves once the sandbox is known quiet after the last run, or replaced
+    this.notice = null; // for the next run's output: why the sandbox was replaced between runs
     this.stats = { runs: 0, restarts: 0 };
   }
 
@@ -86,6 +95,7 @@ export class SandboxHost {
     const run = { id: ++this.lastRunId, toolNames: new Set(tools.map((t) => t.name)), onToolCall, limits, calls: new Set(), pending: 0 };
     this.current = run;
     try {
+      await this.settling;
       await this.#usableFrame().ready;
     } catch (error) {
       this.current = null;
@@ -126,6 +136,7 @@ export class SandboxHost {
   // A new conversation: a fresh interpreter, without the variables and imports of this one.
   async reset() {
     this.stop();
+    this.notice = null; // a new conversation expects no variables
     if (this.used) this.#replaceFrame();
   }
 
@@ -217,8 +228,33 @@ export class SandboxHost {
     this.current = null;
     run.clock.stop();
     run.frame.listener = null;
+    if (!result.stopped) this.settling = this.#replaceUnlessQuiet(run);
+    if (this.notice) result = { ...result, output: `${this.notice}\n${result.output}` };
+    this.notice = null;
     run.resolve(result);
     if (this.closing) this.close();
+  }
+
+  // Anything from the frame but its report that it went quiet means code of the run goes on.
+  #replaceUnlessQuiet(run) {
+    const frame = run.frame;
+    return new Promise((resolve) => {
+      const settle = (quiet) => {
+        clearTimeout(timer);
+        frame.listener = null;
+        if (!quiet && this.frame === frame) {
+          this.#replaceFrame();
+          this.stats.restarts++;
+          this.notice = LEFT_RUNNING;
+        }
+        resolve();
+      };
+      const timer = setTimeout(() => settle(false), QUIET_REPORT_MS);
+      frame.listener = {
+        message: (m) => settle(m.type === FromSandbox.settled && m.run_id === run.id && m.quiet),
+        broken: () => settle(false),
+      };
+    });
   }
 }
 

@@ -17,10 +17,18 @@ const WASM_PAGE = 65_536;
 // not turn an allocation that fits into a MemoryError.
 const HARD_LIMIT_FACTOR = 1.5;
 
+// After a run, time for the tasks it started to end as they are cancelled, then the time in
+// which nothing more may run for the sandbox to count as quiet.
+const SETTLE_MS = 100;
+const QUIET_MS = 200;
+
 const send = self.postMessage.bind(self);
+const setTimer = self.setTimeout.bind(self); // ours, whatever model code does to self.setTimeout
+const wait = (ms) => new Promise((resolve) => setTimer(resolve, ms));
 const timers = trackTimers();
 let booting = null; // the boot under way or done: there is only one
 let runtime = null; // the Python SandboxRuntime, once booted
+let callbacksRun = null; // how many callbacks Python's event loop has run (sandbox_runtime.count_callbacks)
 let memoryLimit = Infinity;
 let memoryReported = false;
 
@@ -59,6 +67,17 @@ function fromPython(text) {
   if (problem) throw new Error(`the sandbox made a bad message: ${problem}`);
   if (message.type === FromSandbox.result) timers.endRun();
   send(message);
+  if (message.type === FromSandbox.result) reportWhetherQuiet(message.run_id);
+}
+
+// Whatever the run started has been told to end (its tasks cancelled, its timers cleared).
+// Code that ignores that keeps this thread busy for good and makes the next run time out,
+// so the parent replaces a sandbox that does not report itself quiet soon after a run.
+async function reportWhetherQuiet(runId) {
+  await wait(SETTLE_MS);
+  const before = callbacksRun();
+  await wait(QUIET_MS);
+  send({ type: FromSandbox.settled, run_id: runId, quiet: callbacksRun() === before });
 }
 
 // Timers started while the model's code runs (setTimeout and setInterval, directly through
@@ -151,6 +170,7 @@ importlib.invalidate_caches()
   const module = pyodide.pyimport("tabagent.app.sandbox_runtime");
   module.warm_up();
   runtime = module.SandboxRuntime(fromPython);
+  callbacksRun = module.count_callbacks();
   guardMemory();
   closeWaysOut(self, [...WAYS_OUT, "postMessage"]); // nor may model code post as the runtime does
   send({ type: FromSandbox.ready, startupMs: Math.round(performance.now() - started), fromSnapshot });

@@ -19,6 +19,7 @@ export const FromSandbox = Object.freeze({
   toolCall: "tool-call", // sandboxed code called a tool: run it in the parent
   result: "result", // the run ended: output, error, final answer
   memoryExceeded: "memory-exceeded", // the heap grew past the run's limit
+  settled: "settled", // after a run: did the sandbox go quiet, or does something of the run still run?
 });
 
 export const MAX_CODE_CHARS = SANDBOX.max_code_chars;
@@ -69,6 +70,7 @@ const SHAPES = {
   [FromSandbox.toolCall]: { run_id: is.id, call_id: is.id, name: is.name, args: is.text },
   [FromSandbox.result]: { run_id: is.id, output: is.text, is_error: is.boolean, is_final: is.boolean, final_value: is.text },
   [FromSandbox.memoryExceeded]: { usedBytes: is.count },
+  [FromSandbox.settled]: { run_id: is.id, quiet: is.boolean },
 };
 
 const TO_SANDBOX = new Set(Object.values(ToSandbox));

@@ -1,6 +1,8 @@
 """Nothing the model's code starts goes on after its run (issue 10, item 8): tasks, asyncio
 timers and JavaScript timers and intervals are cancelled when the run ends, so they can
-neither keep the sandbox busy nor change its variables behind the next step's back."""
+neither keep the sandbox busy nor change its variables behind the next step's back. Code
+that will not end (a task that swallows its cancellation, a callback that queues itself
+again, a loop that blocks the thread) gets its sandbox replaced, and the next step is told."""
 
 from __future__ import annotations
 
@@ -68,3 +70,90 @@ def test_tasks_and_timers_the_code_started_end_with_its_run(sandbox):
 def test_timers_started_in_one_run_and_awaited_in_it_still_work(sandbox):
     result = sandbox.run("import asyncio\nawait asyncio.sleep(0.05)\nprint(await asyncio.wait_for(asyncio.sleep(0.01, 'ok'), 1))")
     assert result["output"] == "ok\n", result
+
+
+def restarts(sandbox) -> int:
+    return sandbox.js("globalThis.tabagent.sandbox.status().restarts")
+
+
+SWALLOWS_ITS_CANCELLATION = """
+import asyncio
+kept = 'from the step before'
+async def stubborn():
+    while True:
+        try:
+            await asyncio.sleep(0)
+        except asyncio.CancelledError:
+            pass
+asyncio.ensure_future(stubborn())
+await asyncio.sleep(0)  # it starts: a task cancelled before it starts just ends
+print('started')
+"""
+
+QUEUES_ITSELF_AGAIN = """
+import asyncio
+kept = 'from the step before'
+def again():
+    asyncio.get_running_loop().call_soon(again)
+asyncio.get_running_loop().call_soon(again)
+print('started')
+"""
+
+BLOCKS_THE_THREAD = """
+import asyncio
+kept = 'from the step before'
+async def stubborn():
+    try:
+        await asyncio.sleep(3600)
+    except asyncio.CancelledError:
+        while True:
+            pass
+asyncio.ensure_future(stubborn())
+await asyncio.sleep(0)
+print('started')
+"""
+
+TOLD = ("The sandbox was restarted because code from the previous step kept running: "
+        "variables and imports from earlier steps are gone.\n")
+
+
+@pytest.mark.parametrize("code", [SWALLOWS_ITS_CANCELLATION, QUEUES_ITSELF_AGAIN, BLOCKS_THE_THREAD],
+                         ids=["swallows-its-cancellation", "queues-itself-again", "blocks-the-thread"])
+def test_a_sandbox_still_busy_after_its_run_is_replaced_and_the_next_step_is_told(sandbox, code):
+    sandbox.js("globalThis.tabagent.sandbox.reset()")
+    before = restarts(sandbox)
+    first = sandbox.run(code)
+    assert first["output"] == "started\n" and not first["isError"], first
+    # The next step waits for the verdict on the last one: no polling needed.
+    told = sandbox.run("print('kept' in globals())")
+    assert told["output"] == TOLD + "False\n" and not told["isError"], told
+    assert restarts(sandbox) == before + 1
+    # Told once; the new sandbox runs normally and keeps its own variables.
+    assert sandbox.run("kept = 1")["output"] == ""
+    assert sandbox.run("print(kept + 1)")["output"] == "2\n"
+    assert restarts(sandbox) == before + 1
+
+
+def test_code_that_leaves_nothing_running_keeps_its_sandbox_and_variables(sandbox):
+    sandbox.js("globalThis.tabagent.sandbox.reset()")
+    before = restarts(sandbox)
+    first = sandbox.run("""
+import asyncio
+cleaned = []
+async def waits():
+    try:
+        await asyncio.sleep(3600)
+    finally:
+        await asyncio.sleep(0.01)  # cleaning up after its cancellation takes a moment
+        cleaned.append(True)
+waiting = asyncio.ensure_future(waits())
+print(await asyncio.gather(asyncio.sleep(0.01, 1), asyncio.sleep(0.02, 2)))
+count = 1
+""")
+    assert first["output"] == "[1, 2]\n" and not first["isError"], first
+    for _ in range(3):
+        assert sandbox.run("count += 1") == {"output": "", "isError": False, "isFinal": False,
+                                             "finalValue": "null", "stopped": None}
+    later = sandbox.run("print(count, cleaned, waiting.cancelled())")
+    assert later["output"] == "4 [True] True\n", later
+    assert restarts(sandbox) == before

@@ -341,6 +341,8 @@ const cases = {
   result: problemFromSandbox(result),
   run: problemToSandbox(run),
   memory: problemFromSandbox({ type: "memory-exceeded", usedBytes: 5 }),
+  settled: problemFromSandbox({ type: "settled", run_id: 1, quiet: true }),
+  quietNotBoolean: problemFromSandbox({ type: "settled", run_id: 1, quiet: 1 }),
   unknownType: problemFromSandbox({ ...call, type: "eval" }),
   wrongDirection: problemFromSandbox(run),
   extraField: problemFromSandbox({ ...call, cookie: "x" }),
@@ -371,8 +373,8 @@ def test_protocol_js_accepts_good_messages_and_names_what_is_wrong_with_bad_ones
                          capture_output=True, text=True, timeout=20)
     assert out.returncode == 0, out.stderr
     problems = json.loads(out.stdout)
-    assert {k: problems.pop(k) for k in ("call", "result", "run", "memory")} == dict.fromkeys(
-        ("call", "result", "run", "memory"))
+    good = ("call", "result", "run", "memory", "settled")
+    assert {k: problems.pop(k) for k in good} == dict.fromkeys(good)
     assert problems == {
         "unknownType": 'unknown type "eval"',
         "wrongDirection": 'unknown type "run"',
@@ -384,6 +386,7 @@ def test_protocol_js_accepts_good_messages_and_names_what_is_wrong_with_bad_ones
         "badName": "tool-call: bad or missing name",
         "hugeArgs": "tool-call: bad or missing args",
         "notBoolean": "result: bad or missing is_final",
+        "quietNotBoolean": "settled: bad or missing quiet",
         "notObject": "not a plain object",
         "array": "not a plain object",
         "nullMessage": "not a plain object",

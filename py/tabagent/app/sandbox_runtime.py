@@ -10,7 +10,9 @@ the local executor runs; this file adds what only a sandbox needs:
   posts a tool call to the parent and awaits its answer;
 - the namespace, kept between the runs of one conversation (a fresh sandbox is a fresh
   conversation);
-- a check of every message, since a message's shape is all this side can trust.
+- a check of every message, since a message's shape is all this side can trust;
+- a count of the event loop's callbacks, by which worker.js tells whether anything the
+  last run started still runs after it.
 
 Wire format (JSON text; see extension/shared/sandbox-protocol.js for every field):
   in   {"type": "run", "run_id", "code", "tools": [spec], "max_output_chars", "memory_limit_bytes"}
@@ -193,6 +195,26 @@ def tasks_started_by(started: set) -> set:
     if hasattr(asyncio.Task, "get_context"):
         started = {task for task in asyncio.all_tasks() if task.get_context().get(_run_mark) is started}
     return started - {asyncio.current_task()}
+
+
+def count_callbacks():
+    """Counts the callbacks the event loop runs from now on (the steps of tasks among them)
+    and returns how to read the count. worker.js reads it after a run, when nothing should
+    run any more: a count still going up means something the run started ignored its end (a
+    task that swallows its cancellation, a callback that queues itself again)."""
+    loop = asyncio.get_event_loop()
+    schedule = loop.call_later  # Pyodide's WebLoop schedules everything here, call_soon too
+    count = 0
+
+    def call_later(delay, callback, *args, context=None):
+        def counted(*given):
+            nonlocal count
+            count += 1
+            return callback(*given)
+        return schedule(delay, counted, *args, context=context)
+
+    loop.call_later = call_later
+    return lambda: count
 
 
 def make_stub(spec: dict, call):
