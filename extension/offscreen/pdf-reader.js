@@ -222,7 +222,7 @@ function findInPdf(pdf, { query, max_results = 20, context_chars = 80, case_sens
 // The viewer's selection lives inside Chrome's PDF viewer, which no extension can reach.
 const SELECTION_SENTENCE = "This tab shows a PDF in the browser's PDF viewer, and TabAgent cannot see what is " +
   "selected there (the viewer keeps extensions out). The user can select the text, right-click it and choose " +
-  "“Ask TabAgent about selection”, or copy it into the message; read_page and find_in_page do work on this PDF.";
+  "TabAgent › “Ask about selection…”, or copy it into the message; read_page and find_in_page do work on this PDF.";
 
 const TOOLS = { read_page: readPage, find_in_page: findInPdf };
 

@@ -106,7 +106,7 @@ def test_chinese_text_is_read_with_the_vendored_character_maps(tabs, site):
 def test_get_selection_on_a_pdf_says_what_can_be_done(tabs, site):
     show_pdf(tabs, site.url("report.pdf"))
     text = tabs.call("get_selection")
-    assert "cannot see what is selected" in text and "Ask TabAgent about selection" in text
+    assert "cannot see what is selected" in text and "Ask about selection…" in text
     assert "only read_page and find_in_page" in tabs.call("list_links")
 
 
