@@ -39,6 +39,7 @@ def test_the_panel_speaks_german_in_a_german_browser(german_browser, model):
     attach.click()
     offered = wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#attach-options .attach-title"), 10)
     assert offered[0].text == "Die Auswahl auf der Seite, auf der Sie sind"
+    browser.screenshot("panel-german-attach")
     driver.find_element(By.ID, "attach-options").send_keys(Keys.ESCAPE)
     configure(browser, model.base_url)
     model.script(Reply(tool_calls=[{"name": "get_selection", "arguments": {}}]),
@@ -55,6 +56,8 @@ def test_the_panel_speaks_german_in_a_german_browser(german_browser, model):
     system = model.requests[-1]["body"]["messages"][0]["content"]
     assert "Answer in the language the user writes in." in system
     browser.screenshot("panel-german")
+    turn.find_element(By.CSS_SELECTOR, "details.steps summary").click()
+    browser.screenshot("panel-german-steps")
 
 
 def test_the_context_menu_speaks_german_too(german_browser):
