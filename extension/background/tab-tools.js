@@ -6,6 +6,7 @@
 // when they concern only the tab the user is on (then Python asks nothing).
 
 import { PageUnavailable, refusal, tabById, waitForLoad } from "./page-access.js";
+import { t, tn } from "../shared/i18n.js";
 
 const NAVIGATION_WAIT_MS = 15000;
 const OWN_PAGES = chrome.runtime.getURL("");
@@ -33,21 +34,21 @@ const otherTabs = async (tab) =>
 export const TAB_ACTIONS = {
   async list_tabs(tab) {
     const others = (await otherTabs(tab)).length;
-    const summary = `Show the titles and addresses of the ${others} other tab${others === 1 ? "" : "s"} of this window to the model.`;
+    const summary = tn("askListTabs", others); // the question the user answers: in their language
     return { action: "list_tabs", summary, page_url: tab.url, user_is_on: others === 0 };
   },
   async read_tab(tab, { tab_id: tabId }) {
     const other = await tabById(Number(tabId));
-    return { action: "read_tab", summary: `Read the tab ${pageName(other)} and give its text to the model.`,
+    return { action: "read_tab", summary: t("askReadTab", pageName(other)),
       page_url: tab.url, tab_id: other.id, url: other.url, user_is_on: other.id === tab.id };
   },
   navigate(tab, { url }) {
     const target = destination(tab, url);
-    return { action: "navigate", summary: `Open ${target} in this tab, leaving ${pageName(tab)}.`, page_url: tab.url, url: target };
+    return { action: "navigate", summary: t("askNavigate", target, pageName(tab)), page_url: tab.url, url: target };
   },
   open_tab(tab, { url }) {
     const target = destination(tab, url);
-    return { action: "open_tab", summary: `Open ${target} in a new tab.`, page_url: tab.url, url: target };
+    return { action: "open_tab", summary: t("askOpenTab", target), page_url: tab.url, url: target };
   },
 };
 

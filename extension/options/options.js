@@ -14,7 +14,7 @@ const form = $("settings");
 const FIELDS = ["provider", "baseUrl", "model", "agent", "maxSteps", "codeTimeout", "systemPrompt", "temperature", "maxOutputTokens", "customPrompts", "contextWindow", "idleCloseMinutes"];
 
 function fillChoices(builtinAvailable) {
-  $("provider").append(new Option("Choose…", ""));
+  $("provider").append(new Option(t("choose"), ""));
   for (const [id, provider] of Object.entries(PROVIDERS)) {
     if (provider.builtin && !builtinAvailable) continue; // offered only where Chrome has it
     $("provider").append(new Option(provider.label, id));
@@ -23,12 +23,14 @@ function fillChoices(builtinAvailable) {
 }
 
 // The team field is JSON; a team that does not parse is reported and not saved.
+class TeamError extends Error {}
+
 function readTeam() {
   const text = $("team").value.trim();
   if (!text) return [];
   const team = JSON.parse(text);
   if (!Array.isArray(team) || !team.every((member) => member?.name && member?.description)) {
-    throw new Error("The team must be a list of agents, each with a name and a description.");
+    throw new TeamError(t("teamShape"));
   }
   return team;
 }
@@ -53,7 +55,7 @@ function save() {
       await askBackground(MessageType.saveSettings, { settings: readForm(), apiKey: $("apiKey").value.trim() });
       $("saved").textContent = t("savedAt", new Date().toLocaleTimeString());
     } catch (error) {
-      const target = error instanceof SyntaxError || error.message.startsWith("The team") ? $("team-error") : $("saved");
+      const target = error instanceof SyntaxError || error instanceof TeamError ? $("team-error") : $("saved");
       target.textContent = t("notSaved", error.message);
     }
   });

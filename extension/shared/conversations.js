@@ -8,6 +8,7 @@
 //   "max_steps" | "interrupted", events: [event] } and events follow docs/events.md.
 
 import { joinTokens, mergeEvents } from "./events.js";
+import { t } from "./i18n.js";
 
 const INDEX = "conversations";
 const recordKey = (id) => `conversation:${id}`;
@@ -119,11 +120,11 @@ function withSteps(memory, change) {
 
 function turnIndex(record, turnId) {
   const index = record.turns.findIndex((turn) => turn.id === turnId);
-  if (index < 0) throw new Error("That message is no longer in the conversation.");
+  if (index < 0) throw new Error(t("turnGone"));
   if (record.turns.slice(index).some((turn) => turn.status === "running")) {
-    throw new Error("TabAgent is still answering: stop it first.");
+    throw new Error(t("stillAnswering"));
   }
-  if (record.turns[index].memoryAt === undefined) throw new Error("This conversation was saved by an older TabAgent: it cannot be changed, only continued.");
+  if (record.turns[index].memoryAt === undefined) throw new Error(t("olderRecord"));
   return index;
 }
 
@@ -223,7 +224,7 @@ export function importConversations(records) {
       await chrome.storage.local.set({ [INDEX]: index });
     } catch (error) {
       await chrome.storage.local.remove(written).catch(() => {});
-      throw new Error(`Nothing was imported: storing the conversations failed (${error.message}).`);
+      throw new Error(t("importNotStored", error.message));
     }
     return copies.length;
   });

@@ -1,6 +1,8 @@
 // Conversations out of and back into TabAgent: JSON (complete, re-importable) and Markdown
 // (for reading). Records never hold the API key, so exports cannot leak it.
 
+import { t } from "./i18n.js";
+
 export const EXPORT_FORMAT = "tabagent-conversations";
 
 export function toJson(records) {
@@ -12,10 +14,10 @@ export function fromJson(text) {
   try {
     data = JSON.parse(text);
   } catch (error) {
-    throw new Error(`This file is not JSON: ${error.message}`);
+    throw new Error(t("importNotJson", error.message));
   }
   if (data?.format !== EXPORT_FORMAT || !Array.isArray(data.conversations)) {
-    throw new Error("This file is not a TabAgent conversation export.");
+    throw new Error(t("importNotExport"));
   }
   return data.conversations;
 }

@@ -4,24 +4,26 @@
 // (py/tabagent/app/wire.py, mirrored as wire.js); here they are spelled in camelCase.
 
 import { SETTINGS } from "./wire.js";
+import { t } from "./i18n.js";
 
 const camelCase = (name) => name.replace(/_([a-z])/g, (_, letter) => letter.toUpperCase());
 
 export const PROVIDERS = Object.freeze({
   // Chrome's own model (the Prompt API): on this device, no key, offered where available.
-  builtin: { label: "Chrome built-in model (on this device, no key)", baseUrl: "", needsKey: false, builtin: true },
+  // Labels in words (not names) are read when shown, in the UI's language.
+  builtin: { get label() { return t("providerBuiltin"); }, baseUrl: "", needsKey: false, builtin: true },
   openai: { label: "OpenAI", baseUrl: "https://api.openai.com/v1", needsKey: true },
   openrouter: { label: "OpenRouter", baseUrl: "https://openrouter.ai/api/v1", needsKey: true },
   groq: { label: "Groq", baseUrl: "https://api.groq.com/openai/v1", needsKey: true },
   ollama: { label: "Ollama", baseUrl: "http://localhost:11434/v1", needsKey: false, local: true },
   lmstudio: { label: "LM Studio", baseUrl: "http://localhost:1234/v1", needsKey: false, local: true },
   llamacpp: { label: "llama.cpp server", baseUrl: "http://localhost:8080/v1", needsKey: false, local: true },
-  custom: { label: "Custom (OpenAI-compatible)", baseUrl: "", needsKey: false },
+  custom: { get label() { return t("providerCustom"); }, baseUrl: "", needsKey: false },
 });
 
 export const AGENTS = Object.freeze({
-  code: "CodeAgent: writes Python (works with most models)",
-  tool_calling: "ToolCallingAgent: uses the model's tool calls",
+  get code() { return t("agentCode"); },
+  get tool_calling() { return t("agentToolCalling"); },
 });
 
 // { provider, baseUrl, model, agent, maxSteps, codeTimeout, idleCloseMinutes, team, ... }
@@ -48,11 +50,9 @@ export async function storeSettings(settings, apiKey) {
 // What is missing before a turn can run, as one sentence a person can act on; or "".
 export function whatIsMissing(settings, apiKey) {
   if (PROVIDERS[settings.provider]?.builtin) return "";
-  if (!settings.baseUrl) return "Choose a model to talk to in TabAgent's settings.";
-  if (!settings.model) return "Choose a model name in TabAgent's settings.";
-  if (PROVIDERS[settings.provider]?.needsKey && !apiKey) {
-    return `Add your ${PROVIDERS[settings.provider].label} API key in TabAgent's settings.`;
-  }
+  if (!settings.baseUrl) return t("missingBaseUrl");
+  if (!settings.model) return t("missingModel");
+  if (PROVIDERS[settings.provider]?.needsKey && !apiKey) return t("missingKey", PROVIDERS[settings.provider].label);
   return "";
 }
 

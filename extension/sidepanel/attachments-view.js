@@ -7,11 +7,11 @@
 import { MessageType } from "../shared/messages.js";
 import { askBackground } from "../shared/runtime.js";
 import { h } from "./dom.js";
+import { t } from "../shared/i18n.js";
 
 const OWN_PAGES = chrome.runtime.getURL("");
 const MENTION = /(^|\s)@([^\s@]*)$/; // "@words" just before the caret
 const READABLE = /^(https?|file):/;
-const SELECTION_LABEL = "The selection on the page you are on";
 
 const shorten = (text, max) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 const tabName = (tab) => tab.title || tab.url;
@@ -83,13 +83,13 @@ export class AttachmentsView {
       .filter((tab) => READABLE.test(tab.url || "") && !tab.url.startsWith(OWN_PAGES) && !this.tabs.has(tab.id))
       .filter((tab) => matches(tab.title, tab.url))
       .map((tab) => ({ kind: "tab", tab: { tabId: tab.id, title: tab.title || "", url: tab.url } }));
-    if (!this.selection && matches(SELECTION_LABEL, "selection")) choices.unshift({ kind: "selection" });
+    if (!this.selection && matches(t("attachSelectionOption"), "selection")) choices.unshift({ kind: "selection" });
     return choices;
   }
 
   render() {
     if (!this.choices.length) {
-      this.options.replaceChildren(h("li", { class: "attach-none", role: "option", "aria-disabled": "true" }, "No open tab matches"));
+      this.options.replaceChildren(h("li", { class: "attach-none", role: "option", "aria-disabled": "true" }, t("attachNoMatch")));
       return;
     }
     this.options.replaceChildren(...this.choices.map((choice, index) => h(
@@ -97,7 +97,7 @@ export class AttachmentsView {
       { id: `attach-option-${index}`, role: "option", class: "attach-option", "aria-selected": String(index === this.active),
         onclick: () => this.pick(index) },
       choice.kind === "selection"
-        ? h("span", { class: "attach-title" }, SELECTION_LABEL)
+        ? h("span", { class: "attach-title" }, t("attachSelectionOption"))
         : h("span", { class: "attach-title" }, shorten(tabName(choice.tab), 80)),
       choice.kind === "tab" ? h("span", { class: "attach-url" }, shorten(choice.tab.url, 80)) : null,
     )));
@@ -159,7 +159,7 @@ export class AttachmentsView {
       "li",
       { class: "attachment", "data-kind": kind, title },
       h("span", { class: "attachment-label" }, label),
-      h("button", { type: "button", class: "attachment-remove", "aria-label": `Remove ${label}`, onclick: () => {
+      h("button", { type: "button", class: "attachment-remove", "aria-label": t("removeAttachment", label), onclick: () => {
         remove();
         this.renderChips();
         this.prompt.focus();
@@ -168,7 +168,7 @@ export class AttachmentsView {
     const items = [...this.tabs.values()].map((tab) =>
       chip("tab", shorten(tabName(tab), 40), tab.url, () => this.tabs.delete(tab.tabId)));
     if (this.selection) {
-      const label = `Selection: “${shorten(this.selection.text.replace(/\s+/g, " ").trim(), 40)}”`;
+      const label = t("selectionChip", shorten(this.selection.text.replace(/\s+/g, " ").trim(), 40));
       items.unshift(chip("selection", label, this.selection.url, () => (this.selection = null)));
     }
     this.chips.replaceChildren(...items);
@@ -196,9 +196,9 @@ export function attachedList(turn) {
     return h("li", { class: "attachment", "data-kind": "tab", title: url }, shorten(title || url, 60));
   });
   if (typeof selection?.text === "string") {
-    const label = `Selection: “${shorten(selection.text.replace(/\s+/g, " ").trim(), 60)}”`;
+    const label = t("selectionChip", shorten(selection.text.replace(/\s+/g, " ").trim(), 60));
     items.unshift(h("li", { class: "attachment", "data-kind": "selection", title: String(selection.url ?? "") }, label));
   }
   if (!items.length) return null;
-  return h("ul", { class: "attachments sent-attachments", "aria-label": "Attached to this message" }, ...items);
+  return h("ul", { class: "attachments sent-attachments", "aria-label": t("attachedToThisMessage") }, ...items);
 }

@@ -6,24 +6,21 @@
 import { MessageType } from "../shared/messages.js";
 import { askBackground } from "../shared/runtime.js";
 import { h } from "./dom.js";
+import { t } from "../shared/i18n.js";
 
-const DETAILS = { page: "On the page", element: "Element", locator: "Locator", text: "Text to type", url: "Address" };
+// Message keys: the question itself is written by the code that will act (its own words).
+const DETAILS = { page: "confirmPage", element: "confirmElement", locator: "confirmLocator", text: "confirmText", url: "confirmUrl" };
 const ANSWERS = [
-  ["once", "Allow once"],
-  ["turn", "Allow for this turn"],
-  ["deny", "Deny"],
+  ["once", "allowOnce"],
+  ["turn", "allowForTurn"],
+  ["deny", "deny"],
 ];
-const DECIDED = {
-  once: "Allowed once.",
-  turn: "Allowed for the rest of this turn.",
-  deny: "Denied: nothing was done.",
-  ended: "Not answered: the turn ended.",
-};
+const DECIDED = { once: "allowedOnce", turn: "allowedForTurn", deny: "denied", ended: "notAnswered" };
 
 function detailList(details) {
   const rows = Object.entries(DETAILS)
     .filter(([key]) => details?.[key] != null && details[key] !== "")
-    .flatMap(([key, label]) => [h("dt", {}, label), h("dd", { "data-detail": key }, String(details[key]))]);
+    .flatMap(([key, label]) => [h("dt", {}, t(label)), h("dd", { "data-detail": key }, String(details[key]))]);
   return h("dl", { class: "confirmation-details" }, ...rows);
 }
 
@@ -32,12 +29,12 @@ export class ConfirmationView {
     const { id, tool, message, details } = event.data;
     this.question = { conversationId: event.conversation_id, id };
     this.buttons = ANSWERS.map(([decision, label]) =>
-      h("button", { type: "button", "data-decision": decision, onclick: () => this.answer(decision) }, label),
+      h("button", { type: "button", "data-decision": decision, onclick: () => this.answer(decision) }, t(label)),
     );
     this.outcome = h("p", { class: "confirmation-outcome", role: "status", hidden: true });
     this.element = h(
       "div",
-      { class: "confirmation", role: "group", "aria-label": `TabAgent asks before ${tool}`, "data-tool": tool, "data-state": "asking" },
+      { class: "confirmation", role: "group", "aria-label": t("confirmAsks", tool), "data-tool": tool, "data-state": "asking" },
       h("p", { class: "confirmation-message" }, message),
       detailList(details),
       h("div", { class: "confirmation-buttons" }, ...this.buttons),
@@ -53,9 +50,9 @@ export class ConfirmationView {
     this.settle(decision);
     try {
       const { answered } = await askBackground(MessageType.answerConfirmation, { ...this.question, decision });
-      if (!answered) this.say("This question was no longer open: it was answered elsewhere, or the turn ended.");
+      if (!answered) this.say(t("questionClosed"));
     } catch (error) {
-      this.say(`The answer could not be sent: ${error.message}`);
+      this.say(t("answerNotSent", error.message));
     }
   }
 
@@ -63,7 +60,7 @@ export class ConfirmationView {
   settle(decision) {
     for (const button of this.buttons) button.disabled = true;
     this.element.dataset.state = decision;
-    this.say(DECIDED[decision] ?? decision);
+    this.say(DECIDED[decision] ? t(DECIDED[decision]) : decision);
   }
 
   say(text) {

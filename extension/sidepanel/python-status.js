@@ -12,15 +12,16 @@ export function showPythonStatus(element) {
     element.hidden = Boolean(status.ready);
     if (status.ready) {
       element.className = "status status--ready";
-      element.textContent = `Python ${status.pythonVersion} ready`;
-      element.title = `Python ${status.pythonVersion}, tabagent ${status.tabagentVersion}, Pyodide ${status.pyodideVersion}; started in ${status.startupMs} ms${status.fromSnapshot ? " from a snapshot" : ""}`;
+      element.textContent = t("pythonReady", status.pythonVersion);
+      const versions = [status.pythonVersion, status.tabagentVersion, status.pyodideVersion, status.startupMs];
+      element.title = t(status.fromSnapshot ? "pythonVersionsSnapshot" : "pythonVersions", ...versions);
     } else if (status.error) {
       element.className = "status status--error";
       element.textContent = t("pythonFailed", status.error);
       element.title = "";
     } else {
       element.className = "status status--starting";
-      element.textContent = "Starting Python…";
+      element.textContent = t("startingPython");
       element.title = "";
     }
     element.dataset.ready = String(Boolean(status.ready));

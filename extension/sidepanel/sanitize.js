@@ -8,6 +8,7 @@
 //   element.replaceChildren(sanitizeHtml(marked.parse(text)));
 
 import createDOMPurify from "../vendor/dompurify/purify.es.mjs";
+import { t } from "../shared/i18n.js";
 
 // Elements that fetch, submit, navigate or restyle the page whatever their attributes say.
 const FORBIDDEN_TAGS = [
@@ -188,8 +189,8 @@ function decorateLink(link, url) {
 function imageLink(document, url, alt, tag) {
   const link = document.createElement("a");
   link.className = "remote-media";
-  const kind = tag === "video" || tag === "audio" ? tag[0].toUpperCase() + tag.slice(1) : "Image";
-  link.textContent = `${kind}: ${alt.trim() || "not loaded"}`;
+  const kind = { video: "remoteVideo", audio: "remoteAudio" }[tag] ?? "remoteImage";
+  link.textContent = t(kind, alt.trim() || t("notLoaded"));
   decorateLink(link, new URL(url));
   madeHere.add(link);
   return link;

@@ -88,7 +88,8 @@ async function startTurnWith(type, request, onStarted = () => {}) {
     onStarted();
     await conversation.open(conversationId);
   } catch (error) {
-    showNotice(error.message, { settingsButton: /settings/.test(error.message) });
+    // A message that sends the user to the settings gets the button (in either language's word).
+    showNotice(error.message, { settingsButton: /settings/.test(error.message) || error.message.includes(t("settings")) });
   } finally {
     sendButton.disabled = false;
   }

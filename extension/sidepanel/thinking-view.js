@@ -3,10 +3,11 @@
 // reply or the answer: those are rendered from other events.
 
 import { h } from "./dom.js";
+import { t } from "../shared/i18n.js";
 
 export class ThinkingView {
   constructor() {
-    this.label = h("summary", {}, "Thinking…");
+    this.label = h("summary", {}, t("thinking"));
     this.text = h("div", { class: "thinking-text" });
     // Hidden until there is something to read: a model with thinking off sends an empty block.
     this.element = h("details", { class: "thinking", open: true, hidden: true }, this.label, this.text);
@@ -26,13 +27,13 @@ export class ThinkingView {
     this.element.hidden = !this.text.textContent.trim();
     this.folded = false;
     this.element.open = true;
-    this.label.textContent = "Thinking…";
+    this.label.textContent = t("thinking");
   }
 
   fold() {
     if (this.folded) return;
     this.folded = true;
     this.element.open = false;
-    this.label.textContent = "Thought";
+    this.label.textContent = t("thought");
   }
 }

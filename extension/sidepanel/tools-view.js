@@ -81,7 +81,7 @@ export class ToolsView {
       const reply = await askBackground(MessageType.callTool, { name, args });
       result.textContent = reply.result;
       result.dataset.ms = String(reply.ms);
-      result.title = `${reply.ms} ms in Python`;
+      result.title = t("msInPython", reply.ms);
     } catch (error) {
       result.classList.add("error");
       result.textContent = error.message;

@@ -16,7 +16,7 @@ function usageOf(response) {
   const usage = [...response.matchAll(/"usage":\s*(\{[^}]*\})/g)].at(-1)?.[1];
   if (!usage) return "";
   const { prompt_tokens: input, completion_tokens: output } = JSON.parse(usage);
-  return ` · ${input ?? "?"} in / ${output ?? "?"} out tokens`;
+  return ` · ${t("tokenUsage", input ?? "?", output ?? "?")}`;
 }
 
 // The trace as data: one entry per model call, in order.
@@ -49,7 +49,7 @@ export class TraceView {
     if (event.kind === "compaction") return this.compaction(event, index);
     const { status, started, ended, request, response, url } = event.data;
     const timing = ended && started ? `${Math.round((ended - started) * 1000)} ms` : "";
-    const title = `${index + 1}. ${event.agent} · step ${event.step} · ${status ?? t("noAnswer")} · ${timing}${usageOf(response ?? "")}`;
+    const title = `${index + 1}. ${t("agentStepLabel", event.agent, event.step)} · ${status ?? t("noAnswer")} · ${timing}${usageOf(response ?? "")}`;
     return h(
       "details",
       { class: "model-call", "data-status": status ?? "" },
@@ -58,7 +58,7 @@ export class TraceView {
       h("h3", {}, t("sent")),
       h("pre", { class: "call-request" }, pretty(request)),
       h("h3", {}, t("received")),
-      h("pre", { class: "call-response" }, response || "(nothing)"),
+      h("pre", { class: "call-response" }, response || t("nothingReceived")),
     );
   }
 
@@ -68,7 +68,7 @@ export class TraceView {
     return h(
       "details",
       { class: "trace-compaction" },
-      h("summary", {}, `${index + 1}. ${event.agent} · step ${event.step} · compacted`),
+      h("summary", {}, `${index + 1}. ${t("agentStepLabel", event.agent, event.step)} · ${t("compacted")}`),
       h("p", {}, message),
       h("ul", {}, ...dropped.map((line) => h("li", {}, line))),
     );

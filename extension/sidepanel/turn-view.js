@@ -192,18 +192,19 @@ export class TurnView {
     (where?.section ?? this.trace).append(box);
   }
 
-  showRetry(where, { message, retry_in: retryIn, withdraw }) {
+  showRetry(where, { message, retry_in: retryIn, attempt, max_attempts: maxAttempts, withdraw }) {
     const reply = where?.reply;
     // The failed attempt's text goes (all of it when the event does not say how much).
     if (reply) reply.live.set(withdraw ? reply.live.text.slice(0, Math.max(0, reply.live.text.length - withdraw.text)) : "");
     where?.thinking?.withdraw(withdraw?.reasoning);
     const box = h("div", { class: "retrying" }); // not announced: the finished turn is
     const until = Date.now() + retryIn * 1000;
-    const [reason, next] = message.split(/ (?=Attempt \d+ of \d+ in [\d.]+ s\.$)| Retrying in [\d.]+ s\.$/);
-    const attempt = next?.match(/^Attempt \d+ of \d+/)?.[0] ?? "Retrying";
+    // Python's words say why (shown as they are); the countdown is the panel's, in the UI's language.
+    const reason = message.replace(/ (Attempt \d+ of \d+ in|Retrying in) [\d.]+ s\.$/, "");
+    const numbered = Number.isInteger(attempt) && Number.isInteger(maxAttempts);
     const tick = () => {
       const left = Math.max(0, Math.ceil((until - Date.now()) / 1000));
-      box.textContent = `${reason} ${attempt} in ${left} s…`;
+      box.textContent = numbered ? t("retryAttempt", reason, attempt + 1, maxAttempts, left) : t("retryingIn", reason, left);
       if (left === 0 || !box.isConnected) clearInterval(timer);
     };
     const timer = setInterval(tick, 250);
@@ -263,7 +264,9 @@ export class TurnView {
   // listed in the trace with the model calls.
   on_compaction(event) {
     const where = event.step > 0 ? this.step(event).section : this.trace;
-    where.append(h("div", { class: "compaction", role: "status" }, event.data.message));
+    where.append(h("div", { class: "compaction", role: "status" },
+      h("strong", { class: "compaction-label" }, t("compactionLabel")), " ",
+      h("span", { class: "compaction-message" }, event.data.message))); // Python's words, as they are
     this.modelCalls.push(event);
   }
 

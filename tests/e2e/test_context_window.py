@@ -48,7 +48,11 @@ def test_a_turn_that_outgrows_the_window_is_compacted_and_says_so(browser, model
     assert "page 3 of" in fourth[-1]["content"]  # the latest read stays whole
 
     turn = last_turn(browser.driver)
-    notice = turn.find_element(By.CSS_SELECTOR, ".compaction").get_attribute("textContent")  # steps fold when the turn ends
+    # In the steps, which fold when the turn ends: read, not seen. The label is the panel's,
+    # the sentence Python's.
+    notice = turn.find_element(By.CSS_SELECTOR, ".compaction")
+    assert notice.find_element(By.CSS_SELECTOR, ".compaction-label").get_attribute("textContent") == "Conversation compacted:"
+    notice = notice.find_element(By.CSS_SELECTOR, ".compaction-message").get_attribute("textContent")
     assert notice.startswith("The conversation outgrew the model's context window (4,096 tokens, from the endpoint (/models))")
     turn.find_element(By.CSS_SELECTOR, ".show-trace").click()
     entry = wait(browser, lambda d: d.find_element(By.CSS_SELECTOR, "#trace .trace-compaction"), 10)

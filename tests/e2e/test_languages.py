@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 
 from tests.helpers.browser import Browser, fresh_profile, remove_profile
 from tests.helpers.model_server import Reply
@@ -32,18 +33,31 @@ def test_the_panel_speaks_german_in_a_german_browser(german_browser, model):
     assert driver.find_element(By.ID, "show-history").text == "Verlauf"
     assert driver.find_element(By.CSS_SELECTOR, ".empty-title").text == "Fragen Sie zur Seite, auf der Sie sind"
     assert driver.find_element(By.TAG_NAME, "html").get_attribute("lang") == "de"
+    attach = driver.find_element(By.ID, "attach")
+    assert attach.get_attribute("aria-label") == "Einen Tab oder die Auswahl anhängen"
+    assert attach.get_attribute("title").startswith("Einen Tab oder die Auswahl anhängen")
+    attach.click()
+    offered = wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#attach-options .attach-title"), 10)
+    assert offered[0].text == "Die Auswahl auf der Seite, auf der Sie sind"
+    browser.screenshot("panel-german-attach")
+    driver.find_element(By.ID, "attach-options").send_keys(Keys.ESCAPE)
     configure(browser, model.base_url)
-    model.script(Reply(tool_calls=[{"name": "get_selection", "arguments": {}}]), Reply(text="Hallo!"))
+    model.script(Reply(tool_calls=[{"name": "get_selection", "arguments": {}}]),
+                 Reply(reasoning="Ein kurzer Gruß.", reasoning_field="reasoning_content", text="Hallo!"))
     send(browser, "Hallo, wie geht's?")
     wait_for_status(browser, "ok")
     turn = last_turn(driver)
     assert turn.find_element(By.CSS_SELECTOR, "details.steps summary").text == "2 Schritte · get_selection"
     assert turn.find_element(By.CSS_SELECTOR, ".action-regenerate").text == "Neu erzeugen"
     assert turn.find_element(By.CSS_SELECTOR, ".action-edit").text == "Bearbeiten"
+    # The model's thoughts, folded once it answered, under a German label.
+    assert turn.find_element(By.CSS_SELECTOR, "details.thinking > summary").get_attribute("textContent") == "Nachgedacht"
     # The agent is asked to answer in the language the user writes in.
     system = model.requests[-1]["body"]["messages"][0]["content"]
     assert "Answer in the language the user writes in." in system
     browser.screenshot("panel-german")
+    turn.find_element(By.CSS_SELECTOR, "details.steps summary").click()
+    browser.screenshot("panel-german-steps")
 
 
 def test_the_context_menu_speaks_german_too(german_browser):
@@ -62,3 +76,8 @@ def test_the_settings_page_speaks_german_too(german_browser):
     assert driver.title == "TabAgent-Einstellungen"
     assert driver.find_element(By.CSS_SELECTOR, "label[for=systemPrompt]").text.startswith("Ihre Anweisungen")
     assert driver.find_element(By.ID, "toggle-key").text == "Zeigen"
+    assert driver.find_element(By.CSS_SELECTOR, "label[for=contextWindow]").text.startswith("Kontextfenster in Tokens")
+    # A verdict of Test connection (written by the page's script, not the HTML).
+    driver.find_element(By.ID, "baseUrl").clear()
+    driver.find_element(By.ID, "test-connection").click()
+    wait(browser, lambda d: d.find_element(By.ID, "connection-result").text == "Geben Sie zuerst eine Basis-URL an.", 10)

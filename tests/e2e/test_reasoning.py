@@ -56,7 +56,7 @@ def test_thinking_streams_open_then_folds_when_the_answer_starts(panel, model):
     is_open, text = thinking(panel.driver)
     assert not is_open and text.strip() == THOUGHTS
     turn = last_turn(panel.driver)
-    # the turn has ended: its steps (the thoughts with them) are folded, so read it as text
+    # The steps fold when the turn ends: the label is read, not what is on screen.
     assert turn.find_element(By.CSS_SELECTOR, "details.thinking > summary").get_attribute("textContent") == "Thought"
     answer = turn.find_element(By.CSS_SELECTOR, ".message.assistant").text
     assert answer == "The answer is 42.", answer
