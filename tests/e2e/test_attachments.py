@@ -44,6 +44,10 @@ def open_page_tab(browser, url):
     browser.driver.get(url)
     handle = browser.driver.current_window_handle
     browser.driver.switch_to.window(panel)
+    # Back in the panel as a user would be: the message box has the focus (the tab switch's own
+    # blur, arriving late on a busy machine, would otherwise close a list opened meanwhile).
+    wait(browser, lambda d: d.execute_script("return document.hasFocus()"), 10, "the panel never got the focus back")
+    browser.driver.find_element(By.ID, "prompt").click()
     return handle
 
 
