@@ -14,10 +14,9 @@ from __future__ import annotations
 import contextlib
 import json
 
-from .errors import (BadResponseError, ContextTooLongError, UnreachableError, error_for_status,
-                     error_in_body, is_context_error)
-from .host import NetworkError, RequestTimeout
-from .models import OpenAIModel, ReplyBuilder, new_call_id, notify, parse_retry_after
+from .errors import (BadResponseError, ContextTooLongError, UnreachableError, error_in_body,
+                     is_context_error)
+from .models import OpenAIModel, ReplyBuilder, new_call_id
 from .tokens import count_messages
 
 SMALLEST_NUM_CTX = 4096
@@ -49,37 +48,10 @@ class OllamaModel(OpenAIModel):
             body["tools"] = tools
         return {**body, **self.extra_body}
 
-    async def _attempt(self, body: bytes, streamed, exchange: dict):
-        headers = {"content-type": "application/json", **self.extra_headers}
-        if self.api_key:
-            headers["authorization"] = f"Bearer {self.api_key}"
-        try:
-            response = await self.host.request("POST", self.url, headers, body, self.timeout)
-        except NetworkError as e:
-            raise UnreachableError(f"could not reach {self.url} ({e}): check the base URL and "
-                                   f"that Ollama is running.", url=self.url) from None
-        except RequestTimeout:
-            raise self._timeout_error() from None
-        finally:
-            exchange["ended"] = self.host.now()
-        exchange["status"] = response.status
-        received = []
-        try:
-            if response.status >= 400:
-                text = (await response.read()).decode("utf-8", "replace")
-                received.append(text.encode())
-                retry_after = parse_retry_after(response.headers.get("retry-after"), self.host.now())
-                raise error_for_status(response.status, self.url, text, self.model, retry_after)
-            return await self._read_lines(response, streamed, received)
-        except NetworkError as e:
-            raise UnreachableError(f"the connection to {self.url} broke mid-response ({e}).",
-                                   url=self.url) from None
-        except RequestTimeout:
-            raise self._timeout_error() from None
-        finally:
-            exchange["response"] = b"".join(received).decode("utf-8", "replace")
-            exchange["ended"] = self.host.now()
-            await response.close()
+    async def _read_body(self, response, streamed, received: list):
+        # The request, retries and HTTP errors are OpenAIModel's; only the body differs:
+        # Ollama's native API streams one JSON object a line, not server-sent events.
+        return await self._read_lines(response, streamed, received)
 
     async def _read_lines(self, response, streamed, received: list):
         builder, pending = ReplyBuilder(), b""
