@@ -13,7 +13,7 @@ import json
 import pytest
 from selenium.webdriver.common.by import By
 
-from tests.helpers.listening_post import ListeningPost
+from tests.helpers.tripwire import Tripwire
 from tests.helpers.model_server import Reply
 from tests.helpers.page_server import PageServer
 
@@ -32,7 +32,7 @@ def site():
 
 @pytest.fixture(scope="module")
 def post():
-    with ListeningPost() as listening:
+    with Tripwire() as listening:
         yield listening
 
 
@@ -47,7 +47,7 @@ def tabs(browser, model):
 def turn(tabs, model, site, post):
     """A new conversation, with the hostile page in the user's tab."""
     model.reset()
-    post.requests.clear()
+    post.hits.clear()
     tabs.show(site.url("hostile.html"))
     tabs.driver.find_element(By.ID, "new-chat").click()
     return tabs
@@ -126,7 +126,7 @@ def test_a_content_script_cannot_run_turns_tools_or_settings(turn, model, site, 
 
     # The page's button was never pressed, the model and the collector heard nothing new.
     assert turn.in_page(LOG) == "nothing yet"
-    assert post.requests == [] and len(model.requests) == 1
+    assert post.hits == [] and len(model.requests) == 1
     assert settings_now(turn.browser) == settings_before
     [after] = [r for r in stored_conversations(turn.browser) if r["id"] == conversation_id]
     assert after == before
@@ -255,7 +255,7 @@ def test_hidden_instructions_cannot_read_other_tabs_without_the_user(turn, model
     assert "PRIVATE-BALANCE-TEXT" not in read and "Your bank statement" not in read.split("read_tab")[0]
     assert "The user did not allow reading tab" in read
     assert "Cheap flights to Lisbon" in read  # the tab the user is on was read without a question
-    assert post.requests == []
+    assert post.hits == []
 
 
 def test_another_tab_allowed_for_the_turn_is_asked_once(turn, model, private_tab):
