@@ -1,8 +1,8 @@
-// The service worker: TabAgent's router. It opens the side panel from the toolbar button,
-// owns the context menu, creates the offscreen document when Python is first needed (never
-// at browser start: it costs ~140 MB) and closes it when idle, hands turns to it and writes
-// conversations to storage as their events arrive. Chrome may stop this
-// worker whenever it is idle, so it keeps nothing that is not in storage.
+// The service worker: TabAgent's router. It opens the side panel from the toolbar button and
+// opens or closes it from the keyboard shortcut, owns the context menu, creates the offscreen
+// document when Python is first needed (never at browser start: it costs ~140 MB) and closes
+// it when idle, hands turns to it and writes conversations to storage as their events arrive.
+// Chrome may stop this worker whenever it is idle, so it keeps nothing that is not in storage.
 
 import * as conversations from "../shared/conversations.js";
 import { Broadcast, MessageType, Target } from "../shared/messages.js";
@@ -13,6 +13,7 @@ import { createContextMenu, onContextMenuClick } from "./context-menu.js";
 import { applyImport, receiveImportPart } from "./imports.js";
 import { followConfiguredEndpoint } from "./local-endpoint.js";
 import { runPageTool } from "./page-tool-relay.js";
+import { followSidePanel } from "./panel-shortcut.js";
 import { askOffscreen, closeIdleOffscreenDocument, offscreenListening, tellOffscreenIdleClose } from "./offscreen-document.js";
 import { saveFinishedTurn, saveTurnEvents, settleStaleTurns, startTurn, stopTurn } from "./turns.js";
 import { deleteTurn, editTurn } from "./turn-edits.js";
@@ -31,6 +32,7 @@ keepStorageFromContentScripts();
 chrome.sidePanel
   .setPanelBehavior({ openPanelOnActionClick: true })
   .catch((error) => console.error("TabAgent: cannot set the side panel behaviour:", error));
+followSidePanel(); // the shortcut that opens and closes it
 
 function changed(conversationId) {
   chrome.runtime.sendMessage({ type: Broadcast.conversationsChanged, conversationId }).catch(() => {});
