@@ -42,6 +42,14 @@
     "main, [role=main], #content, .content, #main, .main",
   ];
 
+  // Captions and photo credits: trafilatura leaves figures out, and the human-labelled
+  // benchmark counts their text as boilerplate far more often than as content.
+  const CAPTION_WORDS = new Set(["caption", "credit", "credits", "copyright", "photocredit"]);
+  // The caption's text, not a container that also holds the image (whose alt text may
+  // describe it), a table or code.
+  const isCaption = (el) => (el.localName === "figcaption" || nameWords(el).some((word) => CAPTION_WORDS.has(word)))
+    && !el.querySelector("img, picture, svg, video, table, pre");
+
   const textLength = (el) => page.squash(el.textContent).length;
 
   function nameWords(el) {
@@ -84,7 +92,7 @@
     let el = walker.nextNode();
     while (el) {
       const soft = el.matches(BOILERPLATE_TAGS) || el.matches(BOILERPLATE_ROLES) || looksLikeBoilerplate(el);
-      if (el.matches(NOT_CONTENT) || (soft && !holdsTheArticle(el, pageChars))) {
+      if (el.matches(NOT_CONTENT) || ((soft || isCaption(el)) && !holdsTheArticle(el, pageChars))) {
         doomed.push(el);
         el = nextOutside(walker);
       } else {
