@@ -20,6 +20,8 @@
   // article's paragraphs and at most this many times its text (measured on the dev half).
   const MIN_COVERED = 0.9;
   const MAX_WIDENING = 3;
+  // Characters below which a line the wider reading adds is a label, not text.
+  const SHORT_LINE = 50;
 
   // Never text a reader reads as the page's content.
   const NOT_CONTENT = "script, style, noscript, template, button, select, textarea, input, dialog";
@@ -201,6 +203,24 @@
     return outer;
   }
 
+  // Blocks of text with no block inside.
+  const TEXT_BLOCKS = "p, li, h1, h2, h3, h4, h5, h6, td, th, dt, dd, blockquote, div, section, header, label, pre, figure";
+  const BLOCK_INSIDE = "p, li, h1, h2, h3, h4, h5, h6, td, th, dt, dd, blockquote, div, section, header, label, pre, table, ul, ol, dl, figure, article, aside, main";
+  // In a wider reading than Readability's, the short lines Readability did not keep
+  // ("Read more", "Share this", a contact's name) are boilerplate, unless they are
+  // list items or table cells, or headings of text that is kept.
+  function pruneAdditions(wider, content) {
+    const kept = new Set(leafBlocks(content).map((el) => page.squash(el.textContent)));
+    const blocks = [...wider.querySelectorAll(TEXT_BLOCKS)].filter((el) => !el.querySelector(BLOCK_INSIDE) && page.squash(el.textContent));
+    const good = blocks.map((el) => { const t = page.squash(el.textContent); return kept.has(t) || t.length >= SHORT_LINE; });
+    blocks.forEach((el, i) => {
+      if (good[i] || el.closest("li, td, th, dd, dt, pre")) return;
+      if (/^h[1-6]$/.test(el.localName) && good[i + 1]) return;
+      el.remove();
+    });
+    return wider;
+  }
+
   // The visible copy, unless hiding took most of the text (a page that shows its body only
   // once its scripts run, read with scripts off): then everything.
   function visibleCopy(doc) {
@@ -232,7 +252,7 @@
     const marker = marked(spare);
     if (found >= MIN_ARTICLE_CHARS) {
       if (marker) {
-        const wider = removeEmptySections(removeLinkLists(cutAfter(marker, content)));
+        const wider = removeEmptySections(pruneAdditions(removeLinkLists(cutAfter(marker, content)), content));
         // The title is read_page's own field; Readability leaves its heading out too.
         const title = page.squash(metadata.title || "");
         for (const heading of wider.querySelectorAll("h1, h2")) if (title && page.squash(heading.textContent) === title) heading.remove();
