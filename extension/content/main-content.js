@@ -22,6 +22,8 @@
   const MAX_WIDENING = 3;
   // Characters below which a line the wider reading adds is a label, not text.
   const SHORT_LINE = 50;
+  // Characters below which a line that ends no sentence is a label, wherever it is.
+  const LABEL_CHARS = 20;
 
   // Never text a reader reads as the page's content.
   const NOT_CONTENT = "script, style, noscript, template, button, select, textarea, input, dialog";
@@ -221,6 +223,21 @@
     return wider;
   }
 
+  // A line of a few words that ends no sentence, on its own between blocks ("Release Date:",
+  // "Kontakt:", "Externer Inhalt", a date, a site name) labels the page, not the text.
+  // Headings, list items, table cells, quotes, code and images keep theirs.
+  function dropLabels(root) {
+    const blocks = [...root.querySelectorAll(TEXT_BLOCKS)].filter((el) => !el.querySelector(BLOCK_INSIDE) && page.squash(el.textContent));
+    for (const el of blocks) {
+      const text = page.squash(el.textContent);
+      if (text.length >= LABEL_CHARS || el.closest("li, td, th, dd, dt, pre, h1, h2, h3, h4, h5, h6, blockquote")) continue;
+      if (el.querySelector("img, picture, svg, video, code, kbd, math")) continue;
+      if (/[.!?…"“”»«)。！？]$/.test(text)) continue;
+      el.remove();
+    }
+    return root;
+  }
+
   // The visible copy, unless hiding took most of the text (a page that shows its body only
   // once its scripts run, read with scripts off): then everything.
   function visibleCopy(doc) {
@@ -244,6 +261,11 @@
   // mostly related links, tags and sharing). When Readability finds no article (under 500
   // characters), the marker, and failing that the whole cleaned body.
   function extract(doc) {
+    const found = choose(doc);
+    return { ...found, content: dropLabels(found.content) };
+  }
+
+  function choose(doc) {
     const article = readability(removeBoilerplate(visibleCopy(doc)));
     const content = article ? removeEmptySections(article.content) : null;
     const found = content ? textLength(content) : 0;
@@ -260,6 +282,12 @@
         if (chars > found && chars <= MAX_WIDENING * found && covered(content, wider) >= MIN_COVERED) {
           return { article: metadata, content: wider, extracted_by: "content marker" };
         }
+      }
+      // Readability chose a block outside the page's own content marker (a disclaimer, a
+      // reference list) while the marker holds at least as much text: the marker.
+      if (marker) {
+        const other = removeEmptySections(removeLinkLists(marker));
+        if (textLength(other) >= found && covered(content, other) < 0.5) return { article: metadata, content: other, extracted_by: "content marker" };
       }
       return { article: metadata, content, extracted_by: "readability" };
     }
