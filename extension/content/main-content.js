@@ -284,7 +284,8 @@
         }
       }
       // Readability chose a block outside the page's own content marker (a disclaimer, a
-      // reference list) while the marker holds at least as much text: the marker.
+      // reference list) while the marker holds at least as much text: the marker (as cut
+      // and pruned above, in place: nothing of Readability's article was found in it).
       if (marker) {
         const other = removeEmptySections(removeLinkLists(marker));
         if (textLength(other) >= found && covered(content, other) < 0.5) return { article: metadata, content: other, extracted_by: "content marker" };
