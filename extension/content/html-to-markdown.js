@@ -139,6 +139,8 @@
     return service;
   }
 
-  // Accepts an element or an HTML string.
-  page.markdown = { toMarkdown: (input) => converter().turndown(input) };
+  // Accepts an element or an HTML string. Soft hyphens and zero-width spaces are invisible
+  // to a reader (a hyphen shows only where a line breaks) but split words for a model and
+  // for find_in_page alike, and cost tokens.
+  page.markdown = { toMarkdown: (input) => converter().turndown(input).replace(/[\u00ad\u200b]/g, "") };
 })();

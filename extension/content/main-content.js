@@ -16,6 +16,14 @@
   // An element holding this share of the page's text is a wrapper, whatever its name says
   // ("page has-sidebar"); removing it would remove the article.
   const WRAPPER_SHARE = 0.4;
+  // The content marker replaces Readability's article when it holds this share of the
+  // article's paragraphs and at most this many times its text (measured on the dev half).
+  const MIN_COVERED = 0.9;
+  const MAX_WIDENING = 3;
+  // Characters below which a line the wider reading adds is a label, not text.
+  const SHORT_LINE = 50;
+  // Characters below which a line that ends no sentence is a label, wherever it is.
+  const LABEL_CHARS = 20;
 
   // Never text a reader reads as the page's content.
   const NOT_CONTENT = "script, style, noscript, template, button, select, textarea, input, dialog";
@@ -41,6 +49,14 @@
     "[role=article], #article, #story, .story, .fulltext, [class*=single-content], [class*=blog-content], [class*=page-content], [class*=main-content], [id*=main-content], [class*=content-main], [class*=content-body], [id*=content-body]",
     "main, [role=main], #content, .content, #main, .main",
   ];
+
+  // Captions and photo credits: trafilatura leaves figures out, and the human-labelled
+  // benchmark counts their text as boilerplate far more often than as content.
+  const CAPTION_WORDS = new Set(["caption", "credit", "credits", "copyright", "photocredit"]);
+  // The caption's text, not a container that also holds the image (whose alt text may
+  // describe it), a table or code.
+  const isCaption = (el) => (el.localName === "figcaption" || nameWords(el).some((word) => CAPTION_WORDS.has(word)))
+    && !el.querySelector("img, picture, svg, video, table, pre");
 
   const textLength = (el) => page.squash(el.textContent).length;
 
@@ -84,7 +100,7 @@
     let el = walker.nextNode();
     while (el) {
       const soft = el.matches(BOILERPLATE_TAGS) || el.matches(BOILERPLATE_ROLES) || looksLikeBoilerplate(el);
-      if (el.matches(NOT_CONTENT) || (soft && !holdsTheArticle(el, pageChars))) {
+      if (el.matches(NOT_CONTENT) || ((soft || isCaption(el)) && !holdsTheArticle(el, pageChars))) {
         doomed.push(el);
         el = nextOutside(walker);
       } else {
@@ -104,7 +120,12 @@
       const chars = textLength(el);
       if (!chars) continue;
       const linked = [...el.querySelectorAll("a")].reduce((sum, a) => sum + page.squash(a.textContent).length, 0);
-      if (linked / chars > 0.6 && !el.querySelector("h1, pre, img[alt]:not([alt=''])") && chars < 2000) el.remove();
+      if (linked / chars > 0.6 && !el.querySelector("h1, pre, img[alt]:not([alt=''])") && chars < 2000) {
+        // Its label ("Read more:", "Related") goes with it.
+        const label = el.previousElementSibling;
+        if (label && !label.querySelector(LEAF_BLOCKS) && textLength(label) <= 50 && !/[.!?]$/.test(page.squash(label.textContent))) label.remove();
+        el.remove();
+      }
     }
     return root;
   }
@@ -154,6 +175,69 @@
     return null;
   }
 
+  const LEAF_BLOCKS = "p, li, h1, h2, h3, h4, h5, h6, pre, td, blockquote";
+  const leafBlocks = (root) => [...root.querySelectorAll(LEAF_BLOCKS)].filter((el) => !el.querySelector(LEAF_BLOCKS) && page.squash(el.textContent));
+
+  // The share of `inner`'s paragraphs (by characters) that `outer`'s text contains.
+  function covered(inner, outer) {
+    const text = page.squash(outer.textContent);
+    let total = 0, found = 0;
+    for (const el of leafBlocks(inner)) {
+      const t = page.squash(el.textContent);
+      total += t.length;
+      if (text.includes(t)) found += t.length;
+    }
+    return total ? found / total : 0;
+  }
+
+  // `outer` without what follows the last paragraph of `inner` in it (the trailing related
+  // links, tags and sharing a page's article element holds after the text).
+  function cutAfter(outer, inner) {
+    const last = leafBlocks(inner).at(-1);
+    if (!last) return outer;
+    const text = page.squash(last.textContent);
+    const match = leafBlocks(outer).findLast((el) => page.squash(el.textContent) === text);
+    if (!match) return outer;
+    const range = outer.ownerDocument.createRange();
+    range.setStartAfter(match);
+    range.setEnd(outer, outer.childNodes.length);
+    range.deleteContents();
+    return outer;
+  }
+
+  // Blocks of text with no block inside.
+  const TEXT_BLOCKS = "p, li, h1, h2, h3, h4, h5, h6, td, th, dt, dd, blockquote, div, section, header, label, pre, figure";
+  const BLOCK_INSIDE = "p, li, h1, h2, h3, h4, h5, h6, td, th, dt, dd, blockquote, div, section, header, label, pre, table, ul, ol, dl, figure, article, aside, main";
+  // In a wider reading than Readability's, the short lines Readability did not keep
+  // ("Read more", "Share this", a contact's name) are boilerplate, unless they are
+  // list items or table cells, or headings of text that is kept.
+  function pruneAdditions(wider, content) {
+    const kept = new Set(leafBlocks(content).map((el) => page.squash(el.textContent)));
+    const blocks = [...wider.querySelectorAll(TEXT_BLOCKS)].filter((el) => !el.querySelector(BLOCK_INSIDE) && page.squash(el.textContent));
+    const good = blocks.map((el) => { const t = page.squash(el.textContent); return kept.has(t) || t.length >= SHORT_LINE; });
+    blocks.forEach((el, i) => {
+      if (good[i] || el.closest("li, td, th, dd, dt, pre")) return;
+      if (/^h[1-6]$/.test(el.localName) && good[i + 1]) return;
+      el.remove();
+    });
+    return wider;
+  }
+
+  // A line of a few words that ends no sentence, on its own between blocks ("Release Date:",
+  // "Kontakt:", "Externer Inhalt", a date, a site name) labels the page, not the text.
+  // Headings, list items, table cells, quotes, code and images keep theirs.
+  function dropLabels(root) {
+    const blocks = [...root.querySelectorAll(TEXT_BLOCKS)].filter((el) => !el.querySelector(BLOCK_INSIDE) && page.squash(el.textContent));
+    for (const el of blocks) {
+      const text = page.squash(el.textContent);
+      if (text.length >= LABEL_CHARS || el.closest("li, td, th, dd, dt, pre, h1, h2, h3, h4, h5, h6, blockquote")) continue;
+      if (el.querySelector("img, picture, svg, video, code, kbd, math")) continue;
+      if (/[.!?…"“”»«)。！？]$/.test(text)) continue;
+      el.remove();
+    }
+    return root;
+  }
+
   // The visible copy, unless hiding took most of the text (a page that shows its body only
   // once its scripts run, read with scripts off): then everything.
   function visibleCopy(doc) {
@@ -170,18 +254,44 @@
   }
 
   // {article: Readability's metadata (may be {}), content: an element, extracted_by}.
-  // Readability on the cleaned page first; when it finds no article (under 500 characters),
-  // the page's own content marker, and failing that the whole cleaned body. (Measured on the evaluation set, other
-  // choices between these readings traded precision for recall one for one.)
+  // Readability on the cleaned page first. Its choice often leaves out the lead or subtitle
+  // in the article's header and sections beside its best one; when the page's own content
+  // marker holds nearly all of Readability's paragraphs and at most three times its text,
+  // the marker is read instead, up to Readability's last paragraph (what follows it there is
+  // mostly related links, tags and sharing). When Readability finds no article (under 500
+  // characters), the marker, and failing that the whole cleaned body.
   function extract(doc) {
+    const found = choose(doc);
+    return { ...found, content: dropLabels(found.content) };
+  }
+
+  function choose(doc) {
     const article = readability(removeBoilerplate(visibleCopy(doc)));
     const content = article ? removeEmptySections(article.content) : null;
     const found = content ? textLength(content) : 0;
     const metadata = { ...article, ...pageMetadata(doc) };
-    if (found >= MIN_ARTICLE_CHARS) return { article: metadata, content, extracted_by: "readability" };
-    // Readability took its copy apart; the rare page that gets here pays for a second one.
     const spare = removeBoilerplate(visibleCopy(doc));
     const marker = marked(spare);
+    if (found >= MIN_ARTICLE_CHARS) {
+      if (marker) {
+        const wider = removeEmptySections(pruneAdditions(removeLinkLists(cutAfter(marker, content)), content));
+        // The title is read_page's own field; Readability leaves its heading out too.
+        const title = page.squash(metadata.title || "");
+        for (const heading of wider.querySelectorAll("h1, h2")) if (title && page.squash(heading.textContent) === title) heading.remove();
+        const chars = textLength(wider);
+        if (chars > found && chars <= MAX_WIDENING * found && covered(content, wider) >= MIN_COVERED) {
+          return { article: metadata, content: wider, extracted_by: "content marker" };
+        }
+      }
+      // Readability chose a block outside the page's own content marker (a disclaimer, a
+      // reference list) while the marker holds at least as much text: the marker (as cut
+      // and pruned above, in place: nothing of Readability's article was found in it).
+      if (marker) {
+        const other = removeEmptySections(removeLinkLists(marker));
+        if (textLength(other) >= found && covered(content, other) < 0.5) return { article: metadata, content: other, extracted_by: "content marker" };
+      }
+      return { article: metadata, content, extracted_by: "readability" };
+    }
     if (marker && textLength(marker) > found) {
       return { article: metadata, content: removeEmptySections(removeLinkLists(marker)), extracted_by: "content marker" };
     }
