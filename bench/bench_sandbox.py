@@ -8,7 +8,10 @@ connection that drives the benchmark is not counted:
   JavaScript tool given to SandboxHost.run and for a Python tool through SandboxExecutor
   (the path a CodeAgent takes): a run making CALLS calls, less a run making none, over CALLS;
 - after a timeout: from the timed-out run's result to the next `print(1)` done (on the
-  spare), and the new spare's own start-up in the background.
+  spare), and the new spare's own start-up in the background;
+- Stop: from SandboxHost.stop() on code that never ends to its result;
+- while code spins in the sandbox: a message from the panel through the service worker to
+  the offscreen document and back (timed in the panel).
 """
 
 from __future__ import annotations
@@ -93,6 +96,33 @@ AFTER_TIMEOUT = """(async () => {
 })()"""
 
 
+STOP = """(async () => {
+  const sandbox = globalThis.tabagent.sandbox;
+  const running = sandbox.run("while True: pass");
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  const started = performance.now();
+  sandbox.stop();
+  const result = await running;
+  if (result.stopped !== "stopped") throw new Error(JSON.stringify(result));
+  return performance.now() - started;
+})()"""
+
+TIMED_PING = """
+const done = arguments[arguments.length - 1];
+const started = performance.now();
+chrome.runtime.sendMessage({ target: "background", type: "ping" }).then(
+  (reply) => done(reply.ok ? performance.now() - started : null), () => done(null));
+"""
+
+SPIN = """(async () => {
+  const sandbox = globalThis.tabagent.sandbox;
+  globalThis.spinning = sandbox.run("while True: pass", { timeoutMs: 60000 });
+  await new Promise((resolve) => setTimeout(resolve, 300));
+})()"""
+
+END_SPIN = "(async () => { globalThis.tabagent.sandbox.stop(); await globalThis.spinning; })()"
+
+
 def offscreen(browser: Browser) -> dict:
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
@@ -142,6 +172,16 @@ def main() -> None:
         for _ in range(args.timeouts):
             wait_for_spare(browser, target)
             after.append(browser.evaluate_in(target, AFTER_TIMEOUT, timeout=120))
+        stops, pings = [], []
+        for _ in range(args.timeouts):
+            wait_for_spare(browser, target)
+            stops.append(browser.evaluate_in(target, STOP, timeout=120))
+        wait_for_spare(browser, target)
+        browser.evaluate_in(target, SPIN, timeout=120)
+        pings = [browser.driver.execute_async_script(TIMED_PING) for _ in range(args.runs)]
+        browser.evaluate_in(target, END_SPIN, timeout=120)
+        if None in pings:
+            raise RuntimeError("the extension did not answer while code was spinning")
     finally:
         browser.quit()
         remove_profile(profile)
@@ -159,6 +199,8 @@ def main() -> None:
     print(row("run without tool calls (SandboxExecutor)", py_runs["bare"]))
     print(row("timeout → next execution done (on the spare)", [a["nextMs"] for a in after], "< 1000"))
     print(row("timeout → new spare ready (background)", [a["spareMs"] for a in after]))
+    print(row("Stop → result, code that never ends", stops, "< 100"))
+    print(row("panel → offscreen → panel message, while code spins", pings, "< 200"))
 
 
 if __name__ == "__main__":

@@ -54,7 +54,9 @@ export class TurnView {
       h("div", { class: "turn-footer" }, this.actions, this.traceButton),
     );
     this.apply(Array.isArray(turn.events) ? turn.events : []);
-    this.setStatus(turn.status);
+    // A record saved between the turn's last events and its end has the `done` event and still
+    // says "running": the event is the later word.
+    this.setStatus(turn.status === "running" && this.ended ? this.ended : turn.status);
   }
 
   apply(events) {
@@ -244,7 +246,9 @@ export class TurnView {
   }
 
   on_done(event) {
-    if (event.depth === 0) this.setStatus(event.data.status);
+    if (event.depth !== 0) return;
+    this.ended = event.data.status;
+    this.setStatus(event.data.status);
   }
 
   on_model_call(event) {

@@ -24,14 +24,13 @@ def error_text(driver):
     return " ".join(e.text for e in last_turn(driver).find_elements(By.CSS_SELECTOR, ".error"))
 
 
-def test_stop_mid_stream_cancels_within_a_second_and_keeps_the_text(panel, model):
+def test_stop_mid_stream_cancels_and_keeps_the_text(panel, model):
     model.script(Reply(text=" ".join(f"word{i}" for i in range(200)), token_delay=0.1))
     send(panel, "Talk for a long time")
     wait(panel, lambda d: "word3" in reply_text(d), 20)
     panel.driver.find_element(By.ID, "stop").click()
-    clicked = time.monotonic()
-    wait_for_status(panel, "cancelled", timeout=5)
-    assert time.monotonic() - clicked < 1.0
+    # Well before the 20 s the reply would take (how fast is the panel benchmark's business).
+    wait_for_status(panel, "cancelled", timeout=10)
     kept = reply_text(panel.driver)
     assert "word3" in kept and "word199" not in kept
     wait(panel, lambda d: model.hangups >= 1, 5, "the model request was not aborted")

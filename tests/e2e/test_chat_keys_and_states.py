@@ -12,7 +12,7 @@ from selenium.webdriver.common.keys import Keys
 from tests.helpers.browser import ROOT
 from tests.helpers.model_server import Reply
 
-from .chat import fresh_panel, last_turn, send, wait, wait_for_status
+from .chat import fresh_panel, last_turn, send, stored_conversations, turn_status, wait, wait_for_status
 from .test_chat_answers import RICH_ANSWER
 
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"  # a test-only npm package, never shipped
@@ -41,6 +41,35 @@ def test_escape_stops_a_running_turn(panel, model):
     wait(panel, lambda d: "w3" in d.find_element(By.ID, "conversation").text, 20)
     panel.driver.switch_to.active_element.send_keys(Keys.ESCAPE)
     wait_for_status(panel, "cancelled", timeout=10)
+
+
+# The conversation's stored record as the service worker leaves it between saving a turn's last
+# events (the `done` event among them) and saving its end: the status still says "running".
+SAVED_BEFORE_THE_END = """
+const [done] = [arguments[arguments.length - 1]];
+import(chrome.runtime.getURL("extension/sidepanel/sidepanel.js")).then(async ({ conversation }) => {
+  const key = `conversation:${conversation.id}`;
+  const { [key]: record } = await chrome.storage.local.get(key);
+  record.turns.at(-1).status = "running";
+  await chrome.storage.local.set({ [key]: record });
+  await conversation.open(conversation.id);
+  done(record.turns.at(-1).events.filter((e) => e.kind === "done").map((e) => e.data.status));
+});
+"""
+
+
+def test_a_turn_read_between_its_last_events_and_its_end_shows_how_it_ended(panel, model):
+    # Stop reloads the conversation from storage; under load that read can land after the
+    # `done` event was saved and before the end was: the turn must not show as running again.
+    model.script(Reply(text=" ".join(f"w{i}" for i in range(300)), token_delay=0.05))
+    send(panel, "Talk")
+    wait(panel, lambda d: "w3" in d.find_element(By.ID, "conversation").text, 20)
+    panel.driver.find_element(By.ID, "stop").click()
+    wait_for_status(panel, "cancelled", timeout=30)
+    wait(panel, lambda d: any(t.get("status") == "cancelled" for c in stored_conversations(panel) for t in c["turns"]), 10)
+    assert panel.driver.execute_async_script(SAVED_BEFORE_THE_END) == ["cancelled"]
+    assert turn_status(panel.driver) == "cancelled"
+    assert panel.driver.find_element(By.ID, "stop").get_attribute("hidden") is not None
 
 
 def test_empty_state_offers_three_suggestions_that_ask(panel, model):

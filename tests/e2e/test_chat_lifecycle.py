@@ -36,7 +36,7 @@ def test_turn_finishes_and_is_saved_whole_when_the_service_worker_is_stopped(pan
 
 
 def test_panel_closed_and_reopened_mid_turn_shows_it_going_on(panel, model):
-    model.script(slow_reply(words=50))
+    model.script(slow_reply(words=150))  # 15 s: still going after a slow reopen
     send(panel, "Keep going while I look away")
     wait(panel, lambda d: "w2" in (last_turn(d).text if last_turn(d) else ""), 20)
     panel.driver.close()
@@ -47,7 +47,7 @@ def test_panel_closed_and_reopened_mid_turn_shows_it_going_on(panel, model):
     assert panel.driver.find_element(By.ID, "stop").is_displayed()
     wait_for_status(panel, "ok", timeout=30)
     reply = last_turn(panel.driver).find_element(By.CSS_SELECTOR, ".message.assistant").text
-    assert reply.split() == [f"w{i}" for i in range(50)]
+    assert reply.split() == [f"w{i}" for i in range(150)]
 
 
 def test_next_turn_continues_the_conversation(panel, model):

@@ -130,12 +130,27 @@ class Browser:
         workers = [t for t in self.extension_targets("service_worker") if t["url"].endswith(SERVICE_WORKER_PATH)]
         return workers[0] if workers else None
 
-    def stop_service_worker(self, timeout: float = 10) -> None:
+    def stop_service_worker(self, timeout: float = 30) -> None:
         """Stops the service worker as Chrome does when it is idle, and waits until that worker
-        is gone (a new one may start at once if a message arrives for it)."""
+        is gone (a new one may start at once if a message arrives for it). On a loaded machine
+        a stop can go unheeded: it is asked again every few seconds."""
         target = self.service_worker_target()
         if target is None:
             return
+        deadline = time.monotonic() + timeout
+        while True:
+            self._stop_all_workers()
+            asked_again = time.monotonic() + 5
+            while (self.service_worker_target() or {}).get("targetId") == target["targetId"]:
+                if time.monotonic() > deadline:
+                    raise RuntimeError("the service worker did not stop")
+                if time.monotonic() > asked_again:
+                    break
+                time.sleep(0.05)
+            else:
+                return
+
+    def _stop_all_workers(self) -> None:
         # Target.closeTarget does not stop a worker that DevTools is attached to (we are, to
         # watch its console); the ServiceWorker domain's stop does, like an idle stop.
         page = next(t for t in self.cdp.targets() if t["type"] == "page")
@@ -145,11 +160,6 @@ class Browser:
             self.cdp.send("ServiceWorker.stopAllWorkers", session_id=session)
         finally:
             self.cdp.send("Target.detachFromTarget", {"sessionId": session})
-        deadline = time.monotonic() + timeout
-        while (self.service_worker_target() or {}).get("targetId") == target["targetId"]:
-            if time.monotonic() > deadline:
-                raise RuntimeError("the service worker did not stop")
-            time.sleep(0.05)
 
     def evaluate_in(self, target: dict, expression: str, timeout: float = 30):
         session = self.cdp.attach(target["targetId"])
