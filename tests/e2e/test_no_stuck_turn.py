@@ -8,7 +8,7 @@ from selenium.webdriver.common.by import By
 
 from tests.helpers.model_server import Reply
 
-from .chat import ask_background, configure, last_turn, open_in_panel, send, stored_conversations, wait, wait_for_status
+from .chat import PANEL_MODULE, ask_background, configure, last_turn, open_in_panel, send, stored_conversations, wait, wait_for_status
 
 HUGE = 8_000_000
 
@@ -22,18 +22,24 @@ def stored_turn(browser, text):
 
 
 def mark_running(browser, conversation_id):
-    """Leaves the conversation's last turn marked running, as when its end was lost."""
+    """Leaves the conversation's last turn marked running, as when its end was lost: its
+    status, and its last events with the `done` that says how it ended."""
     browser.driver.execute_async_script("""
       const [id, done] = arguments;
       const key = "conversation:" + id;
       chrome.storage.local.get(key).then(async (all) => {
-        all[key].turns.at(-1).status = "running";
+        const turn = all[key].turns.at(-1);
+        turn.status = "running";
+        turn.events = turn.events.filter((event) => event.kind !== "done");
         await chrome.storage.local.set(all);
         done();
       });""", conversation_id)
 
 
 def open_conversation(browser, conversation_id):
+    """Opens it in a panel that did not see the turn's live events (they went elsewhere)."""
+    browser.driver.execute_async_script(
+        f"const done = arguments[0]; {PANEL_MODULE}.then(({{ conversation }}) => {{ conversation.recent.length = 0; done(); }});")
     open_in_panel(browser.driver, conversation_id)
     wait(browser, lambda d: last_turn(d) is not None, 10)
 
