@@ -33,18 +33,26 @@ class EventBatcher {
     this.pending = [];
     this.all = [];
     this.timer = null;
+    this.sentAt = -Infinity; // when the last batch went out
   }
 
+  // An event goes out at once when nothing went out in the last BATCH_MS (a token of a reply
+  // streamed at a steady pace waits for no timer); events that come quicker than that leave
+  // together when the time is up.
   push(event) {
     this.pending.push(event);
     this.all.push(event);
-    this.timer ??= setTimeout(() => this.flush(), BATCH_MS);
+    if (this.timer) return;
+    const wait = this.sentAt + BATCH_MS - performance.now();
+    if (wait > 0) this.timer = setTimeout(() => this.flush(), wait);
+    else this.flush();
   }
 
   flush() {
     clearTimeout(this.timer);
     this.timer = null;
     if (this.pending.length === 0) return;
+    this.sentAt = performance.now();
     const events = this.pending;
     this.pending = [];
     send({ type: Broadcast.turnEvents, ...this.ids, events });
