@@ -99,10 +99,34 @@ export function settleStaleTurns() {
   return conversations.markInterruptedTurns(liveTurnIds);
 }
 
+// Live batches (one every few milliseconds while a reply streams) that arrive while a save is
+// under way are saved together by the next one: each save rewrites the conversation's record,
+// and a save per batch kept a core busy while the panel drew the reply. Storage stays no
+// further behind the stream than one save.
+const unsaved = new Map(); // turn id -> { conversationId, turnId, events }
+let saving = null;
+
 export function saveTurnEvents({ conversationId, turnId, events }) {
-  return conversations.appendTurnEvents(conversationId, turnId, events);
+  const batch = unsaved.get(turnId) ?? { conversationId, turnId, events: [] };
+  batch.events.push(...events);
+  unsaved.set(turnId, batch);
+  saving ??= saveUnsaved();
+  return saving;
+}
+
+async function saveUnsaved() {
+  try {
+    while (unsaved.size > 0) {
+      const batches = [...unsaved.values()];
+      unsaved.clear();
+      await Promise.all(batches.map(({ conversationId, turnId, events }) => conversations.appendTurnEvents(conversationId, turnId, events)));
+    }
+  } finally {
+    saving = null;
+  }
 }
 
 export function saveFinishedTurn({ conversationId, turnId, status, memory, events }) {
+  unsaved.delete(turnId); // the end has them all
   return conversations.finishTurn(conversationId, turnId, { status, memory, events });
 }
