@@ -123,7 +123,7 @@
       if (linked / chars > 0.6 && !el.querySelector("h1, pre, img[alt]:not([alt=''])") && chars < 2000) {
         // Its label ("Read more:", "Related") goes with it.
         const label = el.previousElementSibling;
-        if (label && !label.querySelector(LEAF_BLOCKS) && textLength(label) <= 50 && !/[.!?]$/.test(page.squash(label.textContent))) label.remove();
+        if (label && !label.querySelector(LEAF_BLOCKS) && textLength(label) <= SHORT_LINE && !/[.!?]$/.test(page.squash(label.textContent))) label.remove();
         el.remove();
       }
     }
@@ -208,12 +208,13 @@
   // Blocks of text with no block inside.
   const TEXT_BLOCKS = "p, li, h1, h2, h3, h4, h5, h6, td, th, dt, dd, blockquote, div, section, header, label, pre, figure";
   const BLOCK_INSIDE = "p, li, h1, h2, h3, h4, h5, h6, td, th, dt, dd, blockquote, div, section, header, label, pre, table, ul, ol, dl, figure, article, aside, main";
+  const textBlocks = (root) => [...root.querySelectorAll(TEXT_BLOCKS)].filter((el) => !el.querySelector(BLOCK_INSIDE) && page.squash(el.textContent));
   // In a wider reading than Readability's, the short lines Readability did not keep
   // ("Read more", "Share this", a contact's name) are boilerplate, unless they are
   // list items or table cells, or headings of text that is kept.
   function pruneAdditions(wider, content) {
     const kept = new Set(leafBlocks(content).map((el) => page.squash(el.textContent)));
-    const blocks = [...wider.querySelectorAll(TEXT_BLOCKS)].filter((el) => !el.querySelector(BLOCK_INSIDE) && page.squash(el.textContent));
+    const blocks = textBlocks(wider);
     const good = blocks.map((el) => { const t = page.squash(el.textContent); return kept.has(t) || t.length >= SHORT_LINE; });
     blocks.forEach((el, i) => {
       if (good[i] || el.closest("li, td, th, dd, dt, pre")) return;
@@ -227,8 +228,7 @@
   // "Kontakt:", "Externer Inhalt", a date, a site name) labels the page, not the text.
   // Headings, list items, table cells, quotes, code and images keep theirs.
   function dropLabels(root) {
-    const blocks = [...root.querySelectorAll(TEXT_BLOCKS)].filter((el) => !el.querySelector(BLOCK_INSIDE) && page.squash(el.textContent));
-    for (const el of blocks) {
+    for (const el of textBlocks(root)) {
       const text = page.squash(el.textContent);
       if (text.length >= LABEL_CHARS || el.closest("li, td, th, dd, dt, pre, h1, h2, h3, h4, h5, h6, blockquote")) continue;
       if (el.querySelector("img, picture, svg, video, code, kbd, math")) continue;
@@ -282,11 +282,9 @@
         if (chars > found && chars <= MAX_WIDENING * found && covered(content, wider) >= MIN_COVERED) {
           return { article: metadata, content: wider, extracted_by: "content marker" };
         }
-      }
-      // Readability chose a block outside the page's own content marker (a disclaimer, a
-      // reference list) while the marker holds at least as much text: the marker (as cut
-      // and pruned above, in place: nothing of Readability's article was found in it).
-      if (marker) {
+        // Readability chose a block outside the page's own content marker (a disclaimer, a
+        // reference list) while the marker holds at least as much text: the marker (as cut
+        // and pruned above, in place: nothing of Readability's article was found in it).
         const other = removeEmptySections(removeLinkLists(marker));
         if (textLength(other) >= found && covered(content, other) < 0.5) return { article: metadata, content: other, extracted_by: "content marker" };
       }
