@@ -24,6 +24,7 @@
   const SHORT_LINE = 50;
   // Characters below which a line that ends no sentence is a label, wherever it is.
   const LABEL_CHARS = 20;
+  const SENTENCE_END = /[.!?…"“”»«)。！？]$/;
 
   // Never text a reader reads as the page's content.
   const NOT_CONTENT = "script, style, noscript, template, button, select, textarea, input, dialog";
@@ -232,7 +233,7 @@
       const text = page.squash(el.textContent);
       if (text.length >= LABEL_CHARS || el.closest("li, td, th, dd, dt, pre, h1, h2, h3, h4, h5, h6, blockquote")) continue;
       if (el.querySelector("img, picture, svg, video, code, kbd, math")) continue;
-      if (/[.!?…"“”»«)。！？]$/.test(text)) continue;
+      if (SENTENCE_END.test(text)) continue;
       el.remove();
     }
     return root;
@@ -262,7 +263,73 @@
   // characters), the marker, and failing that the whole cleaned body.
   function extract(doc) {
     const found = choose(doc);
-    return { ...found, content: dropLabels(found.content) };
+    const content = dropTrailing(dropCredits(dropLinkedLines(dropLabels(found.content))));
+    return { ...found, content: withLead(content, doc) };
+  }
+
+  // The share of a block's text that is link text.
+  const linkShare = (el) => [...el.querySelectorAll("a")].reduce((sum, a) => sum + page.squash(a.textContent).length, 0)
+    / Math.max(1, page.squash(el.textContent).length);
+  const inListOrTable = (el) => el.closest("li, td, th, dd, dt");
+  const isHeading = (el) => /^h[1-6]$/.test(el.localName);
+  // A line that is mostly one link ("Read more: <another story>", "Lea: ...", a link to the
+  // forum thread) points elsewhere; list items and table cells are judged with their list.
+  const MAX_LINK_SHARE = 0.7;
+  const isLinkLine = (el) => linkShare(el) > MAX_LINK_SHARE && !inListOrTable(el) && !isHeading(el);
+  function dropLinkedLines(root) {
+    for (const el of textBlocks(root)) if (isLinkLine(el)) el.remove();
+    return root;
+  }
+
+  // Photo credits and image sources, in the languages of the web ("Foto: dpa", "Bild: ...",
+  // "(crédito: ...)", "© Getty Images"): a short line that names one is not the text.
+  const CREDIT = /(^|[\s(|])(©|(\(c\)|fotos?|photos?|bild(er)?|images?|credits?|créditos?|titelbild|beitragsbild|abbildung|quelle|source|getty images|dpa|afp|reuters)\s*[:/©])/i;
+  const CREDIT_CHARS = 250;
+  function dropCredits(root) {
+    for (const el of textBlocks(root)) {
+      const text = page.squash(el.textContent);
+      if (text.length < CREDIT_CHARS && CREDIT.test(text) && !inListOrTable(el)) el.remove();
+    }
+    return root;
+  }
+
+  // What follows the text's last sentence: headings of sections that were boilerplate ("More
+  // on this", "Weitere Artikel"), link lines and short labels.
+  // A longer run of such lines is a list the page means (a poem, a table of contents).
+  const TRAILING_CHARS = 40;
+  const MAX_TRAILING = 4;
+  function dropTrailing(root) {
+    const trailing = [];
+    for (const el of textBlocks(root).reverse()) {
+      const text = page.squash(el.textContent);
+      if (!isHeading(el) && !isLinkLine(el) && (text.length >= TRAILING_CHARS || SENTENCE_END.test(text))) break;
+      trailing.push(el);
+    }
+    if (trailing.length <= MAX_TRAILING) for (const el of trailing) el.remove();
+    return root;
+  }
+
+  // Readability often starts at the first paragraph of the body and leaves out the lead or
+  // standfirst above it. Full sentences just before the content's first block (one other
+  // line between them allowed) join it.
+  const LEAD_CHARS = 80;
+  function withLead(content, doc) {
+    const first = textBlocks(content)[0];
+    if (!first) return content;
+    const firstText = page.squash(first.textContent);
+    const clean = removeBoilerplate(visibleCopy(doc));
+    const blocks = textBlocks(removeLinkLists(clean.body || clean.documentElement));
+    const at = blocks.findIndex((el) => page.squash(el.textContent) === firstText);
+    const lead = [];
+    for (let i = at - 1, skipped = 0; i >= 0 && skipped <= 1; i--) {
+      if (isLead(blocks[i])) { lead.unshift(blocks[i]); skipped = 0; } else skipped++;
+    }
+    if (at > 0 && lead.length) first.before(...lead.map((el) => content.ownerDocument.importNode(el, true)));
+    return content;
+  }
+  function isLead(el) {
+    const text = page.squash(el.textContent);
+    return text.length >= LEAD_CHARS && SENTENCE_END.test(text) && linkShare(el) < 0.3 && !inListOrTable(el);
   }
 
   function choose(doc) {

@@ -157,6 +157,20 @@ def test_pages_break_between_paragraphs_and_keep_code_blocks_whole(open_page):
     assert paginate("", 10) == [""]
 
 
+def test_read_page_keeps_the_lead_and_leaves_out_what_points_elsewhere(open_page):
+    page = open_page("news.html")("read_page")
+    text = " ".join(page["markdown"].split())
+    # The standfirst above the story's first paragraph is the article's lead.
+    assert "more than six thousand people came through them on the first day alone." in text
+    assert text.index("six thousand people") < text.index("old bus depot")
+    for kept in ("old bus depot", "crate by crate", "steel frame", "proof of address"):
+        assert kept in text
+    # A photo credit, a line that is one link to another story, and what follows the last
+    # sentence (the heading of a section that was links, "Share this") are not the text.
+    for left_out in ("Jane Doe", "What will happen to the old library", "More on this story", "Share this", "Copyright"):
+        assert left_out not in text, left_out
+
+
 def test_read_page_falls_back_to_the_visible_body(open_page):
     page = open_page("tables.html")("read_page")
     assert page["extracted_by"] == "page body"
