@@ -13,7 +13,9 @@ extraction was tuned on) and "held-out" (only measured); both are printed.
     python bench/bench_extraction.py [--split dev] [--limit 50] [--no-scripts-on] [--dump DIR]
 
 Prints a Markdown table: precision, recall and F per extractor and half; read_page's Markdown
-characters per character of reader text; read_page's time on the largest page.
+characters per character of reader text; read_page's time on the largest page; and, on Mozilla
+Readability's 47 test pages (../shared/testdata/pages), how much of its reference text
+read_page keeps and whether the titles match.
 """
 
 from __future__ import annotations
@@ -34,11 +36,15 @@ sys.path.insert(0, str(ROOT))  # for tests.helpers
 
 from tests.helpers.extraction_score import normalise, reader_text, score, split_of, total  # noqa: E402
 from tests.helpers.page_reader import PageReader  # noqa: E402
+from tests.helpers.word_recall import html_text, word_recall  # noqa: E402
 
 # ../shared beside the repository (or beside the worktrees' folder).
 EVAL = next((p / "shared/testdata/extraction-eval" for p in (ROOT.parent, ROOT.parent.parent)
              if (p / "shared/testdata/extraction-eval/evaldata.json").is_file()), None)
-GOAL = {"f": 0.947, "ratio": 1.15, "ms": 300}
+# Mozilla Readability's 47 test pages with its reference extraction and title of each.
+READABILITY_PAGES = next((p / "shared/testdata/pages" for p in (ROOT.parent, ROOT.parent.parent)
+                          if (p / "shared/testdata/pages").is_dir()), None)
+GOAL = {"f": 0.947, "ratio": 1.15, "ms": 300, "recall": 0.99}
 
 
 class EvalPages(http.server.SimpleHTTPRequestHandler):
@@ -129,6 +135,36 @@ def read_in_browser(pages, scripts_on: bool, dump: Path | None):
     return texts, sizes, failures, (largest["file"], times)
 
 
+def read_readability_pages():
+    """{page: (word recall of Readability's reference text, title exact)} on its test pages."""
+    names = sorted(p.name for p in READABILITY_PAGES.iterdir() if (p / "source.html").is_file())
+    found = {}
+    server = serve(READABILITY_PAGES)
+    try:
+        with PageReader() as reader:
+            for name in names:
+                result = reader.read(f"http://127.0.0.1:{server.server_address[1]}/{name}/source.html")
+                expected = html_text((READABILITY_PAGES / name / "expected.html").read_text(encoding="utf-8"))
+                recall, _ = word_recall(expected, result.get("markdown", ""))
+                title = json.loads((READABILITY_PAGES / name / "expected-metadata.json").read_text(encoding="utf-8"))["title"]
+                found[name] = (recall, " ".join((result.get("title") or "").split()) == " ".join(title.split()))
+    finally:
+        server.shutdown()
+        server.server_close()
+    return found
+
+
+def print_readability_pages(found):
+    recalls = [recall for recall, _ in found.values()]
+    low = sorted((recall, name) for name, (recall, _) in found.items() if recall < GOAL["recall"])
+    print(f"\nOn Mozilla Readability's {len(found)} test pages (word recall of its reference extraction):\n")
+    print("| read_page | value | goal |\n|---|---|---|")
+    print(f"| mean word recall | {statistics.mean(recalls):.4f} | >= {GOAL['recall']} |")
+    print(f"| pages at or above {GOAL['recall']} | {len(recalls) - len(low)} of {len(recalls)} | |")
+    print(f"| lowest | {', '.join(f'{name} {recall:.3f}' for recall, name in low[:5]) or '-'} | |")
+    print(f"| exact titles | {sum(exact for _, exact in found.values())} of {len(found)} | all |")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--split", choices=["dev", "held-out", "all"], default="all")
@@ -177,6 +213,8 @@ def main() -> int:
     print(f"| time on the largest page ({largest}, {(EVAL / 'html' / largest).stat().st_size // 1024} KB), "
           f"median of {len(times)} (min-max) | {statistics.median(times):.0f} ms ({min(times):.0f}-{max(times):.0f}) "
           f"| < {GOAL['ms']} ms |")
+    if READABILITY_PAGES and not args.limit:
+        print_readability_pages(read_readability_pages())
     if args.scores:
         args.scores.write_text(json.dumps(per_page, indent=1))
     if failures:

@@ -20,6 +20,9 @@
   // article's paragraphs and at most this many times its text (measured on the dev half).
   const MIN_COVERED = 0.9;
   const MAX_WIDENING = 3;
+  // A block whose text is more than this share of link text is a list of links (more
+  // stories, a menu); between the lead and the article it does not separate them.
+  const LINK_LIST_SHARE = 0.6;
   // Characters below which a line the wider reading adds is a label, not text.
   const SHORT_LINE = 50;
   // Characters below which a line that ends no sentence is a label, wherever it is.
@@ -121,7 +124,7 @@
       const chars = textLength(el);
       if (!chars) continue;
       const linked = [...el.querySelectorAll("a")].reduce((sum, a) => sum + page.squash(a.textContent).length, 0);
-      if (linked / chars > 0.6 && !el.querySelector("h1, pre, img[alt]:not([alt=''])") && chars < 2000) {
+      if (linked / chars > LINK_LIST_SHARE && !el.querySelector("h1, pre, img[alt]:not([alt=''])") && chars < 2000) {
         // Its label ("Read more:", "Related") goes with it.
         const label = el.previousElementSibling;
         if (label && !label.querySelector(LEAF_BLOCKS) && textLength(label) <= SHORT_LINE && !/[.!?]$/.test(page.squash(label.textContent))) label.remove();
@@ -262,9 +265,9 @@
   // mostly related links, tags and sharing). When Readability finds no article (under 500
   // characters), the marker, and failing that the whole cleaned body.
   function extract(doc) {
-    const found = choose(doc);
-    const content = dropTrailing(dropCredits(dropLinkedLines(dropLabels(found.content))));
-    return { ...found, content: withLead(content, doc) };
+    const { article, content, extracted_by, page: cleaned } = choose(doc);
+    const text = dropTrailing(dropCredits(dropLinkedLines(dropLabels(content))));
+    return { article, content: withLead(text, cleaned), extracted_by };
   }
 
   // The share of a block's text that is link text.
@@ -310,21 +313,20 @@
   }
 
   // Readability often starts at the first paragraph of the body and leaves out the lead or
-  // standfirst above it. Full sentences just before the content's first block (one other
-  // line between them allowed) join it.
+  // standfirst above it. Full sentences just before the content's first block on the cleaned
+  // page (one other line between them allowed) join it.
   const LEAD_CHARS = 80;
-  function withLead(content, doc) {
+  function withLead(content, cleaned) {
     const first = textBlocks(content)[0];
     if (!first) return content;
     const firstText = page.squash(first.textContent);
-    const clean = removeBoilerplate(visibleCopy(doc));
-    const blocks = textBlocks(removeLinkLists(clean.body || clean.documentElement));
+    const blocks = textBlocks(cleaned.body || cleaned.documentElement);
     const at = blocks.findIndex((el) => page.squash(el.textContent) === firstText);
     const lead = [];
     for (let i = at - 1, skipped = 0; i >= 0 && skipped <= 1; i--) {
-      if (isLead(blocks[i])) { lead.unshift(blocks[i]); skipped = 0; } else skipped++;
+      if (isLead(blocks[i])) { lead.unshift(blocks[i]); skipped = 0; } else if (linkShare(blocks[i]) <= LINK_LIST_SHARE) skipped++;
     }
-    if (at > 0 && lead.length) first.before(...lead.map((el) => content.ownerDocument.importNode(el, true)));
+    if (lead.length) first.before(...lead.map((el) => content.ownerDocument.importNode(el, true)));
     return content;
   }
   function isLead(el) {
@@ -347,21 +349,21 @@
         for (const heading of wider.querySelectorAll("h1, h2")) if (title && page.squash(heading.textContent) === title) heading.remove();
         const chars = textLength(wider);
         if (chars > found && chars <= MAX_WIDENING * found && covered(content, wider) >= MIN_COVERED) {
-          return { article: metadata, content: wider, extracted_by: "content marker" };
+          return { article: metadata, content: wider, extracted_by: "content marker", page: spare };
         }
         // Readability chose a block outside the page's own content marker (a disclaimer, a
         // reference list) while the marker holds at least as much text: the marker (as cut
         // and pruned above, in place: nothing of Readability's article was found in it).
         const other = removeEmptySections(removeLinkLists(marker));
-        if (textLength(other) >= found && covered(content, other) < 0.5) return { article: metadata, content: other, extracted_by: "content marker" };
+        if (textLength(other) >= found && covered(content, other) < 0.5) return { article: metadata, content: other, extracted_by: "content marker", page: spare };
       }
-      return { article: metadata, content, extracted_by: "readability" };
+      return { article: metadata, content, extracted_by: "readability", page: spare };
     }
     if (marker && textLength(marker) > found) {
-      return { article: metadata, content: removeEmptySections(removeLinkLists(marker)), extracted_by: "content marker" };
+      return { article: metadata, content: removeEmptySections(removeLinkLists(marker)), extracted_by: "content marker", page: spare };
     }
     // No article and no marker: the whole page, with its boilerplate gone, rather than a scrap.
-    return { article: metadata, content: removeEmptySections(removeLinkLists(spare.body || spare.documentElement)), extracted_by: "page body" };
+    return { article: metadata, content: removeEmptySections(removeLinkLists(spare.body || spare.documentElement)), extracted_by: "page body", page: spare };
   }
 
   page.mainContent = { extract };
