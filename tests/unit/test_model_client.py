@@ -2,7 +2,6 @@
 
 import asyncio
 import json
-import time
 
 import pytest
 
@@ -23,6 +22,14 @@ class RecordingHost(CPythonHost):
 
     async def sleep(self, seconds):
         self.sleeps.append(seconds)
+
+
+class SleepingHost(RecordingHost):
+    """The real HTTP host with real waits between retries, each recorded."""
+
+    async def sleep(self, seconds):
+        await super().sleep(seconds)
+        await CPythonHost.sleep(self, seconds)
 
 
 def model_for(server, scenario, **options):
@@ -79,11 +86,10 @@ async def test_429_with_retry_after_then_success(server):
 
 
 async def test_500_three_times_then_a_clear_error(server):
-    model = model_for(server, "server_error", max_retries=2, host=CPythonHost())
-    started = time.monotonic()
+    model = model_for(server, "server_error", max_retries=2, host=SleepingHost())
     with pytest.raises(ServerError) as caught:
         await model.generate([{"role": "user", "content": "hi"}])
-    assert time.monotonic() - started < 2  # tiny real backoff
+    assert len(model.host.sleeps) == 2 and all(0 < s <= 0.002 for s in model.host.sleeps)  # the tiny backoff, really slept
     assert server.stats(model.url.removesuffix("/chat/completions"))["requests"] == 3
     message = str(caught.value)
     assert message.startswith(f"500 from {model.url}: the server failed")
