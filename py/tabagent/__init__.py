@@ -26,7 +26,8 @@ from .executor import ExecutionResult, Executor, LocalExecutor
 from .host import Host, Response, default_host
 from .managed import AgentTool
 from .memory import ActionStep, FinalAnswerStep, Memory, TaskStep
-from .models import Model, ModelReply, OpenAIModel, ScriptedModel, ToolCall
+from .models import Model, OpenAIModel, ScriptedModel
+from .replies import ModelReply, ToolCall
 from .tool_calling_agent import ToolCallingAgent
 from .tools import FinalAnswerTool, Tool, ToolInputError, tool
 

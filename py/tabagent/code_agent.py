@@ -11,7 +11,7 @@ from .agent import Agent
 from .events import jsonable
 from .executor import Executor, LocalExecutor
 from .memory import ActionStep, cut
-from .models import new_call_id
+from .replies import new_call_id
 from .parsing import find_code
 from .tools import Tool, format_result
 

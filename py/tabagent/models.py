@@ -20,8 +20,7 @@ from .errors import (BadResponseError, ModelError, ModelTimeoutError, Unreachabl
                      error_for_status, error_in_body)
 from .errors import empty_stream_error
 from .host import Host, NetworkError, RequestTimeout, default_host
-from .replies import (ModelReply, ReplyBuilder, ToolCall, _as_json_text, new_call_id,  # noqa: F401
-                      reply_from_json)
+from .replies import ModelReply, ReplyBuilder, ToolCall, as_json_text, new_call_id, reply_from_json
 from .sse import SSEParser
 
 # on_token(text) for each piece of the reply as it streams; on_reasoning(text) likewise for
@@ -266,7 +265,7 @@ def as_reply(reply) -> ModelReply:
         return reply
     if isinstance(reply, str):
         return ModelReply(content=reply)
-    calls = [ToolCall(c.get("id") or new_call_id(), c["name"], _as_json_text(c.get("arguments", {})))
+    calls = [ToolCall(c.get("id") or new_call_id(), c["name"], as_json_text(c.get("arguments", {})))
              for c in reply.get("tool_calls", [])]
     return ModelReply(reply.get("content") or "", calls, reply.get("usage"),
                       reasoning=reply.get("reasoning") or "", reasoning_field=reply.get("reasoning_field"))

@@ -16,7 +16,8 @@ import json
 
 from .errors import (BadResponseError, ContextTooLongError, UnreachableError, error_in_body,
                      is_context_error)
-from .models import OpenAIModel, ReplyBuilder, new_call_id
+from .models import OpenAIModel
+from .replies import ReplyBuilder, new_call_id
 from .tokens import count_messages
 
 SMALLEST_NUM_CTX = 4096

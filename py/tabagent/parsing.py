@@ -14,7 +14,7 @@ import ast
 import json
 import re
 
-from .models import ToolCall, new_call_id
+from .replies import ToolCall, new_call_id
 
 _NAME_KEYS = ("name", "tool", "tool_name", "function")
 _ARG_KEYS = ("arguments", "parameters", "args", "input")

@@ -115,7 +115,7 @@ class ReplyBuilder:
         if name and name != call["name"]:  # sent once by most servers, repeated by a few
             call["name"] += name
         if (arguments := function.get("arguments")) is not None:
-            call["arguments"].append(_as_json_text(arguments))
+            call["arguments"].append(as_json_text(arguments))
 
     def reply(self) -> ModelReply:
         calls = [ToolCall(c["id"] or new_call_id(), c["name"], "".join(c["arguments"]))
@@ -158,7 +158,7 @@ def new_call_id() -> str:
     return "call_" + uuid.uuid4().hex[:12]
 
 
-def _as_json_text(arguments) -> str:
+def as_json_text(arguments) -> str:
     # A few servers (Ollama's native shape) send arguments as an object, not a string.
     if arguments is None:
         return ""

@@ -8,7 +8,8 @@ import pytest
 from tabagent.errors import (AuthError, BadRequestError, ContextTooLongError, ModelTimeoutError,
                              RateLimitError, ServerError, UnreachableError)
 from tabagent.hosts.cpython import CPythonHost
-from tabagent.models import OpenAIModel, ReplyBuilder, parse_retry_after
+from tabagent.models import OpenAIModel, parse_retry_after
+from tabagent.replies import ReplyBuilder
 
 pytestmark = pytest.mark.timeout(20)
 
