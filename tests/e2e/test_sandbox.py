@@ -85,12 +85,18 @@ class Sandbox:
         }})()""")
 
 
-@pytest.fixture(scope="module")
-def sandbox(browser):
+def open_sandbox(browser) -> Sandbox:
+    """The sandbox of the extension's offscreen document, once the side panel has started it."""
     browser.open_side_panel()
     assert browser.driver.execute_async_script(PING_FROM_PANEL)["ok"]
     sandbox = Sandbox(browser)
     browser.expose_offscreen_for_tests(sandbox.target())
+    return sandbox
+
+
+@pytest.fixture(scope="module")
+def sandbox(browser):
+    sandbox = open_sandbox(browser)
     info = sandbox.js("globalThis.tabagent.sandbox.prepare()")
     assert info["fromSnapshot"] is True, info
     return sandbox

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from .test_sandbox import PING_FROM_PANEL, Sandbox
+from .test_sandbox import open_sandbox
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(120)]
 
@@ -49,11 +49,7 @@ print(ticks == before, started.cancelled(), sorted(k for k, v in before.items() 
 
 @pytest.fixture(scope="module")
 def sandbox(browser):
-    browser.open_side_panel()
-    assert browser.driver.execute_async_script(PING_FROM_PANEL)["ok"]
-    sandbox = Sandbox(browser)
-    browser.expose_offscreen_for_tests(sandbox.target())
-    return sandbox
+    return open_sandbox(browser)
 
 
 def test_tasks_and_timers_the_code_started_end_with_its_run(sandbox):
