@@ -63,6 +63,10 @@
     && !el.querySelector("img, picture, svg, video, table, pre");
 
   const textLength = (el) => page.squash(el.textContent).length;
+  // The share of an element's text that is link text.
+  const linkShare = (el) => [...el.querySelectorAll("a")].reduce((sum, a) => sum + textLength(a), 0) / Math.max(1, textLength(el));
+  const inListOrTable = (el) => el.closest("li, td, th, dd, dt");
+  const isHeading = (el) => /^h[1-6]$/.test(el.localName);
 
   function nameWords(el) {
     const name = `${typeof el.className === "string" ? el.className : el.getAttribute("class") || ""} ${el.id || ""}`;
@@ -123,8 +127,7 @@
       if (!el.isConnected) continue;
       const chars = textLength(el);
       if (!chars) continue;
-      const linked = [...el.querySelectorAll("a")].reduce((sum, a) => sum + page.squash(a.textContent).length, 0);
-      if (linked / chars > LINK_LIST_SHARE && !el.querySelector("h1, pre, img[alt]:not([alt=''])") && chars < 2000) {
+      if (linkShare(el) > LINK_LIST_SHARE && !el.querySelector("h1, pre, img[alt]:not([alt=''])") && chars < 2000) {
         // Its label ("Read more:", "Related") goes with it.
         const label = el.previousElementSibling;
         if (label && !label.querySelector(LEAF_BLOCKS) && textLength(label) <= SHORT_LINE && !/[.!?]$/.test(page.squash(label.textContent))) label.remove();
@@ -263,18 +266,15 @@
   // marker holds nearly all of Readability's paragraphs and at most three times its text,
   // the marker is read instead, up to Readability's last paragraph (what follows it there is
   // mostly related links, tags and sharing). When Readability finds no article (under 500
-  // characters), the marker, and failing that the whole cleaned body.
+  // characters), the marker, and failing that the whole cleaned body. Whichever reading it is
+  // then loses its labels, link lines, photo credits and what trails its last sentence, and
+  // gains the lead above its first paragraph.
   function extract(doc) {
     const { article, content, extracted_by, page: cleaned } = choose(doc);
     const text = dropTrailing(dropCredits(dropLinkedLines(dropLabels(content))));
     return { article, content: withLead(text, cleaned), extracted_by };
   }
 
-  // The share of a block's text that is link text.
-  const linkShare = (el) => [...el.querySelectorAll("a")].reduce((sum, a) => sum + page.squash(a.textContent).length, 0)
-    / Math.max(1, page.squash(el.textContent).length);
-  const inListOrTable = (el) => el.closest("li, td, th, dd, dt");
-  const isHeading = (el) => /^h[1-6]$/.test(el.localName);
   // A line that is mostly one link ("Read more: <another story>", "Lea: ...", a link to the
   // forum thread) points elsewhere; list items and table cells are judged with their list.
   const MAX_LINK_SHARE = 0.7;
@@ -316,6 +316,7 @@
   // standfirst above it. Full sentences just before the content's first block on the cleaned
   // page (one other line between them allowed) join it.
   const LEAD_CHARS = 80;
+  const MAX_LEAD_LINK_SHARE = 0.3;
   function withLead(content, cleaned) {
     const first = textBlocks(content)[0];
     if (!first) return content;
@@ -331,7 +332,7 @@
   }
   function isLead(el) {
     const text = page.squash(el.textContent);
-    return text.length >= LEAD_CHARS && SENTENCE_END.test(text) && linkShare(el) < 0.3 && !inListOrTable(el);
+    return text.length >= LEAD_CHARS && SENTENCE_END.test(text) && linkShare(el) < MAX_LEAD_LINK_SHARE && !inListOrTable(el);
   }
 
   function choose(doc) {
@@ -341,6 +342,8 @@
     const metadata = { ...article, ...pageMetadata(doc) };
     const spare = removeBoilerplate(visibleCopy(doc));
     const marker = marked(spare);
+    // `page`: the cleaned copy the reading was found on (extract looks for its lead there).
+    const reading = (content, extracted_by) => ({ article: metadata, content, extracted_by, page: spare });
     if (found >= MIN_ARTICLE_CHARS) {
       if (marker) {
         const wider = removeEmptySections(pruneAdditions(removeLinkLists(cutAfter(marker, content)), content));
@@ -349,21 +352,21 @@
         for (const heading of wider.querySelectorAll("h1, h2")) if (title && page.squash(heading.textContent) === title) heading.remove();
         const chars = textLength(wider);
         if (chars > found && chars <= MAX_WIDENING * found && covered(content, wider) >= MIN_COVERED) {
-          return { article: metadata, content: wider, extracted_by: "content marker", page: spare };
+          return reading(wider, "content marker");
         }
         // Readability chose a block outside the page's own content marker (a disclaimer, a
         // reference list) while the marker holds at least as much text: the marker (as cut
         // and pruned above, in place: nothing of Readability's article was found in it).
         const other = removeEmptySections(removeLinkLists(marker));
-        if (textLength(other) >= found && covered(content, other) < 0.5) return { article: metadata, content: other, extracted_by: "content marker", page: spare };
+        if (textLength(other) >= found && covered(content, other) < 0.5) return reading(other, "content marker");
       }
-      return { article: metadata, content, extracted_by: "readability", page: spare };
+      return reading(content, "readability");
     }
     if (marker && textLength(marker) > found) {
-      return { article: metadata, content: removeEmptySections(removeLinkLists(marker)), extracted_by: "content marker", page: spare };
+      return reading(removeEmptySections(removeLinkLists(marker)), "content marker");
     }
     // No article and no marker: the whole page, with its boilerplate gone, rather than a scrap.
-    return { article: metadata, content: removeEmptySections(removeLinkLists(spare.body || spare.documentElement)), extracted_by: "page body", page: spare };
+    return reading(removeEmptySections(removeLinkLists(spare.body || spare.documentElement)), "page body");
   }
 
   page.mainContent = { extract };
