@@ -41,10 +41,13 @@ def show_history(browser):
 
 
 def downloaded(folder: Path, suffix: str, timeout: float = 10) -> Path:
+    """The file once Chrome has finished writing it. Chrome holds the final name with an empty
+    file while it writes to a .crdownload beside it, then moves that over the empty one."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        files = [f for f in folder.iterdir() if f.suffix == suffix]
-        if files:
+        present = list(folder.iterdir())
+        files = [f for f in present if f.suffix == suffix and f.stat().st_size > 0]
+        if files and not any(f.suffix == ".crdownload" for f in present):
             return files[0]
         time.sleep(0.05)
     raise AssertionError(f"no {suffix} file was downloaded")
