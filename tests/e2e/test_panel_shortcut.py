@@ -103,6 +103,14 @@ def wait_closed(browser) -> None:
     until(lambda: panel_target(browser) is None and side_panels(browser) == 0, "the side panel to close")
 
 
+def opens_then_closes(browser, page: dict, key: str) -> None:
+    """Two presses on the page: the panel opens, then closes."""
+    press(browser, page, key)
+    wait_open(browser)
+    press(browser, page, key)
+    wait_closed(browser)
+
+
 def wait_until_settled(browser, panel: dict) -> None:
     """Waits until the panel has nothing more to ask of the worker (Python is ready), as before
     Chrome stops an idle worker."""
@@ -134,10 +142,7 @@ def test_the_shortcut_opens_the_panel_and_closes_it_again(browser, page):
     panel = wait_open(browser)
     press(browser, panel, key)  # pressed where the focus is: the panel's message box
     wait_closed(browser)
-    press(browser, page, key)
-    wait_open(browser)
-    press(browser, page, key)
-    wait_closed(browser)
+    opens_then_closes(browser, page, key)
 
 
 def test_the_shortcut_knows_the_panel_after_the_service_worker_restarts(browser, page):
@@ -148,10 +153,7 @@ def test_the_shortcut_knows_the_panel_after_the_service_worker_restarts(browser,
     press(browser, page, key)
     wait_closed(browser)
     browser.stop_service_worker()
-    press(browser, page, key)
-    wait_open(browser)
-    press(browser, page, key)
-    wait_closed(browser)
+    opens_then_closes(browser, page, key)
 
 
 def test_a_panel_closed_another_way_opens_at_the_next_press(browser, page):
@@ -160,10 +162,7 @@ def test_a_panel_closed_another_way_opens_at_the_next_press(browser, page):
     panel = wait_open(browser)
     browser.evaluate_in(panel, "window.close()")  # not through the shortcut
     wait_closed(browser)
-    press(browser, page, key)
-    wait_open(browser)
-    press(browser, page, key)
-    wait_closed(browser)
+    opens_then_closes(browser, page, key)
 
 
 def test_the_toolbar_button_still_opens_the_panel_and_the_shortcut_closes_it(browser, page):
