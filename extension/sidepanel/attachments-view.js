@@ -24,13 +24,16 @@ export class AttachmentsView {
     this.choices = []; // what the open list offers: { kind: "tab", tab } | { kind: "selection" }
     this.active = 0;
     this.mode = null; // null (closed), "mention" (typing @...) or "picker" (the button)
+    this.query = ""; // what the open list was asked for
     this.asked = 0; // the latest list asked for: an older answer arriving late is dropped
+    this.blurredOpen = false; // the mention list was closed by a blur: focus brings it back
 
     prompt.setAttribute("aria-autocomplete", "list");
     prompt.addEventListener("input", () => this.followTyping());
     // Capture: before the panel's own Enter-sends handler, so Enter picks while the list is open.
     prompt.addEventListener("keydown", (event) => this.onKey(event), { capture: true });
-    prompt.addEventListener("blur", () => setTimeout(() => this.mode === "mention" && !this.options.contains(document.activeElement) && this.close(), 150));
+    prompt.addEventListener("blur", () => setTimeout(() => this.closeOnBlur(), 150));
+    prompt.addEventListener("focus", () => this.blurredOpen && !this.mode && this.followTyping());
     options.addEventListener("keydown", (event) => this.onKey(event));
     // The list opened with the button closes when focus goes anywhere else.
     options.addEventListener("focusout", (event) => {
@@ -38,6 +41,10 @@ export class AttachmentsView {
     });
     options.addEventListener("mousedown", (event) => event.preventDefault()); // keep the caret where it is
     button.addEventListener("click", () => (this.mode === "picker" ? this.close({ focus: button }) : this.open("picker", "")));
+    // A tab that opens, closes, or loads its title while the list is open shows as it is now.
+    chrome.tabs.onUpdated.addListener((_, change) => (change.title || change.url) && this.refresh());
+    chrome.tabs.onCreated.addListener(() => this.refresh());
+    chrome.tabs.onRemoved.addListener(() => this.refresh());
   }
 
   // -- the list -----------------------------------------------------------------------
@@ -51,9 +58,11 @@ export class AttachmentsView {
 
   async open(mode, query) {
     const asked = ++this.asked;
-    const choices = await this.suggestions(query.toLowerCase());
+    this.query = query.toLowerCase();
+    const choices = await this.suggestions(this.query);
     if (asked !== this.asked) return;
     this.mode = mode;
+    this.blurredOpen = false;
     this.choices = choices;
     this.active = 0;
     this.render();
@@ -63,7 +72,30 @@ export class AttachmentsView {
     if (mode === "picker") this.options.focus();
   }
 
+  // The open list asked again, keeping the highlighted choice where it still is.
+  async refresh() {
+    if (!this.mode) return;
+    const asked = ++this.asked;
+    const choices = await this.suggestions(this.query);
+    if (asked !== this.asked || !this.mode) return;
+    const current = this.choices[this.active];
+    const same = (choice) => choice.kind === current?.kind && choice.tab?.tabId === current?.tab?.tabId;
+    this.choices = choices;
+    this.active = Math.max(0, choices.findIndex(same));
+    this.render();
+  }
+
+  // Some time after the message box lost the focus: unless it is back (a quick click away and
+  // back again) or in the list, the mention list closes, and comes back with the focus.
+  closeOnBlur() {
+    const focused = document.hasFocus() ? document.activeElement : null;
+    if (this.mode !== "mention" || focused === this.prompt || this.options.contains(focused)) return;
+    this.close();
+    this.blurredOpen = true;
+  }
+
   close({ focus } = {}) {
+    this.blurredOpen = false;
     this.asked++;
     this.mode = null;
     this.choices = [];

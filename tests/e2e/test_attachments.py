@@ -4,6 +4,7 @@ the model is sent, marked as untrusted page content, with no consent question.""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -189,3 +190,44 @@ def test_the_list_opened_with_the_button_closes_when_focus_leaves(panel):
     driver.find_element(By.ID, "prompt").click()
     wait(panel, lambda d: not options(d), 30, "the list stayed open")
     assert button.get_attribute("aria-expanded") == "false"
+
+
+def test_the_mention_list_follows_tabs_that_open_load_and_close_while_it_is_open(panel, site):
+    driver = panel.driver
+    box = driver.find_element(By.ID, "prompt")
+    box.click()
+    box.send_keys("Compare with @library")
+    wait(panel, lambda d: d.find_elements(By.CSS_SELECTOR, "#attach-options .attach-none"), 30, "no 'no match' line")
+    # A tab opened in the background (the panel keeps the focus) while the list is open.
+    tab_id = driver.execute_async_script(
+        "const [url, done] = arguments; chrome.tabs.create({ url, active: false }).then((tab) => done(tab.id));",
+        site.url("news.html"))
+    wait(panel, lambda d: [o.text.split("\n")[0] for o in options(d)] == ["City opens its new central library"], 30,
+         "the list never showed the tab that opened and loaded its title")
+    assert options(driver)[0].get_attribute("aria-selected") == "true"
+    driver.execute_script("chrome.tabs.remove(arguments[0])", tab_id)
+    wait(panel, lambda d: d.find_elements(By.CSS_SELECTOR, "#attach-options .attach-none"), 30,
+         "the list still offered the closed tab")
+
+
+def test_the_mention_list_closed_by_a_blur_comes_back_with_the_focus(panel, site):
+    driver = panel.driver
+    open_page_tab(panel, site.url("live.html"))
+    box = driver.find_element(By.ID, "prompt")
+    box.send_keys("Summarise @night")
+    wait(panel, lambda d: len(options(d)) == 1, 30, "the suggestions never offered the tab")
+    driver.execute_script("document.getElementById('prompt').blur()")  # the focus leaves, as when the window loses it
+    wait(panel, lambda d: not options(d), 30, "the list stayed open without the focus")
+    driver.execute_script("document.getElementById('prompt').focus()")
+    wait(panel, lambda d: [o.text.split("\n")[0] for o in options(d)] == ["Night trains are back"], 30,
+         "the list did not come back with the focus")
+    # Away and straight back, then the list opened again: the first blur's late check leaves it open.
+    box.send_keys(Keys.BACKSPACE * 6)
+    wait(panel, lambda d: not options(d), 30, "the list stayed open with no mention")
+    driver.execute_script("const box = document.getElementById('prompt'); box.blur(); box.focus();")
+    box.send_keys("@night")
+    wait(panel, lambda d: len(options(d)) == 1, 30, "the suggestions never offered the tab")
+    time.sleep(0.5)  # past the blur's check
+    assert len(options(driver)) == 1, "a blur the focus had already come back from closed the list"
+    box.send_keys(Keys.ENTER)
+    wait(panel, lambda d: chips(d) == ["Night trains are back"], 30, "no chip for the tab")
