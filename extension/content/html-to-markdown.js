@@ -133,7 +133,9 @@
   function converter() {
     if (service) return service;
     service = new TurndownService({ headingStyle: "atx", codeBlockStyle: "fenced", bulletListMarker: "-", hr: "---" });
-    service.remove(["script", "style", "noscript", "template", "head", "title"]);
+    // Ruby annotations (<rt>, the reading printed above Japanese or Chinese characters, and its
+    // fallback parentheses <rp>) would be run into the words they annotate: "子こども".
+    service.remove(["script", "style", "noscript", "template", "head", "title", "rt", "rp"]);
     for (const [name, rule] of Object.entries({ tableCell, table, preformatted, link, image, listItem })) service.addRule(name, rule);
     service.escape = escape;
     return service;

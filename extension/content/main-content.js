@@ -30,7 +30,8 @@
   const SENTENCE_END = /[.!?…"“”»«)。！？]$/;
 
   // Never text a reader reads as the page's content.
-  const NOT_CONTENT = "script, style, noscript, template, button, select, textarea, input, dialog";
+  // (Ruby annotations, <rt> and <rp>, are the readings of the words beside them.)
+  const NOT_CONTENT = "script, style, noscript, template, button, select, textarea, input, dialog, rt, rp";
   // Boilerplate unless it holds the article (see holdsTheArticle).
   const BOILERPLATE_TAGS = "nav, footer, aside, [hidden]";
   const BOILERPLATE_ROLES = ["navigation", "banner", "contentinfo", "complementary", "search", "dialog", "alertdialog", "menu", "menubar"]

@@ -115,6 +115,8 @@ def test_markdown_spends_tokens_on_content(open_page):
               '<img src="c.png" alt="logo"><img src="IMG_2041.jpg" alt="IMG_2041.jpg"><img src="d.png"></p>')
     assert to_markdown(images) == "![Sales doubled between 2020 and 2024]()"
     assert to_markdown('<figure><img src="a.png" alt="A cat"><figcaption>A cat on a mat</figcaption></figure>') == "A cat on a mat"
+    # Ruby annotations (the reading above the characters) are not run into the words.
+    assert to_markdown("<p><ruby>東京<rp>(</rp><rt>とうきょう</rt><rp>)</rp></ruby>に<ruby>行<rt>い</rt></ruby>く</p>") == "東京に行く"
     # Lists with one space after the marker; escapes only where a line would change meaning.
     assert to_markdown("<ul><li>one</li><li>two</li></ul><ol start='3'><li>three</li></ol>") == "- one\n- two\n\n3. three"
     assert to_markdown("<p>snake_case *stars* [brackets] 2 + 2</p>") == "snake_case *stars* [brackets] 2 + 2"
