@@ -60,8 +60,10 @@
   const CAPTION_WORDS = new Set(["caption", "credit", "credits", "copyright", "photocredit"]);
   // The caption's text, not a container that also holds the image (whose alt text may
   // describe it), a table or code.
+  // A "caption" of several paragraphs (a video's description) is text.
+  const CAPTION_CHARS = 300;
   const isCaption = (el) => (el.localName === "figcaption" || nameWords(el).some((word) => CAPTION_WORDS.has(word)))
-    && !el.querySelector("img, picture, svg, video, table, pre");
+    && !el.querySelector("img, picture, svg, video, table, pre") && textLength(el) < CAPTION_CHARS;
 
   const textLength = (el) => page.squash(el.textContent).length;
   // The share of an element's text that is link text.
