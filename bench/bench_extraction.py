@@ -64,6 +64,16 @@ class EvalPages(http.server.SimpleHTTPRequestHandler):
         except (UnicodeDecodeError, OSError):
             return "text/html"
 
+    def send_error(self, code, message=None, explain=None):
+        # A page that sends a browser without scripts elsewhere (jolie.de's <noscript> meta
+        # refresh to "please turn JavaScript on") is not itself read then; a 204 leaves the
+        # browser on the page under test, as trafilatura, reading the file, is.
+        if code == 404:
+            self.send_response(204)
+            self.end_headers()
+            return
+        super().send_error(code, message, explain)
+
 
 class QuietServer(http.server.ThreadingHTTPServer):
     def handle_error(self, request, client_address):
