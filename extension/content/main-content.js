@@ -149,7 +149,7 @@
       const end = headings.slice(i + 1).find((h) => Number(h.localName[1]) <= rank);
       const range = root.ownerDocument.createRange();
       range.setStartAfter(heading);
-      if (end?.isConnected) range.setEndBefore(end);
+      if (end && root.contains(end)) range.setEndBefore(end); // (the tree may be detached: Readability's)
       else range.setEnd(root, root.childNodes.length);
       if (!page.squash(range.toString())) heading.remove();
     }
