@@ -82,8 +82,16 @@
 
   function looksLikeBoilerplate(el) {
     const words = nameWords(el);
-    return words.some((word) => BOILERPLATE_WORDS.has(word)) && !words.some((word) => CONTENT_WORDS.has(word));
+    if (words.some((word) => CONTENT_WORDS.has(word))) return false;
+    const found = words.filter((word) => BOILERPLATE_WORDS.has(word));
+    return found.length > 0 && !(found.every((word) => TEASER_WORDS.has(word)) && isWholeText(el));
   }
+
+  // A "teaser" is a headline and a line or two that link to a story elsewhere; one that holds
+  // a whole text with few links is that story (a news item in a "teaser" box).
+  const TEASER_WORDS = new Set(["teaser", "teasers"]);
+  const WHOLE_TEXT = 500;
+  const isWholeText = (el) => textLength(el) >= WHOLE_TEXT && linkShare(el) < 0.2;
 
   // Never remove what holds the article: the page's own content markers, the title heading,
   // or a large share of all the text.

@@ -176,6 +176,12 @@ def test_read_page_keeps_the_lead_and_leaves_out_what_points_elsewhere(open_page
         assert left_out not in text, left_out
 
 
+def test_read_page_reads_a_story_in_a_teaser_box_but_not_the_teasers(open_page):
+    text = " ".join(open_page("teaser-story.html")("read_page")["markdown"].split())
+    assert "from their first length without a float" in text and "drew the first pages themselves." in text
+    assert "Winter gala" not in text and "Pool closed" not in text and "school pool" not in text
+
+
 def test_read_page_falls_back_to_the_visible_body(open_page):
     page = open_page("tables.html")("read_page")
     assert page["extracted_by"] == "page body"
