@@ -92,6 +92,8 @@
   const TEASER_WORDS = new Set(["teaser", "teasers"]);
   const WHOLE_TEXT = 500;
   const isWholeText = (el) => textLength(el) >= WHOLE_TEXT && linkShare(el) < 0.2;
+  const ASKS_WHO = "input[type=email], input[type=password], input[type=search], input[type=tel], input[name*=mail i], textarea";
+  const isProduct = (form) => isWholeText(form) && !form.querySelector(ASKS_WHO);
 
   // Never remove what holds the article: the page's own content markers, the title heading,
   // or a large share of all the text.
@@ -126,9 +128,11 @@
         el = walker.nextNode();
       }
     }
-    for (const el of doomed) el.remove();
-    // A form wrapping the whole page (ASP.NET) is kept; a short one (search, login, sign-up) goes.
-    for (const form of root.querySelectorAll("form")) if (!holdsTheArticle(form, pageChars)) form.remove();
+    // A form wrapping the whole page (ASP.NET) or a whole text (a shop's product and its
+    // description) is kept; one that asks who you are (search, login, sign-up) goes.
+    // (Judged before its fields go with the rest.)
+    const forms = [...root.querySelectorAll("form")].filter((form) => !holdsTheArticle(form, pageChars) && !isProduct(form));
+    for (const el of [...doomed, ...forms]) el.remove();
     return doc;
   }
 

@@ -182,6 +182,12 @@ def test_read_page_reads_a_story_in_a_teaser_box_but_not_the_teasers(open_page):
     assert "Winter gala" not in text and "Pool closed" not in text and "school pool" not in text
 
 
+def test_read_page_reads_a_product_in_its_form_but_not_the_sign_up_form(open_page):
+    text = " ".join(open_page("product.html")("read_page")["markdown"].split())
+    assert "embroidered with your pet's name" in text and "so that claws do not pull them apart." in text
+    assert "Subscribe to our letter" not in text and "Copyright" not in text
+
+
 def test_read_page_falls_back_to_the_visible_body(open_page):
     page = open_page("tables.html")("read_page")
     assert page["extracted_by"] == "page body"
