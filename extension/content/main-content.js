@@ -286,7 +286,7 @@
   // gains the lead above its first paragraph.
   function extract(doc) {
     const { article, content, extracted_by, page: cleaned } = choose(doc);
-    const text = dropTrailing(dropCredits(dropLinkedLines(dropLabels(content))));
+    const text = dropCallsToAction(dropTrailing(dropCredits(dropLinkedLines(dropLabels(content)))));
     return { article, content: withLead(text, cleaned), extracted_by };
   }
 
@@ -324,6 +324,21 @@
       trailing.push(el);
     }
     if (trailing.length <= MAX_TRAILING) for (const el of trailing) el.remove();
+    return root;
+  }
+
+  // The site's own calls at the end of a story to follow it or subscribe ("Follow us on
+  // Instagram", "Únete a nuestro canal de Telegram", "Abonnieren Sie den Newsletter"): a short
+  // line among the last few that names a channel and asks for the reader's follow.
+  const CHANNEL = /(?<!\p{L})(twitter|instagram|facebook|telegram|whatsapp|youtube|tiktok|linkedin|google news|newsletter|e-?mail|app)(?!\p{L})/iu;
+  const ASK = /(?<!\p{L})(follow|folge|folgen|s[íi]guenos|s[íi]ganos|suivez|subscribe|abonnieren|abonnez|suscr[íi]bete|suscr[íi]base|[úu]nete|join|sign up|download|descarga|mira|recibe|inscr[íi]bete|iscriviti)(?!\p{L})/iu;
+  const CALL_CHARS = 250;
+  const LAST_LINES = 3;
+  function dropCallsToAction(root) {
+    for (const el of textBlocks(root).slice(-LAST_LINES)) {
+      const text = page.squash(el.textContent);
+      if (text.length < CALL_CHARS && CHANNEL.test(text) && ASK.test(text) && !inListOrTable(el)) el.remove();
+    }
     return root;
   }
 

@@ -166,13 +166,15 @@ def test_read_page_keeps_the_lead_and_leaves_out_what_points_elsewhere(open_page
     assert "more than six thousand people came through them on the first day alone." in text
     assert text.index("six thousand people") < text.index("old bus depot")
     # A "caption" of several sentences (a video's description) is text; a short one is not.
-    for kept in ("old bus depot", "crate by crate", "Cheaper than planned", "steel frame", "proof of address", "put two hives."):
+    for kept in ("old bus depot", "crate by crate", "Cheaper than planned", "steel frame", "proof of address", "put two hives.",
+                 "on its Instagram page."):
         assert kept in text
     # A photo credit, a line that is one link to another story, and what follows the last
     # sentence (the heading of a section that was links, "Share this") are not the text.
-    # A heading whose section was only boilerplate ("Related coverage") goes with it.
+    # A heading whose section was only boilerplate ("Related coverage") goes with it, and so does
+    # the site's call at the end to follow it (a mere mention of Instagram stays).
     for left_out in ("Jane Doe", "What will happen to the old library", "More on this story", "Share this", "Copyright",
-                     "Related coverage"):
+                     "Related coverage", "Follow City Press"):
         assert left_out not in text, left_out
 
 
