@@ -59,8 +59,7 @@
   // benchmark counts their text as boilerplate far more often than as content.
   const CAPTION_WORDS = new Set(["caption", "credit", "credits", "copyright", "photocredit"]);
   // The caption's text, not a container that also holds the image (whose alt text may
-  // describe it), a table or code.
-  // A "caption" of several paragraphs (a video's description) is text.
+  // describe it), a table or code, nor a "caption" of several sentences (a video's description).
   const CAPTION_CHARS = 300;
   const isCaption = (el) => (el.localName === "figcaption" || nameWords(el).some((word) => CAPTION_WORDS.has(word)))
     && !el.querySelector("img, picture, svg, video, table, pre") && textLength(el) < CAPTION_CHARS;
@@ -88,10 +87,13 @@
   }
 
   // A "teaser" is a headline and a line or two that link to a story elsewhere; one that holds
-  // a whole text with few links is that story (a news item in a "teaser" box).
+  // a whole text (long, with few links) is that story (a news item in a "teaser" box).
   const TEASER_WORDS = new Set(["teaser", "teasers"]);
   const WHOLE_TEXT = 500;
-  const isWholeText = (el) => textLength(el) >= WHOLE_TEXT && linkShare(el) < 0.2;
+  const MAX_WHOLE_TEXT_LINKS = 0.2;
+  const isWholeText = (el) => textLength(el) >= WHOLE_TEXT && linkShare(el) < MAX_WHOLE_TEXT_LINKS;
+  // A form holding a whole text and asking nobody's address, name or words (search, login,
+  // sign-up, comment) is a shop's product with its description.
   const ASKS_WHO = "input[type=email], input[type=password], input[type=search], input[type=tel], input[name*=mail i], textarea";
   const isProduct = (form) => isWholeText(form) && !form.querySelector(ASKS_WHO);
 
@@ -128,9 +130,8 @@
         el = walker.nextNode();
       }
     }
-    // A form wrapping the whole page (ASP.NET) or a whole text (a shop's product and its
-    // description) is kept; one that asks who you are (search, login, sign-up) goes.
-    // (Judged before its fields go with the rest.)
+    // A form wrapping the whole page (ASP.NET) or a product is kept; any other goes. (Judged
+    // before its fields go with the rest.)
     const forms = [...root.querySelectorAll("form")].filter((form) => !holdsTheArticle(form, pageChars) && !isProduct(form));
     for (const el of [...doomed, ...forms]) el.remove();
     return doc;
