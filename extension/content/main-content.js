@@ -140,7 +140,7 @@
   // Lists and blocks that are mostly links (more stories, tag clouds, menus without a <nav>).
   function removeLinkLists(root) {
     for (const el of [...root.querySelectorAll("ul, ol, div, section, p, table")].reverse()) {
-      if (!el.isConnected) continue;
+      if (!root.contains(el)) continue; // gone with a list around it (the tree may be detached)
       const chars = textLength(el);
       if (!chars) continue;
       if (linkShare(el) > LINK_LIST_SHARE && !el.querySelector("h1, pre, img[alt]:not([alt=''])") && chars < 2000) {
