@@ -250,14 +250,13 @@
   // A line of a few words that ends no sentence, on its own between blocks ("Release Date:",
   // "Kontakt:", "Externer Inhalt", a date, a site name) labels the page, not the text.
   // Headings, list items, table cells, quotes, code and images keep theirs.
-  function dropLabels(root) {
-    for (const el of textBlocks(root)) {
-      const text = page.squash(el.textContent);
-      if (text.length >= LABEL_CHARS || el.closest("li, td, th, dd, dt, pre, h1, h2, h3, h4, h5, h6, blockquote")) continue;
-      if (el.querySelector("img, picture, svg, video, code, kbd, math")) continue;
-      if (SENTENCE_END.test(text)) continue;
-      el.remove();
-    }
+  const dropLabels = (root) => dropBlocks(root, textBlocks(root), (el, text) => text.length < LABEL_CHARS
+    && !el.closest("li, td, th, dd, dt, pre, h1, h2, h3, h4, h5, h6, blockquote")
+    && !el.querySelector("img, picture, svg, video, code, kbd, math") && !SENTENCE_END.test(text));
+
+  // Removes the `blocks` of `root` that `unwanted(block, its squashed text)` picks.
+  function dropBlocks(root, blocks, unwanted) {
+    for (const el of blocks) if (unwanted(el, page.squash(el.textContent))) el.remove();
     return root;
   }
 
@@ -295,22 +294,14 @@
   // forum thread) points elsewhere; list items and table cells are judged with their list.
   const MAX_LINK_SHARE = 0.7;
   const isLinkLine = (el) => linkShare(el) > MAX_LINK_SHARE && !inListOrTable(el) && !isHeading(el);
-  function dropLinkedLines(root) {
-    for (const el of textBlocks(root)) if (isLinkLine(el)) el.remove();
-    return root;
-  }
+  const dropLinkedLines = (root) => dropBlocks(root, textBlocks(root), isLinkLine);
 
   // Photo credits and image sources, in the languages of the web ("Foto: dpa", "Bild: ...",
   // "(crédito: ...)", "© Getty Images"): a short line that names one is not the text.
   const CREDIT = /(^|[\s(|])(©|(\(c\)|fotos?|photos?|bild(er)?|images?|credits?|créditos?|titelbild|beitragsbild|abbildung|quelle|source|getty images|dpa|afp|reuters)\s*[:/©])/i;
   const CREDIT_CHARS = 250;
-  function dropCredits(root) {
-    for (const el of textBlocks(root)) {
-      const text = page.squash(el.textContent);
-      if (text.length < CREDIT_CHARS && CREDIT.test(text) && !inListOrTable(el)) el.remove();
-    }
-    return root;
-  }
+  const dropCredits = (root) => dropBlocks(root, textBlocks(root),
+    (el, text) => text.length < CREDIT_CHARS && CREDIT.test(text) && !inListOrTable(el));
 
   // What follows the text's last sentence: headings of sections that were boilerplate ("More
   // on this", "Weitere Artikel"), link lines and short labels.
@@ -335,13 +326,8 @@
   const ASK = /(?<!\p{L})(follow|folge|folgen|s[íi]guenos|s[íi]ganos|suivez|subscribe|abonnieren|abonnez|suscr[íi]bete|suscr[íi]base|[úu]nete|join|sign up|download|descarga|mira|recibe|inscr[íi]bete|iscriviti)(?!\p{L})/iu;
   const CALL_CHARS = 250;
   const LAST_LINES = 3;
-  function dropCallsToAction(root) {
-    for (const el of textBlocks(root).slice(-LAST_LINES)) {
-      const text = page.squash(el.textContent);
-      if (text.length < CALL_CHARS && CHANNEL.test(text) && ASK.test(text) && !inListOrTable(el)) el.remove();
-    }
-    return root;
-  }
+  const dropCallsToAction = (root) => dropBlocks(root, textBlocks(root).slice(-LAST_LINES),
+    (el, text) => text.length < CALL_CHARS && CHANNEL.test(text) && ASK.test(text) && !inListOrTable(el));
 
   // Readability often starts at the first paragraph of the body and leaves out the lead or
   // standfirst above it. Full sentences just before the content's first block on the cleaned
