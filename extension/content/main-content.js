@@ -98,10 +98,12 @@
   const isProduct = (form) => isWholeText(form) && !form.querySelector(ASKS_WHO);
 
   // Never remove what holds the article: the page's own content markers, the title heading,
-  // or a large share of all the text.
+  // an <article> holding a whole text (not a list of teasers, each in an <article> of a
+  // headline and a line: "related posts"), or a large share of all the text.
   function holdsTheArticle(el, pageChars) {
     if (el.matches("article, main, [role=main], [itemprop=articleBody], body, html")) return true;
-    if (el.querySelector("h1, article, main, [role=main], [itemprop=articleBody]")) return true;
+    if (el.querySelector("h1, main, [role=main], [itemprop=articleBody]")) return true;
+    if ([...el.querySelectorAll("article")].some(isWholeText)) return true;
     return textLength(el) > WRAPPER_SHARE * pageChars;
   }
 

@@ -184,6 +184,15 @@ def test_read_page_reads_a_story_in_a_teaser_box_but_not_the_teasers(open_page):
     assert "Winter gala" not in text and "Pool closed" not in text and "school pool" not in text
 
 
+def test_related_posts_marked_as_articles_do_not_hide_the_page_s_content(open_page):
+    # Teasers each in an <article> are a list of other stories, not the page's article: they
+    # go, and the page's <main> is read, lead and all, not the first teaser.
+    page = open_page("trail-guide.html")("read_page")
+    text = " ".join(page["markdown"].split())
+    assert "riders who want long descents" in text and "open for lunch." in text
+    assert "Five lakes" not in text and "playground" not in text
+
+
 def test_read_page_reads_a_product_in_its_form_but_not_the_sign_up_form(open_page):
     text = " ".join(open_page("product.html")("read_page")["markdown"].split())
     assert "embroidered with your pet's name" in text and "so that claws do not pull them apart." in text
