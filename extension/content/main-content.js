@@ -284,11 +284,12 @@
   // the marker is read instead, up to Readability's last paragraph (what follows it there is
   // mostly related links, tags and sharing). When Readability finds no article (under 500
   // characters), the marker, and failing that the whole cleaned body. Whichever reading it is
-  // then loses its labels, link lines, photo credits and what trails its last sentence, and
-  // gains the lead above its first paragraph.
+  // then loses its labels, link lines, photo credits, what trails its last sentence, the site's
+  // closing call and its opening advertising disclosure, and gains the lead above its first
+  // paragraph.
   function extract(doc) {
     const { article, content, extracted_by, page: cleaned } = choose(doc);
-    const text = dropCallsToAction(dropTrailing(dropCredits(dropLinkedLines(dropLabels(content)))));
+    const text = dropDisclosures(dropCallsToAction(dropTrailing(dropCredits(dropLinkedLines(dropLabels(content))))));
     return { article, content: withLead(text, cleaned), extracted_by };
   }
 
@@ -331,6 +332,16 @@
   const dropCallsToAction = (root) => dropBlocks(root, textBlocks(root).slice(-LAST_LINES),
     (el, text) => text.length < CALL_CHARS && CHANNEL.test(text) && ASK.test(text) && !inListOrTable(el));
 
+  // The advertising disclosure a post opens with ("This post contains references to products
+  // from our advertisers...", "*Werbung. Dieser Beitrag enthält Werbung für...", "Affiliate
+  // links"): a short line among the first two that discloses is not the text, nor its lead.
+  const DISCLOSURE = /(?<!\p{L})(advertisers?|affiliate|(receive|earn) (a )?(compensation|commission)|enthält (unbezahlte )?werbung|(werbung|anzeige|advertisement|publicidad)\s*[.:|]|sponsored|gesponsert|provisionslinks?)(?!\p{L})/iu;
+  const DISCLOSURE_CHARS = 400;
+  const FIRST_LINES = 2;
+  const isDisclosure = (text) => text.length < DISCLOSURE_CHARS && DISCLOSURE.test(text);
+  const dropDisclosures = (root) => dropBlocks(root, textBlocks(root).slice(0, FIRST_LINES),
+    (el, text) => isDisclosure(text) && !inListOrTable(el) && !isHeading(el));
+
   // Readability often starts at the first paragraph of the body and leaves out the lead or
   // standfirst above it. Full sentences just before the content's first block on the cleaned
   // page (one other line between them allowed) join it.
@@ -351,7 +362,8 @@
   }
   function isLead(el) {
     const text = page.squash(el.textContent);
-    return text.length >= LEAD_CHARS && SENTENCE_END.test(text) && linkShare(el) < MAX_LEAD_LINK_SHARE && !inListOrTable(el);
+    return text.length >= LEAD_CHARS && SENTENCE_END.test(text) && linkShare(el) < MAX_LEAD_LINK_SHARE && !inListOrTable(el)
+      && !isDisclosure(text);
   }
 
   function choose(doc) {
