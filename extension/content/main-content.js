@@ -285,7 +285,7 @@
   // mostly related links, tags and sharing). When Readability finds no article (under 500
   // characters), the marker, and failing that the whole cleaned body. Whichever reading it is
   // then loses its labels, link lines, photo credits, what trails its last sentence, the site's
-  // closing call and its opening advertising disclosure, and gains the lead above its first
+  // closing calls and its opening advertising disclosure, and gains the lead above its first
   // paragraph.
   function extract(doc) {
     const { article, content, extracted_by, page: cleaned } = choose(doc);
@@ -325,12 +325,17 @@
   // The site's own calls at the end of a story to follow it or subscribe ("Follow us on
   // Instagram", "Únete a nuestro canal de Telegram", "Abonnieren Sie den Newsletter"): a short
   // line among the last few that names a channel and asks for the reader's follow.
-  const CHANNEL = /(?<!\p{L})(twitter|instagram|facebook|telegram|whatsapp|youtube|tiktok|linkedin|google news|newsletter|e-?mail|app)(?!\p{L})/iu;
-  const ASK = /(?<!\p{L})(follow|folge|folgen|s[íi]guenos|s[íi]ganos|suivez|subscribe|abonnieren|abonnez|suscr[íi]bete|suscr[íi]base|[úu]nete|join|sign up|download|descarga|mira|recibe|inscr[íi]bete|iscriviti)(?!\p{L})/iu;
+  // (A newsletter may be named in a compound: "Musiknewsletter".)
+  const CHANNEL = /(?<!\p{L})(twitter|instagram|facebook|telegram|whatsapp|youtube|tiktok|linkedin|google news|\p{L}*newsletter|e-?mail|apps?|e-?paper|edition|abo)(?!\p{L})/iu;
+  const ASK = /(?<!\p{L})(follow|folge|folgen|seguir|s[íi]guenos|s[íi]ganos|suivez|subscribe|abonnieren|abonnez|suscr[íi]bete|suscr[íi]base|suscribirse|[úu]nete|join|sign up|signing up|download|descarga|mira|recibe|inscr[íi]bete|iscriviti)(?!\p{L})/iu;
   const CALL_CHARS = 250;
   const LAST_LINES = 3;
+  // ... and its asks to share or rate the story, or to support the site ("Möchten Sie den
+  // Artikel teilen?", "Was this article helpful?", "Would you consider supporting our work?").
+  const ENGAGE = /(?<!\p{L})(share (this|the) (article|post|story)|(artikel|beitrag) teilen|compart(e|ir) (este|el) art[íi]culo|partage[rz]? cet article|(article|post|artikel|beitrag|art[íi]culo) (was |war )?(helpful|useful|n[üu]tzlich|hilfreich|[úu]til)\?|support(ing)? (our|us|independent)|unterst[üu]tzen sie (uns|unsere)|hazte (miembro|socio)|become a (member|supporter)|donate|spenden sie)(?!\p{L})/iu;
+  const isCallToAction = (text) => (CHANNEL.test(text) && ASK.test(text)) || ENGAGE.test(text);
   const dropCallsToAction = (root) => dropBlocks(root, textBlocks(root).slice(-LAST_LINES),
-    (el, text) => text.length < CALL_CHARS && CHANNEL.test(text) && ASK.test(text) && !inListOrTable(el));
+    (el, text) => text.length < CALL_CHARS && isCallToAction(text) && !inListOrTable(el));
 
   // The advertising disclosure a post opens with ("This post contains references to products
   // from our advertisers...", "*Werbung. Dieser Beitrag enthält Werbung für...", "Affiliate
