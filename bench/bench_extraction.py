@@ -5,7 +5,10 @@ snippets and metric: see its README). Each page is served from 127.0.0.1 and rea
 Chromium twice, with the page's scripts off (the HTML as served) and on (the live page);
 read_page's Markdown is reduced to the text a reader sees and scored. Beside it, on the same
 pages and in the same run: trafilatura 2.3.1 on CPython (requirements-bench.txt) and
-Readability.js alone (its textContent, on the scripts-off page).
+Readability.js alone (its textContent, on the scripts-off page). A live page whose scripts send
+the tab elsewhere (to https://, or to the site's own host: neither answers here) is kept where
+it is and read as far as it had loaded; those pages are named, and scripts on and off are also
+compared without them.
 
 The pages are split in two fixed halves by a hash of their file name: "dev" (what the
 extraction was tuned on) and "held-out" (only measured); both are printed.
@@ -113,6 +116,7 @@ def read_in_browser(pages, scripts_on: bool, dump: Path | None):
         texts["read_page, scripts on"] = {}
     sizes = {"markdown": 0, "text": 0}
     failures = []
+    left = {}  # file: where its scripts tried to take the tab
     server = serve(EVAL / "html")
     try:
         with PageReader() as reader:
@@ -124,6 +128,8 @@ def read_in_browser(pages, scripts_on: bool, dump: Path | None):
                     except Exception as error:  # a page that hangs or crashes scores as empty
                         result = {"error": str(error)}
                         reader.fresh_tab()
+                    if result.get("left_for"):
+                        left[entry["file"]] = result["left_for"]
                     if "error" in result:
                         failures.append(f"{entry['file']} (scripts {'on' if on else 'off'}): {result['error']}")
                         result = {"markdown": "", "readability": ""}
@@ -142,7 +148,7 @@ def read_in_browser(pages, scripts_on: bool, dump: Path | None):
     finally:
         server.shutdown()
         server.server_close()
-    return texts, sizes, failures, (largest["file"], times)
+    return texts, sizes, failures, left, (largest["file"], times)
 
 
 def read_readability_pages():
@@ -162,6 +168,18 @@ def read_readability_pages():
         server.shutdown()
         server.server_close()
     return found
+
+
+def print_pages_that_left(pages, texts, left):
+    """Pages whose scripts send the tab to https:// or to their own host, neither of which
+    answers here (on the real site they stay): the live reading of those is what the page had
+    parsed when it left. Scripts on and off are also compared without them."""
+    stayed = [e for e in pages if e["file"] not in left]
+    f = {on: total([score(texts[f"read_page, scripts {on}"].get(e["file"], ""), e["with"], e["without"]) for e in stayed]).f
+         for on in ("off", "on")}
+    print(f"\nThe scripts of {len(left)} page(s) leave for an address not served here "
+          f"({', '.join(sorted(left)[:6])}{', ...' if len(left) > 6 else ''}); on the other {len(stayed)}, "
+          f"read_page scores F {f['off']:.3f} with scripts off and {f['on']:.3f} with them on.")
 
 
 def print_readability_pages(found):
@@ -197,7 +215,7 @@ def main() -> int:
         args.dump.mkdir(parents=True, exist_ok=True)
 
     started = time.monotonic()
-    texts, sizes, failures, (largest, times) = read_in_browser(pages, not args.no_scripts_on, args.dump)
+    texts, sizes, failures, left, (largest, times) = read_in_browser(pages, not args.no_scripts_on, args.dump)
     name, trafilatura_texts = run_trafilatura(pages, ROOT / ".cache/bench/trafilatura.json")
     texts[name] = trafilatura_texts
 
@@ -216,6 +234,8 @@ def main() -> int:
             cells.append(f"{c.precision:.3f} | {c.recall:.3f} | **{c.f:.3f}**")
         per_page[extractor] = {e["file"]: vars(score(by_file.get(e["file"], ""), e["with"], e["without"])) for e in pages}
         print(f"| {extractor} | " + " | ".join(cells) + " |")
+    if left:
+        print_pages_that_left(pages, texts, left)
     ratio = sizes["markdown"] / max(1, sizes["text"])
     print(f"\nGoal: read_page F >= {GOAL['f']} with P and R each >= trafilatura's; scripts on within 0.01 F of off.")
     print(f"\n| read_page | value | goal |\n|---|---|---|")

@@ -6,7 +6,7 @@ run in an isolated world as a content script is. Each page can be loaded with it
 off (CDP's Emulation.setScriptExecutionDisabled: the HTML as served) or on (the live page).
 
     with PageReader() as reader:
-        result = reader.read(url, scripts=False)   # {"markdown", "title", "readability", "ms"}
+        result = reader.read(url, scripts=False)   # {"markdown", "title", "readability", "ms", "left_for"}
 """
 
 from __future__ import annotations
@@ -74,6 +74,8 @@ class PageReader:
         # A live page's alert() or "leave this page?" would hold every later command.
         self.cdp.on("Page.javascriptDialogOpening", lambda params, session: threading.Thread(
             target=self._dismiss_dialog, args=(session,), daemon=True).start())
+        self.cdp.on("Fetch.requestPaused", lambda params, session: threading.Thread(
+            target=self._keep_on_page, args=(params, session), daemon=True).start())
         self._open_tab()
         return self
 
@@ -81,10 +83,29 @@ class PageReader:
         self.target = self.cdp.send("Target.createTarget", {"url": "about:blank"})["targetId"]
         self.session = self.cdp.attach(self.target)
         self.cdp.send("Page.enable", session_id=self.session)
+        # Documents are held for _keep_on_page to judge.
+        self.cdp.send("Fetch.enable", {"patterns": [{"resourceType": "Document"}]}, session_id=self.session)
 
     def _dismiss_dialog(self, session):
         try:
             self.cdp.send("Page.handleJavaScriptDialog", {"accept": True}, session_id=session, timeout=5)
+        except Exception:
+            pass
+
+    # A live page's scripts may send the browser elsewhere: to https:// (the site's own redirect,
+    # which our plain-HTTP server cannot answer) or to the site's real host (not reachable
+    # here). A user reading the page on its site stays on it; so does the measurement: a
+    # document from any other origin than the page's is not loaded, and the tab keeps the page.
+    def _keep_on_page(self, params, session):
+        url = params["request"]["url"]
+        try:
+            if url.startswith(self.origin + "/") or url == "about:blank":
+                self.cdp.send("Fetch.continueRequest", {"requestId": params["requestId"]}, session_id=session, timeout=5)
+            else:
+                if params.get("frameId") == self.target:  # the tab itself, not a frame in it
+                    self.left_for = url
+                self.cdp.send("Fetch.failRequest", {"requestId": params["requestId"], "errorReason": "Aborted"},
+                              session_id=session, timeout=5)
         except Exception:
             pass
 
@@ -112,6 +133,8 @@ class PageReader:
         return self.cdp.send(method, params, session_id=self.session, timeout=timeout)
 
     def load(self, url: str, scripts: bool) -> None:
+        self.origin = "/".join(url.split("/")[:3])
+        self.left_for = None
         self._send("Emulation.setScriptExecutionDisabled", {"value": not scripts})
         self._loaded.clear()
         self._send("Page.navigate", {"url": url})
@@ -135,8 +158,11 @@ class PageReader:
         return reply["result"].get("value")
 
     def read(self, url: str, scripts: bool = False) -> dict:
+        """... and "left_for": where the page's scripts tried to take the tab, if they did (the
+        page stopped loading there: what it had parsed is read)."""
         self.load(url, scripts)
-        return self._evaluate(READ, self._world())
+        result = self._evaluate(READ, self._world())
+        return {**result, "left_for": self.left_for}
 
     def time_read(self, url: str, runs: int = 5, scripts: bool = False) -> list[float]:
         """read_page's own time in the page (ms), `runs` times after a first call."""
