@@ -82,9 +82,15 @@
   function looksLikeBoilerplate(el) {
     const words = nameWords(el);
     if (words.some((word) => CONTENT_WORDS.has(word))) return false;
-    const found = words.filter((word) => BOILERPLATE_WORDS.has(word));
+    const live = words.some((word) => LIVE_WORDS.has(word));
+    const found = words.filter((word) => BOILERPLATE_WORDS.has(word) && !(live && COMMENT_WORDS.has(word)));
     return found.length > 0 && !(found.every((word) => TEASER_WORDS.has(word)) && isWholeText(el));
   }
+
+  // A live ticker's or live blog's "comments" are its entries (the match or the event told
+  // minute by minute), not readers' comments.
+  const LIVE_WORDS = new Set(["live", "liveticker", "liveblog", "ticker"]);
+  const COMMENT_WORDS = new Set(["comment", "comments"]);
 
   // A "teaser" is a headline and a line or two that link to a story elsewhere; one that holds
   // a whole text (long, with few links) is that story (a news item in a "teaser" box).

@@ -194,6 +194,13 @@ def test_related_posts_marked_as_articles_do_not_hide_the_page_s_content(open_pa
     assert "Five lakes" not in text and "playground" not in text
 
 
+def test_a_live_ticker_s_entries_are_read_but_readers_comments_are_not(open_page):
+    # Sites name a live ticker's entries "comments" too ("live-match-comment").
+    text = " ".join(open_page("match-ticker.html")("read_page")["markdown"].split())
+    assert "Full time at the harbour!" in text and "Kick-off in a full stadium" in text
+    assert "what a match" not in text and "a draw is fine by me" not in text
+
+
 def test_read_page_reads_a_product_in_its_form_but_not_the_sign_up_form(open_page):
     text = " ".join(open_page("product.html")("read_page")["markdown"].split())
     assert "embroidered with your pet's name" in text and "so that claws do not pull them apart." in text
