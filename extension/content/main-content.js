@@ -27,6 +27,11 @@
   const SHORT_LINE = 50;
   // Characters below which a line that ends no sentence is a label, wherever it is.
   const LABEL_CHARS = 20;
+  // How long a line reads, in Latin characters: a Chinese, Japanese or Korean character says
+  // about as much as a short word (a 10-character Chinese line is a sentence, not a label).
+  const CJK = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]/g;
+  const CJK_WEIGHT = 3;
+  const readingLength = (text) => text.length + (CJK_WEIGHT - 1) * (text.match(CJK)?.length ?? 0);
   const SENTENCE_END = /[.!?…"“”»«)。！？]$/;
 
   // Never text a reader reads as the page's content.
@@ -246,7 +251,7 @@
   function pruneAdditions(wider, content) {
     const kept = new Set(leafBlocks(content).map((el) => page.squash(el.textContent)));
     const blocks = textBlocks(wider);
-    const good = blocks.map((el) => { const t = page.squash(el.textContent); return kept.has(t) || t.length >= SHORT_LINE; });
+    const good = blocks.map((el) => { const t = page.squash(el.textContent); return kept.has(t) || readingLength(t) >= SHORT_LINE; });
     blocks.forEach((el, i) => {
       if (good[i] || el.closest("li, td, th, dd, dt, pre")) return;
       if (/^h[1-6]$/.test(el.localName) && good[i + 1]) return;
@@ -258,7 +263,7 @@
   // A line of a few words that ends no sentence, on its own between blocks ("Release Date:",
   // "Kontakt:", "Externer Inhalt", a date, a site name) labels the page, not the text.
   // Headings, list items, table cells, quotes, code and images keep theirs.
-  const dropLabels = (root) => dropBlocks(root, textBlocks(root), (el, text) => text.length < LABEL_CHARS
+  const dropLabels = (root) => dropBlocks(root, textBlocks(root), (el, text) => readingLength(text) < LABEL_CHARS
     && !el.closest("li, td, th, dd, dt, pre, h1, h2, h3, h4, h5, h6, blockquote")
     && !el.querySelector("img, picture, svg, video, code, kbd, math") && !SENTENCE_END.test(text));
 
@@ -321,7 +326,7 @@
     const trailing = [];
     for (const el of textBlocks(root).reverse()) {
       const text = page.squash(el.textContent);
-      if (!isHeading(el) && !isLinkLine(el) && (text.length >= TRAILING_CHARS || SENTENCE_END.test(text))) break;
+      if (!isHeading(el) && !isLinkLine(el) && (readingLength(text) >= TRAILING_CHARS || SENTENCE_END.test(text))) break;
       trailing.push(el);
     }
     if (trailing.length <= MAX_TRAILING) for (const el of trailing) el.remove();
@@ -373,7 +378,7 @@
   }
   function isLead(el) {
     const text = page.squash(el.textContent);
-    return text.length >= LEAD_CHARS && SENTENCE_END.test(text) && linkShare(el) < MAX_LEAD_LINK_SHARE && !inListOrTable(el)
+    return readingLength(text) >= LEAD_CHARS && SENTENCE_END.test(text) && linkShare(el) < MAX_LEAD_LINK_SHARE && !inListOrTable(el)
       && !isDisclosure(text);
   }
 

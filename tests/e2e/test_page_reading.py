@@ -201,6 +201,13 @@ def test_a_live_ticker_s_entries_are_read_but_readers_comments_are_not(open_page
     assert "what a match" not in text and "a draw is fine by me" not in text
 
 
+def test_a_short_chinese_subheading_is_read_as_text_not_dropped_as_a_label(open_page):
+    # Eight Chinese characters say as much as a line of Latin text: not a stray label.
+    text = " ".join(open_page("chinese-story.html")("read_page")["markdown"].split())
+    assert "“数字”走进阅览室" in text and "孩子们的新去处" in text
+    assert "新馆面积是旧馆的两倍" in text and "版权所有" not in text
+
+
 def test_read_page_reads_a_product_in_its_form_but_not_the_sign_up_form(open_page):
     text = " ".join(open_page("product.html")("read_page")["markdown"].split())
     assert "embroidered with your pet's name" in text and "so that claws do not pull them apart." in text
