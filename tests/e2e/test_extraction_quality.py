@@ -22,12 +22,13 @@ pytestmark = pytest.mark.e2e
 
 SAMPLE = Path(__file__).parent / "extraction"
 PAGES = json.loads((SAMPLE / "evaldata.json").read_text())
-# The sample (16 pages picked by a hash of their names, several of them hard) scores P 0.923,
-# R 0.923, F 0.923 today (the bench has the full set); before the ruby, caption, empty-heading,
+# The sample (16 pages picked by a hash of their names, several of them hard) scores P 0.960,
+# R 0.923, F 0.941 today (the bench has the full set); before the advertising-disclosure rule
+# P 0.923, R 0.923, F 0.923; before the ruby, caption, empty-heading,
 # teaser, form and closing-call rules P 0.906, R 0.923, F 0.914; before the lead, link-line, credit and
 # trailing-line rules P 0.902, R 0.885, F 0.893; before main-content.js (Readability, or the
 # whole body under 500 characters) P 0.804, R 0.788, F 0.796.
-FLOOR = {"precision": 0.90, "recall": 0.90, "f": 0.91}
+FLOOR = {"precision": 0.94, "recall": 0.90, "f": 0.93}
 
 
 @pytest.fixture(scope="module")
