@@ -263,9 +263,15 @@
   // A line of a few words that ends no sentence, on its own between blocks ("Release Date:",
   // "Kontakt:", "Externer Inhalt", a date, a site name) labels the page, not the text.
   // Headings, list items, table cells, quotes, code and images keep theirs.
-  const dropLabels = (root) => dropBlocks(root, textBlocks(root), (el, text) => readingLength(text) < LABEL_CHARS
+  // So does a widget's "Loading…" ("Lade weitere Inhalte ...", "Like Loading..."), which the
+  // page never replaced because its script did not run.
+  const LOADING = /(?<!\p{L})(loading|lade|laden|geladen|cargando|chargement|caricamento|carregando)(?!\p{L})[^.…]{0,30}(\.\.\.|…)$/iu;
+  const LOADING_CHARS = 60;
+  const isLabel = (el, text) => (readingLength(text) < LABEL_CHARS
     && !el.closest("li, td, th, dd, dt, pre, h1, h2, h3, h4, h5, h6, blockquote")
-    && !el.querySelector("img, picture, svg, video, code, kbd, math") && !SENTENCE_END.test(text));
+    && !el.querySelector("img, picture, svg, video, code, kbd, math") && !SENTENCE_END.test(text))
+    || (text.length < LOADING_CHARS && LOADING.test(text));
+  const dropLabels = (root) => dropBlocks(root, textBlocks(root), isLabel);
 
   // Removes the `blocks` of `root` that `unwanted(block, its squashed text)` picks.
   function dropBlocks(root, blocks, unwanted) {
