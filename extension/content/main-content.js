@@ -307,7 +307,7 @@
   function extract(doc) {
     const { article, content, extracted_by, page: cleaned } = choose(doc);
     const text = dropDisclosures(dropCallsToAction(dropTrailing(dropCredits(dropLinkedLines(dropLabels(content))))));
-    return { article, content: withLead(text, cleaned), extracted_by };
+    return { article, content: withIngredients(withLead(text, cleaned), cleaned), extracted_by };
   }
 
   // A line that is mostly one link ("Read more: <another story>", "Lea: ...", a link to the
@@ -386,6 +386,33 @@
     const text = page.squash(el.textContent);
     return readingLength(text) >= LEAD_CHARS && SENTENCE_END.test(text) && linkShare(el) < MAX_LEAD_LINK_SHARE && !inListOrTable(el)
       && !isDisclosure(text);
+  }
+
+  // A recipe's ingredients are half of it, but pages keep them in a box of their own beside the
+  // method, which is what Readability picks. The page's ingredient lists (schema.org
+  // recipeIngredient, or a box named "ingredients") that the reading lacks join it, first.
+  const INGREDIENT_WORDS = new Set(["ingredients", "ingredient", "zutaten", "ingredientes", "ingrédients", "ingredienti"]);
+  const INGREDIENT_NAMED = ["ngredient", "utaten"].map((part) => `[class*=${part} i], [id*=${part} i]`).join(", ");
+  function ingredientBoxes(root) {
+    const named = [...root.querySelectorAll(INGREDIENT_NAMED)].filter((el) => nameWords(el).some((word) => INGREDIENT_WORDS.has(word)));
+    const listed = [...root.querySelectorAll("[itemprop=recipeIngredient], [itemprop=ingredients]")]
+      .map((el) => el.closest("ul, ol, table") || el);
+    const boxes = [...new Set([...named, ...listed])];
+    return boxes.filter((el) => !boxes.some((other) => other !== el && other.contains(el)) && textLength(el) > 0);
+  }
+  // (A box around the reading itself, or larger than it, is a page's wrapper, not a list.)
+  function withIngredients(content, cleaned) {
+    const first = textBlocks(content)[0];
+    if (!first) return content;
+    const text = page.squash(content.textContent);
+    const firstText = page.squash(first.textContent);
+    const missing = ingredientBoxes(cleaned.body || cleaned.documentElement).filter((box) => {
+      const boxText = page.squash(box.textContent);
+      return !boxText.includes(firstText) && boxText.length < text.length
+        && leafBlocks(box).some((el) => !text.includes(page.squash(el.textContent)));
+    });
+    if (missing.length) first.before(...missing.map((box) => content.ownerDocument.importNode(box, true)));
+    return content;
   }
 
   function choose(doc) {

@@ -209,6 +209,13 @@ def test_a_short_chinese_subheading_is_read_as_text_not_dropped_as_a_label(open_
     assert "新馆面积是旧馆的两倍" in text and "版权所有" not in text
 
 
+def test_a_recipe_is_read_with_its_ingredients_from_their_own_box(open_page):
+    # The method is the article Readability finds; the ingredients beside it join it, first.
+    text = " ".join(open_page("recipe.html")("read_page")["markdown"].split())
+    assert "500 g flour" in text and "3 tbsp honey" in text and "until the almonds are golden." in text
+    assert text.index("500 g flour") < text.index("Warm the milk")
+
+
 def test_read_page_reads_a_product_in_its_form_but_not_the_sign_up_form(open_page):
     text = " ".join(open_page("product.html")("read_page")["markdown"].split())
     assert "embroidered with your pet's name" in text and "so that claws do not pull them apart." in text
