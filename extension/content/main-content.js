@@ -303,7 +303,7 @@
   // characters), the marker, and failing that the whole cleaned body. Whichever reading it is
   // then loses its labels, link lines, photo credits, what trails its last sentence, the site's
   // closing calls and its opening advertising disclosure, and gains the lead above its first
-  // paragraph.
+  // paragraph and, on a recipe, the ingredients kept beside it.
   function extract(doc) {
     const { article, content, extracted_by, page: cleaned } = choose(doc);
     const text = dropDisclosures(dropCallsToAction(dropTrailing(dropCredits(dropLinkedLines(dropLabels(content))))));
@@ -392,7 +392,7 @@
   // method, which is what Readability picks. The page's ingredient lists (schema.org
   // recipeIngredient, or a box named "ingredients") that the reading lacks join it, first.
   const INGREDIENT_WORDS = new Set(["ingredients", "ingredient", "zutaten", "ingredientes", "ingrédients", "ingredienti"]);
-  const INGREDIENT_NAMED = ["ngredient", "utaten"].map((part) => `[class*=${part} i], [id*=${part} i]`).join(", ");
+  const INGREDIENT_NAMED = ["ngredient", "ngrédient", "utaten"].map((part) => `[class*=${part} i], [id*=${part} i]`).join(", ");
   function ingredientBoxes(root) {
     const named = [...root.querySelectorAll(INGREDIENT_NAMED)].filter((el) => nameWords(el).some((word) => INGREDIENT_WORDS.has(word)));
     const listed = [...root.querySelectorAll("[itemprop=recipeIngredient], [itemprop=ingredients]")]
