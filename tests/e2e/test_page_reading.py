@@ -214,6 +214,8 @@ def test_a_recipe_is_read_with_its_ingredients_from_their_own_box(open_page):
     text = " ".join(open_page("recipe.html")("read_page")["markdown"].split())
     assert "500 g flour" in text and "3 tbsp honey" in text and "until the almonds are golden." in text
     assert text.index("500 g flour") < text.index("Warm the milk")
+    # A hidden "ingredients" box (text planted for the model, not the reader) is not one of them.
+    assert "open tabs" not in text
 
 
 def test_read_page_reads_a_product_in_its_form_but_not_the_sign_up_form(open_page):
