@@ -60,6 +60,8 @@ class PageReader:
         self.settle = settle  # after the load event, for scripts that rewrite the page
         self.load_timeout = load_timeout
         self.scripts = content_scripts()
+        self.origin = None  # the page under test's (load sets it; _keep_on_page lets only it through)
+        self.left_for = None
 
     def __enter__(self):
         self.profile = Path(tempfile.mkdtemp(prefix="tabagent-reader-"))
@@ -99,7 +101,7 @@ class PageReader:
     def _keep_on_page(self, params, session):
         url = params["request"]["url"]
         try:
-            if url.startswith(self.origin + "/") or url == "about:blank":
+            if url == "about:blank" or (self.origin and url.startswith(self.origin + "/")):
                 self.cdp.send("Fetch.continueRequest", {"requestId": params["requestId"]}, session_id=session, timeout=5)
             else:
                 if params.get("frameId") == self.target:  # the tab itself, not a frame in it
