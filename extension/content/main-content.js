@@ -306,7 +306,7 @@
   // paragraph and, on a recipe, the ingredients kept beside it.
   function extract(doc) {
     const { article, content, extracted_by, page: cleaned } = choose(doc);
-    const text = dropDisclosures(dropCallsToAction(dropTrailing(dropCredits(dropLinkedLines(dropLabels(content))))));
+    const text = dropDisclosures(dropCallsToAction(dropTrailing(dropCredits(dropPointers(dropLinkedLines(dropLabels(content)))))));
     return { article, content: withIngredients(withLead(text, cleaned), cleaned), extracted_by };
   }
 
@@ -315,6 +315,36 @@
   const MAX_LINK_SHARE = 0.7;
   const isLinkLine = (el) => linkShare(el) > MAX_LINK_SHARE && !inListOrTable(el) && !isHeading(el);
   const dropLinkedLines = (root) => dropBlocks(root, textBlocks(root), isLinkLine);
+
+  // A line pointing to more reading elsewhere on the site ("Mehr zum Thema", "Weitere Artikel",
+  // "Lesen Sie auch", "Related posts", "À lire aussi", "Te puede interesar") heads a list of
+  // links that went with the cleaning, or that follows: it is never the text. A list of links
+  // right after it goes with it; a list of text after it keeps it as its heading.
+  const POINTER = new RegExp("^(" + [
+    "weitere (\\p{L}+ )?(artikel|beitr[äa]ge|themen|nachrichten|news|meldungen|links|\\p{L}*tipps|inhalte|videos|bilder|geschichten|stories|texte)",
+    "weiterführende (links|artikel|beitr[äa]ge)", "mehr (zum thema|zu diesem thema|aus (dem|der|den)|\\p{L}*tipps|artikel|news|nachrichten)",
+    "lesen sie (auch|mehr|weiter)", "das könnte sie (auch )?interessieren", "(ähnliche|verwandte) (artikel|beitr[äa]ge|themen)",
+    "kommentierte artikel", "meist ?-?(gelesen|diskutiert|kommentiert)", "meistgelesen",
+    "related( (posts|articles|stories|topics|content|reading|links))?", "more (stories|articles|news|on this|from|like this)",
+    "read (also|more|next)", "see also", "you (may|might) also like", "recommended (for you|reading|articles|stories)",
+    "(à )?lire aussi", "sur le même sujet", "(audios? et vidéos|articles?) sur le (même )?sujet",
+    "lee también", "leer más", "más noticias", "noticias relacionadas", "te puede interesar",
+    "leggi anche", "articoli correlati", "potrebbe interessarti",
+  ].join("|") + ")(?!\\p{L})", "iu");
+  const POINTER_CHARS = 60;
+  function dropPointers(root) {
+    for (const el of textBlocks(root)) {
+      const text = page.squash(el.textContent);
+      if (readingLength(text) >= POINTER_CHARS || !POINTER.test(text)) continue;
+      const next = el.nextElementSibling;
+      if (next?.matches("ul, ol")) {
+        if (linkShare(next) <= LINK_LIST_SHARE) continue;
+        next.remove();
+      }
+      el.remove();
+    }
+    return root;
+  }
 
   // Photo credits and image sources, in the languages of the web ("Foto: dpa", "Bild: ...",
   // "(crédito: ...)", "© Getty Images"): a short line that names one is not the text.
