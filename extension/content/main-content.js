@@ -262,16 +262,41 @@
 
   // A line of a few words that ends no sentence, on its own between blocks ("Release Date:",
   // "Kontakt:", "Externer Inhalt", a date, a site name) labels the page, not the text.
-  // Headings, list items, table cells, quotes, code and images keep theirs.
+  // Headings, list items, table cells, quotes, code and images that say something keep theirs
+  // (an icon beside the line says nothing).
   // So does a widget's "Loading…" ("Lade weitere Inhalte ...", "Like Loading..."), which the
   // page never replaced because its script did not run.
   const LOADING = /(?<!\p{L})(loading|lade|laden|geladen|cargando|chargement|caricamento|carregando)(?!\p{L})[^.…]{0,30}(\.\.\.|…)$/iu;
   const LOADING_CHARS = 60;
   const isLabel = (el, text) => (readingLength(text) < LABEL_CHARS
     && !el.closest("li, td, th, dd, dt, pre, h1, h2, h3, h4, h5, h6, blockquote")
-    && !el.querySelector("img, picture, svg, video, code, kbd, math") && !SENTENCE_END.test(text))
+    && !el.querySelector(`img[alt]:not([alt=""]), video, code, kbd, math`) && !SENTENCE_END.test(text))
     || (text.length < LOADING_CHARS && LOADING.test(text));
-  const dropLabels = (root) => dropBlocks(root, textBlocks(root), isLabel);
+  const dropLabels = (root) => dropBlocks(root, textBlocks(root), (el, text) => isLabel(el, text) || isDateLine(el, text));
+
+  // A line that is a date (and time) with a word or two ("11 Jan 2019", "2021-10-16 | News",
+  // "asked Feb 6, 2014 at 20:37") dates the page, not the text. A labelled date ("Termin:
+  // 29.02.2020, 19 Uhr") is information the text gives, and a heading may be a diary's day.
+  const MONTH = "(jan|feb|f[ée]v|m[äa]r|apr|avr|ma[iyg]|jun|juin|giu|jul|juil|lug|aug|ao[uû]|ago|sep|set|o[ck]t|ott|nov|de[zc]|d[ée]c|dic|ene|abr|gen)\\p{L}*\\.?";
+  const DATE = new RegExp([
+    "\\d{4}-\\d{1,2}-\\d{1,2}", "\\d{1,2}[./]\\s?\\d{1,2}[./]\\s?\\d{2,4}",
+    `\\d{1,2}\\.?\\s+(de\\s+)?${MONTH}\\s+(de\\s+)?\\d{4}`, `${MONTH}\\s+\\d{1,2}(st|nd|rd|th)?,?\\s+\\d{4}`,
+  ].join("|"), "iu");
+  const TIME = /\d{1,2}:\d{2}(\s?(am|pm|uhr|h))?(?!\p{L})/giu;
+  const DATE_LINE_CHARS = 50;
+  const DATE_LINE_WORDS = 2;
+  function firstDate(root) {
+    for (const el of textBlocks(root)) {
+      const text = page.squash(el.textContent);
+      if (isDateLine(el, text)) return text.match(DATE)[0];
+    }
+    return undefined;
+  }
+  function isDateLine(el, text) {
+    if (readingLength(text) >= DATE_LINE_CHARS || !DATE.test(text) || el.closest("li, td, th, dd, dt, pre, h1, h2, h3, h4, h5, h6")) return false;
+    const rest = text.replace(new RegExp(DATE.source, "giu"), " ").replace(TIME, " ");
+    return !rest.includes(":") && (rest.match(/\p{L}+/gu) ?? []).length <= DATE_LINE_WORDS;
+  }
 
   // Removes the `blocks` of `root` that `unwanted(block, its squashed text)` picks.
   function dropBlocks(root, blocks, unwanted) {
@@ -306,6 +331,8 @@
   // paragraph and, on a recipe, the ingredients kept beside it.
   function extract(doc) {
     const { article, content, extracted_by, page: cleaned } = choose(doc);
+    // A date line goes from the text, but its date stays, when the page gives none elsewhere.
+    article.publishedTime ||= firstDate(content);
     const text = dropDisclosures(dropCallsToAction(dropTrailing(dropCredits(dropPointers(dropLinkedLines(dropLabels(content)))))));
     return { article, content: withIngredients(withLead(text, cleaned), cleaned), extracted_by };
   }
@@ -407,15 +434,20 @@
     const at = blocks.findIndex((el) => page.squash(el.textContent) === firstText);
     const lead = [];
     for (let i = at - 1, skipped = 0; i >= 0 && skipped <= 1; i--) {
-      if (isLead(blocks[i])) { lead.unshift(blocks[i]); skipped = 0; } else if (linkShare(blocks[i]) <= LINK_LIST_SHARE) skipped++;
+      if (isLead(blocks[i])) { lead.unshift(blocks[i]); skipped = 0; } else if (!isDropped(blocks[i]) && linkShare(blocks[i]) <= LINK_LIST_SHARE) skipped++;
     }
     if (lead.length) first.before(...lead.map((el) => content.ownerDocument.importNode(el, true)));
     return content;
   }
+  // (A date line or a disclosure between the lead and the text does not part them.)
+  function isDropped(el) {
+    const text = page.squash(el.textContent);
+    return isDateLine(el, text) || isDisclosure(text);
+  }
   function isLead(el) {
     const text = page.squash(el.textContent);
     return readingLength(text) >= LEAD_CHARS && SENTENCE_END.test(text) && linkShare(el) < MAX_LEAD_LINK_SHARE && !inListOrTable(el)
-      && !isDisclosure(text);
+      && !isDisclosure(text) && !el.closest("h1");
   }
 
   // A recipe's ingredients are half of it, but pages keep them in a box of their own beside the

@@ -165,10 +165,16 @@ def test_read_page_keeps_the_lead_and_leaves_out_what_points_elsewhere(open_page
     # The standfirst above the story's first paragraph is the article's lead.
     assert "more than six thousand people came through them on the first day alone." in text
     assert text.index("six thousand people") < text.index("old bus depot")
+    assert "thousands come through" not in text  # the headline is the title, not the lead
     # A "caption" of several sentences (a video's description) is text; a short one is not.
     for kept in ("old bus depot", "crate by crate", "Cheaper than planned", "steel frame", "proof of address", "put two hives.",
                  "on its Instagram page."):
         assert kept in text
+    # The line that dates the story is not its text, but its date is the page's when nothing
+    # else dates it; a date the text gives under a label stays.
+    assert "Posted" not in text and page["published_time"] == "March 12, 2024"
+    assert "4 min read" not in text  # a label, though an icon stands beside it
+    assert "Guided tours: March 16, 2024 at 11:00" in text
     # A line pointing to more stories goes, with the list of links after it; a list of text
     # keeps its heading, whatever the heading says.
     for left_out in ("More from our coverage", "More from the archive", "oldest bookshop", "bus depot was like"):
