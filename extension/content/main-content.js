@@ -353,7 +353,7 @@
     "lesen sie (auch|mehr|weiter)", "das könnte sie (auch )?interessieren", "(ähnliche|verwandte) (artikel|beitr[äa]ge|themen)",
     "kommentierte artikel", "meist ?-?(gelesen|diskutiert|kommentiert)", "meistgelesen",
     "related( (posts|articles|stories|topics|content|reading|links))?", "more (stories|articles|news|on this|from|like this)",
-    "read (also|more|next)", "see also", "you (may|might) also like", "recommended (for you|reading|articles|stories)",
+    "read (also|more|next)", "you (may|might) also like", "recommended (for you|reading|articles|stories)",
     "(à )?lire aussi", "sur le même sujet", "(audios? et vidéos|articles?) sur le (même )?sujet",
     "lee también", "leer más", "más noticias", "noticias relacionadas", "te puede interesar",
     "leggi anche", "articoli correlati", "potrebbe interessarti",
