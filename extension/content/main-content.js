@@ -406,10 +406,23 @@
   const LAST_LINES = 3;
   // ... and its asks to share or rate the story, or to support the site ("Möchten Sie den
   // Artikel teilen?", "Was this article helpful?", "Would you consider supporting our work?").
-  const ENGAGE = /(?<!\p{L})(share (this|the) (article|post|story)|(artikel|beitrag) teilen|compart(e|ir) (este|el) art[íi]culo|partage[rz]? cet article|(article|post|artikel|beitrag|art[íi]culo) (was |war )?(helpful|useful|n[üu]tzlich|hilfreich|[úu]til)\?|support(ing)? (our|us|independent)|unterst[üu]tzen sie (uns|unsere)|hazte (miembro|socio)|become a (member|supporter)|donate|spenden sie)(?!\p{L})/iu;
-  const isCallToAction = (text) => (CHANNEL.test(text) && ASK.test(text)) || ENGAGE.test(text);
-  const dropCallsToAction = (root) => dropBlocks(root, textBlocks(root).slice(-LAST_LINES),
-    (el, text) => text.length < CALL_CHARS && isCallToAction(text) && !inListOrTable(el));
+  const ENGAGE = /(?<!\p{L})(share (this|the) (article|post|story)|(artikel|beitrag) teilen|compart(e|ir) (este|el) art[íi]culo|partage[rz]? cet article|(article|post|artikel|beitrag|art[íi]culo) (was |war )?(helpful|useful|n[üu]tzlich|hilfreich|[úu]til)\?|support(ing)? (our|us|independent)|unterst[üu]tzen sie (uns|unsere)|hazte (miembro|socio)|become a (member|supporter)|donate|spenden sie|help us (continue|keep|grow)|sign up here|(nichts|nie) (mehr )?(verpassen|versäumen)|never miss|(verraten|schreiben) sie (uns )?(gerne )?in den kommentaren|let us know in the comments|unsere[nm]? \p{L}*newsletter)(?!\p{L})/iu;
+  // ... and its closing notes on the page itself: the licence, how to cite it, and the blog's
+  // "This entry was posted in ..." ("Dieser Text wurde veröffentlicht unter der Lizenz CC-BY",
+  // "Suggested citation", "Der Beitrag wurde am ... veröffentlicht und wurde unter ... abgelegt").
+  const CLOSING_NOTE = /(?<!\p{L})(creative commons|cc[- ]by|licen[cs]ed under|unter der lizenz|suggested citation|zitiervorschlag|cite this (article|post)|this entry was posted|(beitrag|eintrag) wurde am)(?!\p{L})/iu;
+  const isCallToAction = (text) => (CHANNEL.test(text) && ASK.test(text)) || ENGAGE.test(text) || CLOSING_NOTE.test(text);
+  // (Several calls in a row at the end do not hide each other: the last lines are counted
+  // without them.)
+  function dropCallsToAction(root) {
+    let lines = 0;
+    for (const el of textBlocks(root).reverse()) {
+      const text = page.squash(el.textContent);
+      if (text.length < CALL_CHARS && isCallToAction(text) && !inListOrTable(el)) el.remove();
+      else if (++lines >= LAST_LINES) break;
+    }
+    return root;
+  }
 
   // The advertising disclosure a post opens with ("This post contains references to products
   // from our advertisers...", "*Werbung. Dieser Beitrag enthält Werbung für...", "Affiliate
