@@ -272,7 +272,13 @@
     && !el.closest("li, td, th, dd, dt, pre, h1, h2, h3, h4, h5, h6, blockquote")
     && !el.querySelector(`img[alt]:not([alt=""]), video, code, kbd, math`) && !SENTENCE_END.test(text))
     || (text.length < LOADING_CHARS && LOADING.test(text));
-  const dropLabels = (root) => dropBlocks(root, textBlocks(root), (el, text) => isLabel(el, text) || isDateLine(el, text));
+  const dropLabels = (root) => dropBlocks(root, textBlocks(root), (el, text) => isLabel(el, text) || isDateLine(el, text) || isSiteNotice(text));
+
+  // What the site says about the visit, not the story: "You are not logged in", "You are using
+  // a browser version with limited support for CSS", "Please enable JavaScript".
+  const SITE_NOTICE = /(?<!\p{L})((sie sind|you are) (aktuell |currently )?nicht (eingeloggt|angemeldet)|you are (currently )?not logged in|you are using (an? )?(\p{L}+ )?browser|browser version with limited support|(please )?(enable|activate) javascript|(bitte )?(aktivieren sie|aktiviere) javascript|javascript (is )?(disabled|deaktiviert))(?!\p{L})/iu;
+  const SITE_NOTICE_CHARS = 400;
+  const isSiteNotice = (text) => text.length < SITE_NOTICE_CHARS && SITE_NOTICE.test(text);
 
   // A line that is a date (and time) with a word or two ("11 Jan 2019", "2021-10-16 | News",
   // "asked Feb 6, 2014 at 20:37") dates the page, not the text. A labelled date ("Termin:
@@ -460,7 +466,7 @@
   function isLead(el) {
     const text = page.squash(el.textContent);
     return readingLength(text) >= LEAD_CHARS && SENTENCE_END.test(text) && linkShare(el) < MAX_LEAD_LINK_SHARE && !inListOrTable(el)
-      && !isDisclosure(text) && !el.closest("h1");
+      && !isDisclosure(text) && !isSiteNotice(text) && !el.closest("h1");
   }
 
   // A recipe's ingredients are half of it, but pages keep them in a box of their own beside the
