@@ -340,7 +340,7 @@
     // A date line goes from the text, but its date stays, when the page gives none elsewhere.
     article.publishedTime ||= firstDate(content);
     const text = dropDisclosures(dropCallsToAction(dropTrailing(dropCredits(dropPointers(dropLinkedLines(dropLabels(content)))))));
-    return { article, content: withIngredients(withLead(text, cleaned), cleaned), extracted_by };
+    return { article, content: withIngredients(withAbstract(withLead(text, cleaned), cleaned), cleaned), extracted_by };
   }
 
   // A line that is mostly one link ("Read more: <another story>", "Lea: ...", a link to the
@@ -455,13 +455,20 @@
     for (let i = at - 1, skipped = 0; i >= 0 && skipped <= 1; i--) {
       if (isLead(blocks[i])) { lead.unshift(blocks[i]); skipped = 0; } else if (!isDropped(blocks[i]) && linkShare(blocks[i]) <= LINK_LIST_SHARE) skipped++;
     }
-    if (lead.length) first.before(...lead.map((el) => content.ownerDocument.importNode(el, true)));
+    if (lead.length) putFirst(content, first, lead);
     return content;
   }
   // (A date line or a disclosure between the lead and the text does not part them.)
   function isDropped(el) {
     const text = page.squash(el.textContent);
     return isDateLine(el, text) || isDisclosure(text);
+  }
+  // Copies of `elements` go before the reading's `first` block, or before the list or table
+  // it opens (a reference list Readability took): not into its first item.
+  function putFirst(content, first, elements) {
+    let at = first;
+    for (let el = first.parentElement; el && el !== content; el = el.parentElement) if (el.matches("ul, ol, dl, table")) at = el;
+    at.before(...elements.map((el) => content.ownerDocument.importNode(el, true)));
   }
   function isLead(el) {
     const text = page.squash(el.textContent);
@@ -481,18 +488,35 @@
     const boxes = [...new Set([...named, ...listed])];
     return boxes.filter((el) => !boxes.some((other) => other !== el && other.contains(el)) && textLength(el) > 0);
   }
-  // (A box around the reading itself, or larger than it, is a page's wrapper, not a list.)
-  function withIngredients(content, cleaned) {
+  const withIngredients = (content, cleaned) => withBoxes(content, ingredientBoxes(cleaned.body || cleaned.documentElement));
+
+  // A paper's abstract is kept in a section of its own too, and Readability often picks the
+  // body or the references instead. The one box named "abstract" (a whole text, not the
+  // teasers of a list of papers) joins the reading first when the reading lacks it.
+  const ABSTRACT_NAMED = "[class*=bstract i], [id*=bstract i], [data-title=abstract i]";
+  const MIN_ABSTRACT_CHARS = 200;
+  function abstractBoxes(root) {
+    const named = [...root.querySelectorAll(ABSTRACT_NAMED)]
+      .filter((el) => nameWords(el).includes("abstract") || /^abstract$/i.test(el.dataset.title || ""));
+    const boxes = named.filter((el) => !named.some((other) => other !== el && other.contains(el))
+      && textLength(el) >= MIN_ABSTRACT_CHARS && linkShare(el) < MAX_LEAD_LINK_SHARE);
+    return boxes.length === 1 ? boxes : [];
+  }
+  const withAbstract = (content, cleaned) => withBoxes(content, abstractBoxes(cleaned.body || cleaned.documentElement));
+
+  // The `boxes` the reading lacks join it, before its first block. (A box around the reading
+  // itself, or larger than it, is a page's wrapper, not a list.)
+  function withBoxes(content, boxes) {
     const first = textBlocks(content)[0];
     if (!first) return content;
     const text = page.squash(content.textContent);
     const firstText = page.squash(first.textContent);
-    const missing = ingredientBoxes(cleaned.body || cleaned.documentElement).filter((box) => {
+    const missing = boxes.filter((box) => {
       const boxText = page.squash(box.textContent);
       return !boxText.includes(firstText) && boxText.length < text.length
         && leafBlocks(box).some((el) => !text.includes(page.squash(el.textContent)));
     });
-    if (missing.length) first.before(...missing.map((box) => content.ownerDocument.importNode(box, true)));
+    if (missing.length) putFirst(content, first, missing);
     return content;
   }
 

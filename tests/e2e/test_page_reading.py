@@ -233,6 +233,14 @@ def test_a_recipe_is_read_with_its_ingredients_from_their_own_box(open_page):
     assert "open tabs" not in text
 
 
+def test_a_paper_is_read_with_its_abstract_before_the_references_readability_picks(open_page):
+    # Behind a paywall a paper's page holds its abstract and a long list of references, and
+    # Readability takes the references: the abstract, in a section of its own, joins first.
+    text = " ".join(open_page("paper.html")("read_page")["markdown"].split())
+    assert "## Abstract ### Purpose of the review The purpose of the review is to summarise" in text
+    assert text.index("strontium ranelate and dapsone.") < text.index("1. Shear NH, et al.")
+
+
 def test_read_page_reads_a_product_in_its_form_but_not_the_sign_up_form(open_page):
     text = " ".join(open_page("product.html")("read_page")["markdown"].split())
     assert "embroidered with your pet's name" in text and "so that claws do not pull them apart." in text
