@@ -49,7 +49,7 @@
     "trending", "breadcrumb", "breadcrumbs", "sidebar", "comment", "comments", "disqus", "respond",
     "advert", "advertisement", "ads", "ad", "sponsor", "sponsored", "promo", "outbrain", "taboola", "footer", "nav",
     "navbar", "navigation", "menu", "pagination", "pager", "skip", "skiplink", "modal", "overlay", "popup", "toolbar",
-    "tags", "taglist", "meta", "postmeta", "byline", "author", "authors", "bio", "authorbox", "rating", "ratings", "print", "masthead", "teaser", "teasers", "links",
+    "disclaimer", "disclosure", "tags", "taglist", "meta", "postmeta", "byline", "author", "authors", "bio", "authorbox", "rating", "ratings", "print", "masthead", "teaser", "teasers", "links",
   ]);
   // Where pages mark their main content themselves (trafilatura's list, most specific first).
   const CONTENT_MARKERS = [
