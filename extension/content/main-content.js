@@ -84,9 +84,13 @@
   // MathJax's formulas carry "CtxtMenu_Attached_0" (a context menu is attached to them).
   const CONTENT_WORDS = new Set(["content", "article", "entry", "post", "body", "main", "story", "text", "blog", "math"]);
 
+  // Names of lists of other stories ("related-post", "post-most-popular-list") say so even
+  // beside a content word.
+  const OTHER_STORIES_WORDS = new Set(["related", "recommended", "recommendations", "popular", "trending"]);
+
   function looksLikeBoilerplate(el) {
     const words = nameWords(el);
-    if (words.some((word) => CONTENT_WORDS.has(word))) return false;
+    if (words.some((word) => CONTENT_WORDS.has(word)) && !words.some((word) => OTHER_STORIES_WORDS.has(word))) return false;
     const live = words.some((word) => LIVE_WORDS.has(word));
     const found = words.filter((word) => BOILERPLATE_WORDS.has(word) && !(live && COMMENT_WORDS.has(word)));
     return found.length > 0 && !(found.every((word) => TEASER_WORDS.has(word)) && isWholeText(el));

@@ -182,8 +182,9 @@ def test_read_page_keeps_the_lead_and_leaves_out_what_points_elsewhere(open_page
     for left_out in ("More from our coverage", "More from the archive", "oldest bookshop", "bus depot was like"):
         assert left_out not in text, left_out
     assert "### Recommended reading - The Library Book, by Susan Orlean" in text
-    # The site's disclaimer is not the story.
-    assert "paid links" not in text
+    # A box of other stories named so beside a content word ("post-related"), and the site's
+    # disclaimer, are not the story.
+    assert "oldest bookshop" not in text and "paid links" not in text
     # A photo credit, a line that is one link to another story, and what follows the last
     # sentence (the heading of a section that was links, "Share this") are not the text.
     # A heading whose section was only boilerplate ("Related coverage") goes with it, and so does
