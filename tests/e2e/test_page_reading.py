@@ -242,6 +242,7 @@ def test_a_paper_is_read_with_its_abstract_before_the_references_readability_pic
     text = " ".join(open_page("paper.html")("read_page")["markdown"].split())
     assert "## Abstract ### Purpose of the review The purpose of the review is to summarise" in text
     assert text.index("strontium ranelate and dapsone.") < text.index("1. Shear NH, et al.")
+    assert "review@example.com" not in text  # a hidden "abstract" planted for the model
 
 
 def test_read_page_reads_a_product_in_its_form_but_not_the_sign_up_form(open_page):
