@@ -424,14 +424,31 @@
   const isCallToAction = (text) => (CHANNEL.test(text) && ASK.test(text)) || ENGAGE.test(text) || CLOSING_NOTE.test(text);
   // (Several calls in a row at the end do not hide each other: the last lines are counted
   // without them.)
+  // A call can also be the last lines of a block that <br>s split ("...award-winning
+  // professionals.<br><br><i>Tell us in the comments: ...</i>"): those lines go, the block stays.
+  const isCall = (el, text) => text.length < CALL_CHARS && isCallToAction(text) && !inListOrTable(el);
   function dropCallsToAction(root) {
     let lines = 0;
     for (const el of textBlocks(root).reverse()) {
-      const text = page.squash(el.textContent);
-      if (text.length < CALL_CHARS && isCallToAction(text) && !inListOrTable(el)) el.remove();
+      const whole = isCall(el, page.squash(el.textContent));
+      dropClosingLines(el);
+      const rest = page.squash(el.textContent);
+      // (What is left of a call's block is kept only if it is a sentence of text.)
+      if (isCall(el, rest) || (whole && !(readingLength(rest) >= LEAD_CHARS && SENTENCE_END.test(rest)))) el.remove();
       else if (++lines >= LAST_LINES) break;
     }
     return root;
+  }
+  function dropClosingLines(block) {
+    const lines = [[]];
+    for (const node of block.childNodes) node.nodeName === "BR" ? lines.push([node]) : lines.at(-1).push(node);
+    const text = (line) => page.squash(line.map((node) => node.textContent).join(""));
+    const blank = (line) => line.every((node) => node.nodeName === "BR" || (node.nodeType === Node.TEXT_NODE && !page.squash(node.textContent)));
+    while (lines.length > 1) {
+      const last = lines.at(-1);
+      if (!blank(last) && !(text(last) && isCall(block, text(last)))) break;
+      for (const node of lines.pop()) node.remove();
+    }
   }
 
   // The advertising disclosure a post opens with ("This post contains references to products

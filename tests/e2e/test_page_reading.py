@@ -189,11 +189,13 @@ def test_read_page_keeps_the_lead_and_leaves_out_what_points_elsewhere(open_page
     # sentence (the heading of a section that was links, "Share this") are not the text.
     # A heading whose section was only boilerplate ("Related coverage") goes with it, and so does
     # the site's calls at the end to follow it, rate the story or sign up, and its closing
-    # notes (the licence), however many follow each other (a mere mention of Instagram stays),
+    # notes (the licence), however many follow each other and also as the last line of a
+    # paragraph (after a <br>), while a mere mention of Instagram stays,
     # the advertising disclosure the story opens with, and a widget's "Loading…" that no script
     # replaced.
     for left_out in ("Jane Doe", "What will happen to the old library", "More on this story", "Share this", "Copyright",
                      "Related coverage", "Follow City Press", "Was this article helpful", "licensed under", "Never miss",
+                     "Let us know in the comments",
                      "affiliate links", "Loading the map"):
         assert left_out not in text, left_out
 
