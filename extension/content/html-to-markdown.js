@@ -31,25 +31,43 @@
     filter: "table",
     replacement(content, node) {
       const caption = content.trim(); // only the caption is left: cells returned "".
-      const layout = page.tables.grid(node, (cell) => cell[CELL_MARKDOWN] ?? "");
-      const values = layout.flat().filter((slot) => slot.origin).map((slot) => slot.value);
-      // Layout tables (one column, nested tables, paragraphs in cells) are page structure,
-      // not data: squeezing them into one-line cells would mangle them, so keep the blocks.
-      const isLayout = !layout.length || layout[0].length < 2 || values.some((v) => v.includes("\n\n"));
-      if (isLayout) return `\n\n${[caption, ...values].filter(Boolean).join("\n\n")}\n\n`;
       const headerCount = page.tables.headerRowCount(node);
-      const columns = layout[0].map((_, c) => c);
+      const { header, body } = withoutBlanks(page.tables.grid(node, (cell) => cell[CELL_MARKDOWN] ?? ""), headerCount);
+      const values = [...header, ...body].flat().filter((slot) => slot.origin).map((slot) => slot.value);
+      if (isLayout(node, header, body, values)) {
+        // One row of short cells reads as one line ("etwas | Fett", a cover beside its title).
+        const oneLine = body.length === 1 && !values.some((v) => v.includes("\n"));
+        return `\n\n${[caption, values.filter(Boolean).join(oneLine ? " " : "\n\n")].filter(Boolean).join("\n\n")}\n\n`;
+      }
+      const columns = body[0].map((_, c) => c);
       const line = (cells) => `| ${cells.map(escapeCell).join(" | ")} |`;
       // A spanned value is shown in each row it covers (a row reads on its own) but only
       // once across the columns it covers (a section title is not repeated four times).
       const row = (slots) => line(slots.map((slot, c) => (c > 0 && slots[c - 1].cell === slot.cell ? "" : slot.value)));
       // Several header rows collapse into the one Markdown header row ("Sales / 2023"); with
       // none, the header stays empty (GFM needs one) and every row is data.
-      const header = line(page.tables.columnNames(layout.slice(0, headerCount)) || columns.map(() => ""));
-      const body = layout.slice(headerCount).map(row);
-      return `\n\n${caption ? caption + "\n\n" : ""}${[header, line(columns.map(() => "---")), ...body].join("\n")}\n\n`;
+      const names = line(page.tables.columnNames(header) || columns.map(() => ""));
+      return `\n\n${caption ? caption + "\n\n" : ""}${[names, line(columns.map(() => "---")), ...body.map(row)].join("\n")}\n\n`;
     },
   };
+
+  // A cell with no letter, digit or symbol in it ("", "“", a spacer image) says nothing.
+  const isBlank = (slot) => !/[\p{L}\p{N}\p{S}]/u.test(slot.value);
+
+  // The grid without its rows and columns that say nothing: the spacer rows and gutter
+  // columns of a page laid out with tables, and the quotation-mark column of a quote box.
+  function withoutBlanks(layout, headerCount) {
+    const keep = (layout[0] || []).map((_, c) => layout.some((row) => !isBlank(row[c])));
+    const trim = (rows) => rows.map((row) => row.filter((_, c) => keep[c])).filter((row) => row.some((slot) => !isBlank(slot)));
+    return { header: trim(layout.slice(0, headerCount)), body: trim(layout.slice(headerCount)) };
+  }
+
+  // Layout tables are page structure, not data: a table marked so, one column, one row with
+  // no header (a picture beside its title), tables in cells or paragraphs in cells. Squeezed
+  // into one-line cells they would be mangled, so their blocks are kept.
+  const isLayout = (node, header, body, values) => ["presentation", "none"].includes(node.getAttribute("role"))
+    || !body.length || body[0].length < 2 || (body.length === 1 && !header.length)
+    || Boolean(node.querySelector("table")) || values.some((v) => v.includes("\n\n"));
 
   const escapeCell = (value) => value.replace(/\s*\n\s*/g, " ").replace(/\|/g, "\\|");
 

@@ -124,6 +124,17 @@ def test_markdown_spends_tokens_on_content(open_page):
     # Headings, tables and code blocks stay.
     assert to_markdown("<h2>Results</h2><table><tr><th>A</th><th>B</th></tr><tr><td>1</td><td>2</td></tr></table>") == \
         "## Results\n\n| A | B |\n| --- | --- |\n| 1 | 2 |"
+    # ... without the spacer rows and gutter columns of a page laid out with tables; a table
+    # used for layout (one row, one column left) is its blocks.
+    spaced = ("<table><tr><th>Name</th><th></th><th>Age</th></tr><tr><td></td><td></td><td>&nbsp;</td></tr>"
+              "<tr><td>Ada</td><td><img src='spacer.gif'></td><td>36</td></tr><tr><td>Alan</td><td></td><td>41</td></tr></table>")
+    assert to_markdown(spaced) == "| Name | Age |\n| --- | --- |\n| Ada | 36 |\n| Alan | 41 |"
+    cover = "<table><tr><td><img src='c.jpg' alt='Cover: Purple'></td><td>&nbsp;</td><td>Album: Purple</td></tr></table>"
+    assert to_markdown(cover) == "![Cover: Purple]() Album: Purple"
+    nested = "<table><tr><td><table><tr><th>A</th><th>B</th></tr><tr><td>1</td><td>2</td></tr></table></td><td>Side</td></tr></table>"
+    assert to_markdown(nested) == "| A | B |\n| --- | --- |\n| 1 | 2 |\n\nSide"
+    quote = "<table><tr><td>“</td><td>“Thank you! I love it.”</td></tr><tr><td>“</td><td></td></tr></table>"
+    assert to_markdown(quote) == "“Thank you! I love it.”"
     assert to_markdown('<pre><code class="language-js">let a = b_c * 2;</code></pre>') == "```js\nlet a = b_c * 2;\n```"
 
 
