@@ -224,6 +224,8 @@ def test_related_posts_marked_as_articles_do_not_hide_the_page_s_content(open_pa
     text = " ".join(page["markdown"].split())
     assert "riders who want long descents" in text and "open for lunch." in text
     assert "Five lakes" not in text and "playground" not in text
+    # The line pointing to them goes too, beside an icon's empty box.
+    assert "More stories" not in text
 
 
 def test_a_live_ticker_s_entries_are_read_but_readers_comments_are_not(open_page):
