@@ -73,6 +73,10 @@
   // The share of an element's text that is link text.
   const linkShare = (el) => [...el.querySelectorAll("a")].reduce((sum, a) => sum + textLength(a), 0) / Math.max(1, textLength(el));
   const inListOrTable = (el) => el.closest("li, td, th, dd, dt");
+  // ... or in a table of data: a cell holding a table or several blocks of text is the page's
+  // layout (old sites set the whole page in a table).
+  const inListOrDataTable = (el) => Boolean(el.closest("li, dd, dt")) || isDataCell(el.closest("td, th"));
+  const isDataCell = (cell) => Boolean(cell) && !cell.querySelector("table") && textBlocks(cell).length <= 1;
   const isHeading = (el) => /^h[1-6]$/.test(el.localName);
 
   function nameWords(el) {
@@ -429,7 +433,7 @@
   // without them.)
   // A call can also be the last lines of a block that <br>s split ("...award-winning
   // professionals.<br><br><i>Tell us in the comments: ...</i>"): those lines go, the block stays.
-  const isCall = (el, text) => text.length < CALL_CHARS && isCallToAction(text) && !inListOrTable(el);
+  const isCall = (el, text) => text.length < CALL_CHARS && isCallToAction(text) && !inListOrDataTable(el);
   function dropCallsToAction(root) {
     let lines = 0;
     for (const el of textBlocks(root).reverse()) {

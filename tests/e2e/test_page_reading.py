@@ -228,6 +228,15 @@ def test_related_posts_marked_as_articles_do_not_hide_the_page_s_content(open_pa
     assert "More stories" not in text
 
 
+def test_a_page_laid_out_in_a_table_loses_its_closing_call_but_a_table_of_data_keeps_its_cells(open_page):
+    # Old sites set the whole page in a table: a cell holding the article is layout, so its
+    # closing call goes like any other; a cell of a table of data is never taken for a call.
+    text = " ".join(open_page("old-site.html")("read_page")["markdown"].split())
+    assert "weakly and effusively sentimental" in text and "already left the cinema." in text
+    assert "| Donate | to give, usually money |" in text
+    assert "Help us continue" not in text
+
+
 def test_a_live_ticker_s_entries_are_read_but_readers_comments_are_not(open_page):
     # Sites name a live ticker's entries "comments" too ("live-match-comment").
     text = " ".join(open_page("match-ticker.html")("read_page")["markdown"].split())
