@@ -291,6 +291,35 @@
   const SITE_NOTICE_CHARS = 400;
   const isSiteNotice = (text) => text.length < SITE_NOTICE_CHARS && SITE_NOTICE.test(text);
 
+  // Readers' comments, when no class or id said so: a line that opens them ("3 Kommentare",
+  // "2 comments on “…”", "Comments (4)", "Leave a reply", "Kommentar schreiben", "#1 Kommentar
+  // von …") in the second half of the reading ends the text. A bare "Comments" does not (a
+  // tutorial's section on comments in code).
+  const COMMENTS_OPEN = new RegExp("^(" + [
+    "\\d+ (kommentare?|comments?|commentaires?|comentarios?|commenti|responses?|replies|antworten|réponses?|respuestas?|risposte|reacties)( (zu|on|to|sur|à|en|a|zum|zur|para) .+)?",
+    "(kommentare?|comments?|commentaires?|comentarios?|commenti) \\(\\d+\\)", "lesermeinungen|leserkommentare|reader comments|readers' comments",
+    "(leave|post|add|write|submit) (a |your )?(comment|reply|response)", "(einen )?(kommentare?|antwort) (schreiben|hinzufügen|verfassen|abgeben|hinterlassen)",
+    "schreibe(n sie)? einen kommentar", "(deja|dejar|escribe|escribir) (un|tu) comentario", "(laisser|ajouter|écrire) un commentaire", "(lascia|scrivi) un commento",
+    "#?\\d* ?kommentar von .+",
+  ].join("|") + ")[:.!]?$", "iu");
+  const COMMENTS_OPEN_CHARS = 100;
+  function dropComments(root) {
+    const total = textLength(root);
+    let before = 0;
+    for (const el of textBlocks(root)) {
+      const text = page.squash(el.textContent);
+      if (before > total / 2 && text.length < COMMENTS_OPEN_CHARS && COMMENTS_OPEN.test(text)) {
+        const range = root.ownerDocument.createRange();
+        range.setStartBefore(el);
+        range.setEnd(root, root.childNodes.length);
+        range.deleteContents();
+        break;
+      }
+      before += text.length;
+    }
+    return root;
+  }
+
   // A line that is a date (and time) with a word or two ("11 Jan 2019", "2021-10-16 | News",
   // "asked Feb 6, 2014 at 20:37") dates the page, not the text. A labelled date ("Termin:
   // 29.02.2020, 19 Uhr") is information the text gives, and a heading may be a diary's day.
@@ -350,7 +379,7 @@
     const { article, content, extracted_by, page: cleaned } = choose(doc);
     // A date line goes from the text, but its date stays, when the page gives none elsewhere.
     article.publishedTime ||= firstDate(content);
-    const text = dropDisclosures(dropCallsToAction(dropTrailing(dropCredits(dropPointers(dropLinkedLines(dropLabels(content)))))));
+    const text = dropDisclosures(dropCallsToAction(dropTrailing(dropCredits(dropPointers(dropLinkedLines(dropLabels(dropComments(content))))))));
     return { article, content: withIngredients(withAbstract(withLead(text, cleaned), cleaned), cleaned), extracted_by };
   }
 

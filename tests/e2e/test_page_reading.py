@@ -104,6 +104,9 @@ def test_read_page_returns_markdown_and_metadata(open_page, site):
     assert "| Month | Litres per week |\n| --- | --- |\n| May | 4 |\n| July | 9 |" in md
     assert '```python\ndef log(reading):\n    print(f"moisture={reading}")\n```' in md
     assert "Copyright Balcony Gardens" not in md and "Home" not in md  # page chrome left out
+    # A section on comments in code is the text (only a line that opens readers' comments,
+    # "2 comments on …", "Leave a reply", ends it).
+    assert "### Comments" in md and "ripening indoors" in md
 
 
 def test_markdown_spends_tokens_on_content(open_page):
@@ -208,6 +211,9 @@ def test_read_page_keeps_the_lead_and_leaves_out_what_points_elsewhere(open_page
                      "Related coverage", "Follow City Press", "Was this article helpful", "licensed under", "Never miss",
                      "Let us know in the comments",
                      "affiliate links", "Loading the map"):
+        assert left_out not in text, left_out
+    # Readers' comments that no class names go from the line that opens them.
+    for left_out in ("2 comments on", "reading tent was already full", "out of order all weekend"):
         assert left_out not in text, left_out
 
 
