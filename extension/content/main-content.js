@@ -286,8 +286,9 @@
   const dropLabels = (root) => dropBlocks(root, textBlocks(root), (el, text) => isLabel(el, text) || isDateLine(el, text) || isSiteNotice(text));
 
   // What the site says about the visit, not the story: "You are not logged in", "You are using
-  // a browser version with limited support for CSS", "Please enable JavaScript".
-  const SITE_NOTICE = /(?<!\p{L})((sie sind|you are) (aktuell |currently )?nicht (eingeloggt|angemeldet)|you are (currently )?not logged in|you are using (an? )?(\p{L}+ )?browser|browser version with limited support|(please )?(enable|activate) javascript|(bitte )?(aktivieren sie|aktiviere) javascript|javascript (is )?(disabled|deaktiviert))(?!\p{L})/iu;
+  // a browser version with limited support for CSS", "Please enable JavaScript", "13 Besucher
+  // sind online".
+  const SITE_NOTICE = /(?<!\p{L})((sie sind|you are) (aktuell |currently )?nicht (eingeloggt|angemeldet)|you are (currently )?not logged in|you are using (an? )?(\p{L}+ )?browser|browser version with limited support|(please )?(enable|activate) javascript|(bitte )?(aktivieren sie|aktiviere) javascript|javascript (is )?(disabled|deaktiviert)|\d+ (besucher|g[äa]ste|guests?|users?|members?|mitglieder|visitors?|benutzer)( \p{L}+)? (sind |are |is )?online|(mitglieder|benutzer) in diesem forum|who'?s online|wer ist online)(?!\p{L})/iu;
   const SITE_NOTICE_CHARS = 400;
   const isSiteNotice = (text) => text.length < SITE_NOTICE_CHARS && SITE_NOTICE.test(text);
 

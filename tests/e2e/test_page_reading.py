@@ -181,7 +181,7 @@ def test_read_page_keeps_the_lead_and_leaves_out_what_points_elsewhere(open_page
     assert text.index("six thousand people") < text.index("old bus depot")
     assert "thousands come through" not in text  # the headline is the title, not the lead
     # What the site says about the visit is neither the lead nor the text.
-    assert "outdated browser" not in text and "not logged in" not in text
+    assert "outdated browser" not in text and "not logged in" not in text and "users are online" not in text
     # A "caption" of several sentences (a video's description) is text; a short one is not.
     for kept in ("old bus depot", "crate by crate", "Cheaper than planned", "steel frame", "proof of address", "put two hives.",
                  "on its Instagram page."):
