@@ -118,11 +118,12 @@
 
   // Never remove what holds the article: the page's own content markers, the title heading,
   // an <article> holding a whole text (not a list of teasers, each in an <article> of a
-  // headline and a line: "related posts"), or a large share of all the text.
+  // headline and a line: "related posts", nor a reader's long comment in an <article
+  // class="comment">), or a large share of all the text.
   function holdsTheArticle(el, pageChars) {
     if (el.matches("article, main, [role=main], [itemprop=articleBody], body, html")) return true;
     if (el.querySelector("h1, main, [role=main], [itemprop=articleBody]")) return true;
-    if ([...el.querySelectorAll("article")].some(isWholeText)) return true;
+    if ([...el.querySelectorAll("article")].some((article) => isWholeText(article) && !looksLikeBoilerplate(article))) return true;
     return textLength(el) > WRAPPER_SHARE * pageChars;
   }
 

@@ -248,6 +248,8 @@ def test_a_live_ticker_s_entries_are_read_but_readers_comments_are_not(open_page
     text = " ".join(open_page("match-ticker.html")("read_page")["markdown"].split())
     assert "Full time at the harbour!" in text and "Kick-off in a full stadium" in text
     assert "what a match" not in text and "a draw is fine by me" not in text
+    # A reader's long comment in an <article class="comment"> does not make the thread the article.
+    assert "thirty years" not in text
 
 
 def test_a_short_chinese_subheading_is_read_as_text_not_dropped_as_a_label(open_page):
