@@ -459,12 +459,19 @@
   // "This entry was posted in ..." ("Dieser Text wurde veröffentlicht unter der Lizenz CC-BY",
   // "Suggested citation", "Der Beitrag wurde am ... veröffentlicht und wurde unter ... abgelegt").
   const CLOSING_NOTE = /(?<!\p{L})(creative commons|cc[- ]by|licen[cs]ed under|unter der lizenz|suggested citation|zitiervorschlag|cite this (article|post)|this entry was posted|(beitrag|eintrag) wurde am)(?!\p{L})/iu;
-  const isCallToAction = (text) => (CHANNEL.test(text) && ASK.test(text)) || ENGAGE.test(text) || CLOSING_NOTE.test(text);
+  // (A blog's closing note runs longer than a call: "... und wurde unter Allgemein, Region
+  // Halle - Leipzig abgelegt. Du kannst die Kommentare zu diesen Eintrag durch den RSS 2.0 Feed
+  // verfolgen...")
+  // A licence is named in shorter lines: a longer one naming Creative Commons may be about it.
+  const POSTED_NOTE = /(?<!\p{L})(suggested citation|zitiervorschlag|cite this (article|post)|this entry was posted|(beitrag|eintrag) wurde am)(?!\p{L})/iu;
+  const NOTE_CHARS = 400;
+  const isCallToAction = (text) => (text.length < CALL_CHARS && ((CHANNEL.test(text) && ASK.test(text)) || ENGAGE.test(text) || CLOSING_NOTE.test(text)))
+    || (text.length < NOTE_CHARS && POSTED_NOTE.test(text));
   // (Several calls in a row at the end do not hide each other: the last lines are counted
   // without them.)
   // A call can also be the last lines of a block that <br>s split ("...award-winning
   // professionals.<br><br><i>Tell us in the comments: ...</i>"): those lines go, the block stays.
-  const isCall = (el, text) => text.length < CALL_CHARS && isCallToAction(text) && !inListOrDataTable(el);
+  const isCall = (el, text) => isCallToAction(text) && !inListOrDataTable(el);
   function dropCallsToAction(root) {
     let lines = 0;
     for (const el of textBlocks(root).reverse()) {

@@ -209,7 +209,7 @@ def test_read_page_keeps_the_lead_and_leaves_out_what_points_elsewhere(open_page
     # replaced.
     for left_out in ("Jane Doe", "What will happen to the old library", "More on this story", "Share this", "Copyright",
                      "Related coverage", "Follow City Press", "Was this article helpful", "licensed under", "Never miss",
-                     "Let us know in the comments",
+                     "Let us know in the comments", "This entry was posted",
                      "affiliate links", "Loading the map"):
         assert left_out not in text, left_out
     # Readers' comments that no class names go from the line that opens them.
@@ -240,6 +240,7 @@ def test_a_page_laid_out_in_a_table_loses_its_closing_call_but_a_table_of_data_k
     text = " ".join(open_page("old-site.html")("read_page")["markdown"].split())
     assert "weakly and effusively sentimental" in text and "already left the cinema." in text
     assert "| Donate | to give, usually money |" in text
+    assert "under a Creative Commons licence, which says in plain words" in text  # about licences, not one
     assert "Help us continue" not in text
 
 
