@@ -280,8 +280,16 @@
   // page never replaced because its script did not run.
   const LOADING = /(?<!\p{L})(loading|lade|laden|geladen|cargando|chargement|caricamento|carregando)(?!\p{L})[^.…]{0,30}(\.\.\.|…)$/iu;
   const LOADING_CHARS = 60;
+  // A line set all in bold right before a paragraph or a list of text heads it, like a heading
+  // ("Übung, Übung, Übung").
+  const HEADED_CHARS = 100;
+  const isBoldHeading = (el, text) => {
+    const bold = [...el.querySelectorAll("b, strong")].map((b) => page.squash(b.textContent)).join(" ");
+    const next = el.nextElementSibling;
+    return bold === text && Boolean(next?.matches("p, ul, ol")) && textLength(next) >= HEADED_CHARS && linkShare(next) < MAX_LEAD_LINK_SHARE;
+  };
   const isLabel = (el, text) => (readingLength(text) < LABEL_CHARS
-    && !el.closest("li, td, th, dd, dt, pre, h1, h2, h3, h4, h5, h6, blockquote")
+    && !el.closest("li, td, th, dd, dt, pre, h1, h2, h3, h4, h5, h6, blockquote") && !isBoldHeading(el, text)
     && !el.querySelector(`img[alt]:not([alt=""]), video, code, kbd, math`) && !SENTENCE_END.test(text))
     || (text.length < LOADING_CHARS && LOADING.test(text));
   const dropLabels = (root) => dropBlocks(root, textBlocks(root), (el, text) => isLabel(el, text) || isDateLine(el, text) || isSiteNotice(text));

@@ -183,8 +183,9 @@ def test_read_page_keeps_the_lead_and_leaves_out_what_points_elsewhere(open_page
     # What the site says about the visit is neither the lead nor the text.
     assert "outdated browser" not in text and "not logged in" not in text and "users are online" not in text
     # A "caption" of several sentences (a video's description) is text; a short one is not.
+    # (A line all in bold before a paragraph heads it, like a heading: "A card for all".)
     for kept in ("old bus depot", "crate by crate", "Cheaper than planned", "steel frame", "proof of address", "put two hives.",
-                 "on its Instagram page."):
+                 "on its Instagram page.", "**A card for all** Membership is free"):
         assert kept in text
     # The line that dates the story is not its text, but its date is the page's when nothing
     # else dates it; a date the text gives under a label stays.
