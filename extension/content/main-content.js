@@ -415,9 +415,26 @@
     "leggi anche", "articoli correlati", "potrebbe interessarti",
   ].join("|") + ")(?!\\p{L})", "iu");
   const POINTER_CHARS = 60;
+  // ... and a line that names one other story: "MIRA: Madre se acerca a …", "Lea también: …",
+  // "Hier geht es zur neuen Vorstandsstruktur", "Alles über Wanderschuhe findest Du hier.",
+  // "... weiter zu „die Wortwahl“". (Spanish sites write "MIRA:" and "LEA:" in capitals: "Lee:"
+  // may be a name in an interview.)
+  const STORY_POINTER = /^((\.{3}\s*)?(weiter zu|hier geht('s| es) (zu|zur|zum))(?!\p{L})|((lea|lee) también|lesen sie auch|(à )?lire aussi|leggi anche|also read|read more)\s*:)|(?<!\p{L})(find(est|et|en) (du|ihr|sie) hier|(click|tap) here)[.!]?$/iu;
+  const STORY_POINTER_CAPITALS = /^(MIRA|LEA|LEE|VEA|TE PUEDE INTERESAR)\s*:/u;
+  const STORY_POINTER_CHARS = 150;
+  const isStoryPointer = (text) => text.length < STORY_POINTER_CHARS && (STORY_POINTER.test(text) || STORY_POINTER_CAPITALS.test(text));
+  // ... and a line asking the reader to sign up for the newsletter, wherever it stands ("Never
+  // miss the latest news by signing up to our newsletter today!").
+  const NEWSLETTER_CALL_CHARS = 150;
+  const isNewsletterCall = (el, text) => text.length < NEWSLETTER_CALL_CHARS && /\p{L}*newsletter/iu.test(text)
+    && (ASK.test(text) || /(?<!\p{L})anmelden(?!\p{L})/iu.test(text)) && !inListOrDataTable(el);
   function dropPointers(root) {
     for (const el of textBlocks(root)) {
       const text = page.squash(el.textContent);
+      if (isStoryPointer(text) || (!isHeading(el) && isNewsletterCall(el, text))) {
+        el.remove();
+        continue;
+      }
       if (readingLength(text) >= POINTER_CHARS || !POINTER.test(text)) continue;
       const next = el.nextElementSibling;
       if (next?.matches("ul, ol")) {
@@ -433,8 +450,11 @@
   // "(crédito: ...)", "© Getty Images"): a short line that names one is not the text.
   const CREDIT = /(^|[\s(|])(©|(\(c\)|fotos?|photos?|bild(er)?|images?|credits?|créditos?|titelbild|beitragsbild|abbildung|quelle|source|getty images|dpa|afp|reuters)\s*[:/©])/i;
   const CREDIT_CHARS = 250;
-  const dropCredits = (root) => dropBlocks(root, textBlocks(root),
-    (el, text) => text.length < CREDIT_CHARS && CREDIT.test(text) && !inListOrTable(el));
+  // ... or that opens with one ("Beitragsbild via Unsplash.", "Photo by Jane Doe on Unsplash").
+  const CREDIT_LINE = /^(fotos?|photos?|bild(er)?|images?|titelbild|beitragsbild|header ?image|cover ?(image|photo)?)\s+(via|by|von)\s/iu;
+  const CREDIT_LINE_CHARS = 100;
+  const isCredit = (text) => (text.length < CREDIT_CHARS && CREDIT.test(text)) || (text.length < CREDIT_LINE_CHARS && CREDIT_LINE.test(text));
+  const dropCredits = (root) => dropBlocks(root, textBlocks(root), (el, text) => isCredit(text) && !inListOrTable(el));
 
   // What follows the text's last sentence: headings of sections that were boilerplate ("More
   // on this", "Weitere Artikel"), link lines and short labels.
