@@ -301,6 +301,20 @@
   const SITE_NOTICE_CHARS = 400;
   const isSiteNotice = (text) => text.length < SITE_NOTICE_CHARS && SITE_NOTICE.test(text);
 
+  // A cookie banner that no class names, at either end of the reading: "Wir nutzen Cookies auf
+  // unserer Website …", "This site uses cookies …". (In between, such a line may be the page's
+  // own subject: a privacy policy.)
+  const COOKIE_NOTICE = /(?<!\p{L})cookies?(?!\p{L})/iu;
+  const COOKIE_USE = /(?<!\p{L})(verwenden|verwendet|nutzen|nutzt|einsetzen|setzen|uses?|using|utilise|utilisons|utilisent|usamos|usa|utilizamos|utiliza|utilizziamo)(?!\p{L})/iu;
+  const COOKIE_SITE = /(?<!\p{L})((diese[rn]?|unsere[rn]?) (web)?seite|(diese[rn]?|unsere[rn]?) website|(this|our) (web)?site|notre site|ce site|nuestro sitio|este sitio|questo sito)(?!\p{L})/iu;
+  const isCookieNotice = (text) => text.length < SITE_NOTICE_CHARS && COOKIE_NOTICE.test(text) && COOKIE_USE.test(text) && COOKIE_SITE.test(text);
+  const ENDS = 2;
+  function dropCookieNotices(root) {
+    const blocks = textBlocks(root);
+    const ends = blocks.length > 2 * ENDS ? [...blocks.slice(0, ENDS), ...blocks.slice(-ENDS)] : blocks;
+    return dropBlocks(root, ends, (el, text) => isCookieNotice(text));
+  }
+
   // Readers' comments, when no class or id said so: a line that opens them ("3 Kommentare",
   // "2 comments on “…”", "Comments (4)", "Leave a reply", "Kommentar schreiben", "#1 Kommentar
   // von …") in the second half of the reading ends the text. A bare "Comments" does not (a
@@ -389,7 +403,7 @@
     const { article, content, extracted_by, page: cleaned } = choose(doc);
     // A date line goes from the text, but its date stays, when the page gives none elsewhere.
     article.publishedTime ||= firstDate(content);
-    const text = dropDisclosures(dropCallsToAction(dropTrailing(dropCredits(dropPointers(dropLinkedLines(dropLabels(dropComments(content))))))));
+    const text = dropDisclosures(dropCallsToAction(dropTrailing(dropCredits(dropPointers(dropLinkedLines(dropLabels(dropCookieNotices(dropComments(content)))))))));
     return { article, content: withIngredients(withAbstract(withLead(text, cleaned), cleaned), cleaned), extracted_by };
   }
 
@@ -567,7 +581,7 @@
   function isLead(el) {
     const text = page.squash(el.textContent);
     return readingLength(text) >= LEAD_CHARS && SENTENCE_END.test(text) && linkShare(el) < MAX_LEAD_LINK_SHARE && !inListOrTable(el)
-      && !isDisclosure(text) && !isSiteNotice(text) && !el.closest("h1");
+      && !isDisclosure(text) && !isSiteNotice(text) && !isCookieNotice(text) && !el.closest("h1");
   }
 
   // A recipe's ingredients are half of it, but pages keep them in a box of their own beside the

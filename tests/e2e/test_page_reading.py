@@ -215,7 +215,9 @@ def test_read_page_keeps_the_lead_and_leaves_out_what_points_elsewhere(open_page
         assert left_out not in text, left_out
     # A line naming one other story or pointing to one ("ALSO READ: …", "… click here."), a
     # sign-up call for the newsletter wherever it stands, and a line opening with a credit.
-    for left_out in ("ALSO READ", "reading rooms of the old library", "click here", "City Press newsletter", "Header image"):
+    # So does a cookie banner that no class names, at either end.
+    for left_out in ("ALSO READ", "reading rooms of the old library", "click here", "City Press newsletter", "Header image",
+                     "We use cookies"):
         assert left_out not in text, left_out
     # Readers' comments that no class names go from the line that opens them.
     for left_out in ("2 comments on", "reading tent was already full", "out of order all weekend"):
