@@ -368,6 +368,38 @@
     return !rest.includes(":") && (rest.match(/\p{L}+/gu) ?? []).length <= DATE_LINE_WORDS;
   }
 
+  // Text that sits loose between blocks ("<div><p>…</p><b>Von:</b><br>Götz Warnke</div>", an
+  // "amazon Tipp: …" line between two ads) is nobody's block, so no rule for lines reached it:
+  // each such run becomes a paragraph of its own. (List items and table cells keep their runs:
+  // an item's text before its sub-list is the item.)
+  const LOOSE_RUN_HOSTS = "div, section, article, main, blockquote, form, header, center, font, span";
+  function wrapLooseRuns(root) {
+    for (const host of [root, ...root.querySelectorAll(LOOSE_RUN_HOSTS)]) {
+      if (![...host.children].some((child) => child.matches(BLOCK_INSIDE))) continue;
+      let run = [];
+      // (Line breaks around a run, or between two blocks, only spaced the page: they go.)
+      const flush = () => {
+        while (run.length && isBlank(run[0])) dropBreak(run.shift());
+        while (run.length && isBlank(run.at(-1))) dropBreak(run.pop());
+        if (run.length) {
+          const paragraph = host.ownerDocument.createElement("p");
+          run[0].before(paragraph);
+          paragraph.append(...run);
+        }
+        run = [];
+      };
+      for (const node of [...host.childNodes]) {
+        if (node.nodeType === Node.ELEMENT_NODE && node.matches(BLOCK_INSIDE)) flush();
+        else run.push(node);
+      }
+      flush();
+    }
+    return root;
+  }
+  const dropBreak = (node) => node.nodeName === "BR" && node.remove();
+  const isBlank = (node) => node.nodeName === "BR" || (node.nodeType !== Node.ELEMENT_NODE && !/\S/.test(node.textContent))
+    || (node.nodeType === Node.ELEMENT_NODE && !/\S/.test(node.textContent) && !node.querySelector("img, video, svg, picture, iframe, math"));
+
   // Removes the `blocks` of `root` that `unwanted(block, its squashed text)` picks.
   function dropBlocks(root, blocks, unwanted) {
     for (const el of blocks) if (unwanted(el, page.squash(el.textContent))) el.remove();
@@ -403,7 +435,7 @@
     const { article, content, extracted_by, page: cleaned } = choose(doc);
     // A date line goes from the text, but its date stays, when the page gives none elsewhere.
     article.publishedTime ||= firstDate(content);
-    const text = dropDisclosures(dropCallsToAction(dropTrailing(dropCredits(dropPointers(dropLinkedLines(dropLabels(dropCookieNotices(dropComments(content)))))))));
+    const text = dropDisclosures(dropCallsToAction(dropTrailing(dropCredits(dropPointers(dropLinkedLines(dropLabels(dropCookieNotices(dropComments(wrapLooseRuns(content))))))))));
     return { article, content: withIngredients(withAbstract(withLead(text, cleaned), cleaned), cleaned), extracted_by };
   }
 

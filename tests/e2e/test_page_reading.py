@@ -239,6 +239,9 @@ def test_related_posts_marked_as_articles_do_not_hide_the_page_s_content(open_pa
     assert "Five lakes" not in text and "playground" not in text
     # The line pointing to them goes too, beside an icon's empty box.
     assert "More stories" not in text
+    # Text loose between blocks is judged as a line too: a newsletter call, a byline.
+    assert "Sign up to our newsletter" not in text and "Jane Rider" not in text
+    assert "children under twelve ride for free" in text and "which of the huts" in text
 
 
 def test_a_page_laid_out_in_a_table_loses_its_closing_call_but_a_table_of_data_keeps_its_cells(open_page):
