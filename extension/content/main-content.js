@@ -433,9 +433,10 @@
   // paragraph and, on a recipe, the ingredients kept beside it.
   function extract(doc) {
     const { article, content, extracted_by, page: cleaned } = choose(doc);
+    wrapLooseRuns(content);
     // A date line goes from the text, but its date stays, when the page gives none elsewhere.
     article.publishedTime ||= firstDate(content);
-    const text = dropDisclosures(dropCallsToAction(dropTrailing(dropCredits(dropPointers(dropLinkedLines(dropLabels(dropCookieNotices(dropComments(wrapLooseRuns(content))))))))));
+    const text = LINE_RULES.reduce((root, rule) => rule(root), content);
     return { article, content: withIngredients(withAbstract(withLead(text, cleaned), cleaned), cleaned), extracted_by };
   }
 
@@ -693,6 +694,12 @@
     // No article and no marker: the whole page, with its boilerplate gone, rather than a scrap.
     return reading(removeEmptySections(removeLinkLists(spare.body || spare.documentElement)), "page body");
   }
+
+  // The rules for lines of the reading, in the order they run: readers' comments go first
+  // (what follows them is theirs), then what stands alone as a line, then what the text's end
+  // and start hold.
+  const LINE_RULES = [dropComments, dropCookieNotices, dropLabels, dropLinkedLines, dropPointers, dropCredits,
+    dropTrailing, dropCallsToAction, dropDisclosures];
 
   page.mainContent = { extract };
 })();

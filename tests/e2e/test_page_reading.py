@@ -241,6 +241,8 @@ def test_related_posts_marked_as_articles_do_not_hide_the_page_s_content(open_pa
     assert "More stories" not in text
     # Text loose between blocks is judged as a line too: a newsletter call, a byline.
     assert "Sign up to our newsletter" not in text and "Jane Rider" not in text
+    # ... and a loose date line goes with its date kept as the page's, like any date line.
+    assert "Updated" not in text and page["published_time"] == "June 2, 2024"
     assert "children under twelve ride for free" in text and "which of the huts" in text
 
 
