@@ -65,7 +65,7 @@
   // Layout tables are page structure, not data: a table marked so, one column, one row with
   // no header (a picture beside its title), tables in cells or paragraphs in cells. Squeezed
   // into one-line cells they would be mangled, so their blocks are kept.
-  const isLayout = (node, header, body, values) => ["presentation", "none"].includes(node.getAttribute("role"))
+  const isLayout = (node, header, body, values) => page.tables.isPresentation(node)
     || !body.length || body[0].length < 2 || (body.length === 1 && !header.length)
     || Boolean(node.querySelector("table")) || values.some((v) => v.includes("\n\n"));
 

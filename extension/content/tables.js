@@ -49,6 +49,9 @@
     });
   }
 
+  // A table its page marks as layout, not data.
+  const isPresentation = (table) => ["presentation", "none"].includes(table.getAttribute("role"));
+
   const cellText = (cell) => page.truncate(page.squash(cell.innerText ?? cell.textContent), page.LIMITS.cellChars).text;
 
   function extractTables({ selector, max_tables, max_rows }) {
@@ -57,7 +60,7 @@
     // A selector may name the tables or something that contains them ("#results").
     const found = [...new Set(page.locators.findAll(selector)
       .flatMap((el) => (el.localName === "table" ? [el] : [...el.querySelectorAll("table")])))]
-      .filter((el) => !["presentation", "none"].includes(el.getAttribute("role")));
+      .filter((el) => !isPresentation(el));
     const { items, note } = page.cap(found, maxTables, "tables", "raise max_tables or pass a narrower selector");
     const tables = items.map((table) => {
       // Spanned cells repeat their value in each column/row they cover: every row then has
@@ -78,7 +81,7 @@
     return { count: found.length, tables, ...(note && { note }) };
   }
 
-  page.tables = { grid, headerRowCount, columnNames };
+  page.tables = { grid, headerRowCount, columnNames, isPresentation };
   page.tools.extract_tables = {
     params: { selector: page.arg("string", "table"), max_tables: page.arg("number", 10), max_rows: page.arg("number", 200) },
     run: extractTables,
