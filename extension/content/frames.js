@@ -5,6 +5,7 @@
   const page = (globalThis.TabAgentPage ??= {});
   const MAX_FRAMES = 50;
   const MAX_DEPTH = 5;
+  const MEDIA = "img, picture, video, audio, canvas, iframe, frame, object, embed, math"; // an <svg> is an icon
 
   function frameDocument(frame) {
     try {
@@ -57,10 +58,12 @@
   // a copy of the frame's body, so tools that work on a copy (Readability mutates what it is
   // given) see the frame's text where the frame sits on the page.
   // With dropHidden, elements the user cannot see (display:none, visibility:hidden) are left
-  // out, and web components show their shadow content; that needs the live page, so it is
-  // done while live and copy still match 1:1.
-  function cloneWithFrames(doc, { dropHidden = false, depth = 0 } = {}) {
+  // out, and web components show their shadow content; with dropUnseen, text no one can read
+  // is left out (sight.js). Both need the live page, so they are done while live and copy
+  // still match 1:1.
+  function cloneWithFrames(doc, { dropHidden = false, dropUnseen = false, depth = 0 } = {}) {
     const copy = doc.cloneNode(true);
+    const unseen = dropUnseen && doc.body ? unseenTextIn(doc.body, copy.body) : [];
     // cloneNode copies the tree exactly, so the n-th match in one is the n-th in the other.
     // Only the body's elements: <head> is never "visible", and its <title> and <meta> carry
     // the page's metadata.
@@ -72,7 +75,7 @@
     const hosts = [];
     for (let i = 0; i < live.length; i++) {
       const el = live[i];
-      if (dropHidden && !page.isVisible(el)) hidden.push(copied[i]);
+      if (dropHidden && !page.sight.isShown(el)) hidden.push(copied[i]);
       else if (el.localName === "iframe" || el.localName === "frame") frames.push([el, copied[i]]);
       else if (el.shadowRoot) hosts.push([el, copied[i]]);
     }
@@ -80,14 +83,39 @@
     for (const [frame, placeholder] of frames) {
       const inner = frameDocument(frame);
       if (depth >= MAX_DEPTH || !inner?.body) continue;
-      const innerCopy = cloneWithFrames(inner, { dropHidden, depth: depth + 1 });
+      const innerCopy = cloneWithFrames(inner, { dropHidden, dropUnseen, depth: depth + 1 });
       const box = copy.createElement("div");
       box.setAttribute("data-tabagent-frame", inner.URL);
       box.append(...innerCopy.body.childNodes);
       placeholder.replaceWith(box);
     }
     for (const el of hidden) el.remove();
+    for (const text of unseen) leaveOut(text);
+    // Folded content is read as shown (what reads the copy takes [hidden] as gone).
+    if (dropHidden) for (const el of copy.querySelectorAll('[hidden="until-found" i]')) el.removeAttribute("hidden");
     return copy;
+  }
+
+  // The copy's text nodes that no one can read on the live page (they pair in document order).
+  function unseenTextIn(liveBody, copiedBody) {
+    const unseen = page.sight.unseenText(liveBody);
+    const found = [];
+    if (!unseen.size) return found;
+    const live = liveBody.ownerDocument.createTreeWalker(liveBody, NodeFilter.SHOW_TEXT);
+    const copied = copiedBody.ownerDocument.createTreeWalker(copiedBody, NodeFilter.SHOW_TEXT);
+    for (let node = live.nextNode(), copy = copied.nextNode(); node && copy; node = live.nextNode(), copy = copied.nextNode()) {
+      if (unseen.has(node)) found.push(copy);
+    }
+    return found;
+  }
+
+  // A text node and the elements around it that it alone filled (a list item, a heading).
+  function leaveOut(text) {
+    let gone = text;
+    while (gone.parentElement && gone.parentElement.localName !== "body"
+      && !/\S/.test(gone.parentElement.textContent.replace(gone.textContent, ""))
+      && !gone.parentElement.querySelector(MEDIA)) gone = gone.parentElement;
+    gone.remove();
   }
 
   page.frames = { frameDocument, allDocuments, queryAll, cloneWithFrames };

@@ -407,10 +407,11 @@
   }
 
   // The visible copy, unless hiding took most of the text (a page that shows its body only
-  // once its scripts run, read with scripts off): then everything.
+  // once its scripts run, read with scripts off): then every element. Text no one can read
+  // is left out of both.
   function visibleCopy(doc) {
-    const visible = page.frames.cloneWithFrames(doc, { dropHidden: true });
-    return readableChars(visible) >= 0.5 * readableChars(doc) ? visible : page.frames.cloneWithFrames(doc);
+    const visible = page.frames.cloneWithFrames(doc, { dropHidden: true, dropUnseen: true });
+    return readableChars(visible) >= 0.5 * readableChars(doc) ? visible : page.frames.cloneWithFrames(doc, { dropUnseen: true });
   }
 
   // Characters of text, not counting the source of scripts and styles.

@@ -317,6 +317,16 @@ def test_read_page_reads_a_live_page_as_its_reader_sees_it(open_page, chromium):
     assert "Copyright" not in md and "Travel" not in md
 
 
+def test_answers_folded_behind_a_click_are_read_but_hidden_text_is_not(open_page):
+    # A closed <details> and hidden="until-found" show their text on a click or a find in
+    # page: it is the page's content. display:none stays out.
+    text = " ".join(open_page("faq.html")("read_page")["markdown"].split())
+    assert "Who can get a library card?" in text and "get a card for free at any branch." in text
+    assert "such as a recent utility bill." in text
+    assert "Loans can be renewed twice online" in text
+    assert "Staff only" not in text
+
+
 def test_read_page_reads_same_origin_frames_only(open_page, chromium):
     tools = open_page("frame.html")
     wait_for_frames(chromium)

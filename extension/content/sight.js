@@ -1,0 +1,186 @@
+// What a person looking at the page can read; read_page reads that and nothing else.
+//
+// Shown: an element with a box, or one folded away behind a click (the body of a closed
+// <details>, hidden="until-found" content, which the browser's find opens).
+// Unseen: text drawn too small to read, in a colour with no paint, in the colour of the
+// background under it with no picture there, outside the page where no scrolling reaches
+// (left:-9999px, text-indent:-9999px), or in a box clipped to a pixel ("visually hidden").
+// Hidden text is how a page slips instructions to an agent past the person reading it, and
+// what no one sees is not the page's content either. Transparency (opacity: 0) is left
+// alone: pages fade their sections in as they scroll into view.
+(() => {
+  const page = (globalThis.TabAgentPage ??= {});
+  const TINY_FONT_PX = 3;
+  const FAINT_CONTRAST = 1.1; // #f5f5f5 on white; WCAG asks 4.5 of body text
+  const MOST = 0.5; // of the page's text: more is a page whose styles did not load
+  const PICTURES = "img, picture, video, canvas, svg, iframe, object, embed";
+  const HTML = "http://www.w3.org/1999/xhtml";
+  const NOT_TEXT = new Set(["script", "style", "noscript", "template", "textarea", "title"]);
+
+  const styleOf = (el) => el.ownerDocument.defaultView.getComputedStyle(el);
+
+  function isShown(el) {
+    if (page.isVisible(el)) return true;
+    const fold = el.parentElement?.closest('details:not([open]), [hidden="until-found"]');
+    if (!fold || !isShown(fold)) return false;
+    const style = styleOf(el);
+    return style.display !== "none" && style.visibility === "visible";
+  }
+
+  // "rgb(1, 2, 3)" / "rgba(1, 2, 3, 0.5)" / "transparent" -> [r, g, b, a]
+  function rgba(color) {
+    const parts = (color || "").match(/[\d.]+/g)?.map(Number) || [];
+    if (color === "transparent" || parts.length < 3) return [0, 0, 0, 0];
+    return [parts[0], parts[1], parts[2], parts.length > 3 ? parts[3] : 1];
+  }
+
+  function contrast(one, other) {
+    const luminance = ([r, g, b]) => {
+      const [R, G, B] = [r, g, b].map((c) => (c / 255 <= 0.03928 ? c / 255 / 12.92 : ((c / 255 + 0.055) / 1.055) ** 2.4));
+      return 0.2126 * R + 0.7152 * G + 0.0722 * B;
+    };
+    const [a, b] = [luminance(one), luminance(other)].sort((x, y) => y - x);
+    return (a + 0.05) / (b + 0.05);
+  }
+
+  // Fresh per reading: styles, boxes and the pictures on the page are read once each.
+  function sight(doc) {
+    const view = doc.defaultView;
+    const clipped = new Map();
+    const range = doc.createRange();
+    let painted = null; // [{at, box, color}], read the first time a colour matches
+
+    // A box of at most a pixel that hides what overflows it, or a clip to nothing: the
+    // "visually hidden" pattern. Collapsed accordions (full width, no height) stay read.
+    function clipsAway(el) {
+      const style = styleOf(el);
+      const clip = style.clip.match(/rect\(([-\d.]+)px,? ([-\d.]+)px,? ([-\d.]+)px,? ([-\d.]+)px\)/);
+      if (clip && /absolute|fixed/.test(style.position)
+        && (clip[3] - clip[1] <= 1 || clip[2] - clip[4] <= 1)) return true;
+      if (/^inset\((5\d|[6-9]\d|100)%/.test(style.clipPath)) return true;
+      if (style.overflowX === "visible" || style.overflowY === "visible") return false;
+      const box = el.getBoundingClientRect();
+      return box.width <= 1 && box.height <= 1 && el.getClientRects().length > 0;
+    }
+    function isClipped(el) {
+      if (!el || el === doc.body || el === doc.documentElement) return false;
+      if (!clipped.has(el)) clipped.set(el, clipsAway(el) || isClipped(el.parentElement));
+      return clipped.get(el);
+    }
+
+    function paintsNothing(el, style) {
+      if (rgba(style.webkitTextFillColor || style.color)[3] > 0.05) return false;
+      if (style.textShadow !== "none" || parseFloat(style.webkitTextStrokeWidth) > 0) return false;
+      for (let at = el; at; at = at.parentElement) {  // a gradient clipped to the text paints it
+        const s = styleOf(at);
+        if (s.webkitBackgroundClip === "text" || s.backgroundClip === "text") return false;
+      }
+      return true;
+    }
+
+    // Outside the page: above its top, or before its start (left in a left-to-right page),
+    // where no scrolling reaches.
+    function offPage(box) {
+      if (box.bottom + view.scrollY <= 0) return true;
+      return styleOf(doc.documentElement).direction === "rtl"
+        ? box.left + view.scrollX >= doc.documentElement.clientWidth
+        : box.right + view.scrollX <= 0;
+    }
+
+    // The background under `el`: its nearest painted ancestor (null: the canvas) and that
+    // colour, or null when it is a picture (background-image), where any colour may be read.
+    function backgroundUnder(el) {
+      for (let at = el; at; at = at.parentElement) {
+        const s = styleOf(at);
+        if (s.backgroundImage !== "none") return null;
+        const color = rgba(s.backgroundColor);
+        if (color[3] > 0.95) return { owner: at, color };
+        if (color[3] > 0.05) return null;
+      }
+      return { owner: null, color: canvas() };
+    }
+
+    // The browser's own background behind a page that paints none: white, or near black
+    // where the page asks for a dark scheme (and the reader's settings pick it).
+    function canvas() {
+      const meta = doc.querySelector('meta[name="color-scheme" i]')?.content || "";
+      const scheme = `${styleOf(doc.documentElement).colorScheme} ${styleOf(doc.body).colorScheme} ${meta}`;
+      const dark = scheme.includes("dark") && (!scheme.includes("light") || view.matchMedia("(prefers-color-scheme: dark)").matches);
+      return dark ? [18, 18, 18, 1] : [255, 255, 255, 1];
+    }
+
+    // Anything painted where the text is, other than the ancestors whose background it
+    // matches: a picture, a background image, or a background of another colour (a hero
+    // image or a dark overlay laid beside the text rather than around it).
+    function paintUnder(el, box, text) {
+      painted ??= [...doc.body.querySelectorAll("*")].flatMap((at) => {
+        const s = styleOf(at);
+        const picture = at.matches(PICTURES) || s.backgroundImage !== "none";
+        const color = rgba(s.backgroundColor);
+        if (!picture && color[3] <= 0.05) return [];
+        const { left, right, top, bottom, width, height } = at.getBoundingClientRect();
+        // A fixed layer stays under the text however far the page is scrolled.
+        const box = s.position === "fixed" ? { left, right, top: -Infinity, bottom: Infinity, width, height } : { left, right, top, bottom, width, height };
+        return [{ at, box, color: picture ? null : color }];
+      });
+      return painted.some((p) => p.box.width > 1 && p.box.height > 1 && !p.at.contains(el)
+        && p.box.left < box.right && box.left < p.box.right && p.box.top < box.bottom && box.top < p.box.bottom
+        && (!p.color || contrast(text, p.color) >= FAINT_CONTRAST));
+    }
+
+    // Text the page coloured like its background. Text that keeps the colour it had outside
+    // that background was not matched to it: that is a page whose stylesheet for the text
+    // did not load (black on the black body its inline style paints), not hiding.
+    function blendsIn(el, style, box) {
+      const text = rgba(style.webkitTextFillColor || style.color);
+      if (text[3] < 0.95 || style.textShadow !== "none") return false;
+      const background = backgroundUnder(el);
+      if (!background || contrast(text, background.color) >= FAINT_CONTRAST) return false;
+      const outside = background.owner?.parentElement ? rgba(styleOf(background.owner.parentElement).color) : [0, 0, 0, 1];
+      return contrast(text, outside) >= FAINT_CONTRAST && !paintUnder(el, box, text);
+    }
+
+    // Why a person could not read this text node where the page draws it: "" when they can,
+    // null when it is not shown at all (hidden elements are dropped whole).
+    return function whyUnseen(node) {
+      const el = node.parentElement;
+      if (!el || NOT_TEXT.has(el.localName) || !/\S/.test(node.data) || !isShown(el)) return null;
+      const style = styleOf(el);
+      const html = el.namespaceURI === HTML; // SVG text is painted by its fill, not its colour
+      if (parseFloat(style.fontSize) < TINY_FONT_PX) return "too small";
+      if (html && paintsNothing(el, style)) return "no paint";
+      if (isClipped(el)) return "clipped";
+      range.selectNodeContents(node);
+      const box = range.getBoundingClientRect();
+      if (!box.width && !box.height) return ""; // not laid out (folded away): judged by style only
+      if (offPage(box)) return "off the page";
+      return html && blendsIn(el, style, box) ? "background colour" : "";
+    };
+  }
+
+  // The text nodes under `root` that no one can read. A reason that would hide most of the
+  // page's text is not hiding but a page whose styles did not all load (black text on the
+  // black its inline style paints, with the stylesheet that lightens the text missing): the
+  // reader of that page sees it as it was meant, so it is read.
+  function unseenText(root) {
+    const whyUnseen = sight(root.ownerDocument);
+    const byReason = new Map();
+    let shownChars = 0;
+    const walker = root.ownerDocument.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const reason = whyUnseen(node);
+      if (reason === null) continue;
+      const chars = node.data.trim().length;
+      shownChars += chars;
+      if (!reason) continue;
+      if (!byReason.has(reason)) byReason.set(reason, { chars: 0, nodes: [] });
+      byReason.get(reason).chars += chars;
+      byReason.get(reason).nodes.push(node);
+    }
+    const found = new Set();
+    for (const { chars, nodes } of byReason.values()) if (chars <= MOST * shownChars) for (const node of nodes) found.add(node);
+    return found;
+  }
+
+  page.sight = { isShown, unseenText };
+})();
