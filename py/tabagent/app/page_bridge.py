@@ -62,14 +62,22 @@ def _forged_tag_pattern() -> re.Pattern:
 
 _FORGED_TAG = _forged_tag_pattern()
 
+# Characters that draw nothing yet carry text a model reads: Unicode's tag characters (ASCII
+# written invisibly, "ASCII smuggling") and variation selectors (bytes hidden after an emoji).
+# A page hides instructions in them as it hides them in white text; they go. (An emoji's
+# presentation selector and a regional flag's tag letters go with them: the model loses
+# nothing it would read.)
+_INVISIBLE_TEXT = re.compile("[\U000e0000-\U000e007f\U000e0100-\U000e01ef\ufe00-\ufe0f]")
+
 
 def untrusted(source: str, text: str) -> str:
     """`text` from a web page, marked for the model as untrusted page content from `source`
     (a URL). Every piece of page-derived text reaches the model through this one function:
     page tool results, errors quoting the page, the selection a turn is about, user tools.
-    A page that writes our tag, however disguised, cannot end the marking early."""
-    body = _FORGED_TAG.sub(FORGED_TAG, str(text))
-    source = _FORGED_TAG.sub(FORGED_TAG, source or "unknown")
+    A page that writes our tag, however disguised, cannot end the marking early, and text
+    written in invisible characters is left out."""
+    body = _FORGED_TAG.sub(FORGED_TAG, _INVISIBLE_TEXT.sub("", str(text)))
+    source = _FORGED_TAG.sub(FORGED_TAG, _INVISIBLE_TEXT.sub("", source or "unknown"))
     collected = _marked.get()
     marked = (f"{UNTRUSTED_NOTE}\n"
               f'<page_content source="{escape(source, quote=True)}" untrusted="true">\n'
