@@ -4,6 +4,7 @@
 
 import { loadSettings } from "../shared/settings.js";
 import { ASK_ABOUT_SELECTION, BUILT_IN, PENDING_CONTEXT, fillPrompt, parsePrompts } from "../shared/quick-actions.js";
+import { runPageTool } from "./page-tool-relay.js";
 import { startTurn } from "./turns.js";
 import { t } from "../shared/i18n.js";
 
@@ -41,11 +42,15 @@ export function onContextMenuClick(info, tab) {
   // The panel may only be opened inside the click's user gesture: before any await.
   const opening = tab?.id !== undefined ? chrome.sidePanel.open({ tabId: tab.id }) : Promise.reject(new Error("no tab"));
   opening.catch((error) => console.warn("TabAgent: could not open the side panel:", error.message));
-  const context = { selection: info.selectionText ?? "", title: tab?.title ?? "", url: tab?.url ?? info.pageUrl ?? "" };
-  if (info.menuItemId === ASK_ABOUT_SELECTION) {
+  const page = { title: tab?.title ?? "", url: tab?.url ?? info.pageUrl ?? "" };
+  return seenSelection(tab, info.selectionText ?? "").then((selection) => answerClick(info.menuItemId, { selection, ...page }));
+}
+
+function answerClick(menuItemId, context) {
+  if (menuItemId === ASK_ABOUT_SELECTION) {
     return chrome.storage.session.set({ [PENDING_CONTEXT]: { ...context, at: Date.now() }, [OPEN_CONVERSATION]: null }).then(() => null);
   }
-  return requestFor(info.menuItemId).then((template) => {
+  return requestFor(menuItemId).then((template) => {
     if (!template) return null;
     const text = fillPrompt(template, context, languageName());
     return startTurn({ text, context: context.selection ? context : { ...context, selection: undefined } }).then(
@@ -60,6 +65,28 @@ export function onContextMenuClick(info, tab) {
       },
     );
   });
+}
+
+// The selection as the user sees it. The browser's selectionText includes text no one can
+// read that lies inside the selection (white on white, 1px type), where a page may hide
+// instructions; get_selection leaves it out (content/sight.js). Its text is taken when it is
+// the browser's less some words; anything else (a selection in a frame we cannot enter, a
+// PDF, a page we may not read) keeps the browser's.
+async function seenSelection(tab, selectionText) {
+  if (!selectionText.trim() || tab?.id === undefined) return selectionText;
+  try {
+    const reply = await runPageTool({ name: "get_selection", args: { context_chars: 0 }, tab_id: tab.id });
+    const seen = reply.ok ? reply.result?.text ?? "" : "";
+    return seen.trim() && wordsWithin(seen, selectionText) ? seen : selectionText;
+  } catch {
+    return selectionText;
+  }
+}
+
+function wordsWithin(part, whole) {
+  const count = new Map();
+  for (const word of whole.trim().split(/\s+/)) count.set(word, (count.get(word) ?? 0) + 1);
+  return part.trim().split(/\s+/).every((word) => count.set(word, (count.get(word) ?? 0) - 1).get(word) >= 0);
 }
 
 // The browser's language, in words the model understands ("German"), for Translate.

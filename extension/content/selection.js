@@ -32,11 +32,35 @@
     const block = blockAround(range.commonAncestorContainer);
     const around = doc.createRange();
     around.selectNodeContents(block);
+    // Text no one can read (white on white, 1px type: sight.js) is left out, as read_page
+    // leaves it out: a page may hide instructions where the user is likely to select.
+    const unseen = page.sight.unseenText(doc.body);
+    const hides = [...unseen].some((node) => around.intersectsNode(node));
+    const textOf = hides ? (r) => seenText(r, unseen) : (r) => r.toString();
+    const text = hides ? seenText(range, unseen) : selection.toString();
     around.setEnd(range.startContainer, range.startOffset);
-    const before = around.toString();
+    const before = textOf(around);
     around.selectNodeContents(block);
     around.setStart(range.endContainer, range.endOffset);
-    return { el: block, text: selection.toString(), before, after: around.toString() };
+    return { el: block, text, before, after: textOf(around) };
+  }
+
+  // The text of `range` less the `unseen` text nodes, each block on a line of its own.
+  function seenText(range, unseen) {
+    const root = range.commonAncestorContainer;
+    const walker = root.ownerDocument.createTreeWalker(root.nodeType === Node.TEXT_NODE ? root.parentNode : root, NodeFilter.SHOW_TEXT);
+    const lines = [];
+    let block = null;
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      if (unseen.has(node) || !range.intersectsNode(node) || !page.isVisible(node.parentElement)) continue;
+      const start = node === range.startContainer ? range.startOffset : 0;
+      const end = node === range.endContainer ? range.endOffset : node.data.length;
+      const around = blockAround(node);
+      if (around !== block) lines.push("");
+      block = around;
+      lines[lines.length - 1] += node.data.slice(start, end).replace(/\s+/g, " ");
+    }
+    return lines.map((line) => line.replace(/ {2,}/g, " ").trim()).filter(Boolean).join("\n");
   }
 
   function getSelection({ context_chars }) {

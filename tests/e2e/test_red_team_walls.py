@@ -209,7 +209,7 @@ def test_a_selection_cannot_close_its_marking(turn, model, site):
 
 
 def test_text_hidden_from_the_reader_never_reaches_the_model(turn, model, site):
-    """unseen.html hides instructions ten ways a stylesheet allows (too small, no paint, the
+    """unseen.html hides instructions eleven ways a stylesheet allows (too small, no paint, the
     background's colour, off the page, clipped to a pixel), which read_page leaves out, and in
     invisible characters, which the marking drops: the model gets none of them. It does get
     the ten look-alikes a person sees (gradient letters, white on a photo or a dark box, a
@@ -224,6 +224,32 @@ def test_text_hidden_from_the_reader_never_reaches_the_model(turn, model, site):
     assert "HIDDEN" not in everything_the_model_read(model)
     # The last paragraph ends in a sentence written in tag characters, which draw nothing.
     assert "throughout the week.\n" in read and not any(0xE0000 <= ord(c) <= 0xE007F for c in read)
+
+
+SELECT_PICK = """
+  const paragraph = document.getElementById("pick");
+  getSelection().selectAllChildren(paragraph);
+  return getSelection().toString();"""
+
+
+def test_text_hidden_inside_a_selection_never_reaches_the_model(turn, model, site):
+    """The user selects a paragraph with white-on-white instructions in its middle and asks
+    about it from the context menu. The browser's selectionText holds the hidden sentence;
+    the task the model gets does not, and the words the user saw are all there."""
+    model.script(Reply(text="Sandbags are free."))
+    url = site.url("unseen.html")
+    turn.show(url)
+    selected = turn.in_page(SELECT_PICK)
+    assert "HIDDEN-11" in selected  # what the browser hands the extension
+    started = turn.browser.call_module_function(turn.browser.service_worker_target(), "onContextMenuClick", f"""
+      const [tab] = (await chrome.tabs.query({{}})).filter((t) => t.url === {json.dumps(url)});
+      return fn({{ menuItemId: "explain-selection", selectionText: {json.dumps(selected)}, pageUrl: tab.url }}, tab);""")
+    assert started and started["conversationId"], started
+    wait(turn.browser, lambda d: len(model.requests) == 1 and last_turn(d) is not None, 30)
+    wait_for_status(turn.browser, "ok")
+    task = model.requests[0]["body"]["messages"][-1]["content"]
+    assert "Sandbags are free at the fire station. Bring a spade." in task
+    assert "HIDDEN" not in task
 
 
 # --- other tabs are a boundary (issue 10, item 4) ------------------------------------------
