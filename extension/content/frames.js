@@ -75,8 +75,14 @@
     const hosts = [];
     for (let i = 0; i < live.length; i++) {
       const el = live[i];
-      if (dropHidden && !page.sight.isShown(el)) hidden.push(copied[i]);
-      else if (el.localName === "iframe" || el.localName === "frame") frames.push([el, copied[i]]);
+      if (dropHidden && !page.sight.isShown(el)) {
+        hidden.push(copied[i]);
+        continue;
+      }
+      // Shown while hidden by its own style: waiting to be revealed (sight.js). What reads
+      // the copy takes an inline visibility:hidden as gone.
+      if (dropHidden && el.style?.visibility === "hidden") copied[i].style.removeProperty("visibility");
+      if (el.localName === "iframe" || el.localName === "frame") frames.push([el, copied[i]]);
       else if (el.shadowRoot) hosts.push([el, copied[i]]);
     }
     for (const [host, placeholder] of hosts) inlineShadow(host, placeholder);

@@ -1,7 +1,8 @@
 // What a person looking at the page can read; read_page reads that and nothing else.
 //
-// Shown: an element with a box, or one folded away behind a click (the body of a closed
-// <details>, hidden="until-found" content, which the browser's find opens).
+// Shown: an element with a box, one folded away behind a click (the body of a closed
+// <details>, hidden="until-found" content, which the browser's find opens), or a section
+// waiting below the fold for the page to animate it in.
 // Unseen: text drawn too small to read, in a colour with no paint, in the colour of the
 // background under it with no picture there, outside the page where no scrolling reaches
 // (left:-9999px, text-indent:-9999px), or in a box clipped to a pixel ("visually hidden").
@@ -21,10 +22,30 @@
 
   function isShown(el) {
     if (page.isVisible(el)) return true;
+    if (awaitsReveal(el)) return true;
     const fold = el.parentElement?.closest('details:not([open]), [hidden="until-found"]');
     if (!fold || !isShown(fold)) return false;
     const style = styleOf(el);
     return style.display !== "none" && style.visibility === "visible";
+  }
+
+  // Pages animate their sections in as they scroll into view: a script hides each one below
+  // the fold (visibility: hidden, moved or marked for its entrance) until the reader gets
+  // there. Such a section, in the flow of the page and laid out below what the reader has
+  // seen, is shown. A menu or dialog (positioned, not in the flow) or text hidden with no
+  // entrance to make stays hidden.
+  const REVEAL_MARK = /^(data-(aos|wow|sr|animate|reveal|scroll))/;
+  const REVEAL_CLASS = /^(wow|aos-|reveal|animate|fade|slide|scroll-?reveal)/i;
+  function awaitsReveal(el) {
+    if (!el.getClientRects().length || styleOf(el).visibility !== "hidden") return false; // (no box: display:none)
+    let veiled = el; // the element whose visibility the others inherit
+    while (veiled.parentElement && styleOf(veiled.parentElement).visibility === "hidden") veiled = veiled.parentElement;
+    const style = styleOf(veiled);
+    const view = el.ownerDocument.defaultView;
+    if (!/static|relative|sticky/.test(style.position) || veiled.getBoundingClientRect().top < view.innerHeight) return false;
+    const moving = style.transform !== "none" || style.animationName !== "none" || parseFloat(style.opacity) < 1
+      || (/opacity|visibility|transform|all/.test(style.transitionProperty) && parseFloat(style.transitionDuration) > 0);
+    return moving || [...veiled.attributes].some((a) => REVEAL_MARK.test(a.name)) || [...veiled.classList].some((c) => REVEAL_CLASS.test(c));
   }
 
   // "rgb(1, 2, 3)" / "rgba(1, 2, 3, 0.5)" / "transparent" -> [r, g, b, a]

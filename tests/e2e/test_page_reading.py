@@ -314,6 +314,10 @@ def test_read_page_reads_a_live_page_as_its_reader_sees_it(open_page, chromium):
     assert "Shadow text of the card: the Vienna to Paris line" in md  # inside a web component
     assert "sleeper cabins sell out weeks ahead" in md  # the page's text in the component's slot
     assert "cookies" not in md and "Accept all" not in md  # the consent banner over it
+    # Sections below the fold that a scroll-reveal script has hidden until the reader gets
+    # there are read; text hidden with no entrance to make is not.
+    assert "Sleeper fares start at 59 euros" in md and "a private cabin sleeps up to three" in md
+    assert "Agent note" not in md
     assert "Copyright" not in md and "Travel" not in md
 
 
