@@ -34,7 +34,7 @@
     around.selectNodeContents(block);
     // Text no one can read (white on white, 1px type: sight.js) is left out, as read_page
     // leaves it out: a page may hide instructions where the user is likely to select.
-    const unseen = page.sight.unseenText(doc.body);
+    const unseen = doc.body ? page.sight.unseenText(doc.body) : new Set();
     const hides = [...unseen].some((node) => around.intersectsNode(node));
     const textOf = hides ? (r) => seenText(r, unseen) : (r) => r.toString();
     const text = hides ? seenText(range, unseen) : selection.toString();
