@@ -288,9 +288,15 @@
     const next = el.nextElementSibling;
     return bold === text && Boolean(next?.matches("p, ul, ol")) && textLength(next) >= HEADED_CHARS && linkShare(next) < MAX_LEAD_LINK_SHARE;
   };
+  // A line that gives a value ("Total: 45.00 EUR", "Order number: 40213", "Tel.: 030 1234")
+  // is the page's information, not a label, unless the value counts the page's own parts
+  // (comments, views, pages) or dates it.
+  const VALUE_LINE = /^\p{L}[\p{L}\p{N} .'’/-]{0,30}[:：]\s*\S*\p{N}/u;
+  const PAGE_COUNT = /(?<!\p{L})(comments?|kommentare?|comentarios?|commentaires?|views?|aufrufe|visitas|vues|shares?|likes?|votes?|stimmen|page|seite|p[áa]gina|reading time|lesezeit|read|gelesen|updated|aktualisiert|published|ver[öo]ffentlicht|stand|posted|date|datum|fecha)(?!\p{L})/iu;
+  const givesValue = (el, text) => VALUE_LINE.test(text) && !PAGE_COUNT.test(text.split(/[:：]/)[0]) && !isDateLine(el, text);
   const isLabel = (el, text) => (readingLength(text) < LABEL_CHARS
     && !el.closest("li, td, th, dd, dt, pre, h1, h2, h3, h4, h5, h6, blockquote") && !isBoldHeading(el, text)
-    && !el.querySelector(`img[alt]:not([alt=""]), video, code, kbd, math`) && !SENTENCE_END.test(text))
+    && !el.querySelector(`img[alt]:not([alt=""]), video, code, kbd, math`) && !SENTENCE_END.test(text) && !givesValue(el, text))
     || (text.length < LOADING_CHARS && LOADING.test(text));
   const dropLabels = (root) => dropBlocks(root, textBlocks(root), (el, text) => isLabel(el, text) || isDateLine(el, text) || isSiteNotice(text));
 
@@ -505,7 +511,7 @@
   const dropCredits = (root) => dropBlocks(root, textBlocks(root), (el, text) => isCredit(text) && !inListOrTable(el));
 
   // What follows the text's last sentence: headings of sections that were boilerplate ("More
-  // on this", "Weitere Artikel"), link lines and short labels.
+  // on this", "Weitere Artikel"), link lines and short labels, up to a line giving a value.
   // A longer run of such lines is a list the page means (a poem, a table of contents).
   const TRAILING_CHARS = 40;
   const MAX_TRAILING = 4;
@@ -513,7 +519,7 @@
     const trailing = [];
     for (const el of textBlocks(root).reverse()) {
       const text = page.squash(el.textContent);
-      if (!isHeading(el) && !isLinkLine(el) && (readingLength(text) >= TRAILING_CHARS || SENTENCE_END.test(text))) break;
+      if (!isHeading(el) && !isLinkLine(el) && (readingLength(text) >= TRAILING_CHARS || SENTENCE_END.test(text) || givesValue(el, text))) break;
       trailing.push(el);
     }
     if (trailing.length <= MAX_TRAILING) for (const el of trailing) el.remove();

@@ -256,6 +256,15 @@ def test_a_page_laid_out_in_a_table_loses_its_closing_call_but_a_table_of_data_k
     assert "Help us continue" not in text
 
 
+def test_the_values_a_page_ends_with_are_read_but_its_trailing_labels_are_not(open_page):
+    # Short lines after the last sentence are mostly labels ("Share this page", a comment
+    # count); a line that gives a value (an order number, a total) is the page's information.
+    text = " ".join(open_page("receipt.html")("read_page")["markdown"].split())
+    assert "within two working days" in text
+    assert "Order number: 40213" in text and "Total: 45.00 EUR" in text
+    assert "Comments: 3" not in text and "Share this page" not in text
+
+
 def test_a_live_ticker_s_entries_are_read_but_readers_comments_are_not(open_page):
     # Sites name a live ticker's entries "comments" too ("live-match-comment").
     text = " ".join(open_page("match-ticker.html")("read_page")["markdown"].split())
