@@ -669,11 +669,13 @@
   }
 
   function choose(doc) {
-    const article = readability(removeBoilerplate(visibleCopy(doc)));
+    // The cleaned copy of the page, made once; Readability changes what it reads, so it reads
+    // a copy of that.
+    const spare = removeBoilerplate(visibleCopy(doc));
+    const article = readability(spare.cloneNode(true));
     const content = article ? removeEmptySections(article.content) : null;
     const found = content ? textLength(content) : 0;
     const metadata = { ...article, ...pageMetadata(doc) };
-    const spare = removeBoilerplate(visibleCopy(doc));
     const marker = marked(spare);
     // `page`: the cleaned copy the reading was found on (extract looks for its lead there).
     const reading = (content, extracted_by) => ({ article: metadata, content, extracted_by, page: spare });
