@@ -69,6 +69,8 @@
     const view = doc.defaultView;
     const clipped = new Map();
     const range = doc.createRange();
+    const rtl = styleOf(doc.documentElement).direction === "rtl";
+    let canvasColor = null;
     let painted = null; // [{at, box, color}], read the first time a colour matches
 
     // A box of at most a pixel that hides what overflows it, or a clip to nothing: the
@@ -103,7 +105,7 @@
     // where no scrolling reaches.
     function offPage(box) {
       if (box.bottom + view.scrollY <= 0) return true;
-      return styleOf(doc.documentElement).direction === "rtl"
+      return rtl
         ? box.left + view.scrollX >= doc.documentElement.clientWidth
         : box.right + view.scrollX <= 0;
     }
@@ -118,7 +120,8 @@
         if (color[3] > 0.95) return { owner: at, color };
         if (color[3] > 0.05) return null;
       }
-      return { owner: null, color: canvas() };
+      canvasColor ??= canvas();
+      return { owner: null, color: canvasColor };
     }
 
     // The browser's own background behind a page that paints none: white, or near black
