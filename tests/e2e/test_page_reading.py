@@ -340,6 +340,16 @@ def test_answers_folded_behind_a_click_are_read_but_hidden_text_is_not(open_page
     assert "Staff only" not in text
 
 
+@pytest.mark.parametrize("name, sentence", [
+    ("unstyled-dark.html", "Boat tours leave every half hour"),  # black on the black body, beside a white box
+    ("unstyled-tiny.html", "Bonfires are allowed only from October"),  # all text at font-size 0
+])
+def test_a_page_whose_stylesheet_did_not_load_is_read_not_taken_for_hidden(open_page, name, sentence):
+    # Hidden text is what a page hides from its reader; a whole page drawn unreadably is a
+    # page whose stylesheet is missing, and its reader sees it styled.
+    assert sentence in " ".join(open_page(name)("read_page")["markdown"].split())
+
+
 def test_read_page_reads_same_origin_frames_only(open_page, chromium):
     tools = open_page("frame.html")
     wait_for_frames(chromium)
