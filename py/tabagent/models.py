@@ -30,6 +30,22 @@ OnToken = Callable[[str], Union[None, Awaitable[None]]]
 # `error.max_attempts` says how many tries there are in all.
 OnRetry = Callable[[ModelError, int, float], Union[None, Awaitable[None]]]
 SSE_START = (b"data:", b"event:", b"id:", b"retry:", b":")
+BODY_LEAD = b"\xef\xbb\xbf \t\r\n"  # a byte order mark and white space before either
+
+
+def body_kind(head: bytes) -> str | None:
+    """Which a reply's body is, "json", "events" or "garbage", once its first bytes decide
+    it; None while they could still begin either (a network chunk may end inside 'dat')."""
+    start = head.lstrip(BODY_LEAD)
+    if not start:
+        return None
+    if start.startswith((b"{", b"[")):
+        return "json"
+    if start.startswith(SSE_START):
+        return "events"
+    if any(field.startswith(start) for field in SSE_START):
+        return None
+    return "garbage"
 
 
 class Model:
@@ -143,18 +159,19 @@ class OpenAIModel(Model):
         """The reply, read as what the body is (server-sent events or one JSON document)
         whatever its content type says: servers get the header wrong both ways."""
         async with contextlib.aclosing(response.chunks()) as chunks:
-            head = b""
-            async for chunk in chunks:  # up to the first byte that is not white space
+            head, kind = b"", None
+            async for chunk in chunks:  # until the first bytes tell which it is
                 received.append(chunk)
                 head += chunk
-                if head.lstrip(b"\xef\xbb\xbf \t\r\n"):
+                kind = body_kind(head)
+                if kind:
                     break
-            start = head.lstrip(b"\xef\xbb\xbf \t\r\n")
-            if start.startswith((b"{", b"[")):
+            start = head.lstrip(BODY_LEAD)
+            if kind == "json":
                 async for chunk in chunks:
                     received.append(chunk)
                 return await self._read_document(b"".join(received), streamed)
-            if start and not start.startswith(SSE_START):
+            if start and kind != "events":  # garbage, or a body that ended inside "dat"
                 raise BadResponseError(f"unexpected response from {self.url}: {start[:200]!r}; is "
                                        f"it an OpenAI-compatible chat completions endpoint?",
                                        url=self.url)

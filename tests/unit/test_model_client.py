@@ -287,3 +287,24 @@ def test_default_host_in_cpython_is_httpx():
     from tabagent.host import default_host
 
     assert isinstance(default_host(), CPythonHost)
+
+
+@pytest.mark.parametrize("recording", ["DEEPSEEK_REASONER", "OPENAI_REFUSAL", "GROQ_RAW", "PLAIN_REPLY"])
+async def test_a_first_chunk_shorter_than_a_field_name_is_not_taken_for_garbage(recording):
+    """Networks cut streams anywhere: a first chunk of b"dat" (or b"\\n:" or b"{") is the start
+    of the same reply, read once enough bytes have come."""
+    import provider_streams
+
+    body = getattr(provider_streams, recording).encode()
+    whole = await canned_model([body]).generate([])
+    for cut in range(1, 12):
+        pieces = [body[:1], body[1:cut], body[cut:]] if cut > 1 else [body[:cut], body[cut:]]
+        reply = await canned_model([p for p in pieces if p]).generate([])
+        assert (reply.content, reply.reasoning, reply.usage) == (whole.content, whole.reasoning, whole.usage), cut
+
+
+async def test_a_reply_that_stops_inside_a_field_name_is_unexpected_not_empty():
+    from tabagent.errors import BadResponseError
+
+    with pytest.raises(BadResponseError, match="unexpected response .*b'dat'"):
+        await canned_model([b"da", b"t"]).generate([])
