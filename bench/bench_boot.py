@@ -79,6 +79,7 @@ def main() -> None:
     without_snapshot = Path(tempfile.mkdtemp(prefix="tabagent-nosnap-"))
     shutil.copytree(ROOT / "extension", without_snapshot / "extension", ignore=shutil.ignore_patterns("python.snapshot*"))
     shutil.copy(ROOT / "manifest.json", without_snapshot / "manifest.json")
+    shutil.copytree(ROOT / "_locales", without_snapshot / "_locales")  # the manifest's __MSG_ names
     first, later, plain = [], [], []
     try:
         for _ in range(runs):
