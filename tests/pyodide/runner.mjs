@@ -29,9 +29,10 @@ if (!server) {
   process.exit(2);
 }
 const only = option("--only");
+const mcpServer = option("--mcp") ?? process.env.TABAGENT_MCP_SERVER ?? "";
 
 const pyodide = await loadPyodide({
-  env: { TABAGENT_TEST_SERVER: server, HOME: "/home/pyodide" },
+  env: { TABAGENT_TEST_SERVER: server, TABAGENT_MCP_SERVER: mcpServer, HOME: "/home/pyodide" },
   stdout: (line) => process.stderr.write(line + "\n"),
   stderr: (line) => process.stderr.write(line + "\n"),
 });

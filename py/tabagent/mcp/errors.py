@@ -1,0 +1,34 @@
+"""What goes wrong with an MCP server, said in words the user can act on."""
+
+from __future__ import annotations
+
+
+class MCPError(Exception):
+    """The server could not be reached, refused us, or answered something unusable."""
+
+    def __init__(self, message: str, code: int | None = None):
+        super().__init__(message)
+        self.code = code  # the JSON-RPC error code, when the server sent one
+
+
+class SessionExpired(MCPError):
+    """The server forgot our session (HTTP 404 to a request that carried its id)."""
+
+
+class ToolCallError(MCPError):
+    """The tool ran and reported a failure (`isError`): the model should read it."""
+
+
+def http_error(url: str, status: int, headers: dict, body: bytes) -> MCPError:
+    detail = body.decode("utf-8", "replace").strip()[:300]
+    if status == 401:
+        scheme = headers.get("www-authenticate", "")
+        how = f" (it asks for: {scheme[:200]})" if scheme else ""
+        return MCPError(f"the MCP server at {url} needs authorisation{how}: add its token or "
+                        f"header in the server's settings.", code=401)
+    if status == 403:
+        return MCPError(f"the MCP server at {url} refused the request (403 Forbidden"
+                        f"{': ' + detail if detail else ''}). A local server may be checking the "
+                        f"Origin header: allow this extension's origin in its settings.", code=403)
+    return MCPError(f"the MCP server at {url} answered HTTP {status}"
+                    f"{': ' + detail if detail else ''}.", code=status)

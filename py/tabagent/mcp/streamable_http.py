@@ -1,0 +1,157 @@
+"""MCP's Streamable HTTP transport: every message is a POST to one endpoint, answered with
+one JSON body or a stream of server-sent events that ends with our response.
+
+The server names a session in `Mcp-Session-Id` when we initialise; every later request
+carries it, and a 404 to one means the server forgot it (the client starts a new one).
+A stream cut before our response is resumed with `Last-Event-ID` when its events had ids.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+
+from ..host import Host, NetworkError, RequestTimeout
+from ..sse import SSEParser
+from . import messages
+from .errors import MCPError, SessionExpired, http_error
+
+ACCEPT = "application/json, text/event-stream"
+RESUME_ATTEMPTS = 3
+
+
+class StreamableHTTP:
+    def __init__(self, url: str, host: Host, headers: dict | None = None):
+        self.url, self.host = url, host
+        self.extra_headers = dict(headers or {})
+        self.session_id: str | None = None
+        self.protocol_version: str | None = None  # sent once negotiated
+        self._listener: asyncio.Task | None = None
+
+    def _headers(self, **more) -> dict:
+        headers = {"content-type": "application/json", "accept": ACCEPT, **self.extra_headers}
+        if self.session_id:
+            headers["mcp-session-id"] = self.session_id
+        if self.protocol_version:
+            headers["mcp-protocol-version"] = self.protocol_version
+        headers.update(more)
+        return headers
+
+    async def _post(self, message: dict, timeout: float | None):
+        body = messages.json_bytes(message)
+        try:
+            response = await self.host.request("POST", self.url, self._headers(), body, timeout)
+        except NetworkError as e:
+            raise MCPError(f"could not reach the MCP server at {self.url} ({e}): check its "
+                           f"address and that it is running.") from None
+        except RequestTimeout:
+            raise MCPError(f"the MCP server at {self.url} did not answer within {timeout:g} s.") from None
+        if response.status == 404 and self.session_id:
+            await response.close()
+            raise SessionExpired(f"the MCP server at {self.url} no longer knows our session.")
+        if response.status >= 400:
+            raise http_error(self.url, response.status, response.headers, await _read(response))
+        if "mcp-session-id" in response.headers:
+            self.session_id = response.headers["mcp-session-id"]
+        return response
+
+    async def notify(self, message: dict, timeout: float | None = 30) -> None:
+        response = await self._post(message, timeout)
+        await response.close()
+
+    async def request(self, message: dict, on_message, timeout: float | None = None) -> dict:
+        """Sends a request and returns its response; the notifications and requests the
+        server sends meanwhile go to `on_message(message)`."""
+        response = await self._post(message, timeout)
+        kind = response.headers.get("content-type", "").split(";")[0].strip().lower()
+        if kind == "text/event-stream":
+            return await self._from_stream(response, message["id"], on_message, timeout)
+        body = await _read(response)
+        for incoming in messages.parse(body, self.url):
+            if messages.is_response(incoming) and incoming.get("id") == message["id"]:
+                return incoming
+            await on_message(incoming)
+        raise MCPError(f"the MCP server at {self.url} did not answer {message['method']}.")
+
+    async def _from_stream(self, response, id_, on_message, timeout) -> dict:
+        last_event_id = None
+        for attempt in range(RESUME_ATTEMPTS + 1):
+            try:
+                found, last_event_id = await self._read_events(response, id_, on_message, last_event_id)
+            except (NetworkError, RequestTimeout) as e:
+                if last_event_id is None or isinstance(e, RequestTimeout):
+                    raise MCPError(f"the stream from the MCP server at {self.url} broke before "
+                                   f"its answer ({e}).") from None
+                found = None
+            if found is not None:
+                return found
+            if last_event_id is None or attempt == RESUME_ATTEMPTS:
+                break
+            response = await self._resume(last_event_id, timeout)
+        raise MCPError(f"the MCP server at {self.url} ended its stream without an answer.")
+
+    async def _read_events(self, response, id_, on_message, last_event_id):
+        parser = SSEParser()
+        try:
+            async with contextlib.aclosing(response.chunks()) as chunks:
+                async for chunk in chunks:
+                    for event in parser.feed(chunk):
+                        last_event_id = event.id or last_event_id
+                        if not event.data.strip():
+                            continue  # a priming event: an id to resume from, no message
+                        for incoming in messages.parse(event.data, self.url):
+                            if id_ is not None and messages.is_response(incoming) and incoming.get("id") == id_:
+                                return incoming, last_event_id
+                            await on_message(incoming)
+        finally:
+            await response.close()
+        return None, last_event_id
+
+    async def _resume(self, last_event_id: str, timeout):
+        headers = self._headers(**{"last-event-id": last_event_id})
+        headers.pop("content-type")
+        headers["accept"] = "text/event-stream"
+        try:
+            response = await self.host.request("GET", self.url, headers, None, timeout)
+        except (NetworkError, RequestTimeout) as e:
+            raise MCPError(f"could not resume the stream from the MCP server at {self.url} ({e}).") from None
+        if response.status >= 400:
+            raise http_error(self.url, response.status, response.headers, await _read(response))
+        return response
+
+    def listen(self, on_message) -> None:
+        """Opens the stream on which the server says what no request asked for (a changed
+        tool list, mostly), read in the background until close; a server without one
+        answers 405 and is left alone."""
+        self._listener = asyncio.ensure_future(self._listen(on_message))
+
+    async def _listen(self, on_message) -> None:
+        headers = self._headers()
+        headers.pop("content-type")
+        headers["accept"] = "text/event-stream"
+        with contextlib.suppress(NetworkError, RequestTimeout, MCPError):
+            response = await self.host.request("GET", self.url, headers, None, None)
+            if response.status != 200:
+                await response.close()
+                return
+            await self._read_events(response, None, on_message, None)
+
+    async def close(self) -> None:
+        """Ends the session on the server, as the spec asks of a client that is done."""
+        if self._listener is not None:
+            self._listener.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._listener
+            self._listener = None
+        if not self.session_id:
+            return
+        headers = self._headers()
+        headers.pop("content-type")
+        with contextlib.suppress(NetworkError, RequestTimeout):
+            response = await self.host.request("DELETE", self.url, headers, None, 5)
+            await response.close()
+        self.session_id = None
+
+
+async def _read(response) -> bytes:
+    return await response.read()

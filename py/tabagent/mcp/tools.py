@@ -1,0 +1,99 @@
+"""A server's tools as the agent's tools: named `server__tool` (model tool names allow
+letters, digits, '_' and '-' only), described and typed as the server declares them, and
+answering with the server's content as text.
+
+What a server returns is untrusted like a web page: `mark(source, text)` wraps every
+result and every error text the server wrote (the extension passes the one marking
+function, tabagent.app.page_bridge.untrusted). Results are cut at `max_chars` with a note.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from ..tools import Tool
+from .client import MCPClient
+from .errors import ToolCallError
+
+MAX_RESULT_CHARS = 20_000
+MAX_DESCRIPTION_CHARS = 2_000
+_NOT_IN_A_NAME = re.compile(r"[^A-Za-z0-9_-]+")
+
+
+def tool_name(server: str, tool: str) -> str:
+    name = f"{_NOT_IN_A_NAME.sub('_', server)}__{_NOT_IN_A_NAME.sub('_', tool)}"
+    return name[:64]
+
+
+def _plain(source: str, text: str) -> str:
+    return text
+
+
+class MCPTool(Tool):
+    def __init__(self, client: MCPClient, definition: dict, mark=_plain, max_chars: int = MAX_RESULT_CHARS):
+        self.client, self.definition, self.mark, self.max_chars = client, definition, mark, max_chars
+        self.remote_name = str(definition.get("name", ""))
+        self.name = tool_name(client.name, self.remote_name)
+        self.description = describe(client.name, definition)
+        schema = definition.get("inputSchema")
+        self.inputs = schema if isinstance(schema, dict) and isinstance(schema.get("properties"), dict) \
+            else {"type": "object", "properties": {}}
+
+    async def forward(self, **arguments):
+        result = await self.client.call_tool(self.remote_name, arguments)
+        text = cut(result_text(result), self.max_chars)
+        source = f"MCP server {self.client.name}, tool {self.remote_name}"
+        if result.get("isError"):
+            raise ToolCallError(self.mark(source, text or "(the tool reported an error and said nothing)"))
+        return self.mark(source, text)
+
+
+def describe(server: str, definition: dict) -> str:
+    """The description the model sees and the user is shown: the same text."""
+    text = str(definition.get("description") or definition.get("title") or definition.get("name") or "")
+    if len(text) > MAX_DESCRIPTION_CHARS:
+        text = text[:MAX_DESCRIPTION_CHARS] + " [description cut]"
+    return f"(from the MCP server '{server}') {text}".strip()
+
+
+def result_text(result: dict) -> str:
+    """A tools/call result as text: its content items in order; its structured content
+    only when there is no text (the spec asks servers to send it as text as well)."""
+    parts = [part for item in result.get("content") or [] if isinstance(item, dict)
+             if (part := _content_text(item))]
+    structured = result.get("structuredContent")
+    has_text = any(isinstance(i, dict) and i.get("type") == "text" for i in result.get("content") or [])
+    if structured is not None and not has_text:
+        parts.append(json.dumps(structured, ensure_ascii=False))
+    return "\n\n".join(parts)
+
+
+def _content_text(item: dict) -> str:
+    kind = item.get("type")
+    if kind == "text":
+        return str(item.get("text", ""))
+    if kind in ("image", "audio"):
+        size = len(str(item.get("data", ""))) * 3 // 4
+        return f"[{kind}: {item.get('mimeType', 'unknown type')}, {size:,} bytes, not shown to the model]"
+    if kind == "resource":
+        resource = item.get("resource") or {}
+        if "text" in resource:
+            return f"[resource {resource.get('uri', '')}]\n{resource['text']}"
+        return f"[binary resource {resource.get('uri', '')} ({resource.get('mimeType', 'unknown type')})]"
+    if kind == "resource_link":
+        return f"[resource link: {item.get('uri', '')}{' ' + item['name'] if item.get('name') else ''}]"
+    return f"[content of type {kind!r}]"
+
+
+def cut(text: str, max_chars: int) -> str:
+    if len(text) <= max_chars:
+        return text
+    return text[:max_chars] + f"\n[result cut: {len(text) - max_chars:,} more characters not shown]"
+
+
+async def mcp_tools(client: MCPClient, mark=_plain, enabled=None, max_chars: int = MAX_RESULT_CHARS) -> list[MCPTool]:
+    """The server's tools (all, or those whose server-side names `enabled` holds)."""
+    definitions = await client.list_tools()
+    return [MCPTool(client, d, mark, max_chars) for d in definitions
+            if d.get("name") and (enabled is None or d["name"] in enabled)]

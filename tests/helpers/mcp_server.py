@@ -1,0 +1,175 @@
+"""A real MCP server, written with the official Python SDK (`mcp`), that the tests control:
+run in its own process on 127.0.0.1, over Streamable HTTP (SSE or JSON replies) or the older
+HTTP+SSE transport.
+
+Its tools: echo, add (structured output with an output schema), slow (progress, and it
+counts the calls the client cancelled), fail (isError), huge (a long result), grow (adds a
+tool and announces list_changed), whoami (the headers it was sent). A resource and a prompt.
+
+    with MCPTestServer(transport="streamable-http") as server:
+        server.url  # http://127.0.0.1:PORT/mcp
+"""
+
+
+import argparse
+import asyncio
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class MCPTestServer:
+    def __init__(self, transport: str = "streamable-http", json_response: bool = False,
+                 description: str | None = None):
+        self.transport, self.json_response, self.description = transport, json_response, description
+        self.port = _free_port()
+        path = "/mcp" if transport == "streamable-http" else "/sse"
+        self.url = f"http://127.0.0.1:{self.port}{path}"
+        self.process = None
+
+    def __enter__(self) -> "MCPTestServer":
+        self._start()
+        return self
+
+    def restart(self) -> None:
+        """A new server process on the same port: it knows none of the old sessions."""
+        self._stop()
+        self._start()
+
+    def _start(self) -> None:
+        args = [sys.executable, "-m", "tests.helpers.mcp_server", "--port", str(self.port),
+                "--transport", self.transport]
+        if self.json_response:
+            args.append("--json")
+        if self.description:
+            args += ["--description", self.description]
+        self.process = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                        env={**os.environ, "PYTHONPATH": str(ROOT)})
+        self._wait_until_listening()
+
+    def _wait_until_listening(self, timeout: float = 30) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"the MCP test server exited: {self.process.stderr.read().decode()[-2000:]}")
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=0.5):
+                    return
+            except OSError:
+                time.sleep(0.1)
+        raise RuntimeError("the MCP test server never listened")
+
+    def cancelled_calls(self) -> int:
+        with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/test/cancelled", timeout=5) as reply:
+            return int(reply.read())
+
+    def __exit__(self, *exc) -> None:
+        self._stop()
+
+    def _stop(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+
+
+def build(description: str | None):
+    from mcp.server.mcpserver import Context, MCPServer
+    from mcp.server.mcpserver.exceptions import ToolError
+    from pydantic import BaseModel
+    from starlette.requests import Request
+    from starlette.responses import PlainTextResponse
+
+    server = MCPServer("tabagent-test-server")
+    counts = {"cancelled": 0}
+
+    @server.tool(description=description or "Says the text back.")
+    def echo(text: str) -> str:
+        return text
+
+    class Sum(BaseModel):
+        sum: int
+
+    @server.tool(description="Adds two integers.")
+    def add(a: int, b: int) -> Sum:
+        return Sum(sum=a + b)
+
+    @server.tool(description="Waits, reporting progress every tenth of a second.")
+    async def slow(seconds: float, ctx: Context) -> str:
+        steps = max(1, int(seconds * 10))
+        try:
+            for step in range(steps):
+                await ctx.report_progress(step + 1, steps, f"step {step + 1}")
+                await asyncio.sleep(0.1)
+        except asyncio.CancelledError:
+            counts["cancelled"] += 1
+            raise
+        return f"waited {seconds} s"
+
+    @server.tool(description="Always fails.")
+    def fail() -> str:
+        raise ToolError("the disk is on fire")
+
+    @server.tool(description="A long result.")
+    def huge(chars: int) -> str:
+        return "x" * chars
+
+    @server.tool(description="Adds a tool named late and tells the client the list changed.")
+    async def grow(ctx: Context) -> str:
+        @server.tool(description="Came later.")
+        def late() -> str:
+            return "late"
+
+        await ctx.session.send_tool_list_changed()
+        return "grown"
+
+    @server.tool(description="The headers the request carried.")
+    def whoami(ctx: Context) -> str:
+        request = ctx.request_context.request
+        headers = getattr(request, "headers", {}) or {}
+        return ", ".join(f"{k}={v}" for k, v in sorted(headers.items()) if k in ("authorization", "x-team", "origin"))
+
+    @server.resource("note://hello", description="A short note.")
+    def hello() -> str:
+        return "Hello from a resource."
+
+    @server.prompt(description="Asks for a summary of a topic.")
+    def summarise(topic: str) -> str:
+        return f"Summarise {topic} in three lines."
+
+    @server.custom_route("/test/cancelled", methods=["GET"])
+    async def cancelled(request: Request) -> PlainTextResponse:
+        return PlainTextResponse(str(counts["cancelled"]))
+
+    return server
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--transport", default="streamable-http")
+    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--description")
+    options = parser.parse_args()
+    server = build(options.description)
+    if options.transport == "sse":
+        server.run("sse", host="127.0.0.1", port=options.port)
+    else:
+        server.run("streamable-http", host="127.0.0.1", port=options.port, json_response=options.json)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,53 @@
+"""MCP client cases run inside Pyodide (and, for parity, in CPython), against a real MCP
+server written with the official Python SDK (tests/helpers/mcp_server.py), whose address
+comes in TABAGENT_MCP_SERVER. In Pyodide the host is the JavaScript-fetch one: these cases
+prove the Streamable HTTP transport, its event streams and cancellation on that path."""
+
+import asyncio
+import os
+
+from tabagent.mcp import MCPClient, mcp_tools
+from tabagent.mcp.errors import ToolCallError
+
+
+def url() -> str:
+    return os.environ["TABAGENT_MCP_SERVER"]
+
+
+async def test_mcp_handshake_and_tools():
+    async with MCPClient(url(), name="srv") as client:
+        assert client.protocol_version == "2025-11-25", client.protocol_version
+        assert client.transport.session_id
+        tools = {t.name: t for t in await mcp_tools(client)}
+        assert "srv__add" in tools, sorted(tools)
+        assert await tools["srv__add"](a=20, b=22) == '{\n  "sum": 42\n}'
+
+
+async def test_mcp_progress_and_errors():
+    async with MCPClient(url()) as client:
+        seen = []
+        result = await client.call_tool("slow", {"seconds": 0.2}, on_progress=lambda *p: seen.append(p))
+        assert result["content"][0]["text"] == "waited 0.2 s", result
+        assert [p[0] for p in seen] == [1, 2], seen
+        tools = {t.remote_name: t for t in await mcp_tools(client)}
+        try:
+            await tools["fail"]()
+        except ToolCallError as e:
+            assert "the disk is on fire" in str(e)
+        else:
+            raise AssertionError("a failing tool did not raise")
+
+
+async def test_mcp_stop_ends_a_long_call_at_once():
+    async with MCPClient(url()) as client:
+        started = asyncio.Event()
+        call = asyncio.ensure_future(client.call_tool("slow", {"seconds": 30}, on_progress=lambda *p: started.set()))
+        await asyncio.wait_for(started.wait(), 10)
+        call.cancel()
+        try:
+            await asyncio.wait_for(call, 5)
+        except asyncio.CancelledError:
+            pass
+        else:
+            raise AssertionError("the call was not stopped")
+        assert (await client.call_tool("echo", {"text": "still here"}))["content"][0]["text"] == "still here"
