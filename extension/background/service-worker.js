@@ -11,7 +11,8 @@ import { storeSettings } from "../shared/settings.js";
 import { readSelection } from "./attachments.js";
 import { createContextMenu, onContextMenuClick } from "./context-menu.js";
 import { applyImport, receiveImportPart } from "./imports.js";
-import { followConfiguredEndpoint } from "./local-endpoint.js";
+import { followConfiguredEndpoint, followMcpServers } from "./local-endpoint.js";
+import { loadMcpServers, storeMcpServers } from "../shared/mcp-servers.js";
 import { runPageTool } from "./page-tool-relay.js";
 import { followSidePanel } from "./panel-shortcut.js";
 import { askOffscreen, closeIdleOffscreenDocument, offscreenListening, tellOffscreenIdleClose } from "./offscreen-document.js";
@@ -44,6 +45,20 @@ async function saveSettings({ settings, apiKey }) {
   await tellOffscreenIdleClose(settings.idleCloseMinutes);
   await createContextMenu(); // the user's own prompts are in it
   return { saved: true };
+}
+
+async function saveMcpServers({ servers, secrets }) {
+  const kept = await storeMcpServers(Array.isArray(servers) ? servers : [], secrets);
+  await followMcpServers(kept);
+  return { servers: kept };
+}
+
+// Test connection: Python connects with the stored headers, which never pass through a page.
+async function checkMcpServer({ serverId }) {
+  const { servers, secrets } = await loadMcpServers();
+  const server = servers.find((one) => one.id === serverId);
+  if (!server) throw new Error("That MCP server is not in the settings (save it first).");
+  return askOffscreen({ type: MessageType.checkMcpServer, server, headers: secrets });
 }
 
 // Requests addressed to the service worker; each returns a promise of its answer. The agent's
@@ -82,6 +97,8 @@ const handlers = {
   },
   [MessageType.readSelection]: () => readSelection(runPageTool),
   [MessageType.saveSettings]: (message) => saveSettings(message),
+  [MessageType.saveMcpServers]: (message) => saveMcpServers(message),
+  [MessageType.checkMcpServer]: (message) => checkMcpServer(message),
   [MessageType.renameConversation]: async ({ conversationId, title }) => {
     await conversations.renameConversation(conversationId, title);
     changed(conversationId);

@@ -6,6 +6,7 @@ import * as conversations from "../shared/conversations.js";
 import { MessageType } from "../shared/messages.js";
 import { forPython, loadSettings, whatIsMissing, withOverrides } from "../shared/settings.js";
 import { askOffscreen, offscreenDocumentExists } from "./offscreen-document.js";
+import { loadMcpServers, mcpForPython } from "../shared/mcp-servers.js";
 
 // What the user attached in the composer (sidepanel/attachments-view.js): tabs by id and the
 // selection as they saw it. The turn's record keeps what they were, for the conversation.
@@ -41,7 +42,8 @@ export async function startTurn({ conversationId, text, context, overrides, atta
   starting.add(turnId);
   try {
     await conversations.addTurn(record.id, { id: turnId, text, context: context ?? null, ...attached.record, startedAt: Date.now(), memoryAt });
-    await runInPython(record, turnId, { text, context, settings, apiKey, attached: attached.request });
+    const mcp = await loadMcpServers();
+    await runInPython(record, turnId, { text, context, settings, apiKey, mcp, attached: attached.request });
   } finally {
     starting.delete(turnId);
   }
@@ -50,7 +52,7 @@ export async function startTurn({ conversationId, text, context, overrides, atta
 
 // attached: the tabs and the selection the user attached to this message themselves; reading
 // them is what they asked for, so Python reads them with no question (attachments.py).
-function runInPython(record, turnId, { text, context, settings, apiKey, attached }) {
+function runInPython(record, turnId, { text, context, settings, apiKey, mcp, attached }) {
   return askOffscreen({
     type: MessageType.runTurn,
     conversationId: record.id,
@@ -62,6 +64,8 @@ function runInPython(record, turnId, { text, context, settings, apiKey, attached
     memory: record.memory,
     settings: forPython(withOverrides(settings, record.overrides)),
     apiKey,
+    // The user's MCP servers and, apart, their headers: secrets, like the key.
+    ...mcpForPython(mcp.servers, mcp.secrets),
     ...attached,
   });
 }

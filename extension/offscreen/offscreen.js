@@ -48,6 +48,8 @@ const handlers = {
   [MessageType.idleCheck]: async () => ({ idle: idle.isIdle() }),
   [MessageType.idleCloseChanged]: async () => ({}),
   [MessageType.pdfTool]: (message) => runPdfTool(message),
+  [MessageType.checkMcpServer]: async ({ server, headers }) =>
+    JSON.parse(await (await turns.api()).check_mcp_server_json(JSON.stringify(server), JSON.stringify(headers ?? {}))),
 };
 // Messages about Python's life cycle are not a use of it.
 const LIFE_CYCLE = new Set([MessageType.idleCheck, MessageType.idleCloseChanged]);

@@ -7,6 +7,7 @@ import { askBackground } from "../shared/runtime.js";
 import { AGENTS, DEFAULT_SETTINGS, PROVIDERS, builtinModelAvailability, loadSettings } from "../shared/settings.js";
 import { fetchModels } from "../shared/connection.js";
 import { localizePage, t, tn } from "../shared/i18n.js";
+import { initMcpSettings } from "./mcp-settings.js";
 
 const $ = (id) => document.getElementById(id);
 localizePage();
@@ -142,3 +143,4 @@ async function init() {
 }
 
 init();
+initMcpSettings();

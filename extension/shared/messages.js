@@ -24,6 +24,10 @@ export const MessageType = Object.freeze({
   importConversations: "import-conversations", // { conversations: [...] } or { importId } -> { imported }
   importPart: "import-part", // { importId, text }: a piece of an export's text, applied by importConversations
   saveSettings: "save-settings", // { settings, apiKey? }
+  // Settings -> service worker: the MCP servers (shared/mcp-servers.js), and Test connection
+  // (-> offscreen document: Python connects and lists the tools as the model would see them).
+  saveMcpServers: "save-mcp-servers", // { servers, secrets? } -> { servers }
+  checkMcpServer: "check-mcp-server", // { serverId } -> { ok, server, version, protocol, tools } | { ok: false, error }
   // Service worker -> offscreen document.
   runTurn: "run-turn", // { conversationId, turnId, task, context, memory, settings, apiKey, attachedTabs, attachedSelection }
   // Side panel -> service worker -> offscreen document: the page tools.

@@ -56,7 +56,9 @@ export const TURN_REQUEST = Object.freeze([
   "settings",
   "api_key",
   "attached_tabs",
-  "attached_selection"
+  "attached_selection",
+  "mcp_servers",
+  "mcp_headers"
 ]);
 
 // One page-tool call, Python -> JavaScript.
@@ -86,3 +88,20 @@ export const SANDBOX = Object.freeze({
   "max_code_chars": 1000000,
   "max_text_chars": 16000000
 });
+
+// One MCP server as a turn receives it.
+export const MCP_SERVER = Object.freeze([
+  "id",
+  "name",
+  "url",
+  "enabled",
+  "tools"
+]);
+
+// What may happen when the model calls an MCP tool; the first is the default.
+export const MCP_POLICIES = Object.freeze([
+  "ask",
+  "conversation",
+  "always",
+  "off"
+]);

@@ -9,7 +9,10 @@ import { h } from "./dom.js";
 import { t } from "../shared/i18n.js";
 
 // Message keys: the question itself is written by the code that will act (its own words).
-const DETAILS = { page: "confirmPage", element: "confirmElement", locator: "confirmLocator", text: "confirmText", url: "confirmUrl" };
+const DETAILS = {
+  page: "confirmPage", element: "confirmElement", locator: "confirmLocator", text: "confirmText", url: "confirmUrl",
+  server: "confirmServer", tool: "confirmTool", arguments: "confirmArguments", changed: "confirmChanged", // an MCP tool's call
+};
 const ANSWERS = [
   ["once", "allowOnce"],
   ["turn", "allowForTurn"],

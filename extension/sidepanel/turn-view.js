@@ -187,9 +187,9 @@ export class TurnView {
     const where = event.step > 0 ? this.step(event) : null;
     if (kind === "retrying") return this.showRetry(where, event.data);
     // The error that ended the turn shows next to the answer, with what fixes it.
-    if (event.depth === 0 && kind !== "max_steps" && kind !== "user_tools") return this.errors.append(turnError(event.data, this.id));
+    if (event.depth === 0 && kind !== "max_steps" && kind !== "user_tools" && kind !== "mcp") return this.errors.append(turnError(event.data, this.id));
     // A tool file that failed to load: not fatal, but told where it shows, beside the answer.
-    if (kind === "user_tools") return this.errors.append(h("div", { class: `error kind-${kind}` }, message));
+    if (kind === "user_tools" || kind === "mcp") return this.errors.append(h("div", { class: `error kind-${kind}` }, message));
     const box = h("div", { class: `error kind-${kind}` }, message);
     (where?.section ?? this.trace).append(box);
   }

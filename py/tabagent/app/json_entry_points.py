@@ -73,3 +73,11 @@ def list_tools_json(page) -> str:
 def stop_turn(conversation_id: str) -> bool:
     """Stops the conversation's running turn; False when none is running."""
     return turns.stop(conversation_id)
+
+
+async def check_mcp_server_json(server_json: str, headers_json: str) -> str:
+    """Settings' Test connection: {"ok", "server", "version", "protocol", "transport",
+    "tools": [{"name", "description", "fingerprint", "parameters"}]} or {"ok": false, "error"}."""
+    from .mcp_servers import check_server
+
+    return json.dumps(await check_server(json.loads(server_json), json.loads(headers_json or "{}")))

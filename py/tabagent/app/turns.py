@@ -29,6 +29,7 @@ from ..memory import Memory
 from ..models import OpenAIModel
 from ..context import DEFAULT_WINDOW, ContextKeeper
 from ..ollama import OllamaModel
+from .mcp_servers import ServerConnections, servers_from_wire
 from .page_actions import AskTheUser
 from .page_bridge import selection_task
 from .page_tools import page_tools
@@ -79,7 +80,7 @@ def instructions_for(settings: dict) -> str:
 
 
 def build_agent(request: dict, listener, *, tools=(), executor_factory=None, host=None, model=None,
-                page=None, browser_model=None):
+                page=None, browser_model=None, mcp=None):
     """The agent the user talks to, with its team of managed agents from the settings.
 
     settings["team"] lists managed agents: {"name", "description", "agent", "max_steps",
@@ -93,6 +94,8 @@ def build_agent(request: dict, listener, *, tools=(), executor_factory=None, hos
     context = context_keeper(model, settings, request.get("api_key"))
     if consent:
         tools = [*tools, *page_tools(page, consent, part_tokens=context.part_tokens)]
+        if mcp is not None:  # the user's MCP servers' tools, each call as its policy says
+            tools = [*tools, *mcp.tools(consent, request["conversation_id"])]
     agent = _agent(top, model, list(tools), executor_factory, conversation_id=request["conversation_id"],
                    memory=memory, listeners=[listener], instructions=instructions_for(settings), context=context)
     if consent:
@@ -136,13 +139,18 @@ class Turns:
         conversation = request["conversation_id"]
         if conversation in self._agents:
             raise RuntimeError("This conversation already has a turn running: stop it first.")
+        mcp = await ServerConnections().open(servers_from_wire(request.get("mcp_servers")),
+                                             request.get("mcp_headers") or {}, build.get("host"))
         try:
-            agent = build_agent(request, lambda event: emit(event.to_dict()), **build)
+            agent = build_agent(request, lambda event: emit(event.to_dict()), mcp=mcp, **build)
         except ValueError as error:  # a setting the user must fix: say so as the turn's events
+            await mcp.close()
             return _refused(request, str(error), emit)
         self._agents[conversation] = agent
         for problem in problems:
             await agent.emit("error", {"kind": "user_tools", "message": describe_problem(problem)})
+        for problem in mcp.problems:  # a server that cannot be reached: the turn goes on without it
+            await agent.emit("error", {"kind": "mcp", "message": problem})
         try:
             task = selection_task(request["task"], request.get("context"))
             task = await task_with_attachments({**request, "task": task}, build.get("page"))
@@ -151,6 +159,7 @@ class Turns:
             pass  # the agent has already emitted the error and a `done` event
         finally:
             self._agents.pop(conversation, None)
+            await mcp.close()
         return {"status": agent.status, "memory": agent.memory.to_json()}
 
     def stop(self, conversation_id: str) -> bool:

@@ -44,7 +44,11 @@ NUMBER_OR_NONE = {"temperature": float, "max_output_tokens": int}
 
 # One turn, JavaScript -> Python (json_entry_points.run_turn_json).
 TURN_REQUEST = ("conversation_id", "task", "context", "memory", "settings", "api_key", "attached_tabs",
-                "attached_selection")
+                "attached_selection", "mcp_servers", "mcp_headers")
+# The user's MCP servers (mcp_servers.py): one entry of the list a turn receives (its headers,
+# secrets like the API key, come apart: {server id: {header: value}}), and the per-tool policies.
+MCP_SERVER = ("id", "name", "url", "enabled", "tools")
+MCP_POLICIES = ("ask", "conversation", "always", "off")
 # One page-tool call, Python -> JavaScript (the page bridge) -> the service worker, and its reply.
 PAGE_TOOL_REQUEST = ("name", "args", "tab_id", "expect_url")
 PAGE_TOOL_REPLY = ("ok", "result", "error", "tab_id", "url", "title")
@@ -104,4 +108,6 @@ def javascript_module() -> str:
         constant("PAGE_TOOL_REQUEST", list(PAGE_TOOL_REQUEST), "One page-tool call, Python -> JavaScript."),
         constant("PAGE_TOOL_REPLY", list(PAGE_TOOL_REPLY), "Its reply."),
         constant("SANDBOX", SANDBOX, "The sandbox's limits and defaults."),
+        constant("MCP_SERVER", list(MCP_SERVER), "One MCP server as a turn receives it."),
+        constant("MCP_POLICIES", list(MCP_POLICIES), "What may happen when the model calls an MCP tool; the first is the default."),
     ])

@@ -1,0 +1,151 @@
+"""The user's MCP servers in a turn: connected at its start, their tools given to the agent,
+every call asked of the user unless they chose otherwise for that tool.
+
+A server (wire.MCP_SERVER) is {"id", "name", "url", "enabled", "tools": {tool: {"policy",
+"fingerprint"}}}; its headers (a bearer token...) come apart, like the API key. Policies:
+- "ask" (the default): every call is confirmed, showing the server, the tool, the arguments;
+- "conversation": asked once, then allowed for the rest of the conversation;
+- "always": allowed without asking;
+- "off": the model never sees the tool.
+A tool's fingerprint is that of its definition (description and schema) when the user chose
+the policy. A tool whose definition has changed since (a "rug pull") is asked every time,
+whatever the policy said, until the user looks at it again in settings.
+
+What a server returns reaches the model inside the untrusted marking, as page content does.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+from ..mcp import MCPClient, MCPError
+from ..mcp.tools import MCPTool, describe
+from .page_bridge import untrusted
+from .wire import MCP_POLICIES
+
+CONNECT_TIMEOUT = 15
+CALL_TIMEOUT = 120
+DENIED = ("The user denied this call of {tool}: nothing was done. Do not try to get the same "
+          "result another way; go on without it, or ask the user.")
+# "allow for this conversation", by conversation id: kept while Python runs (a restart asks again).
+_allowed_in_conversation: dict[str, set[str]] = {}
+
+
+def fingerprint(definition: dict) -> str:
+    """Of what the model is told about a tool: its description (as shown) and its schema."""
+    shown = {"description": definition.get("description"), "inputSchema": definition.get("inputSchema")}
+    return hashlib.sha256(json.dumps(shown, sort_keys=True, ensure_ascii=False).encode()).hexdigest()[:16]
+
+
+def servers_from_wire(received) -> list[dict]:
+    """The enabled servers, each checked: a malformed entry is left out, not guessed at."""
+    servers = []
+    for server in received if isinstance(received, list) else []:
+        if not isinstance(server, dict) or not server.get("enabled", True):
+            continue
+        url, name = server.get("url"), server.get("name")
+        if not (isinstance(url, str) and url.startswith(("http://", "https://")) and isinstance(name, str) and name):
+            continue
+        tools = server.get("tools") if isinstance(server.get("tools"), dict) else {}
+        servers.append({"id": str(server.get("id") or name), "name": name, "url": url, "tools": tools})
+    return servers
+
+
+def policy_for(server: dict, definition: dict) -> str:
+    """The user's policy for this tool, or "ask" when its definition changed since."""
+    chosen = server["tools"].get(definition.get("name")) or {}
+    policy = chosen.get("policy") if chosen.get("policy") in MCP_POLICIES else "ask"
+    if policy in ("conversation", "always") and chosen.get("fingerprint") != fingerprint(definition):
+        return "ask"
+    return policy
+
+
+class AskedMCPTool(MCPTool):
+    """An MCP tool that runs only as its policy and the user allow."""
+
+    def __init__(self, client, definition, server: dict, consent, conversation_id: str):
+        super().__init__(client, definition, mark=untrusted)
+        self.server, self.consent, self.conversation_id = server, consent, conversation_id
+        self.policy = policy_for(server, definition)
+
+    async def forward(self, **arguments):
+        if not await self._allowed(arguments):
+            return DENIED.format(tool=self.name)
+        return await super().forward(**arguments)
+
+    async def _allowed(self, arguments: dict) -> bool:
+        scope = f"mcp:{self.server['id']}:{self.remote_name}"
+        granted = _allowed_in_conversation.setdefault(self.conversation_id, set())
+        if self.policy == "always" or (self.policy == "conversation" and scope in granted):
+            return True
+        changed = (self.server["tools"].get(self.remote_name) or {}).get("fingerprint") not in (None, fingerprint(self.definition))
+        details = {"server": self.server["name"], "url": self.server["url"], "tool": self.remote_name,
+                   "arguments": json.dumps(arguments, ensure_ascii=False, indent=1)}
+        if changed:
+            details["changed"] = "This tool's description or arguments changed since you allowed it."
+        message = f"Call the tool {self.remote_name} of the MCP server {self.server['name']}"
+        allowed = await self.consent.allows(self.name, message, details, scope=scope)
+        if allowed and self.policy == "conversation":
+            granted.add(scope)
+        return allowed
+
+
+class ServerConnections:
+    """The turn's connected servers; closed when the turn ends."""
+
+    def __init__(self):
+        self.clients: list[MCPClient] = []
+        self.definitions: list[tuple[dict, MCPClient, dict]] = []  # (server, client, tool)
+        self.problems: list[str] = []
+
+    async def open(self, servers: list[dict], headers: dict, host=None) -> "ServerConnections":
+        for server in servers:
+            client = MCPClient(server["url"], name=server["name"], host=host,
+                               headers=_headers(headers, server["id"]), timeout=CONNECT_TIMEOUT)
+            try:
+                await client.connect()
+                tools = await client.list_tools()
+            except MCPError as error:
+                self.problems.append(f"The MCP server {server['name']} is left out of this turn: {error}")
+                await client.close()
+                continue
+            client.timeout = CALL_TIMEOUT
+            self.clients.append(client)
+            self.definitions += [(server, client, d) for d in tools if d.get("name")]
+        return self
+
+    def tools(self, consent, conversation_id: str) -> list[AskedMCPTool]:
+        made = [AskedMCPTool(client, d, server, consent, conversation_id) for server, client, d in self.definitions]
+        return [tool for tool in made if tool.policy != "off"]
+
+    async def close(self) -> None:
+        for client in self.clients:
+            await client.close()
+
+
+def _headers(headers, server_id: str) -> dict:
+    chosen = headers.get(server_id) if isinstance(headers, dict) else None
+    if not isinstance(chosen, dict):
+        return {}
+    return {str(k): str(v) for k, v in chosen.items() if str(k).strip() and "\n" not in f"{k}{v}"}
+
+
+async def check_server(server: dict, headers: dict, host=None) -> dict:
+    """Test connection, for settings: what the server is and its tools as the model would
+    see them (with their fingerprints), or why it failed, in words."""
+    client = MCPClient(server.get("url", ""), name=server.get("name") or "server", host=host,
+                       headers=_headers(headers, str(server.get("id") or server.get("name"))),
+                       timeout=CONNECT_TIMEOUT)
+    try:
+        await client.connect()
+        tools = await client.list_tools()
+    except MCPError as error:
+        return {"ok": False, "error": str(error)}
+    finally:
+        await client.close()
+    name = client.server_info.get("name") or "an MCP server"
+    return {"ok": True, "server": name, "version": client.server_info.get("version") or "",
+            "protocol": client.protocol_version, "transport": type(client.transport).__name__,
+            "tools": [{"name": d["name"], "description": describe(client.name, d), "fingerprint": fingerprint(d),
+                       "parameters": d.get("inputSchema") or {}} for d in tools if d.get("name")]}
