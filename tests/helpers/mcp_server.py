@@ -173,3 +173,18 @@ def main() -> None:
 
 if __name__ == "__main__":
     main()
+
+
+class EverythingServer(MCPTestServer):
+    """The MCP project's reference server, `@modelcontextprotocol/server-everything` (npm,
+    written with the TypeScript SDK), over Streamable HTTP or HTTP+SSE."""
+
+    def __init__(self, transport: str = "streamable-http"):
+        super().__init__(transport)
+
+    def _start(self) -> None:
+        entry = ROOT / "node_modules" / "@modelcontextprotocol" / "server-everything" / "dist" / "index.js"
+        mode = "streamableHttp" if self.transport == "streamable-http" else "sse"
+        self.process = subprocess.Popen(["node", str(entry), mode], cwd=ROOT, stdout=subprocess.DEVNULL,
+                                        stderr=subprocess.PIPE, env={**os.environ, "PORT": str(self.port)})
+        self._wait_until_listening()

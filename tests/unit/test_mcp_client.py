@@ -238,3 +238,23 @@ async def test_a_stream_cut_before_the_answer_is_resumed_from_its_last_event():
     method, _, headers, _ = host.requests[-1]
     assert method == "GET" and headers["last-event-id"] == "7" and headers["mcp-session-id"] == "abc"
     assert headers["mcp-protocol-version"] == "2025-11-25"
+
+
+async def test_a_paged_tool_list_is_read_to_its_end():
+    init = b'{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","capabilities":{}}}'
+    page1 = b'{"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"a"},{"name":"b"}],"nextCursor":"p2"}}'
+    page2 = b'{"jsonrpc":"2.0","id":3,"result":{"tools":[{"name":"c"}]}}'
+    json_ = {"content-type": "application/json"}
+    host = CannedHost((200, json_, [init]), (202, {}, [b""]), (200, json_, [page1]), (200, json_, [page2]))
+    client = await connect("http://127.0.0.1:9/mcp", host=host)
+    assert [t["name"] for t in await client.list_tools()] == ["a", "b", "c"]
+    assert b'"cursor":"p2"' in host.requests[-1][3]
+
+
+async def test_a_server_that_pages_forever_is_cut_off():
+    init = b'{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","capabilities":{}}}'
+    json_ = {"content-type": "application/json"}
+    pages = [(200, json_, [f'{{"jsonrpc":"2.0","id":{i},"result":{{"tools":[{{"name":"t{i}"}}],"nextCursor":"more"}}}}'.encode()])
+             for i in range(2, 60)]
+    client = await connect("http://127.0.0.1:9/mcp", host=CannedHost((200, json_, [init]), (202, {}, [b""]), *pages))
+    assert len(await client.list_tools()) == 50  # MAX_PAGES, then it stops asking
