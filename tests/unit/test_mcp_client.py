@@ -258,3 +258,33 @@ async def test_a_server_that_pages_forever_is_cut_off():
              for i in range(2, 60)]
     client = await connect("http://127.0.0.1:9/mcp", host=CannedHost((200, json_, [init]), (202, {}, [b""]), *pages))
     assert len(await client.list_tools()) == 50  # MAX_PAGES, then it stops asking
+
+
+async def test_a_result_larger_than_a_message_may_be_is_refused_not_read_to_its_end():
+    init = b'{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","capabilities":{}}}'
+    served = []
+
+    def endless():  # a body that never ends, a megabyte at a time
+        while True:
+            served.append(1)
+            yield b'{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"' if len(served) == 1 else b"x" * 2**20
+
+    json_ = {"content-type": "application/json"}
+    client = await connect("http://127.0.0.1:9/mcp", host=CannedHost((200, json_, [init]), (202, {}, [b""]), (200, json_, endless())))
+    with pytest.raises(MCPError, match="sent a message larger than 8 MB: TabAgent stopped reading it"):
+        await client.call_tool("anything", {})
+    assert len(served) < 12
+
+
+async def test_an_event_that_never_ends_is_refused_too():
+    init = b'{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","capabilities":{}}}'
+
+    def endless():
+        yield b"data: "
+        while True:
+            yield b"y" * 2**20
+
+    client = await connect("http://127.0.0.1:9/mcp", host=CannedHost(
+        (200, {"content-type": "application/json"}, [init]), (202, {}, [b""]), (200, {"content-type": "text/event-stream"}, endless())))
+    with pytest.raises(MCPError, match="larger than 8 MB"):
+        await client.call_tool("anything", {})

@@ -42,7 +42,8 @@ class LegacySSE:
         except NetworkError as e:
             raise MCPError(f"could not reach the MCP server at {self.url} ({e}).") from None
         if self._stream.status >= 400:
-            raise http_error(self.url, self._stream.status, self._stream.headers, await self._stream.read())
+            raise http_error(self.url, self._stream.status, self._stream.headers,
+                             await messages.read_body(self._stream, self.url, 64 * 1024, cut=True))
         found = asyncio.get_running_loop().create_future()
         self._reader = asyncio.ensure_future(self._read(found))
         try:
@@ -53,12 +54,16 @@ class LegacySSE:
                            f"named the address for messages (no 'endpoint' event).") from None
 
     async def _read(self, endpoint: asyncio.Future) -> None:
-        parser = SSEParser()
+        parser, unread = SSEParser(), 0  # bytes since the last whole event
         failure = None
         try:
             async with contextlib.aclosing(self._stream.chunks()) as chunks:
                 async for chunk in chunks:
+                    unread += len(chunk)
+                    if unread > messages.MAX_MESSAGE_BYTES:
+                        raise messages.too_large(self.url)
                     for event in parser.feed(chunk):
+                        unread = 0
                         await self._event(event, endpoint)
         except (NetworkError, RequestTimeout) as e:
             failure = str(e)
@@ -99,7 +104,7 @@ class LegacySSE:
             response = await self.host.request("POST", self.endpoint, headers, messages.json_bytes(message), timeout)
         except (NetworkError, RequestTimeout) as e:
             raise MCPError(f"could not send to the MCP server at {self.url} ({e}).") from None
-        body = await response.read()
+        body = await messages.read_body(response, self.url, 64 * 1024, cut=True)
         if response.status >= 400:
             raise http_error(self.url, response.status, response.headers, body)
 

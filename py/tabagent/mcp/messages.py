@@ -3,9 +3,14 @@ servers send back, one message or a batch."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 
 from .errors import MCPError
+
+# No message of a server's may be larger: a result far past what the model could read, or a
+# body that never ends, is refused instead of filling the memory of the tab's Python.
+MAX_MESSAGE_BYTES = 8 * 1024 * 1024
 
 
 def request(id_: int, method: str, params: dict | None = None) -> dict:
@@ -60,3 +65,25 @@ def result_of(message: dict, method: str, url: str) -> dict:
 
 def json_bytes(message: dict) -> bytes:
     return json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+async def read_body(response, url: str, limit: int = MAX_MESSAGE_BYTES, cut: bool = False) -> bytes:
+    """The whole body; past `limit` bytes the request is aborted and MCPError raised, or with
+    `cut` the first `limit` bytes returned (enough of an error page to quote)."""
+    body = bytearray()
+    try:
+        async with contextlib.aclosing(response.chunks()) as chunks:
+            async for chunk in chunks:
+                body += chunk
+                if len(body) > limit:
+                    if cut:
+                        return bytes(body[:limit])
+                    raise too_large(url, limit)
+    finally:
+        await response.close()
+    return bytes(body)
+
+
+def too_large(url: str, limit: int = MAX_MESSAGE_BYTES) -> MCPError:
+    return MCPError(f"the MCP server at {url} sent a message larger than {limit // (1024 * 1024)} MB: "
+                    f"TabAgent stopped reading it.")

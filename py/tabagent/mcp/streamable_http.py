@@ -50,7 +50,7 @@ class StreamableHTTP:
             await response.close()
             raise SessionExpired(f"the MCP server at {self.url} no longer knows our session.")
         if response.status >= 400:
-            raise http_error(self.url, response.status, response.headers, await _read(response))
+            raise await _http_error(self.url, response)
         if "mcp-session-id" in response.headers:
             self.session_id = response.headers["mcp-session-id"]
         return response
@@ -66,7 +66,7 @@ class StreamableHTTP:
         kind = response.headers.get("content-type", "").split(";")[0].strip().lower()
         if kind == "text/event-stream":
             return await self._from_stream(response, message["id"], on_message, timeout)
-        body = await _read(response)
+        body = await messages.read_body(response, self.url)
         for incoming in messages.parse(body, self.url):
             if messages.is_response(incoming) and incoming.get("id") == message["id"]:
                 return incoming
@@ -91,11 +91,15 @@ class StreamableHTTP:
         raise MCPError(f"the MCP server at {self.url} ended its stream without an answer.")
 
     async def _read_events(self, response, id_, on_message, last_event_id):
-        parser = SSEParser()
+        parser, unread = SSEParser(), 0  # bytes since the last whole event
         try:
             async with contextlib.aclosing(response.chunks()) as chunks:
                 async for chunk in chunks:
+                    unread += len(chunk)
+                    if unread > messages.MAX_MESSAGE_BYTES:
+                        raise messages.too_large(self.url)
                     for event in parser.feed(chunk):
+                        unread = 0
                         last_event_id = event.id or last_event_id
                         if not event.data.strip():
                             continue  # a priming event: an id to resume from, no message
@@ -116,7 +120,7 @@ class StreamableHTTP:
         except (NetworkError, RequestTimeout) as e:
             raise MCPError(f"could not resume the stream from the MCP server at {self.url} ({e}).") from None
         if response.status >= 400:
-            raise http_error(self.url, response.status, response.headers, await _read(response))
+            raise await _http_error(self.url, response)
         return response
 
     def listen(self, on_message) -> None:
@@ -153,5 +157,5 @@ class StreamableHTTP:
         self.session_id = None
 
 
-async def _read(response) -> bytes:
-    return await response.read()
+async def _http_error(url: str, response) -> Exception:
+    return http_error(url, response.status, response.headers, await messages.read_body(response, url, 64 * 1024, cut=True))
