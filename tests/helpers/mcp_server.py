@@ -32,8 +32,9 @@ def _free_port() -> int:
 
 class MCPTestServer:
     def __init__(self, transport: str = "streamable-http", json_response: bool = False,
-                 description: str | None = None):
+                 description: str | None = None, extra_tools: int = 0):
         self.transport, self.json_response, self.description = transport, json_response, description
+        self.extra_tools = extra_tools  # that many more tools, tool_0..., with long descriptions
         self.port = _free_port()
         path = "/mcp" if transport == "streamable-http" else "/sse"
         self.url = f"http://127.0.0.1:{self.port}{path}"
@@ -55,6 +56,8 @@ class MCPTestServer:
             args.append("--json")
         if self.description:
             args += ["--description", self.description]
+        if self.extra_tools:
+            args += ["--extra-tools", str(self.extra_tools)]
         self.process = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                                         env={**os.environ, "PYTHONPATH": str(ROOT)})
         self._wait_until_listening()
@@ -86,7 +89,7 @@ class MCPTestServer:
             self.process.kill()
 
 
-def build(description: str | None):
+def build(description: str | None, extra_tools: int = 0):
     from mcp.server.mcpserver import Context, MCPServer
     from mcp.server.mcpserver.exceptions import ToolError
     from pydantic import BaseModel
@@ -142,6 +145,13 @@ def build(description: str | None):
         headers = getattr(request, "headers", {}) or {}
         return ", ".join(f"{k}={v}" for k, v in sorted(headers.items()) if k in ("authorization", "x-team", "origin"))
 
+    for number in range(extra_tools):
+        def numbered(value: str, number: int = number) -> str:
+            return f"tool {number}: {value}"
+
+        server.add_tool(numbered, name=f"tool_{number}",
+                        description=f"Tool number {number}. " + "It does one small thing, described at length. " * 8)
+
     @server.resource("note://hello", description="A short note.")
     def hello() -> str:
         return "Hello from a resource."
@@ -163,8 +173,9 @@ def main() -> None:
     parser.add_argument("--transport", default="streamable-http")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--description")
+    parser.add_argument("--extra-tools", type=int, default=0)
     options = parser.parse_args()
-    server = build(options.description)
+    server = build(options.description, options.extra_tools)
     if options.transport == "sse":
         server.run("sse", host="127.0.0.1", port=options.port)
     else:

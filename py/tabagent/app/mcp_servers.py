@@ -20,11 +20,15 @@ import hashlib
 import json
 
 from ..mcp import MCPClient, MCPError
+from ..tokens import count_text
 from ..mcp.tools import MCPTool, describe
 from .page_bridge import untrusted
 from .wire import MCP_POLICIES
 
 CONNECT_TIMEOUT = 15
+# The share of the model's context window that MCP tool definitions may take before the user
+# is told: a server with 80 tools must not crowd out the conversation unnoticed.
+DEFINITIONS_SHARE = 0.25
 CALL_TIMEOUT = 120
 DENIED = ("The user denied this call of {tool}: nothing was done. Do not try to get the same "
           "result another way; go on without it, or ask the user.")
@@ -122,6 +126,18 @@ class ServerConnections:
     async def close(self) -> None:
         for client in self.clients:
             await client.close()
+
+
+def crowding_notice(tools: list, window_tokens: int) -> str | None:
+    """A sentence when the enabled MCP tools' definitions alone take more than their share
+    of the context window; None when they fit."""
+    mcp = [tool for tool in tools if isinstance(tool, MCPTool)]
+    spent = sum(count_text(json.dumps(tool.to_openai(), ensure_ascii=False)) for tool in mcp)
+    if spent <= window_tokens * DEFINITIONS_SHARE:
+        return None
+    return (f"The {len(mcp)} tools of your MCP servers take about {spent:,} tokens of the model's "
+            f"{window_tokens:,}-token context window, leaving less room for the conversation: turn off "
+            f"the tools you do not need in TabAgent's settings (MCP servers).")
 
 
 def _headers(headers, server_id: str) -> dict:

@@ -29,7 +29,7 @@ from ..memory import Memory
 from ..models import OpenAIModel
 from ..context import DEFAULT_WINDOW, ContextKeeper
 from ..ollama import OllamaModel
-from .mcp_servers import ServerConnections, servers_from_wire
+from .mcp_servers import AskedMCPTool, ServerConnections, crowding_notice, servers_from_wire
 from .page_actions import AskTheUser
 from .page_bridge import selection_task
 from .page_tools import page_tools
@@ -149,7 +149,7 @@ class Turns:
         self._agents[conversation] = agent
         for problem in problems:
             await agent.emit("error", {"kind": "user_tools", "message": describe_problem(problem)})
-        for problem in mcp.problems:  # a server that cannot be reached: the turn goes on without it
+        for problem in [*mcp.problems, *await _crowded(agent)]:  # told; the turn goes on
             await agent.emit("error", {"kind": "mcp", "message": problem})
         try:
             task = selection_task(request["task"], request.get("context"))
@@ -171,6 +171,18 @@ class Turns:
 
 
 turns = Turns()
+
+
+async def _crowded(agent) -> list[str]:
+    """The notice that MCP tool definitions crowd the context window, if they do."""
+    if agent.context is None or not any(isinstance(t, AskedMCPTool) for t in agent.tools.values()):
+        return []
+    try:
+        window = await agent.context.known_window()
+    except Exception:  # the window is asked again at the first request, which says why
+        return []
+    notice = crowding_notice(list(agent.tools.values()), window.tokens)
+    return [notice] if notice else []
 
 
 def _refused(request: dict, message: str, emit) -> dict:
