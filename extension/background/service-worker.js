@@ -12,7 +12,7 @@ import { readSelection } from "./attachments.js";
 import { createContextMenu, onContextMenuClick } from "./context-menu.js";
 import { applyImport, receiveImportPart } from "./imports.js";
 import { followConfiguredEndpoint, followMcpServers } from "./local-endpoint.js";
-import { loadMcpServers, storeMcpServers } from "../shared/mcp-servers.js";
+import { loadMcpServers, mcpForPython, storeMcpServers } from "../shared/mcp-servers.js";
 import { runPageTool } from "./page-tool-relay.js";
 import { followSidePanel } from "./panel-shortcut.js";
 import { askOffscreen, closeIdleOffscreenDocument, offscreenListening, tellOffscreenIdleClose } from "./offscreen-document.js";
@@ -72,7 +72,10 @@ const fromAgent = {
 // Requests from the pages a person uses (side panel, settings): never from a content script.
 const handlers = {
   [MessageType.callTool]: (message) => askOffscreen(message),
-  [MessageType.listTools]: (message) => askOffscreen(message),
+  [MessageType.listTools]: async (message) => {
+    const { servers, secrets } = await loadMcpServers(); // the Tools view shows MCP tools too
+    return askOffscreen({ ...message, ...mcpForPython(servers, secrets) });
+  },
   [MessageType.answerConfirmation]: (message) => askOffscreen(message),
   [MessageType.ping]: (message) => askOffscreen(message),
   [MessageType.startTurn]: (message) => startTurn(message),

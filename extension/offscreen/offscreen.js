@@ -44,7 +44,13 @@ const handlers = {
   [MessageType.liveTurns]: async () => ({ turnIds: turns.liveTurnIds() }),
   [MessageType.answerConfirmation]: (message) => answerConfirmation(message),
   [MessageType.callTool]: async (message) => callTool(await turns.api(), message),
-  [MessageType.listTools]: async () => JSON.parse((await turns.api()).list_tools_json(pageBridge(null))),
+  [MessageType.listTools]: async ({ mcpServers, mcpHeaders }) => {
+    const api = await turns.api();
+    const own = JSON.parse(api.list_tools_json(pageBridge(null)));
+    if (!mcpServers?.length) return own;
+    const mcp = JSON.parse(await api.list_mcp_tools_json(JSON.stringify(mcpServers), JSON.stringify(mcpHeaders ?? {})));
+    return { tools: [...own.tools, ...mcp.tools], problems: [...own.problems, ...mcp.problems] };
+  },
   [MessageType.idleCheck]: async () => ({ idle: idle.isIdle() }),
   [MessageType.idleCloseChanged]: async () => ({}),
   [MessageType.pdfTool]: (message) => runPdfTool(message),

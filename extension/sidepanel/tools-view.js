@@ -7,6 +7,8 @@ import { askBackground } from "../shared/runtime.js";
 import { h } from "./dom.js";
 import { t } from "../shared/i18n.js";
 
+const POLICY_LABELS = { ask: "mcpPolicyAsk", conversation: "mcpPolicyConversation", always: "mcpPolicyAlways", off: "mcpPolicyOff" };
+
 // Arguments to start from: every required parameter, with an empty value of its type.
 function exampleArguments(parameters) {
   const empty = { string: "", integer: 0, number: 0, boolean: false, array: [], object: {} };
@@ -43,6 +45,7 @@ export class ToolsView {
   }
 
   tool(tool) {
+    if (tool.server) return this.mcpTool(tool);
     const args = h("textarea", { class: "tool-call-args", rows: 3, spellcheck: "false", "aria-label": t("argumentsFor", tool.name) });
     args.value = exampleArguments(tool.parameters);
     const result = h("pre", { class: "tool-call-result", hidden: true });
@@ -60,6 +63,23 @@ export class ToolsView {
         args,
         run,
         result,
+      ),
+    );
+  }
+
+  // An MCP server's tool: what the model is told of it, and the policy in force. It runs only
+  // in a turn, where its calls are asked as that policy says.
+  mcpTool(tool) {
+    return h(
+      "li",
+      { "data-tool": tool.name, "data-server": tool.server },
+      h(
+        "details",
+        {},
+        h("summary", {}, h("span", { class: "tool-name" }, tool.name), " ", h("span", { class: "tool-description" }, tool.description.split("\n")[0])),
+        h("p", { class: "tool-policy" }, t("mcpToolPolicy", tool.server, t(POLICY_LABELS[tool.policy] ?? "mcpPolicyAsk"))),
+        h("pre", { class: "tool-signature" }, tool.signature),
+        h("pre", { class: "tool-schema" }, JSON.stringify(tool.parameters, null, 2)),
       ),
     );
   }

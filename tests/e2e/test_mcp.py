@@ -70,7 +70,7 @@ def test_settings_add_a_server_and_test_connection_shows_its_tools_as_the_model_
     driver.find_element(By.ID, "mcp-add-button").click()
     status = wait(browser, lambda d: (s := d.find_elements(By.CSS_SELECTOR, ".mcp-status[data-ok=true]")) and s[0], 60,
                   "Test connection never succeeded")
-    assert status.text == "tabagent-test-server · protocol 2025-11-25 · 7 tools"
+    assert status.text == "tabagent-test-server · protocol 2025-11-25 · 8 tools"
     tools = {li.get_attribute("data-tool"): li for li in driver.find_elements(By.CSS_SELECTOR, ".mcp-tool")}
     assert tools["add"].find_element(By.CSS_SELECTOR, ".mcp-tool-description").text == \
         "(from the MCP server 'lab') Adds two integers."
@@ -163,3 +163,21 @@ def test_an_unreachable_server_is_told_and_the_turn_goes_on(panel, model, mcp):
     notice = panel.driver.find_element(By.CSS_SELECTOR, "article.turn .error.kind-mcp").text
     assert notice.startswith("The MCP server lab is left out of this turn: could not reach the MCP server at http://127.0.0.1:9/mcp")
     use_servers(panel)
+
+
+def test_the_tools_view_lists_mcp_tools_beside_the_others_with_their_policy(panel, mcp):
+    use_servers(panel, server_entry(mcp, {"fail": {"policy": "off", "fingerprint": "x"}}))
+    try:
+        panel.driver.find_element(By.ID, "show-tools").click()
+        wait(panel, lambda d: d.find_elements(By.CSS_SELECTOR, '.tools-list li[data-server="lab"]'), 60, "no MCP tool listed")
+        listed = [li.get_attribute("data-tool") for li in panel.driver.find_elements(By.CSS_SELECTOR, ".tools-list li[data-tool]")]
+        assert "read_page" in listed and "lab__add" in listed and "lab__resources" in listed
+        assert "lab__fail" not in listed  # off: the model never sees it
+        item = panel.driver.find_element(By.CSS_SELECTOR, '.tools-list li[data-tool="lab__add"]')
+        item.find_element(By.TAG_NAME, "summary").click()
+        assert item.find_element(By.CSS_SELECTOR, ".tool-policy").text == \
+            "From the MCP server lab · Ask every time · runs in turns only"
+        assert "def lab__add(a: int, b: int)" in item.find_element(By.CSS_SELECTOR, ".tool-signature").text
+    finally:
+        panel.driver.find_element(By.ID, "show-tools").click()
+        use_servers(panel)

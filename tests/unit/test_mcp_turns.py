@@ -92,7 +92,7 @@ async def test_many_tools_in_a_small_window_are_told():
         await Turns().run(request(crowded, context_window=4096), events.append, model=ScriptedModel(["Hi."]),
                           page=Page())
     [notice] = [e["data"]["message"] for e in events if e["kind"] == "error" and e["data"]["kind"] == "mcp"]
-    assert notice.startswith("The 87 tools of your MCP servers take about ")
+    assert notice.startswith("The 88 tools of your MCP servers take about ")
     assert "of the model's 4,096-token context window" in notice
 
 
@@ -111,3 +111,13 @@ async def listed(server) -> dict:
 
     async with MCPClient(server.url) as client:
         return {d["name"]: d for d in await client.list_tools()}
+
+
+async def test_resources_are_listed_and_read_through_one_tool_under_the_same_policy(lab):
+    calls = [{"content": "", "tool_calls": [{"name": "lab__resources", "arguments": {}}]},
+             {"content": "", "tool_calls": [{"name": "lab__resources", "arguments": {"uri": "note://hello"}}]}, "Read."]
+    page, model = Page("turn"), ScriptedModel(calls)
+    await Turns().run(request(lab), lambda e: None, model=model, page=page)
+    assert len(page.asked) == 1 and page.asked[0][0] == "lab__resources"  # allowed for the turn
+    assert '"uri": "note://hello"' in tool_result(model, 1)
+    assert 'source="MCP server lab, resources, note://hello" untrusted="true">\nHello from a resource.' in tool_result(model, 2)

@@ -75,6 +75,17 @@ def stop_turn(conversation_id: str) -> bool:
     return turns.stop(conversation_id)
 
 
+async def list_mcp_tools_json(servers_json: str, headers_json: str) -> str:
+    """The Tools view's MCP part: {"tools": [{"name", "description", "parameters", "signature",
+    "server", "policy"}], "problems": [{"text"}]}: the enabled tools of the enabled servers."""
+    from .mcp_servers import listed_tools, servers_from_wire
+
+    tools, problems = await listed_tools(servers_from_wire(json.loads(servers_json)), json.loads(headers_json or "{}"))
+    listed = [{"name": t.name, "description": t.description, "parameters": t.parameters,
+               "signature": t.python_signature(), "server": t.server["name"], "policy": t.policy} for t in tools]
+    return json.dumps({"tools": listed, "problems": [{"text": p} for p in problems]})
+
+
 async def check_mcp_server_json(server_json: str, headers_json: str) -> str:
     """Settings' Test connection: {"ok", "server", "version", "protocol", "transport",
     "tools": [{"name", "description", "fingerprint", "parameters"}]} or {"ok": false, "error"}."""

@@ -21,7 +21,7 @@ import json
 
 from ..mcp import MCPClient, MCPError
 from ..tokens import count_text
-from ..mcp.tools import MCPTool, describe
+from ..mcp.tools import MCPTool, cut, describe
 from .page_bridge import untrusted
 from .wire import MCP_POLICIES
 
@@ -95,6 +95,35 @@ class AskedMCPTool(MCPTool):
         return allowed
 
 
+# A server's resources, offered to the model as one more tool of that server ("resources"),
+# under the same policy and questions as its own tools.
+RESOURCES = {"name": "resources",
+             "description": "Lists this MCP server's resources (files, records... each with a URI), or reads the "
+                            "one whose URI is given.",
+             "inputSchema": {"type": "object", "properties": {"uri": {
+                 "type": "string", "description": "the URI of the resource to read; leave it out to list them"}}}}
+
+
+class ResourcesTool(AskedMCPTool):
+    async def forward(self, uri: str | None = None):
+        if not await self._allowed({"uri": uri} if uri else {}):
+            return DENIED.format(tool=self.name)
+        source = f"MCP server {self.client.name}, resources"
+        if not uri:
+            listed = [{k: r[k] for k in ("uri", "name", "description", "mimeType") if k in r}
+                      for r in await self.client.list_resources()]
+            return self.mark(source, json.dumps(listed, ensure_ascii=False, indent=1))
+        read = await self.client.read_resource(uri)
+        parts = [_resource_text(item) for item in read.get("contents") or [] if isinstance(item, dict)]
+        return self.mark(f"{source}, {uri}", cut("\n\n".join(parts), self.max_chars))
+
+
+def _resource_text(item: dict) -> str:
+    if "text" in item:
+        return str(item["text"])
+    return f"[binary resource {item.get('uri', '')} ({item.get('mimeType', 'unknown type')}), not shown to the model]"
+
+
 class ServerConnections:
     """The turn's connected servers; closed when the turn ends."""
 
@@ -116,11 +145,14 @@ class ServerConnections:
                 continue
             client.timeout = CALL_TIMEOUT
             self.clients.append(client)
-            self.definitions += [(server, client, d) for d in tools if d.get("name")]
+            self.definitions += [(server, client, d) for d in tools if d.get("name") and d["name"] != RESOURCES["name"]]
+            if "resources" in client.capabilities:
+                self.definitions.append((server, client, RESOURCES))
         return self
 
     def tools(self, consent, conversation_id: str) -> list[AskedMCPTool]:
-        made = [AskedMCPTool(client, d, server, consent, conversation_id) for server, client, d in self.definitions]
+        made = [(ResourcesTool if d is RESOURCES else AskedMCPTool)(client, d, server, consent, conversation_id)
+                for server, client, d in self.definitions]
         return [tool for tool in made if tool.policy != "off"]
 
     async def close(self) -> None:
@@ -160,8 +192,21 @@ async def check_server(server: dict, headers: dict, host=None) -> dict:
         return {"ok": False, "error": str(error)}
     finally:
         await client.close()
+    if "resources" in client.capabilities:
+        tools = [*tools, RESOURCES]
     name = client.server_info.get("name") or "an MCP server"
     return {"ok": True, "server": name, "version": client.server_info.get("version") or "",
             "protocol": client.protocol_version, "transport": type(client.transport).__name__,
             "tools": [{"name": d["name"], "description": describe(client.name, d), "fingerprint": fingerprint(d),
                        "parameters": d.get("inputSchema") or {}} for d in tools if d.get("name")]}
+
+
+async def listed_tools(servers: list[dict], headers: dict, host=None) -> tuple[list, list[str]]:
+    """For the panel's Tools view: every enabled server's tools as the model sees them (with
+    the policy in force), and the servers that could not be reached, in words."""
+    connections = await ServerConnections().open(servers, headers, host)
+    try:
+        tools = connections.tools(consent=None, conversation_id="")
+        return tools, connections.problems
+    finally:
+        await connections.close()
