@@ -1,18 +1,20 @@
 // The page tools on a PDF. Chrome's PDF viewer keeps extensions out, so content scripts
 // cannot read a PDF tab: the document is downloaded here instead (host permissions let an
-// extension page fetch it, with the user's cookies) and its text taken out with pdf.js, one
-// string per PDF page. read_page pages that text by the same token budget as any page, with
-// "PDF page N" marks; find_in_page says on which PDF page each match is.
+// extension page fetch it: pdf-download.js, which says with which cookies and why it follows
+// no redirect) and its text taken out with pdf.js, one string per PDF page. read_page pages
+// that text by the same token budget as any page, with "PDF page N" marks; find_in_page says
+// on which PDF page each match is. No error sentence quotes the PDF's address or its contents:
+// they reach the model unmarked. No error sentence quotes the PDF's address or its contents:
+// they reach the model unmarked.
 //
 // Answers are the content script's: { ok: true, result } or { ok: false, error } (a sentence).
 
+import { PdfError, download } from "./pdf-download.js";
+
 const VENDOR = "extension/vendor/pdfjs/";
 const CHARS_PER_TOKEN = 4; // as read_page on a web page (extension/content/read-page.js)
-const MAX_BYTES = 100 * 1024 * 1024;
 const KEEP_DOCUMENTS = 4; // a few PDFs read lately, so paging through one does not parse it again
 const FRESH_MS = 5 * 60 * 1000;
-
-class PdfError extends Error {}
 
 let library = null;
 function pdfjs() {
@@ -22,33 +24,6 @@ function pdfjs() {
   });
   return library;
 }
-
-async function download(url) {
-  // fetch() has no file: scheme; an extension page allowed into files reads them with XHR.
-  if (url.startsWith("file:")) {
-    return new Promise((resolve, reject) => {
-      const request = new XMLHttpRequest();
-      request.open("GET", url);
-      request.responseType = "arraybuffer";
-      request.onload = () => resolve(new Uint8Array(request.response));
-      request.onerror = () => reject(new PdfError(`TabAgent could not open the file ${url}.`));
-      request.send();
-    });
-  }
-  let response;
-  try {
-    response = await fetch(url, { credentials: "include" });
-  } catch (error) {
-    throw new PdfError(`TabAgent could not download the PDF ${url}: ${error.message}.`);
-  }
-  if (!response.ok) throw new PdfError(`TabAgent could not download the PDF ${url}: the server answered ${response.status}.`);
-  if (Number(response.headers.get("content-length")) > MAX_BYTES) throw new PdfError(tooLarge(url));
-  const bytes = new Uint8Array(await response.arrayBuffer());
-  if (bytes.length > MAX_BYTES) throw new PdfError(tooLarge(url));
-  return bytes;
-}
-
-const tooLarge = (url) => `The PDF ${url} is larger than ${MAX_BYTES / 1024 / 1024} MB; TabAgent does not read files that big.`;
 
 // A text item ends its line when pdf.js says so; items on one line are joined as they are.
 function pageText(content) {
