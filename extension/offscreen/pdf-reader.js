@@ -4,7 +4,6 @@
 // no redirect) and its text taken out with pdf.js, one string per PDF page. read_page pages
 // that text by the same token budget as any page, with "PDF page N" marks; find_in_page says
 // on which PDF page each match is. No error sentence quotes the PDF's address or its contents:
-// they reach the model unmarked. No error sentence quotes the PDF's address or its contents:
 // they reach the model unmarked.
 //
 // Answers are the content script's: { ok: true, result } or { ok: false, error } (a sentence).
@@ -51,9 +50,10 @@ async function parse(url, bytes) {
     pdf = await task.promise;
   } catch (error) {
     await task.destroy();
-    if (error?.name === "PasswordException") throw new PdfError(`The PDF ${url} is protected by a password, so TabAgent cannot read it.`);
-    if (error?.name === "InvalidPDFException") throw new PdfError(`${url} is not a readable PDF: the file is damaged or is not a PDF.`);
-    throw new PdfError(`TabAgent could not read the PDF ${url}: ${error?.message || error}.`);
+    if (error?.name === "PasswordException") throw new PdfError("This PDF is protected by a password, so TabAgent cannot read it.");
+    if (error?.name === "InvalidPDFException") throw new PdfError("This is not a readable PDF: the file is damaged or is not a PDF.");
+    // pdf.js's messages can quote the file; the kind of error it names cannot.
+    throw new PdfError(`TabAgent could not read this PDF (pdf.js gave up: ${error?.name || "an unknown error"}).`);
   }
   try {
     // Asked all at once: the worker still works page by page, but never waits for us.
@@ -87,7 +87,7 @@ const clamp = (n, lo, hi) => Math.max(lo, Math.min(hi, Math.floor(Number.isFinit
 function requireText(pdf) {
   if (pdf.pages.some((text) => text)) return;
   const count = pdf.pages.length;
-  throw new PdfError(`The PDF ${pdf.url} has no text layer (${count} page${count === 1 ? "" : "s"}, no text on any): ` +
+  throw new PdfError(`This PDF has no text layer (${count} page${count === 1 ? "" : "s"}, no text on any): ` +
     "it is probably scanned images of pages, and TabAgent cannot read text from images.");
 }
 
@@ -210,6 +210,6 @@ export async function runPdfTool({ url, name, args }) {
     return { ok: true, result: TOOLS[name](await readPdf(url), args ?? {}) };
   } catch (error) {
     if (error instanceof PdfError) return { ok: false, error: error.message };
-    return { ok: false, error: `${name} failed on the PDF ${url}: ${error?.message || error}` };
+    return { ok: false, error: `${name} failed on this PDF (${error?.name || "an unknown error"}).` };
   }
 }
