@@ -8,7 +8,8 @@
 //   if the tab showed it: another site's page (a bank statement) handed to the model.
 // - Cookies go with it ("include"), to the tab's own site only, for the address it has just
 //   served the tab with them: the request the browser made to show the tab, no cookie of any
-//   other site. docs/security.md ("Fetches") has every fetch and this reasoning in full.
+//   other site. docs/security.md ("A fetch made for the user reads only what the tab shows")
+//   has this reasoning in full, SameSite included, and every other fetch beside it.
 //
 // Errors are sentences for the model that quote nothing from the site (not even its address:
 // read_page gives that inside the page-content marking).

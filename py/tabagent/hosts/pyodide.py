@@ -20,7 +20,7 @@ class PyodideHost(Host):
         controller = js.AbortController.new()
         # No cookies: the key is the endpoint's credential. An extension with host permission
         # sends the user's cookies for that host even in fetch's default mode, and a redirect
-        # would carry them to wherever the endpoint points (docs/security.md, "Fetches").
+        # would carry them to wherever the endpoint points (docs/security.md, the table of fetches).
         init = {"method": method, "headers": headers, "signal": controller.signal, "credentials": "omit"}
         if body is not None:
             init["body"] = to_js(body)  # bytes -> Uint8Array
