@@ -1,18 +1,19 @@
 // The page tools on a PDF. Chrome's PDF viewer keeps extensions out, so content scripts
 // cannot read a PDF tab: the document is downloaded here instead (host permissions let an
-// extension page fetch it, with the user's cookies) and its text taken out with pdf.js, one
-// string per PDF page. read_page pages that text by the same token budget as any page, with
-// "PDF page N" marks; find_in_page says on which PDF page each match is.
+// extension page fetch it: pdf-download.js, which says with which cookies and why it follows
+// no redirect) and its text taken out with pdf.js, one string per PDF page. read_page pages
+// that text by the same token budget as any page, with "PDF page N" marks; find_in_page says
+// on which PDF page each match is. No error sentence quotes the PDF's address or its contents:
+// they reach the model unmarked.
 //
 // Answers are the content script's: { ok: true, result } or { ok: false, error } (a sentence).
 
+import { PdfError, download } from "./pdf-download.js";
+
 const VENDOR = "extension/vendor/pdfjs/";
 const CHARS_PER_TOKEN = 4; // as read_page on a web page (extension/content/read-page.js)
-const MAX_BYTES = 100 * 1024 * 1024;
 const KEEP_DOCUMENTS = 4; // a few PDFs read lately, so paging through one does not parse it again
 const FRESH_MS = 5 * 60 * 1000;
-
-class PdfError extends Error {}
 
 let library = null;
 function pdfjs() {
@@ -22,33 +23,6 @@ function pdfjs() {
   });
   return library;
 }
-
-async function download(url) {
-  // fetch() has no file: scheme; an extension page allowed into files reads them with XHR.
-  if (url.startsWith("file:")) {
-    return new Promise((resolve, reject) => {
-      const request = new XMLHttpRequest();
-      request.open("GET", url);
-      request.responseType = "arraybuffer";
-      request.onload = () => resolve(new Uint8Array(request.response));
-      request.onerror = () => reject(new PdfError(`TabAgent could not open the file ${url}.`));
-      request.send();
-    });
-  }
-  let response;
-  try {
-    response = await fetch(url, { credentials: "include" });
-  } catch (error) {
-    throw new PdfError(`TabAgent could not download the PDF ${url}: ${error.message}.`);
-  }
-  if (!response.ok) throw new PdfError(`TabAgent could not download the PDF ${url}: the server answered ${response.status}.`);
-  if (Number(response.headers.get("content-length")) > MAX_BYTES) throw new PdfError(tooLarge(url));
-  const bytes = new Uint8Array(await response.arrayBuffer());
-  if (bytes.length > MAX_BYTES) throw new PdfError(tooLarge(url));
-  return bytes;
-}
-
-const tooLarge = (url) => `The PDF ${url} is larger than ${MAX_BYTES / 1024 / 1024} MB; TabAgent does not read files that big.`;
 
 // A text item ends its line when pdf.js says so; items on one line are joined as they are.
 function pageText(content) {
@@ -76,9 +50,10 @@ async function parse(url, bytes) {
     pdf = await task.promise;
   } catch (error) {
     await task.destroy();
-    if (error?.name === "PasswordException") throw new PdfError(`The PDF ${url} is protected by a password, so TabAgent cannot read it.`);
-    if (error?.name === "InvalidPDFException") throw new PdfError(`${url} is not a readable PDF: the file is damaged or is not a PDF.`);
-    throw new PdfError(`TabAgent could not read the PDF ${url}: ${error?.message || error}.`);
+    if (error?.name === "PasswordException") throw new PdfError("This PDF is protected by a password, so TabAgent cannot read it.");
+    if (error?.name === "InvalidPDFException") throw new PdfError("This is not a readable PDF: the file is damaged or is not a PDF.");
+    // pdf.js's messages can quote the file; the kind of error it names cannot.
+    throw new PdfError(`TabAgent could not read this PDF (pdf.js gave up: ${error?.name || "an unknown error"}).`);
   }
   try {
     // Asked all at once: the worker still works page by page, but never waits for us.
@@ -112,7 +87,7 @@ const clamp = (n, lo, hi) => Math.max(lo, Math.min(hi, Math.floor(Number.isFinit
 function requireText(pdf) {
   if (pdf.pages.some((text) => text)) return;
   const count = pdf.pages.length;
-  throw new PdfError(`The PDF ${pdf.url} has no text layer (${count} page${count === 1 ? "" : "s"}, no text on any): ` +
+  throw new PdfError(`This PDF has no text layer (${count} page${count === 1 ? "" : "s"}, no text on any): ` +
     "it is probably scanned images of pages, and TabAgent cannot read text from images.");
 }
 
@@ -235,6 +210,6 @@ export async function runPdfTool({ url, name, args }) {
     return { ok: true, result: TOOLS[name](await readPdf(url), args ?? {}) };
   } catch (error) {
     if (error instanceof PdfError) return { ok: false, error: error.message };
-    return { ok: false, error: `${name} failed on the PDF ${url}: ${error?.message || error}` };
+    return { ok: false, error: `${name} failed on this PDF (${error?.name || "an unknown error"}).` };
   }
 }

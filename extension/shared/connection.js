@@ -28,6 +28,7 @@ export async function fetchModels(baseUrl, apiKey) {
   try {
     response = await fetch(url, {
       headers: apiKey ? { Authorization: `Bearer ${apiKey}` } : {},
+      credentials: "omit", // the key is the credential; no cookie of the user's for that host
       signal: AbortSignal.timeout(10000),
     });
   } catch (error) {

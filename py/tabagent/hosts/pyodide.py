@@ -18,7 +18,10 @@ from ..host import Host, NetworkError, RequestTimeout, Response
 class PyodideHost(Host):
     async def request(self, method, url, headers, body=None, timeout=None):
         controller = js.AbortController.new()
-        init = {"method": method, "headers": headers, "signal": controller.signal}
+        # No cookies: the key is the endpoint's credential. An extension with host permission
+        # sends the user's cookies for that host even in fetch's default mode, and a redirect
+        # would carry them to wherever the endpoint points (docs/security.md, the table of fetches).
+        init = {"method": method, "headers": headers, "signal": controller.signal, "credentials": "omit"}
         if body is not None:
             init["body"] = to_js(body)  # bytes -> Uint8Array
         init = to_js(init, dict_converter=js.Object.fromEntries)

@@ -1,0 +1,61 @@
+"""Red team: the model endpoint gets the API key and nothing of the user's browser (issue 22).
+
+The user is logged in on the website that shares the model endpoint's host (here a page on
+127.0.0.1, whose cookie the browser also sends to the scripted model on another port: cookies
+go by host). An extension with host permission would send that cookie with its own requests
+even in fetch's default mode, and after any redirect the endpoint answers with; the key is
+the endpoint's only credential, so its requests carry no cookie: the chat requests made from
+Python and the model list the panel and the settings load.
+"""
+
+from __future__ import annotations
+
+import pytest
+from selenium.webdriver.common.by import By
+
+from tests.helpers.model_server import Reply
+from tests.helpers.page_server import PageServer
+
+from .chat import configure, send, wait_for_status
+from .page_tabs import PageTabs
+from .red_team import RED_TEAM_PAGES
+
+pytestmark = pytest.mark.e2e
+
+COOKIE = "provider_session=logged-in-4410"
+
+LIST_MODELS = """
+const [url, baseUrl, done] = arguments;
+import(url).then((connection) => connection.fetchModels(baseUrl, "sk-endpoint-key")).then(done, (e) => done(String(e)));
+"""
+
+
+@pytest.fixture(scope="module")
+def tabs(browser, model):
+    with PageServer(RED_TEAM_PAGES) as site:
+        tabs = PageTabs(browser)
+        configure(browser, model.base_url, agent="tool_calling", api_key="sk-endpoint-key")
+        tabs.show(site.url("private.html"))
+        tabs.in_page(f"document.cookie = '{COOKIE}; path=/'")  # the user's session on that host
+        yield tabs
+
+
+def test_the_chat_requests_carry_the_key_and_no_cookie(tabs, model):
+    model.reset()
+    model.script(Reply(text="Hello."))
+    tabs.driver.find_element(By.ID, "new-chat").click()
+    send(tabs.browser, "Say hello")
+    wait_for_status(tabs.browser, "ok")
+    assert model.requests, "the turn reached the model"
+    for request in model.requests + model.lookups:
+        assert request["headers"].get("authorization") == "Bearer sk-endpoint-key"
+        assert "cookie" not in request["headers"], request["path"]
+
+
+def test_the_model_list_carries_the_key_and_no_cookie(tabs, model, browser):
+    model.reset()
+    listed = browser.driver.execute_async_script(LIST_MODELS, browser.url("extension/shared/connection.js"), model.base_url)
+    assert listed["ok"] and listed["models"] == ["scripted-model", "scripted-model-large"]
+    [lookup] = model.lookups
+    assert lookup["headers"].get("authorization") == "Bearer sk-endpoint-key"
+    assert "cookie" not in lookup["headers"]

@@ -1,0 +1,178 @@
+"""Red team: the PDF reader as a confused deputy (issue 22).
+
+Two sites, as the browser tells them apart: a shop on 127.0.0.1 and the user's bank on
+localhost (another host, so another site, with its own cookie jar). The user is logged in to
+the bank: the browser holds its session cookie, set by the bank's own login page. The shop
+serves Chrome's PDF viewer an innocent offer, but answers TabAgent's own download of the same
+address (which it tells apart by the request's Sec-Fetch-Dest) with a redirect to the user's
+bank statement. TabAgent must not follow it: the bank hears nothing from TabAgent and its
+statement never reaches the scripted model; the user is told why in words. What keeps
+working: a PDF behind the user's own login, open in the tab, and a PDF the tab reached
+through a redirect of its own.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+from selenium.webdriver.common.by import By
+
+from tests.helpers.model_server import Reply
+from tests.helpers.pdf import make_pdf
+
+from .chat import configure, send, wait, wait_for_status
+from .page_tabs import PageTabs, article
+
+pytestmark = pytest.mark.e2e
+
+OFFER = "Spring offer\nApples at half price until Sunday."
+STATEMENT = "Account statement\nIBAN DE89 3704 0044 0532 0130 00\nBalance: 48,210.55 EUR"
+SESSION = "session=bank-7731"
+
+
+class Site:
+    """A site on 127.0.0.1 reached under `host`, whose pages are functions of the request
+    (so it can answer the browser's viewer and TabAgent differently). It keeps every request
+    it got, with its headers."""
+
+    def __init__(self, host, pages):
+        self.host, self.pages, self.requests = host, pages, []
+        site = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args):
+                pass
+
+            def do_GET(self):
+                site.requests.append({"path": self.path, "headers": {k.lower(): v for k, v in self.headers.items()}})
+                page = site.pages.get(self.path.split("?")[0])
+                status, headers, body = page(self) if page else (404, {}, b"")
+                self.send_response(status)
+                for name, value in {"cache-control": "no-store", "content-length": str(len(body)), **headers}.items():
+                    self.send_header(name, value)
+                self.end_headers()
+                self.wfile.write(body)
+
+        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._httpd.daemon_threads = True
+        threading.Thread(target=self._httpd.serve_forever, daemon=True).start()
+
+    def url(self, path):
+        return f"http://{self.host}:{self._httpd.server_address[1]}{path}"
+
+    def stop(self):
+        self._httpd.shutdown()
+        self._httpd.server_close()
+
+
+def pdf(text):
+    return 200, {"content-type": "application/pdf"}, make_pdf([text])
+
+
+def shown_in_the_viewer(request):
+    """The browser's own load of a tab (what the user sees) is a document navigation."""
+    return request.headers.get("sec-fetch-dest") == "document"
+
+
+@pytest.fixture(scope="module")
+def bank():
+    def login(request):
+        return 200, {"content-type": "text/html", "set-cookie": f"{SESSION}; Path=/; SameSite=Lax; HttpOnly"}, b"<h1>Welcome back</h1>"
+
+    def statement(request):
+        return pdf(STATEMENT) if SESSION in request.headers.get("cookie", "") else (403, {}, b"log in first")
+
+    site = Site("localhost", {"/login": login, "/statement.pdf": statement})
+    yield site
+    site.stop()
+
+
+@pytest.fixture(scope="module")
+def shop(bank):
+    def offer(request):
+        if shown_in_the_viewer(request):
+            return pdf(OFFER)
+        return 302, {"location": bank.url("/statement.pdf")}, b""
+
+    def moving(request):
+        return pdf(OFFER) if shown_in_the_viewer(request) else (302, {"location": "/offer-2026.pdf"}, b"")
+
+    site = Site("127.0.0.1", {
+        "/offer.pdf": offer,
+        "/moving.pdf": moving,
+        "/latest.pdf": lambda request: (302, {"location": "/offer-2026.pdf"}, b""),
+        "/offer-2026.pdf": lambda request: pdf(OFFER),
+    })
+    yield site
+    site.stop()
+
+
+@pytest.fixture(scope="module")
+def tabs(browser, model, bank):
+    tabs = PageTabs(browser)
+    configure(browser, model.base_url, agent="tool_calling")
+    tabs.show(bank.url("/login"))  # the user logs in to the bank: its cookie is in the browser
+    return tabs
+
+
+@pytest.fixture
+def fresh(tabs, model, bank, shop):
+    model.reset()
+    bank.requests.clear()
+    shop.requests.clear()
+    return tabs
+
+
+def show_pdf(tabs, url):
+    """Load `url` in the user's tab and wait until the viewer shows a PDF there."""
+    tabs.show(url)
+    tabs.driver.switch_to.window(tabs.page)
+    wait(tabs.browser, lambda d: d.execute_script("return document.contentType") == "application/pdf", 20)
+    tabs.driver.switch_to.window(tabs.panel)
+
+
+def downloads(site):
+    """The requests TabAgent made to `site` (fetch's own destination: not a tab, not an icon)."""
+    return [r for r in site.requests if r["headers"].get("sec-fetch-dest") == "empty"]
+
+
+def test_a_pdf_whose_download_is_redirected_to_another_site_is_not_read(fresh, model, bank, shop):
+    model.script(Reply(tool_calls=[{"name": "read_page", "arguments": {}}]), Reply(text="It is an offer."))
+    show_pdf(fresh, shop.url("/offer.pdf"))
+    fresh.driver.find_element(By.ID, "new-chat").click()
+    send(fresh.browser, "What does this PDF say?")
+    wait_for_status(fresh.browser, "ok")
+    assert len(downloads(shop)) == 1  # TabAgent did ask the shop, and was redirected
+    assert bank.requests == []  # nothing reached the bank, with its cookie or without
+    told = [m for m in model.requests[1]["body"]["messages"] if m["role"] == "tool"][-1]["content"]
+    assert "with a redirect to another address" in told and "reads only what the tab shows" in told
+    sent = json.dumps([r["body"] for r in model.requests])
+    assert "48,210.55" not in sent and "DE89" not in sent
+
+
+def test_a_download_redirected_within_the_same_site_is_refused_too(fresh, shop):
+    # The tab's address is where the browser's own redirects ended; a different answer to
+    # TabAgent is not what the tab shows, wherever it points.
+    show_pdf(fresh, shop.url("/moving.pdf"))
+    text = fresh.call("read_page")
+    assert "with a redirect to another address" in text and "Apples" not in text
+    assert [r["path"] for r in downloads(shop)] == ["/moving.pdf"]
+
+
+def test_the_users_own_pdf_behind_their_login_is_still_read(fresh, bank):
+    show_pdf(fresh, bank.url("/statement.pdf"))
+    _, markdown = article(fresh.call("read_page"))
+    assert "Balance: 48,210.55 EUR" in markdown
+    # The download went to the tab's own site, with the cookie the tab was shown with.
+    [download] = downloads(bank)
+    assert download["path"] == "/statement.pdf" and SESSION in download["headers"].get("cookie", "")
+
+
+def test_a_pdf_the_tab_reached_through_a_redirect_is_read(fresh, shop):
+    show_pdf(fresh, shop.url("/latest.pdf"))
+    fields, markdown = article(fresh.call("read_page"))
+    assert fields["URL"] == shop.url("/offer-2026.pdf")
+    assert "Apples at half price until Sunday." in markdown
