@@ -1,7 +1,8 @@
 """What the user attached to a message in the composer: other open tabs, and the selection on
 the page they are on. The user chose them, so they are read once at the start of the turn,
 with no consent question, and handed to the model with the task, each marked as untrusted
-page content like every page tool's result (page_bridge.untrusted).
+page content like every page tool's result (page_bridge.untrusted): the tab's text, the
+selection, and the page's title and address.
 
 A turn request may carry:
 
@@ -11,7 +12,7 @@ A turn request may carry:
 
 from __future__ import annotations
 
-from .page_bridge import untrusted
+from .page_bridge import marked_selection, untrusted
 from .page_tools import PART_TOKENS, article_text
 
 MAX_TABS = 10
@@ -43,9 +44,8 @@ async def read_attached_tab(page, tab_id: int) -> str:
 
 def selection_text(selection: dict) -> str:
     text = str(selection.get("text") or "")[:MAX_SELECTION_CHARS]
-    title, url = str(selection.get("title") or ""), str(selection.get("url") or "")
-    return (f'The text the user selected on the page "{title}" ({url or "unknown address"}):\n'
-            + untrusted(url, text))
+    return ("The text the user selected on a page, with the page's title and address:\n"
+            + marked_selection(text, str(selection.get("title") or ""), str(selection.get("url") or "")))
 
 
 async def task_with_attachments(request: dict, page) -> str:
