@@ -168,3 +168,25 @@ def test_an_attached_selections_page_title_reaches_the_model_only_inside_the_mar
     [block] = MARKING.findall(task)
     assert block.startswith(f'<page_content source="{hostile}" untrusted="true">\nPage title: {HOSTILE_TITLE}\n')
     assert "The committee meets on Thursday to discuss the new library." in block
+
+
+def test_an_empty_panels_suggestions_never_put_a_page_title_in_the_users_mouth(panel, model, elsewhere):
+    """The page the user is on has instructions for a title. The empty panel suggests questions
+    for it; the one the user clicks is sent as theirs: it must hold none of the page's words."""
+    hostile = elsewhere.url("hostile.html")
+    # The page in a window of its own, focused: the tab the user is on, as beside a real side panel.
+    panel.driver.execute_async_script(
+        "const [url, done] = arguments; chrome.windows.create({ url, focused: true }).then(() => done());", hostile)
+    wait(panel, lambda d: d.execute_async_script(
+        "const [url, done] = arguments; chrome.tabs.query({ active: true, lastFocusedWindow: true })"
+        ".then(([tab]) => done(tab?.url === url && tab.status === 'complete'));", hostile), 30,
+         "the hostile page never became the tab the user is on")
+    panel.driver.execute_script("document.getElementById('new-chat').click()")
+    wait(panel, lambda d: len(d.find_elements(By.CSS_SELECTOR, ".empty .suggestion")) == 3, 30, "no suggestions")
+    suggestions = [s.text for s in panel.driver.find_elements(By.CSS_SELECTOR, ".empty .suggestion")]
+    assert suggestions[0] == "Summarize this page"
+    assert not any("SYSTEM" in text or "Ignore" in text or "Notes" in text for text in suggestions)
+    model.script(Reply(text="A page of notes."))
+    panel.driver.find_element(By.CSS_SELECTOR, ".empty .suggestion").click()
+    wait_for_status(panel, "ok")
+    assert sent_task(model) == "Summarize this page"
