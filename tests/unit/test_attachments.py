@@ -36,7 +36,9 @@ class Tabs:
             return {"ok": True, "result": {"summary": f"Read tab {tab_id}.", "tab_id": tab_id, "url": url,
                                            "site": origin(url), "user_is_on": tab_id == self.user_is_on,
                                            **({"attached_site": origin(attached)} if attached else {})}}
-        return {"ok": True, "tab_id": tab_id, "url": url, "result": self.tabs[tab_id]}
+        # The document read is the one the tab shows, unless the page sent it on in between.
+        read_from = self.now.get(("read", tab_id), url)
+        return {"ok": True, "tab_id": tab_id, "url": url, "result": {**self.tabs[tab_id], "url": read_from}}
 
     async def confirm(self, *args):
         self.asked.append(args)
@@ -118,6 +120,13 @@ async def test_the_tab_the_user_is_on_gone_to_another_site_is_not_read_as_their_
     bridge = Tabs({5: article("# The second site's secrets")}, now={5: ELSEWHERE}, user_is_on=5)
     task = await task_with_attachments(request(attached_tabs=[{"tab_id": 5, "url": OTHER}]), bridge)
     assert "secrets" not in task and [name for name, *_ in bridge.calls] == ["describe_action"]
+
+
+async def test_an_attached_tab_sent_on_between_the_check_and_the_read_is_not_kept():
+    bridge = Tabs({5: article("# The second site's secrets")}, now={("read", 5): ELSEWHERE})
+    task = await task_with_attachments(request(attached_tabs=[{"tab_id": 5, "url": OTHER}]), bridge)
+    assert "secrets" not in task
+    assert f'<page_content source="{ELSEWHERE}" untrusted="true">\nthe tab went to another page while TabAgent read it' in task
 
 
 async def test_an_attached_tab_that_moved_within_its_site_is_read():

@@ -68,13 +68,28 @@ async def read_attached_tab(reader: PageReader, tab_id: int, tell_user) -> str:
         reply = await reader.bridge.call("read_page", {"page": 1, "max_tokens": PART_TOKENS}, tab_id, described.get("url"))
     except Exception as error:  # the bridge broke: the turn goes on, and the model is told
         reply = {"ok": False, "error": str(error)}
+    if reply.get("ok") and read_elsewhere(reply["result"], described):
+        reply = {"ok": False, "url": reply["result"]["url"], "error": MOVED_WHILE_READ}
     if not reply.get("ok"):
         return could_not_read(tab_id, reply)
-    result = reply["result"]
+    return f"Tab {tab_id}, which the user attached:\n" + untrusted(reply.get("url", ""), first_part(tab_id, reply["result"]))
+
+
+MOVED_WHILE_READ = "the tab went to another page while TabAgent read it, so nothing of it was kept."
+
+
+def read_elsewhere(result: dict, described: dict) -> bool:
+    """The document read is not the one just described: the page sent its tab on between the
+    check and the read (the service worker's check comes before its script reaches the tab)."""
+    read_from = str(result.get("url") or "")
+    return bool(read_from) and read_from.split("#")[0] != str(described.get("url") or "").split("#")[0]
+
+
+def first_part(tab_id: int, result: dict) -> str:
     if (result.get("pages") or 1) > 1:
         result = {**result, "note": f"This is part 1 of {result['pages']}; read_tab(tab_id={tab_id}, page=2) "
                                     "gives the next."}
-    return f"Tab {tab_id}, which the user attached:\n" + untrusted(reply.get("url", ""), article_text(result))
+    return article_text(result)
 
 
 def selection_text(selection: dict) -> str:
