@@ -15,6 +15,16 @@ const READABLE = /^(https?|file):/;
 
 const shorten = (text, max) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 const tabName = (tab) => tab.title || tab.url;
+// The site a tab chip stands for (the title is the page's to choose, the host is not): the
+// attachment is read only while the tab shows that site (background/tab-tools.js, read_tab).
+function siteName(url) {
+  try {
+    const { protocol, host } = new URL(url);
+    return ["http:", "https:"].includes(protocol) ? host : "";
+  } catch {
+    return "";
+  }
+}
 
 export class AttachmentsView {
   constructor({ prompt, button, options, chips, onError }) {
@@ -187,10 +197,11 @@ export class AttachmentsView {
   // -- the chips ----------------------------------------------------------------------
 
   renderChips() {
-    const chip = (kind, label, title, remove) => h(
+    const chip = (kind, label, title, remove, site = "") => h(
       "li",
       { class: "attachment", "data-kind": kind, title },
       h("span", { class: "attachment-label" }, label),
+      site ? h("span", { class: "attachment-site" }, site) : null,
       h("button", { type: "button", class: "attachment-remove", "aria-label": t("removeAttachment", label), onclick: () => {
         remove();
         this.renderChips();
@@ -198,7 +209,7 @@ export class AttachmentsView {
       } }, "×"),
     );
     const items = [...this.tabs.values()].map((tab) =>
-      chip("tab", shorten(tabName(tab), 40), tab.url, () => this.tabs.delete(tab.tabId)));
+      chip("tab", shorten(tabName(tab), 40), tab.url, () => this.tabs.delete(tab.tabId), siteName(tab.url)));
     if (this.selection) {
       const label = t("selectionChip", shorten(this.selection.text.replace(/\s+/g, " ").trim(), 40));
       items.unshift(chip("selection", label, this.selection.url, () => (this.selection = null)));

@@ -100,6 +100,8 @@ def test_an_attached_tab_sent_to_another_site_is_not_read_and_the_user_is_told(p
     open_page_tab(panel, article)
     open_page_tab(panel, site.url("tables.html"))  # the tab the user is on, beside the attached one
     box = attach_tab(panel, "tomat", "Growing Tomatoes on a Balcony")
+    # The chip names the site, not only the title the page chose.
+    assert panel.driver.find_element(By.CSS_SELECTOR, "#attachments .attachment-site").text == f"127.0.0.1:{site.port}"
     statement = elsewhere.url("statement.html")
     page_goes_to(panel, article, statement)
     tab_id = tab_id_showing(panel, statement)
@@ -121,8 +123,8 @@ def test_an_attached_tab_sent_to_another_site_is_not_read_and_the_user_is_told(p
     assert statement not in outside_markings(task)  # the page chose that address: marked
     told = last_turn(panel.driver).find_element(By.CSS_SELECTOR, ".error.kind-attachment")
     assert told.is_displayed()
-    assert told.text == (f"Tab {tab_id} was not read: you attached it when it showed {site.origin}, and it has gone "
-                         f"to another site since ({statement}). Attach it again if you want it read there.")
+    assert told.text == (f"The tab you attached on {site.origin} was not read: it has gone to another site since "
+                         f"({statement}). Attach it again if you want it read there.")
     panel.screenshot("red-team-attachment-moved-told")
 
 

@@ -112,8 +112,8 @@ async def test_an_attached_tab_gone_to_another_site_is_not_read_and_the_user_is_
     assert "Tab 5 was not read: it has gone to another site since the user attached it" in task
     assert f'untrusted="true">\nAttached when it showed: http://127.0.0.1\nNow shows: {ELSEWHERE}\n</page_content>' in task
     assert events == [("error", {"kind": "attachment", "message":
-                                 "Tab 5 was not read: you attached it when it showed http://127.0.0.1, and it has gone "
-                                 f"to another site since ({ELSEWHERE}). Attach it again if you want it read there."})]
+                                 "The tab you attached on http://127.0.0.1 was not read: it has gone to another site "
+                                 f"since ({ELSEWHERE}). Attach it again if you want it read there."})]
 
 
 async def test_the_tab_the_user_is_on_gone_to_another_site_is_not_read_as_their_attachment():

@@ -45,8 +45,8 @@ def gone_elsewhere(tab_id: int, described: dict) -> tuple[str, str]:
     """(what the user is told, what the model is told) about an attached tab that has left
     the site it showed when attached."""
     site, now = described.get("attached_site") or "an address TabAgent was not given", described.get("url") or ""
-    for_user = (f"Tab {tab_id} was not read: you attached it when it showed {site}, and it has gone "
-                f"to another site since ({now}). Attach it again if you want it read there.")
+    for_user = (f"The tab you attached on {site} was not read: it has gone to another site since "
+                f"({now}). Attach it again if you want it read there.")
     for_model = (f"Tab {tab_id} was not read: it has gone to another site since the user attached it, "
                  f"and the user was told. read_tab(tab_id={tab_id}) would ask the user first.\n"
                  + untrusted(now, f"Attached when it showed: {site}\nNow shows: {now}"))
