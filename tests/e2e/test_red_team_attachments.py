@@ -104,6 +104,10 @@ def test_an_attached_tab_sent_to_another_site_is_not_read_and_the_user_is_told(p
     assert panel.driver.find_element(By.CSS_SELECTOR, "#attachments .attachment-site").text == f"127.0.0.1:{site.port}"
     statement = elsewhere.url("statement.html")
     page_goes_to(panel, article, statement)
+    # Before anything is sent, the chip says where the tab has gone.
+    wait(panel, lambda d: [m.text for m in d.find_elements(By.CSS_SELECTOR, "#attachments .attachment-moved")]
+         == [f"now on 127.0.0.1:{elsewhere.port}: not read there"], 30, "the chip never said the tab had gone elsewhere")
+    panel.screenshot("red-team-attachment-moved-chip")
     tab_id = tab_id_showing(panel, statement)
     model.script(call("read_tab", tab_id=tab_id), Reply(text="I could not read that tab."))
     box.send_keys("Summarise it")
@@ -135,6 +139,7 @@ def test_an_attached_tab_that_moves_within_its_site_is_read_without_a_question(p
     box = attach_tab(panel, "tomat", "Growing Tomatoes on a Balcony")
     news = site.url("news.html")
     page_goes_to(panel, article, news)  # the same origin: the site the chip named
+    assert not panel.driver.find_elements(By.CSS_SELECTOR, "#attachments .attachment-moved")
     model.script(Reply(text="It is about the library."))
     box.send_keys("Summarise it")
     panel.driver.find_element(By.ID, "send").click()
