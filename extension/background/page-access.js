@@ -36,6 +36,18 @@ export async function tabById(tabId) {
   throw new PageUnavailable(`There is no tab ${tabId} with a web page; list_tabs gives the ids of the open tabs.`);
 }
 
+// The site a tab shows, which is what a user who attached it chose: the origin of a web
+// page (its scheme, host and port); a file on this computer is a site of its own.
+export function siteOf(address) {
+  let url;
+  try {
+    url = new URL(address);
+  } catch {
+    return "";
+  }
+  return ["http:", "https:"].includes(url.protocol) ? url.origin : url.href.replace(/#.*$/, "");
+}
+
 // Why the extension may not script this tab, as a sentence; or "" when it may.
 export function refusal(tab) {
   const address = tab.url || tab.pendingUrl || "";

@@ -5,7 +5,7 @@
 // boundary too: list_tabs and read_tab are described the same way, with `user_is_on` saying
 // when they concern only the tab the user is on (then Python asks nothing).
 
-import { PageUnavailable, refusal, tabById, waitForLoad } from "./page-access.js";
+import { PageUnavailable, refusal, siteOf, tabById, waitForLoad } from "./page-access.js";
 import { t, tn } from "../shared/i18n.js";
 
 const NAVIGATION_WAIT_MS = 15000;
@@ -37,10 +37,15 @@ export const TAB_ACTIONS = {
     const summary = tn("askListTabs", others); // the question the user answers: in their language
     return { action: "list_tabs", summary, page_url: tab.url, user_is_on: others === 0 };
   },
-  async read_tab(tab, { tab_id: tabId }) {
+  // attached_url: the address the tab showed when the user attached it. Python reads an
+  // attached tab without asking only while it shows that site; otherwise the question says so.
+  async read_tab(tab, { tab_id: tabId, attached_url: attachedUrl }) {
     const other = await tabById(Number(tabId));
-    return { action: "read_tab", summary: t("askReadTab", pageName(other)),
-      page_url: tab.url, tab_id: other.id, url: other.url, user_is_on: other.id === tab.id };
+    const [site, attachedSite] = [siteOf(other.url), attachedUrl ? siteOf(attachedUrl) : ""];
+    const summary = attachedSite && attachedSite !== site
+      ? t("askReadMovedTab", attachedSite, pageName(other)) : t("askReadTab", pageName(other));
+    return { action: "read_tab", summary, page_url: tab.url, tab_id: other.id, url: other.url, site,
+      ...(attachedSite && { attached_site: attachedSite }), user_is_on: other.id === tab.id };
   },
   navigate(tab, { url }) {
     const target = destination(tab, url);

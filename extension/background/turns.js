@@ -8,7 +8,8 @@ import { forPython, loadSettings, whatIsMissing, withOverrides } from "../shared
 import { askOffscreen, offscreenDocumentExists } from "./offscreen-document.js";
 import { loadMcpServers, mcpForPython } from "../shared/mcp-servers.js";
 
-// What the user attached in the composer (sidepanel/attachments-view.js): tabs by id and the
+// What the user attached in the composer (sidepanel/attachments-view.js): tabs by id, each
+// with the address its chip showed (Python reads a tab only while it shows that site), and the
 // selection as they saw it. The turn's record keeps what they were, for the conversation.
 function attachments(tabs, selection) {
   const chosen = (Array.isArray(tabs) ? tabs : []).filter((tab) => Number.isInteger(tab?.tabId));
@@ -17,7 +18,8 @@ function attachments(tabs, selection) {
   const record = chosen.length || picked
     ? { attachments: { tabs: chosen.map(({ tabId, title, url }) => ({ tabId, title: String(title ?? ""), url: String(url ?? "") })), selection: picked } }
     : {};
-  return { record, request: { attachedTabs: chosen.map((tab) => tab.tabId), attachedSelection: picked } };
+  const request = chosen.map(({ tabId, url }) => ({ tab_id: tabId, url: String(url ?? "") }));
+  return { record, request: { attachedTabs: request, attachedSelection: picked } };
 }
 
 export async function startTurn({ conversationId, text, context, overrides, attachedTabs, attachedSelection }) {

@@ -84,7 +84,8 @@ export class TurnRunner {
   start({ conversationId, turnId, task, context, memory, settings, apiKey, attachedTabs, attachedSelection, mcpServers, mcpHeaders }) {
     const batcher = new EventBatcher(conversationId, turnId);
     // context: a selection and its page (marked as page content by Python); attached_*: what
-    // the user attached in the composer, read at the turn's start with no question (attachments.py).
+    // the user attached in the composer, read at the turn's start with no question while each
+    // tab shows the site it showed when attached (attachments.py).
     const request = JSON.stringify({ conversation_id: conversationId, task, context: context ?? null, memory, settings, api_key: apiKey, attached_tabs: attachedTabs ?? [], attached_selection: attachedSelection ?? null, mcp_servers: mcpServers ?? [], mcp_headers: mcpHeaders ?? {} });
     // The page tools reach the user's tabs, and ask the user before acting, through this.
     const page = pageBridge(conversationId);

@@ -15,11 +15,21 @@ const READABLE = /^(https?|file):/;
 
 const shorten = (text, max) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 const tabName = (tab) => tab.title || tab.url;
+const webPage = (url) => {
+  const parsed = URL.parse(url ?? "");
+  return parsed && ["http:", "https:"].includes(parsed.protocol) ? parsed : null;
+};
+// The site a tab chip stands for (the title is the page's to choose, the host is not): the
+// attachment is read only while the tab shows that site (background/tab-tools.js, read_tab).
+const siteName = (url) => webPage(url)?.host ?? "";
+const siteOf = (url) => webPage(url)?.origin ?? String(url).replace(/#.*$/, "");
+// Where an attached tab has gone, when that is another site than its chip's (else "").
+const movedTo = (tab) => (tab.now && siteOf(tab.now) !== siteOf(tab.url) ? siteName(tab.now) || tab.now : "");
 
 export class AttachmentsView {
   constructor({ prompt, button, options, chips, onError }) {
     Object.assign(this, { prompt, button, options, chips, onError });
-    this.tabs = new Map(); // tabId -> { tabId, title, url }
+    this.tabs = new Map(); // tabId -> { tabId, title, url, now? (where it has gone since) }
     this.selection = null; // { text, url, title }
     this.choices = []; // what the open list offers: { kind: "tab", tab } | { kind: "selection" }
     this.active = 0;
@@ -41,8 +51,12 @@ export class AttachmentsView {
     });
     options.addEventListener("mousedown", (event) => event.preventDefault()); // keep the caret where it is
     button.addEventListener("click", () => (this.mode === "picker" ? this.close({ focus: button }) : this.open("picker", "")));
-    // A tab that opens, closes, or loads its title while the list is open shows as it is now.
-    chrome.tabs.onUpdated.addListener((_, change) => (change.title || change.url) && this.refresh());
+    // A tab that opens, closes, or loads its title while the list is open shows as it is now;
+    // an attached tab the page sends to another site says so on its chip before it is sent.
+    chrome.tabs.onUpdated.addListener((tabId, change) => {
+      if (change.title || change.url) this.refresh();
+      if (change.url && this.tabs.has(tabId)) this.tabMoved(tabId, change.url);
+    });
     chrome.tabs.onCreated.addListener(() => this.refresh());
     chrome.tabs.onRemoved.addListener(() => this.refresh());
   }
@@ -168,6 +182,11 @@ export class AttachmentsView {
     this.renderChips();
   }
 
+  tabMoved(tabId, url) {
+    this.tabs.get(tabId).now = url;
+    this.renderChips();
+  }
+
   // The "@words" typed to find the tab go: the chip says what was attached.
   removeMention() {
     const caret = this.prompt.selectionStart;
@@ -187,10 +206,12 @@ export class AttachmentsView {
   // -- the chips ----------------------------------------------------------------------
 
   renderChips() {
-    const chip = (kind, label, title, remove) => h(
+    const chip = (kind, label, title, remove, site = "", moved = "") => h(
       "li",
       { class: "attachment", "data-kind": kind, title },
       h("span", { class: "attachment-label" }, label),
+      site ? h("span", { class: "attachment-site" }, site) : null,
+      moved ? h("span", { class: "attachment-moved" }, t("attachmentMoved", moved)) : null,
       h("button", { type: "button", class: "attachment-remove", "aria-label": t("removeAttachment", label), onclick: () => {
         remove();
         this.renderChips();
@@ -198,7 +219,7 @@ export class AttachmentsView {
       } }, "×"),
     );
     const items = [...this.tabs.values()].map((tab) =>
-      chip("tab", shorten(tabName(tab), 40), tab.url, () => this.tabs.delete(tab.tabId)));
+      chip("tab", shorten(tabName(tab), 40), tab.url, () => this.tabs.delete(tab.tabId), siteName(tab.url), movedTo(tab)));
     if (this.selection) {
       const label = t("selectionChip", shorten(this.selection.text.replace(/\s+/g, " ").trim(), 40));
       items.unshift(chip("selection", label, this.selection.url, () => (this.selection = null)));

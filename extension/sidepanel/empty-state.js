@@ -1,20 +1,16 @@
 // The panel before the first message: what TabAgent can do, with three suggestions for the
-// page the user is on. Clicking one asks it.
+// page the user is on. Clicking one sends it as the user's own message, so the suggestions are
+// in our words only: a page's title is the page's words (it may be written as orders to the
+// agent), and the agent reads the page, marked as the page's, when it needs it.
 
 import { h } from "./dom.js";
 import { t } from "../shared/i18n.js";
 
-function shorten(text, length = 48) {
-  return text.length > length ? `${text.slice(0, length - 1)}…` : text;
-}
-
 export function suggestionsFor(tab) {
-  const url = tab?.url ?? "";
-  if (!/^https?:|^file:/.test(url)) {
+  if (!/^https?:|^file:/.test(tab?.url ?? "")) {
     return [t("suggestNoPage1"), t("suggestNoPage2"), t("suggestNoPage3")];
   }
-  const title = shorten(tab.title || new URL(url).hostname);
-  return [t("suggestPage1", title), t("suggestPage2"), t("suggestPage3")];
+  return [t("suggestPage1"), t("suggestPage2"), t("suggestPage3")];
 }
 
 async function activeTab() {

@@ -14,6 +14,11 @@ import { StepsView } from "./steps-view.js";
 import { ThinkingView } from "./thinking-view.js";
 import { t, tn } from "../shared/i18n.js";
 
+// Problems found before the agent starts that do not end the turn, told beside the answer: a
+// tool file that failed to load, an attached tab that was not read (it left its site), an MCP
+// server that could not be reached or whose tools crowd the context window.
+const TOLD_BESIDE = new Set(["user_tools", "attachment", "mcp"]);
+
 const STATUS_TEXT = { cancelled: "stopped", interrupted: "interrupted", max_steps: "outOfSteps" };
 
 function preview(value, length = 80) {
@@ -187,9 +192,8 @@ export class TurnView {
     const where = event.step > 0 ? this.step(event) : null;
     if (kind === "retrying") return this.showRetry(where, event.data);
     // The error that ended the turn shows next to the answer, with what fixes it.
-    if (event.depth === 0 && kind !== "max_steps" && kind !== "user_tools" && kind !== "mcp") return this.errors.append(turnError(event.data, this.id));
-    // A tool file that failed to load: not fatal, but told where it shows, beside the answer.
-    if (kind === "user_tools" || kind === "mcp") return this.errors.append(h("div", { class: `error kind-${kind}` }, message));
+    if (event.depth === 0 && kind !== "max_steps" && !TOLD_BESIDE.has(kind)) return this.errors.append(turnError(event.data, this.id));
+    if (TOLD_BESIDE.has(kind)) return this.errors.append(h("div", { class: `error kind-${kind}` }, message));
     const box = h("div", { class: `error kind-${kind}` }, message);
     (where?.section ?? this.trace).append(box);
   }

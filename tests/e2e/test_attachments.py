@@ -132,7 +132,7 @@ def test_the_selection_attached_with_the_button_and_keyboard_reaches_the_model(p
     wait_for_status(panel, "ok")
     task = sent_task(model)
     inside = task.split(MARKED.format(url), 1)[1].split("\n</page_content>", 1)[0]
-    assert inside == selected
+    assert inside == f"Page title: Growing Tomatoes on a Balcony\nPage address: {url}\nSelected text:\n{selected}"
     assert not driver.find_elements(By.CSS_SELECTOR, ".confirmation")
 
 

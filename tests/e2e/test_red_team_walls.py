@@ -311,11 +311,13 @@ def test_another_tab_allowed_for_the_turn_is_asked_once(turn, model, private_tab
     assert everything_the_model_read(model).count("PRIVATE-BALANCE-TEXT") >= 2
 
 
-def test_a_tab_the_user_attached_is_read_without_a_question(turn, model, private_tab):
+def test_a_tab_the_user_attached_is_read_without_a_question(turn, model, site, private_tab):
     model.script(call("read_tab", tab_id=private_tab), Reply(text="Your balance is 9,876.54 EUR."))
+    # As the panel sends it: the tab, and the address its chip showed (it is read while on that site).
+    attached = [{"tabId": private_tab, "url": site.url("private.html")}]
     started = turn.driver.execute_async_script(
         "const [m, done] = arguments; chrome.runtime.sendMessage(m).then(done);",
-        {"target": "background", "type": "start-turn", "text": "What is my balance?", "attachedTabs": [{"tabId": private_tab}]})
+        {"target": "background", "type": "start-turn", "text": "What is my balance?", "attachedTabs": attached})
     assert started["ok"], started
     open_in_panel(turn.driver, started["result"]["conversationId"])
     wait_for_status(turn.browser, "ok")

@@ -40,8 +40,8 @@ class FakeBridge:
         return self.decisions.pop(0)
 
 
-def tools_of(bridge, consent=None):
-    return {t.name: t for t in page_tools(bridge, consent or CalledByHand())}
+def tools_of(bridge, consent=None, attached=None):
+    return {t.name: t for t in page_tools(bridge, consent or CalledByHand(), attached=attached)}
 
 
 def test_every_tool_is_there_and_uses_the_content_scripts_argument_names():
@@ -94,22 +94,28 @@ async def test_read_tab_pins_the_tab_and_a_refusal_is_a_sentence():
 
 
 class TabsBridge(FakeBridge):
-    """The service worker's descriptions of list_tabs and read_tab: tab 1 is the user's."""
+    """The service worker's descriptions of list_tabs and read_tab: tab 1 is the user's; tab N
+    shows http://127.0.0.1/tabN.html unless `sites` sends it to another origin. A site is an
+    origin, as the service worker's siteOf gives it."""
+
+    sites: dict[int, str] = {}
 
     async def call(self, name, args, tab_id=None, expect_url=None):
         if name == "describe_action" and args["name"] in ("read_tab", "list_tabs"):
             self.calls.append((name, args, tab_id, expect_url))
             other = args["args"].get("tab_id", 0)
-            url = f"http://127.0.0.1/tab{other}.html"
+            site = self.sites.get(other, "http://127.0.0.1")
+            url, attached = f"{site}/tab{other}.html", args["args"].get("attached_url")
             return {"ok": True, "result": {"action": args["name"], "summary": f"Read tab {other}.", "tab_id": other,
-                                           "url": url, "user_is_on": other == 1}}
+                                           "url": url, "site": site, "user_is_on": other == 1,
+                                           **({"attached_site": attached.rsplit("/", 1)[0]} if attached else {})}}
         return await super().call(name, args, tab_id, expect_url)
 
 
-def asking_tools(bridge, events, attached=()):
+def asking_tools(bridge, events, attached=None):
     async def emit(kind, data):
         events.append((kind, data))
-    return tools_of(bridge, AskTheUser(bridge, emit, attached_tab_ids=attached))
+    return tools_of(bridge, AskTheUser(bridge, emit), attached=attached)
 
 
 async def test_another_tab_is_read_only_after_the_user_allows_it_once_per_turn_per_tab():
@@ -132,12 +138,30 @@ async def test_another_tab_is_read_only_after_the_user_allows_it_once_per_turn_p
 async def test_tabs_the_user_attached_and_list_tabs_once_allowed_ask_nothing_more():
     events = []
     bridge = TabsBridge(decisions=["turn"])
-    tools = asking_tools(bridge, events, attached=[5])
+    tools = asking_tools(bridge, events, attached={5: "http://127.0.0.1/tab5.html"})
     assert UNTRUSTED_NOTE in await tools["read_tab"](tab_id=5)
     assert bridge.asked == []
     await tools["list_tabs"]()
     await tools["list_tabs"]()
     assert [q[1] for q in bridge.asked] == ["list_tabs"]
+
+
+async def test_an_attached_tab_is_asked_for_once_it_has_gone_to_another_site():
+    """The user attached tab 5 on 127.0.0.1; the page sends its tab to localhost. read_tab asks,
+    and "allow for the turn" covers that site only: sent on again, it is asked again."""
+    events = []
+    bridge = TabsBridge(decisions=["turn", "deny"])
+    tools = asking_tools(bridge, events, attached={5: "http://127.0.0.1/tab5.html"})
+    await tools["read_tab"](tab_id=5)  # on its site: no question
+    bridge.sites = {5: "http://localhost:8002"}
+    assert UNTRUSTED_NOTE in await tools["read_tab"](tab_id=5)
+    assert bridge.calls[-1] == ("read_page", {"page": 1, "max_tokens": 4000}, 5, "http://localhost:8002/tab5.html")
+    await tools["read_tab"](tab_id=5)  # allowed for the turn, on that site
+    bridge.sites = {5: "http://localhost:8003"}
+    assert (await tools["read_tab"](tab_id=5)).startswith("The user did not allow reading tab 5")
+    assert [q[3] for q in bridge.asked] == [{"url": "http://localhost:8002/tab5.html"}, {"url": "http://localhost:8003/tab5.html"}]
+    assert [c[3] for c in bridge.calls if c[0] == "read_page"] == [
+        "http://127.0.0.1/tab5.html", "http://localhost:8002/tab5.html", "http://localhost:8002/tab5.html"]
 
 
 async def test_a_user_tools_page_cannot_read_other_tabs():

@@ -1,65 +1,120 @@
 """What the user attached to a message in the composer: other open tabs, and the selection on
 the page they are on. The user chose them, so they are read once at the start of the turn,
 with no consent question, and handed to the model with the task, each marked as untrusted
-page content like every page tool's result (page_bridge.untrusted).
+page content like every page tool's result (page_bridge.untrusted): the tab's text, the
+selection, the page's title and address, and the sentences that quote them.
+
+An attached tab is what its chip said: a tab on one site. It is read only while it shows the
+site (origin) it showed when the user attached it; a tab the page has sent to another site
+is not read, the user is told so beside the answer, and the model is told that read_tab
+would ask the user first (page_tools.PageReader asks for it, saying what changed).
 
 A turn request may carry:
 
-    "attached_tabs": [tab_id, ...]                                 read as read_tab reads them
+    "attached_tabs": [{"tab_id": int, "url": str}, ...]            url: what the chip showed
     "attached_selection": {"text": str, "url": str, "title": str}  captured when attached
 """
 
 from __future__ import annotations
 
-from .page_bridge import untrusted
-from .page_tools import PART_TOKENS, article_text
+from .page_bridge import marked_selection, untrusted
+from .page_tools import PART_TOKENS, PageReader, article_text, shows_attached_site
 
 MAX_TABS = 10
 MAX_SELECTION_CHARS = 200_000
 
 
-def attached_tab_ids(request: dict) -> list[int]:
-    """The tab ids the user attached, in order, each once (anything else is dropped)."""
-    ids = []
+def attached_tabs(request: dict) -> dict[int, str]:
+    """The tabs the user attached, in order, each once: tab id -> the address its chip showed
+    (anything else is dropped)."""
+    tabs: dict[int, str] = {}
     for value in request.get("attached_tabs") or []:
-        if isinstance(value, int) and not isinstance(value, bool) and value not in ids:
-            ids.append(value)
-    return ids[:MAX_TABS]
+        tab_id = value.get("tab_id") if isinstance(value, dict) else None
+        if isinstance(tab_id, int) and not isinstance(tab_id, bool) and tab_id not in tabs:
+            tabs[tab_id] = str(value.get("url") or "")
+    return dict(list(tabs.items())[:MAX_TABS])
 
 
-async def read_attached_tab(page, tab_id: int) -> str:
+def could_not_read(tab_id: int, reply: dict) -> str:
+    # The browser's and the content script's reasons quote the tab's address and the page.
+    error = reply.get("error") or "the browser did not say why."
+    return f"Tab {tab_id} could not be read:\n" + untrusted(reply.get("url") or "", error)
+
+
+def gone_elsewhere(tab_id: int, described: dict) -> tuple[str, str]:
+    """(what the user is told, what the model is told) about an attached tab that has left
+    the site it showed when attached."""
+    site, now = described.get("attached_site") or "an address TabAgent was not given", described.get("url") or ""
+    for_user = (f"The tab you attached on {site} was not read: it has gone to another site since "
+                f"({now}). Attach it again if you want it read there.")
+    for_model = (f"Tab {tab_id} was not read: it has gone to another site since the user attached it, "
+                 f"and the user was told. read_tab(tab_id={tab_id}) would ask the user first.\n"
+                 + untrusted(now, f"Attached when it showed: {site}\nNow shows: {now}"))
+    return for_user, for_model
+
+
+async def read_attached_tab(reader: PageReader, tab_id: int, tell_user) -> str:
     try:
-        reply = await page.call("read_page", {"page": 1, "max_tokens": PART_TOKENS}, tab_id)
+        plan = await reader.bridge.call("describe_action", {"name": "read_tab", "args": reader.tab_args(tab_id)})
+        if not plan.get("ok"):
+            return could_not_read(tab_id, plan)
+        described = plan["result"]
+        # Even the tab the user is on: the chip named a site, and the attachment is that site's.
+        if not shows_attached_site(described):
+            for_user, for_model = gone_elsewhere(tab_id, described)
+            await tell_user(for_user)
+            return for_model
+        # Pinned to the address just described: a tab that moves on meanwhile is not read.
+        reply = await reader.bridge.call("read_page", {"page": 1, "max_tokens": PART_TOKENS}, tab_id, described.get("url"))
     except Exception as error:  # the bridge broke: the turn goes on, and the model is told
         reply = {"ok": False, "error": str(error)}
+    if reply.get("ok") and read_elsewhere(reply["result"], described):
+        reply = {"ok": False, "url": reply["result"]["url"], "error": MOVED_WHILE_READ}
     if not reply.get("ok"):
-        return f"Tab {tab_id} could not be read: {reply.get('error') or 'the browser did not say why.'}"
-    result = reply["result"]
+        return could_not_read(tab_id, reply)
+    return f"Tab {tab_id}, which the user attached:\n" + untrusted(reply.get("url", ""), first_part(tab_id, reply["result"]))
+
+
+MOVED_WHILE_READ = "the tab went to another page while TabAgent read it, so nothing of it was kept."
+
+
+def read_elsewhere(result: dict, described: dict) -> bool:
+    """The document read is not the one just described: the page sent its tab on between the
+    check and the read (the service worker's check comes before its script reaches the tab)."""
+    read_from = str(result.get("url") or "")
+    return bool(read_from) and read_from.split("#")[0] != str(described.get("url") or "").split("#")[0]
+
+
+def first_part(tab_id: int, result: dict) -> str:
     if (result.get("pages") or 1) > 1:
         result = {**result, "note": f"This is part 1 of {result['pages']}; read_tab(tab_id={tab_id}, page=2) "
                                     "gives the next."}
-    return f"Tab {tab_id}, which the user attached:\n" + untrusted(reply.get("url", ""), article_text(result))
+    return article_text(result)
 
 
 def selection_text(selection: dict) -> str:
     text = str(selection.get("text") or "")[:MAX_SELECTION_CHARS]
-    title, url = str(selection.get("title") or ""), str(selection.get("url") or "")
-    return (f'The text the user selected on the page "{title}" ({url or "unknown address"}):\n'
-            + untrusted(url, text))
+    return ("The text the user selected on a page, with the page's title and address:\n"
+            + marked_selection(text, str(selection.get("title") or ""), str(selection.get("url") or "")))
 
 
-async def task_with_attachments(request: dict, page) -> str:
+async def task_with_attachments(request: dict, page, emit=None) -> str:
     """The user's message, followed by what they attached to it (the message alone when
-    nothing was attached)."""
+    nothing was attached). `emit` is the agent's: what the user must know shows in the turn."""
+    async def tell_user(message: str) -> None:
+        if emit is not None:
+            await emit("error", {"kind": "attachment", "message": message})
+
     parts = []
     selection = request.get("attached_selection")
     if isinstance(selection, dict) and str(selection.get("text") or "").strip():
         parts.append(selection_text(selection))
-    ids = attached_tab_ids(request)
-    if ids and page is None:
+    tabs = attached_tabs(request)
+    if tabs and page is None:
         parts.append("The user attached tabs, but this surface cannot read tabs.")
-    elif ids:
-        parts += [await read_attached_tab(page, tab_id) for tab_id in ids]
+    elif tabs:
+        reader = PageReader(page, attached=tabs)
+        parts += [await read_attached_tab(reader, tab_id, tell_user) for tab_id in tabs]
     if not parts:
         return request["task"]
     return request["task"] + "\n\nThe user attached this to the message:\n\n" + "\n\n".join(parts)

@@ -24,12 +24,12 @@ DENIED = ("The user denied this {tool}: nothing was done. Do not try to get the 
 class AskTheUser:
     """Consent from the person at the side panel: a `confirmation` event, then their answer.
     Make one per turn: "allow for this turn" lasts as long as this object. It covers the
-    tool (every click), or what `scope` names (reading one tab: "read_tab:<id>"). Tabs the
-    user attached to their message themselves are allowed for the turn from the start."""
+    tool (every click), or what `scope` names (reading one tab on one site:
+    "read_tab:<id>@<origin>"). Tabs the user attached are the reader's to allow (PageReader)."""
 
-    def __init__(self, bridge, emit, attached_tab_ids=()):
+    def __init__(self, bridge, emit):
         self.bridge, self.emit = bridge, emit  # emit: the agent's emit(kind, data)
-        self.allowed_for_turn: set[str] = {f"read_tab:{int(tab)}" for tab in attached_tab_ids or ()}
+        self.allowed_for_turn: set[str] = set()
 
     async def allows(self, tool: str, message: str, details: dict, scope: str | None = None) -> bool:
         scope = scope or tool

@@ -102,16 +102,19 @@ def stop_collecting(token) -> None:
     _marked.reset(token)
 
 
+def marked_selection(selection: str, title: str, url: str) -> str:
+    """Text selected on a page with the page's title and address: all three come from the
+    page, so all go inside the marking."""
+    page = f"Page title: {title or '(none)'}\nPage address: {url or 'unknown'}\nSelected text:\n{selection}"
+    return untrusted(url or "", page)
+
+
 def selection_task(text: str, context: dict | None) -> str:
-    """The user's message about text they selected on a page (the context menu): the page's
-    title, address and the selection all come from the page, so all go inside the marking."""
+    """The user's message about text they selected on a page (the context menu)."""
     if not context or not context.get("selection"):
         return text
-    page = (f"Page title: {context.get('title') or '(none)'}\n"
-            f"Page address: {context.get('url') or 'unknown'}\n"
-            f"Selected text:\n{context['selection']}")
     return (f"{text}\n\nThe user selected text on a web page; it is below, with the page's title "
-            f"and address.\n{untrusted(context.get('url') or '', page)}")
+            f"and address.\n{marked_selection(context['selection'], context.get('title'), context.get('url'))}")
 
 
 def failure(reply: dict, fallback: str) -> str:

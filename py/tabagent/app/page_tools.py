@@ -52,16 +52,30 @@ OTHER_TAB_DENIED = ("The user did not allow {what}: nothing was read. Do not try
                     "way; go on with the tab the user is on, or ask the user.")
 
 
+def shows_attached_site(described: dict) -> bool:
+    """A tab the user attached that still shows the site (origin) its chip showed: they chose
+    it, so it is read with no question. Gone to another site, it is not what they chose."""
+    return bool(described.get("attached_site")) and described.get("site") == described["attached_site"]
+
+
 class PageReader:
     """The reading tools. Reading the tab the user is on needs no question; another tab is a
     boundary: list_tabs and read_tab of another tab ask the user first (`consent`, as the
-    actions do), once per turn per tab when the user allows it for the turn."""
+    actions do), once per turn per tab and site when the user allows it for the turn. A tab
+    the user attached (`attached`: tab id -> the address its chip showed) is read without a
+    question while it shows that site."""
 
-    def __init__(self, bridge, consent=None, part_tokens=None):
+    def __init__(self, bridge, consent=None, part_tokens=None, attached=None):
         self.bridge = bridge
         self.consent = consent or NobodyToAsk()
         # part_tokens(default) -> the part size that suits the model's window (context.py)
         self.part_tokens = part_tokens or (lambda default: default)
+        self.attached = dict(attached or {})
+
+    def tab_args(self, tab_id: int) -> dict:
+        """read_tab's arguments for the service worker, with the address an attached tab showed."""
+        url = self.attached.get(tab_id)
+        return {"tab_id": tab_id, "attached_url": url} if url else {"tab_id": tab_id}
 
     async def _may(self, name: str, args: dict, what: str) -> tuple[bool, dict | str]:
         """(allowed, the description of what was allowed) or (False, the sentence for the model)."""
@@ -69,10 +83,11 @@ class PageReader:
         if not plan.get("ok"):
             return False, failure(plan, f"{name} cannot be done here.")
         described = plan["result"]
-        if described.get("user_is_on"):
+        if described.get("user_is_on") or shows_attached_site(described):
             return True, described
         details = {"url": described.get("url")} if described.get("url") else {}
-        scope = f"{name}:{described.get('tab_id', '')}"
+        # Allowed for the turn means this tab on this site: gone elsewhere, it is asked again.
+        scope = f"{name}:{described.get('tab_id', '')}" + (f"@{described['site']}" if described.get("site") else "")
         if await self.consent.allows(name, described["summary"], details, scope=scope):
             return True, described
         return False, OTHER_TAB_DENIED.format(what=what)
@@ -199,7 +214,7 @@ class PageReader:
             max_tokens: about how many tokens one part may hold (200 to 100000); leave out
                 for parts that suit the model's context window.
         """
-        allowed, said = await self._may("read_tab", {"tab_id": tab_id}, f"reading tab {tab_id}")
+        allowed, said = await self._may("read_tab", self.tab_args(tab_id), f"reading tab {tab_id}")
         if not allowed:
             return said
         max_tokens = max_tokens or self.part_tokens(PART_TOKENS)
@@ -208,9 +223,10 @@ class PageReader:
                                 article_text, tab_id=tab_id, expect_url=said.get("url"))
 
 
-def page_tools(bridge, consent, part_tokens=None) -> list[Tool]:
+def page_tools(bridge, consent, part_tokens=None, attached=None) -> list[Tool]:
     """The page tools, reading and acting, as the agent's tools. `consent` asks the user
-    before each action (page_actions.AskTheUser); `part_tokens` sizes read_page's parts."""
-    reader, actor = PageReader(bridge, consent, part_tokens), PageActor(bridge, consent)
+    before each action (page_actions.AskTheUser); `part_tokens` sizes read_page's parts;
+    `attached` are the tabs the user attached (PageReader)."""
+    reader, actor = PageReader(bridge, consent, part_tokens, attached), PageActor(bridge, consent)
     return ([FunctionTool(getattr(reader, name)) for name in READING]
             + [FunctionTool(getattr(actor, name)) for name in ACTING])

@@ -6,10 +6,10 @@ events through `emit`; nothing here knows about the browser. A request:
     {"conversation_id": str, "task": str, "memory": str | None (Memory JSON),
      "context": {"selection", "title", "url"} | None (text the user selected on a page),
      "settings": wire.SETTINGS (base_url, model, agent: "code" | "tool_calling", max_steps, ...),
-     "api_key": str, "attached_tabs": [tab_id, ...], "attached_selection": {...}}
+     "api_key": str, "attached_tabs": [{"tab_id", "url"}, ...], "attached_selection": {...}}
 
 (attached_tabs and attached_selection are what the user attached in the composer: attachments.py;
-read_tab asks nothing for the attached tabs.)
+read_tab asks nothing for an attached tab while it shows the site it showed when attached.)
 
 `Turns` keeps the running turns so that a stop request can cancel the right one. A surface
 that can reach the user's tabs also hands in a `page` bridge (page_bridge.py): the agent
@@ -21,7 +21,7 @@ from __future__ import annotations
 import time
 
 from .. import prompts
-from .attachments import attached_tab_ids, task_with_attachments
+from .attachments import attached_tabs, task_with_attachments
 from .builtin_model import BrowserModel
 from ..code_agent import CodeAgent
 from ..events import Event
@@ -90,10 +90,10 @@ def build_agent(request: dict, listener, *, tools=(), executor_factory=None, hos
     model = model or build_model(settings, request.get("api_key"), host, browser_model)
     memory = Memory.from_json(request["memory"]) if request.get("memory") else None
     top = {"name": "TabAgent", "description": "The agent the user talks to.", **settings}
-    consent = AskTheUser(page, emit=None, attached_tab_ids=attached_tab_ids(request)) if page is not None else None
+    consent = AskTheUser(page, emit=None) if page is not None else None
     context = context_keeper(model, settings, request.get("api_key"))
     if consent:
-        tools = [*tools, *page_tools(page, consent, part_tokens=context.part_tokens)]
+        tools = [*tools, *page_tools(page, consent, part_tokens=context.part_tokens, attached=attached_tabs(request))]
         if mcp is not None:  # the user's MCP servers' tools, each call as its policy says
             tools = [*tools, *mcp.tools(consent, request["conversation_id"])]
     agent = _agent(top, model, list(tools), executor_factory, conversation_id=request["conversation_id"],
@@ -153,7 +153,7 @@ class Turns:
             await agent.emit("error", {"kind": "mcp", "message": problem})
         try:
             task = selection_task(request["task"], request.get("context"))
-            task = await task_with_attachments({**request, "task": task}, build.get("page"))
+            task = await task_with_attachments({**request, "task": task}, build.get("page"), agent.emit)
             await agent.run(task, reset=not request.get("memory"))
         except Exception:
             pass  # the agent has already emitted the error and a `done` event
