@@ -55,11 +55,14 @@ class Host:
     for the headers and then for each chunk of the body (an idle timeout, so a
     long streamed answer is never cut while tokens keep coming). Hosts raise
     `NetworkError` and `RequestTimeout`, never their library's own exceptions.
-    Cancelling the awaiting task aborts the request.
+    Cancelling the awaiting task aborts the request. With `follow_redirects=False` a redirect
+    is not followed: it comes back as a response of status 0 (the browser shows no more of
+    it) or 3xx, for the caller to refuse.
     """
 
     async def request(self, method: str, url: str, headers: dict[str, str],
-                      body: bytes | None = None, timeout: float | None = None) -> Response:
+                      body: bytes | None = None, timeout: float | None = None,
+                      follow_redirects: bool = True) -> Response:
         raise NotImplementedError
 
     def now(self) -> float:

@@ -160,6 +160,12 @@ def build(description: str | None, extra_tools: int = 0):
     def summarise(topic: str) -> str:
         return f"Summarise {topic} in three lines."
 
+    @server.custom_route("/test/redirect", methods=["GET", "POST"])
+    async def redirect(request: Request):
+        from starlette.responses import RedirectResponse
+
+        return RedirectResponse(request.query_params["to"], status_code=307)
+
     @server.custom_route("/test/cancelled", methods=["GET"])
     async def cancelled(request: Request) -> PlainTextResponse:
         return PlainTextResponse(str(counts["cancelled"]))

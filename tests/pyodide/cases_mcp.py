@@ -51,3 +51,18 @@ async def test_mcp_stop_ends_a_long_call_at_once():
         else:
             raise AssertionError("the call was not stopped")
         assert (await client.call_tool("echo", {"text": "still here"}))["content"][0]["text"] == "still here"
+
+
+async def test_mcp_a_redirect_is_refused_and_its_headers_never_follow():
+    """A server that answers with a redirect to another site would take the headers set for it
+    along (fetch keeps custom headers across origins): TabAgent follows no redirect."""
+    from tabagent.mcp import MCPError
+
+    target = os.environ["TABAGENT_TEST_SERVER"] + "/redirect-to-collector"
+    client = MCPClient(url().rsplit("/", 1)[0] + "/test/redirect?to=" + target, headers={"X-Api-Key": "k-123"})
+    try:
+        await client.connect()
+    except MCPError as e:
+        assert "answered with a redirect, which TabAgent does not follow" in str(e), str(e)
+    else:
+        raise AssertionError("a redirect was followed")

@@ -194,7 +194,7 @@ class CannedHost(CPythonHost):
         super().__init__()
         self.answers, self.requests = list(answers), []
 
-    async def request(self, method, url, headers, body=None, timeout=None):
+    async def request(self, method, url, headers, body=None, timeout=None, follow_redirects=True):
         self.requests.append((method, url, headers, body))
         listening = method == "GET" and "last-event-id" not in headers and url.endswith("/mcp")
         status, headers_back, chunks = (405, {}, [b""]) if listening else self.answers.pop(0)

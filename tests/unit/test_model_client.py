@@ -225,7 +225,7 @@ class CannedHost(CPythonHost):
         super().__init__()
         self.status, self.headers, self.body = status, headers, chunks
 
-    async def request(self, method, url, headers, body=None, timeout=None):
+    async def request(self, method, url, headers, body=None, timeout=None, follow_redirects=True):
         from tabagent.host import Response
 
         canned = self

@@ -26,14 +26,15 @@ class CPythonHost(Host):
             self._client, self._loop = httpx.AsyncClient(), loop
         return self._client
 
-    async def request(self, method, url, headers, body=None, timeout=None):
+    async def request(self, method, url, headers, body=None, timeout=None, follow_redirects=True):
         import httpx
 
         client = self._get_client()
         request = client.build_request(method, url, headers=headers, content=body,
                                        timeout=httpx.Timeout(timeout))
         try:
-            response = await client.send(request, stream=True)
+            # httpx follows no redirect unless told; the model calls never asked it to.
+            response = await client.send(request, stream=True, follow_redirects=False)
         except httpx.TimeoutException as e:
             raise RequestTimeout(f"no response within {timeout} s") from e
         except httpx.HTTPError as e:

@@ -16,12 +16,13 @@ from ..host import Host, NetworkError, RequestTimeout, Response
 
 
 class PyodideHost(Host):
-    async def request(self, method, url, headers, body=None, timeout=None):
+    async def request(self, method, url, headers, body=None, timeout=None, follow_redirects=True):
         controller = js.AbortController.new()
         # No cookies: the key is the endpoint's credential. An extension with host permission
         # sends the user's cookies for that host even in fetch's default mode, and a redirect
         # would carry them to wherever the endpoint points (docs/security.md, the table of fetches).
-        init = {"method": method, "headers": headers, "signal": controller.signal, "credentials": "omit"}
+        init = {"method": method, "headers": headers, "signal": controller.signal, "credentials": "omit",
+                "redirect": "follow" if follow_redirects else "manual"}
         if body is not None:
             init["body"] = to_js(body)  # bytes -> Uint8Array
         init = to_js(init, dict_converter=js.Object.fromEntries)

@@ -20,6 +20,9 @@ class ToolCallError(MCPError):
 
 
 def http_error(url: str, status: int, headers: dict, body: bytes) -> MCPError:
+    if status == 0 or 300 <= status < 400:
+        return MCPError(f"the MCP server at {url} answered with a redirect, which TabAgent does not "
+                        f"follow (its headers would go along): use the address it redirects to.", code=status)
     detail = body.decode("utf-8", "replace").strip()[:300]
     if status == 401:
         scheme = headers.get("www-authenticate", "")

@@ -38,10 +38,10 @@ class LegacySSE:
     async def open(self, timeout: float | None = 30) -> None:
         headers = {"accept": "text/event-stream", **self.extra_headers}
         try:
-            self._stream = await self.host.request("GET", self.url, headers, None, None)
+            self._stream = await self.host.request("GET", self.url, headers, None, None, follow_redirects=False)
         except NetworkError as e:
             raise MCPError(f"could not reach the MCP server at {self.url} ({e}).") from None
-        if self._stream.status >= 400:
+        if not 200 <= self._stream.status < 300:
             raise http_error(self.url, self._stream.status, self._stream.headers,
                              await messages.read_body(self._stream, self.url, 64 * 1024, cut=True))
         found = asyncio.get_running_loop().create_future()
@@ -101,11 +101,12 @@ class LegacySSE:
     async def _post(self, message: dict, timeout) -> None:
         headers = {"content-type": "application/json", **self.extra_headers}
         try:
-            response = await self.host.request("POST", self.endpoint, headers, messages.json_bytes(message), timeout)
+            response = await self.host.request("POST", self.endpoint, headers, messages.json_bytes(message),
+                                               timeout, follow_redirects=False)
         except (NetworkError, RequestTimeout) as e:
             raise MCPError(f"could not send to the MCP server at {self.url} ({e}).") from None
         body = await messages.read_body(response, self.url, 64 * 1024, cut=True)
-        if response.status >= 400:
+        if not 200 <= response.status < 300:
             raise http_error(self.url, response.status, response.headers, body)
 
     async def notify(self, message: dict, timeout: float | None = 30) -> None:

@@ -40,7 +40,8 @@ class StreamableHTTP:
     async def _post(self, message: dict, timeout: float | None):
         body = messages.json_bytes(message)
         try:
-            response = await self.host.request("POST", self.url, self._headers(), body, timeout)
+            response = await self.host.request("POST", self.url, self._headers(), body, timeout,
+                                               follow_redirects=False)
         except NetworkError as e:
             raise MCPError(f"could not reach the MCP server at {self.url} ({e}): check its "
                            f"address and that it is running.") from None
@@ -49,7 +50,7 @@ class StreamableHTTP:
         if response.status == 404 and self.session_id:
             await response.close()
             raise SessionExpired(f"the MCP server at {self.url} no longer knows our session.")
-        if response.status >= 400:
+        if not 200 <= response.status < 300:  # a redirect too: not followed
             raise await _http_error(self.url, response)
         if "mcp-session-id" in response.headers:
             self.session_id = response.headers["mcp-session-id"]
@@ -116,10 +117,10 @@ class StreamableHTTP:
         headers.pop("content-type")
         headers["accept"] = "text/event-stream"
         try:
-            response = await self.host.request("GET", self.url, headers, None, timeout)
+            response = await self.host.request("GET", self.url, headers, None, timeout, follow_redirects=False)
         except (NetworkError, RequestTimeout) as e:
             raise MCPError(f"could not resume the stream from the MCP server at {self.url} ({e}).") from None
-        if response.status >= 400:
+        if not 200 <= response.status < 300:  # a redirect too: not followed
             raise await _http_error(self.url, response)
         return response
 
@@ -134,7 +135,7 @@ class StreamableHTTP:
         headers.pop("content-type")
         headers["accept"] = "text/event-stream"
         with contextlib.suppress(NetworkError, RequestTimeout, MCPError):
-            response = await self.host.request("GET", self.url, headers, None, None)
+            response = await self.host.request("GET", self.url, headers, None, None, follow_redirects=False)
             if response.status != 200:
                 await response.close()
                 return
@@ -152,7 +153,7 @@ class StreamableHTTP:
         headers = self._headers()
         headers.pop("content-type")
         with contextlib.suppress(NetworkError, RequestTimeout):
-            response = await self.host.request("DELETE", self.url, headers, None, 5)
+            response = await self.host.request("DELETE", self.url, headers, None, 5, follow_redirects=False)
             await response.close()
         self.session_id = None
 
