@@ -27,6 +27,7 @@ BENCHMARKS = {
     "compaction": [sys.executable, "bench/bench_compaction.py"],
     "compaction-pyodide": ["node", "bench/bench_compaction_pyodide.mjs"],
     "at-rest": [sys.executable, "bench/bench_at_rest.py"],
+    "mcp": [sys.executable, "bench/bench_mcp.py"],
 }
 
 
