@@ -181,3 +181,19 @@ def test_the_tools_view_lists_mcp_tools_beside_the_others_with_their_policy(pane
     finally:
         panel.driver.find_element(By.ID, "show-tools").click()
         use_servers(panel)
+
+
+def test_a_tool_the_server_adds_is_offered_from_the_next_turn_on(panel, model):
+    with MCPTestServer() as growing:
+        use_servers(panel, server_entry(growing))
+        fingerprint = {t["name"]: t["fingerprint"] for t in check(panel)["tools"]}["grow"]
+        use_servers(panel, server_entry(growing, {"grow": {"policy": "always", "fingerprint": fingerprint}}))
+        model.script(call("lab__grow"), Reply(text="Grown."), Reply(text="I see a new tool."))
+        send(panel, "Grow the lab")
+        wait_for_status(panel, "ok")
+        assert "lab__late" not in {t["function"]["name"] for t in model.requests[0]["body"]["tools"]}
+        send(panel, "And now?")
+        wait(panel, lambda d: len(model.requests) == 3, 30)
+        wait_for_status(panel, "ok")
+        assert "lab__late" in {t["function"]["name"] for t in model.requests[2]["body"]["tools"]}
+    use_servers(panel)
