@@ -61,6 +61,19 @@ async function checkMcpServer({ serverId }) {
   return askOffscreen({ type: MessageType.checkMcpServer, server, headers: secrets });
 }
 
+async function listMcpPrompts() {
+  const { servers, secrets } = await loadMcpServers();
+  if (!servers.some((server) => server.enabled !== false)) return { prompts: [] };
+  return askOffscreen({ type: MessageType.listMcpPrompts, ...mcpForPython(servers, secrets) });
+}
+
+async function getMcpPrompt({ serverId, name, arguments: args }) {
+  const { servers, secrets } = await loadMcpServers();
+  const server = servers.find((one) => one.id === serverId);
+  if (!server) throw new Error("That MCP server is not in the settings.");
+  return askOffscreen({ type: MessageType.getMcpPrompt, server, headers: secrets, name: String(name), arguments: args ?? {} });
+}
+
 // Requests addressed to the service worker; each returns a promise of its answer. The agent's
 // page tools act in the user's tabs: only the agent (the offscreen document) runs them.
 const fromAgent = {
@@ -102,6 +115,8 @@ const handlers = {
   [MessageType.saveSettings]: (message) => saveSettings(message),
   [MessageType.saveMcpServers]: (message) => saveMcpServers(message),
   [MessageType.checkMcpServer]: (message) => checkMcpServer(message),
+  [MessageType.listMcpPrompts]: () => listMcpPrompts(),
+  [MessageType.getMcpPrompt]: (message) => getMcpPrompt(message),
   [MessageType.renameConversation]: async ({ conversationId, title }) => {
     await conversations.renameConversation(conversationId, title);
     changed(conversationId);

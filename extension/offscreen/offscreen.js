@@ -54,6 +54,10 @@ const handlers = {
   [MessageType.idleCheck]: async () => ({ idle: idle.isIdle() }),
   [MessageType.idleCloseChanged]: async () => ({}),
   [MessageType.pdfTool]: (message) => runPdfTool(message),
+  [MessageType.listMcpPrompts]: async ({ mcpServers, mcpHeaders }) =>
+    JSON.parse(await (await turns.api()).list_mcp_prompts_json(JSON.stringify(mcpServers ?? []), JSON.stringify(mcpHeaders ?? {}))),
+  [MessageType.getMcpPrompt]: async ({ server, headers, name, arguments: args }) =>
+    JSON.parse(await (await turns.api()).get_mcp_prompt_json(JSON.stringify(server), JSON.stringify(headers ?? {}), name, JSON.stringify(args ?? {}))),
   [MessageType.checkMcpServer]: async ({ server, headers }) =>
     JSON.parse(await (await turns.api()).check_mcp_server_json(JSON.stringify(server), JSON.stringify(headers ?? {}))),
 };

@@ -28,6 +28,9 @@ export const MessageType = Object.freeze({
   // (-> offscreen document: Python connects and lists the tools as the model would see them).
   saveMcpServers: "save-mcp-servers", // { servers, secrets? } -> { servers }
   checkMcpServer: "check-mcp-server", // { serverId } -> { ok, server, version, protocol, tools } | { ok: false, error }
+  // Side panel -> service worker -> offscreen document: MCP servers' prompts, as / commands.
+  listMcpPrompts: "list-mcp-prompts", // {} -> { prompts: [{ server_id, server, name, description, arguments }] }
+  getMcpPrompt: "get-mcp-prompt", // { serverId, name, arguments } -> { ok, text } | { ok: false, error }
   // Service worker -> offscreen document.
   runTurn: "run-turn", // { conversationId, turnId, task, context, memory, settings, apiKey, attachedTabs, attachedSelection }
   // Side panel -> service worker -> offscreen document: the page tools.

@@ -1,6 +1,10 @@
 // What the composer adds to a message: the selection attached by "Ask about selection…" (shown
-// above the box until sent or removed), and the user's own prompts as /name slash commands.
+// above the box until sent or removed), the user's own prompts as /name slash commands, and
+// the prompts of their MCP servers as /server.prompt: sending one puts the server's text in
+// the box, for the user to read, change and send themselves (it is not theirs until they do).
 
+import { MessageType } from "../shared/messages.js";
+import { askBackground } from "../shared/runtime.js";
 import { loadSettings } from "../shared/settings.js";
 import { PENDING_CONTEXT, fillPrompt, parsePrompts } from "../shared/quick-actions.js";
 import { h } from "./dom.js";
@@ -13,10 +17,12 @@ export class ComposerContext {
     this.commands = commands;
     this.pending = null;
     this.prompts = [];
+    this.mcpPrompts = null; // asked of the servers the first time "/" is typed
     prompt.addEventListener("input", () => this.suggest());
     chrome.storage.onChanged.addListener((changes, area) => {
       if (area === "session" && changes[PENDING_CONTEXT]?.newValue) this.attach(changes[PENDING_CONTEXT].newValue);
       if (area === "local" && changes.settings) this.loadPrompts();
+      if (area === "local" && changes.mcpServers) this.mcpPrompts = null;
     });
   }
 
@@ -66,12 +72,47 @@ export class ComposerContext {
   }
 
   suggest() {
-    const typed = /^\/([\p{L}\p{N}_-]*)$/u.exec(this.prompt.value.trim())?.[1];
-    const matches = typed === undefined ? [] : this.prompts.filter((p) => p.name.startsWith(typed));
-    this.commands.hidden = matches.length === 0;
-    this.commands.replaceChildren(...matches.map(({ name, prompt }) =>
-      h("li", {}, h("button", { type: "button", class: "slash-command", onclick: () => this.choose(name) },
-        h("strong", {}, `/${name}`), ` ${prompt}`))));
+    const typed = /^\/([\p{L}\p{N}_.-]*)$/u.exec(this.prompt.value.trim())?.[1];
+    if (typed !== undefined && this.mcpPrompts === null) this.loadMcpPrompts();
+    const own = typed === undefined ? [] : this.prompts.filter((p) => p.name.startsWith(typed));
+    const served = typed === undefined ? [] : (this.mcpPrompts ?? []).filter((p) => p.command.startsWith(typed));
+    this.commands.hidden = own.length + served.length === 0;
+    this.commands.replaceChildren(
+      ...own.map(({ name, prompt }) => this.suggestion(name, prompt)),
+      ...served.map((p) => this.suggestion(p.command, [p.description, ...p.arguments.map((a) => `${a.name}=…`)].filter(Boolean).join(" "), "mcp")),
+    );
+  }
+
+  suggestion(name, text, kind = "own") {
+    return h("li", { "data-kind": kind }, h("button", { type: "button", class: "slash-command", onclick: () => this.choose(name) },
+      h("strong", {}, `/${name}`), ` ${text}`));
+  }
+
+  async loadMcpPrompts() {
+    this.mcpPrompts = [];
+    try {
+      const { prompts } = await askBackground(MessageType.listMcpPrompts);
+      this.mcpPrompts = prompts.map((p) => ({ ...p, command: `${p.server}.${p.name}` }));
+    } catch (error) {
+      console.warn("TabAgent: could not list the MCP servers' prompts:", error.message);
+    }
+    this.suggest();
+  }
+
+  // "/server.prompt rest": the server's prompt, filled in with the rest ("name=value" pairs, or
+  // the value of its first argument), or null when the text is no MCP prompt's command.
+  async fillMcpPrompt(text) {
+    const match = /^\/([\p{L}\p{N}_-]+\.[^\s]+)\s*([\s\S]*)$/u.exec(text);
+    const chosen = match && (this.mcpPrompts ?? []).find((p) => p.command === match[1]);
+    if (!chosen) return null;
+    const filled = await askBackground(MessageType.getMcpPrompt, { serverId: chosen.server_id, name: chosen.name, arguments: promptArguments(chosen, match[2]) });
+    return filled.ok ? { text: filled.text } : { error: filled.error };
+  }
+
+  // A sentence under the box (an MCP prompt that could not be had), or nothing.
+  tell(sentence) {
+    this.commands.hidden = !sentence;
+    this.commands.replaceChildren(...(sentence ? [h("li", { class: "error", role: "alert" }, sentence)] : []));
   }
 
   choose(name) {
@@ -79,4 +120,13 @@ export class ComposerContext {
     this.commands.hidden = true;
     this.prompt.focus();
   }
+}
+
+// "topic=MCP lang=de" -> { topic: "MCP", lang: "de" }; text with no "=" is the first argument's.
+function promptArguments(prompt, rest) {
+  const text = rest.trim();
+  if (!text || !prompt.arguments.length) return {};
+  const pairs = [...text.matchAll(/([\p{L}\p{N}_-]+)=("[^"]*"|\S*)/gu)];
+  if (!pairs.length) return { [prompt.arguments[0].name]: text };
+  return Object.fromEntries(pairs.map(([, name, value]) => [name, value.replace(/^"|"$/g, "")]));
 }

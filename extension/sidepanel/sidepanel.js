@@ -69,6 +69,13 @@ const attachments = new AttachmentsView({
 
 async function send(event) {
   event.preventDefault();
+  // An MCP server's prompt comes into the box first: the user sends it once they have read it.
+  const served = await composerContext.fillMcpPrompt(prompt.value.trim());
+  if (served) {
+    if (served.text) prompt.value = served.text;
+    composerContext.tell(served.error);
+    return;
+  }
   const text = composerContext.expand(prompt.value.trim());
   if (!text || !(await checkSettings())) return;
   const context = composerContext.context();

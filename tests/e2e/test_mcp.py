@@ -197,3 +197,21 @@ def test_a_tool_the_server_adds_is_offered_from_the_next_turn_on(panel, model):
         wait_for_status(panel, "ok")
         assert "lab__late" in {t["function"]["name"] for t in model.requests[2]["body"]["tools"]}
     use_servers(panel)
+
+
+def test_a_server_prompt_is_a_slash_command_whose_text_the_user_sees_before_it_is_sent(chat, model):
+    box = chat.driver.find_element(By.ID, "prompt")
+    box.send_keys("/lab.")
+    [suggested] = wait(chat, lambda d: d.find_elements(By.CSS_SELECTOR, '#slash-commands li[data-kind="mcp"]'), 60,
+                       "the server's prompt was never suggested")
+    assert suggested.text == "/lab.summarise Asks for a summary of a topic. topic=…"
+    suggested.find_element(By.TAG_NAME, "button").click()
+    assert box.get_attribute("value") == "/lab.summarise "
+    box.send_keys("MCP")
+    chat.driver.find_element(By.ID, "send").click()
+    wait(chat, lambda d: box.get_attribute("value") == "Summarise MCP in three lines.", 30, "the prompt never came")
+    assert model.requests == []  # nothing was sent: the user reads it first
+    model.script(Reply(text="Three lines."))
+    chat.driver.find_element(By.ID, "send").click()
+    wait_for_status(chat, "ok")
+    assert model.requests[0]["body"]["messages"][-1]["content"] == "Summarise MCP in three lines."

@@ -86,6 +86,29 @@ async def list_mcp_tools_json(servers_json: str, headers_json: str) -> str:
     return json.dumps({"tools": listed, "problems": [{"text": p} for p in problems]})
 
 
+async def list_mcp_prompts_json(servers_json: str, headers_json: str) -> str:
+    """The composer's / commands from MCP servers: {"prompts": [...]} (mcp_servers.listed_prompts)."""
+    from .mcp_servers import listed_prompts, servers_from_wire
+
+    found = await listed_prompts(servers_from_wire(json.loads(servers_json)), json.loads(headers_json or "{}"))
+    return json.dumps({"prompts": found})
+
+
+async def get_mcp_prompt_json(server_json: str, headers_json: str, name: str, arguments_json: str) -> str:
+    """{"ok": true, "text"} of one server prompt filled in, or {"ok": false, "error"} in words."""
+    from ..mcp import MCPError
+    from .mcp_servers import prompt_text, servers_from_wire
+
+    [server] = servers_from_wire([json.loads(server_json)]) or [None]
+    if server is None:
+        return json.dumps({"ok": False, "error": "That MCP server is off or its address is not usable."})
+    try:
+        text = await prompt_text(server, json.loads(headers_json or "{}"), name, json.loads(arguments_json or "{}"))
+    except MCPError as error:
+        return json.dumps({"ok": False, "error": str(error)})
+    return json.dumps({"ok": True, "text": text})
+
+
 async def check_mcp_server_json(server_json: str, headers_json: str) -> str:
     """Settings' Test connection: {"ok", "server", "version", "protocol", "transport",
     "tools": [{"name", "description", "fingerprint", "parameters"}]} or {"ok": false, "error"}."""

@@ -210,3 +210,45 @@ async def listed_tools(servers: list[dict], headers: dict, host=None) -> tuple[l
         return tools, connections.problems
     finally:
         await connections.close()
+
+
+async def listed_prompts(servers: list[dict], headers: dict, host=None) -> list[dict]:
+    """The enabled servers' prompts, for the composer's / commands: {"server_id", "server",
+    "name", "description", "arguments": [{"name", "description", "required"}]}."""
+    found = []
+    for server in servers:
+        client = MCPClient(server["url"], name=server["name"], host=host,
+                           headers=_headers(headers, server["id"]), timeout=CONNECT_TIMEOUT)
+        try:
+            await client.connect()
+            if "prompts" not in client.capabilities:
+                continue
+            for prompt in await client.list_prompts():
+                arguments = [{"name": str(a.get("name")), "description": str(a.get("description") or ""),
+                              "required": bool(a.get("required"))}
+                             for a in prompt.get("arguments") or [] if isinstance(a, dict) and a.get("name")]
+                found.append({"server_id": server["id"], "server": server["name"], "name": str(prompt.get("name")),
+                              "description": str(prompt.get("description") or "")[:300], "arguments": arguments})
+        except MCPError:
+            continue  # a server that cannot be reached offers no commands; its turn says why
+        finally:
+            await client.close()
+    return found
+
+
+async def prompt_text(server: dict, headers: dict, name: str, arguments: dict, host=None) -> str:
+    """The text of a server's prompt, filled in: put in the message box for the user to read,
+    change and send themselves (it is the server's words until they do)."""
+    client = MCPClient(server["url"], name=server["name"], host=host,
+                       headers=_headers(headers, server["id"]), timeout=CONNECT_TIMEOUT)
+    try:
+        await client.connect()
+        got = await client.get_prompt(name, {str(k): str(v) for k, v in arguments.items()})
+    finally:
+        await client.close()
+    parts = []
+    for message in got.get("messages") or []:
+        content = message.get("content") if isinstance(message, dict) else None
+        items = content if isinstance(content, list) else [content]
+        parts += [str(item.get("text", "")) for item in items if isinstance(item, dict) and item.get("type") == "text"]
+    return cut("\n\n".join(part for part in parts if part), 20_000)
