@@ -175,3 +175,29 @@ def test_on_a_terminal_reasoning_is_dimmed_and_a_failed_attempt_is_erased(monkey
     terminal(event("final_answer", answer="Fresh"))
     assert screen.getvalue().endswith("Fresh\n")
     assert screen.getvalue().count("Fresh") == 1
+
+
+def test_mcp_tools_on_the_command_line_are_refused_without_a_terminal_and_run_with_allow_mcp(model):
+    from tests.helpers.mcp_server import MCPTestServer
+
+    add = Reply(tool_calls=[{"name": "lab__add", "arguments": {"a": 2, "b": 40}}])
+    with MCPTestServer() as lab:
+        model.script(add, Reply(text="Could not."))
+        refused = tabagent("--base-url", model.base_url, "--model", "m", "--agent", "tool_calling",
+                           "--mcp", f"lab={lab.url}", "What is 2 + 40?")
+        assert refused.returncode == 0, refused.stderr
+        assert "Call the tool add of the MCP server lab: refused (no terminal to ask on" in refused.stderr
+        assert [m for m in model.requests[1]["body"]["messages"] if m["role"] == "tool"][-1]["content"] \
+            .startswith("The user denied this call of lab__add")
+        model.reset()
+        model.script(add, Reply(text="42."))
+        allowed = tabagent("--base-url", model.base_url, "--model", "m", "--agent", "tool_calling",
+                           "--mcp", f"lab={lab.url}", "--mcp-header", "lab=X-Team:blue", "--allow-mcp", "What is 2 + 40?")
+        assert allowed.returncode == 0, allowed.stderr
+        result = [m for m in model.requests[1]["body"]["messages"] if m["role"] == "tool"][-1]["content"]
+        assert 'source="MCP server lab, tool add" untrusted="true">\n{\n  "sum": 42\n}' in result
+
+
+def test_an_mcp_option_written_wrong_is_a_usage_error(capsys):
+    assert cli.main(["--base-url", "http://127.0.0.1:9/v1", "--model", "m", "--mcp", "lab", "hi"]) == cli.USAGE_ERROR
+    assert "--mcp 'lab': write it as NAME=http://host:port/path" in capsys.readouterr().err

@@ -56,6 +56,13 @@ def parse_args(argv) -> argparse.Namespace:
                              "agent, maxSteps, codeTimeout, team: camelCase as the extension stores them, "
                              "or snake_case as in wire.py); the options above override it")
     parser.add_argument("--tools", metavar="FOLDER", help="where your tools are (default py/user_tools)")
+    parser.add_argument("--mcp", metavar="NAME=URL", action="append", default=[],
+                        help="an MCP server whose tools the agent may call (Streamable HTTP or HTTP+SSE); "
+                             "repeat for more. Each call is asked here first")
+    parser.add_argument("--mcp-header", metavar="NAME=HEADER:VALUE", action="append", default=[],
+                        help="a header for that MCP server, e.g. files=Authorization:Bearer ...")
+    parser.add_argument("--allow-mcp", action="store_true",
+                        help="call MCP tools without asking (needed when there is no terminal to ask on)")
     parser.add_argument("--events", action="store_true",
                         help="print every event as a line of JSON instead (the stream the panel renders)")
     parser.add_argument("--version", action="version", version=f"tabagent {__version__}")
@@ -88,6 +95,48 @@ def settings_from(args) -> dict:
     if settings["agent"] not in AGENT_KINDS:
         raise UsageError(f"unknown agent {settings['agent']!r}: choose {' or '.join(AGENT_KINDS)}")
     return settings
+
+
+def mcp_from(args) -> tuple[list[dict], dict]:
+    """The --mcp servers and their --mcp-header headers, as a turn request holds them."""
+    servers, headers = [], {}
+    for given in args.mcp:
+        name, _, url = given.partition("=")
+        if not name or not url.startswith(("http://", "https://")):
+            raise UsageError(f"--mcp {given!r}: write it as NAME=http://host:port/path")
+        servers.append({"id": name, "name": name, "url": url, "enabled": True, "tools": {}})
+    names = {server["name"] for server in servers}
+    for given in args.mcp_header:
+        name, _, header = given.partition("=")
+        field, _, value = header.partition(":")
+        if name not in names or not field.strip():
+            raise UsageError(f"--mcp-header {given!r}: write it as NAME=Header:value for a server given with --mcp")
+        headers.setdefault(name, {})[field.strip()] = value.strip()
+    return servers, headers
+
+
+class AskOnTheTerminal:
+    """Consent for MCP calls at the command line: the person at the terminal says yes, or
+    --allow-mcp said it for every call; with no terminal to ask on, a call is refused."""
+
+    def __init__(self, allow_all: bool):
+        self.allow_all, self.allowed_for_turn = allow_all, set()
+
+    async def allows(self, tool: str, message: str, details: dict, scope: str | None = None) -> bool:
+        scope = scope or tool
+        if self.allow_all or scope in self.allowed_for_turn:
+            return True
+        if not (sys.stdin.isatty() and sys.stderr.isatty()):
+            print(f"tabagent: {message}: refused (no terminal to ask on; --allow-mcp allows MCP calls)",
+                  file=sys.stderr)
+            return False
+        print(f"{message}, with {details.get('arguments', '{}')}", file=sys.stderr)
+        if details.get("changed"):
+            print(details["changed"], file=sys.stderr)
+        answer = (await asyncio.to_thread(input, "Allow? [y] once, [t] for this turn, [N] no: ")).strip().lower()
+        if answer == "t":
+            self.allowed_for_turn.add(scope)
+        return answer in ("y", "t")
 
 
 def camel_case(name: str) -> str:
@@ -165,7 +214,7 @@ class Terminal:
             return f"{'!!' if data['is_error'] else '<-'} {data['name']}: {short(data['result'])}"
         if kind == "code_output" and (data["output"] or data["is_error"]):
             return f"{'!! error' if data['is_error'] else '<- output'}: {short(data['output'])}"
-        if kind == "error" and data.get("kind") in NOT_FATAL:
+        if kind == "error" and (data.get("kind") in NOT_FATAL or data.get("kind") == "mcp"):
             return data["message"]  # errors that end the turn are said once, at the end
         if depth and kind == "step_start":
             return "step"
@@ -260,8 +309,10 @@ def json_lines(event: dict) -> None:
 class Conversation:
     """The turns of one conversation, its memory carried from each turn to the next."""
 
-    def __init__(self, settings: dict, api_key: str | None, sink, tools_folder=None):
+    def __init__(self, settings: dict, api_key: str | None, sink, tools_folder=None, mcp=((), {}), allow_mcp=False):
         self.settings, self.api_key, self.sink, self.tools_folder = settings, api_key, sink, tools_folder
+        self.mcp_servers, self.mcp_headers = mcp
+        self.allow_mcp = allow_mcp
         self.id, self.memory, self.turns, self.host = uuid.uuid4().hex, None, Turns(), CPythonHost()
         self.shown_problems: list[dict] = []
 
@@ -280,15 +331,17 @@ class Conversation:
         failure = {}
 
         def emit(event: dict) -> None:
-            if event["depth"] == 0 and event["kind"] == "error" and event["data"].get("kind") not in NOT_FATAL:
+            if event["depth"] == 0 and event["kind"] == "error" and event["data"].get("kind") not in (*NOT_FATAL, "mcp"):
                 failure.update(event["data"])
             self.sink(event)
 
         request = {"conversation_id": self.id, "task": task, "memory": self.memory,
-                   "settings": self.settings, "api_key": self.api_key}
+                   "settings": self.settings, "api_key": self.api_key,
+                   "mcp_servers": list(self.mcp_servers), "mcp_headers": self.mcp_headers}
         with stop_on_interrupt(self.turns, self.id):
             result = await self.turns.run(request, emit, tools=self.tools(), host=self.host,
-                                          executor_factory=lambda _name: LocalExecutor())
+                                          executor_factory=lambda _name: LocalExecutor(),
+                                          consent=AskOnTheTerminal(self.allow_mcp))
         self.memory = result["memory"]
         return result["status"], failure or None
 
@@ -342,8 +395,9 @@ def ask() -> str | None:
             return line.strip()
 
 
-async def run(args, settings: dict) -> int:
-    conversation = Conversation(settings, args.api_key, json_lines if args.events else Terminal(), args.tools)
+async def run(args, settings: dict, mcp) -> int:
+    conversation = Conversation(settings, args.api_key, json_lines if args.events else Terminal(), args.tools,
+                                mcp, args.allow_mcp)
     try:
         if args.task is not None:
             return report(*await conversation.turn(args.task))
@@ -366,7 +420,7 @@ def main(argv=None) -> int:
         print("tabagent: the command line needs httpx: pip install httpx", file=sys.stderr)
         return USAGE_ERROR
     try:
-        settings = settings_from(args)
+        settings, mcp = settings_from(args), mcp_from(args)
     except UsageError as error:
         print(f"tabagent: {error}", file=sys.stderr)
         return USAGE_ERROR
@@ -376,6 +430,6 @@ def main(argv=None) -> int:
         except ImportError:
             pass
     try:
-        return asyncio.run(run(args, settings))
+        return asyncio.run(run(args, settings, mcp))
     except KeyboardInterrupt:
         return STOPPED

@@ -80,7 +80,7 @@ def instructions_for(settings: dict) -> str:
 
 
 def build_agent(request: dict, listener, *, tools=(), executor_factory=None, host=None, model=None,
-                page=None, browser_model=None, mcp=None):
+                page=None, browser_model=None, mcp=None, consent=None):
     """The agent the user talks to, with its team of managed agents from the settings.
 
     settings["team"] lists managed agents: {"name", "description", "agent", "max_steps",
@@ -90,15 +90,17 @@ def build_agent(request: dict, listener, *, tools=(), executor_factory=None, hos
     model = model or build_model(settings, request.get("api_key"), host, browser_model)
     memory = Memory.from_json(request["memory"]) if request.get("memory") else None
     top = {"name": "TabAgent", "description": "The agent the user talks to.", **settings}
-    consent = AskTheUser(page, emit=None) if page is not None else None
+    # Who says yes to what has effects: the person at the side panel, or (the command line,
+    # with no page) whoever the surface hands in.
+    consent = AskTheUser(page, emit=None) if page is not None else consent
     context = context_keeper(model, settings, request.get("api_key"))
-    if consent:
+    if page is not None:
         tools = [*tools, *page_tools(page, consent, part_tokens=context.part_tokens, attached=attached_tabs(request))]
-        if mcp is not None:  # the user's MCP servers' tools, each call as its policy says
-            tools = [*tools, *mcp.tools(consent, request["conversation_id"])]
+    if consent is not None and mcp is not None:  # the user's MCP servers' tools, each call as its policy says
+        tools = [*tools, *mcp.tools(consent, request["conversation_id"])]
     agent = _agent(top, model, list(tools), executor_factory, conversation_id=request["conversation_id"],
                    memory=memory, listeners=[listener], instructions=instructions_for(settings), context=context)
-    if consent:
+    if isinstance(consent, AskTheUser):
         consent.emit = agent.emit  # confirmations are the turn's events, in its sequence
     return agent
 
