@@ -55,6 +55,12 @@ export const TAB_ACTIONS = {
     const target = destination(tab, url);
     return { action: "open_tab", summary: t("askOpenTab", target), page_url: tab.url, url: target };
   },
+  go_back(tab) {
+    return { action: "go_back", summary: t("askGoBack", pageName(tab)), page_url: tab.url };
+  },
+  go_forward(tab) {
+    return { action: "go_forward", summary: t("askGoForward", pageName(tab)), page_url: tab.url };
+  },
 };
 
 async function afterLoad(tabId, loading) {
@@ -90,4 +96,17 @@ export const TAB_TOOLS = {
     const result = await afterLoad(opened.id, waitForLoad(opened.id, NAVIGATION_WAIT_MS));
     return { action: "open_tab", ...result, note: `Read it with read_tab(tab_id=${opened.id}).` };
   },
+  go_back: (tab) => throughHistory(tab, "go_back", () => chrome.tabs.goBack(tab.id)),
+  go_forward: (tab) => throughHistory(tab, "go_forward", () => chrome.tabs.goForward(tab.id)),
 };
+
+// Back and forward: the browser's own, so a page kept in its back-forward cache comes back as
+// it was left. Chrome says when there is nowhere to go.
+async function throughHistory(tab, action, go) {
+  try {
+    await go();
+  } catch (error) {
+    throw new PageUnavailable(`Nothing was done: ${action === "go_back" ? "there is no page before this one" : "there is no page after this one"} in the tab's history (${error.message}).`);
+  }
+  return { action, ...(await afterLoad(tab.id, waitForLoad(tab.id, NAVIGATION_WAIT_MS))) };
+}

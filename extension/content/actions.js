@@ -1,5 +1,7 @@
-// Acting on the page: click, type_text, scroll, and describe_action, which says exactly
-// what one of them would do, for the confirmation the user sees before it runs.
+// Acting on the page: click, type_text, select_option, check, press_key, hover, scroll, and
+// describe_action, which says exactly what one of them would do, for the confirmation the
+// user sees before it runs. Each acts only on an element that is visible, enabled and not
+// covered by another (the covering one is named), with the events a person's action sends.
 //
 // Each action is planned first (find the element, check it can be acted on, describe the
 // outcome in words) and performed second; describe_action runs only the plan, so what the
@@ -20,7 +22,30 @@
     const what = page.describe(el).summary;
     if (!page.isVisible(el)) throw new page.PageToolError(`The ${what} is hidden on the page, so it cannot be ${verb}.`);
     if (el.disabled || el.getAttribute("aria-disabled") === "true") throw new page.PageToolError(`The ${what} is disabled, so it cannot be ${verb}.`);
+    const cover = coveredBy(el);
+    if (cover) throw new page.PageToolError(`The ${what} is covered by the ${page.describe(cover).summary}, so it cannot be ${verb}; close or move that first.`);
     return el;
+  }
+
+  // What the user would hit instead, pressing the middle of `el` where it is on screen: the
+  // element on top there, when it is neither `el`, inside it, nor its label. An element out of
+  // view is judged once it is scrolled to (when the action is done).
+  function coveredBy(el) {
+    const rect = el.getBoundingClientRect();
+    const view = el.ownerDocument.defaultView;
+    const [x, y] = [rect.left + rect.width / 2, rect.top + rect.height / 2];
+    if (x < 0 || y < 0 || x >= view.innerWidth || y >= view.innerHeight) return null;
+    let hit = el.ownerDocument.elementFromPoint(x, y);
+    while (hit?.shadowRoot) {
+      const inner = hit.shadowRoot.elementFromPoint(x, y);
+      if (!inner || inner === hit) break;
+      hit = inner;
+    }
+    // Not covered: the element itself, what it holds (a link's image), what holds it (an
+    // element that lets clicks through to its box), or its own label drawn over it.
+    if (!hit || hit === el || el.contains(hit) || hit.contains(el)) return null;
+    if (el.labels && [...el.labels].some((label) => label === hit || label.contains(hit))) return null;
+    return hit;
   }
 
   // Where a click would take the browser: a link's URL, or a submit button's form action.
@@ -56,6 +81,34 @@
       const then = submit ? (form ? `, then submit the form (to ${form.action})` : ", then press Enter") : "";
       return { el, text, url: submit && form ? form.action : null, summary: `Type ${quoted(text, 1000)} into the ${page.describe(el).summary}${replacing}${then}.` };
     },
+    select_option({ locator, option }) {
+      const el = actionable(locator, "chosen from");
+      const wanted = (Array.isArray(option) ? option : [option]).map(String);
+      const { options, current, multiple } = choicesOf(el);
+      const chosen = wanted.map((want) => matchOption(options, want, el));
+      if (chosen.length > 1 && !multiple) throw new page.PageToolError(`The ${page.describe(el).summary} takes one choice, not ${chosen.length}.`);
+      const names = chosen.map((o) => quoted(optionText(o))).join(", ");
+      const was = current.length ? `, in place of ${current.map((o) => quoted(optionText(o))).join(", ")}` : "";
+      return { el, chosen, summary: `Choose ${names} in the ${page.describe(el).summary}${was}.` };
+    },
+    check({ locator, checked }) {
+      const el = actionable(locator, checked ? "checked" : "unchecked");
+      if (!isCheckable(el)) throw new page.PageToolError(`The ${page.describe(el).summary} is not a check box, radio button or switch.`);
+      if (el.type === "radio" && !checked) throw new page.PageToolError(`A radio button cannot be unchecked: choose another one of its group.`);
+      const already = isChecked(el) === checked;
+      const verb = checked ? "Check" : "Uncheck";
+      return { el, checked, already, summary: already ? `Leave the ${page.describe(el).summary} ${checked ? "checked" : "unchecked"}, as it already is.` : `${verb} the ${page.describe(el).summary}.` };
+    },
+    press_key({ locator, key }) {
+      const el = locator ? actionable(locator, "given a key") : (document.activeElement ?? document.body);
+      const keys = parseKeys(key);
+      const where = locator || el !== document.body ? ` in the ${page.describe(el).summary}` : " on the page";
+      return { el: locator ? el : null, target: el, keys, summary: `Press ${keys.label}${where}.` };
+    },
+    hover({ locator }) {
+      const el = actionable(locator, "hovered over");
+      return { el, summary: `Move the mouse over the ${page.describe(el).summary}.` };
+    },
     scroll({ to }) {
       const target = scroller();
       const screen = Math.round(target.clientHeight * 0.9);
@@ -85,8 +138,132 @@
     return best;
   }
 
+  // --- choosing: native <select>, and ARIA listboxes and comboboxes -------------------------
+
+  const optionText = (o) => page.squash(o.label ?? o.textContent);
+
+  function choicesOf(el) {
+    if (el.localName === "select") return { options: [...el.options], current: [...el.selectedOptions], multiple: el.multiple };
+    const role = el.getAttribute("role");
+    if (role !== "listbox" && role !== "combobox") throw new page.PageToolError(`The ${page.describe(el).summary} is not a list to choose from.`);
+    const list = role === "listbox" ? el : listOf(el);
+    const options = list ? [...list.querySelectorAll('[role="option"]')] : [];
+    return { options, current: options.filter((o) => o.getAttribute("aria-selected") === "true"),
+      multiple: list?.getAttribute("aria-multiselectable") === "true" };
+  }
+
+  // A combobox's list: the element it names (aria-controls / aria-owns), or one inside it.
+  function listOf(combobox) {
+    const ids = `${combobox.getAttribute("aria-controls") ?? ""} ${combobox.getAttribute("aria-owns") ?? ""}`.trim().split(/\s+/).filter(Boolean);
+    return ids.map((id) => combobox.ownerDocument.getElementById(id)).find(Boolean) ?? combobox.querySelector('[role="listbox"]');
+  }
+
+  function matchOption(options, want, el) {
+    const wanted = page.squash(want).toLowerCase();
+    const found = options.find((o) => optionText(o).toLowerCase() === wanted) ??
+      options.find((o) => (o.value ?? o.getAttribute("data-value") ?? "").toLowerCase() === wanted);
+    if (found) return found;
+    const some = options.slice(0, 12).map((o) => quoted(optionText(o), 40)).join(", ");
+    throw new page.PageToolError(`The ${page.describe(el).summary} has no option “${want}”; it has ${some || "none"}${options.length > 12 ? ", …" : ""}.`);
+  }
+
+  function choose(el, chosen) {
+    el.scrollIntoView({ block: "center", behavior: "instant" });
+    if (el.localName === "select") {
+      el.focus({ preventScroll: true });
+      for (const option of el.options) option.selected = chosen.includes(option);
+      el.dispatchEvent(new Event("input", { bubbles: true }));
+      el.dispatchEvent(new Event("change", { bubbles: true }));
+      return;
+    }
+    if (el.getAttribute("role") === "combobox" && el.getAttribute("aria-expanded") !== "true") click(el);
+    for (const option of chosen) click(option);
+  }
+
+  // --- checking ---------------------------------------------------------------------------
+
+  const CHECKABLE_ROLES = new Set(["checkbox", "radio", "switch", "menuitemcheckbox", "menuitemradio"]);
+  const isCheckable = (el) => (el.localName === "input" && ["checkbox", "radio"].includes(el.type)) || CHECKABLE_ROLES.has(el.getAttribute("role"));
+  const isChecked = (el) => (el.localName === "input" ? el.checked : el.getAttribute("aria-checked") === "true");
+
+  // --- keys: "Enter", "Escape", "Tab", "ArrowDown", "Control+a", "Shift+Tab" ---------------
+
+  const KEY_CODES = { Enter: 13, Escape: 27, Tab: 9, Backspace: 8, Delete: 46, " ": 32, ArrowUp: 38, ArrowDown: 40,
+    ArrowLeft: 37, ArrowRight: 39, Home: 36, End: 35, PageUp: 33, PageDown: 34 };
+  const MODIFIERS = { control: "ctrlKey", ctrl: "ctrlKey", shift: "shiftKey", alt: "altKey", meta: "metaKey", cmd: "metaKey" };
+
+  function parseKeys(text) {
+    const parts = String(text).split("+").map((p) => p.trim());
+    const key = parts.pop();
+    if (!key) throw new page.PageToolError(`press_key: “${text}” names no key (try "Enter", "Escape", "Tab", "ArrowDown" or "Control+a").`);
+    const held = {};
+    for (const part of parts) {
+      const name = MODIFIERS[part.toLowerCase()];
+      if (!name) throw new page.PageToolError(`press_key: “${part}” is not a modifier (Control, Shift, Alt, Meta).`);
+      held[name] = true;
+    }
+    const named = key.length === 1 ? key : Object.keys(KEY_CODES).find((k) => k.toLowerCase() === key.toLowerCase()) ?? key;
+    return { key: named, held, label: String(text) };
+  }
+
+  function pressKey(el, { key, held }) {
+    const code = KEY_CODES[key] ?? key.toUpperCase().charCodeAt(0);
+    const init = { bubbles: true, cancelable: true, composed: true, key, keyCode: code, which: code, ...held };
+    const proceed = el.dispatchEvent(new KeyboardEvent("keydown", init));
+    if (key.length === 1 && !held.ctrlKey && !held.metaKey) el.dispatchEvent(new KeyboardEvent("keypress", init));
+    el.dispatchEvent(new KeyboardEvent("keyup", init));
+    if (!proceed) return; // the page handled it
+    // What the browser itself would do, for the keys whose default a page relies on.
+    if (key === "Tab") moveFocus(el, held.shiftKey ? -1 : 1);
+    if (key === "Enter" && (el.form || el.closest?.("form")) && el.localName === "input") (el.form || el.closest("form")).requestSubmit();
+  }
+
+  function moveFocus(from, step) {
+    const focusable = [...document.querySelectorAll('a[href], button, input:not([type="hidden"]), select, textarea, [tabindex]')]
+      .filter((el) => !el.disabled && el.tabIndex >= 0 && page.isVisible(el));
+    const next = focusable[(focusable.indexOf(from) + step + focusable.length) % focusable.length];
+    next?.focus();
+  }
+
+  function hover(el) {
+    el.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
+    const rect = el.getBoundingClientRect();
+    const at = { bubbles: true, cancelable: true, composed: true, clientX: rect.left + rect.width / 2, clientY: rect.top + rect.height / 2 };
+    el.dispatchEvent(new PointerEvent("pointerover", { ...at, pointerType: "mouse" }));
+    el.dispatchEvent(new MouseEvent("mouseover", at));
+    // A pointer that arrives enters the element and each box around it: menus listen there.
+    const entered = [];
+    for (let node = el; node && node.nodeType === 1; node = node.parentElement ?? node.getRootNode().host) entered.unshift(node);
+    for (const node of entered) {
+      node.dispatchEvent(new PointerEvent("pointerenter", { ...at, bubbles: false, pointerType: "mouse" }));
+      node.dispatchEvent(new MouseEvent("mouseenter", { ...at, bubbles: false }));
+    }
+    el.dispatchEvent(new PointerEvent("pointermove", { ...at, pointerType: "mouse" }));
+    el.dispatchEvent(new MouseEvent("mousemove", at));
+  }
+
+  // What an action changed that the model should know: a field's value and its validation
+  // message, a box's state, a dialog that opened.
+  function outcome(el) {
+    const out = {};
+    if (el && "value" in el && el.localName !== "button") out.value = el.type === "password" ? "•••" : page.truncate(String(el.value), 1000).text;
+    if (el && isCheckable(el)) out.checked = isChecked(el);
+    if (el?.localName === "select") out.selected = [...el.selectedOptions].map(optionText);
+    if (el?.validationMessage) out.validation_message = el.validationMessage;
+    // A form that would not submit says why: its first field the browser finds wrong.
+    const refusing = el?.form?.querySelector?.(":invalid");
+    if (refusing && refusing !== el && refusing.validationMessage) {
+      out.form_invalid = `${page.describe(refusing).summary}: ${refusing.validationMessage}`;
+    }
+    const dialog = [...document.querySelectorAll('dialog[open], [role="dialog"], [role="alertdialog"]')].find((d) => page.isVisible(d));
+    if (dialog) out.dialog = page.describe(dialog).summary;
+    return out;
+  }
+
   function click(el) {
     el.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
+    const cover = coveredBy(el);
+    if (cover) throw new page.PageToolError(`Nothing was done: the ${page.describe(el).summary} is covered by the ${page.describe(cover).summary}; close or move that first.`);
     const rect = el.getBoundingClientRect();
     const at = { bubbles: true, cancelable: true, composed: true, button: 0, clientX: rect.left + rect.width / 2, clientY: rect.top + rect.height / 2 };
     // Pages that act on mousedown (menus, custom buttons) need the whole press, not just "click".
@@ -187,12 +364,28 @@
   const perform = {
     click(plan) {
       click(plan.el);
-      return {};
+      return outcome(plan.el.localName === "input" ? plan.el : null);
     },
     type_text(plan, { text, clear, submit }) {
       typeText(plan.el, text, clear, submit);
       const value = plan.el.type === "password" ? "•".repeat(plan.el.value.length) : currentText(plan.el);
       return { value: page.truncate(value, 1000).text, submitted: submit };
+    },
+    select_option(plan) {
+      choose(plan.el, plan.chosen);
+      return outcome(plan.el);
+    },
+    check(plan) {
+      if (!plan.already) click(plan.el);
+      return outcome(plan.el);
+    },
+    press_key(plan) {
+      pressKey(plan.target, plan.keys);
+      return outcome(plan.target);
+    },
+    hover(plan) {
+      hover(plan.el);
+      return outcome(null);
     },
     scroll(plan) {
       if (plan.el) plan.el.scrollIntoView({ block: "center", behavior: "instant" });
@@ -205,6 +398,10 @@
     click: { locator: page.arg("string") },
     type_text: { locator: page.arg("string"), text: page.arg("string"), clear: page.arg("boolean", true), submit: page.arg("boolean", false) },
     scroll: { to: page.arg("any") },
+    select_option: { locator: page.arg("string"), option: page.arg("any") },
+    check: { locator: page.arg("string"), checked: page.arg("boolean", true) },
+    press_key: { locator: page.arg("string", null), key: page.arg("string") },
+    hover: { locator: page.arg("string") },
   };
   for (const name of Object.keys(planners)) {
     page.tools[name] = {

@@ -75,6 +75,20 @@
     return el;
   }
 
+  // The first element matching `selector` inside an open shadow root, at any depth.
+  function inShadowRoots(selector) {
+    for (const doc of page.frames.allDocuments()) {
+      const hosts = [...doc.querySelectorAll("*")].filter((el) => el.shadowRoot);
+      while (hosts.length) {
+        const root = hosts.shift().shadowRoot;
+        const match = root.querySelector(selector);
+        if (match) return match;
+        hosts.push(...[...root.querySelectorAll("*")].filter((el) => el.shadowRoot));
+      }
+    }
+    return null;
+  }
+
   // Every element a locator or CSS selector names, across the page and its frames.
   function findAll(target) {
     if (typeof target !== "string" || !target.trim()) {
@@ -84,6 +98,8 @@
     if (LOCATOR.test(target)) {
       const found = page.frames.queryAll(`[${ATTR}="${target}"]`);
       if (found.length) return found.slice(0, 1);
+      const inShadow = inShadowRoots(`[${ATTR}="${target}"]`); // list_controls reaches into web components
+      if (inShadow) return [inShadow];
       const again = rediscover(target);
       if (again) return [again];
       throw new page.PageToolError(

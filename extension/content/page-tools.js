@@ -16,6 +16,7 @@
 //   selection.js   get_selection
 //   search.js      find_in_page
 //   query.js       query_page, list_links, page_html
+//   controls.js    list_controls: the page's controls, with locators
 //   actions.js     click, type_text, scroll, describe_action
 //   page-tools.js  this file: run()
 // Injecting the files again is harmless: each one only (re)defines its part of

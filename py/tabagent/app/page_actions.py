@@ -1,5 +1,5 @@
-"""Page actions: click, type_text, scroll, navigate and open_tab, each only after the user
-allows it.
+"""Page actions: click, type_text, select_option, check, press_key, hover, scroll, navigate,
+go_back, go_forward and open_tab, each only after the user allows it.
 
 An action is first described by the code that will perform it (the content script's
 describe_action; the service worker for navigate and open_tab), so the sentence the user
@@ -15,7 +15,8 @@ import uuid
 
 from .page_bridge import as_json, failure, untrusted
 
-ACTING = ("click", "type_text", "scroll", "navigate", "open_tab")
+ACTING = ("click", "type_text", "select_option", "check", "press_key", "hover", "scroll", "navigate",
+          "go_back", "go_forward", "open_tab")
 
 DENIED = ("The user denied this {tool}: nothing was done. Do not try to get the same result "
           "another way; go on without it, or ask the user.")
@@ -105,6 +106,54 @@ class PageActor:
         """
         return await self._act("type_text", {"locator": locator, "text": text, "clear": clear,
                                              "submit": submit})
+
+    async def select_option(self, locator: str, option: str | list[str]) -> str:
+        """Chooses an option in a drop-down list or list box (a <select>, or an ARIA listbox
+        or combobox), by the option's label as shown or its value, once the user allows it.
+
+        Args:
+            locator: the list: a locator from list_controls (like "ta-12") or a CSS selector.
+            option: the option's label or value; a list of them for a list that takes several.
+        """
+        return await self._act("select_option", {"locator": locator, "option": option})
+
+    async def check(self, locator: str, checked: bool = True) -> str:
+        """Checks or unchecks a check box, radio button or switch, once the user allows it.
+
+        Args:
+            locator: the box: a locator from list_controls (like "ta-12") or a CSS selector.
+            checked: true to check it, false to uncheck it.
+        """
+        return await self._act("check", {"locator": locator, "checked": checked})
+
+    async def press_key(self, key: str, locator: str | None = None) -> str:
+        """Presses a key or a shortcut in an element (or wherever the focus is), once the
+        user allows it: "Enter", "Escape", "Tab", "ArrowDown", "Control+a", "Shift+Tab"...
+
+        Args:
+            key: the key, with modifiers joined by "+".
+            locator: the element to press it in; leave out for the focused element.
+        """
+        return await self._act("press_key", {"locator": locator, "key": key})
+
+    async def hover(self, locator: str) -> str:
+        """Moves the mouse over an element (to open a menu that opens on hover, or show a
+        tooltip), once the user allows it.
+
+        Args:
+            locator: the element: a locator from list_controls (like "ta-12") or a CSS selector.
+        """
+        return await self._act("hover", {"locator": locator})
+
+    async def go_back(self) -> str:
+        """Goes back to the previous page in the user's tab, like the browser's Back button,
+        once the user allows it."""
+        return await self._act("go_back", {})
+
+    async def go_forward(self) -> str:
+        """Goes forward again in the user's tab, like the browser's Forward button, once the
+        user allows it."""
+        return await self._act("go_forward", {})
 
     async def scroll(self, to: str | int) -> str:
         """Scrolls the page, once the user allows it.

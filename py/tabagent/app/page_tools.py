@@ -23,7 +23,7 @@ from ..tools import FunctionTool, Tool
 PART_TOKENS = 4000
 HTML_CHARS = 15000
 
-READING = ("read_page", "get_selection", "find_in_page", "query_page", "list_links",
+READING = ("read_page", "list_controls", "get_selection", "find_in_page", "query_page", "list_links",
            "extract_tables", "page_html", "list_tabs", "read_tab")
 
 
@@ -39,6 +39,13 @@ def article_text(result: dict) -> str:
     if result.get("note"):
         lines.append(result["note"])
     return "\n".join(lines) + "\n\n" + (result.get("markdown") or "")
+
+
+def controls_text(result: dict) -> str:
+    """list_controls' result as the model reads it: a line saying how many, then one per control."""
+    head = f"{result.get('count')} controls on {result.get('url')}; this is part {result.get('page')} of {result.get('pages')}."
+    lines = [head] + ([result["note"]] if result.get("note") else [])
+    return "\n".join(lines) + ("\n\n" + result["controls"] if result.get("controls") else "")
 
 
 class NobodyToAsk:
@@ -112,6 +119,24 @@ class PageReader:
         """
         max_tokens = max_tokens or self.part_tokens(PART_TOKENS)
         return await self._read("read_page", {"page": page, "max_tokens": max_tokens}, article_text)
+
+    async def list_controls(self, within: str | None = None, page: int = 1, max_controls: int = 150) -> str:
+        """Lists the page's visible controls (links, buttons, fields, drop-down lists, check
+        boxes, menus...) in reading order, one line each: its locator (like "ta-12", which
+        click, type_text and the other actions take), its kind, its name, then its value and
+        state (checked, expanded, disabled, required, invalid) and "below" or "above" when it
+        is out of view. Same-origin frames and web components are included.
+
+        Args:
+            within: a locator or CSS selector of a part of the page (a form, a dialog) to list
+                only the controls inside it.
+            page: which part of a long list, from 1.
+            max_controls: at most this many controls per part (10 to 500).
+        """
+        args = {"page": page, "max_controls": max_controls}
+        if within is not None:
+            args["within"] = within
+        return await self._read("list_controls", args, controls_text)
 
     async def get_selection(self, context_chars: int = 300) -> str:
         """Gets the text the user has selected on the page, with the text just before and

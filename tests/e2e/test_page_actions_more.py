@@ -1,0 +1,114 @@
+"""The actions beyond click and type: choosing in native and ARIA lists, checking, keys,
+hovering, going back and forward, and the check that nothing covers what is acted on. Called
+by hand through the real extension on a page written for it (a person's call is their consent),
+each reporting what changed; the confirmations themselves are tested in test_page_actions.py."""
+
+import pytest
+
+from tests.helpers.page_server import PageServer
+
+from .page_tabs import PageTabs, page_content
+from .test_page_tools import OWN_PAGES
+
+pytestmark = pytest.mark.e2e
+
+LOG = "return document.getElementById('log').textContent"
+
+
+@pytest.fixture(scope="module")
+def tabs(browser):
+    return PageTabs(browser)
+
+
+@pytest.fixture(scope="module")
+def site():
+    with PageServer(OWN_PAGES) as server:
+        yield server
+
+
+@pytest.fixture
+def form(tabs, site):
+    tabs.show(site.url("form-controls.html"))
+    return tabs
+
+
+def done(tabs, name, **args):
+    import json
+
+    return json.loads(page_content(tabs.call(name, **args))[1])
+
+
+def refused(tabs, name, **args):
+    reply = tabs.call_reply(name, **args)
+    assert reply["ok"], reply
+    return reply["result"]["result"]
+
+
+def test_choosing_in_a_native_list_by_label_or_value_fires_change(form):
+    result = done(form, "select_option", locator="#country", option="Italy")
+    assert result["summary"] == "Choose “Italy” in the drop-down list “Country”, in place of “France”."
+    assert result["selected"] == ["Italy"] and form.in_page(LOG) == "country it"
+    assert done(form, "select_option", locator="#country", option="de")["selected"] == ["Germany"]
+    several = done(form, "select_option", locator="#toppings", option=["Cheese", "Basil"])
+    assert several["selected"] == ["Cheese", "Basil"]
+
+
+def test_an_option_that_is_not_there_is_said_with_the_ones_that_are(form):
+    text = refused(form, "select_option", locator="#country", option="Spain")
+    assert "has no option “Spain”; it has “Germany”, “France”, “Italy”" in text
+    assert "takes one choice, not 2" in refused(form, "select_option", locator="#country", option=["Italy", "France"])
+
+
+def test_choosing_in_aria_listboxes_and_comboboxes(form):
+    done(form, "select_option", locator="#size", option="Large")
+    assert form.in_page(LOG) == "size l"
+    assert form.in_page("return document.querySelector('#size [aria-selected=true]').textContent") == "Large"
+    done(form, "select_option", locator="#colour", option="Blue")
+    assert form.in_page(LOG) == "colour Blue"
+    assert form.in_page("return document.getElementById('colour').textContent") == "Blue"
+
+
+def test_check_and_uncheck_say_the_new_state_and_checking_twice_does_nothing(form):
+    assert done(form, "check", locator="#terms")["checked"] is True
+    assert form.in_page(LOG) == "terms true"
+    again = done(form, "check", locator="#terms")
+    assert again["summary"].startswith("Leave the checkbox “I accept the terms” checked") and again["checked"] is True
+    assert done(form, "check", locator="#terms", checked=False)["checked"] is False
+
+
+def test_keys_reach_the_page_and_enter_submits_the_field_s_form(form):
+    result = done(form, "press_key", key="Escape")
+    assert result["summary"] == "Press Escape on the page." and form.in_page(LOG) == "escaped"
+    assert "dialog" not in result
+    blocked = done(form, "press_key", locator="#q", key="Enter")
+    assert blocked["form_invalid"] == "text field “Email”: Please fill out this field."
+    assert form.in_page(LOG) == "escaped"  # the browser would not send a form with a field left empty
+    done(form, "type_text", locator="#email", text="ada@example.org")
+    done(form, "press_key", locator="#q", key="Enter")
+    assert form.in_page(LOG) == "submitted tomatoes"
+    assert "is not a modifier" in refused(form, "press_key", key="Hyper+x")
+
+
+def test_hover_opens_a_menu_that_opens_on_hover(form):
+    assert not form.in_page("return document.getElementById('phones').checkVisibility()")
+    done(form, "hover", locator="#products")
+    assert form.in_page("return document.getElementById('phones').checkVisibility()")
+
+
+def test_an_element_covered_by_another_is_not_acted_on_and_the_cover_is_named(form):
+    text = refused(form, "click", locator="#covered")
+    assert "The button “Delete account” is covered by the div “We use cookies. Accept”" in text
+    assert form.in_page(LOG) == "nothing yet"
+    done(form, "click", locator="#accept")
+    done(form, "click", locator="#covered")
+    assert form.in_page(LOG) == "covered clicked"
+
+
+def test_back_and_forward_go_through_the_tab_s_history(tabs, site):
+    tabs.show(site.url("form-controls.html"))
+    tabs.show(site.url("controls.html"))
+    back = done(tabs, "go_back")
+    assert back["url"] == site.url("form-controls.html")
+    forward = done(tabs, "go_forward")
+    assert forward["url"] == site.url("controls.html")
+    assert "there is no page after this one" in refused(tabs, "go_forward")
