@@ -1,0 +1,47 @@
+// What an imported conversation may bring with it: only what the user sees. A file is
+// untrusted (design.md), and two parts of a record act on the agent without showing on the
+// screen: its memory (what the model is sent at the next turn) and its own settings (the
+// instructions, temperature and reply length, kept in a folded part of the panel). A memory
+// that says anything the turns do not show is left out, and so are the file's settings; the
+// user is told, in the import's notice, what was left out of which conversation.
+
+import { t } from "../shared/i18n.js";
+import { memoryDisagreement } from "../shared/imported-memory.js";
+import { CONVERSATION_OVERRIDES } from "../shared/settings.js";
+
+// The words the panel labels each setting with (sidepanel.html, "This conversation").
+const OVERRIDE_LABELS = { systemPrompt: "conversationInstructions", temperature: "temperature", maxOutputTokens: "longestReply" };
+
+const titleOf = (record) => record.title.slice(0, 60);
+
+// With no memory the agent starts afresh: no turn has steps in it any more (turn-edits count
+// on memoryAt to take a turn back out of the memory).
+function withoutMemory(record, reason, notes) {
+  notes.push(t("importMemoryLeftOut", titleOf(record), reason));
+  const turns = record.turns.map((turn) => ({ ...turn, memoryAt: 0 }));
+  return { ...record, memory: null, turns };
+}
+
+function setOverrides(record) {
+  if (!record.overrides || typeof record.overrides !== "object") return record.overrides === undefined ? [] : ["?"];
+  return Object.entries(record.overrides).filter(([, value]) => value !== "" && value !== null && value !== undefined).map(([name]) => name);
+}
+
+function withoutOverrides(record, notes) {
+  const set = setOverrides(record);
+  if (set.length === 0) return record;
+  const labels = set.filter((name) => CONVERSATION_OVERRIDES.includes(name)).map((name) => t(OVERRIDE_LABELS[name]));
+  notes.push(t("importOverridesLeftOut", titleOf(record), labels.join(", ") || set.join(", ").slice(0, 100)));
+  return { ...record, overrides: {} };
+}
+
+// The records as they may be stored, and the notes saying what was left out (checked records:
+// conversation-schema.js).
+export function onlyWhatIsShown(records) {
+  const notes = [];
+  const safe = records.map((record) => {
+    const reason = memoryDisagreement(record);
+    return withoutOverrides(reason ? withoutMemory(record, reason, notes) : record, notes);
+  });
+  return { records: safe, notes };
+}
