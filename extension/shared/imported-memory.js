@@ -84,21 +84,34 @@ function sameArguments(text, shown) {
   }
 }
 
+// The final answer as code_agent.py writes it after the output: text as it is, anything else
+// as JSON (compared by value: Python spaces its JSON differently).
+function isAnswer(text, answers) {
+  return answers.some((answer) => {
+    if (typeof answer === "string") return text === answer;
+    try {
+      return canonical(JSON.parse(text)) === canonical(answer);
+    } catch {
+      return false;
+    }
+  });
+}
+
 // A code agent's observation is its code's output, framed as code_agent.py frames it.
-function codeObservations(shown) {
-  const answers = shown.answers.map((answer) => (typeof answer === "string" ? answer : JSON.stringify(answer)));
-  return shown.outputs.flatMap((output) => [
-    `Output:\n${output || "(nothing printed)"}`,
-    ...answers.map((answer) => `Output:\n${output || "(nothing printed)"}\nFinal answer: ${answer}`),
-    `Error:\n${output}\nFix the code and try again.`,
-  ]);
+function isCodeObservation(content, shown) {
+  return shown.outputs.some((output) => {
+    const printed = `Output:\n${output || "(nothing printed)"}`;
+    if (content === printed || content === `Error:\n${output}\nFix the code and try again.`) return true;
+    const final = `${printed}\nFinal answer: `;
+    return content.startsWith(final) && isAnswer(content.slice(final.length), shown.answers);
+  });
 }
 
 function checkObservation(observation, shown, where) {
   if (!isObject(observation) || typeof observation.content !== "string") disagree(`${where} is not a tool result`);
   unknownField(observation, ["id", "name", "content", "is_error"], where);
   const asResult = shown.results.some((result) => result.id === observation.id && result.result === observation.content);
-  if (!asResult && !codeObservations(shown).includes(observation.content)) disagree(`${where} is not a result the turn shows`);
+  if (!asResult && !isCodeObservation(observation.content, shown)) disagree(`${where} is not a result the turn shows`);
 }
 
 function checkCall(call, shown, where) {
