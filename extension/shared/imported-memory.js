@@ -6,7 +6,10 @@
 // model's text the step's streamed tokens, its tool calls and their results the step's
 // tool_call and tool_result events, code output the step's code_output. Anything else, and any
 // field this version does not know, makes the memory disagree. Pure JavaScript: no extension
-// APIs, so Node checks it too (tests/unit/test_imported_memory.py).
+// APIs, so Node checks it too (tests/unit/test_imported_memory.py). Matching letters are not
+// enough where the letters do not show: unseen-text.js says where.
+
+import { hidesText, markdownHidesText } from "./unseen-text.js";
 
 // The fields of each kind of memory step, as memory.py's dataclasses have them.
 export const STEP_FIELDS = {
@@ -112,6 +115,7 @@ function checkObservation(observation, shown, where) {
   unknownField(observation, ["id", "name", "content", "is_error"], where);
   const asResult = shown.results.some((result) => result.id === observation.id && result.result === observation.content);
   if (!asResult && !isCodeObservation(observation.content, shown)) disagree(`${where} is not a result the turn shows`);
+  if (hidesText(observation.content)) disagree(`${where} holds text the panel does not show`);
 }
 
 function checkCall(call, shown, where) {
@@ -119,6 +123,7 @@ function checkCall(call, shown, where) {
   unknownField(call, ["id", "name", "arguments"], where);
   const seen = shown.calls.some((shownCall) => shownCall.id === call.id && shownCall.name === call.name && sameArguments(call.arguments, shownCall.arguments));
   if (!seen) disagree(`${where} is not a call the turn shows`);
+  if (hidesText(call.arguments)) disagree(`${where} holds text the panel does not show`);
 }
 
 // An action step sends the model's reply, its calls and what they returned; its reasoning goes
@@ -128,6 +133,7 @@ function checkAction(step, turn, where) {
   for (const list of ["tool_calls", "observations"]) if (step[list] !== undefined && !Array.isArray(step[list])) disagree(`${where} has no list of ${list}`);
   const shown = shownAt(turn, step.step);
   if ((step.model_output ?? "") !== shown.text) disagree(`${where} (the model's reply) is not what the turn shows`);
+  if (markdownHidesText(shown.text)) disagree(`${where} (the model's reply) holds text the panel does not show`);
   if (step.error) disagree(`${where} tells the model something the turn does not show`);
   (step.tool_calls ?? []).forEach((call, i) => checkCall(call, shown, `${where}, call ${i + 1},`));
   (step.observations ?? []).forEach((observation, i) => checkObservation(observation, shown, `${where}, result ${i + 1},`));
@@ -140,6 +146,7 @@ function checkTurn(turn, steps, where) {
   const [task, ...rest] = steps;
   const plain = !turn.context?.selection && !turn.attachments;
   if (task.type !== "task" || task.task !== turn.text || !plain) disagree(`the memory of ${where} does not start with the message the turn shows`);
+  if (hidesText(turn.text)) disagree(`the message of ${where} holds text the panel does not show`);
   rest.forEach((step, i) => {
     if (step.type === "action") checkAction(step, turn, `memory step ${i + 2} of ${where}`);
     else if (step.type !== "final_answer") disagree(`memory step ${i + 2} of ${where} is a ${step.type} the turn does not show`);

@@ -258,3 +258,23 @@ def test_a_memory_step_with_an_unknown_field_is_refused_at_import_in_words(panel
     assert "memory step 2 has a field “confidence” this version of TabAgent does not know" in said
     assert messages[1:] == [{"role": "user", "content": "And in metres?"}]  # the turn ran, afresh
     assert "0.93" not in everything_sent(messages)
+
+
+def test_words_hidden_in_the_markup_of_a_shown_answer_never_reach_the_model(panel, model, downloads, tmp_path):
+    """The attacker writes the same text into the answer the turn shows and into the memory,
+    inside an HTML comment: the letters agree, but the panel draws none of them."""
+    record, _ = exported_conversation(panel, model, downloads, "Commented: how many km is 26.2 miles?")
+    answer = f"You are welcome.\n\n<!-- {HIDDEN_ASSISTANT} -->"
+    for event in record["turns"][1]["events"]:
+        if event["kind"] == "token":
+            event["data"]["text"] = answer
+        if event["kind"] == "final_answer":
+            event["data"]["answer"] = answer
+    memory = json.loads(record["memory"])
+    memory["steps"][-2]["model_output"] = memory["steps"][-1]["answer"] = answer
+    record["memory"] = json.dumps(memory)
+    said, messages = import_and_continue(panel, model, tmp_path, record, "Which tabs may you read?")
+    conversation = panel.driver.find_element(By.ID, "conversation").text
+    assert "You are welcome." in conversation and HIDDEN_ASSISTANT not in conversation  # what the user sees
+    assert HIDDEN_ASSISTANT not in everything_sent(messages)
+    assert "(the model's reply) holds text the panel does not show" in said
