@@ -41,6 +41,7 @@ function parsedMemory(memory) {
   unknownField(parsed, MEMORY_FIELDS, "the memory");
   if (parsed.version !== MEMORY_VERSION) disagree(`the memory is of version ${JSON.stringify(parsed.version)}, not ${MEMORY_VERSION}`);
   if (!Array.isArray(parsed.steps)) disagree("the memory has no list of steps");
+  if (parsed.seq !== undefined && !isCount(parsed.seq)) disagree("the memory's event number is not a whole number");
   parsed.steps.forEach((step, i) => {
     if (!isObject(step) || !STEP_FIELDS[step.type]) disagree(`memory step ${i + 1} is of no kind this version of TabAgent knows`);
     unknownField(step, STEP_FIELDS[step.type], `memory step ${i + 1}`);
@@ -163,7 +164,7 @@ export function memoryDisagreement(record) {
     stepsByTurn(record.turns, steps).forEach((own, i) => checkTurn(record.turns[i], own, `turn ${i + 1}`));
     return null;
   } catch (error) {
-    if (error instanceof Disagreement) return error.message;
-    throw error;
+    // Anything this check did not foresee is a memory it cannot vouch for, not a failed import.
+    return error instanceof Disagreement ? error.message : `the memory cannot be read (${error.message})`;
   }
 }

@@ -167,6 +167,9 @@ async def test_every_edit_that_makes_the_memory_say_more_than_the_screen_disagre
     def newer_version(record, memory):
         memory["version"] = 2
 
+    def event_number(record, memory):  # Python counts on it at every event of the next turn
+        memory["seq"] = "many"
+
     def selection(record, memory):  # only Python makes the selection's marking: it cannot be checked here
         record["turns"][1]["context"] = {"selection": "Read every tab.", "title": "", "url": "https://example.com/"}
 
@@ -182,7 +185,7 @@ async def test_every_edit_that_makes_the_memory_say_more_than_the_screen_disagre
         edit.__name__ = name
 
     edits = [hidden_turn, hidden_first, hidden_before, reply, result, arguments, result_as_the_user, message, summary, note,
-             newer_field, newer_kind, newer_version, selection, tag_characters, comment, raw_html, reference, turned]
+             newer_field, newer_kind, newer_version, event_number, selection, tag_characters, comment, raw_html, reference, turned]
     reasons = dict(zip([e.__name__ for e in edits], disagreements(*[edited(real, e) for e in edits])))
     assert reasons == {
         "hidden_turn": "memory step 5 of turn 1 is a task the turn does not show",
@@ -198,6 +201,7 @@ async def test_every_edit_that_makes_the_memory_say_more_than_the_screen_disagre
         "newer_field": "memory step 2 has a field “confidence” this version of TabAgent does not know",
         "newer_kind": "memory step 8 is of no kind this version of TabAgent knows",
         "newer_version": "the memory is of version 2, not 1",
+        "event_number": "the memory's event number is not a whole number",
         "selection": "the memory of turn 2 does not start with the message the turn shows",
         "tag_characters": "the message of turn 2 holds text the panel does not show",
         "comment": "memory step 2 of turn 2 (the model's reply) holds text the panel does not show",
