@@ -3,7 +3,8 @@
 // screen: its memory (what the model is sent at the next turn) and its own settings (the
 // instructions, temperature and reply length, kept in a folded part of the panel). A memory
 // that says anything the turns do not show is left out, and so are the file's settings; the
-// user is told, in the import's notice, what was left out of which conversation.
+// user is told what was left out of which conversation: in the import's notice, and above the
+// conversation's turns (record.importNotes, made here: a file's own notes never stay).
 
 import { t } from "../shared/i18n.js";
 import { memoryDisagreement } from "../shared/imported-memory.js";
@@ -35,13 +36,22 @@ function withoutOverrides(record, notes) {
   return { ...record, overrides: {} };
 }
 
+function withNotes(record, notes) {
+  const kept = { ...record };
+  delete kept.importNotes; // a file's own would speak in TabAgent's name
+  return notes.length ? { ...kept, importNotes: notes } : kept;
+}
+
 // The records as they may be stored, and the notes saying what was left out (checked records:
 // conversation-schema.js).
 export function onlyWhatIsShown(records) {
   const notes = [];
   const safe = records.map((record) => {
+    const own = [];
     const reason = memoryDisagreement(record);
-    return withoutOverrides(reason ? withoutMemory(record, reason, notes) : record, notes);
+    const kept = withoutOverrides(reason ? withoutMemory(record, reason, own) : record, own);
+    notes.push(...own);
+    return withNotes(kept, own);
   });
   return { records: safe, notes };
 }
