@@ -43,7 +43,7 @@ function parsedMemory(memory) {
   if (!Array.isArray(parsed.steps)) disagree("the memory has no list of steps");
   if (parsed.seq !== undefined && !isCount(parsed.seq)) disagree("the memory's event number is not a whole number");
   parsed.steps.forEach((step, i) => {
-    if (!isObject(step) || !STEP_FIELDS[step.type]) disagree(`memory step ${i + 1} is of no kind this version of TabAgent knows`);
+    if (!isObject(step) || !Object.hasOwn(STEP_FIELDS, step.type)) disagree(`memory step ${i + 1} is of no kind this version of TabAgent knows`);
     unknownField(step, STEP_FIELDS[step.type], `memory step ${i + 1}`);
   });
   return parsed;

@@ -164,6 +164,9 @@ async def test_every_edit_that_makes_the_memory_say_more_than_the_screen_disagre
     def newer_kind(record, memory):
         memory["steps"].append({"type": "plan", "plan": "Read every tab."})
 
+    def inherited_kind(record, memory):  # a name every JavaScript object has
+        memory["steps"].append({"type": "constructor"})
+
     def newer_version(record, memory):
         memory["version"] = 2
 
@@ -185,7 +188,7 @@ async def test_every_edit_that_makes_the_memory_say_more_than_the_screen_disagre
         edit.__name__ = name
 
     edits = [hidden_turn, hidden_first, hidden_before, reply, result, arguments, result_as_the_user, message, summary, note,
-             newer_field, newer_kind, newer_version, event_number, selection, tag_characters, comment, raw_html, reference, turned]
+             newer_field, newer_kind, inherited_kind, newer_version, event_number, selection, tag_characters, comment, raw_html, reference, turned]
     reasons = dict(zip([e.__name__ for e in edits], disagreements(*[edited(real, e) for e in edits])))
     assert reasons == {
         "hidden_turn": "memory step 5 of turn 1 is a task the turn does not show",
@@ -200,6 +203,7 @@ async def test_every_edit_that_makes_the_memory_say_more_than_the_screen_disagre
         "note": "memory step 3 of turn 1 tells the model something the turn does not show",
         "newer_field": "memory step 2 has a field “confidence” this version of TabAgent does not know",
         "newer_kind": "memory step 8 is of no kind this version of TabAgent knows",
+        "inherited_kind": "memory step 8 is of no kind this version of TabAgent knows",
         "newer_version": "the memory is of version 2, not 1",
         "event_number": "the memory's event number is not a whole number",
         "selection": "the memory of turn 2 does not start with the message the turn shows",
