@@ -17,7 +17,7 @@ from selenium.webdriver.common.by import By
 
 from tests.helpers.model_server import Reply
 
-from .chat import ask_background, send, stored_conversations, wait, wait_for_status
+from .chat import ask_background, configure, send, stored_conversations, wait, wait_for_status
 from .test_history import downloaded, history_entries, show_history
 
 EXPORT_FORMAT = "tabagent-conversations"
@@ -215,6 +215,25 @@ def test_an_unedited_export_continues_with_its_real_history(panel, model, downlo
     # Exactly what the model had at the last turn, then that turn's answer and the new message.
     assert messages == [*sent, {"role": "assistant", "content": "You are welcome."}, {"role": "user", "content": "And in metres?"}]
     assert any(m["role"] == "tool" and m["content"] == "42.1648128" for m in messages)
+
+
+def test_an_unedited_export_of_a_code_agent_continues_with_its_real_history(panel, model, downloads, tmp_path):
+    """The default agent: its observations are its code's output, framed by Python."""
+    configure(panel, model.base_url, agent="code")
+    panel.driver.find_element(By.ID, "new-chat").click()
+    model.script(Reply(text="Counting.\n```python\nprint(6 * 7)\n```"), Reply(text="```python\nfinal_answer({'answer': 42})\n```"))
+    send(panel, "Code: what is six times seven?")
+    wait_for_status(panel, "ok")
+    sent = model.requests[-1]["body"]["messages"]
+    show_history(panel)
+    panel.driver.find_element(By.ID, "export-all-json").click()
+    exported = json.loads(downloaded(downloads, ".json").read_text(encoding="utf-8"))
+    [record] = [r for r in exported["conversations"] if r["title"] == "Code: what is six times seven?"]
+    ask_background(panel, "delete-conversation", conversationId=record["id"])
+    said, messages = import_and_continue(panel, model, tmp_path, record, "And seven times eight?")
+    assert said == "Imported 1 conversation."
+    assert messages[:len(sent)] == sent and {"role": "user", "content": "Observation:\nOutput:\n42\n"} in messages
+    assert messages[-1] == {"role": "user", "content": "And seven times eight?"}
 
 
 def test_hidden_messages_in_an_edited_export_never_reach_the_model(panel, model, downloads, tmp_path):
