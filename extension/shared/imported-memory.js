@@ -140,6 +140,15 @@ function checkAction(step, turn, where) {
   (step.observations ?? []).forEach((observation, i) => checkObservation(observation, shown, `${where}, result ${i + 1},`));
 }
 
+// A reply that was the answer (no call, no code, the answer right after it) shows as the answer,
+// and its step folds away: the answer drawn must be all of that reply.
+function checkAnswer(step, turn, where) {
+  const plainReply = (step.tool_calls ?? []).length === 0 && !step.code;
+  if (plainReply && !shownAt(turn, step.step).answers.includes(step.model_output ?? "")) {
+    disagree(`${where} (the model's answer) is not the answer the turn shows`);
+  }
+}
+
 // A turn's own steps: the user's message first (exactly as typed: a selection or an attachment
 // is page content whose marking only Python makes), then the agent's steps and its answer.
 function checkTurn(turn, steps, where) {
@@ -149,8 +158,11 @@ function checkTurn(turn, steps, where) {
   if (task.type !== "task" || task.task !== turn.text || !plain) disagree(`the memory of ${where} does not start with the message the turn shows`);
   if (hidesText(turn.text)) disagree(`the message of ${where} holds text the panel does not show`);
   rest.forEach((step, i) => {
-    if (step.type === "action") checkAction(step, turn, `memory step ${i + 2} of ${where}`);
-    else if (step.type !== "final_answer") disagree(`memory step ${i + 2} of ${where} is a ${step.type} the turn does not show`);
+    const name = `memory step ${i + 2} of ${where}`;
+    if (step.type === "final_answer") return; // never sent: the step before it holds the answer
+    if (step.type !== "action") disagree(`${name} is a ${step.type} the turn does not show`);
+    checkAction(step, turn, name);
+    if (rest[i + 1]?.type === "final_answer") checkAnswer(step, turn, name);
   });
 }
 
