@@ -23,16 +23,17 @@ function withoutMemory(record, reason, notes) {
   return { ...record, memory: null, turns };
 }
 
-function setOverrides(record) {
-  if (!record.overrides || typeof record.overrides !== "object") return record.overrides === undefined ? [] : ["?"];
-  return Object.entries(record.overrides).filter(([, value]) => value !== "" && value !== null && value !== undefined).map(([name]) => name);
+// The settings a record's overrides would change (settings.js, withOverrides); anything else
+// in them never applied, and goes without a word.
+function overridden(record) {
+  const overrides = record.overrides && typeof record.overrides === "object" ? record.overrides : {};
+  return CONVERSATION_OVERRIDES.filter((name) => overrides[name] !== "" && overrides[name] !== null && overrides[name] !== undefined);
 }
 
 function withoutOverrides(record, notes) {
-  const set = setOverrides(record);
-  if (set.length === 0) return record;
-  const labels = set.filter((name) => CONVERSATION_OVERRIDES.includes(name)).map((name) => t(OVERRIDE_LABELS[name]));
-  notes.push(t("importOverridesLeftOut", titleOf(record), labels.join(", ") || set.join(", ").slice(0, 100)));
+  if (record.overrides === undefined) return record;
+  const names = overridden(record);
+  if (names.length) notes.push(t("importOverridesLeftOut", titleOf(record), names.map((name) => t(OVERRIDE_LABELS[name])).join(", ")));
   return { ...record, overrides: {} };
 }
 
