@@ -181,23 +181,27 @@ def exported_conversation(panel, model, downloads, question):
     wait_for_status(panel, "ok")
     send(panel, "Thanks")
     wait(panel, lambda d: len(d.find_elements(By.CSS_SELECTOR, "article.turn[data-status=ok]")) == 2, 30)
-    sent = model.requests[-1]["body"]["messages"]
+    return exported_and_deleted(panel, downloads, question), model.requests[-1]["body"]["messages"]
+
+
+def exported_and_deleted(panel, downloads, title):
+    """The conversation as the history's Export writes it; then it is deleted here."""
     show_history(panel)
     panel.driver.find_element(By.ID, "export-all-json").click()
     path = downloaded(downloads, ".json")
-    [record] = [r for r in json.loads(path.read_text(encoding="utf-8"))["conversations"] if r["title"] == question]
+    [record] = [r for r in json.loads(path.read_text(encoding="utf-8"))["conversations"] if r["title"] == title]
     ask_background(panel, "delete-conversation", conversationId=record["id"])
-    return record, sent
+    return record
 
 
 def import_and_continue(panel, model, tmp_path, record, question):
     """Imports the record as an export file, opens it from the history and asks `question`;
     gives the notice the import showed and the messages the model was sent."""
     import_file(panel, write_export(tmp_path / "edited.json", [record]))
-    wait(panel, lambda d: "Imported 1 conversation" in notice(d), 10)
+    wait(panel, lambda d: "Imported 1 conversation" in notice(d), 30)
     said = notice(panel.driver)
     show_history(panel)[record["title"]].click()
-    wait(panel, lambda d: len(d.find_elements(By.CSS_SELECTOR, "article.turn")) == len(record["turns"]), 5)
+    wait(panel, lambda d: len(d.find_elements(By.CSS_SELECTOR, "article.turn")) == len(record["turns"]), 30)
     model.script(Reply(text="Sure."))
     send(panel, question)
     wait(panel, lambda d: len(d.find_elements(By.CSS_SELECTOR, "article.turn[data-status=ok]")) == len(record["turns"]) + 1, 30)
@@ -225,11 +229,7 @@ def test_an_unedited_export_of_a_code_agent_continues_with_its_real_history(pane
     send(panel, "Code: what is six times seven?")
     wait_for_status(panel, "ok")
     sent = model.requests[-1]["body"]["messages"]
-    show_history(panel)
-    panel.driver.find_element(By.ID, "export-all-json").click()
-    exported = json.loads(downloaded(downloads, ".json").read_text(encoding="utf-8"))
-    [record] = [r for r in exported["conversations"] if r["title"] == "Code: what is six times seven?"]
-    ask_background(panel, "delete-conversation", conversationId=record["id"])
+    record = exported_and_deleted(panel, downloads, "Code: what is six times seven?")
     said, messages = import_and_continue(panel, model, tmp_path, record, "And seven times eight?")
     assert said == "Imported 1 conversation."
     assert messages[:len(sent)] == sent and {"role": "user", "content": "Observation:\nOutput:\n42\n"} in messages
