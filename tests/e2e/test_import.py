@@ -17,7 +17,7 @@ from selenium.webdriver.common.by import By
 
 from tests.helpers.model_server import Reply
 
-from .chat import ask_background, configure, send, stored_conversations, wait, wait_for_status
+from .chat import ask_background, configure, send, stored_conversations, turn_status, wait, wait_for_status
 from .test_history import downloaded, history_entries, show_history
 
 EXPORT_FORMAT = "tabagent-conversations"
@@ -310,3 +310,21 @@ def test_words_hidden_in_the_markup_of_a_shown_answer_never_reach_the_model(pane
     assert "You are welcome." in conversation and HIDDEN_ASSISTANT not in conversation  # what the user sees
     assert HIDDEN_ASSISTANT not in everything_sent(messages)
     assert "(the model's reply) holds text the panel does not show" in said
+
+
+def test_a_stored_memory_this_version_cannot_read_fails_its_turn_in_words(panel, model):
+    """A record imported before imports were checked (or by a newer version) may already hold
+    a memory step with a field this version does not know: the next turn says so."""
+    record = real_record(panel, model, "Stored by a newer version", "Fine.")
+    memory = json.loads(record["memory"])
+    memory["steps"][1]["confidence"] = 0.93
+    panel.driver.execute_async_script(
+        "const [key, record, done] = arguments; chrome.storage.local.set({ [key]: record }).then(() => done(true));",
+        f"conversation:{record['id']}", {**record, "memory": json.dumps(memory)})
+    show_history(panel)["Stored by a newer version"].click()
+    wait(panel, lambda d: "Fine." in d.find_element(By.ID, "conversation").text, 30)
+    send(panel, "And now?")
+    wait(panel, lambda d: len(d.find_elements(By.CSS_SELECTOR, "article.turn")) == 2 and turn_status(d) == "error", 30)
+    errors = panel.driver.find_elements(By.CSS_SELECTOR, "article.turn")[-1].find_element(By.CSS_SELECTOR, ".turn-errors").text
+    assert "Step 2 of this conversation's memory has fields this version of TabAgent does not know (confidence)" in errors
+    assert model.requests[-1]["body"]["messages"][-1]["content"] != "And now?"  # the model was not asked
