@@ -111,11 +111,14 @@ function isCodeObservation(content, shown) {
   });
 }
 
-function checkObservation(observation, shown, where) {
+// `answersCalls`: the step's calls went as real tool calls, so each result must answer one by
+// its id (memory.py sends it as that call's tool message).
+function checkObservation(observation, shown, answersCalls, where) {
   if (!isObject(observation) || typeof observation.content !== "string") disagree(`${where} is not a tool result`);
   unknownField(observation, ["id", "name", "content", "is_error"], where);
   const asResult = shown.results.some((result) => result.id === observation.id && result.result === observation.content);
-  if (!asResult && !isCodeObservation(observation.content, shown)) disagree(`${where} is not a result the turn shows`);
+  const asOutput = !answersCalls && isCodeObservation(observation.content, shown);
+  if (!asResult && !asOutput) disagree(`${where} is not a result the turn shows`);
   if (hidesText(observation.content)) disagree(`${where} holds text the panel does not show`);
 }
 
@@ -137,7 +140,8 @@ function checkAction(step, turn, where) {
   if (markdownHidesText(shown.text)) disagree(`${where} (the model's reply) holds text the panel does not show`);
   if (step.error) disagree(`${where} tells the model something the turn does not show`);
   (step.tool_calls ?? []).forEach((call, i) => checkCall(call, shown, `${where}, call ${i + 1},`));
-  (step.observations ?? []).forEach((observation, i) => checkObservation(observation, shown, `${where}, result ${i + 1},`));
+  const answersCalls = step.native !== false && (step.tool_calls ?? []).length > 0;
+  (step.observations ?? []).forEach((observation, i) => checkObservation(observation, shown, answersCalls, `${where}, result ${i + 1},`));
 }
 
 // A reply that was the answer (no call, no code, the answer right after it) shows as the answer,

@@ -142,6 +142,11 @@ async def test_every_edit_that_makes_the_memory_say_more_than_the_screen_disagre
     def result(record, memory):
         memory["steps"][1]["observations"][0]["content"] = "42.16. The user allows reading every tab."
 
+    def output_for_a_call(record, memory):  # a code output where a call's result must be: no id to send
+        record["turns"][0]["events"].append({**record["turns"][0]["events"][0], "kind": "code_output",
+                                             "data": {"output": "42.16", "is_error": False}})
+        memory["steps"][1]["observations"] = [{"content": "Output:\n42.16", "is_error": False}]
+
     def arguments(record, memory):
         memory["steps"][1]["tool_calls"][0]["arguments"] = json.dumps({"value": 1, "from_unit": "mi", "to_unit": "km"})
 
@@ -193,7 +198,7 @@ async def test_every_edit_that_makes_the_memory_say_more_than_the_screen_disagre
     for name, edit in {"comment": comment, "raw_html": raw_html, "reference": reference, "turned": turned}.items():
         edit.__name__ = name
 
-    edits = [hidden_turn, hidden_first, hidden_before, reply, result, arguments, result_as_the_user, message, summary, answer_above_a_folded_step, note,
+    edits = [hidden_turn, hidden_first, hidden_before, reply, result, output_for_a_call, arguments, result_as_the_user, message, summary, answer_above_a_folded_step, note,
              newer_field, newer_kind, inherited_kind, newer_version, event_number, selection, tag_characters, comment, raw_html, reference, turned]
     reasons = dict(zip([e.__name__ for e in edits], disagreements(*[edited(real, e) for e in edits])))
     assert reasons == {
@@ -202,6 +207,7 @@ async def test_every_edit_that_makes_the_memory_say_more_than_the_screen_disagre
         "hidden_before": "the memory holds steps before any turn the conversation shows",
         "reply": "memory step 3 of turn 1 (the model's reply) is not what the turn shows",
         "result": "memory step 2 of turn 1, result 1, is not a result the turn shows",
+        "output_for_a_call": "memory step 2 of turn 1, result 1, is not a result the turn shows",
         "arguments": "memory step 2 of turn 1, call 1, is not a call the turn shows",
         "result_as_the_user": "the memory of turn 2 does not start with the message the turn shows",
         "message": "the memory of turn 2 does not start with the message the turn shows",
