@@ -6,6 +6,7 @@
 import { checkConversations } from "../shared/conversation-schema.js";
 import { importConversations } from "../shared/conversations.js";
 import { fromJson } from "../shared/export.js";
+import { onlyWhatIsShown } from "./imported-records.js";
 
 const partsOf = new Map(); // import id -> the file's text so far, in parts
 const OWN_PAGES = chrome.runtime.getURL("");
@@ -26,7 +27,8 @@ export function receiveImportPart({ importId, text }, sender) {
   return { received: parts.length };
 }
 
-// { importId } applies the parts received; { conversations } the records themselves.
+// { importId } applies the parts received; { conversations } the records themselves. Resolves
+// to how many were imported and the notes saying what of them was left out.
 export async function applyImport({ importId, conversations }, sender) {
   fromOwnPage(sender);
   let records = conversations;
@@ -36,5 +38,6 @@ export async function applyImport({ importId, conversations }, sender) {
     if (!parts) throw new Error("The import was interrupted (the extension restarted): nothing was imported. Please try again.");
     records = fromJson(parts.join(""));
   }
-  return importConversations(checkConversations(records));
+  const { records: safe, notes } = onlyWhatIsShown(checkConversations(records));
+  return { imported: await importConversations(safe), notes };
 }

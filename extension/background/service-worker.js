@@ -132,9 +132,9 @@ const handlers = {
   },
   [MessageType.importPart]: async (message, sender) => receiveImportPart(message, sender),
   [MessageType.importConversations]: async (message, sender) => {
-    const imported = await applyImport(message, sender);
+    const result = await applyImport(message, sender);
     changed();
-    return { imported };
+    return result;
   },
 };
 

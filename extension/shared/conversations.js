@@ -5,7 +5,8 @@
 //
 // A record: { id, title, createdAt, updatedAt, memory, turns: [turn] } where a turn is
 // { id, text, context, startedAt, status: "running" | "ok" | "error" | "cancelled" |
-//   "max_steps" | "interrupted", events: [event] } and events follow docs/events.md.
+//   "max_steps" | "interrupted", events: [event] } and events follow docs/events.md. An imported
+// record may also have importNotes: [text], what its import left out (background/imported-records.js).
 
 import { joinTokens, mergeEvents } from "./events.js";
 import { t } from "./i18n.js";

@@ -21,7 +21,7 @@ export const MessageType = Object.freeze({
   renameConversation: "rename-conversation", // { conversationId, title }
   deleteConversation: "delete-conversation", // { conversationId }
   deleteOlderThan: "delete-older-than", // { days }
-  importConversations: "import-conversations", // { conversations: [...] } or { importId } -> { imported }
+  importConversations: "import-conversations", // { conversations: [...] } or { importId } -> { imported, notes }
   importPart: "import-part", // { importId, text }: a piece of an export's text, applied by importConversations
   saveSettings: "save-settings", // { settings, apiKey? }
   // Settings -> service worker: the MCP servers (shared/mcp-servers.js), and Test connection

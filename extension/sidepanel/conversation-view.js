@@ -3,9 +3,17 @@
 // new conversation race the answer to "start turn") are kept briefly and replayed.
 
 import { loadConversation } from "../shared/conversations.js";
+import { h } from "./dom.js";
 import { TurnView } from "./turn-view.js";
 
 const EARLY_BATCHES = 200;
+
+// What the import left out of this conversation (background/imported-records.js), above its
+// turns for as long as it is kept: the agent does not remember what they show.
+function importNotes(record) {
+  const notes = Array.isArray(record.importNotes) ? record.importNotes.filter((note) => typeof note === "string") : [];
+  return notes.map((note) => h("p", { class: "notice import-note", role: "note" }, note));
+}
 
 export class ConversationView {
   constructor(element, { onRunningChange, renderEmpty = () => {}, announce = () => {}, onOpen = () => {}, showSteps = false }) {
@@ -35,7 +43,7 @@ export class ConversationView {
     if (id !== this.id) this.onOpen(record);
     this.id = id;
     this.turns.clear();
-    this.element.replaceChildren(...record.turns.map((turn) => this.addTurn(turn).element));
+    this.element.replaceChildren(...importNotes(record), ...record.turns.map((turn) => this.addTurn(turn).element));
     for (const batch of this.recent) if (batch.conversationId === id) this.applyBatch(batch);
     this.onRunningChange(this.running());
     this.scrollToEnd();

@@ -130,8 +130,8 @@ export class HistoryView {
   async import(file) {
     const importId = crypto.randomUUID();
     for (const text of textParts(await file.text())) await askBackground(MessageType.importPart, { importId, text });
-    const { imported } = await askBackground(MessageType.importConversations, { importId });
+    const result = await askBackground(MessageType.importConversations, { importId });
     await this.refresh();
-    return imported;
+    return result; // { imported, notes }
   }
 }

@@ -216,8 +216,8 @@ $("import-json").addEventListener("change", async (event) => {
   const [file] = event.target.files;
   if (!file) return;
   try {
-    const imported = await history.import(file);
-    showNotice(tn("imported", imported));
+    const { imported, notes } = await history.import(file);
+    showNotice([tn("imported", imported), ...notes].join(" "));
   } catch (error) {
     showNotice(error.message);
   }

@@ -8,7 +8,7 @@ the steps each time, so what is stored is exactly what the model saw.
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 from .events import jsonable
@@ -97,6 +97,27 @@ _STEP_TYPES = {"task": TaskStep, "action": ActionStep, "final_answer": FinalAnsw
                "summary": SummaryStep}
 
 
+class UnreadableMemory(ValueError):
+    """A stored memory this version cannot read (an edited file, or a newer version's)."""
+
+
+def _step_from_dict(data, number: int):
+    """One stored step. What this version does not know is said in words, so the turn that
+    meets it tells the user why, instead of failing on a TypeError."""
+    kind = _STEP_TYPES.get(data.get("type")) if isinstance(data, dict) else None
+    where = f"Step {number} of this conversation's memory"
+    if kind is None:
+        raise UnreadableMemory(f"{where} is of a kind this version of TabAgent does not know.")
+    unknown = sorted(set(data) - {f.name for f in fields(kind)})
+    if unknown:
+        raise UnreadableMemory(f"{where} has fields this version of TabAgent does not know "
+                               f"({', '.join(unknown)[:200]}): was it made by a newer version?")
+    try:
+        return kind(**data)
+    except TypeError:
+        raise UnreadableMemory(f"{where} lacks a field its kind needs.") from None
+
+
 class Memory:
     def __init__(self, steps: list | None = None, seq: int = 0):
         self.steps = steps or []
@@ -124,7 +145,7 @@ class Memory:
 
     @classmethod
     def from_dict(cls, data: dict) -> Memory:
-        steps = [_STEP_TYPES[s["type"]](**s) for s in data.get("steps", [])]
+        steps = [_step_from_dict(s, n) for n, s in enumerate(data.get("steps", []), 1)]
         return cls(steps, data.get("seq", 0))
 
     def to_json(self) -> str:

@@ -54,6 +54,20 @@ async def test_a_missing_model_is_told_as_events_not_raised():
     assert "settings" in events[0]["data"]["message"]
 
 
+async def test_a_memory_step_with_a_field_this_version_does_not_know_is_told_in_words():
+    """A file from a newer version (or an edited one) must not fail the turn with no words."""
+    first = await Turns().run(request(), [].append, model=ScriptedModel(["One"]))
+    memory = json.loads(first["memory"])
+    memory["steps"][1]["confidence"] = 0.9
+    events, model = [], ScriptedModel(["Two"])
+    result = await Turns().run(request(task="And again?", memory=json.dumps(memory)), events.append, model=model)
+    assert result == {"status": "error", "memory": json.dumps(memory)}  # kept, as it was
+    assert [e["kind"] for e in events] == ["error", "done"] and model.calls == []
+    assert events[0]["data"]["kind"] == "memory"
+    assert "Step 2 of this conversation's memory has fields this version of TabAgent does not know (confidence)" in events[0]["data"]["message"]
+    assert events[0]["seq"] == memory["seq"] + 1  # the conversation's numbering goes on
+
+
 async def test_stop_cancels_the_running_turn():
     turns, events = Turns(), []
 

@@ -18,6 +18,7 @@ then gets the page tools, and its page actions ask the user through `confirmatio
 
 from __future__ import annotations
 
+import json
 import time
 
 from .. import prompts
@@ -25,7 +26,7 @@ from .attachments import attached_tabs, task_with_attachments
 from .builtin_model import BrowserModel
 from ..code_agent import CodeAgent
 from ..events import Event
-from ..memory import Memory
+from ..memory import Memory, UnreadableMemory
 from ..models import OpenAIModel
 from ..context import DEFAULT_WINDOW, ContextKeeper
 from ..ollama import OllamaModel
@@ -145,6 +146,9 @@ class Turns:
                                              request.get("mcp_headers") or {}, build.get("host"))
         try:
             agent = build_agent(request, lambda event: emit(event.to_dict()), mcp=mcp, **build)
+        except UnreadableMemory as error:  # an imported file's, or a newer version's: said in words
+            await mcp.close()
+            return _refused(request, str(error), emit, kind="memory")
         except ValueError as error:  # a setting the user must fix: say so as the turn's events
             await mcp.close()
             return _refused(request, str(error), emit)
@@ -187,10 +191,20 @@ async def _crowded(agent) -> list[str]:
     return [notice] if notice else []
 
 
-def _refused(request: dict, message: str, emit) -> dict:
-    memory = Memory.from_json(request["memory"]) if request.get("memory") else Memory()
-    for kind, data in (("error", {"message": message, "kind": "settings"}),
-                       ("done", {"status": "error", "steps": 0, "usage": {}, "error": message})):
-        memory.seq += 1
-        emit(Event(kind, request["conversation_id"], "TabAgent", 0, 0, memory.seq, time.time(), data).to_dict())
+def _refused(request: dict, message: str, emit, kind: str = "settings") -> dict:
+    seq = _last_seq(request.get("memory"))
+    for event_kind, data in (("error", {"message": message, "kind": kind}),
+                             ("done", {"status": "error", "steps": 0, "usage": {}, "error": message})):
+        seq += 1
+        emit(Event(event_kind, request["conversation_id"], "TabAgent", 0, 0, seq, time.time(), data).to_dict())
     return {"status": "error", "memory": request.get("memory")}
+
+
+def _last_seq(memory: str | None) -> int:
+    """Where the conversation's event numbers stand, read even from a memory that cannot be
+    restored (its steps are not needed to say why the turn did not run)."""
+    try:
+        seq = json.loads(memory).get("seq", 0) if memory else 0
+    except (ValueError, AttributeError):
+        return 0
+    return seq if isinstance(seq, int) else 0

@@ -1,0 +1,58 @@
+// What an imported conversation may bring with it: only what the user sees. A file is
+// untrusted (design.md), and two parts of a record act on the agent without showing on the
+// screen: its memory (what the model is sent at the next turn) and its own settings (the
+// instructions, temperature and reply length, kept in a folded part of the panel). A memory
+// that says anything the turns do not show is left out, and so are the file's settings; the
+// user is told what was left out of which conversation: in the import's notice, and above the
+// conversation's turns (record.importNotes, made here: a file's own notes never stay).
+
+import { t } from "../shared/i18n.js";
+import { memoryDisagreement } from "../shared/imported-memory.js";
+import { CONVERSATION_OVERRIDES } from "../shared/settings.js";
+
+// The words the panel labels each setting with (sidepanel.html, "This conversation").
+const OVERRIDE_LABELS = { systemPrompt: "conversationInstructions", temperature: "temperature", maxOutputTokens: "longestReply" };
+
+const titleOf = (record) => record.title.slice(0, 60);
+
+// With no memory the agent starts afresh: no turn has steps in it any more (turn-edits count
+// on memoryAt to take a turn back out of the memory).
+function withoutMemory(record, reason, notes) {
+  notes.push(t("importMemoryLeftOut", titleOf(record), reason));
+  const turns = record.turns.map((turn) => ({ ...turn, memoryAt: 0 }));
+  return { ...record, memory: null, turns };
+}
+
+// The settings a record's overrides would change (settings.js, withOverrides); anything else
+// in them never applied, and goes without a word.
+function overridden(record) {
+  const overrides = record.overrides && typeof record.overrides === "object" ? record.overrides : {};
+  return CONVERSATION_OVERRIDES.filter((name) => overrides[name] !== "" && overrides[name] !== null && overrides[name] !== undefined);
+}
+
+function withoutOverrides(record, notes) {
+  if (record.overrides === undefined) return record;
+  const names = overridden(record);
+  if (names.length) notes.push(t("importOverridesLeftOut", titleOf(record), names.map((name) => t(OVERRIDE_LABELS[name])).join(", ")));
+  return { ...record, overrides: {} };
+}
+
+function withNotes(record, notes) {
+  const kept = { ...record };
+  delete kept.importNotes; // a file's own would speak in TabAgent's name
+  return notes.length ? { ...kept, importNotes: notes } : kept;
+}
+
+// The records as they may be stored, and the notes saying what was left out (checked records:
+// conversation-schema.js).
+export function onlyWhatIsShown(records) {
+  const notes = [];
+  const safe = records.map((record) => {
+    const own = [];
+    const reason = memoryDisagreement(record);
+    const kept = withoutOverrides(reason ? withoutMemory(record, reason, own) : record, own);
+    notes.push(...own);
+    return withNotes(kept, own);
+  });
+  return { records: safe, notes };
+}
