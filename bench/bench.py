@@ -28,6 +28,7 @@ BENCHMARKS = {
     "compaction-pyodide": ["node", "bench/bench_compaction_pyodide.mjs"],
     "at-rest": [sys.executable, "bench/bench_at_rest.py"],
     "mcp": [sys.executable, "bench/bench_mcp.py"],
+    "controls": [sys.executable, "bench/bench_controls.py"],
 }
 
 

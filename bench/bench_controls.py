@@ -1,0 +1,101 @@
+#!/usr/bin/env python3
+"""list_controls and the actions through the extension, in real headless Chromium:
+
+- list_controls on a page of 10,000 elements (a long form-and-links page made here), timed
+  in Python (call-tool's own time: offscreen -> service worker -> content script -> back);
+- tokens per control on real saved pages (the Readability test pages beside the checkout, or
+  the few the tests vendor), counted with tabagent.tokens as the model would be sent them;
+- an action and its result without navigation: check on a box, timed the same way.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "py"))
+
+from tabagent.tokens import count_text  # noqa: E402
+from tests.e2e.page_tabs import PageTabs, page_content  # noqa: E402
+from tests.helpers.browser import Browser, fresh_profile, remove_profile  # noqa: E402
+from tests.helpers.page_server import PageServer  # noqa: E402
+
+SHARED_CORPUS = ROOT.parent / "shared" / "testdata" / "pages"
+VENDORED_CORPUS = ROOT / "tests" / "e2e" / "pages" / "readability"
+CORPUS = SHARED_CORPUS if SHARED_CORPUS.is_dir() else VENDORED_CORPUS
+
+TIMED = """
+const [name, args, done] = [arguments[0], arguments[1], arguments[arguments.length - 1]];
+chrome.runtime.sendMessage({ target: "background", type: "call-tool", name, args }).then(
+  (reply) => done(reply.ok ? { ms: reply.result.ms, text: reply.result.result } : { error: reply.error }),
+  (error) => done({ error: String(error) }));
+"""
+
+
+def big_page() -> str:
+    """About 10,000 elements: sections of text, links, fields and buttons."""
+    parts = ["<!doctype html><html><head><title>Ten thousand elements</title></head><body><form id='f'>"]
+    for i in range(1000):
+        parts.append(f"<section><h3>Item {i}</h3><p>Text of item {i} <b>with</b> <i>words</i>.</p>"
+                     f"<label>Amount {i} <input name='a{i}' value='{i}'></label>"
+                     f"<a href='/item/{i}'>Open item {i}</a><span>€</span><button type='button'>Add {i}</button></section>")
+    parts.append("<label><input type='checkbox' id='box'> Box</label></form></body></html>")
+    return "".join(parts)
+
+
+def call(tabs, name, **args):
+    reply = tabs.driver.execute_async_script(TIMED, name, args)
+    if "error" in reply:
+        raise RuntimeError(f"{name} failed: {reply['error']}")
+    return reply
+
+
+def row(label, values, target=""):
+    ordered = sorted(values)
+    return f"| {label} | {statistics.median(ordered):.1f} | {ordered[0]:.1f}–{ordered[-1]:.1f} | {target} |"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--runs", type=int, default=10)
+    parser.add_argument("--pages", type=int, default=20, help="real pages for tokens per control")
+    args = parser.parse_args()
+    made = Path(tempfile.mkdtemp(prefix="tabagent-controls-"))
+    (made / "big.html").write_text(big_page())
+    real = sorted(p.parent for p in CORPUS.glob("*/source.html"))[: args.pages]
+    profile = fresh_profile()
+    browser = Browser(profile).start()
+    try:
+        tabs = PageTabs(browser)
+        with PageServer(made) as site:
+            tabs.show(site.url("big.html"))
+            elements = tabs.in_page("return document.getElementsByTagName('*').length")
+            call(tabs, "list_controls")  # injects the content scripts
+            listing = [call(tabs, "list_controls")["ms"] for _ in range(args.runs)]
+            checks = [call(tabs, "check", locator="#box", checked=i % 2 == 0)["ms"] for _ in range(args.runs) for i in (0, 1)]
+        per_control = []
+        with PageServer(CORPUS) as corpus:
+            for folder in real:
+                tabs.show(corpus.url(f"{folder.name}/source.html"))
+                _, content = page_content(call(tabs, "list_controls", max_controls=500)["text"])
+                lines = content.partition("\n\n")[2].splitlines()
+                if lines:
+                    per_control.append(count_text("\n".join(lines)) / len(lines))
+    finally:
+        browser.quit()
+        remove_profile(profile)
+    print(f"\n### Controls and actions ({args.runs} runs; ms, in Python)\n")
+    print("| measure | median | min–max | target |")
+    print("|---|---|---|---|")
+    print(row(f"list_controls on a page of {elements:,} elements", listing, "< 100"))
+    print(row("check (action → result, no navigation)", checks, "< 50"))
+    print(row(f"tokens per control, {len(per_control)} real pages", per_control))
+
+
+if __name__ == "__main__":
+    main()
