@@ -15,6 +15,9 @@
   const LOCATOR = /^ta-\d+$/;
   // Per-world memory: survives between calls while the tab stays on the same document.
   const state = (page.locatorState ??= { next: 0, remembered: new Map() });
+  // The element each locator was given to, held weakly: a page that writes the same
+  // attribute on another element (a decoy "Delete" button) does not take the locator over.
+  state.given ??= new Map(); // id -> WeakRef(element)
 
   // A CSS path from the document root (or the nearest ancestor with a unique id).
   function cssPath(el) {
@@ -49,6 +52,7 @@
       doc = frame.ownerDocument;
     }
     state.remembered.set(id, { frames, path: cssPath(el), text: textHint(el) });
+    state.given.set(id, new WeakRef(el));
     return id;
   }
 
@@ -96,6 +100,8 @@
     }
     target = target.trim();
     if (LOCATOR.test(target)) {
+      const given = state.given.get(target)?.deref();
+      if (given?.isConnected && given.getAttribute(ATTR) === target) return [given];
       const found = page.frames.queryAll(`[${ATTR}="${target}"]`);
       if (found.length) return found.slice(0, 1);
       const inShadow = inShadowRoots(`[${ATTR}="${target}"]`); // list_controls reaches into web components
