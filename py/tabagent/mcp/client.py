@@ -77,7 +77,7 @@ class MCPClient:
         self.capabilities = result.get("capabilities") or {}
         self.instructions = result.get("instructions")
         await self.transport.notify(messages.notification("notifications/initialized"))
-        if isinstance(self.transport, StreamableHTTP) and self.transport._listener is None:
+        if isinstance(self.transport, StreamableHTTP):
             self.transport.listen(self._receive)
 
     async def close(self) -> None:

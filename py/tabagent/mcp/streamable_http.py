@@ -127,8 +127,10 @@ class StreamableHTTP:
     def listen(self, on_message) -> None:
         """Opens the stream on which the server says what no request asked for (a changed
         tool list, mostly), read in the background until close; a server without one
-        answers 405 and is left alone."""
-        self._listener = asyncio.ensure_future(self._listen(on_message))
+        answers 405 and is left alone. Opened again after a new session (the old one ended
+        with the session)."""
+        if self._listener is None or self._listener.done():
+            self._listener = asyncio.ensure_future(self._listen(on_message))
 
     async def _listen(self, on_message) -> None:
         headers = self._headers()
