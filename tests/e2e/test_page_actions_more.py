@@ -5,25 +5,12 @@ each reporting what changed; the confirmations themselves are tested in test_pag
 
 import pytest
 
-from tests.helpers.page_server import PageServer
-
-from .page_tabs import PageTabs, page_content
-from .test_page_tools import OWN_PAGES
+from .page_tabs import page_content
+from .test_page_tools import site, tabs  # noqa: F401  (fixtures: a panel beside a page tab, the pages)
 
 pytestmark = pytest.mark.e2e
 
 LOG = "return document.getElementById('log').textContent"
-
-
-@pytest.fixture(scope="module")
-def tabs(browser):
-    return PageTabs(browser)
-
-
-@pytest.fixture(scope="module")
-def site():
-    with PageServer(OWN_PAGES) as server:
-        yield server
 
 
 @pytest.fixture

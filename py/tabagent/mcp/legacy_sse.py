@@ -13,7 +13,6 @@ import contextlib
 from urllib.parse import urljoin, urlsplit
 
 from ..host import Host, NetworkError, RequestTimeout
-from ..sse import SSEParser
 from . import messages
 from .errors import MCPError, http_error
 
@@ -54,17 +53,11 @@ class LegacySSE:
                            f"named the address for messages (no 'endpoint' event).") from None
 
     async def _read(self, endpoint: asyncio.Future) -> None:
-        parser, unread = SSEParser(), 0  # bytes since the last whole event
         failure = None
         try:
-            async with contextlib.aclosing(self._stream.chunks()) as chunks:
-                async for chunk in chunks:
-                    unread += len(chunk)
-                    if unread > messages.MAX_MESSAGE_BYTES:
-                        raise messages.too_large(self.url)
-                    for event in parser.feed(chunk):
-                        unread = 0
-                        await self._event(event, endpoint)
+            async with contextlib.aclosing(messages.events(self._stream, self.url)) as stream:
+                async for event in stream:
+                    await self._event(event, endpoint)
         except (NetworkError, RequestTimeout) as e:
             failure = str(e)
         except MCPError as e:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import json
 
+from ..sse import SSEParser
 from .errors import MCPError
 
 # No message of a server's may be larger: a result far past what the model could read, or a
@@ -87,3 +88,17 @@ async def read_body(response, url: str, limit: int = MAX_MESSAGE_BYTES, cut: boo
 def too_large(url: str, limit: int = MAX_MESSAGE_BYTES) -> MCPError:
     return MCPError(f"the MCP server at {url} sent a message larger than {limit // (1024 * 1024)} MB: "
                     f"TabAgent stopped reading it.")
+
+
+async def events(response, url: str):
+    """The server-sent events of a response, as they come; MCPError once more than a message's
+    worth of bytes has come without a whole event (a line that never ends)."""
+    parser, unread = SSEParser(), 0
+    async with contextlib.aclosing(response.chunks()) as chunks:
+        async for chunk in chunks:
+            unread += len(chunk)
+            if unread > MAX_MESSAGE_BYTES:
+                raise too_large(url)
+            for event in parser.feed(chunk):
+                unread = 0
+                yield event

@@ -12,7 +12,6 @@ import asyncio
 import contextlib
 
 from ..host import Host, NetworkError, RequestTimeout
-from ..sse import SSEParser
 from . import messages
 from .errors import MCPError, SessionExpired, http_error
 
@@ -92,22 +91,16 @@ class StreamableHTTP:
         raise MCPError(f"the MCP server at {self.url} ended its stream without an answer.")
 
     async def _read_events(self, response, id_, on_message, last_event_id):
-        parser, unread = SSEParser(), 0  # bytes since the last whole event
         try:
-            async with contextlib.aclosing(response.chunks()) as chunks:
-                async for chunk in chunks:
-                    unread += len(chunk)
-                    if unread > messages.MAX_MESSAGE_BYTES:
-                        raise messages.too_large(self.url)
-                    for event in parser.feed(chunk):
-                        unread = 0
-                        last_event_id = event.id or last_event_id
-                        if not event.data.strip():
-                            continue  # a priming event: an id to resume from, no message
-                        for incoming in messages.parse(event.data, self.url):
-                            if id_ is not None and messages.is_response(incoming) and incoming.get("id") == id_:
-                                return incoming, last_event_id
-                            await on_message(incoming)
+            async with contextlib.aclosing(messages.events(response, self.url)) as stream:
+                async for event in stream:
+                    last_event_id = event.id or last_event_id
+                    if not event.data.strip():
+                        continue  # a priming event: an id to resume from, no message
+                    for incoming in messages.parse(event.data, self.url):
+                        if id_ is not None and messages.is_response(incoming) and incoming.get("id") == id_:
+                            return incoming, last_event_id
+                        await on_message(incoming)
         finally:
             await response.close()
         return None, last_event_id
