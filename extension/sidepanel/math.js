@@ -4,6 +4,18 @@
 
 import katex from "../vendor/katex/katex.mjs";
 
+// Where inline math may start, for marked to stop plain text there. marked asks at every
+// inline token with all the text left: searching all of it each time costs the square of
+// its length, so only a window is searched, and its end is named when it holds no math
+// (marked goes on from there, joining the text). Not for blocks: marked would put a line
+// break where a paragraph was cut.
+const WINDOW = 2_000;
+
+function nextStart(src, pattern) {
+  const index = src.slice(0, WINDOW + 2).search(pattern); // a "$$" across the window's end too
+  return index >= 0 ? index : src.length > WINDOW ? WINDOW : undefined;
+}
+
 function render(tex, displayMode) {
   return katex.renderToString(tex, { displayMode, throwOnError: false, output: "htmlAndMathml" });
 }
@@ -22,7 +34,7 @@ const blockMath = {
 const inlineMath = {
   name: "inlineMath",
   level: "inline",
-  start: (src) => src.match(/\$|\\\(/)?.index,
+  start: (src) => nextStart(src, /\$|\\\(/),
   tokenizer(src) {
     const match = /^(?:\$(?!\s)([^$\n]+?)(?<!\s)\$(?!\d)|\\\((.+?)\\\))/.exec(src);
     if (match) return { type: "inlineMath", raw: match[0], tex: match[1] ?? match[2] };
