@@ -11,6 +11,7 @@ import { Marked } from "../vendor/marked/marked.esm.js";
 import { markedHighlight } from "../vendor/marked-highlight/marked-highlight.mjs";
 import hljs from "../vendor/highlight/highlight.mjs";
 import { mathExtension } from "./math.js";
+import { fillFormulas } from "./formulas.js";
 import { escapeHtml, LIMITS, plainTextElement, plainTextHtml } from "./render-limits.js";
 import { sanitizeHtml } from "./sanitize.js";
 import { h } from "./dom.js";
@@ -125,6 +126,7 @@ function toFragment(tokens) {
     addCopyButton(block);
     if (block.textContent.length > LIMITS.highlightChars) block.after(h("span", { class: "render-limit-note" }, t("notHighlighted")));
   }
+  fillFormulas(fragment);
   return fragment;
 }
 

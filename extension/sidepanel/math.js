@@ -1,8 +1,9 @@
-// Math in the model's Markdown, rendered by KaTeX: $$…$$ and \[…\] as blocks, $…$ and \(…\)
-// inline. A dollar amount ("$5 and $10") is not math: an inline $…$ must not start or end
-// with a space. Bad TeX shows as red source text, never as an exception.
+// Math in the model's Markdown: $$…$$ and \[…\] as blocks, $…$ and \(…\) inline. A dollar
+// amount ("$5 and $10") is not math: an inline $…$ must not start or end with a space.
+// KaTeX runs in a worker (formulas.js): a formula shows as its source until it is rendered,
+// and as plain text with a note when it is too large to render.
 
-import katex from "../vendor/katex/katex.mjs";
+import { formulaHtml } from "./formulas.js";
 
 // Where inline math may start, for marked to stop plain text there. marked asks at every
 // inline token with all the text left: searching all of it each time costs the square of
@@ -16,10 +17,6 @@ function nextStart(src, pattern) {
   return index >= 0 ? index : src.length > WINDOW ? WINDOW : undefined;
 }
 
-function render(tex, displayMode) {
-  return katex.renderToString(tex, { displayMode, throwOnError: false, output: "htmlAndMathml" });
-}
-
 const blockMath = {
   name: "blockMath",
   level: "block",
@@ -28,7 +25,7 @@ const blockMath = {
     const match = /^(?:\$\$([\s\S]+?)\$\$|\\\[([\s\S]+?)\\\])(?:\n|$)/.exec(src);
     if (match) return { type: "blockMath", raw: match[0], tex: (match[1] ?? match[2]).trim() };
   },
-  renderer: (token) => `<div class="math-block">${render(token.tex, true)}</div>\n`,
+  renderer: (token) => `<div class="math-block">${formulaHtml(token.tex, true)}</div>\n`,
 };
 
 const inlineMath = {
@@ -39,7 +36,7 @@ const inlineMath = {
     const match = /^(?:\$(?!\s)([^$\n]+?)(?<!\s)\$(?!\d)|\\\((.+?)\\\))/.exec(src);
     if (match) return { type: "inlineMath", raw: match[0], tex: match[1] ?? match[2] };
   },
-  renderer: (token) => render(token.tex, false),
+  renderer: (token) => formulaHtml(token.tex, false),
 };
 
 export const mathExtension = { extensions: [blockMath, inlineMath] };
