@@ -21,6 +21,7 @@ from tests.helpers.page_server import PageServer
 from .chat import configure, send, wait, wait_for_status
 from .page_tabs import PageTabs
 from .render_bombs import BOMBS, ORDINARY
+from .test_red_team_rendering import RENDER_IN_PANEL
 
 NOTE = "Shown as plain text: too deeply nested or too large to render."
 AFTER = "That is all the page says."
@@ -163,26 +164,20 @@ def test_an_imported_conversation_with_bombs_opens_with_every_turn(browser, tmp_
     assert [f["note"] for f in settled(browser, reply)["fallbacks"]] == [NOTE] * 3
 
 
-RENDER = """
-const [markdown, done] = [arguments[0], arguments[arguments.length - 1]];
-import(chrome.runtime.getURL("extension/sidepanel/markdown.js")).then(({ renderMarkdown }) => {
-  const box = document.createElement("div");
-  box.className = "message assistant markdown render-probe";
-  document.querySelector("#conversation").append(box);
-  renderMarkdown(box, markdown);
-  done(box);
-}, (error) => done(String(error)));
-"""
+def render(browser, markdown):
+    """Renders `markdown` as the panel renders an answer, and returns the element."""
+    assert browser.driver.execute_async_script(RENDER_IN_PANEL, markdown) is None
+    return browser.driver.find_elements(By.CSS_SELECTOR, ".red-team")[-1]
 
 
 def test_quotes_lists_and_math_of_ordinary_depth_render_as_before(browser):
     browser.open_side_panel()
-    box = browser.driver.execute_async_script(RENDER, ORDINARY)
+    box = render(browser, ORDINARY)
     assert_ordinary(settled(browser, box))
     # Up to the limit, a quote is all quotes; one level more, and the rest is text.
-    report = settled(browser, browser.driver.execute_async_script(RENDER, ">" * 16 + " sixteen"))
+    report = settled(browser, render(browser, ">" * 16 + " sixteen"))
     assert report["quoteDepth"] == 16 and report["fallbacks"] == []
-    report = settled(browser, browser.driver.execute_async_script(RENDER, ">" * 17 + " seventeen"))
+    report = settled(browser, render(browser, ">" * 17 + " seventeen"))
     assert report["quoteDepth"] == 16 and [f["text"] for f in report["fallbacks"]] == ["> seventeen"]
 
 
@@ -193,15 +188,15 @@ def test_deep_emphasis_long_lists_and_long_code_show_as_text(browser):
     from .render_bombs import DEEP_EMPHASIS, LONG_CODE, LONG_LIST
 
     browser.open_side_panel()
-    box = browser.driver.execute_async_script(RENDER, f"Before.\n\n{DEEP_EMPHASIS}\n\nAfter.")
+    box = render(browser, f"Before.\n\n{DEEP_EMPHASIS}\n\nAfter.")
     report = settled(browser, box)
     assert report["paragraphs"][0] == "Before." and report["paragraphs"][-1] == "After."
     assert report["paragraphs"][1].startswith("**a **a **a") and report["elements"] < 10
-    box = browser.driver.execute_async_script(RENDER, f"{LONG_LIST}\nAfter.")
+    box = render(browser, f"{LONG_LIST}\nAfter.")
     report = settled(browser, box)
     assert [f["note"] for f in report["fallbacks"]] == [NOTE] and report["paragraphs"] == ["After."]
     assert report["fallbacks"][0]["text"].startswith("item 0\nitem 1\n")
-    box = browser.driver.execute_async_script(RENDER, f"{LONG_CODE}\n\n```python\ndef g():\n    pass\n```")
+    box = render(browser, f"{LONG_CODE}\n\n```python\ndef g():\n    pass\n```")
     long_code, short_code = box.find_elements(By.CSS_SELECTOR, "pre")
     assert long_code.find_elements(By.CSS_SELECTOR, ".hljs-keyword") == [] and long_code.find_elements(By.CSS_SELECTOR, "button.copy")
     assert browser.driver.execute_script("return arguments[0].nextElementSibling.textContent", long_code) == "Too long to colour: shown as plain text."
