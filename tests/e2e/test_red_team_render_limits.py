@@ -20,7 +20,7 @@ from tests.helpers.page_server import PageServer
 
 from .chat import configure, send, wait, wait_for_status
 from .page_tabs import PageTabs
-from .render_bombs import BOMBS, ORDINARY
+from .render_bombs import BOMBS, DEPTH, ORDINARY
 from .test_red_team_rendering import RENDER_IN_PANEL
 
 NOTE = "Shown as plain text: too deeply nested or too large to render."
@@ -179,6 +179,10 @@ def test_quotes_lists_and_math_of_ordinary_depth_render_as_before(browser):
     assert report["quoteDepth"] == 16 and report["fallbacks"] == []
     report = settled(browser, render(browser, ">" * 17 + " seventeen"))
     assert report["quoteDepth"] == 16 and [f["text"] for f in report["fallbacks"]] == ["> seventeen"]
+    # Lists count the same way: ten thousand nested on one line are sixteen lists and the rest as text.
+    report = settled(browser, render(browser, "- " * DEPTH + "the innermost item"))
+    assert report["listDepth"] == 16 and [f["note"] for f in report["fallbacks"]] == [NOTE]
+    assert report["fallbacks"][0]["text"].endswith("- - the innermost item")
 
 
 def test_deep_emphasis_long_lists_and_long_code_show_as_text(browser):
