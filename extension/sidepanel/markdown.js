@@ -130,8 +130,38 @@ function toFragment(tokens) {
   return fragment;
 }
 
+// A whole answer, rendered in slices: the first holds every ordinary answer, and a longer
+// one (a stored or imported answer of a megabyte) goes on in later tasks, so the panel
+// answers meanwhile. The element is aria-busy until the last slice is in.
+const FIRST_SLICE = 32_000; // characters of Markdown
+const SLICE = 16_000;
+const renderings = new WeakMap(); // element -> its latest rendering (an older one stops)
+const nextTask = new MessageChannel(); // not throttled like timers in a background tab
+nextTask.port1.onmessage = () => nextTask.queue.shift()?.();
+nextTask.queue = [];
+
 export function renderMarkdown(element, markdown) {
-  element.replaceChildren(toFragment(lex(String(markdown ?? ""))));
+  const rendering = { tokens: lex(String(markdown ?? "")), done: 0 };
+  renderings.set(element, rendering);
+  element.replaceChildren();
+  renderSlice(element, rendering, FIRST_SLICE);
+}
+
+function renderSlice(element, rendering, budget) {
+  if (renderings.get(element) !== rendering) return;
+  const { tokens } = rendering;
+  const start = rendering.done;
+  for (let size = 0; rendering.done < tokens.length && (rendering.done === start || size + tokens[rendering.done].raw.length <= budget);) {
+    size += tokens[rendering.done++].raw.length;
+  }
+  element.append(toFragment(Object.assign(tokens.slice(start, rendering.done), { links: tokens.links })));
+  if (rendering.done < tokens.length) {
+    element.setAttribute("aria-busy", "true");
+    nextTask.queue.push(() => renderSlice(element, rendering, SLICE));
+    nextTask.port2.postMessage(null);
+  } else {
+    element.removeAttribute("aria-busy");
+  }
 }
 
 export class LiveMarkdown {

@@ -26,11 +26,11 @@ from .test_red_team_rendering import RENDER_IN_PANEL
 NOTE = "Shown as plain text: too deeply nested or too large to render."
 AFTER = "That is all the page says."
 
-# What a rendered answer holds, read once it has settled (no formula still rendering).
+# What a rendered answer holds, read once it has settled (no formula, no slice still rendering).
 INSPECT = """
 const box = arguments[0];
 return {
-  pending: box.querySelectorAll(".math-pending").length,
+  pending: box.querySelectorAll(".math-pending").length + (box.closest("[aria-busy]") ? 1 : 0),
   elements: box.getElementsByTagName("*").length,
   fallbacks: [...box.querySelectorAll(".render-limit")].map((e) => ({
     text: e.querySelector(".render-limit-text").textContent, note: e.querySelector(".render-limit-note").textContent })),
@@ -205,3 +205,34 @@ def test_deep_emphasis_long_lists_and_long_code_show_as_text(browser):
     assert long_code.find_elements(By.CSS_SELECTOR, ".hljs-keyword") == [] and long_code.find_elements(By.CSS_SELECTOR, "button.copy")
     assert browser.driver.execute_script("return arguments[0].nextElementSibling.textContent", long_code) == "Too long to colour: shown as plain text."
     assert [k.text for k in short_code.find_elements(By.CSS_SELECTOR, ".hljs-keyword")] == ["def", "pass"]
+
+
+SLICED = """
+const [markdown, done] = [arguments[0], arguments[arguments.length - 1]];
+import(chrome.runtime.getURL("extension/sidepanel/markdown.js")).then(({ renderMarkdown }) => {
+  const box = document.createElement("div");
+  box.className = "message assistant markdown red-team";
+  document.querySelector("#conversation").append(box);
+  renderMarkdown(box, markdown);
+  // What the panel shows when the call returns, before any later task has run.
+  done({ box, busy: box.getAttribute("aria-busy"), paragraphs: box.querySelectorAll("p").length });
+}, (error) => done(String(error)));
+"""
+
+
+def test_a_megabyte_answer_renders_in_slices(browser):
+    """A stored or imported answer of a megabyte: the first slice is on screen when the call
+    returns and the rest follows in later tasks (the panel answers meanwhile), in order."""
+    paragraphs = [f"Paragraph {n} with **bold** words, `code` and a [link](https://example.com/{n}). " * 13 for n in range(1_000)]
+    markdown = "\n\n".join(paragraphs)
+    assert len(markdown) > 1_000_000
+    browser.open_side_panel()
+    first = browser.driver.execute_async_script(SLICED, markdown)
+    assert first["busy"] == "true" and 0 < first["paragraphs"] < 100
+    settled(browser, first["box"])
+    shown = browser.driver.execute_script("return [...arguments[0].querySelectorAll('p')].map((p) => p.textContent.split(' ')[1])", first["box"])
+    assert shown == [str(n) for n in range(1_000)]
+    # Rendered again before the slices are done (a regenerated answer): only the new text shows.
+    again = browser.driver.execute_async_script(
+        SLICED.replace("renderMarkdown(box, markdown);", "renderMarkdown(box, markdown); renderMarkdown(box, 'Replaced.');"), markdown)
+    assert settled(browser, again["box"])["paragraphs"] == ["Replaced."]
