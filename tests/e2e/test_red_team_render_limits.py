@@ -207,17 +207,11 @@ def test_deep_emphasis_long_lists_and_long_code_show_as_text(browser):
     assert [k.text for k in short_code.find_elements(By.CSS_SELECTOR, ".hljs-keyword")] == ["def", "pass"]
 
 
-SLICED = """
-const [markdown, done] = [arguments[0], arguments[arguments.length - 1]];
-import(chrome.runtime.getURL("extension/sidepanel/markdown.js")).then(({ renderMarkdown }) => {
-  const box = document.createElement("div");
-  box.className = "message assistant markdown red-team";
-  document.querySelector("#conversation").append(box);
-  renderMarkdown(box, markdown);
-  // What the panel shows when the call returns, before any later task has run.
-  done({ box, busy: box.getAttribute("aria-busy"), paragraphs: box.querySelectorAll("p").length });
-}, (error) => done(String(error)));
-"""
+# The red team's render, telling what the panel shows when the call returns, before any
+# later task has run.
+SLICED = RENDER_IN_PANEL.replace(
+    "done(null);", 'done({ box, busy: box.getAttribute("aria-busy"), paragraphs: box.querySelectorAll("p").length });')
+assert SLICED != RENDER_IN_PANEL
 
 
 def test_a_megabyte_answer_renders_in_slices(browser):
