@@ -12,6 +12,9 @@ const formulas = new Map(); // "display|inline\ntex" -> formula
 const byId = new Map(); // placeholder id -> formula
 const queue = [];
 let nextId = 1;
+// Placeholders carry it: an answer that writes a placeholder of its own cannot have another
+// formula (another conversation's, say) put into it, since it cannot know this.
+const PLACEHOLDER = `${crypto.randomUUID()}:`;
 let worker = null;
 let current = null; // the formula the worker is rendering, with its timer
 
@@ -33,14 +36,15 @@ export function formulaHtml(tex, displayMode) {
   if (tex.length > LIMITS.texChars || texNesting(tex) > LIMITS.texNesting) return plainTextHtml(tex, { inline: !displayMode });
   const formula = formulaFor(tex, displayMode);
   if (formula.done) return formula.html ?? plainTextHtml(tex, { inline: !displayMode });
-  return `<span class="math-pending" data-formula="${formula.id}">${escapeHtml(tex)}</span>`;
+  return `<span class="math-pending" data-formula="${PLACEHOLDER}${formula.id}">${escapeHtml(tex)}</span>`;
 }
 
 // Placeholders in freshly rendered (and sanitised) Markdown get their formula when it is done.
 export function fillFormulas(fragment) {
   for (const placeholder of fragment.querySelectorAll(".math-pending[data-formula]")) {
-    const formula = byId.get(Number(placeholder.dataset.formula));
-    if (!formula) continue; // not one of ours (an answer may write the class itself)
+    const { formula: name } = placeholder.dataset;
+    const formula = name.startsWith(PLACEHOLDER) && byId.get(Number(name.slice(PLACEHOLDER.length)));
+    if (!formula) continue; // not one of ours: the answer wrote it
     if (formula.done) show(formula, placeholder);
     else formula.placeholders.add(placeholder);
   }

@@ -230,3 +230,16 @@ def test_a_megabyte_answer_renders_in_slices(browser):
     again = browser.driver.execute_async_script(
         SLICED.replace("renderMarkdown(box, markdown);", "renderMarkdown(box, markdown); renderMarkdown(box, 'Replaced.');"), markdown)
     assert settled(browser, again["box"])["paragraphs"] == ["Replaced."]
+
+
+def test_an_answer_cannot_forge_a_formula_placeholder(browser):
+    """A formula shows as its source until the worker's rendering replaces it. An answer that
+    writes such a placeholder itself, naming formulas by number, gets none put into it (it
+    could be another conversation's formula)."""
+    browser.open_side_panel()  # a fresh panel: its first formulas are numbered 1, 2, ...
+    settled(browser, render(browser, "A secret formula: $s = 4242$ and $t = 7731$"))
+    forged = "".join(f'<span class="math-pending" data-formula="{n}">forged {n}</span> ' for n in range(1, 4))
+    box = render(browser, f"Look: {forged}")  # a finished formula would be put in at once
+    shown = browser.driver.execute_script("return [...arguments[0].querySelectorAll('.math-pending')].map((e) => e.textContent)", box)
+    assert shown == ["forged 1", "forged 2", "forged 3"]
+    assert box.find_elements(By.CSS_SELECTOR, ".katex") == []
