@@ -13,7 +13,7 @@ export const LIMITS = {
   highlightChars: 20_000, // longer code is shown without colours
   texChars: 4_000, // one formula's source
   texNesting: 64, // braces, \left and \begin inside each other in one formula
-  texElements: 6_000, // elements one rendered formula may hold (a big matrix fits)
+  texElements: 10_000, // elements one rendered formula may hold (a 10×10 matrix of fractions: 3,400)
   texExpansions: 500, // KaTeX's macro expansions per formula
   texMilliseconds: 3_000, // a formula still rendering then is stopped (off the main thread)
 };
