@@ -12,7 +12,7 @@ import { markedHighlight } from "../vendor/marked-highlight/marked-highlight.mjs
 import hljs from "../vendor/highlight/highlight.mjs";
 import { mathExtension } from "./math.js";
 import { fillFormulas } from "./formulas.js";
-import { escapeHtml, LIMITS, plainTextElement, plainTextHtml } from "./render-limits.js";
+import { escapeHtml, htmlNesting, LIMITS, plainTextElement, plainTextHtml } from "./render-limits.js";
 import { sanitizeHtml } from "./sanitize.js";
 import { h } from "./dom.js";
 import { t } from "../shared/i18n.js";
@@ -98,6 +98,9 @@ function lex(text) {
 
 function lexAll(text) {
   const tokens = marked.lexer(text);
+  for (const [index, token] of tokens.entries()) {
+    if (token.type !== "code" && htmlNesting(token.raw) > LIMITS.htmlNesting) tokens[index] = { type: "tooDeep", raw: token.raw, text: token.raw };
+  }
   // What marked.parse does between lexing and rendering: the highlighting happens here.
   if (marked.defaults.walkTokens) marked.walkTokens(tokens, marked.defaults.walkTokens);
   return tokens;

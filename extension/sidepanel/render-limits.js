@@ -9,6 +9,7 @@ import { t } from "../shared/i18n.js";
 export const LIMITS = {
   nesting: 16, // quotes, lists, emphasis inside each other; people read a handful
   emphasisMarks: 1_000, // *, _ and ~ in one paragraph (a bold word takes four)
+  htmlNesting: 64, // HTML elements an answer writes inside each other in one block
   blockElements: 20_000, // elements one rendered block may hold (a long table fits)
   highlightChars: 20_000, // longer code is shown without colours
   texChars: 4_000, // one formula's source
@@ -47,6 +48,23 @@ export function texNesting(tex) {
     if (token === "\\{" || token === "\\}") continue; // literal braces
     if (token === "{" || token.startsWith("\\left") || token.startsWith("\\begin")) deepest = Math.max(deepest, ++depth);
     else depth = Math.max(0, depth - 1);
+  }
+  return deepest;
+}
+
+// Elements that never hold others, so never nest.
+const VOID = new Set(["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"]);
+
+// How deep the HTML tags a block writes go: cheap, before the sanitiser parses them (ten
+// thousand nested <div> cost it a third of a second, and the layout as much again).
+export function htmlNesting(text) {
+  if (!text.includes("<")) return 0;
+  let depth = 0;
+  let deepest = 0;
+  for (const [, closing, name, selfClosing] of text.matchAll(/<(\/?)([a-z][a-z0-9-]*)\b[^<>]*?(\/?)>/gi)) {
+    if (VOID.has(name.toLowerCase()) || selfClosing) continue;
+    if (closing) depth = Math.max(0, depth - 1);
+    else deepest = Math.max(deepest, ++depth);
   }
   return deepest;
 }

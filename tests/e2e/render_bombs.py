@@ -43,3 +43,5 @@ That is ***all*** ~~there is~~."""
 DEEP_EMPHASIS = "**a " * DEPTH + "x" + " a**" * DEPTH
 LONG_LIST = "".join(f"- item {n}\n" for n in range(21_000))  # 21,001 elements in one block
 LONG_CODE = "```python\n" + "def f(x):\n    return x + 1\n" * 1_000 + "```"  # 27,000 characters
+DEEP_DIVS = "<div>" * DEPTH + "the innermost box" + "</div>" * DEPTH
+DEEP_SPANS = "Inline: " + "<span>" * DEPTH + "the innermost word"

@@ -243,3 +243,17 @@ def test_an_answer_cannot_forge_a_formula_placeholder(browser):
     shown = browser.driver.execute_script("return [...arguments[0].querySelectorAll('.math-pending')].map((e) => e.textContent)", box)
     assert shown == ["forged 1", "forged 2", "forged 3"]
     assert box.find_elements(By.CSS_SELECTOR, ".katex") == []
+
+
+def test_html_nested_ten_thousand_deep_shows_as_text(browser):
+    """HTML the answer writes nests too: ten thousand <div> (a block) or <span> (inside a
+    paragraph) show as text, before the sanitiser and the layout pay for them; HTML of
+    ordinary depth still renders."""
+    from .render_bombs import DEEP_DIVS, DEEP_SPANS
+
+    browser.open_side_panel()
+    box = render(browser, f"{DEEP_DIVS}\n\n{DEEP_SPANS}\n\nPress <kbd>Ctrl</kbd> for H<sub>2</sub>O, <span><b><i>nested</i></b></span>.")
+    report = settled(browser, box)
+    assert [f["note"] for f in report["fallbacks"]] == [NOTE, NOTE] and report["elements"] < 20
+    assert report["fallbacks"][0]["text"].startswith("<div><div><div>") and report["fallbacks"][1]["text"].startswith("Inline: <span>")
+    assert [e.text for e in box.find_elements(By.CSS_SELECTOR, "p > kbd, p > sub, p > span > b > i")] == ["Ctrl", "2", "nested"]
