@@ -23,6 +23,7 @@ BENCHMARKS = {
     "extraction": [sys.executable, "bench/bench_extraction.py"],
     "sandbox": [sys.executable, "bench/bench_sandbox.py"],
     "panel": [sys.executable, "bench/bench_panel.py"],
+    "render-limits": [sys.executable, "bench/bench_render_limits.py"],
     "pdf": [sys.executable, "bench/bench_pdf.py"],
     "compaction": [sys.executable, "bench/bench_compaction.py"],
     "compaction-pyodide": ["node", "bench/bench_compaction_pyodide.mjs"],

@@ -2,34 +2,169 @@
 // math by KaTeX), sanitize.js cleans it before it touches the page. While a reply streams,
 // LiveMarkdown renders it block by block: finished blocks are rendered once and kept, only
 // the last (still growing) block is rendered again as tokens arrive.
+//
+// The answer is untrusted, so rendering is bounded (render-limits.js): quotes and lists
+// nest only so deep, long code is not coloured, a block of too many elements and a block
+// that fails to render show as plain text with a note, and the rest renders as usual.
 
 import { Marked } from "../vendor/marked/marked.esm.js";
 import { markedHighlight } from "../vendor/marked-highlight/marked-highlight.mjs";
 import hljs from "../vendor/highlight/highlight.mjs";
 import { mathExtension } from "./math.js";
+import { fillFormulas } from "./formulas.js";
+import { escapeHtml, htmlNesting, LIMITS, plainTextElement, plainTextHtml } from "./render-limits.js";
 import { sanitizeHtml } from "./sanitize.js";
+import { h } from "./dom.js";
 import { t } from "../shared/i18n.js";
+
+function highlight(code, language) {
+  if (code.length > LIMITS.highlightChars) return escapeHtml(code); // shown with a note (toFragment)
+  return hljs.highlight(code, { language, ignoreIllegals: true }).value;
+}
+
+// Quotes, lists and emphasis are parsed by recursion: past LIMITS.nesting levels, before
+// the stack gives way, what is left of a block (up to its next blank line) is plain text,
+// and deeper emphasis marks are read as the characters they are.
+let nesting = 0;
+
+function limitNesting(kind, pastTheLimit) {
+  return function (src, ...rest) {
+    if (nesting >= LIMITS.nesting) return pastTheLimit.call(this, src, kind);
+    nesting += 1;
+    try {
+      return marked.Tokenizer.prototype[kind].call(this, src, ...rest);
+    } finally {
+      nesting -= 1;
+    }
+  };
+}
+
+function plainBlock(src, kind) {
+  if (!this.rules.block[kind].test(src)) return undefined;
+  const end = src.search(/\n[ \t]*(\n|$)/);
+  const raw = end < 0 ? src : src.slice(0, end + 1);
+  return { type: "tooDeep", raw, text: raw };
+}
+
+const asText = () => undefined;
+
+// Finding where each emphasis ends scans the rest of its paragraph: a paragraph of
+// thousands of marks would cost seconds, so past LIMITS.emphasisMarks they are its text.
+let counted = { text: null, marks: 0 };
+
+function limitEmphasis(kind) {
+  const nested = limitNesting(kind, asText);
+  return function (src, maskedSrc, ...rest) {
+    if (counted.text !== maskedSrc) counted = { text: maskedSrc, marks: maskedSrc.match(/[*_~]/g)?.length ?? 0 };
+    return counted.marks > LIMITS.emphasisMarks ? undefined : nested.call(this, src, maskedSrc, ...rest);
+  };
+}
 
 const marked = new Marked(
   { gfm: true, breaks: false },
   markedHighlight({
     langPrefix: "hljs language-",
-    highlight(code, lang) {
-      const language = hljs.getLanguage(lang) ? lang : "plaintext";
-      return hljs.highlight(code, { language, ignoreIllegals: true }).value;
-    },
+    highlight: (code, lang) => highlight(code, hljs.getLanguage(lang) ? lang : "plaintext"),
   }),
   mathExtension,
+  {
+    tokenizer: {
+      blockquote: limitNesting("blockquote", plainBlock),
+      list: limitNesting("list", plainBlock),
+      emStrong: limitEmphasis("emStrong"),
+      del: limitEmphasis("del"),
+    },
+    extensions: [{ name: "tooDeep", renderer: (token) => plainTextHtml(token.text) }],
+  },
 );
 
-function toFragment(html) {
-  const fragment = sanitizeHtml(html);
-  for (const block of fragment.querySelectorAll("pre")) addCopyButton(block);
+// Tokens, highlighted. When the text cannot be parsed whole (a construct that still
+// overflows the stack), each part between blank lines is parsed alone, and a part that
+// fails is plain text: one bad block never takes the others with it.
+function lex(text) {
+  try {
+    return lexAll(text);
+  } catch {
+    const parts = text.split(/(?<=\n[ \t]*\n)/).map((part) => {
+      try {
+        return lexAll(part);
+      } catch {
+        return Object.assign([{ type: "tooDeep", raw: part, text: part }], { links: {} });
+      }
+    });
+    return Object.assign(parts.flat(), { links: Object.assign({}, ...parts.map((part) => part.links)) });
+  }
+}
+
+function lexAll(text) {
+  const tokens = marked.lexer(text);
+  for (const [index, token] of tokens.entries()) {
+    if (token.type !== "code" && htmlNesting(token.raw) > LIMITS.htmlNesting) tokens[index] = { type: "tooDeep", raw: token.raw, text: token.raw };
+  }
+  // What marked.parse does between lexing and rendering: the highlighting happens here.
+  if (marked.defaults.walkTokens) marked.walkTokens(tokens, marked.defaults.walkTokens);
+  return tokens;
+}
+
+function toHtml(tokens) {
+  try {
+    return marked.parser(tokens);
+  } catch {
+    return tokens.map((token) => {
+      try {
+        return marked.parser(Object.assign([token], { links: tokens.links }));
+      } catch {
+        return plainTextHtml(token.raw);
+      }
+    }).join("");
+  }
+}
+
+function toFragment(tokens) {
+  const fragment = sanitizeHtml(toHtml(tokens));
+  for (const block of [...fragment.children]) {
+    if (block.getElementsByTagName("*").length > LIMITS.blockElements) block.replaceWith(plainTextElement(block.textContent));
+  }
+  for (const block of fragment.querySelectorAll("pre:not(.render-limit-text)")) {
+    addCopyButton(block);
+    if (block.textContent.length > LIMITS.highlightChars) block.after(h("span", { class: "render-limit-note" }, t("notHighlighted")));
+  }
+  fillFormulas(fragment);
   return fragment;
 }
 
+// A whole answer, rendered in slices: the first holds every ordinary answer, and a longer
+// one (a stored or imported answer of a megabyte) goes on in later tasks, so the panel
+// answers meanwhile. The element is aria-busy until the last slice is in.
+const FIRST_SLICE = 32_000; // characters of Markdown
+const SLICE = 16_000;
+const renderings = new WeakMap(); // element -> its latest rendering (an older one stops)
+const nextTask = new MessageChannel(); // not throttled like timers in a background tab
+nextTask.port1.onmessage = () => nextTask.queue.shift()?.();
+nextTask.queue = [];
+
 export function renderMarkdown(element, markdown) {
-  element.replaceChildren(toFragment(marked.parse(String(markdown ?? ""))));
+  const rendering = { tokens: lex(String(markdown ?? "")), done: 0 };
+  renderings.set(element, rendering);
+  element.replaceChildren();
+  renderSlice(element, rendering, FIRST_SLICE);
+}
+
+function renderSlice(element, rendering, budget) {
+  if (renderings.get(element) !== rendering) return;
+  const { tokens } = rendering;
+  const start = rendering.done;
+  for (let size = 0; rendering.done < tokens.length && (rendering.done === start || size + tokens[rendering.done].raw.length <= budget);) {
+    size += tokens[rendering.done++].raw.length;
+  }
+  element.append(toFragment(Object.assign(tokens.slice(start, rendering.done), { links: tokens.links })));
+  if (rendering.done < tokens.length) {
+    element.setAttribute("aria-busy", "true");
+    nextTask.queue.push(() => renderSlice(element, rendering, SLICE));
+    nextTask.port2.postMessage(null);
+  } else {
+    element.removeAttribute("aria-busy");
+  }
 }
 
 export class LiveMarkdown {
@@ -61,27 +196,24 @@ export class LiveMarkdown {
   }
 
   update() {
-    const tokens = marked.lexer(this.text.slice(this.frozenLength));
-    // What marked.parse does between lexing and rendering: the highlighting happens here.
-    if (marked.defaults.walkTokens) marked.walkTokens(tokens, marked.defaults.walkTokens);
+    const tokens = lex(this.text.slice(this.frozenLength));
     let last = tokens.length - 1;
     while (last > 0 && tokens[last].type === "space") last -= 1;
     if (last > 0) {
       const done = tokens.slice(0, last);
       done.links = tokens.links;
-      this.tail.before(toFragment(marked.parser(done)));
+      this.tail.before(toFragment(done));
       this.frozenLength += done.reduce((sum, token) => sum + token.raw.length, 0);
     }
     const open = tokens.slice(Math.max(last, 0));
     open.links = tokens.links;
-    this.tail.replaceChildren(toFragment(marked.parser(open)));
+    this.tail.replaceChildren(toFragment(open));
   }
 }
 
 // The code a CodeAgent ran, highlighted like the code in answers (and cleaned the same way).
 export function codeBlock(code, language = "python") {
-  const highlighted = hljs.highlight(String(code), { language, ignoreIllegals: true }).value;
-  const block = sanitizeHtml(`<pre class="code"><code class="hljs language-${language}">${highlighted}</code></pre>`).firstElementChild;
+  const block = sanitizeHtml(`<pre class="code"><code class="hljs language-${language}">${highlight(String(code), language)}</code></pre>`).firstElementChild;
   addCopyButton(block);
   return block;
 }

@@ -48,7 +48,9 @@ def test_markdown_renders_live_block_by_block_while_streaming(panel, model):
     wait_for_status(panel, "ok")
     answer = last_turn(panel.driver).find_element(By.CSS_SELECTOR, ".message.assistant")
     assert answer.find_element(By.TAG_NAME, "h2").text == "Result"
-    assert answer.find_elements(By.CSS_SELECTOR, ".katex") and answer.find_elements(By.CSS_SELECTOR, ".math-block .katex-display")
+    # KaTeX renders in a worker: a formula shows as its source until its rendering is in.
+    wait(panel, lambda d: answer.find_elements(By.CSS_SELECTOR, ".katex") and answer.find_elements(By.CSS_SELECTOR, ".math-block .katex-display"), 10)
+    assert answer.find_elements(By.CSS_SELECTOR, ".math-pending") == []
     assert [c.text for c in answer.find_elements(By.CSS_SELECTOR, "table td")] == ["a", "1"]
     keywords = [k.text for k in answer.find_elements(By.CSS_SELECTOR, "pre code.language-python .hljs-keyword")]
     assert keywords == ["def", "return"]

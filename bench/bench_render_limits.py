@@ -1,0 +1,151 @@
+#!/usr/bin/env python3
+"""The side panel's longest task while it renders an answer built to break it, in real
+headless Chromium against the scripted model server: a 2 KB TeX macro bomb (KaTeX would
+expand it into 2.5 million elements), 10,000 nested braces, a 10,000-deep quote. Each is
+streamed as a model's answer and shown as plain text with a note (the formula once the
+worker rendering it gives up); what is timed is the panel's main thread meanwhile. And a
+stored answer of a megabyte, opened: its Markdown is lexed at once, then rendered in slices.
+
+The longest task: the longest entry a 'longtask' PerformanceObserver reports (it reports
+tasks of 50 ms and more), and when there is none, the longest call in which the panel
+applies the stream's events or shows a stored turn (rendering and the layout it forces
+included). A timer loop's
+longest gap would count the time this shared machine gives the panel no core as well.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import uuid
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_panel import row  # noqa: E402
+from tests.e2e.chat import configure, fresh_panel, open_in_panel, send, wait, wait_for_status  # noqa: E402
+from tests.e2e.render_bombs import deep_braces, deep_quote, macro_bomb  # noqa: E402
+from tests.helpers.browser import Browser, fresh_profile, remove_profile  # noqa: E402
+from tests.helpers.model_server import ModelServer, Reply  # noqa: E402
+
+WATCH_TASKS = """
+const done = arguments[arguments.length - 1];
+const watch = window.taskWatch = { calls: [], longtasks: [] };
+new PerformanceObserver((list) => { for (const entry of list.getEntries()) watch.longtasks.push(entry.duration); })
+  .observe({ type: "longtask" });
+// The panel's module, imported again by its URL: the very instance the panel runs.
+import(chrome.runtime.getURL("extension/sidepanel/sidepanel.js")).then(({ conversation: view }) => {
+  for (const name of ["applyBatch", "finished", "addTurn"]) {
+    const call = view[name].bind(view);
+    view[name] = (...args) => {
+      const start = performance.now();
+      try { return call(...args); } finally { watch.calls.push(performance.now() - start); }
+    };
+  }
+  done();
+});
+"""
+
+WATCHED = """
+const watch = window.taskWatch;
+return { calls: Math.max(0, ...watch.calls), longest: Math.max(0, ...watch.longtasks), count: watch.longtasks.length };
+"""
+
+SHOWN_AS_TEXT = """
+const answer = document.querySelector("article.turn:last-of-type .message.assistant");
+return Boolean(answer && !answer.hidden && answer.querySelector(".render-limit") && !answer.querySelector(".math-pending"));
+"""
+
+
+ALL_SHOWN = """
+const answer = document.querySelector("article.turn:last-of-type .message.assistant");
+return Boolean(answer && !answer.hidden && !answer.closest("[aria-busy]") && answer.textContent.includes("Paragraph 999"));
+"""
+
+STORE = """
+const [record, done] = arguments;
+chrome.storage.local.get("conversations").then(async ({ conversations: index = {} }) => {
+  index[record.id] = { id: record.id, title: record.title, createdAt: record.createdAt, updatedAt: record.updatedAt };
+  await chrome.storage.local.set({ ["conversation:" + record.id]: record, conversations: index });
+  done();
+});
+"""
+
+
+def stored_answer(answer: str) -> dict:
+    events = [{"kind": kind, "conversation_id": "long", "agent": "agent", "depth": 0, "step": 1, "seq": seq, "time": 1.764e9, "data": data}
+              for seq, (kind, data) in enumerate([("step_start", {}), ("token", {"text": answer}), ("final_answer", {"answer": answer}),
+                                                  ("done", {"status": "ok", "steps": 1, "usage": {}})], start=1)]
+    turn = {"id": "t1", "text": "Everything, please", "context": None, "startedAt": 1_764_000_000_000, "status": "ok", "events": events}
+    return {"id": str(uuid.uuid4()), "title": "A long answer", "createdAt": 1_764_000_000_000, "updatedAt": 1_764_000_000_000,
+            "memory": None, "turns": [turn]}
+
+
+def longest_task_opening(browser: Browser, answer: str) -> tuple[float, int]:
+    """The same, from opening a stored conversation (as History does) to its answer shown."""
+    fresh_panel(browser)
+    record = stored_answer(answer)
+    browser.driver.execute_async_script(STORE, record)
+    browser.driver.execute_async_script(WATCH_TASKS)
+    open_in_panel(browser.driver, record["id"])
+    wait(browser, lambda d: d.execute_script(ALL_SHOWN), 60, "the long answer never showed whole")
+    return watched_tasks(browser)
+
+
+def longest_task(browser: Browser, model: ModelServer, answer: str) -> tuple[float, int]:
+    """(the panel's longest task in ms, how many long tasks) from sending the question to
+    the answer shown with its fallback."""
+    fresh_panel(browser)
+    configure(browser, model.base_url)
+    model.script(Reply(text=f"The page says:\n\n{answer}\n\nThat is all."))
+    browser.driver.execute_async_script(WATCH_TASKS)
+    send(browser, "Quote the page")
+    wait_for_status(browser, "ok", timeout=120)
+    wait(browser, lambda d: d.execute_script(SHOWN_AS_TEXT), 60, "the answer never showed as text")
+    return watched_tasks(browser)
+
+
+def watched_tasks(browser: Browser) -> tuple[float, int]:
+    watched = browser.driver.execute_script(WATCHED)
+    return watched["longest"] or watched["calls"], watched["count"]
+
+
+LONG = "a stored answer of 1 MB of ordinary Markdown, opened"
+
+
+def long_answer() -> str:
+    return "\n\n".join(f"Paragraph {n} with **bold** words, `code` and a [link](https://example.com/{n}). " * 13 for n in range(1_000))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=3)
+    args = parser.parse_args()
+    bombs = {"a 2 KB macro bomb (\\def)": macro_bomb(), "10,000 nested braces": deep_braces(), "a 10,000-deep quote": deep_quote()}
+    results = {name: [] for name in [*bombs, LONG]}
+    profile = fresh_profile()
+    browser = Browser(profile).start()
+    try:
+        with ModelServer() as model:
+            # A first answer with every renderer in it, not counted: what is timed is the
+            # bomb, not the panel's first compile of its code.
+            longest_task(browser, model, "> quoted $x^2$\n\n$$\\frac{1}{2}$$\n\n```python\nx = 1\n```\n\n" + deep_quote(20))
+            for _ in range(args.runs):
+                for name, answer in bombs.items():
+                    results[name].append(longest_task(browser, model, answer))
+                results[LONG].append(longest_task_opening(browser, long_answer()))
+    finally:
+        browser.quit()
+        remove_profile(profile)
+    print(f"\n### The panel's longest task while an answer built to break it renders ({args.runs} runs each; ms)\n")
+    print("| measure | median | p95 | min–max | target |")
+    print("|---|---|---|---|---|")
+    for name, runs in results.items():
+        long_tasks = sum(count for _, count in runs)
+        shown = "rendered, in slices" if name == LONG else "shown as text with a note"
+        print(row(f"{name}, {shown} ({long_tasks} long tasks ≥ 50 ms)", [ms for ms, _ in runs], "< 50"))
+
+
+if __name__ == "__main__":
+    main()
