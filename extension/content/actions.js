@@ -58,6 +58,9 @@
 
   function editable(el) {
     const textInput = el.localName === "input" && ["", "text", "search", "email", "url", "tel", "password", "number"].includes(el.getAttribute("type") || "");
+    if ((textInput || el.localName === "textarea") && el.readOnly) {
+      throw new page.PageToolError(`The ${page.describe(el).summary} is read-only: a person cannot type into it either (it may be filled by a picker beside it).`);
+    }
     if (textInput || el.localName === "textarea" || el.isContentEditable) return el;
     const what = page.describe(el).summary;
     throw new page.PageToolError(`The ${what} is not a text field, so text cannot be typed into it.`);

@@ -28,6 +28,15 @@
     return (tabindex !== null && Number(tabindex) >= 0) || el.hasAttribute("onclick");
   }
 
+  // A page's own clickable text (a span with a click handler, drawn as a link): the pointer
+  // it shows is the only sign. Small elements only, and not inside another one that shows it.
+  function looksClickable(el) {
+    if (el.childElementCount > 3 || page.squash(el.textContent).length > 80) return false;
+    const view = el.ownerDocument.defaultView;
+    return view.getComputedStyle(el).cursor === "pointer" &&
+      !(el.parentElement && view.getComputedStyle(el.parentElement).cursor === "pointer");
+  }
+
   // Elements under `root` in document order, into open shadow roots and same-origin frames.
   function* elementsUnder(root) {
     const walker = (root.ownerDocument ?? root).createTreeWalker(root, NodeFilter.SHOW_ELEMENT);
@@ -86,7 +95,8 @@
   }
 
   function line(el) {
-    const { role } = page.describe(el);
+    const { role: named } = page.describe(el);
+    const role = named === el.localName && !CONTROL_TAGS.has(named) ? "clickable" : named; // a div or span made clickable
     const name = page.nameOf(el);
     const parts = [page.locators.locatorFor(el), role];
     if (name && !(el.localName === "input" && el.value === name && el.type !== "submit" && el.type !== "button")) {
@@ -102,7 +112,8 @@
   function controls(root) {
     const listed = new Set();
     for (const el of elementsUnder(root)) {
-      if (isControl(el) && !insideAnother(el, listed) && page.isVisible(el)) listed.add(el);
+      if (insideAnother(el, listed)) continue;
+      if ((isControl(el) || looksClickable(el)) && page.isVisible(el)) listed.add(el);
     }
     return [...listed];
   }

@@ -99,3 +99,9 @@ def test_back_and_forward_go_through_the_tab_s_history(tabs, site):
     forward = done(tabs, "go_forward")
     assert forward["url"] == site.url("controls.html")
     assert "there is no page after this one" in refused(tabs, "go_forward")
+
+
+def test_a_read_only_field_is_not_typed_into(form):
+    text = refused(form, "type_text", locator="#when", text="2026-12-24")
+    assert "The text field “Delivery date” is read-only" in text
+    assert form.in_page("return document.getElementById('when').value") == ""

@@ -37,9 +37,10 @@ def test_every_visible_control_in_reading_order_with_its_name_value_and_state(ta
         "link “Home”",
         "button “Shadow button”",
         "button “Inside the frame” (in a frame)",
+        "clickable “the terms” below",  # a span with a click handler, drawn as a link
         "link “Far below” below",
     ]
-    assert head.startswith(f"16 controls on {site.url('controls.html')}; this is part 1 of 1.")
+    assert head.startswith(f"17 controls on {site.url('controls.html')}; this is part 1 of 1.")
 
 
 def test_a_locator_from_the_list_is_what_the_actions_take(tabs, site):
@@ -55,7 +56,7 @@ def test_a_long_list_comes_in_parts_and_a_region_lists_only_its_own(tabs, site):
     head, lines, _ = listed(tabs, max_controls=10)
     assert len(lines) == 10 and "part 1 of 2" in head and "page=2" in head
     head, lines, _ = listed(tabs, max_controls=10, page=2)
-    assert len(lines) == 6 and lines[-1] == "link “Far below” below"
+    assert len(lines) == 7 and lines[-1] == "link “Far below” below"
     head, lines, _ = listed(tabs, within="#delivery")
     assert lines[0] == "text field “Full name” = “Ada Lovelace” required" and lines[-1] == "button “Place order”"
     assert len(lines) == 9
