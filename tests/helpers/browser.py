@@ -191,42 +191,59 @@ class Browser:
     # -- console watching ----------------------------------------------------------------
 
     def _watch_extension_consoles(self) -> None:
-        sessions: dict[str, str] = {}
+        sessions: dict[str, str] = {}  # our session -> where its problems come from
+        session_targets: dict[str, str] = {}  # our session -> its target id
+        asked: set[str] = set()  # target ids we asked to attach to
+        addresses: dict[str, str] = {}  # target id -> the address it shows now
 
-        def attached(params, _session):
+        def attached(params, session_id):
             info = params["targetInfo"]
-            if not info["url"].startswith("chrome-extension://"):
-                return
+            addresses[info["targetId"]] = info["url"]
+            if not self._is_extension_page(info["url"]) or info["targetId"] in session_targets.values():
+                return  # one session per target, or each problem would be counted twice
             sessions[params["sessionId"]] = f"{info['type']} {info['url'].split('/', 3)[-1]}"
+            session_targets[params["sessionId"]] = info["targetId"]
             # Never block the reader thread: enabling waits for the reader to deliver the reply.
             threading.Thread(target=self._enable_runtime, args=(params["sessionId"],), daemon=True).start()
 
+        def still_ours(session) -> bool:
+            # A tab that left the extension for a web page is no longer the extension's to answer for.
+            return session in sessions and self._is_extension_page(addresses.get(session_targets[session], ""))
+
         def exception(params, session):
-            if session in sessions:
+            if still_ours(session):
                 details = params["exceptionDetails"]
                 text = details.get("exception", {}).get("description") or details.get("text", "")
                 self.problems.append(ConsoleProblem(sessions[session], f"uncaught: {text}"))
 
         def console(params, session):
-            if session in sessions and params.get("type") == "error":
+            if still_ours(session) and params.get("type") == "error":
                 text = " ".join(str(a.get("value", a.get("description", ""))) for a in params.get("args", []))
                 self.problems.append(ConsoleProblem(sessions[session], f"console.error: {text}"))
+
+        def seen(params, _session):
+            # A tab opened blank and then sent to an extension page (how the tests open the
+            # side panel) was not the extension's when it was created: watch it once it is.
+            info = params["targetInfo"]
+            addresses[info["targetId"]] = info["url"]
+            if self._is_extension_page(info["url"]) and info["targetId"] not in asked | set(session_targets.values()):
+                asked.add(info["targetId"])
+                threading.Thread(target=self._attach_quietly, args=(info["targetId"],), daemon=True).start()
 
         self.cdp.on("Target.attachedToTarget", attached)
         self.cdp.on("Runtime.exceptionThrown", exception)
         self.cdp.on("Runtime.consoleAPICalled", console)
+        self.cdp.on("Target.targetCreated", seen)
+        self.cdp.on("Target.targetInfoChanged", seen)
         self.cdp.send(
             "Target.setAutoAttach",
             {"autoAttach": True, "waitForDebuggerOnStart": False, "flatten": True},
         )
         self.cdp.send("Target.setDiscoverTargets", {"discover": True})
 
-        def discovered(params, _session):
-            info = params["targetInfo"]
-            if info["url"].startswith("chrome-extension://") and not info.get("attached"):
-                threading.Thread(target=self._attach_quietly, args=(info["targetId"],), daemon=True).start()
-
-        self.cdp.on("Target.targetCreated", discovered)
+    @staticmethod
+    def _is_extension_page(url: str) -> bool:
+        return url.startswith("chrome-extension://")
 
     def _attach_quietly(self, target_id: str) -> None:
         try:
