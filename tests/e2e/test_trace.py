@@ -42,3 +42,25 @@ def test_trace_of_a_two_step_turn_is_exactly_what_crossed_the_wire(browser, mode
     browser.screenshot("trace")
     dialog.find_element(By.CSS_SELECTOR, ".close-trace").click()
     assert not browser.driver.find_element(By.ID, "trace").is_displayed()
+
+
+# What OpenAI's chat completions send today: the counts, and objects breaking them down.
+OPENAI_USAGE = {
+    "prompt_tokens": 1234, "completion_tokens": 56, "total_tokens": 1290,
+    "prompt_tokens_details": {"cached_tokens": 1024, "audio_tokens": 0},
+    "completion_tokens_details": {"reasoning_tokens": 0, "audio_tokens": 0,
+                                  "accepted_prediction_tokens": 0, "rejected_prediction_tokens": 0},
+}
+
+
+def test_the_trace_opens_and_shows_openais_own_usage_object(panel, model):
+    browser = panel
+    model.script(Reply(text="Cached, mostly.", usage=OPENAI_USAGE))
+    send(browser, "How much did that cost?")
+    wait_for_status(browser, "ok")
+    assert '"prompt_tokens_details": {"cached_tokens": 1024' in model.responses[-1]  # sent as OpenAI does
+    last_turn(browser.driver).find_element(By.CSS_SELECTOR, "button.show-trace").click()
+    dialog = wait(browser, lambda d: (t := d.find_element(By.ID, "trace")).is_displayed() and t, 5)
+    [call] = dialog.find_elements(By.CSS_SELECTOR, ".model-call")
+    assert call.find_element(By.TAG_NAME, "summary").text.endswith("· 1234 in / 56 out tokens")
+    dialog.find_element(By.CSS_SELECTOR, ".close-trace").click()
