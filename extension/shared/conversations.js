@@ -73,8 +73,16 @@ export function createConversation(title) {
   return serially(() => save({ id: crypto.randomUUID(), title, createdAt: now, updatedAt: now, memory: null, turns: [] }));
 }
 
-export function addTurn(id, turn) {
-  return update(id, (record) => record.turns.push({ status: "running", events: [], ...turn }));
+// A new turn, with the conversation's own settings if it brings them. Refused while another
+// turn runs, checked in the same change that adds it: two panels sending at the same instant
+// both read "nothing running" before either had added its turn, and both started one.
+// Returns the record as the turn starts from it (its memory and settings).
+export function addTurn(id, turn, { overrides } = {}) {
+  return update(id, (record) => {
+    if (record.turns.some((other) => other.status === "running")) throw new Error(t("stillAnswering"));
+    if (overrides) record.overrides = overrides;
+    record.turns.push({ status: "running", events: [], memoryAt: memoryStepCount(record.memory), ...turn });
+  });
 }
 
 function findTurn(record, turnId) {
@@ -146,13 +154,6 @@ export function deleteTurn(id, turnId) {
     record.memory = withSteps(record.memory, (steps) => [...steps.slice(0, start), ...steps.slice(end)]);
     record.turns.splice(index, 1);
     for (const later of record.turns.slice(index)) if (later.memoryAt !== undefined) later.memoryAt -= end - start;
-  });
-}
-
-// This conversation's own system prompt, temperature or longest reply, over the settings.
-export function setOverrides(id, overrides) {
-  return update(id, (record) => {
-    record.overrides = overrides;
   });
 }
 
