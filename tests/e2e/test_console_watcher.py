@@ -57,3 +57,13 @@ def test_a_web_page_in_a_tab_that_was_the_panel_is_not_the_extensions_problem(br
         browser.driver.execute_script("console.error('the panel again')")
         taken = problems_once_heard(browser, "the panel again")
     assert not any("the site complains" in p for p in taken), taken
+
+
+def test_only_what_the_allow_list_names_is_let_through(browser, monkeypatch):
+    from tests.helpers import console_watcher
+
+    monkeypatch.setattr(console_watcher, "EXPECTED", [(r"sidepanel\.html\] console\.error: known noise", "why it is expected")])
+    browser.open_side_panel()
+    browser.driver.execute_script("console.error('known noise'); console.error('a real fault')")
+    taken = problems_once_heard(browser, "a real fault")
+    assert not any("known noise" in p for p in taken), taken
