@@ -19,7 +19,8 @@ function attachments(tabs, selection) {
   return { record, request: { attachedTabs: chosen.map((tab) => tab.tabId), attachedSelection: picked } };
 }
 
-export async function startTurn({ conversationId, text, context, overrides, attachedTabs, attachedSelection }) {
+// replacing: the turn a regenerated or edited one replaces, with every turn after it.
+export async function startTurn({ conversationId, text, context, overrides, attachedTabs, attachedSelection, replacing }) {
   if (!text?.trim()) throw new Error("Write a message first.");
   const { settings, apiKey } = await loadSettings();
   const missing = whatIsMissing(settings, apiKey);
@@ -34,7 +35,7 @@ export async function startTurn({ conversationId, text, context, overrides, atta
   try {
     // Refused in words while another turn of this conversation runs (another panel's, say).
     const turn = { id: turnId, text, context: context ?? null, ...attached.record, startedAt: Date.now() };
-    const record = await conversations.addTurn(found.id, turn, { overrides });
+    const record = await conversations.addTurn(found.id, turn, { overrides, replacing });
     await runInPython(record, turnId, { text, context, settings, apiKey, attached: attached.request });
   } finally {
     starting.delete(turnId);
