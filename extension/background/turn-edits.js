@@ -2,18 +2,15 @@
 // replaced by a new turn; the agent continues from what came before), or delete one turn.
 
 import * as conversations from "../shared/conversations.js";
-import { loadSettings, whatIsMissing } from "../shared/settings.js";
 import { startTurn } from "./turns.js";
 
+// The turns go in the same change that adds the new one (conversations.addTurn), so an edit
+// refused (settings missing, another panel's turn running) loses nothing.
 export async function editTurn({ conversationId, turnId, text, overrides }) {
   const record = await conversations.loadConversation(conversationId);
   const turn = record?.turns.find((t) => t.id === turnId);
   if (!turn) throw new Error("That message is no longer in the conversation.");
-  const { settings, apiKey } = await loadSettings();
-  const missing = whatIsMissing(settings, apiKey); // checked first: a refused edit loses nothing
-  if (missing) throw new Error(missing);
-  await conversations.dropTurnsFrom(conversationId, turnId);
-  return startTurn({ conversationId, text: text ?? turn.text, context: turn.context, overrides });
+  return startTurn({ conversationId, text: text ?? turn.text, context: turn.context, overrides, replacing: turnId });
 }
 
 export function deleteTurn({ conversationId, turnId }) {

@@ -22,34 +22,29 @@ function attachments(tabs, selection) {
   return { record, request: { attachedTabs: request, attachedSelection: picked } };
 }
 
-export async function startTurn({ conversationId, text, context, overrides, attachedTabs, attachedSelection }) {
+// replacing: the turn a regenerated or edited one replaces, with every turn after it.
+export async function startTurn({ conversationId, text, context, overrides, attachedTabs, attachedSelection, replacing }) {
   if (!text?.trim()) throw new Error("Write a message first.");
   const { settings, apiKey } = await loadSettings();
   const missing = whatIsMissing(settings, apiKey);
   if (missing) throw new Error(missing);
-  const record = conversationId
+  const found = conversationId
     ? await conversations.loadConversation(conversationId)
     : await conversations.createConversation(conversations.titleFrom(context?.selection ? `${text} ${context.selection}` : text));
-  if (!record) throw new Error("That conversation no longer exists.");
-  if (record.turns.some((turn) => turn.status === "running")) {
-    throw new Error("TabAgent is still answering in this conversation: wait, or stop it first.");
-  }
-  if (overrides) {
-    await conversations.setOverrides(record.id, overrides);
-    record.overrides = overrides;
-  }
+  if (!found) throw new Error("That conversation no longer exists.");
   const turnId = crypto.randomUUID();
-  const memoryAt = conversations.memoryStepCount(record.memory);
   const attached = attachments(attachedTabs, attachedSelection);
   starting.add(turnId);
   try {
-    await conversations.addTurn(record.id, { id: turnId, text, context: context ?? null, ...attached.record, startedAt: Date.now(), memoryAt });
+    // Refused in words while another turn of this conversation runs (another panel's, say).
+    const turn = { id: turnId, text, context: context ?? null, ...attached.record, startedAt: Date.now() };
+    const record = await conversations.addTurn(found.id, turn, { overrides, replacing });
     const mcp = await loadMcpServers();
     await runInPython(record, turnId, { text, context, settings, apiKey, mcp, attached: attached.request });
   } finally {
     starting.delete(turnId);
   }
-  return { conversationId: record.id, turnId };
+  return { conversationId: found.id, turnId };
 }
 
 // attached: the tabs and the selection the user attached to this message themselves; reading

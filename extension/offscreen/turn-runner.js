@@ -103,7 +103,7 @@ export class TurnRunner {
     running
       .then(
         (resultJson) => this.finish(batcher, JSON.parse(resultJson)),
-        (error) => this.finish(batcher, { status: "error", memory, error: String(error) }),
+        (error) => this.failed(batcher, memory, error),
       )
       .finally(() => {
         this.waiting.delete(conversationId);
@@ -126,9 +126,30 @@ export class TurnRunner {
     });
   }
 
+  // Python failed outside the agent (it refused the turn, or broke): the turn still ends the
+  // way an agent's failure does, with an error and a done that say why, never a bare "error".
+  failed(batcher, memory, error) {
+    // A Python exception's message is its whole traceback: its last line says what went wrong.
+    const message = String(error?.message || error).trim().split("\n").at(-1);
+    const seq = batcher.all.at(-1)?.seq ?? lastMemorySeq(memory);
+    const at = { conversation_id: batcher.ids.conversationId, agent: "TabAgent", depth: 0, step: 0, time: Date.now() / 1000 };
+    batcher.push({ ...at, kind: "error", seq: seq + 1, data: { message, kind: "agent" } });
+    batcher.push({ ...at, kind: "done", seq: seq + 2, data: { status: "error", steps: 0, usage: {}, error: message } });
+    this.finish(batcher, { status: "error", memory: null }); // null: the memory stays as stored
+  }
+
   async stop({ conversationId }) {
     if (this.waiting.delete(conversationId)) return { stopped: true }; // stopped before it began
     const api = await this.api();
     return { stopped: api.stop_turn(conversationId) };
+  }
+}
+
+// Where the conversation's events had got to: a refused turn's events continue from there.
+function lastMemorySeq(memory) {
+  try {
+    return JSON.parse(memory).seq ?? 0;
+  } catch {
+    return 0; // a new conversation (no memory yet)
   }
 }

@@ -74,8 +74,19 @@ export function createConversation(title) {
   return serially(() => save({ id: crypto.randomUUID(), title, createdAt: now, updatedAt: now, memory: null, turns: [] }));
 }
 
-export function addTurn(id, turn) {
-  return update(id, (record) => record.turns.push({ status: "running", events: [], ...turn }));
+// A new turn, with the conversation's own settings if it brings them, and replacing a turn and
+// all after it when it is a regenerated or edited one. Refused while another turn runs,
+// checked in the same change that adds it: two panels sending at the same instant both read
+// "nothing running" before either had added its turn, and both started one; and a refused
+// regenerate must not have taken its turns away first. Returns the record as the turn starts
+// from it (its memory and settings).
+export function addTurn(id, turn, { overrides, replacing } = {}) {
+  return update(id, (record) => {
+    if (replacing) dropTurnsFrom(record, replacing);
+    if (record.turns.some((other) => other.status === "running")) throw new Error(t("stillAnswering"));
+    if (overrides) record.overrides = overrides;
+    record.turns.push({ status: "running", events: [], memoryAt: memoryStepCount(record.memory), ...turn });
+  });
 }
 
 function findTurn(record, turnId) {
@@ -130,13 +141,11 @@ function turnIndex(record, turnId) {
 }
 
 // Replacing the rest: the turn and all after it go; the agent remembers what came before.
-export function dropTurnsFrom(id, turnId) {
-  return update(id, (record) => {
-    const index = turnIndex(record, turnId);
-    const keep = record.turns[index].memoryAt;
-    record.memory = withSteps(record.memory, (steps) => steps.slice(0, keep));
-    record.turns = record.turns.slice(0, index);
-  });
+function dropTurnsFrom(record, turnId) {
+  const index = turnIndex(record, turnId);
+  const keep = record.turns[index].memoryAt;
+  record.memory = withSteps(record.memory, (steps) => steps.slice(0, keep));
+  record.turns = record.turns.slice(0, index);
 }
 
 export function deleteTurn(id, turnId) {
@@ -147,13 +156,6 @@ export function deleteTurn(id, turnId) {
     record.memory = withSteps(record.memory, (steps) => [...steps.slice(0, start), ...steps.slice(end)]);
     record.turns.splice(index, 1);
     for (const later of record.turns.slice(index)) if (later.memoryAt !== undefined) later.memoryAt -= end - start;
-  });
-}
-
-// This conversation's own system prompt, temperature or longest reply, over the settings.
-export function setOverrides(id, overrides) {
-  return update(id, (record) => {
-    record.overrides = overrides;
   });
 }
 

@@ -12,11 +12,12 @@ function pretty(text) {
   }
 }
 
-function usageOf(response) {
-  const usage = [...response.matchAll(/"usage":\s*(\{[^}]*\})/g)].at(-1)?.[1];
-  if (!usage) return "";
-  const { prompt_tokens: input, completion_tokens: output } = JSON.parse(usage);
-  return ` · ${t("tokenUsage", input ?? "?", output ?? "?")}`;
+// Usage comes as data, read by Python from the reply. The record may be an imported file,
+// so only whole numbers are shown: anything else is a "?".
+function usageOf(usage) {
+  if (!usage || typeof usage !== "object") return "";
+  const count = (value) => (Number.isInteger(value) ? value : "?");
+  return ` · ${t("tokenUsage", count(usage.prompt_tokens), count(usage.completion_tokens))}`;
 }
 
 // The trace as data: one entry per model call, in order.
@@ -47,9 +48,9 @@ export class TraceView {
 
   call(event, index) {
     if (event.kind === "compaction") return this.compaction(event, index);
-    const { status, started, ended, request, response, url } = event.data;
+    const { status, started, ended, request, response, url, usage } = event.data;
     const timing = ended && started ? `${Math.round((ended - started) * 1000)} ms` : "";
-    const title = `${index + 1}. ${t("agentStepLabel", event.agent, event.step)} · ${status ?? t("noAnswer")} · ${timing}${usageOf(response ?? "")}`;
+    const title = `${index + 1}. ${t("agentStepLabel", event.agent, event.step)} · ${status ?? t("noAnswer")} · ${timing}${usageOf(usage)}`;
     return h(
       "details",
       { class: "model-call", "data-status": status ?? "" },

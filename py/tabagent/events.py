@@ -29,7 +29,7 @@ KINDS: dict[str, tuple[str, ...]] = {
     "error": ("message", "kind", "retry_in", "attempt", "cause", "status", "max_attempts", "withdraw"),
     "final_answer": ("answer",),
     "done": ("status", "steps", "usage", "error"),
-    "model_call": ("url", "request", "status", "response", "started", "ended"),
+    "model_call": ("url", "request", "status", "response", "started", "ended", "usage"),
     "compaction": ("reason", "message", "window", "window_source", "before", "after", "dropped",
                    "summarised"),
 }

@@ -93,6 +93,8 @@ class OpenAIModel(Model):
             exchanges.append(exchange)
             try:
                 reply = await self._attempt(body, streamed, exchange)
+                # As read from the reply, so the trace never has to pick it out of the raw text.
+                exchange["usage"] = reply.usage
                 reply.exchanges = exchanges
                 return reply
             except ModelError as error:

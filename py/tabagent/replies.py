@@ -33,7 +33,8 @@ class ModelReply:
     finish_reason: str | None = None
     # What crossed the wire, one entry per attempt (retries included), for the trace:
     # {"url", "request" (the exact JSON text sent), "status", "response" (the text received),
-    #  "started", "ended"}. Headers are left out: they carry the API key.
+    #  "started", "ended", "usage" (this attempt's, as in `usage`; absent when it failed)}.
+    # Headers are left out: they carry the API key.
     exchanges: list[dict] = field(default_factory=list)
     reasoning: str = ""  # what the model thought before answering: never part of `content`
     reasoning_field: str | None = None  # the field it came in ("reasoning_content", ...), if any

@@ -14,6 +14,8 @@ import urllib.request
 import websocket
 
 from tests.helpers.browser import ROOT
+from tests.helpers.cdp import CDP
+from tests.helpers.console_watcher import ConsoleWatcher
 
 NEW_TOOL = ROOT / "py" / "user_tools" / "e2e_live_reload_tool.py"
 
@@ -63,22 +65,29 @@ def test_run_opens_the_panel_and_a_saved_tool_is_live_after_the_reload(tmp_path)
     env.pop("DISPLAY", None)
     runner = subprocess.Popen([sys.executable, "scripts/run.py"], cwd=ROOT, env=env, stdout=subprocess.PIPE,
                               stderr=subprocess.STDOUT, text=True, start_new_session=True)
-    output = ""
+    output, cdp, problems = "", None, []
     try:
         panel = lambda: next((t for t in targets(port) if t["url"].endswith("sidepanel/sidepanel.html")), None)  # noqa: E731
         first = wait_for(panel, 60, "the side panel page")
+        # Its panel is watched like the tests' own: what it logged before this is handed over.
+        cdp = CDP(f"127.0.0.1:{port}")
+        watcher = ConsoleWatcher(cdp)
         assert "convert_units" in wait_for(lambda: panel_tool_names(panel()), 30, "the tool list")
         NEW_TOOL.write_text('from tabagent import tool\n\n\n@tool\ndef live_tool() -> str:\n    """Says it is live."""\n    return "live"\n')
         # Saved: rebuilt, the extension reloaded, the panel opened again, the tool there.
         wait_for(lambda: "live_tool" in panel_tool_names(panel()), 90, "the new tool in the reloaded extension")
         assert panel()["id"] != first["id"]  # the panel came back after the reload
+        problems = watcher.take_problems()
     except AssertionError as failure:
         raise AssertionError(f"{failure}\n--- make run printed:\n{finish(runner)}") from None
     finally:
         NEW_TOOL.unlink(missing_ok=True)
+        if cdp is not None:
+            cdp.close()
         output = finish(runner)
         subprocess.run([sys.executable, "scripts/build.py"], cwd=ROOT, check=True)
     assert "no display here" in output
+    assert not problems, "errors in the extension:\n" + "\n".join(map(str, problems))
 
 
 def finish(runner) -> str:

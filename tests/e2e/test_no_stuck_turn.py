@@ -142,3 +142,34 @@ def test_a_turn_end_larger_than_chrome_takes_is_cut_to_fit_with_a_note(panel):
     assert "exceeded" in seen["whole"].lower() or "length" in seen["whole"].lower(), seen["whole"]
     assert "exceeded" not in seen["cut"].lower() and seen["size"] <= 16 * 2 ** 20
     assert "it had 73,400,320 characters" in seen["note"] and 1000 <= seen["memory"] < 73_400_320
+
+
+# The offscreen document's own TurnRunner module, given a Python that failed to start (as when
+# Pyodide cannot load), asked to run a turn the service worker has saved as running.
+RUN_WITHOUT_PYTHON = """(async () => {
+  const { TurnRunner } = await import(chrome.runtime.getURL("extension/offscreen/turn-runner.js"));
+  const runner = new TurnRunner(Promise.reject(new Error("Traceback (most recent call last):\\nRuntimeError: Python could not start")),
+                                { turnStarted() {}, turnEnded() {} });
+  await runner.start({ conversationId: %s, turnId: %s, task: "Are you there?", memory: %s, settings: {} });
+})()"""
+
+
+def test_a_turn_python_could_not_run_ends_with_the_reason(panel, model):
+    import json
+
+    model.script(Reply(text="Done."))
+    send(panel, "Before Python broke")
+    wait_for_status(panel, "ok")
+    wait(panel, lambda _: stored_turn(panel, "Before Python broke")[1]["status"] == "ok", 10)
+    record, _ = stored_turn(panel, "Before Python broke")
+    mark_running(panel, record["id"])  # the turn the service worker handed to Python
+    turn_id = stored_turn(panel, "Before Python broke")[1]["id"]
+    offscreen = next(t for t in panel.extension_targets() if t["url"].endswith("offscreen.html"))
+    panel.evaluate_in(offscreen, RUN_WITHOUT_PYTHON % (json.dumps(record["id"]), json.dumps(turn_id), json.dumps(record["memory"])))
+    wait(panel, lambda _: stored_turn(panel, "Before Python broke")[1]["status"] == "error", 15)
+    _, turn = stored_turn(panel, "Before Python broke")
+    errors = [e["data"]["message"] for e in turn["events"] if e["kind"] == "error"]
+    assert errors == ["RuntimeError: Python could not start"], turn["events"]
+    assert stored_turn(panel, "Before Python broke")[0]["memory"] == record["memory"]  # kept as it was
+    open_conversation(panel, record["id"])
+    wait(panel, lambda d: "Python could not start" in last_turn(d).text, 10)

@@ -42,3 +42,59 @@ def test_trace_of_a_two_step_turn_is_exactly_what_crossed_the_wire(browser, mode
     browser.screenshot("trace")
     dialog.find_element(By.CSS_SELECTOR, ".close-trace").click()
     assert not browser.driver.find_element(By.ID, "trace").is_displayed()
+
+
+# What OpenAI's chat completions send today: the counts, and objects breaking them down.
+OPENAI_USAGE = {
+    "prompt_tokens": 1234, "completion_tokens": 56, "total_tokens": 1290,
+    "prompt_tokens_details": {"cached_tokens": 1024, "audio_tokens": 0},
+    "completion_tokens_details": {"reasoning_tokens": 0, "audio_tokens": 0,
+                                  "accepted_prediction_tokens": 0, "rejected_prediction_tokens": 0},
+}
+
+
+def test_the_trace_opens_and_shows_openais_own_usage_object(panel, model):
+    browser = panel
+    model.script(Reply(text="Cached, mostly.", usage=OPENAI_USAGE))
+    send(browser, "How much did that cost?")
+    wait_for_status(browser, "ok")
+    assert '"prompt_tokens_details": {"cached_tokens": 1024' in model.responses[-1]  # sent as OpenAI does
+    last_turn(browser.driver).find_element(By.CSS_SELECTOR, "button.show-trace").click()
+    dialog = wait(browser, lambda d: (t := d.find_element(By.ID, "trace")).is_displayed() and t, 5)
+    [call] = dialog.find_elements(By.CSS_SELECTOR, ".model-call")
+    assert call.find_element(By.TAG_NAME, "summary").text.endswith("· 1234 in / 56 out tokens")
+    dialog.find_element(By.CSS_SELECTOR, ".close-trace").click()
+
+
+def imported_with_usage(usage) -> dict:
+    """A shared conversation file whose one model call reports `usage` as its author wished."""
+    def event(kind, seq, data):
+        return {"kind": kind, "conversation_id": "shared", "agent": "agent", "depth": 0, "step": 1, "seq": seq, "time": 1.764e9, "data": data}
+
+    events = [event("step_start", 1, {}),
+              event("model_call", 2, {"url": "http://127.0.0.1:9/v1/chat/completions", "request": "{}", "status": 200,
+                                      "response": 'data: {"usage": {"prompt_tokens": 1, "prompt_tokens_details": {"x": 1}}}',
+                                      "started": 1.0, "ended": 2.0, "usage": usage}),
+              event("final_answer", 3, {"answer": "Shared answer."}),
+              event("done", 4, {"status": "ok", "steps": 1, "usage": {}})]
+    turn = {"id": "turn-1", "text": "Shared question", "context": None, "startedAt": 1_764_000_000_000, "status": "ok", "events": events}
+    return {"id": "shared", "title": "Shared usage", "createdAt": 1_764_000_000_000, "updatedAt": 1_764_000_001_000,
+            "memory": None, "turns": [turn]}
+
+
+def test_an_imported_trace_shows_only_whole_numbers_of_its_usage(browser, tmp_path):
+    path = tmp_path / "shared.json"
+    hostile = {"prompt_tokens": "<b>9999</b>", "completion_tokens": {"nested": 1}}
+    path.write_text(json.dumps({"format": "tabagent-conversations", "version": 1, "conversations": [imported_with_usage(hostile)]}))
+    fresh_panel(browser)
+    browser.driver.find_element(By.ID, "show-history").click()
+    browser.driver.find_element(By.ID, "import-json").send_keys(str(path))
+    wait(browser, lambda d: "Imported 1 conversation" in d.find_element(By.ID, "notice-text").text, 10)
+    entry = wait(browser, lambda d: [b for b in d.find_elements(By.CSS_SELECTOR, "#history-list .open") if b.text.startswith("Shared usage")], 5)[0]
+    entry.click()
+    wait(browser, lambda d: "Shared answer." in d.find_element(By.ID, "conversation").text, 10)
+    last_turn(browser.driver).find_element(By.CSS_SELECTOR, "button.show-trace").click()
+    dialog = wait(browser, lambda d: (t := d.find_element(By.ID, "trace")).is_displayed() and t, 5)
+    [call] = dialog.find_elements(By.CSS_SELECTOR, ".model-call")
+    assert call.find_element(By.TAG_NAME, "summary").text.endswith("· ? in / ? out tokens")
+    dialog.find_element(By.CSS_SELECTOR, ".close-trace").click()

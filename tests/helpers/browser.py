@@ -3,7 +3,8 @@
 One `Browser` is one Chromium process with a profile directory. It finds the extension's
 id from its service worker target, opens extension pages as tabs, and records every
 uncaught exception and console error in the extension's own contexts (service worker,
-offscreen document, side panel and other extension pages) so tests can fail on them.
+offscreen document, side panel and other extension pages: console_watcher.py) so tests
+can fail on them.
 """
 
 from __future__ import annotations
@@ -12,7 +13,6 @@ import os
 import re
 import shutil
 import tempfile
-import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,6 +21,7 @@ from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 
 from .cdp import CDP
+from .console_watcher import ConsoleProblem, ConsoleWatcher
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("TABAGENT_CHROMIUM", "/usr/bin/chromium")
@@ -45,22 +46,13 @@ CHROMIUM_FLAGS = [
 
 
 @dataclass
-class ConsoleProblem:
-    where: str
-    text: str
-
-    def __str__(self) -> str:
-        return f"[{self.where}] {self.text}"
-
-
-@dataclass
 class Browser:
     profile: Path
     extra_flags: tuple[str, ...] = ()  # e.g. ("--lang=de",) for the UI in another language
     driver: webdriver.Chrome = field(init=False)
     cdp: CDP = field(init=False)
     extension_id: str = field(init=False)
-    problems: list[ConsoleProblem] = field(default_factory=list, init=False)
+    watcher: ConsoleWatcher = field(init=False)
     started_at: float = field(default=0.0, init=False)
 
     def start(self, extension_dir: Path = ROOT) -> "Browser":
@@ -76,7 +68,7 @@ class Browser:
         self.driver = webdriver.Chrome(options=options, service=Service(CHROMEDRIVER))
         self.driver.set_script_timeout(60)
         self.cdp = CDP(self.driver.capabilities["goog:chromeOptions"]["debuggerAddress"])
-        self._watch_extension_consoles()
+        self.watcher = ConsoleWatcher(self.cdp)
         self._leave_the_new_tab_page()
         self.extension_id = self._wait_for_extension_id()
         return self
@@ -188,62 +180,8 @@ class Browser:
     def expose_offscreen_for_tests(self, target: dict) -> None:
         self.evaluate_in(target, self.OFFSCREEN_HANDLES)
 
-    # -- console watching ----------------------------------------------------------------
-
-    def _watch_extension_consoles(self) -> None:
-        sessions: dict[str, str] = {}
-
-        def attached(params, _session):
-            info = params["targetInfo"]
-            if not info["url"].startswith("chrome-extension://"):
-                return
-            sessions[params["sessionId"]] = f"{info['type']} {info['url'].split('/', 3)[-1]}"
-            # Never block the reader thread: enabling waits for the reader to deliver the reply.
-            threading.Thread(target=self._enable_runtime, args=(params["sessionId"],), daemon=True).start()
-
-        def exception(params, session):
-            if session in sessions:
-                details = params["exceptionDetails"]
-                text = details.get("exception", {}).get("description") or details.get("text", "")
-                self.problems.append(ConsoleProblem(sessions[session], f"uncaught: {text}"))
-
-        def console(params, session):
-            if session in sessions and params.get("type") == "error":
-                text = " ".join(str(a.get("value", a.get("description", ""))) for a in params.get("args", []))
-                self.problems.append(ConsoleProblem(sessions[session], f"console.error: {text}"))
-
-        self.cdp.on("Target.attachedToTarget", attached)
-        self.cdp.on("Runtime.exceptionThrown", exception)
-        self.cdp.on("Runtime.consoleAPICalled", console)
-        self.cdp.send(
-            "Target.setAutoAttach",
-            {"autoAttach": True, "waitForDebuggerOnStart": False, "flatten": True},
-        )
-        self.cdp.send("Target.setDiscoverTargets", {"discover": True})
-
-        def discovered(params, _session):
-            info = params["targetInfo"]
-            if info["url"].startswith("chrome-extension://") and not info.get("attached"):
-                threading.Thread(target=self._attach_quietly, args=(info["targetId"],), daemon=True).start()
-
-        self.cdp.on("Target.targetCreated", discovered)
-
-    def _attach_quietly(self, target_id: str) -> None:
-        try:
-            self.cdp.send("Target.attachToTarget", {"targetId": target_id, "flatten": True})
-        except Exception:
-            pass  # the target went away before we got to it
-
-    def _enable_runtime(self, session_id: str) -> None:
-        try:
-            self.cdp.send("Runtime.enable", session_id=session_id, timeout=10)
-            self.cdp.send("Runtime.runIfWaitingForDebugger", session_id=session_id, timeout=10)
-        except Exception:
-            pass
-
     def take_problems(self) -> list[ConsoleProblem]:
-        problems, self.problems = self.problems, []
-        return problems
+        return self.watcher.take_problems()
 
     # -- lifetime ------------------------------------------------------------------------
 

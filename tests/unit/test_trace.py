@@ -53,3 +53,11 @@ async def test_a_failed_run_still_traces_the_request(server):
     with pytest.raises(AuthError):
         await agent.run("hi")
     assert [e.data["status"] for e in events if e.kind == "model_call"] == [401]
+
+
+async def test_each_exchange_carries_the_usage_read_from_its_reply(server):
+    # The trace shows usage from here: it never has to pick it out of the raw reply text.
+    reply = await model_for(server, "rate_limited_once").generate([{"role": "user", "content": "hi"}])
+    failed, answered = reply.exchanges
+    assert "usage" not in failed  # a refused attempt used nothing the server reported
+    assert answered["usage"] == reply.usage == {"prompt_tokens": 11, "completion_tokens": 4, "total_tokens": 15}
