@@ -8,22 +8,12 @@ import { askBackground } from "../shared/runtime.js";
 import { DEFAULT_POLICY, loadMcpServers, serverName } from "../shared/mcp-servers.js";
 import { MCP_POLICIES } from "../shared/wire.js";
 import { t, tn } from "../shared/i18n.js";
+import { h as el } from "../sidepanel/dom.js";
 
 const $ = (id) => document.getElementById(id);
 const POLICY_LABELS = { ask: "mcpPolicyAsk", conversation: "mcpPolicyConversation", always: "mcpPolicyAlways", off: "mcpPolicyOff" };
 let state = { servers: [], secrets: {} };
 const checked = new Map(); // server id -> the last Test connection's result
-
-function el(tag, attributes = {}, ...children) {
-  const element = document.createElement(tag);
-  for (const [name, value] of Object.entries(attributes)) {
-    if (name.startsWith("on")) element.addEventListener(name.slice(2), value);
-    else if (value === true) element.setAttribute(name, "");
-    else if (value !== false && value != null) element.setAttribute(name, String(value));
-  }
-  element.append(...children.filter((child) => child != null));
-  return element;
-}
 
 async function save(secrets) {
   const { servers } = await askBackground(MessageType.saveMcpServers, { servers: state.servers, secrets });
