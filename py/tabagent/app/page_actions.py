@@ -108,51 +108,48 @@ class PageActor:
                                              "submit": submit})
 
     async def select_option(self, locator: str, option: str | list[str]) -> str:
-        """Chooses an option in a drop-down list or list box (a <select>, or an ARIA listbox
-        or combobox), by the option's label as shown or its value, once the user allows it.
+        """Chooses an option in a list. By its label or value, in a drop-down or list box, once
+        the user allows it.
 
         Args:
-            locator: the list: a locator from list_controls (like "ta-12") or a CSS selector.
-            option: the option's label or value; a list of them for a list that takes several.
+            locator: the list.
+            option: the option, or a list of them.
         """
         return await self._act("select_option", {"locator": locator, "option": option})
 
     async def check(self, locator: str, checked: bool = True) -> str:
-        """Checks or unchecks a check box, radio button or switch, once the user allows it.
+        """Checks or unchecks a box. A check box, radio button or switch, once the user allows it.
 
         Args:
-            locator: the box: a locator from list_controls (like "ta-12") or a CSS selector.
-            checked: true to check it, false to uncheck it.
+            locator: the box.
+            checked: false to uncheck.
         """
         return await self._act("check", {"locator": locator, "checked": checked})
 
     async def press_key(self, key: str, locator: str | None = None) -> str:
-        """Presses a key or a shortcut in an element (or wherever the focus is), once the
-        user allows it: "Enter", "Escape", "Tab", "ArrowDown", "Control+a", "Shift+Tab"...
+        """Presses a key. Like "Enter", "Escape", "Tab", "ArrowDown" or "Control+a", once the user
+        allows it.
 
         Args:
-            key: the key, with modifiers joined by "+".
-            locator: the element to press it in; leave out for the focused element.
+            key: the key.
+            locator: where; leave out for the focused element.
         """
         return await self._act("press_key", {"locator": locator, "key": key})
 
     async def hover(self, locator: str) -> str:
-        """Moves the mouse over an element (to open a menu that opens on hover, or show a
-        tooltip), once the user allows it.
+        """Hovers over an element. Opens a menu that opens on hover, once the user allows it.
 
         Args:
-            locator: the element: a locator from list_controls (like "ta-12") or a CSS selector.
+            locator: the element.
         """
         return await self._act("hover", {"locator": locator})
 
     async def go_back(self) -> str:
-        """Goes back to the previous page in the user's tab, like the browser's Back button,
-        once the user allows it."""
+        """Goes back one page. In the user's tab, once the user allows it."""
         return await self._act("go_back", {})
 
     async def go_forward(self) -> str:
-        """Goes forward again in the user's tab, like the browser's Forward button, once the
-        user allows it."""
+        """Goes forward one page. In the user's tab, once the user allows it."""
         return await self._act("go_forward", {})
 
     async def scroll(self, to: str | int) -> str:

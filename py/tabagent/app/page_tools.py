@@ -121,17 +121,13 @@ class PageReader:
         return await self._read("read_page", {"page": page, "max_tokens": max_tokens}, article_text)
 
     async def list_controls(self, within: str | None = None, page: int = 1, max_controls: int = 150) -> str:
-        """Lists the page's visible controls (links, buttons, fields, drop-down lists, check
-        boxes, menus...) in reading order, one line each: its locator (like "ta-12", which
-        click, type_text and the other actions take), its kind, its name, then its value and
-        state (checked, expanded, disabled, required, invalid) and "below" or "above" when it
-        is out of view. Same-origin frames and web components are included.
+        """Lists the page's controls. One line each: the locator the actions take, its kind,
+        name, value and state, and "below" or "above" when out of view.
 
         Args:
-            within: a locator or CSS selector of a part of the page (a form, a dialog) to list
-                only the controls inside it.
+            within: a form or dialog (locator or CSS selector) to list only its controls.
             page: which part of a long list, from 1.
-            max_controls: at most this many controls per part (10 to 500).
+            max_controls: controls per part.
         """
         args = {"page": page, "max_controls": max_controls}
         if within is not None:
