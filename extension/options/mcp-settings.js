@@ -8,7 +8,7 @@ import { askBackground } from "../shared/runtime.js";
 import { DEFAULT_POLICY, loadMcpServers, serverName } from "../shared/mcp-servers.js";
 import { MCP_POLICIES } from "../shared/wire.js";
 import { t, tn } from "../shared/i18n.js";
-import { h as el } from "../sidepanel/dom.js";
+import { h as el } from "../shared/dom.js";
 
 const $ = (id) => document.getElementById(id);
 const POLICY_LABELS = { ask: "mcpPolicyAsk", conversation: "mcpPolicyConversation", always: "mcpPolicyAlways", off: "mcpPolicyOff" };

@@ -6,7 +6,7 @@
 
 import { MessageType } from "../shared/messages.js";
 import { askBackground } from "../shared/runtime.js";
-import { h } from "./dom.js";
+import { h } from "../shared/dom.js";
 import { t } from "../shared/i18n.js";
 
 const OWN_PAGES = chrome.runtime.getURL("");

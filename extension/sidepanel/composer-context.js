@@ -7,7 +7,7 @@ import { MessageType } from "../shared/messages.js";
 import { askBackground } from "../shared/runtime.js";
 import { loadSettings } from "../shared/settings.js";
 import { PENDING_CONTEXT, fillPrompt, parsePrompts } from "../shared/quick-actions.js";
-import { h } from "./dom.js";
+import { h } from "../shared/dom.js";
 import { t } from "../shared/i18n.js";
 
 export class ComposerContext {

@@ -5,7 +5,7 @@
 
 import { MessageType } from "../shared/messages.js";
 import { askBackground } from "../shared/runtime.js";
-import { h } from "./dom.js";
+import { h } from "../shared/dom.js";
 import { t } from "../shared/i18n.js";
 
 // Message keys: the question itself is written by the code that will act (its own words).

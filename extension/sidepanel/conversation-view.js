@@ -3,7 +3,7 @@
 // new conversation race the answer to "start turn") are kept briefly and replayed.
 
 import { loadConversation } from "../shared/conversations.js";
-import { h } from "./dom.js";
+import { h } from "../shared/dom.js";
 import { TurnView } from "./turn-view.js";
 
 const EARLY_BATCHES = 200;

@@ -3,7 +3,7 @@
 // in our words only: a page's title is the page's words (it may be written as orders to the
 // agent), and the agent reads the page, marked as the page's, when it needs it.
 
-import { h } from "./dom.js";
+import { h } from "../shared/dom.js";
 import { t } from "../shared/i18n.js";
 
 export function suggestionsFor(tab) {

@@ -1,7 +1,7 @@
 // A turn that failed says why and offers what fixes it: Open settings when the setting is
 // what is wrong (no model, a bad key, a wrong address or model name), Retry otherwise too.
 
-import { h } from "./dom.js";
+import { h } from "../shared/dom.js";
 import { t } from "../shared/i18n.js";
 
 const FIXED_IN_SETTINGS = new Set(["settings", "auth", "not_found"]);

@@ -5,7 +5,7 @@ import { listConversations, loadAllConversations, loadConversation } from "../sh
 import { download, toJson, toMarkdown } from "../shared/export.js";
 import { MessageType } from "../shared/messages.js";
 import { askBackground } from "../shared/runtime.js";
-import { h } from "./dom.js";
+import { h } from "../shared/dom.js";
 import { t } from "../shared/i18n.js";
 
 // Records stored before imports were checked may have any shape: one that does not fit is

@@ -14,7 +14,7 @@ import { mathExtension } from "./math.js";
 import { fillFormulas } from "./formulas.js";
 import { escapeHtml, htmlNesting, LIMITS, plainTextElement, plainTextHtml } from "./render-limits.js";
 import { sanitizeHtml } from "./sanitize.js";
-import { h } from "./dom.js";
+import { h } from "../shared/dom.js";
 import { t } from "../shared/i18n.js";
 
 function highlight(code, language) {

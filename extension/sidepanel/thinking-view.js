@@ -2,7 +2,7 @@
 // which folds away when the answer starts (a click opens it again). Never part of the
 // reply or the answer: those are rendered from other events.
 
-import { h } from "./dom.js";
+import { h } from "../shared/dom.js";
 import { t } from "../shared/i18n.js";
 
 export class ThinkingView {

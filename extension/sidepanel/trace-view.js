@@ -1,7 +1,7 @@
 // A turn's trace: exactly what was sent to the model and what came back at each step
 // (messages, tool schemas, raw replies, token usage, timings), copyable as JSON.
 
-import { h } from "./dom.js";
+import { h } from "../shared/dom.js";
 import { t } from "../shared/i18n.js";
 
 function pretty(text) {

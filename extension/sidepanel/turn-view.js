@@ -4,7 +4,7 @@
 // from storage can take the live stream from there.
 
 import { lastSeq } from "../shared/events.js";
-import { h } from "./dom.js";
+import { h } from "../shared/dom.js";
 import { attachedList } from "./attachments-view.js";
 import { ConfirmationView } from "./confirmation-view.js";
 import { codeBlock, LiveMarkdown, renderMarkdown } from "./markdown.js";
