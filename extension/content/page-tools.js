@@ -17,7 +17,8 @@
 //   search.js      find_in_page
 //   query.js       query_page, list_links, page_html
 //   controls.js    list_controls: the page's controls, with locators
-//   actions.js     click, type_text, scroll, describe_action
+//   gestures.js    what a person's hand does: the events of a click, a key, typing, choosing
+//   actions.js     click, type_text, select_option, check, press_key, hover, scroll, describe_action
 //   page-tools.js  this file: run()
 // Injecting the files again is harmless: each one only (re)defines its part of
 // globalThis.TabAgentPage; the little state kept between calls (locators) is reused.
