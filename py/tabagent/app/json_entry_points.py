@@ -78,7 +78,8 @@ def stop_turn(conversation_id: str) -> bool:
 async def list_mcp_tools_json(servers_json: str, headers_json: str) -> str:
     """The Tools view's MCP part: {"tools": [{"name", "description", "parameters", "signature",
     "server", "policy"}], "problems": [{"text"}]}: the enabled tools of the enabled servers."""
-    from .mcp_servers import listed_tools, servers_from_wire
+    from .mcp_servers import servers_from_wire
+    from .mcp_settings import listed_tools
 
     tools, problems = await listed_tools(servers_from_wire(json.loads(servers_json)), json.loads(headers_json or "{}"))
     listed = [{"name": t.name, "description": t.description, "parameters": t.parameters,
@@ -88,7 +89,8 @@ async def list_mcp_tools_json(servers_json: str, headers_json: str) -> str:
 
 async def list_mcp_prompts_json(servers_json: str, headers_json: str) -> str:
     """The composer's / commands from MCP servers: {"prompts": [...]} (mcp_servers.listed_prompts)."""
-    from .mcp_servers import listed_prompts, servers_from_wire
+    from .mcp_servers import servers_from_wire
+    from .mcp_settings import listed_prompts
 
     found = await listed_prompts(servers_from_wire(json.loads(servers_json)), json.loads(headers_json or "{}"))
     return json.dumps({"prompts": found})
@@ -97,7 +99,8 @@ async def list_mcp_prompts_json(servers_json: str, headers_json: str) -> str:
 async def get_mcp_prompt_json(server_json: str, headers_json: str, name: str, arguments_json: str) -> str:
     """{"ok": true, "text"} of one server prompt filled in, or {"ok": false, "error"} in words."""
     from ..mcp import MCPError
-    from .mcp_servers import prompt_text, servers_from_wire
+    from .mcp_servers import servers_from_wire
+    from .mcp_settings import prompt_text
 
     [server] = servers_from_wire([json.loads(server_json)]) or [None]
     if server is None:
@@ -112,6 +115,6 @@ async def get_mcp_prompt_json(server_json: str, headers_json: str, name: str, ar
 async def check_mcp_server_json(server_json: str, headers_json: str) -> str:
     """Settings' Test connection: {"ok", "server", "version", "protocol", "transport",
     "tools": [{"name", "description", "fingerprint", "parameters"}]} or {"ok": false, "error"}."""
-    from .mcp_servers import check_server
+    from .mcp_settings import check_server
 
     return json.dumps(await check_server(json.loads(server_json), json.loads(headers_json or "{}")))
