@@ -3,6 +3,7 @@
 // confirm() waits for the user's answer to a confirmation the agent has emitted, which the
 // side panel sends back through the service worker (MessageType.answerConfirmation).
 
+import { CONFIRMATION_DECISIONS } from "../shared/wire.js";
 import { MessageType, Target } from "../shared/messages.js";
 
 const waiting = new Map(); // confirmation id -> { conversationId, resolve }
@@ -40,10 +41,10 @@ function settle(id, decision) {
   return true;
 }
 
-const DECISIONS = new Set(["once", "turn", "deny"]);
+const DECISIONS = new Set(CONFIRMATION_DECISIONS);
 
 export async function answerConfirmation({ conversationId, id, decision }) {
-  if (!DECISIONS.has(decision)) throw new Error(`“${decision}” is not an answer: once, turn or deny.`);
+  if (!DECISIONS.has(decision)) throw new Error(`“${decision}” is not an answer: ${CONFIRMATION_DECISIONS.join(", ")}.`);
   // Answered already, or the turn has ended: there is nobody waiting any more.
   if (waiting.get(id)?.conversationId !== conversationId) return { answered: false };
   return { answered: settle(id, decision) };

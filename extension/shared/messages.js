@@ -34,7 +34,7 @@ export const MessageType = Object.freeze({
   // Service worker -> offscreen document.
   runTurn: "run-turn", // { conversationId, turnId, task, context, memory, settings, apiKey, attachedTabs, attachedSelection }
   // Side panel -> service worker -> offscreen document: the page tools.
-  answerConfirmation: "answer-confirmation", // { conversationId, id, decision: "once" | "turn" | "deny" } -> { answered }
+  answerConfirmation: "answer-confirmation", // { conversationId, id, decision: wire.js CONFIRMATION_DECISIONS } -> { answered }
   listTools: "list-tools", // {} -> { tools: [{ name, description, parameters, signature }], problems }
   callTool: "call-tool", // { name, args } -> { result, ms }: one tool called by hand, no model (for developers)
   // Offscreen document -> service worker: one page-tool call, run in the user's tab.

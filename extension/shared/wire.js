@@ -98,6 +98,14 @@ export const MCP_SERVER = Object.freeze([
   "tools"
 ]);
 
+// The answers to a confirmation.
+export const CONFIRMATION_DECISIONS = Object.freeze([
+  "once",
+  "turn",
+  "site",
+  "deny"
+]);
+
 // What may happen when the model calls an MCP tool; the first is the default.
 export const MCP_POLICIES = Object.freeze([
   "ask",

@@ -16,9 +16,18 @@ const DETAILS = {
 const ANSWERS = [
   ["once", "allowOnce"],
   ["turn", "allowForTurn"],
+  ["site", "allowOnSite"], // offered for actions on a page (event.data.site)
   ["deny", "deny"],
 ];
-const DECIDED = { once: "allowedOnce", turn: "allowedForTurn", deny: "denied", ended: "notAnswered" };
+const DECIDED = { once: "allowedOnce", turn: "allowedForTurn", site: "allowedOnSite", deny: "denied", ended: "notAnswered" };
+
+const hostOf = (site) => {
+  try {
+    return site ? new URL(site).host : "";
+  } catch {
+    return "";
+  }
+};
 
 function detailList(details) {
   const rows = Object.entries(DETAILS)
@@ -29,10 +38,10 @@ function detailList(details) {
 
 export class ConfirmationView {
   constructor(event) {
-    const { id, tool, message, details } = event.data;
+    const { id, tool, message, details, site } = event.data;
     this.question = { conversationId: event.conversation_id, id };
-    this.buttons = ANSWERS.map(([decision, label]) =>
-      h("button", { type: "button", "data-decision": decision, onclick: () => this.answer(decision) }, t(label)),
+    this.buttons = ANSWERS.filter(([decision]) => decision !== "site" || site).map(([decision, label]) =>
+      h("button", { type: "button", "data-decision": decision, onclick: () => this.answer(decision) }, t(label, hostOf(site))),
     );
     this.outcome = h("p", { class: "confirmation-outcome", role: "status", hidden: true });
     this.element = h(
@@ -59,7 +68,7 @@ export class ConfirmationView {
     }
   }
 
-  // decision: "once" | "turn" | "deny", or "ended" when the turn ended unanswered.
+  // decision: "once" | "turn" | "site" | "deny", or "ended" when the turn ended unanswered.
   settle(decision) {
     for (const button of this.buttons) button.disabled = true;
     this.element.dataset.state = decision;

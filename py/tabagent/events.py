@@ -25,7 +25,7 @@ KINDS: dict[str, tuple[str, ...]] = {
     "tool_result": ("id", "name", "result", "is_error"),
     "code": ("code",),
     "code_output": ("output", "is_error"),
-    "confirmation": ("id", "tool", "message", "details", "decision"),
+    "confirmation": ("id", "tool", "message", "details", "site", "decision"),
     "error": ("message", "kind", "retry_in", "attempt", "cause", "status", "max_attempts", "withdraw"),
     "final_answer": ("answer",),
     "done": ("status", "steps", "usage", "error"),

@@ -98,6 +98,8 @@ def test_a_tool_calling_turn_asks_before_the_call_and_reads_the_result_as_untrus
     assert asked["message"] == "Call the tool add of the MCP server lab"
     assert asked["details"]["server"] == "lab" and asked["details"]["tool"] == "add"
     assert json.loads(asked["details"]["arguments"]) == {"a": 2, "b": 40}
+    # Allowing a whole site is for actions on a page, not for a server's tools.
+    assert not boxes(chat.driver)[0].find_elements(By.CSS_SELECTOR, 'button[data-decision="site"]')
     chat.screenshot("mcp-confirmation")
     answer(Panel(chat), 0, "once")
     wait_for_status(chat, "ok")

@@ -211,3 +211,22 @@ def test_code_the_model_writes_reads_the_page_and_its_click_still_asks(turn, mod
     assert turn.in_page(LOG) == "subscribed after 1 press"
     observation = model.requests[1]["body"]["messages"][-1]["content"]
     assert 'untrusted="true">\nTitle: Actions' in observation and '"summary": "Click the button' in observation
+
+
+def test_actions_allowed_on_the_site_for_the_turn_are_not_asked_again_but_leaving_it_is(turn, model, site):
+    model.script(call("click", locator="#subscribe"),
+                 call("type_text", locator="#email", text="ada@example.org"),
+                 call("navigate", url=site.url("links.html")),
+                 Reply(text="Done."))
+    send(turn.browser, "Subscribe me with my address, then go to the links")
+    question(turn, 0)
+    site_button = boxes(turn.driver)[0].find_element(By.CSS_SELECTOR, 'button[data-decision="site"]')
+    assert site_button.text == f"Allow on {site.url('').split('/')[2]} for this turn"
+    answer(turn, 0, "site")
+    asked = question(turn, 1)  # the typing went through unasked; leaving the site is asked
+    assert asked["message"].startswith("Open ") and asked["details"]["url"] == site.url("links.html")
+    assert not boxes(turn.driver)[1].find_elements(By.CSS_SELECTOR, 'button[data-decision="site"]')
+    assert turn.in_page("return document.getElementById('email').value") == "ada@example.org"
+    answer(turn, 1, "deny")
+    wait_for_status(turn.browser, "ok")
+    assert len(boxes(turn.driver)) == 2 and turn.in_page(LOG) == "subscribed after 1 press"

@@ -122,7 +122,8 @@ class AskOnTheTerminal:
     def __init__(self, allow_all: bool):
         self.allow_all, self.allowed_for_turn = allow_all, set()
 
-    async def allows(self, tool: str, message: str, details: dict, scope: str | None = None) -> bool:
+    async def allows(self, tool: str, message: str, details: dict, scope: str | None = None,
+                     site: str | None = None) -> bool:
         scope = scope or tool
         if self.allow_all or scope in self.allowed_for_turn:
             return True

@@ -12,11 +12,16 @@ the model as such and the turn goes on.
 from __future__ import annotations
 
 import uuid
+from urllib.parse import urlsplit
 
 from .page_bridge import as_json, failure, untrusted
 
 ACTING = ("click", "type_text", "select_option", "check", "press_key", "hover", "scroll", "navigate",
           "go_back", "go_forward", "open_tab")
+
+# The actions that stay on the page they act on: "allow on this site for the turn" covers them
+# (navigating, going back and forth, or opening a tab leave it, and are asked each time).
+ON_THE_PAGE = ("click", "type_text", "select_option", "check", "press_key", "hover", "scroll")
 
 DENIED = ("The user denied this {tool}: nothing was done. Do not try to get the same result "
           "another way; go on without it, or ask the user.")
@@ -32,26 +37,40 @@ class AskTheUser:
         self.bridge, self.emit = bridge, emit  # emit: the agent's emit(kind, data)
         self.allowed_for_turn: set[str] = set()
 
-    async def allows(self, tool: str, message: str, details: dict, scope: str | None = None) -> bool:
+    async def allows(self, tool: str, message: str, details: dict, scope: str | None = None,
+                     site: str | None = None) -> bool:
+        """`site`: the origin an action on a page happens on, for "allow on this site for the
+        turn" (offered only then)."""
         scope = scope or tool
-        if scope in self.allowed_for_turn:
+        if scope in self.allowed_for_turn or (site and f"site:{site}" in self.allowed_for_turn):
             return True
         question = {"id": uuid.uuid4().hex, "tool": tool, "message": message, "details": details}
+        if site:
+            question["site"] = site
         await self.emit("confirmation", question)
         decision = await self.bridge.confirm(question["id"], tool, message, details)
         # The answer becomes part of the turn's record: what the user allowed, or refused.
         await self.emit("confirmation", {**question, "decision": decision})
         if decision == "turn":
             self.allowed_for_turn.add(scope)
-        return decision in ("once", "turn")
+        if decision == "site" and site:
+            self.allowed_for_turn.add(f"site:{site}")
+        return decision in ("once", "turn", "site")
 
 
 class CalledByHand:
     """A person called the tool themselves (a developer trying a tool from the panel, with
     no model involved): that call is their consent to exactly it."""
 
-    async def allows(self, tool: str, message: str, details: dict, scope: str | None = None) -> bool:
+    async def allows(self, tool: str, message: str, details: dict, scope: str | None = None,
+                     site: str | None = None) -> bool:
         return True
+
+
+def site_of(url: str | None) -> str | None:
+    """The origin of an http(s) page, as "https://example.org"; None for anything else."""
+    parts = urlsplit(url or "")
+    return f"{parts.scheme}://{parts.netloc}" if parts.scheme in ("http", "https") and parts.netloc else None
 
 
 def confirmation_details(described: dict) -> dict:
@@ -76,7 +95,8 @@ class PageActor:
         if not plan.get("ok"):
             return failure(plan, f"{tool} cannot be done on this page.")
         described = plan["result"]
-        if not await self.consent.allows(tool, described["summary"], confirmation_details(described)):
+        site = site_of(described.get("page_url")) if tool in ON_THE_PAGE else None
+        if not await self.consent.allows(tool, described["summary"], confirmation_details(described), site=site):
             return DENIED.format(tool=tool)
         # The plan id makes the content script act on the very element the user saw, or not at all.
         bound = {**args, "plan_id": described["plan_id"]} if described.get("plan_id") else args

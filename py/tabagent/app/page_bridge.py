@@ -9,7 +9,7 @@ with two async methods:
         {"ok": True, "result": ..., "tab_id", "url", "title"} or {"ok": False, "error": str}
         `tab_id` pins the call to one tab and `expect_url` refuses it if that tab has left
         the page since (an action the user confirmed must land where they saw it).
-    confirm(id, tool, message, details) -> "once" | "turn" | "deny"
+    confirm(id, tool, message, details) -> "once" | "turn" | "site" | "deny" (wire.CONFIRMATION_DECISIONS)
         waits for the user's answer to the `confirmation` event with that id.
 
 Tests hand in a fake; the extension's offscreen document hands in JavaScript functions
@@ -23,7 +23,9 @@ import json
 import re
 from html import escape
 
-DECISIONS = ("once", "turn", "deny")
+from .wire import CONFIRMATION_DECISIONS
+
+DECISIONS = CONFIRMATION_DECISIONS
 
 # Said with every page tool's result, a page may contain text written to steer an agent. It
 # comes first, so that it survives when a long result is cut to the observation budget.

@@ -51,7 +51,8 @@ def controls_text(result: dict) -> str:
 class NobodyToAsk:
     """Where no person can be asked (a user tool's `page`): other tabs stay closed."""
 
-    async def allows(self, tool: str, message: str, details: dict, scope: str | None = None) -> bool:
+    async def allows(self, tool: str, message: str, details: dict, scope: str | None = None,
+                     site: str | None = None) -> bool:
         return False
 
 

@@ -49,6 +49,9 @@ TURN_REQUEST = ("conversation_id", "task", "context", "memory", "settings", "api
 # secrets like the API key, come apart: {server id: {header: value}}), and the per-tool policies.
 MCP_SERVER = ("id", "name", "url", "enabled", "tools")
 MCP_POLICIES = ("ask", "conversation", "always", "off")
+# The user's answers to a `confirmation`: allow once, allow that tool for the turn, allow
+# actions on the page's site for the turn (offered for actions on a page), or deny.
+CONFIRMATION_DECISIONS = ("once", "turn", "site", "deny")
 # One page-tool call, Python -> JavaScript (the page bridge) -> the service worker, and its reply.
 PAGE_TOOL_REQUEST = ("name", "args", "tab_id", "expect_url")
 PAGE_TOOL_REPLY = ("ok", "result", "error", "tab_id", "url", "title")
@@ -109,5 +112,6 @@ def javascript_module() -> str:
         constant("PAGE_TOOL_REPLY", list(PAGE_TOOL_REPLY), "Its reply."),
         constant("SANDBOX", SANDBOX, "The sandbox's limits and defaults."),
         constant("MCP_SERVER", list(MCP_SERVER), "One MCP server as a turn receives it."),
+        constant("CONFIRMATION_DECISIONS", list(CONFIRMATION_DECISIONS), "The answers to a confirmation."),
         constant("MCP_POLICIES", list(MCP_POLICIES), "What may happen when the model calls an MCP tool; the first is the default."),
     ])
