@@ -12,7 +12,7 @@ import { initMcpSettings } from "./mcp-settings.js";
 const $ = (id) => document.getElementById(id);
 localizePage();
 const form = $("settings");
-const FIELDS = ["provider", "baseUrl", "model", "agent", "maxSteps", "codeTimeout", "systemPrompt", "temperature", "maxOutputTokens", "customPrompts", "contextWindow", "idleCloseMinutes"];
+const FIELDS = ["provider", "baseUrl", "model", "agent", "maxSteps", "codeTimeout", "systemPrompt", "temperature", "maxOutputTokens", "customPrompts", "contextWindow", "idleCloseMinutes", "siteRules"];
 
 function fillChoices(builtinAvailable) {
   $("provider").append(new Option(t("choose"), ""));

@@ -16,7 +16,8 @@ export const SETTINGS = Object.freeze({
   "temperature": null,
   "max_output_tokens": null,
   "show_steps": false,
-  "custom_prompts": ""
+  "custom_prompts": "",
+  "site_rules": ""
 });
 
 // Bounds of the numeric settings: [lowest, highest].

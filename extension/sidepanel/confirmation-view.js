@@ -19,7 +19,10 @@ const ANSWERS = [
   ["site", "allowOnSite"], // offered for actions on a page (event.data.site)
   ["deny", "deny"],
 ];
-const DECIDED = { once: "allowedOnce", turn: "allowedForTurn", site: "allowedOnSite", deny: "denied", ended: "notAnswered" };
+const DECIDED = {
+  once: "allowedOnce", turn: "allowedForTurn", site: "allowedOnSite", deny: "denied", ended: "notAnswered",
+  allowed_by_settings: "allowedBySettings", refused_by_settings: "refusedBySettings", // the site's rule answered
+};
 
 const hostOf = (site) => {
   try {

@@ -230,3 +230,37 @@ def test_actions_allowed_on_the_site_for_the_turn_are_not_asked_again_but_leavin
     answer(turn, 1, "deny")
     wait_for_status(turn.browser, "ok")
     assert len(boxes(turn.driver)) == 2 and turn.in_page(LOG) == "subscribed after 1 press"
+
+
+def with_site_rules(tabs, model, rules):
+    settings = {"provider": "custom", "baseUrl": model.base_url, "model": "scripted-model", "agent": "tool_calling",
+                "maxSteps": 6, "siteRules": rules}
+    tabs.driver.execute_async_script(
+        "const [settings, done] = arguments; chrome.runtime.sendMessage({ target: 'background', type: 'save-settings', settings, apiKey: 'sk-test' }).then(done);",
+        settings)
+
+
+def test_a_site_the_settings_never_allow_is_not_acted_on_and_one_they_allow_is_not_asked(turn, model, site):
+    host = site.url("").split("/")[2].split(":")[0]
+    try:
+        with_site_rules(turn, model, f"{host}: never")
+        model.script(call("click", locator="#subscribe"), Reply(text="I could not."))
+        send(turn.browser, "Subscribe me")
+        wait_for_status(turn.browser, "ok")
+        [box] = boxes(turn.driver)
+        assert box.get_attribute("data-state") == "refused_by_settings"
+        assert box.find_element(By.CSS_SELECTOR, ".confirmation-outcome").get_attribute("textContent") == \
+            "Not done: your settings never allow actions on this site."  # in the folded steps
+        assert turn.in_page(LOG) == "nothing yet"
+        assert told(model, 1).startswith("The user denied this click: nothing was done.")
+
+        with_site_rules(turn, model, f"{host}: allow")
+        turn.driver.find_element(By.ID, "new-chat").click()
+        model.reset()
+        model.script(call("click", locator="#subscribe"), Reply(text="Subscribed."))
+        send(turn.browser, "Subscribe me")
+        wait_for_status(turn.browser, "ok")
+        assert boxes(turn.driver)[0].get_attribute("data-state") == "allowed_by_settings"
+        assert turn.in_page(LOG) == "subscribed after 1 press"
+    finally:
+        configure(turn.browser, model.base_url, agent="tool_calling")

@@ -15,9 +15,14 @@ import uuid
 from urllib.parse import urlsplit
 
 from .page_bridge import as_json, failure, untrusted
+from .site_rules import rule_for
 
 ACTING = ("click", "type_text", "select_option", "check", "press_key", "hover", "scroll", "navigate",
           "go_back", "go_forward", "open_tab")
+
+# What a site's rule in the settings answers for the user (site_rules.py), as the decision the
+# turn's record shows.
+BY_SETTINGS = {"allow": "allowed_by_settings", "never": "refused_by_settings"}
 
 # The actions that stay on the page they act on: "allow on this site for the turn" covers them
 # (navigating, going back and forth, or opening a tab leave it, and are asked each time).
@@ -33,9 +38,10 @@ class AskTheUser:
     tool (every click), or what `scope` names (reading one tab on one site:
     "read_tab:<id>@<origin>"). Tabs the user attached are the reader's to allow (PageReader)."""
 
-    def __init__(self, bridge, emit):
+    def __init__(self, bridge, emit, site_rules=None):
         self.bridge, self.emit = bridge, emit  # emit: the agent's emit(kind, data)
         self.allowed_for_turn: set[str] = set()
+        self.site_rules = dict(site_rules or {})  # host -> "allow" | "never" | "ask" (site_rules.py)
 
     async def allows(self, tool: str, message: str, details: dict, scope: str | None = None,
                      site: str | None = None) -> bool:
@@ -47,6 +53,11 @@ class AskTheUser:
         question = {"id": uuid.uuid4().hex, "tool": tool, "message": message, "details": details}
         if site:
             question["site"] = site
+        ruled = BY_SETTINGS.get(rule_for(self.site_rules, site)) if site else None
+        if ruled:  # the user's rule for the site answers; the turn's record still shows the action
+            for event in (question, {**question, "decision": ruled}):
+                await self.emit("confirmation", event)
+            return ruled == "allowed_by_settings"
         await self.emit("confirmation", question)
         decision = await self.bridge.confirm(question["id"], tool, message, details)
         # The answer becomes part of the turn's record: what the user allowed, or refused.

@@ -32,6 +32,7 @@ from ..context import DEFAULT_WINDOW, ContextKeeper
 from ..ollama import OllamaModel
 from .mcp_servers import AskedMCPTool, ServerConnections, crowding_notice, servers_from_wire
 from .page_actions import AskTheUser
+from .site_rules import parse_site_rules
 from .page_bridge import selection_task
 from .page_tools import page_tools
 from ..tool_calling_agent import ToolCallingAgent
@@ -93,7 +94,8 @@ def build_agent(request: dict, listener, *, tools=(), executor_factory=None, hos
     top = {"name": "TabAgent", "description": "The agent the user talks to.", **settings}
     # Who says yes to what has effects: the person at the side panel, or (the command line,
     # with no page) whoever the surface hands in.
-    consent = AskTheUser(page, emit=None) if page is not None else consent
+    rules, _ = parse_site_rules(settings.get("site_rules", ""))
+    consent = AskTheUser(page, emit=None, site_rules=rules) if page is not None else consent
     context = context_keeper(model, settings, request.get("api_key"))
     if page is not None:
         tools = [*tools, *page_tools(page, consent, part_tokens=context.part_tokens, attached=attached_tabs(request))]

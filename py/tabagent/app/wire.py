@@ -36,6 +36,7 @@ SETTINGS = {
     "max_output_tokens": None,  # None: the endpoint's default
     "show_steps": False,       # the panel keeps a turn's steps open after it ends
     "custom_prompts": "",      # the user's own prompts, "name: prompt" per line (context menu, /name)
+    "site_rules": "",          # actions on pages, per site: "example.org: allow" / "bank.example: never" per line
 }
 LIMITS = {"max_steps": (1, 100), "code_timeout": (1, 3600), "idle_close_minutes": (0.01, 24 * 60),
           "context_window": (512, 10_000_000), "temperature": (0, 2), "max_output_tokens": (1, 1_000_000)}
