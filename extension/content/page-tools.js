@@ -19,12 +19,13 @@
 //   controls.js    list_controls: the page's controls, with locators
 //   gestures.js    what a person's hand does: the events of a click, a key, typing, choosing
 //   actions.js     click, type_text, select_option, check, press_key, hover, scroll, describe_action
+//   waiting.js     wait_for: a text or an element appearing (or going)
 //   page-tools.js  this file: run()
 // Injecting the files again is harmless: each one only (re)defines its part of
 // globalThis.TabAgentPage; the little state kept between calls (locators) is reused.
 //
 // run() never throws: it returns {ok: true, result} with a JSON-able result, or
-// {ok: false, error} with a sentence a person understands.
+// {ok: false, error} with a sentence a person understands (a promise of one, for wait_for).
 (() => {
   const page = (globalThis.TabAgentPage ??= {});
 
@@ -34,11 +35,15 @@
     if (!tool) {
       return { ok: false, error: `There is no page tool named “${name}”; the page tools are: ${Object.keys(page.tools).join(", ")}.` };
     }
+    const failed = (error) => (error instanceof page.PageToolError
+      ? { ok: false, error: error.message } : { ok: false, error: `${name} failed on this page: ${error?.message || error}` });
     try {
-      return { ok: true, result: tool.run(page.readArgs(name, tool.params, args), options) };
+      const result = tool.run(page.readArgs(name, tool.params, args), options);
+      // A tool that waits (wait_for) answers later: executeScript waits for the promise.
+      if (result instanceof Promise) return result.then((value) => ({ ok: true, result: value }), failed);
+      return { ok: true, result };
     } catch (error) {
-      if (error instanceof page.PageToolError) return { ok: false, error: error.message };
-      return { ok: false, error: `${name} failed on this page: ${error?.message || error}` };
+      return failed(error);
     }
   };
 })();

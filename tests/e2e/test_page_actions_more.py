@@ -105,3 +105,12 @@ def test_a_read_only_field_is_not_typed_into(form):
     text = refused(form, "type_text", locator="#when", text="2026-12-24")
     assert "The text field “Delivery date” is read-only" in text
     assert form.in_page("return document.getElementById('when').value") == ""
+
+
+def test_waiting_for_what_a_click_started_and_for_it_to_go(form):
+    done(form, "click", locator="#save")
+    found = done(form, "wait_for", text="saved at noon", timeout=10)
+    assert found["found"] is True and found["waited_ms"] >= 0
+    assert done(form, "wait_for", locator="#spinner", gone=True)["gone"] is True
+    assert "The text “Never” did not appear within 0.3 s." in refused(form, "wait_for", text="Never", timeout=0.3)
+    assert "give either text or locator" in refused(form, "wait_for")

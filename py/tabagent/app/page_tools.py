@@ -23,8 +23,8 @@ from ..tools import FunctionTool, Tool
 PART_TOKENS = 4000
 HTML_CHARS = 15000
 
-READING = ("read_page", "list_controls", "get_selection", "find_in_page", "query_page", "list_links",
-           "extract_tables", "page_html", "list_tabs", "read_tab")
+READING = ("read_page", "list_controls", "wait_for", "get_selection", "find_in_page", "query_page",
+           "list_links", "extract_tables", "page_html", "list_tabs", "read_tab")
 
 
 def article_text(result: dict) -> str:
@@ -134,6 +134,21 @@ class PageReader:
         if within is not None:
             args["within"] = within
         return await self._read("list_controls", args, controls_text)
+
+    async def wait_for(self, text: str | None = None, locator: str | None = None, gone: bool = False,
+                       timeout: float = 5) -> str:
+        """Waits until a text or an element appears on the page (what a click started).
+
+        Args:
+            text: words to wait for.
+            locator: or an element (locator or CSS selector) to wait for.
+            gone: wait for it to go away instead.
+            timeout: seconds to wait at most (up to 20).
+        """
+        args = {"gone": gone, "timeout_ms": int(max(0, min(float(timeout), 20)) * 1000)}
+        args.update({"text": text} if text is not None else {})
+        args.update({"locator": locator} if locator is not None else {})
+        return await self._read("wait_for", args)
 
     async def get_selection(self, context_chars: int = 300) -> str:
         """Gets the text the user has selected on the page, with the text just before and
