@@ -116,11 +116,8 @@ class LegacySSE:
             self._pending.pop(message["id"], None)
 
     async def close(self) -> None:
-        if self._reader is not None:
-            self._reader.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._reader
-            self._reader = None
+        await messages.stop_reading(self._reader)
+        self._reader = None
         if self._stream is not None:
             with contextlib.suppress(Exception):
                 await self._stream.close()

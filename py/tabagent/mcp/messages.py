@@ -3,6 +3,7 @@ servers send back, one message or a batch."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 
@@ -102,3 +103,12 @@ async def events(response, url: str):
             for event in parser.feed(chunk):
                 unread = 0
                 yield event
+
+
+async def stop_reading(task) -> None:
+    """Ends a transport's background reader (the server's event stream), whatever state it is in."""
+    if task is None:
+        return
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError, Exception):
+        await task

@@ -138,11 +138,8 @@ class StreamableHTTP:
 
     async def close(self) -> None:
         """Ends the session on the server, as the spec asks of a client that is done."""
-        if self._listener is not None:
-            self._listener.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._listener
-            self._listener = None
+        await messages.stop_reading(self._listener)
+        self._listener = None
         if not self.session_id:
             return
         headers = self._headers()
