@@ -22,8 +22,30 @@ function probe() {
   return { ready: typeof globalThis.TabAgentPage?.run === "function", state: document.readyState, type: document.contentType };
 }
 
-function runInPage(name, args, planId) {
-  return globalThis.TabAgentPage.run(name, args, { planId });
+// locatorsAfter: the highest locator number given in any page so far (see locators.js).
+function runInPage(name, args, planId, locatorsAfter) {
+  const page = globalThis.TabAgentPage;
+  page.locators.continueAfter(locatorsAfter);
+  const withLastLocator = (reply) => ({ ...reply, last_locator: page.locators.lastGiven() });
+  const reply = page.run(name, args, { planId });
+  return reply instanceof Promise ? reply.then(withLastLocator) : withLastLocator(reply);
+}
+
+// Kept in session storage: a service worker that was stopped between two steps of a turn
+// must not start numbering again from 1.
+const LAST_LOCATOR = "lastLocator";
+
+async function lastLocator() {
+  return (await chrome.storage.session.get(LAST_LOCATOR))[LAST_LOCATOR] ?? 0;
+}
+
+async function runWithLocators(tab, name, toolArgs, planId) {
+  const before = await lastLocator();
+  const reply = await execute(tab, { func: runInPage, args: [name, toolArgs, planId, before] });
+  if (!reply) return null;
+  const { last_locator: last, ...rest } = reply;
+  if (last > before) await chrome.storage.session.set({ [LAST_LOCATOR]: last });
+  return rest;
 }
 
 // Injected at once, not when the document is idle (executeScript's default): a page still
@@ -68,7 +90,7 @@ async function run(tab, name, args) {
     const tool = name === "describe_action" ? toolArgs?.name : name;
     return askOffscreen({ type: MessageType.pdfTool, url: tab.url, name: tool, args: toolArgs });
   }
-  const reply = await execute(tab, { func: runInPage, args: [name, toolArgs, planId] });
+  const reply = await runWithLocators(tab, name, toolArgs, planId);
   if (!reply) return { ok: false, error: "The page went away while TabAgent was working on it (it navigated or was closed)." };
   // The content script's sentences quote the page (labels, text): Python marks them as page content.
   return reply.ok ? reply : { ok: false, error: String(reply.error), from_page: true };

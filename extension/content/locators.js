@@ -9,6 +9,11 @@
 //
 // Wherever a tool takes a locator or a selector it accepts either form: "ta-<n>" or any CSS
 // selector (matched in the page and its same-origin frames, first match for one element).
+//
+// Numbers go on across every page and tab the agent reads: the service worker tells each
+// call the highest number given so far (continueAfter). So a locator from an earlier page,
+// or from another tab, never names an element here; it is refused in words, even when the
+// page has written that locator on an element of its own.
 (() => {
   const page = (globalThis.TabAgentPage ??= {});
   const ATTR = "data-tabagent-id";
@@ -18,6 +23,8 @@
   // The element each locator was given to, held weakly: a page that writes the same
   // attribute on another element (a decoy "Delete" button) does not take the locator over.
   state.given ??= new Map(); // id -> WeakRef(element)
+  // Locators up to this number were given before this page's tools started: elsewhere.
+  state.givenBefore ??= null;
 
   // A CSS path from the document root (or the nearest ancestor with a unique id).
   function cssPath(el) {
@@ -38,7 +45,9 @@
 
   function locatorFor(el) {
     let id = el.getAttribute(ATTR);
-    if (!id || !LOCATOR.test(id)) {
+    // An id is kept only if these tools gave it to this very element: one the page wrote
+    // (perhaps an earlier page's locator, on its own Delete button) gets a fresh number.
+    if (!id || !LOCATOR.test(id) || state.given.get(id)?.deref() !== el) {
       // Start after any id already in the page: a fresh injection (extension reloaded)
       // must not hand out a locator that already names another element.
       if (state.next === 0) state.next = highestIdInPage();
@@ -76,21 +85,27 @@
     const el = doc.querySelector(memory.path);
     if (!el || textHint(el) !== memory.text) return null;
     el.setAttribute(ATTR, id);
+    state.given.set(id, new WeakRef(el));
     return el;
   }
 
-  // The first element matching `selector` inside an open shadow root, at any depth.
-  function inShadowRoots(selector) {
-    for (const doc of page.frames.allDocuments()) {
-      const hosts = [...doc.querySelectorAll("*")].filter((el) => el.shadowRoot);
-      while (hosts.length) {
-        const root = hosts.shift().shadowRoot;
-        const match = root.querySelector(selector);
-        if (match) return match;
-        hosts.push(...[...root.querySelectorAll("*")].filter((el) => el.shadowRoot));
-      }
+  // Called before each tool runs with the highest locator number given in any page so far.
+  function continueAfter(highest) {
+    const givenElsewhere = Math.max(Number(highest) || 0, state.next || highestIdInPage());
+    state.givenBefore ??= givenElsewhere;
+    state.next = givenElsewhere;
+  }
+
+  const lastGiven = () => state.next;
+
+  function notGivenHere(id) {
+    const number = Number(id.slice(3));
+    if (number <= (state.givenBefore ?? 0)) {
+      return new page.PageToolError(
+        `The locator ${id} was given on an earlier page or in another tab, not on this one ` +
+          `(${location.href}); call list_controls (or find_in_page) here for fresh locators.`);
     }
-    return null;
+    return new page.PageToolError(`There is no element ${id} on this page; call list_controls (or find_in_page) for the locators it has.`);
   }
 
   // Every element a locator or CSS selector names, across the page and its frames.
@@ -100,12 +115,10 @@
     }
     target = target.trim();
     if (LOCATOR.test(target)) {
-      const given = state.given.get(target)?.deref();
+      // Only what this page's tools gave out: an attribute the page wrote itself names nothing.
+      if (!state.given.has(target)) throw notGivenHere(target);
+      const given = state.given.get(target).deref();
       if (given?.isConnected && given.getAttribute(ATTR) === target) return [given];
-      const found = page.frames.queryAll(`[${ATTR}="${target}"]`);
-      if (found.length) return found.slice(0, 1);
-      const inShadow = inShadowRoots(`[${ATTR}="${target}"]`); // list_controls reaches into web components
-      if (inShadow) return [inShadow];
       const again = rediscover(target);
       if (again) return [again];
       throw new page.PageToolError(
@@ -125,5 +138,5 @@
     return el;
   }
 
-  page.locators = { ATTR, locatorFor, findAll, findOne, cssPath };
+  page.locators = { ATTR, locatorFor, findAll, findOne, cssPath, continueAfter, lastGiven };
 })();

@@ -512,7 +512,7 @@ def test_actions_refuse_what_a_user_could_not_do(open_page):
     assert "is hidden on the page" in tools.run("click", {"locator": "#ghost"})["error"]
     assert "is not a text field" in tools.run("type_text", {"locator": "#subscribe", "text": "x"})["error"]
     assert tools.run("click", {"locator": "#nothing"})["error"] == "Nothing on the page matches “#nothing”."
-    assert "no longer on the page" in tools.run("click", {"locator": "ta-999"})["error"]
+    assert "There is no element ta-999 on this page" in tools.run("click", {"locator": "ta-999"})["error"]
 
 
 def test_scroll(open_page, chromium):
