@@ -10,7 +10,7 @@ import { isServiceWorker } from "../shared/senders.js";
 import { answerConfirmation, callTool, pageBridge } from "./page-bridge.js";
 import { runPdfTool } from "./pdf-reader.js";
 import { startPython } from "./python.js";
-import { TurnRunner } from "./turn-runner.js";
+import { TurnRunner } from "./python-turns.js";
 
 export const python = startPython();
 const idle = new IdleClose(() => {
