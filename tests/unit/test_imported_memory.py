@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from tabagent import ScriptedModel, tool
-from tabagent.app.turns import Turns
+from tabagent.app.turn_request import Turns
 from tabagent.executor import LocalExecutor
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -13,7 +13,7 @@ from tabagent.app.page_actions import ACTING, AskTheUser, CalledByHand
 from tabagent.app.page_bridge import FORGED_TAG, UNTRUSTED_NOTE, JsonBridge, untrusted
 from tabagent.app.page_tools import READING, page_tools
 from tabagent.app.json_entry_points import call_tool_json
-from tabagent.app.turns import Turns
+from tabagent.app.turn_request import Turns
 
 CONTENT = Path(__file__).resolve().parents[2] / "extension" / "content"
 URL = "http://127.0.0.1/page.html"
