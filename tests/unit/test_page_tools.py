@@ -10,7 +10,8 @@ from pathlib import Path
 
 from tabagent import Agent, ScriptedModel
 from tabagent.app.page_actions import ACTING, AskTheUser, CalledByHand
-from tabagent.app.page_bridge import FORGED_TAG, UNTRUSTED_NOTE, JsonBridge, untrusted
+from tabagent.app.page_bridge import JsonBridge
+from tabagent.app.untrusted_content import FORGED_TAG, UNTRUSTED_NOTE, untrusted
 from tabagent.app.page_tools import READING, page_tools
 from tabagent.app.json_entry_points import call_tool_json
 from tabagent.app.turn_request import Turns

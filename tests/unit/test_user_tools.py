@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from tabagent import ScriptedModel, ToolCallingAgent, tool
-from tabagent.app.page_bridge import UNTRUSTED_NOTE
+from tabagent.app.untrusted_content import UNTRUSTED_NOTE
 from tabagent.app.user_tools import DEFAULT_FOLDER, PageError, PageUnavailable, load_user_tools, page, with_page
 
 ROOT = Path(__file__).resolve().parents[2]

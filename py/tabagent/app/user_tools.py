@@ -29,7 +29,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .page_actions import ACTING
-from .page_bridge import collecting_marked, failure, stop_collecting, untrusted
+from .page_bridge import failure
+from .untrusted_content import collecting_marked, stop_collecting, untrusted
 from .page_tools import READING, PageReader
 from ..tools import Tool, format_result
 
