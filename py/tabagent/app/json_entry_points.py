@@ -18,7 +18,8 @@ from .page_tools import page_tools
 from .sandbox_executor import SandboxExecutor
 from .turn_request import turns
 from ..tools import FinalAnswerTool, ToolInputError, format_result
-from .user_tools import describe_problem, load_user_tools, with_page
+from .user_tool_page import with_page
+from .user_tools import describe_problem, load_user_tools
 from .wire import settings_from_wire
 
 

@@ -76,7 +76,7 @@ def untrusted(source: str, text: str) -> str:
     return marked
 
 
-# The texts untrusted() made during one user tool's call (user_tools.PageBound): a result
+# The texts untrusted() made during one user tool's call (user_tool_page.PageBound): a result
 # that is one of them is marked already; anything else read from the page gets marked.
 _marked: contextvars.ContextVar[set | None] = contextvars.ContextVar("tabagent_marked", default=None)
 
