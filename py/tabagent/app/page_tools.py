@@ -49,7 +49,7 @@ def controls_text(result: dict) -> str:
     return "\n".join(lines) + ("\n\n" + result["controls"] if result.get("controls") else "")
 
 
-class NobodyToAsk:
+class RefusedWithoutAsking:
     """Where no person can be asked (a user tool's `page`): other tabs stay closed."""
 
     async def allows(self, tool: str, message: str, details: dict, scope: str | None = None,
@@ -76,7 +76,7 @@ class PageReader:
 
     def __init__(self, bridge, consent=None, part_tokens=None, attached=None):
         self.bridge = bridge
-        self.consent = consent or NobodyToAsk()
+        self.consent = consent or RefusedWithoutAsking()
         # part_tokens(default) -> the part size that suits the model's window (context.py)
         self.part_tokens = part_tokens or (lambda default: default)
         self.attached = dict(attached or {})
