@@ -65,6 +65,7 @@ export class SandboxHost {
     this.settling = null; // resolves once the sandbox is known quiet after the last run, or replaced
     this.notice = null; // for the next run's output: why the sandbox was replaced between runs
     this.stats = { runs: 0, restarts: 0 };
+    this.closing = false; // closeWhenDone() came while a run was under way: closed when it ends
   }
 
   // Starts the sandbox (if it is not already) and resolves once it takes code.
