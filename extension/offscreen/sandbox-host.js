@@ -20,6 +20,7 @@
 import { spareState, takeFrame } from "./sandbox-frame.js";
 import { FromSandbox, ToSandbox, problemToSandbox } from "../shared/sandbox-protocol.js";
 import { SANDBOX } from "../shared/wire.js";
+import { exposeForDebugging } from "../shared/debug-handle.js";
 
 export const SANDBOX_DEFAULTS = Object.freeze({
   timeoutMs: SANDBOX.timeout_ms, // of the sandbox's own time: waiting for a tool in the parent does not count
@@ -148,11 +149,6 @@ export class SandboxHost {
     else this.current.stopped = true; // still waiting for the sandbox to start: it will not run
   }
 
-  status() {
-    const frame = this.frame;
-    return { ready: Boolean(frame?.info), running: Boolean(this.current), spare: spareState(), ...frame?.info, ...this.stats };
-  }
-
   close() {
     this.stop();
     this.frame?.destroy();
@@ -258,6 +254,12 @@ export class SandboxHost {
     });
   }
 }
+
+// For tests, benchmarks and the console (tabagentDebug.sandboxStatus): how a host stands.
+exposeForDebugging("sandboxStatus", (host) => {
+  const frame = host.frame;
+  return { ready: Boolean(frame?.info), running: Boolean(host.current), spare: spareState(), ...frame?.info, ...host.stats };
+});
 
 class ToolMissing extends Error {
   constructor(name) {

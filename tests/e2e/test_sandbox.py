@@ -362,7 +362,7 @@ def test_code_that_never_ends_is_stopped_while_the_extension_stays_responsive(br
     assert sandbox.run("print('next')")["output"] == "next\n"  # on the spare
     # The spinning worker is gone: only the active sandbox's and the new spare's remain.
     sandbox.js("""(async () => {
-        while (globalThis.tabagent.sandbox.status().spare !== "ready") await new Promise((r) => setTimeout(r, 20));
+        while (globalThis.tabagentDebug.sandboxStatus(globalThis.tabagent.sandbox).spare !== "ready") await new Promise((r) => setTimeout(r, 20));
     })()""")
     deadline = time.monotonic() + 5
     while len(workers := [t for t in browser.cdp.targets() if t["type"] == "worker"]) != 2:
