@@ -177,7 +177,8 @@ def test_a_code_agent_with_the_sandbox_executor_reads_parses_keeps_state_and_ans
     result = json.loads(sandbox.python('''
 import json
 import js
-from tabagent import CodeAgent, ScriptedModel, tool
+from tabagent import CodeAgent, tool
+from tabagent.testing import ScriptedModel
 from tabagent.app.sandbox_executor import SandboxExecutor
 
 PAGE = "<h1>Prices</h1><table><tr><td>tea</td><td>3</td></tr><tr><td>cake</td><td>5</td></tr></table>"

@@ -4,7 +4,7 @@ the model marked as untrusted page content."""
 
 from __future__ import annotations
 
-from tabagent import ScriptedModel
+from tabagent.testing import ScriptedModel
 from tabagent.app.attachments import attached_tabs, task_with_attachments
 from tabagent.app.untrusted_content import UNTRUSTED_NOTE
 from tabagent.app.turn_request import Turns

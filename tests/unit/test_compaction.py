@@ -6,7 +6,7 @@ import json
 
 import pytest
 from scripted_endpoint import EMPTY_STREAM, ScriptedEndpoint, sse_reply
-from tabagent import ScriptedModel
+from tabagent.testing import ScriptedModel
 from tabagent.compaction import DoesNotFit, compact
 from tabagent.context import ContextKeeper
 from tabagent.errors import ContextTooLongError

@@ -17,7 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from tabagent import ScriptedModel, tool
+from tabagent import tool
+from tabagent.testing import ScriptedModel
 from tabagent.app.turn_request import Turns
 from tabagent.executor import LocalExecutor
 

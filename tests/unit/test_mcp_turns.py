@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tabagent import ScriptedModel
+from tabagent.testing import ScriptedModel
 from tabagent.app.mcp_servers import fingerprint
 from tabagent.app.turn_request import Turns
 from tests.helpers.mcp_server import MCPTestServer

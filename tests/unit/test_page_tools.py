@@ -8,7 +8,8 @@ import json
 import re
 from pathlib import Path
 
-from tabagent import Agent, ScriptedModel
+from tabagent import Agent
+from tabagent.testing import ScriptedModel
 from tabagent.app.page_actions import ACTING, AskTheUser, CalledByHand
 from tabagent.app.page_bridge import JsonBridge
 from tabagent.app.untrusted_content import FORGED_TAG, UNTRUSTED_NOTE, untrusted

@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from tabagent import ScriptedModel, ToolCallingAgent, tool
+from tabagent import ToolCallingAgent, tool
+from tabagent.testing import ScriptedModel
 from tabagent.app.untrusted_content import UNTRUSTED_NOTE
 from tabagent.app.user_tool_page import PageError, PageUnavailable, with_page
 from tabagent.app.user_tools import DEFAULT_FOLDER, load_user_tools, page
