@@ -28,7 +28,7 @@ if "tabagent" not in sys.modules:  # run from a checkout: the package lives in p
 from tabagent.compaction import compact  # noqa: E402
 from tabagent.context_window import ContextWindow  # noqa: E402
 from tabagent.memory import ActionStep, Memory, TaskStep  # noqa: E402
-from tabagent.app.page_bridge import untrusted  # noqa: E402
+from tabagent.app.untrusted_content import untrusted  # noqa: E402
 from tabagent.tokens import count_messages  # noqa: E402
 
 WORDS = ("river bakery library council train mountain harbour village school chapter note "

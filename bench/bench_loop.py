@@ -25,7 +25,8 @@ from pathlib import Path
 if "tabagent" not in sys.modules:  # run from a checkout: the package lives in py/
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "py"))
 
-from tabagent import CodeAgent, ModelReply, ScriptedModel, ToolCall, ToolCallingAgent, tool  # noqa: E402
+from tabagent import CodeAgent, ModelReply, ToolCall, ToolCallingAgent, tool  # noqa: E402
+from tabagent.testing import ScriptedModel  # noqa: E402
 
 
 @tool

@@ -76,7 +76,8 @@ def answer_with_code(run: int, tokens: int) -> tuple[list[str], list[str]]:
 # The panel's module, imported again by its URL, is the very instance the panel runs.
 TIME_BATCHES = """
 const done = arguments[arguments.length - 1];
-import(chrome.runtime.getURL("extension/sidepanel/sidepanel.js")).then(({ conversation: view }) => {
+import(chrome.runtime.getURL("extension/sidepanel/sidepanel.js")).then(() => {
+  const view = globalThis.tabagentDebug.conversation;
   window.batchTimes = [];
   const apply = view.applyBatch.bind(view);
   view.applyBatch = (batch) => { const start = performance.now(); apply(batch); window.batchTimes.push(performance.now() - start); };

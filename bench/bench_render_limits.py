@@ -35,7 +35,8 @@ const watch = window.taskWatch = { calls: [], longtasks: [] };
 new PerformanceObserver((list) => { for (const entry of list.getEntries()) watch.longtasks.push(entry.duration); })
   .observe({ type: "longtask" });
 // The panel's module, imported again by its URL: the very instance the panel runs.
-import(chrome.runtime.getURL("extension/sidepanel/sidepanel.js")).then(({ conversation: view }) => {
+import(chrome.runtime.getURL("extension/sidepanel/sidepanel.js")).then(() => {
+  const view = globalThis.tabagentDebug.conversation;
   for (const name of ["applyBatch", "finished", "addTurn"]) {
     const call = view[name].bind(view);
     view[name] = (...args) => {

@@ -91,7 +91,7 @@ AFTER_TIMEOUT = """(async () => {
   await sandbox.run("print(1)");
   const nextMs = performance.now() - started;
   const spareFrom = performance.now();
-  while (sandbox.status().spare !== "ready") await new Promise((resolve) => setTimeout(resolve, 10));
+  while (globalThis.tabagentDebug.sandboxStatus(sandbox).spare !== "ready") await new Promise((resolve) => setTimeout(resolve, 10));
   return { nextMs, spareMs: performance.now() - spareFrom + nextMs };
 })()"""
 
@@ -142,7 +142,7 @@ def in_python(browser: Browser, target: dict, code: str):
 
 def wait_for_spare(browser: Browser, target: dict) -> None:
     browser.evaluate_in(target, """(async () => {
-        while (globalThis.tabagent.sandbox.status().spare !== "ready") await new Promise((r) => setTimeout(r, 20));
+        while (globalThis.tabagentDebug.sandboxStatus(globalThis.tabagent.sandbox).spare !== "ready") await new Promise((r) => setTimeout(r, 20));
     })()""", timeout=120)
 
 

@@ -5,7 +5,7 @@
 import { loadSettings } from "../shared/settings.js";
 import { ASK_ABOUT_SELECTION, BUILT_IN, PENDING_CONTEXT, fillPrompt, parsePrompts } from "../shared/quick-actions.js";
 import { runPageTool } from "./page-tool-relay.js";
-import { startTurn } from "./turns.js";
+import { startTurn } from "./turn-records.js";
 import { t } from "../shared/i18n.js";
 
 export const OPEN_CONVERSATION = "openConversation"; // chrome.storage.session: what the panel shows

@@ -10,7 +10,7 @@ import { loadSettings } from "../shared/settings.js";
 const OFFSCREEN_PATH = "extension/offscreen/offscreen.html";
 let creating = null;
 let closing = null;
-let heard = null; // resolves when a new document's handlers are in place: only then may it be asked
+let markListening = null; // resolves when a new document's handlers are in place: only then may it be asked
 let asking = 0; // messages to the offscreen document not yet answered
 
 export async function offscreenDocumentExists() {
@@ -31,7 +31,7 @@ export async function ensureOffscreenDocument() {
 }
 
 function create() {
-  const listening = new Promise((resolve) => (heard = resolve));
+  const listening = new Promise((resolve) => (markListening = resolve));
   return chrome.offscreen
     .createDocument({
       url: OFFSCREEN_PATH,
@@ -52,7 +52,7 @@ function create() {
 
 // The new document says its handlers are in place.
 export function offscreenListening() {
-  heard?.();
+  markListening?.();
   return {};
 }
 

@@ -10,7 +10,7 @@ const TOGGLE_PANEL = "toggle-panel";
 const OPEN_IN_WINDOWS = "panelOpenInWindows"; // chrome.storage.session: the windows showing the panel
 
 const openWindows = new Set();
-const heardOf = new Set(); // windows whose panel opened or closed since this worker started
+const panelChangedIn = new Set(); // windows whose panel opened or closed since this worker started
 let restoredState = false;
 // What storage said when this worker started, before any event of this life.
 const storedAtStart = chrome.storage.session.get(OPEN_IN_WINDOWS).then(
@@ -18,12 +18,12 @@ const storedAtStart = chrome.storage.session.get(OPEN_IN_WINDOWS).then(
   () => [],
 );
 const restoring = storedAtStart.then((windowIds) => {
-  for (const windowId of windowIds) if (!heardOf.has(windowId)) openWindows.add(windowId);
+  for (const windowId of windowIds) if (!panelChangedIn.has(windowId)) openWindows.add(windowId);
   restoredState = true;
 });
 
 function remember(windowId, open) {
-  heardOf.add(windowId);
+  panelChangedIn.add(windowId);
   if (open) openWindows.add(windowId);
   else openWindows.delete(windowId);
   restoring
@@ -34,7 +34,7 @@ function remember(windowId, open) {
 // Whether the panel is open in this window: true, false, or undefined while the worker has just
 // started and storage has not answered yet.
 function isOpenIn(windowId) {
-  return restoredState || heardOf.has(windowId) ? openWindows.has(windowId) : undefined;
+  return restoredState || panelChangedIn.has(windowId) ? openWindows.has(windowId) : undefined;
 }
 
 // Chrome closes a side panel and says when one opens or closes only since version 141 or so;

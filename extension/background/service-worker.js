@@ -16,7 +16,7 @@ import { loadMcpServers, mcpForPython, storeMcpServers } from "../shared/mcp-ser
 import { runPageTool } from "./page-tool-relay.js";
 import { followSidePanel } from "./panel-shortcut.js";
 import { askOffscreen, closeIdleOffscreenDocument, offscreenListening, tellOffscreenIdleClose } from "./offscreen-document.js";
-import { saveFinishedTurn, saveTurnEvents, settleStaleTurns, startTurn, stopTurn } from "./turns.js";
+import { saveFinishedTurn, saveTurnEvents, settleStaleTurns, startTurn, stopTurn } from "./turn-records.js";
 import { deleteTurn, editTurn } from "./turn-edits.js";
 
 // The API key and the conversations are for the extension's own pages only. Chrome lets

@@ -2,7 +2,7 @@
 // replaced by a new turn; the agent continues from what came before), or delete one turn.
 
 import * as conversations from "../shared/conversations.js";
-import { startTurn } from "./turns.js";
+import { startTurn } from "./turn-records.js";
 
 // The turns go in the same change that adds the new one (conversations.addTurn), so an edit
 // refused (settings missing, another panel's turn running) loses nothing.

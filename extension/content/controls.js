@@ -135,5 +135,4 @@
       return result;
     },
   };
-  page.controls = { controls, elementsUnder };
 })();

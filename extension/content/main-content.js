@@ -140,13 +140,13 @@
   function removeBoilerplate(doc) {
     const root = doc.body || doc.documentElement;
     const pageChars = textLength(root);
-    const doomed = [];
+    const boilerplate = [];
     const walker = doc.createTreeWalker(root, NodeFilter.SHOW_ELEMENT);
     let el = walker.nextNode();
     while (el) {
       const soft = el.matches(BOILERPLATE_TAGS) || el.matches(BOILERPLATE_ROLES) || looksLikeBoilerplate(el);
       if (el.matches(NOT_CONTENT) || ((soft || isCaption(el)) && !holdsTheArticle(el, pageChars))) {
-        doomed.push(el);
+        boilerplate.push(el);
         el = nextOutside(walker);
       } else {
         el = walker.nextNode();
@@ -155,7 +155,7 @@
     // A form wrapping the whole page (ASP.NET) or a product is kept; any other goes. (Judged
     // before its fields go with the rest.)
     const forms = [...root.querySelectorAll("form")].filter((form) => !holdsTheArticle(form, pageChars) && !isProduct(form));
-    for (const el of [...doomed, ...forms]) el.remove();
+    for (const el of [...boilerplate, ...forms]) el.remove();
     return doc;
   }
 
@@ -671,14 +671,14 @@
   function choose(doc) {
     // The cleaned copy of the page, made once; Readability changes what it reads, so it reads
     // a copy of that.
-    const spare = removeBoilerplate(visibleCopy(doc));
-    const article = readability(spare.cloneNode(true));
+    const cleaned = removeBoilerplate(visibleCopy(doc));
+    const article = readability(cleaned.cloneNode(true));
     const content = article ? removeEmptySections(article.content) : null;
     const found = content ? textLength(content) : 0;
     const metadata = { ...article, ...pageMetadata(doc) };
-    const marker = marked(spare);
+    const marker = marked(cleaned);
     // `page`: the cleaned copy the reading was found on (extract looks for its lead there).
-    const reading = (content, extracted_by) => ({ article: metadata, content, extracted_by, page: spare });
+    const reading = (content, extracted_by) => ({ article: metadata, content, extracted_by, page: cleaned });
     if (found >= MIN_ARTICLE_CHARS) {
       if (marker) {
         const wider = removeEmptySections(pruneAdditions(removeLinkLists(cutAfter(marker, content)), content));
@@ -701,7 +701,7 @@
       return reading(removeEmptySections(removeLinkLists(marker)), "content marker");
     }
     // No article and no marker: the whole page, with its boilerplate gone, rather than a scrap.
-    return reading(removeEmptySections(removeLinkLists(spare.body || spare.documentElement)), "page body");
+    return reading(removeEmptySections(removeLinkLists(cleaned.body || cleaned.documentElement)), "page body");
   }
 
   // The rules for lines of the reading, in the order they run: readers' comments go first

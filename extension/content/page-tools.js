@@ -12,6 +12,7 @@
 //   tables.js      table grid (colspan/rowspan) and extract_tables
 //   html-to-markdown.js  HTML -> Markdown (turndown + table/pre/link/image rules)
 //   main-content.js  the page's main content (boilerplate removed, Readability, markers)
+//   pagination.js  read_page's Markdown cut into pages of a budget
 //   read-page.js   read_page
 //   selection.js   get_selection
 //   search.js      find_in_page

@@ -1,7 +1,7 @@
 // read_page: the main content of the tab as Markdown, in pages of a token budget.
 //
 // main-content.js finds the article (on a copy of the page: nothing on the page changes);
-// markdown.js converts it.
+// html-to-markdown.js converts it; pagination.js cuts it into pages.
 (() => {
   const page = (globalThis.TabAgentPage ??= {});
   const CHARS_PER_TOKEN = 4; // the usual rough estimate for English text
@@ -14,54 +14,10 @@
     return { article, markdown: page.markdown.toMarkdown(content), extracted_by };
   }
 
-  // Split Markdown into pages of at most maxChars, between paragraphs where possible.
-  function paginate(markdown, maxChars) {
-    const pieces = blocks(markdown).flatMap((block) => (block.length <= maxChars ? [block] : split(block, maxChars)));
-    const pages = [];
-    let current = "";
-    for (const piece of pieces) {
-      if (current && current.length + 2 + piece.length > maxChars) {
-        pages.push(current);
-        current = piece;
-      } else {
-        current = current ? `${current}\n\n${piece}` : piece;
-      }
-    }
-    if (current || !pages.length) pages.push(current);
-    return pages;
-  }
-
-  // Paragraphs, keeping a fenced code block whole even when it contains blank lines.
-  function blocks(markdown) {
-    const out = [];
-    let inFence = false;
-    for (const part of markdown.split(/\n{2,}/)) {
-      if (inFence) out[out.length - 1] += `\n\n${part}`;
-      else out.push(part);
-      for (const line of part.split("\n")) if (/^\s*(```|~~~)/.test(line)) inFence = !inFence;
-    }
-    return out;
-  }
-
-  // A block too big for one page is cut at line ends, and a line too long at maxChars.
-  function split(block, maxChars) {
-    const lines = block.split("\n").flatMap((line) => {
-      const parts = [];
-      for (let i = 0; i < line.length; i += maxChars) parts.push(line.slice(i, i + maxChars));
-      return parts.length ? parts : [""];
-    });
-    const out = [];
-    for (const line of lines) {
-      if (out.length && out[out.length - 1].length + 1 + line.length <= maxChars) out[out.length - 1] += `\n${line}`;
-      else out.push(line);
-    }
-    return out;
-  }
-
   function readPage({ page: number, max_tokens }) {
     const budget = page.clamp(max_tokens, 200, 100000);
     const { article, markdown, extracted_by } = extract();
-    const pages = paginate(markdown, budget * CHARS_PER_TOKEN);
+    const pages = page.pagination.paginate(markdown, budget * CHARS_PER_TOKEN);
     if (!Number.isInteger(number) || number < 1 || number > pages.length) {
       throw new page.PageToolError(
         `There is no page ${number}: at ${budget} tokens a page, this tab has ${pages.length} page${pages.length > 1 ? "s" : ""} (1 to ${pages.length}).`);
@@ -86,7 +42,6 @@
     return result;
   }
 
-  page.readPage = { paginate };
   page.tools.read_page = {
     params: { page: page.arg("number", 1), max_tokens: page.arg("number", 6000) },
     run: readPage,

@@ -10,9 +10,11 @@ import { isServiceWorker } from "../shared/senders.js";
 import { answerConfirmation, callTool, pageBridge } from "./page-bridge.js";
 import { runPdfTool } from "./pdf-reader.js";
 import { startPython } from "./python.js";
-import { TurnRunner } from "./turn-runner.js";
+import { TurnRunner } from "./python-turns.js";
+import { exposeForDebugging } from "../shared/debug-handle.js";
 
-export const python = startPython();
+const python = startPython();
+exposeForDebugging("python", python);
 const idle = new IdleClose(() => {
   chrome.runtime.sendMessage({ target: Target.background, type: MessageType.offscreenIdle }).catch(() => {});
 });

@@ -43,7 +43,7 @@ async function fetchBootFiles() {
   return [message, [wasm, stdlib, snapshot, packageZip, ...wheels.map((w) => w.bytes)].filter(Boolean)];
 }
 
-export class SandboxFrame {
+class SandboxFrame {
   constructor(container, bootTimeoutMs) {
     this.iframe = document.createElement("iframe");
     this.iframe.sandbox.add("allow-scripts"); // as the manifest says for the page: said twice, kept once
@@ -129,7 +129,7 @@ export function takeFrame(container, bootTimeoutMs) {
   return frame;
 }
 
-// For status displays and benchmarks: is a spare waiting, and is it ready?
+// For tabagentDebug.sandboxStatus (sandbox-host.js): is a spare waiting, and is it ready?
 export function spareState() {
   if (!spare) return "none";
   return spare.info ? "ready" : spare.broken ? "broken" : "starting";

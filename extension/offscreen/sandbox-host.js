@@ -20,6 +20,7 @@
 import { spareState, takeFrame } from "./sandbox-frame.js";
 import { FromSandbox, ToSandbox, problemToSandbox } from "../shared/sandbox-protocol.js";
 import { SANDBOX } from "../shared/wire.js";
+import { exposeForDebugging } from "../shared/debug-handle.js";
 
 export const SANDBOX_DEFAULTS = Object.freeze({
   timeoutMs: SANDBOX.timeout_ms, // of the sandbox's own time: waiting for a tool in the parent does not count
@@ -65,6 +66,7 @@ export class SandboxHost {
     this.settling = null; // resolves once the sandbox is known quiet after the last run, or replaced
     this.notice = null; // for the next run's output: why the sandbox was replaced between runs
     this.stats = { runs: 0, restarts: 0 };
+    this.closing = false; // closeWhenDone() came while a run was under way: closed when it ends
   }
 
   // Starts the sandbox (if it is not already) and resolves once it takes code.
@@ -145,11 +147,6 @@ export class SandboxHost {
     if (!this.current) return;
     if (this.current.frame) this.#abort(this.current, "stopped", `Execution stopped. ${RESTARTED}`);
     else this.current.stopped = true; // still waiting for the sandbox to start: it will not run
-  }
-
-  status() {
-    const frame = this.frame;
-    return { ready: Boolean(frame?.info), running: Boolean(this.current), spare: spareState(), ...frame?.info, ...this.stats };
   }
 
   close() {
@@ -257,6 +254,12 @@ export class SandboxHost {
     });
   }
 }
+
+// For tests, benchmarks and the console (tabagentDebug.sandboxStatus): how a host stands.
+exposeForDebugging("sandboxStatus", (host) => {
+  const frame = host.frame;
+  return { ready: Boolean(frame?.info), running: Boolean(host.current), spare: spareState(), ...frame?.info, ...host.stats };
+});
 
 class ToolMissing extends Error {
   constructor(name) {

@@ -19,10 +19,10 @@ const WORKER_URL = new URL("worker.js", import.meta.url).href;
 // keeps the messages that arrive while it loads.
 function startWorker() {
   const bootstrap = `
-const early = [];
-onmessage = (event) => early.push(event.data);
+const arrivedWhileLoading = [];
+onmessage = (event) => arrivedWhileLoading.push(event.data);
 import(${JSON.stringify(WORKER_URL)}).then(
-  (worker) => worker.start(early),
+  (worker) => worker.start(arrivedWhileLoading),
   (error) => postMessage({ type: "boot-failed", error: "the sandbox worker did not load: " + error }),
 );`;
   const url = URL.createObjectURL(new Blob([bootstrap], { type: "text/javascript" }));

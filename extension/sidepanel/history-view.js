@@ -48,6 +48,7 @@ function fileName(title, extension) {
 export class HistoryView {
   constructor({ section, list, search, onOpen, onError }) {
     Object.assign(this, { section, list, search, onOpen, onError });
+    this.generation = 0; // counts refreshes: only the newest one's list is shown
     search.addEventListener("input", () => this.refresh());
   }
 
@@ -63,7 +64,7 @@ export class HistoryView {
   async refresh() {
     if (!this.visible) return;
     const query = this.search.value.trim().toLowerCase();
-    const generation = (this.generation = (this.generation ?? 0) + 1);
+    const generation = (this.generation += 1);
     let entries = await listConversations();
     if (query) {
       const matching = new Set((await loadAllConversations()).filter((r) => searchableText(r).includes(query)).map((r) => r.id));

@@ -21,6 +21,7 @@ export class ModelPicker {
     this.provider = $("pick-provider");
     this.model = $("pick-model");
     this.agent = $("pick-agent");
+    this.listed = undefined; // the base URL whose model list the picker holds
     this.provider.addEventListener("change", () => this.changeProvider());
     this.model.addEventListener("change", () => this.save({ model: this.model.value }));
     this.agent.addEventListener("change", () => this.save({ agent: this.agent.value }));

@@ -18,6 +18,7 @@ import { handleKeys } from "./keyboard.js";
 import { ConversationSettings, ModelPicker } from "./model-picker.js";
 import { ComposerContext } from "./composer-context.js";
 import { localizePage, t, tn } from "../shared/i18n.js";
+import { exposeForDebugging } from "../shared/debug-handle.js";
 
 const $ = (id) => document.getElementById(id);
 localizePage();
@@ -234,5 +235,4 @@ openInitialConversation();
 composerContext.start();
 prompt.focus();
 
-// The open conversation's view, for DevTools (a module imported again by its URL is this one).
-export { conversation };
+exposeForDebugging("conversation", conversation);

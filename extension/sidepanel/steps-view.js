@@ -14,6 +14,7 @@ export class StepsView {
     this.body = h("div", { class: "trace" });
     this.element = h("details", { class: "steps", hidden: true }, h("summary", {}, this.label), this.body);
     this.running = false;
+    this.settled = false; // has setRunning been called? Its first call sets the fold, running or not
   }
 
   noteStep(event) {

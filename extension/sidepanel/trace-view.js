@@ -32,6 +32,7 @@ export class TraceView {
   constructor(dialog) {
     this.dialog = dialog;
     this.body = dialog.querySelector(".trace-calls");
+    this.calls = []; // the model calls shown, for Copy as JSON
     dialog.querySelector(".close-trace").addEventListener("click", () => dialog.close());
     dialog.querySelector(".copy-trace").addEventListener("click", async (event) => {
       await navigator.clipboard.writeText(JSON.stringify(traceAsJson(this.calls), null, 2));

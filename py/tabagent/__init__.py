@@ -26,7 +26,7 @@ from .executor import ExecutionResult, Executor, LocalExecutor
 from .host import Host, Response, default_host
 from .managed import AgentTool
 from .memory import ActionStep, FinalAnswerStep, Memory, TaskStep
-from .models import Model, OpenAIModel, ScriptedModel
+from .models import Model, OpenAIModel
 from .replies import ModelReply, ToolCall
 from .tool_calling_agent import ToolCallingAgent
 from .tools import FinalAnswerTool, Tool, ToolInputError, tool
@@ -34,6 +34,6 @@ from .tools import FinalAnswerTool, Tool, ToolInputError, tool
 __all__ = [
     "ActionStep", "Agent", "AgentTool", "CodeAgent", "Event", "ExecutionResult", "Executor",
     "FinalAnswerStep", "FinalAnswerTool", "Host", "LocalExecutor", "Memory", "Model",
-    "ModelError", "ModelReply", "OpenAIModel", "Response", "ScriptedModel", "TaskStep", "Tool",
+    "ModelError", "ModelReply", "OpenAIModel", "Response", "TaskStep", "Tool",
     "ToolCall", "ToolCallingAgent", "ToolInputError", "default_host", "tool",
 ]

@@ -31,7 +31,7 @@ class Agent:
         self.conversation_id = conversation_id or uuid.uuid4().hex
         self.memory = memory if memory is not None else Memory()
         self.context = context  # a context.ContextKeeper: requests fit the window; None: sent as is
-        self.brief_prompt = False  # tools told in one line each: set for a small window (context.py)
+        self.brief_prompt = False  # tools told in one line each: tell_tools_briefly() sets it
         self.listeners = list(listeners)
         self.tools: dict[str, Tool] = {}
         for item in [*tools, *managed_agents, FinalAnswerTool()]:
@@ -42,6 +42,8 @@ class Agent:
         self.upstream: Agent | None = None  # the agent we work for: our events go up to it
         self._task: asyncio.Task | None = None
         self._cancel_requested = False
+        self._usage: dict[str, int] = {}  # the tokens of this run's model calls, summed
+        self._streamed = {"text": 0, "reasoning": 0}  # by the model call under way: withdrawn if it fails
 
     async def run(self, task: str, reset: bool = True):
         """Work on `task` until a final answer; returns it (None if cancelled).
@@ -51,7 +53,7 @@ class Agent:
         self.memory.append(TaskStep(task))
         self._task, self._cancel_requested, self.step = asyncio.current_task(), False, 0
         self.status = "running"
-        self._usage: dict[str, int] = {}
+        self._usage = {}
         try:
             answer, status = await self._loop()
         except asyncio.CancelledError:
@@ -121,6 +123,11 @@ class Agent:
     async def reset(self) -> None:
         self.memory.reset()
 
+    def tell_tools_briefly(self) -> None:
+        """From now on each tool is told in one line in the system prompt: for a window the
+        full descriptions would crowd (context.py)."""
+        self.brief_prompt = True
+
     def cancel(self) -> None:
         """Stop the run, and every managed agent working under it."""
         if self.status == "running" and self._task is not None:
@@ -142,10 +149,15 @@ class Agent:
             await up._publish(replace(event, depth=event.depth + 1, seq=up.memory.seq,
                                       conversation_id=up.conversation_id))
 
-    async def _generate(self, messages: list[dict], fitted: bool = False):
-        if self.context is not None and not fitted:  # it fits them, then comes back here
+    async def _generate(self, messages: list[dict]):
+        if self.context is not None:  # it fits them to the window, then sends them by ask_model
             return await self.context.generate(self, messages)
-        self._streamed = {"text": 0, "reasoning": 0}  # by this attempt: withdrawn if it fails
+        return await self.ask_model(messages)
+
+    async def ask_model(self, messages: list[dict]):
+        """Sends `messages` to the model as they are, streaming its reply out as events; the
+        context keeper (context.py) calls it once it has fitted them to the window."""
+        self._streamed = {"text": 0, "reasoning": 0}
         try:
             reply = await self.model.generate(messages, self.tool_schemas(), on_token=self._on_token,
                                               on_retry=self._on_retry, on_reasoning=self._on_reasoning)

@@ -58,9 +58,9 @@ class ContextKeeper:
         tools = agent.tool_schemas()
         messages = await self.fit(agent, messages, tools)
         try:
-            return await agent._generate(messages, fitted=True)
+            return await agent.ask_model(messages)
         except ContextTooLongError as error:
-            return await agent._generate(await self.recover(agent, messages, tools, error), fitted=True)
+            return await agent.ask_model(await self.recover(agent, messages, tools, error))
 
     async def fit(self, agent, messages: list[dict], tools) -> list[dict]:
         """`messages` if they fit; else the agent's memory compacted, and its messages."""
@@ -118,7 +118,7 @@ def _brief_if_crowded(agent, messages: list[dict], tools, window: ContextWindow)
     if agent.brief_prompt or count_messages(messages[:1], tools) <= window.budget * BRIEF_ABOVE:
         return messages
     tail = messages[len(agent.write_messages()):]
-    agent.brief_prompt = True
+    agent.tell_tools_briefly()
     return agent.write_messages() + tail
 
 

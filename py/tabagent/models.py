@@ -1,4 +1,4 @@
-"""Models: an OpenAI-compatible chat-completions client, and a scripted model for tests.
+"""Models: an OpenAI-compatible chat-completions client (a scripted one for tests: testing.py).
 
 `OpenAIModel.generate` streams the reply over server-sent events, hands each piece
 of text to `on_token` as it arrives, reassembles tool calls whose arguments come in
@@ -20,7 +20,7 @@ from .errors import (BadResponseError, ModelError, ModelTimeoutError, Unreachabl
                      error_for_status, error_in_body)
 from .errors import empty_stream_error
 from .host import Host, NetworkError, RequestTimeout, default_host
-from .replies import ModelReply, ReplyBuilder, ToolCall, as_json_text, new_call_id, reply_from_json
+from .replies import ModelReply, ReplyBuilder, reply_from_json
 from .sse import SSEParser
 
 # on_token(text) for each piece of the reply as it streams; on_reasoning(text) likewise for
@@ -245,49 +245,6 @@ class OpenAIModel(Model):
         return ModelTimeoutError(f"no response from {self.url} within {self.timeout:g} s: the "
                                  f"server may be busy or still loading the model; try again or "
                                  f"raise the timeout.", url=self.url)
-
-
-class ScriptedModel(Model):
-    """A model that plays back replies: for tests, benchmarks and demos.
-
-    Each reply is a string (the content), a `ModelReply`, a dict like
-    {"content": ..., "tool_calls": [{"name": ..., "arguments": {...}}]}, or an
-    exception to raise. `replies` may also be a function of the messages.
-    The messages of each call are kept in `calls`.
-    """
-
-    def __init__(self, replies):
-        self.replies = replies if callable(replies) else list(replies)
-        self.calls: list[dict] = []
-
-    async def generate(self, messages, tools=None, on_token=None, on_retry=None,
-                       on_reasoning=None) -> ModelReply:
-        self.calls.append({"messages": messages, "tools": tools})
-        if callable(self.replies):
-            reply = self.replies(messages)
-        elif self.replies:
-            reply = self.replies.pop(0)
-        else:
-            raise RuntimeError(f"ScriptedModel has no reply left for call {len(self.calls)}")
-        if isinstance(reply, BaseException):
-            raise reply
-        reply = as_reply(reply)
-        if reply.reasoning:
-            await notify(on_reasoning, reply.reasoning)
-        if reply.content:
-            await notify(on_token, reply.content)
-        return reply
-
-
-def as_reply(reply) -> ModelReply:
-    if isinstance(reply, ModelReply):
-        return reply
-    if isinstance(reply, str):
-        return ModelReply(content=reply)
-    calls = [ToolCall(c.get("id") or new_call_id(), c["name"], as_json_text(c.get("arguments", {})))
-             for c in reply.get("tool_calls", [])]
-    return ModelReply(reply.get("content") or "", calls, reply.get("usage"),
-                      reasoning=reply.get("reasoning") or "", reasoning_field=reply.get("reasoning_field"))
 
 
 def parse_retry_after(value: str | None, now: float) -> float | None:

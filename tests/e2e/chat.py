@@ -88,7 +88,9 @@ def time_until(predicate, timeout: float = 10, step: float = 0.01) -> float:
 
 
 # The panel's own module, imported again by its URL: the very instance the panel runs.
-PANEL_MODULE = 'import(chrome.runtime.getURL("extension/sidepanel/sidepanel.js"))'
+# The panel's debug handle (extension/shared/debug-handle.js), once the panel's module has run
+# (importing it again by its URL waits for the very instance the panel runs).
+PANEL_MODULE = 'import(chrome.runtime.getURL("extension/sidepanel/sidepanel.js")).then(() => globalThis.tabagentDebug)'
 
 
 def open_in_panel(driver, conversation_id: str) -> None:

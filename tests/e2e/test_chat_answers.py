@@ -88,7 +88,7 @@ def test_show_steps_setting_keeps_them_open(panel, model):
                 "maxSteps": 6, "showSteps": True}
     ask_background(panel, "save-settings", settings=settings, apiKey="sk-test")
     shows_steps = """const done = arguments[arguments.length - 1];
-      import(chrome.runtime.getURL("extension/sidepanel/sidepanel.js")).then(({ conversation }) => done(conversation.showSteps));"""
+      import(chrome.runtime.getURL("extension/sidepanel/sidepanel.js")).then(() => done(globalThis.tabagentDebug.conversation.showSteps));"""
     wait(panel, lambda d: d.execute_async_script(shows_steps), 5)
     model.script(Reply(tool_calls=[{"name": "get_selection", "arguments": {}}]), Reply(text="Answer."))
     send(panel, "Watch the steps")

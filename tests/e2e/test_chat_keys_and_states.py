@@ -47,7 +47,8 @@ def test_escape_stops_a_running_turn(panel, model):
 # events (the `done` event among them) and saving its end: the status still says "running".
 SAVED_BEFORE_THE_END = """
 const [done] = [arguments[arguments.length - 1]];
-import(chrome.runtime.getURL("extension/sidepanel/sidepanel.js")).then(async ({ conversation }) => {
+import(chrome.runtime.getURL("extension/sidepanel/sidepanel.js")).then(async () => {
+  const { conversation } = globalThis.tabagentDebug;
   const key = `conversation:${conversation.id}`;
   const { [key]: record } = await chrome.storage.local.get(key);
   record.turns.at(-1).status = "running";

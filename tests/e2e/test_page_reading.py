@@ -164,7 +164,7 @@ def test_read_page_pages_split_between_paragraphs(chromium, corpus):
 
 def test_pages_break_between_paragraphs_and_keep_code_blocks_whole(open_page):
     tools = open_page("article.html")
-    paginate = lambda text, chars: tools.evaluate(f"TabAgentPage.readPage.paginate({json.dumps(text)}, {chars})")
+    paginate = lambda text, chars: tools.evaluate(f"TabAgentPage.pagination.paginate({json.dumps(text)}, {chars})")
     assert paginate("aaaa\n\nbbbb\n\ncccc", 10) == ["aaaa\n\nbbbb", "cccc"]
     code = "```\nline 1\n\nline 2\n```"
     assert paginate(f"intro\n\n{code}\n\nafter", 25) == ["intro", code, "after"]

@@ -177,7 +177,8 @@ def test_a_code_agent_with_the_sandbox_executor_reads_parses_keeps_state_and_ans
     result = json.loads(sandbox.python('''
 import json
 import js
-from tabagent import CodeAgent, ScriptedModel, tool
+from tabagent import CodeAgent, tool
+from tabagent.testing import ScriptedModel
 from tabagent.app.sandbox_executor import SandboxExecutor
 
 PAGE = "<h1>Prices</h1><table><tr><td>tea</td><td>3</td></tr><tr><td>cake</td><td>5</td></tr></table>"
@@ -362,7 +363,7 @@ def test_code_that_never_ends_is_stopped_while_the_extension_stays_responsive(br
     assert sandbox.run("print('next')")["output"] == "next\n"  # on the spare
     # The spinning worker is gone: only the active sandbox's and the new spare's remain.
     sandbox.js("""(async () => {
-        while (globalThis.tabagent.sandbox.status().spare !== "ready") await new Promise((r) => setTimeout(r, 20));
+        while (globalThis.tabagentDebug.sandboxStatus(globalThis.tabagent.sandbox).spare !== "ready") await new Promise((r) => setTimeout(r, 20));
     })()""")
     deadline = time.monotonic() + 5
     while len(workers := [t for t in browser.cdp.targets() if t["type"] == "worker"]) != 2:

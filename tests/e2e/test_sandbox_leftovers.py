@@ -69,7 +69,7 @@ def test_timers_started_in_one_run_and_awaited_in_it_still_work(sandbox):
 
 
 def restarts(sandbox) -> int:
-    return sandbox.js("globalThis.tabagent.sandbox.status().restarts")
+    return sandbox.js("globalThis.tabagentDebug.sandboxStatus(globalThis.tabagent.sandbox).restarts")
 
 
 SWALLOWS_ITS_CANCELLATION = """

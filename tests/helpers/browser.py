@@ -168,13 +168,14 @@ class Browser:
         finally:
             self.cdp.send("Target.detachFromTarget", {"sessionId": session})
 
-    # The offscreen document's Python and a SandboxHost of the test's own, as globalThis.tabagent
-    # there (tests and benchmarks only: the document itself makes no globals). A module imported
-    # again by its URL is the very instance the document runs.
+    # The offscreen document's Python (from its debug handle, extension/shared/debug-handle.js)
+    # and a SandboxHost of the test's own, as globalThis.tabagent there: made by the tests and
+    # benchmarks, not by the document. A module imported again by its URL is the very instance
+    # the document runs, and the import waits for it to have run.
     OFFSCREEN_HANDLES = """(async () => {
       const base = chrome.runtime.getURL("extension/offscreen/");
-      const [{ SandboxHost }, { python }] = await Promise.all([import(base + "sandbox-host.js"), import(base + "offscreen.js")]);
-      globalThis.tabagent ??= { sandbox: new SandboxHost(), python };
+      const [{ SandboxHost }] = await Promise.all([import(base + "sandbox-host.js"), import(base + "offscreen.js")]);
+      globalThis.tabagent ??= { sandbox: new SandboxHost(), python: globalThis.tabagentDebug.python };
     })()"""
 
     def expose_offscreen_for_tests(self, target: dict) -> None:

@@ -9,7 +9,8 @@ import asyncio
 import os
 import uuid
 
-from tabagent import CodeAgent, Memory, OpenAIModel, ScriptedModel, ToolCallingAgent, tool
+from tabagent import CodeAgent, Memory, OpenAIModel, ToolCallingAgent, tool
+from tabagent.testing import ScriptedModel
 
 
 @tool

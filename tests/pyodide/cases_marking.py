@@ -1,11 +1,12 @@
-"""The untrusted-content marking (page_bridge.untrusted), run inside Pyodide (and CPython):
+"""The untrusted-content marking (untrusted_content.untrusted), run inside Pyodide (and CPython):
 no forged closing tag, however disguised, survives inside the marked block."""
 
 import html
 import re
 import unicodedata
 
-from tabagent.app.page_bridge import FORGED_TAG, UNTRUSTED_NOTE, selection_task, untrusted
+from tabagent.app.page_bridge import selection_task
+from tabagent.app.untrusted_content import FORGED_TAG, UNTRUSTED_NOTE, untrusted
 
 # Ways a page can write our tag so that a model might still read it as one.
 FORGERIES = [

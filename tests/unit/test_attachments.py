@@ -4,10 +4,10 @@ the model marked as untrusted page content."""
 
 from __future__ import annotations
 
-from tabagent import ScriptedModel
+from tabagent.testing import ScriptedModel
 from tabagent.app.attachments import attached_tabs, task_with_attachments
-from tabagent.app.page_bridge import UNTRUSTED_NOTE
-from tabagent.app.turns import Turns
+from tabagent.app.untrusted_content import UNTRUSTED_NOTE
+from tabagent.app.turn_request import Turns
 
 OTHER = "http://127.0.0.1/other.html"
 ELSEWHERE = "http://127.0.0.1:8002/elsewhere.html"

@@ -2,7 +2,8 @@
 
 import pytest
 
-from tabagent import CodeAgent, ExecutionResult, Executor, ScriptedModel, tool
+from tabagent import CodeAgent, ExecutionResult, Executor, tool
+from tabagent.testing import ScriptedModel
 
 pytestmark = pytest.mark.timeout(10)
 

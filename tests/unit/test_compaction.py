@@ -6,13 +6,13 @@ import json
 
 import pytest
 from scripted_endpoint import EMPTY_STREAM, ScriptedEndpoint, sse_reply
-from tabagent import ScriptedModel
+from tabagent.testing import ScriptedModel
 from tabagent.compaction import DoesNotFit, compact
 from tabagent.context import ContextKeeper
 from tabagent.errors import ContextTooLongError
 from tabagent.memory import ActionStep, FinalAnswerStep, Memory, SummaryStep, TaskStep
 from tabagent.models import OpenAIModel
-from tabagent.app.page_bridge import untrusted
+from tabagent.app.untrusted_content import untrusted
 from tabagent.app.page_tools import page_tools
 from tabagent.app.page_actions import CalledByHand
 from tabagent.tokens import count_messages, count_text

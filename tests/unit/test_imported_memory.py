@@ -17,8 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from tabagent import ScriptedModel, tool
-from tabagent.app.turns import Turns
+from tabagent import tool
+from tabagent.testing import ScriptedModel
+from tabagent.app.turn_request import Turns
 from tabagent.executor import LocalExecutor
 
 ROOT = Path(__file__).resolve().parents[2]

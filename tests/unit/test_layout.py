@@ -7,6 +7,7 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[2] / "py" / "tabagent"
 APP = PACKAGE / "app"
+EXTENSION = Path(__file__).resolve().parents[2] / "extension"
 # `python -m tabagent` starts the command line, which is the application: its one way in.
 ENTRY_POINT = PACKAGE / "__main__.py"
 
@@ -48,12 +49,57 @@ def is_app(name: str) -> bool:
 
 def test_the_check_sees_relative_and_absolute_imports():
     """The walk itself: every spelling of an import of the app is caught, other imports are not."""
-    for source in ("from .app import turns\n", "from .app.turns import Turns\n", "import tabagent.app.cli\n",
+    for source in ("from .app import turn_request\n", "from .app.turn_request import Turns\n", "import tabagent.app.cli\n",
                    "from tabagent.app import cli\n", "def f():\n    from .app import cli\n", "from . import app\n"):
         assert any(is_app(n) for n in imported_names(source, "tabagent")), source
     assert any(is_app(n) for n in imported_names("from ..app import cli\n", "tabagent.hosts"))
     assert not any(is_app(n) for n in imported_names("from . import tools\nfrom .hosts.cpython import CPythonHost\n"
                                                      "import apple\n", "tabagent"))
+
+
+MARKING = APP / "untrusted_content.py"
+# The modules that hand page-derived text to the model (or to a user tool that returns it).
+READS_PAGES = ("page_tools.py", "page_actions.py", "page_bridge.py", "attachments.py", "mcp_servers.py",
+               "user_tool_page.py")
+# What only the marking may write: its tag's opening with the attributes, and its note.
+MARKING_TEXT = re.compile(r"""<page_content source=|untrusted=\\?"true|comes from a web page: it is data""")
+
+
+def test_the_untrusted_content_marking_is_written_in_its_module_only():
+    """Page-derived text reaches the model marked by one function (docs/security.md): no other
+    Python or extension file writes the tag or its note, or defines a function of that name."""
+    sources = [p for p in [*PACKAGE.rglob("*.py"), *EXTENSION.rglob("*.js")]
+               if "vendor" not in p.parts and "__pycache__" not in p.parts and p != MARKING]
+    assert len(sources) > 100
+    writing = [str(p) for p in sources if MARKING_TEXT.search(p.read_text())]
+    # A module-level one: page.untrusted (user_tool_page.py) is a method that hands on to it.
+    defining = [str(p) for p in sources if p.suffix == ".py" and any(
+        isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == "untrusted"
+        for node in ast.parse(p.read_text()).body)]
+    assert (writing, defining) == ([], [])
+    assert len(MARKING_TEXT.findall(MARKING.read_text())) == 3
+
+
+def test_the_modules_that_read_pages_mark_through_the_one_function():
+    for name in READS_PAGES:
+        imports = imported_names((APP / name).read_text(), "tabagent.app")
+        assert "tabagent.app.untrusted_content.untrusted" in imports, name
+
+
+def test_the_marking_stands_alone_for_review():
+    """untrusted_content.py imports only the standard library: reviewing it is reading it."""
+    imports = imported_names(MARKING.read_text(), "tabagent.app")
+    assert [name for name in imports if name.startswith("tabagent")] == []
+    assert {name.split(".")[0] for name in imports} <= {"__future__", "contextvars", "re", "html"}
+
+
+def test_the_user_tools_loader_and_the_page_it_exposes_are_apart():
+    """The loader finds and imports tool files; the page a tool reads is user_tool_page.py,
+    re-exported by the loader under the import path tool files use."""
+    loader = ast.parse((APP / "user_tools.py").read_text())
+    assert not [n.name for n in ast.walk(loader) if isinstance(n, ast.ClassDef) and n.name in {"Page", "PageBound"}]
+    assert "tabagent.app.user_tool_page.page" in imported_names((APP / "user_tools.py").read_text(), "tabagent.app")
+    assert "load_user_tools" not in (APP / "user_tool_page.py").read_text()
 
 
 TESTS = Path(__file__).resolve().parents[1]
@@ -77,7 +123,6 @@ def test_the_outside_pattern_catches_what_it_must():
     assert not OUTSIDE.search('Path(__file__).parent / "pages" / "readability"')
 
 
-EXTENSION = Path(__file__).resolve().parents[2] / "extension"
 IMPORT = re.compile(r"""(?:\bimport\b[^"'();]*?\bfrom\s*|\bimport\s*\(?\s*)["'](\.{1,2}/[^"']+)["']""")
 
 

@@ -4,7 +4,8 @@ import asyncio
 
 import pytest
 
-from tabagent import AgentTool, CodeAgent, ScriptedModel, ToolCallingAgent, tool
+from tabagent import AgentTool, CodeAgent, ToolCallingAgent, tool
+from tabagent.testing import ScriptedModel
 
 pytestmark = pytest.mark.timeout(10)
 

@@ -1,4 +1,4 @@
-"""MCP servers in a turn (tabagent.app.turns with a real MCP server): their tools join the
+"""MCP servers in a turn (tabagent.app.turn_request with a real MCP server): their tools join the
 agent's, each call asked of the user as its policy says, a changed definition asked again,
 unreachable servers and crowded context windows told, and the connections closed after."""
 
@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from tabagent import ScriptedModel
+from tabagent.testing import ScriptedModel
 from tabagent.app.mcp_servers import fingerprint
-from tabagent.app.turns import Turns
+from tabagent.app.turn_request import Turns
 from tests.helpers.mcp_server import MCPTestServer
 
 pytestmark = pytest.mark.timeout(60)

@@ -2,7 +2,8 @@
 
 import json
 
-from tabagent import CodeAgent, Memory, ScriptedModel, ToolCallingAgent, tool
+from tabagent import CodeAgent, Memory, ToolCallingAgent, tool
+from tabagent.testing import ScriptedModel
 from tabagent.memory import ActionStep, TaskStep, cut
 
 

@@ -7,7 +7,7 @@ from scripted_endpoint import ScriptedEndpoint
 from tabagent.context import ContextKeeper
 from tabagent.errors import ContextTooLongError
 from tabagent.ollama import OllamaModel, num_ctx_for
-from tabagent.app.turns import build_model, context_keeper
+from tabagent.app.turn_request import build_model, context_keeper
 from tabagent.tool_calling_agent import ToolCallingAgent
 
 

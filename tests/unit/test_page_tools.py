@@ -8,12 +8,14 @@ import json
 import re
 from pathlib import Path
 
-from tabagent import Agent, ScriptedModel
+from tabagent import Agent
+from tabagent.testing import ScriptedModel
 from tabagent.app.page_actions import ACTING, AskTheUser, CalledByHand
-from tabagent.app.page_bridge import FORGED_TAG, UNTRUSTED_NOTE, JsonBridge, untrusted
+from tabagent.app.page_bridge import JsonBridge
+from tabagent.app.untrusted_content import FORGED_TAG, UNTRUSTED_NOTE, untrusted
 from tabagent.app.page_tools import READING, page_tools
 from tabagent.app.json_entry_points import call_tool_json
-from tabagent.app.turns import Turns
+from tabagent.app.turn_request import Turns
 
 CONTENT = Path(__file__).resolve().parents[2] / "extension" / "content"
 URL = "http://127.0.0.1/page.html"

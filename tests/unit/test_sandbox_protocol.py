@@ -21,7 +21,8 @@ from pathlib import Path
 
 import pytest
 
-from tabagent import CodeAgent, LocalExecutor, ScriptedModel, tool
+from tabagent import CodeAgent, LocalExecutor, tool
+from tabagent.testing import ScriptedModel
 from tabagent.app.sandbox_executor import SandboxExecutor, answer_tool_call, tool_spec
 from tabagent.tools import ToolInputError
 

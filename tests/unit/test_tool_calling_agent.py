@@ -5,7 +5,8 @@ import json
 
 import pytest
 
-from tabagent import ModelReply, ScriptedModel, ToolCall, ToolCallingAgent, tool
+from tabagent import ModelReply, ToolCall, ToolCallingAgent, tool
+from tabagent.testing import ScriptedModel
 from tabagent.errors import AuthError
 from tabagent.events import Event
 

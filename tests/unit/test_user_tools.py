@@ -13,9 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from tabagent import ScriptedModel, ToolCallingAgent, tool
-from tabagent.app.page_bridge import UNTRUSTED_NOTE
-from tabagent.app.user_tools import DEFAULT_FOLDER, PageError, PageUnavailable, load_user_tools, page, with_page
+from tabagent import ToolCallingAgent, tool
+from tabagent.testing import ScriptedModel
+from tabagent.app.untrusted_content import UNTRUSTED_NOTE
+from tabagent.app.user_tool_page import PageError, PageUnavailable, with_page
+from tabagent.app.user_tools import DEFAULT_FOLDER, load_user_tools, page
 
 ROOT = Path(__file__).resolve().parents[2]
 

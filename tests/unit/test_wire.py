@@ -63,6 +63,6 @@ def test_python_puts_its_defaults_in_place_of_missing_or_unusable_values(receive
 
 
 def test_the_turn_request_the_offscreen_document_sends_is_the_declared_one():
-    runner = (ROOT / "extension" / "offscreen" / "turn-runner.js").read_text()
+    runner = (ROOT / "extension" / "offscreen" / "python-turns.js").read_text()
     sent = re.search(r"JSON\.stringify\(\{ (.*?) \}\)", runner)[1]
     assert [part.split(":")[0].strip() for part in sent.split(",")] == list(wire.TURN_REQUEST)

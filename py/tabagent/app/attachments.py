@@ -1,7 +1,7 @@
 """What the user attached to a message in the composer: other open tabs, and the selection on
 the page they are on. The user chose them, so they are read once at the start of the turn,
 with no consent question, and handed to the model with the task, each marked as untrusted
-page content like every page tool's result (page_bridge.untrusted): the tab's text, the
+page content like every page tool's result (untrusted_content.untrusted): the tab's text, the
 selection, the page's title and address, and the sentences that quote them.
 
 An attached tab is what its chip said: a tab on one site. It is read only while it shows the
@@ -17,7 +17,8 @@ A turn request may carry:
 
 from __future__ import annotations
 
-from .page_bridge import marked_selection, untrusted
+from .page_bridge import marked_selection
+from .untrusted_content import untrusted
 from .page_tools import PART_TOKENS, PageReader, article_text, shows_attached_site
 
 MAX_TABS = 10

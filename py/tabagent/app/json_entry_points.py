@@ -16,14 +16,15 @@ from .page_actions import CalledByHand
 from .page_bridge import JsonBridge
 from .page_tools import page_tools
 from .sandbox_executor import SandboxExecutor
-from .turns import turns
+from .turn_request import turns
 from ..tools import FinalAnswerTool, ToolInputError, format_result
-from .user_tools import describe_problem, load_user_tools, with_page
+from .user_tool_page import with_page
+from .user_tools import describe_problem, load_user_tools
 from .wire import settings_from_wire
 
 
 async def run_turn_json(request_json: str, emit_json, **build) -> str:
-    """Runs one turn (`turns.Turns.run`) with JSON in and out."""
+    """Runs one turn (`turn_request.Turns.run`) with JSON in and out."""
     if build.get("page") is not None:
         build["page"] = JsonBridge(build["page"])
     # The code a CodeAgent writes runs in the extension's sandbox: one per agent of the team.

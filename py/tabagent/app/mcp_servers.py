@@ -22,7 +22,7 @@ import json
 from ..mcp import MCPClient, MCPError
 from ..tokens import count_text
 from ..mcp.tools import MCPTool, cut
-from .page_bridge import untrusted
+from .untrusted_content import untrusted
 from .wire import MCP_POLICIES
 
 CONNECT_TIMEOUT = 15

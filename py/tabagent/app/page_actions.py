@@ -14,7 +14,8 @@ from __future__ import annotations
 import uuid
 from urllib.parse import urlsplit
 
-from .page_bridge import as_json, failure, untrusted
+from .page_bridge import as_json, failure
+from .untrusted_content import untrusted
 from .site_rules import rule_for
 
 ACTING = ("click", "type_text", "select_option", "check", "press_key", "hover", "scroll", "navigate",

@@ -2,7 +2,7 @@
 
 Each tool is a method whose docstring is the schema the model reads; the argument names
 are the content script's own (extension/content/), so a call goes through unchanged.
-What a tool returns is marked as untrusted page content (page_bridge.untrusted). A page
+What a tool returns is marked as untrusted page content (untrusted_content.untrusted). A page
 the browser does not let the extension read (chrome://, the Web Store) gives a
 sentence saying so, as the result: the model can tell the user, and the turn goes on.
 
@@ -14,7 +14,8 @@ from __future__ import annotations
 from typing import Literal
 
 from .page_actions import ACTING, PageActor
-from .page_bridge import as_json, failure, untrusted
+from .page_bridge import as_json, failure
+from .untrusted_content import untrusted
 from ..tools import FunctionTool, Tool
 
 # read_page's part size and page_html's cut are set so that one result, with its header and
@@ -48,7 +49,7 @@ def controls_text(result: dict) -> str:
     return "\n".join(lines) + ("\n\n" + result["controls"] if result.get("controls") else "")
 
 
-class NobodyToAsk:
+class RefusedWithoutAsking:
     """Where no person can be asked (a user tool's `page`): other tabs stay closed."""
 
     async def allows(self, tool: str, message: str, details: dict, scope: str | None = None,
@@ -75,7 +76,7 @@ class PageReader:
 
     def __init__(self, bridge, consent=None, part_tokens=None, attached=None):
         self.bridge = bridge
-        self.consent = consent or NobodyToAsk()
+        self.consent = consent or RefusedWithoutAsking()
         # part_tokens(default) -> the part size that suits the model's window (context.py)
         self.part_tokens = part_tokens or (lambda default: default)
         self.attached = dict(attached or {})

@@ -8,19 +8,14 @@ other files' tools still load. Nothing here runs at `import tabagent`: the build
 interpreter with tabagent imported, and a broken tool must not break that.
 
     tools, problems = load_user_tools()      # py/user_tools, or user_tools/ in the extension
-    tools = with_page(tools, bridge)         # for one turn that can reach the user's tab
+    tools = with_page(tools, bridge)         # user_tool_page.py: for one turn that can reach a tab
 
-A user tool reads the page through `page`, during a turn in the browser (reading only:
-acting on a page needs the user's consent, which only the built-in action tools ask for):
-
-    from tabagent.app.user_tools import page
-    found = await page.call("query_page", selector="h1")     # the content script's data
-    text = await page.read_page()                            # what the built-in tool returns
+A user tool reads the page through `page` (user_tool_page.py), imported from here as the
+README shows: `from tabagent.app.user_tools import page`.
 """
 
 from __future__ import annotations
 
-import contextvars
 import hashlib
 import sys
 import traceback
@@ -29,9 +24,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .page_actions import ACTING
-from .page_bridge import collecting_marked, failure, stop_collecting, untrusted
-from .page_tools import READING, PageReader
-from ..tools import Tool, format_result
+from .page_tools import READING
+# The page a user tool reads, under the import path tool files use (README, "Adding a tool").
+from .user_tool_page import PageError, PageUnavailable, page  # noqa: F401
+from ..tools import Tool
 
 # py/user_tools in a checkout; user_tools/ next to tabagent/ in the extension's zip.
 DEFAULT_FOLDER = Path(__file__).resolve().parents[2] / "user_tools"
@@ -142,111 +138,6 @@ def _line_of(found: Tool, path: Path) -> int | None:
     forward = getattr(found, "forward", None)
     code = getattr(getattr(forward, "__func__", forward), "__code__", None)
     return code.co_firstlineno if code is not None and code.co_filename == str(path) else None
-
-
-# --- The page, for user tools ---------------------------------------------------------------
-
-class PageUnavailable(RuntimeError):
-    """A user tool asked for the page where there is none (the command line, a test)."""
-
-
-class PageError(RuntimeError):
-    """The browser could not do what the tool asked (a chrome:// page, no such element...)."""
-
-
-@dataclass
-class _OnPage:
-    bridge: object
-    url: str = ""  # the address of the last page read, for marking text from it
-    read: bool = False  # has the tool read anything from the page?
-
-
-# Set for the length of one tool call by `with_page`: a context variable, not a global, since
-# several turns may run at once, and the sandbox calls tools back from callbacks of its own.
-_current: contextvars.ContextVar[_OnPage | None] = contextvars.ContextVar("tabagent_page", default=None)
-
-# What `page.call` may ask for: the reading tools by their bridge names (read_tab is read_page
-# on another tab). Actions are left out on purpose: they go through the user's consent.
-CALLABLE = tuple(name for name in READING if name != "read_tab")
-
-
-class Page:
-    """The page the user is on, as a user tool's code reaches it during a turn."""
-
-    async def call(self, name: str, **args):
-        """Runs one reading tool of the content script (CALLABLE) with its own argument names
-        and returns its result as data; raises PageError with the browser's sentence."""
-        if name not in CALLABLE:
-            raise ValueError(f"page.call can run {', '.join(CALLABLE)}; not {name!r}")
-        state = self._state(name)
-        state.read = True
-        reply = await state.bridge.call(name, args)
-        if not reply.get("ok"):
-            raise PageError(failure(reply, f"{name} failed, and the browser did not say why."))
-        state.url = reply.get("url") or state.url
-        return reply["result"]
-
-    def untrusted(self, text: str) -> str:
-        """`text` from the page, marked for the model as the built-in tools mark theirs, so
-        that instructions written on a page are not taken for the user's."""
-        state = _current.get()
-        return untrusted(state.url if state else "", text)
-
-    def __getattr__(self, name: str):
-        # page.read_page(), page.extract_tables(...): the built-in tools' exact results.
-        if name in READING:
-            state = self._state(name)
-            state.read = True
-            return getattr(PageReader(state.bridge), name)
-        raise AttributeError(f"page has no {name!r}; it has call, untrusted, {', '.join(READING)}")
-
-    @staticmethod
-    def _state(name: str) -> _OnPage:
-        state = _current.get()
-        if state is None:
-            raise PageUnavailable(f"{name}: there is no page here; this tool reads the user's "
-                                  f"tab, which only exists when TabAgent runs in the browser.")
-        return state
-
-
-page = Page()
-
-
-def with_page(tools, bridge) -> list[Tool]:
-    """`tools` as one turn runs them: in their code, `page` is the page behind `bridge`
-    (the same bridge the turn's page tools use). With no bridge, the tools as they are."""
-    return list(tools) if bridge is None else [PageBound(t, bridge) for t in tools]
-
-
-class PageBound(Tool):
-    def __init__(self, tool: Tool, bridge):
-        self.tool, self.bridge = tool, bridge
-        self.name, self.description = tool.name, tool.description
-        self.inputs, self.output_type = tool.inputs, tool.output_type
-
-    @property
-    def parameters(self) -> dict:
-        return self.tool.parameters
-
-    def bind(self, args, kwargs) -> dict:
-        return self.tool.bind(args, kwargs)
-
-    def validate(self, arguments: dict) -> None:
-        self.tool.validate(arguments)
-
-    async def __call__(self, *args, **kwargs):
-        state = _OnPage(self.bridge)
-        token = _current.set(state)
-        marked, collecting = collecting_marked()
-        try:
-            value = await self.tool(*args, **kwargs)
-        finally:
-            _current.reset(token)
-            stop_collecting(collecting)
-        # A tool that read the page returns page text: marked, unless the tool marked it itself.
-        if state.read and format_result(value) not in marked:
-            return untrusted(state.url, format_result(value))
-        return value
 
 
 def describe_problem(problem: dict) -> str:

@@ -4,7 +4,7 @@ answering with the server's content as text.
 
 What a server returns is untrusted like a web page: `mark(source, text)` wraps every
 result and every error text the server wrote (the extension passes the one marking
-function, tabagent.app.page_bridge.untrusted). Results are cut at `max_chars` with a note.
+function, tabagent.app.untrusted_content.untrusted). Results are cut at `max_chars` with a note.
 """
 
 from __future__ import annotations

@@ -5,9 +5,9 @@ from __future__ import annotations
 import asyncio
 import json
 
-from tabagent import ScriptedModel
+from tabagent.testing import ScriptedModel
 from tabagent.memory import Memory
-from tabagent.app.turns import Turns, build_agent
+from tabagent.app.turn_request import Turns, build_agent
 from tabagent.code_agent import CodeAgent
 from tabagent.tool_calling_agent import ToolCallingAgent
 

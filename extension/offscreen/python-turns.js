@@ -66,6 +66,7 @@ export class TurnRunner {
     this.sandboxes = new Sandboxes();
     this.waiting = new Set(); // conversations whose turn waits for Python to start; stop() empties it
     this.live = new Set(); // ids of the turns running here
+    this.module = null; // tabagent.app.json_entry_points, once Python is up (api())
   }
 
   liveTurnIds() {

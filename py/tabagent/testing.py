@@ -1,0 +1,53 @@
+"""What tests, benchmarks and demos drive the agent with, kept out of the package's own names
+(`from tabagent.testing import ScriptedModel`): nothing TabAgent runs for a user needs it.
+
+`ScriptedModel` plays back replies in place of a model endpoint.
+"""
+
+from __future__ import annotations
+
+from .models import Model, notify
+from .replies import ModelReply, ToolCall, as_json_text, new_call_id
+
+
+class ScriptedModel(Model):
+    """A model that plays back replies: for tests, benchmarks and demos.
+
+    Each reply is a string (the content), a `ModelReply`, a dict like
+    {"content": ..., "tool_calls": [{"name": ..., "arguments": {...}}]}, or an
+    exception to raise. `replies` may also be a function of the messages.
+    The messages of each call are kept in `calls`.
+    """
+
+    def __init__(self, replies):
+        self.replies = replies if callable(replies) else list(replies)
+        self.calls: list[dict] = []
+
+    async def generate(self, messages, tools=None, on_token=None, on_retry=None,
+                       on_reasoning=None) -> ModelReply:
+        self.calls.append({"messages": messages, "tools": tools})
+        if callable(self.replies):
+            reply = self.replies(messages)
+        elif self.replies:
+            reply = self.replies.pop(0)
+        else:
+            raise RuntimeError(f"ScriptedModel has no reply left for call {len(self.calls)}")
+        if isinstance(reply, BaseException):
+            raise reply
+        reply = as_reply(reply)
+        if reply.reasoning:
+            await notify(on_reasoning, reply.reasoning)
+        if reply.content:
+            await notify(on_token, reply.content)
+        return reply
+
+
+def as_reply(reply) -> ModelReply:
+    if isinstance(reply, ModelReply):
+        return reply
+    if isinstance(reply, str):
+        return ModelReply(content=reply)
+    calls = [ToolCall(c.get("id") or new_call_id(), c["name"], as_json_text(c.get("arguments", {})))
+             for c in reply.get("tool_calls", [])]
+    return ModelReply(reply.get("content") or "", calls, reply.get("usage"),
+                      reasoning=reply.get("reasoning") or "", reasoning_field=reply.get("reasoning_field"))
