@@ -63,7 +63,8 @@
   // still match 1:1.
   function cloneWithFrames(doc, { dropHidden = false, dropUnseen = false, depth = 0 } = {}) {
     const copy = doc.cloneNode(true);
-    const unseen = dropUnseen && doc.body ? unseenTextIn(doc.body, copy.body) : [];
+    const look = page.sight.look(doc); // (one reading of styles for both passes)
+    const unseen = dropUnseen && doc.body ? unseenTextIn(look, doc.body, copy.body) : [];
     // cloneNode copies the tree exactly, so the n-th match in one is the n-th in the other.
     // Only the body's elements: <head> is never "visible", and its <title> and <meta> carry
     // the page's metadata.
@@ -73,10 +74,13 @@
     const hidden = [];
     const frames = [];
     const hosts = [];
+    let hiddenLive = null; // the last hidden element: what is inside it goes with it, unasked
     for (let i = 0; i < live.length; i++) {
       const el = live[i];
-      if (dropHidden && !page.sight.isShown(el)) {
+      if (hiddenLive?.contains(el)) continue;
+      if (dropHidden && !look.isShown(el)) {
         hidden.push(copied[i]);
+        hiddenLive = el;
         continue;
       }
       // Shown while hidden by its own style: waiting to be revealed (sight.js). What reads
@@ -103,8 +107,8 @@
   }
 
   // The copy's text nodes that no one can read on the live page (they pair in document order).
-  function unseenTextIn(liveBody, copiedBody) {
-    const unseen = page.sight.unseenText(liveBody);
+  function unseenTextIn(look, liveBody, copiedBody) {
+    const unseen = look.unseenText(liveBody);
     const found = [];
     if (!unseen.size) return found;
     const live = liveBody.ownerDocument.createTreeWalker(liveBody, NodeFilter.SHOW_TEXT);

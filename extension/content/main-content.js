@@ -254,9 +254,7 @@
   // not make the label's cell a container).
   const TEXT_BLOCKS = "p, li, h1, h2, h3, h4, h5, h6, td, th, dt, dd, blockquote, div, section, header, label, pre, figure";
   const BLOCK_INSIDE = "p, li, h1, h2, h3, h4, h5, h6, td, th, dt, dd, blockquote, div, section, header, label, pre, table, ul, ol, dl, figure, article, aside, main";
-  const hasText = (el) => /\S/.test(el.textContent);
-  const textBlocks = (root) => [...root.querySelectorAll(TEXT_BLOCKS)]
-    .filter((el) => hasText(el) && ![...el.querySelectorAll(BLOCK_INSIDE)].some(hasText));
+  const textBlocks = (root) => page.textBlocks.innermostWithText(root, TEXT_BLOCKS, BLOCK_INSIDE);
   // In a wider reading than Readability's, the short lines Readability did not keep
   // ("Read more", "Share this", a contact's name) are boilerplate, unless they are
   // list items or table cells, or headings of text that is kept.

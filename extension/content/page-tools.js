@@ -11,6 +11,7 @@
 //   locators.js    "ta-<n>" locators and CSS selectors -> elements
 //   tables.js      table grid (colspan/rowspan) and extract_tables
 //   html-to-markdown.js  HTML -> Markdown (turndown + table/pre/link/image rules)
+//   text-blocks.js   the innermost blocks of text under an element, in one pass
 //   main-content.js  the page's main content (boilerplate removed, Readability, markers)
 //   pagination.js  read_page's Markdown cut into pages of a budget
 //   read-page.js   read_page

@@ -18,11 +18,30 @@
   const HTML = "http://www.w3.org/1999/xhtml";
   const NOT_TEXT = new Set(["script", "style", "noscript", "template", "textarea", "title"]);
 
-  const styleOf = (el) => el.ownerDocument.defaultView.getComputedStyle(el);
+  // Each element's computed style, read once per reading: getComputedStyle makes a new
+  // declaration at every call, and a text node's ancestors are asked again for every text
+  // under them (on a 240 KB article that was most of read_page's time).
+  function styleCache() {
+    const styles = new Map();
+    return (el) => {
+      let style = styles.get(el);
+      if (!style) styles.set(el, (style = el.ownerDocument.defaultView.getComputedStyle(el)));
+      return style;
+    };
+  }
 
-  function isShown(el) {
-    if (page.isVisible(el)) return true;
-    if (awaitsReveal(el)) return true;
+  // Whether an element is shown (as said at the top), remembered for the reading.
+  function shownTest(styleOf) {
+    const shown = new Map();
+    const isShown = (el) => {
+      if (!shown.has(el)) shown.set(el, page.isVisible(el) || awaitsReveal(el, styleOf) || foldedAway(el, styleOf, isShown));
+      return shown.get(el);
+    };
+    return isShown;
+  }
+
+  // In a closed <details> or hidden="until-found" content that is itself shown.
+  function foldedAway(el, styleOf, isShown) {
     const fold = el.parentElement?.closest('details:not([open]), [hidden="until-found"]');
     if (!fold || !isShown(fold)) return false;
     const style = styleOf(el);
@@ -36,7 +55,7 @@
   // entrance to make stays hidden.
   const REVEAL_MARK = /^(data-(aos|wow|sr|animate|reveal|scroll))/;
   const REVEAL_CLASS = /^(wow|aos-|reveal|animate|fade|slide|scroll-?reveal)/i;
-  function awaitsReveal(el) {
+  function awaitsReveal(el, styleOf) {
     if (!el.getClientRects().length || styleOf(el).visibility !== "hidden") return false; // (no box: display:none)
     let veiled = el; // the element whose visibility the others inherit
     while (veiled.parentElement && styleOf(veiled.parentElement).visibility === "hidden") veiled = veiled.parentElement;
@@ -48,8 +67,14 @@
     return moving || [...veiled.attributes].some((a) => REVEAL_MARK.test(a.name)) || [...veiled.classList].some((c) => REVEAL_CLASS.test(c));
   }
 
-  // "rgb(1, 2, 3)" / "rgba(1, 2, 3, 0.5)" / "transparent" -> [r, g, b, a]
+  // "rgb(1, 2, 3)" / "rgba(1, 2, 3, 0.5)" / "transparent" -> [r, g, b, a]; a page uses a few
+  // colours thousands of times, so each is parsed once.
+  const colors = new Map();
   function rgba(color) {
+    if (!colors.has(color)) colors.set(color, parseColor(color));
+    return colors.get(color);
+  }
+  function parseColor(color) {
     const parts = (color || "").match(/[\d.]+/g)?.map(Number) || [];
     if (color === "transparent" || parts.length < 3) return [0, 0, 0, 0];
     return [parts[0], parts[1], parts[2], parts.length > 3 ? parts[3] : 1];
@@ -65,8 +90,9 @@
   }
 
   // Fresh per reading: styles, boxes and the pictures on the page are read once each.
-  function sight(doc) {
+  function sight(doc, styleOf, isShown) {
     const view = doc.defaultView;
+    const backgrounds = new Map();
     const clipped = new Map();
     const range = doc.createRange();
     const rtl = styleOf(doc.documentElement).direction === "rtl";
@@ -112,16 +138,29 @@
 
     // The background under `el`: its nearest painted ancestor (null: the canvas) and that
     // colour, or null when it is a picture (background-image), where any colour may be read.
+    // Remembered for each element on the way up: its siblings' text has the same one.
     function backgroundUnder(el) {
-      for (let at = el; at; at = at.parentElement) {
-        const s = styleOf(at);
-        if (s.backgroundImage !== "none") return null;
-        const color = rgba(s.backgroundColor);
-        if (color[3] > 0.95) return { owner: at, color };
-        if (color[3] > 0.05) return null;
+      const unknown = [];
+      let found;
+      for (let at = el; found === undefined; at = at?.parentElement) {
+        if (!at) found = { owner: null, color: (canvasColor ??= canvas()) };
+        else if (backgrounds.has(at)) found = backgrounds.get(at);
+        else {
+          unknown.push(at);
+          found = ownBackground(at);
+        }
       }
-      canvasColor ??= canvas();
-      return { owner: null, color: canvasColor };
+      for (const at of unknown) backgrounds.set(at, found);
+      return found;
+    }
+    // What `el` paints behind its text: {owner, color}; null for a picture or a see-through
+    // colour; undefined for nothing (what is under it shows through).
+    function ownBackground(el) {
+      const s = styleOf(el);
+      if (s.backgroundImage !== "none") return null;
+      const color = rgba(s.backgroundColor);
+      if (color[3] > 0.95) return { owner: el, color };
+      return color[3] > 0.05 ? null : undefined;
     }
 
     // The browser's own background behind a page that paints none: white, or near black
@@ -186,8 +225,7 @@
   // page's text is not hiding but a page whose styles did not all load (black text on the
   // black its inline style paints, with the stylesheet that lightens the text missing): the
   // reader of that page sees it as it was meant, so it is read.
-  function unseenText(root) {
-    const whyUnseen = sight(root.ownerDocument);
+  function unseenText(root, whyUnseen) {
     const byReason = new Map();
     let shownChars = 0;
     const walker = root.ownerDocument.createTreeWalker(root, NodeFilter.SHOW_TEXT);
@@ -206,5 +244,18 @@
     return found;
   }
 
-  page.sight = { isShown, unseenText };
+  // One reading of a document: what is shown and what cannot be read, each element's style
+  // and visibility read once however often the two ask.
+  function look(doc) {
+    const styleOf = styleCache();
+    const isShown = shownTest(styleOf);
+    const whyUnseen = sight(doc, styleOf, isShown);
+    return { isShown, unseenText: (root) => unseenText(root, whyUnseen) };
+  }
+
+  page.sight = {
+    look,
+    isShown: (el) => look(el.ownerDocument).isShown(el),
+    unseenText: (root) => look(root.ownerDocument).unseenText(root),
+  };
 })();
