@@ -88,7 +88,7 @@
 
   page.readPage = { paginate };
   page.tools.read_page = {
-    params: { page: page.arg("number", 1), max_tokens: page.arg("number", 6000) },
+    params: { page: page.arg("number", page.DEFAULTS.read_page.page), max_tokens: page.arg("number", page.DEFAULTS.read_page.max_tokens) },
     run: readPage,
   };
 })();
