@@ -25,7 +25,7 @@ function usageOf(usage) {
 export function traceAsJson(calls) {
   return calls.map((event) => ({
     agent: event.agent, depth: event.depth, step: event.step,
-    ...(event.kind === EventKind.compaction ? { kind: "compaction" } : {}), ...event.data,
+    ...(event.kind === EventKind.compaction ? { kind: EventKind.compaction } : {}), ...event.data,
   }));
 }
 
