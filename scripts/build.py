@@ -36,8 +36,8 @@ USER_TOOLS = ROOT / "py" / "user_tools"
 # The wire contract, declared in Python and mirrored for JavaScript by this build (committed,
 # so that the unbuilt tree reads true; tests/unit/test_wire.py fails when it drifts).
 PYTHON_SETUP = ROOT / "extension" / "shared" / "python-setup.js"
-WIRE = PACKAGE / "app" / "wire.py"
 WIRE_JS = ROOT / "extension" / "shared" / "wire.js"
+WIRE_CONTENT_JS = ROOT / "extension" / "content" / "tool-defaults.js"  # for the classic content scripts
 
 PYODIDE_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"]
 
@@ -165,12 +165,15 @@ def make_snapshot(key: str, archive: bytes) -> bool:
     return True
 
 
-def wire_module() -> str:
-    """extension/shared/wire.js, made from py/tabagent/app/wire.py (which imports nothing of ours)."""
-    spec = importlib.util.spec_from_file_location("tabagent_wire", WIRE)
-    wire = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(wire)
-    return wire.javascript_module()
+def wire_modules() -> dict[Path, str]:
+    """extension/shared/wire.js and extension/content/tool-defaults.js, made from
+    py/tabagent/app/wire.py (tabagent is pure Python: importing it needs nothing installed)."""
+    sys.path.insert(0, str(PACKAGE.parent))
+    try:
+        wire = importlib.import_module("tabagent.app.wire")
+    finally:
+        sys.path.remove(str(PACKAGE.parent))
+    return {WIRE_JS: wire.javascript_module(), WIRE_CONTENT_JS: wire.content_script()}
 
 
 def sha256_of(path: Path) -> str:
@@ -221,8 +224,9 @@ def main() -> None:
             if copy_if_changed(path, VENDOR / target / path.name):
                 changed.append(f"{target}/{path.name}")
     changed += vendor_wheels()
-    if write_if_changed(WIRE_JS, wire_module().encode()):
-        changed.append("../shared/wire.js")
+    for target, text in wire_modules().items():
+        if write_if_changed(target, text.encode()):
+            changed.append(f"../{target.parent.name}/{target.name}")
     archive = pack_package()
     info = {
         "pyodideVersion": pyodide_package["version"],

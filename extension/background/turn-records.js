@@ -7,6 +7,7 @@ import { MessageType } from "../shared/messages.js";
 import { forPython, loadSettings, whatIsMissing, withOverrides } from "../shared/settings.js";
 import { askOffscreen, offscreenDocumentExists } from "./offscreen-document.js";
 import { loadMcpServers, mcpForPython } from "../shared/mcp-servers.js";
+import { Status } from "../shared/wire.js";
 
 // What the user attached in the composer (sidepanel/attachments-view.js): tabs by id, each
 // with the address its chip showed (Python reads a tab only while it shows that site), and the
@@ -77,7 +78,7 @@ export async function stopTurn({ conversationId }) {
     console.warn("TabAgent: could not ask Python to stop the turn:", error.message);
   }
   if (stopped) return { stopped };
-  const ended = await conversations.markInterruptedTurns(liveTurnIds, { conversationId, status: "cancelled" });
+  const ended = await conversations.markInterruptedTurns(liveTurnIds, { conversationId, status: Status.cancelled });
   return { stopped: ended > 0 };
 }
 

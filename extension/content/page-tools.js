@@ -6,6 +6,7 @@
 //   vendor/readability/Readability.js   Mozilla Readability (defines Readability)
 //   vendor/turndown/turndown.js         turndown (defines TurndownService)
 //   common.js      errors, caps, argument checking, describing elements
+//   tool-defaults.js  the tools' defaults, generated from py/tabagent/app/wire.py (as Python's)
 //   sight.js       what a reader sees: shown elements, text no one can read
 //   frames.js      same-origin iframes: all documents, copies with frames inlined
 //   locators.js    "ta-<n>" locators and CSS selectors -> elements

@@ -123,7 +123,7 @@
     run: listLinks,
   };
   page.tools.page_html = {
-    params: { selector: page.arg("string", null), max_chars: page.arg("number", 20000), keep_scripts: page.arg("boolean", false) },
+    params: { selector: page.arg("string", null), max_chars: page.arg("number", page.DEFAULTS.page_html.max_chars), keep_scripts: page.arg("boolean", false) },
     run: pageHtml,
   };
 })();

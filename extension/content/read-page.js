@@ -43,7 +43,7 @@
   }
 
   page.tools.read_page = {
-    params: { page: page.arg("number", 1), max_tokens: page.arg("number", 6000) },
+    params: { page: page.arg("number", page.DEFAULTS.read_page.page), max_tokens: page.arg("number", page.DEFAULTS.read_page.max_tokens) },
     run: readPage,
   };
 })();

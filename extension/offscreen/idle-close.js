@@ -3,7 +3,10 @@
 // are open; turns are counted by the turn runner. When the spell is over, the service worker
 // is asked to close the document (it alone may, and it knows whether a message is on its way).
 
-export const IDLE_CLOSE_MINUTES = 10;
+import { SETTINGS } from "../shared/wire.js";
+
+// Until the first message brings the user's setting: the setting's default.
+export const IDLE_CLOSE_MINUTES = SETTINGS.idle_close_minutes;
 
 export class IdleClose {
   constructor(onIdle) {

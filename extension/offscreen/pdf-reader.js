@@ -9,6 +9,7 @@
 // Answers are the content script's: { ok: true, result } or { ok: false, error } (a sentence).
 
 import { PdfError, download } from "./pdf-download.js";
+import { PAGE_TOOL_DEFAULTS } from "../shared/wire.js";
 
 const VENDOR = "extension/vendor/pdfjs/";
 const CHARS_PER_TOKEN = 4; // as read_page on a web page (extension/content/read-page.js)
@@ -131,7 +132,7 @@ function cut(text, max) {
   return pieces;
 }
 
-function readPage(pdf, { page: number = 1, max_tokens = 6000 }) {
+function readPage(pdf, { page: number = PAGE_TOOL_DEFAULTS.read_page.page, max_tokens = PAGE_TOOL_DEFAULTS.read_page.max_tokens }) {
   requireText(pdf);
   const budget = clamp(max_tokens, 200, 100000);
   const parts = paginate(pdf.pages, budget * CHARS_PER_TOKEN);

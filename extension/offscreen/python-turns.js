@@ -10,6 +10,8 @@ import { builtinModel } from "./builtin-model.js";
 import { fitted } from "./fit-message.js";
 import { pageBridge } from "./page-bridge.js";
 import { Sandboxes } from "./sandboxes.js";
+import { turnRequest } from "./turn-request.js";
+import { EventKind, Status } from "../shared/wire.js";
 
 const BATCH_MS = 8;
 
@@ -82,18 +84,16 @@ export class TurnRunner {
 
   // Starts a turn and returns at once, even while Python is still starting (the turn then
   // runs as soon as it is ready); its events stream out as it runs.
-  start({ conversationId, turnId, task, context, memory, settings, apiKey, attachedTabs, attachedSelection, mcpServers, mcpHeaders }) {
+  start(message) {
+    const { conversationId, turnId, memory } = message;
     const batcher = new EventBatcher(conversationId, turnId);
-    // context: a selection and its page (marked as page content by Python); attached_*: what
-    // the user attached in the composer, read at the turn's start with no question while each
-    // tab shows the site it showed when attached (attachments.py).
-    const request = JSON.stringify({ conversation_id: conversationId, task, context: context ?? null, memory, settings, api_key: apiKey, attached_tabs: attachedTabs ?? [], attached_selection: attachedSelection ?? null, mcp_servers: mcpServers ?? [], mcp_headers: mcpHeaders ?? {} });
+    const request = JSON.stringify(turnRequest(message));
     // The page tools reach the user's tabs, and ask the user before acting, through this.
     const page = pageBridge(conversationId);
     this.idle.turnStarted();
     this.waiting.add(conversationId);
     const running = this.api().then((api) => {
-      if (!this.waiting.delete(conversationId)) return JSON.stringify({ status: "cancelled", memory });
+      if (!this.waiting.delete(conversationId)) return JSON.stringify({ status: Status.cancelled, memory });
       return api.run_turn_json.callKwargs(request, (json) => batcher.push(JSON.parse(json)), {
         page,
         browser_model: builtinModel,
@@ -134,9 +134,9 @@ export class TurnRunner {
     const message = String(error?.message || error).trim().split("\n").at(-1);
     const seq = batcher.all.at(-1)?.seq ?? lastMemorySeq(memory);
     const at = { conversation_id: batcher.ids.conversationId, agent: "TabAgent", depth: 0, step: 0, time: Date.now() / 1000 };
-    batcher.push({ ...at, kind: "error", seq: seq + 1, data: { message, kind: "agent" } });
-    batcher.push({ ...at, kind: "done", seq: seq + 2, data: { status: "error", steps: 0, usage: {}, error: message } });
-    this.finish(batcher, { status: "error", memory: null }); // null: the memory stays as stored
+    batcher.push({ ...at, kind: EventKind.error, seq: seq + 1, data: { message, kind: "agent" } });
+    batcher.push({ ...at, kind: EventKind.done, seq: seq + 2, data: { status: Status.error, steps: 0, usage: {}, error: message } });
+    this.finish(batcher, { status: Status.error, memory: null }); // null: the memory stays as stored
   }
 
   async stop({ conversationId }) {

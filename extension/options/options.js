@@ -4,7 +4,8 @@
 
 import { MessageType } from "../shared/messages.js";
 import { askBackground } from "../shared/runtime.js";
-import { AGENTS, DEFAULT_SETTINGS, PROVIDERS, builtinModelAvailability, loadSettings } from "../shared/settings.js";
+import { AGENTS, DEFAULT_SETTINGS, PROVIDERS, builtinModelAvailability, camelCase, loadSettings } from "../shared/settings.js";
+import { SETTINGS_LIMITS } from "../shared/wire.js";
 import { fetchModels } from "../shared/connection.js";
 import { localizePage, t, tn } from "../shared/i18n.js";
 import { initMcpSettings } from "./mcp-settings.js";
@@ -12,7 +13,22 @@ import { initMcpSettings } from "./mcp-settings.js";
 const $ = (id) => document.getElementById(id);
 localizePage();
 const form = $("settings");
-const FIELDS = ["provider", "baseUrl", "model", "agent", "maxSteps", "codeTimeout", "systemPrompt", "temperature", "maxOutputTokens", "customPrompts", "contextWindow", "idleCloseMinutes", "siteRules"];
+// Every setting (wire.js, in camelCase) is the form element of that name in options.html;
+// numbers take their bounds from wire.js too. Two have widgets of their own: the team (JSON)
+// and the checkboxes.
+const FIELDS = Object.keys(DEFAULT_SETTINGS).filter((name) => name !== "team" && typeof DEFAULT_SETTINGS[name] !== "boolean");
+const CHECKBOXES = Object.keys(DEFAULT_SETTINGS).filter((name) => typeof DEFAULT_SETTINGS[name] === "boolean");
+const BOUNDS = Object.fromEntries(Object.entries(SETTINGS_LIMITS).map(([name, bounds]) => [camelCase(name), bounds]));
+
+function setBounds() {
+  for (const [name, [lowest, highest]] of Object.entries(BOUNDS)) Object.assign(form.elements[name], { min: lowest, max: highest });
+}
+
+// A number as typed; empty or unreadable is the default (null: the endpoint's, kept as "").
+function numberIn(name, text) {
+  if (DEFAULT_SETTINGS[name] === null) return text;
+  return text === "" || !Number.isFinite(Number(text)) ? DEFAULT_SETTINGS[name] : Number(text);
+}
 
 function fillChoices(builtinAvailable) {
   $("provider").append(new Option(t("choose"), ""));
@@ -37,13 +53,10 @@ function readTeam() {
 }
 
 function readForm() {
-  const settings = Object.fromEntries(FIELDS.map((name) => [name, form.elements[name].value.trim()]));
-  settings.maxSteps = Number(settings.maxSteps) || DEFAULT_SETTINGS.maxSteps;
-  settings.codeTimeout = Number(settings.codeTimeout) || DEFAULT_SETTINGS.codeTimeout;
-  settings.contextWindow = Number(settings.contextWindow) || DEFAULT_SETTINGS.contextWindow;
-  settings.idleCloseMinutes = Number(settings.idleCloseMinutes) || DEFAULT_SETTINGS.idleCloseMinutes;
+  const value = (name) => form.elements[name].value.trim();
+  const settings = Object.fromEntries(FIELDS.map((name) => [name, name in BOUNDS ? numberIn(name, value(name)) : value(name)]));
+  for (const name of CHECKBOXES) settings[name] = form.elements[name].checked;
   settings.team = readTeam();
-  settings.showSteps = form.elements.showSteps.checked;
   return settings;
 }
 
@@ -102,12 +115,13 @@ function showFieldsFor(provider) {
 async function init() {
   const builtinAvailable = (await builtinModelAvailability()) !== "unavailable";
   fillChoices(builtinAvailable);
+  setBounds();
   const { settings, apiKey } = await loadSettings();
   // First run: where Chrome has its own model, it is the no-key default.
   const firstRun = !settings.provider && !settings.baseUrl;
   if (firstRun && builtinAvailable) settings.provider = "builtin";
   for (const name of FIELDS) form.elements[name].value = settings[name] ?? "";
-  form.elements.showSteps.checked = Boolean(settings.showSteps);
+  for (const name of CHECKBOXES) form.elements[name].checked = Boolean(settings[name]);
   showFieldsFor(settings.provider);
   if (firstRun && builtinAvailable) save();
   $("team").value = settings.team?.length ? JSON.stringify(settings.team, null, 2) : "";

@@ -8,7 +8,7 @@
 // it and the worker it started, and only in the shapes sandbox-protocol.js allows.
 
 import { closeWaysOut } from "./no-way-out.js";
-import { ToSandbox, problemFromSandbox, problemToSandbox } from "../shared/sandbox-protocol.js";
+import { FromSandbox, ToSandbox, problemFromSandbox, problemToSandbox } from "../shared/sandbox-protocol.js";
 
 // The offscreen document's origin: the extension's. Ours is opaque, but our URL says whose.
 const PARENT_ORIGIN = new URL(location.href).origin;
@@ -23,7 +23,7 @@ const arrivedWhileLoading = [];
 onmessage = (event) => arrivedWhileLoading.push(event.data);
 import(${JSON.stringify(WORKER_URL)}).then(
   (worker) => worker.start(arrivedWhileLoading),
-  (error) => postMessage({ type: "boot-failed", error: "the sandbox worker did not load: " + error }),
+  (error) => postMessage({ type: ${JSON.stringify(FromSandbox.bootFailed)}, error: "the sandbox worker did not load: " + error }),
 );`;
   const url = URL.createObjectURL(new Blob([bootstrap], { type: "text/javascript" }));
   const worker = new Worker(url, { name: "tabagent-sandbox" });
@@ -36,7 +36,7 @@ import(${JSON.stringify(WORKER_URL)}).then(
   worker.onerror = (event) => {
     event.preventDefault(); // reported to the parent as a failed boot, not as an uncaught error
     const error = `the sandbox worker failed: ${event.message}`.slice(0, 9_000);
-    parent.postMessage({ type: "boot-failed", error }, PARENT_ORIGIN);
+    parent.postMessage({ type: FromSandbox.bootFailed, error }, PARENT_ORIGIN);
   };
   return worker;
 }

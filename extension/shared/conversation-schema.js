@@ -4,7 +4,10 @@
 // reads conversations later (history, search, export, the panel) meets a shape it does not
 // expect. Pure JavaScript: no extension APIs, so Node's test runner checks it too.
 
-export const TURN_STATUSES = ["running", "ok", "error", "cancelled", "max_steps", "interrupted"];
+import { EventKind, STATUSES } from "./wire.js";
+
+// How an agent's run ends (wire.js), and what only storage knows: still going, or never ended.
+export const TURN_STATUSES = ["running", ...STATUSES, "interrupted"];
 const ID = /^[A-Za-z0-9_-]{1,100}$/;
 const KIND = /^[a-z][a-z0-9_]{0,39}$/;
 const MAX_TITLE = 10_000;
@@ -61,7 +64,7 @@ function checkEvent(event, where) {
   for (const [field, type] of Object.entries(DATA_FIELDS[event.kind] ?? {})) {
     if (typeof event.data[field] !== type) fail(`${where}.data.${field}`, `must be ${type === "string" ? "text" : type}, not ${describe(event.data[field])}`);
   }
-  if (event.kind === "final_answer" && !("answer" in event.data)) fail(`${where}.data.answer`, "is missing");
+  if (event.kind === EventKind.final_answer && !("answer" in event.data)) fail(`${where}.data.answer`, "is missing");
 }
 
 function checkContext(context, where) {

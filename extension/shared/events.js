@@ -1,5 +1,7 @@
 // Helpers over the agent's event stream (the schema is docs/events.md).
 
+import { EventKind } from "./wire.js";
+
 // Joins consecutive token (or reasoning) events of the same agent, depth and step into one,
 // so a saved turn is small. The joined event keeps the first piece's seq and notes the last one.
 export function joinTokens(events) {
@@ -7,7 +9,7 @@ export function joinTokens(events) {
   for (const event of events) {
     const last = joined.at(-1);
     if (
-      (event.kind === "token" || event.kind === "reasoning") &&
+      (event.kind === EventKind.token || event.kind === EventKind.reasoning) &&
       last?.kind === event.kind &&
       last.agent === event.agent &&
       last.depth === event.depth &&

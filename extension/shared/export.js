@@ -2,6 +2,7 @@
 // (for reading). Records never hold the API key, so exports cannot leak it.
 
 import { t } from "./i18n.js";
+import { EventKind, NotFatal } from "./wire.js";
 
 export const EXPORT_FORMAT = "tabagent-conversations";
 
@@ -27,7 +28,7 @@ export function fromJson(text) {
 const listOf = (value) => (Array.isArray(value) ? value : []);
 
 function answerOf(turn) {
-  const final = listOf(turn.events).findLast((event) => event?.kind === "final_answer" && event.depth === 0);
+  const final = listOf(turn.events).findLast((event) => event?.kind === EventKind.final_answer && event.depth === 0);
   if (!final) return null;
   const answer = final.data?.answer;
   return typeof answer === "string" ? answer : "```json\n" + JSON.stringify(answer, null, 2) + "\n```";
@@ -38,10 +39,10 @@ function stepsOf(turn) {
   for (const event of listOf(turn.events)) {
     if (!event?.data) continue;
     const indent = "  ".repeat(Number.isSafeInteger(event.depth) && event.depth > 0 ? Math.min(event.depth, 20) : 0);
-    if (event.kind === "reasoning") lines.push(`${indent}- thought: ${String(event.data.text ?? "").trim().replaceAll("\n", `\n${indent}  `)}`);
-    if (event.kind === "tool_call") lines.push(`${indent}- called \`${event.data.name}\` with \`${JSON.stringify(event.data.arguments)}\``);
-    if (event.kind === "code") lines.push(`${indent}- ran code:\n\n\`\`\`python\n${event.data.code}\n\`\`\``);
-    if (event.kind === "error" && event.data.kind !== "retrying") lines.push(`${indent}- error: ${event.data.message}`);
+    if (event.kind === EventKind.reasoning) lines.push(`${indent}- thought: ${String(event.data.text ?? "").trim().replaceAll("\n", `\n${indent}  `)}`);
+    if (event.kind === EventKind.tool_call) lines.push(`${indent}- called \`${event.data.name}\` with \`${JSON.stringify(event.data.arguments)}\``);
+    if (event.kind === EventKind.code) lines.push(`${indent}- ran code:\n\n\`\`\`python\n${event.data.code}\n\`\`\``);
+    if (event.kind === EventKind.error && event.data.kind !== NotFatal.retrying) lines.push(`${indent}- error: ${event.data.message}`);
   }
   return lines;
 }

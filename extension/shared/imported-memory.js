@@ -10,6 +10,7 @@
 // enough where the letters do not show: unseen-text.js says where.
 
 import { hidesText, markdownHidesText } from "./unseen-text.js";
+import { EventKind, NotFatal } from "./wire.js";
 
 // The fields of each kind of memory step, as memory.py's dataclasses have them.
 export const STEP_FIELDS = {
@@ -62,14 +63,14 @@ function stepsByTurn(turns, steps) {
 // What the turn's screen shows at one step of the agent the user talks to (depth 0).
 function shownAt(turn, step) {
   const events = turn.events.filter((event) => event.depth === 0 && event.step === step);
-  const lastRetry = events.findLastIndex((event) => event.kind === "error" && event.data.kind === "retrying");
+  const lastRetry = events.findLastIndex((event) => event.kind === EventKind.error && event.data.kind === NotFatal.retrying);
   const of = (kind) => events.filter((event, i) => event.kind === kind && i > lastRetry).map((event) => event.data);
   return {
     text: of("token").map((data) => data.text).join(""),
     calls: of("tool_call"),
     results: of("tool_result"),
     outputs: of("code_output").map((data) => data.output),
-    answers: events.filter((event) => event.kind === "final_answer").map((event) => event.data.answer),
+    answers: events.filter((event) => event.kind === EventKind.final_answer).map((event) => event.data.answer),
   };
 }
 

@@ -32,7 +32,7 @@ export const MessageType = Object.freeze({
   listMcpPrompts: "list-mcp-prompts", // {} -> { prompts: [{ server_id, server, name, description, arguments }] }
   getMcpPrompt: "get-mcp-prompt", // { serverId, name, arguments } -> { ok, text } | { ok: false, error }
   // Service worker -> offscreen document.
-  runTurn: "run-turn", // { conversationId, turnId, task, context, memory, settings, apiKey, attachedTabs, attachedSelection }
+  runTurn: "run-turn", // { turnId, and wire.js TURN_REQUEST in camelCase: conversationId, task, ... } (offscreen/turn-request.js)
   // Side panel -> service worker -> offscreen document: the page tools.
   answerConfirmation: "answer-confirmation", // { conversationId, id, decision: wire.js CONFIRMATION_DECISIONS } -> { answered }
   listTools: "list-tools", // {} -> { tools: [{ name, description, parameters, signature }], problems }

@@ -3,21 +3,22 @@
 // everything that comes out of the sandbox is untrusted: each side checks every message
 // against these shapes before acting on it, and drops what does not fit.
 
-import { SANDBOX } from "./wire.js";
+import { SANDBOX, SANDBOX_MESSAGES, SandboxMessage } from "./wire.js";
 
-// Parent -> sandbox.
+// Parent -> sandbox. The messages the sandbox's Python reads or writes are wire.js's
+// (SANDBOX_MESSAGES, declared in wire.py); the others are between JavaScript pages only.
 export const ToSandbox = Object.freeze({
   boot: "boot", // the files the worker starts Pyodide from (ArrayBuffers, transferred)
-  run: "run", // run code with these tool stubs and limits
-  toolResult: "tool-result", // the answer to a tool call, as JSON text
+  run: SandboxMessage.run, // run code with these tool stubs and limits
+  toolResult: SandboxMessage.tool_result, // the answer to a tool call, as JSON text
 });
 
 // Sandbox -> parent.
 export const FromSandbox = Object.freeze({
   ready: "ready", // Pyodide is up: the sandbox takes code
   bootFailed: "boot-failed",
-  toolCall: "tool-call", // sandboxed code called a tool: run it in the parent
-  result: "result", // the run ended: output, error, final answer
+  toolCall: SandboxMessage.tool_call, // sandboxed code called a tool: run it in the parent
+  result: SandboxMessage.result, // the run ended: output, error, final answer
   memoryExceeded: "memory-exceeded", // the heap grew past the run's limit
   settled: "settled", // after a run: did the sandbox go quiet, or does something of the run still run?
 });
@@ -57,18 +58,24 @@ function isToolSpec(spec) {
   );
 }
 
+// How each field of the Python messages is checked; which fields a type has is wire.js's.
+const PYTHON_FIELDS = {
+  run_id: is.id, call_id: is.id, code: is.code, tools: is.tools, max_output_chars: is.count,
+  memory_limit_bytes: is.count, reply: is.text, name: is.name, args: is.text, output: is.text,
+  is_error: is.boolean, is_final: is.boolean, final_value: is.text,
+};
+const pythonShapes = Object.fromEntries(Object.entries(SANDBOX_MESSAGES).map(
+  ([type, fields]) => [type, Object.fromEntries(fields.map((field) => [field, PYTHON_FIELDS[field]]))]));
+
 // Each message type and its fields (exactly these: an extra field is an error too).
 const SHAPES = {
+  ...pythonShapes,
   [ToSandbox.boot]: {
     indexURL: is.url, wasm: is.bytes, stdlib: is.bytes, lock: is.object, snapshot: is.maybeBytes,
     packageZip: is.bytes, wheels: is.wheels,
   },
-  [ToSandbox.run]: { run_id: is.id, code: is.code, tools: is.tools, max_output_chars: is.count, memory_limit_bytes: is.count },
-  [ToSandbox.toolResult]: { run_id: is.id, call_id: is.id, reply: is.text },
   [FromSandbox.ready]: { startupMs: is.count, fromSnapshot: is.boolean },
   [FromSandbox.bootFailed]: { error: is.message },
-  [FromSandbox.toolCall]: { run_id: is.id, call_id: is.id, name: is.name, args: is.text },
-  [FromSandbox.result]: { run_id: is.id, output: is.text, is_error: is.boolean, is_final: is.boolean, final_value: is.text },
   [FromSandbox.memoryExceeded]: { usedBytes: is.count },
   [FromSandbox.settled]: { run_id: is.id, quiet: is.boolean },
 };

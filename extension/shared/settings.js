@@ -6,7 +6,7 @@
 import { SETTINGS } from "./wire.js";
 import { t } from "./i18n.js";
 
-const camelCase = (name) => name.replace(/_([a-z])/g, (_, letter) => letter.toUpperCase());
+export const camelCase = (name) => name.replace(/_([a-z])/g, (_, letter) => letter.toUpperCase());
 
 export const PROVIDERS = Object.freeze({
   // Chrome's own model (the Prompt API): on this device, no key, offered where available.

@@ -17,7 +17,9 @@ export const SETTINGS = Object.freeze({
   "max_output_tokens": null,
   "show_steps": false,
   "custom_prompts": "",
-  "site_rules": ""
+  "site_rules": "",
+  "request_timeout": 120,
+  "max_retries": 3
 });
 
 // Bounds of the numeric settings: [lowest, highest].
@@ -45,6 +47,14 @@ export const SETTINGS_LIMITS = Object.freeze({
   "max_output_tokens": [
     1,
     1000000
+  ],
+  "request_timeout": [
+    5,
+    3600
+  ],
+  "max_retries": [
+    0,
+    10
   ]
 });
 
@@ -80,6 +90,146 @@ export const PAGE_TOOL_REPLY = Object.freeze([
   "title"
 ]);
 
+// The page tools' defaults both sides apply.
+export const PAGE_TOOL_DEFAULTS = Object.freeze({
+  "read_page": {
+    "page": 1,
+    "max_tokens": 4000
+  },
+  "page_html": {
+    "max_chars": 15000
+  }
+});
+
+// The event stream: each kind and the keys of its data (docs/events.md).
+export const EVENT_KINDS = Object.freeze({
+  "step_start": [],
+  "token": [
+    "text"
+  ],
+  "reasoning": [
+    "text"
+  ],
+  "tool_call": [
+    "id",
+    "name",
+    "arguments"
+  ],
+  "tool_result": [
+    "id",
+    "name",
+    "result",
+    "is_error"
+  ],
+  "code": [
+    "code"
+  ],
+  "code_output": [
+    "output",
+    "is_error"
+  ],
+  "confirmation": [
+    "id",
+    "tool",
+    "message",
+    "details",
+    "site",
+    "decision"
+  ],
+  "error": [
+    "message",
+    "kind",
+    "reason",
+    "retry_in",
+    "attempt",
+    "cause",
+    "status",
+    "max_attempts",
+    "withdraw"
+  ],
+  "final_answer": [
+    "answer"
+  ],
+  "done": [
+    "status",
+    "steps",
+    "usage",
+    "error"
+  ],
+  "model_call": [
+    "url",
+    "request",
+    "status",
+    "response",
+    "started",
+    "ended",
+    "usage"
+  ],
+  "compaction": [
+    "reason",
+    "message",
+    "window",
+    "window_source",
+    "before",
+    "after",
+    "dropped",
+    "summarised"
+  ]
+});
+
+// Each event kind by its name, for comparisons: EventKind.token, never "token".
+export const EventKind = Object.freeze({
+  "step_start": "step_start",
+  "token": "token",
+  "reasoning": "reasoning",
+  "tool_call": "tool_call",
+  "tool_result": "tool_result",
+  "code": "code",
+  "code_output": "code_output",
+  "confirmation": "confirmation",
+  "error": "error",
+  "final_answer": "final_answer",
+  "done": "done",
+  "model_call": "model_call",
+  "compaction": "compaction"
+});
+
+// How a run ends: the done event's status.
+export const STATUSES = Object.freeze([
+  "ok",
+  "error",
+  "cancelled",
+  "max_steps"
+]);
+
+// Each of them by its name: Status.ok, never "ok".
+export const Status = Object.freeze({
+  "ok": "ok",
+  "error": "error",
+  "cancelled": "cancelled",
+  "max_steps": "max_steps"
+});
+
+// Error kinds after which the turn goes on, and where each is told: step or turn.
+export const NOT_FATAL_ERRORS = Object.freeze({
+  "retrying": "step",
+  "max_steps": "step",
+  "truncated": "turn",
+  "user_tools": "turn",
+  "attachment": "turn",
+  "mcp": "turn"
+});
+
+// Each of those kinds by its name: NotFatal.retrying, never "retrying".
+export const NotFatal = Object.freeze({
+  "retrying": "retrying",
+  "max_steps": "max_steps",
+  "truncated": "truncated",
+  "user_tools": "user_tools",
+  "attachment": "attachment",
+  "mcp": "mcp"
+});
+
 // The sandbox's limits and defaults.
 export const SANDBOX = Object.freeze({
   "timeout_ms": 30000,
@@ -88,6 +238,43 @@ export const SANDBOX = Object.freeze({
   "boot_timeout_ms": 60000,
   "max_code_chars": 1000000,
   "max_text_chars": 16000000
+});
+
+// The sandbox's Python messages, by type, and their fields besides type.
+export const SANDBOX_MESSAGES = Object.freeze({
+  "run": [
+    "run_id",
+    "code",
+    "tools",
+    "max_output_chars",
+    "memory_limit_bytes"
+  ],
+  "tool-result": [
+    "run_id",
+    "call_id",
+    "reply"
+  ],
+  "tool-call": [
+    "run_id",
+    "call_id",
+    "name",
+    "args"
+  ],
+  "result": [
+    "run_id",
+    "output",
+    "is_error",
+    "is_final",
+    "final_value"
+  ]
+});
+
+// Each of those types by its name: SandboxMessage.tool_call, never "tool-call".
+export const SandboxMessage = Object.freeze({
+  "run": "run",
+  "tool_result": "tool-result",
+  "tool_call": "tool-call",
+  "result": "result"
 });
 
 // One MCP server as a turn receives it.

@@ -2,6 +2,7 @@
 // delete each one; export all, import a JSON export.
 
 import { listConversations, loadAllConversations, loadConversation } from "../shared/conversations.js";
+import { EventKind } from "../shared/wire.js";
 import { download, toJson, toMarkdown } from "../shared/export.js";
 import { MessageType } from "../shared/messages.js";
 import { askBackground } from "../shared/runtime.js";
@@ -16,7 +17,7 @@ function searchableText(record) {
   const parts = [record.title];
   for (const turn of listOf(record.turns)) {
     parts.push(turn?.text);
-    for (const event of listOf(turn?.events)) if (event?.kind === "final_answer") parts.push(String(event.data?.answer));
+    for (const event of listOf(turn?.events)) if (event?.kind === EventKind.final_answer) parts.push(String(event.data?.answer));
   }
   return parts.filter((part) => typeof part === "string").join("\n").toLowerCase();
 }

@@ -2,6 +2,7 @@
 // (messages, tool schemas, raw replies, token usage, timings), copyable as JSON.
 
 import { h } from "../shared/dom.js";
+import { EventKind } from "../shared/wire.js";
 import { t } from "../shared/i18n.js";
 
 function pretty(text) {
@@ -24,7 +25,7 @@ function usageOf(usage) {
 export function traceAsJson(calls) {
   return calls.map((event) => ({
     agent: event.agent, depth: event.depth, step: event.step,
-    ...(event.kind === "compaction" ? { kind: "compaction" } : {}), ...event.data,
+    ...(event.kind === EventKind.compaction ? { kind: EventKind.compaction } : {}), ...event.data,
   }));
 }
 
@@ -48,7 +49,7 @@ export class TraceView {
   }
 
   call(event, index) {
-    if (event.kind === "compaction") return this.compaction(event, index);
+    if (event.kind === EventKind.compaction) return this.compaction(event, index);
     const { status, started, ended, request, response, url, usage } = event.data;
     const timing = ended && started ? `${Math.round((ended - started) * 1000)} ms` : "";
     const title = `${index + 1}. ${t("agentStepLabel", event.agent, event.step)} · ${status ?? t("noAnswer")} · ${timing}${usageOf(usage)}`;

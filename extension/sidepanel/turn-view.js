@@ -13,13 +13,14 @@ import { turnError } from "./error-actions.js";
 import { StepsView } from "./steps-view.js";
 import { ThinkingView } from "./thinking-view.js";
 import { t, tn } from "../shared/i18n.js";
+import { EventKind, NOT_FATAL_ERRORS, NotFatal, Status } from "../shared/wire.js";
 
-// Problems found before the agent starts that do not end the turn, told beside the answer: a
-// tool file that failed to load, an attached tab that was not read (it left its site), an MCP
-// server that could not be reached or whose tools crowd the context window.
-const TOLD_BESIDE = new Set(["user_tools", "attachment", "mcp"]);
+// Which errors do not end the turn, and whether each is told in its step or beside the answer
+// (a tool file that failed to load, a reply cut at the output limit...), is wire.py's to say.
+const toldBeside = (kind) => NOT_FATAL_ERRORS[kind] === "turn";
+const endsTheTurn = (kind) => !Object.hasOwn(NOT_FATAL_ERRORS, kind);
 
-const STATUS_TEXT = { cancelled: "stopped", interrupted: "interrupted", max_steps: "outOfSteps" };
+const STATUS_TEXT = { [Status.cancelled]: "stopped", interrupted: "interrupted", [Status.max_steps]: "outOfSteps" };
 
 function preview(value, length = 80) {
   const text = typeof value === "string" ? value : JSON.stringify(value);
@@ -69,7 +70,7 @@ export class TurnView {
     for (const event of events) {
       if (this.covered.has(event.seq)) continue;
       for (let seq = event.seq; seq <= lastSeq(event); seq++) this.covered.add(seq);
-      if (event.kind !== "token") this.renderGrowing();
+      if (event.kind !== EventKind.token) this.renderGrowing();
       this[`on_${event.kind}`]?.(event);
       this.foldThinking(event);
     }
@@ -143,7 +144,7 @@ export class TurnView {
 
   // Anything after the thoughts but a retry (the answer starting, a tool call, the end) folds them.
   foldThinking(event) {
-    if (event.kind === "reasoning" || event.data?.kind === "retrying") return;
+    if (event.kind === EventKind.reasoning || event.data?.kind === NotFatal.retrying) return;
     this.steps.get(`${event.depth}/${event.agent}/${event.step}`)?.thinking?.fold();
   }
 
@@ -190,15 +191,15 @@ export class TurnView {
   on_error(event) {
     const { kind, message } = event.data;
     const where = event.step > 0 ? this.step(event) : null;
-    if (kind === "retrying") return this.showRetry(where, event.data);
+    if (kind === NotFatal.retrying) return this.showRetry(where, event.data);
     // The error that ended the turn shows next to the answer, with what fixes it.
-    if (event.depth === 0 && kind !== "max_steps" && !TOLD_BESIDE.has(kind)) return this.errors.append(turnError(event.data, this.id));
-    if (TOLD_BESIDE.has(kind)) return this.errors.append(h("div", { class: `error kind-${kind}` }, message));
+    if (event.depth === 0 && endsTheTurn(kind)) return this.errors.append(turnError(event.data, this.id));
+    if (toldBeside(kind)) return this.errors.append(h("div", { class: `error kind-${kind}` }, message));
     const box = h("div", { class: `error kind-${kind}` }, message);
     (where?.section ?? this.trace).append(box);
   }
 
-  showRetry(where, { message, retry_in: retryIn, attempt, max_attempts: maxAttempts, withdraw }) {
+  showRetry(where, { message, reason = message, retry_in: retryIn, attempt, max_attempts: maxAttempts, withdraw }) {
     const reply = where?.reply;
     // The failed attempt's text goes (all of it when the event does not say how much).
     if (reply) reply.live.set(withdraw ? reply.live.text.slice(0, Math.max(0, reply.live.text.length - withdraw.text)) : "");
@@ -206,7 +207,6 @@ export class TurnView {
     const box = h("div", { class: "retrying" }); // not announced: the finished turn is
     const until = Date.now() + retryIn * 1000;
     // Python's words say why (shown as they are); the countdown is the panel's, in the UI's language.
-    const reason = message.replace(/ (Attempt \d+ of \d+ in|Retrying in) [\d.]+ s\.$/, "");
     const numbered = Number.isInteger(attempt) && Number.isInteger(maxAttempts);
     const tick = () => {
       const left = Math.max(0, Math.ceil((until - Date.now()) / 1000));
@@ -258,7 +258,7 @@ export class TurnView {
   on_model_call(event) {
     this.modelCalls.push(event);
     this.traceButton.hidden = false;
-    const count = this.modelCalls.filter((call) => call.kind === "model_call").length;
+    const count = this.modelCalls.filter((call) => call.kind === EventKind.model_call).length;
     this.traceButton.textContent = tn("traceButton", count);
   }
 

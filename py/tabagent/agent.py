@@ -189,8 +189,10 @@ class Agent:
         withdraw, self._streamed = self._streamed, {"text": 0, "reasoning": 0}
         reason = error.message.rstrip()
         reason += "" if reason.endswith((".", "!", "?")) else "."  # the server's words may end bare
+        # The numbers go as data (a surface counts down in its own words); `message` is the
+        # same said once in English, for a log or a terminal.
         await self.emit("error", {"message": f"{reason} Attempt {attempt + 1} of {tries} in "
-                                             f"{delay:.1f} s.", "kind": "retrying",
+                                             f"{delay:.1f} s.", "kind": "retrying", "reason": reason,
                                   "cause": error.kind, "status": error.status, "retry_in": delay,
                                   "attempt": attempt, "max_attempts": tries, "withdraw": withdraw})
 

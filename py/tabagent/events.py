@@ -26,13 +26,17 @@ KINDS: dict[str, tuple[str, ...]] = {
     "code": ("code",),
     "code_output": ("output", "is_error"),
     "confirmation": ("id", "tool", "message", "details", "site", "decision"),
-    "error": ("message", "kind", "retry_in", "attempt", "cause", "status", "max_attempts", "withdraw"),
+    "error": ("message", "kind", "reason", "retry_in", "attempt", "cause", "status", "max_attempts", "withdraw"),
     "final_answer": ("answer",),
     "done": ("status", "steps", "usage", "error"),
     "model_call": ("url", "request", "status", "response", "started", "ended", "usage"),
     "compaction": ("reason", "message", "window", "window_source", "before", "after", "dropped",
                    "summarised"),
 }
+
+# How a run ends: the `done` event's status (a turn that never finished is "interrupted" in
+# the extension's storage, which is not the agent's to say).
+STATUSES = ("ok", "error", "cancelled", "max_steps")
 
 
 @dataclass(slots=True)

@@ -9,7 +9,7 @@ from selenium.webdriver.common.by import By
 
 from tests.helpers.model_server import Reply
 
-from .chat import configure, last_turn, send, stored_conversations, wait, wait_for_status
+from .chat import ask_background, configure, last_turn, send, stored_conversations, wait, wait_for_status
 
 
 def reply_text(driver):
@@ -82,6 +82,30 @@ def test_rate_limited_then_success_shows_a_countdown(panel, model):
     assert last_turn(panel.driver).find_element(By.CSS_SELECTOR, ".message.assistant").text == "Worth the wait"
     assert not last_turn(panel.driver).find_elements(By.CSS_SELECTOR, ".retrying")
     assert len(model.requests) == 2
+
+
+def test_a_reply_cut_at_the_output_limit_is_told_beside_the_answer_not_as_the_turns_failure(panel, model):
+    """The turn goes on after a truncation (wire.py NOT_FATAL_ERRORS): the panel once showed it
+    as the turn's error, with Retry, while the command line did not."""
+    model.script(Reply(text="The answer, cut", finish_reason="length"))
+    send(panel, "Say a lot")
+    wait_for_status(panel, "ok")
+    turn = last_turn(panel.driver)
+    assert turn.find_element(By.CSS_SELECTOR, ".message.assistant").text == "The answer, cut"
+    assert "cut off" in turn.find_element(By.CSS_SELECTOR, ".error.kind-truncated").text
+    assert not turn.find_elements(By.CSS_SELECTOR, ".turn-error")
+
+
+def test_the_retries_setting_is_what_the_turn_uses(panel, model):
+    """max_retries reaches the model client: 0 means a busy endpoint fails the turn at once."""
+    ask_background(panel, "save-settings", settings={"provider": "custom", "baseUrl": model.base_url,
+                                                     "model": "scripted-model", "agent": "tool_calling",
+                                                     "maxRetries": 0}, apiKey="sk-test")
+    model.script(Reply(status=429, retry_after=2, error="Rate limit reached"), Reply(text="Never asked for"))
+    send(panel, "Quick question")
+    wait_for_status(panel, "error")
+    assert "rate limit" in error_text(panel.driver).lower()
+    assert len(model.requests) == 1 and not last_turn(panel.driver).find_elements(By.CSS_SELECTOR, ".retrying")
 
 
 def test_nothing_configured_says_what_to_do_instead_of_sending(panel, model):

@@ -8,8 +8,10 @@ test_page_corpus.py (read_page on 22 real pages), test_page_tools.py and
 test_page_actions.py. Our own small pages are in tests/e2e/pages/.
 """
 
+import inspect
 import json
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -83,6 +85,29 @@ def test_files_json_lists_vendor_files_first_then_every_content_script():
     on_disk = {f"extension/content/{p.name}" for p in FILES_JSON.parent.glob("*.js")}
     assert set(files[2:]) == on_disk
     assert files[-1] == "extension/content/page-tools.js"
+
+
+def test_each_tool_defaults_its_arguments_as_the_python_tool_does(open_page):
+    """A user tool gets the same from page.call("read_page") as from page.read_page(): the
+    content scripts once cut parts at 6,000 tokens and page_html at 20,000 characters, where
+    Python asks for 4,000 and 15,000."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "py"))  # not installed (as in tests/unit)
+    from tabagent.app.page_tools import READING, PageReader
+    from tabagent.app.wire import PAGE_TOOL_DEFAULTS
+    js = open_page("article.html").evaluate(
+        "Object.fromEntries(Object.entries(TabAgentPage.tools).map(([name, tool]) => [name,"
+        " Object.fromEntries(Object.entries(tool.params).filter(([, p]) => typeof p.def !== 'symbol')"
+        ".map(([key, p]) => [key, p.def]))]))")
+    compared = 0
+    for name in set(READING) & set(js):
+        for key, param in inspect.signature(getattr(PageReader, name)).parameters.items():
+            # None in Python's signature: the tool puts wire.py's default in its place.
+            python = PAGE_TOOL_DEFAULTS.get(name, {}).get(key, param.default)
+            if key in js[name] and param.default is not inspect.Parameter.empty:
+                assert js[name][key] == python, (name, key)
+                compared += 1
+    assert compared > 15 and js["read_page"]["max_tokens"] == PAGE_TOOL_DEFAULTS["read_page"]["max_tokens"]
+    assert js["page_html"]["max_chars"] == PAGE_TOOL_DEFAULTS["page_html"]["max_chars"]
 
 
 # --- read_page: format, pages, fallback, frames -----------------------------------------

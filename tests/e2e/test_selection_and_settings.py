@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
@@ -107,6 +109,28 @@ def test_settings_page_says_when_the_endpoint_is_unreachable(panel):
     base.send_keys("http://127.0.0.1:9/v1")
     panel.driver.find_element(By.ID, "test-connection").click()
     wait(panel, lambda d: "Could not reach" in d.find_element(By.ID, "connection-result").text, 15)
+
+
+def test_the_settings_page_offers_every_setting_within_wire_py_s_bounds(panel):
+    """The page once kept its own field list and bounds (at most 50 steps where Python takes
+    100), and had no field for the request's timeout and retries."""
+    open_settings(panel)
+    driver = panel.driver
+    wire = driver.execute_async_script(
+        "const done = arguments[0]; import(chrome.runtime.getURL('extension/shared/wire.js'))"
+        ".then((m) => done({ settings: m.SETTINGS, limits: m.SETTINGS_LIMITS }));")
+    camel = lambda name: re.sub(r"_([a-z])", lambda m: m[1].upper(), name)  # noqa: E731
+    for name in wire["settings"]:
+        assert driver.find_elements(By.NAME, camel(name)), f"no field for {name}"
+    for name, (lowest, highest) in wire["limits"].items():
+        field = driver.find_element(By.NAME, camel(name))
+        assert (float(field.get_attribute("min")), float(field.get_attribute("max"))) == (lowest, highest), name
+    retries = driver.find_element(By.ID, "maxRetries")
+    retries.clear()
+    retries.send_keys("0")
+    driver.find_element(By.ID, "maxSteps").click()  # leaving the field saves
+    wait(panel, lambda d: saved_settings(panel)["settings"].get("maxRetries") == 0, 5)
+    assert saved_settings(panel)["settings"]["requestTimeout"] == wire["settings"]["request_timeout"]
 
 
 def test_a_team_that_is_not_valid_json_is_reported_not_saved(panel):

@@ -36,6 +36,7 @@ class Reply:
     # for a <think> block at the start of the content
     reasoning_field: str = "reasoning_content"
     stream_error: dict | None = None  # sent inside the stream after the text, instead of finishing
+    finish_reason: str | None = None  # the stream's last finish_reason ("length": cut at the output limit)
     # The stream waits for this event (set by the test) at `pause_at`: "text" (after the
     # reasoning, before the text) or "end" (after the text): tests see a moment, not a race.
     pause: threading.Event | None = None
@@ -192,7 +193,7 @@ class _Handler(BaseHTTPRequestHandler):
                 self.wfile.flush()
                 return
             usage = reply.usage or {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}
-            event(json.dumps(_chunk({}, "tool_calls" if reply.tool_calls else "stop", usage)))
+            event(json.dumps(_chunk({}, reply.finish_reason or ("tool_calls" if reply.tool_calls else "stop"), usage)))
             event("[DONE]")
             self.wfile.write(b"0\r\n\r\n")
             self.wfile.flush()

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from tabagent.app import cli
+from tabagent.app.wire import NOT_FATAL_ERRORS
 from tabagent.events import KINDS
 from tests.helpers.model_server import ModelServer, Reply
 
@@ -201,3 +202,12 @@ def test_mcp_tools_on_the_command_line_are_refused_without_a_terminal_and_run_wi
 def test_an_mcp_option_written_wrong_is_a_usage_error(capsys):
     assert cli.main(["--base-url", "http://127.0.0.1:9/v1", "--model", "m", "--mcp", "lab", "hi"]) == cli.USAGE_ERROR
     assert "--mcp 'lab': write it as NAME=http://host:port/path" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("kind", sorted(NOT_FATAL_ERRORS))
+def test_every_error_that_does_not_end_the_turn_is_told_on_the_terminal_as_it_comes(kind):
+    """The panel and the terminal read which errors are not fatal from one declaration (wire.py):
+    the terminal once kept its own list, without user_tools or attachment."""
+    screen = FakeTerminal()
+    cli.Terminal(screen, screen)(event("error", kind=kind, message=f"About {kind}."))
+    assert f"About {kind}." in screen.getvalue()

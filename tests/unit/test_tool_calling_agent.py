@@ -198,6 +198,9 @@ async def test_retry_notice_is_an_error_event_with_a_countdown(recorder):
     assert notice["kind"] == "retrying" and notice["retry_in"] == 2.5 and notice["cause"] == "rate_limited"
     assert notice["status"] == 429 and notice["attempt"] == 1
     assert notice["message"] == "429 from x: rate limited. Server said: slow down. Attempt 2 of 2 in 2.5 s."
+    # The same as data, so that the panel says it in its own words without parsing the sentence.
+    assert notice["reason"] == "429 from x: rate limited. Server said: slow down."
+    assert (notice["attempt"], notice["max_attempts"], notice["retry_in"]) == (1, 2, 2.5)
 
 
 async def test_cancel_stops_the_run_and_returns_none(recorder):

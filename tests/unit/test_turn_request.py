@@ -8,6 +8,7 @@ import json
 from tabagent.testing import ScriptedModel
 from tabagent.memory import Memory
 from tabagent.app.turn_request import Turns, build_agent
+from tabagent.app.wire import LIMITS, SETTINGS
 from tabagent.code_agent import CodeAgent
 from tabagent.tool_calling_agent import ToolCallingAgent
 
@@ -170,3 +171,13 @@ def test_temperature_and_max_output_tokens_reach_the_request_body():
     assert body["temperature"] == 0.3 and body["max_tokens"] == 512
     plain = build_agent(request(settings={"base_url": "http://x/v1", "model": "m", "temperature": "", "max_output_tokens": None}), print)
     assert "temperature" not in plain.model._request_body([], None) and "max_tokens" not in plain.model._request_body([], None)
+
+
+def test_the_request_timeout_and_retries_are_the_users_settings_within_their_bounds():
+    """They were read from keys nothing sent, so a slow local model could never be given longer."""
+    model = build_agent(request(settings={"base_url": "http://x/v1", "request_timeout": 600, "max_retries": 0}), print).model
+    assert (model.timeout, model.max_retries) == (600, 0)
+    unset = build_agent(request(settings={"base_url": "http://x/v1"}), print).model
+    assert (unset.timeout, unset.max_retries) == (SETTINGS["request_timeout"], SETTINGS["max_retries"])
+    wild = build_agent(request(settings={"base_url": "http://x/v1", "request_timeout": 0, "max_retries": 1000}), print).model
+    assert (wild.timeout, wild.max_retries) == (LIMITS["request_timeout"][0], LIMITS["max_retries"][1])

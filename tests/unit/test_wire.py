@@ -16,6 +16,7 @@ from tabagent.app.wire import SETTINGS, settings_from_wire
 
 ROOT = Path(__file__).resolve().parents[2]
 WIRE_JS = ROOT / "extension" / "shared" / "wire.js"
+WIRE_CONTENT_JS = ROOT / "extension" / "content" / "tool-defaults.js"
 
 
 def node(script: str):
@@ -63,6 +64,36 @@ def test_python_puts_its_defaults_in_place_of_missing_or_unusable_values(receive
 
 
 def test_the_turn_request_the_offscreen_document_sends_is_the_declared_one():
-    runner = (ROOT / "extension" / "offscreen" / "python-turns.js").read_text()
-    sent = re.search(r"JSON\.stringify\(\{ (.*?) \}\)", runner)[1]
-    assert [part.split(":")[0].strip() for part in sent.split(",")] == list(wire.TURN_REQUEST)
+    """turn-request.js names no field of its own: every TURN_REQUEST field, from the service
+    worker's camelCase message, with what an absent one is; nothing else of the message crosses."""
+    sent = node("""
+      import { turnRequest } from "./extension/offscreen/turn-request.js";
+      const full = turnRequest({ type: "run-turn", target: "offscreen", turnId: "t1", conversationId: "c1", task: "Hi",
+        context: { selection: "s" }, memory: "{}", settings: { max_steps: 3 }, apiKey: "k", attachedTabs: [{ tab_id: 1 }],
+        attachedSelection: { text: "x" }, mcpServers: [{ id: "m" }], mcpHeaders: { m: {} }, idleCloseMinutes: 5 });
+      console.log(JSON.stringify({ full, bare: turnRequest({ conversationId: "c2", task: "Yo" }) }));
+    """)
+    assert list(sent["full"]) == list(wire.TURN_REQUEST)
+    assert sent["full"]["api_key"] == "k" and sent["full"]["attached_tabs"] == [{"tab_id": 1}]
+    assert sent["bare"] == {**dict.fromkeys(wire.TURN_REQUEST), "conversation_id": "c2", "task": "Yo",
+                            "attached_tabs": [], "mcp_servers": [], "mcp_headers": {}}
+
+
+def test_the_content_scripts_defaults_are_what_the_build_makes_from_wire_py():
+    assert WIRE_CONTENT_JS.read_text() == wire.content_script(), "tool-defaults.js drifted from wire.py: run make build"
+    files = json.loads((ROOT / "extension" / "content" / "files.json").read_text())
+    # Before the first tool that reads it.
+    assert files.index("extension/content/tool-defaults.js") < files.index("extension/content/read-page.js")
+
+
+def test_python_and_the_framework_share_one_default_each():
+    from tabagent.context_window import DEFAULT_WINDOW
+    from tabagent.events import KINDS
+    seen = node("""
+      import { IDLE_CLOSE_MINUTES } from "./extension/offscreen/idle-close.js";
+      import { TURN_STATUSES } from "./extension/shared/conversation-schema.js";
+      console.log(JSON.stringify({ idle: IDLE_CLOSE_MINUTES, statuses: TURN_STATUSES }));
+    """)
+    assert seen["idle"] == SETTINGS["idle_close_minutes"]
+    assert seen["statuses"] == ["running", *wire.STATUSES, "interrupted"]
+    assert SETTINGS["context_window"] == DEFAULT_WINDOW and wire.EVENT_KINDS is KINDS

@@ -23,10 +23,9 @@ from ..executor import LocalExecutor
 from ..hosts.cpython import CPythonHost
 from .turn_request import AGENT_KINDS, Turns
 from .user_tools import load_user_tools
-from .wire import SETTINGS, settings_from_wire
+from .wire import NOT_FATAL_ERRORS, SETTINGS, settings_from_wire
 
 USAGE_ERROR, MODEL_ERROR, STOPPED = 2, 1, 130
-NOT_FATAL = ("retrying", "max_steps", "truncated")  # error kinds after which the turn goes on
 
 
 class UsageError(Exception):
@@ -215,7 +214,7 @@ class Terminal:
             return f"{'!!' if data['is_error'] else '<-'} {data['name']}: {short(data['result'])}"
         if kind == "code_output" and (data["output"] or data["is_error"]):
             return f"{'!! error' if data['is_error'] else '<- output'}: {short(data['output'])}"
-        if kind == "error" and (data.get("kind") in NOT_FATAL or data.get("kind") == "mcp"):
+        if kind == "error" and data.get("kind") in NOT_FATAL_ERRORS:
             return data["message"]  # errors that end the turn are said once, at the end
         if depth and kind == "step_start":
             return "step"
@@ -332,7 +331,7 @@ class Conversation:
         failure = {}
 
         def emit(event: dict) -> None:
-            if event["depth"] == 0 and event["kind"] == "error" and event["data"].get("kind") not in (*NOT_FATAL, "mcp"):
+            if event["depth"] == 0 and event["kind"] == "error" and event["data"].get("kind") not in NOT_FATAL_ERRORS:
                 failure.update(event["data"])
             self.sink(event)
 

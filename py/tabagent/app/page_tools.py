@@ -16,13 +16,12 @@ from typing import Literal
 from .page_actions import ACTING, PageActor
 from .page_bridge import as_json, failure
 from .untrusted_content import untrusted
+from .wire import PAGE_TOOL_DEFAULTS
 from ..tools import FunctionTool, Tool
 
-# read_page's part size and page_html's cut are set so that one result, with its header and
-# marking, fits the agent's observation budget (20,000 characters): nothing is lost between
-# one part and the next.
-PART_TOKENS = 4000
-HTML_CHARS = 15000
+# The content scripts apply the same defaults (wire.py), so page.call gets what these give.
+PART_TOKENS = PAGE_TOOL_DEFAULTS["read_page"]["max_tokens"]
+HTML_CHARS = PAGE_TOOL_DEFAULTS["page_html"]["max_chars"]
 
 READING = ("read_page", "list_controls", "wait_for", "get_selection", "find_in_page", "query_page",
            "list_links", "extract_tables", "page_html", "list_tabs", "read_tab")

@@ -14,7 +14,8 @@ the local executor runs; this file adds what only a sandbox needs:
 - a count of the event loop's callbacks, by which worker.js tells whether anything the
   last run started still runs after it.
 
-Wire format (JSON text; see extension/shared/sandbox-protocol.js for every field):
+Wire format (JSON text; the types and their fields are wire.py's SANDBOX_MESSAGES, which
+extension/shared/sandbox-protocol.js checks too):
   in   {"type": "run", "run_id", "code", "tools": [spec], "max_output_chars", "memory_limit_bytes"}
        {"type": "tool-result", "run_id", "call_id", "reply"}   reply is the JSON text of
        {"ok": true, "value": ...} or {"ok": false, "error": {"type", "module", "base", "args"}}
@@ -33,7 +34,7 @@ import json
 
 from tabagent import code_runner
 from tabagent.memory import cut
-from tabagent.app.wire import SANDBOX
+from tabagent.app.wire import SANDBOX, SANDBOX_MESSAGES
 
 MAX_TEXT_CHARS = SANDBOX["max_text_chars"]  # larger arguments or answers are refused
 
@@ -46,12 +47,23 @@ def _is_id(value) -> bool:
     return type(value) is int and 0 < value < 2**53
 
 
-_FIELDS = {
-    "run": {"run_id": _is_id, "code": lambda v: isinstance(v, str), "tools": lambda v: isinstance(v, list),
-            "max_output_chars": lambda v: type(v) is int and v >= 0,
-            "memory_limit_bytes": lambda v: type(v) is int and v >= 0},
-    "tool-result": {"run_id": _is_id, "call_id": _is_id, "reply": lambda v: isinstance(v, str)},
-}
+def _is_count(value) -> bool:
+    return type(value) is int and value >= 0
+
+
+RUN, TOOL_RESULT, TOOL_CALL, RESULT = SANDBOX_MESSAGES  # the types, in wire.py's order
+# How each field of a message coming in is checked; which fields a type has is wire.py's.
+_CHECKS = {"run_id": _is_id, "call_id": _is_id, "code": lambda v: isinstance(v, str),
+           "tools": lambda v: isinstance(v, list), "max_output_chars": _is_count,
+           "memory_limit_bytes": _is_count, "reply": lambda v: isinstance(v, str)}
+_FIELDS = {kind: {name: _CHECKS[name] for name in SANDBOX_MESSAGES[kind]} for kind in (RUN, TOOL_RESULT)}
+
+
+def outgoing(kind: str, **fields) -> str:
+    """The JSON text of a message to the parent, with exactly the fields its type declares."""
+    if set(fields) != set(SANDBOX_MESSAGES[kind]):
+        raise ProtocolError(f"{kind}: fields {sorted(fields)} are not {list(SANDBOX_MESSAGES[kind])}")
+    return json.dumps({"type": kind, **fields})
 
 
 def parse(text: str, expected: str) -> dict:
@@ -93,7 +105,7 @@ class SandboxRuntime:
 
     def start_run(self, text: str) -> None:
         """Starts running the code of a `run` message; posts its `result` when done."""
-        message = parse(text, "run")
+        message = parse(text, RUN)
         if self._run_id is not None:
             raise ProtocolError("run: a run is already going")  # the parent runs one at a time
         self._run_id = message["run_id"]  # taken now: a second run message is refused at once
@@ -101,7 +113,7 @@ class SandboxRuntime:
 
     def receive(self, text: str) -> None:
         """A tool call's answer: wakes the stub waiting for it."""
-        message = parse(text, "tool-result")
+        message = parse(text, TOOL_RESULT)
         future = self._calls.get(message["call_id"])
         if message["run_id"] != self._run_id or future is None or future.done():
             raise ProtocolError("tool-result: no call of this run is waiting for it")
@@ -138,9 +150,8 @@ class SandboxRuntime:
         final = to_json(result["final_value"])
         if len(final) > MAX_TEXT_CHARS:
             final = json.dumps(cut(str(result["final_value"]), MAX_TEXT_CHARS // 2, "The final answer was too long."))
-        self._post(json.dumps({"type": "result", "run_id": message["run_id"], "output": result["output"],
-                               "is_error": result["is_error"], "is_final": result["is_final"],
-                               "final_value": final}))
+        self._post(outgoing(RESULT, run_id=message["run_id"], output=result["output"],
+                           is_error=result["is_error"], is_final=result["is_final"], final_value=final))
 
     async def _call(self, name: str, args: tuple, kwargs: dict):
         if self._run_id is None:
@@ -156,8 +167,7 @@ class SandboxRuntime:
         self._last_call_id += 1
         call_id = self._last_call_id
         future = self._calls[call_id] = asyncio.get_running_loop().create_future()
-        self._post(json.dumps({"type": "tool-call", "run_id": self._run_id, "call_id": call_id,
-                               "name": name, "args": payload}))
+        self._post(outgoing(TOOL_CALL, run_id=self._run_id, call_id=call_id, name=name, args=payload))
         reply = await future
         if not isinstance(reply, dict) or not isinstance(reply.get("ok"), bool):
             raise ProtocolError(f"{name}(): the answer has no 'ok'")

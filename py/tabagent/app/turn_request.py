@@ -56,8 +56,8 @@ def build_model(settings: dict, api_key: str | None, host=None, browser_model=No
         api_key or None,
         settings.get("model", ""),
         host=host,
-        timeout=float(settings.get("timeout", 120)),
-        max_retries=int(settings.get("max_retries", 3)),
+        timeout=float(settings.get("request_timeout", SETTINGS["request_timeout"])),
+        max_retries=int(settings.get("max_retries", SETTINGS["max_retries"])),
         temperature=_number(settings.get("temperature"), float),
         extra_body=_output_limit(settings),
     )

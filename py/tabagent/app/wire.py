@@ -1,10 +1,15 @@
 """The wire: every shape that crosses between JavaScript and Python, declared once.
 
 One spelling on the wire, snake_case, and one set of defaults. extension/shared/wire.js is
-generated from this module by the build (`make build`); a test fails when the two drift.
+generated from this module by the build (`make build`), and so is the little the content
+scripts need (extension/content/tool-defaults.js: they are classic scripts, which cannot import
+a module); a test fails when they drift, and tests/unit/test_contract.py fails when a JavaScript
+or Python file spells one of these names or values by hand instead of importing it.
 The extension keeps its settings in camelCase (chrome.storage, the options page) and
-extension/shared/settings.js derives those names from SETTINGS, so a new setting is one
-line here (and `make build`).
+extension/shared/settings.js derives those names from SETTINGS; the settings page takes its
+list of fields and their bounds from here, so a new setting is one line here, its label in
+_locales/*/messages.json and its place in extension/options/options.html (a test says which
+is missing).
 
 Only text crosses into and out of Pyodide, one way in each direction:
 - JavaScript -> Python: JavaScript calls the functions of json_entry_points.py (and, in the
@@ -19,6 +24,10 @@ from __future__ import annotations
 import json
 import math
 
+# The framework's own vocabulary and defaults, which the wire carries as they are.
+from ..context_window import DEFAULT_WINDOW
+from ..events import KINDS, STATUSES
+
 # The user's settings as a turn receives them, with their defaults. Numbers are bounded so
 # that a stored value from an older version, or a typo, cannot make a turn misbehave.
 SETTINGS = {
@@ -30,16 +39,19 @@ SETTINGS = {
     "code_timeout": 30,        # seconds one step's code may run in the sandbox
     "idle_close_minutes": 10,  # Python (the offscreen document) closes after this long unused
     "team": [],                # managed agents: [{name, description, agent, max_steps, team}]
-    "context_window": 8192,    # tokens a request may hold, when neither endpoint nor model name says
+    "context_window": DEFAULT_WINDOW,  # tokens a request may hold, when neither endpoint nor model name says
     "system_prompt": "",       # added to the agent's own instructions, never replacing them
     "temperature": None,       # None: the endpoint's default
     "max_output_tokens": None,  # None: the endpoint's default
     "show_steps": False,       # the panel keeps a turn's steps open after it ends
     "custom_prompts": "",      # the user's own prompts, "name: prompt" per line (context menu, /name)
     "site_rules": "",          # actions on pages, per site: "example.org: allow" / "bank.example: never" per line
+    "request_timeout": 120,    # seconds to wait for the model's answer to start, then for each next piece
+    "max_retries": 3,          # times a failed model request (busy, 5xx, no network) is tried again
 }
 LIMITS = {"max_steps": (1, 100), "code_timeout": (1, 3600), "idle_close_minutes": (0.01, 24 * 60),
-          "context_window": (512, 10_000_000), "temperature": (0, 2), "max_output_tokens": (1, 1_000_000)}
+          "context_window": (512, 10_000_000), "temperature": (0, 2), "max_output_tokens": (1, 1_000_000),
+          "request_timeout": (5, 3600), "max_retries": (0, 10)}
 # Numeric settings whose default is None (left to the endpoint): the kind of number they take.
 NUMBER_OR_NONE = {"temperature": float, "max_output_tokens": int}
 
@@ -56,6 +68,29 @@ CONFIRMATION_DECISIONS = ("once", "turn", "site", "deny")
 # One page-tool call, Python -> JavaScript (the page bridge) -> the service worker, and its reply.
 PAGE_TOOL_REQUEST = ("name", "args", "tab_id", "expect_url")
 PAGE_TOOL_REPLY = ("ok", "result", "error", "tab_id", "url", "title")
+# The page tools' defaults that Python and the content scripts both apply, so that a user tool
+# gets the same answer from page.read_page() and page.call("read_page"). read_page's part size
+# and page_html's cut are set so that one result, with its header and marking, fits the agent's
+# observation budget (20,000 characters): nothing is lost between one part and the next.
+PAGE_TOOL_DEFAULTS = {
+    "read_page": {"page": 1, "max_tokens": 4000},
+    "page_html": {"max_chars": 15_000},
+}
+
+# The event stream (tabagent/events.py, docs/events.md): each kind and its data's keys, and
+# how a run ends (the `done` event's status).
+EVENT_KINDS = KINDS
+# The `error` events after which a turn goes on (every other error ends it), and where a
+# surface tells each: "step" in the step it happened in, "turn" beside the turn's answer.
+NOT_FATAL_ERRORS = {
+    "retrying": "step",    # a model request failed and is tried again (data: reason, attempt, ...)
+    "max_steps": "step",   # out of steps: the agent is asked for its best answer
+    "truncated": "turn",   # a reply was cut at the model's output limit; what came is kept
+    "user_tools": "turn",  # a tool file did not load; the other tools did
+    "attachment": "turn",  # an attached tab was not read (it left its site)
+    "mcp": "turn",         # an MCP server could not be reached, or its tools crowd the window
+}
+
 # The sandbox: what a run may use unless the caller says otherwise, and the size of a message.
 SANDBOX = {
     "timeout_ms": SETTINGS["code_timeout"] * 1000,  # of the sandbox's own time
@@ -64,6 +99,14 @@ SANDBOX = {
     "boot_timeout_ms": 60_000,
     "max_code_chars": 1_000_000,
     "max_text_chars": 16_000_000,  # tool arguments and results, outputs: a page fits, a runaway does not
+}
+# The messages that cross into and out of the sandbox's Python (sandbox_runtime.py), by type,
+# with exactly these fields besides `type` (extension/shared/sandbox-protocol.js checks them).
+SANDBOX_MESSAGES = {
+    "run": ("run_id", "code", "tools", "max_output_chars", "memory_limit_bytes"),  # parent -> sandbox
+    "tool-result": ("run_id", "call_id", "reply"),  # parent -> sandbox: reply is JSON text
+    "tool-call": ("run_id", "call_id", "name", "args"),  # sandbox -> parent: args is JSON text
+    "result": ("run_id", "output", "is_error", "is_final", "final_value"),  # sandbox -> parent
 }
 
 
@@ -98,21 +141,51 @@ def _number(value, default, low, high, whole):
     return round(number) if whole else number
 
 
+def _constant(name, value, comment):
+    return f"// {comment}\nexport const {name} = Object.freeze({json.dumps(value, indent=2)});\n"
+
+
 def javascript_module() -> str:
     """extension/shared/wire.js: this module's declarations, as JavaScript reads them."""
-    def constant(name, value, comment):
-        return f"// {comment}\nexport const {name} = Object.freeze({json.dumps(value, indent=2)});\n"
     return "\n".join([
         "// Generated by scripts/build.py from py/tabagent/app/wire.py: do not edit, edit that file.",
         "// Every shape that crosses between JavaScript and Python, snake_case, with one set of defaults.",
         "",
-        constant("SETTINGS", SETTINGS, "The settings a turn receives, with their defaults."),
-        constant("SETTINGS_LIMITS", LIMITS, "Bounds of the numeric settings: [lowest, highest]."),
-        constant("TURN_REQUEST", list(TURN_REQUEST), "One turn, JavaScript -> Python."),
-        constant("PAGE_TOOL_REQUEST", list(PAGE_TOOL_REQUEST), "One page-tool call, Python -> JavaScript."),
-        constant("PAGE_TOOL_REPLY", list(PAGE_TOOL_REPLY), "Its reply."),
-        constant("SANDBOX", SANDBOX, "The sandbox's limits and defaults."),
-        constant("MCP_SERVER", list(MCP_SERVER), "One MCP server as a turn receives it."),
-        constant("CONFIRMATION_DECISIONS", list(CONFIRMATION_DECISIONS), "The answers to a confirmation."),
-        constant("MCP_POLICIES", list(MCP_POLICIES), "What may happen when the model calls an MCP tool; the first is the default."),
+        _constant("SETTINGS", SETTINGS, "The settings a turn receives, with their defaults."),
+        _constant("SETTINGS_LIMITS", LIMITS, "Bounds of the numeric settings: [lowest, highest]."),
+        _constant("TURN_REQUEST", list(TURN_REQUEST), "One turn, JavaScript -> Python."),
+        _constant("PAGE_TOOL_REQUEST", list(PAGE_TOOL_REQUEST), "One page-tool call, Python -> JavaScript."),
+        _constant("PAGE_TOOL_REPLY", list(PAGE_TOOL_REPLY), "Its reply."),
+        _constant("PAGE_TOOL_DEFAULTS", PAGE_TOOL_DEFAULTS, "The page tools' defaults both sides apply."),
+        _constant("EVENT_KINDS", {kind: list(keys) for kind, keys in EVENT_KINDS.items()},
+                  "The event stream: each kind and the keys of its data (docs/events.md)."),
+        _constant("EventKind", {kind: kind for kind in EVENT_KINDS},
+                  "Each event kind by its name, for comparisons: EventKind.token, never \"token\"."),
+        _constant("STATUSES", list(STATUSES), "How a run ends: the done event's status."),
+        _constant("Status", {status: status for status in STATUSES}, "Each of them by its name: Status.ok, never \"ok\"."),
+        _constant("NOT_FATAL_ERRORS", NOT_FATAL_ERRORS,
+                  "Error kinds after which the turn goes on, and where each is told: step or turn."),
+        _constant("NotFatal", {kind: kind for kind in NOT_FATAL_ERRORS},
+                  "Each of those kinds by its name: NotFatal.retrying, never \"retrying\"."),
+        _constant("SANDBOX", SANDBOX, "The sandbox's limits and defaults."),
+        _constant("SANDBOX_MESSAGES", {kind: list(keys) for kind, keys in SANDBOX_MESSAGES.items()},
+                  "The sandbox's Python messages, by type, and their fields besides type."),
+        _constant("SandboxMessage", {kind.replace("-", "_"): kind for kind in SANDBOX_MESSAGES},
+                  "Each of those types by its name: SandboxMessage.tool_call, never \"tool-call\"."),
+        _constant("MCP_SERVER", list(MCP_SERVER), "One MCP server as a turn receives it."),
+        _constant("CONFIRMATION_DECISIONS", list(CONFIRMATION_DECISIONS), "The answers to a confirmation."),
+        _constant("MCP_POLICIES", list(MCP_POLICIES), "What may happen when the model calls an MCP tool; the first is the default."),
+    ])
+
+
+def content_script() -> str:
+    """extension/content/tool-defaults.js: what the content scripts need of this module. They
+    are classic scripts (no imports), so it hangs off globalThis.TabAgentPage like them."""
+    return "\n".join([
+        "// Generated by scripts/build.py from py/tabagent/app/wire.py: do not edit, edit that file.",
+        "// The page tools' defaults, the same as Python's (wire.py PAGE_TOOL_DEFAULTS).",
+        "(() => {",
+        f"  (globalThis.TabAgentPage ??= {{}}).DEFAULTS = Object.freeze({json.dumps(PAGE_TOOL_DEFAULTS)});",
+        "})();",
+        "",
     ])

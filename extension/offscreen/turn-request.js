@@ -1,0 +1,15 @@
+// One turn as it crosses to Python (json_entry_points.run_turn_json): the fields wire.js
+// TURN_REQUEST declares, each taken from the service worker's run-turn message, where it is
+// spelled in camelCase. A field wire.py adds crosses as soon as the service worker sends it.
+
+import { camelCase } from "../shared/settings.js";
+import { TURN_REQUEST } from "../shared/wire.js";
+
+// What a field is when the message leaves it out: context is a selection and its page (marked
+// as page content by Python); attached_* are what the user attached in the composer, read at
+// the turn's start with no question while each tab shows the site it showed (attachments.py).
+const LEFT_OUT = Object.freeze({ attached_tabs: [], mcp_servers: [], mcp_headers: {} });
+
+export function turnRequest(message) {
+  return Object.fromEntries(TURN_REQUEST.map((name) => [name, message[camelCase(name)] ?? LEFT_OUT[name] ?? null]));
+}

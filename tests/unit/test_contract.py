@@ -1,0 +1,159 @@
+"""The shared vocabulary is written in one place and imported everywhere else.
+
+Message types are named in extension/shared/messages.js (between the extension's contexts)
+and sandbox-protocol.js (between the offscreen document, the sandbox page and its worker);
+everything that crosses between JavaScript and Python is declared in py/tabagent/app/wire.py
+and reaches JavaScript as the generated wire.js (and, for the classic content scripts,
+tool-defaults.js). These tests fail when a file writes one of those names or values by hand
+instead of importing it: a renamed event kind or a changed default would otherwise be
+missed silently where it was copied.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tabagent.app import wire
+
+ROOT = Path(__file__).resolve().parents[2]
+EXTENSION = ROOT / "extension"
+GENERATED = {EXTENSION / "shared" / "wire.js", EXTENSION / "content" / "tool-defaults.js"}
+WIRE_PY = ROOT / "py" / "tabagent" / "app" / "wire.py"
+
+
+def javascript_files() -> dict[Path, str]:
+    """Every JavaScript file of ours but the generated ones, without its comments (a comment
+    may say "start-turn"; only code must not)."""
+    files = [p for p in EXTENSION.rglob("*.js") if "vendor" not in p.parts and p not in GENERATED]
+    return {p: re.sub(r"(^|\s)//.*$", r"\1", p.read_text(), flags=re.M) for p in files}
+
+
+def python_strings() -> dict[Path, list[str]]:
+    """The string constants of each Python module of ours, docstrings left out."""
+    found = {}
+    for path in (ROOT / "py").rglob("*.py"):
+        tree = ast.parse(path.read_text())
+        docstrings = {id(node.value) for node in ast.walk(tree)
+                      if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)}
+        found[path] = [node.value for node in ast.walk(tree) if isinstance(node, ast.Constant)
+                       and isinstance(node.value, str) and id(node) not in docstrings]
+    return found
+
+
+def quoted(values) -> re.Pattern:
+    return re.compile(r"""["'`](%s)["'`]""" % "|".join(re.escape(v) for v in values))
+
+
+def where(pattern: re.Pattern, files: dict[Path, str], allowed=()) -> dict[str, list]:
+    return {str(p.relative_to(ROOT)): pattern.findall(text) for p, text in files.items()
+            if p.name not in allowed and pattern.search(text)}
+
+
+def message_names() -> dict:
+    script = """
+      import { Broadcast, MessageType, Target } from "./extension/shared/messages.js";
+      console.log(JSON.stringify({ messages: [...Object.values(Broadcast), ...Object.values(MessageType)],
+                                   targets: Object.values(Target) }));
+    """
+    done = subprocess.run(["node", "--input-type=module", "-e", script], cwd=ROOT, capture_output=True, text=True, timeout=30)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def naming(field: str, values) -> re.Pattern:
+    """`type: "start-turn"`, `type === "start-turn"`, `case "start-turn":`: a message named by hand."""
+    alternatives = "|".join(re.escape(v) for v in values)
+    return re.compile(rf"""\b{field}\s*(?:===?|!==?|:)\s*["']({alternatives})["']|\bcase\s+["']({alternatives})["']""")
+
+
+def test_message_types_are_spelled_only_in_messages_js():
+    names = message_names()
+    assert where(naming("type", names["messages"]), javascript_files(), allowed={"messages.js"}) == {}
+    # `target` too: every message names its context as Target.offscreen, never "offscreen".
+    assert where(naming("target", names["targets"]), javascript_files(), allowed={"messages.js"}) == {}
+
+
+def test_sandbox_message_types_are_spelled_only_where_they_are_declared():
+    types = [*wire.SANDBOX_MESSAGES, "boot", "boot-failed", "memory-exceeded", "settled", "ready"]
+    # sandbox-protocol.js names the JavaScript-only ones; the Python ones come from wire.js.
+    assert where(naming("type", types), javascript_files()) == {}
+    protocol = (EXTENSION / "shared" / "sandbox-protocol.js").read_text()
+    assert not quoted(wire.SANDBOX_MESSAGES).search(protocol)
+    python = {str(p.relative_to(ROOT)): [s for s in strings if s in wire.SANDBOX_MESSAGES and "-" in s]
+              for p, strings in python_strings().items() if p != WIRE_PY}
+    assert {p: found for p, found in python.items() if found} == {}
+
+
+def test_event_kinds_statuses_and_error_kinds_are_compared_through_wire_js():
+    kinds = quoted([*wire.EVENT_KINDS, *wire.NOT_FATAL_ERRORS]).pattern
+    statuses = quoted(wire.STATUSES).pattern
+    compared = re.compile(rf"""\bkind\s*(?:===?|!==?|:)\s*{kinds}|\bstatus\s*(?:===?|!==?|:)\s*{statuses}""")
+    assert where(compared, javascript_files()) == {}
+
+
+def test_every_name_javascript_takes_from_wire_js_exists():
+    """EventKind.tokn is undefined, not an error: each one used must be declared."""
+    declared = {"EventKind": wire.EVENT_KINDS, "Status": wire.STATUSES, "NotFatal": wire.NOT_FATAL_ERRORS,
+                "SandboxMessage": {kind.replace("-", "_") for kind in wire.SANDBOX_MESSAGES}}
+    used = {(name, key) for text in javascript_files().values()
+            for name, key in re.findall(r"\b(%s)\.(\w+)" % "|".join(declared), text)}
+    assert used and {(name, key) for name, key in used if key not in declared[name]} == set()
+
+
+def test_only_wire_py_lists_the_errors_after_which_a_turn_goes_on():
+    """The panel, the command line and the export each kept a list of their own, which disagreed."""
+    not_fatal = set(wire.NOT_FATAL_ERRORS)
+    lists = [(str(path.relative_to(ROOT)), node.lineno) for path in (ROOT / "py").rglob("*.py") if path != WIRE_PY
+             for node in ast.walk(ast.parse(path.read_text())) if isinstance(node, (ast.Tuple, ast.List, ast.Set))
+             and len({e.value for e in node.elts if isinstance(e, ast.Constant)} & not_fatal) >= 2]
+    assert lists == []
+    assert where(re.compile(r"new Set\(\[[^\]]*%s[^\]]*\]\)" % quoted(not_fatal).pattern), javascript_files()) == {}
+
+
+def camel(name: str) -> str:
+    return re.sub(r"_([a-z])", lambda m: m[1].upper(), name)
+
+
+@pytest.mark.parametrize("name", [n for n, v in wire.SETTINGS.items() if isinstance(v, (int, float)) and not isinstance(v, bool)])
+def test_a_settings_default_is_written_only_in_wire_py(name):
+    """Not next to its name in JavaScript (`IDLE_CLOSE_MINUTES = 10`, `maxSteps: 10`), nor as
+    the default of a read in Python (`settings.get("max_retries", 3)`)."""
+    names = rf"(?:{name}|{camel(name)}|{name.upper()})"
+    assert where(re.compile(rf"{names}\s*[:=]\s*{wire.SETTINGS[name]}\b"), javascript_files()) == {}
+    reads = re.compile(rf"""\.get\(["']{name}["'],\s*[\d.]+\)""")
+    assert {str(p.relative_to(ROOT)) for p in (ROOT / "py").rglob("*.py") if reads.search(p.read_text())} == set()
+
+
+def test_python_reads_only_the_settings_wire_py_declares():
+    """A setting read under a name nothing sends ("timeout") can never change."""
+    read = re.compile(r"""\bsettings(?:\.get\(|\[)["'](\w+)["']""")
+    # In the host glue `settings` are the user's (the framework reads servers' own, like n_ctx).
+    names = {str(p.relative_to(ROOT)): set(read.findall(p.read_text())) - set(wire.SETTINGS)
+             for p in (ROOT / "py" / "tabagent" / "app").rglob("*.py")}
+    assert {p: found for p, found in names.items() if found} == {}
+
+
+@pytest.mark.parametrize("tool, argument", [(t, a) for t, args in wire.PAGE_TOOL_DEFAULTS.items() for a, v in args.items() if v > 1])
+def test_a_page_tools_default_is_written_only_in_wire_py(tool, argument):
+    """No default of thousands given to the argument in JavaScript (`max_tokens: page.arg("number",
+    6000)`, `max_tokens = 6000`; query_page's own max_chars of 500 is another tool's), and not the
+    value itself in the host glue (`PART_TOKENS = 4000`)."""
+    given = re.compile(rf"""\b{argument}\s*[:=]\s*(?:page\.arg\(["']number["'],\s*)?\d[\d_]{{3,}}""")
+    assert where(given, javascript_files()) == {}
+    default = wire.PAGE_TOOL_DEFAULTS[tool][argument]
+    value = re.compile(rf"\b{default // 1000}_?{default % 1000:03d}\b" if default >= 1000 else rf"\b{default}\b")
+    glue = {p: p.read_text() for p in (ROOT / "py" / "tabagent" / "app").rglob("*.py") if p != WIRE_PY}
+    assert where(value, glue) == {}
+
+
+def test_only_the_turn_request_builder_names_the_turn_requests_fields():
+    """offscreen/turn-request.js takes them from TURN_REQUEST; no JavaScript file spells them."""
+    own = [name for name in wire.TURN_REQUEST if name not in wire.EVENT_KINDS["done"] and name != "conversation_id"
+           and "_" in name]  # conversation_id is every event's field too
+    assert where(re.compile(r"\b(%s)\s*:" % "|".join(own)), javascript_files(), allowed={"turn-request.js"}) == {}
