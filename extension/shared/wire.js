@@ -17,7 +17,8 @@ export const SETTINGS = Object.freeze({
   "max_output_tokens": null,
   "show_steps": false,
   "custom_prompts": "",
-  "site_rules": ""
+  "site_rules": "",
+  "model_sees_images": "auto"
 });
 
 // Bounds of the numeric settings: [lowest, highest].

@@ -30,14 +30,14 @@ from pathlib import Path
 
 from .page_actions import ACTING
 from .page_bridge import collecting_marked, failure, stop_collecting, untrusted
-from .page_tools import READING, PageReader
+from .page_tools import READING, SEEING, PageReader
 from ..tools import Tool, format_result
 
 # py/user_tools in a checkout; user_tools/ next to tabagent/ in the extension's zip.
 DEFAULT_FOLDER = Path(__file__).resolve().parents[2] / "user_tools"
 SHOWN_AS = "py/user_tools"  # the default folder as the developer knows it
 # A user tool by one of these names would shadow TabAgent's own (the agent keeps the first).
-RESERVED = frozenset({"final_answer", *READING, *ACTING})
+RESERVED = frozenset({"final_answer", *READING, *SEEING, *ACTING})
 
 
 @dataclass

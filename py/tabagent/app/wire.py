@@ -38,6 +38,9 @@ SETTINGS = {
     "custom_prompts": "",      # the user's own prompts, "name: prompt" per line (context menu, /name)
     "site_rules": "",          # actions on pages, per site: "example.org: allow" / "bank.example: never" per line
 }
+# Sight (screenshots, issue 26): whether the model is sent the pictures it asks for: "auto" learns
+# it from the endpoint or the model's name (tabagent/sight.py), "yes" and "no" decide.
+SETTINGS["model_sees_images"] = "auto"
 LIMITS = {"max_steps": (1, 100), "code_timeout": (1, 3600), "idle_close_minutes": (0.01, 24 * 60),
           "context_window": (512, 10_000_000), "temperature": (0, 2), "max_output_tokens": (1, 1_000_000)}
 # Numeric settings whose default is None (left to the endpoint): the kind of number they take.
