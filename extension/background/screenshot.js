@@ -16,12 +16,12 @@ async function shownTab(windowId) {
   return shown;
 }
 
+export const notShown = (tab) => new PageUnavailable(`No screenshot was taken: ${tab.url} is not the tab shown in ` +
+  "its window (the browser can only picture the tab in front). Ask the user to switch to it, then try again.");
+
 async function mustBeShown(tab) {
   const shown = await shownTab(tab.windowId);
-  if (shown?.id !== tab.id || shown.url !== tab.url) {
-    throw new PageUnavailable(`No screenshot was taken: ${tab.url} is not the tab shown in its window ` +
-      "(the browser can only picture the tab in front). Ask the user to switch to it, then try again.");
-  }
+  if (shown?.id !== tab.id || shown.url !== tab.url) throw notShown(tab);
   const window = await chrome.windows.get(tab.windowId);
   if (window.state === "minimized") {
     throw new PageUnavailable(`No screenshot was taken: the window of ${tab.url} is minimized, so nothing of it is drawn.`);

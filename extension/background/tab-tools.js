@@ -7,6 +7,7 @@
 
 import { PageUnavailable, refusal, siteOf, tabById, waitForLoad } from "./page-access.js";
 import { t, tn } from "../shared/i18n.js";
+import { notShown } from "./screenshot.js";
 
 const NAVIGATION_WAIT_MS = 15000;
 const OWN_PAGES = chrome.runtime.getURL("");
@@ -50,8 +51,14 @@ export const TAB_ACTIONS = {
   // attached_url: the address the tab showed when the user attached it. Python reads an
   // attached tab without asking only while it shows that site; otherwise the question says so.
   read_tab: (tab, args) => aboutAnotherTab(tab, "read_tab", args, "askReadTab", "askReadMovedTab"),
-  // A screenshot of another tab is asked like reading it (the user's own tab is not asked).
-  screenshot: (tab, args) => aboutAnotherTab(tab, "screenshot", args, "askScreenshotTab", "askScreenshotTab"),
+  // A screenshot of another tab is asked like reading it (the user's own tab is not asked); a tab
+  // the browser cannot picture (not in front in its window) is refused before anyone is asked.
+  async screenshot(tab, args) {
+    const plan = await aboutAnotherTab(tab, "screenshot", args, "askScreenshotTab", "askScreenshotTab");
+    const other = await tabById(plan.tab_id);
+    if (!other.active) throw notShown(other);
+    return plan;
+  },
   navigate(tab, { url }) {
     const target = destination(tab, url);
     return { action: "navigate", summary: t("askNavigate", target, pageName(tab)), page_url: tab.url, url: target };

@@ -13,9 +13,15 @@ from .page_tabs import PageTabs
 
 
 class WindowedTabs(PageTabs):
-    def __init__(self, browser):
+    """`other`: an address shown first in a window of its own (in front there, so the browser
+    could picture it), opened before the page so that the page is the tab the user looked at last."""
+
+    def __init__(self, browser, other: str | None = None):
         self.browser, self.driver = browser, browser.driver
-        self.page = browser.open_tab("about:blank")
+        self.page = browser.open_tab(other or "about:blank")
+        if other:
+            self.driver.switch_to.new_window("window")
+            self.page = self.driver.current_window_handle
         self.driver.switch_to.new_window("window")
         self.driver.get(browser.url("extension/sidepanel/sidepanel.html"))
         self.panel = self.driver.current_window_handle
