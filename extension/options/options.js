@@ -12,7 +12,7 @@ import { initMcpSettings } from "./mcp-settings.js";
 const $ = (id) => document.getElementById(id);
 localizePage();
 const form = $("settings");
-const FIELDS = ["provider", "baseUrl", "model", "agent", "maxSteps", "codeTimeout", "systemPrompt", "temperature", "maxOutputTokens", "customPrompts", "contextWindow", "idleCloseMinutes", "siteRules"];
+const FIELDS = ["provider", "baseUrl", "model", "agent", "maxSteps", "codeTimeout", "systemPrompt", "temperature", "maxOutputTokens", "customPrompts", "contextWindow", "modelSeesImages", "idleCloseMinutes", "siteRules"];
 
 function fillChoices(builtinAvailable) {
   $("provider").append(new Option(t("choose"), ""));
@@ -21,6 +21,9 @@ function fillChoices(builtinAvailable) {
     $("provider").append(new Option(provider.label, id));
   }
   for (const [id, label] of Object.entries(AGENTS)) $("agent").append(new Option(label, id));
+  for (const [id, key] of [["auto", "modelSeesImagesAuto"], ["yes", "modelSeesImagesYes"], ["no", "modelSeesImagesNo"]]) {
+    $("modelSeesImages").append(new Option(t(key), id));
+  }
 }
 
 // The team field is JSON; a team that does not parse is reported and not saved.

@@ -9,7 +9,9 @@ import pytest
 from tests.helpers.model_server import ModelServer, Reply
 from tests.helpers.page_server import PageServer
 
-from .chat import configure, send, wait_for_status
+from selenium.webdriver.support.ui import Select
+
+from .chat import configure, send, wait, wait_for_status
 from .sight_tabs import WindowedTabs, near, picture
 from .test_page_tools import OWN_PAGES
 
@@ -43,8 +45,9 @@ def turn(tabs, seeing_model, site):
     return tabs
 
 
-def run(tabs, model, name_of_model, *calls):
-    configure(tabs.browser, model.base_url, agent="tool_calling", model=name_of_model)
+def run(tabs, model, name_of_model, *calls, configured=False):
+    if not configured:
+        configure(tabs.browser, model.base_url, agent="tool_calling", model=name_of_model)
     model.script(*[Reply(tool_calls=[{"name": "screenshot", "arguments": args}]) for args in calls], Reply(text="Seen."))
     send(tabs.browser, "What does the page look like?")
     wait_for_status(tabs.browser, "ok")
@@ -91,5 +94,25 @@ def test_an_element_out_of_view_is_refused_in_words(turn, seeing_model):
 
 def test_a_model_that_takes_no_images_is_told_so(turn, seeing_model):
     run(turn, seeing_model, "scripted-model", {})
+    assert "could not be shown to this model" in tool_results(seeing_model, 1)[0]
+    assert seeing_model.pictures(1) == []
+
+
+STORED_SETTING = """
+const done = arguments[arguments.length - 1];
+chrome.storage.local.get("settings").then(({ settings }) => done(settings?.modelSeesImages ?? null));
+"""
+
+
+def test_the_setting_no_keeps_pictures_from_a_model_that_sees(turn, seeing_model):
+    configure(turn.browser, seeing_model.base_url, agent="tool_calling", model="scripted-vision")
+    driver = turn.driver
+    driver.switch_to.new_window("tab")
+    driver.get(turn.browser.url("extension/options/options.html"))
+    Select(driver.find_element("id", "modelSeesImages")).select_by_value("no")  # as the user picks it
+    wait(turn.browser, lambda d: d.execute_async_script(STORED_SETTING) == "no", 10, "the setting was not saved")
+    driver.close()
+    driver.switch_to.window(turn.panel)
+    run(turn, seeing_model, "scripted-vision", {}, configured=True)
     assert "could not be shown to this model" in tool_results(seeing_model, 1)[0]
     assert seeing_model.pictures(1) == []
