@@ -6,12 +6,12 @@ picture reaches the model only inside the page-content marking, told it is page 
 
 import pytest
 
-from tests.helpers.model_server import ModelServer, Reply
+from tests.helpers.model_server import Reply
 from tests.helpers.page_server import PageServer
 
 from .chat import configure, send, wait_for_status
 from .red_team import RED_TEAM_PAGES
-from .sight_tabs import WindowedTabs, near, picture
+from .sight_tabs import WindowedTabs, near, picture, seeing_model  # noqa: F401 (a fixture)
 from .test_page_actions import answer, question
 
 pytestmark = pytest.mark.e2e
@@ -32,10 +32,8 @@ chrome.tabs.query({ url: shown }).then(([tab]) => chrome.tabs.create({ url, wind
 
 
 @pytest.fixture(scope="module")
-def model():
-    with ModelServer(models=("scripted-vision",)) as server:
-        server.seeing = {"scripted-vision"}
-        yield server
+def model(seeing_model):
+    return seeing_model
 
 
 @pytest.fixture(scope="module")

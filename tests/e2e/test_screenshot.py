@@ -6,24 +6,17 @@ so in words and nothing is pictured; a tab not shown in its window is refused in
 
 import pytest
 
-from tests.helpers.model_server import ModelServer, Reply
+from tests.helpers.model_server import Reply
 from tests.helpers.page_server import PageServer
 
 from selenium.webdriver.support.ui import Select
 
 from .chat import configure, send, wait, wait_for_status
-from .sight_tabs import WindowedTabs, near, picture
+from .sight_tabs import WindowedTabs, near, picture, seeing_model  # noqa: F401 (a fixture)
 from .test_page_tools import OWN_PAGES
 
 pytestmark = pytest.mark.e2e
 RED, BLUE, WHITE = (255, 0, 0), (0, 0, 255), (255, 255, 255)
-
-
-@pytest.fixture(scope="module")
-def seeing_model():
-    with ModelServer(models=("scripted-model", "scripted-vision")) as server:
-        server.seeing = {"scripted-vision"}
-        yield server
 
 
 @pytest.fixture(scope="module")
