@@ -115,3 +115,42 @@ async def test_else_the_models_name_else_not():
 async def test_the_setting_yes_or_no_decides_without_asking():
     assert await Sight.for_endpoint(CPythonHost(), "http://127.0.0.1:9/v1", "llava", setting="no").known() is False
     assert await Sight.for_endpoint(CPythonHost(), "http://127.0.0.1:9/v1", "llama3.2", setting="yes").known() is True
+
+
+def test_chromes_built_in_model_gets_the_note_as_text():
+    from tabagent.app.builtin_model import prompt_messages
+    messages = Memory([TaskStep("look"), step_with_picture(1, png(10, 10))]).to_messages("system", sees_images=False)
+    _, prompt = prompt_messages(messages)
+    assert isinstance(prompt, str) and NOT_SHOWN in prompt and "A screenshot" in prompt
+
+
+def picture_tool():
+    from tabagent import tool
+    from tabagent.images import TextWithImages
+
+    @tool
+    async def look() -> str:
+        """Shows a picture."""
+        return TextWithImages("A picture follows.", shown(png(20, 20)))
+    return look
+
+
+async def test_a_code_agent_sends_the_pictures_its_code_was_shown():
+    from tabagent import CodeAgent, ScriptedModel
+    model = ScriptedModel(["```python\nseen = look()\nprint(seen)\n```", "```python\nfinal_answer('ok')\n```"])
+    agent = CodeAgent(model, [picture_tool()])
+    assert await agent.run("Look") == "ok"
+    last = model.calls[1]["messages"][-1]
+    assert last["content"][0]["text"] == "Observation:\nOutput:\nA picture follows.\n"  # the code got the text
+    assert last["content"][1:] == shown(png(20, 20))  # the model got the picture
+
+
+async def test_a_tool_calling_agent_sends_them_after_the_tool_message():
+    from tabagent import ScriptedModel, ToolCallingAgent
+    model = ScriptedModel([{"tool_calls": [{"name": "look", "arguments": {}}]}, "Seen."])
+    agent = ToolCallingAgent(model, [picture_tool()])
+    assert await agent.run("Look") == "Seen."
+    *_, tool_message, pictures = model.calls[1]["messages"]
+    assert tool_message == {"role": "tool", "tool_call_id": tool_message["tool_call_id"], "content": "A picture follows."}
+    assert pictures["role"] == "user" and pictures["content"][1:] == shown(png(20, 20))
+    assert Memory.from_json(agent.memory.to_json()).steps[1].observations[0]["parts"] == shown(png(20, 20))
