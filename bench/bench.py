@@ -30,6 +30,7 @@ BENCHMARKS = {
     "at-rest": [sys.executable, "bench/bench_at_rest.py"],
     "mcp": [sys.executable, "bench/bench_mcp.py"],
     "controls": [sys.executable, "bench/bench_controls.py"],
+    "screenshot": [sys.executable, "bench/bench_screenshot.py"],
     "miniwob": [sys.executable, "bench/bench_miniwob.py"],
 }
 

@@ -8,6 +8,7 @@
 import { MessageType } from "../shared/messages.js";
 import { askOffscreen } from "./offscreen-document.js";
 import { PageUnavailable, fileRefusal, refusal, settled, tabById, userTab } from "./page-access.js";
+import { takeScreenshot } from "./screenshot.js";
 import { TAB_ACTIONS, TAB_TOOLS } from "./tab-tools.js";
 
 let contentFiles = null; // extension/content/files.json: the scripts, in injection order
@@ -81,6 +82,7 @@ async function run(tab, name, args) {
   if (name === "describe_action" && Object.hasOwn(TAB_ACTIONS, args?.name)) {
     return { ok: true, result: await TAB_ACTIONS[args.name](tab, args.args ?? {}) };
   }
+  if (name === "screenshot") return takeScreenshot(tab, args, (tool, toolArgs) => run(tab, tool, toolArgs));
   const refused = refusal(tab) || (await fileRefusal(tab));
   if (refused) throw new PageUnavailable(refused);
   // plan_id: the action the user confirmed, as describe_action held it in the page.

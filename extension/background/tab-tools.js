@@ -7,6 +7,7 @@
 
 import { PageUnavailable, refusal, siteOf, tabById, waitForLoad } from "./page-access.js";
 import { t, tn } from "../shared/i18n.js";
+import { notShown } from "./screenshot.js";
 
 const NAVIGATION_WAIT_MS = 15000;
 const OWN_PAGES = chrome.runtime.getURL("");
@@ -31,6 +32,16 @@ const pageName = (tab) => (tab.title && tab.title !== tab.url ? `“${tab.title}
 const otherTabs = async (tab) =>
   (await chrome.tabs.query({ windowId: tab.windowId })).filter((other) => other.id !== tab.id && !other.url?.startsWith(OWN_PAGES));
 
+// read_tab and screenshot of a tab (tab_id; none: the user's): which tab and site, and the
+// question; user_is_on when it is the user's own tab.
+async function aboutAnotherTab(tab, action, { tab_id: tabId, attached_url: attachedUrl }, ask, askMoved) {
+  const other = tabId == null ? tab : await tabById(Number(tabId));
+  const [site, attachedSite] = [siteOf(other.url), attachedUrl ? siteOf(attachedUrl) : ""];
+  const summary = attachedSite && attachedSite !== site ? t(askMoved, attachedSite, pageName(other)) : t(ask, pageName(other));
+  return { action, summary, page_url: tab.url, tab_id: other.id, url: other.url, site,
+    ...(attachedSite && { attached_site: attachedSite }), user_is_on: other.id === tab.id };
+}
+
 export const TAB_ACTIONS = {
   async list_tabs(tab) {
     const others = (await otherTabs(tab)).length;
@@ -39,13 +50,14 @@ export const TAB_ACTIONS = {
   },
   // attached_url: the address the tab showed when the user attached it. Python reads an
   // attached tab without asking only while it shows that site; otherwise the question says so.
-  async read_tab(tab, { tab_id: tabId, attached_url: attachedUrl }) {
-    const other = await tabById(Number(tabId));
-    const [site, attachedSite] = [siteOf(other.url), attachedUrl ? siteOf(attachedUrl) : ""];
-    const summary = attachedSite && attachedSite !== site
-      ? t("askReadMovedTab", attachedSite, pageName(other)) : t("askReadTab", pageName(other));
-    return { action: "read_tab", summary, page_url: tab.url, tab_id: other.id, url: other.url, site,
-      ...(attachedSite && { attached_site: attachedSite }), user_is_on: other.id === tab.id };
+  read_tab: (tab, args) => aboutAnotherTab(tab, "read_tab", args, "askReadTab", "askReadMovedTab"),
+  // A screenshot of another tab is asked like reading it (the user's own tab is not asked); a tab
+  // the browser cannot picture (not in front in its window) is refused before anyone is asked.
+  async screenshot(tab, args) {
+    const plan = await aboutAnotherTab(tab, "screenshot", args, "askScreenshotTab", "askScreenshotTab");
+    const other = await tabById(plan.tab_id);
+    if (!other.active) throw notShown(other);
+    return plan;
   },
   navigate(tab, { url }) {
     const target = destination(tab, url);

@@ -23,6 +23,7 @@
 //   gestures.js    what a person's hand does: the events of a click, a key, typing, choosing
 //   actions.js     click, type_text, select_option, check, press_key, hover, scroll, describe_action
 //   waiting.js     wait_for: a text or an element appearing (or going)
+//   screenshot-layout.js  where the element and the controls are, for a screenshot
 //   page-tools.js  this file: run()
 // Injecting the files again is harmless: each one only (re)defines its part of
 // globalThis.TabAgentPage; the little state kept between calls (locators) is reused.

@@ -5,6 +5,7 @@
 
 import { CONFIRMATION_DECISIONS } from "../shared/wire.js";
 import { MessageType, Target } from "../shared/messages.js";
+import { readyForModel } from "./screenshot-canvas.js";
 
 const waiting = new Map(); // confirmation id -> { conversationId, resolve }
 
@@ -20,6 +21,8 @@ export function pageBridge(conversationId) {
         const why = reply?.error ?? "the service worker did not answer";
         return JSON.stringify({ ok: false, error: `The page tools could not be reached (${why}); try again.` });
       }
+      // A screenshot is made ready for the model here, where there is a canvas, on its way to Python.
+      if (name === "screenshot" && reply.result?.ok) reply.result.result = await readyForModel(reply.result.result);
       return JSON.stringify(reply.result);
     },
     confirm(id) {

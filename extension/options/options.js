@@ -37,6 +37,9 @@ function fillChoices(builtinAvailable) {
     $("provider").append(new Option(provider.label, id));
   }
   for (const [id, label] of Object.entries(AGENTS)) $("agent").append(new Option(label, id));
+  for (const [id, key] of [["auto", "modelSeesImagesAuto"], ["yes", "modelSeesImagesYes"], ["no", "modelSeesImagesNo"]]) {
+    $("modelSeesImages").append(new Option(t(key), id));
+  }
 }
 
 // The team field is JSON; a team that does not parse is reported and not saved.

@@ -19,7 +19,8 @@ export const SETTINGS = Object.freeze({
   "custom_prompts": "",
   "site_rules": "",
   "request_timeout": 120,
-  "max_retries": 3
+  "max_retries": 3,
+  "model_sees_images": "auto"
 });
 
 // Bounds of the numeric settings: [lowest, highest].

@@ -14,6 +14,7 @@ from dataclasses import replace
 
 from . import prompts
 from .events import Event, deliver, jsonable
+from .images import without_image_data
 from .managed import AgentTool
 from .memory import ActionStep, FinalAnswerStep, Memory, TaskStep
 from .parsing import parse_arguments
@@ -24,7 +25,7 @@ class Agent:
     def __init__(self, model, tools=(), *, name: str = "agent", description: str = "",
                  max_steps: int = 10, conversation_id: str | None = None,
                  memory: Memory | None = None, listeners=(), managed_agents=(),
-                 max_observation_chars: int = 20_000, instructions: str = "", context=None):
+                 max_observation_chars: int = 20_000, instructions: str = "", context=None, sight=None):
         self.model, self.name, self.description = model, name, description
         self.instructions = instructions  # added to system_prompt(), never replacing it
         self.max_steps, self.max_observation_chars = max_steps, max_observation_chars
@@ -32,6 +33,7 @@ class Agent:
         self.memory = memory if memory is not None else Memory()
         self.context = context  # a context.ContextKeeper: requests fit the window; None: sent as is
         self.brief_prompt = False  # tools told in one line each: tell_tools_briefly() sets it
+        self.sight = sight  # a sight.Sight, shared by the turn: whether the model takes images
         self.listeners = list(listeners)
         self.tools: dict[str, Tool] = {}
         for item in [*tools, *managed_agents, FinalAnswerTool()]:
@@ -118,7 +120,12 @@ class Agent:
         prompt = self.system_prompt()
         if self.instructions:
             prompt = f"{prompt}\n\n{self.instructions}"
-        return self.memory.to_messages(prompt)
+        return self.memory.to_messages(prompt, sees_images=self.sees_images)
+
+    @property
+    def sees_images(self) -> bool:
+        """False when the model is known to take no images: pictures are sent as a note."""
+        return self.sight is None or self.sight.sees is not False
 
     async def reset(self) -> None:
         self.memory.reset()
@@ -173,8 +180,8 @@ class Agent:
         return reply
 
     async def _trace(self, exchanges) -> None:
-        for exchange in exchanges:
-            await self.emit("model_call", dict(exchange))
+        for exchange in exchanges:  # a picture's bytes would fill the stored trace: its size is said
+            await self.emit("model_call", {**exchange, "request": without_image_data(exchange.get("request") or "")})
 
     async def _on_token(self, text: str) -> None:
         self._streamed["text"] += len(text)

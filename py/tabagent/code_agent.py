@@ -22,6 +22,7 @@ class CodeAgent(Agent):
     def __init__(self, model, tools=(), *, executor: Executor | None = None, **kwargs):
         super().__init__(model, tools, **kwargs)
         self.executor = executor or LocalExecutor()
+        self.shown_parts: list[dict] = []
 
     def system_prompt(self) -> str:
         return prompts.code_system(self.name, self.tools.values(), brief=self.brief_prompt)
@@ -34,6 +35,7 @@ class CodeAgent(Agent):
         await self.emit("code", {"code": code})
         tools = {name: TracedTool(tool, self) for name, tool in self.tools.items()
                  if name != "final_answer"}  # the executor provides final_answer itself
+        self.shown_parts = []  # the pictures the code's tool calls showed (TracedTool)
         result = await self.executor.run(code, tools)
         output = cut(result.output, self.max_observation_chars, MORE)
         await self.emit("code_output", {"output": output, "is_error": result.is_error})
@@ -44,6 +46,8 @@ class CodeAgent(Agent):
             if result.is_final:
                 text += f"\nFinal answer: {format_result(result.final_value)}"
         step.observations = [{"content": text, "is_error": result.is_error}]
+        if self.shown_parts:  # the code's variables hold the text; the model sees the pictures
+            step.observations[0]["parts"] = self.shown_parts
         return result.is_final, result.final_value
 
     async def reset(self) -> None:
@@ -70,6 +74,8 @@ class TracedTool(Tool):
             await self._result(call_id, f"{type(e).__name__}: {e}", is_error=True)
             raise  # into the model's code, where its traceback becomes the observation
         await self._result(call_id, cut(format_result(value), self.agent.max_observation_chars, MORE))
+        if getattr(value, "parts", None):
+            self.agent.shown_parts.extend(value.parts)
         return value
 
     async def _result(self, call_id: str, text: str, is_error: bool = False) -> None:

@@ -1,6 +1,8 @@
 """Compacting a conversation's memory so that the next request fits the model's window.
 
 In this order, oldest first, until it fits:
+0. pictures (screenshots) are replaced by a note: each is hundreds to thousands of tokens, and
+   an old view of a page is the first thing the model can do without;
 1. page reads, then other long observations, are replaced by a note saying what was
    dropped and how to get it back (call the tool again, run the code again);
 2. older steps are folded into one summary of what was asked, done and found;
@@ -15,6 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from .images import DROPPED, is_image, replace_images
 from .memory import ActionStep, FinalAnswerStep, SummaryStep, TaskStep
 from .tokens import count_message, count_text
 
@@ -52,7 +55,7 @@ def compact(memory, fixed_tokens: int, budget: int) -> Compaction:
     costs = [step_tokens(s) for s in memory.steps]
     work = _Work(memory, costs, fixed_tokens, budget, Compaction(fixed_tokens + sum(costs)))
     for keep in (KEEP_WHOLE, 1):
-        for phase in (work.drop_page_reads, work.drop_observations, work.summarise):
+        for phase in (work.drop_images, work.drop_page_reads, work.drop_observations, work.summarise):
             if work.fits():
                 break
             phase(keep)
@@ -89,6 +92,21 @@ class _Work:
         actions = [i for i, s in enumerate(steps) if isinstance(s, ActionStep) and i > task]
         kept = set(actions[-keep:]) | {task}
         return [i for i in range(len(steps)) if i not in kept]
+
+    # --- 0. pictures give way to notes ------------------------------------------------
+
+    def drop_images(self, keep: int) -> None:
+        for index in self._old_steps(keep):
+            step = self.memory.steps[index]
+            pictured = [o for o in getattr(step, "observations", ()) if any(map(is_image, o.get("parts") or ()))]
+            for observation in pictured:
+                count = sum(map(is_image, observation["parts"]))
+                observation["parts"] = replace_images(observation["parts"], DROPPED)
+                self.report.dropped.append(f"step {step.step}: {count} picture{'s' * (count != 1)}")
+            if pictured:
+                self._recount(index)
+                if self.fits():
+                    return
 
     # --- 1. observations give way to notes --------------------------------------------
 

@@ -12,6 +12,7 @@ from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 from .events import jsonable
+from .images import NOT_SHOWN, replace_images, text_part
 
 FORMAT_VERSION = 1
 
@@ -38,14 +39,15 @@ class ActionStep:
     # `reasoning_field` is where it came ("reasoning_content", ...; None: a <think> block).
     reasoning: str = ""
     reasoning_field: str | None = None
-    observations: list[dict] = field(default_factory=list)  # {"id"?, "content", "is_error"}
+    # {"id"?, "content", "is_error", "parts"?}: parts are the pictures a tool showed (images.py)
+    observations: list[dict] = field(default_factory=list)
     error: str | None = None  # a problem with the reply itself, told to the model
     usage: dict | None = None
     start_time: float = 0.0
     end_time: float = 0.0
     type: str = "action"
 
-    def to_messages(self, with_reasoning: bool = True) -> list[dict]:
+    def to_messages(self, with_reasoning: bool = True, sees_images: bool = True) -> list[dict]:
         messages, notes = [], []
         native = self.native and self.tool_calls
         if self.model_output or native:
@@ -68,9 +70,17 @@ class ActionStep:
                 notes.append(observation["content"])
         if self.error:
             notes.append(self.error)
+        pictures = self._pictures(sees_images)
         if notes:
-            messages.append({"role": "user", "content": "Observation:\n" + "\n\n".join(notes)})
+            text = "Observation:\n" + "\n\n".join(notes)
+            messages.append({"role": "user", "content": [text_part(text), *pictures] if pictures else text})
+        elif pictures:  # tool messages take text only: the pictures they showed follow them
+            messages.append({"role": "user", "content": [text_part("What the tools above showed:"), *pictures]})
         return messages
+
+    def _pictures(self, sees_images: bool) -> list[dict]:
+        parts = [part for observation in self.observations for part in observation.get("parts") or ()]
+        return parts if sees_images else replace_images(parts, NOT_SHOWN)
 
 
 @dataclass
@@ -129,11 +139,13 @@ class Memory:
     def reset(self) -> None:
         self.steps = []
 
-    def to_messages(self, system_prompt: str) -> list[dict]:
+    def to_messages(self, system_prompt: str, sees_images: bool = True) -> list[dict]:
+        """`sees_images`: false for a model that takes no images (each picture becomes a note)."""
         messages = [{"role": "system", "content": system_prompt}]
         current = max((i for i, s in enumerate(self.steps) if isinstance(s, TaskStep)), default=0)
         for i, step in enumerate(self.steps):  # reasoning goes back only within the current task
-            messages.extend(step.to_messages(i > current) if isinstance(step, ActionStep) else step.to_messages())
+            messages.extend(step.to_messages(i > current, sees_images) if isinstance(step, ActionStep)
+                            else step.to_messages())
         return messages
 
     def to_dict(self) -> dict:

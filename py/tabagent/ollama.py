@@ -18,6 +18,7 @@ from .errors import (BadResponseError, ContextTooLongError, UnreachableError, er
                      is_context_error)
 from .models import OpenAIModel
 from .replies import ReplyBuilder, new_call_id
+from .images import image_url, is_image
 from .tokens import count_messages
 
 SMALLEST_NUM_CTX = 4096
@@ -110,6 +111,8 @@ class OllamaModel(OpenAIModel):
 def _native(message: dict) -> dict:
     """An OpenAI chat message as Ollama's native API takes it."""
     native = {"role": message["role"], "content": _text(message.get("content"))}
+    if pictures := _images(message.get("content")):
+        native["images"] = pictures
     if message.get("tool_calls"):
         native["tool_calls"] = [{"function": {"name": c["function"]["name"],
                                               "arguments": _arguments(c["function"].get("arguments"))}}
@@ -125,6 +128,13 @@ def _arguments(text):
     except ValueError:
         return {}
     return value if isinstance(value, dict) else {}
+
+
+def _images(content) -> list[str]:
+    """The pictures of a message, as Ollama's `images` takes them: base64, without the data: prefix."""
+    if not isinstance(content, list):
+        return []
+    return [image_url(p).partition(",")[2] for p in content if is_image(p) and image_url(p).startswith("data:")]
 
 
 def _text(content) -> str:

@@ -11,6 +11,8 @@ from __future__ import annotations
 import json
 import re
 
+from .images import image_tokens, image_url, is_image
+
 # Counted from a few C-speed string counts, not a loop over words or a regular expression: a
 # 200-step conversation is half a million characters, counted in Pyodide before a request.
 # The weights were fitted to llama.cpp's tokenizer (SmolLM2's, English-centred: it splits
@@ -41,7 +43,10 @@ def count_text(text: str) -> int:
 
 
 def count_message(message: dict) -> int:
-    tokens = MESSAGE_OVERHEAD + count_text(_content_text(message.get("content")))
+    content = message.get("content")
+    tokens = MESSAGE_OVERHEAD + count_text(_content_text(content))
+    if isinstance(content, list):  # pictures count by their size (images.py)
+        tokens += sum(image_tokens(image_url(p)) for p in content if is_image(p))
     for call in message.get("tool_calls") or []:
         function = call.get("function") or {}
         tokens += 4 + count_text(function.get("name") or "") + count_text(function.get("arguments") or "")

@@ -17,6 +17,14 @@ from .tools import ToolInputError, format_result
 MORE = "To see the rest, call the tool again for a smaller part (a section, a page, an offset)."
 
 
+def observation(call, text: str, is_error: bool, value) -> dict:
+    """What one call gave the model; a tool that showed pictures (images.py) adds their parts."""
+    seen = {"id": call.id, "name": call.name, "content": str(text), "is_error": is_error}
+    if not is_error and getattr(value, "parts", None):
+        seen["parts"] = list(value.parts)
+    return seen
+
+
 class ToolCallingAgent(Agent):
     def system_prompt(self) -> str:
         return prompts.tool_calling_system(self.name, self.tools.values(), brief=self.brief_prompt)
@@ -37,8 +45,7 @@ class ToolCallingAgent(Agent):
             results = [await self._call(calls[0])]
         else:
             results = await asyncio.gather(*(self._call(call) for call in calls))
-        step.observations = [{"id": c.id, "name": c.name, "content": text, "is_error": is_error}
-                             for c, (text, is_error, _) in zip(calls, results)]
+        step.observations = [observation(c, text, is_error, value) for c, (text, is_error, value) in zip(calls, results)]
         answers = [value for c, (_, is_error, value) in zip(calls, results)
                    if c.name == "final_answer" and not is_error]
         return (True, answers[-1]) if answers else (False, None)

@@ -83,6 +83,8 @@ class _Handler(BaseHTTPRequestHandler):
             if self.server.owner.context_length:  # as OpenRouter says it
                 for entry in body["data"]:
                     entry["context_length"] = self.server.owner.context_length
+            for entry in body["data"] if self.server.owner.seeing is not None else ():  # as OpenRouter says it
+                entry["architecture"] = {"input_modalities": ["text", "image"] if entry["id"] in self.server.owner.seeing else ["text"]}
             return self._send(200, json.dumps(body).encode(), "application/json")
         self._send(404, b'{"error": {"message": "not found"}}', "application/json")
 
@@ -215,6 +217,8 @@ class ModelServer:
         self.requests: list[dict] = []
         self.lookups: list[dict] = []  # GET requests: model lists, context window look-ups
         self.context_length: int | None = None  # when set, the model list gives each model this window
+        # when set, the model list says which models take images (OpenRouter's input_modalities)
+        self.seeing: set[str] | None = None
         self.responses: list[str] = []
         self.hangups = 0
         self._replies: list[Reply] = []
@@ -248,6 +252,18 @@ class ModelServer:
         with self._lock:
             self.requests.append(request)
             return self._replies.pop(0) if self._replies else None
+
+    def pictures(self, index: int) -> list[dict]:
+        """The image parts of request `index`: {"role", "url", "before": the text part just before}."""
+        found = []
+        for message in self.requests[index]["body"].get("messages", []):
+            parts = message.get("content") if isinstance(message.get("content"), list) else []
+            for i, part in enumerate(parts):
+                if part.get("type") == "image_url":
+                    before = parts[i - 1].get("text", "") if i else ""
+                    found.append({"role": message["role"], "url": part["image_url"]["url"], "before": before,
+                                  "after": parts[i + 1].get("text", "") if i + 1 < len(parts) else ""})
+        return found
 
     def _record_response(self, text: str) -> None:
         with self._lock:

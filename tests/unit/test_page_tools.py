@@ -13,7 +13,7 @@ from tabagent.testing import ScriptedModel
 from tabagent.app.page_actions import ACTING, AskTheUser, CalledByHand
 from tabagent.app.page_bridge import JsonBridge
 from tabagent.app.untrusted_content import FORGED_TAG, UNTRUSTED_NOTE, untrusted
-from tabagent.app.page_tools import READING, page_tools
+from tabagent.app.page_tools import READING, SEEING, page_tools
 from tabagent.app.json_entry_points import call_tool_json
 from tabagent.app.turn_request import Turns
 
@@ -48,7 +48,7 @@ def tools_of(bridge, consent=None, attached=None):
 
 def test_every_tool_is_there_and_uses_the_content_scripts_argument_names():
     tools = tools_of(FakeBridge())
-    assert list(tools) == [*READING, *ACTING]
+    assert list(tools) == [*READING, *SEEING, *ACTING]
     sources = "\n".join(p.read_text() for p in CONTENT.glob("*.js"))
     for name in ("read_page", "get_selection", "find_in_page", "query_page", "list_links",
                  "extract_tables", "page_html", "click", "type_text", "scroll"):

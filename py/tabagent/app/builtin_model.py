@@ -26,11 +26,12 @@ class BrowserModelError(ModelError):
 def prompt_messages(messages: list[dict]) -> tuple[list[dict], str]:
     """OpenAI-style messages as the Prompt API takes them: the history, then the last prompt.
 
-    The Prompt API knows only system, user and assistant: tool results become user turns.
+    The Prompt API knows only system, user and assistant: tool results become user turns. It
+    is sent no pictures (sight: it is taken not to see), so a message of parts is its text.
     """
     history = []
     for message in messages:
-        role, content = message["role"], message.get("content") or ""
+        role, content = message["role"], as_text(message.get("content"))
         if role == "tool":
             role, content = "user", f"Tool result:\n{content}"
         elif role == "assistant" and message.get("tool_calls"):
@@ -42,6 +43,13 @@ def prompt_messages(messages: list[dict]) -> tuple[list[dict], str]:
     if not history or history[-1]["role"] != "user":
         history.append({"role": "user", "content": "Continue."})
     return history[:-1], history[-1]["content"]
+
+
+def as_text(content) -> str:
+    """A message's content as text: the text of its parts, one after another."""
+    if isinstance(content, list):
+        return "\n".join(p.get("text", "") for p in content if isinstance(p, dict) and p.get("type") == "text")
+    return content or ""
 
 
 class BrowserModel(Model):

@@ -17,6 +17,8 @@ from .page_actions import ACTING, PageActor
 from .page_bridge import as_json, failure
 from .untrusted_content import untrusted
 from .wire import PAGE_TOOL_DEFAULTS
+from .screenshots import Screenshots
+from ..sight import Sight
 from ..tools import FunctionTool, Tool
 
 # The content scripts apply the same defaults (wire.py), so page.call gets what these give.
@@ -25,6 +27,7 @@ HTML_CHARS = PAGE_TOOL_DEFAULTS["page_html"]["max_chars"]
 
 READING = ("read_page", "list_controls", "wait_for", "get_selection", "find_in_page", "query_page",
            "list_links", "extract_tables", "page_html", "list_tabs", "read_tab")
+SEEING = ("screenshot",)
 
 
 def article_text(result: dict) -> str:
@@ -260,10 +263,13 @@ class PageReader:
                                 article_text, tab_id=tab_id, expect_url=said.get("url"))
 
 
-def page_tools(bridge, consent, part_tokens=None, attached=None) -> list[Tool]:
-    """The page tools, reading and acting, as the agent's tools. `consent` asks the user
+def page_tools(bridge, consent, part_tokens=None, attached=None, sight=None) -> list[Tool]:
+    """The page tools, reading, seeing and acting, as the agent's tools. `consent` asks the user
     before each action (page_actions.AskTheUser); `part_tokens` sizes read_page's parts;
-    `attached` are the tabs the user attached (PageReader)."""
+    `attached` are the tabs the user attached (PageReader); `sight` says whether the model takes
+    images (sight.Sight; None: it does, as for a person calling the tool by hand)."""
     reader, actor = PageReader(bridge, consent, part_tokens, attached), PageActor(bridge, consent)
+    seer = Screenshots(reader, sight or Sight.fixed(True))
     return ([FunctionTool(getattr(reader, name)) for name in READING]
+            + [FunctionTool(getattr(seer, name)) for name in SEEING]
             + [FunctionTool(getattr(actor, name)) for name in ACTING])

@@ -29,6 +29,8 @@ from ..events import Event
 from ..memory import Memory, UnreadableMemory
 from ..models import OpenAIModel
 from ..context import DEFAULT_WINDOW, ContextKeeper
+from ..images import keep_images_within
+from ..sight import Sight
 from ..ollama import OllamaModel
 from .mcp_servers import AskedMCPTool, ServerConnections, crowding_notice, servers_from_wire
 from .page_actions import AskTheUser
@@ -97,12 +99,15 @@ def build_agent(request: dict, listener, *, tools=(), executor_factory=None, hos
     rules, _ = parse_site_rules(settings.get("site_rules", ""))
     consent = AskTheUser(page, emit=None, site_rules=rules) if page is not None else consent
     context = context_keeper(model, settings, request.get("api_key"))
+    sight = model_sight(model, settings, request.get("api_key"))
     if page is not None:
-        tools = [*tools, *page_tools(page, consent, part_tokens=context.part_tokens, attached=attached_tabs(request))]
+        tools = [*tools, *page_tools(page, consent, part_tokens=context.part_tokens, attached=attached_tabs(request),
+                                     sight=sight)]
     if consent is not None and mcp is not None:  # the user's MCP servers' tools, each call as its policy says
         tools = [*tools, *mcp.tools(consent, request["conversation_id"])]
     agent = _agent(top, model, list(tools), executor_factory, conversation_id=request["conversation_id"],
-                   memory=memory, listeners=[listener], instructions=instructions_for(settings), context=context)
+                   memory=memory, listeners=[listener], instructions=instructions_for(settings), context=context,
+                   sight=sight)
     if isinstance(consent, AskTheUser):
         consent.emit = agent.emit  # confirmations are the turn's events, in its sequence
     return agent
@@ -118,11 +123,21 @@ def context_keeper(model, settings: dict, api_key: str | None) -> ContextKeeper:
     return ContextKeeper.fixed(setting or DEFAULT_WINDOW)
 
 
+def model_sight(model, settings: dict, api_key: str | None) -> Sight:
+    """Whether the model takes images: the setting, else the endpoint (sight.py). Chrome's
+    built-in model is not sent pictures (TabAgent does not give it images yet)."""
+    if isinstance(model, OpenAIModel):
+        base_url = model.url.removesuffix("/chat/completions").removesuffix("/api/chat")
+        return Sight.for_endpoint(model.host, base_url, model.model, api_key or None, settings.get("provider", ""),
+                                  settings.get("model_sees_images", "auto"))
+    return Sight.fixed(settings.get("model_sees_images") == "yes" and not isinstance(model, BrowserModel))
+
+
 def _agent(spec: dict, model, tools: list, executor_factory, **options):
     kind = spec.get("agent", SETTINGS["agent"])
     if kind not in AGENT_KINDS:
         raise ValueError(f"Unknown agent kind {kind!r}: choose one of {', '.join(AGENT_KINDS)}.")
-    team = [_agent(member, model, tools, executor_factory, context=options.get("context"))
+    team = [_agent(member, model, tools, executor_factory, context=options.get("context"), sight=options.get("sight"))
             for member in spec.get("team") or []]
     if kind == "code" and executor_factory is not None:
         # Keyed by the agent's name, so an agent's variables outlive its turn (in the extension
@@ -162,12 +177,15 @@ class Turns:
         try:
             task = selection_task(request["task"], request.get("context"))
             task = await task_with_attachments({**request, "task": task}, build.get("page"), agent.emit)
+            if agent.sight is not None:
+                await agent.sight.known()  # before the first request: pictures in memory depend on it
             await agent.run(task, reset=not request.get("memory"))
         except Exception:
             pass  # the agent has already emitted the error and a `done` event
         finally:
             self._agents.pop(conversation, None)
             await mcp.close()
+        keep_images_within(agent.memory)  # the stored conversation keeps only the newest pictures
         return {"status": agent.status, "memory": agent.memory.to_json()}
 
     def stop(self, conversation_id: str) -> bool:

@@ -59,18 +59,34 @@ _FORGED_TAG = _forged_tag_pattern()
 _INVISIBLE_TEXT = re.compile("[\U000e0000-\U000e007f\U000e0100-\U000e01ef\ufe00-\ufe0f]")
 
 
+CLOSING = "</page_content>"
+
+
+def _cleaned(text: str) -> str:
+    return _FORGED_TAG.sub(FORGED_TAG, _INVISIBLE_TEXT.sub("", text))
+
+
+def _opening(source: str) -> str:
+    """The note and the opening tag of the marking, naming where the content came from."""
+    source = _cleaned(source or "unknown")
+    return f'{UNTRUSTED_NOTE}\n<page_content source="{escape(source, quote=True)}" untrusted="true">'
+
+
+def around_picture(source: str, caption: str) -> tuple[str, str]:
+    """The text before and after a picture of a web page (a screenshot): the same marking as
+    page text, since what is drawn in it (instructions painted on a canvas) is page content
+    too. `caption` says what the picture is; it may quote the page."""
+    return f"{_opening(source)}\n{_cleaned(caption)}", f"\n{CLOSING}"
+
+
 def untrusted(source: str, text: str) -> str:
     """`text` from a web page, marked for the model as untrusted page content from `source`
     (a URL). Every piece of page-derived text reaches the model through this one function:
     page tool results, errors quoting the page, the selection a turn is about, user tools.
     A page that writes our tag, however disguised, cannot end the marking early, and text
     written in invisible characters is left out."""
-    body = _FORGED_TAG.sub(FORGED_TAG, _INVISIBLE_TEXT.sub("", str(text)))
-    source = _FORGED_TAG.sub(FORGED_TAG, _INVISIBLE_TEXT.sub("", source or "unknown"))
+    marked = f"{_opening(source)}\n{_cleaned(str(text))}\n{CLOSING}"
     collected = _marked.get()
-    marked = (f"{UNTRUSTED_NOTE}\n"
-              f'<page_content source="{escape(source, quote=True)}" untrusted="true">\n'
-              f"{body}\n</page_content>")
     if collected is not None:
         collected.add(marked)
     return marked

@@ -48,6 +48,9 @@ SETTINGS = {
     "site_rules": "",          # actions on pages, per site: "example.org: allow" / "bank.example: never" per line
     "request_timeout": 120,    # seconds to wait for the model's answer to start, then for each next piece
     "max_retries": 3,          # times a failed model request (busy, 5xx, no network) is tried again
+    # Whether the model is sent the pictures it asks for (screenshots): "auto" learns it from the
+    # endpoint or the model's name (tabagent/sight.py), "yes" and "no" decide.
+    "model_sees_images": "auto",
 }
 LIMITS = {"max_steps": (1, 100), "code_timeout": (1, 3600), "idle_close_minutes": (0.01, 24 * 60),
           "context_window": (512, 10_000_000), "temperature": (0, 2), "max_output_tokens": (1, 1_000_000),

@@ -1,0 +1,65 @@
+// screenshot: the visible part of a tab, as the browser draws it (chrome.tabs.captureVisibleTab,
+// which the <all_urls> host permission allows). The browser can only picture the tab shown in
+// a window, so another tab is refused in words rather than brought to the front. The content
+// script says where the element to crop to and the controls to label are (screenshot-layout.js);
+// the offscreen document then crops, labels and sizes the picture for the model on its way to
+// Python (offscreen/screenshot-canvas.js).
+//
+// Which tab may be pictured is Python's to decide (page_tools.py: the user's tab, or one they
+// allowed or attached); here the tab must still be the one shown when the picture is taken,
+// checked before and after, so a switch of tabs in between never hands over another tab.
+
+import { PageUnavailable, fileRefusal, refusal } from "./page-access.js";
+
+async function shownTab(windowId) {
+  const [shown] = await chrome.tabs.query({ active: true, windowId });
+  return shown;
+}
+
+export const notShown = (tab) => new PageUnavailable(`No screenshot was taken: ${tab.url} is not the tab shown in ` +
+  "its window (the browser can only picture the tab in front). Ask the user to switch to it, then try again.");
+
+async function mustBeShown(tab) {
+  const shown = await shownTab(tab.windowId);
+  if (shown?.id !== tab.id || shown.url !== tab.url) throw notShown(tab);
+  const window = await chrome.windows.get(tab.windowId);
+  if (window.state === "minimized") {
+    throw new PageUnavailable(`No screenshot was taken: the window of ${tab.url} is minimized, so nothing of it is drawn.`);
+  }
+}
+
+// Chrome allows two captures a second (MAX_CAPTURE_VISIBLE_TAB_CALLS_PER_SECOND): a screenshot
+// asked sooner waits its turn, and one refused for it (a worker restarted meanwhile) is tried
+// once more after the gap.
+const CAPTURE_GAP_MS = 550;
+let lastCapture = 0;
+const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function capture(windowId) {
+  await pause(lastCapture + CAPTURE_GAP_MS - Date.now());
+  lastCapture = Date.now();
+  try {
+    return await chrome.tabs.captureVisibleTab(windowId, { format: "png" });
+  } catch (error) {
+    if (!/MAX_CAPTURE_VISIBLE_TAB_CALLS_PER_SECOND/.test(error.message)) throw error;
+    await pause(CAPTURE_GAP_MS * 2);
+    lastCapture = Date.now();
+    return chrome.tabs.captureVisibleTab(windowId, { format: "png" });
+  }
+}
+
+// inPage(name, args): runs a content-script tool in the tab (page-tool-relay.js), {ok, result | error}.
+export async function takeScreenshot(tab, { locator = null, labels = false } = {}, inPage) {
+  const refused = refusal(tab) || (await fileRefusal(tab));
+  if (refused) throw new PageUnavailable(refused);
+  await mustBeShown(tab);
+  let layout = null;
+  if (locator || labels) {
+    const found = await inPage("screenshot_layout", { locator, labels });
+    if (!found.ok) return found;
+    layout = found.result;
+  }
+  const picture = await capture(tab.windowId);
+  await mustBeShown(tab); // switched away meanwhile: that picture is of a tab no one allowed
+  return { ok: true, result: { capture: picture, layout, url: tab.url, title: tab.title } };
+}

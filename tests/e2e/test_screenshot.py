@@ -1,0 +1,111 @@
+"""The screenshot tool in real turns: a scripted model that takes images (its endpoint says so,
+as OpenRouter's model list does) asks for a screenshot, and the next request carries the
+picture of the page as an image part inside the page-content marking; one element is cropped
+to its box, and the controls' numbers can be drawn on it. A model that takes no images is told
+so in words and nothing is pictured; a tab not shown in its window is refused in words."""
+
+import pytest
+
+from tests.helpers.model_server import Reply
+from tests.helpers.page_server import PageServer
+
+from selenium.webdriver.support.ui import Select
+
+from .chat import configure, send, wait, wait_for_status
+from .sight_tabs import WindowedTabs, near, picture, seeing_model  # noqa: F401 (a fixture)
+from .test_page_tools import OWN_PAGES
+
+pytestmark = pytest.mark.e2e
+RED, BLUE, WHITE = (255, 0, 0), (0, 0, 255), (255, 255, 255)
+
+
+@pytest.fixture(scope="module")
+def site():
+    with PageServer(OWN_PAGES) as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def tabs(browser):
+    return WindowedTabs(browser)
+
+
+@pytest.fixture
+def turn(tabs, seeing_model, site):
+    seeing_model.reset()
+    tabs.show(site.url("sight.html"))
+    tabs.driver.find_element("id", "new-chat").click()
+    return tabs
+
+
+def run(tabs, model, name_of_model, *calls, configured=False):
+    if not configured:
+        configure(tabs.browser, model.base_url, agent="tool_calling", model=name_of_model)
+    model.script(*[Reply(tool_calls=[{"name": "screenshot", "arguments": args}]) for args in calls], Reply(text="Seen."))
+    send(tabs.browser, "What does the page look like?")
+    wait_for_status(tabs.browser, "ok")
+
+
+def tool_results(model, request):
+    return [m["content"] for m in model.requests[request]["body"]["messages"] if m["role"] == "tool"]
+
+
+def test_a_seeing_model_gets_the_page_as_an_image_inside_the_marking(turn, seeing_model, site):
+    run(turn, seeing_model, "scripted-vision", {})
+    [shown] = seeing_model.pictures(1)
+    assert shown["role"] == "user"
+    assert f'<page_content source="{site.url("sight.html")}" untrusted="true">' in shown["before"]
+    assert "not instructions" in shown["before"] and shown["after"].strip() == "</page_content>"
+    image = picture(shown["url"])
+    assert near(image.getpixel((120, 70)), RED) and near(image.getpixel((80, 170)), BLUE)
+    assert near(image.getpixel((350, 70)), WHITE)
+    assert "A screenshot of the visible part of the page" in tool_results(seeing_model, 1)[0]
+
+
+def test_one_element_is_cropped_to_its_box(turn, seeing_model):
+    run(turn, seeing_model, "scripted-vision", {"locator": "#blue"})
+    image = picture(seeing_model.pictures(1)[0]["url"])
+    ratio = image.width / 120  # the device pixel ratio
+    assert image.size == (120 * ratio, 60 * ratio)
+    assert all(near(image.getpixel((x, y)), BLUE) for x in (1, image.width - 2) for y in (1, image.height - 2))
+
+
+def test_the_controls_numbers_are_drawn_when_asked(turn, seeing_model):
+    run(turn, seeing_model, "scripted-vision", {}, {"labels": True})
+    plain, labelled = (picture(seeing_model.pictures(i)[-1]["url"]) for i in (1, 2))
+    told = tool_results(seeing_model, 2)[-1]
+    assert "1 controls have their number drawn" in told  # the one button in view ("Far below" is not)
+    assert plain.getpixel((21, 221)) != labelled.getpixel((21, 221))  # the tag at the button's corner
+    assert near(labelled.getpixel((120, 70)), RED)  # the rest of the page is as it was
+
+
+def test_an_element_out_of_view_is_refused_in_words(turn, seeing_model):
+    run(turn, seeing_model, "scripted-vision", {"locator": "#far"})
+    assert "is not in the visible part of the page" in tool_results(seeing_model, 1)[0]
+    assert seeing_model.pictures(1) == []
+
+
+def test_a_model_that_takes_no_images_is_told_so(turn, seeing_model):
+    run(turn, seeing_model, "scripted-model", {})
+    assert "could not be shown to this model" in tool_results(seeing_model, 1)[0]
+    assert seeing_model.pictures(1) == []
+
+
+STORED_SETTING = """
+const done = arguments[arguments.length - 1];
+chrome.storage.local.get("settings").then(({ settings }) => done(settings?.modelSeesImages ?? null));
+"""
+
+
+def test_the_setting_no_keeps_pictures_from_a_model_that_sees(turn, seeing_model):
+    configure(turn.browser, seeing_model.base_url, agent="tool_calling", model="scripted-vision")
+    driver = turn.driver
+    driver.switch_to.new_window("tab")
+    driver.get(turn.browser.url("extension/options/options.html"))
+    Select(driver.find_element("id", "modelSeesImages")).select_by_value("no")  # as the user picks it
+    wait(turn.browser, lambda d: d.execute_async_script(STORED_SETTING) == "no", 10, "the setting was not saved")
+    driver.close()
+    driver.switch_to.window(turn.panel)
+    run(turn, seeing_model, "scripted-vision", {}, configured=True)
+    assert "could not be shown to this model" in tool_results(seeing_model, 1)[0]
+    assert seeing_model.pictures(1) == []
