@@ -135,4 +135,5 @@
       return result;
     },
   };
+  page.controls = { controls, elementsUnder }; // the screenshot numbers what list_controls lists
 })();
