@@ -27,12 +27,8 @@
   const SHORT_LINE = 50;
   // Characters below which a line that ends no sentence is a label, wherever it is.
   const LABEL_CHARS = 20;
-  // How long a line reads, in Latin characters: a Chinese, Japanese or Korean character says
-  // about as much as a short word (a 10-character Chinese line is a sentence, not a label).
-  const CJK = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]/g;
-  const CJK_WEIGHT = 3;
-  const readingLength = (text) => text.length + (CJK_WEIGHT - 1) * (text.match(CJK)?.length ?? 0);
-  const SENTENCE_END = /[.!?…"“”»«)。！？]$/;
+  // Text measures shared with the weighing of candidates (content-quality.js).
+  const { readingLength, SENTENCE_END, textLength, linkShare, textBlocks, BLOCK_INSIDE } = page.contentQuality;
 
   // Never text a reader reads as the page's content.
   // (Ruby annotations, <rt> and <rp>, are the readings of the words beside them.)
@@ -69,9 +65,6 @@
   const isCaption = (el) => (el.localName === "figcaption" || nameWords(el).some((word) => CAPTION_WORDS.has(word)))
     && !el.querySelector("img, picture, svg, video, table, pre") && textLength(el) < CAPTION_CHARS;
 
-  const textLength = (el) => page.squash(el.textContent).length;
-  // The share of an element's text that is link text.
-  const linkShare = (el) => [...el.querySelectorAll("a")].reduce((sum, a) => sum + textLength(a), 0) / Math.max(1, textLength(el));
   const inListOrTable = (el) => el.closest("li, td, th, dd, dt");
   // ... or in a table of data: a cell holding a table or several blocks of text is the page's
   // layout (old sites set the whole page in a table).
@@ -176,7 +169,9 @@
   }
 
   // A heading whose section is empty once link lists are gone ("Related posts", "More on
-  // this") announced boilerplate.
+  // this") announced boilerplate, unless it carries the text itself: pages that set their
+  // body text in heading elements (a notice in <h4>s, a post in <h6>s) have nothing after them.
+  const carriesText = (heading) => page.contentQuality.isProse(heading);
   function removeEmptySections(root) {
     const headings = [...root.querySelectorAll("h1, h2, h3, h4, h5, h6")];
     for (const [i, heading] of headings.entries()) {
@@ -186,7 +181,7 @@
       range.setStartAfter(heading);
       if (end && root.contains(end)) range.setEndBefore(end); // (the tree may be detached: Readability's)
       else range.setEnd(root, root.childNodes.length);
-      if (!page.squash(range.toString())) heading.remove();
+      if (!page.squash(range.toString()) && !carriesText(heading)) heading.remove();
     }
     return root;
   }
@@ -250,13 +245,6 @@
     return outer;
   }
 
-  // Blocks of text with no block of text inside (an icon's empty <div> beside a label does
-  // not make the label's cell a container).
-  const TEXT_BLOCKS = "p, li, h1, h2, h3, h4, h5, h6, td, th, dt, dd, blockquote, div, section, header, label, pre, figure";
-  const BLOCK_INSIDE = "p, li, h1, h2, h3, h4, h5, h6, td, th, dt, dd, blockquote, div, section, header, label, pre, table, ul, ol, dl, figure, article, aside, main";
-  const hasText = (el) => /\S/.test(el.textContent);
-  const textBlocks = (root) => [...root.querySelectorAll(TEXT_BLOCKS)]
-    .filter((el) => hasText(el) && ![...el.querySelectorAll(BLOCK_INSIDE)].some(hasText));
   // In a wider reading than Readability's, the short lines Readability did not keep
   // ("Read more", "Share this", a contact's name) are boilerplate, unless they are
   // list items or table cells, or headings of text that is kept.
@@ -519,7 +507,7 @@
     const trailing = [];
     for (const el of textBlocks(root).reverse()) {
       const text = page.squash(el.textContent);
-      if (!isHeading(el) && !isLinkLine(el) && (readingLength(text) >= TRAILING_CHARS || SENTENCE_END.test(text) || givesValue(el, text))) break;
+      if (!(isHeading(el) && !carriesText(el)) && !isLinkLine(el) && (readingLength(text) >= TRAILING_CHARS || SENTENCE_END.test(text) || givesValue(el, text))) break;
       trailing.push(el);
     }
     if (trailing.length <= MAX_TRAILING) for (const el of trailing) el.remove();
