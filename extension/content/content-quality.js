@@ -67,5 +67,5 @@
     return best;
   }
 
-  page.contentQuality = { readingLength, SENTENCE_END, textLength, linkShare, textBlocks, BLOCK_INSIDE, isProse, measure, score, densestRegion };
+  page.contentQuality = { readingLength, SENTENCE_END, textLength, linkShare, textBlocks, BLOCK_INSIDE, isProse, measureTree, measure, score, densestRegion };
 })();

@@ -72,10 +72,12 @@
   const isDataCell = (cell) => Boolean(cell) && !cell.querySelector("table") && textBlocks(cell).length <= 1;
   const isHeading = (el) => /^h[1-6]$/.test(el.localName);
 
-  function nameWords(el) {
+  // The names of an element (each class, its id), each as its words.
+  function nameParts(el) {
     const name = `${typeof el.className === "string" ? el.className : el.getAttribute("class") || ""} ${el.id || ""}`;
-    return name.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase().split(/[\s_-]+/).filter(Boolean);
+    return name.split(/\s+/).filter(Boolean).map((part) => part.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase().split(/[_-]+/).filter(Boolean));
   }
+  const nameWords = (el) => nameParts(el).flat();
 
   // Words that name content: "article-content sticky-sidebar" is the article, beside a sidebar.
   // MathJax's formulas carry "CtxtMenu_Attached_0" (a context menu is attached to them).
@@ -85,12 +87,34 @@
   // beside a content word.
   const OTHER_STORIES_WORDS = new Set(["related", "recommended", "recommendations", "popular", "trending"]);
 
-  function looksLikeBoilerplate(el) {
-    const words = nameWords(el);
-    if (words.some((word) => CONTENT_WORDS.has(word)) && !words.some((word) => OTHER_STORIES_WORDS.has(word))) return false;
+  // The boilerplate words of an element's name, none when a content word outweighs them. A
+  // content word in the same name as a word that names boilerplate firmly (not one of the
+  // layout words below) names that boilerplate's part: a "comment-body" is a comment's text,
+  // a "sidebar-content" the sidebar's; a "teaser-text" may be the story's lead.
+  function boilerplateWords(el) {
+    const parts = nameParts(el);
+    const words = parts.flat();
+    const named = (part) => part.some((word) => BOILERPLATE_WORDS.has(word) && !LAYOUT_WORDS.has(word));
+    const content = parts.some((part) => !named(part) && part.some((word) => CONTENT_WORDS.has(word)));
+    if (content && !words.some((word) => OTHER_STORIES_WORDS.has(word))) return [];
     const live = words.some((word) => LIVE_WORDS.has(word));
-    const found = words.filter((word) => BOILERPLATE_WORDS.has(word) && !(live && COMMENT_WORDS.has(word)));
+    return words.filter((word) => BOILERPLATE_WORDS.has(word) && !(live && COMMENT_WORDS.has(word)));
+  }
+  function looksLikeBoilerplate(el) {
+    const found = boilerplateWords(el);
     return found.length > 0 && !(found.every((word) => TEASER_WORDS.has(word)) && isWholeText(el));
+  }
+
+  // Words that name a part of the layout as often as boilerplate: a blog's column of posts in
+  // a table cell "links", a profile's description in a box "bio", a post's text in "meta".
+  // They are evidence that prose outweighs: a box so named (and by no stronger word) that
+  // holds this share of the page's prose is the text. (Words for comments, sharing, cookies or
+  // ads are not: a long comment thread holds more prose than the post it follows.)
+  const LAYOUT_WORDS = new Set(["links", "bio", "author", "authors", "authorbox", "byline", "meta", "postmeta", "tags", "taglist", "teaser", "teasers", "rating", "ratings", "print", "masthead"]);
+  const CARRIES_THE_PAGE = 0.5;
+  function carriesThePage(el, proseOf, root) {
+    const found = boilerplateWords(el);
+    return found.length > 0 && found.every((word) => LAYOUT_WORDS.has(word)) && proseOf(el) >= CARRIES_THE_PAGE * proseOf(root);
   }
 
   // A live ticker's or live blog's "comments" are its entries (the match or the event told
@@ -133,11 +157,14 @@
   function removeBoilerplate(doc) {
     const root = doc.body || doc.documentElement;
     const pageChars = textLength(root);
+    // The prose of each element, measured only if a name needs weighing (one walk of the page).
+    let prose;
+    const proseOf = (el) => (prose ??= page.contentQuality.measureTree(root)).get(el)?.prose ?? 0;
     const doomed = [];
     const walker = doc.createTreeWalker(root, NodeFilter.SHOW_ELEMENT);
     let el = walker.nextNode();
     while (el) {
-      const soft = el.matches(BOILERPLATE_TAGS) || el.matches(BOILERPLATE_ROLES) || looksLikeBoilerplate(el);
+      const soft = el.matches(BOILERPLATE_TAGS) || el.matches(BOILERPLATE_ROLES) || (looksLikeBoilerplate(el) && !carriesThePage(el, proseOf, root));
       if (el.matches(NOT_CONTENT) || ((soft || isCaption(el)) && !holdsTheArticle(el, pageChars))) {
         doomed.push(el);
         el = nextOutside(walker);
@@ -660,6 +687,12 @@
     // The cleaned copy of the page, made once; Readability changes what it reads, so it reads
     // a copy of that.
     const spare = removeBoilerplate(visibleCopy(doc));
+    return firstChoice(doc, spare);
+  }
+
+  // Readability's article, widened to the page's content marker when that holds it, or the
+  // marker, or the cleaned body.
+  function firstChoice(doc, spare) {
     const article = readability(spare.cloneNode(true));
     const content = article ? removeEmptySections(article.content) : null;
     const found = content ? textLength(content) : 0;

@@ -45,3 +45,27 @@ def test_body_text_set_in_headings_is_read(read):
     assert "leaving the north pier on the hour" in text and "valid for a week" in text
     assert "lower deck when there is room" in text and "before the first sailing of the day." in text
     assert "Privacy" not in text and "Services" not in text
+
+
+def test_a_blog_s_posts_in_a_table_cell_named_links_are_read_not_its_sidebars(read):
+    # "links" names a sidebar on most pages; here the cell holds all of the page's prose, and
+    # a name is evidence weighed against the text, not a verdict.
+    text = read("links-cell.html")
+    assert "the mice found them first" in text and "annoyance." in text
+    assert "the worms seem to arrive within the week." in text
+    assert "garden diary" not in text and "Slug patrol" not in text and "(12 posts)" not in text
+
+
+def test_a_profile_s_description_in_a_box_named_bio_is_read(read):
+    text = read("profile-bio.html")
+    assert "throws stoneware on a kick wheel" in text and "summer market in the old town." in text
+    assert "woodturner" not in text and "Leather" not in text
+
+
+def test_a_post_under_a_long_comment_thread_is_read_without_the_thread(read):
+    # Each comment is longer than the post, in WordPress's <article class="comment-body">:
+    # the "body" of a comment is the comment's, not the page's.
+    text = read("post-with-comments.html")
+    assert "came out flat and dense" in text and "split their scoring." in text
+    assert "this explains so much" not in text and "Leave a Reply" not in text
+
