@@ -687,7 +687,32 @@
     // The cleaned copy of the page, made once; Readability changes what it reads, so it reads
     // a copy of that.
     const spare = removeBoilerplate(visibleCopy(doc));
-    return firstChoice(doc, spare);
+    // (Measured before a reading cuts link lists out of the copy.)
+    const pageProse = page.contentQuality.measure(spare.body || spare.documentElement).prose;
+    return notJustTheChrome(firstChoice(doc, spare), pageProse);
+  }
+
+  // Never empty, never just the chrome: when the reading keeps little of the page's prose, or
+  // more chrome than prose (dates, menus, a sidebar), the page's landmarks, its densest region
+  // of prose and its whole text are weighed against it by how much they read as text
+  // (content-quality.js), and one clearly better is read instead.
+  const THIN = 0.5;
+  const CLEARLY_BETTER = 1.5;
+  const LANDMARKS = "[itemprop=articleBody], article, main, [role=main]";
+  function notJustTheChrome(chosen, pageProse) {
+    const { measure, score, densestRegion } = page.contentQuality;
+    const kept = measure(chosen.content);
+    if (kept.prose >= THIN * pageProse && score(kept) > 0) return chosen;
+    const body = chosen.page.body || chosen.page.documentElement;
+    const candidates = [...body.querySelectorAll(LANDMARKS)].map((el) => [el, "landmark"]);
+    candidates.push([densestRegion(body), "densest text"], [body, "page body"]);
+    let best = null, bestScore = CLEARLY_BETTER * Math.max(0, score(kept));
+    for (const [el, by] of candidates) {
+      const candidateScore = score(measure(el));
+      if (candidateScore > bestScore) [best, bestScore] = [[el, by], candidateScore];
+    }
+    if (!best) return chosen;
+    return { ...chosen, content: removeEmptySections(removeLinkLists(best[0])), extracted_by: best[1] };
   }
 
   // Readability's article, widened to the page's content marker when that holds it, or the

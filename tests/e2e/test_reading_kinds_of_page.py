@@ -69,3 +69,9 @@ def test_a_post_under_a_long_comment_thread_is_read_without_the_thread(read):
     assert "came out flat and dense" in text and "split their scoring." in text
     assert "this explains so much" not in text and "Leave a Reply" not in text
 
+
+def test_a_short_notice_beside_long_columns_of_listings_is_read_not_the_listings(read):
+    # Readability takes the longest column (a list of events); the notice is where the prose is.
+    text = read("short-notice.html")
+    assert "closed to traffic between the bridge and the school" in text and "turned off." in text
+    assert "Repair café" not in text and "Tel. 0155" not in text
