@@ -75,7 +75,7 @@
   // The names of an element (each class, its id), each as its words.
   function nameParts(el) {
     const name = `${typeof el.className === "string" ? el.className : el.getAttribute("class") || ""} ${el.id || ""}`;
-    return name.split(/\s+/).filter(Boolean).map((part) => part.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase().split(/[_-]+/).filter(Boolean));
+    return name.split(/\s+/).filter(Boolean).map((part) => part.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase().split(/[\s_-]+/).filter(Boolean));
   }
   const nameWords = (el) => nameParts(el).flat();
 

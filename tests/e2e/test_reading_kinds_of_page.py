@@ -60,6 +60,8 @@ def test_a_profile_s_description_in_a_box_named_bio_is_read(read):
     text = read("profile-bio.html")
     assert "throws stoneware on a kick wheel" in text and "summer market in the old town." in text
     assert "woodturner" not in text and "Leather" not in text
+    # A name in camelCase is read as its words: "imageCopyright" is a photo credit.
+    assert "Bergen Makers" not in text
 
 
 def test_a_post_under_a_long_comment_thread_is_read_without_the_thread(read):
