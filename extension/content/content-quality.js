@@ -35,28 +35,41 @@
   const isProse = (el, text = page.squash(el.textContent)) =>
     readingLength(text) >= PROSE_CHARS && SENTENCE_END.test(text) && linkShare(el) < MAX_PROSE_LINKS;
 
-  // {prose, chrome} characters of each text block of `root`, added up into every ancestor up
-  // to `root` (one pass, so the densest region of a large page costs one walk).
+  // Chrome is text that is mostly links (menus, link lists), or a short line standing alone
+  // that ends no sentence (a date, a label, a row of a listing). A list item, a table cell or a
+  // heading is information, as are longer lines: neither prose nor chrome.
+  const MAX_INFO_LINKS = 0.5;
+  const SHORT_LINE = 50;
+  function kindOf(block, text) {
+    if (isProse(block, text)) return "prose";
+    if (linkShare(block) > MAX_INFO_LINKS) return "chrome";
+    if (block.closest("li, td, th, dd, dt, h1, h2, h3, h4, h5, h6, pre") || readingLength(text) >= SHORT_LINE) return "info";
+    return "chrome";
+  }
+
+  // {prose, info, chrome} characters of each text block of `root`, added up into every
+  // ancestor up to `root` (one pass, so the densest region of a large page costs one walk).
   function measureTree(root) {
     const sums = new Map();
     for (const block of textBlocks(root)) {
       const text = page.squash(block.textContent);
-      const prose = isProse(block, text) ? text.length : 0;
+      const kind = kindOf(block, text);
       for (let el = block; el; el = el === root ? null : el.parentElement) {
-        const sum = sums.get(el) ?? { prose: 0, chrome: 0 };
-        sum.prose += prose;
-        sum.chrome += text.length - prose;
+        const sum = sums.get(el) ?? { prose: 0, info: 0, chrome: 0 };
+        sum[kind] += text.length;
         sums.set(el, sum);
       }
     }
     return sums;
   }
-  const measure = (root) => measureTree(root).get(root) ?? { prose: 0, chrome: 0 };
+  const measure = (root) => measureTree(root).get(root) ?? { prose: 0, info: 0, chrome: 0 };
 
-  // What a chrome character costs against a prose one: a region that adds a sidebar as long as
-  // its text is worse than the text alone, but a text with a few labels beats a scrap of it.
+  // What a chrome character costs against a character of text: a region that adds a sidebar as
+  // long as its text is worse than the text alone, but a text with a few labels beats a scrap of
+  // it. Prose and information count alike.
   const CHROME_COST = 0.5;
-  const score = ({ prose, chrome }) => prose - CHROME_COST * chrome;
+  const textOf = ({ prose, info }) => prose + info;
+  const score = (sum) => textOf(sum) - CHROME_COST * sum.chrome;
 
   // The element under `root` with the best score: where the page's prose is densest.
   function densestRegion(root) {
@@ -67,5 +80,5 @@
     return best;
   }
 
-  page.contentQuality = { readingLength, SENTENCE_END, textLength, linkShare, textBlocks, BLOCK_INSIDE, isProse, measureTree, measure, score, densestRegion };
+  page.contentQuality = { readingLength, SENTENCE_END, textLength, linkShare, textBlocks, BLOCK_INSIDE, isProse, measureTree, measure, textOf, score, densestRegion };
 })();

@@ -688,28 +688,32 @@
     // a copy of that.
     const spare = removeBoilerplate(visibleCopy(doc));
     // (Measured before a reading cuts link lists out of the copy.)
-    const pageProse = page.contentQuality.measure(spare.body || spare.documentElement).prose;
-    return notJustTheChrome(firstChoice(doc, spare), pageProse);
+    const { measure, textOf } = page.contentQuality;
+    const pageText = textOf(measure(spare.body || spare.documentElement));
+    return notJustTheChrome(firstChoice(doc, spare), pageText);
   }
 
-  // Never empty, never just the chrome: when the reading keeps little of the page's prose, or
-  // more chrome than prose (dates, menus, a sidebar), the page's landmarks, its densest region
-  // of prose and its whole text are weighed against it by how much they read as text
-  // (content-quality.js), and one clearly better is read instead.
-  const THIN = 0.5;
-  const CLEARLY_BETTER = 1.5;
+  // Never empty, never just the chrome: when the reading keeps little of the page's text (and
+  // less prose than an article has), or more chrome than text (dates, menus, a sidebar), the page's landmarks, its densest region
+  // of text and its whole text are weighed against it by how much they read as text
+  // (content-quality.js). One that brings at least twice the text, and scores better for it
+  // against its chrome, is read instead: a region with less text than the reading is a part of
+  // it, never a better reading.
+  const THIN = 0.25;
+  const MORE_TEXT = 2;
   const LANDMARKS = "[itemprop=articleBody], article, main, [role=main]";
-  function notJustTheChrome(chosen, pageProse) {
-    const { measure, score, densestRegion } = page.contentQuality;
+  function notJustTheChrome(chosen, pageText) {
+    const { measure, textOf, score, densestRegion } = page.contentQuality;
     const kept = measure(chosen.content);
-    if (kept.prose >= THIN * pageProse && score(kept) > 0) return chosen;
+    const thin = textOf(kept) < THIN * pageText && kept.prose < MIN_ARTICLE_CHARS;
+    if (!thin && score(kept) > 0) return chosen;
     const body = chosen.page.body || chosen.page.documentElement;
     const candidates = [...body.querySelectorAll(LANDMARKS)].map((el) => [el, "landmark"]);
     candidates.push([densestRegion(body), "densest text"], [body, "page body"]);
-    let best = null, bestScore = CLEARLY_BETTER * Math.max(0, score(kept));
+    let best = null, bestScore = Math.max(0, score(kept));
     for (const [el, by] of candidates) {
-      const candidateScore = score(measure(el));
-      if (candidateScore > bestScore) [best, bestScore] = [[el, by], candidateScore];
+      const found = measure(el);
+      if (textOf(found) >= MORE_TEXT * textOf(kept) && score(found) > bestScore) [best, bestScore] = [[el, by], score(found)];
     }
     if (!best) return chosen;
     return { ...chosen, content: removeEmptySections(removeLinkLists(best[0])), extracted_by: best[1] };

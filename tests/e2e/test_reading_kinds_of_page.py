@@ -77,3 +77,10 @@ def test_a_short_notice_beside_long_columns_of_listings_is_read_not_the_listings
     text = read("short-notice.html")
     assert "closed to traffic between the bridge and the school" in text and "turned off." in text
     assert "Repair café" not in text and "Tel. 0155" not in text
+
+
+def test_a_data_sheet_in_lists_is_read_not_swapped_for_the_one_sentence_beside_it(read):
+    # Lists and headings are information, not chrome: a box of prose with less text than the
+    # reading is never a better reading.
+    text = read("facts-sheet.html")
+    assert "Pressed cold from Baltic flax seed" in text and "keep them in water in a closed tin" in text
