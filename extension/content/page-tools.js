@@ -11,6 +11,7 @@
 //   locators.js    "ta-<n>" locators and CSS selectors -> elements
 //   tables.js      table grid (colspan/rowspan) and extract_tables
 //   html-to-markdown.js  HTML -> Markdown (turndown + table/pre/link/image rules)
+//   lexicon.js     the words and phrases of boilerplate, per kind of page and language
 //   content-quality.js  how much a part of the page reads as text (prose against chrome)
 //   main-content.js  the page's main content (boilerplate removed, Readability, markers)
 //   read-page.js   read_page
