@@ -21,6 +21,7 @@ BENCHMARKS = {
     "loop-pyodide": ["node", "bench/bench_loop_pyodide.mjs"],
     "read-page": [sys.executable, "bench/bench_read_page.py"],
     "extraction": [sys.executable, "bench/bench_extraction.py"],
+    "kinds": [sys.executable, "bench/bench_kinds.py"],
     "sandbox": [sys.executable, "bench/bench_sandbox.py"],
     "panel": [sys.executable, "bench/bench_panel.py"],
     "render-limits": [sys.executable, "bench/bench_render_limits.py"],

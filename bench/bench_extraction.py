@@ -68,7 +68,7 @@ class EvalPages(http.server.SimpleHTTPRequestHandler):
             return "text/html"
 
     def send_error(self, code, message=None, explain=None):
-        # A page that sends a browser without scripts elsewhere (jolie.de's <noscript> meta
+        # A page that sends a browser without scripts elsewhere (a <noscript> meta
         # refresh to "please turn JavaScript on") is not itself read then; a 204 leaves the
         # browser on the page under test, as trafilatura, reading the file, is.
         if code == 404:

@@ -27,12 +27,8 @@
   const SHORT_LINE = 50;
   // Characters below which a line that ends no sentence is a label, wherever it is.
   const LABEL_CHARS = 20;
-  // How long a line reads, in Latin characters: a Chinese, Japanese or Korean character says
-  // about as much as a short word (a 10-character Chinese line is a sentence, not a label).
-  const CJK = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]/g;
-  const CJK_WEIGHT = 3;
-  const readingLength = (text) => text.length + (CJK_WEIGHT - 1) * (text.match(CJK)?.length ?? 0);
-  const SENTENCE_END = /[.!?…"“”»«)。！？]$/;
+  // Text measures shared with the weighing of candidates (content-quality.js).
+  const { readingLength, SENTENCE_END, textLength, linkShare, textBlocks, BLOCK_INSIDE } = page.contentQuality;
 
   // Never text a reader reads as the page's content.
   // (Ruby annotations, <rt> and <rp>, are the readings of the words beside them.)
@@ -43,14 +39,8 @@
     .map((role) => `[role="${role}"]`).join(", ");
   // Class and id words of boilerplate, as whole words of the name (split at - _ and space,
   // and at camelCase humps).
-  const BOILERPLATE_WORDS = new Set([
-    "share", "sharing", "shares", "sharebar", "social", "socials", "newsletter", "subscribe", "subscription", "signup",
-    "cookie", "cookies", "consent", "gdpr", "privacy-banner", "related", "recommended", "recommendations", "popular",
-    "trending", "breadcrumb", "breadcrumbs", "sidebar", "comment", "comments", "disqus", "respond",
-    "advert", "advertisement", "ads", "ad", "sponsor", "sponsored", "promo", "outbrain", "taboola", "footer", "nav",
-    "navbar", "navigation", "menu", "pagination", "pager", "skip", "skiplink", "modal", "overlay", "popup", "toolbar",
-    "disclaimer", "disclosure", "tags", "taglist", "meta", "postmeta", "byline", "author", "authors", "bio", "authorbox", "rating", "ratings", "print", "masthead", "teaser", "teasers", "links",
-  ]);
+  const { words: WORDS, phrases: PHRASES, anyOf, wordsOf } = page.lexicon;
+  const BOILERPLATE_WORDS = WORDS.boilerplate;
   // Where pages mark their main content themselves (trafilatura's list, most specific first).
   const CONTENT_MARKERS = [
     "[itemprop=articleBody]",
@@ -62,16 +52,13 @@
 
   // Captions and photo credits: trafilatura leaves figures out, and the human-labelled
   // benchmark counts their text as boilerplate far more often than as content.
-  const CAPTION_WORDS = new Set(["caption", "credit", "credits", "copyright", "photocredit"]);
+  const CAPTION_WORDS = WORDS.caption;
   // The caption's text, not a container that also holds the image (whose alt text may
   // describe it), a table or code, nor a "caption" of several sentences (a video's description).
   const CAPTION_CHARS = 300;
   const isCaption = (el) => (el.localName === "figcaption" || nameWords(el).some((word) => CAPTION_WORDS.has(word)))
     && !el.querySelector("img, picture, svg, video, table, pre") && textLength(el) < CAPTION_CHARS;
 
-  const textLength = (el) => page.squash(el.textContent).length;
-  // The share of an element's text that is link text.
-  const linkShare = (el) => [...el.querySelectorAll("a")].reduce((sum, a) => sum + textLength(a), 0) / Math.max(1, textLength(el));
   const inListOrTable = (el) => el.closest("li, td, th, dd, dt");
   // ... or in a table of data: a cell holding a table or several blocks of text is the page's
   // layout (old sites set the whole page in a table).
@@ -79,35 +66,59 @@
   const isDataCell = (cell) => Boolean(cell) && !cell.querySelector("table") && textBlocks(cell).length <= 1;
   const isHeading = (el) => /^h[1-6]$/.test(el.localName);
 
-  function nameWords(el) {
+  // The names of an element (each class, its id), each as its words.
+  function nameParts(el) {
     const name = `${typeof el.className === "string" ? el.className : el.getAttribute("class") || ""} ${el.id || ""}`;
-    return name.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase().split(/[\s_-]+/).filter(Boolean);
+    return name.split(/\s+/).filter(Boolean).map((part) => part.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase().split(/[\s_-]+/).filter(Boolean));
   }
+  const nameWords = (el) => nameParts(el).flat();
 
   // Words that name content: "article-content sticky-sidebar" is the article, beside a sidebar.
   // MathJax's formulas carry "CtxtMenu_Attached_0" (a context menu is attached to them).
-  const CONTENT_WORDS = new Set(["content", "article", "entry", "post", "body", "main", "story", "text", "blog", "math"]);
+  const CONTENT_WORDS = WORDS.content;
 
   // Names of lists of other stories ("related-post", "post-most-popular-list") say so even
   // beside a content word.
-  const OTHER_STORIES_WORDS = new Set(["related", "recommended", "recommendations", "popular", "trending"]);
+  const OTHER_STORIES_WORDS = WORDS.otherStories;
 
-  function looksLikeBoilerplate(el) {
-    const words = nameWords(el);
-    if (words.some((word) => CONTENT_WORDS.has(word)) && !words.some((word) => OTHER_STORIES_WORDS.has(word))) return false;
+  // The boilerplate words of an element's name, none when a content word outweighs them. A
+  // content word in the same name as a word that names boilerplate firmly (not one of the
+  // layout words below) names that boilerplate's part: a "comment-body" is a comment's text,
+  // a "sidebar-content" the sidebar's; a "teaser-text" may be the story's lead.
+  function boilerplateWords(el) {
+    const parts = nameParts(el);
+    const words = parts.flat();
+    const named = (part) => part.some((word) => BOILERPLATE_WORDS.has(word) && !LAYOUT_WORDS.has(word));
+    const content = parts.some((part) => !named(part) && part.some((word) => CONTENT_WORDS.has(word)));
+    if (content && !words.some((word) => OTHER_STORIES_WORDS.has(word))) return [];
     const live = words.some((word) => LIVE_WORDS.has(word));
-    const found = words.filter((word) => BOILERPLATE_WORDS.has(word) && !(live && COMMENT_WORDS.has(word)));
+    return words.filter((word) => BOILERPLATE_WORDS.has(word) && !(live && COMMENT_WORDS.has(word)));
+  }
+  function looksLikeBoilerplate(el) {
+    const found = boilerplateWords(el);
     return found.length > 0 && !(found.every((word) => TEASER_WORDS.has(word)) && isWholeText(el));
+  }
+
+  // Words that name a part of the layout as often as boilerplate: a blog's column of posts in
+  // a table cell "links", a profile's description in a box "bio", a post's text in "meta".
+  // They are evidence that prose outweighs: a box so named (and by no stronger word) that
+  // holds this share of the page's prose is the text. (Words for comments, sharing, cookies or
+  // ads are not: a long comment thread holds more prose than the post it follows.)
+  const LAYOUT_WORDS = WORDS.layout;
+  const CARRIES_THE_PAGE = 0.5;
+  function carriesThePage(el, proseOf, root) {
+    const found = boilerplateWords(el);
+    return found.length > 0 && found.every((word) => LAYOUT_WORDS.has(word)) && proseOf(el) >= CARRIES_THE_PAGE * proseOf(root);
   }
 
   // A live ticker's or live blog's "comments" are its entries (the match or the event told
   // minute by minute), not readers' comments.
-  const LIVE_WORDS = new Set(["live", "liveticker", "liveblog", "ticker"]);
-  const COMMENT_WORDS = new Set(["comment", "comments"]);
+  const LIVE_WORDS = WORDS.live;
+  const COMMENT_WORDS = WORDS.comment;
 
   // A "teaser" is a headline and a line or two that link to a story elsewhere; one that holds
   // a whole text (long, with few links) is that story (a news item in a "teaser" box).
-  const TEASER_WORDS = new Set(["teaser", "teasers"]);
+  const TEASER_WORDS = WORDS.teaser;
   const WHOLE_TEXT = 500;
   const MAX_WHOLE_TEXT_LINKS = 0.2;
   const isWholeText = (el) => textLength(el) >= WHOLE_TEXT && linkShare(el) < MAX_WHOLE_TEXT_LINKS;
@@ -140,11 +151,14 @@
   function removeBoilerplate(doc) {
     const root = doc.body || doc.documentElement;
     const pageChars = textLength(root);
+    // The prose of each element, measured only if a name needs weighing (one walk of the page).
+    let prose;
+    const proseOf = (el) => (prose ??= page.contentQuality.measureTree(root)).get(el)?.prose ?? 0;
     const boilerplate = [];
     const walker = doc.createTreeWalker(root, NodeFilter.SHOW_ELEMENT);
     let el = walker.nextNode();
     while (el) {
-      const soft = el.matches(BOILERPLATE_TAGS) || el.matches(BOILERPLATE_ROLES) || looksLikeBoilerplate(el);
+      const soft = el.matches(BOILERPLATE_TAGS) || el.matches(BOILERPLATE_ROLES) || (looksLikeBoilerplate(el) && !carriesThePage(el, proseOf, root));
       if (el.matches(NOT_CONTENT) || ((soft || isCaption(el)) && !holdsTheArticle(el, pageChars))) {
         boilerplate.push(el);
         el = nextOutside(walker);
@@ -176,7 +190,9 @@
   }
 
   // A heading whose section is empty once link lists are gone ("Related posts", "More on
-  // this") announced boilerplate.
+  // this") announced boilerplate, unless it carries the text itself: pages that set their
+  // body text in heading elements (a notice in <h4>s, a post in <h6>s) have nothing after them.
+  const carriesText = (heading) => page.contentQuality.isProse(heading);
   function removeEmptySections(root) {
     const headings = [...root.querySelectorAll("h1, h2, h3, h4, h5, h6")];
     for (const [i, heading] of headings.entries()) {
@@ -186,7 +202,7 @@
       range.setStartAfter(heading);
       if (end && root.contains(end)) range.setEndBefore(end); // (the tree may be detached: Readability's)
       else range.setEnd(root, root.childNodes.length);
-      if (!page.squash(range.toString())) heading.remove();
+      if (!page.squash(range.toString()) && !carriesText(heading)) heading.remove();
     }
     return root;
   }
@@ -250,11 +266,6 @@
     return outer;
   }
 
-  // Blocks of text with no block of text inside (an icon's empty <div> beside a label does
-  // not make the label's cell a container).
-  const TEXT_BLOCKS = "p, li, h1, h2, h3, h4, h5, h6, td, th, dt, dd, blockquote, div, section, header, label, pre, figure";
-  const BLOCK_INSIDE = "p, li, h1, h2, h3, h4, h5, h6, td, th, dt, dd, blockquote, div, section, header, label, pre, table, ul, ol, dl, figure, article, aside, main";
-  const textBlocks = (root) => page.textBlocks.innermostWithText(root, TEXT_BLOCKS, BLOCK_INSIDE);
   // In a wider reading than Readability's, the short lines Readability did not keep
   // ("Read more", "Share this", a contact's name) are boilerplate, unless they are
   // list items or table cells, or headings of text that is kept.
@@ -276,10 +287,10 @@
   // (an icon beside the line says nothing).
   // So does a widget's "Loading…" ("Lade weitere Inhalte ...", "Like Loading..."), which the
   // page never replaced because its script did not run.
-  const LOADING = /(?<!\p{L})(loading|lade|laden|geladen|cargando|chargement|caricamento|carregando)(?!\p{L})[^.…]{0,30}(\.\.\.|…)$/iu;
+  const LOADING = new RegExp(String.raw`(?<!\p{L})(${anyOf(PHRASES.loading)})(?!\p{L})[^.…]{0,30}(\.\.\.|…)$`, "iu");
   const LOADING_CHARS = 60;
   // A line set all in bold right before a paragraph or a list of text heads it, like a heading
-  // ("Übung, Übung, Übung").
+  // (a tutorial's or a blog's subheadings written in <b>).
   const HEADED_CHARS = 100;
   const isBoldHeading = (el, text) => {
     const bold = [...el.querySelectorAll("b, strong")].map((b) => page.squash(b.textContent)).join(" ");
@@ -290,7 +301,7 @@
   // is the page's information, not a label, unless the value counts the page's own parts
   // (comments, views, pages) or dates it.
   const VALUE_LINE = /^\p{L}[\p{L}\p{N} .'’/-]{0,30}[:：]\s*\S*\p{N}/u;
-  const PAGE_COUNT = /(?<!\p{L})(comments?|kommentare?|comentarios?|commentaires?|views?|aufrufe|visitas|vues|shares?|likes?|votes?|stimmen|page|seite|p[áa]gina|reading time|lesezeit|read|gelesen|updated|aktualisiert|published|ver[öo]ffentlicht|stand|posted|date|datum|fecha)(?!\p{L})/iu;
+  const PAGE_COUNT = wordsOf(PHRASES.pageCount);
   const givesValue = (el, text) => VALUE_LINE.test(text) && !PAGE_COUNT.test(text.split(/[:：]/)[0]) && !isDateLine(el, text);
   const isLabel = (el, text) => (readingLength(text) < LABEL_CHARS
     && !el.closest("li, td, th, dd, dt, pre, h1, h2, h3, h4, h5, h6, blockquote") && !isBoldHeading(el, text)
@@ -301,7 +312,7 @@
   // What the site says about the visit, not the story: "You are not logged in", "You are using
   // a browser version with limited support for CSS", "Please enable JavaScript", "13 Besucher
   // sind online".
-  const SITE_NOTICE = /(?<!\p{L})((sie sind|you are) (aktuell |currently )?nicht (eingeloggt|angemeldet)|you are (currently )?not logged in|you are using (an? )?(\p{L}+ )?browser|browser version with limited support|(please )?(enable|activate) javascript|(bitte )?(aktivieren sie|aktiviere) javascript|javascript (is )?(disabled|deaktiviert)|\d+ (besucher|g[äa]ste|guests?|users?|members?|mitglieder|visitors?|benutzer)( \p{L}+)? (sind |are |is )?online|(mitglieder|benutzer) in diesem forum|who'?s online|wer ist online)(?!\p{L})/iu;
+  const SITE_NOTICE = wordsOf(PHRASES.siteNotice);
   const SITE_NOTICE_CHARS = 400;
   const isSiteNotice = (text) => text.length < SITE_NOTICE_CHARS && SITE_NOTICE.test(text);
 
@@ -309,8 +320,8 @@
   // unserer Website …", "This site uses cookies …". (In between, such a line may be the page's
   // own subject: a privacy policy.)
   const COOKIE_NOTICE = /(?<!\p{L})cookies?(?!\p{L})/iu;
-  const COOKIE_USE = /(?<!\p{L})(verwenden|verwendet|nutzen|nutzt|einsetzen|setzen|uses?|using|utilise|utilisons|utilisent|usamos|usa|utilizamos|utiliza|utilizziamo)(?!\p{L})/iu;
-  const COOKIE_SITE = /(?<!\p{L})((diese[rn]?|unsere[rn]?) (web)?seite|(diese[rn]?|unsere[rn]?) website|(this|our) (web)?site|notre site|ce site|nuestro sitio|este sitio|questo sito)(?!\p{L})/iu;
+  const COOKIE_USE = wordsOf(PHRASES.cookieUse);
+  const COOKIE_SITE = wordsOf(PHRASES.cookieSite);
   const isCookieNotice = (text) => text.length < SITE_NOTICE_CHARS && COOKIE_NOTICE.test(text) && COOKIE_USE.test(text) && COOKIE_SITE.test(text);
   const ENDS = 2;
   function dropCookieNotices(root) {
@@ -323,13 +334,7 @@
   // "2 comments on “…”", "Comments (4)", "Leave a reply", "Kommentar schreiben", "#1 Kommentar
   // von …") in the second half of the reading ends the text. A bare "Comments" does not (a
   // tutorial's section on comments in code).
-  const COMMENTS_OPEN = new RegExp("^(" + [
-    "\\d+ (kommentare?|comments?|commentaires?|comentarios?|commenti|responses?|replies|antworten|réponses?|respuestas?|risposte|reacties)( (zu|on|to|sur|à|en|a|zum|zur|para) .+)?",
-    "(kommentare?|comments?|commentaires?|comentarios?|commenti) \\(\\d+\\)", "lesermeinungen|leserkommentare|reader comments|readers' comments",
-    "(leave|post|add|write|submit) (a |your )?(comment|reply|response)", "(einen )?(kommentare?|antwort) (schreiben|hinzufügen|verfassen|abgeben|hinterlassen)",
-    "schreibe(n sie)? einen kommentar", "(deja|dejar|escribe|escribir) (un|tu) comentario", "(laisser|ajouter|écrire) un commentaire", "(lascia|scrivi) un commento",
-    "#?\\d* ?kommentar von .+",
-  ].join("|") + ")[:.!]?$", "iu");
+  const COMMENTS_OPEN = new RegExp(`^(${anyOf(PHRASES.commentsOpen)})[:.!]?$`, "iu");
   const COMMENTS_OPEN_CHARS = 100;
   function dropComments(root) {
     const total = textLength(root);
@@ -351,7 +356,7 @@
   // A line that is a date (and time) with a word or two ("11 Jan 2019", "2021-10-16 | News",
   // "asked Feb 6, 2014 at 20:37") dates the page, not the text. A labelled date ("Termin:
   // 29.02.2020, 19 Uhr") is information the text gives, and a heading may be a diary's day.
-  const MONTH = "(jan|feb|f[ée]v|m[äa]r|apr|avr|ma[iyg]|jun|juin|giu|jul|juil|lug|aug|ao[uû]|ago|sep|set|o[ck]t|ott|nov|de[zc]|d[ée]c|dic|ene|abr|gen)\\p{L}*\\.?";
+  const MONTH = String.raw`(${anyOf(PHRASES.month)})\p{L}*\.?`;
   const DATE = new RegExp([
     "\\d{4}-\\d{1,2}-\\d{1,2}", "\\d{1,2}[./]\\s?\\d{1,2}[./]\\s?\\d{2,4}",
     `\\d{1,2}\\.?\\s+(de\\s+)?${MONTH}\\s+(de\\s+)?\\d{4}`, `${MONTH}\\s+\\d{1,2}(st|nd|rd|th)?,?\\s+\\d{4}`,
@@ -372,8 +377,8 @@
     return !rest.includes(":") && (rest.match(/\p{L}+/gu) ?? []).length <= DATE_LINE_WORDS;
   }
 
-  // Text that sits loose between blocks ("<div><p>…</p><b>Von:</b><br>Götz Warnke</div>", an
-  // "amazon Tipp: …" line between two ads) is nobody's block, so no rule for lines reached it:
+  // Text that sits loose between blocks ("<div><p>…</p><b>By:</b><br>a name</div>", a shop's
+  // tip line between two ads) is nobody's block, so no rule for lines reached it:
   // each such run becomes a paragraph of its own. (List items and table cells keep their runs:
   // an item's text before its sub-list is the item.)
   const LOOSE_RUN_HOSTS = "div, section, article, main, blockquote, form, header, center, font, span";
@@ -455,31 +460,20 @@
   // "Lesen Sie auch", "Related posts", "À lire aussi", "Te puede interesar") heads a list of
   // links that went with the cleaning, or that follows: it is never the text. A list of links
   // right after it goes with it; a list of text after it keeps it as its heading.
-  const POINTER = new RegExp("^(" + [
-    "weitere (\\p{L}+ )?(artikel|beitr[äa]ge|themen|nachrichten|news|meldungen|links|\\p{L}*tipps|inhalte|videos|bilder|geschichten|stories|texte)",
-    "weiterführende (links|artikel|beitr[äa]ge)", "mehr (zum thema|zu diesem thema|aus (dem|der|den)|\\p{L}*tipps|artikel|news|nachrichten)",
-    "lesen sie (auch|mehr|weiter)", "das könnte sie (auch )?interessieren", "(ähnliche|verwandte) (artikel|beitr[äa]ge|themen)",
-    "kommentierte artikel", "meist ?-?(gelesen|diskutiert|kommentiert)", "meistgelesen",
-    "related( (posts|articles|stories|topics|content|reading|links))?", "more (stories|articles|news|on this|from|like this)",
-    "read (also|more|next)", "you (may|might) also like", "recommended (for you|reading|articles|stories)",
-    "(à )?lire aussi", "sur le même sujet", "(audios? et vidéos|articles?) sur le (même )?sujet",
-    "lee también", "leer más", "más noticias", "noticias relacionadas", "te puede interesar",
-    "leggi anche", "articoli correlati", "potrebbe interessarti",
-  ].join("|") + ")(?!\\p{L})", "iu");
+  const POINTER = new RegExp(String.raw`^(${anyOf(PHRASES.morePointer)})(?!\p{L})`, "iu");
   const POINTER_CHARS = 60;
-  // ... and a line that names one other story: "MIRA: Madre se acerca a …", "Lea también: …",
-  // "Hier geht es zur neuen Vorstandsstruktur", "Alles über Wanderschuhe findest Du hier.",
-  // "... weiter zu „die Wortwahl“". (Spanish sites write "MIRA:" and "LEA:" in capitals: "Lee:"
-  // may be a name in an interview.)
-  const STORY_POINTER = /^((\.{3}\s*)?(weiter zu|hier geht('s| es) (zu|zur|zum))(?!\p{L})|((lea|lee) también|lesen sie auch|(à )?lire aussi|leggi anche|also read|read more)\s*:)|(?<!\p{L})(find(est|et|en) (du|ihr|sie) hier|(click|tap) here)[.!]?$/iu;
-  const STORY_POINTER_CAPITALS = /^(MIRA|LEA|LEE|VEA|TE PUEDE INTERESAR)\s*:/u;
+  // ... and a line that names one other story ("Lea también: …", "Hier geht es zum …", "Read
+  // more: …"; the lexicon's storyPointer lists).
+  const STORY_POINTER = new RegExp(String.raw`^(${anyOf(PHRASES.storyPointer)})|(?<!\p{L})(${anyOf(PHRASES.storyPointerEnd)})[.!]?$`, "iu");
+  const STORY_POINTER_CAPITALS = new RegExp(String.raw`^(${anyOf(PHRASES.storyPointerCapitals)})\s*:`, "u");
   const STORY_POINTER_CHARS = 150;
   const isStoryPointer = (text) => text.length < STORY_POINTER_CHARS && (STORY_POINTER.test(text) || STORY_POINTER_CAPITALS.test(text));
   // ... and a line asking the reader to sign up for the newsletter, wherever it stands ("Never
   // miss the latest news by signing up to our newsletter today!").
   const NEWSLETTER_CALL_CHARS = 150;
+  const NEWSLETTER_SIGN_UP = wordsOf(PHRASES.newsletterSignUp);
   const isNewsletterCall = (el, text) => text.length < NEWSLETTER_CALL_CHARS && /\p{L}*newsletter/iu.test(text)
-    && (ASK.test(text) || /(?<!\p{L})anmelden(?!\p{L})/iu.test(text)) && !inListOrDataTable(el);
+    && (ASK.test(text) || NEWSLETTER_SIGN_UP.test(text)) && !inListOrDataTable(el);
   function dropPointers(root) {
     for (const el of textBlocks(root)) {
       const text = page.squash(el.textContent);
@@ -500,10 +494,10 @@
 
   // Photo credits and image sources, in the languages of the web ("Foto: dpa", "Bild: ...",
   // "(crédito: ...)", "© Getty Images"): a short line that names one is not the text.
-  const CREDIT = /(^|[\s(|])(©|(\(c\)|fotos?|photos?|bild(er)?|images?|credits?|créditos?|titelbild|beitragsbild|abbildung|quelle|source|getty images|dpa|afp|reuters)\s*[:/©])/i;
+  const CREDIT = new RegExp(String.raw`(^|[\s(|])(©|(\(c\)|${anyOf(PHRASES.credit)})\s*[:/©])`, "i");
   const CREDIT_CHARS = 250;
   // ... or that opens with one ("Beitragsbild via Unsplash.", "Photo by Jane Doe on Unsplash").
-  const CREDIT_LINE = /^(fotos?|photos?|bild(er)?|images?|titelbild|beitragsbild|header ?image|cover ?(image|photo)?)\s+(via|by|von)\s/iu;
+  const CREDIT_LINE = new RegExp(String.raw`^(${anyOf(PHRASES.creditLine)})\s+(via|by|von)\s`, "iu");
   const CREDIT_LINE_CHARS = 100;
   const isCredit = (text) => (text.length < CREDIT_CHARS && CREDIT.test(text)) || (text.length < CREDIT_LINE_CHARS && CREDIT_LINE.test(text));
   const dropCredits = (root) => dropBlocks(root, textBlocks(root), (el, text) => isCredit(text) && !inListOrTable(el));
@@ -517,7 +511,7 @@
     const trailing = [];
     for (const el of textBlocks(root).reverse()) {
       const text = page.squash(el.textContent);
-      if (!isHeading(el) && !isLinkLine(el) && (readingLength(text) >= TRAILING_CHARS || SENTENCE_END.test(text) || givesValue(el, text))) break;
+      if (!(isHeading(el) && !carriesText(el)) && !isLinkLine(el) && (readingLength(text) >= TRAILING_CHARS || SENTENCE_END.test(text) || givesValue(el, text))) break;
       trailing.push(el);
     }
     if (trailing.length <= MAX_TRAILING) for (const el of trailing) el.remove();
@@ -527,23 +521,22 @@
   // The site's own calls at the end of a story to follow it or subscribe ("Follow us on
   // Instagram", "Únete a nuestro canal de Telegram", "Abonnieren Sie den Newsletter"): a short
   // line among the last few that names a channel and asks for the reader's follow.
-  // (A newsletter may be named in a compound: "Musiknewsletter".)
-  const CHANNEL = /(?<!\p{L})(twitter|instagram|facebook|telegram|whatsapp|youtube|tiktok|linkedin|google news|\p{L}*newsletter|e-?mail|apps?|e-?paper|edition|abo)(?!\p{L})/iu;
-  const ASK = /(?<!\p{L})(follow|folge|folgen|seguir|s[íi]guenos|s[íi]ganos|suivez|subscribe|abonnieren|abonnez|suscr[íi]bete|suscr[íi]base|suscribirse|[úu]nete|join|sign up|signing up|download|descarga|mira|recibe|inscr[íi]bete|iscriviti)(?!\p{L})/iu;
+  // (A newsletter may be named in a compound, in German.)
+  const CHANNEL = wordsOf(PHRASES.channel);
+  const ASK = wordsOf(PHRASES.ask);
   const CALL_CHARS = 250;
   const LAST_LINES = 3;
   // ... and its asks to share or rate the story, or to support the site ("Möchten Sie den
   // Artikel teilen?", "Was this article helpful?", "Would you consider supporting our work?").
-  const ENGAGE = /(?<!\p{L})(share (this|the) (article|post|story)|(artikel|beitrag) teilen|compart(e|ir) (este|el) art[íi]culo|partage[rz]? cet article|(article|post|artikel|beitrag|art[íi]culo) (was |war )?(helpful|useful|n[üu]tzlich|hilfreich|[úu]til)\?|support(ing)? (our|us|independent)|unterst[üu]tzen sie (uns|unsere)|hazte (miembro|socio)|become a (member|supporter)|donate|spenden sie|help us (continue|keep|grow)|sign up here|(nichts|nie) (mehr )?(verpassen|versäumen)|never miss|(verraten|schreiben) sie (uns )?(gerne )?in den kommentaren|let us know in the comments|unsere[nm]? \p{L}*newsletter)(?!\p{L})/iu;
+  const ENGAGE = wordsOf(PHRASES.engage);
   // ... and its closing notes on the page itself: the licence, how to cite it, and the blog's
   // "This entry was posted in ..." ("Dieser Text wurde veröffentlicht unter der Lizenz CC-BY",
   // "Suggested citation", "Der Beitrag wurde am ... veröffentlicht und wurde unter ... abgelegt").
-  const CLOSING_NOTE = /(?<!\p{L})(creative commons|cc[- ]by|licen[cs]ed under|unter der lizenz|suggested citation|zitiervorschlag|cite this (article|post)|this entry was posted|(beitrag|eintrag) wurde am)(?!\p{L})/iu;
-  // (A blog's closing note runs longer than a call: "... und wurde unter Allgemein, Region
-  // Halle - Leipzig abgelegt. Du kannst die Kommentare zu diesen Eintrag durch den RSS 2.0 Feed
-  // verfolgen...")
+  const CLOSING_NOTE = wordsOf([...PHRASES.licence, ...PHRASES.postedNote]);
+  // (A blog's closing note runs longer than a call: the theme adds where the post was filed
+  // and how to follow its comments by RSS.)
   // A licence is named in shorter lines: a longer one naming Creative Commons may be about it.
-  const POSTED_NOTE = /(?<!\p{L})(suggested citation|zitiervorschlag|cite this (article|post)|this entry was posted|(beitrag|eintrag) wurde am)(?!\p{L})/iu;
+  const POSTED_NOTE = wordsOf(PHRASES.postedNote);
   const NOTE_CHARS = 400;
   const isCallToAction = (text) => (text.length < CALL_CHARS && ((CHANNEL.test(text) && ASK.test(text)) || ENGAGE.test(text) || CLOSING_NOTE.test(text)))
     || (text.length < NOTE_CHARS && POSTED_NOTE.test(text));
@@ -579,7 +572,7 @@
   // The advertising disclosure a post opens with ("This post contains references to products
   // from our advertisers...", "*Werbung. Dieser Beitrag enthält Werbung für...", "Affiliate
   // links"): a short line among the first two that discloses is not the text, nor its lead.
-  const DISCLOSURE = /(?<!\p{L})(advertisers?|affiliate|(receive|earn) (a )?(compensation|commission)|enthält (unbezahlte )?werbung|(werbung|anzeige|advertisement|publicidad)\s*[.:|]|sponsored|gesponsert|provisionslinks?)(?!\p{L})/iu;
+  const DISCLOSURE = wordsOf(PHRASES.disclosure);
   const DISCLOSURE_CHARS = 400;
   const FIRST_LINES = 2;
   const isDisclosure = (text) => text.length < DISCLOSURE_CHARS && DISCLOSURE.test(text);
@@ -625,7 +618,7 @@
   // A recipe's ingredients are half of it, but pages keep them in a box of their own beside the
   // method, which is what Readability picks. The page's ingredient lists (schema.org
   // recipeIngredient, or a box named "ingredients") that the reading lacks join it, first.
-  const INGREDIENT_WORDS = new Set(["ingredients", "ingredient", "zutaten", "ingredientes", "ingrédients", "ingredienti"]);
+  const INGREDIENT_WORDS = WORDS.ingredient;
   const INGREDIENT_NAMED = ["ngredient", "ngrédient", "utaten"].map((part) => `[class*=${part} i], [id*=${part} i]`).join(", ");
   function ingredientBoxes(root) {
     const named = [...root.querySelectorAll(INGREDIENT_NAMED)].filter((el) => nameWords(el).some((word) => INGREDIENT_WORDS.has(word)));
@@ -670,6 +663,41 @@
     // The cleaned copy of the page, made once; Readability changes what it reads, so it reads
     // a copy of that.
     const cleaned = removeBoilerplate(visibleCopy(doc));
+    // (Measured before a reading cuts link lists out of the copy.)
+    const { measure, textOf } = page.contentQuality;
+    const pageText = textOf(measure(cleaned.body || cleaned.documentElement));
+    return notJustTheChrome(firstChoice(doc, cleaned), pageText);
+  }
+
+  // Never empty, never just the chrome: when the reading keeps little of the page's text (and
+  // less prose than an article has), or more chrome than text (dates, menus, a sidebar), the page's landmarks, its densest region
+  // of text and its whole text are weighed against it by how much they read as text
+  // (content-quality.js). One that brings at least twice the text, and scores better for it
+  // against its chrome, is read instead: a region with less text than the reading is a part of
+  // it, never a better reading.
+  const THIN = 0.25;
+  const MORE_TEXT = 2;
+  const LANDMARKS = "[itemprop=articleBody], article, main, [role=main]";
+  function notJustTheChrome(chosen, pageText) {
+    const { measure, textOf, score, densestRegion } = page.contentQuality;
+    const kept = measure(chosen.content);
+    const thin = textOf(kept) < THIN * pageText && kept.prose < MIN_ARTICLE_CHARS;
+    if (!thin && score(kept) > 0) return chosen;
+    const body = chosen.page.body || chosen.page.documentElement;
+    const candidates = [...body.querySelectorAll(LANDMARKS)].map((el) => [el, "landmark"]);
+    candidates.push([densestRegion(body), "densest text"], [body, "page body"]);
+    let best = null, bestScore = Math.max(0, score(kept));
+    for (const [el, by] of candidates) {
+      const found = measure(el);
+      if (textOf(found) >= MORE_TEXT * textOf(kept) && score(found) > bestScore) [best, bestScore] = [[el, by], score(found)];
+    }
+    if (!best) return chosen;
+    return { ...chosen, content: removeEmptySections(removeLinkLists(best[0])), extracted_by: best[1] };
+  }
+
+  // Readability's article, widened to the page's content marker when that holds it, or the
+  // marker, or the cleaned body.
+  function firstChoice(doc, cleaned) {
     const article = readability(cleaned.cloneNode(true));
     const content = article ? removeEmptySections(article.content) : null;
     const found = content ? textLength(content) : 0;

@@ -13,6 +13,8 @@
 //   tables.js      table grid (colspan/rowspan) and extract_tables
 //   html-to-markdown.js  HTML -> Markdown (turndown + table/pre/link/image rules)
 //   text-blocks.js   the innermost blocks of text under an element, in one pass
+//   lexicon.js     the words and phrases of boilerplate, per kind of page and language
+//   content-quality.js  how much a part of the page reads as text (prose against chrome)
 //   main-content.js  the page's main content (boilerplate removed, Readability, markers)
 //   pagination.js  read_page's Markdown cut into pages of a budget
 //   read-page.js   read_page

@@ -13,7 +13,10 @@ Markdown syntax, link targets and image references.
 from __future__ import annotations
 
 import hashlib
+import json
 import re
+from functools import lru_cache
+from pathlib import Path
 from dataclasses import dataclass
 
 _SPACE = re.compile(r"\s+")
@@ -123,7 +126,21 @@ def total(counts) -> Counts:
     return result
 
 
+# The halves were drawn again (issue 24) with a new salt, once, because rules had been fitted
+# to pages of the old held-out half: no page of the new held-out half has been looked at.
+SPLIT_SALT = "issue-24-resplit"
+# The sample vendored for the regression test is in the repository, hence seen: always "dev".
+_SAMPLE = Path(__file__).resolve().parents[1] / "e2e/extraction/evaldata.json"
+
+
+@lru_cache(maxsize=1)
+def _vendored_sample() -> frozenset:
+    return frozenset(entry["file"] for entry in json.loads(_SAMPLE.read_text()).values()) if _SAMPLE.is_file() else frozenset()
+
+
 def split_of(file_name: str) -> str:
-    """"dev" or "held-out": a fixed half of the pages by a hash of the file name, so tuning on
-    the dev half never sees the held-out half."""
-    return "dev" if hashlib.sha256(file_name.encode()).digest()[0] % 2 == 0 else "held-out"
+    """"dev" or "held-out": a fixed half of the pages by a salted hash of the file name, so
+    tuning on the dev half never sees the held-out half."""
+    if file_name in _vendored_sample():
+        return "dev"
+    return "dev" if hashlib.sha256((SPLIT_SALT + file_name).encode()).digest()[0] % 2 == 0 else "held-out"

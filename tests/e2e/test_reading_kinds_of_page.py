@@ -1,0 +1,86 @@
+"""read_page on kinds of page whose text is not where an article's is: body text set in
+headings, a blog's posts in a table cell named like a sidebar ("links"), a profile whose
+description sits in a box named like a byline ("bio"), a post under a long comment thread.
+Each page (tests/e2e/pages/kinds/, written for these tests) must give its text back, not an
+empty reading or the page's chrome.
+"""
+
+from pathlib import Path
+
+import pytest
+
+from tests.helpers.page_server import PageServer
+from tests.helpers.page_tools import PageTools, start_chromium
+
+pytestmark = pytest.mark.e2e
+
+KINDS = Path(__file__).parent / "pages" / "kinds"
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    driver = start_chromium()
+    yield driver
+    driver.quit()
+
+
+@pytest.fixture(scope="module")
+def site():
+    with PageServer(KINDS) as server:
+        yield server
+
+
+@pytest.fixture
+def read(chromium, site):
+    """read_page's Markdown of one of the pages, as one line of text."""
+    def read_(name):
+        chromium.get(site.url(name))
+        return " ".join(PageTools(chromium).inject()("read_page", max_tokens=100000)["markdown"].split())
+    return read_
+
+
+def test_body_text_set_in_headings_is_read(read):
+    # h4 and h6 with no paragraph after them: sections with no body, unless they are the body.
+    text = read("headings-body.html")
+    assert "leaving the north pier on the hour" in text and "valid for a week" in text
+    assert "lower deck when there is room" in text and "before the first sailing of the day." in text
+    assert "Privacy" not in text and "Services" not in text
+
+
+def test_a_blog_s_posts_in_a_table_cell_named_links_are_read_not_its_sidebars(read):
+    # "links" names a sidebar on most pages; here the cell holds all of the page's prose, and
+    # a name is evidence weighed against the text, not a verdict.
+    text = read("links-cell.html")
+    assert "the mice found them first" in text and "annoyance." in text
+    assert "the worms seem to arrive within the week." in text
+    assert "garden diary" not in text and "Slug patrol" not in text and "(12 posts)" not in text
+
+
+def test_a_profile_s_description_in_a_box_named_bio_is_read(read):
+    text = read("profile-bio.html")
+    assert "throws stoneware on a kick wheel" in text and "summer market in the old town." in text
+    assert "woodturner" not in text and "Leather" not in text
+    # A name in camelCase is read as its words: "imageCopyright" is a photo credit.
+    assert "Bergen Makers" not in text
+
+
+def test_a_post_under_a_long_comment_thread_is_read_without_the_thread(read):
+    # Each comment is longer than the post, in WordPress's <article class="comment-body">:
+    # the "body" of a comment is the comment's, not the page's.
+    text = read("post-with-comments.html")
+    assert "came out flat and dense" in text and "split their scoring." in text
+    assert "this explains so much" not in text and "Leave a Reply" not in text
+
+
+def test_a_short_notice_beside_long_columns_of_listings_is_read_not_the_listings(read):
+    # Readability takes the longest column (a list of events); the notice is where the prose is.
+    text = read("short-notice.html")
+    assert "closed to traffic between the bridge and the school" in text and "turned off." in text
+    assert "Repair café" not in text and "Tel. 0155" not in text
+
+
+def test_a_data_sheet_in_lists_is_read_not_swapped_for_the_one_sentence_beside_it(read):
+    # Lists and headings are information, not chrome: a box of prose with less text than the
+    # reading is never a better reading.
+    text = read("facts-sheet.html")
+    assert "Pressed cold from Baltic flax seed" in text and "keep them in water in a closed tin" in text
