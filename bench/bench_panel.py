@@ -5,9 +5,16 @@
   the panel's DOM (both clocks are this machine's wall clock), over streamed replies; again
   with a reasoning stream in front of the answer (its thoughts into the Thinking block, then
   the answer's tokens into the reply);
-- the same over a 2,000-token answer with code, rendered live as Markdown and highlighted;
+- the same over a 2,000-token answer with code, rendered live as Markdown and highlighted,
+  and that time in its two parts: until the offscreen document sends the token on (the fetch,
+  Python, batching) and from there into the panel's DOM (messaging and the panel's work);
 - open a long conversation: a stored conversation of 200 steps (each with a streamed
   thought, a tool call and its result) read from chrome.storage and rendered, layout included.
+
+The harness keeps out of the way while a reply streams: the panel is the only one open (each
+run's panel tab is closed after it: an open one still takes every broadcast) and the end of
+the turn is awaited in the page, not polled over WebDriver (each poll runs script in the
+extension's renderer, which the offscreen document's Python shares).
 """
 
 from __future__ import annotations
@@ -22,7 +29,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tests.e2e.chat import configure, fresh_panel, send, wait_for_status  # noqa: E402
+from tests.e2e.chat import configure, fresh_panel, send  # noqa: E402
 from tests.helpers.browser import Browser, fresh_profile, remove_profile  # noqa: E402
 from tests.helpers.model_server import ModelServer, Reply  # noqa: E402
 
@@ -40,6 +47,32 @@ new MutationObserver((records) => {
   }
 }).observe(document.getElementById("conversation"), { childList: true, subtree: true });
 """
+
+
+# Resolves once the last turn has ended, watched in the page rather than polled from here.
+TURN_ENDED = """
+const done = arguments[arguments.length - 1];
+const ended = () => { const status = [...document.querySelectorAll("article.turn")].at(-1)?.dataset.status; return status && status !== "running" && status; };
+if (ended()) done(ended());
+else new MutationObserver((_, observer) => { if (ended()) { observer.disconnect(); done(ended()); } })
+  .observe(document.getElementById("conversation"), { subtree: true, attributes: true, attributeFilter: ["data-status"] });
+"""
+
+# When the offscreen document sends each token on (Date.now(), the clock the panel's DOM times
+# are read on), recorded by wrapping its sendMessage from outside, over DevTools.
+STAMP_SENDS = """(() => {
+  globalThis.tokensSentAt = {};
+  if (globalThis.stampingSends) return;
+  globalThis.stampingSends = true;
+  const sendMessage = chrome.runtime.sendMessage.bind(chrome.runtime);
+  chrome.runtime.sendMessage = (message, ...rest) => {
+    const now = Date.now();
+    for (const event of message?.events ?? []) {
+      for (const word of String(event?.data?.text ?? "").split(/\\s+/)) if (word && !(word in tokensSentAt)) tokensSentAt[word] = now;
+    }
+    return sendMessage(message, ...rest);
+  };
+})()"""
 
 
 def percentile(values, fraction):
@@ -86,11 +119,42 @@ import(chrome.runtime.getURL("extension/sidepanel/sidepanel.js")).then(() => {
 """
 
 
+PING = """
+const done = arguments[arguments.length - 1];
+chrome.runtime.sendMessage({ target: "background", type: "ping" }).then(done, (e) => done({ ok: false, error: String(e) }));
+"""
+
+
+def offscreen(browser: Browser) -> dict:
+    """The offscreen document's target (the ping starts it, if it was not running)."""
+    if not browser.driver.execute_async_script(PING).get("ok"):
+        raise RuntimeError("the extension did not answer a ping")
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        for target in browser.extension_targets():
+            if target["url"].endswith("extension/offscreen/offscreen.html"):
+                return target
+        time.sleep(0.1)
+    raise RuntimeError("the offscreen document never appeared")
+
+
+def panel_alone(browser: Browser) -> None:
+    """A fresh side panel, with every other tab closed."""
+    fresh_panel(browser)
+    current = browser.driver.current_window_handle
+    for handle in browser.driver.window_handles:
+        if handle != current:
+            browser.driver.switch_to.window(handle)
+            browser.driver.close()
+    browser.driver.switch_to.window(current)
+
+
 def token_latencies(browser: Browser, model: ModelServer, runs: int, tokens: int,
                     thoughts: int = 0, with_code: bool = False,
-                    batch_times: list | None = None) -> tuple[list[float], list[float]]:
+                    batch_times: list | None = None, parts: dict | None = None) -> tuple[list[float], list[float]]:
     """(answer token latencies, reasoning token latencies) in ms; `thoughts` reasoning
-    tokens stream before the answer's `tokens`; `with_code` streams a Markdown answer with code."""
+    tokens stream before the answer's `tokens`; `with_code` streams a Markdown answer with code;
+    `parts` gets each answer token's time to the offscreen document's send and from it to the DOM."""
     sent: dict[str, float] = {}
 
     def on_sent(data: str, _monotonic: float) -> None:
@@ -104,8 +168,9 @@ def token_latencies(browser: Browser, model: ModelServer, runs: int, tokens: int
     model.on_sent(on_sent)
     latencies, thought_latencies = [], []
     for run in range(runs):
-        fresh_panel(browser)
+        panel_alone(browser)
         configure(browser, model.base_url)
+        browser.evaluate_in(offscreen(browser), STAMP_SENDS)
         browser.driver.execute_script(WATCH_TOKENS)
         thought_words = [f"r{run}th{i}" for i in range(thoughts)]
         reasoning = " ".join(thought_words)
@@ -117,8 +182,15 @@ def token_latencies(browser: Browser, model: ModelServer, runs: int, tokens: int
             words = [f"r{run}t{i}" for i in range(tokens)]
             model.script(Reply(text=" ".join(words), reasoning=reasoning, token_delay=0.02))
         send(browser, f"Stream {tokens} tokens")
-        wait_for_status(browser, "ok", timeout=180)
+        browser.driver.set_script_timeout(300)
+        if (status := browser.driver.execute_async_script(TURN_ENDED)) != "ok":
+            raise RuntimeError(f"the streamed turn ended {status}")
         seen = browser.driver.execute_script("return window.seenTokens")
+        if parts is not None:
+            handed_on = browser.evaluate_in(offscreen(browser), "globalThis.tokensSentAt")
+            timed = [w for w in words if w in seen and w in sent and w in handed_on]
+            parts.setdefault("to_offscreen_send", []).extend(handed_on[w] - sent[w] for w in timed)
+            parts.setdefault("send_to_dom", []).extend(seen[w] - handed_on[w] for w in timed)
         if batch_times is not None:
             batch_times += browser.driver.execute_script("return window.batchTimes")
         latencies += [seen[w] - sent[w] for w in words if w in seen and w in sent]
@@ -193,7 +265,8 @@ def main() -> None:
             latencies, _ = token_latencies(browser, model, args.runs, args.tokens)
             after_thoughts, thoughts = token_latencies(browser, model, args.runs, args.tokens, args.tokens)
             batches: list[float] = []
-            markdown, _ = token_latencies(browser, model, 1, 2000, with_code=True, batch_times=batches)
+            parts: dict[str, list[float]] = {}
+            markdown, _ = token_latencies(browser, model, 1, 2000, with_code=True, batch_times=batches, parts=parts)
         opening = open_times(browser, 200)
     finally:
         browser.quit()
@@ -205,6 +278,8 @@ def main() -> None:
     print(row("… a reasoning token → in the Thinking block", thoughts, "p95 < 30"))
     print(row("… an answer token after a reasoning stream → in the DOM", after_thoughts, "p95 < 30"))
     print(row(f"the same, a 2,000-token answer with code: live Markdown + highlighting ({len(markdown)} tokens)", markdown, "p95 < 30"))
+    print(row("… of that: model server → the offscreen document sends it on (fetch, Python, batching)", parts["to_offscreen_send"], ""))
+    print(row("… of that: the offscreen document sends it on → in the panel's DOM (messaging, panel)", parts["send_to_dom"], ""))
     print(row(f"the panel's work per live batch of that answer: apply + render ({len(batches)} batches)", batches, "p95 < 30"))
     print(row("open a stored conversation of 200 steps (read + render + layout)", opening, "< 150"))
 

@@ -13,8 +13,9 @@
 // Code that runs too long or grows its memory past the limit is stopped for certain: the
 // sandbox frame is removed (its worker ends with it) and a spare, started in advance, takes
 // its place. So is a sandbox in which something the code started still runs after its run
-// (worker.js reports whether it went quiet); the next run's output says why its variables
-// are gone. One host is one conversation's interpreter: variables persist between runs
+// (worker.js reports whether it went quiet, at the latest when the next run arrives, which
+// it then holds back); that run goes to the new sandbox, and its output says why its
+// variables are gone. One host is one conversation's interpreter: variables persist between runs
 // until reset(). Hosts share one spare, so a host per conversation costs no more waiting.
 
 import { spareState, takeFrame } from "./sandbox-frame.js";
@@ -31,8 +32,8 @@ export const SANDBOX_DEFAULTS = Object.freeze({
 const RESTARTED = "The sandbox was restarted: variables and imports from earlier steps are gone.";
 const LEFT_RUNNING =
   "The sandbox was restarted because code from the previous step kept running: variables and imports from earlier steps are gone.";
-// How long a sandbox has to report itself quiet after a run (worker.js takes a fraction of
-// a second); one that does not, its thread blocked by leftover code, is replaced.
+// How long a sandbox has to report itself quiet after a run (worker.js takes at most a
+// second); one that does not, its thread blocked by leftover code, is replaced.
 const QUIET_REPORT_MS = 10_000;
 
 // A countdown that can pause: the sandbox's time runs only while no tool call is out.
@@ -63,7 +64,7 @@ export class SandboxHost {
     this.used = false; // has this frame run code since it started?
     this.current = null; // the run under way
     this.lastRunId = 0;
-    this.settling = null; // resolves once the sandbox is known quiet after the last run, or replaced
+    this.verdict = null; // the report awaited from the frame on what the last run left running
     this.notice = null; // for the next run's output: why the sandbox was replaced between runs
     this.stats = { runs: 0, restarts: 0 };
     this.closing = false; // closeWhenDone() came while a run was under way: closed when it ends
@@ -97,7 +98,6 @@ export class SandboxHost {
     const run = { id: ++this.lastRunId, toolNames: new Set(tools.map((t) => t.name)), onToolCall, limits, calls: new Set(), pending: 0 };
     this.current = run;
     try {
-      await this.settling;
       await this.#usableFrame().ready;
     } catch (error) {
       this.current = null;
@@ -108,22 +108,33 @@ export class SandboxHost {
       this.current = null;
       return { output: "Execution stopped before it started.", isError: true, isFinal: false, finalValue: "null", stopped: "stopped" };
     }
-    run.frame = this.frame;
     this.used = true;
     this.stats.runs++;
     return new Promise((resolve) => {
       run.resolve = resolve;
-      run.clock = new Countdown(limits.timeoutMs, () => this.#timedOut(run));
-      run.frame.listener = { message: (m) => this.#receive(run, m), broken: (reason) => this.#crashed(run, reason) };
-      run.frame.post({
+      run.message = {
         type: ToSandbox.run,
         run_id: run.id,
         code,
         tools,
         max_output_chars: limits.maxOutputChars,
         memory_limit_bytes: Math.round(limits.memoryLimitMb * 2 ** 20),
-      });
+      };
+      this.#post(run);
     });
+  }
+
+  // Sends the run to the frame at once. While the frame has not yet said whether the run
+  // before left anything running, the run waits there and its clock waits too.
+  #post(run) {
+    run.frame = this.frame;
+    run.frame.listener = { message: (m) => this.#receive(run, m), broken: (reason) => this.#crashed(run, reason) };
+    if (!this.verdict) this.#startClock(run);
+    run.frame.post(run.message);
+  }
+
+  #startClock(run) {
+    run.clock = new Countdown(run.limits.timeoutMs, () => this.#timedOut(run));
   }
 
   // The same run as Python reaches it (SandboxExecutor): JSON text in and out, spelled as
@@ -151,6 +162,7 @@ export class SandboxHost {
 
   close() {
     this.stop();
+    this.#dropVerdict();
     this.frame?.destroy();
     this.frame = null;
   }
@@ -172,11 +184,13 @@ export class SandboxHost {
   }
 
   #replaceFrame() {
+    this.#dropVerdict(); // it was about the frame going now
     this.frame?.destroy();
     this.frame = this.#take();
   }
 
   #receive(run, message) {
+    if (message.type === FromSandbox.settled) return this.#settled(run.frame, message);
     if (message.type === FromSandbox.memoryExceeded) {
       const limit = run.limits.memoryLimitMb;
       return this.#abort(run, "memory", `Execution stopped: the code used more than ${limit} MB of memory. ${RESTARTED}`);
@@ -223,35 +237,59 @@ export class SandboxHost {
   #finish(run, result) {
     if (this.current !== run) return;
     this.current = null;
-    run.clock.stop();
+    run.clock?.stop();
     run.frame.listener = null;
-    if (!result.stopped) this.settling = this.#replaceUnlessQuiet(run);
+    if (!result.stopped) this.#awaitVerdict(run);
     if (this.notice) result = { ...result, output: `${this.notice}\n${result.output}` };
     this.notice = null;
     run.resolve(result);
     if (this.closing) this.close();
   }
 
-  // Anything from the frame but its report that it went quiet means code of the run goes on.
-  #replaceUnlessQuiet(run) {
+  // Until the frame reports on what the run left running, anything else from it means code
+  // of the run goes on.
+  #awaitVerdict(run) {
     const frame = run.frame;
-    return new Promise((resolve) => {
-      const settle = (quiet) => {
-        clearTimeout(timer);
-        frame.listener = null;
-        if (!quiet && this.frame === frame) {
-          this.#replaceFrame();
-          this.stats.restarts++;
-          this.notice = LEFT_RUNNING;
-        }
-        resolve();
-      };
-      const timer = setTimeout(() => settle(false), QUIET_REPORT_MS);
-      frame.listener = {
-        message: (m) => settle(m.type === FromSandbox.settled && m.run_id === run.id && m.quiet),
-        broken: () => settle(false),
-      };
-    });
+    const verdict = { frame, runId: run.id, timer: setTimeout(() => this.#judged(verdict, false), QUIET_REPORT_MS) };
+    this.verdict = verdict;
+    frame.listener = {
+      message: (m) => (m.type === FromSandbox.settled ? this.#settled(frame, m) : this.#judged(verdict, false)),
+      broken: () => this.#judged(verdict, false),
+    };
+  }
+
+  #settled(frame, { run_id: runId, quiet }) {
+    const verdict = this.verdict;
+    if (verdict?.frame !== frame || verdict.runId !== runId) return frame.malformedMessage(`settled for run ${runId}, not the last`);
+    this.#judged(verdict, quiet);
+  }
+
+  // A quiet frame starts the run waiting there, if any; one that is not is replaced, and the
+  // run waiting there (which it never started) goes to the new one.
+  #judged(verdict, quiet) {
+    if (this.verdict !== verdict) return;
+    this.#dropVerdict();
+    const waiting = this.current?.frame === verdict.frame ? this.current : null;
+    if (!waiting) verdict.frame.listener = null;
+    if (quiet) return waiting && this.#startClock(waiting);
+    this.#replaceFrame();
+    this.stats.restarts++;
+    this.notice = LEFT_RUNNING;
+    if (waiting) this.#resend(waiting);
+  }
+
+  async #resend(run) {
+    try {
+      await this.frame.ready;
+    } catch (error) {
+      return this.#crashed(run, error.message);
+    }
+    if (this.current === run) this.#post(run);
+  }
+
+  #dropVerdict() {
+    clearTimeout(this.verdict?.timer);
+    this.verdict = null;
   }
 }
 

@@ -17,10 +17,10 @@ const WASM_PAGE = 65_536;
 // not turn an allocation that fits into a MemoryError.
 const HARD_LIMIT_FACTOR = 1.5;
 
-// After a run, time for the tasks it started to end as they are cancelled, then the time in
-// which nothing more may run for the sandbox to count as quiet.
-const SETTLE_MS = 100;
-const QUIET_MS = 200;
+// After a run, the time the tasks it started have to end as they are cancelled (cleaning up
+// may take a moment, longer on a loaded machine): what is still there after it ignored the
+// run's end. Only leftovers wait for it: a run after one that left nothing starts at once.
+const SETTLE_MS = 1000;
 
 const send = self.postMessage.bind(self);
 const setTimer = self.setTimeout.bind(self); // ours, whatever model code does to self.setTimeout
@@ -28,7 +28,8 @@ const wait = (ms) => new Promise((resolve) => setTimer(resolve, ms));
 const timers = trackTimers();
 let booting = null; // the boot under way or done: there is only one
 let runtime = null; // the Python SandboxRuntime, once booted
-let callbacksRun = null; // how many callbacks Python's event loop has run (sandbox_runtime.count_callbacks)
+let leftovers = null; // how many tasks and callbacks could still run Python (sandbox_runtime.watch_leftovers)
+let lastRunQuiet = () => Promise.resolve(true); // the verdict on what the run before left running
 let memoryLimit = Infinity;
 let memoryReported = false;
 
@@ -48,10 +49,7 @@ function receive(message) {
     } else if (!runtime) {
       throw new Error(`${message.type} before boot`);
     } else if (message.type === ToSandbox.run) {
-      memoryLimit = message.memory_limit_bytes || Infinity;
-      memoryReported = false;
-      timers.startRun();
-      runtime.start_run(JSON.stringify(message));
+      startRun(message).catch((error) => console.warn("TabAgent sandbox: refused a run:", error.message ?? error));
     } else if (message.type === ToSandbox.toolResult) {
       runtime.receive(JSON.stringify(message));
     }
@@ -60,52 +58,79 @@ function receive(message) {
   }
 }
 
+// A run starts at once when the run before left nothing running (the usual case: no
+// waiting between back-to-back runs); otherwise once that has ended, or never: the parent,
+// told the sandbox is not quiet, replaces it and sends the run to the new one.
+async function startRun(message) {
+  if (!(await lastRunQuiet())) return;
+  memoryLimit = message.memory_limit_bytes || Infinity;
+  memoryReported = false;
+  runtime.start_run(JSON.stringify(message));
+}
+
 // Python's messages out: checked like everything else that leaves the sandbox.
 function fromPython(text) {
   const message = JSON.parse(text);
   const problem = problemFromSandbox(message);
   if (problem) throw new Error(`the sandbox made a bad message: ${problem}`);
-  if (message.type === FromSandbox.result) timers.endRun();
+  if (message.type === FromSandbox.result) timers.clear();
   send(message);
-  if (message.type === FromSandbox.result) reportWhetherQuiet(message.run_id);
+  if (message.type === FromSandbox.result) lastRunQuiet = watchLeftovers(message.run_id);
 }
 
 // Whatever the run started has been told to end (its tasks cancelled, its timers cleared).
-// Code that ignores that keeps this thread busy for good and makes the next run time out,
-// so the parent replaces a sandbox that does not report itself quiet soon after a run.
-async function reportWhetherQuiet(runId) {
-  await wait(SETTLE_MS);
-  const before = callbacksRun();
-  await wait(QUIET_MS);
-  send({ type: FromSandbox.settled, run_id: runId, quiet: callbacksRun() === before });
+// Code that ignores that would change the next run's variables behind its back or keep this
+// thread busy for good, so the parent replaces a sandbox that does not report itself quiet.
+// The report goes once per run: when the next run arrives (at once if nothing is left), or
+// SETTLE_MS after the run if none comes first, so a busy leftover is ended between runs too.
+function watchLeftovers(runId) {
+  const deadline = performance.now() + SETTLE_MS;
+  let verdict = null;
+  const report = () =>
+    (verdict ??= untilQuiet(deadline).then((quiet) => {
+      send({ type: FromSandbox.settled, run_id: runId, quiet });
+      return quiet;
+    }));
+  setTimer(report, SETTLE_MS);
+  return report;
 }
 
-// Timers started while the model's code runs (setTimeout and setInterval, directly through
-// `js` or by asyncio's call_later) are cleared when its run ends: nothing it started keeps
-// the sandbox busy after it (Python cancels the tasks it started: sandbox_runtime.py).
+async function untilQuiet(deadline) {
+  while (leftovers() > 0) {
+    if (performance.now() >= deadline) return false;
+    await wait(1);
+  }
+  timers.clear(); // timers that code of the run set in JavaScript after it ended never fire
+  return true;
+}
+
+// Timers that Python code starts (setTimeout and setInterval, directly through `js` or by
+// asyncio's call_later) are cleared when its run ends, and again once the sandbox is quiet
+// after it: nothing the run started keeps the sandbox busy after it (Python cancels the
+// tasks it started: sandbox_runtime.py). Tracked from when the sandbox takes code (Pyodide's
+// own start-up timers are left alone); the worker's own waits use the timer saved before.
 function trackTimers() {
   const { setTimeout: later, setInterval: every, clearTimeout: clear } = self;
   const pending = new Set();
-  let running = false;
+  let tracking = false;
   self.setTimeout = function setTimeout(callback, ms, ...args) {
     const id = later((...given) => {
       pending.delete(id);
       if (typeof callback === "function") callback(...given);
     }, ms, ...args);
-    if (running) pending.add(id);
+    if (tracking) pending.add(id);
     return id;
   };
   self.setInterval = function setInterval(callback, ms, ...args) {
     const id = every(callback, ms, ...args);
-    if (running) pending.add(id);
+    if (tracking) pending.add(id);
     return id;
   };
   return {
-    startRun() {
-      running = true;
+    startTracking() {
+      tracking = true;
     },
-    endRun() {
-      running = false;
+    clear() {
       for (const id of pending) clear(id); // clears intervals too: one pool of ids
       pending.clear();
     },
@@ -170,7 +195,8 @@ importlib.invalidate_caches()
   const module = pyodide.pyimport("tabagent.app.sandbox_runtime");
   module.warm_up();
   runtime = module.SandboxRuntime(fromPython);
-  callbacksRun = module.count_callbacks();
+  leftovers = module.watch_leftovers(() => runtime.running);
+  timers.startTracking();
   guardMemory();
   closeWaysOut(self, [...WAYS_OUT, "postMessage"]); // nor may model code post as the runtime does
   send({ type: FromSandbox.ready, startupMs: Math.round(performance.now() - started), fromSnapshot });

@@ -1,4 +1,6 @@
 // Python's readiness, shown only while it is not ready: "Starting Python…", or the error.
+// Once it is ready, its versions are the tooltip of the panel's name beside it, which stays
+// in sight (a tooltip on the hidden status could never be seen).
 // Opening the panel starts Python (the ping makes the service worker create the offscreen
 // document), and the panel then holds a port to it, which keeps Python there while the panel
 // is open. Typing and sending never wait for it: a turn sent meanwhile runs once it is ready.
@@ -8,21 +10,21 @@ import { t } from "../shared/i18n.js";
 import { isOffscreenDocument } from "../shared/senders.js";
 
 export function showPythonStatus(element) {
+  const name = element.parentElement.querySelector(".title");
   const render = (status) => {
     element.hidden = Boolean(status.ready);
+    name.title = "";
     if (status.ready) {
       element.className = "status status--ready";
       element.textContent = t("pythonReady", status.pythonVersion);
       const versions = [status.pythonVersion, status.tabagentVersion, status.pyodideVersion, status.startupMs];
-      element.title = t(status.fromSnapshot ? "pythonVersionsSnapshot" : "pythonVersions", ...versions);
+      name.title = t(status.fromSnapshot ? "pythonVersionsSnapshot" : "pythonVersions", ...versions);
     } else if (status.error) {
       element.className = "status status--error";
       element.textContent = t("pythonFailed", status.error);
-      element.title = "";
     } else {
       element.className = "status status--starting";
       element.textContent = t("startingPython");
-      element.title = "";
     }
     element.dataset.ready = String(Boolean(status.ready));
   };

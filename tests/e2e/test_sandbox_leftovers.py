@@ -109,12 +109,27 @@ await asyncio.sleep(0)
 print('started')
 """
 
+SLEEPS_THROUGH_ITS_CANCELLATION = """
+import asyncio
+kept = 'from the step before'
+async def stubborn():
+    try:
+        await asyncio.sleep(3600)
+    except asyncio.CancelledError:
+        await asyncio.sleep(3600)  # quiet now, but it would wake in an hour, in some later step
+asyncio.ensure_future(stubborn())
+await asyncio.sleep(0)
+print('started')
+"""
+
 TOLD = ("The sandbox was restarted because code from the previous step kept running: "
         "variables and imports from earlier steps are gone.\n")
 
 
-@pytest.mark.parametrize("code", [SWALLOWS_ITS_CANCELLATION, QUEUES_ITSELF_AGAIN, BLOCKS_THE_THREAD],
-                         ids=["swallows-its-cancellation", "queues-itself-again", "blocks-the-thread"])
+@pytest.mark.parametrize("code", [SWALLOWS_ITS_CANCELLATION, QUEUES_ITSELF_AGAIN, BLOCKS_THE_THREAD,
+                                  SLEEPS_THROUGH_ITS_CANCELLATION],
+                         ids=["swallows-its-cancellation", "queues-itself-again", "blocks-the-thread",
+                              "sleeps-through-its-cancellation"])
 def test_a_sandbox_still_busy_after_its_run_is_replaced_and_the_next_step_is_told(sandbox, code):
     sandbox.js("globalThis.tabagent.sandbox.reset()")
     before = restarts(sandbox)
@@ -152,4 +167,25 @@ count = 1
                                              "finalValue": "null", "stopped": None}
     later = sandbox.run("print(count, cleaned, waiting.cancelled())")
     assert later["output"] == "4 [True] True\n", later
+    assert restarts(sandbox) == before
+
+
+def test_a_timer_that_code_of_the_run_sets_after_the_run_never_fires(sandbox):
+    sandbox.js("globalThis.tabagent.sandbox.reset()")
+    before = restarts(sandbox)
+    first = sandbox.run("""
+import asyncio, js
+from pyodide.ffi import create_proxy
+changed = []
+async def leaves_a_timer():
+    try:
+        await asyncio.sleep(3600)
+    finally:  # runs as the run ends: a JavaScript timer, past the tracking of Python's tasks
+        js.setTimeout(create_proxy(lambda: changed.append('after its run')), 2000)
+asyncio.ensure_future(leaves_a_timer())
+await asyncio.sleep(0)
+""")
+    assert first["output"] == "" and not first["isError"], first
+    later = sandbox.run("import asyncio\nawait asyncio.sleep(2.5)\nprint(changed)")
+    assert later["output"] == "[]\n", later  # the same sandbox (its variables kept), the timer gone
     assert restarts(sandbox) == before

@@ -66,11 +66,17 @@ class Browser:
         options.add_argument(f"--disable-extensions-except={extension_dir}")
         options.add_experimental_option("excludeSwitches", ["disable-extensions", "enable-automation"])
         self.driver = webdriver.Chrome(options=options, service=Service(CHROMEDRIVER))
-        self.driver.set_script_timeout(60)
-        self.cdp = CDP(self.driver.capabilities["goog:chromeOptions"]["debuggerAddress"])
-        self.watcher = ConsoleWatcher(self.cdp)
-        self._leave_the_new_tab_page()
-        self.extension_id = self._wait_for_extension_id()
+        try:
+            self.driver.set_script_timeout(60)
+            self.cdp = CDP(self.driver.capabilities["goog:chromeOptions"]["debuggerAddress"])
+            self.watcher = ConsoleWatcher(self.cdp)
+            self._leave_the_new_tab_page()
+            self.extension_id = self._wait_for_extension_id()
+        except BaseException:
+            # Nobody holds a browser whose start failed: quit it here, or chromedriver and
+            # Chromium keep running and load every later test and measurement.
+            self.quit()
+            raise
         return self
 
     def _leave_the_new_tab_page(self) -> None:
@@ -198,7 +204,8 @@ class Browser:
             return
         self._quit = True
         try:
-            self.cdp.close()
+            if hasattr(self, "cdp"):  # not yet, when the start failed before it
+                self.cdp.close()
         finally:
             self.driver.quit()
 

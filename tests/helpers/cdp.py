@@ -36,6 +36,8 @@ class CDP:
         while not self._closed:
             try:
                 message = json.loads(self._ws.recv())
+            except websocket.WebSocketTimeoutException:
+                continue  # a quiet while (a long turn with nothing to report) is not the end
             except Exception:
                 break
             if "id" in message:

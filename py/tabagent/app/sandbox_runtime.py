@@ -11,8 +11,8 @@ the local executor runs; this file adds what only a sandbox needs:
 - the namespace, kept between the runs of one conversation (a fresh sandbox is a fresh
   conversation);
 - a check of every message, since a message's shape is all this side can trust;
-- a count of the event loop's callbacks, by which worker.js tells whether anything the
-  last run started still runs after it.
+- a count of what could still run after a run (tasks, callbacks), by which worker.js tells
+  whether anything the last run started ignored its end.
 
 Wire format (JSON text; the types and their fields are wire.py's SANDBOX_MESSAGES, which
 extension/shared/sandbox-protocol.js checks too):
@@ -100,6 +100,10 @@ class SandboxRuntime:
         self._last_call_id = 0
         self._run_id: int | None = None
         self._task: asyncio.Task | None = None
+
+    @property
+    def running(self) -> bool:
+        return self._run_id is not None
 
     # --- Messages in ---------------------------------------------------------------------
 
@@ -207,24 +211,40 @@ def tasks_started_by(started: set) -> set:
     return started - {asyncio.current_task()}
 
 
-def count_callbacks():
-    """Counts the callbacks the event loop runs from now on (the steps of tasks among them)
-    and returns how to read the count. worker.js reads it after a run, when nothing should
-    run any more: a count still going up means something the run started ignored its end (a
-    task that swallows its cancellation, a callback that queues itself again)."""
+def watch_leftovers(running):
+    """Counts what could still run code between runs and returns how to read the count:
+    tasks not done, and callbacks scheduled while no run is going (`running()` is false) that
+    have not run and were not cancelled. worker.js reads it when a run has ended, when nothing
+    of it should be left: anything counted is code that ignored the run's end (a task that
+    swallows its cancellation or sleeps through it, a callback that queues itself again).
+    Callbacks scheduled during a run are not counted: those the worker's timers carry are
+    cleared at the run's end and never run, and the others run at once, so a leftover among
+    them schedules its next callback after the run, where it is counted."""
     loop = asyncio.get_event_loop()
-    schedule = loop.call_later  # Pyodide's WebLoop schedules everything here, call_soon too
-    count = 0
+    call_soon, call_later = loop.call_soon, loop.call_later  # Pyodide's call_soon calls call_later
+    waiting: set = set()
 
-    def call_later(delay, callback, *args, context=None):
+    def scheduled(schedule, delay: tuple, callback, args, context):
+        if running():
+            return schedule(*delay, callback, *args, context=context)
+        handle = None
+
         def counted(*given):
-            nonlocal count
-            count += 1
+            waiting.discard(handle)
             return callback(*given)
-        return schedule(delay, counted, *args, context=context)
 
-    loop.call_later = call_later
-    return lambda: count
+        handle = schedule(*delay, counted, *args, context=context)
+        waiting.add(handle)
+        return handle
+
+    loop.call_soon = lambda callback, *args, context=None: scheduled(call_soon, (), callback, args, context)
+    loop.call_later = lambda delay, callback, *args, context=None: scheduled(call_later, (delay,), callback, args, context)
+
+    def leftovers() -> int:
+        waiting.difference_update([handle for handle in waiting if handle.cancelled()])
+        return len(waiting) + len(asyncio.all_tasks(loop))
+
+    return leftovers
 
 
 def make_stub(spec: dict, call):
