@@ -11,8 +11,8 @@ def ask_background(firefox, context: str, type_: str, **payload):
     return reply.get("result")
 
 
-def configure(firefox, context: str, base_url: str, *, agent: str = "tool_calling", api_key: str = "sk-test"):
-    settings = {"provider": "custom", "baseUrl": base_url, "model": "scripted-model", "agent": agent, "maxSteps": 6}
+def configure(firefox, context: str, base_url: str, *, agent: str = "tool_calling", api_key: str = "sk-test", **more):
+    settings = {"provider": "custom", "baseUrl": base_url, "model": "scripted-model", "agent": agent, "maxSteps": 6, **more}
     ask_background(firefox, context, "save-settings", settings=settings, apiKey=api_key)
 
 
