@@ -1,9 +1,10 @@
-// The user's model settings. The API key is kept apart from the rest (its own key in
-// chrome.storage.local) so that nothing that reads or exports settings carries it along.
+// The user's model settings. The API key is kept apart from the rest (its own key, where
+// browser/secrets.js keeps secrets) so that nothing that reads or exports settings carries it along.
 // Which settings there are, and their defaults, is declared once, in Python
 // (py/tabagent/app/wire.py, mirrored as wire.js); here they are spelled in camelCase.
 
 import { WHY_NO_CODE_SANDBOX } from "../browser/code-sandbox.js";
+import { readSecrets, writeSecrets } from "../browser/secrets.js";
 import { SETTINGS } from "./wire.js";
 import { t } from "./i18n.js";
 
@@ -39,17 +40,18 @@ const SETTINGS_KEY = "settings";
 const API_KEY = "apiKey";
 
 export async function loadSettings() {
-  const stored = await chrome.storage.local.get([SETTINGS_KEY, API_KEY]);
+  const [stored, secrets] = await Promise.all([chrome.storage.local.get(SETTINGS_KEY), readSecrets([API_KEY])]);
   const settings = { ...DEFAULT_SETTINGS, ...stored[SETTINGS_KEY] };
-  return { settings: { ...settings, agent: usableAgent(settings.agent) }, apiKey: stored[API_KEY] ?? "" };
+  return { settings: { ...settings, agent: usableAgent(settings.agent) }, apiKey: secrets[API_KEY] ?? "" };
 }
 
 // Only the service worker writes settings (see MessageType.saveSettings), so the Ollama
 // rule always follows the saved base URL.
 export async function storeSettings(settings, apiKey) {
-  const values = { [SETTINGS_KEY]: { ...DEFAULT_SETTINGS, ...settings } };
-  if (apiKey !== undefined) values[API_KEY] = apiKey;
-  await chrome.storage.local.set(values);
+  await Promise.all([
+    chrome.storage.local.set({ [SETTINGS_KEY]: { ...DEFAULT_SETTINGS, ...settings } }),
+    apiKey !== undefined && writeSecrets({ [API_KEY]: apiKey }),
+  ]);
 }
 
 // What is missing before a turn can run, as one sentence a person can act on; or "".
