@@ -66,6 +66,22 @@ def test_a_content_script_cannot_read_the_api_key_or_the_mcp_headers(firefox, mo
     page = site.url("article.html")
     firefox.open_tab(page)
     seen = as_content_script(firefox, context, page, READ_EVERYTHING)
-    assert "settings" in seen["local"], seen  # it does reach storage.local: that is Firefox
     assert API_KEY not in json.dumps(seen) and "mcp-firefox-secret" not in json.dumps(seen), seen
     assert seen["database"] == [], seen  # the page's origin has no such database
+
+
+def test_once_the_page_tools_are_in_a_page_its_content_scripts_reach_no_storage(firefox, model, site):
+    """The conversations stay in storage.local, which Firefox's content scripts could read: the
+    storage API is gone from TabAgent's content-script world before its scripts meet the page."""
+    context = open_chat(firefox)
+    configure(firefox, context, model.base_url, api_key=API_KEY)
+    page = site.url("article.html") + "?tools"  # its own tab: the first test left one on article.html
+    firefox.open_tab(page)
+    before = as_content_script(firefox, context, page, READ_EVERYTHING)
+    assert "settings" in before["local"], before  # Firefox lets content scripts read storage.local
+    chat = open_chat(firefox)
+    assert "Growing Tomatoes" in ask_background(firefox, chat, "call-tool", name="read_page", args={})["result"]
+    seen = as_content_script(firefox, chat, page, READ_EVERYTHING)
+    assert list(seen["local"]) == ["error"] and list(seen["session"]) == ["error"], seen
+    # The page tools, which never use storage, still work there.
+    assert "Growing Tomatoes" in ask_background(firefox, chat, "call-tool", name="read_page", args={})["result"]
