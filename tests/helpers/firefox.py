@@ -131,10 +131,14 @@ class Firefox:
             [FIREFOX, "--headless", "--no-remote", "--profile", str(self.profile), f"--remote-debugging-port={port}", "--remote-allow-system-access", "about:blank"],
             stdout=self.log, stderr=subprocess.STDOUT, env={**os.environ, "MOZ_CRASHREPORTER_DISABLE": "1"},
         )
-        self._connect(port)
-        self.send("session.new", {"capabilities": {}})
-        self.send("session.subscribe", {"events": ["log.entryAdded"]})
-        self.addon = self.send("webExtension.install", {"extensionData": {"type": "path", "path": str(extension_dir)}})["extension"]
+        try:
+            self._connect(port)
+            self.send("session.new", {"capabilities": {}})
+            self.send("session.subscribe", {"events": ["log.entryAdded"]})
+            self.addon = self.send("webExtension.install", {"extensionData": {"type": "path", "path": str(extension_dir)}})["extension"]
+        except BaseException:
+            self.quit()  # no Firefox outlives a start that failed
+            raise
         return self
 
     def _connect(self, port: int, timeout: float = 60) -> None:
@@ -255,7 +259,7 @@ class Firefox:
         try:
             self._ws.close()
         except Exception:
-            pass
+            pass  # never connected, or already gone
         try:
             self.process.wait(timeout=20)
         except subprocess.TimeoutExpired:
