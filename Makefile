@@ -1,17 +1,16 @@
 # TabAgent's commands. `make run` and `make test` install whatever is missing first
-# (npm packages, the Python test tools, Debian's Chromium) and are quick when it is there.
+# (npm packages, the Python test tools, Debian's Chromium and Firefox ESR) and are quick when it is there.
 
 SHELL := /bin/bash
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 WEB_EXT := node_modules/.bin/web-ext
-# What the packed extension leaves out: only manifest.json and extension/ are shipped.
-PACK_IGNORE := py tests scripts bench dist screenshots docs .cache Makefile README.md pyproject.toml \
-	package.json package-lock.json requirements-dev.txt requirements-bench.txt requirements-llama.txt \
-	'!extension/vendor/**/*.zip'
+BROWSERS := chrome firefox
+# web-ext leaves out every zip by default; Python's standard library and TabAgent's package are zips.
+KEEP_ZIPS := '!extension/vendor/**/*.zip'
 
-.PHONY: run test build unpacked lint bench setup chromium clean llama
+.PHONY: run test build unpacked browsers lint bench setup chromium firefox clean llama
 
 run: setup unpacked
 	$(PY) scripts/run.py
@@ -23,21 +22,33 @@ test: setup llama build
 unpacked: node_modules/.installed
 	$(PYTHON) scripts/build.py
 
-# ... and the same packed as a zip in dist/, for the store or for sharing.
-build: unpacked
-	$(WEB_EXT) build --source-dir . --artifacts-dir dist --overwrite-dest \
-		--filename tabagent-{version}.zip --ignore-files $(PACK_IGNORE)
+# ... staged per browser (dist/chrome/, dist/firefox/: each with its own manifest and modules,
+# scripts/browser_builds.py) ...
+browsers: unpacked
+	$(PYTHON) scripts/browser_builds.py
 
-lint: unpacked
-	$(WEB_EXT) lint --source-dir . --ignore-files $(PACK_IGNORE)
+# ... and packed as a zip per browser in dist/, for the stores or for sharing.
+build: browsers
+	for browser in $(BROWSERS); do \
+		$(WEB_EXT) build --source-dir dist/$$browser --artifacts-dir dist --overwrite-dest \
+			--filename tabagent-$$browser-{version}.zip --ignore-files $(KEEP_ZIPS) || exit 1; \
+	done
+
+# web-ext lint reads a package as Firefox would: Chrome's side panel and offscreen document
+# show there as unsupported, which is only true of the Firefox package (which has neither).
+lint: browsers
+	for browser in $(BROWSERS); do echo "== $$browser"; $(WEB_EXT) lint --source-dir dist/$$browser --ignore-files $(KEEP_ZIPS) || exit 1; done
 
 bench: setup unpacked $(VENV)/.bench-installed
 	$(PY) bench/bench.py
 
-setup: node_modules/.installed $(VENV)/.installed chromium
+setup: node_modules/.installed $(VENV)/.installed chromium firefox
 
 chromium:
 	@scripts/ensure-chromium.sh
+
+firefox:
+	@scripts/ensure-firefox.sh
 
 node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error

@@ -2,6 +2,7 @@
 // selection… (opens the panel with the selection attached and the cursor in the box); and the
 // user's own prompts. Each opens the side panel; the ready-made ones start their turn at once.
 
+import { openPanel } from "../browser/panel.js";
 import { loadSettings } from "../shared/settings.js";
 import { ASK_ABOUT_SELECTION, BUILT_IN, PENDING_CONTEXT, fillPrompt, parsePrompts } from "../shared/quick-actions.js";
 import { runPageTool } from "./page-tool-relay.js";
@@ -40,8 +41,7 @@ async function requestFor(menuItemId) {
 
 export function onContextMenuClick(info, tab) {
   // The panel may only be opened inside the click's user gesture: before any await.
-  const opening = tab?.id !== undefined ? chrome.sidePanel.open({ tabId: tab.id }) : Promise.reject(new Error("no tab"));
-  opening.catch((error) => console.warn("TabAgent: could not open the side panel:", error.message));
+  openPanel(tab);
   const page = { title: tab?.title ?? "", url: tab?.url ?? info.pageUrl ?? "" };
   return seenSelection(tab, info.selectionText ?? "").then((selection) => answerClick(info.menuItemId, { selection, ...page }));
 }

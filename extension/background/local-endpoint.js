@@ -19,6 +19,10 @@ function localOrigin(baseUrl) {
   }
 }
 
+// Our pages' host: the extension id in Chrome, the moz-extension UUID in Firefox (which takes
+// no add-on id as a domain).
+const OWN_HOST = new URL(chrome.runtime.getURL("")).hostname;
+
 // TabAgent's own requests to `origin`, and no one else's, go without an Origin header.
 function withoutOrigin(id, origin) {
   return {
@@ -27,7 +31,7 @@ function withoutOrigin(id, origin) {
     action: { type: "modifyHeaders", requestHeaders: [{ header: "origin", operation: "remove" }] },
     condition: {
       urlFilter: `|${origin}/`,
-      initiatorDomains: [chrome.runtime.id],
+      initiatorDomains: [OWN_HOST],
       resourceTypes: ["xmlhttprequest", "other"],
     },
   };

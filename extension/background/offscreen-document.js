@@ -6,21 +6,14 @@
 
 import { Target, MessageType } from "../shared/messages.js";
 import { loadSettings } from "../shared/settings.js";
+import { closePythonPage, createPythonPage, pythonPageExists } from "../browser/python-host.js";
 
-const OFFSCREEN_PATH = "extension/offscreen/offscreen.html";
 let creating = null;
 let closing = null;
 let markListening = null; // resolves when a new document's handlers are in place: only then may it be asked
 let asking = 0; // messages to the offscreen document not yet answered
 
-export async function offscreenDocumentExists() {
-  const url = chrome.runtime.getURL(OFFSCREEN_PATH);
-  const contexts = await chrome.runtime.getContexts({
-    contextTypes: ["OFFSCREEN_DOCUMENT"],
-    documentUrls: [url],
-  });
-  return contexts.length > 0;
-}
+export const offscreenDocumentExists = pythonPageExists;
 
 export async function ensureOffscreenDocument() {
   while (closing) await closing;
@@ -32,12 +25,7 @@ export async function ensureOffscreenDocument() {
 
 function create() {
   const listening = new Promise((resolve) => (markListening = resolve));
-  return chrome.offscreen
-    .createDocument({
-      url: OFFSCREEN_PATH,
-      reasons: ["WORKERS", "IFRAME_SCRIPTING"],
-      justification: "Runs the agent's Python (Pyodide) and its sandboxed code runner.",
-    })
+  return createPythonPage()
     // createDocument resolves once the page has loaded, which can be before its module has run.
     // (A worker stopped meanwhile never hears it: then wait no more than a few seconds.)
     .then(() => Promise.race([listening, new Promise((resolve) => setTimeout(resolve, 5_000))]))
@@ -85,7 +73,7 @@ export async function closeIdleOffscreenDocument() {
   closing = (async () => {
     const reply = await chrome.runtime.sendMessage({ target: Target.offscreen, type: MessageType.idleCheck }).catch(() => null);
     if (!reply?.ok || !reply.result.idle) return;
-    await chrome.offscreen.closeDocument();
+    await closePythonPage();
     closed = true;
   })()
     .catch((error) => console.warn("TabAgent: could not close the idle offscreen document:", error.message))

@@ -5,16 +5,19 @@
 // runPageTool answers { ok: true, result, tab_id, url, title } or { ok: false, error, from_page? }, where
 // error is a sentence for the model and the user (a page we may not read is not a failure).
 
+import { FIRST_IN_EVERY_PAGE } from "../browser/content-world.js";
 import { MessageType } from "../shared/messages.js";
 import { askOffscreen } from "./offscreen-document.js";
 import { PageUnavailable, fileRefusal, refusal, settled, tabById, userTab } from "./page-access.js";
 import { takeScreenshot } from "./screenshot.js";
 import { TAB_ACTIONS, TAB_TOOLS } from "./tab-tools.js";
 
-let contentFiles = null; // extension/content/files.json: the scripts, in injection order
+let contentFiles = null; // extension/content/files.json: the scripts, in injection order (after the browser's own)
 
 function filesToInject() {
-  contentFiles ??= fetch(chrome.runtime.getURL("extension/content/files.json")).then((response) => response.json());
+  contentFiles ??= fetch(chrome.runtime.getURL("extension/content/files.json"))
+    .then((response) => response.json())
+    .then((files) => [...FIRST_IN_EVERY_PAGE, ...files]);
   return contentFiles;
 }
 

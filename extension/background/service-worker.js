@@ -14,26 +14,14 @@ import { applyImport, receiveImportPart } from "./imports.js";
 import { followConfiguredEndpoint, followMcpServers } from "./local-endpoint.js";
 import { loadMcpServers, mcpForPython, storeMcpServers } from "../shared/mcp-servers.js";
 import { runPageTool } from "./page-tool-relay.js";
-import { followSidePanel } from "./panel-shortcut.js";
+import { followPanel } from "../browser/panel.js";
+import { keepStorageFromContentScripts } from "../browser/storage-access.js";
 import { askOffscreen, closeIdleOffscreenDocument, offscreenListening, tellOffscreenIdleClose } from "./offscreen-document.js";
 import { saveFinishedTurn, saveTurnEvents, settleStaleTurns, startTurn, stopTurn } from "./turn-records.js";
 import { deleteTurn, editTurn } from "./turn-edits.js";
 
-// The API key and the conversations are for the extension's own pages only. Chrome lets
-// content scripts (which live inside web pages) read chrome.storage.local unless told
-// otherwise; the setting is kept by Chrome, and set again at every start in case it was not.
-function keepStorageFromContentScripts() {
-  for (const [name, area] of [["local", chrome.storage.local], ["session", chrome.storage.session]]) {
-    area.setAccessLevel({ accessLevel: "TRUSTED_CONTEXTS" })
-      .catch((error) => console.error(`TabAgent: cannot keep ${name} storage from content scripts:`, error));
-  }
-}
 keepStorageFromContentScripts();
-
-chrome.sidePanel
-  .setPanelBehavior({ openPanelOnActionClick: true })
-  .catch((error) => console.error("TabAgent: cannot set the side panel behaviour:", error));
-followSidePanel(); // the shortcut that opens and closes it
+followPanel(); // the toolbar button and the shortcut
 
 function changed(conversationId) {
   chrome.runtime.sendMessage({ type: Broadcast.conversationsChanged, conversationId }).catch(() => {});

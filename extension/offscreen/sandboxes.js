@@ -2,6 +2,7 @@
 // (and one turn) are there in the next, and no conversation sees another's. A few are kept;
 // the least recently used is closed when a new one is needed (its variables are lost).
 
+import { WHY_NO_CODE_SANDBOX } from "../browser/code-sandbox.js";
 import { SandboxHost } from "./sandbox-host.js";
 
 const KEEP = 4;
@@ -12,7 +13,9 @@ export class Sandboxes {
     this.hosts = new Map(); // "conversation/agent" -> SandboxHost, least recently used first
   }
 
+  // (Where the browser has no sandbox for it, the model's code is refused before it exists.)
   forAgent(conversationId, agentName) {
+    if (WHY_NO_CODE_SANDBOX) throw new Error(WHY_NO_CODE_SANDBOX);
     const key = `${conversationId}/${agentName}`;
     let host = this.hosts.get(key);
     if (host) {

@@ -1,9 +1,10 @@
 // The user's MCP servers (py/tabagent/app/mcp_servers.py runs them in a turn). Two storage
 // keys, like the model settings: `mcpServers`, what each server is and the user's policy for
 // each of its tools; `mcpSecrets`, the headers each server gets (a bearer token...), kept
-// apart so that nothing that reads or exports settings carries them. Only the service worker
+// apart (where browser/secrets.js keeps secrets) so that nothing that reads or exports settings carries them. Only the service worker
 // writes them (MessageType.saveMcpServers), so the local servers' Origin rule follows them.
 
+import { readSecrets, writeSecrets } from "../browser/secrets.js";
 import { MCP_POLICIES, MCP_SERVER } from "./wire.js";
 
 const SERVERS_KEY = "mcpServers";
@@ -12,19 +13,16 @@ export const DEFAULT_POLICY = MCP_POLICIES[0];
 
 // [{ id, name, url, enabled, tools: { [tool]: { policy, fingerprint } } }], { [id]: { header: value } }
 export async function loadMcpServers() {
-  const stored = await chrome.storage.local.get([SERVERS_KEY, SECRETS_KEY]);
+  const [stored, secrets] = await Promise.all([chrome.storage.local.get(SERVERS_KEY), readSecrets([SECRETS_KEY])]);
   const servers = Array.isArray(stored[SERVERS_KEY]) ? stored[SERVERS_KEY] : [];
-  return { servers, secrets: stored[SECRETS_KEY] ?? {} };
+  return { servers, secrets: secrets[SECRETS_KEY] ?? {} };
 }
 
 export async function storeMcpServers(servers, secrets) {
   const kept = servers.filter(isServer).map((server) => ({ ...server, name: serverName(server.name) }));
-  const values = { [SERVERS_KEY]: kept };
-  if (secrets !== undefined) {
-    const ids = new Set(kept.map((server) => server.id));
-    values[SECRETS_KEY] = Object.fromEntries(Object.entries(secrets ?? {}).filter(([id]) => ids.has(id)));
-  }
-  await chrome.storage.local.set(values);
+  const ids = new Set(kept.map((server) => server.id));
+  const keptSecrets = secrets === undefined ? null : Object.fromEntries(Object.entries(secrets ?? {}).filter(([id]) => ids.has(id)));
+  await Promise.all([chrome.storage.local.set({ [SERVERS_KEY]: kept }), keptSecrets && writeSecrets({ [SECRETS_KEY]: keptSecrets })]);
   return kept;
 }
 

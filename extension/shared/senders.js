@@ -6,9 +6,11 @@
 // sender's extension id and URL. A content script's URL is its web page's; no web page
 // can frame one of ours (the manifest lists no web_accessible_resources).
 
+import { BACKGROUND_PATH } from "../browser/contexts.js";
+
 const OWN_PAGES = chrome.runtime.getURL("");
 const OFFSCREEN_URL = chrome.runtime.getURL("extension/offscreen/offscreen.html");
-const SERVICE_WORKER_URL = chrome.runtime.getURL("extension/background/service-worker.js");
+const SERVICE_WORKER_URL = chrome.runtime.getURL(BACKGROUND_PATH);
 
 const withoutFragment = (url) => String(url ?? "").replace(/[?#].*$/, "");
 

@@ -1,8 +1,10 @@
-// The user's model settings. The API key is kept apart from the rest (its own key in
-// chrome.storage.local) so that nothing that reads or exports settings carries it along.
+// The user's model settings. The API key is kept apart from the rest (its own key, where
+// browser/secrets.js keeps secrets) so that nothing that reads or exports settings carries it along.
 // Which settings there are, and their defaults, is declared once, in Python
 // (py/tabagent/app/wire.py, mirrored as wire.js); here they are spelled in camelCase.
 
+import { WHY_NO_CODE_SANDBOX } from "../browser/code-sandbox.js";
+import { readSecrets, writeSecrets } from "../browser/secrets.js";
 import { SETTINGS } from "./wire.js";
 import { t } from "./i18n.js";
 
@@ -21,30 +23,35 @@ export const PROVIDERS = Object.freeze({
   custom: { get label() { return t("providerCustom"); }, baseUrl: "", needsKey: false },
 });
 
-export const AGENTS = Object.freeze({
+// The agent kinds offered: the CodeAgent only where the browser can sandbox its code.
+const AGENT_LABELS = {
   get code() { return t("agentCode"); },
   get tool_calling() { return t("agentToolCalling"); },
-});
+};
+export const AGENTS = Object.freeze(WHY_NO_CODE_SANDBOX ? { get tool_calling() { return AGENT_LABELS.tool_calling; } } : AGENT_LABELS);
+const usableAgent = (agent) => (WHY_NO_CODE_SANDBOX && agent === "code" ? "tool_calling" : agent);
 
 // { provider, baseUrl, model, agent, maxSteps, codeTimeout, idleCloseMinutes, team, ... }
 export const DEFAULT_SETTINGS = Object.freeze(
-  Object.fromEntries(Object.entries(SETTINGS).map(([name, value]) => [camelCase(name), value])),
+  Object.fromEntries(Object.entries(SETTINGS).map(([name, value]) => [camelCase(name), name === "agent" ? usableAgent(value) : value])),
 );
 
 const SETTINGS_KEY = "settings";
 const API_KEY = "apiKey";
 
 export async function loadSettings() {
-  const stored = await chrome.storage.local.get([SETTINGS_KEY, API_KEY]);
-  return { settings: { ...DEFAULT_SETTINGS, ...stored[SETTINGS_KEY] }, apiKey: stored[API_KEY] ?? "" };
+  const [stored, secrets] = await Promise.all([chrome.storage.local.get(SETTINGS_KEY), readSecrets([API_KEY])]);
+  const settings = { ...DEFAULT_SETTINGS, ...stored[SETTINGS_KEY] };
+  return { settings: { ...settings, agent: usableAgent(settings.agent) }, apiKey: secrets[API_KEY] ?? "" };
 }
 
 // Only the service worker writes settings (see MessageType.saveSettings), so the Ollama
 // rule always follows the saved base URL.
 export async function storeSettings(settings, apiKey) {
-  const values = { [SETTINGS_KEY]: { ...DEFAULT_SETTINGS, ...settings } };
-  if (apiKey !== undefined) values[API_KEY] = apiKey;
-  await chrome.storage.local.set(values);
+  await Promise.all([
+    chrome.storage.local.set({ [SETTINGS_KEY]: { ...DEFAULT_SETTINGS, ...settings } }),
+    apiKey !== undefined && writeSecrets({ [API_KEY]: apiKey }),
+  ]);
 }
 
 // What is missing before a turn can run, as one sentence a person can act on; or "".

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import zipfile
 from pathlib import Path
@@ -14,33 +15,107 @@ def make(target: str) -> subprocess.CompletedProcess:
     return subprocess.run(["make", "--no-print-directory", target], cwd=ROOT, capture_output=True, text=True)
 
 
-def test_zip_ships_the_extension_and_nothing_else():
+def _zip_files(browser: str) -> list[str]:
+    version = json.loads((ROOT / "manifest.json").read_text())["version"]
+    names = zipfile.ZipFile(ROOT / "dist" / f"tabagent-{browser}-{version}.zip").namelist()
+    return [n for n in names if not n.endswith("/")]
+
+
+def _zip_manifest(browser: str) -> dict:
+    version = json.loads((ROOT / "manifest.json").read_text())["version"]
+    with zipfile.ZipFile(ROOT / "dist" / f"tabagent-{browser}-{version}.zip") as archive:
+        return json.loads(archive.read("manifest.json"))
+
+
+def test_each_browsers_zip_ships_the_extension_and_nothing_else():
     result = make("build")
     assert result.returncode == 0, result.stdout + result.stderr
-    version = json.loads((ROOT / "manifest.json").read_text())["version"]
-    names = zipfile.ZipFile(ROOT / "dist" / f"tabagent-{version}.zip").namelist()
-    files = [n for n in names if not n.endswith("/")]
-    assert "manifest.json" in files
-    for needed in (
-        "extension/background/service-worker.js",
-        "extension/offscreen/offscreen.html",
-        "extension/sidepanel/sidepanel.html",
-        "extension/vendor/pyodide/pyodide.asm.wasm",
-        "extension/vendor/pyodide/python_stdlib.zip",
-        "extension/vendor/tabagent.zip",
-        "extension/vendor/python.snapshot",
-    ):
-        assert needed in files, f"{needed} is missing from the zip"
-    unwanted = [n for n in files if n.split("/")[0] in {"tests", "scripts", "bench", "py", "node_modules", "dist", ".venv"} or "node_modules/" in n]
-    assert not unwanted, unwanted
-    assert all(n == "manifest.json" or n.startswith(("extension/", "_locales/")) for n in files), files
-    assert "_locales/en/messages.json" in files and "_locales/de/messages.json" in files
+    for browser in ("chrome", "firefox"):
+        files = _zip_files(browser)
+        assert "manifest.json" in files
+        for needed in (
+            "extension/background/service-worker.js",
+            "extension/offscreen/offscreen.html",
+            "extension/sidepanel/sidepanel.html",
+            "extension/browser/panel.js",
+            "extension/vendor/pyodide/pyodide.asm.wasm",
+            "extension/vendor/pyodide/python_stdlib.zip",
+            "extension/vendor/tabagent.zip",
+            "extension/vendor/python.snapshot",
+        ):
+            assert needed in files, f"{needed} is missing from the {browser} zip"
+        unwanted = [n for n in files if n.split("/")[0] in {"tests", "scripts", "bench", "py", "node_modules", "dist", ".venv"} or "node_modules/" in n]
+        assert not unwanted, unwanted
+        assert all(n == "manifest.json" or n.startswith(("extension/", "_locales/")) for n in files), files
+        assert "_locales/en/messages.json" in files and "_locales/de/messages.json" in files
+        # Each browser's modules sit in extension/browser/; the other's are not shipped.
+        assert not [n for n in files if n.startswith("extension/firefox/")], browser
 
 
-def test_lint_finds_no_errors():
+def test_each_package_has_its_browsers_modules():
+    make("build")
+    chrome, firefox = (ROOT / "dist" / "chrome" / "extension" / "browser"), (ROOT / "dist" / "firefox" / "extension" / "browser")
+    assert (chrome / "python-host.js").read_text() == (ROOT / "extension" / "browser" / "python-host.js").read_text()
+    assert (firefox / "python-host.js").read_text() == (ROOT / "extension" / "firefox" / "python-host.js").read_text()
+    assert "chrome.offscreen" not in (firefox / "python-host.js").read_text()
+    assert not (firefox / "side-panel-shortcut.js").exists()  # Chrome's side panel only
+    # Every concern has both versions, with the same exports.
+    export = re.compile(r"^export (?:async )?(?:function|const) (\w+)", re.M)
+    for module in (ROOT / "extension" / "browser").glob("*.js"):
+        twin = ROOT / "extension" / "firefox" / module.name
+        if module.name == "side-panel-shortcut.js":
+            continue  # used by Chrome's panel.js only
+        assert twin.exists(), f"extension/firefox/{module.name} is missing"
+        assert set(export.findall(module.read_text())) == set(export.findall(twin.read_text())), module.name
+
+
+def test_chromes_manifest_is_the_source_without_firefoxs_sidebar():
+    make("build")
+    source = json.loads((ROOT / "manifest.json").read_text())
+    chrome = _zip_manifest("chrome")
+    assert chrome["side_panel"] == source["side_panel"] and chrome["sandbox"] == source["sandbox"]
+    assert "sidebar_action" not in chrome
+    assert {"sidePanel", "offscreen"} <= set(chrome["permissions"])
+    assert chrome["background"]["service_worker"] == "extension/background/service-worker.js"
+
+
+def test_firefoxs_manifest_has_a_sidebar_an_event_page_and_a_stable_id():
+    make("build")
+    firefox = _zip_manifest("firefox")
+    assert firefox["sidebar_action"]["default_panel"] == "extension/sidepanel/sidepanel.html"
+    assert firefox["background"] == {"type": "module", "scripts": ["extension/background/service-worker.js"]}
+    gecko = firefox["browser_specific_settings"]["gecko"]
+    assert gecko["id"] == "tabagent@tabagent.dev"
+    # data_collection_permissions (which addons.mozilla.org asks of new add-ons) arrived in 140.
+    assert int(gecko["strict_min_version"].split(".")[0]) >= 140
+    for chrome_only in ("side_panel", "sandbox", "minimum_chrome_version"):
+        assert chrome_only not in firefox
+    assert not {"sidePanel", "offscreen"} & set(firefox["permissions"])
+    assert "sandbox" not in firefox["content_security_policy"]
+    # Firefox toggles its sidebar itself on this command, inside the key press.
+    assert "_execute_sidebar_action" in firefox["commands"] and "toggle-panel" not in firefox["commands"]
+
+
+def _lint(browser: str) -> dict:
+    folder = ROOT / "dist" / browser
+    result = subprocess.run([str(ROOT / "node_modules" / ".bin" / "web-ext"), "lint", "--source-dir", str(folder), "--output", "json",
+                             "--ignore-files", "!extension/vendor/**/*.zip"],
+                            cwd=ROOT, capture_output=True, text=True)
+    return json.loads(result.stdout)
+
+
+def test_lint_finds_no_errors_in_either_package():
     result = make("lint")
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
-    assert "errors          0" in result.stdout
+    assert result.stdout.count("errors          0") == 2, result.stdout[-3000:]
+
+
+def test_firefoxs_package_uses_no_api_firefox_lacks():
+    make("browsers")
+    report = _lint("firefox")
+    assert report["errors"] == [], report["errors"]
+    unsupported = [m for m in report["warnings"] if m["code"] in {"UNSUPPORTED_API", "MANIFEST_PERMISSIONS"} or "UNSUPPORTED" in m["code"] and "ANDROID" not in m["code"]]
+    assert not unsupported, unsupported
 
 
 def test_nothing_at_the_root_starts_with_an_underscore():
@@ -57,5 +132,6 @@ def test_manifest_is_what_the_extension_needs():
     for permission in ("sidePanel", "offscreen", "storage", "unlimitedStorage", "contextMenus", "scripting", "tabs", "activeTab"):
         assert permission in manifest["permissions"]
     assert manifest["content_security_policy"]["extension_pages"].startswith("script-src 'self' 'wasm-unsafe-eval'")
-    for path in [manifest["side_panel"]["default_path"], manifest["background"]["service_worker"], *manifest["icons"].values()]:
+    for path in [manifest["side_panel"]["default_path"], manifest["sidebar_action"]["default_panel"],
+                 manifest["background"]["service_worker"], *manifest["icons"].values()]:
         assert (ROOT / path).is_file(), path

@@ -1,0 +1,43 @@
+"""One manifest source, a manifest per browser.
+
+The repository root's manifest.json is the source: it holds the keys both browsers share
+and each browser's own keys side by side, and stays loadable unpacked in Chrome (which
+ignores the keys it does not know). Each package gets only the keys its browser reads.
+"""
+
+from __future__ import annotations
+
+import copy
+
+# Keys (or permissions) only one browser reads; the other package leaves them out.
+CHROME_ONLY_KEYS = ("side_panel", "sandbox", "minimum_chrome_version")
+# (browser_specific_settings and background.scripts stay in Chrome's: Chrome ignores them, and
+# web-ext lint, Firefox's linter, counts their absence as errors.)
+FIREFOX_ONLY_KEYS = ("sidebar_action",)
+CHROME_ONLY_PERMISSIONS = ("sidePanel", "offscreen")
+# Chrome's own shortcut toggles the side panel through code (browser/side-panel-shortcut.js);
+# Firefox toggles its sidebar itself on this reserved command, from the key press.
+CHROME_PANEL_COMMAND = "toggle-panel"
+FIREFOX_PANEL_COMMAND = "_execute_sidebar_action"
+
+
+def _without(manifest: dict, keys: tuple[str, ...]) -> dict:
+    return {key: value for key, value in manifest.items() if key not in keys}
+
+
+def chrome_manifest(source: dict) -> dict:
+    return _without(copy.deepcopy(source), FIREFOX_ONLY_KEYS)
+
+
+def firefox_manifest(source: dict) -> dict:
+    """Firefox's MV3 background is an event page (background.scripts), its panel a sidebar; it
+    has no sandbox pages before 154, so the sandbox CSP goes too (the model's code is not run
+    there: README, "TabAgent in Firefox")."""
+    manifest = _without(copy.deepcopy(source), CHROME_ONLY_KEYS)
+    manifest["background"] = {key: value for key, value in manifest["background"].items() if key != "service_worker"}
+    manifest["permissions"] = [p for p in manifest["permissions"] if p not in CHROME_ONLY_PERMISSIONS]
+    manifest["content_security_policy"] = _without(manifest["content_security_policy"], ("sandbox",))
+    commands = manifest.get("commands", {})
+    if CHROME_PANEL_COMMAND in commands:
+        commands[FIREFOX_PANEL_COMMAND] = commands.pop(CHROME_PANEL_COMMAND)
+    return manifest

@@ -1,0 +1,27 @@
+"""TabAgent boots in Firefox: the event page hosts Python (Firefox has no offscreen documents)."""
+
+from __future__ import annotations
+
+from tests.helpers.firefox import ROOT
+
+from .sidebar import ask_background
+
+
+def test_the_chat_page_shows_python_ready(firefox):
+    context = firefox.open_sidebar_page()
+    firefox.wait_for(context, "document.getElementById('python-status')?.dataset.ready === 'true'", 120, "Python never became ready")
+    status = firefox.evaluate(context, "(({ hidden, title }) => ({ hidden, title }))(document.getElementById('python-status'))")
+    # Readiness shows only while Python is not ready; the versions stay in the tooltip.
+    assert status["hidden"] is True
+    assert status["title"].startswith("Python 3.14"), status
+
+
+def test_the_background_answers_with_pythons_versions(firefox):
+    context = firefox.open_sidebar_page()
+    info = ask_background(firefox, context, "ping")
+    assert info["ready"] is True
+    assert info["pythonVersion"].startswith("3.14.")
+    version = (ROOT / "py" / "tabagent" / "__init__.py").read_text().split('__version__ = "')[1].split('"')[0]
+    assert info["tabagentVersion"] == version
+    # From the build's memory snapshot, as in Chrome: it is a fresh profile's first start.
+    assert info["fromSnapshot"] is True, info

@@ -1,0 +1,87 @@
+"""Secrets stay out of content scripts in Firefox too. Firefox's content scripts can read
+storage.local (there is no setAccessLevel), so the API key and the MCP servers' headers are
+kept in the extension's own IndexedDB (extension/firefox/secrets.js), which a content script,
+with its page's origin, cannot open."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.helpers.page_server import PageServer
+
+from .sidebar import ask_background, configure, open_chat
+
+PAGES = __import__("pathlib").Path(__file__).resolve().parents[1] / "e2e" / "pages"
+API_KEY = "sk-firefox-secret-key"
+MCP_TOKEN = "Bearer mcp-firefox-secret"
+
+# What a compromised content script of TabAgent's could reach: storage.local and .session,
+# and an IndexedDB of the same name in its own (the page's) origin.
+READ_EVERYTHING = """async () => {
+  const area = async (name) => {
+    try {
+      return await chrome.storage[name].get(null);
+    } catch (error) {
+      return { error: String(error) };  // Firefox gives content scripts no storage.session
+    }
+  };
+  const database = await new Promise((resolve) => {
+    const request = indexedDB.open("tabagent-secrets");
+    request.onsuccess = () => resolve([...request.result.objectStoreNames]);
+    request.onerror = () => resolve(String(request.error));
+  });
+  return { local: await area("local"), session: await area("session"), database };
+}"""
+
+
+@pytest.fixture(scope="module")
+def site():
+    with PageServer(PAGES) as server:
+        yield server
+
+
+def as_content_script(firefox, context: str, tab_url: str, function_source: str):
+    """Runs `function_source` in TabAgent's content-script world of the tab showing `tab_url`."""
+    return firefox.evaluate(context, f"""(async () => {{
+      const tab = (await chrome.tabs.query({{}})).find((t) => t.url === {json.dumps(tab_url)});
+      if (!tab) throw new Error("no tab shows " + {json.dumps(tab_url)});
+      const [frame] = await chrome.scripting.executeScript({{ target: {{ tabId: tab.id }}, world: "ISOLATED", func: {function_source} }});
+      if (frame.error) throw new Error("the content script failed: " + frame.error);
+      return frame.result;
+    }})()""")
+
+
+def test_a_content_script_cannot_read_the_api_key_or_the_mcp_headers(firefox, model, site):
+    context = open_chat(firefox)
+    configure(firefox, context, model.base_url, api_key=API_KEY)
+    server = {"id": "srv-1", "name": "notes", "url": "https://mcp.example/mcp", "enabled": False}
+    ask_background(firefox, context, "save-mcp-servers", servers=[server], secrets={"srv-1": {"Authorization": MCP_TOKEN}})
+    # The extension's own pages still have both.
+    settings = firefox.evaluate(context, "import(chrome.runtime.getURL('extension/shared/settings.js')).then((m) => m.loadSettings())")
+    assert settings["apiKey"] == API_KEY
+    mcp = firefox.evaluate(context, "import(chrome.runtime.getURL('extension/shared/mcp-servers.js')).then((m) => m.loadMcpServers())")
+    assert mcp["secrets"] == {"srv-1": {"Authorization": MCP_TOKEN}}
+    page = site.url("article.html")
+    firefox.open_tab(page)
+    seen = as_content_script(firefox, context, page, READ_EVERYTHING)
+    assert API_KEY not in json.dumps(seen) and "mcp-firefox-secret" not in json.dumps(seen), seen
+    assert seen["database"] == [], seen  # the page's origin has no such database
+
+
+def test_once_the_page_tools_are_in_a_page_its_content_scripts_reach_no_storage(firefox, model, site):
+    """The conversations stay in storage.local, which Firefox's content scripts could read: the
+    storage API is gone from TabAgent's content-script world before its scripts meet the page."""
+    context = open_chat(firefox)
+    configure(firefox, context, model.base_url, api_key=API_KEY)
+    page = site.url("article.html") + "?tools"  # its own tab: the first test left one on article.html
+    firefox.open_tab(page)
+    before = as_content_script(firefox, context, page, READ_EVERYTHING)
+    assert "settings" in before["local"], before  # Firefox lets content scripts read storage.local
+    chat = open_chat(firefox)
+    assert "Growing Tomatoes" in ask_background(firefox, chat, "call-tool", name="read_page", args={})["result"]
+    seen = as_content_script(firefox, chat, page, READ_EVERYTHING)
+    assert list(seen["local"]) == ["error"] and list(seen["session"]) == ["error"], seen
+    # The page tools, which never use storage, still work there.
+    assert "Growing Tomatoes" in ask_background(firefox, chat, "call-tool", name="read_page", args={})["result"]
