@@ -157,3 +157,11 @@ def test_only_the_turn_request_builder_names_the_turn_requests_fields():
     own = [name for name in wire.TURN_REQUEST if name not in wire.EVENT_KINDS["done"] and name != "conversation_id"
            and "_" in name]  # conversation_id is every event's field too
     assert where(re.compile(r"\b(%s)\s*:" % "|".join(own)), javascript_files(), allowed={"turn-request.js"}) == {}
+
+
+def test_a_turn_request_made_in_python_has_only_the_declared_fields():
+    """The command line makes its turn requests itself: with the fields wire.py declares."""
+    made = [(str(path.relative_to(ROOT)), keys) for path in (ROOT / "py").rglob("*.py")
+            for node in ast.walk(ast.parse(path.read_text())) if isinstance(node, ast.Dict)
+            for keys in [{k.value for k in node.keys if isinstance(k, ast.Constant)}] if {"conversation_id", "task"} <= keys]
+    assert made and [(path, keys - set(wire.TURN_REQUEST)) for path, keys in made if keys - set(wire.TURN_REQUEST)] == []
