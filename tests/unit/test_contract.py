@@ -165,3 +165,13 @@ def test_a_turn_request_made_in_python_has_only_the_declared_fields():
             for node in ast.walk(ast.parse(path.read_text())) if isinstance(node, ast.Dict)
             for keys in [{k.value for k in node.keys if isinstance(k, ast.Constant)}] if {"conversation_id", "task"} <= keys]
     assert made and [(path, keys - set(wire.TURN_REQUEST)) for path, keys in made if keys - set(wire.TURN_REQUEST)] == []
+
+
+def test_every_event_field_javascript_reads_is_declared():
+    """`event.data.retry_in` must be a key of some kind in EVENT_KINDS: a field renamed in
+    Python would otherwise read as undefined. (In the sandbox's pages `event` is a browser
+    MessageEvent, whose data is a sandbox message, not the agent's event.)"""
+    fields = {field for keys in wire.EVENT_KINDS.values() for field in keys}
+    read = {(str(p.relative_to(ROOT)), field) for p, text in javascript_files().items() if p.parent.name != "sandbox"
+            for field in re.findall(r"\bevent\??\.data\??\.(\w+)", text)}
+    assert read and {(p, field) for p, field in read if field not in fields} == set()
