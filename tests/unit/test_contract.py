@@ -175,3 +175,18 @@ def test_every_event_field_javascript_reads_is_declared():
     read = {(str(p.relative_to(ROOT)), field) for p, text in javascript_files().items() if p.parent.name != "sandbox"
             for field in re.findall(r"\bevent\??\.data\??\.(\w+)", text)}
     assert read and {(p, field) for p, field in read if field not in fields} == set()
+
+
+def test_wire_py_takes_a_default_the_framework_declares_from_the_framework():
+    """context_window's 8,192 was written in wire.py and in context_window.py's DEFAULT_WINDOW."""
+    framework = {}
+    for path in (ROOT / "py" / "tabagent").glob("*.py"):
+        for node in ast.parse(path.read_text()).body:
+            if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant) and any(
+                    isinstance(t, ast.Name) and "DEFAULT" in t.id for t in node.targets):
+                framework[node.value.value] = f"{path.name} {node.targets[0].id}"
+    settings = next(node.value for node in ast.parse(WIRE_PY.read_text()).body
+                    if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == "SETTINGS")
+    again = {key.value: framework[value.value] for key, value in zip(settings.keys, settings.values)
+             if isinstance(value, ast.Constant) and not isinstance(value.value, bool) and value.value in framework}
+    assert framework and again == {}
