@@ -100,10 +100,17 @@ def test_event_kinds_statuses_and_error_kinds_are_compared_through_wire_js():
 def test_every_name_javascript_takes_from_wire_js_exists():
     """EventKind.tokn is undefined, not an error: each one used must be declared."""
     declared = {"EventKind": wire.EVENT_KINDS, "Status": wire.STATUSES, "NotFatal": wire.NOT_FATAL_ERRORS,
+                "Decision": wire.CONFIRMATION_DECISIONS,
                 "SandboxMessage": {kind.replace("-", "_") for kind in wire.SANDBOX_MESSAGES}}
     used = {(name, key) for text in javascript_files().values()
             for name, key in re.findall(r"\b(%s)\.(\w+)" % "|".join(declared), text)}
     assert used and {(name, key) for name, key in used if key not in declared[name]} == set()
+
+
+def test_the_answers_to_a_confirmation_are_named_through_wire_js():
+    """Where a confirmation is answered (the panel's box, the offscreen document's bridge)."""
+    answering = {p: text for p, text in javascript_files().items() if p.name in {"confirmation-view.js", "page-bridge.js"}}
+    assert len(answering) == 2 and where(quoted(wire.CONFIRMATION_DECISIONS), answering) == {}
 
 
 def test_only_wire_py_lists_the_errors_after_which_a_turn_goes_on():
