@@ -3,7 +3,7 @@
 // confirm() waits for the user's answer to a confirmation the agent has emitted, which the
 // side panel sends back through the service worker (MessageType.answerConfirmation).
 
-import { CONFIRMATION_DECISIONS } from "../shared/wire.js";
+import { CONFIRMATION_DECISIONS, Decision } from "../shared/wire.js";
 import { MessageType, Target } from "../shared/messages.js";
 import { readyForModel } from "./screenshot-canvas.js";
 
@@ -31,7 +31,7 @@ export function pageBridge(conversationId) {
     },
     // The turn is over (finished or stopped): questions still open no longer matter.
     close() {
-      for (const id of asked) settle(id, "deny");
+      for (const id of asked) settle(id, Decision.deny);
     },
   };
 }

@@ -295,6 +295,14 @@ export const CONFIRMATION_DECISIONS = Object.freeze([
   "deny"
 ]);
 
+// Each of them by its name: Decision.deny, never "deny".
+export const Decision = Object.freeze({
+  "once": "once",
+  "turn": "turn",
+  "site": "site",
+  "deny": "deny"
+});
+
 // What may happen when the model calls an MCP tool; the first is the default.
 export const MCP_POLICIES = Object.freeze([
   "ask",

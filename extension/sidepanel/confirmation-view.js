@@ -7,6 +7,7 @@ import { MessageType } from "../shared/messages.js";
 import { askBackground } from "../shared/runtime.js";
 import { h } from "../shared/dom.js";
 import { t } from "../shared/i18n.js";
+import { Decision } from "../shared/wire.js";
 
 // Message keys: the question itself is written by the code that will act (its own words).
 const DETAILS = {
@@ -14,10 +15,10 @@ const DETAILS = {
   server: "confirmServer", tool: "confirmTool", arguments: "confirmArguments", changed: "confirmChanged", // an MCP tool's call
 };
 const ANSWERS = [
-  ["once", "allowOnce"],
-  ["turn", "allowForTurn"],
-  ["site", "allowOnSite"], // offered for actions on a page (event.data.site)
-  ["deny", "deny"],
+  [Decision.once, "allowOnce"],
+  [Decision.turn, "allowForTurn"],
+  [Decision.site, "allowOnSite"], // offered for actions on a page (event.data.site)
+  [Decision.deny, "denyIt"],
 ];
 const DECIDED = {
   once: "allowedOnce", turn: "allowedForTurn", site: "allowedOnSite", deny: "denied", ended: "notAnswered",
@@ -43,7 +44,7 @@ export class ConfirmationView {
   constructor(event) {
     const { id, tool, message, details, site } = event.data;
     this.question = { conversationId: event.conversation_id, id };
-    this.buttons = ANSWERS.filter(([decision]) => decision !== "site" || site).map(([decision, label]) =>
+    this.buttons = ANSWERS.filter(([decision]) => decision !== Decision.site || site).map(([decision, label]) =>
       h("button", { type: "button", "data-decision": decision, onclick: () => this.answer(decision) }, t(label, hostOf(site))),
     );
     this.outcome = h("p", { class: "confirmation-outcome", role: "status", hidden: true });
@@ -71,7 +72,7 @@ export class ConfirmationView {
     }
   }
 
-  // decision: "once" | "turn" | "site" | "deny", or "ended" when the turn ended unanswered.
+  // decision: one of wire.js CONFIRMATION_DECISIONS, or "ended" when the turn ended unanswered.
   settle(decision) {
     for (const button of this.buttons) button.disabled = true;
     this.element.dataset.state = decision;

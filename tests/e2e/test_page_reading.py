@@ -318,8 +318,8 @@ def test_a_recipe_is_read_with_its_ingredients_from_their_own_box(open_page):
 def test_a_paper_is_read_with_its_abstract_before_the_references_readability_picks(open_page):
     # Behind a paywall a paper's page holds its abstract and a long list of references, and
     # Readability takes the references: the abstract, in a section of its own, joins first.
-    # (In one part: the abstract and the references make more than a part's 4,000 tokens.)
-    text = " ".join(open_page("paper.html")("read_page", max_tokens=8000)["markdown"].split())
+    # (All of it in one part: the default part, 4,000 tokens, ends before the references.)
+    text = " ".join(open_page("paper.html")("read_page", max_tokens=100000)["markdown"].split())
     assert "## Abstract ### Purpose of the review The purpose of the review is to summarise" in text
     assert text.index("strontium ranelate and dapsone.") < text.index("1. Shear NH, et al.")
     assert "review@example.com" not in text  # a hidden "abstract" planted for the model

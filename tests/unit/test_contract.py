@@ -100,10 +100,17 @@ def test_event_kinds_statuses_and_error_kinds_are_compared_through_wire_js():
 def test_every_name_javascript_takes_from_wire_js_exists():
     """EventKind.tokn is undefined, not an error: each one used must be declared."""
     declared = {"EventKind": wire.EVENT_KINDS, "Status": wire.STATUSES, "NotFatal": wire.NOT_FATAL_ERRORS,
+                "Decision": wire.CONFIRMATION_DECISIONS,
                 "SandboxMessage": {kind.replace("-", "_") for kind in wire.SANDBOX_MESSAGES}}
     used = {(name, key) for text in javascript_files().values()
             for name, key in re.findall(r"\b(%s)\.(\w+)" % "|".join(declared), text)}
     assert used and {(name, key) for name, key in used if key not in declared[name]} == set()
+
+
+def test_the_answers_to_a_confirmation_are_named_through_wire_js():
+    """Where a confirmation is answered (the panel's box, the offscreen document's bridge)."""
+    answering = {p: text for p, text in javascript_files().items() if p.name in {"confirmation-view.js", "page-bridge.js"}}
+    assert len(answering) == 2 and where(quoted(wire.CONFIRMATION_DECISIONS), answering) == {}
 
 
 def test_only_wire_py_lists_the_errors_after_which_a_turn_goes_on():
@@ -157,3 +164,36 @@ def test_only_the_turn_request_builder_names_the_turn_requests_fields():
     own = [name for name in wire.TURN_REQUEST if name not in wire.EVENT_KINDS["done"] and name != "conversation_id"
            and "_" in name]  # conversation_id is every event's field too
     assert where(re.compile(r"\b(%s)\s*:" % "|".join(own)), javascript_files(), allowed={"turn-request.js"}) == {}
+
+
+def test_a_turn_request_made_in_python_has_only_the_declared_fields():
+    """The command line makes its turn requests itself: with the fields wire.py declares."""
+    made = [(str(path.relative_to(ROOT)), keys) for path in (ROOT / "py").rglob("*.py")
+            for node in ast.walk(ast.parse(path.read_text())) if isinstance(node, ast.Dict)
+            for keys in [{k.value for k in node.keys if isinstance(k, ast.Constant)}] if {"conversation_id", "task"} <= keys]
+    assert made and [(path, keys - set(wire.TURN_REQUEST)) for path, keys in made if keys - set(wire.TURN_REQUEST)] == []
+
+
+def test_every_event_field_javascript_reads_is_declared():
+    """`event.data.retry_in` must be a key of some kind in EVENT_KINDS: a field renamed in
+    Python would otherwise read as undefined. (In the sandbox's pages `event` is a browser
+    MessageEvent, whose data is a sandbox message, not the agent's event.)"""
+    fields = {field for keys in wire.EVENT_KINDS.values() for field in keys}
+    read = {(str(p.relative_to(ROOT)), field) for p, text in javascript_files().items() if p.parent.name != "sandbox"
+            for field in re.findall(r"\bevent\??\.data\??\.(\w+)", text)}
+    assert read and {(p, field) for p, field in read if field not in fields} == set()
+
+
+def test_wire_py_takes_a_default_the_framework_declares_from_the_framework():
+    """context_window's 8,192 was written in wire.py and in context_window.py's DEFAULT_WINDOW."""
+    framework = {}
+    for path in (ROOT / "py" / "tabagent").glob("*.py"):
+        for node in ast.parse(path.read_text()).body:
+            if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant) and any(
+                    isinstance(t, ast.Name) and "DEFAULT" in t.id for t in node.targets):
+                framework[node.value.value] = f"{path.name} {node.targets[0].id}"
+    settings = next(node.value for node in ast.parse(WIRE_PY.read_text()).body
+                    if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == "SETTINGS")
+    again = {key.value: framework[value.value] for key, value in zip(settings.keys, settings.values)
+             if isinstance(value, ast.Constant) and not isinstance(value.value, bool) and value.value in framework}
+    assert framework and again == {}

@@ -177,6 +177,8 @@ def javascript_module() -> str:
                   "Each of those types by its name: SandboxMessage.tool_call, never \"tool-call\"."),
         _constant("MCP_SERVER", list(MCP_SERVER), "One MCP server as a turn receives it."),
         _constant("CONFIRMATION_DECISIONS", list(CONFIRMATION_DECISIONS), "The answers to a confirmation."),
+        _constant("Decision", {decision: decision for decision in CONFIRMATION_DECISIONS},
+                  "Each of them by its name: Decision.deny, never \"deny\"."),
         _constant("MCP_POLICIES", list(MCP_POLICIES), "What may happen when the model calls an MCP tool; the first is the default."),
     ])
 
