@@ -7,7 +7,7 @@ somewhere in the code. A file that moves or a field that is renamed takes its do
 Paths are read from the repository root, from extension/ (the docs name the contexts' files
 as background/…, offscreen/…) and from py/; a link in docs/ also from docs/. A bare file name
 must be some file's name. What the build makes (extension/vendor/, dist/, node_modules/) and
-what lies beside the repository (../shared) are not checked.
+what lies beside the repository (a path from ../) are not checked.
 """
 
 from __future__ import annotations
