@@ -17,7 +17,7 @@ pytestmark = [pytest.mark.e2e, pytest.mark.timeout(120)]
 def chromium_running(profile) -> bool:
     """Whether a process of the Chromium that uses `profile` still runs (a zombie, ended but
     not yet reaped, has no command line left to match)."""
-    return subprocess.run(["pgrep", "-f", f"--user-data-dir={profile}"], capture_output=True).returncode == 0
+    return subprocess.run(["pgrep", "-f", f"user-data-dir={profile}"], capture_output=True).returncode == 0
 
 
 def test_a_start_that_fails_leaves_no_chromedriver_and_no_chromium(tmp_path):
