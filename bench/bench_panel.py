@@ -32,6 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from tests.e2e.chat import configure, fresh_panel, send  # noqa: E402
 from tests.helpers.browser import Browser, fresh_profile, remove_profile  # noqa: E402
 from tests.helpers.model_server import ModelServer, Reply  # noqa: E402
+from bench_sandbox import offscreen as offscreen_target  # noqa: E402
 
 WATCH_TOKENS = """
 window.seenTokens = {};
@@ -129,13 +130,7 @@ def offscreen(browser: Browser) -> dict:
     """The offscreen document's target (the ping starts it, if it was not running)."""
     if not browser.driver.execute_async_script(PING).get("ok"):
         raise RuntimeError("the extension did not answer a ping")
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        for target in browser.extension_targets():
-            if target["url"].endswith("extension/offscreen/offscreen.html"):
-                return target
-        time.sleep(0.1)
-    raise RuntimeError("the offscreen document never appeared")
+    return offscreen_target(browser)
 
 
 def panel_alone(browser: Browser) -> None:

@@ -4,8 +4,8 @@ would load every later test and measurement, and nobody holds the browser to qui
 from __future__ import annotations
 
 import json
+import subprocess
 import time
-from pathlib import Path
 
 import pytest
 
@@ -14,24 +14,10 @@ from tests.helpers.browser import Browser, fresh_profile, remove_profile
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(120)]
 
 
-def processes_naming(text: str) -> list[int]:
-    """The processes whose command line holds `text`."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        try:
-            if entry.name.isdigit() and text in (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace"):
-                found.append(int(entry.name))
-        except OSError:
-            continue  # it ended while we looked
-    return found
-
-
-def still_running(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return False
-    return state != "Z"  # a zombie has ended; only its parent's bookkeeping is left
+def chromium_running(profile) -> bool:
+    """Whether a process of the Chromium that uses `profile` still runs (a zombie, ended but
+    not yet reaped, has no command line left to match)."""
+    return subprocess.run(["pgrep", "-f", f"user-data-dir={profile}"], capture_output=True).returncode == 0
 
 
 def test_a_start_that_fails_leaves_no_chromedriver_and_no_chromium(tmp_path):
@@ -46,11 +32,11 @@ def test_a_start_that_fails_leaves_no_chromedriver_and_no_chromium(tmp_path):
     try:
         with pytest.raises(RuntimeError, match="did not load"):
             browser.start(tmp_path)
-        chromedriver = browser.driver.service.process.pid
+        chromedriver = browser.driver.service.process
         deadline = time.monotonic() + 30  # Chromium's processes take a moment to end after quit
-        while (still_running(chromedriver) or processes_naming(str(profile))) and time.monotonic() < deadline:
+        while (chromedriver.poll() is None or chromium_running(profile)) and time.monotonic() < deadline:
             time.sleep(0.1)
-        assert not still_running(chromedriver), "chromedriver is still running"
-        assert not [pid for pid in processes_naming(str(profile)) if still_running(pid)], "Chromium is still running"
+        assert chromedriver.poll() is not None, "chromedriver is still running"
+        assert not chromium_running(profile), "Chromium is still running"
     finally:
         remove_profile(profile)
