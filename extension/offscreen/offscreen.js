@@ -14,7 +14,7 @@ import { TurnRunner } from "./python-turns.js";
 import { exposeForDebugging } from "../shared/debug-handle.js";
 
 const python = startPython();
-exposeForDebugging("python", python);
+exposeForDebugging("python", python); // for the console and tests (shared/debug-handle.js)
 const idle = new IdleClose(() => {
   chrome.runtime.sendMessage({ target: Target.background, type: MessageType.offscreenIdle }).catch(() => {});
 });

@@ -235,4 +235,5 @@ openInitialConversation();
 composerContext.start();
 prompt.focus();
 
+// For the console and tests: the view on screen, through the one debug handle.
 exposeForDebugging("conversation", conversation);
