@@ -14,16 +14,33 @@ const STORES = [/^https:\/\/chromewebstore\.google\.com\//, /^https:\/\/chrome\.
 
 const isOwnPage = (url) => Boolean(url?.startsWith(OWN_PAGES));
 
-// The tab the user is on: the active tab of the last focused window. When that is one of
-// our own pages (the side panel opened as a tab), it is the tab they looked at last.
-export async function userTab() {
-  const [active] = await chrome.tabs.query({ active: true, lastFocusedWindow: true });
+// The tab the user is on: the active tab of the side panel's window (`windowId`), never the
+// last focused window's, which may be a pop-up the page opened. When that is one of our own
+// pages (the side panel opened as a tab), it is the tab they looked at last. Without a window
+// (a request that did not come from a panel), the last focused window.
+export async function userTab(windowId) {
+  const where = windowId != null ? { windowId } : { lastFocusedWindow: true };
+  const [active] = await chrome.tabs.query({ active: true, ...where }).catch(() => []);
   if (active && !isOwnPage(active.url ?? active.pendingUrl)) return active;
   const others = (await chrome.tabs.query({})).filter((tab) => !isOwnPage(tab.url ?? tab.pendingUrl));
-  const sameWindowFirst = (tab) => (tab.windowId === active?.windowId ? 1 : 0);
+  const inWindow = windowId ?? active?.windowId;
+  const sameWindowFirst = (tab) => (tab.windowId === inWindow ? 1 : 0);
   others.sort((a, b) => sameWindowFirst(b) - sameWindowFirst(a) || (b.lastAccessed ?? 0) - (a.lastAccessed ?? 0));
   if (!others.length) throw new PageUnavailable("There is no tab with a web page open, so there is no page to work on.");
   return others[0];
+}
+
+// The tab the agent works on (`agent`, as the side panel's request gave it): the tab its turn
+// started on, whichever tab a page brings to the front since; for a tool called alone, the
+// user's tab in the panel's window now.
+export async function agentTab(agent) {
+  if (agent?.tab_id == null) return userTab(agent?.window_id);
+  try {
+    return await chrome.tabs.get(agent.tab_id);
+  } catch {
+    throw new PageUnavailable("The tab this conversation was working on has been closed, so there is no page to work on; " +
+      "the user can open the page again and ask once more.");
+  }
 }
 
 export async function tabById(tabId) {

@@ -8,7 +8,7 @@
 import { FIRST_IN_EVERY_PAGE } from "../browser/content-world.js";
 import { MessageType } from "../shared/messages.js";
 import { askOffscreen } from "./offscreen-document.js";
-import { PageUnavailable, fileRefusal, refusal, settled, tabById, userTab } from "./page-access.js";
+import { PageUnavailable, agentTab, fileRefusal, refusal, settled, tabById } from "./page-access.js";
 import { takeScreenshot } from "./screenshot.js";
 import { TAB_ACTIONS, TAB_TOOLS } from "./tab-tools.js";
 
@@ -101,9 +101,10 @@ async function run(tab, name, args) {
   return reply.ok ? reply : { ok: false, error: String(reply.error), from_page: true };
 }
 
-export async function runPageTool({ name, args, tab_id: tabId, expect_url: expectUrl }) {
+// agent_tab: whose tab the tools work on ({tab_id?, window_id?}: the turn's, see agentTab).
+export async function runPageTool({ name, args, tab_id: tabId, expect_url: expectUrl, agent_tab: agent }) {
   try {
-    const tab = await settled(tabId != null ? await tabById(tabId) : await userTab());
+    const tab = await settled(tabId != null ? await tabById(tabId) : await agentTab(agent));
     // An action the user confirmed must happen on the page they saw, or not at all.
     if (expectUrl && withoutFragment(tab.url) !== withoutFragment(expectUrl)) {
       throw new PageUnavailable(`Nothing was done: the tab has left ${expectUrl} since the user confirmed (it now shows ${tab.url}).`);

@@ -70,16 +70,20 @@ const fromAgent = {
   [MessageType.offscreenListening]: () => offscreenListening(),
 };
 
+// The window of the side panel that sent a request: the one it says (a side panel's sender
+// names no tab), else the tab it was opened as.
+const panelWindow = (message, sender) => (Number.isInteger(message.windowId) ? message.windowId : sender.tab?.windowId);
+
 // Requests from the pages a person uses (side panel, settings): never from a content script.
 const handlers = {
-  [MessageType.callTool]: (message) => askOffscreen(message),
+  [MessageType.callTool]: (message, sender) => askOffscreen({ ...message, agentTab: { window_id: panelWindow(message, sender) } }),
   [MessageType.listTools]: async (message) => {
     const { servers, secrets } = await loadMcpServers(); // the Tools view shows MCP tools too
     return askOffscreen({ ...message, ...mcpForPython(servers, secrets) });
   },
   [MessageType.answerConfirmation]: (message) => askOffscreen(message),
   [MessageType.ping]: (message) => askOffscreen(message),
-  [MessageType.startTurn]: (message) => startTurn(message),
+  [MessageType.startTurn]: (message, sender) => startTurn({ ...message, windowId: panelWindow(message, sender) }),
   [MessageType.stopTurn]: async (message) => {
     const result = await stopTurn(message);
     changed(message.conversationId);
@@ -90,8 +94,8 @@ const handlers = {
     if (settled) changed();
     return { settled };
   },
-  [MessageType.editTurn]: async (message) => {
-    const started = await editTurn(message);
+  [MessageType.editTurn]: async (message, sender) => {
+    const started = await editTurn({ ...message, windowId: panelWindow(message, sender) });
     changed(message.conversationId);
     return started;
   },

@@ -8,6 +8,7 @@ import { forPython, loadSettings, whatIsMissing, withOverrides } from "../shared
 import { askOffscreen, offscreenDocumentExists } from "./offscreen-document.js";
 import { loadMcpServers, mcpForPython } from "../shared/mcp-servers.js";
 import { Status } from "../shared/wire.js";
+import { userTab } from "./page-access.js";
 
 // What the user attached in the composer (sidepanel/attachments-view.js): tabs by id, each
 // with the address its chip showed (Python reads a tab only while it shows that site), and the
@@ -24,7 +25,8 @@ function attachments(tabs, selection) {
 }
 
 // replacing: the turn a regenerated or edited one replaces, with every turn after it.
-export async function startTurn({ conversationId, text, context, overrides, attachedTabs, attachedSelection, replacing }) {
+// windowId: the side panel's window, whose tab the turn works on.
+export async function startTurn({ conversationId, text, context, overrides, attachedTabs, attachedSelection, replacing, windowId }) {
   if (!text?.trim()) throw new Error("Write a message first.");
   const { settings, apiKey } = await loadSettings();
   const missing = whatIsMissing(settings, apiKey);
@@ -41,16 +43,23 @@ export async function startTurn({ conversationId, text, context, overrides, atta
     const turn = { id: turnId, text, context: context ?? null, ...attached.record, startedAt: Date.now() };
     const record = await conversations.addTurn(found.id, turn, { overrides, replacing });
     const mcp = await loadMcpServers();
-    await runInPython(record, turnId, { text, context, settings, apiKey, mcp, attached: attached.request });
+    await runInPython(record, turnId, { text, context, settings, apiKey, mcp, attached: attached.request, agentTab: await turnTab(windowId) });
   } finally {
     starting.delete(turnId);
   }
   return { conversationId: found.id, turnId };
 }
 
+// The tab the turn works on, chosen as it starts: a tab a page opens or brings to the front
+// while the turn runs is not the user's. (No web tab now: each tool looks again, and says so.)
+async function turnTab(windowId) {
+  const tab = await userTab(windowId).catch(() => null);
+  return { tab_id: tab?.id ?? null, window_id: windowId ?? null };
+}
+
 // attached: the tabs and the selection the user attached to this message themselves; reading
 // them is what they asked for, so Python reads them with no question (attachments.py).
-function runInPython(record, turnId, { text, context, settings, apiKey, mcp, attached }) {
+function runInPython(record, turnId, { text, context, settings, apiKey, mcp, attached, agentTab }) {
   return askOffscreen({
     type: MessageType.runTurn,
     conversationId: record.id,
@@ -65,6 +74,7 @@ function runInPython(record, turnId, { text, context, settings, apiKey, mcp, att
     // The user's MCP servers and, apart, their headers: secrets, like the key.
     ...mcpForPython(mcp.servers, mcp.secrets),
     ...attached,
+    agentTab,
   });
 }
 

@@ -646,6 +646,7 @@
   // The `boxes` the reading lacks join it, before its first block. (A box around the reading
   // itself, or larger than it, is a page's wrapper, not a list.)
   function withBoxes(content, boxes) {
+    if (!boxes.length) return content; // (most pages: the reading's blocks and text go unread)
     const first = textBlocks(content)[0];
     if (!first) return content;
     const text = page.squash(content.textContent);

@@ -194,30 +194,56 @@
     // Text the page coloured like its background. Text that keeps the colour it had outside
     // that background was not matched to it: that is a page whose stylesheet for the text
     // did not load (black on the black body its inline style paints), not hiding.
-    function blendsIn(el, style, box) {
+    // The element's colour against its background is judged once (faintText); only text whose
+    // colour matches looks for a picture under its own box.
+    const faint = new Map();
+    function faintText(el) {
+      if (!faint.has(el)) faint.set(el, colourLikeBackground(el));
+      return faint.get(el);
+    }
+    // The text's colour when it is that of the background under it; else null.
+    function colourLikeBackground(el) {
+      const style = styleOf(el);
       const text = rgba(style.webkitTextFillColor || style.color);
-      if (text[3] < 0.95 || style.textShadow !== "none") return false;
+      if (text[3] < 0.95 || style.textShadow !== "none") return null;
       const background = backgroundUnder(el);
-      if (!background || contrast(text, background.color) >= FAINT_CONTRAST) return false;
+      if (!background || contrast(text, background.color) >= FAINT_CONTRAST) return null;
       const outside = background.owner?.parentElement ? rgba(styleOf(background.owner.parentElement).color) : [0, 0, 0, 1];
-      return contrast(text, outside) >= FAINT_CONTRAST && !paintUnder(el, box, text);
+      return contrast(text, outside) >= FAINT_CONTRAST ? text : null;
+    }
+    function blendsIn(el, box) {
+      const text = faintText(el);
+      return Boolean(text) && !paintUnder(el, box, text);
+    }
+
+    // What an element's own style says of its text: null when it is not shown at all (hidden
+    // elements are dropped whole), a reason, or "" when only its text's boxes can tell.
+    // Judged once per element: its text nodes (split by every link and emphasis) share it.
+    const verdicts = new Map();
+    function verdictOn(el) {
+      if (!verdicts.has(el)) verdicts.set(el, judge(el));
+      return verdicts.get(el);
+    }
+    function judge(el) {
+      if (NOT_TEXT.has(el.localName) || !isShown(el)) return null;
+      const style = styleOf(el);
+      if (parseFloat(style.fontSize) < TINY_FONT_PX) return "too small";
+      if (el.namespaceURI === HTML && paintsNothing(el, style)) return "no paint"; // (SVG text is painted by its fill)
+      return isClipped(el) ? "clipped" : "";
     }
 
     // Why a person could not read this text node where the page draws it: "" when they can,
-    // null when it is not shown at all (hidden elements are dropped whole).
+    // null when it is not shown at all.
     return function whyUnseen(node) {
       const el = node.parentElement;
-      if (!el || NOT_TEXT.has(el.localName) || !/\S/.test(node.data) || !isShown(el)) return null;
-      const style = styleOf(el);
-      const html = el.namespaceURI === HTML; // SVG text is painted by its fill, not its colour
-      if (parseFloat(style.fontSize) < TINY_FONT_PX) return "too small";
-      if (html && paintsNothing(el, style)) return "no paint";
-      if (isClipped(el)) return "clipped";
+      if (!el || !/\S/.test(node.data)) return null;
+      const verdict = verdictOn(el);
+      if (verdict !== "") return verdict;
       range.selectNodeContents(node);
       const box = range.getBoundingClientRect();
       if (!box.width && !box.height) return ""; // not laid out (folded away): judged by style only
       if (offPage(box)) return "off the page";
-      return html && blendsIn(el, style, box) ? "background colour" : "";
+      return el.namespaceURI === HTML && blendsIn(el, box) ? "background colour" : "";
     };
   }
 

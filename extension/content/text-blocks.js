@@ -1,32 +1,30 @@
-// The innermost blocks of text under an element: those matching a selector that hold text and
-// no block (of another selector) that holds text. main-content.js's rules ask for them again
-// after each change to the reading. Asking each block's textContent, and then each block
-// inside it, reads the page's text once per level of nesting (a third of read_page's time on
-// a long article); here every element is visited once, from the leaves up.
+// The innermost blocks of text under an element: those that hold text and no other block that
+// holds text. main-content.js's rules ask for them again after each change to the reading.
+// Asking each block's textContent, and then each block inside it, read the page's text once
+// per level of nesting; here each piece of text is visited once and finds its own block.
 (() => {
   const page = (globalThis.TabAgentPage ??= {});
+  const TEXT = NodeFilter.SHOW_TEXT | NodeFilter.SHOW_CDATA_SECTION;
 
-  // Elements under `root` (not root) matching `selector` whose text is not all whitespace
-  // and which hold no element matching `inside` with such text; in document order.
-  function innermostWithText(root, selector, inside) {
-    const elements = [...root.querySelectorAll("*")];
-    const withText = new Set();
+  // The elements under `root` (not root) matching `kinds` whose text is not all whitespace and
+  // which hold no element matching `blocks` with such text; in document order. Every `kinds`
+  // element must be a `blocks` one too: such an element qualifies when it is the nearest block
+  // of every piece of text under it.
+  function innermostWithText(root, kinds, blocks) {
+    const owners = [];
     const holdsBlock = new Set();
-    for (let i = elements.length - 1; i >= 0; i--) { // children before their parents
-      const el = elements[i];
-      let text = false;
-      let block = false;
-      for (let child = el.firstChild; child; child = child.nextSibling) {
-        if (child.nodeType === Node.TEXT_NODE || child.nodeType === Node.CDATA_SECTION_NODE) text ||= /\S/.test(child.data);
-        else if (withText.has(child)) {
-          text = true;
-          block ||= holdsBlock.has(child) || child.matches(inside);
-        }
-      }
-      if (text) withText.add(el);
-      if (block) holdsBlock.add(el);
+    const walker = root.ownerDocument.createTreeWalker(root, TEXT);
+    let last = null;
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      if (!/\S/.test(node.data)) continue;
+      const block = node.parentElement?.closest(blocks);
+      if (!block || block === last || block === root || !root.contains(block)) continue;
+      last = block;
+      owners.push(block);
+      for (let up = block.parentElement; up && up !== root && !holdsBlock.has(up); up = up.parentElement) holdsBlock.add(up);
     }
-    return elements.filter((el) => withText.has(el) && !holdsBlock.has(el) && el.matches(selector));
+    // (An owner met again after a block inside it holds that block, and so is left out.)
+    return [...new Set(owners)].filter((el) => !holdsBlock.has(el) && el.matches(kinds));
   }
 
   page.textBlocks = { innermostWithText };

@@ -9,13 +9,15 @@ import { readyForModel } from "./screenshot-canvas.js";
 
 const waiting = new Map(); // confirmation id -> { conversationId, resolve }
 
-export function pageBridge(conversationId) {
+// agentTab: the tab the turn works on ({tab_id?, window_id?}, from the side panel that started
+// it), sent with every call so that a tab the page brings to the front is not taken for it.
+export function pageBridge(conversationId, agentTab = null) {
   const asked = new Set();
   return {
     async call(requestJson) {
       // Passed on as Python wrote it: the wire's spelling (wire.js PAGE_TOOL_REQUEST), no renaming.
       const { name, args, tab_id, expect_url } = JSON.parse(requestJson);
-      const message = { target: Target.background, type: MessageType.pageTool, name, args, tab_id, expect_url };
+      const message = { target: Target.background, type: MessageType.pageTool, name, args, tab_id, expect_url, agent_tab: agentTab };
       const reply = await chrome.runtime.sendMessage(message).catch((error) => ({ ok: false, error: error.message }));
       if (!reply?.ok) {
         const why = reply?.error ?? "the service worker did not answer";
@@ -55,8 +57,8 @@ export async function answerConfirmation({ conversationId, id, decision }) {
 
 // One tool called by hand (MessageType.callTool): the exact text a model would get, and the
 // time from the call to the result measured in Python.
-export async function callTool(api, { name, args }) {
-  const reply = JSON.parse(await api.call_tool_json(name, JSON.stringify(args ?? {}), pageBridge(null)));
+export async function callTool(api, { name, args, agentTab }) {
+  const reply = JSON.parse(await api.call_tool_json(name, JSON.stringify(args ?? {}), pageBridge(null, agentTab)));
   if (!reply.ok) throw new Error(reply.error);
   return { result: reply.result, ms: reply.ms };
 }

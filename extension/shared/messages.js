@@ -11,7 +11,7 @@ export const MessageType = Object.freeze({
   // Is Python up? Answered by the offscreen document with versions and start-up time.
   ping: "ping",
   // Side panel -> service worker: the user's turns.
-  startTurn: "start-turn", // { conversationId?, text, context?, overrides?, attachedTabs?, attachedSelection? } -> { conversationId, turnId }
+  startTurn: "start-turn", // { conversationId?, text, context?, overrides?, attachedTabs?, attachedSelection?, windowId? } -> { conversationId, turnId }
   // Side panel -> service worker: the selection on the user's page, to attach to a message.
   readSelection: "read-selection", // {} -> { text, url, title }
   stopTurn: "stop-turn", // { conversationId }
@@ -32,12 +32,13 @@ export const MessageType = Object.freeze({
   listMcpPrompts: "list-mcp-prompts", // {} -> { prompts: [{ server_id, server, name, description, arguments }] }
   getMcpPrompt: "get-mcp-prompt", // { serverId, name, arguments } -> { ok, text } | { ok: false, error }
   // Service worker -> offscreen document.
-  runTurn: "run-turn", // { turnId, and wire.js TURN_REQUEST in camelCase: conversationId, task, ... } (offscreen/turn-request.js)
+  runTurn: "run-turn", // { turnId, and wire.js TURN_REQUEST in camelCase: conversationId, task, ... } (offscreen/turn-request.js), and agentTab: the tab the page tools work on
   // Side panel -> service worker -> offscreen document: the page tools.
   answerConfirmation: "answer-confirmation", // { conversationId, id, decision: wire.js CONFIRMATION_DECISIONS } -> { answered }
   listTools: "list-tools", // {} -> { tools: [{ name, description, parameters, signature }], problems }
-  callTool: "call-tool", // { name, args } -> { result, ms }: one tool called by hand, no model (for developers)
-  // Offscreen document -> service worker: one page-tool call, run in the user's tab.
+  callTool: "call-tool", // { name, args, windowId? } -> { result, ms }: one tool called by hand, no model (for developers)
+  // Offscreen document -> service worker: one page-tool call, run in the user's tab (agent_tab:
+  // the turn's { tab_id?, window_id? }, added by page-bridge.js, not Python).
   pageTool: "page-tool", // wire.js PAGE_TOOL_REQUEST { name, args, tab_id?, expect_url? } -> PAGE_TOOL_REPLY
   // Python's life cycle: the offscreen document has been idle long enough (offscreen -> service
   // worker), is it still (service worker -> offscreen: { idle }); a side panel's runtime Port

@@ -88,11 +88,14 @@ async function send(event) {
   });
 }
 
+// The browser window this panel belongs to: the turn works on the tab the user is on there.
+const panelWindowId = () => chrome.windows.getCurrent().then((window) => window.id, () => undefined);
+
 // Starts a turn (a new one, or an edited or regenerated one) and shows its conversation.
 async function startTurnWith(type, request, onStarted = () => {}) {
   sendButton.disabled = true;
   try {
-    const { conversationId } = await askBackground(type, request);
+    const { conversationId } = await askBackground(type, { ...request, windowId: await panelWindowId() });
     onStarted();
     await conversation.open(conversationId);
   } catch (error) {

@@ -98,7 +98,8 @@ export class ToolsView {
     button.disabled = true;
     result.textContent = t("running");
     try {
-      const reply = await askBackground(MessageType.callTool, { name, args });
+      const windowId = await chrome.windows.getCurrent().then((window) => window.id, () => undefined); // (the tab the user is on there)
+      const reply = await askBackground(MessageType.callTool, { name, args, windowId });
       result.textContent = reply.result;
       result.dataset.ms = String(reply.ms);
       result.title = t("msInPython", reply.ms);

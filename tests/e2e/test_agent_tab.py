@@ -1,0 +1,107 @@
+"""Which tab the page tools read: the tab the side panel belongs to, not one a page brought to the
+front. A page that opens a pop-up window or a pop-under tab as it loads is not taken for the
+user's tab, by hand or in a turn; and a turn whose tab was closed says so in words.
+
+The pages are loaded through chrome.tabs, not Selenium: ChromeDriver waits on a page that
+opens windows as it loads."""
+
+import threading
+
+import pytest
+
+from tests.helpers.model_server import Reply
+from tests.helpers.page_server import PageServer
+
+from .chat import configure, send, wait, wait_for_status
+from .page_tabs import PageTabs, article, page_content
+from .test_page_actions import answer, call, question, told
+from .test_page_tools import OWN_PAGES
+
+pytestmark = pytest.mark.e2e
+
+# All the windows, each with its tabs: [{id, type, tabs: [{id, active, url, status}]}].
+WINDOWS = """
+const done = arguments[arguments.length - 1];
+chrome.windows.getAll({ populate: true }).then((windows) => done(windows.map((w) => ({ id: w.id, type: w.type,
+  tabs: w.tabs.map((t) => ({ id: t.id, active: t.active, url: t.url || t.pendingUrl || "", status: t.status })) }))));
+"""
+LOAD = "chrome.tabs.update(arguments[0], { url: arguments[1] }).then(() => arguments[2]())"
+CLOSE = "chrome.tabs.remove(arguments[0]).then(() => arguments[1]())"
+
+
+@pytest.fixture(scope="module")
+def site():
+    with PageServer(OWN_PAGES) as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def tabs(browser, model):
+    tabs = PageTabs(browser)
+    configure(browser, model.base_url, agent="tool_calling")
+    return tabs
+
+
+@pytest.fixture
+def page_tab(tabs, site):
+    """The page tab's id, showing article.html; the advertisements' tabs are closed after."""
+    tabs.show(site.url("article.html"))
+    [tab] = [t["id"] for w in windows(tabs) for t in w["tabs"] if t["url"] == site.url("article.html")]
+    yield tab
+    for ad in ads(tabs, site):
+        tabs.driver.execute_async_script(CLOSE, ad["id"])
+
+
+def windows(tabs):
+    if tabs.driver.current_window_handle != tabs.panel:  # (chrome.windows is the panel's; switching brings it to the front)
+        tabs.driver.switch_to.window(tabs.panel)
+    return tabs.driver.execute_async_script(WINDOWS)
+
+
+def ads(tabs, site):
+    """The loaded tabs showing the advertisement, with their window's type."""
+    return [{**t, "window": w["type"]} for w in windows(tabs) for t in w["tabs"]
+            if t["url"] == site.url("pop-ad.html") and t["status"] == "complete"]
+
+
+def test_a_pop_up_window_the_page_opens_on_load_is_not_read(tabs, site, page_tab):
+    tabs.driver.execute_async_script(LOAD, page_tab, site.url("pop-up.html"))
+    wait(tabs.browser, lambda _: any(ad["window"] == "popup" for ad in ads(tabs, site)), 20, "the pop-up never opened")
+    fields, markdown = article(tabs.call("read_page"))
+    assert fields["Title"] == "Harbour ferry timetable" and "north pier" in markdown
+    assert "“prize” does not occur in the page's text." in tabs.call("find_in_page", query="prize")  # (nor any page tool)
+
+
+def test_a_pop_under_tab_brought_to_the_front_during_a_turn_is_not_read(tabs, model, site, page_tab):
+    ad_in_front = threading.Event()
+    model.reset()
+    model.script(call("navigate", url=site.url("pop-under.html")),
+                 Reply(tool_calls=[{"name": "read_page", "arguments": {}}], pause=ad_in_front), Reply(text="Read."))
+    tabs.driver.find_element("id", "new-chat").click()
+    send(tabs.browser, "Open the hut's page and read it")
+    question(tabs, 0)
+    answer(tabs, 0, "once")
+    # The new tab is in front of the page before the agent reads (the pop-under's point).
+    wait(tabs.browser, lambda _: any(ad["active"] and ad["window"] == "normal" for ad in ads(tabs, site)), 20,
+         "the pop-under never came to the front")
+    ad_in_front.set()
+    wait_for_status(tabs.browser, "ok")
+    source, content = page_content(told(model, 2))
+    assert source == site.url("pop-under.html") and "Mountain hut opening times" in content and "prize" not in content
+
+
+def test_a_turn_whose_tab_was_closed_says_so_in_words(tabs, model, site, page_tab, browser):
+    may_read = threading.Event()
+    other = browser.open_tab(site.url("tables.html"))  # the tab the user is on when the turn starts
+    [closing] = [t["id"] for w in windows(tabs) for t in w["tabs"] if t["url"] == site.url("tables.html")]
+    model.reset()
+    model.script(Reply(tool_calls=[{"name": "read_page", "arguments": {}}], pause=may_read), Reply(text="Gone."))
+    tabs.driver.find_element("id", "new-chat").click()
+    send(tabs.browser, "Read the tables")
+    wait(tabs.browser, lambda _: len(model.requests) == 1, 30, "the turn never asked the model")
+    tabs.driver.execute_async_script(CLOSE, closing)
+    assert other not in tabs.driver.window_handles
+    may_read.set()
+    wait_for_status(tabs.browser, "ok")
+    assert told(model, 1) == ("The tab this conversation was working on has been closed, so there is no page to work on; "
+                              "the user can open the page again and ask once more.")
