@@ -67,9 +67,15 @@
   const isHeading = (el) => /^h[1-6]$/.test(el.localName);
 
   // The names of an element (each class, its id), each as its words.
+  // A BEM modifier (after "--": "Report__Section--Ads", "card--sponsored") names a variant of
+  // the block, such as where ads may go beside it, not what the block is: its words are left out.
+  // (After a prefix of a few letters, "--" only separates a namespace: "dp--cookie-check".)
+  const BEM_BLOCK_CHARS = 4;
+  const withoutModifier = (part) => (part.indexOf("--") >= BEM_BLOCK_CHARS ? part.slice(0, part.indexOf("--")) : part);
   function nameParts(el) {
     const name = `${typeof el.className === "string" ? el.className : el.getAttribute("class") || ""} ${el.id || ""}`;
-    return name.split(/\s+/).filter(Boolean).map((part) => part.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase().split(/[\s_-]+/).filter(Boolean));
+    return name.split(/\s+/).filter(Boolean).map((part) => withoutModifier(part)
+      .replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase().split(/[\s_-]+/).filter(Boolean));
   }
   const nameWords = (el) => nameParts(el).flat();
 
