@@ -88,13 +88,13 @@
   const OTHER_STORIES_WORDS = WORDS.otherStories;
 
   // The boilerplate words of an element's name, none when a content word outweighs them. A
-  // content word in the same name as a word that names boilerplate firmly (not one of the
-  // layout words below) names that boilerplate's part: a "comment-body" is a comment's text,
-  // a "sidebar-content" the sidebar's; a "teaser-text" may be the story's lead.
+  // content word in the same name as a comment word names the comment's part: a "comment-body"
+  // is a reader's text, not the page's. (Beside other words it may not: a "teaser-text" may be
+  // the story's lead, a "content__sharingContainer" wrap the article beside its share bar.)
   function boilerplateWords(el) {
     const parts = nameParts(el);
     const words = parts.flat();
-    const named = (part) => part.some((word) => BOILERPLATE_WORDS.has(word) && !LAYOUT_WORDS.has(word));
+    const named = (part) => part.some((word) => COMMENT_WORDS.has(word));
     const content = parts.some((part) => !named(part) && part.some((word) => CONTENT_WORDS.has(word)));
     if (content && !words.some((word) => OTHER_STORIES_WORDS.has(word))) return [];
     const live = words.some((word) => LIVE_WORDS.has(word));
@@ -107,14 +107,18 @@
 
   // Words that name a part of the layout as often as boilerplate: a blog's column of posts in
   // a table cell "links", a profile's description in a box "bio", a post's text in "meta".
-  // They are evidence that prose outweighs: a box so named (and by no stronger word) that
-  // holds this share of the page's prose is the text. (Words for comments, sharing, cookies or
-  // ads are not: a long comment thread holds more prose than the post it follows.)
+  // They are evidence that prose outweighs: a box so named that holds half of the page's prose
+  // is the text. Other words are stronger evidence, outweighed only by nearly all of the prose
+  // (a sharing bar's container wrapped around the article). Words for readers' comments never
+  // are: a long comment thread holds more prose than the post it follows.
   const LAYOUT_WORDS = WORDS.layout;
-  const CARRIES_THE_PAGE = 0.5;
+  const LAYOUT_OUTWEIGHED = 0.5;
+  const NAME_OUTWEIGHED = 0.8;
   function carriesThePage(el, proseOf, root) {
     const found = boilerplateWords(el);
-    return found.length > 0 && found.every((word) => LAYOUT_WORDS.has(word)) && proseOf(el) >= CARRIES_THE_PAGE * proseOf(root);
+    if (!found.length || found.some((word) => COMMENT_WORDS.has(word))) return false;
+    const share = found.every((word) => LAYOUT_WORDS.has(word)) ? LAYOUT_OUTWEIGHED : NAME_OUTWEIGHED;
+    return proseOf(el) >= share * proseOf(root);
   }
 
   // A live ticker's or live blog's "comments" are its entries (the match or the event told

@@ -93,3 +93,10 @@ def test_a_product_test_whose_sections_are_marked_for_ads_is_read(read):
     assert "Loud at the boil" in text
     assert "save up to forty per cent" not in text
 
+
+def test_an_article_inside_its_share_bar_s_container_is_read(read):
+    # "share" is strong evidence of boilerplate, but a box holding nearly all of the page's
+    # prose is its text, whatever the name says.
+    text = read("wrapped-by-share-bar.html")
+    assert "a third more heat pumps" in text and "overtake them within five years." in text
+    assert "Hydrogen" not in text
