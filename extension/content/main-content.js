@@ -673,10 +673,7 @@
     // The cleaned copy of the page, made once; Readability changes what it reads, so it reads
     // a copy of that.
     const spare = removeBoilerplate(visibleCopy(doc));
-    // (Measured before a reading cuts link lists out of the copy.)
-    const { measure, textOf } = page.contentQuality;
-    const pageText = textOf(measure(spare.body || spare.documentElement));
-    return notJustTheChrome(firstChoice(doc, spare), pageText);
+    return notJustTheChrome(firstChoice(doc, spare));
   }
 
   // Never empty, never just the chrome: when the reading keeps little of the page's text (and
@@ -688,12 +685,14 @@
   const THIN = 0.25;
   const MORE_TEXT = 2;
   const LANDMARKS = "[itemprop=articleBody], article, main, [role=main]";
-  function notJustTheChrome(chosen, pageText) {
+  function notJustTheChrome(chosen) {
     const { measure, textOf, score, densestRegion } = page.contentQuality;
     const kept = measure(chosen.content);
-    const thin = textOf(kept) < THIN * pageText && kept.prose < MIN_ARTICLE_CHARS;
-    if (!thin && score(kept) > 0) return chosen;
     const body = chosen.page.body || chosen.page.documentElement;
+    // (The page is measured only for a reading with less prose than an article; the link lists
+    // a reading may have cut from it were chrome, which its text does not count.)
+    const thin = kept.prose < MIN_ARTICLE_CHARS && textOf(kept) < THIN * textOf(measure(body));
+    if (!thin && score(kept) > 0) return chosen;
     const candidates = [...body.querySelectorAll(LANDMARKS)].map((el) => [el, "landmark"]);
     candidates.push([densestRegion(body), "densest text"], [body, "page body"]);
     let best = null, bestScore = Math.max(0, score(kept));
