@@ -45,11 +45,22 @@
     return "chrome";
   }
 
+  // textBlocks(root) in one walk up from each block with text, not a search inside each
+  // block: a whole page is measured on most reads.
+  function leafTextBlocks(root) {
+    const blocks = [...root.querySelectorAll(BLOCK_INSIDE)].filter(hasText);
+    const holders = new Set();
+    for (const el of blocks) {
+      for (let up = el.parentElement; up && up !== root && !holders.has(up); up = up.parentElement) holders.add(up);
+    }
+    return blocks.filter((el) => !holders.has(el) && el.matches(TEXT_BLOCKS));
+  }
+
   // {prose, info, chrome} characters of each text block of `root`, added up into every
   // ancestor up to `root` (one pass, so the densest region of a large page costs one walk).
   function measureTree(root) {
     const sums = new Map();
-    for (const block of textBlocks(root)) {
+    for (const block of leafTextBlocks(root)) {
       const text = page.squash(block.textContent);
       const kind = kindOf(block, text);
       for (let el = block; el; el = el === root ? null : el.parentElement) {

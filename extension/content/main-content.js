@@ -67,9 +67,15 @@
   const isHeading = (el) => /^h[1-6]$/.test(el.localName);
 
   // The names of an element (each class, its id), each as its words.
+  // A BEM modifier (after "--": "Report__Section--Ads", "card--sponsored") names a variant of
+  // the block, such as where ads may go beside it, not what the block is: its words are left out.
+  // (After a prefix of a few letters, "--" only separates a namespace: "dp--cookie-check".)
+  const BEM_BLOCK_CHARS = 4;
+  const withoutModifier = (part) => (part.indexOf("--") >= BEM_BLOCK_CHARS ? part.slice(0, part.indexOf("--")) : part);
   function nameParts(el) {
     const name = `${typeof el.className === "string" ? el.className : el.getAttribute("class") || ""} ${el.id || ""}`;
-    return name.split(/\s+/).filter(Boolean).map((part) => part.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase().split(/[\s_-]+/).filter(Boolean));
+    return name.split(/\s+/).filter(Boolean).map((part) => withoutModifier(part)
+      .replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase().split(/[\s_-]+/).filter(Boolean));
   }
   const nameWords = (el) => nameParts(el).flat();
 
@@ -82,13 +88,13 @@
   const OTHER_STORIES_WORDS = WORDS.otherStories;
 
   // The boilerplate words of an element's name, none when a content word outweighs them. A
-  // content word in the same name as a word that names boilerplate firmly (not one of the
-  // layout words below) names that boilerplate's part: a "comment-body" is a comment's text,
-  // a "sidebar-content" the sidebar's; a "teaser-text" may be the story's lead.
+  // content word in the same name as a comment word names the comment's part: a "comment-body"
+  // is a reader's text, not the page's. (Beside other words it may not: a "teaser-text" may be
+  // the story's lead, a "content__sharingContainer" wrap the article beside its share bar.)
   function boilerplateWords(el) {
     const parts = nameParts(el);
     const words = parts.flat();
-    const named = (part) => part.some((word) => BOILERPLATE_WORDS.has(word) && !LAYOUT_WORDS.has(word));
+    const named = (part) => part.some((word) => COMMENT_WORDS.has(word));
     const content = parts.some((part) => !named(part) && part.some((word) => CONTENT_WORDS.has(word)));
     if (content && !words.some((word) => OTHER_STORIES_WORDS.has(word))) return [];
     const live = words.some((word) => LIVE_WORDS.has(word));
@@ -101,14 +107,18 @@
 
   // Words that name a part of the layout as often as boilerplate: a blog's column of posts in
   // a table cell "links", a profile's description in a box "bio", a post's text in "meta".
-  // They are evidence that prose outweighs: a box so named (and by no stronger word) that
-  // holds this share of the page's prose is the text. (Words for comments, sharing, cookies or
-  // ads are not: a long comment thread holds more prose than the post it follows.)
+  // They are evidence that prose outweighs: a box so named that holds half of the page's prose
+  // is the text. Other words are stronger evidence, outweighed only by nearly all of the prose
+  // (a sharing bar's container wrapped around the article). Words for readers' comments never
+  // are: a long comment thread holds more prose than the post it follows.
   const LAYOUT_WORDS = WORDS.layout;
-  const CARRIES_THE_PAGE = 0.5;
+  const LAYOUT_OUTWEIGHED = 0.5;
+  const NAME_OUTWEIGHED = 0.8;
   function carriesThePage(el, proseOf, root) {
     const found = boilerplateWords(el);
-    return found.length > 0 && found.every((word) => LAYOUT_WORDS.has(word)) && proseOf(el) >= CARRIES_THE_PAGE * proseOf(root);
+    if (!found.length || found.some((word) => COMMENT_WORDS.has(word))) return false;
+    const share = found.every((word) => LAYOUT_WORDS.has(word)) ? LAYOUT_OUTWEIGHED : NAME_OUTWEIGHED;
+    return proseOf(el) >= share * proseOf(root);
   }
 
   // A live ticker's or live blog's "comments" are its entries (the match or the event told
@@ -664,10 +674,7 @@
     // The cleaned copy of the page, made once; Readability changes what it reads, so it reads
     // a copy of that.
     const cleaned = removeBoilerplate(visibleCopy(doc));
-    // (Measured before a reading cuts link lists out of the copy.)
-    const { measure, textOf } = page.contentQuality;
-    const pageText = textOf(measure(cleaned.body || cleaned.documentElement));
-    return notJustTheChrome(firstChoice(doc, cleaned), pageText);
+    return notJustTheChrome(firstChoice(doc, cleaned));
   }
 
   // Never empty, never just the chrome: when the reading keeps little of the page's text (and
@@ -679,12 +686,14 @@
   const THIN = 0.25;
   const MORE_TEXT = 2;
   const LANDMARKS = "[itemprop=articleBody], article, main, [role=main]";
-  function notJustTheChrome(chosen, pageText) {
+  function notJustTheChrome(chosen) {
     const { measure, textOf, score, densestRegion } = page.contentQuality;
     const kept = measure(chosen.content);
-    const thin = textOf(kept) < THIN * pageText && kept.prose < MIN_ARTICLE_CHARS;
-    if (!thin && score(kept) > 0) return chosen;
     const body = chosen.page.body || chosen.page.documentElement;
+    // (The page is measured only for a reading with less prose than an article; the link lists
+    // a reading may have cut from it were chrome, which its text does not count.)
+    const thin = kept.prose < MIN_ARTICLE_CHARS && textOf(kept) < THIN * textOf(measure(body));
+    if (!thin && score(kept) > 0) return chosen;
     const candidates = [...body.querySelectorAll(LANDMARKS)].map((el) => [el, "landmark"]);
     candidates.push([densestRegion(body), "densest text"], [body, "page body"]);
     let best = null, bestScore = Math.max(0, score(kept));

@@ -84,3 +84,19 @@ def test_a_data_sheet_in_lists_is_read_not_swapped_for_the_one_sentence_beside_i
     # reading is never a better reading.
     text = read("facts-sheet.html")
     assert "Pressed cold from Baltic flax seed" in text and "keep them in water in a closed tin" in text
+
+
+def test_a_product_test_whose_sections_are_marked_for_ads_is_read(read):
+    # "TestReport__Section--Ads": a BEM modifier says where ads may go, not what the section is.
+    text = read("product-test.html")
+    assert "three minutes and ten seconds" in text and "left-handed testers were glad of." in text
+    assert "Loud at the boil" in text
+    assert "save up to forty per cent" not in text
+
+
+def test_an_article_inside_its_share_bar_s_container_is_read(read):
+    # "share" is strong evidence of boilerplate, but a box holding nearly all of the page's
+    # prose is its text, whatever the name says.
+    text = read("wrapped-by-share-bar.html")
+    assert "a third more heat pumps" in text and "overtake them within five years." in text
+    assert "Hydrogen" not in text
