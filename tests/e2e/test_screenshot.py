@@ -4,6 +4,8 @@ picture of the page as an image part inside the page-content marking; one elemen
 to its box, and the controls' numbers can be drawn on it. A model that takes no images is told
 so in words and nothing is pictured; a tab not shown in its window is refused in words."""
 
+import json
+
 import pytest
 
 from tests.helpers.model_server import Reply
@@ -11,7 +13,7 @@ from tests.helpers.page_server import PageServer
 
 from selenium.webdriver.support.ui import Select
 
-from .chat import configure, send, wait, wait_for_status
+from .chat import configure, send, stored_conversations, wait, wait_for_status
 from .sight_tabs import WindowedTabs, near, picture, seeing_model  # noqa: F401 (a fixture)
 from .test_page_tools import OWN_PAGES
 
@@ -60,6 +62,11 @@ def test_a_seeing_model_gets_the_page_as_an_image_inside_the_marking(turn, seein
     assert near(image.getpixel((120, 70)), RED) and near(image.getpixel((80, 170)), BLUE)
     assert near(image.getpixel((350, 70)), WHITE)
     assert "A screenshot of the visible part of the page" in tool_results(seeing_model, 1)[0]
+    [stored] = [c for c in stored_conversations(turn.browser) if c.get("memory") and "screenshot" in c["memory"]]
+    picture_data = shown["url"].partition(",")[2][:500]
+    assert json.loads(stored["memory"])["steps"][1]["observations"][0]["parts"][1]["image_url"]["url"].partition(",")[2].startswith(picture_data)
+    turns = json.dumps(stored["turns"])  # the turns' events and trace: the picture's size, not its bytes
+    assert picture_data not in turns and "characters of picture, not kept" in turns
 
 
 def test_one_element_is_cropped_to_its_box(turn, seeing_model):
