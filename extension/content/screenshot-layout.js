@@ -36,9 +36,9 @@
 
   function labels() {
     const shown = [];
-    for (const el of page.controls.controls(document.documentElement)) {
+    // Only what is in view is looked at further: a long page's thousands of controls below cost nothing.
+    for (const el of page.controls.controls(document.documentElement, (candidate) => inView(boxInTopViewport(candidate)))) {
       const box = boxInTopViewport(el);
-      if (!inView(box)) continue;
       shown.push({ text: page.locators.locatorFor(el).replace(/^ta-/, ""), ...box });
       if (shown.length >= MAX_LABELS) break;
     }
