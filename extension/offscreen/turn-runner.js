@@ -81,12 +81,12 @@ export class TurnRunner {
 
   // Starts a turn and returns at once, even while Python is still starting (the turn then
   // runs as soon as it is ready); its events stream out as it runs.
-  start({ conversationId, turnId, task, context, memory, settings, apiKey, attachedTabs, attachedSelection, mcpServers, mcpHeaders }) {
+  start({ conversationId, turnId, task, context, memory, settings, apiKey, attachedTabs, attachedSelection, attachedImages, mcpServers, mcpHeaders }) {
     const batcher = new EventBatcher(conversationId, turnId);
     // context: a selection and its page (marked as page content by Python); attached_*: what
     // the user attached in the composer, read at the turn's start with no question while each
     // tab shows the site it showed when attached (attachments.py).
-    const request = JSON.stringify({ conversation_id: conversationId, task, context: context ?? null, memory, settings, api_key: apiKey, attached_tabs: attachedTabs ?? [], attached_selection: attachedSelection ?? null, mcp_servers: mcpServers ?? [], mcp_headers: mcpHeaders ?? {} });
+    const request = JSON.stringify({ conversation_id: conversationId, task, context: context ?? null, memory, settings, api_key: apiKey, attached_tabs: attachedTabs ?? [], attached_selection: attachedSelection ?? null, mcp_servers: mcpServers ?? [], mcp_headers: mcpHeaders ?? {}, attached_images: attachedImages ?? [] });
     // The page tools reach the user's tabs, and ask the user before acting, through this.
     const page = pageBridge(conversationId);
     this.idle.turnStarted();
