@@ -8,6 +8,7 @@
 
 import { MessageType } from "../shared/messages.js";
 import { askBackground } from "../shared/runtime.js";
+import { asDataUrl } from "../shared/data-url.js";
 import { h } from "../shared/dom.js";
 import { t } from "../shared/i18n.js";
 
@@ -18,15 +19,6 @@ const PICTURE_TYPES = new Set(["image/png", "image/jpeg", "image/webp", "image/g
 const PICTURE_URL = /^data:image\/(png|jpeg|webp|gif);base64,/; // what a sent message shows: nothing else
 const MAX_PICTURE_BYTES = 6 * 1024 * 1024;
 const MAX_PICTURES = 5;
-
-function asDataUrl(file) {
-  return new Promise((resolve, reject) => {
-    const reader = new FileReader();
-    reader.onload = () => resolve(reader.result);
-    reader.onerror = () => reject(reader.error);
-    reader.readAsDataURL(file);
-  });
-}
 
 const shorten = (text, max) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 const tabName = (tab) => tab.title || tab.url;
