@@ -159,6 +159,8 @@ class Memory:
         for step in steps:
             if step["type"] == "final_answer":
                 step["answer"] = jsonable(step["answer"])
+            if step["type"] == "task" and not step["parts"]:
+                del step["parts"]  # a task without pictures is stored as before them
         return {"version": FORMAT_VERSION, "seq": self.seq, "steps": steps}
 
     @classmethod
