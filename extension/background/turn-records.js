@@ -13,20 +13,27 @@ import { userTab } from "./page-access.js";
 // What the user attached in the composer (sidepanel/attachments-view.js): tabs by id, each
 // with the address its chip showed (Python reads a tab only while it shows that site), and the
 // selection as they saw it. The turn's record keeps what they were, for the conversation.
-function attachments(tabs, selection) {
+// Pictures the user pasted or dropped: data URLs of images only (Python checks them again).
+const PICTURE = /^data:image\/(png|jpeg|webp|gif);base64,/;
+const pictures = (images) => (Array.isArray(images) ? images : [])
+  .filter((image) => PICTURE.test(image?.url ?? "")).map(({ name, url }) => ({ name: String(name ?? ""), url }));
+
+function attachments(tabs, selection, images) {
   const chosen = (Array.isArray(tabs) ? tabs : []).filter((tab) => Number.isInteger(tab?.tabId));
   const text = typeof selection?.text === "string" ? selection.text : "";
   const picked = text.trim() ? { text, url: String(selection.url ?? ""), title: String(selection.title ?? "") } : null;
-  const record = chosen.length || picked
-    ? { attachments: { tabs: chosen.map(({ tabId, title, url }) => ({ tabId, title: String(title ?? ""), url: String(url ?? "") })), selection: picked } }
+  const shown = pictures(images);
+  const record = chosen.length || picked || shown.length
+    ? { attachments: { tabs: chosen.map(({ tabId, title, url }) => ({ tabId, title: String(title ?? ""), url: String(url ?? "") })), selection: picked,
+      ...(shown.length && { images: shown }) } }
     : {};
   const request = chosen.map(({ tabId, url }) => ({ tab_id: tabId, url: String(url ?? "") }));
-  return { record, request: { attachedTabs: request, attachedSelection: picked } };
+  return { record, request: { attachedTabs: request, attachedSelection: picked, attachedImages: shown } };
 }
 
 // replacing: the turn a regenerated or edited one replaces, with every turn after it.
 // windowId: the side panel's window, whose tab the turn works on.
-export async function startTurn({ conversationId, text, context, overrides, attachedTabs, attachedSelection, replacing, windowId }) {
+export async function startTurn({ conversationId, text, context, overrides, attachedTabs, attachedSelection, attachedImages, replacing, windowId }) {
   if (!text?.trim()) throw new Error("Write a message first.");
   const { settings, apiKey } = await loadSettings();
   const missing = whatIsMissing(settings, apiKey);
@@ -36,7 +43,7 @@ export async function startTurn({ conversationId, text, context, overrides, atta
     : await conversations.createConversation(conversations.titleFrom(context?.selection ? `${text} ${context.selection}` : text));
   if (!found) throw new Error("That conversation no longer exists.");
   const turnId = crypto.randomUUID();
-  const attached = attachments(attachedTabs, attachedSelection);
+  const attached = attachments(attachedTabs, attachedSelection, attachedImages);
   starting.add(turnId);
   try {
     // Refused in words while another turn of this conversation runs (another panel's, say).

@@ -109,10 +109,11 @@
     return parts.join(" ");
   }
 
-  function controls(root) {
+  // keep(el): a cheaper test to pass first (a screenshot's labels: in view), or none.
+  function controls(root, keep = null) {
     const listed = new Set();
     for (const el of elementsUnder(root)) {
-      if (insideAnother(el, listed)) continue;
+      if ((keep && !keep(el)) || insideAnother(el, listed)) continue;
       if ((isControl(el) || looksClickable(el)) && page.isVisible(el)) listed.add(el);
     }
     return [...listed];

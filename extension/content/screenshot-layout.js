@@ -35,14 +35,11 @@
   }
 
   function labels() {
-    const shown = [];
-    for (const el of page.controls.controls(document.documentElement)) {
-      const box = boxInTopViewport(el);
-      if (!inView(box)) continue;
-      shown.push({ text: page.locators.locatorFor(el).replace(/^ta-/, ""), ...box });
-      if (shown.length >= MAX_LABELS) break;
-    }
-    return shown;
+    // Only what is in view is looked at further: a long page's thousands of controls below cost nothing.
+    const found = page.controls.controls(document.documentElement, (candidate) => inView(boxInTopViewport(candidate)));
+    // All boxes are read before any locator is written (an attribute): no layout between them.
+    const boxes = found.slice(0, MAX_LABELS).map((el) => [el, boxInTopViewport(el)]);
+    return boxes.map(([el, box]) => ({ text: page.locators.locatorFor(el).replace(/^ta-/, ""), ...box }));
   }
 
   page.tools.screenshot_layout = {

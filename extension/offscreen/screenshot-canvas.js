@@ -8,6 +8,8 @@
 // The capture is in device pixels, the layout (screenshot-layout.js) in CSS pixels: the ratio
 // between them is read from the picture itself, which holds with the page zoomed too.
 
+import { asDataUrl } from "../shared/data-url.js";
+
 const LONG_SIDE = 1568;
 const SMALL_PIXELS = 512 * 512;
 const JPEG_QUALITY = 0.8;
@@ -46,15 +48,6 @@ function drawLabels(context, labels, crop, scale) {
     drawn += 1;
   }
   return drawn;
-}
-
-function asDataUrl(blob) {
-  return new Promise((resolve, reject) => {
-    const reader = new FileReader();
-    reader.onload = () => resolve(reader.result);
-    reader.onerror = () => reject(reader.error);
-    reader.readAsDataURL(blob);
-  });
 }
 
 // { capture (a PNG data URL), layout, url, title } from background/screenshot.js ->

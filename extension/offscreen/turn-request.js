@@ -8,7 +8,7 @@ import { TURN_REQUEST } from "../shared/wire.js";
 // What a field is when the message leaves it out: context is a selection and its page (marked
 // as page content by Python); attached_* are what the user attached in the composer, read at
 // the turn's start with no question while each tab shows the site it showed (attachments.py).
-const LEFT_OUT = Object.freeze({ attached_tabs: [], mcp_servers: [], mcp_headers: {} });
+const LEFT_OUT = Object.freeze({ attached_tabs: [], mcp_servers: [], mcp_headers: {}, attached_images: [] });
 
 export function turnRequest(message) {
   return Object.fromEntries(TURN_REQUEST.map((name) => [name, message[camelCase(name)] ?? LEFT_OUT[name] ?? null]));

@@ -14,7 +14,7 @@ import { EventKind, NotFatal } from "./wire.js";
 
 // The fields of each kind of memory step, as memory.py's dataclasses have them.
 export const STEP_FIELDS = {
-  task: ["type", "task"],
+  task: ["type", "task", "parts"],
   action: ["type", "step", "model_output", "tool_calls", "native", "code", "reasoning", "reasoning_field",
     "observations", "error", "usage", "start_time", "end_time"],
   final_answer: ["type", "answer"],

@@ -70,7 +70,8 @@ export const TURN_REQUEST = Object.freeze([
   "attached_tabs",
   "attached_selection",
   "mcp_servers",
-  "mcp_headers"
+  "mcp_headers",
+  "attached_images"
 ]);
 
 // One page-tool call, Python -> JavaScript.

@@ -2,16 +2,23 @@
 // the message box for a list of suggestions, or press the Attach button for the same list.
 // What is attached shows as chips above the box, each with a button to remove it. The user
 // chose these, so the agent reads them at the start of the turn without asking
-// (py/tabagent/attachments.py); send() takes them with forTurn().
+// (py/tabagent/attachments.py); send() takes them with forTurn(). A picture pasted or dropped
+// in the box is attached too, shown as a chip with its thumbnail, and sent to the model with
+// the message (as an image part, to a model that takes images).
 
 import { MessageType } from "../shared/messages.js";
 import { askBackground } from "../shared/runtime.js";
+import { asDataUrl } from "../shared/data-url.js";
 import { h } from "../shared/dom.js";
 import { t } from "../shared/i18n.js";
 
 const OWN_PAGES = chrome.runtime.getURL("");
 const MENTION = /(^|\s)@([^\s@]*)$/; // "@words" just before the caret
 const READABLE = /^(https?|file):/;
+const PICTURE_TYPES = new Set(["image/png", "image/jpeg", "image/webp", "image/gif"]);
+const PICTURE_URL = /^data:image\/(png|jpeg|webp|gif);base64,/; // what a sent message shows: nothing else
+const MAX_PICTURE_BYTES = 6 * 1024 * 1024;
+const MAX_PICTURES = 5;
 
 const shorten = (text, max) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 const tabName = (tab) => tab.title || tab.url;
@@ -31,6 +38,7 @@ export class AttachmentsView {
     Object.assign(this, { prompt, button, options, chips, onError });
     this.tabs = new Map(); // tabId -> { tabId, title, url, now? (where it has gone since) }
     this.selection = null; // { text, url, title }
+    this.images = []; // { name, url (a data URL) }: pictures pasted or dropped in the box
     this.choices = []; // what the open list offers: { kind: "tab", tab } | { kind: "selection" }
     this.active = 0;
     this.mode = null; // null (closed), "mention" (typing @...) or "picker" (the button)
@@ -39,6 +47,8 @@ export class AttachmentsView {
     this.blurredOpen = false; // the mention list was closed by a blur: focus brings it back
 
     prompt.setAttribute("aria-autocomplete", "list");
+    prompt.addEventListener("paste", (event) => this.takePictures(event, event.clipboardData));
+    prompt.addEventListener("drop", (event) => this.takePictures(event, event.dataTransfer));
     prompt.addEventListener("input", () => this.followTyping());
     // Capture: before the panel's own Enter-sends handler, so Enter picks while the list is open.
     prompt.addEventListener("keydown", (event) => this.onKey(event), { capture: true });
@@ -203,6 +213,21 @@ export class AttachmentsView {
     }
   }
 
+  // Pictures among what was pasted or dropped are attached; text goes into the box as usual.
+  async takePictures(event, transfer) {
+    const files = [...(transfer?.files ?? [])].filter((file) => PICTURE_TYPES.has(file.type));
+    if (!files.length) return;
+    event.preventDefault();
+    for (const file of files) {
+      if (file.size > MAX_PICTURE_BYTES || this.images.length >= MAX_PICTURES) {
+        this.onError(t("pictureTooLarge", file.name || file.type));
+        continue;
+      }
+      this.images.push({ name: file.name || file.type, url: await asDataUrl(file) });
+    }
+    this.renderChips();
+  }
+
   // -- the chips ----------------------------------------------------------------------
 
   renderChips() {
@@ -224,18 +249,24 @@ export class AttachmentsView {
       const label = t("selectionChip", shorten(this.selection.text.replace(/\s+/g, " ").trim(), 40));
       items.unshift(chip("selection", label, this.selection.url, () => (this.selection = null)));
     }
+    for (const image of this.images) {
+      const item = chip("picture", t("pictureChip", shorten(image.name, 30)), image.name, () => this.images.splice(this.images.indexOf(image), 1));
+      item.prepend(thumbnail(image));
+      items.push(item);
+    }
     this.chips.replaceChildren(...items);
     this.chips.hidden = !items.length;
   }
 
   // What send() hands the service worker with the message.
   forTurn() {
-    return { attachedTabs: [...this.tabs.values()], attachedSelection: this.selection };
+    return { attachedTabs: [...this.tabs.values()], attachedSelection: this.selection, attachedImages: [...this.images] };
   }
 
   clear() {
     this.tabs.clear();
     this.selection = null;
+    this.images = [];
     this.renderChips();
   }
 }
@@ -252,6 +283,15 @@ export function attachedList(turn) {
     const label = t("selectionChip", shorten(selection.text.replace(/\s+/g, " ").trim(), 60));
     items.unshift(h("li", { class: "attachment", "data-kind": "selection", title: String(selection.url ?? "") }, label));
   }
+  const images = Array.isArray(turn.attachments?.images) ? turn.attachments.images : [];
+  for (const image of images.filter((picture) => PICTURE_URL.test(String(picture?.url ?? "")))) {
+    items.push(h("li", { class: "attachment", "data-kind": "picture", title: String(image.name ?? "") }, thumbnail(image, "sent-picture")));
+  }
   if (!items.length) return null;
   return h("ul", { class: "attachments sent-attachments", "aria-label": t("attachedToThisMessage") }, ...items);
+}
+
+// A picture the user attached, drawn small (a data URL: nothing is fetched).
+function thumbnail(image, kind = "picture-thumbnail") {
+  return h("img", { class: kind, src: image.url, alt: String(image.name ?? "") });
 }

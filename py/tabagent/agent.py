@@ -52,7 +52,7 @@ class Agent:
         With reset=False the conversation in `memory` continues."""
         if reset:
             await self.reset()
-        self.memory.append(TaskStep(task))
+        self.memory.append(TaskStep(str(task), parts=list(getattr(task, "parts", ()))))  # pictures the user attached
         self._task, self._cancel_requested, self.step = asyncio.current_task(), False, 0
         self.status = "running"
         self._usage = {}

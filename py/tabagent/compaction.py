@@ -98,11 +98,13 @@ class _Work:
     def drop_images(self, keep: int) -> None:
         for index in self._old_steps(keep):
             step = self.memory.steps[index]
-            pictured = [o for o in getattr(step, "observations", ()) if any(map(is_image, o.get("parts") or ()))]
+            holders = [vars(step)] if isinstance(step, TaskStep) else getattr(step, "observations", ())
+            pictured = [o for o in holders if any(map(is_image, o.get("parts") or ()))]
             for observation in pictured:
                 count = sum(map(is_image, observation["parts"]))
                 observation["parts"] = replace_images(observation["parts"], DROPPED)
-                self.report.dropped.append(f"step {step.step}: {count} picture{'s' * (count != 1)}")
+                where = "the user's message" if isinstance(step, TaskStep) else f"step {step.step}"
+                self.report.dropped.append(f"{where}: {count} picture{'s' * (count != 1)}")
             if pictured:
                 self._recount(index)
                 if self.fits():

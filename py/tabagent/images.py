@@ -121,7 +121,9 @@ def keep_images_within(memory, limit: int = KEPT_IMAGE_CHARS) -> int:
 
 
 def _observations_with_parts(memory):
+    """What holds pictures, as dicts with "parts": a task's own fields (the user's pictures),
+    a tool result's observation."""
     for step in memory.steps:
-        for observation in getattr(step, "observations", ()):
-            if observation.get("parts"):
-                yield observation
+        for holder in [vars(step) if step.type == "task" else None, *getattr(step, "observations", ())]:
+            if holder and holder.get("parts"):
+                yield holder

@@ -21,9 +21,13 @@ FORMAT_VERSION = 1
 class TaskStep:
     task: str
     type: str = "task"
+    parts: list[dict] = field(default_factory=list)  # pictures the user attached (images.py)
 
-    def to_messages(self) -> list[dict]:
-        return [{"role": "user", "content": self.task}]
+    def to_messages(self, sees_images: bool = True) -> list[dict]:
+        if not self.parts:
+            return [{"role": "user", "content": self.task}]
+        parts = self.parts if sees_images else replace_images(self.parts, NOT_SHOWN)
+        return [{"role": "user", "content": [text_part(self.task), *parts]}]
 
 
 @dataclass
@@ -144,8 +148,10 @@ class Memory:
         messages = [{"role": "system", "content": system_prompt}]
         current = max((i for i, s in enumerate(self.steps) if isinstance(s, TaskStep)), default=0)
         for i, step in enumerate(self.steps):  # reasoning goes back only within the current task
-            messages.extend(step.to_messages(i > current, sees_images) if isinstance(step, ActionStep)
-                            else step.to_messages())
+            if isinstance(step, ActionStep):
+                messages.extend(step.to_messages(i > current, sees_images))
+            else:
+                messages.extend(step.to_messages(sees_images) if isinstance(step, TaskStep) else step.to_messages())
         return messages
 
     def to_dict(self) -> dict:
@@ -153,6 +159,8 @@ class Memory:
         for step in steps:
             if step["type"] == "final_answer":
                 step["answer"] = jsonable(step["answer"])
+            if step["type"] == "task" and not step["parts"]:
+                del step["parts"]  # a task without pictures is stored as before them
         return {"version": FORMAT_VERSION, "seq": self.seq, "steps": steps}
 
     @classmethod

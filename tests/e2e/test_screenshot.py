@@ -4,6 +4,8 @@ picture of the page as an image part inside the page-content marking; one elemen
 to its box, and the controls' numbers can be drawn on it. A model that takes no images is told
 so in words and nothing is pictured; a tab not shown in its window is refused in words."""
 
+import json
+
 import pytest
 
 from tests.helpers.model_server import Reply
@@ -11,7 +13,7 @@ from tests.helpers.page_server import PageServer
 
 from selenium.webdriver.support.ui import Select
 
-from .chat import configure, send, wait, wait_for_status
+from .chat import configure, send, stored_conversations, wait, wait_for_status
 from .sight_tabs import WindowedTabs, near, picture, seeing_model  # noqa: F401 (a fixture)
 from .test_page_tools import OWN_PAGES
 
@@ -60,6 +62,11 @@ def test_a_seeing_model_gets_the_page_as_an_image_inside_the_marking(turn, seein
     assert near(image.getpixel((120, 70)), RED) and near(image.getpixel((80, 170)), BLUE)
     assert near(image.getpixel((350, 70)), WHITE)
     assert "A screenshot of the visible part of the page" in tool_results(seeing_model, 1)[0]
+    [stored] = [c for c in stored_conversations(turn.browser) if c.get("memory") and "screenshot" in c["memory"]]
+    picture_data = shown["url"].partition(",")[2][:500]
+    assert json.loads(stored["memory"])["steps"][1]["observations"][0]["parts"][1]["image_url"]["url"].partition(",")[2].startswith(picture_data)
+    turns = json.dumps(stored["turns"])  # the turns' events and trace: the picture's size, not its bytes
+    assert picture_data not in turns and "characters of picture, not kept" in turns
 
 
 def test_one_element_is_cropped_to_its_box(turn, seeing_model):
@@ -109,3 +116,48 @@ def test_the_setting_no_keeps_pictures_from_a_model_that_sees(turn, seeing_model
     run(turn, seeing_model, "scripted-vision", {}, configured=True)
     assert "could not be shown to this model" in tool_results(seeing_model, 1)[0]
     assert seeing_model.pictures(1) == []
+
+
+# Chrome's built-in model where it takes images: a stand-in LanguageModel with the Prompt API's
+# shape (Debian's Chromium has none) that says it takes images, looks once and answers.
+SEEING_LANGUAGE_MODEL = """
+globalThis.seen = { creates: [], prompts: [] };
+const described = (content) => (Array.isArray(content)
+  ? content.map((p) => (p.value instanceof Blob ? { type: p.type, blob: p.value.type, size: p.value.size } : p)) : content);
+globalThis.LanguageModel = {
+  availability: async (options) => "available",
+  create: async (options) => {
+    seen.creates.push({ expectedInputs: options.expectedInputs ?? null });
+    return {
+      promptStreaming(input) {
+        seen.prompts.push(Array.isArray(input) ? input.map((m) => ({ role: m.role, content: described(m.content) })) : input);
+        const reply = seen.prompts.length === 1 ? "```python\\nscreenshot()\\n```" : "```python\\nfinal_answer('seen')\\n```";
+        return new ReadableStream({ start(controller) { controller.enqueue(reply); controller.close(); } });
+      },
+      destroy() {},
+    };
+  },
+};
+"""
+
+
+def test_chromes_built_in_model_gets_the_picture_as_a_blob_where_it_takes_images(turn):
+    offscreen = next(t for t in turn.browser.extension_targets() if t["url"].endswith("offscreen.html"))
+    turn.browser.evaluate_in(offscreen, SEEING_LANGUAGE_MODEL + "; true")
+    settings = {"provider": "builtin", "baseUrl": "", "model": "", "agent": "code"}
+    turn.driver.execute_async_script(SAVE_SETTINGS, settings)
+    send(turn.browser, "What does the page look like?")
+    wait_for_status(turn.browser, "ok")
+    seen = turn.browser.evaluate_in(offscreen, "globalThis.seen")
+    assert seen["creates"][1]["expectedInputs"] == [{"type": "text"}, {"type": "image"}]
+    [message] = seen["prompts"][1]
+    images = [part for part in message["content"] if part["type"] == "image"]
+    assert images and images[0]["blob"] == "image/jpeg" and images[0]["size"] > 1000
+    before = message["content"][message["content"].index(images[0]) - 1]["value"]
+    assert '<page_content source="' in before and "Whatever is written in it is page content" in before
+
+
+SAVE_SETTINGS = """
+const [settings, done] = [arguments[0], arguments[arguments.length - 1]];
+chrome.runtime.sendMessage({ target: "background", type: "save-settings", settings, apiKey: "" }).then(done);
+"""

@@ -156,3 +156,28 @@ async def test_a_tool_calling_agent_sends_them_after_the_tool_message():
     assert tool_message == {"role": "tool", "tool_call_id": tool_message["tool_call_id"], "content": "A picture follows."}
     assert pictures["role"] == "user" and pictures["content"][1:] == shown(png(20, 20))
     assert Memory.from_json(agent.memory.to_json()).steps[1].observations[0]["parts"] == shown(png(20, 20))
+
+
+async def test_pictures_the_user_attached_go_with_the_task_and_only_pictures_are_taken():
+    from tabagent import ToolCallingAgent
+    from tabagent.testing import ScriptedModel
+    from tabagent.app.attachments import task_with_attachments
+    url = png(30, 20)
+    request = {"task": "What is this?", "attached_images": [
+        {"name": "shot.png", "url": url}, {"name": "page", "url": "https://evil.example/x.png"},
+        {"name": "svg", "url": "data:image/svg+xml;base64,PHN2Zy8+"}, "nonsense"]}
+    task = await task_with_attachments(request, None)
+    model = ScriptedModel(["A picture."])
+    await ToolCallingAgent(model, []).run(task)
+    content = model.calls[0]["messages"][-1]["content"]
+    assert content == [text_part("What is this?"), text_part("The user attached a picture (shot.png):"), image_part(url)]
+
+
+def test_an_old_tasks_pictures_are_dropped_first_and_the_stored_memory_limits_them_too():
+    old = TaskStep("look", parts=[image_part(png(1568, 882))])
+    memory = Memory([old, step_with_picture(1, png(10, 10)), TaskStep("again"), step_with_picture(2, png(10, 10))])
+    before = sum(count_message(m) for m in memory.to_messages("system"))
+    report = compact(memory, 0, before - 1000)
+    assert report.dropped[0] == "the user's message: 1 picture" and old.parts == [text_part(DROPPED)]
+    kept = TaskStep("look", parts=[image_part(png(10, 10, padding=3000))])
+    assert keep_images_within(Memory([kept]), limit=100) == 1 and kept.parts == [text_part(NOT_KEPT)]

@@ -76,7 +76,7 @@ def test_the_turn_request_the_offscreen_document_sends_is_the_declared_one():
     assert list(sent["full"]) == list(wire.TURN_REQUEST)
     assert sent["full"]["api_key"] == "k" and sent["full"]["attached_tabs"] == [{"tab_id": 1}]
     assert sent["bare"] == {**dict.fromkeys(wire.TURN_REQUEST), "conversation_id": "c2", "task": "Yo",
-                            "attached_tabs": [], "mcp_servers": [], "mcp_headers": {}}
+                            "attached_tabs": [], "mcp_servers": [], "mcp_headers": {}, "attached_images": []}
 
 
 def test_the_content_scripts_defaults_are_what_the_build_makes_from_wire_py():

@@ -13,16 +13,38 @@ A turn request may carry:
 
     "attached_tabs": [{"tab_id": int, "url": str}, ...]            url: what the chip showed
     "attached_selection": {"text": str, "url": str, "title": str}  captured when attached
+    "attached_images": [{"name": str, "url": "data:image/...;base64,..."}, ...]  pasted or dropped
+
+A picture the user pasted or dropped is theirs, like their message: it goes to the model with
+the task, as an image part after it (a model that takes none gets a note in its place).
 """
 
 from __future__ import annotations
 
+import re
+
+from ..images import TextWithImages, image_part, text_part
 from .page_bridge import marked_selection
 from .untrusted_content import untrusted
 from .page_tools import PART_TOKENS, PageReader, article_text, shows_attached_site
 
 MAX_TABS = 10
 MAX_SELECTION_CHARS = 200_000
+MAX_IMAGES = 5
+MAX_IMAGE_CHARS = 8_000_000  # a data URL: a 6 MB picture
+PICTURE_URL = re.compile(r"data:image/(png|jpeg|webp|gif);base64,[A-Za-z0-9+/=]+")
+
+
+def users_pictures(request: dict) -> list[dict]:
+    """The pictures the user attached, as content parts: each a line naming it, then the image.
+    Anything that is not a picture's data URL of a sensible size is left out."""
+    parts = []
+    for picture in (request.get("attached_images") or [])[:MAX_IMAGES]:
+        url = str(picture.get("url") or "") if isinstance(picture, dict) else ""
+        if len(url) <= MAX_IMAGE_CHARS and PICTURE_URL.fullmatch(url):
+            name = " ".join(str(picture.get("name") or "").split())[:100] or "a picture"
+            parts += [text_part(f"The user attached a picture ({name}):"), image_part(url)]
+    return parts
 
 
 def attached_tabs(request: dict) -> dict[int, str]:
@@ -116,6 +138,6 @@ async def task_with_attachments(request: dict, page, emit=None) -> str:
     elif tabs:
         reader = PageReader(page, attached=tabs)
         parts += [await read_attached_tab(reader, tab_id, tell_user) for tab_id in tabs]
-    if not parts:
-        return request["task"]
-    return request["task"] + "\n\nThe user attached this to the message:\n\n" + "\n\n".join(parts)
+    task = request["task"] + ("\n\nThe user attached this to the message:\n\n" + "\n\n".join(parts) if parts else "")
+    pictures = users_pictures(request)
+    return TextWithImages(task, pictures) if pictures else task

@@ -124,13 +124,18 @@ def context_keeper(model, settings: dict, api_key: str | None) -> ContextKeeper:
 
 
 def model_sight(model, settings: dict, api_key: str | None) -> Sight:
-    """Whether the model takes images: the setting, else the endpoint (sight.py). Chrome's
-    built-in model is not sent pictures (TabAgent does not give it images yet)."""
+    """Whether the model takes images: the setting, else the endpoint (sight.py), or Chrome for
+    its built-in model (the Prompt API says whether it takes images)."""
     if isinstance(model, OpenAIModel):
         base_url = model.url.removesuffix("/chat/completions").removesuffix("/api/chat")
         return Sight.for_endpoint(model.host, base_url, model.model, api_key or None, settings.get("provider", ""),
                                   settings.get("model_sees_images", "auto"))
-    return Sight.fixed(settings.get("model_sees_images") == "yes" and not isinstance(model, BrowserModel))
+    setting = settings.get("model_sees_images", "auto")
+    if isinstance(model, BrowserModel) and setting not in ("yes", "no"):
+        async def ask_chrome():
+            return await model.sees_images(), "Chrome"
+        return Sight(ask_chrome)
+    return Sight.fixed(setting == "yes")
 
 
 def _agent(spec: dict, model, tools: list, executor_factory, **options):

@@ -59,8 +59,9 @@ LIMITS = {"max_steps": (1, 100), "code_timeout": (1, 3600), "idle_close_minutes"
 NUMBER_OR_NONE = {"temperature": float, "max_output_tokens": int}
 
 # One turn, JavaScript -> Python (json_entry_points.run_turn_json).
+# attached_images: the pictures the user pasted or dropped in the composer (attachments.py).
 TURN_REQUEST = ("conversation_id", "task", "context", "memory", "settings", "api_key", "attached_tabs",
-                "attached_selection", "mcp_servers", "mcp_headers")
+                "attached_selection", "mcp_servers", "mcp_headers", "attached_images")
 # The user's MCP servers (mcp_servers.py): one entry of the list a turn receives (its headers,
 # secrets like the API key, come apart: {server id: {header: value}}), and the per-tool policies.
 MCP_SERVER = ("id", "name", "url", "enabled", "tools")

@@ -1,0 +1,66 @@
+"""A picture the user pastes in the message box (or drops on it) is attached: a chip with its
+thumbnail, sent with the message as an image part to a model that takes images, a note to one
+that does not, and drawn under the user's message."""
+
+import pytest
+from selenium.webdriver.common.by import By
+
+from tests.helpers.model_server import Reply
+
+from .chat import configure, last_turn, send, wait, wait_for_status
+from .sight_tabs import near, picture, seeing_model  # noqa: F401 (a fixture)
+
+pytestmark = pytest.mark.e2e
+
+# What the browser hands the box when the user pastes a copied picture: a paste event whose
+# clipboard holds a PNG file (drawn here: a red 40×30 picture).
+PASTE_PICTURE = """
+const done = arguments[arguments.length - 1];
+const canvas = new OffscreenCanvas(40, 30);
+const context = canvas.getContext("2d");
+context.fillStyle = "rgb(255, 0, 0)";
+context.fillRect(0, 0, 40, 30);
+canvas.convertToBlob({ type: "image/png" }).then((blob) => {
+  const clipboard = new DataTransfer();
+  clipboard.items.add(new File([blob], "red.png", { type: "image/png" }));
+  const event = new ClipboardEvent("paste", { clipboardData: clipboard, bubbles: true, cancelable: true });
+  document.getElementById("prompt").dispatchEvent(event);
+  done(event.defaultPrevented);
+});
+"""
+
+
+@pytest.fixture
+def panel(browser, seeing_model):
+    seeing_model.reset()
+    browser.open_side_panel()
+    browser.driver.find_element(By.ID, "new-chat").click()
+    return browser
+
+
+def paste_and_send(browser, text):
+    assert browser.driver.execute_async_script(PASTE_PICTURE) is True  # taken as a picture, not pasted as text
+    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, '.attachment[data-kind="picture"] img'), 10, "no chip")
+    send(browser, text)
+    wait_for_status(browser, "ok")
+
+
+def test_a_pasted_picture_goes_with_the_message_and_is_drawn_under_it(panel, seeing_model):
+    configure(panel, seeing_model.base_url, agent="tool_calling", model="scripted-vision")
+    seeing_model.script(Reply(text="It is red."))
+    paste_and_send(panel, "What colour is this?")
+    [sent] = seeing_model.pictures(0)
+    assert sent["role"] == "user" and sent["before"] == "The user attached a picture (red.png):"
+    image = picture(sent["url"])
+    assert image.size == (40, 30) and near(image.getpixel((20, 15)), (255, 0, 0))
+    shown = last_turn(panel.driver).find_element(By.CSS_SELECTOR, "img.sent-picture")
+    assert shown.get_attribute("src") == sent["url"]
+
+
+def test_a_model_that_takes_no_images_is_told_in_words(panel, seeing_model):
+    configure(panel, seeing_model.base_url, agent="tool_calling", model="scripted-model")
+    seeing_model.script(Reply(text="I cannot see it."))
+    paste_and_send(panel, "What colour is this?")
+    assert seeing_model.pictures(0) == []
+    task = [m for m in seeing_model.requests[0]["body"]["messages"] if m["role"] == "user"][-1]["content"]
+    assert any("this model does not take images" in part.get("text", "") for part in task)
