@@ -8,11 +8,21 @@ import subprocess
 import zipfile
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def make(target: str) -> subprocess.CompletedProcess:
     return subprocess.run(["make", "--no-print-directory", target], cwd=ROOT, capture_output=True, text=True)
+
+
+@pytest.fixture(scope="module")
+def packages():
+    """`make build`, once for the tests that read what it wrote."""
+    result = make("build")
+    assert result.returncode == 0, result.stdout + result.stderr
+    return ROOT / "dist"
 
 
 def _zip_files(browser: str) -> list[str]:
@@ -27,9 +37,7 @@ def _zip_manifest(browser: str) -> dict:
         return json.loads(archive.read("manifest.json"))
 
 
-def test_each_browsers_zip_ships_the_extension_and_nothing_else():
-    result = make("build")
-    assert result.returncode == 0, result.stdout + result.stderr
+def test_each_browsers_zip_ships_the_extension_and_nothing_else(packages):
     for browser in ("chrome", "firefox"):
         files = _zip_files(browser)
         assert "manifest.json" in files
@@ -52,8 +60,7 @@ def test_each_browsers_zip_ships_the_extension_and_nothing_else():
         assert not [n for n in files if n.startswith("extension/firefox/")], browser
 
 
-def test_each_package_has_its_browsers_modules():
-    make("build")
+def test_each_package_has_its_browsers_modules(packages):
     chrome, firefox = (ROOT / "dist" / "chrome" / "extension" / "browser"), (ROOT / "dist" / "firefox" / "extension" / "browser")
     assert (chrome / "python-host.js").read_text() == (ROOT / "extension" / "browser" / "python-host.js").read_text()
     assert (firefox / "python-host.js").read_text() == (ROOT / "extension" / "firefox" / "python-host.js").read_text()
@@ -69,8 +76,7 @@ def test_each_package_has_its_browsers_modules():
         assert set(export.findall(module.read_text())) == set(export.findall(twin.read_text())), module.name
 
 
-def test_chromes_manifest_is_the_source_without_firefoxs_sidebar():
-    make("build")
+def test_chromes_manifest_is_the_source_without_firefoxs_sidebar(packages):
     source = json.loads((ROOT / "manifest.json").read_text())
     chrome = _zip_manifest("chrome")
     assert chrome["side_panel"] == source["side_panel"] and chrome["sandbox"] == source["sandbox"]
@@ -79,8 +85,7 @@ def test_chromes_manifest_is_the_source_without_firefoxs_sidebar():
     assert chrome["background"]["service_worker"] == "extension/background/service-worker.js"
 
 
-def test_firefoxs_manifest_has_a_sidebar_an_event_page_and_a_stable_id():
-    make("build")
+def test_firefoxs_manifest_has_a_sidebar_an_event_page_and_a_stable_id(packages):
     firefox = _zip_manifest("firefox")
     assert firefox["sidebar_action"]["default_panel"] == "extension/sidepanel/sidepanel.html"
     assert firefox["background"] == {"type": "module", "scripts": ["extension/background/service-worker.js"]}
@@ -110,8 +115,7 @@ def test_lint_finds_no_errors_in_either_package():
     assert result.stdout.count("errors          0") == 2, result.stdout[-3000:]
 
 
-def test_firefoxs_package_uses_no_api_firefox_lacks():
-    make("browsers")
+def test_firefoxs_package_uses_no_api_firefox_lacks(packages):
     report = _lint("firefox")
     assert report["errors"] == [], report["errors"]
     unsupported = [m for m in report["warnings"] if m["code"] in {"UNSUPPORTED_API", "MANIFEST_PERMISSIONS"} or "UNSUPPORTED" in m["code"] and "ANDROID" not in m["code"]]
