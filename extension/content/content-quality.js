@@ -24,6 +24,7 @@
   // not make the label's cell a container).
   const TEXT_BLOCKS = "p, li, h1, h2, h3, h4, h5, h6, td, th, dt, dd, blockquote, div, section, header, label, pre, figure";
   const BLOCK_INSIDE = "p, li, h1, h2, h3, h4, h5, h6, td, th, dt, dd, blockquote, div, section, header, label, pre, table, ul, ol, dl, figure, article, aside, main";
+  const hasText = (el) => /\S/.test(el.textContent);
   const textBlocks = (root) => page.textBlocks.innermostWithText(root, TEXT_BLOCKS, BLOCK_INSIDE);
 
   // A block is prose when it reads as a sentence or more (a sentence's length, ending like
