@@ -10,8 +10,9 @@ the tab elsewhere (to https://, or to the site's own host: neither answers here)
 it is and read as far as it had loaded; those pages are named, and scripts on and off are also
 compared without them.
 
-The pages are split in two fixed halves by a hash of their file name: "dev" (what the
-extraction was tuned on) and "held-out" (only measured); both are printed.
+The pages are split in two fixed halves by a salted hash of their file name (drawn anew in
+issue 24): "dev" (what the extraction was tuned on) and "held-out" (only measured); both are
+printed. Per-kind scores of pages this set lacks: bench/bench_kinds.py.
 
     python bench/bench_extraction.py [--split dev] [--limit 50] [--no-scripts-on] [--dump DIR]
 
