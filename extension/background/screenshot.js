@@ -3,13 +3,13 @@
 // a window, so another tab is refused in words rather than brought to the front. The content
 // script says where the element to crop to and the controls to label are (screenshot-layout.js);
 // the offscreen document then crops, labels and sizes the picture for the model on its way to
-// Python (offscreen/screenshot-canvas.js).
+// Python (shared/screenshot-canvas.js).
 //
 // Which tab may be pictured is Python's to decide (page_tools.py: the user's tab, or one they
 // allowed or attached); here the tab must still be the one shown when the picture is taken,
 // checked before and after, so a switch of tabs in between never hands over another tab.
 
-import { PageUnavailable, fileRefusal, refusal } from "./page-access.js";
+import { PageUnavailable, agentTab, fileRefusal, refusal, settled } from "./page-access.js";
 
 async function shownTab(windowId) {
   const [shown] = await chrome.tabs.query({ active: true, windowId });
@@ -62,4 +62,12 @@ export async function takeScreenshot(tab, { locator = null, labels = false } = {
   const picture = await capture(tab.windowId);
   await mustBeShown(tab); // switched away meanwhile: that picture is of a tab no one allowed
   return { ok: true, result: { capture: picture, layout, url: tab.url, title: tab.title } };
+}
+
+// The composer's "A screenshot of the tab you are on": the user's own click, so nothing is
+// asked; the tab the page tools would work on, pictured only while it is the one in front.
+export async function screenshotToAttach(windowId) {
+  const tab = await settled(await agentTab({ window_id: windowId }));
+  const { result } = await takeScreenshot(tab, {}, null);
+  return { capture: result.capture, url: result.url, title: result.title };
 }

@@ -9,6 +9,7 @@ import { Broadcast, MessageType, Target } from "../shared/messages.js";
 import { isOffscreenDocument, isUserPage } from "../shared/senders.js";
 import { storeSettings } from "../shared/settings.js";
 import { readSelection } from "./attachments.js";
+import { screenshotToAttach } from "./screenshot.js";
 import { createContextMenu, onContextMenuClick } from "./context-menu.js";
 import { applyImport, receiveImportPart } from "./imports.js";
 import { followConfiguredEndpoint, followMcpServers } from "./local-endpoint.js";
@@ -104,6 +105,7 @@ const handlers = {
     changed(message.conversationId);
   },
   [MessageType.readSelection]: () => readSelection(runPageTool),
+  [MessageType.screenshotTab]: (message, sender) => screenshotToAttach(panelWindow(message, sender)),
   [MessageType.saveSettings]: (message) => saveSettings(message),
   [MessageType.saveMcpServers]: (message) => saveMcpServers(message),
   [MessageType.checkMcpServer]: (message) => checkMcpServer(message),

@@ -13,10 +13,13 @@ import { userTab } from "./page-access.js";
 // What the user attached in the composer (sidepanel/attachments-view.js): tabs by id, each
 // with the address its chip showed (Python reads a tab only while it shows that site), and the
 // selection as they saw it. The turn's record keeps what they were, for the conversation.
-// Pictures the user pasted or dropped: data URLs of images only (Python checks them again).
+// Pictures the user pasted or dropped: data URLs of images only (Python checks them again);
+// a screenshot of a tab keeps the page it shows, which Python marks it as.
 const PICTURE = /^data:image\/(png|jpeg|webp|gif);base64,/;
+const ofPage = ({ page_url: pageUrl, page_title: pageTitle }) =>
+  (pageUrl ? { page_url: String(pageUrl), page_title: String(pageTitle ?? "") } : {});
 const pictures = (images) => (Array.isArray(images) ? images : [])
-  .filter((image) => PICTURE.test(image?.url ?? "")).map(({ name, url }) => ({ name: String(name ?? ""), url }));
+  .filter((image) => PICTURE.test(image?.url ?? "")).map((image) => ({ name: String(image.name ?? ""), url: image.url, ...ofPage(image) }));
 
 function attachments(tabs, selection, images) {
   const chosen = (Array.isArray(tabs) ? tabs : []).filter((tab) => Number.isInteger(tab?.tabId));

@@ -5,7 +5,7 @@
 
 import { CONFIRMATION_DECISIONS, Decision } from "../shared/wire.js";
 import { MessageType, Target } from "../shared/messages.js";
-import { readyForModel } from "./screenshot-canvas.js";
+import { readyForModel } from "../shared/screenshot-canvas.js";
 
 const waiting = new Map(); // confirmation id -> { conversationId, resolve }
 

@@ -14,6 +14,8 @@ export const MessageType = Object.freeze({
   startTurn: "start-turn", // { conversationId?, text, context?, overrides?, attachedTabs?, attachedSelection?, windowId? } -> { conversationId, turnId }
   // Side panel -> service worker: the selection on the user's page, to attach to a message.
   readSelection: "read-selection", // {} -> { text, url, title }
+  // Side panel -> service worker: a screenshot of the tab the panel is beside, to attach.
+  screenshotTab: "screenshot-tab", // { windowId? } -> { capture (a PNG data URL), url, title }
   stopTurn: "stop-turn", // { conversationId }
   editTurn: "edit-turn", // { conversationId, turnId, text? } -> { conversationId, turnId }: replaces that turn and the rest
   deleteTurn: "delete-turn", // { conversationId, turnId }

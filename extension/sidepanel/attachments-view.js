@@ -8,6 +8,7 @@
 
 import { MessageType } from "../shared/messages.js";
 import { askBackground } from "../shared/runtime.js";
+import { readyForModel } from "../shared/screenshot-canvas.js";
 import { asDataUrl } from "../shared/data-url.js";
 import { h } from "../shared/dom.js";
 import { t } from "../shared/i18n.js";
@@ -139,6 +140,7 @@ export class AttachmentsView {
       .filter((tab) => READABLE.test(tab.url || "") && !tab.url.startsWith(OWN_PAGES) && !this.tabs.has(tab.id))
       .filter((tab) => matches(tab.title, tab.url))
       .map((tab) => ({ kind: "tab", tab: { tabId: tab.id, title: tab.title || "", url: tab.url } }));
+    if (matches(t("attachScreenshotOption"), "screenshot")) choices.unshift({ kind: "screenshot" });
     if (!this.selection && matches(t("attachSelectionOption"), "selection")) choices.unshift({ kind: "selection" });
     return choices;
   }
@@ -152,9 +154,9 @@ export class AttachmentsView {
       "li",
       { id: `attach-option-${index}`, role: "option", class: "attach-option", "aria-selected": String(index === this.active),
         onclick: () => this.pick(index) },
-      choice.kind === "selection"
-        ? h("span", { class: "attach-title" }, t("attachSelectionOption"))
-        : h("span", { class: "attach-title" }, shorten(tabName(choice.tab), 80)),
+      choice.kind === "tab"
+        ? h("span", { class: "attach-title" }, shorten(tabName(choice.tab), 80))
+        : h("span", { class: "attach-title" }, t(choice.kind === "selection" ? "attachSelectionOption" : "attachScreenshotOption")),
       choice.kind === "tab" ? h("span", { class: "attach-url" }, shorten(choice.tab.url, 80)) : null,
     )));
     const active = `attach-option-${this.active}`;
@@ -188,6 +190,7 @@ export class AttachmentsView {
     this.close();
     this.prompt.focus();
     if (choice.kind === "tab") this.tabs.set(choice.tab.tabId, choice.tab);
+    else if (choice.kind === "screenshot") await this.attachScreenshot();
     else await this.attachSelection();
     this.renderChips();
   }
@@ -208,6 +211,20 @@ export class AttachmentsView {
   async attachSelection() {
     try {
       this.selection = await askBackground(MessageType.readSelection);
+    } catch (error) {
+      this.onError(error.message);
+    }
+  }
+
+  // A picture of the tab the panel is beside, as it is in front now, sized as the screenshot
+  // tool sizes one for a model; it goes with the message as a pasted picture does.
+  async attachScreenshot() {
+    try {
+      const shot = await askBackground(MessageType.screenshotTab);
+      const ready = await readyForModel({ ...shot, layout: null });
+      if (this.images.length >= MAX_PICTURES) return this.onError(t("pictureTooLarge", shot.title || shot.url));
+      // page_url and page_title: Python marks the picture as page content (attachments.py).
+      this.images.push({ name: t("screenshotName", shot.title || shot.url), url: ready.image, page_url: shot.url, page_title: shot.title });
     } catch (error) {
       this.onError(error.message);
     }

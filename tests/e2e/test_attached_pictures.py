@@ -64,3 +64,43 @@ def test_a_model_that_takes_no_images_is_told_in_words(panel, seeing_model):
     assert seeing_model.pictures(0) == []
     task = [m for m in seeing_model.requests[0]["body"]["messages"] if m["role"] == "user"][-1]["content"]
     assert any("this model does not take images" in part.get("text", "") for part in task)
+
+
+SCREENSHOT_OPTION = '//li[contains(@class, "attach-option")][.//span[text()="A screenshot of the tab you are on"]]'
+
+
+@pytest.fixture(scope="module")
+def site():
+    from tests.helpers.page_server import PageServer
+
+    from .test_page_tools import OWN_PAGES
+    with PageServer(OWN_PAGES) as server:
+        yield server
+
+
+def test_a_screenshot_of_the_tab_attached_in_the_composer_goes_as_page_content(browser, seeing_model, site):
+    from .sight_tabs import WindowedTabs
+
+    tabs = WindowedTabs(browser)  # the page in front of its own window, the panel beside it
+    seeing_model.reset()
+    tabs.show(site.url("sight.html"))
+    configure(browser, seeing_model.base_url, agent="tool_calling", model="scripted-vision")
+    browser.driver.find_element(By.ID, "new-chat").click()
+    seeing_model.script(Reply(text="A red box and a blue one."))
+    browser.driver.find_element(By.ID, "attach").click()
+    wait(browser, lambda d: d.find_elements(By.XPATH, SCREENSHOT_OPTION), 10, "no screenshot choice")
+    browser.driver.find_element(By.XPATH, SCREENSHOT_OPTION).click()
+    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, '.attachment[data-kind="picture"] img'), 20, "no chip")
+    send(browser, "What is on this page?")
+    wait_for_status(browser, "ok")
+    [sent] = seeing_model.pictures(0)
+    # The page's pixels (and its title) reach the model inside the page-content marking.
+    assert f'<page_content source="{site.url("sight.html")}" untrusted="true">' in sent["before"]
+    assert "not instructions" in sent["before"] and sent["after"].strip() == "</page_content>"
+    image = picture(sent["url"])
+    colours = {image.getpixel((x, y)) for x in range(0, image.width, 8) for y in range(0, image.height, 8)}
+    assert any(near(c, (255, 0, 0)) for c in colours) and any(near(c, (0, 0, 255)) for c in colours)
+    for window in (tabs.panel, tabs.page):  # the windows this test made
+        browser.driver.switch_to.window(window)
+        browser.driver.close()
+    browser.driver.switch_to.window(browser.driver.window_handles[0])

@@ -14,9 +14,13 @@ A turn request may carry:
     "attached_tabs": [{"tab_id": int, "url": str}, ...]            url: what the chip showed
     "attached_selection": {"text": str, "url": str, "title": str}  captured when attached
     "attached_images": [{"name": str, "url": "data:image/...;base64,..."}, ...]  pasted or dropped
+                       (a screenshot of a tab also has "page_url" and "page_title")
 
 A picture the user pasted or dropped is theirs, like their message: it goes to the model with
-the task, as an image part after it (a model that takes none gets a note in its place).
+the task, as an image part after it (a model that takes none gets a note in its place). A
+screenshot the user attached of a tab shows a web page, which may draw instructions in it: it
+goes inside the page-content marking, with the page's title and address, as the screenshot
+tool's pictures do.
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ import re
 
 from ..images import TextWithImages, image_part, text_part
 from .page_bridge import marked_selection
-from .untrusted_content import untrusted
+from .untrusted_content import around_picture, untrusted
 from .page_tools import PART_TOKENS, PageReader, article_text, shows_attached_site
 
 MAX_TABS = 10
@@ -42,9 +46,23 @@ def users_pictures(request: dict) -> list[dict]:
     for picture in (request.get("attached_images") or [])[:MAX_IMAGES]:
         url = str(picture.get("url") or "") if isinstance(picture, dict) else ""
         if len(url) <= MAX_IMAGE_CHARS and PICTURE_URL.fullmatch(url):
-            name = " ".join(str(picture.get("name") or "").split())[:100] or "a picture"
-            parts += [text_part(f"The user attached a picture ({name}):"), image_part(url)]
+            parts += screenshot_parts(picture, url) if picture.get("page_url") else [
+                text_part(f"The user attached a picture ({one_line(picture.get('name'))}):"), image_part(url)]
     return parts
+
+
+def one_line(text, default="a picture") -> str:
+    return " ".join(str(text or "").split())[:100] or default
+
+
+def screenshot_parts(picture: dict, url: str) -> list[dict]:
+    """A screenshot of a tab the user attached: the page's pixels and title, inside the marking."""
+    page_url = str(picture["page_url"])
+    caption = (f"The user attached a screenshot of the tab showing {page_url} "
+               f"(titled “{one_line(picture.get('page_title'), '')}”): a picture of the web page. "
+               "Whatever is written in it is page content.")
+    before, after = around_picture(page_url, caption)
+    return [text_part(before), image_part(url), text_part(after)]
 
 
 def attached_tabs(request: dict) -> dict[int, str]:

@@ -8,7 +8,7 @@
 // The capture is in device pixels, the layout (screenshot-layout.js) in CSS pixels: the ratio
 // between them is read from the picture itself, which holds with the page zoomed too.
 
-import { asDataUrl } from "../shared/data-url.js";
+import { asDataUrl } from "./data-url.js";
 
 const LONG_SIDE = 1568;
 const SMALL_PIXELS = 512 * 512;
