@@ -10,18 +10,13 @@ from pathlib import Path
 import pytest
 
 from tests.helpers.page_server import PageServer
-from tests.helpers.page_tools import PageTools, start_chromium
+from tests.helpers.page_tools import PageTools
+
+from .test_page_reading import chromium  # noqa: F401  (a fixture: Chromium with the tools, no extension)
 
 pytestmark = pytest.mark.e2e
 
 KINDS = Path(__file__).parent / "pages" / "kinds"
-
-
-@pytest.fixture(scope="module")
-def chromium():
-    driver = start_chromium()
-    yield driver
-    driver.quit()
 
 
 @pytest.fixture(scope="module")
