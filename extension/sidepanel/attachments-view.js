@@ -140,7 +140,7 @@ export class AttachmentsView {
       .filter((tab) => READABLE.test(tab.url || "") && !tab.url.startsWith(OWN_PAGES) && !this.tabs.has(tab.id))
       .filter((tab) => matches(tab.title, tab.url))
       .map((tab) => ({ kind: "tab", tab: { tabId: tab.id, title: tab.title || "", url: tab.url } }));
-    if (matches(t("attachScreenshotOption"), "screenshot")) choices.unshift({ kind: "screenshot" });
+    if (matches(t("attachScreenshotOption"), "screenshot")) choices.push({ kind: "screenshot" }); // after the tabs: the list keeps its order
     if (!this.selection && matches(t("attachSelectionOption"), "selection")) choices.unshift({ kind: "selection" });
     return choices;
   }
