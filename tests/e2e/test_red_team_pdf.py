@@ -146,7 +146,9 @@ def test_a_pdf_whose_download_is_redirected_to_another_site_is_not_read(fresh, m
     send(fresh.browser, "What does this PDF say?")
     wait_for_status(fresh.browser, "ok")
     assert len(downloads(shop)) == 1  # TabAgent did ask the shop, and was redirected
-    assert bank.requests == []  # nothing reached the bank, with its cookie or without
+    # Nothing reached the bank, with its cookie or without: no fetch of TabAgent's, and nothing
+    # else but the icon the browser may still be asking for the login page the user opened.
+    assert downloads(bank) == [] and [r["path"] for r in bank.requests if r["path"] != "/favicon.ico"] == []
     told = [m for m in model.requests[1]["body"]["messages"] if m["role"] == "tool"][-1]["content"]
     assert "with a redirect to another address" in told and "reads only what the tab shows" in told
     sent = json.dumps([r["body"] for r in model.requests])
