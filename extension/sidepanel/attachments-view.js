@@ -289,20 +289,23 @@ export class AttachmentsView {
 }
 
 // Under a sent message: what the user attached to it (the turn's record keeps it), or null.
-// An imported conversation may hold anything here: only strings are shown, as text.
+// An imported conversation may hold anything here: only strings are shown, as text (String()
+// of a file's {"toString": "x"} throws, which would leave the conversation undrawn).
+const textOf = (value) => (typeof value === "string" ? value : "");
+
 export function attachedList(turn) {
   const { tabs, selection } = turn.attachments ?? {};
   const items = (Array.isArray(tabs) ? tabs : []).map((tab) => {
-    const [title, url] = [String(tab?.title ?? ""), String(tab?.url ?? "")];
+    const [title, url] = [textOf(tab?.title), textOf(tab?.url)];
     return h("li", { class: "attachment", "data-kind": "tab", title: url }, shorten(title || url, 60));
   });
   if (typeof selection?.text === "string") {
     const label = t("selectionChip", shorten(selection.text.replace(/\s+/g, " ").trim(), 60));
-    items.unshift(h("li", { class: "attachment", "data-kind": "selection", title: String(selection.url ?? "") }, label));
+    items.unshift(h("li", { class: "attachment", "data-kind": "selection", title: textOf(selection.url) }, label));
   }
   const images = Array.isArray(turn.attachments?.images) ? turn.attachments.images : [];
-  for (const image of images.filter((picture) => PICTURE_URL.test(String(picture?.url ?? "")))) {
-    items.push(h("li", { class: "attachment", "data-kind": "picture", title: String(image.name ?? "") }, thumbnail(image, "sent-picture")));
+  for (const image of images.filter((picture) => PICTURE_URL.test(textOf(picture?.url)))) {
+    items.push(h("li", { class: "attachment", "data-kind": "picture", title: textOf(image.name) }, thumbnail(image, "sent-picture")));
   }
   if (!items.length) return null;
   return h("ul", { class: "attachments sent-attachments", "aria-label": t("attachedToThisMessage") }, ...items);
@@ -310,5 +313,5 @@ export function attachedList(turn) {
 
 // A picture the user attached, drawn small (a data URL: nothing is fetched).
 function thumbnail(image, kind = "picture-thumbnail") {
-  return h("img", { class: kind, src: image.url, alt: String(image.name ?? "") });
+  return h("img", { class: kind, src: image.url, alt: textOf(image.name) });
 }

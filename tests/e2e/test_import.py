@@ -328,3 +328,31 @@ def test_a_stored_memory_this_version_cannot_read_fails_its_turn_in_words(panel,
     errors = panel.driver.find_elements(By.CSS_SELECTOR, "article.turn")[-1].find_element(By.CSS_SELECTOR, ".turn-errors").text
     assert "Step 2 of this conversation's memory has fields this version of TabAgent does not know (confidence)" in errors
     assert model.requests[-1]["body"]["messages"][-1]["content"] != "And now?"  # the model was not asked
+
+
+# A 1×1 red PNG: what an export of a pasted picture holds.
+RED_DOT = ("data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==")
+
+
+def test_an_imported_file_s_pictures_are_drawn_only_from_data_urls_of_pictures(panel, model, tmp_path):
+    """The pictures under a user's message (attachments.images) come from the file on import:
+    one that names a remote address would be fetched when drawn (telling a tracker the
+    conversation was opened), and an SVG can carry script. Only data: URLs of PNG, JPEG, WebP
+    or GIF are drawn; the rest is left out, and nothing is fetched."""
+    from tests.helpers.tripwire import Tripwire
+
+    record = real_record(panel, model, "Pictures from a file", "Seen.")
+    svg = "data:image/svg+xml;base64,PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciIG9ubG9hZD0iYWxlcnQoMSkiLz4="
+    ask_background(panel, "delete-conversation", conversationId=record["id"])
+    with Tripwire() as tripwire:
+        record["turns"][0]["attachments"] = {"tabs": [], "selection": None, "images": [
+            {"name": "tracker", "url": tripwire.url("opened.png")}, {"name": "script", "url": svg},
+            {"name": {"toString": "x"}, "url": RED_DOT}, {"name": "odd", "url": {"toString": "x"}}]}
+        record["turns"][0]["attachments"]["tabs"] = [{"tabId": 1, "title": {"toString": "x"}, "url": "http://127.0.0.1/"}]
+        import_file(panel, write_export(tmp_path / "pictures.json", [record]))
+        wait(panel, lambda d: "Imported 1 conversation" in notice(d), 10)
+        next(button for text, button in show_history(panel).items() if text.startswith("Pictures from a file")).click()
+        wait(panel, lambda d: d.find_elements(By.CSS_SELECTOR, "img.sent-picture"), 10, "the file's picture was not drawn")
+        drawn = [img.get_attribute("src") for img in panel.driver.find_elements(By.CSS_SELECTOR, "img.sent-picture")]
+        assert drawn == [RED_DOT]
+        assert tripwire.hits == []
