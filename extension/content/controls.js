@@ -120,7 +120,7 @@
   }
 
   page.tools.list_controls = {
-    params: { within: page.arg("string", null), page: page.arg("number", 1), max_controls: page.arg("number", 150) },
+    params: { within: page.arg("string", null), page: page.arg("number", page.DEFAULTS.list_controls.page), max_controls: page.arg("number", page.DEFAULTS.list_controls.max_controls) },
     run({ within, page: number, max_controls }) {
       const root = within ? page.locators.findOne(within) : document.documentElement;
       const found = controls(root);

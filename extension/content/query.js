@@ -113,13 +113,13 @@
     params: {
       selector: page.arg("string"),
       attributes: page.arg("array", null),
-      max_results: page.arg("number", 50),
-      max_chars: page.arg("number", 500),
+      max_results: page.arg("number", page.DEFAULTS.query_page.max_results),
+      max_chars: page.arg("number", page.DEFAULTS.query_page.max_chars),
     },
     run: queryPage,
   };
   page.tools.list_links = {
-    params: { filter: page.arg("string", ""), scope: page.arg("string", "all"), max_results: page.arg("number", 100) },
+    params: { filter: page.arg("string", ""), scope: page.arg("string", "all"), max_results: page.arg("number", page.DEFAULTS.list_links.max_results) },
     run: listLinks,
   };
   page.tools.page_html = {

@@ -89,8 +89,8 @@
   page.tools.find_in_page = {
     params: {
       query: page.arg("string"),
-      max_results: page.arg("number", 20),
-      context_chars: page.arg("number", 80),
+      max_results: page.arg("number", page.DEFAULTS.find_in_page.max_results),
+      context_chars: page.arg("number", page.DEFAULTS.find_in_page.context_chars),
       case_sensitive: page.arg("boolean", false),
     },
     run: findInPage,

@@ -83,5 +83,5 @@
     return { text: "", before: "", after: "", locator: null, element: null, url: location.href, note: "Nothing is selected on the page." };
   }
 
-  page.tools.get_selection = { params: { context_chars: page.arg("number", 300) }, run: getSelection };
+  page.tools.get_selection = { params: { context_chars: page.arg("number", page.DEFAULTS.get_selection.context_chars) }, run: getSelection };
 })();

@@ -83,7 +83,7 @@
 
   page.tables = { grid, headerRowCount, columnNames, isPresentation };
   page.tools.extract_tables = {
-    params: { selector: page.arg("string", "table"), max_tables: page.arg("number", 10), max_rows: page.arg("number", 200) },
+    params: { selector: page.arg("string", "table"), max_tables: page.arg("number", page.DEFAULTS.extract_tables.max_tables), max_rows: page.arg("number", page.DEFAULTS.extract_tables.max_rows) },
     run: extractTables,
   };
 })();

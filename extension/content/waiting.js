@@ -19,7 +19,7 @@
 
   page.tools.wait_for = {
     params: { text: page.arg("string", null), locator: page.arg("string", null), gone: page.arg("boolean", false),
-      timeout_ms: page.arg("number", 5000) },
+      timeout_ms: page.arg("number", page.DEFAULTS.wait_for.timeout_ms) },
     run({ text, locator, gone, timeout_ms }) {
       if (!text === !locator) throw new page.PageToolError("wait_for waits for one thing: give either text or locator.");
       const limit = page.clamp(timeout_ms, 0, LONGEST_MS);

@@ -167,7 +167,8 @@ const titleFromUrl = (url) => decodeURIComponent(new URL(url).pathname.split("/"
 const squash = (text) => text.replace(/\s+/g, " ").trim();
 const escapeRegExp = (word) => word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
-function findInPdf(pdf, { query, max_results = 20, context_chars = 80, case_sensitive = false }) {
+function findInPdf(pdf, { query, max_results = PAGE_TOOL_DEFAULTS.find_in_page.max_results,
+  context_chars = PAGE_TOOL_DEFAULTS.find_in_page.context_chars, case_sensitive = false }) {
   if (typeof query !== "string" || !query.trim()) throw new PdfError("find_in_page needs some text to look for.");
   requireText(pdf);
   const max = clamp(max_results, 1, 500);

@@ -11,7 +11,7 @@ import { fitted } from "./fit-message.js";
 import { pageBridge } from "./page-bridge.js";
 import { Sandboxes } from "./sandboxes.js";
 import { turnRequest } from "./turn-request.js";
-import { EventKind, Status } from "../shared/wire.js";
+import { EventKind, Fatal, Status } from "../shared/wire.js";
 
 const BATCH_MS = 8;
 
@@ -134,7 +134,7 @@ export class TurnRunner {
     const message = String(error?.message || error).trim().split("\n").at(-1);
     const seq = batcher.all.at(-1)?.seq ?? lastMemorySeq(memory);
     const at = { conversation_id: batcher.ids.conversationId, agent: "TabAgent", depth: 0, step: 0, time: Date.now() / 1000 };
-    batcher.push({ ...at, kind: EventKind.error, seq: seq + 1, data: { message, kind: "agent" } });
+    batcher.push({ ...at, kind: EventKind.error, seq: seq + 1, data: { message, kind: Fatal.agent } });
     batcher.push({ ...at, kind: EventKind.done, seq: seq + 2, data: { status: Status.error, steps: 0, usage: {}, error: message } });
     this.finish(batcher, { status: Status.error, memory: null }); // null: the memory stays as stored
   }

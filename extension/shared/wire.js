@@ -100,6 +100,31 @@ export const PAGE_TOOL_DEFAULTS = Object.freeze({
   },
   "page_html": {
     "max_chars": 15000
+  },
+  "list_controls": {
+    "page": 1,
+    "max_controls": 150
+  },
+  "wait_for": {
+    "timeout_ms": 5000
+  },
+  "get_selection": {
+    "context_chars": 300
+  },
+  "find_in_page": {
+    "max_results": 20,
+    "context_chars": 80
+  },
+  "query_page": {
+    "max_results": 50,
+    "max_chars": 500
+  },
+  "list_links": {
+    "max_results": 100
+  },
+  "extract_tables": {
+    "max_tables": 10,
+    "max_rows": 200
   }
 });
 
@@ -231,6 +256,49 @@ export const NotFatal = Object.freeze({
   "attachment": "attachment",
   "mcp": "mcp"
 });
+
+// Error kinds that end the turn, and what fixes each: settings or retry.
+export const FATAL_ERRORS = Object.freeze({
+  "settings": "settings",
+  "auth": "settings",
+  "not_found": "settings",
+  "model": "retry",
+  "bad_request": "retry",
+  "context_too_long": "retry",
+  "bad_response": "retry",
+  "rate_limited": "retry",
+  "server": "retry",
+  "unreachable": "retry",
+  "timeout": "retry",
+  "unavailable": "retry",
+  "memory": "retry",
+  "agent": "retry"
+});
+
+// Each of those kinds by its name: Fatal.agent, never "agent".
+export const Fatal = Object.freeze({
+  "settings": "settings",
+  "auth": "auth",
+  "not_found": "not_found",
+  "model": "model",
+  "bad_request": "bad_request",
+  "context_too_long": "context_too_long",
+  "bad_response": "bad_response",
+  "rate_limited": "rate_limited",
+  "server": "server",
+  "unreachable": "unreachable",
+  "timeout": "timeout",
+  "unavailable": "unavailable",
+  "memory": "memory",
+  "agent": "agent"
+});
+
+// The error kinds a setting fixes: the panel offers Open settings.
+export const FIXED_IN_SETTINGS = Object.freeze([
+  "settings",
+  "auth",
+  "not_found"
+]);
 
 // The sandbox's limits and defaults.
 export const SANDBOX = Object.freeze({

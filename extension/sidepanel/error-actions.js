@@ -3,14 +3,15 @@
 
 import { h } from "../shared/dom.js";
 import { t } from "../shared/i18n.js";
+import { FIXED_IN_SETTINGS } from "../shared/wire.js";
 
-const FIXED_IN_SETTINGS = new Set(["settings", "auth", "not_found"]);
+const SETTINGS_FIX = new Set(FIXED_IN_SETTINGS);
 
 export function turnError({ kind, message }, turnId) {
   const act = (action) => (event) =>
     event.currentTarget.dispatchEvent(new CustomEvent("turn-action", { bubbles: true, detail: { action, turnId } }));
   const buttons = [];
-  if (FIXED_IN_SETTINGS.has(kind)) buttons.push(h("button", { type: "button", class: "fix-settings", onclick: act("open-settings") }, t("openSettings")));
+  if (SETTINGS_FIX.has(kind)) buttons.push(h("button", { type: "button", class: "fix-settings", onclick: act("open-settings") }, t("openSettings")));
   buttons.push(h("button", { type: "button", class: "fix-retry", onclick: act("regenerate") }, t("retry")));
   return h("div", { class: `error turn-error kind-${kind}` }, h("span", {}, message), h("span", { class: "fixes" }, ...buttons));
 }

@@ -91,7 +91,7 @@ def test_sandbox_message_types_are_spelled_only_where_they_are_declared():
 
 
 def test_event_kinds_statuses_and_error_kinds_are_compared_through_wire_js():
-    kinds = quoted([*wire.EVENT_KINDS, *wire.NOT_FATAL_ERRORS]).pattern
+    kinds = quoted([*wire.EVENT_KINDS, *wire.NOT_FATAL_ERRORS, *wire.FATAL_ERRORS]).pattern
     statuses = quoted(wire.STATUSES).pattern
     compared = re.compile(rf"""\bkind\s*(?:===?|!==?|:)\s*{kinds}|\bstatus\s*(?:===?|!==?|:)\s*{statuses}""")
     assert where(compared, javascript_files()) == {}
@@ -100,6 +100,7 @@ def test_event_kinds_statuses_and_error_kinds_are_compared_through_wire_js():
 def test_every_name_javascript_takes_from_wire_js_exists():
     """EventKind.tokn is undefined, not an error: each one used must be declared."""
     declared = {"EventKind": wire.EVENT_KINDS, "Status": wire.STATUSES, "NotFatal": wire.NOT_FATAL_ERRORS,
+                "Fatal": wire.FATAL_ERRORS,
                 "Decision": wire.CONFIRMATION_DECISIONS,
                 "SandboxMessage": {kind.replace("-", "_") for kind in wire.SANDBOX_MESSAGES}}
     used = {(name, key) for text in javascript_files().values()
@@ -121,6 +122,51 @@ def test_only_wire_py_lists_the_errors_after_which_a_turn_goes_on():
              and len({e.value for e in node.elts if isinstance(e, ast.Constant)} & not_fatal) >= 2]
     assert lists == []
     assert where(re.compile(r"new Set\(\[[^\]]*%s[^\]]*\]\)" % quoted(not_fatal).pattern), javascript_files()) == {}
+
+
+def error_kinds_python_names() -> dict[str, str]:
+    """Each error kind a Python file gives an `error` event, with where: a class's `kind = "auth"`
+    (the model errors), `{"kind": "mcp", ...}`, `kind="memory"` passed on, `getattr(error,
+    "kind", "agent")`."""
+    found = {}
+    for path in (ROOT / "py").rglob("*.py"):
+        if path == WIRE_PY:
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            values = []
+            if isinstance(node, ast.ClassDef):
+                for statement in node.body:
+                    if isinstance(statement, ast.Assign) and isinstance(target := statement.targets[0], (ast.Name, ast.Tuple)):
+                        names = [target] if isinstance(target, ast.Name) else target.elts
+                        given = [statement.value] if isinstance(target, ast.Name) else getattr(statement.value, "elts", [])
+                        values += [v for n, v in zip(names, given) if getattr(n, "id", "") == "kind"]
+            elif isinstance(node, ast.Dict) and any(getattr(k, "value", None) == "message" for k in node.keys):
+                values += [v for k, v in zip(node.keys, node.values) if getattr(k, "value", None) == "kind"]
+            elif isinstance(node, ast.Call):
+                values += [k.value for k in node.keywords if k.arg == "kind"]
+                if getattr(node.func, "id", "") == "getattr" and len(node.args) == 3 and getattr(node.args[1], "value", "") == "kind":
+                    values.append(node.args[2])
+            for value in values:
+                if isinstance(value, ast.Constant) and isinstance(value.value, str):
+                    found[value.value] = f"{path.relative_to(ROOT)}:{value.lineno}"
+    return found
+
+
+def test_every_error_kind_python_gives_is_declared_in_wire_py():
+    """An error kind the panel has never heard of gets neither Open settings nor its styling."""
+    named = error_kinds_python_names()
+    assert {"auth", "not_found", "mcp", "memory", "agent", "truncated"} <= set(named)
+    declared = set(wire.FATAL_ERRORS) | set(wire.NOT_FATAL_ERRORS)
+    assert {kind: at for kind, at in named.items() if kind not in declared} == {}
+    assert not set(wire.FATAL_ERRORS) & set(wire.NOT_FATAL_ERRORS)
+    assert set(wire.FATAL_ERRORS.values()) == {"settings", "retry"}
+
+
+def test_only_wire_py_says_which_errors_a_setting_fixes():
+    """The panel kept its own list of the kinds that get an Open settings button."""
+    fixed = [kind for kind, fix in wire.FATAL_ERRORS.items() if fix == "settings"]
+    assert where(re.compile(r"new Set\(\[[^\]]*%s[^\]]*\]\)" % quoted(fixed).pattern), javascript_files()) == {}
+    assert where(quoted(fixed), {p: t for p, t in javascript_files().items() if p.name == "error-actions.js"}) == {}
 
 
 def camel(name: str) -> str:
@@ -146,15 +192,37 @@ def test_python_reads_only_the_settings_wire_py_declares():
     assert {p: found for p, found in names.items() if found} == {}
 
 
-@pytest.mark.parametrize("tool, argument", [(t, a) for t, args in wire.PAGE_TOOL_DEFAULTS.items() for a, v in args.items() if v > 1])
-def test_a_page_tools_default_is_written_only_in_wire_py(tool, argument):
-    """No default of thousands given to the argument in JavaScript (`max_tokens: page.arg("number",
-    6000)`, `max_tokens = 6000`; query_page's own max_chars of 500 is another tool's), and not the
-    value itself in the host glue (`PART_TOKENS = 4000`)."""
-    given = re.compile(rf"""\b{argument}\s*[:=]\s*(?:page\.arg\(["']number["'],\s*)?\d[\d_]{{3,}}""")
-    assert where(given, javascript_files()) == {}
+PAGE_TOOL_ARGUMENTS = sorted({a for args in wire.PAGE_TOOL_DEFAULTS.values() for a in args})
+
+
+def test_no_page_tool_takes_a_number_default_javascript_writes_by_hand():
+    """`max_tokens: page.arg("number", 6000)` disagreed with Python's 4,000; every number a page
+    tool takes comes from tool-defaults.js (content scripts) or wire.js (the PDF reader)."""
+    by_hand = re.compile(r"""page\.arg\(["']number["'],\s*\d|\b(?:%s)\s*=\s*\d""" % "|".join(PAGE_TOOL_ARGUMENTS))
+    assert where(by_hand, javascript_files()) == {}
+    assert re.search(r"page\.arg\(\s*[\"']number[\"']\s*,\s*page\.DEFAULTS\.", "".join(javascript_files().values()))
+
+
+@pytest.mark.parametrize("tool", sorted(wire.PAGE_TOOL_DEFAULTS))
+def test_the_python_page_tools_give_wire_pys_defaults(tool):
+    """So that page.read_page() in a user tool and page.call("read_page") get the same answer."""
+    import inspect
+    from tabagent.app.page_tools import PageReader
+    parameters = inspect.signature(getattr(PageReader, tool)).parameters
+    for argument, default in wire.PAGE_TOOL_DEFAULTS[tool].items():
+        if argument == "max_tokens":  # None there: a part sized to the model's window, at most this
+            assert parameters[argument].default is None
+        elif argument == "timeout_ms":  # Python takes seconds
+            assert parameters["timeout"].default * 1000 == default
+        else:
+            assert parameters[argument].default == default, argument
+
+
+@pytest.mark.parametrize("tool, argument", [(t, a) for t, args in wire.PAGE_TOOL_DEFAULTS.items() for a, v in args.items() if v >= 1000])
+def test_a_large_page_tools_default_is_not_written_again_in_the_host_glue(tool, argument):
+    """Not the value itself in the host glue (`PART_TOKENS = 4000`)."""
     default = wire.PAGE_TOOL_DEFAULTS[tool][argument]
-    value = re.compile(rf"\b{default // 1000}_?{default % 1000:03d}\b" if default >= 1000 else rf"\b{default}\b")
+    value = re.compile(rf"\b{default // 1000}_?{default % 1000:03d}\b")
     glue = {p: p.read_text() for p in (ROOT / "py" / "tabagent" / "app").rglob("*.py") if p != WIRE_PY}
     assert where(value, glue) == {}
 

@@ -22,6 +22,7 @@ from ..sight import Sight
 from ..tools import FunctionTool, Tool
 
 # The content scripts apply the same defaults (wire.py), so page.call gets what these give.
+DEFAULT = PAGE_TOOL_DEFAULTS
 PART_TOKENS = PAGE_TOOL_DEFAULTS["read_page"]["max_tokens"]
 HTML_CHARS = PAGE_TOOL_DEFAULTS["page_html"]["max_chars"]
 
@@ -109,7 +110,7 @@ class PageReader:
             return failure(reply, f"{name} failed, and the browser did not say why.")
         return untrusted(source or reply.get("url", ""), show(reply["result"]))
 
-    async def read_page(self, page: int = 1, max_tokens: int | None = None) -> str:
+    async def read_page(self, page: int = DEFAULT["read_page"]["page"], max_tokens: int | None = None) -> str:
         """Reads the main content of the page the user is on, as Markdown, with its title,
         address, author, language and length first. A long page comes in parts: the text
         says "page 1 of 3"; call again with page=2 for the next part. Links show as their
@@ -124,7 +125,8 @@ class PageReader:
         max_tokens = max_tokens or self.part_tokens(PART_TOKENS)
         return await self._read("read_page", {"page": page, "max_tokens": max_tokens}, article_text)
 
-    async def list_controls(self, within: str | None = None, page: int = 1, max_controls: int = 150) -> str:
+    async def list_controls(self, within: str | None = None, page: int = DEFAULT["list_controls"]["page"],
+                            max_controls: int = DEFAULT["list_controls"]["max_controls"]) -> str:
         """Lists the page's controls. One line each: the locator the actions take, its kind,
         name, value and state, and "below" or "above" when out of view.
 
@@ -139,7 +141,7 @@ class PageReader:
         return await self._read("list_controls", args, controls_text)
 
     async def wait_for(self, text: str | None = None, locator: str | None = None, gone: bool = False,
-                       timeout: float = 5) -> str:
+                       timeout: float = DEFAULT["wait_for"]["timeout_ms"] / 1000) -> str:
         """Waits until a text or an element appears on the page (what a click started).
 
         Args:
@@ -153,7 +155,7 @@ class PageReader:
         args.update({"locator": locator} if locator is not None else {})
         return await self._read("wait_for", args)
 
-    async def get_selection(self, context_chars: int = 300) -> str:
+    async def get_selection(self, context_chars: int = DEFAULT["get_selection"]["context_chars"]) -> str:
         """Gets the text the user has selected on the page, with the text just before and
         after it, and a locator for the element around it.
 
@@ -162,7 +164,8 @@ class PageReader:
         """
         return await self._read("get_selection", {"context_chars": context_chars})
 
-    async def find_in_page(self, query: str, max_results: int = 20, context_chars: int = 80,
+    async def find_in_page(self, query: str, max_results: int = DEFAULT["find_in_page"]["max_results"],
+                           context_chars: int = DEFAULT["find_in_page"]["context_chars"],
                            case_sensitive: bool = False) -> str:
         """Finds a phrase on the page: each match with the text around it and a locator
         (like "ta-12") for the element it is in, which click and type_text accept. In a
@@ -179,7 +182,8 @@ class PageReader:
                                                  "case_sensitive": case_sensitive})
 
     async def query_page(self, selector: str, attributes: list[str] | None = None,
-                         max_results: int = 50, max_chars: int = 500) -> str:
+                         max_results: int = DEFAULT["query_page"]["max_results"],
+                         max_chars: int = DEFAULT["query_page"]["max_chars"]) -> str:
         """Lists the elements matching a CSS selector, with their text, attributes and a
         locator for each.
 
@@ -196,7 +200,7 @@ class PageReader:
 
     async def list_links(self, filter: str = "",
                          scope: Literal["all", "internal", "external"] = "all",
-                         max_results: int = 100) -> str:
+                         max_results: int = DEFAULT["list_links"]["max_results"]) -> str:
         """Lists the page's links: text, absolute URL, whether it stays on the site, locator.
 
         Args:
@@ -207,8 +211,8 @@ class PageReader:
         return await self._read("list_links", {"filter": filter, "scope": scope,
                                                "max_results": max_results})
 
-    async def extract_tables(self, selector: str = "table", max_tables: int = 10,
-                             max_rows: int = 200) -> str:
+    async def extract_tables(self, selector: str = "table", max_tables: int = DEFAULT["extract_tables"]["max_tables"],
+                             max_rows: int = DEFAULT["extract_tables"]["max_rows"]) -> str:
         """Gets the page's data tables, each as column names (header rows joined, like
         "Sales / 2024") and rows of cell text; a cell spanning columns or rows is repeated
         in each.
@@ -244,7 +248,7 @@ class PageReader:
             return said
         return await self._read("list_tabs", {}, source="the window's tabs")  # titles are page text
 
-    async def read_tab(self, tab_id: int, page: int = 1, max_tokens: int | None = None) -> str:
+    async def read_tab(self, tab_id: int, page: int = DEFAULT["read_page"]["page"], max_tokens: int | None = None) -> str:
         """Reads the main content of another tab of the window (ids from list_tabs) as
         Markdown, like read_page, without switching to it; the user is asked first.
 

@@ -76,9 +76,17 @@ PAGE_TOOL_REPLY = ("ok", "result", "error", "tab_id", "url", "title")
 # gets the same answer from page.read_page() and page.call("read_page"). read_page's part size
 # and page_html's cut are set so that one result, with its header and marking, fits the agent's
 # observation budget (20,000 characters): nothing is lost between one part and the next.
+# Every number a page tool takes has its default here.
 PAGE_TOOL_DEFAULTS = {
     "read_page": {"page": 1, "max_tokens": 4000},
     "page_html": {"max_chars": 15_000},
+    "list_controls": {"page": 1, "max_controls": 150},
+    "wait_for": {"timeout_ms": 5000},
+    "get_selection": {"context_chars": 300},
+    "find_in_page": {"max_results": 20, "context_chars": 80},
+    "query_page": {"max_results": 50, "max_chars": 500},
+    "list_links": {"max_results": 100},
+    "extract_tables": {"max_tables": 10, "max_rows": 200},
 }
 
 # The event stream (tabagent/events.py, docs/events.md): each kind and its data's keys, and
@@ -93,6 +101,25 @@ NOT_FATAL_ERRORS = {
     "user_tools": "turn",  # a tool file did not load; the other tools did
     "attachment": "turn",  # an attached tab was not read (it left its site)
     "mcp": "turn",         # an MCP server could not be reached, or its tools crowd the window
+}
+# The `error` kinds that end a turn, and what the panel offers for each: "settings" when a setting
+# is what is wrong (Open settings, then Retry), "retry" otherwise (Retry). The framework's model
+# errors name theirs (tabagent/errors.py, a class's `kind`); the host adds the others.
+FATAL_ERRORS = {
+    "settings": "settings",     # no model chosen, or a setting the turn cannot use
+    "auth": "settings",         # 401/403: the API key
+    "not_found": "settings",    # 404: the endpoint's address or the model's name
+    "model": "retry",           # any other answer of the model's server that is not a reply
+    "bad_request": "retry",
+    "context_too_long": "retry",
+    "bad_response": "retry",
+    "rate_limited": "retry",
+    "server": "retry",
+    "unreachable": "retry",
+    "timeout": "retry",
+    "unavailable": "retry",     # Chrome's built-in model is not ready on this machine
+    "memory": "retry",          # the conversation's stored memory could not be read
+    "agent": "retry",           # Python failed outside the model: a bug, said in its last line
 }
 
 # The sandbox: what a run may use unless the caller says otherwise, and the size of a message.
@@ -171,6 +198,12 @@ def javascript_module() -> str:
                   "Error kinds after which the turn goes on, and where each is told: step or turn."),
         _constant("NotFatal", {kind: kind for kind in NOT_FATAL_ERRORS},
                   "Each of those kinds by its name: NotFatal.retrying, never \"retrying\"."),
+        _constant("FATAL_ERRORS", FATAL_ERRORS,
+                  "Error kinds that end the turn, and what fixes each: settings or retry."),
+        _constant("Fatal", {kind: kind for kind in FATAL_ERRORS},
+                  "Each of those kinds by its name: Fatal.agent, never \"agent\"."),
+        _constant("FIXED_IN_SETTINGS", [kind for kind, fix in FATAL_ERRORS.items() if fix == "settings"],
+                  "The error kinds a setting fixes: the panel offers Open settings."),
         _constant("SANDBOX", SANDBOX, "The sandbox's limits and defaults."),
         _constant("SANDBOX_MESSAGES", {kind: list(keys) for kind, keys in SANDBOX_MESSAGES.items()},
                   "The sandbox's Python messages, by type, and their fields besides type."),
