@@ -217,12 +217,13 @@ export class AttachmentsView {
   }
 
   // A picture of the tab the panel is beside, as it is in front now, sized as the screenshot
-  // tool sizes one for a model; it goes with the message as a pasted picture does.
+  // tool sizes one for a model; it goes with the message as a pasted picture does. A message
+  // that has all the pictures it may take gets none: the tab is not even captured.
   async attachScreenshot() {
+    if (this.images.length >= MAX_PICTURES) return this.onError(t("screenshotNotTaken"));
     try {
       const shot = await askBackground(MessageType.screenshotTab);
       const ready = await readyForModel({ ...shot, layout: null });
-      if (this.images.length >= MAX_PICTURES) return this.onError(t("pictureTooLarge", shot.title || shot.url));
       // page_url and page_title: Python marks the picture as page content (attachments.py).
       this.images.push({ name: t("screenshotName", shot.title || shot.url), url: ready.image, page_url: shot.url, page_title: shot.title });
     } catch (error) {

@@ -104,3 +104,28 @@ def test_a_screenshot_of_the_tab_attached_in_the_composer_goes_as_page_content(b
         browser.driver.switch_to.window(window)
         browser.driver.close()
     browser.driver.switch_to.window(browser.driver.window_handles[0])
+
+
+# Every message the panel sends from now on, by type (the panel's own chrome.runtime).
+RECORD_MESSAGES = """
+window.sentTypes = [];
+const send = chrome.runtime.sendMessage.bind(chrome.runtime);
+chrome.runtime.sendMessage = (message, ...rest) => { window.sentTypes.push(message?.type); return send(message, ...rest); };
+"""
+
+
+def test_a_message_with_all_its_pictures_takes_no_screenshot_of_the_tab(panel):
+    """The fifth picture is the last: asking for a screenshot then says so, and the tab is
+    not captured at all (a picture of the user's tab that would be thrown away)."""
+    for _ in range(5):
+        assert panel.driver.execute_async_script(PASTE_PICTURE) is True
+    wait(panel, lambda d: len(d.find_elements(By.CSS_SELECTOR, '.attachment[data-kind="picture"]')) == 5, 10, "not 5 chips")
+    panel.driver.execute_script(RECORD_MESSAGES)
+    panel.driver.find_element(By.ID, "attach").click()
+    wait(panel, lambda d: d.find_elements(By.XPATH, SCREENSHOT_OPTION), 10, "no screenshot choice")
+    panel.driver.find_element(By.XPATH, SCREENSHOT_OPTION).click()
+    notice = wait(panel, lambda d: "up to 5 pictures" in (text := d.find_element(By.ID, "notice-text").text) and text,
+                  20, "not told that the message has all its pictures")
+    assert "screenshot was not taken" in notice
+    assert "screenshot-tab" not in panel.driver.execute_script("return window.sentTypes")
+    assert len(panel.driver.find_elements(By.CSS_SELECTOR, '.attachment[data-kind="picture"]')) == 5
