@@ -304,8 +304,12 @@ export function attachedList(turn) {
     items.unshift(h("li", { class: "attachment", "data-kind": "selection", title: textOf(selection.url) }, label));
   }
   const images = Array.isArray(turn.attachments?.images) ? turn.attachments.images : [];
-  for (const image of images.filter((picture) => PICTURE_URL.test(textOf(picture?.url)))) {
-    items.push(h("li", { class: "attachment", "data-kind": "picture", title: textOf(image.name) }, thumbnail(image, "sent-picture")));
+  for (const image of images) {
+    if (PICTURE_URL.test(textOf(image?.url))) {
+      items.push(h("li", { class: "attachment", "data-kind": "picture", title: textOf(image.name) }, thumbnail(image, "sent-picture")));
+    } else if (image?.not_kept === true) { // dropped to keep the conversation small (shared/kept-pictures.js)
+      items.push(h("li", { class: "attachment", "data-kind": "picture-not-kept" }, t("pictureNotKept", shorten(textOf(image.name), 40))));
+    }
   }
   if (!items.length) return null;
   return h("ul", { class: "attachments sent-attachments", "aria-label": t("attachedToThisMessage") }, ...items);
