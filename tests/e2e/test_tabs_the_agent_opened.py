@@ -7,6 +7,7 @@ a scripted model, the confirmations answered in the side panel like a person."""
 
 import json
 import re
+import threading
 
 import pytest
 
@@ -151,3 +152,24 @@ def test_a_tab_the_turn_did_not_open_cannot_be_switched_to(turn, model, site, br
         browser.driver.switch_to.window(other)
         browser.driver.close()
         browser.driver.switch_to.window(turn.panel)
+
+
+def test_the_opened_tab_stays_the_working_tab_after_the_service_worker_was_stopped(turn, model, site):
+    stopped = threading.Event()
+    model.script(
+        call("open_tab", url="actions.html"),
+        later(lambda r: {"name": "switch_tab", "arguments": {"tab_id": opened_tab_id(r)}}),
+        Reply(tool_calls=[{"name": "list_controls", "arguments": {}}], pause=stopped),  # waits for the stop
+        later(lambda r: {"name": "click", "arguments": {"locator": subscribe_locator(r)}}),
+        Reply(text="Subscribed."))
+    send(turn.browser, "Subscribe me on the actions page, in a new tab")
+    question(turn, 0)
+    answer(turn, 0, "once")
+    wait(turn.browser, lambda _: len(model.requests) == 3, 30, "the model was never asked after switch_tab")
+    turn.browser.stop_service_worker()  # as Chrome does when it is idle, between two steps
+    stopped.set()
+    assert question(turn, 1)["details"]["page"] == site.url("actions.html")
+    answer(turn, 1, "once")
+    wait_for_status(turn.browser, "ok")
+    assert in_opened_tab(turn, "return document.getElementById('log').textContent") == "subscribed after 1 press"
+    assert turn.in_page(HELP_CLICKS) == 0
