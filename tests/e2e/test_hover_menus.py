@@ -1,7 +1,8 @@
 """A menu that opens on CSS :hover alone (no script listens to the pointer): hover opens it,
 so its items are listed and clicked like any control, and hovering elsewhere closes it. A
 menu whose :hover rule sits in another site's stylesheet (which the browser keeps from
-scripts) is said, in words, to stay closed. Called by hand through the real extension."""
+scripts) is said, in words, to stay closed. Called by hand through the real extension; and a
+page that asks the agent to hover still needs the user, whose "no" leaves its styles as they were."""
 
 import json
 
