@@ -33,8 +33,18 @@
       if (rule instanceof CSSMediaRule && !matchMedia(rule.conditionText).matches) continue;
       if (rule instanceof CSSGroupingRule && !(rule instanceof CSSStyleRule)) collect(rule.cssRules, into);
       else if (rule instanceof CSSStyleRule && HOVER.test(rule.selectorText)) {
-        into.push(`${rule.selectorText.replace(EVERY_HOVER, `[${MARK}]`)} { ${rule.style.cssText} }`);
+        into.push({ selector: rule.selectorText.replace(EVERY_HOVER, `[${MARK}]`), style: rule.style.cssText });
       }
+    }
+  }
+
+  // Does a rewritten rule match an element now? A selector querySelector cannot take (one
+  // naming a pseudo-element, ::after) is kept: it may.
+  function styles(doc, selector) {
+    try {
+      return doc.querySelector(selector) !== null;
+    } catch {
+      return true;
     }
   }
 
@@ -50,11 +60,17 @@
   function applyHoverStyles(el) {
     release();
     const doc = el.ownerDocument;
-    const { rules, unreadable } = hoverRules(doc);
-    if (!rules.length) return { rules: 0, unreadable };
+    const { rules: found, unreadable } = hoverRules(doc);
     const marked = [];
-    for (let node = el; node && node.nodeType === 1; node = node.parentElement) marked.push(node);
+    for (let node = el; node && node.nodeType === 1 && found.length; node = node.parentElement) marked.push(node);
     for (const node of marked) node.setAttribute(MARK, "");
+    // Only the rules that now style something: a large sheet added whole would make the
+    // browser restyle the whole page.
+    const rules = found.filter(({ selector }) => styles(doc, selector)).map(({ selector, style }) => `${selector} { ${style} }`);
+    if (!rules.length) {
+      for (const node of marked) node.removeAttribute(MARK);
+      return { rules: 0, unreadable };
+    }
     const style = doc.createElement("style");
     style.textContent = rules.join("\n");
     (doc.head ?? doc.documentElement).append(style);
