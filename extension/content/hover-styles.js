@@ -81,7 +81,7 @@
   // What the model is told about :hover, or null when the page has no :hover rule it could see.
   function hoverNote({ rules, unreadable }) {
     const notes = [];
-    if (rules) notes.push(`the page's own :hover styles (${rules} rules) were applied to it, as while a mouse rests there`);
+    if (rules) notes.push(`the page's own :hover styles (${rules} rule${rules === 1 ? "" : "s"}) were applied to it, as while a mouse rests there`);
     if (unreadable) {
       notes.push(`${unreadable} stylesheet(s) from another site could not be read, so a menu they open on :hover stays ` +
         "closed (an extension can move the real mouse only with the DevTools protocol, which TabAgent does not use)");

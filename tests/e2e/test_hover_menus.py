@@ -45,7 +45,8 @@ def test_a_menu_that_opens_only_on_css_hover_opens_and_its_item_is_clicked(tabs,
 def test_hovering_something_else_closes_the_menu_and_leaves_nothing_behind(tabs, site):
     tabs.show(site.url("css-hover-menu.html"))
     hovered(tabs, "#products")
-    hovered(tabs, "#help")
+    # Only the rules that style something where it rests: Help has no menu, only its underline.
+    assert "(1 rule) were applied" in hovered(tabs, "#help")["hover_styles"]
     assert not tabs.in_page(SHOWN, "laptops")
     # What is marked is where the pointer now rests: Help and the boxes around it, nothing of Products.
     assert tabs.in_page("const help = document.getElementById('help'); "
