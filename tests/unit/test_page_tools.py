@@ -292,3 +292,13 @@ async def test_switch_tab_reaches_only_tabs_the_turn_opened_and_window_tools_sta
     assert "the tab the user is on" in await tools["switch_tab"]()
     await tools["read_page"]()
     assert bridge.calls[-1][0] == "read_page" and bridge.calls[-1][2] is None
+
+
+async def test_switch_tab_to_an_opened_tab_since_closed_comes_back_to_the_users():
+    bridge = FakeBridge(results={"open_tab": {"ok": True, "tab_id": 7, "url": URL, "result": {"tab_id": 12}},
+                                 "list_tabs": {"ok": False, "error": "There is no tab 12 with a web page."}})
+    tools = tools_of(bridge)
+    await tools["open_tab"](url="https://shop.example/")
+    assert await tools["switch_tab"](tab_id=12) == "Tab 12 is no longer open, so the agent is back in the tab the user is on."
+    await tools["read_page"]()
+    assert bridge.calls[-1][0] == "read_page" and bridge.calls[-1][2] is None
