@@ -5,7 +5,8 @@
   in Python (call-tool's own time: offscreen -> service worker -> content script -> back);
 - tokens per control on real saved pages (the Readability test pages beside the checkout, or
   the few the tests vendor), counted with tabagent.tokens as the model would be sent them;
-- an action and its result without navigation: check on a box, timed the same way.
+- an action and its result without navigation: check on a box, and hover through a
+  stylesheet of :hover rules (applied as the pointer would apply them), timed the same way.
 """
 
 from __future__ import annotations
@@ -39,9 +40,11 @@ chrome.runtime.sendMessage({ target: "background", type: "call-tool", name, args
 
 def big_page() -> str:
     """About 10,000 elements: sections of text, links, fields and buttons."""
-    parts = ["<!doctype html><html><head><title>Ten thousand elements</title></head><body><form id='f'>"]
+    # A stylesheet of 400 rules, half of them :hover (as a site styles its menus), for hover to go through.
+    rules = "".join(f".item-{i}:hover a {{ color: red }} .item-{i} b {{ margin: 1px }}" for i in range(200))
+    parts = [f"<!doctype html><html><head><title>Ten thousand elements</title><style>{rules}</style></head><body><form id='f'>"]
     for i in range(1000):
-        parts.append(f"<section><h3>Item {i}</h3><p>Text of item {i} <b>with</b> <i>words</i>.</p>"
+        parts.append(f"<section class='item-{i}'><h3>Item {i}</h3><p>Text of item {i} <b>with</b> <i>words</i>.</p>"
                      f"<label>Amount {i} <input name='a{i}' value='{i}'></label>"
                      f"<a href='/item/{i}'>Open item {i}</a><span>€</span><button type='button'>Add {i}</button></section>")
     parts.append("<label><input type='checkbox' id='box'> Box</label></form></body></html>")
@@ -78,6 +81,7 @@ def main() -> None:
             call(tabs, "list_controls")  # injects the content scripts
             listing = [call(tabs, "list_controls")["ms"] for _ in range(args.runs)]
             checks = [call(tabs, "check", locator="#box", checked=i % 2 == 0)["ms"] for _ in range(args.runs) for i in (0, 1)]
+            hovers = [call(tabs, "hover", locator=f".item-{n} button")["ms"] for n in range(1, args.runs + 1)]
         per_control = []
         with PageServer(CORPUS) as corpus:
             for folder in real:
@@ -94,6 +98,7 @@ def main() -> None:
     print("|---|---|---|---|")
     print(row(f"list_controls on a page of {elements:,} elements", listing, "< 100"))
     print(row("check (action → result, no navigation)", checks, "< 50"))
+    print(row("hover through a sheet of 200 :hover rules (its section's applied)", hovers, "< 50"))
     print(row(f"tokens per control, {len(per_control)} real pages", per_control))
 
 

@@ -106,7 +106,7 @@ export const TAB_TOOLS = {
     const target = destination(tab, url);
     const opened = await chrome.tabs.create({ url: target, active: false, windowId: tab.windowId, index: tab.index + 1, openerTabId: tab.id });
     const result = await afterLoad(opened.id, waitForLoad(opened.id, NAVIGATION_WAIT_MS));
-    return { action: "open_tab", ...result, note: `Read it with read_tab(tab_id=${opened.id}).` };
+    return { action: "open_tab", ...result, note: `Work in it with switch_tab(tab_id=${opened.id}) (then switch_tab() comes back to the tab the user is on), or read it with read_tab(tab_id=${opened.id}).` };
   },
   go_back: (tab) => throughHistory(tab, "go_back", () => chrome.tabs.goBack(tab.id)),
   go_forward: (tab) => throughHistory(tab, "go_forward", () => chrome.tabs.goForward(tab.id)),

@@ -193,7 +193,8 @@
     },
     hover(plan) {
       hover(plan.el);
-      return outcome(null);
+      const note = page.hoverStyles.hoverNote(page.hoverStyles.applyHoverStyles(plan.el));
+      return { ...outcome(null), ...(note && { hover_styles: note }) };
     },
     scroll(plan) {
       if (plan.el) plan.el.scrollIntoView({ block: "center", behavior: "instant" });

@@ -23,6 +23,7 @@
 //   query.js       query_page, list_links, page_html
 //   controls.js    list_controls: the page's controls, with locators
 //   gestures.js    what a person's hand does: the events of a click, a key, typing, choosing
+//   hover-styles.js  the page's own :hover rules, applied where hover rests (CSS-only menus)
 //   actions.js     click, type_text, select_option, check, press_key, hover, scroll, describe_action
 //   waiting.js     wait_for: a text or an element appearing (or going)
 //   screenshot-layout.js  where the element and the controls are, for a screenshot

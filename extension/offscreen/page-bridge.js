@@ -60,5 +60,5 @@ export async function answerConfirmation({ conversationId, id, decision }) {
 export async function callTool(api, { name, args, agentTab }) {
   const reply = JSON.parse(await api.call_tool_json(name, JSON.stringify(args ?? {}), pageBridge(null, agentTab)));
   if (!reply.ok) throw new Error(reply.error);
-  return { result: reply.result, ms: reply.ms };
+  return { result: reply.result, ms: reply.ms, images: reply.images ?? [] };
 }

@@ -7,9 +7,11 @@
 // { id, text, context, startedAt, status: "running" | "ok" | "error" | "cancelled" |
 //   "max_steps" | "interrupted", events: [event] } and events follow docs/events.md. An imported
 // record may also have importNotes: [text], what its import left out (background/imported-records.js).
+// A turn's attached pictures are kept within a size across the conversation (kept-pictures.js).
 
 import { joinTokens, mergeEvents } from "./events.js";
 import { t } from "./i18n.js";
+import { keepPicturesWithin } from "./kept-pictures.js";
 
 const INDEX = "conversations";
 const recordKey = (id) => `conversation:${id}`;
@@ -86,6 +88,7 @@ export function addTurn(id, turn, { overrides, replacing } = {}) {
     if (record.turns.some((other) => other.status === "running")) throw new Error(t("stillAnswering"));
     if (overrides) record.overrides = overrides;
     record.turns.push({ status: "running", events: [], memoryAt: memoryStepCount(record.memory), ...turn });
+    record.turns = keepPicturesWithin(record.turns).turns; // the oldest pictures give way first
   });
 }
 
@@ -214,7 +217,7 @@ export function importConversations(records) {
     const copies = records.map((record) => {
       const id = taken.has(record.id) ? crypto.randomUUID() : record.id;
       taken.add(id);
-      const turns = record.turns.map((turn) => (turn.status === "running" ? { ...turn, status: "interrupted" } : turn));
+      const turns = keepPicturesWithin(record.turns.map((turn) => (turn.status === "running" ? { ...turn, status: "interrupted" } : turn))).turns;
       return { ...record, id, turns, updatedAt: Date.now() };
     });
     const written = [];

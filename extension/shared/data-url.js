@@ -7,3 +7,7 @@ export function asDataUrl(blob) {
     reader.readAsDataURL(blob);
   });
 }
+
+// The pictures an extension page draws from a URL: data: URLs of raster pictures, nothing else
+// (no remote address, which would be fetched, and no SVG, which can hold more than a picture).
+export const PICTURE_URL = /^data:image\/(png|jpeg|webp|gif);base64,/;

@@ -9,7 +9,7 @@
 import { MessageType } from "../shared/messages.js";
 import { askBackground } from "../shared/runtime.js";
 import { readyForModel } from "../shared/screenshot-canvas.js";
-import { asDataUrl } from "../shared/data-url.js";
+import { PICTURE_URL, asDataUrl } from "../shared/data-url.js";
 import { h } from "../shared/dom.js";
 import { t } from "../shared/i18n.js";
 
@@ -17,7 +17,6 @@ const OWN_PAGES = chrome.runtime.getURL("");
 const MENTION = /(^|\s)@([^\s@]*)$/; // "@words" just before the caret
 const READABLE = /^(https?|file):/;
 const PICTURE_TYPES = new Set(["image/png", "image/jpeg", "image/webp", "image/gif"]);
-const PICTURE_URL = /^data:image\/(png|jpeg|webp|gif);base64,/; // what a sent message shows: nothing else
 const MAX_PICTURE_BYTES = 6 * 1024 * 1024;
 const MAX_PICTURES = 5;
 
@@ -305,8 +304,12 @@ export function attachedList(turn) {
     items.unshift(h("li", { class: "attachment", "data-kind": "selection", title: textOf(selection.url) }, label));
   }
   const images = Array.isArray(turn.attachments?.images) ? turn.attachments.images : [];
-  for (const image of images.filter((picture) => PICTURE_URL.test(textOf(picture?.url)))) {
-    items.push(h("li", { class: "attachment", "data-kind": "picture", title: textOf(image.name) }, thumbnail(image, "sent-picture")));
+  for (const image of images) {
+    if (PICTURE_URL.test(textOf(image?.url))) {
+      items.push(h("li", { class: "attachment", "data-kind": "picture", title: textOf(image.name) }, thumbnail(image, "sent-picture")));
+    } else if (image?.not_kept === true) { // dropped to keep the conversation small (shared/kept-pictures.js)
+      items.push(h("li", { class: "attachment", "data-kind": "picture-not-kept" }, t("pictureNotKept", shorten(textOf(image.name), 40))));
+    }
   }
   if (!items.length) return null;
   return h("ul", { class: "attachments sent-attachments", "aria-label": t("attachedToThisMessage") }, ...items);

@@ -3,6 +3,7 @@
 // load are listed first, with file and line.
 
 import { MessageType } from "../shared/messages.js";
+import { PICTURE_URL } from "../shared/data-url.js";
 import { askBackground } from "../shared/runtime.js";
 import { h } from "../shared/dom.js";
 import { t } from "../shared/i18n.js";
@@ -49,8 +50,9 @@ export class ToolsView {
     const args = h("textarea", { class: "tool-call-args", rows: 3, spellcheck: "false", "aria-label": t("argumentsFor", tool.name) });
     args.value = exampleArguments(tool.parameters);
     const result = h("pre", { class: "tool-call-result", hidden: true });
+    const pictures = h("div", { class: "tool-call-pictures" });
     const run = h("button", { type: "button", class: "run-tool" }, t("runOnTab"));
-    run.addEventListener("click", () => this.call(tool.name, args, result, run));
+    run.addEventListener("click", () => this.call(tool.name, args, { result, pictures }, run));
     return h(
       "li",
       { "data-tool": tool.name },
@@ -63,6 +65,7 @@ export class ToolsView {
         args,
         run,
         result,
+        pictures,
       ),
     );
   }
@@ -84,7 +87,9 @@ export class ToolsView {
     );
   }
 
-  async call(name, argsField, result, button) {
+  // shown: { result (the text a model reads), pictures (what it is shown after it) }.
+  async call(name, argsField, { result, pictures }, button) {
+    pictures.replaceChildren();
     result.hidden = false;
     result.classList.remove("error");
     let args;
@@ -103,6 +108,9 @@ export class ToolsView {
       result.textContent = reply.result;
       result.dataset.ms = String(reply.ms);
       result.title = t("msInPython", reply.ms);
+      // Only pictures drawn from data: URLs (a screenshot of the page): nothing is fetched.
+      const drawn = (reply.images ?? []).filter((url) => PICTURE_URL.test(url));
+      pictures.replaceChildren(...drawn.map((url) => h("img", { class: "tool-call-picture", src: url, alt: t("toolPicture", name) })));
     } catch (error) {
       result.classList.add("error");
       result.textContent = error.message;

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 import subprocess
+import sys
 import zipfile
 from pathlib import Path
 
@@ -139,3 +140,16 @@ def test_manifest_is_what_the_extension_needs():
     for path in [manifest["side_panel"]["default_path"], manifest["sidebar_action"]["default_panel"],
                  manifest["background"]["service_worker"], *manifest["icons"].values()]:
         assert (ROOT / path).is_file(), path
+
+
+def test_no_package_asks_for_the_debugger():
+    """Chrome refuses "debugger" as an optional permission (it could be had only at install,
+    with its warning for every user), and Firefox has no chrome.debugger: hover reaches CSS-only
+    menus through the page's own :hover rules instead (extension/content/hover-styles.js)."""
+    sys.path.insert(0, str(ROOT / "scripts"))
+    from manifests import chrome_manifest, firefox_manifest
+
+    source = json.loads((ROOT / "manifest.json").read_text())
+    for manifest in (source, chrome_manifest(source), firefox_manifest(source)):
+        asked = [*manifest.get("permissions", []), *manifest.get("optional_permissions", [])]
+        assert "debugger" not in asked

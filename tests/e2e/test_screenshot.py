@@ -161,3 +161,18 @@ SAVE_SETTINGS = """
 const [settings, done] = [arguments[0], arguments[arguments.length - 1]];
 chrome.runtime.sendMessage({ target: "background", type: "save-settings", settings, apiKey: "" }).then(done);
 """
+
+
+def test_a_screenshot_called_by_hand_in_the_tools_view_is_shown_as_the_picture(tabs, site):
+    tabs.show(site.url("sight.html"))
+    driver = tabs.driver
+    driver.find_element("id", "show-tools").click()
+    item = wait(tabs.browser, lambda d: d.find_elements("css selector", '.tools-list li[data-tool="screenshot"]'), 15)[0]
+    driver.execute_script("arguments[0].querySelector('details').open = true", item)
+    item.find_element("css selector", ".run-tool").click()
+    [shown] = wait(tabs.browser, lambda d: item.find_elements("css selector", "img.tool-call-picture"), 15, "no picture drawn")
+    assert "A screenshot of the visible part of the page" in item.find_element("css selector", ".tool-call-result").text
+    image = picture(shown.get_attribute("src"))  # the page as the model would see it
+    assert near(image.getpixel((120, 70)), RED) and near(image.getpixel((80, 170)), BLUE)
+    assert driver.execute_script("return arguments[0].naturalWidth", shown) == image.width
+    driver.find_element("id", "show-tools").click()

@@ -41,6 +41,8 @@ class Reply:
     # reasoning, before the text) or "end" (after the text): tests see a moment, not a race.
     pause: threading.Event | None = None
     pause_at: str = "text"
+    # tool_calls made when the reply is due, from the requests so far (an id a tool gave earlier)
+    calls_from: object = None  # callable(requests) -> [{"name": ..., "arguments": {...}}]
 
     def wait(self, where: str) -> None:
         if self.pause is not None and self.pause_at == where:
@@ -251,7 +253,10 @@ class ModelServer:
     def _next_reply(self, request: dict) -> Reply | None:
         with self._lock:
             self.requests.append(request)
-            return self._replies.pop(0) if self._replies else None
+            reply = self._replies.pop(0) if self._replies else None
+        if reply is not None and reply.calls_from is not None:
+            reply.tool_calls = reply.calls_from(self.requests)
+        return reply
 
     def pictures(self, index: int) -> list[dict]:
         """The image parts of request `index`: {"role", "url", "before": the text part just before}."""

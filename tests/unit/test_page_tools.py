@@ -13,7 +13,7 @@ from tabagent.testing import ScriptedModel
 from tabagent.app.page_actions import ACTING, AskTheUser, CalledByHand
 from tabagent.app.page_bridge import JsonBridge
 from tabagent.app.untrusted_content import FORGED_TAG, UNTRUSTED_NOTE, untrusted
-from tabagent.app.page_tools import READING, SEEING, page_tools
+from tabagent.app.page_tools import CHOOSING_THE_TAB, READING, SEEING, page_tools
 from tabagent.app.json_entry_points import call_tool_json
 from tabagent.app.turn_request import Turns
 
@@ -48,7 +48,7 @@ def tools_of(bridge, consent=None, attached=None):
 
 def test_every_tool_is_there_and_uses_the_content_scripts_argument_names():
     tools = tools_of(FakeBridge())
-    assert list(tools) == [*READING, *SEEING, *ACTING]
+    assert list(tools) == [*READING, *SEEING, *ACTING, *CHOOSING_THE_TAB]
     sources = "\n".join(p.read_text() for p in CONTENT.glob("*.js"))
     for name in ("read_page", "get_selection", "find_in_page", "query_page", "list_links",
                  "extract_tables", "page_html", "click", "type_text", "scroll"):
@@ -276,3 +276,29 @@ async def test_an_action_is_bound_to_the_plan_the_user_confirmed():
     bridge = Holding(decisions=["once"])
     await tools_of(bridge, AskTheUser(bridge, lambda *a: asyncio.sleep(0)))["click"](locator="#go")
     assert bridge.calls[-1] == ("click", {"locator": "#go", "plan_id": "plan-1"}, 7, URL)
+
+
+async def test_switch_tab_reaches_only_tabs_the_turn_opened_and_window_tools_stay_the_users():
+    bridge = FakeBridge(results={"open_tab": {"ok": True, "tab_id": 7, "url": URL, "result": {"tab_id": 12}}})
+    tools = tools_of(bridge)
+    assert (await tools["switch_tab"](tab_id=5)).startswith("TabAgent did not switch to tab 5")
+    assert bridge.calls == []  # a tab the turn did not open is not even looked at
+    await tools["open_tab"](url="https://shop.example/")
+    assert "now work in tab 12" in await tools["switch_tab"](tab_id=12)
+    await tools["read_page"]()
+    await tools["list_tabs"]()
+    assert [(name, tab) for name, _, tab, _ in bridge.calls[-3:]] == \
+        [("read_page", 12), ("describe_action", None), ("list_tabs", None)]  # the window is the user's
+    assert "the tab the user is on" in await tools["switch_tab"]()
+    await tools["read_page"]()
+    assert bridge.calls[-1][0] == "read_page" and bridge.calls[-1][2] is None
+
+
+async def test_switch_tab_to_an_opened_tab_since_closed_comes_back_to_the_users():
+    bridge = FakeBridge(results={"open_tab": {"ok": True, "tab_id": 7, "url": URL, "result": {"tab_id": 12}},
+                                 "list_tabs": {"ok": False, "error": "There is no tab 12 with a web page."}})
+    tools = tools_of(bridge)
+    await tools["open_tab"](url="https://shop.example/")
+    assert await tools["switch_tab"](tab_id=12) == "Tab 12 is no longer open, so the agent is back in the tab the user is on."
+    await tools["read_page"]()
+    assert bridge.calls[-1][0] == "read_page" and bridge.calls[-1][2] is None

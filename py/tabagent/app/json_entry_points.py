@@ -17,6 +17,7 @@ from .page_bridge import JsonBridge
 from .page_tools import page_tools
 from .sandbox_executor import SandboxExecutor
 from .turn_request import turns
+from ..images import image_url, is_image
 from ..tools import FinalAnswerTool, ToolInputError, format_result
 from .user_tool_page import with_page
 from .user_tools import describe_problem, load_user_tools
@@ -42,7 +43,8 @@ async def run_turn_json(request_json: str, emit_json, **build) -> str:
 async def call_tool_json(name: str, args_json: str, page) -> str:
     """One page tool called by a person, with no model and no turn (a developer trying a
     tool). Returns {"ok": true, "result": the exact text a model would get, "ms": the time
-    from the call to the result in Python}, or {"ok": false, "error"} for a wrong call."""
+    from the call to the result in Python, "images"?: the pictures it shows after that text},
+    or {"ok": false, "error"} for a wrong call."""
     tools = {t.name: t for t in _all_tools(JsonBridge(page))[0]}
     if name not in tools:
         return json.dumps({"ok": False, "error": f"There is no tool named {name!r}; there are: "
@@ -53,7 +55,10 @@ async def call_tool_json(name: str, args_json: str, page) -> str:
     except ToolInputError as error:
         return json.dumps({"ok": False, "error": str(error)})
     ms = (time.perf_counter() - started) * 1000
-    return json.dumps({"ok": True, "result": format_result(value), "ms": round(ms, 2)})
+    reply = {"ok": True, "result": format_result(value), "ms": round(ms, 2)}
+    # What a model is shown after the text (a screenshot): the person sees it too, as pictures.
+    pictures = [image_url(part) for part in getattr(value, "parts", []) if is_image(part)]
+    return json.dumps({**reply, "images": pictures} if pictures else reply)
 
 
 def _all_tools(bridge):

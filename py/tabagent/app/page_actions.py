@@ -177,11 +177,11 @@ class PageActor:
         return await self._act("hover", {"locator": locator})
 
     async def go_back(self) -> str:
-        """Goes back one page. In the user's tab, once the user allows it."""
+        """Goes back one page in the tab the tools work in, once the user allows it."""
         return await self._act("go_back", {})
 
     async def go_forward(self) -> str:
-        """Goes forward one page. In the user's tab, once the user allows it."""
+        """Goes forward one page in the tab the tools work in, once the user allows it."""
         return await self._act("go_forward", {})
 
     async def scroll(self, to: str | int) -> str:
@@ -196,8 +196,8 @@ class PageActor:
         return await self._act("scroll", {"to": to})
 
     async def navigate(self, url: str) -> str:
-        """Opens an address in the user's tab, in place of the page they are on, once the
-        user allows it.
+        """Opens an address in the tab the tools work in (the user's, or one switch_tab chose),
+        in place of its page, once the user allows it.
 
         Args:
             url: an http or https address; a relative one is taken from the current page.
@@ -206,7 +206,7 @@ class PageActor:
 
     async def open_tab(self, url: str) -> str:
         """Opens an address in a new tab beside the user's, once the user allows it, and
-        gives its tab id for read_tab.
+        gives its tab id for switch_tab (to work in it) and read_tab.
 
         Args:
             url: an http or https address; a relative one is taken from the current page.

@@ -18,6 +18,7 @@ from .page_bridge import as_json, failure
 from .untrusted_content import untrusted
 from .wire import PAGE_TOOL_DEFAULTS
 from .screenshots import Screenshots
+from .working_tab import WorkingTab
 from ..sight import Sight
 from ..tools import FunctionTool, Tool
 
@@ -29,6 +30,7 @@ HTML_CHARS = PAGE_TOOL_DEFAULTS["page_html"]["max_chars"]
 READING = ("read_page", "list_controls", "wait_for", "get_selection", "find_in_page", "query_page",
            "list_links", "extract_tables", "page_html", "list_tabs", "read_tab")
 SEEING = ("screenshot",)
+CHOOSING_THE_TAB = ("switch_tab",)
 
 
 def article_text(result: dict) -> str:
@@ -272,8 +274,10 @@ def page_tools(bridge, consent, part_tokens=None, attached=None, sight=None) -> 
     before each action (page_actions.AskTheUser); `part_tokens` sizes read_page's parts;
     `attached` are the tabs the user attached (PageReader); `sight` says whether the model takes
     images (sight.Sight; None: it does, as for a person calling the tool by hand)."""
-    reader, actor = PageReader(bridge, consent, part_tokens, attached), PageActor(bridge, consent)
+    working = WorkingTab(bridge)  # the user's tab, or one the turn opened (switch_tab)
+    reader, actor = PageReader(working, consent, part_tokens, attached), PageActor(working, consent)
     seer = Screenshots(reader, sight or Sight.fixed(True))
     return ([FunctionTool(getattr(reader, name)) for name in READING]
             + [FunctionTool(getattr(seer, name)) for name in SEEING]
-            + [FunctionTool(getattr(actor, name)) for name in ACTING])
+            + [FunctionTool(getattr(actor, name)) for name in ACTING]
+            + [FunctionTool(getattr(working, name)) for name in CHOOSING_THE_TAB])

@@ -1,0 +1,69 @@
+"""The tab the page tools work in during a turn: the tab the user is on, or a tab the agent
+opened in this turn with open_tab, chosen with switch_tab.
+
+A bridge in front of the page bridge (page_bridge.py): each call that names no tab goes to the
+working tab. Only tabs this turn opened can be switched to (the user allowed opening each one);
+any other tab of the window stays read_tab's, which asks the user first. Consent is not changed
+by switching: every action in an opened tab is described there and asked like any other, and the
+per-site rules apply to that tab's site.
+"""
+
+from __future__ import annotations
+
+from .untrusted_content import untrusted
+
+# Tools about the user's window rather than a page in it: their "the tab the user is on" is the
+# user's tab, wherever the agent works.
+ABOUT_THE_WINDOW = ("list_tabs", "read_tab")
+
+NOT_OPENED = ("TabAgent did not switch to tab {tab_id}: the agent works only in the tab the user is "
+              "on and in tabs it opened in this turn with open_tab. Read another tab with "
+              "read_tab(tab_id={tab_id}), which asks the user.")
+CLOSED = "Tab {tab_id} is no longer open, so the agent is back in the tab the user is on."
+
+
+def about_the_window(name: str, args: dict | None) -> bool:
+    return name in ABOUT_THE_WINDOW or (name == "describe_action" and (args or {}).get("name") in ABOUT_THE_WINDOW)
+
+
+class WorkingTab:
+    """A bridge (call, confirm) that sends tab-less calls to the tab the agent works in."""
+
+    def __init__(self, bridge):
+        self.bridge = bridge
+        self.tab_id: int | None = None  # None: the turn's own tab, the one the user is on
+        self.opened: set[int] = set()
+
+    async def call(self, name, args, tab_id=None, expect_url=None) -> dict:
+        if tab_id is None and self.tab_id is not None and not about_the_window(name, args):
+            tab_id = self.tab_id
+        reply = await self.bridge.call(name, args, tab_id, expect_url)
+        opened = (reply.get("result") or {}).get("tab_id") if reply.get("ok") and name == "open_tab" else None
+        if isinstance(opened, int):
+            self.opened.add(opened)
+        return reply
+
+    async def confirm(self, id, tool, message, details) -> str:
+        return await self.bridge.confirm(id, tool, message, details)
+
+    async def switch_tab(self, tab_id: int | None = None) -> str:
+        """Works in another tab from now on: one this turn opened with open_tab (its id is in
+        open_tab's result), so list_controls, click, type_text, read_page and the other page tools
+        act there. Leave tab_id out to come back to the tab the user is on.
+
+        Args:
+            tab_id: the id of a tab opened with open_tab; leave out for the user's tab.
+        """
+        if tab_id is not None and int(tab_id) not in self.opened:
+            return NOT_OPENED.format(tab_id=tab_id)
+        chosen = None if tab_id is None else int(tab_id)
+        reply = await self.bridge.call("list_tabs", {}, chosen)  # the tab is still there, and which it is
+        if not reply.get("ok"):
+            self.tab_id = None
+            return CLOSED.format(tab_id=tab_id) if chosen is not None else reply.get("error", "")
+        self.tab_id = chosen
+        where = "the tab the user is on" if chosen is None else f"tab {chosen}, which this turn opened"
+        back = "" if chosen is None else " switch_tab() with no tab_id comes back to the tab the user is on."
+        # The title is the page's own text: it goes inside the marking.
+        said = f"The page tools now work in {where}: {reply.get('title') or '(no title)'} ({reply.get('url')})."
+        return untrusted(reply.get("url") or "", said) + back

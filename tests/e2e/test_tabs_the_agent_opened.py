@@ -1,0 +1,175 @@
+"""Work in a tab the agent opened: a turn opens a tab with open_tab, switches to it, lists its
+controls, clicks, types and reads there, then comes back to the user's tab and goes on. Each
+action there is asked like any other (its page is the opened tab's) and the per-site list
+applies to it; a locator of the opened tab is refused in words in the user's tab; a tab the
+turn did not open cannot be switched to; the turn's record has every action. Real turns,
+a scripted model, the confirmations answered in the side panel like a person."""
+
+import json
+import re
+import threading
+
+import pytest
+
+from tests.helpers.model_server import Reply
+
+from .chat import ask_background, configure, send, stored_conversations, wait, wait_for_status
+from .page_tabs import page_content
+from .test_page_actions import answer, boxes, call, question, site, tabs, told  # noqa: F401  (fixtures)
+
+pytestmark = pytest.mark.e2e
+
+HELP_CLICKS = "return window.helpClicks ?? 0"
+COUNT_HELP_CLICKS = "window.helpClicks = 0; document.querySelector('[aria-label=Help]').addEventListener('click', () => window.helpClicks++)"
+
+
+def settings(model, **more):
+    return {"provider": "custom", "baseUrl": model.base_url, "model": "scripted-model", "agent": "tool_calling",
+            "maxSteps": 12, **more}
+
+
+@pytest.fixture
+def turn(tabs, model, site):
+    """A new conversation on controls.html (the user's tab), with steps enough for the errand."""
+    model.reset()
+    ask_background(tabs.browser, "save-settings", settings=settings(model), apiKey="sk-test")
+    tabs.show(site.url("controls.html"))
+    tabs.in_page(COUNT_HELP_CLICKS)
+    tabs.driver.find_element("id", "new-chat").click()
+    before = set(tabs.driver.window_handles)
+    yield tabs
+    for handle in set(tabs.driver.window_handles) - before:  # the tabs the turn opened
+        tabs.driver.switch_to.window(handle)
+        tabs.driver.close()
+    tabs.driver.switch_to.window(tabs.panel)
+    configure(tabs.browser, model.base_url, agent="tool_calling")
+
+
+def result_of(requests, n):
+    """The last tool result the model read in request n."""
+    return [m for m in requests[n]["body"]["messages"] if m["role"] == "tool"][-1]["content"]
+
+
+def opened_tab_id(requests):
+    """The id open_tab gave (its result is request 1's tool result)."""
+    return json.loads(page_content(result_of(requests, 1))[1])["tab_id"]
+
+
+def subscribe_locator(requests, n=3):
+    """The locator list_controls (request n's result) gave the Subscribe button."""
+    return re.search(r"^(ta-\d+) button “Subscribe”", page_content(result_of(requests, n))[1], re.M).group(1)
+
+
+def later(make):
+    """A tool call made when the model is asked, from what the tools said before."""
+    return Reply(calls_from=lambda requests: [make(requests)])
+
+
+def in_opened_tab(tabs, script):
+    page, = set(tabs.driver.window_handles) - {tabs.page, tabs.panel}
+    tabs.driver.switch_to.window(page)
+    try:
+        return tabs.driver.execute_script(script)
+    finally:
+        tabs.driver.switch_to.window(tabs.panel)
+
+
+def test_a_turn_works_in_the_tab_it_opened_and_comes_back_to_the_users(turn, model, site):
+    model.script(
+        call("open_tab", url="actions.html"),
+        later(lambda r: {"name": "switch_tab", "arguments": {"tab_id": opened_tab_id(r)}}),
+        call("list_controls"),
+        later(lambda r: {"name": "click", "arguments": {"locator": subscribe_locator(r)}}),
+        call("type_text", locator="#email", text="ada@example.org"),
+        call("read_page"),
+        call("switch_tab"),
+        later(lambda r: {"name": "click", "arguments": {"locator": subscribe_locator(r)}}),
+        call("read_page"),
+        Reply(text="Subscribed in the new tab."))
+    send(turn.browser, "Subscribe me on the actions page, in a new tab")
+    assert question(turn, 0)["message"] == f"Open {site.url('actions.html')} in a new tab."
+    answer(turn, 0, "once")
+    clicked = question(turn, 1)  # asked like any click, on the page of the opened tab
+    assert clicked["message"] == "Click the button “Subscribe”." and clicked["details"]["page"] == site.url("actions.html")
+    answer(turn, 1, "once")
+    typed = question(turn, 2)
+    assert typed["details"]["page"] == site.url("actions.html") and typed["details"]["text"] == "ada@example.org"
+    answer(turn, 2, "once")
+    wait_for_status(turn.browser, "ok")
+
+    assert in_opened_tab(turn, "return [document.getElementById('log').textContent, document.getElementById('email').value]") == \
+        ["subscribed after 1 press", "ada@example.org"]
+    switched = result_of(model.requests, 2)
+    assert page_content(switched.partition("\n</page_content>")[0] + "\n</page_content>")[0] == site.url("actions.html")
+    assert "controls on " + site.url("actions.html") in page_content(result_of(model.requests, 3))[1]
+    source, read_there = page_content(result_of(model.requests, 6))
+    assert source == site.url("actions.html") and "The quick brown fox" in read_there
+    assert "the tab the user is on" in result_of(model.requests, 7) and site.url("controls.html") in result_of(model.requests, 7)
+    # Back in the user's tab: the opened tab's locator names nothing here, and the reading is this tab's.
+    assert "was given on an earlier page or in another tab" in result_of(model.requests, 8)
+    assert turn.in_page(HELP_CLICKS) == 0 and len(boxes(turn.driver)) == 3
+    assert page_content(result_of(model.requests, 9))[0] == site.url("controls.html")
+    record = next(r for r in stored_conversations(turn.browser) if r["turns"][0]["text"].startswith("Subscribe me on the actions"))
+    called = [e["data"]["name"] for e in record["turns"][0]["events"] if e["kind"] == "tool_call"]
+    assert called == ["open_tab", "switch_tab", "list_controls", "click", "type_text", "read_page", "switch_tab",
+                      "click", "read_page"]
+
+
+def test_a_site_the_settings_never_allow_is_not_acted_on_in_an_opened_tab(turn, model, site):
+    host = site.url("").split("/")[2].split(":")[0]
+    ask_background(turn.browser, "save-settings", settings=settings(model, siteRules=f"{host}: never"), apiKey="sk-test")
+    model.script(
+        call("open_tab", url="actions.html"),
+        later(lambda r: {"name": "switch_tab", "arguments": {"tab_id": opened_tab_id(r)}}),
+        call("click", locator="#subscribe"),
+        Reply(text="I could not."))
+    send(turn.browser, "Subscribe me on the actions page, in a new tab")
+    question(turn, 0)  # opening a tab leaves the page: asked, whatever the site's rule
+    answer(turn, 0, "once")
+    wait_for_status(turn.browser, "ok")
+    assert boxes(turn.driver)[1].get_attribute("data-state") == "refused_by_settings"
+    assert told(model, 3).startswith("The user denied this click: nothing was done.")
+    assert in_opened_tab(turn, "return document.getElementById('log').textContent") == "nothing yet"
+
+
+def test_a_tab_the_turn_did_not_open_cannot_be_switched_to(turn, model, site, browser):
+    other = browser.open_tab(site.url("actions.html"))  # the user's own other tab
+    try:
+        turn.show(site.url("controls.html"))  # the user comes back to their tab, then the panel
+        tabs_now = ask_background(browser, "call-tool", name="list_tabs", args={})
+        other_id = int(re.search(r'"tab_id": (\d+), "title": "Actions"', tabs_now["result"]).group(1))
+        model.script(call("switch_tab", tab_id=other_id), call("click", locator="[aria-label=Help]"), Reply(text="No."))
+        send(turn.browser, "Subscribe me in my other tab")
+        clicked = question(turn, 0)  # the click is asked about the user's tab, not the other one
+        assert clicked["details"]["page"] == site.url("controls.html")
+        answer(turn, 0, "deny")
+        wait_for_status(turn.browser, "ok")
+        assert told(model, 1).startswith(f"TabAgent did not switch to tab {other_id}")
+        assert f"read_tab(tab_id={other_id})" in told(model, 1)
+        browser.driver.switch_to.window(other)
+        assert browser.driver.execute_script("return document.getElementById('log').textContent") == "nothing yet"
+    finally:
+        browser.driver.switch_to.window(other)
+        browser.driver.close()
+        browser.driver.switch_to.window(turn.panel)
+
+
+def test_the_opened_tab_stays_the_working_tab_after_the_service_worker_was_stopped(turn, model, site):
+    stopped = threading.Event()
+    model.script(
+        call("open_tab", url="actions.html"),
+        later(lambda r: {"name": "switch_tab", "arguments": {"tab_id": opened_tab_id(r)}}),
+        Reply(tool_calls=[{"name": "list_controls", "arguments": {}}], pause=stopped),  # waits for the stop
+        later(lambda r: {"name": "click", "arguments": {"locator": subscribe_locator(r)}}),
+        Reply(text="Subscribed."))
+    send(turn.browser, "Subscribe me on the actions page, in a new tab")
+    question(turn, 0)
+    answer(turn, 0, "once")
+    wait(turn.browser, lambda _: len(model.requests) == 3, 30, "the model was never asked after switch_tab")
+    turn.browser.stop_service_worker()  # as Chrome does when it is idle, between two steps
+    stopped.set()
+    assert question(turn, 1)["details"]["page"] == site.url("actions.html")
+    answer(turn, 1, "once")
+    wait_for_status(turn.browser, "ok")
+    assert in_opened_tab(turn, "return document.getElementById('log').textContent") == "subscribed after 1 press"
+    assert turn.in_page(HELP_CLICKS) == 0
