@@ -245,6 +245,13 @@ class Firefox:
         }})()"""
         return self.evaluate(context, script, timeout=timeout + 10)
 
+    def set_files(self, context: str, selector: str, paths: list) -> None:
+        """Chooses `paths` in the page's file input, as the file picker would (input.setFiles)."""
+        found = self.send("script.evaluate", {"expression": f"document.querySelector({json.dumps(selector)})", "target": {"context": context},
+                                              "awaitPromise": False, "resultOwnership": "root"})
+        element = {"sharedId": found["result"]["sharedId"]}
+        self.send("input.setFiles", {"context": context, "element": element, "files": [str(path) for path in paths]})
+
     def take_problems(self) -> list:
         problems, self.problems = self.problems, []
         return problems
