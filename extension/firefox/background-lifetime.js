@@ -9,17 +9,24 @@
 // soon as no turn runs, and Firefox's timer then counts from the last one as usual.
 
 const BEAT_MS = 1000;
-let beating = null;
+let beating = false;
+let turnStarted = false; // since the last beat: its turn may be missing from an answer already on its way
 
 // turnsRunning(): a promise of whether any turn still runs (asked again after every beat).
 export function keepBackgroundWhile(turnsRunning) {
-  beating ??= beatWhile(turnsRunning).finally(() => { beating = null; });
+  turnStarted = true;
+  if (beating) return;
+  beating = true;
+  beatWhile(turnsRunning);
 }
 
+// Ends in the same step as the last answer, so a turn that starts later beats again.
 async function beatWhile(turnsRunning) {
   do {
+    turnStarted = false;
     // getPlatformInfo is answered by the parent process, never by the page's own copy of the API.
-    await browser.runtime.getPlatformInfo();
+    await browser.runtime.getPlatformInfo().catch(() => {}); // a failed beat must not end the next ones
     await new Promise((resolve) => setTimeout(resolve, BEAT_MS));
-  } while (await turnsRunning().catch(() => false));
+  } while ((await turnsRunning().catch(() => false)) || turnStarted);
+  beating = false;
 }
