@@ -7,9 +7,12 @@ with its answer."""
 
 from __future__ import annotations
 
+import json
+import threading
+
 import pytest
 
-from tests.helpers.firefox import Firefox
+from tests.helpers.firefox import ADDON_ID, Firefox
 from tests.helpers.model_server import Reply
 from tests.helpers.page_server import PageServer
 
@@ -77,3 +80,35 @@ def test_a_compacted_turn_longer_than_the_idle_timer_ends_with_its_answer(firefo
         model.context_length = None
     assert firefox.evaluate(chat, ANSWER) == "Second answer, after a compaction."
     assert firefox.evaluate(chat, f"Boolean({LAST_TURN}.querySelector('.compaction'))")
+
+
+STOP_THE_EVENT_PAGE = """(async () => {
+  const { ExtensionParent } = ChromeUtils.importESModule("resource://gre/modules/ExtensionParent.sys.mjs");
+  await ExtensionParent.GlobalManager.getExtension(%s).terminateBackground({ disableResetIdleForTest: true, ignoreDevToolsAttached: true });
+  return "stopped";
+})()"""
+
+
+def test_a_turn_whose_event_page_was_stopped_is_marked_interrupted_not_left_running(firefox, model):
+    """Stopped anyway (here as Firefox's own tests stop it, past the heartbeat), the event page
+    takes Python and the turn with it; when it starts again the turn is marked interrupted."""
+    model.reset()
+    chat = open_chat(firefox)
+    configure(firefox, chat, model.base_url)
+    held = threading.Event()
+    model.script(Reply(text="Never sent.", pause=held))
+    send(firefox, chat, "A turn cut short")
+    firefox.wait_for_value(chat, "Promise.resolve(document.querySelector('article.turn')?.dataset.status === 'running')", 30)
+    try:
+        [window, *_] = firefox.send("browsingContext.getTree", {"moz:scope": "chrome"})["contexts"]
+        stopped = firefox.send("script.evaluate", {"expression": STOP_THE_EVENT_PAGE % json.dumps(ADDON_ID),
+                                                   "target": {"context": window["context"]}, "awaitPromise": True})
+        assert stopped["result"].get("value") == "stopped", stopped
+    finally:
+        held.set()
+    # The chat's next message starts the event page again.
+    firefox.evaluate(chat, "chrome.runtime.sendMessage({ target: 'background', type: 'settle-stale-turns' })")
+    status = firefox.wait_for_value(chat, """chrome.storage.local.get(null).then((all) => Object.values(all)
+      .find((record) => record?.turns?.[0]?.text === 'A turn cut short')?.turns[0].status)
+      .then((status) => status !== 'running' && status)""", 60, "the turn stayed running")
+    assert status == "interrupted"
