@@ -33,6 +33,7 @@ BENCHMARKS = {
     "controls": [sys.executable, "bench/bench_controls.py"],
     "screenshot": [sys.executable, "bench/bench_screenshot.py"],
     "miniwob": [sys.executable, "bench/bench_miniwob.py"],
+    "browsers": [sys.executable, "bench/bench_browsers.py"],
 }
 
 

@@ -6,6 +6,7 @@
 // error is a sentence for the model and the user (a page we may not read is not a failure).
 
 import { FIRST_IN_EVERY_PAGE } from "../browser/content-world.js";
+import { refusedByPdfViewer } from "../browser/pdf-viewer.js";
 import { MessageType } from "../shared/messages.js";
 import { askOffscreen } from "./offscreen-document.js";
 import { PageUnavailable, agentTab, fileRefusal, refusal, settled, tabById } from "./page-access.js";
@@ -70,7 +71,10 @@ const PDF = "pdf";
 // Makes sure the content scripts are in the tab; answers PDF for a tab showing a PDF, which
 // content scripts cannot read (the browser's PDF viewer keeps them out).
 async function ensureTools(tab) {
-  const found = await execute(tab, { func: probe });
+  const found = await execute(tab, { func: probe }).catch(async (error) => {
+    if (await refusedByPdfViewer(tab)) return { type: "application/pdf" };
+    throw error;
+  });
   if (found?.type === "application/pdf") return PDF;
   if (!found || found.state === "loading") {
     throw new PageUnavailable(`The page in this tab (${tab.url}) is still loading; try again in a moment.`);

@@ -9,6 +9,7 @@ import { askOffscreen, offscreenDocumentExists } from "./offscreen-document.js";
 import { loadMcpServers, mcpForPython } from "../shared/mcp-servers.js";
 import { Status } from "../shared/wire.js";
 import { userTab } from "./page-access.js";
+import { keepBackgroundWhile } from "../browser/background-lifetime.js";
 
 // What the user attached in the composer (sidepanel/attachments-view.js): tabs by id, each
 // with the address its chip showed (Python reads a tab only while it shows that site), and the
@@ -54,6 +55,7 @@ export async function startTurn({ conversationId, text, context, overrides, atta
     const record = await conversations.addTurn(found.id, turn, { overrides, replacing });
     const mcp = await loadMcpServers();
     await runInPython(record, turnId, { text, context, settings, apiKey, mcp, attached: attached.request, agentTab: await turnTab(windowId) });
+    keepBackgroundWhile(async () => (await liveTurnIds())?.size > 0); // Firefox would stop it mid-turn
   } finally {
     starting.delete(turnId);
   }

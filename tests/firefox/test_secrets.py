@@ -11,6 +11,7 @@ import pytest
 
 from tests.helpers.page_server import PageServer
 
+from .red_team import as_content_script
 from .sidebar import ask_background, configure, open_chat
 
 PAGES = __import__("pathlib").Path(__file__).resolve().parents[1] / "e2e" / "pages"
@@ -40,17 +41,6 @@ READ_EVERYTHING = """async () => {
 def site():
     with PageServer(PAGES) as server:
         yield server
-
-
-def as_content_script(firefox, context: str, tab_url: str, function_source: str):
-    """Runs `function_source` in TabAgent's content-script world of the tab showing `tab_url`."""
-    return firefox.evaluate(context, f"""(async () => {{
-      const tab = (await chrome.tabs.query({{}})).find((t) => t.url === {json.dumps(tab_url)});
-      if (!tab) throw new Error("no tab shows " + {json.dumps(tab_url)});
-      const [frame] = await chrome.scripting.executeScript({{ target: {{ tabId: tab.id }}, world: "ISOLATED", func: {function_source} }});
-      if (frame.error) throw new Error("the content script failed: " + frame.error);
-      return frame.result;
-    }})()""")
 
 
 def test_a_content_script_cannot_read_the_api_key_or_the_mcp_headers(firefox, model, site):

@@ -116,6 +116,7 @@ class BiDiError(RuntimeError):
 @dataclass
 class Firefox:
     extra_prefs: dict = field(default_factory=dict)
+    locale: str | None = None  # the browser's language, as a langpack would make it ("de")
     profile: Path = field(init=False)
     process: subprocess.Popen = field(init=False)
     problems: list = field(default_factory=list, init=False)
@@ -135,11 +136,21 @@ class Firefox:
             self._connect(port)
             self.send("session.new", {"capabilities": {}})
             self.send("session.subscribe", {"events": ["log.entryAdded"]})
+            if self.locale:
+                self._speak(self.locale)
             self.addon = self.send("webExtension.install", {"extensionData": {"type": "path", "path": str(extension_dir)}})["extension"]
         except BaseException:
             self.quit()  # no Firefox outlives a start that failed
             raise
         return self
+
+    def _speak(self, locale: str) -> None:
+        """Firefox in `locale`, before TabAgent is installed (an add-on picks its language as it
+        starts). Debian's firefox-esr ships English only, so the language is made available
+        the way Firefox's own tests do, in the browser's process (--remote-allow-system-access)."""
+        [window, *_] = self.send("browsingContext.getTree", {"moz:scope": "chrome"})["contexts"]
+        script = f"Services.locale.availableLocales = [{json.dumps(locale)}, 'en-US']; Services.locale.requestedLocales = [{json.dumps(locale)}];"
+        self.send("script.evaluate", {"expression": script, "target": {"context": window["context"]}, "awaitPromise": False})
 
     def _connect(self, port: int, timeout: float = 60) -> None:
         """Waits for Firefox to listen (it prints the address once it does), then connects."""
@@ -244,6 +255,13 @@ class Firefox:
           throw new Error({json.dumps(message or 'never true: ' + expression)});
         }})()"""
         return self.evaluate(context, script, timeout=timeout + 10)
+
+    def set_files(self, context: str, selector: str, paths: list) -> None:
+        """Chooses `paths` in the page's file input, as the file picker would (input.setFiles)."""
+        found = self.send("script.evaluate", {"expression": f"document.querySelector({json.dumps(selector)})", "target": {"context": context},
+                                              "awaitPromise": False, "resultOwnership": "root"})
+        element = {"sharedId": found["result"]["sharedId"]}
+        self.send("input.setFiles", {"context": context, "element": element, "files": [str(path) for path in paths]})
 
     def take_problems(self) -> list:
         problems, self.problems = self.problems, []

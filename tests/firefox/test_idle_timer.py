@@ -1,0 +1,114 @@
+"""A turn outlives Firefox's idle timer. Firefox stops an MV3 event page after
+`extensions.background.idle.timeout` without an extension event or API call (30 s by default),
+even while a `fetch` of it is under way; TabAgent's Python lives in that page, so a stop would
+end the turn. Here the timer is a few seconds, and the model, a tool and a compaction each take
+several times that, with nothing crossing the extension's APIs meanwhile: each turn still ends
+with its answer."""
+
+from __future__ import annotations
+
+import json
+import threading
+
+import pytest
+
+from tests.helpers.firefox import ADDON_ID, Firefox
+from tests.helpers.model_server import Reply
+from tests.helpers.page_server import PageServer
+
+from .sidebar import LAST_TURN, configure, open_chat, send, wait_for_status
+
+IDLE_MS = 4000
+LONGER_THAN_IDLE = 3.5 * IDLE_MS / 1000  # seconds: long past the stop Firefox would make
+PAGES = __import__("pathlib").Path(__file__).resolve().parents[1] / "e2e" / "pages"
+ANSWER = f"({LAST_TURN}?.querySelector('.message.assistant')?.textContent ?? '').trim()"
+
+
+@pytest.fixture(scope="module")
+def firefox(firefox_build):
+    instance = Firefox(extra_prefs={"extensions.background.idle.timeout": IDLE_MS}).start(firefox_build)
+    yield instance
+    instance.quit()
+
+
+@pytest.fixture(scope="module")
+def site():
+    with PageServer(PAGES) as server:
+        yield server
+
+
+def test_a_model_call_longer_than_the_idle_timer_ends_with_its_answer(firefox, model):
+    model.reset()
+    chat = open_chat(firefox)
+    configure(firefox, chat, model.base_url)
+    model.script(Reply(text="Worth the wait.", first_token_delay=LONGER_THAN_IDLE))
+    send(firefox, chat, "Think slowly")
+    assert wait_for_status(firefox, chat, "ok", "error", "interrupted", "cancelled", timeout=90) == "ok"
+    assert firefox.evaluate(chat, ANSWER) == "Worth the wait."
+
+
+def test_a_tool_run_longer_than_the_idle_timer_ends_with_its_answer(firefox, model, site):
+    model.reset()
+    firefox.open_tab(site.url("article.html"))
+    chat = open_chat(firefox)
+    configure(firefox, chat, model.base_url)
+    # wait_for waits in the page for text that never comes: a long tool run, all in a content script.
+    waiting = {"text": "This text is on no page", "timeout": LONGER_THAN_IDLE}
+    model.script(Reply(tool_calls=[{"name": "wait_for", "arguments": waiting}]), Reply(text="It never showed up."))
+    send(firefox, chat, "Wait for the text")
+    assert wait_for_status(firefox, chat, "ok", "error", "interrupted", "cancelled", timeout=90) == "ok"
+    assert firefox.evaluate(chat, ANSWER) == "It never showed up."
+    told = [m for m in model.requests[1]["body"]["messages"] if m["role"] == "tool"][-1]["content"]
+    assert "This text is on no page" in told
+
+
+def test_a_compacted_turn_longer_than_the_idle_timer_ends_with_its_answer(firefox, model):
+    model.reset()
+    model.context_length = 8192  # the endpoint's window, from its model list
+    try:
+        chat = open_chat(firefox)
+        configure(firefox, chat, model.base_url)
+        # The first turn fills most of the window: the second holds only once it is compacted.
+        model.script(Reply(text="First answer " + "word " * 1400))
+        send(firefox, chat, "First question " + "long " * 1400)
+        assert wait_for_status(firefox, chat, "ok", "error", timeout=60) == "ok", firefox.evaluate(chat, f"{LAST_TURN}.textContent.slice(-600)")
+        model.script(Reply(text="Second answer, after a compaction.", first_token_delay=LONGER_THAN_IDLE))
+        send(firefox, chat, "Second question")
+        firefox.wait_for(chat, "document.querySelectorAll('article.turn').length === 2", 30, "the second turn never showed")
+        assert wait_for_status(firefox, chat, "ok", "error", "interrupted", "cancelled", timeout=90) == "ok"
+    finally:
+        model.context_length = None
+    assert firefox.evaluate(chat, ANSWER) == "Second answer, after a compaction."
+    assert firefox.evaluate(chat, f"Boolean({LAST_TURN}.querySelector('.compaction'))")
+
+
+STOP_THE_EVENT_PAGE = """(async () => {
+  const { ExtensionParent } = ChromeUtils.importESModule("resource://gre/modules/ExtensionParent.sys.mjs");
+  await ExtensionParent.GlobalManager.getExtension(%s).terminateBackground({ disableResetIdleForTest: true, ignoreDevToolsAttached: true });
+  return "stopped";
+})()"""
+
+
+def test_a_turn_whose_event_page_was_stopped_is_marked_interrupted_not_left_running(firefox, model):
+    """Stopped anyway (here as Firefox's own tests stop it, past the heartbeat), the event page
+    takes Python and the turn with it; when it starts again the turn is marked interrupted."""
+    model.reset()
+    chat = open_chat(firefox)
+    configure(firefox, chat, model.base_url)
+    held = threading.Event()
+    model.script(Reply(text="Never sent.", pause=held))
+    send(firefox, chat, "A turn cut short")
+    firefox.wait_for_value(chat, "Promise.resolve(document.querySelector('article.turn')?.dataset.status === 'running')", 30)
+    try:
+        [window, *_] = firefox.send("browsingContext.getTree", {"moz:scope": "chrome"})["contexts"]
+        stopped = firefox.send("script.evaluate", {"expression": STOP_THE_EVENT_PAGE % json.dumps(ADDON_ID),
+                                                   "target": {"context": window["context"]}, "awaitPromise": True})
+        assert stopped["result"].get("value") == "stopped", stopped
+    finally:
+        held.set()
+    # The chat's next message starts the event page again.
+    firefox.evaluate(chat, "chrome.runtime.sendMessage({ target: 'background', type: 'settle-stale-turns' })")
+    status = firefox.wait_for_value(chat, """chrome.storage.local.get(null).then((all) => Object.values(all)
+      .find((record) => record?.turns?.[0]?.text === 'A turn cut short')?.turns[0].status)
+      .then((status) => status !== 'running' && status)""", 60, "the turn stayed running")
+    assert status == "interrupted"

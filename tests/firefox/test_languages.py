@@ -1,0 +1,44 @@
+"""The panel in the browser's language, in Firefox too: German words where a German user looks
+(the chat, its attach list, the settings page), from the same _locales as Chromium's."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.helpers.firefox import Firefox
+from tests.helpers.model_server import Reply
+
+from .sidebar import LAST_TURN, configure, open_chat, send, wait_for_status
+
+
+@pytest.fixture(scope="module")
+def firefox(firefox_build):
+    instance = Firefox(locale="de").start(firefox_build)
+    yield instance
+    instance.quit()
+
+
+def test_the_panel_speaks_german_in_a_german_browser(firefox, model):
+    model.reset()
+    chat = open_chat(firefox)
+    shown = firefox.evaluate(chat, """({
+      send: document.getElementById('send').textContent,
+      placeholder: document.getElementById('prompt').placeholder,
+      history: document.getElementById('show-history').textContent,
+      lang: document.documentElement.lang,
+      attach: document.getElementById('attach').getAttribute('aria-label'),
+    })""")
+    assert shown == {"send": "Senden", "placeholder": "TabAgent fragen…", "history": "Verlauf", "lang": "de",
+                     "attach": "Einen Tab oder die Auswahl anhängen"}
+    configure(firefox, chat, model.base_url)
+    model.script(Reply(tool_calls=[{"name": "get_selection", "arguments": {}}]), Reply(text="Hallo!"))
+    send(firefox, chat, "Hallo, wie geht's?")
+    assert wait_for_status(firefox, chat, "ok", "error") == "ok"
+    assert firefox.evaluate(chat, f"{LAST_TURN}.querySelector('details.steps summary').textContent") == "2 Schritte · get_selection"
+    assert firefox.evaluate(chat, f"{LAST_TURN}.querySelector('.action-edit').textContent") == "Bearbeiten"
+
+
+def test_the_settings_page_speaks_german_too(firefox):
+    options = firefox.open_tab(firefox.url("extension/options/options.html"))
+    firefox.wait_for(options, "document.getElementById('test-connection').textContent === 'Verbindung testen'", 30)
+    assert firefox.evaluate(options, "document.title") == "TabAgent-Einstellungen"
