@@ -359,12 +359,13 @@ def test_code_that_never_ends_is_stopped_while_the_extension_stays_responsive(br
     assert result["output"].startswith("Execution timed out after 10 s and was stopped.")
     assert outcome["seconds"] >= 10, outcome
     assert sandbox.run("print('next')")["output"] == "next\n"  # on the spare
-    # The spinning worker is gone: only the active sandbox's and the new spare's remain.
+    # The spinning worker is gone: only the active sandbox's and the new spare's remain, beside
+    # the worker the agent's own Python runs in (extension/offscreen/python-worker.js).
     sandbox.js("""(async () => {
         while (globalThis.tabagentDebug.sandboxStatus(globalThis.tabagent.sandbox).spare !== "ready") await new Promise((r) => setTimeout(r, 20));
     })()""")
     deadline = time.monotonic() + 5
-    while len(workers := [t for t in browser.cdp.targets() if t["type"] == "worker"]) != 2:
+    while len(workers := [t for t in browser.cdp.targets() if t["type"] == "worker"]) != 3:
         assert time.monotonic() < deadline, workers
         time.sleep(0.1)
 
