@@ -13,8 +13,10 @@
 
 The harness keeps out of the way while a reply streams: the panel is the only one open (each
 run's panel tab is closed after it: an open one still takes every broadcast) and the end of
-the turn is awaited in the page, not polled over WebDriver (each poll runs script in the
-extension's renderer, which the offscreen document's Python shares).
+the turn is awaited in the page, not polled over WebDriver (each poll runs script on the
+extension's renderer thread, which the panel and the offscreen document share; the agent's
+Python runs beside it, in the offscreen document's worker). Who holds that thread while the
+answer streams: bench/profile_panel_thread.py.
 """
 
 from __future__ import annotations

@@ -58,7 +58,7 @@ TIMED_RUNS = """(async () => {
 })()"""
 
 PYTHON_TOOL_RUNS = """
-import json, time, js
+import json, time
 from tabagent import tool
 from tabagent.app.sandbox_executor import SandboxExecutor
 
@@ -72,7 +72,7 @@ def add(a: int, b: int) -> int:
     \"\"\"
     return a + b
 
-executor = SandboxExecutor(js.tabagent.sandbox)
+executor = SandboxExecutor(sandbox_for("bench"))
 bare, call = [], []
 for _ in range(RUNS):
     for code, times in (("x = 1 + 2", bare), (CALLING, call)):
@@ -135,8 +135,8 @@ def offscreen(browser: Browser) -> dict:
 
 def in_python(browser: Browser, target: dict, code: str):
     return browser.evaluate_in(target, f"""(async () => {{
-        const {{ pyodide }} = await globalThis.tabagent.python;
-        return await pyodide.runPythonAsync({json.dumps(code)}, {{ globals: pyodide.globals.get("dict")() }});
+        const {{ run }} = await globalThis.tabagent.python;
+        return await run({json.dumps(code)}, () => globalThis.tabagent.sandbox);
     }})()""", timeout=300)
 
 

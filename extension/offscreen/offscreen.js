@@ -1,28 +1,33 @@
 // The offscreen document: home of the agent's Python. The service worker creates it when
 // Python is first needed (a panel opens, a turn is sent) and closes it when it has been idle
-// for a while (idle-close.js). It starts Pyodide at once, keeps it, and answers messages
-// addressed to it. Only chrome.runtime is available here, so storage and tabs go through
-// the service worker.
+// for a while (idle-close.js). It starts Pyodide at once, in a worker of its own
+// (python-link.js), keeps it, and answers messages addressed to it. Only chrome.runtime is
+// available here, so storage and tabs go through the service worker.
 
 import { Broadcast, MessageType, Target } from "../shared/messages.js";
 import { IdleClose } from "./idle-close.js";
 import { isServiceWorker } from "../shared/senders.js";
 import { answerConfirmation, callTool, pageBridge } from "./page-bridge.js";
 import { runPdfTool } from "./pdf-reader.js";
-import { startPython } from "./python.js";
+import { PythonLink } from "./python-link.js";
 import { TurnRunner } from "./python-turns.js";
 import { exposeForDebugging } from "../shared/debug-handle.js";
 
-const python = startPython();
-exposeForDebugging("python", python); // for the console and tests (shared/debug-handle.js)
+const link = new PythonLink();
+const python = link.ready.then(() => link);
+// For the console and tests (shared/debug-handle.js): run(code, sandboxFor) runs Python there.
+const debugPython = link.ready.then((info) => ({ info, run: (code, sandboxFor) => link.run(code, sandboxFor) }));
+exposeForDebugging("python", debugPython);
+// A Python that could not start is announced below; whoever awaits these learns it too.
+for (const waiting of [python, debugPython]) waiting.catch(() => {});
 const idle = new IdleClose(() => {
   chrome.runtime.sendMessage({ target: Target.background, type: MessageType.offscreenIdle }).catch(() => {});
 });
 const turns = new TurnRunner(python, idle);
 const PANEL_PAGE = chrome.runtime.getURL("extension/sidepanel/sidepanel.html");
 
-python.then(
-  ({ info }) => announce({ ready: true, ...info }),
+link.ready.then(
+  (info) => announce({ ready: true, ...info }),
   (error) => announce({ ready: false, error: describe(error) }),
 );
 
@@ -38,8 +43,7 @@ function announce(status) {
 
 const handlers = {
   async [MessageType.ping]() {
-    const { info } = await python;
-    return { ready: true, ...info };
+    return { ready: true, ...(await link.ready) };
   },
   [MessageType.runTurn]: (message) => turns.start(message),
   [MessageType.stopTurn]: (message) => turns.stop(message),
@@ -48,7 +52,7 @@ const handlers = {
   [MessageType.callTool]: async (message) => callTool(await turns.api(), message),
   [MessageType.listTools]: async ({ mcpServers, mcpHeaders }) => {
     const api = await turns.api();
-    const own = JSON.parse(api.list_tools_json(pageBridge(null)));
+    const own = JSON.parse(await api.list_tools_json(pageBridge(null)));
     if (!mcpServers?.length) return own;
     const mcp = JSON.parse(await api.list_mcp_tools_json(JSON.stringify(mcpServers), JSON.stringify(mcpHeaders ?? {})));
     return { tools: [...own.tools, ...mcp.tools], problems: [...own.problems, ...mcp.problems] };

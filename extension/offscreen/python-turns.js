@@ -63,23 +63,20 @@ class EventBatcher {
 
 export class TurnRunner {
   constructor(python, idle) {
-    this.python = python; // a promise of { pyodide }
+    this.python = python; // a promise of the PythonLink (python-link.js), once Python is up
     this.idle = idle; // counts the turns running, so that Python is not closed under one
     this.sandboxes = new Sandboxes();
     this.waiting = new Set(); // conversations whose turn waits for Python to start; stop() empties it
     this.live = new Set(); // ids of the turns running here
-    this.module = null; // tabagent.app.json_entry_points, once Python is up (api())
   }
 
   liveTurnIds() {
     return [...this.live];
   }
 
-  // tabagent's JSON entry points (py/tabagent/app/json_entry_points.py).
-  async api() {
-    const { pyodide } = await this.python;
-    this.module ??= pyodide.pyimport("tabagent.app.json_entry_points");
-    return this.module;
+  // tabagent's JSON entry points (py/tabagent/app/json_entry_points.py), in Python's worker.
+  api() {
+    return this.python;
   }
 
   // Starts a turn and returns at once, even while Python is still starting (the turn then
@@ -94,7 +91,7 @@ export class TurnRunner {
     this.waiting.add(conversationId);
     const running = this.api().then((api) => {
       if (!this.waiting.delete(conversationId)) return JSON.stringify({ status: Status.cancelled, memory });
-      return api.run_turn_json.callKwargs(request, (json) => batcher.push(JSON.parse(json)), {
+      return api.run_turn_json(request, (json) => batcher.push(JSON.parse(json)), {
         page,
         browser_model: builtinModel,
         sandbox_for: (agentName) => this.sandboxes.forAgent(conversationId, agentName),
@@ -142,7 +139,7 @@ export class TurnRunner {
   async stop({ conversationId }) {
     if (this.waiting.delete(conversationId)) return { stopped: true }; // stopped before it began
     const api = await this.api();
-    return { stopped: api.stop_turn(conversationId) };
+    return { stopped: await api.stop_turn(conversationId) };
   }
 }
 

@@ -8,7 +8,8 @@
 // (and in the README's "Seeing what the agent does").
 //
 //   conversation        side panel: the ConversationView on screen (its id, open(id), showSteps)
-//   python              offscreen document: the promise of the agent's Pyodide, { pyodide, info }
+//   python              offscreen document: the promise of the agent's Python (in its worker),
+//                       { info, run(code, sandboxFor) }: run resolves to the code's value
 //   sandboxStatus(host) offscreen document: a SandboxHost's state, { ready, running, spare, runs, restarts, ... }
 
 const ENTRIES = Object.freeze(["conversation", "python", "sandboxStatus"]);

@@ -76,12 +76,11 @@ class Sandbox:
         return self.js(f"globalThis.tabagent.sandbox.run({json.dumps(code)}, {json.dumps(options)})")
 
     def python(self, code: str):
-        """Runs `code` (top-level await allowed) in the offscreen document's own Python."""
+        """Runs `code` (top-level await allowed) in the offscreen document's own Python (in its
+        worker), where sandbox_for(name) is the test's SandboxHost, globalThis.tabagent.sandbox."""
         return self.js(f"""(async () => {{
-            const {{ pyodide }} = await globalThis.tabagent.python;
-            const scope = pyodide.globals.get("dict")();
-            try {{ return await pyodide.runPythonAsync({json.dumps(code)}, {{ globals: scope }}); }}
-            finally {{ scope.destroy(); }}
+            const {{ run }} = await globalThis.tabagent.python;
+            return await run({json.dumps(code)}, () => globalThis.tabagent.sandbox);
         }})()""")
 
 
@@ -176,7 +175,6 @@ def test_beautifulsoup_imports_and_parses_without_a_network(sandbox):
 def test_a_code_agent_with_the_sandbox_executor_reads_parses_keeps_state_and_answers(sandbox):
     result = json.loads(sandbox.python('''
 import json
-import js
 from tabagent import CodeAgent, tool
 from tabagent.testing import ScriptedModel
 from tabagent.app.sandbox_executor import SandboxExecutor
@@ -198,7 +196,7 @@ model = ScriptedModel([
     "```python\\nfinal_answer(sum(prices.values()))\\n```",
 ])
 events = []
-agent = CodeAgent(model, [read_page], executor=SandboxExecutor(js.tabagent.sandbox),
+agent = CodeAgent(model, [read_page], executor=SandboxExecutor(sandbox_for("test")),
                   listeners=[lambda event: events.append(event)])
 answer = await agent.run("What do tea and cake cost together?")
 json.dumps({"answer": answer, "events": [[e.kind, e.data] for e in events if e.kind != "token"]})
@@ -361,12 +359,13 @@ def test_code_that_never_ends_is_stopped_while_the_extension_stays_responsive(br
     assert result["output"].startswith("Execution timed out after 10 s and was stopped.")
     assert outcome["seconds"] >= 10, outcome
     assert sandbox.run("print('next')")["output"] == "next\n"  # on the spare
-    # The spinning worker is gone: only the active sandbox's and the new spare's remain.
+    # The spinning worker is gone: only the active sandbox's and the new spare's remain, beside
+    # the worker the agent's own Python runs in (extension/offscreen/python-worker.js).
     sandbox.js("""(async () => {
         while (globalThis.tabagentDebug.sandboxStatus(globalThis.tabagent.sandbox).spare !== "ready") await new Promise((r) => setTimeout(r, 20));
     })()""")
     deadline = time.monotonic() + 5
-    while len(workers := [t for t in browser.cdp.targets() if t["type"] == "worker"]) != 2:
+    while len(workers := [t for t in browser.cdp.targets() if t["type"] == "worker"]) != 3:
         assert time.monotonic() < deadline, workers
         time.sleep(0.1)
 

@@ -1,0 +1,104 @@
+// The agent's Python on a thread of its own: a dedicated worker of the offscreen document,
+// which owns the interpreter (python.js). The offscreen document is an extension page and
+// shares its renderer's main thread with the side panel: Python run there (reading the
+// model's stream, making and serialising events) kept the panel from drawing the answer.
+// What needs the page stays in the offscreen document (python-link.js: extension messaging,
+// the code sandboxes' frames, the built-in model, canvases); the objects Python is handed for
+// them here are stand-ins that call it through rpc.js. fetch stays here: a worker of an
+// extension page keeps the extension's host permissions (no CORS for the model endpoint).
+
+import { Rpc } from "./rpc.js";
+import { startPython } from "./python.js";
+import { WHY_NO_CODE_SANDBOX } from "../browser/code-sandbox.js";
+
+const python = startPython();
+let module = null; // tabagent.app.json_entry_points, once Python is up
+const toolHandlers = new Map(); // call id -> the Python function answering a sandbox's tool calls
+let nextCallId = 1;
+
+async function api() {
+  const { pyodide } = await python;
+  module ??= pyodide.pyimport("tabagent.app.json_entry_points");
+  return module;
+}
+
+// The entry points whose arguments are all text (or a conversation id), passed on as they are.
+const TEXT_ONLY = new Set(["stop_turn", "list_mcp_tools_json", "list_mcp_prompts_json", "get_mcp_prompt_json", "check_mcp_server_json"]);
+
+const rpc = new Rpc(self, {
+  info: async () => (await python).info,
+  text: async (name, ...args) => {
+    if (!TEXT_ONLY.has(name)) throw new Error(`${name} is not an entry point taking text`);
+    return (await api())[name](...args);
+  },
+  listTools: async (key) => (await api()).list_tools_json(remotePage(key)),
+  callTool: async (key, name, argsJson) => (await api()).call_tool_json(name, argsJson, remotePage(key)),
+  runTurn: async (key, requestJson) =>
+    (await api()).run_turn_json.callKwargs(requestJson, (json) => rpc.notify("emit", key, json), {
+      page: remotePage(key),
+      browser_model: remoteModel(key),
+      sandbox_for: (agentName) => remoteSandbox(key, agentName),
+    }),
+  toolCall: (callId, name, argsJson) => {
+    const answer = toolHandlers.get(callId);
+    if (!answer) throw new Error("that code run has ended");
+    return answer(name, argsJson);
+  },
+  run: (key, code) => runForDebugging(key, code),
+});
+
+// The page bridge (page-bridge.js pageBridge) lent for `key`.
+function remotePage(key) {
+  return {
+    call: (requestJson) => rpc.call("page", key, "call", requestJson),
+    confirm: (id) => rpc.call("page", key, "confirm", id),
+  };
+}
+
+// Chrome's built-in model (builtin-model.js); stream() resolves to a transferred ReadableStream.
+function remoteModel(key) {
+  return {
+    availability: () => rpc.call("model", key, "availability"),
+    seesImages: () => rpc.call("model", key, "seesImages"),
+    stream: (...args) => rpc.call("model", key, "stream", ...args),
+    abort: (requestId) => rpc.notify("model", key, "abort", requestId),
+  };
+}
+
+// An agent's code sandbox (sandbox-host.js SandboxHost). Where the browser has none, the
+// model's code is refused here, at once, as Sandboxes.forAgent would refuse it.
+function remoteSandbox(key, agentName) {
+  if (WHY_NO_CODE_SANDBOX) throw new Error(WHY_NO_CODE_SANDBOX);
+  return {
+    warm: () => rpc.notify("sandbox", key, agentName, "warm"),
+    reset: () => rpc.call("sandbox", key, agentName, "reset"),
+    stop: () => rpc.notify("sandbox", key, agentName, "stop"),
+    async runJson(code, optionsJson, onToolCall) {
+      const callId = nextCallId++;
+      toolHandlers.set(callId, onToolCall);
+      try {
+        return await rpc.call("sandboxRun", key, agentName, code, optionsJson, callId);
+      } finally {
+        toolHandlers.delete(callId);
+      }
+    },
+  };
+}
+
+// The debug handle's run(code) (offscreen.js): code in a scope of its own, with sandbox_for.
+async function runForDebugging(key, code) {
+  const { pyodide } = await python;
+  const scope = pyodide.globals.get("dict")();
+  scope.set("sandbox_for", (agentName) => remoteSandbox(key, agentName));
+  try {
+    const value = await pyodide.runPythonAsync(code, { globals: scope });
+    if (!value?.toJs) return value;
+    try {
+      return value.toJs({ dict_converter: Object.fromEntries });
+    } finally {
+      value.destroy();
+    }
+  } finally {
+    scope.destroy();
+  }
+}
