@@ -26,11 +26,39 @@ export class ConversationView {
     this.id = null;
     this.turns = new Map();
     this.recent = []; // live batches, newest last
+    // Whether the view follows the end as a turn grows: true until the user scrolls up, and
+    // again once they scroll back to the end. It is learnt from scroll events, and the turns'
+    // growth from a ResizeObserver, both of which come after the browser's own layout: a live
+    // batch reads no layout (measuring the view after each batch laid the panel out again for
+    // every token), and what grows after the stream (a highlighted block, typeset math, the
+    // answer's buttons) is followed too.
+    this.following = true;
+    this.lastTop = 0;
+    this.userScrolls = false; // the user has just turned the wheel, touched, pressed a key or the scroll bar
+    element.addEventListener("scroll", () => this.scrolled(), { passive: true });
+    for (const input of ["wheel", "touchstart", "pointerdown", "keydown"]) {
+      element.addEventListener(input, () => { this.userScrolls = true; }, { passive: true });
+    }
+    this.growth = new ResizeObserver(() => {
+      if (this.following) this.scrollToEnd();
+    });
+  }
+
+  // Only the user's own move up leaves the end. A scroll event comes a frame late: the turn may
+  // have grown under a view that was at its end, or shrunk for a moment as an answer is drawn
+  // again (the browser then moves the view up itself), and neither is a reason to stop following.
+  scrolled() {
+    const top = this.element.scrollTop;
+    if (this.nearEnd()) this.following = true;
+    else if (top < this.lastTop && this.userScrolls) this.following = false;
+    this.lastTop = top;
+    this.userScrolls = false;
   }
 
   showEmpty() {
     this.id = null;
     this.turns.clear();
+    this.growth.disconnect();
     this.element.replaceChildren();
     this.renderEmpty(this.element);
     this.onOpen(null);
@@ -43,6 +71,7 @@ export class ConversationView {
     if (id !== this.id) this.onOpen(record);
     this.id = id;
     this.turns.clear();
+    this.growth.disconnect();
     this.element.replaceChildren(...importNotes(record), ...record.turns.map((turn) => this.addTurn(turn).element));
     for (const batch of this.recent) if (batch.conversationId === id) this.applyBatch(batch);
     this.onRunningChange(this.running());
@@ -52,6 +81,7 @@ export class ConversationView {
   addTurn(turn) {
     const view = new TurnView(turn, { showSteps: this.showSteps });
     this.turns.set(turn.id, view);
+    this.growth.observe(view.element);
     return view;
   }
 
@@ -71,9 +101,7 @@ export class ConversationView {
   applyBatch({ turnId, events }) {
     const view = this.turns.get(turnId);
     if (!view) return;
-    const stick = this.nearEnd();
     view.apply(events);
-    if (stick) this.scrollToEnd();
   }
 
   finished({ conversationId, turnId, status, events }) {
@@ -97,5 +125,6 @@ export class ConversationView {
 
   scrollToEnd() {
     this.element.scrollTop = this.element.scrollHeight;
+    this.following = true;
   }
 }

@@ -5,6 +5,8 @@ copy button, math, tables, the answer first with the steps folded, and the messa
 from __future__ import annotations
 
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.actions.wheel_input import ScrollOrigin
 from selenium.webdriver.common.keys import Keys
 
 from tests.helpers.model_server import Reply
@@ -190,3 +192,31 @@ def test_math_and_code_from_the_model_render_inert(panel, model):
     code = turn.find_element(By.CSS_SELECTOR, ".message.assistant pre code").text
     assert '<img src=x onerror="window.pwned=4">' in code  # shown as text, not run
     assert panel.driver.execute_script("return window.pwned === undefined")
+
+
+SCROLL_STATE = """
+const view = document.getElementById("conversation");
+return { gap: view.scrollHeight - view.scrollTop - view.clientHeight, top: view.scrollTop, height: view.scrollHeight };
+"""
+
+
+def test_a_growing_reply_is_followed_until_the_user_scrolls_up_and_again_once_they_come_back(panel, model):
+    lines = [f"Line {i} of a long answer, long enough to fill the panel." for i in range(160)]
+    model.script(Reply(text="\n\n".join(lines), token_delay=0.03))
+    send(panel, "Write a long answer")
+    taller = lambda state: state["height"] > panel.driver.execute_script("return document.getElementById('conversation').clientHeight") * 2
+    wait(panel, lambda d: taller(d.execute_script(SCROLL_STATE)), 30, "the reply never filled the panel")
+    # While it streams, the end stays in view.
+    wait(panel, lambda d: d.execute_script(SCROLL_STATE)["gap"] < 80, 10, "the panel did not follow the reply")
+    # The user turns the wheel up to read: the view stays where they put it as the reply grows.
+    view = panel.driver.find_element(By.ID, "conversation")
+    ActionChains(panel.driver).scroll_from_origin(ScrollOrigin.from_element(view), 0, -600).perform()
+    wait(panel, lambda d: d.execute_script(SCROLL_STATE)["gap"] > 400, 10, "the wheel did not scroll up")
+    kept = panel.driver.execute_script(SCROLL_STATE)
+    wait(panel, lambda d: d.execute_script(SCROLL_STATE)["height"] > kept["height"] + 200, 30, "the reply stopped growing")
+    assert last_turn(panel.driver).get_attribute("data-status") == "running"
+    assert panel.driver.execute_script(SCROLL_STATE)["top"] == kept["top"]
+    # Back at the end, it follows again, through what the finished answer adds under it.
+    ActionChains(panel.driver).scroll_from_origin(ScrollOrigin.from_element(view), 0, 100_000).perform()
+    wait_for_status(panel, "ok", timeout=60)
+    wait(panel, lambda d: d.execute_script(SCROLL_STATE)["gap"] < 80, 10, "the panel did not follow the end again")
