@@ -22,7 +22,7 @@ FIREFOX_PANEL_COMMAND = "_execute_sidebar_action"
 # Firefox has no sandbox pages before 154: the sandbox page is framed with the sandbox attribute
 # (an opaque origin), and Firefox lets an opaque origin load an extension file only when it is
 # web accessible to every origin. So these, and only these, are: the scripts the sandbox page and
-# its worker run (its HTML is not: no web page may frame it). They are TabAgent's own code and
+# its worker run (not its page, nor any other file). They are TabAgent's own code and
 # Pyodide's, with nothing secret in them (extension/firefox/code-sandbox.js).
 FIREFOX_SANDBOX_SCRIPTS = (
     "extension/sandbox/sandbox.js",
