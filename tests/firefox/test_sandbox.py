@@ -4,7 +4,8 @@ CodeAgent step in a real turn, while a tripwire on 127.0.0.1 listens and the API
 extension's IndexedDB. Nothing may reach the tripwire, no step may print the key, and the step
 after each attempt still runs. Then the page that hosts the worker, framed as the Python page
 frames it, is tried directly: its origin is opaque, it has no extension APIs, no storage of the
-extension's, and its own CSP stops what it would load or send.
+extension's, and its own CSP stops what it would load or send. Last, what making its scripts web
+accessible gives a web page: those scripts, and nothing else of the extension's.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import pytest
 
 from tests.e2e.test_sandbox import ESCAPES
 from tests.helpers.model_server import Reply
+from tests.helpers.page_server import PageServer
 from tests.helpers.tripwire import Tripwire
 
 from .sidebar import LAST_TURN, configure, open_chat, send, wait_for_status
@@ -163,3 +165,29 @@ def test_the_sandbox_pages_own_policy_stops_what_it_would_load_or_send(firefox, 
     tripwire.hits.clear()
     firefox.send("browsingContext.close", {"context": page})
     assert without_the_walls_reports(firefox) == []
+
+
+def test_a_web_page_may_load_the_sandboxs_scripts_and_nothing_else_of_the_extensions(firefox):
+    """What web accessibility gives away, tried from a web page that knows the add-on's address
+    (Firefox makes it up per install; the tests fix it): the sandbox's scripts, public code,
+    load; its page, the key's module and the Python page do not."""
+    paths = {"sandbox_script": "extension/sandbox/no-way-out.js", "sandbox_page": "extension/sandbox/sandbox.html",
+             "secrets": "extension/browser/secrets.js", "python_page": "extension/offscreen/offscreen.html"}
+    with PageServer(__import__("pathlib").Path(__file__).resolve().parents[1] / "e2e" / "pages") as site:
+        page = firefox.open_tab(site.url("article.html"))
+        loaded = firefox.evaluate(page, f"""(async () => {{
+            const tried = {{}};
+            for (const [name, url] of Object.entries({json.dumps({name: firefox.url(path) for name, path in paths.items()})})) {{
+                tried[name] = await new Promise((resolve) => {{
+                    const script = Object.assign(document.createElement("script"), {{ type: "module", src: url }});
+                    script.onload = () => resolve("loaded");
+                    script.onerror = () => resolve("refused");
+                    document.head.append(script);
+                }});
+            }}
+            return tried;
+        }})()""")
+        firefox.send("browsingContext.close", {"context": page})
+    assert loaded == {"sandbox_script": "loaded", "sandbox_page": "refused", "secrets": "refused", "python_page": "refused"}
+    refusals = firefox.take_problems()  # Firefox's own words for the refusals, and nothing else
+    assert all(" may not load or link to moz-extension://" in problem for problem in refusals), refusals
