@@ -6,10 +6,8 @@ from __future__ import annotations
 
 from tests.helpers.model_server import Reply
 
-from .sidebar import LAST_TURN, configure, open_chat, send, wait_for_status
+from .sidebar import ANSWER, CODE_OUTPUTS, configure, open_chat, send, wait_for_status
 
-ANSWER = f"{LAST_TURN}.querySelector('.message.assistant').textContent.trim()"
-OUTPUTS = f"[...{LAST_TURN}.querySelectorAll('pre.output')].map((pre) => pre.textContent)"
 
 
 def test_the_agent_picker_offers_both_agents(firefox):
@@ -31,7 +29,7 @@ def test_a_code_agent_in_the_settings_runs_the_models_code(firefox, model):
     assert wait_for_status(firefox, context, "ok", "error") == "ok"
     # A CodeAgent asks for code, not native tool calls, and its code ran.
     assert not model.requests[0]["body"].get("tools"), model.requests[0]["body"].keys()
-    assert firefox.evaluate(context, OUTPUTS) == ["4\n"]
+    assert firefox.evaluate(context, CODE_OUTPUTS) == [["4\n", False]]
     assert firefox.evaluate(context, ANSWER) == "ran in a sandbox"
 
 

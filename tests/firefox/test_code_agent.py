@@ -12,11 +12,9 @@ import pytest
 from tests.helpers.model_server import Reply
 from tests.helpers.page_server import PageServer
 
-from .sidebar import LAST_TURN, configure, open_chat, send, wait_for_status
+from .sidebar import ANSWER, CODE_OUTPUTS, LAST_TURN, configure, open_chat, send, wait_for_status
 
 PAGES = __import__("pathlib").Path(__file__).resolve().parents[1] / "e2e" / "pages"
-OUTPUTS = f"[...{LAST_TURN}.querySelectorAll('pre.output')].map((pre) => [pre.textContent, pre.classList.contains('error')])"
-ANSWER = f"{LAST_TURN}.querySelector('.message.assistant').textContent.trim()"
 
 
 @pytest.fixture(scope="module")
@@ -43,7 +41,7 @@ def test_code_reads_the_page_through_the_host_keeps_a_variable_and_answers(firef
     )
     send(firefox, chat, "Is this page long?")
     assert wait_for_status(firefox, chat, "ok", "error", timeout=120) == "ok"
-    outputs = firefox.evaluate(chat, OUTPUTS)
+    outputs = firefox.evaluate(chat, CODE_OUTPUTS)
     # The first step's output came before its error, and both are shown, marked as an error.
     assert outputs[0][1] is True, outputs
     assert outputs[0][0].startswith(f'<page_content source="{url}" untrusted="true">'), outputs
@@ -63,6 +61,6 @@ def test_code_that_never_ends_is_stopped_and_the_next_step_runs(firefox, model):
     model.script(Reply(text="```python\nwhile True:\n    pass\n```"), Reply(text="```python\nfinal_answer('recovered')\n```"))
     send(firefox, chat, "Spin forever")
     assert wait_for_status(firefox, chat, "ok", "error", timeout=120) == "ok"
-    outputs = firefox.evaluate(chat, OUTPUTS)
+    outputs = firefox.evaluate(chat, CODE_OUTPUTS)
     assert re.match(r"Execution timed out after 2 s and was stopped\.", outputs[0][0]) and outputs[0][1], outputs
     assert firefox.evaluate(chat, ANSWER) == "recovered"

@@ -19,7 +19,7 @@ from tests.helpers.model_server import Reply
 from tests.helpers.page_server import PageServer
 from tests.helpers.tripwire import Tripwire
 
-from .sidebar import LAST_TURN, configure, open_chat, send, wait_for_status
+from .sidebar import ANSWER, CODE_OUTPUTS, configure, open_chat, send, wait_for_status
 
 SECRET = "sk-firefox-sandbox-secret-4417"
 # What Firefox has beyond Chrome: its `browser` namespace, and its own ways to storage.
@@ -31,8 +31,6 @@ FIREFOX_ESCAPES = {
     "a_fresh_indexed_db": "import js\njs.self.constructor.prototype.indexedDB.open('loot')",
 }
 ALL_ESCAPES = {**ESCAPES, **FIREFOX_ESCAPES}
-OUTPUTS = f"[...{LAST_TURN}.querySelectorAll('pre.output')].map((pre) => [pre.textContent, pre.classList.contains('error')])"
-ANSWER = f"{LAST_TURN}.querySelector('.message.assistant').textContent.trim()"
 
 
 @pytest.fixture(scope="module")
@@ -56,7 +54,7 @@ def code_step(firefox, chat, model, code: str) -> tuple[list, str]:
     model.script(Reply(text=f"```python\n{code}\n```"), Reply(text="```python\nfinal_answer('the next step ran')\n```"))
     send(firefox, chat, "Run this")
     assert wait_for_status(firefox, chat, "ok", "error", timeout=90) == "ok"
-    return firefox.evaluate(chat, OUTPUTS), firefox.evaluate(chat, ANSWER)
+    return firefox.evaluate(chat, CODE_OUTPUTS), firefox.evaluate(chat, ANSWER)
 
 
 def without_the_walls_reports(firefox) -> list:
