@@ -206,3 +206,17 @@ def test_the_sandbox_page_cannot_navigate_itself_off_the_extension(firefox, trip
     assert [child["url"] for child in tree["children"]] == [firefox.url("extension/sandbox/sandbox.html")]
     firefox.send("browsingContext.close", {"context": page})
     assert without_the_walls_reports(firefox) == []
+
+
+def test_the_sandbox_page_framed_without_the_sandbox_attribute_starts_nothing(firefox):
+    """In Firefox the frame's sandbox attribute is what makes the origin opaque: framed without
+    it, the page would have the extension's origin, so it refuses to be the sandbox, and says so."""
+    page = firefox.open_tab(firefox.url("extension/options/options.html"))
+    told = firefox.evaluate(page, """new Promise((resolve) => {
+        const frame = document.createElement("iframe");
+        addEventListener("message", (event) => event.source === frame.contentWindow && resolve(event.data));
+        frame.src = "../sandbox/sandbox.html";
+        document.body.append(frame);
+    })""")
+    assert told == {"type": "boot-failed", "error": "the sandbox page was framed without the sandbox attribute"}
+    firefox.send("browsingContext.close", {"context": page})
