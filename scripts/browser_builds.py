@@ -25,8 +25,6 @@ EXTENSION = ROOT / "extension"
 BROWSER_MODULES = EXTENSION / "browser"  # Chrome's modules, one per concern
 FIREFOX_MODULES = EXTENSION / "firefox"  # Firefox's, with the same names and exports
 SHARED_FOLDERS = ("_locales", "extension")
-# Firefox runs no model code (extension/firefox/code-sandbox.js says why): no sandbox page.
-FIREFOX_LEAVES_OUT = (EXTENSION / "sandbox",)
 
 
 def _copy_tree(source: Path, target: Path, skip: set[Path]) -> set[Path]:
@@ -56,7 +54,7 @@ def stage(browser: str, manifest: dict) -> Path:
     folder = DIST / browser
     kept = {folder / "manifest.json"}
     modules = BROWSER_MODULES if browser == "chrome" else FIREFOX_MODULES
-    left_out = {FIREFOX_MODULES, BROWSER_MODULES, *(FIREFOX_LEAVES_OUT if browser == "firefox" else ())}
+    left_out = {FIREFOX_MODULES, BROWSER_MODULES}
     for name in SHARED_FOLDERS:
         kept |= _copy_tree(ROOT / name, folder / name, skip=left_out)
     kept |= _copy_tree(modules, folder / "extension" / "browser", skip=set())

@@ -19,6 +19,21 @@ CHROME_ONLY_PERMISSIONS = ("sidePanel", "offscreen")
 # Firefox toggles its sidebar itself on this reserved command, from the key press.
 CHROME_PANEL_COMMAND = "toggle-panel"
 FIREFOX_PANEL_COMMAND = "_execute_sidebar_action"
+# Firefox has no sandbox pages before 154: the sandbox page is framed with the sandbox attribute
+# (an opaque origin), and Firefox lets an opaque origin load an extension file only when it is
+# web accessible to every origin. So these, and only these, are: the scripts the sandbox page and
+# its worker run (not its page, nor any other file). They are TabAgent's own code and
+# Pyodide's, with nothing secret in them (extension/firefox/code-sandbox.js).
+FIREFOX_SANDBOX_SCRIPTS = (
+    "extension/sandbox/sandbox.js",
+    "extension/sandbox/worker.js",
+    "extension/sandbox/no-way-out.js",
+    "extension/shared/sandbox-protocol.js",
+    "extension/shared/wire.js",
+    "extension/shared/python-setup.js",
+    "extension/vendor/pyodide/pyodide.mjs",
+    "extension/vendor/pyodide/pyodide.asm.mjs",
+)
 
 
 def _without(manifest: dict, keys: tuple[str, ...]) -> dict:
@@ -31,12 +46,13 @@ def chrome_manifest(source: dict) -> dict:
 
 def firefox_manifest(source: dict) -> dict:
     """Firefox's MV3 background is an event page (background.scripts), its panel a sidebar; it
-    has no sandbox pages before 154, so the sandbox CSP goes too (the model's code is not run
-    there: README, "TabAgent in Firefox")."""
+    has no sandbox pages before 154, so the sandbox CSP goes too: the sandbox page carries the
+    same policy itself, and its scripts are web accessible (FIREFOX_SANDBOX_SCRIPTS)."""
     manifest = _without(copy.deepcopy(source), CHROME_ONLY_KEYS)
     manifest["background"] = {key: value for key, value in manifest["background"].items() if key != "service_worker"}
     manifest["permissions"] = [p for p in manifest["permissions"] if p not in CHROME_ONLY_PERMISSIONS]
     manifest["content_security_policy"] = _without(manifest["content_security_policy"], ("sandbox",))
+    manifest["web_accessible_resources"] = [{"resources": list(FIREFOX_SANDBOX_SCRIPTS), "matches": ["<all_urls>"]}]
     commands = manifest.get("commands", {})
     if CHROME_PANEL_COMMAND in commands:
         commands[FIREFOX_PANEL_COMMAND] = commands.pop(CHROME_PANEL_COMMAND)

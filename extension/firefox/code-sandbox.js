@@ -1,8 +1,13 @@
 // Whether the code a model writes can run here (Firefox's version of
-// extension/browser/code-sandbox.js): not before Firefox 154. Its sandbox needs a page with a
-// unique origin, no extension APIs and a CSP that allows no connection; Firefox 153 ESR has no
-// manifest sandbox pages, and an extension page framed with the sandbox attribute keeps the
-// extension pages' CSP, which lets it reach the network. So the CodeAgent is not offered and
-// never runs here; the ToolCallingAgent, which runs no model code, is the agent.
-export const WHY_NO_CODE_SANDBOX =
-  "Running the model's code (the CodeAgent) is not available in Firefox yet: it needs sandbox pages, which Firefox 153 lacks. Choose the ToolCallingAgent.";
+// extension/browser/code-sandbox.js): yes, with the same walls as Chrome's sandbox page, built
+// from what Firefox 153 ESR has (it has no manifest sandbox pages before 154):
+// - the offscreen document frames extension/sandbox/sandbox.html with sandbox="allow-scripts",
+//   so the page has an opaque origin: no extension APIs, no IndexedDB or storage of the
+//   extension's (where secrets.js keeps the API key);
+// - the page carries the manifest's sandbox CSP itself (a <meta>, which adds to the extension
+//   pages' policy, whose connect-src alone would let it reach the network), and the worker that
+//   runs the code inherits it: no connection, no script from anywhere but the extension;
+// - an opaque origin may load an extension file only if it is web accessible, so the sandbox's
+//   scripts are (scripts/manifests.py: FIREFOX_SANDBOX_SCRIPTS), and nothing else is.
+// The rest is the same code as Chrome's (no-way-out.js, the worker, the host that kills it).
+export const WHY_NO_CODE_SANDBOX = "";

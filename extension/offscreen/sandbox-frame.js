@@ -46,7 +46,9 @@ async function fetchBootFiles() {
 class SandboxFrame {
   constructor(container, bootTimeoutMs) {
     this.iframe = document.createElement("iframe");
-    this.iframe.sandbox.add("allow-scripts"); // as the manifest says for the page: said twice, kept once
+    // As the manifest says for the page (said twice, kept once); in Firefox, which has no
+    // sandbox pages, this alone makes its origin opaque (extension/firefox/code-sandbox.js).
+    this.iframe.sandbox.add("allow-scripts");
     this.iframe.referrerPolicy = "no-referrer";
     this.iframe.hidden = true;
     this.iframe.src = PAGE;

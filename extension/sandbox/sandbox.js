@@ -1,6 +1,7 @@
 // The sandbox page: where the code a model writes runs, behind a unique ("null") origin with
 // no extension APIs, no storage, no cookies and a CSP that allows no connection (manifest:
-// sandbox.pages and content_security_policy.sandbox). The offscreen document embeds it.
+// sandbox.pages and content_security_policy.sandbox; in Firefox, which has no sandbox pages,
+// the frame's sandbox attribute and the page's own <meta> CSP). The offscreen document embeds it.
 //
 // The page itself runs no model code: it starts a worker that does (worker.js), so that code
 // which never ends freezes neither this page nor the offscreen document, and relays messages
@@ -41,12 +42,21 @@ import(${JSON.stringify(WORKER_URL)}).then(
   return worker;
 }
 
-const worker = startWorker();
+// Framed without the sandbox attribute (where the manifest makes no sandbox page, Firefox's
+// origin is then the extension's, with its APIs and its IndexedDB), this is no sandbox: it
+// starts nothing, and says why.
+function isWalledIn() {
+  if (self.origin === "null") return true;
+  parent.postMessage({ type: FromSandbox.bootFailed, error: "the sandbox page was framed without the sandbox attribute" }, PARENT_ORIGIN);
+  return false;
+}
+
+const worker = isWalledIn() ? startWorker() : null;
 // Nothing here needs them, so nothing that gets hold of this page can use them.
 closeWaysOut(self);
 
 addEventListener("message", (event) => {
-  if (event.source !== parent || event.origin !== PARENT_ORIGIN) return;
+  if (!worker || event.source !== parent || event.origin !== PARENT_ORIGIN) return;
   const problem = problemToSandbox(event.data);
   if (problem) return console.warn("TabAgent sandbox page: dropped a message from the parent:", problem);
   const transfer = event.data.type === ToSandbox.boot ? bootFiles(event.data) : [];

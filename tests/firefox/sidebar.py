@@ -36,6 +36,9 @@ def send(firefox, context: str, text: str) -> None:
 
 
 LAST_TURN = "[...document.querySelectorAll('article.turn')].at(-1)"
+# The last turn's answer, and each code step's output as [text, shown as an error].
+ANSWER = f"{LAST_TURN}.querySelector('.message.assistant').textContent.trim()"
+CODE_OUTPUTS = f"[...{LAST_TURN}.querySelectorAll('pre.output')].map((pre) => [pre.textContent, pre.classList.contains('error')])"
 
 
 def turn_status(firefox, context: str) -> str | None:

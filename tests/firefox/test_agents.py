@@ -1,44 +1,50 @@
-"""Firefox runs no model code: Firefox 153 ESR has no sandbox pages (extension/firefox/code-sandbox.js).
-The CodeAgent is not offered, a CodeAgent asked for anyway is a ToolCallingAgent, and a team
-member that would run code stops the turn with the reason, before any code exists."""
+"""The agent kinds in Firefox: both are offered (the model's code runs in the sandbox that
+extension/firefox/code-sandbox.js describes), a CodeAgent in the settings runs the model's code,
+and a team member that writes code runs it too (test_code_agent.py and test_sandbox.py go further)."""
 
 from __future__ import annotations
 
 from tests.helpers.model_server import Reply
 
-from .sidebar import LAST_TURN, configure, open_chat, send, wait_for_status
+from .sidebar import ANSWER, CODE_OUTPUTS, configure, open_chat, send, wait_for_status
 
 
-def test_the_agent_picker_offers_no_code_agent(firefox):
+
+def test_the_agent_picker_offers_both_agents(firefox):
     context = open_chat(firefox)
     kinds = firefox.evaluate(context, "[...document.querySelectorAll('#pick-agent option')].map((option) => option.value)")
-    assert kinds == ["tool_calling"]
+    assert sorted(kinds) == ["code", "tool_calling"]
     options = firefox.open_tab(firefox.url("extension/options/options.html"))
     firefox.wait_for(options, "document.querySelectorAll('#agent option').length > 0", 30)
-    assert firefox.evaluate(options, "[...document.querySelectorAll('#agent option')].map((option) => option.value)") == ["tool_calling"]
+    offered = firefox.evaluate(options, "[...document.querySelectorAll('#agent option')].map((option) => option.value)")
+    assert sorted(offered) == ["code", "tool_calling"]
 
 
-def test_a_code_agent_in_the_settings_runs_as_a_tool_calling_agent(firefox, model):
+def test_a_code_agent_in_the_settings_runs_the_models_code(firefox, model):
     model.reset()
     context = open_chat(firefox)
     configure(firefox, context, model.base_url, agent="code")
-    model.script(Reply(text="```python\nfinal_answer('ran in a sandbox')\n```"))
+    model.script(Reply(text="```python\nprint(2 + 2)\nfinal_answer('ran in a sandbox')\n```"))
     send(firefox, context, "Add two and two")
     assert wait_for_status(firefox, context, "ok", "error") == "ok"
-    # A ToolCallingAgent offers the model its tools natively, and runs none of its text as code.
-    assert model.requests[0]["body"].get("tools"), model.requests[0]["body"].keys()
-    answer = firefox.evaluate(context, f"{LAST_TURN}.querySelector('.message.assistant').textContent")
-    assert "final_answer('ran in a sandbox')" in answer
+    # A CodeAgent asks for code, not native tool calls, and its code ran.
+    assert not model.requests[0]["body"].get("tools"), model.requests[0]["body"].keys()
+    assert firefox.evaluate(context, CODE_OUTPUTS) == [["4\n", False]]
+    assert firefox.evaluate(context, ANSWER) == "ran in a sandbox"
 
 
-def test_a_team_member_that_would_run_code_stops_the_turn_and_says_why(firefox, model):
+def test_a_team_member_that_writes_code_runs_it(firefox, model):
     model.reset()
     context = open_chat(firefox)
     team = [{"name": "coder", "description": "Writes Python.", "agent": "code"}]
     configure(firefox, context, model.base_url, team=team)
-    model.script(Reply(text="never asked"))
+    model.script(
+        Reply(tool_calls=[{"name": "coder", "arguments": {"task": "Compute six times seven"}}]),
+        Reply(text="```python\nfinal_answer(6 * 7)\n```"),
+        Reply(text="It is 42."),
+    )
     send(firefox, context, "Compute something")
-    assert wait_for_status(firefox, context, "ok", "error") == "error"
-    shown = firefox.evaluate(context, f"{LAST_TURN}.textContent")
-    assert "not available in Firefox" in shown, shown
-    assert model.requests == []
+    assert wait_for_status(firefox, context, "ok", "error") == "ok"
+    told = [m for m in model.requests[2]["body"]["messages"] if m["role"] == "tool"][-1]["content"]
+    assert "42" in told, told
+    assert firefox.evaluate(context, ANSWER) == "It is 42."

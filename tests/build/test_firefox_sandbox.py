@@ -1,0 +1,54 @@
+"""The Firefox package's web-accessible files: exactly what the sandbox page and its worker load
+(an opaque origin may load no other extension file in Firefox), and nothing else
+(scripts/manifests.py FIREFOX_SANDBOX_SCRIPTS, extension/firefox/code-sandbox.js)."""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "scripts"))
+from manifests import FIREFOX_SANDBOX_SCRIPTS, chrome_manifest, firefox_manifest  # noqa: E402
+
+# Static imports (`from "./x.js"`) and the sandbox's own dynamic ones (`new URL("x.js", import.meta.url)`).
+IMPORTED = re.compile(r'''from\s+"(\.{1,2}/[^"]+\.m?js)"|new URL\("(\.{0,2}/?[^"]+\.m?js)", import\.meta\.url\)''')
+PYODIDE = ("extension/vendor/pyodide/pyodide.mjs", "extension/vendor/pyodide/pyodide.asm.mjs")  # loaded by worker.js boot()
+
+
+def _loaded_by_the_sandbox() -> set[str]:
+    seen, todo = set(), ["extension/sandbox/sandbox.js"]
+    while todo:
+        path = todo.pop()
+        if path in seen:
+            continue
+        seen.add(path)
+        for match in IMPORTED.finditer((ROOT / path).read_text()):
+            imported = (ROOT / path).parent / (match.group(1) or match.group(2))
+            todo.append(str(imported.resolve().relative_to(ROOT)))
+    return seen | set(PYODIDE)
+
+
+def test_firefox_makes_the_sandboxs_scripts_web_accessible_and_nothing_else():
+    source = json.loads((ROOT / "manifest.json").read_text())
+    (entry,) = firefox_manifest(source)["web_accessible_resources"]
+    assert entry == {"resources": list(FIREFOX_SANDBOX_SCRIPTS), "matches": ["<all_urls>"]}
+    assert set(FIREFOX_SANDBOX_SCRIPTS) == _loaded_by_the_sandbox()
+    assert not [path for path in FIREFOX_SANDBOX_SCRIPTS if not path.endswith((".js", ".mjs"))]  # no page
+
+
+def test_chrome_makes_nothing_web_accessible():
+    assert "web_accessible_resources" not in chrome_manifest(json.loads((ROOT / "manifest.json").read_text()))
+
+
+def test_the_sandbox_page_carries_the_manifests_sandbox_policy_itself():
+    """Firefox before 154 reads no manifest sandbox CSP: the page's own <meta> is the wall there."""
+    source = json.loads((ROOT / "manifest.json").read_text())
+    manifest_policy = {d.strip() for d in source["content_security_policy"]["sandbox"].split(";")}
+    page = (ROOT / "extension" / "sandbox" / "sandbox.html").read_text()
+    (content,) = re.findall(r'http-equiv="Content-Security-Policy"\s+content="([^"]+)"', page)
+    page_policy = {d.strip() for d in content.split(";")}
+    # All of it but what a <meta> cannot say (the sandbox flags, frame-ancestors: the frame sets its flags).
+    assert page_policy == {d for d in manifest_policy if not d.startswith(("sandbox", "frame-ancestors"))}

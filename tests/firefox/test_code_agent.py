@@ -1,0 +1,66 @@
+"""A CodeAgent turn in Firefox: the model's code runs in the sandbox (a sandboxed frame of the
+Python page, extension/firefox/code-sandbox.js), calls a page tool through the host, streams its
+output and errors into the chat, keeps a variable for the next step, and ends the run; code that
+never ends is stopped by the timeout and the next step runs."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.helpers.model_server import Reply
+from tests.helpers.page_server import PageServer
+
+from .sidebar import ANSWER, CODE_OUTPUTS, LAST_TURN, configure, open_chat, send, wait_for_status
+
+PAGES = __import__("pathlib").Path(__file__).resolve().parents[1] / "e2e" / "pages"
+
+
+@pytest.fixture(scope="module")
+def site():
+    with PageServer(PAGES) as server:
+        yield server
+
+
+def test_the_code_agent_is_offered_again(firefox):
+    context = open_chat(firefox)
+    kinds = firefox.evaluate(context, "[...document.querySelectorAll('#pick-agent option')].map((option) => option.value)")
+    assert "code" in kinds and "tool_calling" in kinds, kinds
+
+
+def test_code_reads_the_page_through_the_host_keeps_a_variable_and_answers(firefox, model, site):
+    model.reset()
+    url = site.url("article.html")
+    firefox.open_tab(url)  # the user's tab: the page tools read it
+    chat = open_chat(firefox)
+    configure(firefox, chat, model.base_url, agent="code")
+    model.script(
+        Reply(text="Thought: read it.\n```python\npage = read_page()\nprint(next(line for line in page.splitlines() if line.startswith('<page_content')))\n1 / 0\n```"),
+        Reply(text="```python\nprint('Title' in page)\nfinal_answer(str(len(page) > 100))\n```"),
+    )
+    send(firefox, chat, "Is this page long?")
+    assert wait_for_status(firefox, chat, "ok", "error", timeout=120) == "ok"
+    outputs = firefox.evaluate(chat, CODE_OUTPUTS)
+    # The first step's output came before its error, and both are shown, marked as an error.
+    assert outputs[0][1] is True, outputs
+    assert outputs[0][0].startswith(f'<page_content source="{url}" untrusted="true">'), outputs
+    assert "ZeroDivisionError" in outputs[0][0], outputs
+    assert outputs[1] == ["True\n", False], outputs  # `page` was still there in the next step
+    assert firefox.evaluate(chat, ANSWER) == "True"
+    tools = firefox.evaluate(chat, f"[...{LAST_TURN}.querySelectorAll('details.tool')].map((d) => d.dataset.tool)")
+    assert tools == ["read_page"]
+    # What the code printed is what the model read next.
+    assert "ZeroDivisionError" in model.requests[1]["body"]["messages"][-1]["content"]
+
+
+def test_code_that_never_ends_is_stopped_and_the_next_step_runs(firefox, model):
+    model.reset()
+    chat = open_chat(firefox)
+    configure(firefox, chat, model.base_url, agent="code", codeTimeout=2)
+    model.script(Reply(text="```python\nwhile True:\n    pass\n```"), Reply(text="```python\nfinal_answer('recovered')\n```"))
+    send(firefox, chat, "Spin forever")
+    assert wait_for_status(firefox, chat, "ok", "error", timeout=120) == "ok"
+    outputs = firefox.evaluate(chat, CODE_OUTPUTS)
+    assert re.match(r"Execution timed out after 2 s and was stopped\.", outputs[0][0]) and outputs[0][1], outputs
+    assert firefox.evaluate(chat, ANSWER) == "recovered"

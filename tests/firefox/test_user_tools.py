@@ -1,0 +1,68 @@
+"""A developer's own tool that reads the page, called from a CodeAgent's code in Firefox: the
+sandbox's stub asks the host, the host's Python runs the tool, the tool's page call reaches the
+user's tab, and what comes back is marked as page content. The tool is README's example
+("Adding a tool"), dropped into py/user_tools/ and built in, as a developer would."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from tests.helpers.firefox import ROOT, Firefox
+from tests.helpers.model_server import Reply
+from tests.helpers.page_server import PageServer
+
+from .sidebar import ANSWER, CODE_OUTPUTS, configure, open_chat, send, wait_for_status
+
+PAGES = ROOT / "tests" / "e2e" / "pages"
+TOOL = ROOT / "py" / "user_tools" / "fx_page_headings.py"
+TOOL_SOURCE = '''from tabagent import tool
+from tabagent.app.user_tools import page
+
+
+@tool
+async def page_headings() -> str:
+    """Lists the headings of the page the user is on, in order."""
+    found = await page.call("query_page", selector="h1, h2, h3")
+    return page.untrusted("\\n".join(h["text"] for h in found["results"]))
+'''
+
+
+def build() -> None:
+    for script in ("build.py", "browser_builds.py"):
+        subprocess.run([sys.executable, str(ROOT / "scripts" / script)], check=True, cwd=ROOT)
+
+
+@pytest.fixture(scope="module")
+def firefox(firefox_build):
+    """This module's Firefox, with the developer's tool built in; the build is restored after."""
+    TOOL.write_text(TOOL_SOURCE)
+    try:
+        build()
+        instance = Firefox().start(firefox_build)
+        yield instance
+        instance.quit()
+    finally:
+        TOOL.unlink(missing_ok=True)
+        build()
+
+
+def test_the_models_code_calls_a_tool_that_reads_the_page_through_the_host(firefox, model):
+    model.reset()
+    with PageServer(PAGES) as site:
+        firefox.open_tab(site.url("article.html"))  # the user's tab
+        expected = firefox.evaluate(firefox.open_tab(site.url("article.html")),
+                                    "[...document.querySelectorAll('h1, h2, h3')].map((h) => h.textContent.trim())")
+        chat = open_chat(firefox)
+        configure(firefox, chat, model.base_url, agent="code")
+        model.script(Reply(text="```python\nheadings = page_headings()\nprint(headings)\nfinal_answer('listed')\n```"))
+        send(firefox, chat, "How many headings?")
+        assert wait_for_status(firefox, chat, "ok", "error", timeout=120) == "ok"
+    (output, is_error), = firefox.evaluate(chat, CODE_OUTPUTS)
+    assert not is_error, output
+    opening, *headings, closing = output[output.index("<page_content source="):].strip().splitlines()
+    assert opening == f'<page_content source="{site.url("article.html")}" untrusted="true">', output
+    assert headings == expected and closing == "</page_content>", output
+    assert firefox.evaluate(chat, ANSWER) == "listed"
