@@ -228,6 +228,12 @@
     // output has the class "CtxtMenu_Attached_0", which the unlikely-candidate filter reads
     // as a menu, dropping every formula. Remove once the pin includes that change.
     reader.REGEXPS = { ...reader.REGEXPS, okMaybeItsACandidate: /and|article|body|column|content|main|mathjax|shadow/i };
+    // Readability asks every element's inline style whether it hides it, and `el.style` makes
+    // a declaration for each, most of which have no style attribute to say anything: those
+    // (with no hidden or aria-hidden either) are visible without asking, as Readability finds.
+    const probablyVisible = reader._isProbablyVisible;
+    reader._isProbablyVisible = (node) => !(node.hasAttribute("style") || node.hasAttribute("hidden") || node.hasAttribute("aria-hidden"))
+      || probablyVisible.call(reader, node);
     return reader.parse();
   }
 
