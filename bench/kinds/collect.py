@@ -1,6 +1,6 @@
 """How bench/kinds/ was made (run once; kept so the set can be checked or grown).
 
-    python bench/kinds/collect.py GO_TRAFILATURA_CHECKOUT READABILITY_CHECKOUT
+    python bench/kinds/collect.py GO_TRAFILATURA_CHECKOUT READABILITY_CHECKOUT TRAFILATURA_CHECKOUT
 
 From go-trafilatura (Apache-2.0; its test pages and expectations are ported from trafilatura's
 realworld tests, Apache-2.0): the page files of `test-files/mock` with the strings
@@ -10,7 +10,10 @@ source.html`, with snippets taken from its `expected.html` (`with`: a 40-charact
 first, middle and last paragraph of 60 characters or more) and from the source's text that the
 expected extraction leaves out inside the page's <nav>, <header> and <footer> (`without`: up to
 three lines of 15 characters or more, spread over the page: elsewhere, what Readability left out
-may still be content). Pages of the 475-page evaluation set are never taken (file names compared).
+may still be content). From trafilatura (Apache-2.0): pages of its own evaluation
+(`tests/eval/`) with the `with` and `without` strings of `tests/evaldata.json`, for kinds the
+others lack (forum threads). Pages of the 475-page evaluation set are never taken (file names
+compared).
 """
 
 from __future__ import annotations
@@ -33,6 +36,10 @@ GO_TRAFILATURA = {
                             "kulinariaathome.com.mandelplätzchen.html", "buchperlen.wordpress.com.html", "jovelstefan.de.gefallt.html"],
     "listing": ["womencantalksports.com.top10.html", "basicthinking.de.tweets.html"],
     "old table layout": ["schleifen.ucoz.de.briefe.html"],
+}
+# Forum threads: a question and its answers, a board's pinned post under its forum's menus.
+TRAFILATURA = {
+    "forum thread": ["reddit.com.init.html", "wolfsrebellen-netz.forumieren.com.regeln.html"],
 }
 READABILITY = {
     "documentation and reference": ["mercurial", "ehow-1", "daringfireball-1"],
@@ -112,7 +119,7 @@ def readability_snippets(source: str, expected: str) -> dict:
 
 
 def main() -> int:
-    go, readability = Path(sys.argv[1]), Path(sys.argv[2])
+    go, readability, trafilatura = Path(sys.argv[1]), Path(sys.argv[2]), Path(sys.argv[3])
     evaluation = HERE.parents[1].parent / "shared/testdata/extraction-eval/evaldata.json"
     taken = {e["file"] for e in json.loads(evaluation.read_text()).values()} if evaluation.is_file() else set()
     (HERE / "html").mkdir(exist_ok=True)
@@ -122,6 +129,13 @@ def main() -> int:
             assert file not in taken and file in expectations, file
             (HERE / "html" / file).write_bytes(git_show(go, f"test-files/mock/{file}"))
             data[file] = {"file": file, "kind": kind, "source": "go-trafilatura test-files/mock, realworld_test.go", **expectations[file]}
+    evaluated = {e["file"]: e for e in json.loads(git_show(trafilatura, "tests/evaldata.json")).values()}
+    for kind, files in TRAFILATURA.items():
+        for file in files:
+            assert file not in taken and file in evaluated, file
+            (HERE / "html" / file).write_bytes(git_show(trafilatura, f"tests/eval/{file}"))
+            data[file] = {"file": file, "kind": kind, "source": "trafilatura tests/eval, tests/evaldata.json",
+                          "with": evaluated[file]["with"], "without": evaluated[file]["without"]}
     for kind, names in READABILITY.items():
         for name in names:
             source = git_show(readability, f"test/test-pages/{name}/source.html")

@@ -17,17 +17,32 @@ const isOwnPage = (url) => Boolean(url?.startsWith(OWN_PAGES));
 // The tab the user is on: the active tab of the side panel's window (`windowId`), never the
 // last focused window's, which may be a pop-up the page opened. When that is one of our own
 // pages (the side panel opened as a tab), it is the tab they looked at last. Without a window
-// (a request that did not come from a panel), the last focused window.
+// (a request that did not come from a panel), the last focused window. A tab a page opened in
+// front of itself, unasked, is passed over for that page (unaskedOpener).
 export async function userTab(windowId) {
   const where = windowId != null ? { windowId } : { lastFocusedWindow: true };
   const [active] = await chrome.tabs.query({ active: true, ...where }).catch(() => []);
-  if (active && !isOwnPage(active.url ?? active.pendingUrl)) return active;
+  if (active && !isOwnPage(active.url ?? active.pendingUrl)) return (await unaskedOpener(active, windowId)) ?? active;
   const others = (await chrome.tabs.query({})).filter((tab) => !isOwnPage(tab.url ?? tab.pendingUrl));
   const inWindow = windowId ?? active?.windowId;
   const sameWindowFirst = (tab) => (tab.windowId === inWindow ? 1 : 0);
   others.sort((a, b) => sameWindowFirst(b) - sameWindowFirst(a) || (b.lastAccessed ?? 0) - (a.lastAccessed ?? 0));
   if (!others.length) throw new PageUnavailable("There is no tab with a web page open, so there is no page to work on.");
-  return others[0];
+  return (await unaskedOpener(others[0], windowId)) ?? others[0];
+}
+
+// The page that opened `tab` by itself, or null. A page the user has never clicked, typed or
+// tapped in has no "user activation" (the browser's record that a person used it, which pop-up
+// blockers go by): a tab such a page opened, like the advertisement a page opens in front of
+// itself as it loads (a pop-under), is not one the user asked for, and they are still on the
+// page behind it. A tab opened from a page the user has used (a link they clicked) is theirs.
+async function unaskedOpener(tab, windowId) {
+  if (tab.openerTabId == null) return null;
+  const opener = await chrome.tabs.get(tab.openerTabId).catch(() => null);
+  if (!opener || isOwnPage(opener.url ?? opener.pendingUrl) || (windowId != null && opener.windowId !== windowId)) return null;
+  const [frame] = await chrome.scripting.executeScript({ target: { tabId: opener.id }, injectImmediately: true,
+    func: () => navigator.userActivation?.hasBeenActive }).catch(() => []);
+  return frame?.result === false ? opener : null;
 }
 
 // The tab the agent works on (`agent`, as the side panel's request gave it): the tab its turn

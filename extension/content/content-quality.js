@@ -17,8 +17,14 @@
   const SENTENCE_END = /[.!?…"“”»«)。！？]$/;
 
   const textLength = (el) => page.squash(el.textContent).length;
-  // The share of an element's text that is link text.
-  const linkShare = (el) => [...el.querySelectorAll("a")].reduce((sum, a) => sum + textLength(a), 0) / Math.max(1, textLength(el));
+  // The share of an element's text that is link text (`chars`: its textLength, when known).
+  function linkShare(el, chars) {
+    const links = el.getElementsByTagName("a");
+    if (!links.length) return 0;
+    let linked = 0;
+    for (const a of links) linked += textLength(a);
+    return linked / Math.max(1, chars ?? textLength(el));
+  }
 
   // Blocks of text with no block of text inside (an icon's empty <div> beside a label does
   // not make the label's cell a container).
@@ -32,7 +38,7 @@
   const PROSE_CHARS = 80;
   const MAX_PROSE_LINKS = 0.3;
   const isProse = (el, text = page.squash(el.textContent)) =>
-    readingLength(text) >= PROSE_CHARS && SENTENCE_END.test(text) && linkShare(el) < MAX_PROSE_LINKS;
+    readingLength(text) >= PROSE_CHARS && SENTENCE_END.test(text) && linkShare(el, text.length) < MAX_PROSE_LINKS;
 
   // Chrome is text that is mostly links (menus, link lists), or a short line standing alone
   // that ends no sentence (a date, a label, a row of a listing). A list item, a table cell or a
@@ -41,7 +47,7 @@
   const SHORT_LINE = 50;
   function kindOf(block, text) {
     if (isProse(block, text)) return "prose";
-    if (linkShare(block) > MAX_INFO_LINKS) return "chrome";
+    if (linkShare(block, text.length) > MAX_INFO_LINKS) return "chrome";
     if (block.closest("li, td, th, dd, dt, h1, h2, h3, h4, h5, h6, pre") || readingLength(text) >= SHORT_LINE) return "info";
     return "chrome";
   }

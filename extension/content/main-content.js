@@ -23,6 +23,8 @@
   // A block whose text is more than this share of link text is a list of links (more
   // stories, a menu); between the lead and the article it does not separate them.
   const LINK_LIST_SHARE = 0.6;
+  // ... and shorter than this (a longer one is the text, linked throughout).
+  const LINK_LIST_MAX_CHARS = 2000;
   // Characters below which a line the wider reading adds is a label, not text.
   const SHORT_LINE = 50;
   // Characters below which a line that ends no sentence is a label, wherever it is.
@@ -188,8 +190,9 @@
     for (const el of [...root.querySelectorAll("ul, ol, div, section, p, table")].reverse()) {
       if (!root.contains(el)) continue; // gone with a list around it (the tree may be detached)
       const chars = textLength(el);
-      if (!chars) continue;
-      if (linkShare(el) > LINK_LIST_SHARE && !el.querySelector("h1, pre, img[alt]:not([alt=''])") && chars < 2000) {
+      // (The length first: the link share of a large block is the costly ask, and never needed.)
+      if (!chars || chars >= LINK_LIST_MAX_CHARS) continue;
+      if (linkShare(el, chars) > LINK_LIST_SHARE && !el.querySelector("h1, pre, img[alt]:not([alt=''])")) {
         // Its label ("Read more:", "Related") goes with it.
         const label = el.previousElementSibling;
         if (label && !label.querySelector(LEAF_BLOCKS) && textLength(label) <= SHORT_LINE && !/[.!?]$/.test(page.squash(label.textContent))) label.remove();
@@ -225,6 +228,12 @@
     // output has the class "CtxtMenu_Attached_0", which the unlikely-candidate filter reads
     // as a menu, dropping every formula. Remove once the pin includes that change.
     reader.REGEXPS = { ...reader.REGEXPS, okMaybeItsACandidate: /and|article|body|column|content|main|mathjax|shadow/i };
+    // Readability asks every element's inline style whether it hides it, and `el.style` makes
+    // a declaration for each, most of which have no style attribute to say anything: those
+    // (with no hidden or aria-hidden either) are visible without asking, as Readability finds.
+    const probablyVisible = reader._isProbablyVisible;
+    reader._isProbablyVisible = (node) => !(node.hasAttribute("style") || node.hasAttribute("hidden") || node.hasAttribute("aria-hidden"))
+      || probablyVisible.call(reader, node);
     return reader.parse();
   }
 

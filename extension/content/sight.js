@@ -128,12 +128,13 @@
     }
 
     // Outside the page: above its top, or before its start (left in a left-to-right page),
-    // where no scrolling reaches.
+    // where no scrolling reaches. (The scroll and the page's width are read once: nothing
+    // scrolls during a reading, and each ask checks the layout again.)
+    const { scrollX, scrollY } = view;
+    const pageWidth = doc.documentElement.clientWidth;
     function offPage(box) {
-      if (box.bottom + view.scrollY <= 0) return true;
-      return rtl
-        ? box.left + view.scrollX >= doc.documentElement.clientWidth
-        : box.right + view.scrollX <= 0;
+      if (box.bottom + scrollY <= 0) return true;
+      return rtl ? box.left + scrollX >= pageWidth : box.right + scrollX <= 0;
     }
 
     // The background under `el`: its nearest painted ancestor (null: the canvas) and that

@@ -1,6 +1,7 @@
 """Which tab the page tools read: the tab the side panel belongs to, not one a page brought to the
 front. A page that opens a pop-up window or a pop-under tab as it loads is not taken for the
-user's tab, by hand or in a turn; and a turn whose tab was closed says so in words.
+user's tab, by hand or in a turn, even when the pop-under is in front before the turn starts,
+while a tab the user opened from a link is theirs; and a turn whose tab was closed says so in words.
 
 The pages are loaded through chrome.tabs, not Selenium: ChromeDriver waits on a page that
 opens windows as it loads."""
@@ -70,6 +71,50 @@ def test_a_pop_up_window_the_page_opens_on_load_is_not_read(tabs, site, page_tab
     fields, markdown = article(tabs.call("read_page"))
     assert fields["Title"] == "Harbour ferry timetable" and "north pier" in markdown
     assert "“prize” does not occur in the page's text." in tabs.call("find_in_page", query="prize")  # (nor any page tool)
+
+
+def test_a_pop_under_tab_in_front_before_the_turn_starts_is_not_read(tabs, model, site, page_tab):
+    """The user loads the hut's page; as it loads it opens the advertisement in a tab in front of
+    itself. The user has not touched either page: read_page by hand, and a turn started now,
+    read the hut's page, not the advertisement in front of it."""
+    handles = set(tabs.driver.window_handles)
+    tabs.driver.switch_to.window(tabs.page)  # (the user is on their tab, as the browser sees it, when the page opens the ad)
+    tabs.driver.execute_script("location.href = arguments[0]", site.url("pop-under.html"))
+    wait(tabs.browser, lambda _: len(set(tabs.driver.window_handles) - handles) == 1, 20, "the pop-under never opened")
+    # (Back in the panel, which is a tab here, the ad is the web tab looked at last.)
+    wait(tabs.browser, lambda _: any(ad["window"] == "normal" for ad in ads(tabs, site)), 20, "the pop-under never loaded")
+    fields, markdown = article(tabs.call("read_page"))
+    assert fields["Title"] == "Mountain hut opening times" and "winter room" in markdown
+    model.reset()
+    model.script(Reply(tool_calls=[{"name": "read_page", "arguments": {}}]), Reply(text="Read."))
+    tabs.driver.find_element("id", "new-chat").click()
+    send(tabs.browser, "What does this page say?")
+    wait_for_status(tabs.browser, "ok")
+    source, content = page_content(told(model, 1))
+    assert source == site.url("pop-under.html") and "Mountain hut opening times" in content and "prize" not in content
+
+
+def test_a_tab_the_user_opened_from_a_link_is_read(tabs, site, page_tab):
+    """What must keep working: a page the user clicked a link in opened the new tab at their
+    asking, so the new tab in front is the one read."""
+    tabs.driver.execute_async_script(LOAD, page_tab, site.url("new-tab-link.html"))
+    wait(tabs.browser, lambda _: any(t["url"] == site.url("new-tab-link.html") and t["status"] == "complete"
+                                     for w in windows(tabs) for t in w["tabs"]), 20, "the page never loaded")
+    handles = set(tabs.driver.window_handles)
+    tabs.driver.switch_to.window(tabs.page)
+    tabs.driver.find_element("id", "timetable").click()  # (a real click: the page now has the user's activation)
+    wait(tabs.browser, lambda _: len(set(tabs.driver.window_handles) - handles) == 1, 20, "the link opened no tab")
+    [opened] = set(tabs.driver.window_handles) - handles
+    tabs.driver.switch_to.window(opened)
+    wait(tabs.browser, lambda _: tabs.driver.execute_script("return document.readyState") == "complete", 20, "never loaded")
+    try:
+        tabs.driver.switch_to.window(tabs.panel)
+        fields, _ = article(tabs.call("read_page"))
+        assert fields["Title"] == "Growing Tomatoes on a Balcony"
+    finally:
+        tabs.driver.switch_to.window(opened)
+        tabs.driver.close()
+        tabs.driver.switch_to.window(tabs.panel)
 
 
 def test_a_pop_under_tab_brought_to_the_front_during_a_turn_is_not_read(tabs, model, site, page_tab):

@@ -1,0 +1,108 @@
+"""read_page's reading before and after a change, timed in turns in one tab.
+
+On a machine shared with other work, two runs of bench_read_page.py a minute apart differ by
+more than most changes make: the load moves between them. Here one tab holds both versions of
+the content scripts, the work tree's and those of a git revision (`--base`), each under its own
+namespace, and each round times the main-content extraction and the Markdown of one, then of the
+other (in alternating order), so the load falls on both alike. Also says whether the two gave the
+same Markdown on every run. The vendored libraries (Readability, Turndown) are the work tree's.
+
+    python bench/compare_read_page.py [--base 9a98cba] [--runs 15] [--page wikipedia --page pixnet]
+
+Prints a Markdown table: median and minimum ms per page for each version, and the change.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # for tests.helpers
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # for bench_read_page
+
+from bench_read_page import CORPUS  # noqa: E402
+from tests.helpers.browser import Browser, fresh_profile, remove_profile  # noqa: E402
+from tests.helpers.page_server import PageServer  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# Each version's scripts run with a fresh TabAgentPage, which they capture as they load; it is
+# then kept under the version's name.
+LOAD = """
+for (const source of arguments[0]) (0, eval)(source);
+for (const [name, source] of [["base", arguments[1]], ["now", arguments[2]]]) {
+  delete globalThis.TabAgentPage;
+  (0, eval)(source);
+  globalThis["tabagent_" + name] = globalThis.TabAgentPage;
+}
+"""
+READ = """
+const page = globalThis["tabagent_" + arguments[0]];
+const started = performance.now();
+const { content } = page.mainContent.extract(document);
+const markdown = page.markdown.toMarkdown(content);
+return [performance.now() - started, markdown];
+"""
+
+
+def content_scripts(source_of) -> str:
+    files = json.loads((ROOT / "extension/content/files.json").read_text())
+    return "\n;\n".join(source_of(path) for path in files if "/vendor/" not in path)
+
+
+def vendored() -> list[str]:
+    files = json.loads((ROOT / "extension/content/files.json").read_text())
+    return [(ROOT / path).read_text() for path in files if "/vendor/" in path]
+
+
+def at_revision(revision):
+    return lambda path: subprocess.run(["git", "show", f"{revision}:{path}"], cwd=ROOT, capture_output=True, text=True, check=True).stdout
+
+
+def compare(driver, url, runs, scripts):
+    driver.get(url)
+    driver.execute_script(LOAD, *scripts)
+    times, same = {"base": [], "now": []}, True
+    for round_ in range(runs + 1):  # (round 0 warms both up)
+        markdown = {}
+        for version in ("base", "now") if round_ % 2 else ("now", "base"):
+            ms, markdown[version] = driver.execute_script(READ, version)
+            if round_:
+                times[version].append(ms)
+        same &= markdown["base"] == markdown["now"]
+    return times, same
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--base", default="HEAD", help="git revision to compare the work tree with")
+    parser.add_argument("--runs", type=int, default=15)
+    parser.add_argument("--page", action="append", dest="pages", help="corpus page (repeatable)")
+    args = parser.parse_args()
+    scripts = (vendored(), content_scripts(at_revision(args.base)), content_scripts(lambda path: (ROOT / path).read_text()))
+    rows = []
+    profile = fresh_profile()
+    browser = Browser(profile).start()
+    try:
+        with PageServer(CORPUS) as server:
+            for name in args.pages or ["wikipedia", "pixnet"]:
+                times, same = compare(browser.driver, server.url(f"{name}/source.html"), args.runs, scripts)
+                base, now = statistics.median(times["base"]), statistics.median(times["now"])
+                rows.append(f"| {name} | {base:.1f} | {min(times['base']):.1f} | {now:.1f} | {min(times['now']):.1f} "
+                            f"| {100 * (now - base) / base:+.0f} % | {'yes' if same else 'NO'} |")
+    finally:
+        browser.quit()
+        remove_profile(profile)
+    print(f"read_page's extraction and Markdown in the page, {args.runs} runs each, in turns; "
+          f"base {args.base}, now the work tree; times in ms\n")
+    print("| page | base: median | min | now: median | min | median change | same Markdown |")
+    print("|---|---|---|---|---|---|---|")
+    print("\n".join(rows))
+
+
+if __name__ == "__main__":
+    main()
