@@ -201,8 +201,8 @@ return { gap: view.scrollHeight - view.scrollTop - view.clientHeight, top: view.
 
 
 def test_a_growing_reply_is_followed_until_the_user_scrolls_up_and_again_once_they_come_back(panel, model):
-    lines = [f"Line {i} of a long answer, long enough to fill the panel." for i in range(160)]
-    model.script(Reply(text="\n\n".join(lines), token_delay=0.03))
+    lines = [f"Line {i} of a long answer, long enough to fill the panel." for i in range(80)]
+    model.script(Reply(text="\n\n".join(lines), token_delay=0.015))
     send(panel, "Write a long answer")
     taller = lambda state: state["height"] > panel.driver.execute_script("return document.getElementById('conversation').clientHeight") * 2
     wait(panel, lambda d: taller(d.execute_script(SCROLL_STATE)), 30, "the reply never filled the panel")
