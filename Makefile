@@ -39,7 +39,7 @@ build: browsers
 lint: browsers
 	for browser in $(BROWSERS); do echo "== $$browser"; $(WEB_EXT) lint --source-dir dist/$$browser --ignore-files $(KEEP_ZIPS) || exit 1; done
 
-bench: setup unpacked $(VENV)/.bench-installed
+bench: setup browsers $(VENV)/.bench-installed
 	$(PY) bench/bench.py
 
 setup: node_modules/.installed $(VENV)/.installed chromium firefox
