@@ -6,7 +6,7 @@
 // error is a sentence for the model and the user (a page we may not read is not a failure).
 
 import { FIRST_IN_EVERY_PAGE } from "../browser/content-world.js";
-import { refusedByPdfViewer } from "../browser/pdf-viewer.js";
+import { keptOutInWords, refusedByPdfViewer } from "../browser/pdf-viewer.js";
 import { MessageType } from "../shared/messages.js";
 import { askOffscreen } from "./offscreen-document.js";
 import { PageUnavailable, agentTab, fileRefusal, refusal, settled, tabById } from "./page-access.js";
@@ -73,7 +73,8 @@ const PDF = "pdf";
 async function ensureTools(tab) {
   const found = await execute(tab, { func: probe }).catch(async (error) => {
     if (await refusedByPdfViewer(tab)) return { type: "application/pdf" };
-    throw error;
+    const why = await keptOutInWords(tab);
+    throw why ? new PageUnavailable(why) : error;
   });
   if (found?.type === "application/pdf") return PDF;
   if (!found || found.state === "loading") {

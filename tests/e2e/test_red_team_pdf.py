@@ -59,8 +59,13 @@ def shop(bank):
     def moving(request):
         return pdf(OFFER) if shown_in_the_tab(request) else (302, {"location": "/offer-2026.pdf"}, b"")
 
+    def swapped(request):
+        # The viewer gets a PDF; TabAgent's download of the same address, a web page.
+        return pdf(OFFER) if shown_in_the_tab(request) else (200, {"content-type": "text/html"}, b"<p>Welcome, Ada Lovelace</p>")
+
     site = Site("127.0.0.1", {
         "/offer.pdf": offer,
+        "/swapped.pdf": swapped,
         "/moving.pdf": moving,
         "/latest.pdf": lambda request: (302, {"location": "/offer-2026.pdf"}, b""),
         "/offer-2026.pdf": lambda request: pdf(OFFER),
@@ -116,6 +121,14 @@ def test_a_download_redirected_within_the_same_site_is_refused_too(fresh, shop):
     text = fresh.call("read_page")
     assert "with a redirect to another address" in text and "Apples" not in text
     assert [r["path"] for r in downloads(shop.requests)] == ["/moving.pdf"]
+
+
+def test_a_download_answered_with_something_else_than_a_pdf_is_dropped_in_words(fresh, shop):
+    show_pdf(fresh, shop.url("/swapped.pdf"))
+    text = fresh.call("read_page")
+    assert text.startswith("This page can't be read:") and "is not a PDF" in text and "stopped the download" in text
+    assert "Ada" not in text
+    assert [r["path"] for r in downloads(shop.requests)] == ["/swapped.pdf"]
 
 
 def test_the_users_own_pdf_behind_their_login_is_still_read(fresh, bank):
