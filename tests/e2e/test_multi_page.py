@@ -86,3 +86,36 @@ def test_numbering_goes_on_after_the_service_worker_was_stopped(tabs, site, brow
     assert min(n for _, n, _ in locators(tabs)) > max(n for _, n, _ in earlier)
     assert "was given on an earlier page" in click(tabs, earlier[0][0])
     assert tabs.in_page(HELP_CLICKS) == 0
+
+
+BOTH_AT_ONCE = """
+const [first, second, done] = arguments;
+const list = (windowId) => chrome.runtime.sendMessage({ target: "background", type: "call-tool", name: "list_controls", args: {}, windowId });
+Promise.all([list(first), list(second)]).then(done, (e) => done(String(e)));
+"""
+
+
+def test_two_tabs_listed_at_the_same_instant_never_share_a_locator(tabs, site, browser):
+    # Two turns acting in two windows at once: both calls reach the service worker together.
+    tabs.show(site.url("controls.html"))
+    driver = browser.driver
+    driver.switch_to.new_window("window")
+    driver.get(site.url("form-controls.html"))
+    other = driver.current_window_handle
+    try:
+        driver.switch_to.window(tabs.panel)
+        windows = driver.execute_async_script(
+            "const done = arguments[0]; chrome.tabs.query({}).then((all) => done(all.map((t) => [t.url, t.windowId])))")
+        first = next(w for url, w in windows if url.endswith("/controls.html") and "form-" not in url)
+        second = next(w for url, w in windows if url.endswith("/form-controls.html"))
+        replies = driver.execute_async_script(BOTH_AT_ONCE, first, second)
+        numbers = []
+        for reply in replies:
+            assert reply["ok"], reply
+            body = page_content(reply["result"]["result"])[1].partition("\n\n")[2]
+            numbers.append({int(m.group(2)) for m in LOCATOR.finditer(body)})
+        assert numbers[0] and numbers[1] and not numbers[0] & numbers[1]
+    finally:
+        driver.switch_to.window(other)
+        driver.close()
+        driver.switch_to.window(tabs.panel)
