@@ -215,11 +215,16 @@ export class AttachmentsView {
     }
   }
 
+  // The one check of how many pictures a message takes: a screenshot, a paste and a drop alike.
+  get picturesFull() {
+    return this.images.length >= MAX_PICTURES;
+  }
+
   // A picture of the tab the panel is beside, as it is in front now, sized as the screenshot
   // tool sizes one for a model; it goes with the message as a pasted picture does. A message
   // that has all the pictures it may take gets none: the tab is not even captured.
   async attachScreenshot() {
-    if (this.images.length >= MAX_PICTURES) return this.onError(t("screenshotNotTaken"));
+    if (this.picturesFull) return this.onError(t("screenshotNotTaken"));
     try {
       const shot = await askBackground(MessageType.screenshotTab);
       const ready = await readyForModel({ ...shot, layout: null });
@@ -236,7 +241,7 @@ export class AttachmentsView {
     if (!files.length) return;
     event.preventDefault();
     for (const file of files) {
-      if (file.size > MAX_PICTURE_BYTES || this.images.length >= MAX_PICTURES) {
+      if (file.size > MAX_PICTURE_BYTES || this.picturesFull) {
         this.onError(t("pictureTooLarge", file.name || file.type));
         continue;
       }
