@@ -31,10 +31,11 @@ from ..images import TextWithImages, image_part, text_part
 from .page_bridge import marked_selection
 from .untrusted_content import around_picture, untrusted
 from .page_tools import PART_TOKENS, PageReader, article_text, shows_attached_site
+from .wire import ATTACHED_PICTURES
 
 MAX_TABS = 10
 MAX_SELECTION_CHARS = 200_000
-MAX_IMAGES = 5
+MAX_IMAGES = ATTACHED_PICTURES["max_pictures"]
 MAX_IMAGE_CHARS = 8_000_000  # a data URL: a 6 MB picture
 PICTURE_URL = re.compile(r"data:image/(png|jpeg|webp|gif);base64,[A-Za-z0-9+/=]+")
 
