@@ -5,8 +5,8 @@
 // place (its name stays). The agent's own memory keeps its pictures within a size of its own
 // (py/tabagent/images.py, KEPT_IMAGE_CHARS).
 
-// Data URL characters. One picture may be up to 8 MB of them (py/tabagent/app/attachments.py,
-// MAX_IMAGE_CHARS), so the newest picture always fits.
+// Data URL characters. One picture may be up to 8.4 million of them (a 6 MB file:
+// py/tabagent/app/attachments.py, MAX_IMAGE_CHARS), so the newest picture always fits.
 export const KEPT_PICTURE_CHARS = 10_000_000;
 
 const sizeOf = (image) => (typeof image?.url === "string" ? image.url.length : 0);
