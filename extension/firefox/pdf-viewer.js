@@ -3,8 +3,8 @@
 // document of Firefox's own into which no extension may inject a script, so the probe that
 // would see the PDF's type is refused ("Missing host permission for the tab") although TabAgent
 // may read that address. Firefox keeps extensions out of other pages the same way, with the
-// same words: its JSON viewer (a .json address served as JSON) and the sites it protects
-// (addons.mozilla.org and the rest of `extensions.webextensions.restrictedDomains`). Taking
+// same words: its JSON viewer (a .json address served as JSON), its error pages, and the sites
+// it protects (addons.mozilla.org and the rest of `extensions.webextensions.restrictedDomains`). Taking
 // those for PDFs would download them with the user's cookies for nothing, so the viewer is
 // recognised by what only it gives its tab: the PDF icon its own page links to (viewer.html's
 // <link rel="icon">, seen in Firefox ESR 153). A page of a site that links that icon itself
@@ -22,6 +22,7 @@ export async function refusedByPdfViewer(tab) {
 // own reason says it (TabAgent may not read that address).
 export async function keptOutInWords(tab) {
   if (!(await readable(tab))) return null;
-  return "This page can't be read: Firefox keeps every extension out of it. It is one of Firefox's own " +
-    "viewers (of a JSON file, for one) or a site Firefox protects (addons.mozilla.org and a few others).";
+  return "This page can't be read: Firefox keeps every extension out of it. It is one of Firefox's own pages " +
+    "at a web address: a viewer (of a JSON file, for one), an error page (the address could not be loaded), " +
+    "or a site Firefox protects (addons.mozilla.org and a few others).";
 }
