@@ -25,7 +25,7 @@ const MAX_BYTES = 100 * 1024 * 1024;
 const TOO_LARGE = `This PDF is larger than ${MAX_BYTES / 1024 / 1024} MB; TabAgent does not read files that big.`;
 // "Not a PDF" is said in the user's words and names no type: the site chose the header.
 const NOT_A_PDF = "This page can't be read: TabAgent downloaded it as a PDF, but the site's answer is not a PDF " +
-  "(it is a web page or other data), so TabAgent stopped the download without reading it.";
+  "(it is a web page or other data), so TabAgent stopped the download there.";
 const REDIRECTED = "The site answered TabAgent's download of this PDF with a redirect to another address " +
   "instead of the PDF the tab shows, so TabAgent did not follow it: it reads only what the tab shows. " +
   "The user can open the PDF's own address in the tab and ask again.";
