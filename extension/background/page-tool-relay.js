@@ -6,7 +6,7 @@
 // error is a sentence for the model and the user (a page we may not read is not a failure).
 
 import { FIRST_IN_EVERY_PAGE } from "../browser/content-world.js";
-import { refusedByPdfViewer } from "../browser/pdf-viewer.js";
+import { keptOutInWords, refusedByPdfViewer } from "../browser/pdf-viewer.js";
 import { MessageType } from "../shared/messages.js";
 import { askOffscreen } from "./offscreen-document.js";
 import { PageUnavailable, agentTab, fileRefusal, refusal, settled, tabById } from "./page-access.js";
@@ -44,13 +44,37 @@ async function lastLocator() {
   return (await chrome.storage.session.get(LAST_LOCATOR))[LAST_LOCATOR] ?? 0;
 }
 
-async function runWithLocators(tab, name, toolArgs, planId) {
-  const before = await lastLocator();
-  const reply = await execute(tab, { func: runInPage, args: [name, toolArgs, planId, before] });
-  if (!reply) return null;
-  const { last_locator: last, ...rest } = reply;
-  if (last > before) await chrome.storage.session.set({ [LAST_LOCATOR]: last });
-  return rest;
+// One call at a time gives out locators, browser-wide: two turns acting in two tabs at once
+// would otherwise both start from the same highest number and give the same locators to
+// elements of both tabs. A call takes its place in this chain before its first await; the
+// next one starts when it has written its highest number. The chain lives in this service
+// worker only: one that was stopped had no call running, and storage keeps the number.
+// A page can hang a call for good (a click whose handler never returns), so the next call
+// waits for it at most HUNG_AFTER_MS, longer than any tool takes (wait_for waits up to 20 s):
+// one page must not stop the tools in every other tab.
+const HUNG_AFTER_MS = 25_000;
+let locatorsGiven = Promise.resolve();
+
+const atMost = (promise, ms) => new Promise((resolve) => {
+  const timer = setTimeout(resolve, ms);
+  promise.finally(() => clearTimeout(timer)).then(resolve, resolve);
+});
+
+function oneAtATime(work) {
+  const mine = atMost(locatorsGiven, HUNG_AFTER_MS).then(work);
+  locatorsGiven = mine.catch(() => {}); // a call that failed does not stop the ones after it
+  return mine;
+}
+
+function runWithLocators(tab, name, toolArgs, planId) {
+  return oneAtATime(async () => {
+    const before = await lastLocator();
+    const reply = await execute(tab, { func: runInPage, args: [name, toolArgs, planId, before] });
+    if (!reply) return null;
+    const { last_locator: last, ...rest } = reply;
+    if (last > before) await chrome.storage.session.set({ [LAST_LOCATOR]: last });
+    return rest;
+  });
 }
 
 // Injected at once, not when the document is idle (executeScript's default): a page still
@@ -73,7 +97,8 @@ const PDF = "pdf";
 async function ensureTools(tab) {
   const found = await execute(tab, { func: probe }).catch(async (error) => {
     if (await refusedByPdfViewer(tab)) return { type: "application/pdf" };
-    throw error;
+    const why = await keptOutInWords(tab);
+    throw why ? new PageUnavailable(why) : error;
   });
   if (found?.type === "application/pdf") return PDF;
   if (!found || found.state === "loading") {

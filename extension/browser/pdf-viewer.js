@@ -4,3 +4,8 @@
 export async function refusedByPdfViewer(_tab) {
   return false;
 }
+
+// Chrome's own reason for a refusal says it in words already ("Cannot access contents of ...").
+export async function keptOutInWords(_tab) {
+  return null;
+}

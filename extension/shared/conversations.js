@@ -88,7 +88,7 @@ export function addTurn(id, turn, { overrides, replacing } = {}) {
     if (record.turns.some((other) => other.status === "running")) throw new Error(t("stillAnswering"));
     if (overrides) record.overrides = overrides;
     record.turns.push({ status: "running", events: [], memoryAt: memoryStepCount(record.memory), ...turn });
-    record.turns = keepPicturesWithin(record.turns).turns; // the oldest pictures give way first
+    record.turns = keepPicturesWithin(record.turns); // the oldest pictures give way first
   });
 }
 
@@ -217,7 +217,7 @@ export function importConversations(records) {
     const copies = records.map((record) => {
       const id = taken.has(record.id) ? crypto.randomUUID() : record.id;
       taken.add(id);
-      const turns = keepPicturesWithin(record.turns.map((turn) => (turn.status === "running" ? { ...turn, status: "interrupted" } : turn))).turns;
+      const turns = keepPicturesWithin(record.turns.map((turn) => (turn.status === "running" ? { ...turn, status: "interrupted" } : turn)));
       return { ...record, id, turns, updatedAt: Date.now() };
     });
     const written = [];

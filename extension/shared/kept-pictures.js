@@ -5,26 +5,22 @@
 // place (its name stays). The agent's own memory keeps its pictures within a size of its own
 // (py/tabagent/images.py, KEPT_IMAGE_CHARS).
 
-// Data URL characters. One picture may be up to 8 MB of them (py/tabagent/app/attachments.py,
-// MAX_IMAGE_CHARS), so the newest picture always fits.
+// Data URL characters. One picture may be up to 8.4 million of them (a 6 MB file:
+// py/tabagent/app/attachments.py, MAX_IMAGE_CHARS), so the newest picture always fits.
 export const KEPT_PICTURE_CHARS = 10_000_000;
 
 const sizeOf = (image) => (typeof image?.url === "string" ? image.url.length : 0);
 const withoutPicture = ({ url: _url, ...kept }) => ({ ...kept, not_kept: true });
 
 // The turns as they should be stored: new objects where a picture was dropped, the same ones
-// elsewhere (nothing passed in is changed). `dropped`: how many pictures gave way.
+// elsewhere (nothing passed in is changed).
 export function keepPicturesWithin(turns, limit = KEPT_PICTURE_CHARS) {
   let used = 0;
   let full = false;
-  let dropped = 0;
   const keep = (image) => {
     if (!sizeOf(image)) return image;
     full ||= used + sizeOf(image) > limit;
-    if (full) {
-      dropped++;
-      return withoutPicture(image);
-    }
+    if (full) return withoutPicture(image);
     used += sizeOf(image);
     return image;
   };
@@ -34,5 +30,5 @@ export function keepPicturesWithin(turns, limit = KEPT_PICTURE_CHARS) {
     const kept = [...images].reverse().map(keep).reverse();
     return kept.every((image, i) => image === images[i]) ? turn : { ...turn, attachments: { ...turn.attachments, images: kept } };
   });
-  return { turns: newestFirst.reverse(), dropped };
+  return newestFirst.reverse();
 }

@@ -310,6 +310,12 @@ export const SANDBOX = Object.freeze({
   "max_text_chars": 16000000
 });
 
+// The pictures one message takes: how many, and how large each file.
+export const ATTACHED_PICTURES = Object.freeze({
+  "max_pictures": 5,
+  "max_file_mb": 6
+});
+
 // The sandbox's Python messages, by type, and their fields besides type.
 export const SANDBOX_MESSAGES = Object.freeze({
   "run": [

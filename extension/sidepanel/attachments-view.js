@@ -12,13 +12,14 @@ import { readyForModel } from "../shared/screenshot-canvas.js";
 import { PICTURE_URL, asDataUrl } from "../shared/data-url.js";
 import { h } from "../shared/dom.js";
 import { t } from "../shared/i18n.js";
+import { ATTACHED_PICTURES } from "../shared/wire.js";
 
 const OWN_PAGES = chrome.runtime.getURL("");
 const MENTION = /(^|\s)@([^\s@]*)$/; // "@words" just before the caret
 const READABLE = /^(https?|file):/;
 const PICTURE_TYPES = new Set(["image/png", "image/jpeg", "image/webp", "image/gif"]);
-const MAX_PICTURE_BYTES = 6 * 1024 * 1024;
-const MAX_PICTURES = 5;
+const { max_pictures: MAX_PICTURES, max_file_mb: MAX_PICTURE_MB } = ATTACHED_PICTURES;
+const MAX_PICTURE_BYTES = MAX_PICTURE_MB * 1024 * 1024;
 
 const shorten = (text, max) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 const tabName = (tab) => tab.title || tab.url;
@@ -215,11 +216,16 @@ export class AttachmentsView {
     }
   }
 
+  // The one check of how many pictures a message takes: a screenshot, a paste and a drop alike.
+  get picturesFull() {
+    return this.images.length >= MAX_PICTURES;
+  }
+
   // A picture of the tab the panel is beside, as it is in front now, sized as the screenshot
   // tool sizes one for a model; it goes with the message as a pasted picture does. A message
   // that has all the pictures it may take gets none: the tab is not even captured.
   async attachScreenshot() {
-    if (this.images.length >= MAX_PICTURES) return this.onError(t("screenshotNotTaken"));
+    if (this.picturesFull) return this.onError(t("screenshotNotTaken", MAX_PICTURES));
     try {
       const shot = await askBackground(MessageType.screenshotTab);
       const ready = await readyForModel({ ...shot, layout: null });
@@ -236,8 +242,8 @@ export class AttachmentsView {
     if (!files.length) return;
     event.preventDefault();
     for (const file of files) {
-      if (file.size > MAX_PICTURE_BYTES || this.images.length >= MAX_PICTURES) {
-        this.onError(t("pictureTooLarge", file.name || file.type));
+      if (file.size > MAX_PICTURE_BYTES || this.picturesFull) {
+        this.onError(t("pictureTooLarge", file.name || file.type, MAX_PICTURES, MAX_PICTURE_MB));
         continue;
       }
       this.images.push({ name: file.name || file.type, url: await asDataUrl(file) });

@@ -5,9 +5,14 @@ when that page writes the old locator on an element of its own, and even when th
 worker was stopped in between. Called by hand through the real extension, as a model would."""
 
 import re
+import threading
 
 import pytest
+from selenium.common.exceptions import TimeoutException
 
+from tests.helpers.recording_site import Site
+
+from .chat import wait
 from .page_tabs import page_content
 from .test_page_tools import site, tabs  # noqa: F401  (fixtures: a panel beside a page tab, the pages)
 
@@ -86,3 +91,96 @@ def test_numbering_goes_on_after_the_service_worker_was_stopped(tabs, site, brow
     assert min(n for _, n, _ in locators(tabs)) > max(n for _, n, _ in earlier)
     assert "was given on an earlier page" in click(tabs, earlier[0][0])
     assert tabs.in_page(HELP_CLICKS) == 0
+
+
+
+HELD = b"""<!doctype html><title>A held control</title>
+<held-button role="button" tabindex="0">Held</held-button>
+<script>
+// A component that, once TabAgent names it, asks its server on the page's own thread and waits
+// for the answer (here: until the test lets it go), in the middle of the call that named it.
+customElements.define("held-button", class extends HTMLElement {
+  static observedAttributes = ["data-tabagent-id"];
+  attributeChangedCallback() {
+    const request = new XMLHttpRequest();
+    request.open("GET", "/hold", false);
+    request.send();
+  }
+});
+</script>"""
+BUTTONS = b"<!doctype html><title>Buttons</title><button>One</button><button>Two</button><button>Three</button>"
+
+START = """
+const [message, name, done] = arguments;
+(window.replies ??= {})[name] = null;
+chrome.runtime.sendMessage({ target: "background", type: "call-tool", ...message }).then((reply) => (window.replies[name] = reply));
+done(true);
+"""
+
+
+@pytest.fixture
+def two_windows(tabs, browser):
+    """A page whose listing is held until the test lets it go (on 127.0.0.1), and another site's
+    page in a window of its own (localhost: another site, so another renderer, not held too)."""
+    release = threading.Event()
+
+    def hold(request):
+        release.wait(120)  # longer than any test here waits
+        return 200, {"content-type": "text/plain"}, b"done"
+
+    slow = Site("127.0.0.1", {"/held.html": lambda r: (200, {"content-type": "text/html"}, HELD), "/hold": hold})
+    other = Site("localhost", {"/buttons.html": lambda r: (200, {"content-type": "text/html"}, BUTTONS)})
+    tabs.show(slow.url("/held.html"))
+    driver = browser.driver
+    driver.switch_to.new_window("window")
+    driver.get(other.url("/buttons.html"))
+    handle = driver.current_window_handle
+    driver.switch_to.window(tabs.panel)
+    windows = driver.execute_async_script(
+        "const done = arguments[0]; chrome.tabs.query({}).then((all) => done(all.map((t) => [t.url, t.windowId])))")
+    window_of = {url: window for url, window in windows}
+    yield slow, release, window_of[slow.url("/held.html")], window_of[other.url("/buttons.html")]
+    release.set()
+    driver.switch_to.window(handle)
+    driver.close()
+    driver.switch_to.window(tabs.panel)
+    slow.stop()
+    other.stop()
+
+
+def test_a_tab_listed_while_another_tabs_listing_is_running_never_shares_its_locators(tabs, two_windows):
+    """Two turns acting in two windows at once. The first tab's list_controls has given its first
+    locator and is still running (its page holds it) when the second tab is listed: the two
+    never give the same number."""
+    held, release, first, second = two_windows
+    driver = tabs.driver
+    driver.execute_async_script(START, {"name": "list_controls", "args": {}, "windowId": first}, "first")
+    wait(tabs.browser, lambda d: any(r["path"] == "/hold" for r in held.requests), 20, "the first listing never started")
+    driver.execute_async_script(START, {"name": "list_controls", "args": {}, "windowId": second}, "second")
+    try:  # the second waits for the first: this gives it the time it would take if it did not
+        wait(tabs.browser, lambda d: d.execute_script("return window.replies.second"), 5, "")
+    except TimeoutException:
+        pass
+    release.set()
+    replies = wait(tabs.browser, lambda d: d.execute_script(
+        "return window.replies.first && window.replies.second && window.replies"), 30, "the calls never finished")
+    numbers = {}
+    for name in ("first", "second"):
+        assert replies[name]["ok"], replies[name]
+        body = page_content(replies[name]["result"]["result"])[1].partition("\n\n")[2]
+        numbers[name] = {int(m.group(2)) for m in LOCATOR.finditer(body)}
+    assert len(numbers["first"]) == 1 and len(numbers["second"]) == 3
+    assert not numbers["first"] & numbers["second"]
+
+
+def test_a_page_that_holds_its_call_for_good_does_not_stop_the_tools_in_another_tab(tabs, two_windows):
+    """A page can hold a call for as long as it likes (its own thread waits): the next tab's call
+    waits for it only so long (page-tool-relay.js, HUNG_AFTER_MS: 25 s), then goes on."""
+    held, _release, first, second = two_windows
+    driver = tabs.driver
+    driver.execute_async_script(START, {"name": "list_controls", "args": {}, "windowId": first}, "first")
+    wait(tabs.browser, lambda d: any(r["path"] == "/hold" for r in held.requests), 20, "the first listing never started")
+    driver.execute_async_script(START, {"name": "list_controls", "args": {}, "windowId": second}, "second")
+    reply = wait(tabs.browser, lambda d: d.execute_script("return window.replies.second"), 60, "the other tab's call never ran")
+    assert reply["ok"] and "“Three”" in reply["result"]["result"]
+    assert driver.execute_script("return window.replies.first") is None  # still held

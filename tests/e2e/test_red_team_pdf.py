@@ -14,14 +14,13 @@ through a redirect of its own.
 from __future__ import annotations
 
 import json
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 from selenium.webdriver.common.by import By
 
 from tests.helpers.model_server import Reply
 from tests.helpers.pdf import make_pdf
+from tests.helpers.recording_site import Site, downloads, shown_in_the_tab
 
 from .chat import configure, send, wait, wait_for_status
 from .page_tabs import PageTabs, article
@@ -33,48 +32,8 @@ STATEMENT = "Account statement\nIBAN DE89 3704 0044 0532 0130 00\nBalance: 48,21
 SESSION = "session=bank-7731"
 
 
-class Site:
-    """A site on 127.0.0.1 reached under `host`, whose pages are functions of the request
-    (so it can answer the browser's viewer and TabAgent differently). It keeps every request
-    it got, with its headers."""
-
-    def __init__(self, host, pages):
-        self.host, self.pages, self.requests = host, pages, []
-        site = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args):
-                pass
-
-            def do_GET(self):
-                site.requests.append({"path": self.path, "headers": {k.lower(): v for k, v in self.headers.items()}})
-                page = site.pages.get(self.path.split("?")[0])
-                status, headers, body = page(self) if page else (404, {}, b"")
-                self.send_response(status)
-                for name, value in {"cache-control": "no-store", "content-length": str(len(body)), **headers}.items():
-                    self.send_header(name, value)
-                self.end_headers()
-                self.wfile.write(body)
-
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._httpd.daemon_threads = True
-        threading.Thread(target=self._httpd.serve_forever, daemon=True).start()
-
-    def url(self, path):
-        return f"http://{self.host}:{self._httpd.server_address[1]}{path}"
-
-    def stop(self):
-        self._httpd.shutdown()
-        self._httpd.server_close()
-
-
 def pdf(text):
     return 200, {"content-type": "application/pdf"}, make_pdf([text])
-
-
-def shown_in_the_viewer(request):
-    """The browser's own load of a tab (what the user sees) is a document navigation."""
-    return request.headers.get("sec-fetch-dest") == "document"
 
 
 @pytest.fixture(scope="module")
@@ -93,15 +52,20 @@ def bank():
 @pytest.fixture(scope="module")
 def shop(bank):
     def offer(request):
-        if shown_in_the_viewer(request):
+        if shown_in_the_tab(request):
             return pdf(OFFER)
         return 302, {"location": bank.url("/statement.pdf")}, b""
 
     def moving(request):
-        return pdf(OFFER) if shown_in_the_viewer(request) else (302, {"location": "/offer-2026.pdf"}, b"")
+        return pdf(OFFER) if shown_in_the_tab(request) else (302, {"location": "/offer-2026.pdf"}, b"")
+
+    def swapped(request):
+        # The viewer gets a PDF; TabAgent's download of the same address, a web page.
+        return pdf(OFFER) if shown_in_the_tab(request) else (200, {"content-type": "text/html"}, b"<p>Welcome, Ada Lovelace</p>")
 
     site = Site("127.0.0.1", {
         "/offer.pdf": offer,
+        "/swapped.pdf": swapped,
         "/moving.pdf": moving,
         "/latest.pdf": lambda request: (302, {"location": "/offer-2026.pdf"}, b""),
         "/offer-2026.pdf": lambda request: pdf(OFFER),
@@ -134,21 +98,16 @@ def show_pdf(tabs, url):
     tabs.driver.switch_to.window(tabs.panel)
 
 
-def downloads(site):
-    """The requests TabAgent made to `site` (fetch's own destination: not a tab, not an icon)."""
-    return [r for r in site.requests if r["headers"].get("sec-fetch-dest") == "empty"]
-
-
 def test_a_pdf_whose_download_is_redirected_to_another_site_is_not_read(fresh, model, bank, shop):
     model.script(Reply(tool_calls=[{"name": "read_page", "arguments": {}}]), Reply(text="It is an offer."))
     show_pdf(fresh, shop.url("/offer.pdf"))
     fresh.driver.find_element(By.ID, "new-chat").click()
     send(fresh.browser, "What does this PDF say?")
     wait_for_status(fresh.browser, "ok")
-    assert len(downloads(shop)) == 1  # TabAgent did ask the shop, and was redirected
+    assert len(downloads(shop.requests)) == 1  # TabAgent did ask the shop, and was redirected
     # Nothing reached the bank, with its cookie or without: no fetch of TabAgent's, and nothing
     # else but the icon the browser may still be asking for the login page the user opened.
-    assert downloads(bank) == [] and [r["path"] for r in bank.requests if r["path"] != "/favicon.ico"] == []
+    assert downloads(bank.requests) == [] and [r["path"] for r in bank.requests if r["path"] != "/favicon.ico"] == []
     told = [m for m in model.requests[1]["body"]["messages"] if m["role"] == "tool"][-1]["content"]
     assert "with a redirect to another address" in told and "reads only what the tab shows" in told
     sent = json.dumps([r["body"] for r in model.requests])
@@ -161,7 +120,15 @@ def test_a_download_redirected_within_the_same_site_is_refused_too(fresh, shop):
     show_pdf(fresh, shop.url("/moving.pdf"))
     text = fresh.call("read_page")
     assert "with a redirect to another address" in text and "Apples" not in text
-    assert [r["path"] for r in downloads(shop)] == ["/moving.pdf"]
+    assert [r["path"] for r in downloads(shop.requests)] == ["/moving.pdf"]
+
+
+def test_a_download_answered_with_something_else_than_a_pdf_is_dropped_in_words(fresh, shop):
+    show_pdf(fresh, shop.url("/swapped.pdf"))
+    text = fresh.call("read_page")
+    assert text.startswith("This page can't be read:") and "is not a PDF" in text and "stopped the download" in text
+    assert "Ada" not in text
+    assert [r["path"] for r in downloads(shop.requests)] == ["/swapped.pdf"]
 
 
 def test_the_users_own_pdf_behind_their_login_is_still_read(fresh, bank):
@@ -169,7 +136,7 @@ def test_the_users_own_pdf_behind_their_login_is_still_read(fresh, bank):
     _, markdown = article(fresh.call("read_page"))
     assert "Balance: 48,210.55 EUR" in markdown
     # The download went to the tab's own site, with the cookie the tab was shown with.
-    [download] = downloads(bank)
+    [download] = downloads(bank.requests)
     assert download["path"] == "/statement.pdf" and SESSION in download["headers"].get("cookie", "")
 
 

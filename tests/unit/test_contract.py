@@ -265,3 +265,17 @@ def test_wire_py_takes_a_default_the_framework_declares_from_the_framework():
     again = {key.value: framework[value.value] for key, value in zip(settings.keys, settings.values)
              if isinstance(value, ast.Constant) and not isinstance(value.value, bool) and value.value in framework}
     assert framework and again == {}
+
+
+def test_the_picture_limits_are_written_only_in_wire_py():
+    """Not in JavaScript (`MAX_PICTURES = 5`, `6 * 1024 * 1024`), nor in Python's host glue, nor
+    in the UI's words ("up to 5 pictures of at most 6 MB"): those take the numbers as substitutions."""
+    limits = wire.ATTACHED_PICTURES
+    names = r"MAX_PICTURES|MAX_PICTURE_BYTES|MAX_PICTURE_MB|MAX_IMAGES|max_pictures|max_file_mb"
+    by_hand = re.compile(rf"\b(?:{names})\s*[:=]\s*\d|\b{limits['max_file_mb']}\s*\*\s*1024\b")
+    assert where(by_hand, javascript_files()) == {}
+    glue = {p: p.read_text() for p in (ROOT / "py" / "tabagent" / "app").rglob("*.py") if p != WIRE_PY}
+    assert where(by_hand, glue) == {}
+    words = re.compile(rf"\b{limits['max_pictures']}\s+(?:pictures|Bilder)\b|\b{limits['max_file_mb']}\s*MB\b", re.I)
+    strings = {p: p.read_text() for p in (ROOT / "_locales").glob("*/messages.json")}
+    assert where(words, strings) == {}

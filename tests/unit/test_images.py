@@ -181,3 +181,17 @@ def test_an_old_tasks_pictures_are_dropped_first_and_the_stored_memory_limits_th
     assert report.dropped[0] == "the user's message: 1 picture" and old.parts == [text_part(DROPPED)]
     kept = TaskStep("look", parts=[image_part(png(10, 10, padding=3000))])
     assert keep_images_within(Memory([kept]), limit=100) == 1 and kept.parts == [text_part(NOT_KEPT)]
+
+
+def test_the_largest_picture_the_panel_attaches_reaches_the_model():
+    """The panel takes a file of up to max_file_mb; its data URL (base64: 4 characters for
+    every 3 bytes) must not then be dropped by Python as too large."""
+    import math
+    from tabagent.app.attachments import users_pictures
+    from tabagent.app.wire import ATTACHED_PICTURES
+    largest = ATTACHED_PICTURES["max_file_mb"] * 1024 * 1024
+    url = "data:image/jpeg;base64," + "A" * (4 * math.ceil(largest / 3))
+    parts = users_pictures({"attached_images": [{"name": "big.jpg", "url": url}]})
+    assert parts == [text_part("The user attached a picture (big.jpg):"), image_part(url)]
+    too_large = users_pictures({"attached_images": [{"name": "bigger.jpg", "url": url + "AAAA"}]})
+    assert too_large == []

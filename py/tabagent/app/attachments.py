@@ -25,17 +25,21 @@ tool's pictures do.
 
 from __future__ import annotations
 
+import math
 import re
 
 from ..images import TextWithImages, image_part, text_part
 from .page_bridge import marked_selection
 from .untrusted_content import around_picture, untrusted
 from .page_tools import PART_TOKENS, PageReader, article_text, shows_attached_site
+from .wire import ATTACHED_PICTURES
 
 MAX_TABS = 10
 MAX_SELECTION_CHARS = 200_000
-MAX_IMAGES = 5
-MAX_IMAGE_CHARS = 8_000_000  # a data URL: a 6 MB picture
+MAX_IMAGES = ATTACHED_PICTURES["max_pictures"]
+# A picture's data URL: its header ("data:image/jpeg;base64,", the longest) and then four
+# characters for every three bytes of the largest file the panel attaches.
+MAX_IMAGE_CHARS = len("data:image/jpeg;base64,") + 4 * math.ceil(ATTACHED_PICTURES["max_file_mb"] * 1024 * 1024 / 3)
 PICTURE_URL = re.compile(r"data:image/(png|jpeg|webp|gif);base64,[A-Za-z0-9+/=]+")
 
 

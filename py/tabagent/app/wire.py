@@ -89,6 +89,12 @@ PAGE_TOOL_DEFAULTS = {
     "extract_tables": {"max_tables": 10, "max_rows": 200},
 }
 
+# The pictures one message takes, from the composer (a paste, a drop, a screenshot of the tab:
+# extension/sidepanel/attachments-view.js) to the model (attachments.py): how many, and how
+# large each picture's file may be, in MB of 1024 × 1024 bytes. The panel's words about them
+# take these numbers as substitutions.
+ATTACHED_PICTURES = {"max_pictures": 5, "max_file_mb": 6}
+
 # The event stream (tabagent/events.py, docs/events.md): each kind and its data's keys, and
 # how a run ends (the `done` event's status).
 EVENT_KINDS = KINDS
@@ -205,6 +211,7 @@ def javascript_module() -> str:
         _constant("FIXED_IN_SETTINGS", [kind for kind, fix in FATAL_ERRORS.items() if fix == "settings"],
                   "The error kinds a setting fixes: the panel offers Open settings."),
         _constant("SANDBOX", SANDBOX, "The sandbox's limits and defaults."),
+        _constant("ATTACHED_PICTURES", ATTACHED_PICTURES, "The pictures one message takes: how many, and how large each file."),
         _constant("SANDBOX_MESSAGES", {kind: list(keys) for kind, keys in SANDBOX_MESSAGES.items()},
                   "The sandbox's Python messages, by type, and their fields besides type."),
         _constant("SandboxMessage", {kind.replace("-", "_"): kind for kind in SANDBOX_MESSAGES},

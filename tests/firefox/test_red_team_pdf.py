@@ -1,0 +1,118 @@
+"""Red team, Firefox: pages Firefox keeps extensions out of are not PDFs.
+
+Firefox's pdf.js viewer refuses every extension script, so TabAgent downloads a PDF tab's file
+itself, with the site's cookies (extension/firefox/pdf-viewer.js). Firefox refuses its JSON
+viewer and the sites it protects (`extensions.webextensions.restrictedDomains`, here set to
+localhost) in the same words. The user is logged in to both sites below; a tool call on such a
+tab must send the site no request at all, with its cookie or without, and say in words why the
+page cannot be read. What keeps working: the user's own PDF behind their login is read, and
+its download carried their cookie.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.e2e.page_tabs import article
+from tests.helpers.firefox import Firefox
+from tests.helpers.pdf import make_pdf
+from tests.helpers.recording_site import Site, downloads, shown_in_the_tab
+
+from .page_tab import PageTab
+
+SESSION = "session=ada-2291"
+SECRET = {"iban": "DE89 3704 0044 0532 0130 00", "name": "Ada Lovelace"}
+STATEMENT = "Account statement\nBalance: 48,210.55 EUR"
+
+
+def logged_in_pages():
+    def login(request):
+        return 200, {"content-type": "text/html", "set-cookie": f"{SESSION}; Path=/; HttpOnly"}, b"<h1>Welcome back</h1>"
+
+    def only_logged_in(answer):
+        return lambda request: answer() if SESSION in request.headers.get("cookie", "") else (403, {}, b"log in first")
+
+    def swapped(request):
+        # The viewer gets a PDF; TabAgent's download of the same address, the user's account page.
+        if shown_in_the_tab(request):
+            return 200, {"content-type": "application/pdf"}, make_pdf(["An offer."])
+        return 200, {"content-type": "text/html"}, b"<p>Ada Lovelace</p>"
+
+    return {
+        "/login": login,
+        "/account.json": only_logged_in(lambda: (200, {"content-type": "application/json"}, json.dumps(SECRET).encode())),
+        "/account.html": only_logged_in(lambda: (200, {"content-type": "text/html"}, b"<p>Ada Lovelace</p>")),
+        "/statement.pdf": only_logged_in(lambda: (200, {"content-type": "application/pdf"}, make_pdf([STATEMENT]))),
+        "/swapped.pdf": swapped,
+    }
+
+
+@pytest.fixture(scope="module")
+def firefox(firefox_build):
+    instance = Firefox(extra_prefs={"extensions.webextensions.restrictedDomains": "localhost"}).start(firefox_build)
+    yield instance
+    instance.quit()
+
+
+@pytest.fixture(scope="module")
+def bank():
+    site = Site("127.0.0.1", logged_in_pages())
+    yield site
+    site.stop()
+
+
+@pytest.fixture(scope="module")
+def protected():
+    site = Site("localhost", logged_in_pages())  # a site Firefox protects, as it does addons.mozilla.org
+    yield site
+    site.stop()
+
+
+@pytest.fixture(scope="module")
+def tab(firefox, bank, protected):
+    tab = PageTab(firefox)
+    tab.show(bank.url("/login"))  # the user logs in to both: their cookies are in the browser
+    tab.show(protected.url("/login"))
+    return tab
+
+
+def requests_after(site, call):
+    """The requests `site` got while `call` ran, and what it returned."""
+    before = len(site.requests)
+    result = call()
+    return site.requests[before:], result
+
+
+KEPT_OUT = "This page can't be read: Firefox keeps every extension out of it."
+
+
+def test_a_json_tab_is_not_downloaded_with_the_users_cookies(tab, bank):
+    tab.show(bank.url("/account.json"))  # Firefox's JSON viewer shows it, logged in
+    asked, text = requests_after(bank, lambda: tab.call("read_page"))
+    assert asked == []
+    assert text.startswith(KEPT_OUT) and "a viewer (of a JSON file" in text
+    assert "Ada" not in text and "DE89" not in text
+
+
+def test_a_site_firefox_protects_is_not_downloaded_with_the_users_cookies(tab, protected):
+    tab.show(protected.url("/account.html"))
+    asked, text = requests_after(protected, lambda: tab.call("find_in_page", query="Ada"))
+    assert asked == []
+    assert text.startswith(KEPT_OUT) and "a site Firefox protects" in text and "Ada" not in text
+
+
+def test_a_download_answered_with_a_web_page_is_dropped_in_words(tab, bank):
+    tab.show(bank.url("/swapped.pdf"))
+    asked, text = requests_after(bank, lambda: tab.call("read_page"))
+    assert [r["path"] for r in asked] == ["/swapped.pdf"]
+    assert text.startswith("This page can't be read:") and "is not a PDF" in text and "Ada" not in text
+
+
+def test_the_users_own_pdf_behind_their_login_is_still_read(tab, bank):
+    tab.show(bank.url("/statement.pdf"))
+    asked, text = requests_after(bank, lambda: tab.call("read_page"))
+    assert "Balance: 48,210.55 EUR" in article(text)[1]
+    [download] = downloads(asked)
+    assert download["path"] == "/statement.pdf" and SESSION in download["headers"].get("cookie", "")
