@@ -116,11 +116,35 @@
   const LAYOUT_WORDS = WORDS.layout;
   const LAYOUT_OUTWEIGHED = 0.5;
   const NAME_OUTWEIGHED = 0.8;
-  function carriesThePage(el, proseOf, root) {
-    const found = boilerplateWords(el);
-    if (!found.length || found.some((word) => COMMENT_WORDS.has(word))) return false;
+  // (commentsArePage: whether they are the page's own text after all, see commentsAreThePage.)
+  function carriesThePage(el, proseOf, root, commentsArePage) {
+    let found = boilerplateWords(el);
+    if (found.some((word) => COMMENT_WORDS.has(word))) {
+      if (!commentsArePage()) return false;
+      found = found.filter((word) => !COMMENT_WORDS.has(word));
+      if (!found.length) return true;
+    }
+    if (!found.length) return false;
     const share = found.every((word) => LAYOUT_WORDS.has(word)) ? LAYOUT_OUTWEIGHED : NAME_OUTWEIGHED;
     return proseOf(el) >= share * proseOf(root);
+  }
+
+  // A forum thread, or a question under its answers, is readers' posts and little else: when
+  // what is named as comments holds an article's worth of prose and the rest of the page less
+  // than that, the comments are the page's text (a post followed by its comments has its own).
+  const isNamedComment = (el) => boilerplateWords(el).some((word) => COMMENT_WORDS.has(word));
+  function commentsAreThePage(root, proseOf) {
+    let inComments = 0;
+    const walker = root.ownerDocument.createTreeWalker(root, NodeFilter.SHOW_ELEMENT);
+    for (let el = walker.nextNode(); el; ) {
+      if (isNamedComment(el)) {
+        inComments += proseOf(el);
+        el = nextOutside(walker);
+      } else {
+        el = walker.nextNode();
+      }
+    }
+    return inComments >= MIN_ARTICLE_CHARS && proseOf(root) - inComments < MIN_ARTICLE_CHARS;
   }
 
   // A live ticker's or live blog's "comments" are its entries (the match or the event told
@@ -166,11 +190,13 @@
     // The prose of each element, measured only if a name needs weighing (one walk of the page).
     let prose;
     const proseOf = (el) => (prose ??= page.contentQuality.measureTree(root)).get(el)?.prose ?? 0;
+    let forum;
+    const commentsArePage = () => (forum ??= commentsAreThePage(root, proseOf));
     const boilerplate = [];
     const walker = doc.createTreeWalker(root, NodeFilter.SHOW_ELEMENT);
     let el = walker.nextNode();
     while (el) {
-      const soft = el.matches(BOILERPLATE_TAGS) || el.matches(BOILERPLATE_ROLES) || (looksLikeBoilerplate(el) && !carriesThePage(el, proseOf, root));
+      const soft = el.matches(BOILERPLATE_TAGS) || el.matches(BOILERPLATE_ROLES) || (looksLikeBoilerplate(el) && !carriesThePage(el, proseOf, root, commentsArePage));
       if (el.matches(NOT_CONTENT) || ((soft || isCaption(el)) && !holdsTheArticle(el, pageChars))) {
         boilerplate.push(el);
         el = nextOutside(walker);
