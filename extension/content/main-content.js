@@ -129,22 +129,36 @@
     return proseOf(el) >= share * proseOf(root);
   }
 
-  // A forum thread, or a question under its answers, is readers' posts and little else: when
-  // what is named as comments holds an article's worth of prose and the rest of the page less
-  // than that, the comments are the page's text (a post followed by its comments has its own).
-  const isNamedComment = (el) => boilerplateWords(el).some((word) => COMMENT_WORDS.has(word));
-  function commentsAreThePage(root, proseOf) {
-    let inComments = 0;
+  // The prose of `root` inside the outermost elements that are `part`s.
+  function proseWithin(root, proseOf, part) {
+    let inParts = 0;
     const walker = root.ownerDocument.createTreeWalker(root, NodeFilter.SHOW_ELEMENT);
     for (let el = walker.nextNode(); el; ) {
-      if (isNamedComment(el)) {
-        inComments += proseOf(el);
+      if (part(el)) {
+        inParts += proseOf(el);
         el = nextOutside(walker);
       } else {
         el = walker.nextNode();
       }
     }
+    return inParts;
+  }
+
+  // A forum thread, or a question under its answers, is readers' posts and little else: when
+  // what is named as comments holds an article's worth of prose and the rest of the page less
+  // than that, the comments are the page's text (a post followed by its comments has its own).
+  const isNamedComment = (el) => boilerplateWords(el).some((word) => COMMENT_WORDS.has(word));
+  function commentsAreThePage(root, proseOf) {
+    const inComments = proseWithin(root, proseOf, isNamedComment);
     return inComments >= MIN_ARTICLE_CHARS && proseOf(root) - inComments < MIN_ARTICLE_CHARS;
+  }
+
+  // A gallery tells its text in its slides' captions: when captions hold an article's worth of
+  // prose and more of it than the rest of the page, they are the text (an article's photo
+  // captions are a small share of its prose).
+  function captionsAreThePage(root, proseOf) {
+    const inCaptions = proseWithin(root, proseOf, isCaption);
+    return inCaptions >= MIN_ARTICLE_CHARS && inCaptions > proseOf(root) - inCaptions;
   }
 
   // A live ticker's or live blog's "comments" are its entries (the match or the event told
@@ -190,14 +204,15 @@
     // The prose of each element, measured only if a name needs weighing (one walk of the page).
     let prose;
     const proseOf = (el) => (prose ??= page.contentQuality.measureTree(root)).get(el)?.prose ?? 0;
-    let forum;
+    let forum, gallery;
     const commentsArePage = () => (forum ??= commentsAreThePage(root, proseOf));
+    const captionsArePage = () => (gallery ??= captionsAreThePage(root, proseOf));
     const boilerplate = [];
     const walker = doc.createTreeWalker(root, NodeFilter.SHOW_ELEMENT);
     let el = walker.nextNode();
     while (el) {
       const soft = el.matches(BOILERPLATE_TAGS) || el.matches(BOILERPLATE_ROLES) || (looksLikeBoilerplate(el) && !carriesThePage(el, proseOf, root, commentsArePage));
-      if (el.matches(NOT_CONTENT) || ((soft || isCaption(el)) && !holdsTheArticle(el, pageChars))) {
+      if (el.matches(NOT_CONTENT) || ((soft || (isCaption(el) && !captionsArePage())) && !holdsTheArticle(el, pageChars))) {
         boilerplate.push(el);
         el = nextOutside(walker);
       } else {
