@@ -111,20 +111,18 @@
   // a table cell "links", a profile's description in a box "bio", a post's text in "meta".
   // They are evidence that prose outweighs: a box so named that holds half of the page's prose
   // is the text. Other words are stronger evidence, outweighed only by nearly all of the prose
-  // (a sharing bar's container wrapped around the article). Words for readers' comments never
-  // are: a long comment thread holds more prose than the post it follows.
+  // (a sharing bar's container wrapped around the article). Words for readers' comments are
+  // not outweighed by prose, since a long comment thread holds more of it than the post it
+  // follows; they say nothing only where the comments are the page (`commentsArePage()`, a
+  // forum thread).
   const LAYOUT_WORDS = WORDS.layout;
   const LAYOUT_OUTWEIGHED = 0.5;
   const NAME_OUTWEIGHED = 0.8;
-  // (commentsArePage: whether they are the page's own text after all, see commentsAreThePage.)
   function carriesThePage(el, proseOf, root, commentsArePage) {
-    let found = boilerplateWords(el);
-    if (found.some((word) => COMMENT_WORDS.has(word))) {
-      if (!commentsArePage()) return false;
-      found = found.filter((word) => !COMMENT_WORDS.has(word));
-      if (!found.length) return true;
-    }
-    if (!found.length) return false;
+    const named = boilerplateWords(el);
+    if (named.some((word) => COMMENT_WORDS.has(word)) && !commentsArePage()) return false;
+    const found = named.filter((word) => !COMMENT_WORDS.has(word));
+    if (!found.length) return named.length > 0;
     const share = found.every((word) => LAYOUT_WORDS.has(word)) ? LAYOUT_OUTWEIGHED : NAME_OUTWEIGHED;
     return proseOf(el) >= share * proseOf(root);
   }
