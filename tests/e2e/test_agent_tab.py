@@ -186,6 +186,7 @@ def test_a_site_the_user_keeps_tabagent_out_of_is_named_with_where_to_allow_it(f
     assert told(model, 1) == sentence
     shown = last_turn(tabs.driver).find_element(By.CSS_SELECTOR, 'details.tool[data-tool="read_page"] pre.result')
     assert shown.get_attribute("textContent") == sentence
+    assert tabs.call("screenshot") == sentence  # (nor pictured, in the same words)
     # What must keep working: the allowed site is read, and the page is once the user allows it.
     tabs.show(site.url("article.html"))
     assert article(tabs.call("read_page"))[0]["Title"] == "Growing Tomatoes on a Balcony"
