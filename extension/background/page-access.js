@@ -113,9 +113,14 @@ export async function fileRefusal(tab) {
 // and Firefox's per-site permissions withhold the host permission the manifest asks for. The
 // browser would then refuse the scripts in its own words, or (Chromium) never answer at all, so
 // the permission is asked first; a sentence saying which site and where to allow it, or "".
+// (Asked for the tab's host, any port, which is what a user allows or not: MDN's match patterns
+// say Firefox takes no port in one.)
 export async function siteRefusal(tab) {
-  if (!/^https?:/.test(tab.url ?? "") || (await chrome.permissions.contains({ origins: [tab.url] }).catch(() => true))) return "";
-  return `TabAgent may not read or act on ${tab.url}: the user has not allowed TabAgent on ${new URL(tab.url).host}. ` +
+  if (!/^https?:/.test(tab.url ?? "")) return "";
+  const url = new URL(tab.url);
+  const origins = [`${url.protocol}//${url.hostname}/*`];
+  if (await Promise.resolve().then(() => chrome.permissions.contains({ origins })).catch(() => true)) return "";
+  return `TabAgent may not read or act on ${tab.url}: the user has not allowed TabAgent on ${url.host}. ` +
     "To allow it, the user can open the Extensions menu (the puzzle piece in the browser's toolbar), let TabAgent " +
     "read and change this site there, and ask again.";
 }
