@@ -6,6 +6,7 @@ while a tab the user opened from a link is theirs; and a turn whose tab was clos
 The pages are loaded through chrome.tabs, not Selenium: ChromeDriver waits on a page that
 opens windows as it loads."""
 
+import json
 import threading
 
 import pytest
@@ -187,6 +188,8 @@ def test_a_site_the_user_keeps_tabagent_out_of_is_named_with_where_to_allow_it(f
     shown = last_turn(tabs.driver).find_element(By.CSS_SELECTOR, 'details.tool[data-tool="read_page"] pre.result')
     assert shown.get_attribute("textContent") == sentence
     assert tabs.call("screenshot") == sentence  # (nor pictured, in the same words)
+    [listed] = json.loads(page_content(tabs.call("list_tabs"))[1])["tabs"]  # (the settings tab became the page tab)
+    assert listed["url"] == page and listed["readable"] is False
     # What must keep working: the allowed site is read, and the page is once the user allows it.
     tabs.show(site.url("article.html"))
     assert article(tabs.call("read_page"))[0]["Title"] == "Growing Tomatoes on a Balcony"
