@@ -37,9 +37,14 @@ GO_TRAFILATURA = {
     "listing": ["womencantalksports.com.top10.html", "basicthinking.de.tweets.html"],
     "old table layout": ["schleifen.ucoz.de.briefe.html"],
 }
-# Forum threads: a question and its answers, a board's pinned post under its forum's menus.
+# Forum threads: a question and its answers, a board's pinned post under its forum's menus, a
+# board's thread of replies. Listings: ranked and numbered lists (a top 100 with readers'
+# comments, a health explainer's ten ways, a joke collection, a costume gallery, a slideshow).
 TRAFILATURA = {
-    "forum thread": ["reddit.com.init.html", "wolfsrebellen-netz.forumieren.com.regeln.html"],
+    "forum thread": ["reddit.com.init.html", "wolfsrebellen-netz.forumieren.com.regeln.html",
+                     "d43f330cbaf74e92b9aec85e937cb904.html"],
+    "listing": ["hearya.com.metal.html", "healthline.com.fat.html", "redtri.com.jokes.html",
+                "popsugar.co.uk.halloween.html", "economictimes.indiatimes.com.slideshow.html"],
 }
 READABILITY = {
     "documentation and reference": ["mercurial", "ehow-1", "daringfireball-1"],

@@ -80,7 +80,10 @@ export function siteOf(address) {
   return ["http:", "https:"].includes(url.protocol) ? url.origin : url.href.replace(/#.*$/, "");
 }
 
-// Why the extension may not script this tab, as a sentence; or "" when it may.
+// What the user can do about a tab no extension may read.
+const ELSEWHERE = "The user can open a web page in this tab, or go to a tab that shows one, and ask again.";
+
+// Why no extension may script this tab, as a sentence; or "" when the browser lets extensions in.
 export function refusal(tab) {
   const address = tab.url || tab.pendingUrl || "";
   let url;
@@ -90,9 +93,10 @@ export function refusal(tab) {
     return "TabAgent cannot see the address of this tab, so it cannot read it.";
   }
   const cannot = `TabAgent cannot read or act on ${address}:`;
+  if (url.href === "about:blank") return `${cannot} the tab shows no page, so there is nothing to read. ${ELSEWHERE}`;
   if (url.protocol === "view-source:") return `${cannot} it shows a page's source, which browsers keep extensions out of. Open the page itself instead.`;
-  if (BROWSER_SCHEMES.has(url.protocol)) return `${cannot} it is one of the browser's own pages, which browsers keep every extension out of.`;
-  if (STORES.some((store) => store.test(address))) return `${cannot} it is the browser's extension store, which browsers keep every extension out of.`;
+  if (BROWSER_SCHEMES.has(url.protocol)) return `${cannot} it is one of the browser's own pages, which browsers keep every extension out of. ${ELSEWHERE}`;
+  if (STORES.some((store) => store.test(address))) return `${cannot} it is the browser's extension store, which browsers keep every extension out of. ${ELSEWHERE}`;
   if (!["http:", "https:", "file:"].includes(url.protocol)) return `${cannot} browsers let extensions into web pages only (http and https addresses).`;
   return "";
 }
@@ -103,6 +107,27 @@ export async function fileRefusal(tab) {
   if (!tab.url?.startsWith("file:") || (await chrome.extension.isAllowedFileSchemeAccess())) return "";
   return `TabAgent cannot read ${tab.url}: it is a file on this computer, and reading files needs ` +
     "“Allow access to file URLs”, which the user can switch on in chrome://extensions, TabAgent's Details.";
+}
+
+// A web site the user keeps TabAgent out of: Chrome's "Site access" (on click, on specific sites)
+// and Firefox's per-site permissions withhold the host permission the manifest asks for. The
+// browser would then refuse the scripts in its own words, or (Chromium) never answer at all, so
+// the permission is asked first; a sentence saying which site and where to allow it, or "".
+// (Asked for the tab's host, any port, which is what a user allows or not: MDN's match patterns
+// say Firefox takes no port in one.)
+export async function siteRefusal(tab) {
+  if (!/^https?:/.test(tab.url ?? "")) return "";
+  const url = new URL(tab.url);
+  const origins = [`${url.protocol}//${url.hostname}/*`];
+  if (await Promise.resolve().then(() => chrome.permissions.contains({ origins })).catch(() => true)) return "";
+  return `TabAgent may not read or act on ${tab.url}: the user has not allowed TabAgent on ${url.host}. ` +
+    "To allow it, the user can open the Extensions menu (the puzzle piece in the browser's toolbar), let TabAgent " +
+    "read and change this site there, and ask again.";
+}
+
+// Why the extension may not read or act on this tab, as a sentence; or "" when it may.
+export async function whyUnreadable(tab) {
+  return refusal(tab) || (await fileRefusal(tab)) || (await siteRefusal(tab));
 }
 
 // A tab still loading gets a few seconds to finish; the caller then checks the document.

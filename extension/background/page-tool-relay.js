@@ -9,7 +9,7 @@ import { FIRST_IN_EVERY_PAGE } from "../browser/content-world.js";
 import { keptOutInWords, refusedByPdfViewer } from "../browser/pdf-viewer.js";
 import { MessageType } from "../shared/messages.js";
 import { askOffscreen } from "./offscreen-document.js";
-import { PageUnavailable, agentTab, fileRefusal, refusal, settled, tabById } from "./page-access.js";
+import { PageUnavailable, agentTab, settled, tabById, whyUnreadable } from "./page-access.js";
 import { takeScreenshot } from "./screenshot.js";
 import { TAB_ACTIONS, TAB_TOOLS } from "./tab-tools.js";
 
@@ -115,7 +115,7 @@ async function run(tab, name, args) {
     return { ok: true, result: await TAB_ACTIONS[args.name](tab, args.args ?? {}) };
   }
   if (name === "screenshot") return takeScreenshot(tab, args, (tool, toolArgs) => run(tab, tool, toolArgs));
-  const refused = refusal(tab) || (await fileRefusal(tab));
+  const refused = await whyUnreadable(tab);
   if (refused) throw new PageUnavailable(refused);
   // plan_id: the action the user confirmed, as describe_action held it in the page.
   const { plan_id: planId = null, ...toolArgs } = args ?? {};

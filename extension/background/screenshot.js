@@ -9,7 +9,7 @@
 // allowed or attached); here the tab must still be the one shown when the picture is taken,
 // checked before and after, so a switch of tabs in between never hands over another tab.
 
-import { PageUnavailable, agentTab, fileRefusal, refusal, settled } from "./page-access.js";
+import { PageUnavailable, agentTab, settled, whyUnreadable } from "./page-access.js";
 
 async function shownTab(windowId) {
   const [shown] = await chrome.tabs.query({ active: true, windowId });
@@ -50,7 +50,7 @@ async function capture(windowId) {
 
 // inPage(name, args): runs a content-script tool in the tab (page-tool-relay.js), {ok, result | error}.
 export async function takeScreenshot(tab, { locator = null, labels = false } = {}, inPage) {
-  const refused = refusal(tab) || (await fileRefusal(tab));
+  const refused = await whyUnreadable(tab);
   if (refused) throw new PageUnavailable(refused);
   await mustBeShown(tab);
   let layout = null;

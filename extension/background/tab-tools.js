@@ -5,7 +5,7 @@
 // boundary too: list_tabs and read_tab are described the same way, with `user_is_on` saying
 // when they concern only the tab the user is on (then Python asks nothing).
 
-import { PageUnavailable, refusal, siteOf, tabById, waitForLoad } from "./page-access.js";
+import { PageUnavailable, siteOf, tabById, waitForLoad, whyUnreadable } from "./page-access.js";
 import { t, tn } from "../shared/i18n.js";
 import { notShown } from "./screenshot.js";
 
@@ -83,17 +83,16 @@ async function afterLoad(tabId, loading) {
 
 export const TAB_TOOLS = {
   async list_tabs(tab) {
-    const tabs = await chrome.tabs.query({ windowId: tab.windowId });
+    const tabs = (await chrome.tabs.query({ windowId: tab.windowId })).filter((other) => !other.url?.startsWith(OWN_PAGES));
+    const unreadable = await Promise.all(tabs.map(whyUnreadable));
     return {
-      tabs: tabs
-        .filter((other) => !other.url?.startsWith(OWN_PAGES))
-        .map((other) => ({
-          tab_id: other.id,
-          title: other.title,
-          url: other.url,
-          user_is_on: other.id === tab.id,
-          ...(refusal(other) && { readable: false }),
-        })),
+      tabs: tabs.map((other, i) => ({
+        tab_id: other.id,
+        title: other.title,
+        url: other.url,
+        user_is_on: other.id === tab.id,
+        ...(unreadable[i] && { readable: false }),
+      })),
     };
   },
   async navigate(tab, { url }) {

@@ -111,16 +111,52 @@
   // a table cell "links", a profile's description in a box "bio", a post's text in "meta".
   // They are evidence that prose outweighs: a box so named that holds half of the page's prose
   // is the text. Other words are stronger evidence, outweighed only by nearly all of the prose
-  // (a sharing bar's container wrapped around the article). Words for readers' comments never
-  // are: a long comment thread holds more prose than the post it follows.
+  // (a sharing bar's container wrapped around the article). Words for readers' comments are
+  // not outweighed by prose, since a long comment thread holds more of it than the post it
+  // follows; they say nothing only where the comments are the page (`commentsArePage()`, a
+  // forum thread).
   const LAYOUT_WORDS = WORDS.layout;
   const LAYOUT_OUTWEIGHED = 0.5;
   const NAME_OUTWEIGHED = 0.8;
-  function carriesThePage(el, proseOf, root) {
-    const found = boilerplateWords(el);
-    if (!found.length || found.some((word) => COMMENT_WORDS.has(word))) return false;
+  function carriesThePage(el, proseOf, root, commentsArePage) {
+    const named = boilerplateWords(el);
+    if (named.some((word) => COMMENT_WORDS.has(word)) && !commentsArePage()) return false;
+    const found = named.filter((word) => !COMMENT_WORDS.has(word));
+    if (!found.length) return named.length > 0;
     const share = found.every((word) => LAYOUT_WORDS.has(word)) ? LAYOUT_OUTWEIGHED : NAME_OUTWEIGHED;
     return proseOf(el) >= share * proseOf(root);
+  }
+
+  // The prose of `root` inside the outermost elements that are `part`s.
+  function proseWithin(root, proseOf, part) {
+    let inParts = 0;
+    const walker = root.ownerDocument.createTreeWalker(root, NodeFilter.SHOW_ELEMENT);
+    for (let el = walker.nextNode(); el; ) {
+      if (part(el)) {
+        inParts += proseOf(el);
+        el = nextOutside(walker);
+      } else {
+        el = walker.nextNode();
+      }
+    }
+    return inParts;
+  }
+
+  // A forum thread, or a question under its answers, is readers' posts and little else: when
+  // what is named as comments holds an article's worth of prose and the rest of the page less
+  // than that, the comments are the page's text (a post followed by its comments has its own).
+  const isNamedComment = (el) => boilerplateWords(el).some((word) => COMMENT_WORDS.has(word));
+  function commentsAreThePage(root, proseOf) {
+    const inComments = proseWithin(root, proseOf, isNamedComment);
+    return inComments >= MIN_ARTICLE_CHARS && proseOf(root) - inComments < MIN_ARTICLE_CHARS;
+  }
+
+  // A gallery tells its text in its slides' captions: when captions hold an article's worth of
+  // prose and more of it than the rest of the page, they are the text (an article's photo
+  // captions are a small share of its prose).
+  function captionsAreThePage(root, proseOf) {
+    const inCaptions = proseWithin(root, proseOf, isCaption);
+    return inCaptions >= MIN_ARTICLE_CHARS && inCaptions > proseOf(root) - inCaptions;
   }
 
   // A live ticker's or live blog's "comments" are its entries (the match or the event told
@@ -166,12 +202,15 @@
     // The prose of each element, measured only if a name needs weighing (one walk of the page).
     let prose;
     const proseOf = (el) => (prose ??= page.contentQuality.measureTree(root)).get(el)?.prose ?? 0;
+    let forum, gallery;
+    const commentsArePage = () => (forum ??= commentsAreThePage(root, proseOf));
+    const captionsArePage = () => (gallery ??= captionsAreThePage(root, proseOf));
     const boilerplate = [];
     const walker = doc.createTreeWalker(root, NodeFilter.SHOW_ELEMENT);
     let el = walker.nextNode();
     while (el) {
-      const soft = el.matches(BOILERPLATE_TAGS) || el.matches(BOILERPLATE_ROLES) || (looksLikeBoilerplate(el) && !carriesThePage(el, proseOf, root));
-      if (el.matches(NOT_CONTENT) || ((soft || isCaption(el)) && !holdsTheArticle(el, pageChars))) {
+      const soft = el.matches(BOILERPLATE_TAGS) || el.matches(BOILERPLATE_ROLES) || (looksLikeBoilerplate(el) && !carriesThePage(el, proseOf, root, commentsArePage));
+      if (el.matches(NOT_CONTENT) || ((soft || (isCaption(el) && !captionsArePage())) && !holdsTheArticle(el, pageChars))) {
         boilerplate.push(el);
         el = nextOutside(walker);
       } else {

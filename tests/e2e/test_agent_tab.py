@@ -6,14 +6,16 @@ while a tab the user opened from a link is theirs; and a turn whose tab was clos
 The pages are loaded through chrome.tabs, not Selenium: ChromeDriver waits on a page that
 opens windows as it loads."""
 
+import json
 import threading
 
 import pytest
+from selenium.webdriver.common.by import By
 
 from tests.helpers.model_server import Reply
 from tests.helpers.page_server import PageServer
 
-from .chat import configure, send, wait, wait_for_status
+from .chat import configure, last_turn, send, wait, wait_for_status
 from .page_tabs import PageTabs, article, page_content
 from .test_page_actions import answer, call, question, told
 from .test_page_tools import OWN_PAGES
@@ -150,3 +152,50 @@ def test_a_turn_whose_tab_was_closed_says_so_in_words(tabs, model, site, page_ta
     wait_for_status(tabs.browser, "ok")
     assert told(model, 1) == ("The tab this conversation was working on has been closed, so there is no page to work on; "
                               "the user can open the page again and ask once more.")
+
+
+# What the user does in chrome://extensions, TabAgent's Details, "Site access": "On specific
+# sites", with only `allowed` (a match pattern) among them; or, with `allowed` None, "On all sites".
+SET_SITE_ACCESS = """
+const [id, allowed, done] = arguments;
+const access = allowed ? "ON_SPECIFIC_SITES" : "ON_ALL_SITES";
+chrome.developerPrivate.updateExtensionConfiguration({ extensionId: id, hostAccess: access })
+  .then(() => allowed && chrome.developerPrivate.addHostPermission(id, allowed))
+  .then(() => done("ok"), (error) => done(String(error)));
+"""
+
+
+def test_a_site_the_user_keeps_tabagent_out_of_is_named_with_where_to_allow_it(fresh_browser, model, site):
+    """The user has set TabAgent's site access to the model's own address only (127.0.0.1) and
+    asks about a page of another site (the same server as localhost). A turn's read_page tells the
+    model, and the panel shows, which page, why, and where to allow it; once the user allows it
+    there (all sites), the same page is read."""
+    browser = fresh_browser()
+    browser.driver.get("chrome://extensions")  # (the browser's first tab, which becomes the page tab)
+    assert browser.driver.execute_async_script(SET_SITE_ACCESS, browser.extension_id, "http://127.0.0.1/*") == "ok"
+    tabs = PageTabs(browser)
+    configure(browser, model.base_url, agent="tool_calling")
+    page = site.url("article.html").replace("127.0.0.1", "localhost")
+    tabs.show(page)
+    model.reset()
+    model.script(Reply(tool_calls=[{"name": "read_page", "arguments": {}}]), Reply(text="Not allowed there."))
+    send(tabs.browser, "What does this page say?")
+    wait_for_status(tabs.browser, "ok")
+    sentence = (f"TabAgent may not read or act on {page}: the user has not allowed TabAgent on {page.split('/')[2]}. "
+                "To allow it, the user can open the Extensions menu (the puzzle piece in the browser's toolbar), let "
+                "TabAgent read and change this site there, and ask again.")
+    assert told(model, 1) == sentence
+    shown = last_turn(tabs.driver).find_element(By.CSS_SELECTOR, 'details.tool[data-tool="read_page"] pre.result')
+    assert shown.get_attribute("textContent") == sentence
+    assert tabs.call("screenshot") == sentence  # (nor pictured, in the same words)
+    [listed] = json.loads(page_content(tabs.call("list_tabs"))[1])["tabs"]  # (the settings tab became the page tab)
+    assert listed["url"] == page and listed["readable"] is False
+    # What must keep working: the allowed site is read, and the page is once the user allows it.
+    tabs.show(site.url("article.html"))
+    assert article(tabs.call("read_page"))[0]["Title"] == "Growing Tomatoes on a Balcony"
+    browser.open_tab("chrome://extensions")
+    assert browser.driver.execute_async_script(SET_SITE_ACCESS, browser.extension_id, None) == "ok"
+    browser.driver.close()
+    tabs.show(page)
+    fields, markdown = article(tabs.call("read_page"))
+    assert fields["URL"] == page and "Choosing a variety" in markdown

@@ -148,11 +148,14 @@ def test_list_tabs_and_read_another_tab_without_switching(tabs, site, browser):
 
 
 def test_a_browser_page_gives_a_clear_sentence(tabs):
+    elsewhere = "The user can open a web page in this tab, or go to a tab that shows one, and ask again."
     tabs.show("chrome://version")
     sentence = ("TabAgent cannot read or act on chrome://version/: it is one of the browser's own pages, "
-                "which browsers keep every extension out of.")
+                f"which browsers keep every extension out of. {elsewhere}")
     assert tabs.call("read_page") == sentence
     assert tabs.call("find_in_page", query="Chromium") == sentence
+    tabs.show("about:blank")  # (a tab with no page: not one of the browser's own pages)
+    assert tabs.call("read_page") == f"TabAgent cannot read or act on about:blank: the tab shows no page, so there is nothing to read. {elsewhere}"
 
 
 def test_a_loading_page_is_waited_for_briefly_then_explained(tabs, site, slow_site):

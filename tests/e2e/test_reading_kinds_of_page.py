@@ -1,6 +1,7 @@
 """read_page on kinds of page whose text is not where an article's is: body text set in
 headings, a blog's posts in a table cell named like a sidebar ("links"), a profile whose
-description sits in a box named like a byline ("bio"), a post under a long comment thread.
+description sits in a box named like a byline ("bio"), a post under a long comment thread, a
+forum thread whose posts are all named comments, a gallery told in its slides' captions.
 Each page (tests/e2e/pages/kinds/, written for these tests) must give its text back, not an
 empty reading or the page's chrome.
 """
@@ -65,6 +66,23 @@ def test_a_post_under_a_long_comment_thread_is_read_without_the_thread(read):
     text = read("post-with-comments.html")
     assert "came out flat and dense" in text and "split their scoring." in text
     assert "this explains so much" not in text and "Leave a Reply" not in text
+
+
+def test_a_forum_thread_whose_posts_are_all_named_comments_is_read(read):
+    # Every post, the question too, sits in a box named "comment", and the page has no text
+    # of its own beside them: here the comments are the page (a blog post has its own text).
+    text = read("forum-thread.html")
+    assert "is it the light or the wiring?" in text and "not from the hub at all." in text
+    assert "where it runs past the mudguard stay" in text and "on a wet descent." in text
+    assert "Which saddle for a long tour" not in text and "Imprint" not in text
+
+
+def test_a_gallery_told_in_its_slides_captions_is_read(read):
+    # Captions go as boilerplate beside an article; here they hold nearly all of the prose.
+    text = read("gallery-captions.html")
+    assert "what you are meant to be." in text and "growing out of a pot." in text
+    assert "a ghost on holiday." in text and "through the evening." in text
+    assert "Ten soups for a cold week" not in text and "Privacy" not in text
 
 
 def test_a_short_notice_beside_long_columns_of_listings_is_read_not_the_listings(read):
