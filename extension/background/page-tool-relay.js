@@ -49,19 +49,13 @@ async function lastLocator() {
 // elements of both tabs. A call takes its place in this chain before its first await; the
 // next one starts when it has written its highest number. The chain lives in this service
 // worker only: one that was stopped had no call running, and storage keeps the number.
-// A page can hang a call for good (a click whose handler never returns), so the next call
-// waits for it at most HUNG_AFTER_MS, longer than any tool takes (wait_for waits up to 20 s):
-// one page must not stop the tools in every other tab.
-const HUNG_AFTER_MS = 25_000;
+// A page can hold a call (a click whose handler never returns, a script that never yields):
+// execute() gives up on it after its bound (allowedFor), so one page holds back the tools of
+// other tabs for that long at most.
 let locatorsGiven = Promise.resolve();
 
-const atMost = (promise, ms) => new Promise((resolve) => {
-  const timer = setTimeout(resolve, ms);
-  promise.finally(() => clearTimeout(timer)).then(resolve, resolve);
-});
-
 function oneAtATime(work) {
-  const mine = atMost(locatorsGiven, HUNG_AFTER_MS).then(work);
+  const mine = locatorsGiven.then(work);
   locatorsGiven = mine.catch(() => {}); // a call that failed does not stop the ones after it
   return mine;
 }
@@ -69,7 +63,7 @@ function oneAtATime(work) {
 function runWithLocators(tab, name, toolArgs, planId) {
   return oneAtATime(async () => {
     const before = await lastLocator();
-    const reply = await execute(tab, { func: runInPage, args: [name, toolArgs, planId, before] });
+    const reply = await execute(tab, { func: runInPage, args: [name, toolArgs, planId, before] }, allowedFor(name));
     if (!reply) return null;
     const { last_locator: last, ...rest } = reply;
     if (last > before) await chrome.storage.session.set({ [LAST_LOCATOR]: last });
@@ -79,15 +73,38 @@ function runWithLocators(tab, name, toolArgs, planId) {
 
 // Injected at once, not when the document is idle (executeScript's default): a page still
 // loading must be seen as such, and a parsed page waiting on slow images need not be waited for.
-async function execute(tab, injection) {
+async function execute(tab, injection, allowMs = PAGE_SILENT_MS) {
+  let timer;
+  const silence = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new PageUnavailable(silentPage(tab, allowMs))), allowMs);
+  });
   try {
-    const [frame] = await chrome.scripting.executeScript({ target: { tabId: tab.id }, injectImmediately: true, ...injection });
+    const injected = chrome.scripting.executeScript({ target: { tabId: tab.id }, injectImmediately: true, ...injection });
+    const [frame] = await Promise.race([injected, silence]);
     return frame?.result;
   } catch (error) {
+    if (error instanceof PageUnavailable) throw error;
     // The browser's reasons ("Cannot access contents of the page...", "showing error page").
     const why = /error page/i.test(error.message) ? "it shows an error page (the address could not be loaded)" : error.message;
     throw new PageUnavailable(`TabAgent could not get into ${tab.url || "this tab"}: ${why}`);
+  } finally {
+    clearTimeout(timer);
   }
+}
+
+// A page whose own script never yields (a loop, a long synchronous task) cannot run
+// TabAgent's either, and executeScript would never answer: past this bound the turn goes on
+// with a sentence instead of waiting for good. It is far above what a tool takes on a large
+// page; wait_for is given the longest wait it takes on top (waiting.js, LONGEST_MS).
+const PAGE_SILENT_MS = 15_000;
+const LONGEST_WAIT_MS = 20_000;
+
+const allowedFor = (name) => PAGE_SILENT_MS + (name === "wait_for" ? LONGEST_WAIT_MS : 0);
+
+function silentPage(tab, allowMs) {
+  return `The page in this tab (${tab.url}) did not answer for ${allowMs / 1000} s: its own scripts are keeping it busy, `
+    + "so TabAgent stopped waiting. If this was an action, it may or may not have happened: look at the page before trying "
+    + "it again, or reload the page.";
 }
 
 const PDF = "pdf";
