@@ -14,6 +14,7 @@
     const owners = [];
     const holdsBlock = new Set();
     const blockOf = nearestBlock(root, blocks);
+    const isKind = matcher(kinds);
     const walker = root.ownerDocument.createTreeWalker(root, TEXT);
     let last = null;
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
@@ -25,7 +26,7 @@
       for (let up = block.parentElement; up && up !== root && !holdsBlock.has(up); up = up.parentElement) holdsBlock.add(up);
     }
     // (An owner met again after a block inside it holds that block, and so is left out.)
-    return [...new Set(owners)].filter((el) => !holdsBlock.has(el) && el.matches(kinds));
+    return [...new Set(owners)].filter((el) => !holdsBlock.has(el) && isKind(el));
   }
 
   // The nearest `blocks` element around an element (itself included) below `root`, or null:
@@ -33,12 +34,22 @@
   // paragraph; here each element is matched once per call.
   function nearestBlock(root, blocks) {
     const found = new Map();
+    const isBlock = matcher(blocks);
     const blockOf = (el) => {
       if (!el || el === root) return null;
-      if (!found.has(el)) found.set(el, el.matches(blocks) ? el : blockOf(el.parentElement));
+      if (!found.has(el)) found.set(el, isBlock(el) ? el : blockOf(el.parentElement));
       return found.get(el);
     };
     return blockOf;
+  }
+
+  // A test for `selector`: a list of tag names is looked up by the element's name, which for
+  // the thousands of elements of a page costs less than matching the selector on each.
+  const TAG_LIST = /^\s*[a-z][a-z0-9]*(\s*,\s*[a-z][a-z0-9]*)*\s*$/;
+  function matcher(selector) {
+    if (!TAG_LIST.test(selector)) return (el) => el.matches(selector);
+    const tags = new Set(selector.split(",").map((tag) => tag.trim()));
+    return (el) => tags.has(el.localName);
   }
 
   page.textBlocks = { innermostWithText };
