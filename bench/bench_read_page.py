@@ -34,10 +34,11 @@ from tests.helpers.browser import Browser, fresh_profile, remove_profile  # noqa
 from tests.helpers.page_server import PageServer  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
-# The whole corpus beside the checkout (yahoo-2, the largest page, is only there); else the
-# pages the tests vendor.
-SHARED_CORPUS = ROOT.parent / "shared" / "testdata" / "pages"
+# The whole corpus beside the checkout, or beside the worktrees' folder (yahoo-2, the largest
+# page, is only there); else the pages the tests vendor.
 VENDORED_CORPUS = ROOT / "tests" / "e2e" / "pages" / "readability"
+SHARED_CORPUS = next((p / "shared/testdata/pages" for p in (ROOT.parent, ROOT.parent.parent)
+                      if (p / "shared/testdata/pages").is_dir()), ROOT.parent / "shared/testdata/pages")
 CORPUS = SHARED_CORPUS if SHARED_CORPUS.is_dir() else VENDORED_CORPUS
 TARGET_MS = {"yahoo-2": 300, "wikipedia": 150, "pixnet": 150}
 
@@ -84,7 +85,7 @@ def main():
     parser.add_argument("--runs", type=int, default=10)
     parser.add_argument("--page", action="append", dest="pages", help="corpus page (repeatable)")
     args = parser.parse_args()
-    pages = args.pages or (["yahoo-2", "wikipedia"] if CORPUS == SHARED_CORPUS else ["wikipedia", "pixnet"])
+    pages = args.pages or (["yahoo-2", "wikipedia", "pixnet"] if CORPUS == SHARED_CORPUS else ["wikipedia", "pixnet"])
     if CORPUS != SHARED_CORPUS:
         print(f"bench: {SHARED_CORPUS} is absent: timing the vendored pages {', '.join(pages)} instead", file=sys.stderr)
 
