@@ -1,10 +1,10 @@
 """Where read_page's time goes: a CPU profile (CDP Profiler) of read_page calls in the page tab.
 
-Loads each page as bench_read_page.py does, calls read_page once to inject the scripts, then
-profiles --runs calls and prints the split by step of the reading (each sample counted in the
-innermost step it ran under: the copy of the page, the unseen-text pass, Readability, ...),
-then the functions with the most time (self, and with what they call), summed over the calls
-and divided by their number.
+Loads each page as bench_read_page.py does, calls read_page once to inject the scripts, brings
+the page's tab to the front (as bench_read_page.py does), then profiles --runs calls and prints
+the split by step of the reading (each sample counted in the innermost step it ran under: the
+copy of the page, the unseen-text pass, Readability, ...), then the functions with the most
+time (self, and with what they call), summed over the calls and divided by their number.
 
     python bench/profile_read_page.py [--runs 3] [--page wikipedia] [--top 25]
 """
@@ -19,7 +19,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # for tests.helpers
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # for bench_read_page
 
-from bench_read_page import CORPUS, timed_call  # noqa: E402
+from bench_read_page import CORPUS, bring_to_front, timed_call  # noqa: E402
 from tests.e2e.page_tabs import PageTabs  # noqa: E402
 from tests.helpers.browser import Browser, fresh_profile, remove_profile  # noqa: E402
 from tests.helpers.page_server import PageServer  # noqa: E402
@@ -135,6 +135,7 @@ def main():
                 url = server.url(f"{name}/source.html")
                 tabs.show(url)
                 timed_call(tabs)
+                bring_to_front(browser, url)
                 profile = profile_calls(browser, tabs, page_session(browser, url), args.runs)
                 self_ms, total_ms = totals(profile)
                 split = steps(profile)
