@@ -4,12 +4,15 @@ On a machine shared with other work, two runs of bench_read_page.py a minute apa
 more than most changes make: the load moves between them. Here one tab holds both versions of
 the content scripts, the work tree's and those of a git revision (`--base`), each under its own
 namespace, and each round times the main-content extraction and the Markdown of one, then of the
-other (in alternating order), so the load falls on both alike. Also says whether the two gave the
-same Markdown on every run. The vendored libraries (Readability, Turndown) are the work tree's.
+other (in alternating order), so the load falls on both alike. Besides the time, each call's CPU
+time on the tab's main thread (CDP Performance metrics in thread time), which other work on a
+busy machine stretches far less. Also says whether the two gave the same Markdown on every run.
+The vendored libraries (Readability, Turndown) are the work tree's.
 
     python bench/compare_read_page.py [--base 9a98cba] [--runs 15] [--page wikipedia --page pixnet]
 
-Prints a Markdown table: median and minimum ms per page for each version, and the change.
+Prints a Markdown table: median and minimum ms per page for each version, and the change, in
+time and in CPU.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # for tests.helpers
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # for bench_read_page
 
-from bench_read_page import CORPUS  # noqa: E402
+from bench_read_page import CORPUS, page_cpu_meter  # noqa: E402
 from tests.helpers.browser import Browser, fresh_profile, remove_profile  # noqa: E402
 from tests.helpers.page_server import PageServer  # noqa: E402
 
@@ -44,7 +47,7 @@ READ = """
 const page = globalThis["tabagent_" + arguments[0]];
 const started = performance.now();
 const { content } = page.mainContent.extract(document);
-const markdown = page.markdown.toMarkdown(content);
+const markdown = page.markdown.toMarkdown(content, { consume: true });
 return [performance.now() - started, markdown];
 """
 
@@ -63,18 +66,30 @@ def at_revision(revision):
     return lambda path: subprocess.run(["git", "show", f"{revision}:{path}"], cwd=ROOT, capture_output=True, text=True, check=True).stdout
 
 
-def compare(driver, url, runs, scripts):
+def compare(browser, url, runs, scripts):
+    driver = browser.driver
     driver.get(url)
     driver.execute_script(LOAD, *scripts)
-    times, same = {"base": [], "now": []}, True
+    cpu = page_cpu_meter(browser, url)
+    times, cpu_times, same = {"base": [], "now": []}, {"base": [], "now": []}, True
     for round_ in range(runs + 1):  # (round 0 warms both up)
         markdown = {}
         for version in ("base", "now") if round_ % 2 else ("now", "base"):
+            before = cpu()
             ms, markdown[version] = driver.execute_script(READ, version)
             if round_:
                 times[version].append(ms)
+                cpu_times[version].append(cpu() - before)
         same &= markdown["base"] == markdown["now"]
-    return times, same
+    return times, cpu_times, same
+
+
+def row(name, times, cpu_times, same):
+    base, now = statistics.median(times["base"]), statistics.median(times["now"])
+    cpu_base, cpu_now = statistics.median(cpu_times["base"]), statistics.median(cpu_times["now"])
+    return (f"| {name} | {base:.1f} | {min(times['base']):.1f} | {now:.1f} | {min(times['now']):.1f} "
+            f"| {100 * (now - base) / base:+.0f} % | {cpu_base:.1f} | {cpu_now:.1f} | {100 * (cpu_now - cpu_base) / cpu_base:+.0f} % "
+            f"| {'yes' if same else 'NO'} |")
 
 
 def main():
@@ -90,17 +105,14 @@ def main():
     try:
         with PageServer(CORPUS) as server:
             for name in args.pages or ["wikipedia", "pixnet"]:
-                times, same = compare(browser.driver, server.url(f"{name}/source.html"), args.runs, scripts)
-                base, now = statistics.median(times["base"]), statistics.median(times["now"])
-                rows.append(f"| {name} | {base:.1f} | {min(times['base']):.1f} | {now:.1f} | {min(times['now']):.1f} "
-                            f"| {100 * (now - base) / base:+.0f} % | {'yes' if same else 'NO'} |")
+                rows.append(row(name, *compare(browser, server.url(f"{name}/source.html"), args.runs, scripts)))
     finally:
         browser.quit()
         remove_profile(profile)
     print(f"read_page's extraction and Markdown in the page, {args.runs} runs each, in turns; "
           f"base {args.base}, now the work tree; times in ms\n")
-    print("| page | base: median | min | now: median | min | median change | same Markdown |")
-    print("|---|---|---|---|---|---|---|")
+    print("| page | base: median | min | now: median | min | median change | CPU base | CPU now | CPU change | same Markdown |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     print("\n".join(rows))
 
 

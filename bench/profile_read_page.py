@@ -1,8 +1,10 @@
 """Where read_page's time goes: a CPU profile (CDP Profiler) of read_page calls in the page tab.
 
-Loads each page as bench_read_page.py does, calls read_page once to inject the scripts, then
-profiles --runs calls and prints the functions with the most time (self, and with what they
-call), summed over the calls and divided by their number.
+Loads each page as bench_read_page.py does, calls read_page once to inject the scripts, brings
+the page's tab to the front (as bench_read_page.py does), then profiles --runs calls and prints
+the split by step of the reading (each sample counted in the innermost step it ran under: the
+copy of the page, the unseen-text pass, Readability, ...), then the functions with the most
+time (self, and with what they call), summed over the calls and divided by their number.
 
     python bench/profile_read_page.py [--runs 3] [--page wikipedia] [--top 25]
 """
@@ -17,7 +19,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # for tests.helpers
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # for bench_read_page
 
-from bench_read_page import CORPUS, timed_call  # noqa: E402
+from bench_read_page import CORPUS, bring_to_front, timed_call  # noqa: E402
 from tests.e2e.page_tabs import PageTabs  # noqa: E402
 from tests.helpers.browser import Browser, fresh_profile, remove_profile  # noqa: E402
 from tests.helpers.page_server import PageServer  # noqa: E402
@@ -72,6 +74,41 @@ def lines(profile):
     return by_line
 
 
+# The steps of one reading, by the function that runs each (main-content.js, frames.js, sight.js,
+# html-to-markdown.js and the vendored libraries); a sample belongs to the innermost one.
+STEPS = {
+    "visibleCopy": "copy of the page: clone, hidden elements out",
+    "cloneWithFrames": "copy of the page: clone, hidden elements out",
+    "unseenText": "unseen text: a verdict per text node",
+    "removeBoilerplate": "boilerplate out",
+    "parse": "Readability",
+    "pageMetadata": "metadata",
+    "firstChoice": "first choice: marker, widening",
+    "notJustTheChrome": "candidates weighed",
+    "choose": "first choice: marker, widening",
+    "wrapLooseRuns": "line rules, lead, boxes",
+    "extract": "line rules, lead, boxes",
+    "RootNode": "Turndown: its copy, whitespace",
+    "turndown": "Turndown: conversion",
+    "readPage": "the rest of read_page (pages, fields)",
+}
+NATIVE_COPY = "cloneNode"
+OUTSIDE = {"(garbage collector)": "garbage collection", "(program)": "(program: the browser's own work)"}
+
+
+def steps(profile):
+    """ms per step (STEPS), with the cloneNode calls of each step apart, from the samples."""
+    nodes = {node["id"]: node for node in profile["nodes"]}
+    parent = {child: node["id"] for node in profile["nodes"] for child in node.get("children", [])}
+    split = defaultdict(float)
+    for sample, delta in zip(profile["samples"], profile["timeDeltas"]):
+        names = [nodes[at]["callFrame"]["functionName"] for at in ancestry(sample, parent)]
+        step = next((STEPS[name] for name in names if name in STEPS), None) or OUTSIDE.get(names[0])
+        if step:
+            split[f"{step}: cloneNode" if names[0] == NATIVE_COPY else step] += delta / 1000
+    return split
+
+
 def ancestry(node_id, parent):
     while node_id is not None:
         yield node_id
@@ -98,8 +135,15 @@ def main():
                 url = server.url(f"{name}/source.html")
                 tabs.show(url)
                 timed_call(tabs)
+                bring_to_front(browser, url)
                 profile = profile_calls(browser, tabs, page_session(browser, url), args.runs)
                 self_ms, total_ms = totals(profile)
+                split = steps(profile)
+                print(f"\n### {name}: the reading by step, ms per call, over {args.runs} calls\n")
+                print("| step | ms |\n|---|---|")
+                for step, ms in sorted(split.items(), key=lambda kv: -kv[1]):
+                    print(f"| {step} | {ms / args.runs:.1f} |")
+                print(f"| all steps | {sum(split.values()) / args.runs:.1f} |")
                 print(f"\n### {name}: ms per call, over {args.runs} calls\n")
                 print("| function | self | total |\n|---|---|---|")
                 for fn, ms in sorted(total_ms.items(), key=lambda kv: -kv[1])[: args.top]:

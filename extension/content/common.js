@@ -16,7 +16,9 @@
   const clamp = (n, lo, hi) => Math.max(lo, Math.min(hi, Math.floor(n)));
 
   // Collapse runs of whitespace (including newlines) so snippets read as one line.
-  const squash = (text) => (text || "").replace(/\s+/g, " ").trim();
+  // (A lone space is left as it is rather than replaced by another: read_page squashes the
+  // text of every block several times, and most of its whitespace is lone spaces.)
+  const squash = (text) => (text || "").replace(/\s{2,}|[^\S ]/g, " ").trim();
 
   // Cut `text` to `max` characters; `cut` tells whether anything was dropped.
   function truncate(text, max) {

@@ -84,8 +84,9 @@
         continue;
       }
       // Shown while hidden by its own style: waiting to be revealed (sight.js). What reads
-      // the copy takes an inline visibility:hidden as gone.
-      if (dropHidden && el.style?.visibility === "hidden") copied[i].style.removeProperty("visibility");
+      // the copy takes an inline visibility:hidden as gone. (`el.style` makes a declaration
+      // object for every element asked: only those with a style attribute are.)
+      if (dropHidden && el.hasAttribute("style") && el.style?.visibility === "hidden") copied[i].style.removeProperty("visibility");
       if (el.localName === "iframe" || el.localName === "frame") frames.push([el, copied[i]]);
       else if (el.shadowRoot) hosts.push([el, copied[i]]);
     }

@@ -162,5 +162,19 @@
   // Accepts an element or an HTML string. Soft hyphens and zero-width spaces are invisible
   // to a reader (a hyphen shows only where a line breaks) but split words for a model and
   // for find_in_page alike, and cost tokens.
-  page.markdown = { toMarkdown: (input) => converter().turndown(input).replace(/[\u00ad\u200b]/g, "") };
+  const convert = (input) => converter().turndown(input).replace(/[\u00ad\u200b]/g, "");
+
+  // With `consume`, the element is a copy nothing reads afterwards (read_page's content):
+  // Turndown, which clones what it is given before it trims its whitespace, converts it as
+  // it is rather than copying the article once more.
+  function toMarkdown(input, { consume = false } = {}) {
+    if (!consume || typeof input === "string") return convert(input);
+    input.cloneNode = () => input;
+    try {
+      return convert(input);
+    } finally {
+      delete input.cloneNode;
+    }
+  }
+  page.markdown = { toMarkdown };
 })();

@@ -11,7 +11,7 @@
       throw new page.PageToolError("This tab has no page text to read (it may be showing a PDF, an image or a browser page).");
     }
     const { article, content, extracted_by } = page.mainContent.extract(document);
-    return { article, markdown: page.markdown.toMarkdown(content), extracted_by };
+    return { article, markdown: page.markdown.toMarkdown(content, { consume: true }), extracted_by };
   }
 
   function readPage({ page: number, max_tokens }) {

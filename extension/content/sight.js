@@ -80,11 +80,16 @@
     return [parts[0], parts[1], parts[2], parts.length > 3 ? parts[3] : 1];
   }
 
+  // (Each colour's luminance is worked out once: rgba() hands out one array per colour.)
+  const luminances = new WeakMap();
+  function luminance(color) {
+    if (!luminances.has(color)) {
+      const [R, G, B] = color.slice(0, 3).map((c) => (c / 255 <= 0.03928 ? c / 255 / 12.92 : ((c / 255 + 0.055) / 1.055) ** 2.4));
+      luminances.set(color, 0.2126 * R + 0.7152 * G + 0.0722 * B);
+    }
+    return luminances.get(color);
+  }
   function contrast(one, other) {
-    const luminance = ([r, g, b]) => {
-      const [R, G, B] = [r, g, b].map((c) => (c / 255 <= 0.03928 ? c / 255 / 12.92 : ((c / 255 + 0.055) / 1.055) ** 2.4));
-      return 0.2126 * R + 0.7152 * G + 0.0722 * B;
-    };
     const [a, b] = [luminance(one), luminance(other)].sort((x, y) => y - x);
     return (a + 0.05) / (b + 0.05);
   }
@@ -101,11 +106,11 @@
 
     // A box of at most a pixel that hides what overflows it, or a clip to nothing: the
     // "visually hidden" pattern. Collapsed accordions (full width, no height) stay read.
+    // (`clip` applies to positioned boxes only: the others' is not read.)
     function clipsAway(el) {
       const style = styleOf(el);
-      const clip = style.clip.match(/rect\(([-\d.]+)px,? ([-\d.]+)px,? ([-\d.]+)px,? ([-\d.]+)px\)/);
-      if (clip && /absolute|fixed/.test(style.position)
-        && (clip[3] - clip[1] <= 1 || clip[2] - clip[4] <= 1)) return true;
+      const clip = /absolute|fixed/.test(style.position) && style.clip.match(/rect\(([-\d.]+)px,? ([-\d.]+)px,? ([-\d.]+)px,? ([-\d.]+)px\)/);
+      if (clip && (clip[3] - clip[1] <= 1 || clip[2] - clip[4] <= 1)) return true;
       if (/^inset\((5\d|[6-9]\d|100)%/.test(style.clipPath)) return true;
       if (style.overflowX === "visible" || style.overflowY === "visible") return false;
       const box = el.getBoundingClientRect();
@@ -117,8 +122,18 @@
       return clipped.get(el);
     }
 
+    // The colour an element's text is painted in, read once for the two tests that ask.
+    const textColours = new Map();
+    function textColour(el) {
+      if (!textColours.has(el)) {
+        const style = styleOf(el);
+        textColours.set(el, rgba(style.webkitTextFillColor || style.color));
+      }
+      return textColours.get(el);
+    }
+
     function paintsNothing(el, style) {
-      if (rgba(style.webkitTextFillColor || style.color)[3] > 0.05) return false;
+      if (textColour(el)[3] > 0.05) return false;
       if (style.textShadow !== "none" || parseFloat(style.webkitTextStrokeWidth) > 0) return false;
       for (let at = el; at; at = at.parentElement) {  // a gradient clipped to the text paints it
         const s = styleOf(at);
@@ -203,12 +218,12 @@
       return faint.get(el);
     }
     // The text's colour when it is that of the background under it; else null.
+    // (The shadow is asked last: most text stands out from its background without one.)
     function colourLikeBackground(el) {
-      const style = styleOf(el);
-      const text = rgba(style.webkitTextFillColor || style.color);
-      if (text[3] < 0.95 || style.textShadow !== "none") return null;
+      const text = textColour(el);
+      if (text[3] < 0.95) return null;
       const background = backgroundUnder(el);
-      if (!background || contrast(text, background.color) >= FAINT_CONTRAST) return null;
+      if (!background || contrast(text, background.color) >= FAINT_CONTRAST || styleOf(el).textShadow !== "none") return null;
       const outside = background.owner?.parentElement ? rgba(styleOf(background.owner.parentElement).color) : [0, 0, 0, 1];
       return contrast(text, outside) >= FAINT_CONTRAST ? text : null;
     }

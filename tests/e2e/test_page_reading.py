@@ -166,6 +166,33 @@ def test_markdown_spends_tokens_on_content(open_page):
     assert to_markdown('<pre><code class="language-js">let a = b_c * 2;</code></pre>') == "```js\nlet a = b_c * 2;\n```"
 
 
+def test_markdown_leaves_an_element_as_it_was_unless_it_is_read_page_s_own_copy(open_page):
+    # Turndown trims the whitespace of what it converts: a page's own element is converted from
+    # a copy, and read_page's copy of the article (consume) as it is, with no copy more.
+    tools = open_page("article.html")
+    result = tools.evaluate("""(() => {
+      const box = document.createElement("div");
+      box.innerHTML = "<p>  Spaced   <b> words </b>  here. </p>";
+      document.body.append(box);
+      const before = box.innerHTML;
+      const copied = TabAgentPage.markdown.toMarkdown(box);
+      const kept = box.innerHTML === before;
+      const copy = box.cloneNode(true);
+      box.remove();
+      const clone = Node.prototype.cloneNode;
+      let clones = 0;
+      Node.prototype.cloneNode = function (...args) { clones++; return clone.apply(this, args); };
+      try {
+        const consumed = TabAgentPage.markdown.toMarkdown(copy, { consume: true });
+        return { copied, kept, consumed, clones, patched: Object.hasOwn(copy, "cloneNode") };
+      } finally {
+        Node.prototype.cloneNode = clone;
+      }
+    })()""")
+    assert result == {"copied": "Spaced **words** here.", "kept": True, "consumed": "Spaced **words** here.",
+                      "clones": 0, "patched": False}
+
+
 def test_read_page_pages_split_between_paragraphs(chromium, corpus):
     chromium.get(corpus.url("wikipedia/source.html"))
     tools = PageTools(chromium).inject()

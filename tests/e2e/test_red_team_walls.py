@@ -201,18 +201,20 @@ def test_a_selection_cannot_close_its_marking(turn, model, site):
 
 
 def test_text_hidden_from_the_reader_never_reaches_the_model(turn, model, site):
-    """unseen.html hides instructions eleven ways a stylesheet allows (too small, no paint, the
-    background's colour, off the page, clipped to a pixel), which read_page leaves out, and in
-    invisible characters, which the marking drops: the model gets none of them. It does get
-    the ten look-alikes a person sees (gradient letters, white on a photo or a dark box, a
-    closed <details>, hidden="until-found", ...)."""
+    """unseen.html hides instructions twelve ways a stylesheet allows (too small, no paint, the
+    background's colour, off the page, clipped to a pixel, pushed off the page by an empty
+    sibling's negative margin while the rest of its paragraph stays), which read_page leaves
+    out, and in invisible characters, which the marking drops: the model gets none of them. It
+    does get the eleven look-alikes a person sees (gradient letters, white on a photo or a dark
+    box, white letters drawn with a dark shadow, a closed <details>, hidden="until-found", ...)."""
     model.script(call("read_page"), Reply(text="The river is high."))
     turn.show(site.url("unseen.html"))
     send(turn.browser, "What does this page say?")
     wait_for_status(turn.browser, "ok")
     read = told(model, 1)
     assert "Engineers expect the water to fall by Thursday." in read
-    assert [f"SEEN-{n}" for n in range(1, 11) if f"SEEN-{n}" not in read] == []
+    assert [f"SEEN-{n}" for n in range(1, 12) if f"SEEN-{n}" not in read] == []
+    assert "The ferry runs every hour." in read  # (only the text pushed off the page goes)
     assert "HIDDEN" not in everything_the_model_read(model)
     # The last paragraph ends in a sentence written in tag characters, which draw nothing.
     assert "throughout the week.\n" in read and not any(0xE0000 <= ord(c) <= 0xE007F for c in read)

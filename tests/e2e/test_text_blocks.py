@@ -51,3 +51,40 @@ def test_the_innermost_blocks_of_real_pages_are_those_of_the_plain_definition(ch
     for root in ["document.body", "document.body.cloneNode(true)", "document.querySelector('table, main, article') || document.body"]:
         blocks = innermost(tools, root)
         assert blocks["found"] == blocks["plain"], root
+
+
+def test_in_a_copy_of_the_page_the_blocks_are_found_again_only_after_a_change(chromium, site):  # noqa: F811
+    # read_page's line rules ask after each rule; most change nothing, and then the last answer
+    # stands. Any change under the root (a block gone, text added, a text emptied) is seen.
+    chromium.get(site.url("article.html"))
+    tools = PageTools(chromium).inject()
+    asked = tools.evaluate(f"""(() => {{
+      const copy = document.cloneNode(true);
+      copy.body.innerHTML = '<div id="a"><p id="p1">One</p><p id="p2">Two</p><p id="blank"> </p></div><ul><li id="i1">x</li></ul>';
+      const walk = copy.createTreeWalker;
+      let walks = 0;
+      copy.createTreeWalker = (...args) => {{ walks++; return walk.apply(copy, args); }};
+      const ask = () => {{
+        const before = walks;
+        const ids = TabAgentPage.textBlocks.innermostWithText(copy.body, {json.dumps(KINDS)}, {json.dumps(BLOCKS)}).map((el) => el.id);
+        return {{ ids, walked: walks > before }};
+      }};
+      const answers = [ask(), ask()];
+      answers[1].ids.reverse(); // (a caller's own list: the next answer is not changed by it)
+      answers.push(ask());
+      copy.getElementById("p2").remove();
+      answers.push(ask());
+      copy.getElementById("blank").firstChild.data = "Three";
+      answers.push(ask());
+      copy.getElementById("i1").firstChild.data = " ";
+      answers.push(ask());
+      return answers;
+    }})()""")
+    assert asked == [
+        {"ids": ["p1", "p2", "i1"], "walked": True},
+        {"ids": ["i1", "p2", "p1"], "walked": False},
+        {"ids": ["p1", "p2", "i1"], "walked": False},
+        {"ids": ["p1", "i1"], "walked": True},
+        {"ids": ["p1", "blank", "i1"], "walked": True},
+        {"ids": ["p1", "blank"], "walked": True},
+    ]

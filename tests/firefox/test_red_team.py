@@ -37,7 +37,8 @@ def test_text_hidden_from_the_reader_never_reaches_the_model(tab, model, site):
     assert wait_for_status(firefox, tab.chat, "ok", "error") == "ok"
     read = [m for m in model.requests[1]["body"]["messages"] if m["role"] == "tool"][-1]["content"]
     assert "Engineers expect the water to fall by Thursday." in read
-    assert [f"SEEN-{n}" for n in range(1, 11) if f"SEEN-{n}" not in read] == []
+    assert [f"SEEN-{n}" for n in range(1, 12) if f"SEEN-{n}" not in read] == []
+    assert "The ferry runs every hour." in read  # (only the text a negative margin pushed off the page goes)
     assert "HIDDEN" not in json.dumps([request["body"] for request in model.requests])
     assert not any(0xE0000 <= ord(c) <= 0xE007F for c in read)
 
