@@ -34,7 +34,7 @@ const rpc = new Rpc(self, {
   listTools: async (key) => (await api()).list_tools_json(remotePage(key)),
   callTool: async (key, name, argsJson) => (await api()).call_tool_json(name, argsJson, remotePage(key)),
   runTurn: async (key, requestJson) =>
-    (await api()).run_turn_json.callKwargs(requestJson, (json) => rpc.notify("emit", key, json), {
+    (await api()).run_turn_json.callKwargs(requestJson, (json) => rpc.notifyGathered("emit", key, json), {
       page: remotePage(key),
       browser_model: remoteModel(key),
       sandbox_for: (agentName) => remoteSandbox(key, agentName),
