@@ -285,8 +285,9 @@ def measure(args) -> dict:
 
 def print_table(args, results: dict) -> None:
     load = ", ".join(f"{value:.1f}" for value in results["load"])
-    print(f"\n### Side panel ({args.runs} streamed replies of {args.tokens} tokens; 7 opens; ms; "
-          f"{args.busy} busy process(es) beside it, load average (1, 5, 15 min) at the end {load})\n")
+    measured = "the live-Markdown rows" if args.markdown_only else f"{args.runs} streamed replies of {args.tokens} tokens; 7 opens"
+    print(f"\n### Side panel ({measured}; ms; {args.busy} busy process(es) beside it, "
+          f"load average (1, 5, 15 min) at the end {load})\n")
     print("| measure | median | p95 | min–max | target |")
     print("|---|---|---|---|---|")
     if not args.markdown_only:
