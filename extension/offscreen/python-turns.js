@@ -94,7 +94,7 @@ export class TurnRunner {
     this.waiting.add(conversationId);
     const running = this.api().then((api) => {
       if (!this.waiting.delete(conversationId)) return JSON.stringify({ status: Status.cancelled, memory });
-      return api.run_turn_json(request, (jsons) => batcher.push(...jsons.map((json) => JSON.parse(json))), {
+      return api.run_turn_json(request, (events) => batcher.push(...events), {
         page,
         browser_model: builtinModel,
         sandbox_for: (agentName) => this.sandboxes.forAgent(conversationId, agentName),

@@ -45,6 +45,11 @@ export class Rpc {
     this.gathered.values.push(value);
   }
 
+  // What was gathered goes out now (an event that must not wait for Python to yield).
+  flushGathered() {
+    this.#postGathered();
+  }
+
   #postGathered() {
     const gathered = this.gathered;
     this.gathered = null;
