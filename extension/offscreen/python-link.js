@@ -20,6 +20,7 @@ function callOne(object, allowed, method, args) {
 export class PythonLink {
   constructor(worker = new Worker(new URL("python-worker.js", import.meta.url), { type: "module" })) {
     this.lent = new Map(); // key -> { emit, page, browser_model, sandbox_for }, while their call runs
+    // (emit is given the events Python made in one go, in order)
     this.nextKey = 1;
     this.rpc = new Rpc(worker, this.#handlers());
     worker.addEventListener("error", (event) => this.rpc.fail(new Error(`Python's worker failed: ${event.message || "it did not load"}`)));
@@ -82,7 +83,7 @@ export class PythonLink {
 
   #handlers() {
     return {
-      emit: (key, json) => this.#lentAs(key, "emit")(json),
+      emit: (key, events) => this.#lentAs(key, "emit")(events),
       page: (key, method, ...args) => callOne(this.#lentAs(key, "page"), PAGE_CALLS, method, args),
       model: (key, method, ...args) => callOne(this.#lentAs(key, "browser_model"), MODEL_CALLS, method, args),
       sandbox: (key, agentName, method, ...args) => callOne(this.#lentAs(key, "sandbox_for")(agentName), SANDBOX_CALLS, method, args),

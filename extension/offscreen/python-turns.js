@@ -38,12 +38,15 @@ class EventBatcher {
     this.sentAt = -Infinity; // when the last batch went out
   }
 
-  // An event goes out at once when nothing went out in the last BATCH_MS (a token of a reply
-  // streamed at a steady pace waits for no timer); events that come quicker than that leave
+  // Events go out at once when nothing went out in the last BATCH_MS (a token of a reply
+  // streamed at a steady pace waits for no timer), and those that came together (Python's
+  // events of one network read) leave together; events that come quicker than that leave
   // together when the time is up.
-  push(event) {
-    this.pending.push(event);
-    this.all.push(event);
+  push(...events) {
+    for (const event of events) {
+      this.pending.push(event);
+      this.all.push(event);
+    }
     if (this.timer) return;
     const wait = this.sentAt + BATCH_MS - performance.now();
     if (wait > 0) this.timer = setTimeout(() => this.flush(), wait);
@@ -91,7 +94,7 @@ export class TurnRunner {
     this.waiting.add(conversationId);
     const running = this.api().then((api) => {
       if (!this.waiting.delete(conversationId)) return JSON.stringify({ status: Status.cancelled, memory });
-      return api.run_turn_json(request, (json) => batcher.push(JSON.parse(json)), {
+      return api.run_turn_json(request, (events) => batcher.push(...events), {
         page,
         browser_model: builtinModel,
         sandbox_for: (agentName) => this.sandboxes.forAgent(conversationId, agentName),

@@ -10,6 +10,7 @@
 import { Rpc } from "./rpc.js";
 import { startPython } from "./python.js";
 import { WHY_NO_CODE_SANDBOX } from "../browser/code-sandbox.js";
+import { EventKind } from "../shared/wire.js";
 
 const python = startPython();
 let module = null; // tabagent.app.json_entry_points, once Python is up
@@ -34,7 +35,7 @@ const rpc = new Rpc(self, {
   listTools: async (key) => (await api()).list_tools_json(remotePage(key)),
   callTool: async (key, name, argsJson) => (await api()).call_tool_json(name, argsJson, remotePage(key)),
   runTurn: async (key, requestJson) =>
-    (await api()).run_turn_json.callKwargs(requestJson, (json) => rpc.notify("emit", key, json), {
+    (await api()).run_turn_json.callKwargs(requestJson, eventsOut(key), {
       page: remotePage(key),
       browser_model: remoteModel(key),
       sandbox_for: (agentName) => remoteSandbox(key, agentName),
@@ -46,6 +47,20 @@ const rpc = new Rpc(self, {
   },
   run: (key, code) => runForDebugging(key, code),
 });
+
+// The turn's events, parsed here rather than on the document's thread (the panel's). Tokens
+// and thoughts made in one go (one network read) cross together once Python yields; any other
+// event goes at once, with those before it, so a step, a tool call or an error never waits
+// while Python goes on computing (a long tool of the user's, say).
+const STREAMED = new Set([EventKind.token, EventKind.reasoning]);
+
+function eventsOut(key) {
+  return (json) => {
+    const event = JSON.parse(json);
+    rpc.notifyGathered("emit", key, event);
+    if (!STREAMED.has(event.kind)) rpc.flushGathered();
+  };
+}
 
 // The page bridge (page-bridge.js pageBridge) lent for `key`.
 function remotePage(key) {

@@ -30,6 +30,7 @@ class Reply:
     token_delay: float = 0.0  # seconds between streamed pieces
     first_token_delay: float = 0.0
     pieces: list[str] | None = None  # how to split `text` when streaming (default: by word)
+    together: bool = False  # the text's pieces in one write: what a fast server's buffered output looks like
     usage: dict | None = None
     reasoning: str = ""  # streamed, word by word, before the text
     # where the reasoning goes: a delta field ("reasoning_content", "reasoning"), or "think"
@@ -162,13 +163,14 @@ class _Handler(BaseHTTPRequestHandler):
         self.end_headers()
         sent = []
 
-        def event(data: str):
-            line = f"data: {data}\n\n"
-            sent.append(line)
-            encoded = line.encode()
+        def event(*datas: str):  # several: in one write
+            lines = [f"data: {data}\n\n" for data in datas]
+            sent.extend(lines)
+            encoded = "".join(lines).encode()
             self.wfile.write(f"{len(encoded):x}\r\n".encode() + encoded + b"\r\n")
             self.wfile.flush()
-            self.server.owner._on_sent(data)
+            for data in datas:
+                self.server.owner._on_sent(data)
 
         try:
             time.sleep(reply.first_token_delay)
@@ -181,8 +183,11 @@ class _Handler(BaseHTTPRequestHandler):
                 event(json.dumps(_chunk({key: piece})))
                 time.sleep(reply.token_delay)
             reply.wait("text")
-            for piece in reply.text_pieces() if reply.text else []:
-                event(json.dumps(_chunk({"content": piece})))
+            text_events = [json.dumps(_chunk({"content": piece})) for piece in (reply.text_pieces() if reply.text else [])]
+            if reply.together and text_events:
+                event(*text_events)
+            for data in [] if reply.together else text_events:
+                event(data)
                 time.sleep(reply.token_delay)
             for i, call in enumerate(reply.tool_calls):
                 arguments = json.dumps(call.get("arguments", {}))
