@@ -44,31 +44,37 @@ async function lastLocator() {
   return (await chrome.storage.session.get(LAST_LOCATOR))[LAST_LOCATOR] ?? 0;
 }
 
-// One call at a time gives out locators, browser-wide: two turns acting in two tabs at once
-// would otherwise both start from the same highest number and give the same locators to
-// elements of both tabs. A call takes its place in this chain before its first await; the
-// next one starts when it has written its highest number. The chain lives in this service
-// worker only: one that was stopped had no call running, and storage keeps the number.
-// A page can hold a call (a click whose handler never returns, a script that never yields):
-// execute() gives up on it after its bound (allowedFor), so one page holds back the tools of
-// other tabs for that long at most.
-let locatorsGiven = Promise.resolve();
+// Two turns acting in two tabs at once must never give the same locators to elements of both
+// tabs, and neither may wait for the other (a wait_for takes up to 20 s). So a call that
+// starts while others run numbers from a block of its own, above theirs: CONCURRENT_BLOCK
+// more than any locators one call gives. The floor is taken with no await between reading
+// and claiming it. What calls gave is also kept here at once, before storage has it. A
+// service worker that was stopped had no call running, and storage keeps the number.
+const CONCURRENT_BLOCK = 10_000;
+const floorsInFlight = new Set();
+let highestGiven = 0;
 
-function oneAtATime(work) {
-  const mine = locatorsGiven.then(work);
-  locatorsGiven = mine.catch(() => {}); // a call that failed does not stop the ones after it
-  return mine;
+function claimFloor(stored) {
+  const above = [...floorsInFlight].map((floor) => floor + CONCURRENT_BLOCK);
+  const floor = Math.max(stored, highestGiven, ...above);
+  floorsInFlight.add(floor);
+  return floor;
 }
 
-function runWithLocators(tab, name, toolArgs, planId) {
-  return oneAtATime(async () => {
-    const before = await lastLocator();
-    const reply = await execute(tab, { func: runInPage, args: [name, toolArgs, planId, before] }, allowedFor(name));
+async function runWithLocators(tab, name, toolArgs, planId) {
+  const floor = claimFloor(await lastLocator());
+  try {
+    const reply = await execute(tab, { func: runInPage, args: [name, toolArgs, planId, floor] }, allowedFor(name));
     if (!reply) return null;
     const { last_locator: last, ...rest } = reply;
-    if (last > before) await chrome.storage.session.set({ [LAST_LOCATOR]: last });
+    if (last > highestGiven) {
+      highestGiven = last;
+      await chrome.storage.session.set({ [LAST_LOCATOR]: last });
+    }
     return rest;
-  });
+  } finally {
+    floorsInFlight.delete(floor);
+  }
 }
 
 // Injected at once, not when the document is idle (executeScript's default): a page still
