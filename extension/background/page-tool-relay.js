@@ -8,6 +8,7 @@
 import { FIRST_IN_EVERY_PAGE } from "../browser/content-world.js";
 import { keptOutInWords, refusedByPdfViewer } from "../browser/pdf-viewer.js";
 import { MessageType } from "../shared/messages.js";
+import { PAGE_TOOL_DEFAULTS } from "../shared/wire.js";
 import { askOffscreen } from "./offscreen-document.js";
 import { PageUnavailable, agentTab, settled, tabById, whyUnreadable } from "./page-access.js";
 import { takeScreenshot } from "./screenshot.js";
@@ -101,9 +102,9 @@ async function execute(tab, injection, allowMs = PAGE_SILENT_MS) {
 // A page whose own script never yields (a loop, a long synchronous task) cannot run
 // TabAgent's either, and executeScript would never answer: past this bound the turn goes on
 // with a sentence instead of waiting for good. It is far above what a tool takes on a large
-// page; wait_for is given the longest wait it takes on top (waiting.js, LONGEST_MS).
+// page; wait_for is given the longest wait it takes on top (wire.py PAGE_TOOL_DEFAULTS).
 const PAGE_SILENT_MS = 15_000;
-const LONGEST_WAIT_MS = 20_000;
+const LONGEST_WAIT_MS = PAGE_TOOL_DEFAULTS.wait_for.longest_ms;
 
 const allowedFor = (name) => PAGE_SILENT_MS + (name === "wait_for" ? LONGEST_WAIT_MS : 0);
 

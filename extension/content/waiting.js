@@ -4,7 +4,7 @@
 // (background/page-access.js: settled); this waits for what the page does after.
 (() => {
   const page = (globalThis.TabAgentPage ??= {});
-  const LONGEST_MS = 20_000;
+  const LONGEST_MS = page.DEFAULTS.wait_for.longest_ms;
   const POLL_MS = 100;
 
   function present({ text, locator }) {

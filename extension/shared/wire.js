@@ -106,7 +106,8 @@ export const PAGE_TOOL_DEFAULTS = Object.freeze({
     "max_controls": 150
   },
   "wait_for": {
-    "timeout_ms": 5000
+    "timeout_ms": 5000,
+    "longest_ms": 20000
   },
   "get_selection": {
     "context_chars": 300

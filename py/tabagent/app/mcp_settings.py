@@ -4,7 +4,7 @@ connection, the Tools view's list, and the prompts offered as / commands."""
 from __future__ import annotations
 
 from ..mcp import MCPClient, MCPError
-from ..mcp.tools import cut, describe
+from ..mcp.tools import MAX_RESULT_CHARS, cut, describe
 from .mcp_servers import CONNECT_TIMEOUT, RESOURCES, ServerConnections, fingerprint, server_headers
 
 
@@ -80,4 +80,4 @@ async def prompt_text(server: dict, headers: dict, name: str, arguments: dict, h
         content = message.get("content") if isinstance(message, dict) else None
         items = content if isinstance(content, list) else [content]
         parts += [str(item.get("text", "")) for item in items if isinstance(item, dict) and item.get("type") == "text"]
-    return cut("\n\n".join(part for part in parts if part), 20_000)
+    return cut("\n\n".join(part for part in parts if part), MAX_RESULT_CHARS)  # as a tool result is

@@ -152,7 +152,8 @@ class PageReader:
             gone: wait for it to go away instead.
             timeout: seconds to wait at most (up to 20).
         """
-        args = {"gone": gone, "timeout_ms": int(max(0, min(float(timeout), 20)) * 1000)}
+        longest = DEFAULT["wait_for"]["longest_ms"] / 1000
+        args = {"gone": gone, "timeout_ms": int(max(0, min(float(timeout), longest)) * 1000)}
         args.update({"text": text} if text is not None else {})
         args.update({"locator": locator} if locator is not None else {})
         return await self._read("wait_for", args)

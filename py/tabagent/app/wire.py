@@ -81,7 +81,7 @@ PAGE_TOOL_DEFAULTS = {
     "read_page": {"page": 1, "max_tokens": 4000},
     "page_html": {"max_chars": 15_000},
     "list_controls": {"page": 1, "max_controls": 150},
-    "wait_for": {"timeout_ms": 5000},
+    "wait_for": {"timeout_ms": 5000, "longest_ms": 20_000},  # a longer timeout is cut to longest_ms
     "get_selection": {"context_chars": 300},
     "find_in_page": {"max_results": 20, "context_chars": 80},
     "query_page": {"max_results": 50, "max_chars": 500},
