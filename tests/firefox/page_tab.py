@@ -8,10 +8,11 @@ from .sidebar import ask_background, open_chat
 
 
 class PageTab:
-    def __init__(self, firefox):
+    def __init__(self, firefox, chat: str | None = None):
+        """A new page tab, beside a new chat or the one given (the user moving to another tab)."""
         self.firefox = firefox
         self.page = firefox.open_tab("about:blank")
-        self.chat = open_chat(firefox)
+        self.chat = chat or open_chat(firefox)
 
     def show(self, url: str, wait: str = "complete") -> None:
         self.firefox.send("browsingContext.navigate", {"context": self.page, "url": url, "wait": wait})
