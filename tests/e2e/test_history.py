@@ -40,7 +40,7 @@ def show_history(browser):
     return wait(browser, lambda d: history_entries(d), 5)
 
 
-def downloaded(folder: Path, suffix: str, timeout: float = 10) -> Path:
+def downloaded(folder: Path, suffix: str, timeout: float = 30) -> Path:
     """The file once Chrome has finished writing it. Chrome holds the final name with an empty
     file while it writes to a .crdownload beside it, then moves that over the empty one."""
     deadline = time.monotonic() + timeout

@@ -67,7 +67,7 @@ def test_a_real_export_of_several_conversations_round_trips(panel, model, downlo
     import_file(panel, downloaded(downloads, ".json"))
     count = len(exported["conversations"])
     try:
-        wait(panel, lambda d: f"Imported {count} conversation" in notice(d), 10)
+        wait(panel, lambda d: f"Imported {count} conversation" in notice(d), 30)  # a bound, not a timing
     except Exception:
         raise AssertionError(notice(panel.driver)) from None
     stored = {r["id"]: r for r in stored_conversations(panel)}
@@ -75,7 +75,7 @@ def test_a_real_export_of_several_conversations_round_trips(panel, model, downlo
         restored = stored[record["id"]]
         assert {k: v for k, v in restored.items() if k != "updatedAt"} == {k: v for k, v in record.items() if k != "updatedAt"}
     show_history(panel)["Round trip one"].click()
-    wait(panel, lambda d: "ünïcödé and 🐍" in d.find_element(By.ID, "conversation").text, 5)
+    wait(panel, lambda d: "ünïcödé and 🐍" in d.find_element(By.ID, "conversation").text, 20)
 
 
 def test_one_bad_record_imports_nothing_and_says_which_and_why(panel, model, tmp_path):
