@@ -149,6 +149,9 @@ def test_markdown_spends_tokens_on_content(open_page):
     assert to_markdown("<ul><li>one</li><li>two</li></ul><ol start='3'><li>three</li></ol>") == "- one\n- two\n\n3. three"
     assert to_markdown("<p>snake_case *stars* [brackets] 2 + 2</p>") == "snake_case *stars* [brackets] 2 + 2"
     assert to_markdown("<p># not a heading</p><p>1. not a list</p>") == "\\# not a heading\n\n1\\. not a list"
+    # A letter saved as its base and a combining mark is the letter a user types: "geprüft",
+    # not "gepru" + U+0308 (find_in_page and the model's tokens see different text).
+    assert to_markdown("<p>Gepru\u0308ft: Sa\u0301nchez, cafe\u0301</p>") == "Gepr\u00fcft: S\u00e1nchez, caf\u00e9"
     # Headings, tables and code blocks stay.
     assert to_markdown("<h2>Results</h2><table><tr><th>A</th><th>B</th></tr><tr><td>1</td><td>2</td></tr></table>") == \
         "## Results\n\n| A | B |\n| --- | --- |\n| 1 | 2 |"
