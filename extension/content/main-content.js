@@ -498,14 +498,16 @@
   // characters), the marker, and failing that the whole cleaned body. Whichever reading it is
   // then loses its labels, link lines, photo credits, what trails its last sentence, the site's
   // closing calls and its opening advertising disclosure, and gains the lead above its first
-  // paragraph and, on a recipe, the ingredients kept beside it.
+  // paragraph and, on a recipe, the ingredients kept beside it; an answer it keeps gets its
+  // question back (withDisclosureLabels).
   function extract(doc) {
-    const { article, content, extracted_by, page: cleaned } = choose(doc);
+    const { article, content, extracted_by, page: cleaned, labels } = choose(doc);
     wrapLooseRuns(content);
     // A date line goes from the text, but its date stays, when the page gives none elsewhere.
     article.publishedTime ||= firstDate(content);
     const text = LINE_RULES.reduce((root, rule) => rule(root), content);
-    return { article, content: withIngredients(withAbstract(withLead(text, cleaned), cleaned), cleaned), extracted_by };
+    const whole = withIngredients(withAbstract(withLead(text, cleaned), cleaned), cleaned);
+    return { article, content: withDisclosureLabels(whole, labels), extracted_by };
   }
 
   // A line that is mostly one link ("Read more: <another story>", "Lea: ...", a link to the
@@ -720,9 +722,44 @@
 
   function choose(doc) {
     // The cleaned copy of the page, made once; Readability changes what it reads, so it reads
-    // a copy of that.
-    const cleaned = removeBoilerplate(visibleCopy(doc));
-    return notJustTheChrome(firstChoice(doc, cleaned));
+    // a copy of that. (Disclosure labels are taken before the cleaning drops their buttons.)
+    const visible = visibleCopy(doc);
+    const labels = disclosureLabels(visible);
+    const cleaned = removeBoilerplate(visible);
+    return { ...notJustTheChrome(firstChoice(doc, cleaned)), labels };
+  }
+
+  // A disclosure's label (an FAQ's question, a tab's name: the element with aria-expanded or
+  // role=tab whose aria-controls names the panel it opens) heads that panel but sits apart
+  // from it, in a button, which is not text, or in a box Readability takes for the page's
+  // header ("card-header"). When the reading keeps a panel's first block but not its label,
+  // the label goes before that block, in bold. (ARIA says what the label is: no class word.)
+  const DISCLOSURE_LABEL = "[aria-controls][aria-expanded], [aria-controls][role=tab]";
+  const LABEL_MAX_CHARS = 150;
+  function disclosureLabels(doc) {
+    const labels = [];
+    for (const el of doc.querySelectorAll(DISCLOSURE_LABEL)) {
+      const panel = doc.getElementById(el.getAttribute("aria-controls"));
+      const label = page.squash(el.textContent);
+      if (!panel || panel.contains(el) || el.contains(panel) || !label || label.length > LABEL_MAX_CHARS) continue;
+      const first = textBlocks(panel)[0];
+      if (first) labels.push({ label, first: page.squash(first.textContent) });
+    }
+    return labels;
+  }
+  function withDisclosureLabels(content, labels) {
+    if (!labels.length) return content; // (most pages: the reading's blocks go unread)
+    const text = page.squash(content.textContent);
+    const blocks = textBlocks(content);
+    for (const { label, first } of labels) {
+      const at = blocks.find((el) => page.squash(el.textContent) === first);
+      if (!at || text.includes(label)) continue;
+      const heading = content.ownerDocument.createElement("p");
+      heading.append(content.ownerDocument.createElement("strong"));
+      heading.firstChild.textContent = label;
+      at.before(heading);
+    }
+    return content;
   }
 
   // Never empty, never just the chrome: when the reading keeps little of the page's text (and
