@@ -347,11 +347,14 @@
   // page never replaced because its script did not run.
   const LOADING = new RegExp(String.raw`(?<!\p{L})(${anyOf(PHRASES.loading)})(?!\p{L})[^.…]{0,30}(\.\.\.|…)$`, "iu");
   const LOADING_CHARS = 60;
-  // A line set all in bold right before a paragraph or a list of text heads it, like a heading
-  // (a tutorial's or a blog's subheadings written in <b>).
+  // A line set all in bold or italics right before a paragraph or a list of text heads it,
+  // like a heading (a tutorial's or a blog's subheadings written in <b>, a style guide's kinds
+  // of source in <em> over their lists). Emphasis inside emphasis is counted once.
   const HEADED_CHARS = 100;
+  const EMPHASIS = "b, strong, em, i";
   const isBoldHeading = (el, text) => {
-    const bold = [...el.querySelectorAll("b, strong")].map((b) => page.squash(b.textContent)).join(" ");
+    const bold = [...el.querySelectorAll(EMPHASIS)].filter((b) => !el.contains(b.parentElement.closest(EMPHASIS)))
+      .map((b) => page.squash(b.textContent)).join(" ");
     const next = el.nextElementSibling;
     return bold === text && Boolean(next?.matches("p, ul, ol")) && textLength(next) >= HEADED_CHARS && linkShare(next) < MAX_LEAD_LINK_SHARE;
   };

@@ -329,6 +329,15 @@ def test_a_live_ticker_s_entries_are_read_but_readers_comments_are_not(open_page
     assert "thirty years" not in text
 
 
+def test_a_subheading_set_in_italics_over_its_list_is_read_not_dropped_as_a_label(open_page):
+    # A short line all in <em> or <i> right before a list of text heads it, as one in bold does;
+    # the same line before no text ("Advertisement" over an ad's box) is a label.
+    text = " ".join(open_page("packing-list.html")("read_page")["markdown"].split())
+    assert "_In the day pack_ - A waterproof jacket" in text
+    assert "_In the bag that goes ahead_ - A change of shoes" in text
+    assert "Advertisement" not in text and "new boots." in text
+
+
 def test_a_short_chinese_subheading_is_read_as_text_not_dropped_as_a_label(open_page):
     # Eight Chinese characters say as much as a line of Latin text: not a stray label.
     text = " ".join(open_page("chinese-story.html")("read_page")["markdown"].split())
