@@ -161,8 +161,10 @@
 
   // Accepts an element or an HTML string. Soft hyphens and zero-width spaces are invisible
   // to a reader (a hyphen shows only where a line breaks) but split words for a model and
-  // for find_in_page alike, and cost tokens.
-  const convert = (input) => converter().turndown(input).replace(/[\u00ad\u200b]/g, "");
+  // for find_in_page alike, and cost tokens. So does a letter written as its base and a
+  // combining mark ("u" and U+0308 for "ü", as some editors save text): it looks the same, but
+  // it is not the letter a user types or quotes, and costs more tokens; NFC composes it.
+  const convert = (input) => converter().turndown(input).replace(/[\u00ad\u200b]/g, "").normalize("NFC");
 
   // With `consume`, the element is a copy nothing reads afterwards (read_page's content):
   // Turndown, which clones what it is given before it trims its whitespace, converts it as

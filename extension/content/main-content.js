@@ -347,11 +347,14 @@
   // page never replaced because its script did not run.
   const LOADING = new RegExp(String.raw`(?<!\p{L})(${anyOf(PHRASES.loading)})(?!\p{L})[^.…]{0,30}(\.\.\.|…)$`, "iu");
   const LOADING_CHARS = 60;
-  // A line set all in bold right before a paragraph or a list of text heads it, like a heading
-  // (a tutorial's or a blog's subheadings written in <b>).
+  // A line set all in bold or italics right before a paragraph or a list of text heads it,
+  // like a heading (a tutorial's or a blog's subheadings written in <b>, a style guide's kinds
+  // of source in <em> over their lists). Emphasis inside emphasis is counted once.
   const HEADED_CHARS = 100;
+  const EMPHASIS = "b, strong, em, i";
   const isBoldHeading = (el, text) => {
-    const bold = [...el.querySelectorAll("b, strong")].map((b) => page.squash(b.textContent)).join(" ");
+    const bold = [...el.querySelectorAll(EMPHASIS)].filter((b) => !el.contains(b.parentElement.closest(EMPHASIS)))
+      .map((b) => page.squash(b.textContent)).join(" ");
     const next = el.nextElementSibling;
     return bold === text && Boolean(next?.matches("p, ul, ol")) && textLength(next) >= HEADED_CHARS && linkShare(next) < MAX_LEAD_LINK_SHARE;
   };
@@ -498,14 +501,16 @@
   // characters), the marker, and failing that the whole cleaned body. Whichever reading it is
   // then loses its labels, link lines, photo credits, what trails its last sentence, the site's
   // closing calls and its opening advertising disclosure, and gains the lead above its first
-  // paragraph and, on a recipe, the ingredients kept beside it.
+  // paragraph and, on a recipe, the ingredients kept beside it; an answer it keeps gets its
+  // question back (withDisclosureLabels).
   function extract(doc) {
-    const { article, content, extracted_by, page: cleaned } = choose(doc);
+    const { article, content, extracted_by, page: cleaned, labels } = choose(doc);
     wrapLooseRuns(content);
     // A date line goes from the text, but its date stays, when the page gives none elsewhere.
     article.publishedTime ||= firstDate(content);
     const text = LINE_RULES.reduce((root, rule) => rule(root), content);
-    return { article, content: withIngredients(withAbstract(withLead(text, cleaned), cleaned), cleaned), extracted_by };
+    const whole = withIngredients(withAbstract(withLead(text, cleaned), cleaned), cleaned);
+    return { article, content: withDisclosureLabels(whole, labels), extracted_by };
   }
 
   // A line that is mostly one link ("Read more: <another story>", "Lea: ...", a link to the
@@ -720,9 +725,44 @@
 
   function choose(doc) {
     // The cleaned copy of the page, made once; Readability changes what it reads, so it reads
-    // a copy of that.
-    const cleaned = removeBoilerplate(visibleCopy(doc));
-    return notJustTheChrome(firstChoice(doc, cleaned));
+    // a copy of that. (Disclosure labels are taken before the cleaning drops their buttons.)
+    const visible = visibleCopy(doc);
+    const labels = disclosureLabels(visible);
+    const cleaned = removeBoilerplate(visible);
+    return { ...notJustTheChrome(firstChoice(doc, cleaned)), labels };
+  }
+
+  // A disclosure's label (an FAQ's question, a tab's name: the element with aria-expanded or
+  // role=tab whose aria-controls names the panel it opens) heads that panel but sits apart
+  // from it, in a button, which is not text, or in a box Readability takes for the page's
+  // header ("card-header"). When the reading keeps a panel's first block but not its label,
+  // the label goes before that block, in bold. (ARIA says what the label is: no class word.)
+  const DISCLOSURE_LABEL = "[aria-controls][aria-expanded], [aria-controls][role=tab]";
+  const LABEL_MAX_CHARS = 150;
+  function disclosureLabels(doc) {
+    const labels = [];
+    for (const el of doc.querySelectorAll(DISCLOSURE_LABEL)) {
+      const panel = doc.getElementById(el.getAttribute("aria-controls"));
+      const label = page.squash(el.textContent);
+      if (!panel || panel.contains(el) || el.contains(panel) || !label || label.length > LABEL_MAX_CHARS) continue;
+      const first = textBlocks(panel)[0];
+      if (first) labels.push({ label, first: page.squash(first.textContent) });
+    }
+    return labels;
+  }
+  function withDisclosureLabels(content, labels) {
+    if (!labels.length) return content; // (most pages: the reading's blocks go unread)
+    const text = page.squash(content.textContent);
+    const blocks = textBlocks(content);
+    for (const { label, first } of labels) {
+      const at = blocks.find((el) => page.squash(el.textContent) === first);
+      if (!at || text.includes(label)) continue;
+      const heading = content.ownerDocument.createElement("p");
+      heading.append(content.ownerDocument.createElement("strong"));
+      heading.firstChild.textContent = label;
+      at.before(heading);
+    }
+    return content;
   }
 
   // Never empty, never just the chrome: when the reading keeps little of the page's text (and

@@ -149,6 +149,9 @@ def test_markdown_spends_tokens_on_content(open_page):
     assert to_markdown("<ul><li>one</li><li>two</li></ul><ol start='3'><li>three</li></ol>") == "- one\n- two\n\n3. three"
     assert to_markdown("<p>snake_case *stars* [brackets] 2 + 2</p>") == "snake_case *stars* [brackets] 2 + 2"
     assert to_markdown("<p># not a heading</p><p>1. not a list</p>") == "\\# not a heading\n\n1\\. not a list"
+    # A letter saved as its base and a combining mark is the letter a user types: "geprüft",
+    # not "gepru" + U+0308 (find_in_page and the model's tokens see different text).
+    assert to_markdown("<p>Gepru\u0308ft: Sa\u0301nchez, cafe\u0301</p>") == "Gepr\u00fcft: S\u00e1nchez, caf\u00e9"
     # Headings, tables and code blocks stay.
     assert to_markdown("<h2>Results</h2><table><tr><th>A</th><th>B</th></tr><tr><td>1</td><td>2</td></tr></table>") == \
         "## Results\n\n| A | B |\n| --- | --- |\n| 1 | 2 |"
@@ -324,6 +327,15 @@ def test_a_live_ticker_s_entries_are_read_but_readers_comments_are_not(open_page
     assert "what a match" not in text and "a draw is fine by me" not in text
     # A reader's long comment in an <article class="comment"> does not make the thread the article.
     assert "thirty years" not in text
+
+
+def test_a_subheading_set_in_italics_over_its_list_is_read_not_dropped_as_a_label(open_page):
+    # A short line all in <em> or <i> right before a list of text heads it, as one in bold does;
+    # the same line before no text ("Advertisement" over an ad's box) is a label.
+    text = " ".join(open_page("packing-list.html")("read_page")["markdown"].split())
+    assert "_In the day pack_ - A waterproof jacket" in text
+    assert "_In the bag that goes ahead_ - A change of shoes" in text
+    assert "Advertisement" not in text and "new boots." in text
 
 
 def test_a_short_chinese_subheading_is_read_as_text_not_dropped_as_a_label(open_page):

@@ -1,7 +1,8 @@
 """read_page on kinds of page whose text is not where an article's is: body text set in
 headings, a blog's posts in a table cell named like a sidebar ("links"), a profile whose
 description sits in a box named like a byline ("bio"), a post under a long comment thread, a
-forum thread whose posts are all named comments, a gallery told in its slides' captions.
+forum thread whose posts are all named comments, a gallery told in its slides' captions, an FAQ
+whose questions sit in its accordion's buttons.
 Each page (tests/e2e/pages/kinds/, written for these tests) must give its text back, not an
 empty reading or the page's chrome.
 """
@@ -113,3 +114,18 @@ def test_an_article_inside_its_share_bar_s_container_is_read(read):
     text = read("wrapped-by-share-bar.html")
     assert "a third more heat pumps" in text and "overtake them within five years." in text
     assert "Hydrogen" not in text
+
+
+def test_an_faq_s_questions_are_read_with_the_answers_they_open(read):
+    # Each question is the label of a disclosure (aria-expanded, aria-controls): in a box named
+    # "card-header", which Readability drops as a page header, or in a <button>, which is no
+    # text. The answer alone is not the page's content; a toggle for a panel the reading does
+    # not keep (the menu) adds nothing. Each question heads its answer, in bold.
+    text = read("faq-accordion.html")
+    assert "**Do I need to book a bike in advance?** Walk-ins are welcome on weekdays" in text
+    assert "**What do I bring to collect it?** Bring a photo ID" in text
+    assert "**What if I get a flat tyre?** Every bike carries a spare tube" in text
+    assert "**Can I keep the bike overnight?** A day's hire ends" in text
+    assert "Open the menu" not in text and "About us" not in text
+    # A label the reader cannot see stays out, like any hidden text.
+    assert "deposit is waived" not in text
