@@ -123,8 +123,17 @@
     if (named.some((word) => COMMENT_WORDS.has(word)) && !commentsArePage()) return false;
     const found = named.filter((word) => !COMMENT_WORDS.has(word));
     if (!found.length) return named.length > 0;
-    const share = found.every((word) => LAYOUT_WORDS.has(word)) ? LAYOUT_OUTWEIGHED : NAME_OUTWEIGHED;
-    return proseOf(el) >= share * proseOf(root);
+    if (!found.every((word) => LAYOUT_WORDS.has(word))) return proseOf(el) >= NAME_OUTWEIGHED * proseOf(root);
+    return proseOfEntries(el, found, proseOf) >= LAYOUT_OUTWEIGHED * proseOf(root);
+  }
+
+  // A list's entries are judged together: a search's results each in a box named "links" (or a
+  // blog's posts each "teaser"), side by side, hold the page's prose between them, where each
+  // alone holds a little. The prose of `el` and of its siblings named by the same words.
+  function proseOfEntries(el, words, proseOf) {
+    const siblings = [...(el.parentElement?.children ?? [el])];
+    const alike = (other) => other === el || words.every((word) => boilerplateWords(other).includes(word));
+    return siblings.filter(alike).reduce((sum, other) => sum + proseOf(other), 0);
   }
 
   // The prose of `root` inside the outermost elements that are `part`s.

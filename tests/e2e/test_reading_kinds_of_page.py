@@ -1,8 +1,9 @@
 """read_page on kinds of page whose text is not where an article's is: body text set in
 headings, a blog's posts in a table cell named like a sidebar ("links"), a profile whose
 description sits in a box named like a byline ("bio"), a post under a long comment thread, a
-forum thread whose posts are all named comments, a gallery told in its slides' captions.
-Each page (tests/e2e/pages/kinds/, written for these tests) must give its text back, not an
+forum thread whose posts are all named comments, a gallery told in its slides' captions, a
+search's results. Each page (tests/e2e/pages/kinds/, written for these tests, and saved result
+pages in tests/e2e/pages/search-results/, with their licences) must give its text back, not an
 empty reading or the page's chrome.
 """
 
@@ -18,6 +19,7 @@ from .test_page_reading import chromium  # noqa: F401  (a fixture: Chromium with
 pytestmark = pytest.mark.e2e
 
 KINDS = Path(__file__).parent / "pages" / "kinds"
+SEARCH_RESULTS = Path(__file__).parent / "pages" / "search-results"
 
 
 @pytest.fixture(scope="module")
@@ -26,13 +28,28 @@ def site():
         yield server
 
 
-@pytest.fixture
-def read(chromium, site):
-    """read_page's Markdown of one of the pages, as one line of text."""
+@pytest.fixture(scope="module")
+def result_pages():
+    with PageServer(SEARCH_RESULTS) as server:
+        yield server
+
+
+def reader(chromium, server):
+    """read_page's Markdown of one of the server's pages, as one line of text."""
     def read_(name):
-        chromium.get(site.url(name))
+        chromium.get(server.url(name))
         return " ".join(PageTools(chromium).inject()("read_page", max_tokens=100000)["markdown"].split())
     return read_
+
+
+@pytest.fixture
+def read(chromium, site):
+    return reader(chromium, site)
+
+
+@pytest.fixture
+def read_results(chromium, result_pages):
+    return reader(chromium, result_pages)
 
 
 def test_body_text_set_in_headings_is_read(read):
@@ -113,3 +130,12 @@ def test_an_article_inside_its_share_bar_s_container_is_read(read):
     text = read("wrapped-by-share-bar.html")
     assert "a third more heat pumps" in text and "overtake them within five years." in text
     assert "Hydrogen" not in text
+
+
+def test_results_each_in_a_box_named_links_are_read(read_results):
+    # "links" names a sidebar on most pages; each result alone holds little of the prose, the
+    # results side by side hold all of it.
+    text = read_results("duckduckgo.html")
+    # (The words searched for are in bold: "**Cloud** Storage".)
+    assert "Storage and File-Sharing" in text and "Providers? - Definition - SDxCentral" in text and "Anthos | Anthos | Google" in text
+    assert "store your documents and media in the" in text and "well on its way to digital transformation" in text
