@@ -235,15 +235,19 @@
 
   // Lists and blocks that are mostly links (more stories, tag clouds, menus without a <nav>).
   function removeLinkLists(root) {
+    // A result's title is a link, not a link list, and no label of the links beside it.
+    const titles = [...page.resultList.titles(root)];
+    const inTitle = (el) => titles.some((title) => title.contains(el));
     for (const el of [...root.querySelectorAll("ul, ol, div, section, p, table")].reverse()) {
-      if (!root.contains(el)) continue; // gone with a list around it (the tree may be detached)
+      if (!root.contains(el) || titles.includes(el)) continue; // gone with a list around it (the tree may be detached)
       const chars = textLength(el);
       // (The length first: the link share of a large block is the costly ask, and never needed.)
       if (!chars || chars >= LINK_LIST_MAX_CHARS) continue;
       if (linkShare(el, chars) > LINK_LIST_SHARE && !el.querySelector("h1, pre, img[alt]:not([alt=''])")) {
         // Its label ("Read more:", "Related") goes with it.
         const label = el.previousElementSibling;
-        if (label && !label.querySelector(LEAF_BLOCKS) && textLength(label) <= SHORT_LINE && !/[.!?]$/.test(page.squash(label.textContent))) label.remove();
+        const isLabel = label && !label.querySelector(LEAF_BLOCKS) && textLength(label) <= SHORT_LINE && !/[.!?]$/.test(page.squash(label.textContent));
+        if (isLabel && !inTitle(label)) label.remove();
         el.remove();
       }
     }
@@ -731,7 +735,12 @@
     // The cleaned copy of the page, made once; Readability changes what it reads, so it reads
     // a copy of that.
     const cleaned = removeBoilerplate(visibleCopy(doc));
-    return notJustTheChrome(firstChoice(doc, cleaned));
+    // A page of results (a search's) is read as its list: Readability takes a result's title,
+    // a link, for a link list. (Found first: the readings below change the copy they read.)
+    const list = page.resultList.find(cleaned.body || cleaned.documentElement);
+    if (!list) return notJustTheChrome(firstChoice(doc, cleaned));
+    const first = firstChoice(doc, cleaned.cloneNode(true));
+    return { ...first, content: removeEmptySections(removeLinkLists(list)), extracted_by: "result list", page: cleaned };
   }
 
   // Never empty, never just the chrome: when the reading keeps little of the page's text (and

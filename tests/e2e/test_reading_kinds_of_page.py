@@ -132,6 +132,17 @@ def test_an_article_inside_its_share_bar_s_container_is_read(read):
     assert "Hydrogen" not in text
 
 
+def test_a_search_s_results_are_read_with_their_titles_not_its_ads_and_menus(read_results):
+    # Each title is a link, with a "Translate this page" link beside it: by link density a
+    # menu, but a menu's links have no snippet of prose after them.
+    text = read_results("bing.html")
+    assert "Kaffeemaschinen und Teemaschinen - Günstig" in text and "Kaffeemaschinen - kaufen bei melectronics.ch" in text
+    assert "Kaffeemaschine neu oder gebraucht auf ricardo.ch" in text
+    assert "Lieferung, Installation & Service vom Profi" in text and "Chicco D'oro günstig & bequem" in text
+    assert "Alternative zu Mespresso" not in text  # an ad
+    assert "Related searches" not in text and "Europäischer Datenschutz" not in text and "Past 24 hours" not in text
+
+
 def test_results_each_in_a_box_named_links_are_read(read_results):
     # "links" names a sidebar on most pages; each result alone holds little of the prose, the
     # results side by side hold all of it.
@@ -139,3 +150,12 @@ def test_results_each_in_a_box_named_links_are_read(read_results):
     # (The words searched for are in bold: "**Cloud** Storage".)
     assert "Storage and File-Sharing" in text and "Providers? - Definition - SDxCentral" in text and "Anthos | Anthos | Google" in text
     assert "store your documents and media in the" in text and "well on its way to digital transformation" in text
+    assert "Learn how to protect your privacy." not in text and "Privacy in Your Inbox" not in text
+
+
+def test_a_site_search_is_read_as_its_results_not_its_filters(read_results):
+    text = read_results("mdn-search.html")
+    assert "Array.prototype.map()" in text and "TypedArray.from()" in text and "Iterators and generators" in text
+    assert "creates a new array with the results of calling a provided function" in text
+    assert "Filter by Topics" not in text and "includes 1229 documents" not in text
+    assert "Skip to main content" not in text and "Mozilla Developer Network and individual contributors" not in text

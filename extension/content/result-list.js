@@ -1,0 +1,82 @@
+// A list of results: a search's results, a site search's, a listing's entries. Each entry is a
+// title that is a link and a snippet of prose after it. By link density alone the titles are a
+// menu, and Readability and the link-list rule take them out; but a menu's links have no prose
+// beside them, and a list whose entries hold nearly all of the page's prose is what the page is
+// for. (Beside an article, a few teasers of other stories hold a small share of it.)
+(() => {
+  const page = (globalThis.TabAgentPage ??= {});
+  const { textLength, linkShare } = page.contentQuality;
+
+  // A title: a heading or line that is mostly a link, a line long at most.
+  const TITLE_BLOCKS = "div, p, h1, h2, h3, h4, h5, h6, dt";
+  const TITLE_CHARS = 300;
+  const TITLE_LINKS = 0.6;
+  // How far above its link a title's block may be (Bing's link in an <h2> in a <div>).
+  const TITLE_DEPTH = 3;
+  // A snippet: a sentence's worth of text outside links (content-quality.js's PROSE_CHARS),
+  // a paragraph or two at most (the block after a menu may be the whole article).
+  const SNIPPET_CHARS = 80;
+  const MAX_SNIPPET_CHARS = 1500;
+  // A list: three entries or more, holding nearly all of the prose of what they are read in
+  // (a page of results has little else but menus, filters and labels; an article has its own).
+  const MIN_ENTRIES = 3;
+  const PROSE_SHARE = 0.8;
+
+  // Unlinked characters of a block, measured once per block.
+  function proseChars(el, cache) {
+    if (!cache.has(el)) {
+      const chars = textLength(el);
+      cache.set(el, chars > MAX_SNIPPET_CHARS ? 0 : Math.round(chars * (1 - linkShare(el, chars))));
+    }
+    return cache.get(el);
+  }
+
+  // The title block of `link` (and its snippet), or null: the nearest block above the link
+  // whose next sibling is a snippet.
+  function entryOf(link, cache) {
+    let title = link;
+    for (let up = 0; up < TITLE_DEPTH && title.parentElement; up += 1) {
+      title = title.parentElement;
+      const snippet = title.nextElementSibling;
+      if (!snippet || !title.matches(TITLE_BLOCKS) || proseChars(snippet, cache) < SNIPPET_CHARS) continue;
+      const chars = textLength(title);
+      return chars < TITLE_CHARS && linkShare(title, chars) > TITLE_LINKS ? [title, snippet] : null;
+    }
+    return null;
+  }
+
+  // The entries under `root` ({title: snippet}), when they are a list that holds its prose.
+  function entries(root) {
+    const found = new Map(), cache = new Map();
+    for (const link of root.querySelectorAll("a[href]")) {
+      const entry = link.textContent.trim() && entryOf(link, cache);
+      if (entry) found.set(...entry);
+    }
+    if (found.size < MIN_ENTRIES) return new Map();
+    const tree = page.contentQuality.measureTree(root);
+    const prose = (el) => tree.get(el)?.prose ?? 0;
+    let inEntries = 0;
+    for (const [title, snippet] of found) inEntries += prose(title) + prose(snippet);
+    return inEntries > 0 && inEntries >= PROSE_SHARE * prose(root) ? found : new Map();
+  }
+
+  // The titles of a result list under `root`, to keep (none when there is no such list).
+  const titles = (root) => new Set(entries(root).keys());
+
+  // The element holding the result list under `root` (the nearest one holding every entry), or null.
+  function find(root) {
+    const [first, ...rest] = entries(root).keys();
+    if (!first) return null;
+    const chain = [];
+    for (let el = first.parentElement; el; el = el.parentElement) chain.push(el);
+    let highest = 0;
+    for (const title of rest) {
+      let el = title.parentElement;
+      while (el && !chain.includes(el)) el = el.parentElement;
+      highest = Math.max(highest, chain.indexOf(el));
+    }
+    return chain[highest];
+  }
+
+  page.resultList = { find, titles };
+})();
