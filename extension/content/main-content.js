@@ -234,9 +234,9 @@
   }
 
   // Lists and blocks that are mostly links (more stories, tag clouds, menus without a <nav>).
-  function removeLinkLists(root) {
-    // A result's title is a link, not a link list, and no label of the links beside it.
-    const titles = [...page.resultList.titles(root)];
+  // (`titles`: a result list's, page.resultList: a title is a link, not a link list, and no
+  // label of the links beside it.)
+  function removeLinkLists(root, titles = []) {
     const inTitle = (el) => titles.some((title) => title.contains(el));
     for (const el of [...root.querySelectorAll("ul, ol, div, section, p, table")].reverse()) {
       if (!root.contains(el) || titles.includes(el)) continue; // gone with a list around it (the tree may be detached)
@@ -737,10 +737,11 @@
     const cleaned = removeBoilerplate(visibleCopy(doc));
     // A page of results (a search's) is read as its list: Readability takes a result's title,
     // a link, for a link list. (Found first: the readings below change the copy they read.)
-    const list = page.resultList.find(cleaned.body || cleaned.documentElement);
-    if (!list) return notJustTheChrome(firstChoice(doc, cleaned));
+    const results = page.resultList.find(cleaned.body || cleaned.documentElement);
+    if (!results) return notJustTheChrome(firstChoice(doc, cleaned));
     const first = firstChoice(doc, cleaned.cloneNode(true));
-    return { ...first, content: removeEmptySections(removeLinkLists(list)), extracted_by: "result list", page: cleaned };
+    const content = removeEmptySections(removeLinkLists(results.list, results.titles));
+    return { ...first, content, extracted_by: "result list", page: cleaned };
   }
 
   // Never empty, never just the chrome: when the reading keeps little of the page's text (and

@@ -24,30 +24,39 @@
 
   // Unlinked characters of a block, measured once per block.
   function proseChars(el, cache) {
-    if (!cache.has(el)) {
+    if (!cache.prose.has(el)) {
       const chars = textLength(el);
-      cache.set(el, chars > MAX_SNIPPET_CHARS ? 0 : Math.round(chars * (1 - linkShare(el, chars))));
+      cache.prose.set(el, chars > MAX_SNIPPET_CHARS ? 0 : Math.round(chars * (1 - linkShare(el, chars))));
     }
-    return cache.get(el);
+    return cache.prose.get(el);
   }
 
-  // The title block of `link` (and its snippet), or null: the nearest block above the link
-  // whose next sibling is a snippet.
+  // The title block of `link` and its snippet, or null: the nearest block above the link that
+  // is mostly links, short, and followed by a snippet. (A block that is long or mostly text is
+  // no title, nor is any block around it.)
   function entryOf(link, cache) {
     let title = link;
     for (let up = 0; up < TITLE_DEPTH && title.parentElement; up += 1) {
       title = title.parentElement;
       const snippet = title.nextElementSibling;
-      if (!snippet || !title.matches(TITLE_BLOCKS) || proseChars(snippet, cache) < SNIPPET_CHARS) continue;
-      const chars = textLength(title);
-      return chars < TITLE_CHARS && linkShare(title, chars) > TITLE_LINKS ? [title, snippet] : null;
+      if (!snippet || !title.matches(TITLE_BLOCKS)) continue;
+      if (!isTitle(title, cache)) return null;
+      if (proseChars(snippet, cache) >= SNIPPET_CHARS) return [title, snippet];
     }
     return null;
+  }
+  // Short and mostly links: measured once per block (a title's links ask the same of it).
+  function isTitle(el, cache) {
+    if (!cache.titles.has(el)) {
+      const chars = textLength(el);
+      cache.titles.set(el, chars < TITLE_CHARS && linkShare(el, chars) > TITLE_LINKS);
+    }
+    return cache.titles.get(el);
   }
 
   // The entries under `root` ({title: snippet}), when they are a list that holds its prose.
   function entries(root) {
-    const found = new Map(), cache = new Map();
+    const found = new Map(), cache = { prose: new Map(), titles: new Map() };
     for (const link of root.querySelectorAll("a[href]")) {
       const entry = link.textContent.trim() && entryOf(link, cache);
       if (entry) found.set(...entry);
@@ -60,23 +69,21 @@
     return inEntries > 0 && inEntries >= PROSE_SHARE * prose(root) ? found : new Map();
   }
 
-  // The titles of a result list under `root`, to keep (none when there is no such list).
-  const titles = (root) => new Set(entries(root).keys());
-
-  // The element holding the result list under `root` (the nearest one holding every entry), or null.
+  // The result list under `root`: the element holding every entry (the nearest one) and the
+  // entries' titles; or null.
   function find(root) {
-    const [first, ...rest] = entries(root).keys();
-    if (!first) return null;
+    const titles = [...entries(root).keys()];
+    if (!titles.length) return null;
     const chain = [];
-    for (let el = first.parentElement; el; el = el.parentElement) chain.push(el);
+    for (let el = titles[0].parentElement; el; el = el.parentElement) chain.push(el);
     let highest = 0;
-    for (const title of rest) {
+    for (const title of titles.slice(1)) {
       let el = title.parentElement;
       while (el && !chain.includes(el)) el = el.parentElement;
       highest = Math.max(highest, chain.indexOf(el));
     }
-    return chain[highest];
+    return { list: chain[highest], titles };
   }
 
-  page.resultList = { find, titles };
+  page.resultList = { find };
 })();
