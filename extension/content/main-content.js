@@ -124,12 +124,14 @@
     const found = named.filter((word) => !COMMENT_WORDS.has(word));
     if (!found.length) return named.length > 0;
     if (!found.every((word) => LAYOUT_WORDS.has(word))) return proseOf(el) >= NAME_OUTWEIGHED * proseOf(root);
-    return proseOfEntries(el, found, proseOf) >= LAYOUT_OUTWEIGHED * proseOf(root);
+    const pageProse = proseOf(root);
+    return proseOf(el) >= LAYOUT_OUTWEIGHED * pageProse || proseOfEntries(el, found, proseOf) >= NAME_OUTWEIGHED * pageProse;
   }
 
-  // A list's entries are judged together: a search's results each in a box named "links" (or a
-  // blog's posts each "teaser"), side by side, hold the page's prose between them, where each
-  // alone holds a little. The prose of `el` and of its siblings named by the same words.
+  // A list's entries are judged together: a search's results, each in a box named "links", side
+  // by side hold nearly all of the page's prose, where each alone holds a little. (Teasers of
+  // other stories beside a story, each "teaser", hold less than that: the story has its own.)
+  // The prose of `el` and of its siblings named by the same words.
   function proseOfEntries(el, words, proseOf) {
     const siblings = [...(el.parentElement?.children ?? [el])];
     const alike = (other) => other === el || words.every((word) => boilerplateWords(other).includes(word));
