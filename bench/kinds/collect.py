@@ -1,7 +1,7 @@
 """How bench/kinds/ was made (run once; kept so the set can be checked or grown).
 
     python bench/kinds/collect.py GO_TRAFILATURA_CHECKOUT READABILITY_CHECKOUT TRAFILATURA_CHECKOUT \
-        SE_SCRAPER_CHECKOUT SCRAPE_MDN_CHECKOUT
+        SE_SCRAPER_CHECKOUT SCRAPE_MDN_CHECKOUT GOOGLESCRAPER_CHECKOUT
 
 From go-trafilatura (Apache-2.0; its test pages and expectations are ported from trafilatura's
 realworld tests, Apache-2.0): the page files of `test-files/mock` with the strings
@@ -18,11 +18,12 @@ compared).
 
 Search-result pages (search_results.py): the result pages of Bing, Google and DuckDuckGo that
 NikolaiT/se-scraper (Apache-2.0) saved for its parser's tests (`test/static_tests/html/`, removed
-from the repository in 4b581bd, so taken from the commit before), and the MDN site search that
+from the repository in 4b581bd, so taken from the commit before), those of Ask, Yahoo and Baidu
+that NikolaiT/GoogleScraper (Apache-2.0) keeps for its parser's (`Tests/data/`), and the MDN site search that
 brigand/scrape-mdn (MIT; MDN's text CC-BY-SA 2.5) parses in its test. A reader of such a page came
 for the results, so `with` is the title and a piece of the snippet of the first, middle and last
 result, each result found by the block its source's own parser reads (`src/modules/*.js`,
-`src/parseSearch.js`); `without` is what the page marks as ads (the parser's ad blocks) and its
+`GoogleScraper/parsing.py`, `src/parseSearch.js`); `without` is what the page marks as ads (the parser's ad blocks) and its
 chrome: the search box and its header, the filters, related searches and the footer.
 """
 
@@ -134,7 +135,7 @@ def readability_snippets(source: str, expected: str) -> dict:
 
 
 def main() -> int:
-    go, readability, trafilatura, se_scraper, scrape_mdn = (Path(arg) for arg in sys.argv[1:6])
+    go, readability, trafilatura, se_scraper, scrape_mdn, google_scraper = (Path(arg) for arg in sys.argv[1:7])
     # ../shared beside the repository, or beside the worktrees' folder (as bench_extraction.py looks).
     evaluation = next(p / "shared/testdata/extraction-eval/evaldata.json" for p in HERE.parents[2:4]
                       if (p / "shared/testdata/extraction-eval/evaldata.json").is_file())
@@ -162,7 +163,7 @@ def main() -> int:
             data[file] = {"file": file, "kind": kind, "source": f"mozilla/readability test/test-pages/{name}",
                           **readability_snippets(source.decode("utf-8", "replace"), expected)}
     import search_results  # beside this file; it reads pages with this file's helpers
-    data.update(search_results.collect(se_scraper, scrape_mdn, taken))
+    data.update(search_results.collect(se_scraper, scrape_mdn, google_scraper, taken))
     (HERE / "evaldata.json").write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n")
     return 0
 

@@ -21,6 +21,11 @@ SE_SCRAPER_COMMIT = "21378dab026466716bee9551058141fce77b2854"
 SE_SCRAPER_PAGES = {"bing.html": "bing", "bing2.html": "bing", "duckduckgo1.html": "duckduckgo",
                     "google3.html": "google", "google6.html": "google"}
 
+# GoogleScraper (the same author's Python scraper, Apache-2.0) keeps result pages of other
+# engines for its parser's tests (`Tests/data/uncompressed_serp_pages/`): Ask, Yahoo, Baidu.
+GOOGLESCRAPER_COMMIT = "2e1ba10713a1cf0266a64ae21d6629ff515a8227"
+GOOGLESCRAPER_PAGES = {"fellow_ask_de_ip.html": "ask", "snow_yahoo_de_ip.html": "yahoo", "number_baidu_de_ip.html": "baidu"}
+
 # The blocks each parser reads (selectors as in se-scraper's src/modules/<engine>.js and
 # scrape-mdn's src/parseSearch.js; Google's title is the `.r a` link's <h3>, without the
 # address the link also holds), and the page's chrome, by the ids the saved pages use.
@@ -34,6 +39,13 @@ ENGINES = {
     "google": {"result": "#center_col .g", "title": ".r a h3", "snippet": "span.st",
                "ad": "#tads .ads-ad", "ad_title": "a h3",
                "chrome": ["#searchform", "#hdtb", "#brs", "#footcnt"]},
+    # (GoogleScraper's GoogleScraper/parsing.py, the variant of each that finds these pages' results.)
+    "ask": {"result": "#midblock .ptbs.ur", "title": ".txt_lg.b", "snippet": ".abstract", "ad": None,
+            "chrome": ["#nav", ".relmod", "#rightblock", "#serp_ftr"]},
+    "yahoo": {"result": "#main .res", "title": "div h3 a", "snippet": "div.abstr", "ad": None,
+              "chrome": ["#sticky-hd", "#sidebar", "#ft"]},
+    "baidu": {"result": "#content_left .result", "title": "h3 a", "snippet": ".c-abstract", "ad": None,
+              "chrome": ["#head", "#s_tab", "#content_right", "#rs", "#foot"]},
     "mdn": {"result": ".result-list .result-list-item", "title": "h4 a", "snippet": "p",
             "ad": None, "chrome": ["#main-header", "#nav-access", "footer", ".search-results-filters"]},
 }
@@ -74,11 +86,15 @@ def results(root, engine: dict) -> list[tuple[str, str]]:
 
 def piece(snippet: str) -> str:
     """40 characters or so from the middle of a snippet, cut at spaces: the snippet's ends are
-    where a page shortens it ("...") or prefixes a date."""
+    where a page shortens it ("...") or prefixes a date. (Chinese has few spaces to cut at: 16
+    characters of its middle.)"""
     words, middle = snippet.split(), len(snippet) // 2
+    if len(words) <= 6:
+        return snippet[middle - 8: middle + 8].strip() if len(snippet) > 24 else snippet
     start = snippet.rfind(" ", 0, max(middle - 20, 0)) + 1
     end = snippet.find(" ", middle + 20)
-    return snippet[start:end if end > 0 else None].strip() if len(words) > 6 else snippet
+    cut = snippet[start:end if end > 0 else None].strip()
+    return cut if len(cut) <= 80 else snippet[middle - 8: middle + 8].strip()  # (spaces far apart)
 
 
 def shortened(line: str) -> str:
@@ -118,9 +134,16 @@ def stylesheets(markup: bytes) -> list[str]:
 REDIRECT = re.compile(rb'<meta http-equiv="refresh" content="0;URL=/html\?[^"]*">')
 
 
-def collect(se_scraper: Path, scrape_mdn: Path, taken: set) -> dict:
+def collect(se_scraper: Path, scrape_mdn: Path, google_scraper: Path, taken: set) -> dict:
     """Writes the pages to html/ and returns their evaldata entries."""
     data = {}
+    for name, engine in GOOGLESCRAPER_PAGES.items():
+        markup = git_show(google_scraper, f"Tests/data/uncompressed_serp_pages/{name}", GOOGLESCRAPER_COMMIT)
+        file = f"googlescraper.{name}"
+        assert file not in taken, file
+        (HERE / "html" / file).write_bytes(markup)
+        data[file] = {"file": file, "kind": "search results", "source": f"NikolaiT/GoogleScraper Tests/data/uncompressed_serp_pages/"
+                      f"{name}, GoogleScraper/parsing.py", **snippets(markup, ENGINES[engine])}
     for name, engine in SE_SCRAPER_PAGES.items():
         markup = REDIRECT.sub(b"", git_show(se_scraper, f"test/static_tests/html/{name}", SE_SCRAPER_COMMIT))
         file = f"se-scraper.{name}"

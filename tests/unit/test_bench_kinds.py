@@ -19,7 +19,8 @@ def test_every_page_has_a_kind_a_source_and_snippets():
 
 def test_the_licences_are_beside_the_pages():
     readme = (KINDS / "README.md").read_text()
-    for licence in ("LICENSE-go-trafilatura.txt", "LICENSE-readability.md", "LICENSE-trafilatura.txt", "LICENSE-se-scraper.txt"):
+    for licence in ("LICENSE-go-trafilatura.txt", "LICENSE-readability.md", "LICENSE-trafilatura.txt", "LICENSE-se-scraper.txt",
+                    "LICENSE-GoogleScraper.txt"):
         assert (KINDS / licence).is_file() and licence in readme and "Apache License" in (KINDS / licence).read_text()
     assert "LICENSE-scrape-mdn.txt" in readme and "MIT license" in (KINDS / "LICENSE-scrape-mdn.txt").read_text()
 
