@@ -38,10 +38,23 @@
     let title = link;
     for (let up = 0; up < TITLE_DEPTH && title.parentElement; up += 1) {
       title = title.parentElement;
-      const snippet = title.nextElementSibling;
-      if (!snippet || !title.matches(TITLE_BLOCKS)) continue;
+      if (!title.nextElementSibling || !title.matches(TITLE_BLOCKS)) continue;
       if (!isTitle(title, cache)) return null;
-      if (proseChars(snippet, cache) >= SNIPPET_CHARS) return [title, snippet];
+      const snippet = snippetAfter(title, cache);
+      if (snippet) return [title, snippet];
+    }
+    return null;
+  }
+  // The snippet after a title: the next block, past a few words set inline (Yahoo puts the
+  // address and a "Cached" link between them). A block that is no snippet ends the entry: the
+  // next title's snippet is not this one's (a comment's name, then its date line, then its text).
+  const SNIPPET_SIBLINGS = 3;
+  const INLINE = "a, span, cite, b, i, em, strong, small, br, wbr";
+  function snippetAfter(title, cache) {
+    let next = title.nextElementSibling;
+    for (let i = 0; next && i < SNIPPET_SIBLINGS; i += 1, next = next.nextElementSibling) {
+      if (proseChars(next, cache) >= SNIPPET_CHARS) return next;
+      if (!next.matches(INLINE)) return null;
     }
     return null;
   }

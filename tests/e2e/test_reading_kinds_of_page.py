@@ -159,3 +159,11 @@ def test_a_site_search_is_read_as_its_results_not_its_filters(read_results):
     assert "creates a new array with the results of calling a provided function" in text
     assert "Filter by Topics" not in text and "includes 1229 documents" not in text
     assert "Skip to main content" not in text and "Mozilla Developer Network and individual contributors" not in text
+
+
+def test_results_whose_address_stands_between_title_and_snippet_are_read_with_their_titles(read_results):
+    # Yahoo: the title, then the address and a "Cached" link set inline, then the snippet.
+    text = read_results("yahoo.html")
+    assert "Minecraft Wiki" in text and "Colorado Ski Resorts | California Ski Resorts" in text
+    assert "golems by putting 2" in text and "Tahoe ski areas and the finest ski resorts" in text
+    assert "Powered by Bing" not in text and "Webseite eintragen" not in text and "Letzte Woche" not in text
