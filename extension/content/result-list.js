@@ -67,6 +67,16 @@
     return cache.titles.get(el);
   }
 
+  // Entries that hold nearly all of the prose hold a good share of all the text too (a result
+  // page's is a third or more, filters and menus included): a cheap look first, so that the few
+  // teasers of an article's page cost no measure of its prose.
+  const TEXT_SHARE = 0.2;
+  function holdMuchText(found, root) {
+    let chars = 0;
+    for (const [title, snippet] of found) chars += textLength(title) + textLength(snippet);
+    return chars >= TEXT_SHARE * textLength(root);
+  }
+
   // The entries under `root` ({title: snippet}), when they are a list that holds its prose.
   function entries(root) {
     const found = new Map(), cache = { prose: new Map(), titles: new Map() };
@@ -74,7 +84,7 @@
       const entry = link.textContent.trim() && entryOf(link, cache);
       if (entry) found.set(...entry);
     }
-    if (found.size < MIN_ENTRIES) return new Map();
+    if (found.size < MIN_ENTRIES || !holdMuchText(found, root)) return new Map();
     const tree = page.contentQuality.measureTree(root);
     const prose = (el) => tree.get(el)?.prose ?? 0;
     let inEntries = 0;
