@@ -131,11 +131,20 @@
   // A list's entries are judged together: a search's results, each in a box named "links", side
   // by side hold nearly all of the page's prose, where each alone holds a little. (Teasers of
   // other stories beside a story, each "teaser", hold less than that: the story has its own.)
-  // The prose of `el` and of its siblings named by the same words.
+  // The prose of `el` and of its siblings named by the same words (summed once per list: each
+  // of its entries asks).
+  const entriesProse = new WeakMap();
   function proseOfEntries(el, words, proseOf) {
-    const siblings = [...(el.parentElement?.children ?? [el])];
-    const alike = (other) => other === el || words.every((word) => boilerplateWords(other).includes(word));
-    return siblings.filter(alike).reduce((sum, other) => sum + proseOf(other), 0);
+    const parent = el.parentElement;
+    if (!parent) return proseOf(el);
+    const sums = entriesProse.get(parent) ?? new Map();
+    entriesProse.set(parent, sums);
+    const key = words.join(" ");
+    if (!sums.has(key)) {
+      const alike = (other) => words.every((word) => boilerplateWords(other).includes(word));
+      sums.set(key, [...parent.children].filter(alike).reduce((sum, other) => sum + proseOf(other), 0));
+    }
+    return Math.max(proseOf(el), sums.get(key));
   }
 
   // The prose of `root` inside the outermost elements that are `part`s.
