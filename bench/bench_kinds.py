@@ -1,6 +1,7 @@
 """read_page on the kinds of page the 475-page set lacks (bench/kinds/: product pages,
-documentation, long comment threads, forum threads, listings, old table layouts), per kind, side by side with
-trafilatura and Readability.js on the same pages, with trafilatura's metric.
+documentation, long comment threads, forum threads, listings, old table layouts, search
+results), per kind, side by side with trafilatura and Readability.js on the same pages, with
+trafilatura's metric.
 
     python bench/bench_kinds.py
 

@@ -53,7 +53,8 @@ return [performance.now() - started, markdown];
 
 
 def content_scripts(source_of) -> str:
-    files = json.loads((ROOT / "extension/content/files.json").read_text())
+    # (Each version's own list: a change may add or remove a script.)
+    files = json.loads(source_of("extension/content/files.json"))
     return "\n;\n".join(source_of(path) for path in files if "/vendor/" not in path)
 
 

@@ -1,6 +1,7 @@
 """How bench/kinds/ was made (run once; kept so the set can be checked or grown).
 
-    python bench/kinds/collect.py GO_TRAFILATURA_CHECKOUT READABILITY_CHECKOUT TRAFILATURA_CHECKOUT
+    python bench/kinds/collect.py GO_TRAFILATURA_CHECKOUT READABILITY_CHECKOUT TRAFILATURA_CHECKOUT \
+        SE_SCRAPER_CHECKOUT SCRAPE_MDN_CHECKOUT GOOGLESCRAPER_CHECKOUT
 
 From go-trafilatura (Apache-2.0; its test pages and expectations are ported from trafilatura's
 realworld tests, Apache-2.0): the page files of `test-files/mock` with the strings
@@ -14,6 +15,16 @@ may still be content). From trafilatura (Apache-2.0): pages of its own evaluatio
 (`tests/eval/`) with the `with` and `without` strings of `tests/evaldata.json`, for kinds the
 others lack (forum threads). Pages of the 475-page evaluation set are never taken (file names
 compared).
+
+Search-result pages (search_results.py): the result pages of Bing, Google and DuckDuckGo that
+NikolaiT/se-scraper (Apache-2.0) saved for its parser's tests (`test/static_tests/html/`, removed
+from the repository in 4b581bd, so taken from the commit before), those of Ask, Yahoo and Baidu
+that NikolaiT/GoogleScraper (Apache-2.0) keeps for its parser's (`Tests/data/`), and the MDN site search that
+brigand/scrape-mdn (MIT; MDN's text CC-BY-SA 2.5) parses in its test. A reader of such a page came
+for the results, so `with` is the title and a piece of the snippet of the first, middle and last
+result, each result found by the block its source's own parser reads (`src/modules/*.js`,
+`GoogleScraper/parsing.py`, `src/parseSearch.js`); `without` is what the page marks as ads (the parser's ad blocks) and its
+chrome: the search box and its header, the filters, related searches and the footer.
 """
 
 from __future__ import annotations
@@ -52,8 +63,8 @@ READABILITY = {
 }
 
 
-def git_show(checkout: Path, path: str) -> bytes:
-    return subprocess.run(["git", f"--git-dir={checkout}", "show", f"HEAD:{path}"], capture_output=True, check=True).stdout
+def git_show(checkout: Path, path: str, commit: str = "HEAD") -> bytes:
+    return subprocess.run(["git", f"--git-dir={checkout}", "show", f"{commit}:{path}"], capture_output=True, check=True).stdout
 
 
 def go_expectations(checkout: Path) -> dict:
@@ -124,9 +135,11 @@ def readability_snippets(source: str, expected: str) -> dict:
 
 
 def main() -> int:
-    go, readability, trafilatura = Path(sys.argv[1]), Path(sys.argv[2]), Path(sys.argv[3])
-    evaluation = HERE.parents[1].parent / "shared/testdata/extraction-eval/evaldata.json"
-    taken = {e["file"] for e in json.loads(evaluation.read_text()).values()} if evaluation.is_file() else set()
+    go, readability, trafilatura, se_scraper, scrape_mdn, google_scraper = (Path(arg) for arg in sys.argv[1:7])
+    # ../shared beside the repository, or beside the worktrees' folder (as bench_extraction.py looks).
+    evaluation = next(p / "shared/testdata/extraction-eval/evaldata.json" for p in HERE.parents[2:4]
+                      if (p / "shared/testdata/extraction-eval/evaldata.json").is_file())
+    taken = {e["file"] for e in json.loads(evaluation.read_text()).values()}
     (HERE / "html").mkdir(exist_ok=True)
     data, expectations = {}, go_expectations(go)
     for kind, files in GO_TRAFILATURA.items():
@@ -149,6 +162,8 @@ def main() -> int:
             (HERE / "html" / file).write_bytes(source)
             data[file] = {"file": file, "kind": kind, "source": f"mozilla/readability test/test-pages/{name}",
                           **readability_snippets(source.decode("utf-8", "replace"), expected)}
+    import search_results  # beside this file; it reads pages with this file's helpers
+    data.update(search_results.collect(se_scraper, scrape_mdn, google_scraper, taken))
     (HERE / "evaldata.json").write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n")
     return 0
 

@@ -123,8 +123,28 @@
     if (named.some((word) => COMMENT_WORDS.has(word)) && !commentsArePage()) return false;
     const found = named.filter((word) => !COMMENT_WORDS.has(word));
     if (!found.length) return named.length > 0;
-    const share = found.every((word) => LAYOUT_WORDS.has(word)) ? LAYOUT_OUTWEIGHED : NAME_OUTWEIGHED;
-    return proseOf(el) >= share * proseOf(root);
+    if (!found.every((word) => LAYOUT_WORDS.has(word))) return proseOf(el) >= NAME_OUTWEIGHED * proseOf(root);
+    const pageProse = proseOf(root);
+    return proseOf(el) >= LAYOUT_OUTWEIGHED * pageProse || proseOfEntries(el, found, proseOf) >= NAME_OUTWEIGHED * pageProse;
+  }
+
+  // A list's entries are judged together: a search's results, each in a box named "links", side
+  // by side hold nearly all of the page's prose, where each alone holds a little. (Teasers of
+  // other stories beside a story, each "teaser", hold less than that: the story has its own.)
+  // The prose of `el` and of its siblings named by the same words (summed once per list: each
+  // of its entries asks).
+  const entriesProse = new WeakMap();
+  function proseOfEntries(el, words, proseOf) {
+    const parent = el.parentElement;
+    if (!parent) return proseOf(el);
+    const sums = entriesProse.get(parent) ?? new Map();
+    entriesProse.set(parent, sums);
+    const key = words.join(" ");
+    if (!sums.has(key)) {
+      const alike = (other) => words.every((word) => boilerplateWords(other).includes(word));
+      sums.set(key, [...parent.children].filter(alike).reduce((sum, other) => sum + proseOf(other), 0));
+    }
+    return Math.max(proseOf(el), sums.get(key));
   }
 
   // The prose of `root` inside the outermost elements that are `part`s.
@@ -225,16 +245,20 @@
   }
 
   // Lists and blocks that are mostly links (more stories, tag clouds, menus without a <nav>).
-  function removeLinkLists(root) {
+  // (`titles`: a result list's, page.resultList: a title is a link, not a link list, and no
+  // label of the links beside it.)
+  function removeLinkLists(root, titles = []) {
+    const inTitle = (el) => titles.some((title) => title.contains(el));
     for (const el of [...root.querySelectorAll("ul, ol, div, section, p, table")].reverse()) {
-      if (!root.contains(el)) continue; // gone with a list around it (the tree may be detached)
+      if (!root.contains(el) || titles.includes(el)) continue; // gone with a list around it (the tree may be detached)
       const chars = textLength(el);
       // (The length first: the link share of a large block is the costly ask, and never needed.)
       if (!chars || chars >= LINK_LIST_MAX_CHARS) continue;
       if (linkShare(el, chars) > LINK_LIST_SHARE && !el.querySelector("h1, pre, img[alt]:not([alt=''])")) {
         // Its label ("Read more:", "Related") goes with it.
         const label = el.previousElementSibling;
-        if (label && !label.querySelector(LEAF_BLOCKS) && textLength(label) <= SHORT_LINE && !/[.!?]$/.test(page.squash(label.textContent))) label.remove();
+        const isLabel = label && !label.querySelector(LEAF_BLOCKS) && textLength(label) <= SHORT_LINE && !/[.!?]$/.test(page.squash(label.textContent));
+        if (isLabel && !inTitle(label)) label.remove();
         el.remove();
       }
     }
@@ -729,7 +753,13 @@
     const visible = visibleCopy(doc);
     const labels = disclosureLabels(visible);
     const cleaned = removeBoilerplate(visible);
-    return { ...notJustTheChrome(firstChoice(doc, cleaned)), labels };
+    // A page of results (a search's) is read as its list: Readability takes a result's title,
+    // a link, for a link list. (Found first: the readings below change the copy they read.)
+    const results = page.resultList.find(cleaned.body || cleaned.documentElement);
+    if (!results) return { ...notJustTheChrome(firstChoice(doc, cleaned)), labels };
+    const first = firstChoice(doc, cleaned.cloneNode(true));
+    const content = removeEmptySections(removeLinkLists(results.list, results.titles));
+    return { ...first, content, extracted_by: "result list", page: cleaned, labels };
   }
 
   // A disclosure's label (an FAQ's question, a tab's name: the element with aria-expanded or

@@ -15,6 +15,7 @@
 //   text-blocks.js   the innermost blocks of text under an element, in one pass
 //   lexicon.js     the words and phrases of boilerplate, per kind of page and language
 //   content-quality.js  how much a part of the page reads as text (prose against chrome)
+//   result-list.js  a list of results: titles that are links, each with a snippet of prose
 //   main-content.js  the page's main content (boilerplate removed, Readability, markers)
 //   pagination.js  read_page's Markdown cut into pages of a budget
 //   read-page.js   read_page

@@ -2,8 +2,9 @@
 headings, a blog's posts in a table cell named like a sidebar ("links"), a profile whose
 description sits in a box named like a byline ("bio"), a post under a long comment thread, a
 forum thread whose posts are all named comments, a gallery told in its slides' captions, an FAQ
-whose questions sit in its accordion's buttons.
-Each page (tests/e2e/pages/kinds/, written for these tests) must give its text back, not an
+whose questions sit in its accordion's buttons, a search's results. Each page
+(tests/e2e/pages/kinds/, written for these tests, and saved result pages in
+tests/e2e/pages/search-results/, with their licences) must give its text back, not an
 empty reading or the page's chrome.
 """
 
@@ -19,6 +20,7 @@ from .test_page_reading import chromium  # noqa: F401  (a fixture: Chromium with
 pytestmark = pytest.mark.e2e
 
 KINDS = Path(__file__).parent / "pages" / "kinds"
+SEARCH_RESULTS = Path(__file__).parent / "pages" / "search-results"
 
 
 @pytest.fixture(scope="module")
@@ -27,13 +29,28 @@ def site():
         yield server
 
 
-@pytest.fixture
-def read(chromium, site):
-    """read_page's Markdown of one of the pages, as one line of text."""
+@pytest.fixture(scope="module")
+def result_pages():
+    with PageServer(SEARCH_RESULTS) as server:
+        yield server
+
+
+def reader(chromium, server):
+    """read_page's Markdown of one of the server's pages, as one line of text."""
     def read_(name):
-        chromium.get(site.url(name))
+        chromium.get(server.url(name))
         return " ".join(PageTools(chromium).inject()("read_page", max_tokens=100000)["markdown"].split())
     return read_
+
+
+@pytest.fixture
+def read(chromium, site):
+    return reader(chromium, site)
+
+
+@pytest.fixture
+def read_results(chromium, result_pages):
+    return reader(chromium, result_pages)
 
 
 def test_body_text_set_in_headings_is_read(read):
@@ -129,3 +146,40 @@ def test_an_faq_s_questions_are_read_with_the_answers_they_open(read):
     assert "Open the menu" not in text and "About us" not in text
     # A label the reader cannot see stays out, like any hidden text.
     assert "deposit is waived" not in text
+
+
+def test_a_search_s_results_are_read_with_their_titles_not_its_ads_and_menus(read_results):
+    # Each title is a link, with a "Translate this page" link beside it: by link density a
+    # menu, but a menu's links have no snippet of prose after them.
+    text = read_results("bing.html")
+    assert "Kaffeemaschinen und Teemaschinen - Günstig" in text and "Kaffeemaschinen - kaufen bei melectronics.ch" in text
+    assert "Kaffeemaschine neu oder gebraucht auf ricardo.ch" in text
+    assert "Lieferung, Installation & Service vom Profi" in text and "Chicco D'oro günstig & bequem" in text
+    assert "Alternative zu Mespresso" not in text  # an ad
+    assert "Related searches" not in text and "Europäischer Datenschutz" not in text and "Past 24 hours" not in text
+
+
+def test_results_each_in_a_box_named_links_are_read(read_results):
+    # "links" names a sidebar on most pages; each result alone holds little of the prose, the
+    # results side by side hold all of it.
+    text = read_results("duckduckgo.html")
+    # (The words searched for are in bold: "**Cloud** Storage".)
+    assert "Storage and File-Sharing" in text and "Providers? - Definition - SDxCentral" in text and "Anthos | Anthos | Google" in text
+    assert "store your documents and media in the" in text and "well on its way to digital transformation" in text
+    assert "Learn how to protect your privacy." not in text and "Privacy in Your Inbox" not in text
+
+
+def test_a_site_search_is_read_as_its_results_not_its_filters(read_results):
+    text = read_results("mdn-search.html")
+    assert "Array.prototype.map()" in text and "TypedArray.from()" in text and "Iterators and generators" in text
+    assert "creates a new array with the results of calling a provided function" in text
+    assert "Filter by Topics" not in text and "includes 1229 documents" not in text
+    assert "Skip to main content" not in text and "Mozilla Developer Network and individual contributors" not in text
+
+
+def test_results_whose_address_stands_between_title_and_snippet_are_read_with_their_titles(read_results):
+    # Yahoo: the title, then the address and a "Cached" link set inline, then the snippet.
+    text = read_results("yahoo.html")
+    assert "Minecraft Wiki" in text and "Colorado Ski Resorts | California Ski Resorts" in text
+    assert "golems by putting 2" in text and "Tahoe ski areas and the finest ski resorts" in text
+    assert "Powered by Bing" not in text and "Webseite eintragen" not in text and "Letzte Woche" not in text
