@@ -4,7 +4,8 @@ headless Chromium against the scripted model server: a 2 KB TeX macro bomb (KaTe
 expand it into 2.5 million elements), 10,000 nested braces, a 10,000-deep quote. Each is
 streamed as a model's answer and shown as plain text with a note (the formula once the
 worker rendering it gives up); what is timed is the panel's main thread meanwhile. And a
-stored answer of a megabyte, opened: its Markdown is lexed at once, then rendered in slices.
+stored answer of a megabyte, opened: its Markdown is lexed and rendered a window of about
+8,000 characters at a time, one task each (extension/sidepanel/lex-windows.js).
 
 The longest task: the longest entry a 'longtask' PerformanceObserver reports (it reports
 tasks of 50 ms and more), and when there is none, the longest call in which the panel
@@ -144,7 +145,7 @@ def main() -> None:
     print("|---|---|---|---|---|")
     for name, runs in results.items():
         long_tasks = sum(count for _, count in runs)
-        shown = "rendered, in slices" if name == LONG else "shown as text with a note"
+        shown = "rendered in windows" if name == LONG else "shown as text with a note"
         print(row(f"{name}, {shown} ({long_tasks} long tasks ≥ 50 ms)", [ms for ms, _ in runs], "< 50"))
 
 

@@ -139,7 +139,7 @@ function toFragment(tokens) {
 // on in later tasks, so the panel answers meanwhile. The element is aria-busy until the last
 // window is in. Each window is cleaned by the sanitiser on its own and put in as elements, so
 // nothing an answer writes across two windows can join up after cleaning.
-const SIZES = { first: 8_000, next: 16_000 }; // characters of Markdown per task
+const SIZES = { first: 8_000, next: 8_000 }; // characters of Markdown per task
 const renderings = new WeakMap(); // element -> its latest rendering (an older one stops)
 const nextTask = new MessageChannel(); // not throttled like timers in a background tab
 nextTask.port1.onmessage = () => nextTask.queue.shift()?.();
