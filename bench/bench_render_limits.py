@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import uuid
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -27,6 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_panel import row  # noqa: E402
 from tests.e2e.chat import configure, fresh_panel, open_in_panel, send, wait, wait_for_status  # noqa: E402
 from tests.e2e.render_bombs import deep_braces, deep_quote, macro_bomb  # noqa: E402
+from tests.e2e.stored import store, stored_answer  # noqa: E402
 from tests.helpers.browser import Browser, fresh_profile, remove_profile  # noqa: E402
 from tests.helpers.model_server import ModelServer, Reply  # noqa: E402
 
@@ -65,30 +65,12 @@ const answer = document.querySelector("article.turn:last-of-type .message.assist
 return Boolean(answer && !answer.hidden && !answer.closest("[aria-busy]") && answer.textContent.includes("Paragraph 999"));
 """
 
-STORE = """
-const [record, done] = arguments;
-chrome.storage.local.get("conversations").then(async ({ conversations: index = {} }) => {
-  index[record.id] = { id: record.id, title: record.title, createdAt: record.createdAt, updatedAt: record.updatedAt };
-  await chrome.storage.local.set({ ["conversation:" + record.id]: record, conversations: index });
-  done();
-});
-"""
-
-
-def stored_answer(answer: str) -> dict:
-    events = [{"kind": kind, "conversation_id": "long", "agent": "agent", "depth": 0, "step": 1, "seq": seq, "time": 1.764e9, "data": data}
-              for seq, (kind, data) in enumerate([("step_start", {}), ("token", {"text": answer}), ("final_answer", {"answer": answer}),
-                                                  ("done", {"status": "ok", "steps": 1, "usage": {}})], start=1)]
-    turn = {"id": "t1", "text": "Everything, please", "context": None, "startedAt": 1_764_000_000_000, "status": "ok", "events": events}
-    return {"id": str(uuid.uuid4()), "title": "A long answer", "createdAt": 1_764_000_000_000, "updatedAt": 1_764_000_000_000,
-            "memory": None, "turns": [turn]}
-
 
 def longest_task_opening(browser: Browser, answer: str) -> tuple[float, int]:
     """The same, from opening a stored conversation (as History does) to its answer shown."""
     fresh_panel(browser)
     record = stored_answer(answer)
-    browser.driver.execute_async_script(STORE, record)
+    store(browser.driver, record)
     browser.driver.execute_async_script(WATCH_TASKS)
     open_in_panel(browser.driver, record["id"])
     wait(browser, lambda d: d.execute_script(ALL_SHOWN), 60, "the long answer never showed whole")

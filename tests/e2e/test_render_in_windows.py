@@ -9,9 +9,8 @@ is still rendering renders no more of it."""
 
 from __future__ import annotations
 
-import uuid
-
 from .chat import fresh_panel, open_in_panel, wait
+from .stored import store, stored_answer
 
 FENCES_AND_LISTS = """Intro paragraph with **bold**, `code` and https://example.com/bare.
 
@@ -206,25 +205,6 @@ def test_no_task_lexes_a_megabyte_answer_whole(browser):
     assert max(whole["lexed"]) > 1_000_000
 
 
-STORE = """
-const [record, done] = arguments;
-chrome.storage.local.get("conversations").then(async ({ conversations: index = {} }) => {
-  index[record.id] = { id: record.id, title: record.title, createdAt: record.createdAt, updatedAt: record.updatedAt };
-  await chrome.storage.local.set({ ["conversation:" + record.id]: record, conversations: index });
-  done();
-});
-"""
-
-
-def stored(answer: str) -> dict:
-    events = [{"kind": kind, "conversation_id": "c", "agent": "agent", "depth": 0, "step": 1, "seq": seq, "time": 1.764e9, "data": data}
-              for seq, (kind, data) in enumerate([("step_start", {}), ("final_answer", {"answer": answer}),
-                                                  ("done", {"status": "ok", "steps": 1, "usage": {}})], start=1)]
-    turn = {"id": "t1", "text": "Everything, please", "context": None, "startedAt": 1_764_000_000_000, "status": "ok", "events": events}
-    return {"id": str(uuid.uuid4()), "title": "A conversation", "createdAt": 1_764_000_000_000, "updatedAt": 1_764_000_000_000,
-            "memory": None, "turns": [turn]}
-
-
 # Opens the long conversation, then the short one as soon as the long answer's first window
 # is on screen; returns how far the long answer had got when it left the screen and at the end.
 SWITCH = """
@@ -244,9 +224,9 @@ import(chrome.runtime.getURL("extension/sidepanel/sidepanel.js")).then(async () 
 
 def test_a_conversation_switched_away_from_while_rendering_renders_no_more(browser):
     fresh_panel(browser)
-    long, short = stored(megabyte()), stored("The short conversation's answer.")
+    long, short = stored_answer(megabyte()), stored_answer("The short conversation's answer.", "A short one")
     for record in (long, short):
-        browser.driver.execute_async_script(STORE, record)
+        store(browser.driver, record)
     result = browser.driver.execute_async_script(SWITCH, long["id"], short["id"])
     assert result["busy"] == "true" and 0 < result["paragraphs"] < 1_000
     left = result["left"]
