@@ -379,7 +379,7 @@ def straddling(origin: str) -> str:
 def padding(length: int) -> str:
     """Ordinary paragraphs, exactly `length` characters of them, ending in a blank line."""
     text = "\n\n".join(f"Line {n} of the report, nothing to see." for n in range(length // 20 + 1))
-    return text[: length - 2].rstrip() .ljust(length - 2, ".") + "\n\n"
+    return text[: length - 2].rstrip().ljust(length - 2, ".") + "\n\n"
 
 
 # What in the box could run: scripts and handlers.
