@@ -146,10 +146,13 @@ import(chrome.runtime.getURL("extension/sidepanel/markdown.js")).then(async ({ r
 """
 
 
+def window_sizes(text: str) -> list[int]:
+    return [*range(1, 120, 3), *range(120, len(text) + 40, 11)]
+
+
 def windows_against_whole(browser, text: str) -> dict:
     browser.driver.set_script_timeout(120)
-    sizes = [*range(1, 120, 3), *range(120, len(text) + 40, 11)]
-    return browser.driver.execute_async_script(WINDOWS_AGAINST_WHOLE, text, sizes)
+    return browser.driver.execute_async_script(WINDOWS_AGAINST_WHOLE, text, window_sizes(text))
 
 
 def test_an_answer_rendered_in_windows_of_any_size_is_the_whole_answer(browser):
