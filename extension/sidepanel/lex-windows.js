@@ -29,6 +29,8 @@ export class WindowedLexer {
     this.lex = lex;
     this.offset = 0; // where the text not lexed yet starts
     this.open = 0; // HTML elements the answer opened and has not closed yet
+    this.piece = []; // finished tokens waiting for the HTML left open in them to close
+    this.grown = 0; // the next window's length, when the last one had no finished block
     this.links = {};
     this.whole = MAY_DEFINE_A_LINK.test(this.text) || OPENS_A_LINK.test(this.text);
   }
@@ -37,28 +39,40 @@ export class WindowedLexer {
     return this.offset >= this.text.length;
   }
 
-  // The tokens of the next piece of about `size` characters (more when a block or an HTML
-  // element in it is longer): blocks that are finished whatever comes after them.
-  next(size) {
-    const piece = [];
-    do piece.push(...this.nextWindow(size));
-    while (this.open > 0 && !this.done);
-    return Object.assign(piece, { links: this.links });
+  // The tokens of the next piece, of about `size` characters: blocks that are finished
+  // whatever comes after them. A block or an HTML element longer than that takes more: the
+  // window doubles, in the same call when `atOnce` is set (the first piece of an answer, so
+  // that it shows at once), else at the next call (so that no task lexes more than twice
+  // the block), and until then there is no piece (null).
+  next(size, { atOnce = false } = {}) {
+    for (;;) {
+      const tokens = this.nextWindow(size);
+      if (tokens) this.piece = this.piece.length ? this.piece.concat(tokens) : tokens;
+      if (tokens && (this.open === 0 || this.done)) {
+        const piece = Object.assign(this.piece, { links: this.links });
+        this.piece = [];
+        return piece;
+      }
+      if (!atOnce) return null;
+    }
   }
 
+  // One lex: the finished blocks of a window, or null when there are none yet.
   nextWindow(size) {
-    for (let length = this.whole ? Infinity : size; ; length *= 2) {
-      const part = this.text.slice(this.offset, this.offset + length);
-      const tokens = this.lex(part);
-      const last = this.offset + part.length >= this.text.length;
-      const kept = last ? tokens : finishedBlocks(tokens, part);
-      if (kept) {
-        this.offset += last ? part.length : kept.reduce((sum, token) => sum + token.raw.length, 0);
-        this.links = tokens.links;
-        this.open = [...htmlIn(kept)].reduce((open, html) => htmlLeftOpen(html, open), this.open);
-        return kept;
-      }
+    const length = this.whole ? Infinity : Math.max(size, this.grown);
+    const part = this.text.slice(this.offset, this.offset + length);
+    const tokens = this.lex(part);
+    const last = this.offset + part.length >= this.text.length;
+    const kept = last ? tokens : finishedBlocks(tokens, part);
+    if (!kept) {
+      this.grown = length * 2;
+      return null;
     }
+    this.grown = 0;
+    this.offset += last ? part.length : kept.reduce((sum, token) => sum + token.raw.length, 0);
+    this.links = tokens.links;
+    this.open = [...htmlIn(kept)].reduce((open, html) => htmlLeftOpen(html, open), this.open);
+    return kept;
   }
 }
 

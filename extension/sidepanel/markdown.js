@@ -165,16 +165,18 @@ export function stopRendering(element) {
   element.removeAttribute("aria-busy");
 }
 
-function renderWindow(element, rendering, size) {
+// The first window is rendered whole, however long its first block: the answer shows at once.
+function renderWindow(element, rendering, size, first = true) {
   if (renderings.get(element) !== rendering) return rendering.finish();
   const { lexer } = rendering;
-  if (!lexer.done) element.append(toFragment(lexer.next(size)));
+  const piece = lexer.done ? null : lexer.next(size, { atOnce: first });
+  if (piece) element.append(toFragment(piece));
   if (lexer.done) {
     element.removeAttribute("aria-busy");
     return rendering.finish();
   }
   element.setAttribute("aria-busy", "true");
-  nextTask.queue.push(() => renderWindow(element, rendering, rendering.sizes.next));
+  nextTask.queue.push(() => renderWindow(element, rendering, rendering.sizes.next, false));
   nextTask.port2.postMessage(null);
 }
 

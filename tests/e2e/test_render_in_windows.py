@@ -178,15 +178,22 @@ const [text, done] = arguments;
 Promise.all([import(chrome.runtime.getURL("extension/vendor/marked/marked.esm.js")),
              import(chrome.runtime.getURL("extension/sidepanel/markdown.js"))]).then(async ([{ Marked }, { renderMarkdown }]) => {
   const lexed = [];
+  const perTask = []; // characters lexed in each task that lexed
+  let inTask = false; // reset when the task's script is over (its microtasks run)
   const lexer = Marked.prototype.lexer;
-  Marked.prototype.lexer = function (src, ...rest) { lexed.push(src.length); return lexer.call(this, src, ...rest); };
+  Marked.prototype.lexer = function (src, ...rest) {
+    if (!inTask) { inTask = true; perTask.push(0); queueMicrotask(() => (inTask = false)); }
+    perTask[perTask.length - 1] += src.length;
+    lexed.push(src.length);
+    return lexer.call(this, src, ...rest);
+  };
   const element = document.querySelector("#conversation").appendChild(document.createElement("div"));
   try {
     await renderMarkdown(element, text);
   } finally {
     Marked.prototype.lexer = lexer;
   }
-  done({ lexed, paragraphs: element.querySelectorAll("p").length });
+  done({ lexed, perTask, paragraphs: element.querySelectorAll("p").length, code: element.querySelectorAll("pre").length });
 });
 """
 
@@ -206,6 +213,19 @@ def test_no_task_lexes_a_megabyte_answer_whole(browser):
     # A link definition anywhere: lexed whole, as before (the links before it find it).
     whole = browser.driver.execute_async_script(LEXED_LENGTHS, megabyte("\n\n[docs]: https://example.com/docs"))
     assert max(whole["lexed"]) > 1_000_000
+
+
+def test_a_long_block_is_lexed_again_in_tasks_of_its_own(browser):
+    """A block longer than a window (120,000 characters of code amid paragraphs) is lexed in a
+    window that doubles from one task to the next: no task lexes much more than the block."""
+    browser.open_side_panel()
+    browser.driver.set_script_timeout(60)
+    block = "```text\n" + "a line of code that goes on\n" * 4_400 + "```"
+    assert 118_000 < len(block) < 124_000
+    paragraphs = "\n\n".join(f"Paragraph {n}, in words." for n in range(400))
+    result = browser.driver.execute_async_script(LEXED_LENGTHS, f"{paragraphs}\n\n{block}\n\n{paragraphs}")
+    assert result["paragraphs"] == 800 and result["code"] == 1
+    assert max(result["perTask"]) < 1.2 * len(block), result["perTask"]
 
 
 # Opens the long conversation, then the short one as soon as the long answer's first window
