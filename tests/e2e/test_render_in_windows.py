@@ -228,6 +228,39 @@ def test_a_long_block_is_lexed_again_in_tasks_of_its_own(browser):
     assert max(result["perTask"]) < 1.2 * len(block), result["perTask"]
 
 
+# How much text each frame of the panel saw added while a long answer rendered.
+PER_FRAME = """
+const [text, done] = arguments;
+import(chrome.runtime.getURL("extension/sidepanel/markdown.js")).then(async ({ renderMarkdown }) => {
+  const element = document.querySelector("#conversation").appendChild(document.createElement("div"));
+  const added = [];
+  let last = 0;
+  let rendering = true;
+  const frame = () => {
+    const now = element.textContent.length;
+    added.push(now - last);
+    last = now;
+    if (rendering) requestAnimationFrame(frame);
+  };
+  requestAnimationFrame(frame);
+  await renderMarkdown(element, text);
+  rendering = false;
+  done({ added, hidden: document.hidden });
+});
+"""
+
+
+def test_each_frame_lays_out_one_window(browser):
+    """The browser lays out and paints what one window added between two frames, not several
+    windows' worth (a frame of five took 60 ms of CPU)."""
+    browser.open_side_panel()
+    browser.driver.set_script_timeout(120)
+    result = browser.driver.execute_async_script(PER_FRAME, megabyte())
+    assert not result["hidden"]
+    assert sum(result["added"]) > 700_000 and len(result["added"]) > 100  # the text, its marks gone
+    assert max(result["added"][1:]) < 9_000, sorted(result["added"])[-5:]  # after the first window
+
+
 # Opens the long conversation, then the short one as soon as the long answer's first window
 # is on screen; returns how far the long answer had got when it left the screen and at the end.
 SWITCH = """
