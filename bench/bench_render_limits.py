@@ -4,8 +4,8 @@ headless Chromium against the scripted model server: a 2 KB TeX macro bomb (KaTe
 expand it into 2.5 million elements), 10,000 nested braces, a 10,000-deep quote. Each is
 streamed as a model's answer and shown as plain text with a note (the formula once the
 worker rendering it gives up); what is timed is the panel's main thread meanwhile. And a
-stored answer of a megabyte, opened: its Markdown is lexed and rendered a window of about
-8,000 characters at a time, one task each (extension/sidepanel/lex-windows.js).
+stored answer of a megabyte, opened: its Markdown is lexed and rendered a window at a time
+(4,000 characters, then 8,000), one a frame (extension/sidepanel/lex-windows.js).
 
 The longest task: the longest entry a 'longtask' PerformanceObserver reports (it reports
 tasks of 50 ms and more), and when there is none, the longest call in which the panel

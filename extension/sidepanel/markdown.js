@@ -134,12 +134,12 @@ function toFragment(tokens) {
   return fragment;
 }
 
-// A whole answer, lexed and rendered a window at a time (lex-windows.js): the first holds
-// every ordinary answer, and a longer one (a stored or imported answer of a megabyte) goes
-// on in later tasks, so the panel answers meanwhile. The element is aria-busy until the last
+// A whole answer, lexed and rendered a window at a time (lex-windows.js): the first holds a
+// short answer, and a longer one (a stored or imported answer of a megabyte) goes on in
+// later tasks, one window a frame, so the panel answers meanwhile. The element is aria-busy until the last
 // window is in. Each window is cleaned by the sanitiser on its own and put in as elements, so
 // nothing an answer writes across two windows can join up after cleaning.
-const SIZES = { first: 8_000, next: 8_000 }; // characters of Markdown per task
+export const WINDOW_SIZES = { first: 4_000, next: 8_000 }; // characters of Markdown per task
 const renderings = new WeakMap(); // element -> its latest rendering (an older one stops)
 const nextTask = new MessageChannel(); // not throttled like timers in a background tab
 nextTask.port1.onmessage = () => nextTask.queue.shift()?.();
@@ -166,7 +166,7 @@ function afterNextFrame(run) {
 
 // Resolves once the answer is all in, or its rendering was replaced or stopped. `sizes` is
 // for the tests, which compare windows of every size with one of the whole text.
-export function renderMarkdown(element, markdown, sizes = SIZES) {
+export function renderMarkdown(element, markdown, sizes = WINDOW_SIZES) {
   const rendering = { lexer: new WindowedLexer(markdown ?? "", lex), sizes };
   const finished = new Promise((resolve) => (rendering.finish = resolve));
   renderings.get(element)?.finish();

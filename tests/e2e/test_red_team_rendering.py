@@ -365,7 +365,7 @@ def test_an_answer_cannot_cover_a_confirmation_with_its_own_text(browser):
 
 
 # A long answer is lexed and cleaned a window at a time (lex-windows.js: the first window
-# ends at character 8,000, the others about 16,000 further on). The attacker, who can read
+# ends at character WINDOW_SIZES.first of markdown.js, the others further on). The attacker, who can read
 # the source, puts HTML across where a window ends, hoping a half on each side gets past the
 # sanitiser and joins up on the page.
 def straddling(origin: str) -> str:
@@ -389,14 +389,20 @@ return [...arguments[0].querySelectorAll("*")].flatMap((el) => [
   ...[...el.attributes].filter((attr) => /^on/i.test(attr.name)).map((attr) => `${el.localName}[${attr.name}]`)]);
 """
 
+FIRST_WINDOW = """
+const done = arguments[0];
+import(chrome.runtime.getURL("extension/sidepanel/markdown.js")).then(({ WINDOW_SIZES }) => done(WINDOW_SIZES.first));
+"""
+
 # Renders the payload with a window's end at each of its characters in turn.
 SWEEP = """
 const [padded, payloadLength, done] = arguments;
-import(chrome.runtime.getURL("extension/sidepanel/markdown.js")).then(async ({ renderMarkdown }) => {
+import(chrome.runtime.getURL("extension/sidepanel/markdown.js")).then(async ({ renderMarkdown, WINDOW_SIZES }) => {
+  if (padded.indexOf("<script>") !== WINDOW_SIZES.first) return done(["the padding does not end where the first window does"]);
   const found = [];
   for (let cut = 1; cut < payloadLength; cut++) {
     const box = document.querySelector("#conversation").appendChild(document.createElement("div"));
-    const rendering = renderMarkdown(box, padded.slice(cut)); // the payload starts `cut` before 8,000
+    const rendering = renderMarkdown(box, padded.slice(cut)); // the payload starts `cut` before the end
     if (!box.hasAttribute("aria-busy")) found.push(`${cut}: all in one window`);
     await rendering;
     for (const el of box.querySelectorAll("script, [onerror]")) found.push(`${cut}: ${el.outerHTML.slice(0, 80)}`);
@@ -415,14 +421,15 @@ def test_html_across_the_end_of_a_window_is_cleaned_as_a_whole(browser, model, t
     payload = straddling(origin)
     browser.open_side_panel()
     browser.driver.set_script_timeout(120)
-    # The first window ends at 8,000: the payload begins `cut` characters before it.
-    padded = padding(8_000) + payload + "\n\nAfter the payload."
+    first = browser.driver.execute_async_script(FIRST_WINDOW)
+    # The payload begins `cut` characters before the first window's end.
+    padded = padding(first) + payload + "\n\nAfter the payload."
     assert browser.driver.execute_async_script(SWEEP, padded, len(payload)) == []
     # The whole chain, with the payload over the first window's end and repeated over the
     # next ones.
     model.reset()
     configure(browser, model.base_url)
-    answer = padding(8_000 - len(payload) // 2) + "\n\n".join([payload] * 200) + "\n\nAfter the payload."
+    answer = padding(first - len(payload) // 2) + "\n\n".join([payload] * 200) + "\n\nAfter the payload."
     model.script(Reply(text=answer))
     send(browser, "Write me the long report")
     wait_for_status(browser, "ok")
