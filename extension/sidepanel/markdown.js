@@ -136,10 +136,10 @@ function toFragment(tokens) {
 
 // A whole answer, lexed and rendered a window at a time (lex-windows.js): the first holds a
 // short answer, and a longer one (a stored or imported answer of a megabyte) goes on in
-// later tasks, one window a frame, so the panel answers meanwhile. The element is aria-busy until the last
-// window is in. Each window is cleaned by the sanitiser on its own and put in as elements, so
-// nothing an answer writes across two windows can join up after cleaning.
-export const WINDOW_SIZES = { first: 4_000, next: 8_000 }; // characters of Markdown per task
+// later tasks, one window a frame, so the panel answers meanwhile. The element is aria-busy
+// until the last window is in. Each window is cleaned by the sanitiser on its own and put in
+// as elements, so nothing an answer writes across two windows can join up after cleaning.
+export const WINDOW_SIZES = { first: 4_000, next: 8_000 }; // characters of Markdown per window
 const renderings = new WeakMap(); // element -> its latest rendering (an older one stops)
 const nextTask = new MessageChannel(); // not throttled like timers in a background tab
 nextTask.port1.onmessage = () => nextTask.queue.shift()?.();
