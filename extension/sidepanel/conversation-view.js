@@ -57,8 +57,7 @@ export class ConversationView {
 
   showEmpty() {
     this.id = null;
-    this.turns.clear();
-    this.growth.disconnect();
+    this.closeTurns();
     this.element.replaceChildren();
     this.renderEmpty(this.element);
     this.onOpen(null);
@@ -70,12 +69,18 @@ export class ConversationView {
     if (!record) return this.showEmpty();
     if (id !== this.id) this.onOpen(record);
     this.id = id;
-    this.turns.clear();
-    this.growth.disconnect();
+    this.closeTurns();
     this.element.replaceChildren(...importNotes(record), ...record.turns.map((turn) => this.addTurn(turn).element));
     for (const batch of this.recent) if (batch.conversationId === id) this.applyBatch(batch);
     this.onRunningChange(this.running());
     this.scrollToEnd();
+  }
+
+  // The turns on screen go: what they still render stops (it would be for nobody).
+  closeTurns() {
+    for (const view of this.turns.values()) view.close();
+    this.turns.clear();
+    this.growth.disconnect();
   }
 
   addTurn(turn) {

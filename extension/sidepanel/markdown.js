@@ -14,6 +14,7 @@ import { mathExtension } from "./math.js";
 import { fillFormulas } from "./formulas.js";
 import { escapeHtml, htmlNesting, LIMITS, plainTextElement, plainTextHtml } from "./render-limits.js";
 import { sanitizeHtml } from "./sanitize.js";
+import { WindowedLexer } from "./lex-windows.js";
 import { h } from "../shared/dom.js";
 import { t } from "../shared/i18n.js";
 
@@ -78,9 +79,9 @@ const marked = new Marked(
   },
 );
 
-// Tokens, highlighted. When the text cannot be parsed whole (a construct that still
-// overflows the stack), each part between blank lines is parsed alone, and a part that
-// fails is plain text: one bad block never takes the others with it.
+// Tokens, highlighted. When the text (a window of it: lex-windows.js) cannot be parsed whole
+// (a construct that still overflows the stack), each part between blank lines is parsed
+// alone, and a part that fails is plain text: one bad block never takes the others with it.
 function lex(text) {
   try {
     return lexAll(text);
@@ -133,38 +134,68 @@ function toFragment(tokens) {
   return fragment;
 }
 
-// A whole answer, rendered in slices: the first holds every ordinary answer, and a longer
-// one (a stored or imported answer of a megabyte) goes on in later tasks, so the panel
-// answers meanwhile. The element is aria-busy until the last slice is in.
-const FIRST_SLICE = 32_000; // characters of Markdown
-const SLICE = 16_000;
+// A whole answer, lexed and rendered a window at a time (lex-windows.js): the first holds a
+// short answer, and a longer one (a stored or imported answer of a megabyte) goes on in
+// later tasks, one window a frame, so the panel answers meanwhile. The element is aria-busy
+// until the last window is in. Each window is cleaned by the sanitiser on its own and put in
+// as elements, so nothing an answer writes across two windows can join up after cleaning.
+export const WINDOW_SIZES = { first: 4_000, next: 8_000 }; // characters of Markdown per window
 const renderings = new WeakMap(); // element -> its latest rendering (an older one stops)
 const nextTask = new MessageChannel(); // not throttled like timers in a background tab
 nextTask.port1.onmessage = () => nextTask.queue.shift()?.();
 nextTask.queue = [];
 
-export function renderMarkdown(element, markdown) {
-  const rendering = { tokens: lex(String(markdown ?? "")), done: 0 };
-  renderings.set(element, rendering);
-  element.replaceChildren();
-  renderSlice(element, rendering, FIRST_SLICE);
+// One window per frame: the browser lays out and paints what one window added, not what
+// several did (a frame that laid out five windows' worth took 60 ms of CPU). The window renders
+// in the task after the frame starts. A panel that is not shown gets no frames: it goes on at
+// once, or after a while if it was hidden while waiting.
+function afterNextFrame(run) {
+  let started = false;
+  let timer = null;
+  const inTask = () => {
+    if (started) return;
+    started = true;
+    clearTimeout(timer);
+    nextTask.queue.push(run);
+    nextTask.port2.postMessage(null);
+  };
+  if (document.hidden) return inTask();
+  timer = setTimeout(inTask, 200);
+  requestAnimationFrame(inTask);
 }
 
-function renderSlice(element, rendering, budget) {
-  if (renderings.get(element) !== rendering) return;
-  const { tokens } = rendering;
-  const start = rendering.done;
-  for (let size = 0; rendering.done < tokens.length && (rendering.done === start || size + tokens[rendering.done].raw.length <= budget);) {
-    size += tokens[rendering.done++].raw.length;
-  }
-  element.append(toFragment(Object.assign(tokens.slice(start, rendering.done), { links: tokens.links })));
-  if (rendering.done < tokens.length) {
-    element.setAttribute("aria-busy", "true");
-    nextTask.queue.push(() => renderSlice(element, rendering, SLICE));
-    nextTask.port2.postMessage(null);
-  } else {
+// Resolves once the answer is all in, or its rendering was replaced or stopped. `sizes` is
+// for the tests, which compare windows of every size with one of the whole text.
+export function renderMarkdown(element, markdown, sizes = WINDOW_SIZES) {
+  const rendering = { lexer: new WindowedLexer(markdown ?? "", lex), sizes };
+  const finished = new Promise((resolve) => (rendering.finish = resolve));
+  renderings.get(element)?.finish();
+  renderings.set(element, rendering);
+  element.replaceChildren();
+  renderWindow(element, rendering, sizes.first);
+  return finished;
+}
+
+// The answer's element is going off the screen (another conversation opened): its rendering
+// stops, rather than go on costing the panel's time for nothing.
+export function stopRendering(element) {
+  renderings.get(element)?.finish();
+  renderings.delete(element);
+  element.removeAttribute("aria-busy");
+}
+
+// The first window is rendered whole, however long its first block: the answer shows at once.
+function renderWindow(element, rendering, size, first = true) {
+  if (renderings.get(element) !== rendering) return rendering.finish();
+  const { lexer } = rendering;
+  const piece = lexer.done ? null : lexer.next(size, { atOnce: first });
+  if (piece) element.append(toFragment(piece));
+  if (lexer.done) {
     element.removeAttribute("aria-busy");
+    return rendering.finish();
   }
+  element.setAttribute("aria-busy", "true");
+  afterNextFrame(() => renderWindow(element, rendering, rendering.sizes.next, false));
 }
 
 export class LiveMarkdown {

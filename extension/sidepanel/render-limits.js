@@ -55,16 +55,28 @@ export function texNesting(tex) {
 // Elements that never hold others, so never nest.
 const VOID = new Set(["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"]);
 
+// The tags in HTML an answer writes: [name, closing] of each, elements that never hold others left out.
+function* tags(text) {
+  if (!text.includes("<")) return;
+  for (const [, closing, name, selfClosing] of text.matchAll(/<(\/?)([a-z][a-z0-9-]*)\b[^<>]*?(\/?)>/gi)) {
+    if (!VOID.has(name.toLowerCase()) && !selfClosing) yield [name, Boolean(closing)];
+  }
+}
+
 // How deep the HTML tags a block writes go: cheap, before the sanitiser parses them (ten
 // thousand nested <div> cost it a third of a second, and the layout as much again).
 export function htmlNesting(text) {
-  if (!text.includes("<")) return 0;
   let depth = 0;
   let deepest = 0;
-  for (const [, closing, name, selfClosing] of text.matchAll(/<(\/?)([a-z][a-z0-9-]*)\b[^<>]*?(\/?)>/gi)) {
-    if (VOID.has(name.toLowerCase()) || selfClosing) continue;
+  for (const [, closing] of tags(text)) {
     if (closing) depth = Math.max(0, depth - 1);
     else deepest = Math.max(deepest, ++depth);
   }
   return deepest;
+}
+
+// How many elements are still open after `text`, `open` being open before it.
+export function htmlLeftOpen(text, open = 0) {
+  for (const [, closing] of tags(text)) open = closing ? Math.max(0, open - 1) : open + 1;
+  return open;
 }

