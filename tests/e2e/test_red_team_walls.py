@@ -220,6 +220,22 @@ def test_text_hidden_from_the_reader_never_reaches_the_model(turn, model, site):
     assert "throughout the week.\n" in read and not any(0xE0000 <= ord(c) <= 0xE007F for c in read)
 
 
+def test_results_hidden_among_a_searchs_results_never_reach_the_model(turn, model, site):
+    """A page of results is read as its list of results (result-list.js): four results shaped
+    like the real ones (a title link and a snippet), hidden four ways, carry instructions. The
+    model gets the four results a person sees, and none of the hidden ones."""
+    model.script(call("read_page"), Reply(text="The river is high."))
+    turn.show(site.url("hidden-results.html"))
+    send(turn.browser, "What do the results say?")
+    wait_for_status(turn.browser, "ok")
+    read = told(model, 1)
+    for title in ("River levels at the north gauge", "Flood warnings for the valley", "Sandbags and where to get them",
+                  "Ferry times during high water"):
+        assert title in read
+    assert "Sandbags are free at the fire station" in read
+    assert "HIDDEN" not in everything_the_model_read(model)
+
+
 SELECT_PICK = """
   const paragraph = document.getElementById("pick");
   getSelection().selectAllChildren(paragraph);
