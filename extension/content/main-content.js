@@ -528,12 +528,12 @@
   // paragraph and, on a recipe, the ingredients kept beside it; an answer it keeps gets its
   // question back (withDisclosureLabels).
   function extract(doc) {
-    const { article, content, extracted_by, page: cleaned, labels } = choose(doc);
+    const { article, content, extracted_by, page: cleaned, labels, summary } = choose(doc);
     wrapLooseRuns(content);
     // A date line goes from the text, but its date stays, when the page gives none elsewhere.
     article.publishedTime ||= firstDate(content);
     const text = LINE_RULES.reduce((root, rule) => rule(root), content);
-    const whole = withIngredients(withAbstract(withLead(text, cleaned), cleaned), cleaned);
+    const whole = withIngredients(withAbstract(withSummary(withLead(text, cleaned), summary), cleaned), cleaned);
     return { article, content: withDisclosureLabels(whole, labels), extracted_by };
   }
 
@@ -702,6 +702,49 @@
       && !isDisclosure(text) && !isSiteNotice(text) && !isCookieNotice(text) && !el.closest("h1");
   }
 
+  // The page says what it is about in its description (<meta name=description>, og:, JSON-LD),
+  // and many pages show that sentence as their standfirst, in a header or a teaser box beside
+  // the body that Readability leaves out, or in a box whose name reads as boilerplate elsewhere
+  // (a video's page: "item-caption"; an institute's page header; an encyclopedia's summary). A
+  // visible block that says the description is the page's summary by the page's own word, and
+  // weighs more than its box's name: when the reading lacks it, it joins the reading first, if
+  // it reads as a lead would. It is found on the visible copy before the cleaning (only what a
+  // reader sees: the meta text itself never enters the reading).
+  const SUMMARY_PROBE_CHARS = 60;
+  const SUMMARY_START_CHARS = 24;
+  const SUMMARY_BLOCK_RATIO = 2;
+  const NOT_TEXT = "script, style, noscript, template, textarea";
+  function summaryBlock(root, description) {
+    const summary = page.squash(description || "").replace(/(\.\.\.|…)$/u, "").trim();
+    if (readingLength(summary) < LEAD_CHARS) return null;
+    const probe = summary.slice(0, SUMMARY_PROBE_CHARS);
+    const start = summary.slice(0, SUMMARY_START_CHARS);
+    const walker = root.ownerDocument.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      if (!node.data.includes(start[0]) || node.parentElement?.closest(NOT_TEXT) || !page.squash(node.data).includes(start)) continue;
+      let el = node.parentElement;
+      while (el && el !== root && !page.squash(el.textContent).includes(probe)) el = el.parentElement;
+      if (!el || el === root || page.squash(el.textContent).length > SUMMARY_BLOCK_RATIO * summary.length) continue;
+      if (isLead(el)) return asBlock(el);
+    }
+    return null;
+  }
+  // A copy that Markdown reads as a paragraph of its own (an inline box is wrapped in one).
+  function asBlock(el) {
+    const copy = el.cloneNode(true);
+    if (el.matches(BLOCK_INSIDE)) return copy;
+    const paragraph = el.ownerDocument.createElement("p");
+    paragraph.append(copy);
+    return paragraph;
+  }
+  function withSummary(content, summary) {
+    if (!summary) return content; // (most pages: the reading's text goes unread)
+    const first = textBlocks(content)[0];
+    if (!first || page.squash(content.textContent).includes(page.squash(summary.textContent).slice(0, SUMMARY_PROBE_CHARS))) return content;
+    putFirst(content, first, [summary]);
+    return content;
+  }
+
   // A recipe's ingredients are half of it, but pages keep them in a box of their own beside the
   // method, which is what Readability picks. The page's ingredient lists (schema.org
   // recipeIngredient, or a box named "ingredients") that the reading lacks join it, first.
@@ -752,14 +795,15 @@
     // a copy of that. (Disclosure labels are taken before the cleaning drops their buttons.)
     const visible = visibleCopy(doc);
     const labels = disclosureLabels(visible);
+    const summary = summaryBlock(visible.body || visible.documentElement, pageMetadata(doc).excerpt);
     const cleaned = removeBoilerplate(visible);
     // A page of results (a search's) is read as its list: Readability takes a result's title,
     // a link, for a link list. (Found first: the readings below change the copy they read.)
     const results = page.resultList.find(cleaned.body || cleaned.documentElement);
-    if (!results) return { ...notJustTheChrome(firstChoice(doc, cleaned)), labels };
+    if (!results) return { ...notJustTheChrome(firstChoice(doc, cleaned)), labels, summary };
     const first = firstChoice(doc, cleaned.cloneNode(true));
     const content = removeEmptySections(removeLinkLists(results.list, results.titles));
-    return { ...first, content, extracted_by: "result list", page: cleaned, labels };
+    return { ...first, content, extracted_by: "result list", page: cleaned, labels, summary };
   }
 
   // A disclosure's label (an FAQ's question, a tab's name: the element with aria-expanded or

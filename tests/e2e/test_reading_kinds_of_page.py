@@ -2,7 +2,8 @@
 headings, a blog's posts in a table cell named like a sidebar ("links"), a profile whose
 description sits in a box named like a byline ("bio"), a post under a long comment thread, a
 forum thread whose posts are all named comments, a gallery told in its slides' captions, an FAQ
-whose questions sit in its accordion's buttons, a search's results. Each page
+whose questions sit in its accordion's buttons, a video's page whose one summary sits in a box
+named like a caption, a search's results. Each page
 (tests/e2e/pages/kinds/, written for these tests, and saved result pages in
 tests/e2e/pages/search-results/, with their licences) must give its text back, not an
 empty reading or the page's chrome.
@@ -146,6 +147,16 @@ def test_an_faq_s_questions_are_read_with_the_answers_they_open(read):
     assert "Open the menu" not in text and "About us" not in text
     # A label the reader cannot see stays out, like any hidden text.
     assert "deposit is waived" not in text
+
+
+def test_a_video_page_s_summary_in_a_box_named_caption_is_read(read):
+    # The page's one paragraph says what its description says; its box is named "item-caption",
+    # a boilerplate word elsewhere, and the account messages beside it are the page's only other
+    # prose. The page's own description names its summary: it is read, first.
+    text = read("video-summary.html")
+    assert text.startswith("The night ferries on the lake return this summer after three years.")
+    assert "tickets cost the same as by day." in text
+    assert "Harbour TV" not in text and "Imprint" not in text
 
 
 def test_a_search_s_results_are_read_with_their_titles_not_its_ads_and_menus(read_results):

@@ -236,6 +236,21 @@ def test_results_hidden_among_a_searchs_results_never_reach_the_model(turn, mode
     assert "HIDDEN" not in everything_the_model_read(model)
 
 
+def test_hidden_boxes_that_say_the_page_s_description_never_reach_the_model(turn, model, site):
+    """read_page takes a visible block that says the page's own description into the reading
+    (its summary, which Readability often leaves out). Four boxes start with that description
+    and go on with instructions, hidden four ways (display:none, off the page, white on white,
+    a size-0 span inside the visible summary): the model gets the summary a person sees and the
+    story, and none of the hidden text."""
+    model.script(call("read_page"), Reply(text="The river is high."))
+    turn.show(site.url("hidden-summary.html"))
+    send(turn.browser, "What does this page say?")
+    wait_for_status(turn.browser, "ok")
+    read = told(model, 1)
+    assert "move their cars to higher ground." in read and "Sandbags are free at the fire station" in read
+    assert "HIDDEN" not in everything_the_model_read(model)
+
+
 SELECT_PICK = """
   const paragraph = document.getElementById("pick");
   getSelection().selectAllChildren(paragraph);
