@@ -696,9 +696,10 @@
     for (let el = first.parentElement; el && el !== content; el = el.parentElement) if (el.matches("ul, ol, dl, table")) at = el;
     at.before(...elements.map((el) => content.ownerDocument.importNode(el, true)));
   }
-  function isLead(el) {
+  const isLead = (el) => !inListOrTable(el) && readsAsLead(el);
+  function readsAsLead(el) {
     const text = page.squash(el.textContent);
-    return readingLength(text) >= LEAD_CHARS && SENTENCE_END.test(text) && linkShare(el) < MAX_LEAD_LINK_SHARE && !inListOrTable(el)
+    return readingLength(text) >= LEAD_CHARS && SENTENCE_END.test(text) && linkShare(el) < MAX_LEAD_LINK_SHARE
       && !isDisclosure(text) && !isSiteNotice(text) && !isCookieNotice(text) && !el.closest("h1");
   }
 
@@ -708,7 +709,9 @@
   // (a video's page: "item-caption"; an institute's page header; an encyclopedia's summary). A
   // visible block that says the description is the page's summary by the page's own word, and
   // weighs more than its box's name: when the reading lacks it, it joins the reading first, if
-  // it reads as a lead would. It is found on the visible copy before the cleaning (only what a
+  // it reads as a lead would (in a list too: an encyclopedia's summary may sit in a <dd>; not
+  // a photo's caption with its credit, which a gallery's description may repeat, nor a header
+  // whose headline the description repeats). It is found on the visible copy before the cleaning (only what a
   // reader sees: the meta text itself never enters the reading).
   const SUMMARY_PROBE_CHARS = 60;
   const SUMMARY_START_CHARS = 24;
@@ -721,13 +724,28 @@
     const start = summary.slice(0, SUMMARY_START_CHARS);
     const walker = root.ownerDocument.createTreeWalker(root, NodeFilter.SHOW_TEXT);
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      if (!node.data.includes(start[0]) || node.parentElement?.closest(NOT_TEXT) || !page.squash(node.data).includes(start)) continue;
-      let el = node.parentElement;
-      while (el && el !== root && !page.squash(el.textContent).includes(probe)) el = el.parentElement;
-      if (!el || el === root || page.squash(el.textContent).length > SUMMARY_BLOCK_RATIO * summary.length) continue;
-      if (isLead(el)) return asBlock(el);
+      if (!saysPartOf(node, summary, start)) continue;
+      const el = boxSaying(node, root, probe, SUMMARY_BLOCK_RATIO * summary.length);
+      if (el && !el.querySelector("h1, h2") && readsAsLead(el) && !isCredit(page.squash(el.textContent))) return asBlock(el);
     }
     return null;
+  }
+  // The smallest box around `node` whose text holds `probe`, if it is at most `chars` long.
+  function boxSaying(node, root, probe, chars) {
+    for (let el = node.parentElement; el && el !== root; el = el.parentElement) {
+      const text = page.squash(el.textContent);
+      if (text.length > chars) return null;
+      if (text.includes(probe)) return el;
+    }
+    return null;
+  }
+  // A text node that opens the summary, or a part of it (the summary may open with a name in
+  // italics or a link: "Tanya Chua" in <i>).
+  const SUMMARY_PART_CHARS = 16;
+  function saysPartOf(node, summary, start) {
+    if (node.data.length < SUMMARY_PART_CHARS || node.parentElement?.closest(NOT_TEXT)) return false;
+    const text = page.squash(node.data);
+    return text.includes(start) || (text.length >= SUMMARY_PART_CHARS && summary.includes(text));
   }
   // A copy that Markdown reads as a paragraph of its own (an inline box is wrapped in one).
   function asBlock(el) {

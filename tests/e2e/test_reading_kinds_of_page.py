@@ -3,7 +3,7 @@ headings, a blog's posts in a table cell named like a sidebar ("links"), a profi
 description sits in a box named like a byline ("bio"), a post under a long comment thread, a
 forum thread whose posts are all named comments, a gallery told in its slides' captions, an FAQ
 whose questions sit in its accordion's buttons, a video's page whose one summary sits in a box
-named like a caption, a search's results. Each page
+named like a caption, an encyclopedia's entry whose summary sits in its header, a search's results. Each page
 (tests/e2e/pages/kinds/, written for these tests, and saved result pages in
 tests/e2e/pages/search-results/, with their licences) must give its text back, not an
 empty reading or the page's chrome.
@@ -157,6 +157,15 @@ def test_a_video_page_s_summary_in_a_box_named_caption_is_read(read):
     assert text.startswith("The night ferries on the lake return this summer after three years.")
     assert "tickets cost the same as by day." in text
     assert "Harbour TV" not in text and "Imprint" not in text
+
+
+def test_an_encyclopedia_s_summary_in_its_header_list_is_read_before_its_sections(read):
+    # The summary sits in the entry's header, a <dd> beside the headline, and opens with a name
+    # in italics; the page's description says it, cut short with "...". It is read, first.
+    text = read("encyclopedia-summary.html")
+    assert text.startswith("The grey heron (_Ardea cinerea_) is a long-legged wading bird")
+    assert "migrate south in winter." in text and "added to year after year." in text
+    assert "Random entry" not in text
 
 
 def test_a_search_s_results_are_read_with_their_titles_not_its_ads_and_menus(read_results):
