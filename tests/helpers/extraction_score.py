@@ -38,7 +38,9 @@ _QUOTE = re.compile(r"^\s*(?:>\s?)+")
 _LIST = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 _RULE = re.compile(r"^\s*(?:[-*_]\s*){3,}$")
 _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?\s*$")
-_EMPHASIS = re.compile(r"(\*\*|__|\*|_|~~)(?=\S)(.+?)(?<=\S)\1")
+# Emphasis as CommonMark reads it: an escaped delimiter ("Kund\\*innen") is a character, not
+# emphasis; "_" inside a word ("snake_case") never is; "*" inside one may be.
+_EMPHASIS = re.compile(r"(?<!\\)(\*\*|\*|~~)(?=\S)(.+?)(?<=[^\s\\])\1|(?<![\\\w])(__|_)(?=\S)(.+?)(?<=[^\s\\])\3(?!\w)")
 _CODE_SPAN = re.compile(r"(`+)(.+?)\1")
 _ESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|<>~=])")
 
@@ -49,7 +51,7 @@ def _inline(line: str) -> str:
     line = _REFERENCE_LINK.sub(r"\1", line)
     line = _CODE_SPAN.sub(r"\2", line)
     for _ in range(2):  # nested emphasis: ***a*** or **_a_**
-        line = _EMPHASIS.sub(r"\2", line)
+        line = _EMPHASIS.sub(lambda m: m.group(2) if m.group(1) else m.group(4), line)
     return _ESCAPE.sub(r"\1", line)
 
 

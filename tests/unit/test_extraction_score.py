@@ -35,6 +35,14 @@ def test_reader_text_drops_markdown_syntax_link_targets_and_images():
     ]
 
 
+def test_reader_text_reads_emphasis_as_commonmark_does():
+    # An escaped star is a character; "_" inside a word is never emphasis; "*" inside one is.
+    assert reader_text("Kund\\*innen und Kolleg\\*innen") == "Kund*innen und Kolleg*innen"
+    assert reader_text("Kund*innen und Kolleg*innen") == "Kundinnen und Kolleginnen"
+    assert reader_text("snake_case and other_thing, _em_ and __strong__") == "snake_case and other_thing, em and strong"
+    assert reader_text("_\\*Footnote on a star._") == "*Footnote on a star."
+
+
 def test_snippets_are_counted_after_whitespace_normalisation():
     counts = score("The  main\ntext. Menu", ["main text.", "missing"], ["Menu", "Footer"])
     assert counts == Counts(tp=1, fn=1, fp=1, tn=1)
