@@ -1,7 +1,7 @@
 // HTML to Markdown with turndown (vendor/turndown), plus the rules the stock converter
 // lacks: tables as GFM tables (the GFM plugin is not a dependency), code blocks that keep
 // their line breaks. Tokens go to content: links are their text (list_links has the
-// addresses), images their alt text when it says something, escapes only at line starts.
+// addresses), images their alt text when it says something, escapes only at line starts and inside words.
 (() => {
   const page = (globalThis.TabAgentPage ??= {});
 
@@ -142,7 +142,10 @@
 
   // Escape only what would change a line's meaning (a heading, list, quote or fence at its
   // start); a backslash before every _ * [ ] in running text costs tokens and reads as noise.
+  // A star inside a word is the word's own (German's gender star: "Kund*innen"), and two of
+  // them in a paragraph would pair up as emphasis across the words between: it is escaped.
   const escape = (text) => text
+    .replace(/(?<=[\p{L}\p{N}])\*(?=[\p{L}\p{N}])/gu, "\\*")
     .replace(/^(\s*)([-+*]|#{1,6}|>)(?=\s)/gm, "$1\\$2")
     .replace(/^(\s*\d+)([.)])(?=\s)/gm, "$1\\$2")
     .replace(/^(\s*)(```|~~~|={3,}|-{3,})/gm, "$1\\$2");

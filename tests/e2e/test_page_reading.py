@@ -148,6 +148,8 @@ def test_markdown_spends_tokens_on_content(open_page):
     # Lists with one space after the marker; escapes only where a line would change meaning.
     assert to_markdown("<ul><li>one</li><li>two</li></ul><ol start='3'><li>three</li></ol>") == "- one\n- two\n\n3. three"
     assert to_markdown("<p>snake_case *stars* [brackets] 2 + 2</p>") == "snake_case *stars* [brackets] 2 + 2"
+    # ... and a star inside a word, which would pair with the next one as emphasis.
+    assert to_markdown("<p>Schüler*innen und <b>Kund*innen</b>, 2*3</p>") == "Schüler\\*innen und **Kund\\*innen**, 2\\*3"
     assert to_markdown("<p># not a heading</p><p>1. not a list</p>") == "\\# not a heading\n\n1\\. not a list"
     # A letter saved as its base and a combining mark is the letter a user types: "geprüft",
     # not "gepru" + U+0308 (find_in_page and the model's tokens see different text).
