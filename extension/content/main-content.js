@@ -697,9 +697,11 @@
     at.before(...elements.map((el) => content.ownerDocument.importNode(el, true)));
   }
   const isLead = (el) => !inListOrTable(el) && readsAsLead(el);
-  function readsAsLead(el) {
+  // A block that says the page's whole description (`summary`) needs no full stop: a standfirst
+  // set as a heading often has none.
+  function readsAsLead(el, summary = "") {
     const text = page.squash(el.textContent);
-    return readingLength(text) >= LEAD_CHARS && SENTENCE_END.test(text) && linkShare(el) < MAX_LEAD_LINK_SHARE
+    return readingLength(text) >= LEAD_CHARS && (SENTENCE_END.test(text) || text === summary) && linkShare(el) < MAX_LEAD_LINK_SHARE
       && !isDisclosure(text) && !isSiteNotice(text) && !isCookieNotice(text) && !el.closest("h1");
   }
 
@@ -726,7 +728,7 @@
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
       if (!saysPartOf(node, summary, start)) continue;
       const el = boxSaying(node, root, probe, SUMMARY_BLOCK_RATIO * summary.length);
-      if (el && !el.querySelector("h1, h2") && readsAsLead(el) && !isCredit(page.squash(el.textContent))) return asBlock(el);
+      if (el && !el.querySelector("h1, h2") && readsAsLead(el, summary) && !isCredit(page.squash(el.textContent))) return asBlock(el);
     }
     return null;
   }
@@ -747,12 +749,14 @@
     const text = page.squash(node.data);
     return text.includes(start) || (text.length >= SUMMARY_PART_CHARS && summary.includes(text));
   }
-  // A copy that Markdown reads as a paragraph of its own (an inline box is wrapped in one).
+  // A copy that Markdown reads as a paragraph of its own (an inline box is wrapped in one, and
+  // a standfirst set as a heading is a paragraph, not a section's title).
   function asBlock(el) {
     const copy = el.cloneNode(true);
-    if (el.matches(BLOCK_INSIDE)) return copy;
+    const heading = isHeading(el);
+    if (el.matches(BLOCK_INSIDE) && !heading) return copy;
     const paragraph = el.ownerDocument.createElement("p");
-    paragraph.append(copy);
+    paragraph.append(...(heading ? copy.childNodes : [copy]));
     return paragraph;
   }
   function withSummary(content, summary) {

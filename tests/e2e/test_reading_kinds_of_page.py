@@ -3,7 +3,8 @@ headings, a blog's posts in a table cell named like a sidebar ("links"), a profi
 description sits in a box named like a byline ("bio"), a post under a long comment thread, a
 forum thread whose posts are all named comments, a gallery told in its slides' captions, an FAQ
 whose questions sit in its accordion's buttons, a video's page whose one summary sits in a box
-named like a caption, an encyclopedia's entry whose summary sits in its header, a search's results. Each page
+named like a caption, an encyclopedia's entry whose summary sits in its header, a news story whose standfirst is a
+heading without a full stop, a search's results. Each page
 (tests/e2e/pages/kinds/, written for these tests, and saved result pages in
 tests/e2e/pages/search-results/, with their licences) must give its text back, not an
 empty reading or the page's chrome.
@@ -166,6 +167,15 @@ def test_an_encyclopedia_s_summary_in_its_header_list_is_read_before_its_section
     assert text.startswith("The grey heron (_Ardea cinerea_) is a long-legged wading bird")
     assert "migrate south in winter." in text and "added to year after year." in text
     assert "Random entry" not in text
+
+
+def test_a_standfirst_set_as_a_heading_without_a_full_stop_is_read(read):
+    # The standfirst is an <h2> in the story's header, outside the body Readability takes, and
+    # ends without a full stop, as headings do; the page's description says it whole.
+    text = read("standfirst-heading.html")
+    assert text.startswith("Beekeepers and growers walked every orchard in the valley this spring")
+    assert "repeat the count next spring." in text
+    assert "Hay prices fall" not in text and "Imprint" not in text
 
 
 def test_a_search_s_results_are_read_with_their_titles_not_its_ads_and_menus(read_results):
