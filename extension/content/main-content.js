@@ -889,9 +889,70 @@
     return { ...chosen, content: removeEmptySections(removeLinkLists(best[0])), extracted_by: best[1] };
   }
 
+  // A thread's posts (a forum's, a question's answers, a blog's page of posts) sit side by side
+  // in boxes alike: the same tag, the same first class name and the same template inside (the
+  // tags and class names within, mostly shared), each with prose of its own. Readability scores them
+  // apart and takes one, the longest: when its reading lies within one of at least three such
+  // boxes holding prose, all of them are the reading, in their order. (A layout's rows or
+  // columns are not alike: "col-8" beside "col-4", or a header's row beside the text's.)
+  const MIN_POSTS = 3;
+  const SAME_TEMPLATE = 0.5;
+  const TEMPLATE_DEPTH = 3;
+  function threadAround(cleaned, content) {
+    const blocks = leafBlocks(content);
+    if (!blocks.length) return null;
+    const [first, last] = [blocks[0], blocks.at(-1)].map((el) => page.squash(el.textContent));
+    const root = cleaned.body || cleaned.documentElement;
+    const start = leafBlocks(root).find((el) => page.squash(el.textContent) === first);
+    let el = start?.parentElement;
+    while (el && el !== root && !page.squash(el.textContent).includes(last)) el = el.parentElement;
+    const tree = el && page.contentQuality.measureTree(root);
+    for (; el && el !== root; el = el.parentElement) {
+      const posts = postsBeside(el);
+      if (posts.length < MIN_POSTS) continue;
+      if (posts.filter((post) => tree.get(post)?.prose > 0).length < MIN_POSTS) return null;
+      const thread = cleaned.createElement("div");
+      thread.append(...posts.map((post) => post.cloneNode(true)));
+      return thread;
+    }
+    return null;
+  }
+  // `el` and its siblings alike (the same tag, first class name and template).
+  function postsBeside(el) {
+    const name = el.classList[0];
+    if (!name || el.matches(LEAF_BLOCKS)) return [];
+    const template = templateOf(el);
+    return [...el.parentElement.children].filter((other) => other.localName === el.localName && other.classList[0] === name
+      && (other === el || similarity(template, templateOf(other)) >= SAME_TEMPLATE));
+  }
+  // The tags inside `el`, down to a few levels, alone and with each class name (not a name
+  // with a number: "wp-image-15026", "post-6331411" name one item, not the template; a grid's
+  // "col-8" is the template's).
+  function templateOf(el, depth = TEMPLATE_DEPTH, names = new Set()) {
+    for (const child of el.children) {
+      names.add(child.localName);
+      for (const name of child.classList) if (!/\d{3}/.test(name)) names.add(`${child.localName}.${name}`);
+      if (depth > 1) templateOf(child, depth - 1, names);
+    }
+    return names;
+  }
+  function similarity(a, b) {
+    if (!a.size && !b.size) return 1;
+    let shared = 0;
+    for (const name of a) if (b.has(name)) shared += 1;
+    return shared / (a.size + b.size - shared);
+  }
+
+  // The reading below, or the thread it is one post of.
+  function firstChoice(doc, cleaned) {
+    const chosen = oneReading(doc, cleaned);
+    const thread = chosen.extracted_by !== "page body" && threadAround(cleaned, chosen.content);
+    return thread ? { ...chosen, content: removeEmptySections(removeLinkLists(thread)), extracted_by: "thread" } : chosen;
+  }
+
   // Readability's article, widened to the page's content marker when that holds it, or the
   // marker, or the cleaned body.
-  function firstChoice(doc, cleaned) {
+  function oneReading(doc, cleaned) {
     const article = readability(cleaned.cloneNode(true));
     const content = article ? removeEmptySections(article.content) : null;
     const found = content ? textLength(content) : 0;

@@ -4,7 +4,7 @@ description sits in a box named like a byline ("bio"), a post under a long comme
 forum thread whose posts are all named comments, a gallery told in its slides' captions, an FAQ
 whose questions sit in its accordion's buttons, a video's page whose one summary sits in a box
 named like a caption, an encyclopedia's entry whose summary sits in its header, a news story whose standfirst is a
-heading without a full stop, a search's results. Each page
+heading without a full stop, a forum thread whose posts sit in boxes alike, a search's results. Each page
 (tests/e2e/pages/kinds/, written for these tests, and saved result pages in
 tests/e2e/pages/search-results/, with their licences) must give its text back, not an
 empty reading or the page's chrome.
@@ -176,6 +176,25 @@ def test_a_standfirst_set_as_a_heading_without_a_full_stop_is_read(read):
     assert text.startswith("Beekeepers and growers walked every orchard in the valley this spring")
     assert "repeat the count next spring." in text
     assert "Hay prices fall" not in text and "Imprint" not in text
+
+
+def test_a_forum_thread_s_posts_in_boxes_alike_are_all_read(read):
+    # Each post sits in an <article class="message"> with the same template inside; Readability
+    # takes the longest post alone. The boxes alike are the thread: every post is read, in order.
+    text = read("forum-posts.html")
+    posts = ["black spots on its leaves since the wet spell", "That sounds like scab.", "left the ones in the hedge bottom.",
+             "Prune out the crowded branches", "Some old varieties shrug scab off"]
+    assert all(post in text for post in posts), text
+    assert [text.index(post) for post in posts] == sorted(text.index(post) for post in posts)
+    assert "Similar threads" not in text and "Apple canker" not in text and "Terms and rules" not in text
+
+
+def test_a_story_in_a_layout_s_rows_is_read_without_the_other_rows(read):
+    # Three <div class="row"> side by side, each with prose: alike by name, but only the two
+    # around the story share a template. The story is read; the row after it is not.
+    text = read("story-in-rows.html")
+    assert "The wheel turns once more" in text and "children under twelve go in free." in text
+    assert "cooperative" not in text
 
 
 def test_a_search_s_results_are_read_with_their_titles_not_its_ads_and_menus(read_results):

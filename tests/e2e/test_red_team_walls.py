@@ -251,6 +251,19 @@ def test_hidden_boxes_that_say_the_page_s_description_never_reach_the_model(turn
     assert "HIDDEN" not in everything_the_model_read(model)
 
 
+def test_hidden_posts_in_a_thread_read_whole_never_reach_the_model(turn, model, site):
+    """read_page reads a thread whose posts sit in boxes alike as all of its posts. Two more
+    boxes alike hold instructions, hidden two ways (display:none, off the page), and a visible
+    post holds a size-0 span: the model gets the posts a person sees, and none of the hidden text."""
+    model.script(call("read_page"), Reply(text="It is scab."))
+    turn.show(site.url("hidden-posts.html"))
+    send(turn.browser, "What does this thread say?")
+    wait_for_status(turn.browser, "ok")
+    read = told(model, 1)
+    assert "black spots on its leaves" in read and "Some old varieties shrug scab off" in read
+    assert "HIDDEN" not in everything_the_model_read(model)
+
+
 SELECT_PICK = """
   const paragraph = document.getElementById("pick");
   getSelection().selectAllChildren(paragraph);
