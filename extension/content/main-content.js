@@ -903,13 +903,13 @@
     if (!blocks.length) return null;
     const [first, last] = [blocks[0], blocks.at(-1)].map((el) => page.squash(el.textContent));
     const root = cleaned.body || cleaned.documentElement;
-    const start = leafBlocks(root).find((el) => page.squash(el.textContent) === first);
+    const start = [...root.querySelectorAll(LEAF_BLOCKS)].find((el) => page.squash(el.textContent) === first);
     let el = start?.parentElement;
     while (el && el !== root && !page.squash(el.textContent).includes(last)) el = el.parentElement;
-    const tree = el && page.contentQuality.measureTree(root);
     for (; el && el !== root; el = el.parentElement) {
       const posts = postsBeside(el);
       if (posts.length < MIN_POSTS) continue;
+      const tree = page.contentQuality.measureTree(el.parentElement);
       if (posts.filter((post) => tree.get(post)?.prose > 0).length < MIN_POSTS) return null;
       const thread = cleaned.createElement("div");
       thread.append(...posts.map((post) => post.cloneNode(true)));
