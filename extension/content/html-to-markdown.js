@@ -153,7 +153,10 @@
   let service = null;
   function converter() {
     if (service) return service;
-    service = new TurndownService({ headingStyle: "atx", codeBlockStyle: "fenced", bulletListMarker: "-", hr: "---" });
+    // Emphasis with "*", not turndown's "_": CommonMark never reads "_" beside a letter as
+    // emphasis, so a word emphasised inside a longer one ("<em>Haus</em>tür", a search's terms
+    // in Chinese: "<em>number</em>的") would keep its underscores; "*" works there too.
+    service = new TurndownService({ headingStyle: "atx", codeBlockStyle: "fenced", bulletListMarker: "-", hr: "---", emDelimiter: "*" });
     // Ruby annotations (<rt>, the reading printed above Japanese or Chinese characters, and its
     // fallback parentheses <rp>) would be run into the words they annotate: "子こども".
     service.remove(["script", "style", "noscript", "template", "head", "title", "rt", "rp"]);

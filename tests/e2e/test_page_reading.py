@@ -151,6 +151,8 @@ def test_markdown_spends_tokens_on_content(open_page):
     # ... and a star inside a word, which would pair with the next one as emphasis.
     assert to_markdown("<p>Schüler*innen und <b>Kund*innen</b>, 2*3</p>") == "Schüler\\*innen und **Kund\\*innen**, 2\\*3"
     assert to_markdown("<p># not a heading</p><p>1. not a list</p>") == "\\# not a heading\n\n1\\. not a list"
+    # Emphasis inside a word, or beside Chinese: "_" there is no emphasis in CommonMark, "*" is.
+    assert to_markdown("<p><em>Haus</em>tür und <em>number</em>的缩写</p>") == "*Haus*tür und *number*的缩写"
     # A letter saved as its base and a combining mark is the letter a user types: "geprüft",
     # not "gepru" + U+0308 (find_in_page and the model's tokens see different text).
     assert to_markdown("<p>Gepru\u0308ft: Sa\u0301nchez, cafe\u0301</p>") == "Gepr\u00fcft: S\u00e1nchez, caf\u00e9"
@@ -335,8 +337,8 @@ def test_a_subheading_set_in_italics_over_its_list_is_read_not_dropped_as_a_labe
     # A short line all in <em> or <i> right before a list of text heads it, as one in bold does;
     # the same line before no text ("Advertisement" over an ad's box) is a label.
     text = " ".join(open_page("packing-list.html")("read_page")["markdown"].split())
-    assert "_In the day pack_ - A waterproof jacket" in text
-    assert "_In the bag that goes ahead_ - A change of shoes" in text
+    assert "*In the day pack* - A waterproof jacket" in text
+    assert "*In the bag that goes ahead* - A change of shoes" in text
     assert "Advertisement" not in text and "new boots." in text
 
 

@@ -164,7 +164,7 @@ def test_an_encyclopedia_s_summary_in_its_header_list_is_read_before_its_section
     # The summary sits in the entry's header, a <dd> beside the headline, and opens with a name
     # in italics; the page's description says it, cut short with "...". It is read, first.
     text = read("encyclopedia-summary.html")
-    assert text.startswith("The grey heron (_Ardea cinerea_) is a long-legged wading bird")
+    assert text.startswith("The grey heron (*Ardea cinerea*) is a long-legged wading bird")
     assert "migrate south in winter." in text and "added to year after year." in text
     assert "Random entry" not in text
 
