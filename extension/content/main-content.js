@@ -817,13 +817,14 @@
     // a copy of that. (Disclosure labels are taken before the cleaning drops their buttons.)
     const visible = visibleCopy(doc);
     const labels = disclosureLabels(visible);
-    const summary = summaryBlock(visible.body || visible.documentElement, pageMetadata(doc).excerpt);
+    const metadata = pageMetadata(doc);
+    const summary = summaryBlock(visible.body || visible.documentElement, metadata.excerpt);
     const cleaned = removeBoilerplate(visible);
     // A page of results (a search's) is read as its list: Readability takes a result's title,
     // a link, for a link list. (Found first: the readings below change the copy they read.)
     const results = page.resultList.find(cleaned.body || cleaned.documentElement);
-    if (!results) return { ...notJustTheChrome(firstChoice(doc, cleaned)), labels, summary };
-    const first = firstChoice(doc, cleaned.cloneNode(true));
+    if (!results) return { ...notJustTheChrome(firstChoice(metadata, cleaned)), labels, summary };
+    const first = firstChoice(metadata, cleaned.cloneNode(true));
     const content = removeEmptySections(removeLinkLists(results.list, results.titles));
     return { ...first, content, extracted_by: "result list", page: cleaned, labels, summary };
   }
@@ -944,19 +945,19 @@
   }
 
   // The reading below, or the thread it is one post of.
-  function firstChoice(doc, cleaned) {
-    const chosen = oneReading(doc, cleaned);
+  function firstChoice(pageFacts, cleaned) {
+    const chosen = oneReading(pageFacts, cleaned);
     const thread = chosen.extracted_by !== "page body" && threadAround(cleaned, chosen.content);
     return thread ? { ...chosen, content: removeEmptySections(removeLinkLists(thread)), extracted_by: "thread" } : chosen;
   }
 
   // Readability's article, widened to the page's content marker when that holds it, or the
   // marker, or the cleaned body.
-  function oneReading(doc, cleaned) {
+  function oneReading(pageFacts, cleaned) {
     const article = readability(cleaned.cloneNode(true));
     const content = article ? removeEmptySections(article.content) : null;
     const found = content ? textLength(content) : 0;
-    const metadata = { ...article, ...pageMetadata(doc) };
+    const metadata = { ...article, ...pageFacts };
     const marker = marked(cleaned);
     // `page`: the cleaned copy the reading was found on (extract looks for its lead there).
     const reading = (content, extracted_by) => ({ article: metadata, content, extracted_by, page: cleaned });
