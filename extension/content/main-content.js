@@ -892,10 +892,11 @@
 
   // A thread's posts (a forum's, a question's answers, a blog's page of posts) sit side by side
   // in boxes alike: the same tag, the same first class name and the same template inside (the
-  // tags and class names within, mostly shared), each with prose of its own. Readability scores them
-  // apart and takes one, the longest: when its reading lies within one of at least three such
-  // boxes holding prose, all of them are the reading, in their order. (A layout's rows or
-  // columns are not alike: "col-8" beside "col-4", or a header's row beside the text's.)
+  // tags and class names within, mostly shared), each with prose of its own. Readability scores
+  // them apart and may take one (and a page's first <article> is one): when the reading lies
+  // within one of at least three such boxes holding prose, all of them are the reading, in their
+  // order. (A layout's rows or columns are not alike: "col-8" beside "col-4", or a header's row
+  // beside the text's.)
   const MIN_POSTS = 3;
   const SAME_TEMPLATE = 0.5;
   const TEMPLATE_DEPTH = 3;
