@@ -71,7 +71,7 @@ $(VENV)/.bench-installed: requirements-bench.txt $(VENV)/.installed
 # newest instructions (AMX on a Xeon) crashed on the first token where the virtual machine does
 # not give them, and pip's own cache hands a wheel to any machine that asks for the same version.
 # The wheel is kept under ~/.cache/tabagent, named by these build options, for the next clone.
-LLAMA_VERSION := 0.3.36
+LLAMA_VERSION := $(shell sed -n 's/^llama-cpp-python\[server\]==//p' requirements-llama.txt)
 LLAMA_CMAKE_ARGS := -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_BMI2=ON
 LLAMA_BUILD := $(shell echo "$(LLAMA_VERSION) $(LLAMA_CMAKE_ARGS)" | sha1sum | cut -c1-12)
 LLAMA_WHEELS := $(HOME)/.cache/tabagent/llama-wheels/$(LLAMA_BUILD)
