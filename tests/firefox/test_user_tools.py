@@ -1,6 +1,6 @@
 """A developer's own tool that reads the page, called from a CodeAgent's code in Firefox: the
 sandbox's stub asks the host, the host's Python runs the tool, the tool's page call reaches the
-user's tab, and what comes back is marked as page content. The tool is README's example
+user's tab, and what comes back is marked as page content. The tool is docs/extending.md's example
 ("Adding a tool"), dropped into py/user_tools/ and built in, as a developer would."""
 
 from __future__ import annotations

@@ -196,15 +196,15 @@ class FakeBridge:
                            "title": "A", "url": "https://example.com/a", "page": 1, "pages": 1}}
 
 
-def readme_example() -> str:
-    """The page-reading tool of the README's "Adding a tool": it must keep working."""
-    readme = (ROOT / "README.md").read_text()
-    return next(block for block in re.findall(r"```python\n(.*?)```", readme, re.S)
+def documented_example() -> str:
+    """The page-reading tool of docs/extending.md's "Adding a tool": it must keep working."""
+    doc = (ROOT / "docs" / "extending.md").read_text()
+    return next(block for block in re.findall(r"```python\n(.*?)```", doc, re.S)
                 if "tabagent.app.user_tools import page" in block)
 
 
 async def test_a_user_tool_reads_the_page_of_its_turn(tmp_path):
-    write(tmp_path, "headings.py", readme_example())
+    write(tmp_path, "headings.py", documented_example())
     tools, problems = load_user_tools(tmp_path)
     assert problems == []
     bridge = FakeBridge()
@@ -284,7 +284,7 @@ async def test_an_error_from_the_page_that_a_user_tool_raises_is_marked():
 
 
 async def test_outside_a_turn_in_the_browser_there_is_no_page(tmp_path):
-    write(tmp_path, "headings.py", readme_example())
+    write(tmp_path, "headings.py", documented_example())
     [headings], _ = load_user_tools(tmp_path)
     assert with_page([headings], None) == [headings]
     with pytest.raises(PageUnavailable, match="only exists when TabAgent runs in the browser"):
