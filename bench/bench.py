@@ -2,7 +2,9 @@
 """`make bench`: every benchmark, each printing a Markdown table of median and spread.
 
 Targets are printed beside the numbers, not asserted: these machines are shared and noisy.
-Run one alone with `make bench ONLY=boot` (a name from BENCHMARKS).
+Run one alone with `make bench ONLY=boot` (a name from BENCHMARKS). What each prints is also
+written to bench/results/<name>.md, with the date, the commit and the machine's load, so the
+latest figures live in the repository rather than in prose (docs/benchmarks.md).
 """
 
 from __future__ import annotations
@@ -10,9 +12,11 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+RESULTS = ROOT / "bench" / "results"
 
 # name -> command, in the order the issues added them
 BENCHMARKS = {
@@ -46,11 +50,33 @@ def main() -> int:
     failed = []
     for name, command in chosen.items():
         print(f"\n## {name}", flush=True)
-        if subprocess.run(command, cwd=ROOT).returncode != 0:
+        if run_and_keep(name, command) != 0:
             failed.append(name)
     if failed:
         print(f"\nbench: failed: {', '.join(failed)}", file=sys.stderr)
     return 1 if failed else 0
+
+
+def run_and_keep(name: str, command: list[str]) -> int:
+    """Runs one benchmark, its output shown as it comes and kept in bench/results/<name>.md."""
+    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    lines = []
+    for line in process.stdout:
+        print(line, end="", flush=True)
+        lines.append(line)
+    status = process.wait()
+    RESULTS.mkdir(exist_ok=True)
+    (RESULTS / f"{name}.md").write_text(f"# {name}\n\n{provenance(status)}\n\n{''.join(lines)}")
+    return status
+
+
+def provenance(status: int) -> str:
+    commit = subprocess.run(["git", "describe", "--always", "--dirty"], cwd=ROOT, capture_output=True,
+                            text=True).stdout.strip() or "unknown"
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    ended = "" if status == 0 else f"; it ended with status {status}"
+    return (f"Written by `make bench` on {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())} at commit "
+            f"{commit}, load average {load} ({os.cpu_count()} cores){ended}.")
 
 
 if __name__ == "__main__":
