@@ -13,6 +13,8 @@ import sys
 
 import pytest
 
+from tests.helpers.coverage_skip import skip_or_fail_in_ci
+
 from tests.helpers.firefox import FIREFOX, ROOT, Firefox
 
 
@@ -25,7 +27,7 @@ def pytest_collection_modifyitems(items):
 @pytest.fixture(scope="session")
 def firefox_build():
     if not shutil.which(FIREFOX):
-        pytest.skip(f"{FIREFOX} is not installed: `make test` installs it (scripts/ensure-firefox.sh)")
+        skip_or_fail_in_ci(f"{FIREFOX} is not installed: `make test` installs it (scripts/ensure-firefox.sh)")
     subprocess.run([sys.executable, str(ROOT / "scripts" / "build.py")], check=True)
     subprocess.run([sys.executable, str(ROOT / "scripts" / "browser_builds.py")], check=True)
     return ROOT / "dist" / "firefox"

@@ -23,6 +23,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers.coverage_skip import skip_or_fail_in_ci
+
 N_CTX = 2048
 MODEL_NAME = "smollm2-135m-instruct"  # the name the server lists the model under
 
@@ -110,6 +112,6 @@ def llama():
     """llama.cpp's server with SmolLM2-135M-Instruct and a 2,048-token window, for a module."""
     why = missing()
     if why:
-        pytest.skip(why)
+        skip_or_fail_in_ci(why)
     with LlamaServer() as server:
         yield server
