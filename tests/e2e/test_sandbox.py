@@ -17,6 +17,8 @@ import time
 
 import pytest
 
+from tests.helpers.quiet import stays_quiet
+
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(120)]
 
 OFFSCREEN = "extension/offscreen/offscreen.html"
@@ -254,8 +256,7 @@ def test_no_way_out(sandbox, tripwire, escape):
     assert result["isError"] and result["stopped"] is None, result
     assert "GOT OUT" not in result["output"]
     assert_still_works(sandbox)
-    time.sleep(0.2)  # anything that did leave has arrived by now
-    assert tripwire.hits == []
+    stays_quiet(lambda: tripwire.hits, 0.5, why="the model's code reached the network")
 
 
 def test_the_sandbox_has_no_origin_no_extension_apis_and_no_window(sandbox):
