@@ -12,6 +12,7 @@ import { runPdfTool } from "./pdf-reader.js";
 import { PythonLink } from "./python-link.js";
 import { TurnRunner } from "./python-turns.js";
 import { exposeForDebugging } from "../shared/debug-handle.js";
+import { EntryPoint } from "../shared/wire.js";
 
 const link = new PythonLink();
 const python = link.ready.then(() => link);
@@ -52,20 +53,20 @@ const handlers = {
   [MessageType.callTool]: async (message) => callTool(await turns.api(), message),
   [MessageType.listTools]: async ({ mcpServers, mcpHeaders }) => {
     const api = await turns.api();
-    const own = JSON.parse(await api.list_tools_json(pageBridge(null)));
+    const own = await api.call(EntryPoint.list_tools_json, [], { page: pageBridge(null) });
     if (!mcpServers?.length) return own;
-    const mcp = JSON.parse(await api.list_mcp_tools_json(JSON.stringify(mcpServers), JSON.stringify(mcpHeaders ?? {})));
+    const mcp = await api.call(EntryPoint.list_mcp_tools_json, [mcpServers, mcpHeaders ?? {}]);
     return { tools: [...own.tools, ...mcp.tools], problems: [...own.problems, ...mcp.problems] };
   },
   [MessageType.idleCheck]: async () => ({ idle: idle.isIdle() }),
   [MessageType.idleCloseChanged]: async () => ({}),
   [MessageType.pdfTool]: (message) => runPdfTool(message),
   [MessageType.listMcpPrompts]: async ({ mcpServers, mcpHeaders }) =>
-    JSON.parse(await (await turns.api()).list_mcp_prompts_json(JSON.stringify(mcpServers ?? []), JSON.stringify(mcpHeaders ?? {}))),
+    (await turns.api()).call(EntryPoint.list_mcp_prompts_json, [mcpServers ?? [], mcpHeaders ?? {}]),
   [MessageType.getMcpPrompt]: async ({ server, headers, name, arguments: args }) =>
-    JSON.parse(await (await turns.api()).get_mcp_prompt_json(JSON.stringify(server), JSON.stringify(headers ?? {}), name, JSON.stringify(args ?? {}))),
+    (await turns.api()).call(EntryPoint.get_mcp_prompt_json, [server, headers ?? {}, name, args ?? {}]),
   [MessageType.checkMcpServer]: async ({ server, headers }) =>
-    JSON.parse(await (await turns.api()).check_mcp_server_json(JSON.stringify(server), JSON.stringify(headers ?? {}))),
+    (await turns.api()).call(EntryPoint.check_mcp_server_json, [server, headers ?? {}]),
 };
 // Messages about Python's life cycle are not a use of it.
 const LIFE_CYCLE = new Set([MessageType.idleCheck, MessageType.idleCloseChanged]);

@@ -1,20 +1,32 @@
 // The offscreen document's side of the agent's Python, which runs in a worker
-// (python-worker.js) so that it never holds up the side panel's drawing. It offers the entry
-// points of py/tabagent/app/json_entry_points.py under their own names, as promises. The
-// objects a call hands Python (the page bridge, the event emitter, the built-in model, the
-// code sandboxes) stay here, lent under a key for as long as the call runs; the worker's
-// stand-ins call them back by that key.
+// (python-worker.js) so that it never holds up the side panel's drawing. `call(name, args,
+// lent)` runs one of Python's entry points, as wire.py's ENTRY_POINTS declares it: the
+// arguments whose declared name ends in _json are written as JSON here, the answer is read
+// from JSON when the entry point answers an object, and what it is lent (the page bridge, the
+// event emitter, the built-in model, the code sandboxes) must be exactly what it declares.
+// Lent objects stay here, under a key, for as long as the call runs; the worker's stand-ins
+// call them back by that key, and only by the methods wire.py's LENT allows.
 
 import { Rpc } from "./rpc.js";
+import { ENTRY_POINTS, LENT } from "../shared/wire.js";
 
-// What the worker may call on each lent object, and nothing else.
-const PAGE_CALLS = new Set(["call", "confirm"]);
-const MODEL_CALLS = new Set(["availability", "seesImages", "stream", "abort"]);
-const SANDBOX_CALLS = new Set(["warm", "reset", "stop"]);
-
-function callOne(object, allowed, method, args) {
-  if (!allowed.has(method)) throw new Error(`${method} is not one of ${[...allowed].join(", ")}`);
+function callOne(object, what, method, args) {
+  const allowed = LENT[what];
+  if (!allowed.includes(method)) throw new Error(`${method} is not one of ${allowed.join(", ")}`);
   return object[method](...args);
+}
+
+// The arguments as they cross: JSON text for a declared *_json, the string itself otherwise.
+function asTexts(name, declared, args) {
+  if (args.length !== declared.length) throw new Error(`${name} takes ${declared.length} argument(s): ${declared.join(", ")}`);
+  return args.map((value, i) => (declared[i].endsWith("_json") ? JSON.stringify(value ?? null) : String(value)));
+}
+
+function checkLent(name, declared, lent) {
+  const given = Object.keys(lent);
+  const wrong = given.filter((what) => !declared.includes(what));
+  const missing = declared.filter((what) => !given.includes(what));
+  if (wrong.length || missing.length) throw new Error(`${name} is lent ${declared.join(", ") || "nothing"}, not ${given.join(", ") || "nothing"}`);
 }
 
 export class PythonLink {
@@ -27,36 +39,14 @@ export class PythonLink {
     this.ready = this.rpc.call("info"); // resolves to the start's figures once Python is up
   }
 
-  run_turn_json(requestJson, emit, { page, browser_model, sandbox_for }) {
-    return this.#lending({ emit, page, browser_model, sandbox_for }, (key) => this.rpc.call("runTurn", key, requestJson));
-  }
-
-  list_tools_json(page) {
-    return this.#lending({ page }, (key) => this.rpc.call("listTools", key));
-  }
-
-  call_tool_json(name, argsJson, page) {
-    return this.#lending({ page }, (key) => this.rpc.call("callTool", key, name, argsJson));
-  }
-
-  stop_turn(conversationId) {
-    return this.rpc.call("text", "stop_turn", conversationId);
-  }
-
-  list_mcp_tools_json(...texts) {
-    return this.rpc.call("text", "list_mcp_tools_json", ...texts);
-  }
-
-  list_mcp_prompts_json(...texts) {
-    return this.rpc.call("text", "list_mcp_prompts_json", ...texts);
-  }
-
-  get_mcp_prompt_json(...texts) {
-    return this.rpc.call("text", "get_mcp_prompt_json", ...texts);
-  }
-
-  check_mcp_server_json(...texts) {
-    return this.rpc.call("text", "check_mcp_server_json", ...texts);
+  // One entry point of Python's (wire.js EntryPoint), with its arguments as values.
+  async call(name, args = [], lent = {}) {
+    const spec = Object.hasOwn(ENTRY_POINTS, name) ? ENTRY_POINTS[name] : null;
+    if (!spec) throw new Error(`${name} is not one of Python's entry points`);
+    const texts = asTexts(name, spec.takes, args);
+    checkLent(name, spec.lends, lent);
+    const answer = await this.#lending(lent, (key) => this.rpc.call("entry", name, key, ...texts));
+    return spec.answers ? JSON.parse(answer) : answer;
   }
 
   // For the debug handle: `code` run in the agent's interpreter (top-level await allowed),
@@ -84,9 +74,9 @@ export class PythonLink {
   #handlers() {
     return {
       emit: (key, events) => this.#lentAs(key, "emit")(events),
-      page: (key, method, ...args) => callOne(this.#lentAs(key, "page"), PAGE_CALLS, method, args),
-      model: (key, method, ...args) => callOne(this.#lentAs(key, "browser_model"), MODEL_CALLS, method, args),
-      sandbox: (key, agentName, method, ...args) => callOne(this.#lentAs(key, "sandbox_for")(agentName), SANDBOX_CALLS, method, args),
+      page: (key, method, ...args) => callOne(this.#lentAs(key, "page"), "page", method, args),
+      browser_model: (key, method, ...args) => callOne(this.#lentAs(key, "browser_model"), "browser_model", method, args),
+      sandbox_for: (key, agentName, method, ...args) => callOne(this.#lentAs(key, "sandbox_for")(agentName), "sandbox_for", method, args),
       // The sandbox's tool calls go back to the Python function the worker holds for this run.
       sandboxRun: (key, agentName, code, optionsJson, callId) =>
         this.#lentAs(key, "sandbox_for")(agentName).runJson(code, optionsJson, (name, argsJson) => this.rpc.call("toolCall", callId, name, argsJson)),

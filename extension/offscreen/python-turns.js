@@ -11,7 +11,7 @@ import { fitted } from "./fit-message.js";
 import { pageBridge } from "./page-bridge.js";
 import { Sandboxes } from "./sandboxes.js";
 import { turnRequest } from "./turn-request.js";
-import { EventKind, Fatal, Status } from "../shared/wire.js";
+import { EntryPoint, EventKind, Fatal, Status } from "../shared/wire.js";
 
 const BATCH_MS = 8;
 
@@ -77,7 +77,7 @@ export class TurnRunner {
     return [...this.live];
   }
 
-  // tabagent's JSON entry points (py/tabagent/app/json_entry_points.py), in Python's worker.
+  // Python's entry points (py/tabagent/app/json_entry_points.py), through python-link.js.
   api() {
     return this.python;
   }
@@ -87,14 +87,15 @@ export class TurnRunner {
   start(message) {
     const { conversationId, turnId, memory, agentTab } = message;
     const batcher = new EventBatcher(conversationId, turnId);
-    const request = JSON.stringify(turnRequest(message));
+    const request = turnRequest(message);
     // The page tools reach the user's tabs, and ask the user before acting, through this.
     const page = pageBridge(conversationId, agentTab);
     this.idle.turnStarted();
     this.waiting.add(conversationId);
     const running = this.api().then((api) => {
-      if (!this.waiting.delete(conversationId)) return JSON.stringify({ status: Status.cancelled, memory });
-      return api.run_turn_json(request, (events) => batcher.push(...events), {
+      if (!this.waiting.delete(conversationId)) return { status: Status.cancelled, memory };
+      return api.call(EntryPoint.run_turn_json, [request], {
+        emit: (events) => batcher.push(...events),
         page,
         browser_model: builtinModel,
         sandbox_for: (agentName) => this.sandboxes.forAgent(conversationId, agentName),
@@ -103,7 +104,7 @@ export class TurnRunner {
     this.live.add(turnId);
     running
       .then(
-        (resultJson) => this.finish(batcher, JSON.parse(resultJson)),
+        (result) => this.finish(batcher, result),
         (error) => this.failed(batcher, memory, error),
       )
       .finally(() => {
@@ -142,7 +143,7 @@ export class TurnRunner {
   async stop({ conversationId }) {
     if (this.waiting.delete(conversationId)) return { stopped: true }; // stopped before it began
     const api = await this.api();
-    return { stopped: await api.stop_turn(conversationId) };
+    return { stopped: await api.call(EntryPoint.stop_turn, [conversationId]) };
   }
 }
 

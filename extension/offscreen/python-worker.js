@@ -10,7 +10,7 @@
 import { Rpc } from "./rpc.js";
 import { startPython } from "./python.js";
 import { WHY_NO_CODE_SANDBOX } from "../browser/code-sandbox.js";
-import { EventKind } from "../shared/wire.js";
+import { ENTRY_POINTS, EventKind } from "../shared/wire.js";
 
 const python = startPython();
 let module = null; // tabagent.app.json_entry_points, once Python is up
@@ -23,23 +23,26 @@ async function api() {
   return module;
 }
 
-// The entry points whose arguments are all text (or a conversation id), passed on as they are.
-const TEXT_ONLY = new Set(["stop_turn", "list_mcp_tools_json", "list_mcp_prompts_json", "get_mcp_prompt_json", "check_mcp_server_json"]);
+// Python's entry points (wire.py ENTRY_POINTS), called by name with their arguments as text;
+// what each is lent crosses as stand-ins that call the offscreen document back by the key.
+const STAND_INS = {
+  emit: (key) => eventsOut(key),
+  page: (key) => remotePage(key),
+  browser_model: (key) => remoteModel(key),
+  sandbox_for: (key) => (agentName) => remoteSandbox(key, agentName),
+};
+
+async function callEntryPoint(name, key, texts) {
+  const spec = Object.hasOwn(ENTRY_POINTS, name) ? ENTRY_POINTS[name] : null;
+  if (!spec) throw new Error(`${name} is not one of Python's entry points`);
+  if (texts.length !== spec.takes.length) throw new Error(`${name} takes ${spec.takes.join(", ") || "nothing"}`);
+  const lent = Object.fromEntries(spec.lends.map((what) => [what, STAND_INS[what](key)]));
+  return (await api())[name].callKwargs(...texts, lent);
+}
 
 const rpc = new Rpc(self, {
   info: async () => (await python).info,
-  text: async (name, ...args) => {
-    if (!TEXT_ONLY.has(name)) throw new Error(`${name} is not an entry point taking text`);
-    return (await api())[name](...args);
-  },
-  listTools: async (key) => (await api()).list_tools_json(remotePage(key)),
-  callTool: async (key, name, argsJson) => (await api()).call_tool_json(name, argsJson, remotePage(key)),
-  runTurn: async (key, requestJson) =>
-    (await api()).run_turn_json.callKwargs(requestJson, eventsOut(key), {
-      page: remotePage(key),
-      browser_model: remoteModel(key),
-      sandbox_for: (agentName) => remoteSandbox(key, agentName),
-    }),
+  entry: (name, key, ...texts) => callEntryPoint(name, key, texts),
   toolCall: (callId, name, argsJson) => {
     const answer = toolHandlers.get(callId);
     if (!answer) throw new Error("that code run has ended");
@@ -73,10 +76,10 @@ function remotePage(key) {
 // Chrome's built-in model (builtin-model.js); stream() resolves to a transferred ReadableStream.
 function remoteModel(key) {
   return {
-    availability: () => rpc.call("model", key, "availability"),
-    seesImages: () => rpc.call("model", key, "seesImages"),
-    stream: (...args) => rpc.call("model", key, "stream", ...args),
-    abort: (requestId) => rpc.notify("model", key, "abort", requestId),
+    availability: () => rpc.call("browser_model", key, "availability"),
+    seesImages: () => rpc.call("browser_model", key, "seesImages"),
+    stream: (...args) => rpc.call("browser_model", key, "stream", ...args),
+    abort: (requestId) => rpc.notify("browser_model", key, "abort", requestId),
   };
 }
 
@@ -85,9 +88,9 @@ function remoteModel(key) {
 function remoteSandbox(key, agentName) {
   if (WHY_NO_CODE_SANDBOX) throw new Error(WHY_NO_CODE_SANDBOX);
   return {
-    warm: () => rpc.notify("sandbox", key, agentName, "warm"),
-    reset: () => rpc.call("sandbox", key, agentName, "reset"),
-    stop: () => rpc.notify("sandbox", key, agentName, "stop"),
+    warm: () => rpc.notify("sandbox_for", key, agentName, "warm"),
+    reset: () => rpc.call("sandbox_for", key, agentName, "reset"),
+    stop: () => rpc.notify("sandbox_for", key, agentName, "stop"),
     async runJson(code, optionsJson, onToolCall) {
       const callId = nextCallId++;
       toolHandlers.set(callId, onToolCall);

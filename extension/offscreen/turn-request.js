@@ -1,4 +1,4 @@
-// One turn as it crosses to Python (json_entry_points.run_turn_json): the fields wire.js
+// One turn as it crosses to Python (the run_turn_json entry point): the fields wire.js
 // TURN_REQUEST declares, each taken from the service worker's run-turn message, where it is
 // spelled in camelCase. A field wire.py adds crosses as soon as the service worker sends it.
 

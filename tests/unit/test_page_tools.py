@@ -247,13 +247,13 @@ class JsonHost:
 
 async def test_json_bridge_and_calling_a_tool_by_hand():
     host = JsonHost()
-    reply = json.loads(await call_tool_json("find_in_page", '{"query": "x"}', host))
+    reply = json.loads(await call_tool_json("find_in_page", '{"query": "x"}', page=host))
     assert reply["ok"] and reply["result"].startswith(UNTRUSTED_NOTE) and reply["ms"] >= 0
     assert host.requests[0] == {"name": "find_in_page", "args": {"query": "x", "max_results": 20,
                                 "context_chars": 80, "case_sensitive": False}, "tab_id": None, "expect_url": None}
     assert await JsonBridge(host).confirm("id", "click", "m", {}) == "deny"
-    assert not json.loads(await call_tool_json("nope", "{}", host))["ok"]
-    wrong = json.loads(await call_tool_json("find_in_page", '{"q": "x"}', host))
+    assert not json.loads(await call_tool_json("nope", "{}", page=host))["ok"]
+    wrong = json.loads(await call_tool_json("find_in_page", '{"q": "x"}', page=host))
     assert not wrong["ok"] and "missing required argument 'query'" in wrong["error"]
 
 

@@ -134,14 +134,14 @@ async def test_user_tools_reach_the_agent_and_broken_ones_are_told(monkeypatch, 
     monkeypatch.setattr(json_api, "load_user_tools", functools.partial(user_tools.load_user_tools, tmp_path))
     model = ScriptedModel([{"tool_calls": [{"name": "shout", "arguments": {"text": "hi"}}]}, "HI it is"])
     emitted = []
-    result = json.loads(await json_api.run_turn_json(json.dumps(request()), emitted.append, model=model))
+    result = json.loads(await json_api.run_turn_json(json.dumps(request()), emit=emitted.append, model=model))
     events = [json.loads(e) for e in emitted]
     assert result["status"] == "ok"
     assert events[0]["kind"] == "error" and events[0]["data"]["kind"] == "user_tools"
     assert "broken.py, line 1" in events[0]["data"]["message"]
     assert [e["data"]["result"] for e in events if e["kind"] == "tool_result"] == ["HI"]
 
-    listed = json.loads(json_api.list_tools_json(None))
+    listed = json.loads(json_api.list_tools_json())
     names = [t["name"] for t in listed["tools"]]
     assert "shout" in names and "read_page" in names and names[-1] == "final_answer"
     shout = next(t for t in listed["tools"] if t["name"] == "shout")

@@ -1,10 +1,13 @@
 """TabAgent's entry points for a host that speaks JSON: the extension's offscreen document.
 
 Everything crosses as JSON text, so the JavaScript side has no Python proxies to manage:
-a turn (`run_turn_json`, `stop_turn`), one tool called by hand (`call_tool_json`) and the
-list of tools with their schemas (`list_tools_json`). The host hands in its bridges: `page`
-(the user's tabs, see page_bridge.py), `sandbox_for` (a sandbox per agent, for the code a
-CodeAgent writes) and `browser_model` (Chrome's built-in model).
+a turn (`run_turn_json`, `stop_turn`), one tool called by hand (`call_tool_json`), the list
+of tools with their schemas (`list_tools_json`) and the MCP servers' tools, prompts and Test
+connection. Each is declared in wire.py's ENTRY_POINTS (what it takes, is lent, answers, and
+who asks for it), which the JavaScript side follows. What the host lends comes by keyword:
+`emit` (the turn's events), `page` (the user's tabs, see page_bridge.py), `sandbox_for` (a
+sandbox per agent, for the code a CodeAgent writes) and `browser_model` (Chrome's built-in
+model).
 """
 
 from __future__ import annotations
@@ -24,23 +27,24 @@ from .user_tools import describe_problem, load_user_tools
 from .wire import settings_from_wire
 
 
-async def run_turn_json(request_json: str, emit_json, **build) -> str:
-    """Runs one turn (`turn_request.Turns.run`) with JSON in and out."""
-    if build.get("page") is not None:
-        build["page"] = JsonBridge(build["page"])
+async def run_turn_json(request_json: str, *, emit, page=None, browser_model=None, sandbox_for=None,
+                        **build) -> str:
+    """Runs one turn (`turn_request.Turns.run`) with JSON in and out; `build` is for tests
+    (a model of their own)."""
+    build["page"] = JsonBridge(page) if page is not None else None
+    build["browser_model"] = browser_model
     # The code a CodeAgent writes runs in the extension's sandbox: one per agent of the team.
-    sandbox_for = build.pop("sandbox_for", None)
     if sandbox_for is not None:
         timeout = settings_from_wire(json.loads(request_json).get("settings"))["code_timeout"]
         build["executor_factory"] = lambda name: SandboxExecutor(sandbox_for(name), timeout=timeout)
     # The developer's own tools (py/user_tools/), loaded afresh when their files changed.
     user_tools, build["problems"] = load_user_tools()
     build["tools"] = [*build.get("tools", ()), *with_page(user_tools, build.get("page"))]
-    result = await turns.run(json.loads(request_json), lambda event: emit_json(json.dumps(event)), **build)
+    result = await turns.run(json.loads(request_json), lambda event: emit(json.dumps(event)), **build)
     return json.dumps(result)
 
 
-async def call_tool_json(name: str, args_json: str, page) -> str:
+async def call_tool_json(name: str, args_json: str, *, page) -> str:
     """One page tool called by a person, with no model and no turn (a developer trying a
     tool). Returns {"ok": true, "result": the exact text a model would get, "ms": the time
     from the call to the result in Python, "images"?: the pictures it shows after that text},
@@ -67,7 +71,7 @@ def _all_tools(bridge):
     return [*page_tools(bridge, CalledByHand()), *with_page(user_tools, bridge)], problems
 
 
-def list_tools_json(page) -> str:
+def list_tools_json(*, page=None) -> str:
     """Every tool with the schema the model sees (and, for a CodeAgent, the Python signature),
     plus the user tools that did not load: for the panel's tools view."""
     tools, problems = _all_tools(JsonBridge(page))

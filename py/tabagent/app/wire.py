@@ -72,6 +72,47 @@ CONFIRMATION_DECISIONS = ("once", "turn", "site", "deny")
 # One page-tool call, Python -> JavaScript (the page bridge) -> the service worker, and its reply.
 PAGE_TOOL_REQUEST = ("name", "args", "tab_id", "expect_url")
 PAGE_TOOL_REPLY = ("ok", "result", "error", "tab_id", "url", "title")
+# The Python entry points the extension calls (app/json_entry_points.py), each declared once:
+# - takes: its arguments, in order; a name ending in _json is JSON text (python-link.js writes
+#   it from a value), any other is a string;
+# - lends: what the caller lends it for as long as the call runs (LENT below), passed to Python
+#   by keyword; Python calls back only the methods LENT allows;
+# - answers: the keys of the JSON object it answers (python-link.js reads it), or None when it
+#   answers a plain value;
+# - message: the message (extension/shared/messages.js MessageType) whose handler in the
+#   offscreen document calls it, and asked_by: who may send that message to the service worker
+#   ("user pages": the side panel and settings; "service worker": the service worker itself).
+# python-link.js and python-worker.js call them by these names and nothing else;
+# tests/unit/test_entry_points.py fails when a function, a caller or this table differ.
+ENTRY_POINTS = {
+    "run_turn_json": {"takes": ("request_json",), "lends": ("emit", "page", "browser_model", "sandbox_for"),
+                      "answers": ("status", "memory"), "message": "runTurn", "asked_by": "service worker"},
+    "stop_turn": {"takes": ("conversation_id",), "lends": (), "answers": None,
+                  "message": "stopTurn", "asked_by": "service worker"},
+    "list_tools_json": {"takes": (), "lends": ("page",), "answers": ("tools", "problems"),
+                        "message": "listTools", "asked_by": "user pages"},
+    "call_tool_json": {"takes": ("name", "args_json"), "lends": ("page",),
+                       "answers": ("ok", "result", "ms", "images", "error"),
+                       "message": "callTool", "asked_by": "user pages"},
+    "list_mcp_tools_json": {"takes": ("servers_json", "headers_json"), "lends": (), "answers": ("tools", "problems"),
+                            "message": "listTools", "asked_by": "user pages"},
+    "list_mcp_prompts_json": {"takes": ("servers_json", "headers_json"), "lends": (), "answers": ("prompts",),
+                              "message": "listMcpPrompts", "asked_by": "user pages"},
+    "get_mcp_prompt_json": {"takes": ("server_json", "headers_json", "name", "arguments_json"), "lends": (),
+                            "answers": ("ok", "text", "error"), "message": "getMcpPrompt", "asked_by": "user pages"},
+    "check_mcp_server_json": {"takes": ("server_json", "headers_json"), "lends": (),
+                              "answers": ("ok", "server", "version", "protocol", "transport", "tools", "error"),
+                              "message": "checkMcpServer", "asked_by": "user pages"},
+}
+# What the extension lends Python during a call, and the only methods Python may call on each
+# (python-link.js refuses any other). emit is a function (the turn's events, as JSON text);
+# sandbox_for is a function of an agent's name giving that agent's code sandbox.
+LENT = {
+    "emit": (),
+    "page": ("call", "confirm"),                                      # offscreen/page-bridge.js
+    "browser_model": ("availability", "seesImages", "stream", "abort"),  # offscreen/builtin-model.js
+    "sandbox_for": ("warm", "reset", "stop", "runJson"),              # offscreen/sandbox-host.js
+}
 # The page tools' defaults that Python and the content scripts both apply, so that a user tool
 # gets the same answer from page.read_page() and page.call("read_page"). read_page's part size
 # and page_html's cut are set so that one result, with its header and marking, fits the agent's
@@ -221,6 +262,14 @@ def javascript_module() -> str:
         _constant("Decision", {decision: decision for decision in CONFIRMATION_DECISIONS},
                   "Each of them by its name: Decision.deny, never \"deny\"."),
         _constant("MCP_POLICIES", list(MCP_POLICIES), "What may happen when the model calls an MCP tool; the first is the default."),
+        _constant("ENTRY_POINTS", {name: {**spec, "takes": list(spec["takes"]), "lends": list(spec["lends"]),
+                                          "answers": list(spec["answers"]) if spec["answers"] else None}
+                                   for name, spec in ENTRY_POINTS.items()},
+                  "Python's entry points: what each takes, is lent, answers, and who asks for it."),
+        _constant("EntryPoint", {name: name for name in ENTRY_POINTS},
+                  "Each entry point by its name: EntryPoint.stop_turn, never \"stop_turn\"."),
+        _constant("LENT", {name: list(methods) for name, methods in LENT.items()},
+                  "What is lent to Python during a call, and the methods Python may call on it."),
     ])
 
 
