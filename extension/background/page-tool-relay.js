@@ -3,7 +3,9 @@
 // about tabs rather than a page (tab-tools.js).
 //
 // runPageTool answers { ok: true, result, tab_id, url, title } or { ok: false, error, from_page? }, where
-// error is a sentence for the model and the user (a page we may not read is not a failure).
+// error is a sentence for the model and the user (a page we may not read is not a failure); for
+// the offscreen document (pdfHere), a PDF tab is { ok: true, pdf: { url, name, args } }: it
+// reads the PDF itself rather than being asked to by a second message from here.
 
 import { FIRST_IN_EVERY_PAGE } from "../browser/content-world.js";
 import { keptOutInWords, refusedByPdfViewer } from "../browser/pdf-viewer.js";
@@ -133,7 +135,9 @@ async function ensureTools(tab) {
 
 const withoutFragment = (url) => (url ?? "").replace(/#.*$/, "");
 
-async function run(tab, name, args) {
+// pdfHere: the caller reads a PDF itself (the offscreen document, whose pdf.js it is), so a
+// PDF tab is answered with what to read ({ pdf: { url, name, args } }) rather than asked of it.
+async function run(tab, name, args, pdfHere = false) {
   if (Object.hasOwn(TAB_TOOLS, name)) return { ok: true, result: await TAB_TOOLS[name](tab, args) };
   if (name === "describe_action" && Object.hasOwn(TAB_ACTIONS, args?.name)) {
     return { ok: true, result: await TAB_ACTIONS[args.name](tab, args.args ?? {}) };
@@ -145,8 +149,8 @@ async function run(tab, name, args) {
   const { plan_id: planId = null, ...toolArgs } = args ?? {};
   if ((await ensureTools(tab)) === PDF) {
     // The offscreen document downloads the PDF and reads it with pdf.js (offscreen/pdf-reader.js).
-    const tool = name === "describe_action" ? toolArgs?.name : name;
-    return askOffscreen({ type: MessageType.pdfTool, url: tab.url, name: tool, args: toolArgs });
+    const pdf = { url: tab.url, name: name === "describe_action" ? toolArgs?.name : name, args: toolArgs };
+    return pdfHere ? { ok: true, pdf } : askOffscreen({ type: MessageType.pdfTool, ...pdf });
   }
   const reply = await runWithLocators(tab, name, toolArgs, planId);
   if (!reply) return { ok: false, error: "The page went away while TabAgent was working on it (it navigated or was closed)." };
@@ -155,14 +159,14 @@ async function run(tab, name, args) {
 }
 
 // agent_tab: whose tab the tools work on ({tab_id?, window_id?}: the turn's, see agentTab).
-export async function runPageTool({ name, args, tab_id: tabId, expect_url: expectUrl, agent_tab: agent }) {
+export async function runPageTool({ name, args, tab_id: tabId, expect_url: expectUrl, agent_tab: agent }, { pdfHere = false } = {}) {
   try {
     const tab = await settled(tabId != null ? await tabById(tabId) : await agentTab(agent));
     // An action the user confirmed must happen on the page they saw, or not at all.
     if (expectUrl && withoutFragment(tab.url) !== withoutFragment(expectUrl)) {
       throw new PageUnavailable(`Nothing was done: the tab has left ${expectUrl} since the user confirmed (it now shows ${tab.url}).`);
     }
-    return { ...(await run(tab, name, args)), tab_id: tab.id, url: tab.url, title: tab.title };
+    return { ...(await run(tab, name, args, pdfHere)), tab_id: tab.id, url: tab.url, title: tab.title };
   } catch (error) {
     if (error instanceof PageUnavailable) return { ok: false, error: error.message };
     throw error;

@@ -66,7 +66,9 @@ async function getMcpPrompt({ serverId, name, arguments: args }) {
 // Requests addressed to the service worker; each returns a promise of its answer. The agent's
 // page tools act in the user's tabs: only the agent (the offscreen document) runs them.
 const fromAgent = {
-  [MessageType.pageTool]: (message) => runPageTool(message),
+  // A PDF tab is read by the offscreen document itself: the answer says which, without a
+  // second round trip through here.
+  [MessageType.pageTool]: (message) => runPageTool(message, { pdfHere: true }),
   [MessageType.offscreenIdle]: () => closeIdleOffscreenDocument(), // only it knows it has been idle
   [MessageType.offscreenListening]: () => offscreenListening(),
 };

@@ -3,9 +3,10 @@
 // confirm() waits for the user's answer to a confirmation the agent has emitted, which the
 // side panel sends back through the service worker (MessageType.answerConfirmation).
 
-import { CONFIRMATION_DECISIONS, Decision } from "../shared/wire.js";
+import { CONFIRMATION_DECISIONS, Decision, EntryPoint } from "../shared/wire.js";
 import { MessageType, Target } from "../shared/messages.js";
 import { readyForModel } from "../shared/screenshot-canvas.js";
+import { runPdfTool } from "./pdf-reader.js";
 
 const waiting = new Map(); // confirmation id -> { conversationId, resolve }
 
@@ -23,6 +24,8 @@ export function pageBridge(conversationId, agentTab = null) {
         const why = reply?.error ?? "the service worker did not answer";
         return JSON.stringify({ ok: false, error: `The page tools could not be reached (${why}); try again.` });
       }
+      // A PDF tab: read here with pdf.js, as the service worker said what to read.
+      if (reply.result?.pdf) reply.result = { ...reply.result, ...(await runPdfTool(reply.result.pdf)), pdf: undefined };
       // A screenshot is made ready for the model here, where there is a canvas, on its way to Python.
       if (name === "screenshot" && reply.result?.ok) reply.result.result = await readyForModel(reply.result.result);
       return JSON.stringify(reply.result);
@@ -58,7 +61,7 @@ export async function answerConfirmation({ conversationId, id, decision }) {
 // One tool called by hand (MessageType.callTool): the exact text a model would get, and the
 // time from the call to the result measured in Python.
 export async function callTool(api, { name, args, agentTab }) {
-  const reply = JSON.parse(await api.call_tool_json(name, JSON.stringify(args ?? {}), pageBridge(null, agentTab)));
+  const reply = await api.call(EntryPoint.call_tool_json, [name, args ?? {}], { page: pageBridge(null, agentTab) });
   if (!reply.ok) throw new Error(reply.error);
   return { result: reply.result, ms: reply.ms, images: reply.images ?? [] };
 }

@@ -50,7 +50,8 @@ export const MessageType = Object.freeze({
   idleCheck: "idle-check",
   idleCloseChanged: "idle-close-changed", // service worker -> offscreen: { idleCloseMinutes }, when saved
   panelOpen: "panel-open",
-  // Service worker -> offscreen document: a page tool on a PDF tab, read there with pdf.js.
+  // Service worker -> offscreen document: a page tool on a PDF tab, read there with pdf.js, for a
+  // caller other than the offscreen document (which reads it itself on the pageTool answer).
   pdfTool: "pdf-tool", // { url, name, args } -> { ok, result | error }
   // Service worker -> offscreen document: which turns are running now.
   liveTurns: "live-turns", // {} -> { turnIds: [...] }
