@@ -4,10 +4,13 @@
 // reads conversations later (history, search, export, the panel) meets a shape it does not
 // expect. Pure JavaScript: no extension APIs, so Node's test runner checks it too.
 
-import { EventKind, STATUSES } from "./wire.js";
+import { EventKind, Status } from "./wire.js";
 
-// How an agent's run ends (wire.js), and what only storage knows: still going, or never ended.
-export const TURN_STATUSES = ["running", ...STATUSES, "interrupted"];
+// A stored turn's status: how an agent's run ends (wire.js Status), and what only storage
+// knows: still going, or never ended (the browser stopped mid-turn). Compared by name:
+// TurnStatus.running, never "running".
+export const TurnStatus = Object.freeze({ running: "running", ...Status, interrupted: "interrupted" });
+export const TURN_STATUSES = Object.values(TurnStatus);
 const ID = /^[A-Za-z0-9_-]{1,100}$/;
 const KIND = /^[a-z][a-z0-9_]{0,39}$/;
 const MAX_TITLE = 10_000;

@@ -9,6 +9,7 @@
 // record may also have importNotes: [text], what its import left out (background/imported-records.js).
 // A turn's attached pictures are kept within a size across the conversation (kept-pictures.js).
 
+import { TurnStatus } from "./conversation-schema.js";
 import { joinTokens, mergeEvents } from "./events.js";
 import { t } from "./i18n.js";
 import { keepPicturesWithin } from "./kept-pictures.js";
@@ -85,9 +86,9 @@ export function createConversation(title) {
 export function addTurn(id, turn, { overrides, replacing } = {}) {
   return update(id, (record) => {
     if (replacing) dropTurnsFrom(record, replacing);
-    if (record.turns.some((other) => other.status === "running")) throw new Error(t("stillAnswering"));
+    if (record.turns.some((other) => other.status === TurnStatus.running)) throw new Error(t("stillAnswering"));
     if (overrides) record.overrides = overrides;
-    record.turns.push({ status: "running", events: [], memoryAt: memoryStepCount(record.memory), ...turn });
+    record.turns.push({ status: TurnStatus.running, events: [], memoryAt: memoryStepCount(record.memory), ...turn });
     record.turns = keepPicturesWithin(record.turns); // the oldest pictures give way first
   });
 }
@@ -136,7 +137,7 @@ function withSteps(memory, change) {
 function turnIndex(record, turnId) {
   const index = record.turns.findIndex((turn) => turn.id === turnId);
   if (index < 0) throw new Error(t("turnGone"));
-  if (record.turns.slice(index).some((turn) => turn.status === "running")) {
+  if (record.turns.slice(index).some((turn) => turn.status === TurnStatus.running)) {
     throw new Error(t("stillAnswering"));
   }
   if (record.turns[index].memoryAt === undefined) throw new Error(t("olderRecord"));
@@ -189,14 +190,14 @@ export async function deleteOlderThan(days) {
 // of the turns really running, or null when that cannot be known (then nothing is marked);
 // it is asked inside the queue, so a turn started just after this call is never caught by it.
 // `status` is what they become; returns how many were marked.
-export function markInterruptedTurns(liveTurnIds, { conversationId = null, status = "interrupted" } = {}) {
+export function markInterruptedTurns(liveTurnIds, { conversationId = null, status = TurnStatus.interrupted } = {}) {
   return serially(async () => {
     const live = await liveTurnIds();
     if (!live) return 0;
     let marked = 0;
     const records = conversationId ? [await loadConversation(conversationId)].filter(Boolean) : await loadAllConversations();
     for (const record of records) {
-      const stuck = record.turns.filter((turn) => turn.status === "running" && !live.has(turn.id));
+      const stuck = record.turns.filter((turn) => turn.status === TurnStatus.running && !live.has(turn.id));
       if (stuck.length === 0) continue;
       for (const turn of stuck) turn.status = status;
       marked += stuck.length;
@@ -217,7 +218,7 @@ export function importConversations(records) {
     const copies = records.map((record) => {
       const id = taken.has(record.id) ? crypto.randomUUID() : record.id;
       taken.add(id);
-      const turns = keepPicturesWithin(record.turns.map((turn) => (turn.status === "running" ? { ...turn, status: "interrupted" } : turn)));
+      const turns = keepPicturesWithin(record.turns.map((turn) => (turn.status === TurnStatus.running ? { ...turn, status: TurnStatus.interrupted } : turn)));
       return { ...record, id, turns, updatedAt: Date.now() };
     });
     const written = [];

@@ -386,3 +386,155 @@ export const MCP_POLICIES = Object.freeze([
   "always",
   "off"
 ]);
+
+// Python's entry points: what each takes, is lent, answers, and who asks for it.
+export const ENTRY_POINTS = Object.freeze({
+  "run_turn_json": {
+    "takes": [
+      "request_json"
+    ],
+    "lends": [
+      "emit",
+      "page",
+      "browser_model",
+      "sandbox_for"
+    ],
+    "answers": [
+      "status",
+      "memory"
+    ],
+    "message": "runTurn",
+    "asked_by": "service worker"
+  },
+  "stop_turn": {
+    "takes": [
+      "conversation_id"
+    ],
+    "lends": [],
+    "answers": null,
+    "message": "stopTurn",
+    "asked_by": "service worker"
+  },
+  "list_tools_json": {
+    "takes": [],
+    "lends": [
+      "page"
+    ],
+    "answers": [
+      "tools",
+      "problems"
+    ],
+    "message": "listTools",
+    "asked_by": "user pages"
+  },
+  "call_tool_json": {
+    "takes": [
+      "name",
+      "args_json"
+    ],
+    "lends": [
+      "page"
+    ],
+    "answers": [
+      "ok",
+      "result",
+      "ms",
+      "images",
+      "error"
+    ],
+    "message": "callTool",
+    "asked_by": "user pages"
+  },
+  "list_mcp_tools_json": {
+    "takes": [
+      "servers_json",
+      "headers_json"
+    ],
+    "lends": [],
+    "answers": [
+      "tools",
+      "problems"
+    ],
+    "message": "listTools",
+    "asked_by": "user pages"
+  },
+  "list_mcp_prompts_json": {
+    "takes": [
+      "servers_json",
+      "headers_json"
+    ],
+    "lends": [],
+    "answers": [
+      "prompts"
+    ],
+    "message": "listMcpPrompts",
+    "asked_by": "user pages"
+  },
+  "get_mcp_prompt_json": {
+    "takes": [
+      "server_json",
+      "headers_json",
+      "name",
+      "arguments_json"
+    ],
+    "lends": [],
+    "answers": [
+      "ok",
+      "text",
+      "error"
+    ],
+    "message": "getMcpPrompt",
+    "asked_by": "user pages"
+  },
+  "check_mcp_server_json": {
+    "takes": [
+      "server_json",
+      "headers_json"
+    ],
+    "lends": [],
+    "answers": [
+      "ok",
+      "server",
+      "version",
+      "protocol",
+      "transport",
+      "tools",
+      "error"
+    ],
+    "message": "checkMcpServer",
+    "asked_by": "user pages"
+  }
+});
+
+// Each entry point by its name: EntryPoint.stop_turn, never "stop_turn".
+export const EntryPoint = Object.freeze({
+  "run_turn_json": "run_turn_json",
+  "stop_turn": "stop_turn",
+  "list_tools_json": "list_tools_json",
+  "call_tool_json": "call_tool_json",
+  "list_mcp_tools_json": "list_mcp_tools_json",
+  "list_mcp_prompts_json": "list_mcp_prompts_json",
+  "get_mcp_prompt_json": "get_mcp_prompt_json",
+  "check_mcp_server_json": "check_mcp_server_json"
+});
+
+// What is lent to Python during a call, and the methods Python may call on it.
+export const LENT = Object.freeze({
+  "emit": [],
+  "page": [
+    "call",
+    "confirm"
+  ],
+  "browser_model": [
+    "availability",
+    "seesImages",
+    "stream",
+    "abort"
+  ],
+  "sandbox_for": [
+    "warm",
+    "reset",
+    "stop",
+    "runJson"
+  ]
+});

@@ -2,6 +2,7 @@
 // Live batches that arrive before the conversation is on screen (the first events of a
 // new conversation race the answer to "start turn") are kept briefly and replayed.
 
+import { TurnStatus } from "../shared/conversation-schema.js";
 import { loadConversation } from "../shared/conversations.js";
 import { h } from "../shared/dom.js";
 import { TurnView } from "./turn-view.js";
@@ -91,7 +92,7 @@ export class ConversationView {
   }
 
   running() {
-    return [...this.turns.values()].some((view) => view.element.dataset.status === "running");
+    return [...this.turns.values()].some((view) => view.element.dataset.status === TurnStatus.running);
   }
 
   // A batch of live events (Broadcast.turnEvents) for any conversation.

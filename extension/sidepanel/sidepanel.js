@@ -5,6 +5,7 @@ import { Broadcast, MessageType } from "../shared/messages.js";
 import { askBackground } from "../shared/runtime.js";
 import { isOffscreenDocument, isServiceWorker } from "../shared/senders.js";
 import { listConversations, loadConversation } from "../shared/conversations.js";
+import { TurnStatus } from "../shared/conversation-schema.js";
 import { loadSettings, whatIsMissing } from "../shared/settings.js";
 import { AttachmentsView } from "./attachments-view.js";
 import { ConversationView } from "./conversation-view.js";
@@ -160,7 +161,7 @@ async function openInitialConversation() {
   }
   const [latest] = await listConversations();
   const record = latest && (await loadConversation(latest.id));
-  if (record?.turns.some((turn) => turn.status === "running")) await conversation.open(latest.id);
+  if (record?.turns.some((turn) => turn.status === TurnStatus.running)) await conversation.open(latest.id);
 }
 
 // Turns stream from the offscreen document, changes to the list from the service worker; the
@@ -191,7 +192,7 @@ handleKeys({
   stop,
   editLast: () => {
     const last = conversation.lastTurn();
-    if (last && last.element.dataset.status !== "running") startEditing(last);
+    if (last && last.element.dataset.status !== TurnStatus.running) startEditing(last);
     return Boolean(last);
   },
 });

@@ -3,6 +3,7 @@
 // arrive; an event already shown (same seq) is skipped, so a panel that loaded the turn
 // from storage can take the live stream from there.
 
+import { TurnStatus } from "../shared/conversation-schema.js";
 import { lastSeq } from "../shared/events.js";
 import { h } from "../shared/dom.js";
 import { attachedList } from "./attachments-view.js";
@@ -20,7 +21,7 @@ import { EventKind, NOT_FATAL_ERRORS, NotFatal, Status } from "../shared/wire.js
 const toldBeside = (kind) => NOT_FATAL_ERRORS[kind] === "turn";
 const endsTheTurn = (kind) => !Object.hasOwn(NOT_FATAL_ERRORS, kind);
 
-const STATUS_TEXT = { [Status.cancelled]: "stopped", interrupted: "interrupted", [Status.max_steps]: "outOfSteps" };
+const STATUS_TEXT = { [Status.cancelled]: "stopped", [TurnStatus.interrupted]: "interrupted", [Status.max_steps]: "outOfSteps" };
 
 function preview(value, length = 80) {
   const text = typeof value === "string" ? value : JSON.stringify(value);
@@ -62,7 +63,7 @@ export class TurnView {
     this.apply(Array.isArray(turn.events) ? turn.events : []);
     // A record saved between the turn's last events and its end has the `done` event and still
     // says "running": the event is the later word.
-    this.setStatus(turn.status === "running" && this.ended ? this.ended : turn.status);
+    this.setStatus(turn.status === TurnStatus.running && this.ended ? this.ended : turn.status);
   }
 
   apply(events) {
@@ -99,11 +100,11 @@ export class TurnView {
 
   setStatus(status) {
     this.element.dataset.status = status;
-    this.stepsView.setRunning(status === "running", { answered: !this.answer.hidden });
+    this.stepsView.setRunning(status === TurnStatus.running, { answered: !this.answer.hidden });
     if (this.stepsView.element.open) this.renderUnrendered();
-    this.actions.hidden = status === "running";
+    this.actions.hidden = status === TurnStatus.running;
     for (const copy of this.actions.querySelectorAll("[class^=action-copy]")) copy.hidden = this.answer.hidden;
-    if (status !== "running") for (const box of this.confirmations?.values() ?? []) if (box.asking) box.settle("ended");
+    if (status !== TurnStatus.running) for (const box of this.confirmations?.values() ?? []) if (box.asking) box.settle("ended");
     const text = STATUS_TEXT[status] && t(STATUS_TEXT[status]);
     this.notice.hidden = !text;
     if (text) this.notice.textContent = text;

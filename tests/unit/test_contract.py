@@ -97,6 +97,12 @@ def test_event_kinds_statuses_and_error_kinds_are_compared_through_wire_js():
     assert where(compared, javascript_files()) == {}
 
 
+def test_a_stored_turns_own_statuses_are_compared_through_turn_status():
+    """running and interrupted are storage's words (conversation-schema.js TurnStatus)."""
+    compared = re.compile(r"""\b(?:status|\.status)\s*(?:===?|!==?|:)\s*["'`](running|interrupted)["'`]""")
+    assert where(compared, javascript_files(), allowed={"conversation-schema.js"}) == {}
+
+
 def test_every_name_javascript_takes_from_wire_js_exists():
     """EventKind.tokn is undefined, not an error: each one used must be declared."""
     declared = {"EventKind": wire.EVENT_KINDS, "Status": wire.STATUSES, "NotFatal": wire.NOT_FATAL_ERRORS,
