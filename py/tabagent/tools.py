@@ -2,7 +2,8 @@
 
 `@tool` reads a function's type hints and the `Args:` section of its docstring to
 make the JSON schema the model sees. Subclass `Tool` for tools that keep state.
-Arguments are checked against the schema before the call, and `ToolInputError`
+Arguments are converted to the schema's types where only one reading exists ("2" for an
+integer: conversions.py), then checked against the schema before the call; `ToolInputError`
 says exactly what was wrong so the model can fix its call.
 """
 
@@ -16,6 +17,8 @@ import types
 import typing
 from functools import cached_property
 from typing import Any, Literal, Union
+
+from .conversions import convert
 
 
 class ToolInputError(ValueError):
@@ -67,6 +70,8 @@ class Tool:
         props, required = schema["properties"], schema.get("required", [])
         for name in [n for n, v in arguments.items() if v is None and n not in required]:
             del arguments[name]  # weak models send null for "not given"
+        for name in [n for n in arguments if n in props]:  # "2" for an integer, ... (conversions.py)
+            arguments[name] = convert(arguments[name], props[name])
         problems = [f"missing required argument '{n}'" for n in required if n not in arguments]
         problems += [f"unexpected argument '{n}'" for n in arguments if n not in props]
         problems += [p for n, v in arguments.items() if n in props

@@ -57,10 +57,10 @@ async def test_errors_are_observations_with_only_the_models_frames(recorder):
 
 
 async def test_wrong_tool_arguments_raise_inside_the_code():
-    model = ScriptedModel([fenced("lookup(42)"), fenced("final_answer('ok')")])
+    model = ScriptedModel([fenced("lookup(['Paris'])"), fenced("final_answer('ok')")])
     agent = CodeAgent(model, [lookup])
     await agent.run("go")
-    assert "ToolInputError: lookup: argument 'city' should be string, got integer 42" in \
+    assert "ToolInputError: lookup: argument 'city' should be string, got array [\"Paris\"]" in \
         model.calls[1]["messages"][-1]["content"]
 
 

@@ -57,11 +57,12 @@ async def test_call_with_keywords_or_positions():
 
 @pytest.mark.parametrize("kwargs, message", [
     ({}, "missing required argument 'query'"),
-    ({"query": 3}, "argument 'query' should be string, got integer 3"),
-    ({"query": "a", "limit": "5"}, "argument 'limit' should be integer, got string \"5\""),
+    ({"query": ["a"]}, "argument 'query' should be string, got array [\"a\"]"),
+    ({"query": "a", "limit": "five"}, "argument 'limit' should be integer, got string \"five\""),
+    ({"query": "a", "limit": "2.5"}, "argument 'limit' should be integer, got string \"2.5\""),
     ({"query": "a", "limit": True}, "argument 'limit' should be integer, got boolean true"),
     ({"query": "a", "mode": "slow"}, "argument 'mode' should be one of [\"fast\", \"deep\"]"),
-    ({"query": "a", "tags": ["x", 1]}, "argument 'tags'[1] should be string"),
+    ({"query": "a", "tags": ["x", {"y": 1}]}, "argument 'tags'[1] should be string"),
     ({"query": "a", "q": "b"}, "unexpected argument 'q'"),
 ])
 async def test_wrong_arguments_say_what_is_wrong(kwargs, message):
@@ -69,6 +70,16 @@ async def test_wrong_arguments_say_what_is_wrong(kwargs, message):
         await search(**kwargs)
     assert message in str(caught.value)
     assert "It takes: query (required), limit (optional)" in str(caught.value)
+
+
+@pytest.mark.parametrize("kwargs, received", [
+    ({"query": 3, "limit": "2"}, ["3", 2, None, "fast", []]),
+    ({"query": "a", "limit": 2.0, "tags": "x"}, ["a", 2, None, "fast", ["x"]]),
+    ({"query": "a", "tags": '["x", "y"]'}, ["a", 5, None, "fast", ["x", "y"]]),
+    ({"query": True, "tags": [1, 2]}, ["true", 5, None, "fast", ["1", "2"]]),
+])
+async def test_arguments_with_one_reading_are_converted_by_the_schema(kwargs, received):
+    assert await search(**kwargs) == received
 
 
 async def test_null_for_an_optional_argument_means_not_given():
