@@ -1,10 +1,14 @@
 """CodeAgent: the model acts by writing Python, which an executor runs.
 
 Tools are plain functions inside the code; `final_answer(...)` ends the run; what
-the code prints (or its error) is what the model observes next.
+the code prints (or its error) is what the model observes next. A reply that makes its
+calls the tool-calling way instead (JSON, `<tool_call>`, any shape text_calls.py reads) is
+run as the code that makes those calls, never taken as the answer.
 """
 
 from __future__ import annotations
+
+import keyword
 
 from . import prompts
 from .agent import Agent
@@ -12,7 +16,8 @@ from .events import jsonable
 from .executor import Executor, LocalExecutor
 from .memory import ActionStep, cut
 from .replies import new_call_id
-from .parsing import find_code
+from .parsing import find_code, parse_arguments
+from .text_calls import read_text_calls
 from .tools import Tool, format_result
 
 MORE = "To see the rest, keep the value in a variable and print a slice of it, e.g. text[2000:4000]."
@@ -28,7 +33,8 @@ class CodeAgent(Agent):
         return prompts.code_system(self.name, self.tools.values(), brief=self.brief_prompt)
 
     def extract_action(self, reply):
-        return find_code(reply.content, self.tools)
+        code = find_code(reply.content, self.tools)
+        return code if code is not None else code_for_calls(read_text_calls(reply.content, self.tools))
 
     async def execute_action(self, code: str, step: ActionStep):
         step.code = code
@@ -53,6 +59,25 @@ class CodeAgent(Agent):
     async def reset(self) -> None:
         await super().reset()
         await self.executor.reset()
+
+
+def code_for_calls(calls) -> str | None:
+    """The Python that makes `calls` (ToolCalls read from the text), printing what each
+    returns as a tool message would show it; None when there are none or their arguments
+    cannot be read (the agent then says what is wrong)."""
+    try:
+        lines = [_call_line(call.name, parse_arguments(call.arguments)) for call in calls]
+    except ValueError:
+        return None
+    return "\n".join(lines) or None
+
+
+def _call_line(name: str, arguments: dict) -> str:
+    if all(key.isidentifier() and not keyword.iskeyword(key) for key in arguments):
+        written = ", ".join(f"{key}={value!r}" for key, value in arguments.items())
+    else:
+        written = f"**{arguments!r}"
+    return f"{name}({written})" if name == "final_answer" else f"print({name}({written}))"
 
 
 class TracedTool(Tool):

@@ -1,11 +1,10 @@
 """Reading actions out of a model's reply, forgiving the mistakes weak models make.
 
-- A tool call written as JSON text in the content (bare, fenced, inside
-  <tool_call> tags, or as a list) is recovered as a real call.
+- Tool calls written in the content are read by text_calls.py.
 - Code in a fence with the wrong language tag, tildes, <code> tags, or a missing
   closing fence is recovered when there is only one reading of it.
-- Arguments that are not valid JSON raise `ValueError` with the parser's message,
-  which the agent hands back to the model.
+- Arguments are read leniently; those that cannot be read raise `ValueError` with the
+  parser's message, which the agent hands back to the model.
 """
 
 from __future__ import annotations
@@ -14,70 +13,39 @@ import ast
 import json
 import re
 
-from .replies import ToolCall, new_call_id
-
-_NAME_KEYS = ("name", "tool", "tool_name", "function")
-_ARG_KEYS = ("arguments", "parameters", "args", "input")
-_CALL_KEYS = set(_NAME_KEYS) | set(_ARG_KEYS) | {"type", "id"}
+from .lenient_json import read_value
 
 
 def parse_arguments(text: str) -> dict:
-    """A tool call's arguments text as a dict; ValueError says what is wrong."""
+    """A tool call's arguments text as a dict; ValueError says what is wrong.
+
+    Read leniently (lenient_json.py): Python literals, trailing commas and missing closing
+    brackets are forgiven; what has more than one reading is not."""
     if not text or not text.strip():
         return {}  # some servers send "" for a call without arguments
+    text = text.strip()
     try:
         value = json.loads(text)
         if isinstance(value, str):  # double-encoded by some models
             value = json.loads(value)
-    except ValueError as e:
-        raise ValueError(f"the arguments are not valid JSON ({e}): {text[:200]}") from None
+    except ValueError as strict:
+        value = _lenient(text, strict)
     if not isinstance(value, dict):
         raise ValueError(f"the arguments must be a JSON object like {{\"name\": value}}, "
                          f"got {text[:200]}")
     return value
 
 
-def find_json_tool_calls(content: str, tool_names) -> list[ToolCall]:
-    """Tool calls the model wrote as JSON text instead of sending real tool calls."""
-    if "{" not in content:
-        return []
-    decoder, calls, i = json.JSONDecoder(), [], 0
-    while True:
-        starts = [p for p in (content.find("{", i), content.find("[", i)) if p >= 0]
-        if not starts:
-            return calls
-        i = min(starts)
-        try:
-            value, end = decoder.raw_decode(content, i)
-        except ValueError:
-            i += 1
-            continue
-        found = _as_calls(value, tool_names)
-        calls.extend(found)
-        i = end if found else i + 1
-
-
-def _as_calls(value, tool_names) -> list[ToolCall]:
-    if isinstance(value, list):
-        return [call for item in value for call in _as_calls(item, tool_names)]
-    if not isinstance(value, dict):
-        return []
-    if isinstance(value.get("tool_calls"), list):
-        return _as_calls(value["tool_calls"], tool_names)
-    function = value.get("function")
-    if isinstance(function, dict):  # the OpenAI shape, written out as text
-        return _as_calls(function, tool_names)
-    name = next((value[k] for k in _NAME_KEYS if isinstance(value.get(k), str)), None)
-    arg_key = next((k for k in _ARG_KEYS if k in value), None)
-    if name is None:
-        return []
-    # A known tool name is enough; an unknown one only counts in a clear call shape,
-    # so the agent can say "no such tool" rather than take the JSON as the answer.
-    if name not in tool_names and not (arg_key and set(value) <= _CALL_KEYS):
-        return []
-    arguments = value.get(arg_key, {}) if arg_key else {}
-    text = arguments if isinstance(arguments, str) else json.dumps(arguments, ensure_ascii=False)
-    return [ToolCall(new_call_id(), name, text)]
+def _lenient(text: str, strict: ValueError):
+    if text[:1] not in "{[":
+        raise ValueError(f"the arguments are not valid JSON ({strict}): {text[:200]}")
+    try:
+        value, end = read_value(text)
+    except ValueError as e:
+        raise ValueError(f"the arguments are not valid JSON ({e}): {text[:200]}") from None
+    if text[end:].strip():
+        raise ValueError(f"the arguments are not valid JSON ({strict}): {text[:200]}")
+    return value
 
 
 _PYTHON_TAGS = {"", "py", "python", "python3", "py3", "ipython", "tool_code", "code"}

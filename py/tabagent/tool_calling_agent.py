@@ -1,7 +1,7 @@
 """ToolCallingAgent: the model acts through OpenAI-style tool calls.
 
 Several calls in one reply run concurrently; their results are kept in the order
-the model made them. A tool call the model wrote as JSON text is recovered and run.
+the model made them. A tool call the model wrote in its text (text_calls.py) is read and run.
 """
 
 from __future__ import annotations
@@ -11,7 +11,8 @@ import asyncio
 from . import prompts
 from .agent import Agent
 from .memory import ActionStep, cut
-from .parsing import find_json_tool_calls, parse_arguments
+from .parsing import parse_arguments
+from .text_calls import read_text_calls
 from .tools import ToolInputError, format_result
 
 MORE = "To see the rest, call the tool again for a smaller part (a section, a page, an offset)."
@@ -35,7 +36,7 @@ class ToolCallingAgent(Agent):
     def extract_action(self, reply):
         if reply.tool_calls:
             return reply.tool_calls, True
-        calls = find_json_tool_calls(reply.content, self.tools)
+        calls = read_text_calls(reply.content, self.tools)
         return (calls, False) if calls else None
 
     async def execute_action(self, action, step: ActionStep):

@@ -1,10 +1,12 @@
 """Recovering actions from weak models' replies."""
 
 import json
+import re
 
 import pytest
 
-from tabagent.parsing import find_code, find_json_tool_calls, parse_arguments
+from tabagent.parsing import find_code, parse_arguments
+from tabagent.text_calls import read_text_calls
 
 TOOLS = {"search", "final_answer"}
 
@@ -23,7 +25,7 @@ TOOLS = {"search", "final_answer"}
     ("No JSON here {at all}.", []),
 ])
 def test_json_tool_calls_in_text(content, expected):
-    calls = find_json_tool_calls(content, TOOLS)
+    calls = read_text_calls(content, TOOLS)
     assert [(c.name, json.loads(c.arguments)) for c in calls] == expected
     assert len({c.id for c in calls}) == len(calls)
 
@@ -53,3 +55,39 @@ def test_arguments_json():
         parse_arguments('{"a": 1 "b": 2}')
     with pytest.raises(ValueError, match="must be a JSON object"):
         parse_arguments("[1, 2]")
+
+
+@pytest.mark.parametrize("text, value", [
+    ("{'q': 'cats', 'exact': True, 'site': None}", {"q": "cats", "exact": True, "site": None}),  # Python
+    ('{"q": "cats", "tags": ["a", "b",],}', {"q": "cats", "tags": ["a", "b"]}),  # trailing commas
+    ('{"q": "cats", "exact": true, "n": null, }', {"q": "cats", "exact": True, "n": None}),
+    ('{"q": "it\'s", "n": {"deep": [1, 2]', {"q": "it's", "n": {"deep": [1, 2]}}),  # closing brackets cut off
+    ('{"q": "cats",', {"q": "cats"}),
+])
+def test_arguments_read_leniently(text, value):
+    assert parse_arguments(text) == value
+
+
+@pytest.mark.parametrize("text, problem", [
+    ('{"q": "cats and do', "cut off in the middle of a string"),  # the rest of the text is unknown
+    ('{"q": ', "cut off after a key, before its value"),
+    ('{"q": "cats", "n"', "closing bracket(s) missing, and what came before is not complete"),
+    ('{"q": "cats"} and more', "Extra data"),
+])
+def test_arguments_with_more_than_one_reading_are_not_guessed(text, problem):
+    with pytest.raises(ValueError, match=re.escape(problem)):
+        parse_arguments(text)
+
+
+@pytest.mark.parametrize("content", [
+    "I searched with search(q='cats') and found three pages.",  # a mention inside a sentence
+    "Use `search` to look things up.",
+    "The result was [1, 2, 3].",
+])
+def test_prose_about_tools_is_not_a_call(content):
+    assert read_text_calls(content, TOOLS) == []
+
+
+def test_a_python_call_on_its_own_line_is_a_call():
+    calls = read_text_calls("I'll look it up.\nsearch(q='cats', n=2)", TOOLS)
+    assert [(c.name, json.loads(c.arguments)) for c in calls] == [("search", {"q": "cats", "n": 2})]

@@ -1,0 +1,88 @@
+"""Every recorded reply shape (tests/unit/reply_shapes/, each file saying where its shapes
+came from) is read as the calls it makes: by the reader, and through both agents, which run
+those calls and never take the text as the answer."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tabagent import CodeAgent, ToolCallingAgent
+from tabagent.parsing import parse_arguments
+from tabagent.testing import ScriptedModel
+from tabagent.text_calls import read_text_calls
+from tabagent.tools import Tool
+
+pytestmark = pytest.mark.timeout(10)
+
+SHAPES_DIR = Path(__file__).parent / "reply_shapes"
+JSON_TYPES = {bool: "boolean", int: "integer", float: "number", str: "string", list: "array",
+              dict: "object", type(None): "null"}
+
+
+def recorded_shapes():
+    for path in sorted(SHAPES_DIR.glob("*.json")):
+        recorded = json.loads(path.read_text(encoding="utf-8"))
+        assert recorded["source"] and recorded["shapes"], path  # where they came from is said
+        for shape in recorded["shapes"]:
+            calls = [(name, arguments) for name, arguments in shape["calls"]]
+            yield pytest.param(shape["reply"], calls, id=f"{path.stem}: {shape['family']}")
+
+
+SHAPES = list(recorded_shapes())
+
+
+class Recording(Tool):
+    """A tool whose schema takes exactly the arguments the recorded call has."""
+
+    def __init__(self, name, arguments, log):
+        self.name, self.description, self.log = name, f"The {name} tool.", log
+        self.inputs = {"type": "object", "required": list(arguments), "properties": {
+            key: {"type": JSON_TYPES[type(value)]} for key, value in arguments.items()}}
+
+    def forward(self, **arguments):
+        self.log.append((self.name, arguments))
+        return f"{self.name} done"
+
+
+def tools_for(calls, log):
+    return {name: Recording(name, arguments, log) for name, arguments in calls}
+
+
+def test_every_family_the_issue_names_is_recorded():
+    families = " ".join(param.id for param in SHAPES)
+    for family in ("Hermes", "Qwen", "Llama 3.1", "Llama 3.2 pythonic", "Mistral v0.3", "Ministral 3",
+                   "Mistral Small 3.2", "Gemma 3", "Gemma 4", "FunctionGemma", "DeepSeek R1",
+                   "DeepSeek V3.1", "Phi-4-mini", "gpt-oss", "Granite", "Functionary", "Command R7B",
+                   "Qwen3-Coder", "GLM", "Kimi K2", "Seed-OSS", "MiniMax-M2", "Nemotron", "LFM2",
+                   "Apertus", "Firefunction"):
+        assert family in families, family
+
+
+@pytest.mark.parametrize("reply, calls", SHAPES)
+def test_the_reader_finds_the_calls(reply, calls):
+    found = read_text_calls(reply, tools_for(calls, []))
+    assert [(c.name, parse_arguments(c.arguments)) for c in found] == calls
+
+
+@pytest.mark.parametrize("reply, calls", SHAPES)
+async def test_the_tool_calling_agent_runs_them(reply, calls, recorder):
+    log = []
+    model = ScriptedModel([reply, {"tool_calls": [{"name": "final_answer", "arguments": {"answer": "done"}}]}])
+    agent = ToolCallingAgent(model, list(tools_for(calls, log).values()), listeners=[recorder])
+    assert await agent.run("Use the tools.") == "done"
+    assert log == calls
+    assert [(e.data["name"], e.data["is_error"]) for e in recorder.of("tool_result")] == \
+        [(name, False) for name, _ in calls] + [("final_answer", False)]
+
+
+@pytest.mark.parametrize("reply, calls", SHAPES)
+async def test_the_code_agent_runs_them(reply, calls):
+    log = []
+    model = ScriptedModel([reply, "```python\nfinal_answer('done')\n```"])
+    agent = CodeAgent(model, list(tools_for(calls, log).values()))
+    assert await agent.run("Use the tools.") == "done"
+    assert log == calls
+    # What the calls returned is what the model saw next.
+    seen = model.calls[1]["messages"][-1]["content"]
+    assert all(f"{name} done" in seen for name, _ in calls) or "(nothing printed)" in seen
