@@ -18,6 +18,7 @@ from .images import without_image_data
 from .managed import AgentTool
 from .memory import ActionStep, FinalAnswerStep, Memory, TaskStep
 from .parsing import parse_arguments
+from .reply_checks import TOOL_NOTES, Notes, promises_an_action, unread_call_note
 from .tools import FinalAnswerTool, FunctionTool, Tool
 
 
@@ -46,6 +47,7 @@ class Agent:
         self._cancel_requested = False
         self._usage: dict[str, int] = {}  # the tokens of this run's model calls, summed
         self._streamed = {"text": 0, "reasoning": 0}  # by the model call under way: withdrawn if it fails
+        self._reminded = False  # this turn's one reminder to act (reply_checks.py) was given
 
     async def run(self, task: str, reset: bool = True):
         """Work on `task` until a final answer; returns it (None if cancelled).
@@ -55,7 +57,7 @@ class Agent:
         self.memory.append(TaskStep(str(task), parts=list(getattr(task, "parts", ()))))  # pictures the user attached
         self._task, self._cancel_requested, self.step = asyncio.current_task(), False, 0
         self.status = "running"
-        self._usage = {}
+        self._usage, self._reminded = {}, False
         try:
             answer, status = await self._loop()
         except asyncio.CancelledError:
@@ -87,17 +89,30 @@ class Agent:
             is_final, answer = False, None
             if action is not None:
                 is_final, answer = await self.execute_action(action, step)
-            elif reply.content.strip():  # no action: the text is the answer
-                is_final, answer = True, reply.content
-            else:
-                step.error = prompts.EMPTY_REPLY
+            else:  # no action: the text is the answer, unless the model must be told otherwise
+                step.error = self.not_an_answer(reply.content)
+                is_final, answer = step.error is None, reply.content
             step.end_time = time.time()
             self.memory.append(step)
             if is_final:
                 return answer, "ok"
         return await self._best_answer(), "max_steps"
 
+    def not_an_answer(self, content: str) -> str | None:
+        """What to tell the model when a reply with no action is not the answer either: it is
+        empty, a call that could not be read, or (once per turn) a promise to act not kept."""
+        if not content.strip():
+            return prompts.EMPTY_REPLY
+        if note := unread_call_note(content, self.tools, self.notes):
+            return note
+        if not self._reminded and len(self.tools) > 1 and promises_an_action(content):
+            self._reminded = True
+            return self.notes.reminder
+        return None
+
     # --- What subclasses define ----------------------------------------------------
+
+    notes: Notes = TOOL_NOTES  # what the model is told about a reply that is not an answer
 
     def system_prompt(self) -> str:
         raise NotImplementedError

@@ -17,6 +17,7 @@ from .executor import Executor, LocalExecutor
 from .memory import ActionStep, cut
 from .replies import new_call_id
 from .parsing import find_code, parse_arguments
+from .reply_checks import CODE_NOTES
 from .text_calls import read_text_calls
 from .tools import Tool, format_result
 
@@ -24,6 +25,8 @@ MORE = "To see the rest, keep the value in a variable and print a slice of it, e
 
 
 class CodeAgent(Agent):
+    notes = CODE_NOTES
+
     def __init__(self, model, tools=(), *, executor: Executor | None = None, **kwargs):
         super().__init__(model, tools, **kwargs)
         self.executor = executor or LocalExecutor()

@@ -1,0 +1,54 @@
+"""A reply with no action in it is the answer, except when it is not:
+
+- a reply that looks like a tool call but cannot be read (cut off, broken JSON): the model
+  is told what was wrong and nothing runs, as smolagents does;
+- a reply that says it will act and does not ("I'll click the button."): the model is
+  reminded once per turn; a second such reply is taken as the answer.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .text_calls import why_unread
+
+_PROMISE = re.compile(
+    r"(?:^|[.!?:;\n]\s*)(?:(?:ok(?:ay)?|now|next|first|then|so|alright)[,\s]+)*"
+    r"(?:i['’]ll|i will|i am going to|i['’]m going to|let me|let['’]s|i need to|i should)"
+    r"\s+(?!know\b)[a-z][^.!?:\n]*[.:…!]*\s*$", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Notes:
+    """What the model is told, in the words of the way it acts."""
+    unread: str
+    reminder: str
+
+
+TOOL_NOTES = Notes(
+    unread=("Your reply looks like a tool call, but it could not be read{problem}. Nothing was "
+            "run. Send the call again, complete, with its arguments as a JSON object; or, if you "
+            "meant to answer, answer in plain words."),
+    reminder=("You said what you would do, but made no tool call, so nothing was done. Make the "
+              "call now; or, if the task is done, give your final answer."))
+
+CODE_NOTES = Notes(
+    unread=("Your reply looks like a tool call, but it could not be read{problem}. Nothing was "
+            "run. Write the call as Python in a ```python block, e.g. click(locator=\"#submit\"); "
+            "or, if you meant to answer, call final_answer(...)."),
+    reminder=("You said what you would do, but wrote no code, so nothing ran. Write the code now "
+              "in a ```python block; or, if the task is done, call final_answer(...)."))
+
+
+def promises_an_action(content: str) -> bool:
+    """Whether the reply ends by saying it will do something ("Let me click Submit.")."""
+    return bool(_PROMISE.search(content.strip()))
+
+
+def unread_call_note(content: str, tools, notes: Notes) -> str | None:
+    """What to tell the model when its reply is a call that could not be read, else None."""
+    problem = why_unread(content, tools)
+    if problem is None:
+        return None
+    return notes.unread.format(problem=f": {problem}" if problem else "")
