@@ -138,6 +138,9 @@ export const EVENT_KINDS = Object.freeze({
   "reasoning": [
     "text"
   ],
+  "text_call": [
+    "said"
+  ],
   "tool_call": [
     "id",
     "name",
@@ -210,6 +213,7 @@ export const EventKind = Object.freeze({
   "step_start": "step_start",
   "token": "token",
   "reasoning": "reasoning",
+  "text_call": "text_call",
   "tool_call": "tool_call",
   "tool_result": "tool_result",
   "code": "code",

@@ -154,6 +154,11 @@ export class TurnView {
     this.steps.get(`${event.depth}/${event.agent}/${event.step}`)?.thinking?.fold();
   }
 
+  // The model wrote its calls as text: what streamed was the call; what it said stays.
+  on_text_call(event) {
+    this.step(event).reply.live.set(event.data.said);
+  }
+
   on_tool_call(event) {
     const { name, arguments: args, id } = event.data;
     if (event.depth === 0) this.stepsView.noteTool(name);

@@ -9,6 +9,7 @@ run as the code that makes those calls, never taken as the answer.
 from __future__ import annotations
 
 import keyword
+from typing import NamedTuple
 
 from . import prompts
 from .agent import Agent
@@ -18,7 +19,7 @@ from .memory import ActionStep, cut
 from .replies import new_call_id
 from .parsing import find_code, parse_arguments
 from .reply_checks import CODE_NOTES
-from .text_calls import read_text_calls
+from .text_calls import split_text_calls
 from .tools import Tool, format_result
 
 MORE = "To see the rest, keep the value in a variable and print a slice of it, e.g. text[2000:4000]."
@@ -37,9 +38,16 @@ class CodeAgent(Agent):
 
     def extract_action(self, reply):
         code = find_code(reply.content, self.tools)
-        return code if code is not None else code_for_calls(read_text_calls(reply.content, self.tools))
+        if code is not None:
+            return code
+        said, calls = split_text_calls(reply.content, self.tools)
+        code = code_for_calls(calls)
+        return WrittenCalls(code, said) if code is not None else None
 
     async def execute_action(self, code: str, step: ActionStep):
+        if isinstance(code, WrittenCalls):  # streamed as text: the panel shows what was said
+            await self.emit("text_call", {"said": code.said})
+            code = code.code
         step.code = code
         await self.emit("code", {"code": code})
         tools = {name: TracedTool(tool, self) for name, tool in self.tools.items()
@@ -62,6 +70,12 @@ class CodeAgent(Agent):
     async def reset(self) -> None:
         await super().reset()
         await self.executor.reset()
+
+
+class WrittenCalls(NamedTuple):
+    """Calls the model wrote the tool-calling way, as the code that makes them."""
+    code: str
+    said: str  # what the model wrote before them
 
 
 def code_for_calls(calls) -> str | None:

@@ -21,6 +21,7 @@ KINDS: dict[str, tuple[str, ...]] = {
     "step_start": (),
     "token": ("text",),
     "reasoning": ("text",),
+    "text_call": ("said",),
     "tool_call": ("id", "name", "arguments"),
     "tool_result": ("id", "name", "result", "is_error"),
     "code": ("code",),

@@ -36,11 +36,26 @@ _NAME = r"([A-Za-z_][\w.-]*)"
 
 def read_text_calls(content: str, tools) -> list[ToolCall]:
     """The calls written in `content` (`tools`: the names, or name -> Tool), in order."""
+    return split_text_calls(content, tools)[1]
+
+
+def split_text_calls(content: str, tools) -> tuple[str, list[ToolCall]]:
+    """(what the model said before its calls, the calls): the panel shows the first in place
+    of the streamed text once the calls are read (the `text_call` event)."""
     for reader in (_named_json_calls, _xml_calls, _json_calls, _python_calls):
         found = reader(content, tools)
         if found:
-            return [ToolCall(new_call_id(), name, arguments) for name, arguments in found]
-    return []
+            calls = [ToolCall(new_call_id(), name, arguments) for _, name, arguments in found]
+            return _said_before(content, min(start for start, _, _ in found)), calls
+    return content, []
+
+
+def _said_before(content: str, start: int) -> str:
+    marker = _CALL_MARKERS.search(content, 0, start)
+    said = content[:marker.start() if marker else start]
+    while (opener := _OPENER.search(said)) is not None and said.strip():
+        said = said[:opener.start()]  # the fence, tag or word that opened the call
+    return _SPECIAL_TOKEN.sub("\n", said).strip()
 
 
 # --- A name, then its arguments as JSON ------------------------------------------------
@@ -59,7 +74,7 @@ _NAME_THEN_ARGUMENTS = [re.compile(p) for p in (
 _ARGUMENTS_FENCE = re.compile(r"\s*(?:```(?:json)?\s*)?")
 
 
-def _named_json_calls(content: str, tools) -> list[tuple[str, str]]:
+def _named_json_calls(content: str, tools) -> list[tuple[int, str, str]]:
     found = []
     for pattern in _NAME_THEN_ARGUMENTS:
         for match in pattern.finditer(content):
@@ -67,7 +82,7 @@ def _named_json_calls(content: str, tools) -> list[tuple[str, str]]:
             if pattern is _NAME_THEN_ARGUMENTS[-1] and name not in tools:
                 continue  # a bare word on a line of its own is a call only if it names a tool
             found.append((match.start(), name, _arguments_after(content, match.end())))
-    return [(name, arguments) for _, name, arguments in sorted(found)]
+    return sorted(found)
 
 
 def _arguments_after(content: str, at: int) -> str:
@@ -84,7 +99,7 @@ def _arguments_after(content: str, at: int) -> str:
 
 # --- JSON objects that are calls --------------------------------------------------------
 
-def _json_calls(content: str, tools) -> list[tuple[str, str]]:
+def _json_calls(content: str, tools) -> list[tuple[int, str, str]]:
     if "{" not in content:
         return []
     calls, i = [], 0
@@ -95,7 +110,7 @@ def _json_calls(content: str, tools) -> list[tuple[str, str]]:
             i += 1
             continue
         found = _as_calls(value, tools)
-        calls.extend(found)
+        calls.extend((i, name, arguments) for name, arguments in found)
         i = end if found else i + 1
     return calls
 
@@ -142,7 +157,7 @@ _CALL_LINE = re.compile(r"^[ \t]*(?:<\|python_tag\|>|<\|python_start\|>|<\|tool_
                         r"([A-Za-z_]\w*)(?:\.call)?\(", re.MULTILINE)
 
 
-def _python_calls(content: str, tools) -> list[tuple[str, str]]:
+def _python_calls(content: str, tools) -> list[tuple[int, str, str]]:
     """Calls written as Python on a line of their own (a mention inside a sentence is not one):
     `[click(locator="#b"), read_page()]`, `name(a=1)`, `<|python_tag|>name.call(a=1)`."""
     for match in _CALL_LINE.finditer(content):
@@ -154,7 +169,7 @@ def _python_calls(content: str, tools) -> list[tuple[str, str]]:
         except (SyntaxError, ValueError):
             continue
         nodes = tree.body.elts if isinstance(tree.body, ast.List) else [tree.body]
-        calls = [c for node in nodes if (c := _python_call(node, tools))]
+        calls = [(match.start(), *c) for node in nodes if (c := _python_call(node, tools))]
         if calls:
             return calls
     return []
@@ -217,15 +232,15 @@ _GEMMA_CALL = re.compile(r"(?:<\|tool_call>|<start_function_call>)\s*call:" + _N
 _GEMMA_QUOTES = ("<|\"|>", "<escape>")
 
 
-def _xml_calls(content: str, tools) -> list[tuple[str, str]]:
+def _xml_calls(content: str, tools) -> list[tuple[int, str, str]]:
     for function, parameter in ((_XML_FUNCTION, _XML_PARAMETER), (_INVOKE, _INVOKE_PARAMETER),
                                 (_GLM_CALL, _GLM_PARAMETER)):
-        calls = [(m[1], json.dumps({k: _xml_value(v) for k, v in parameter.findall(m[2])},
-                                   ensure_ascii=False))
+        calls = [(m.start(), m[1], json.dumps({k: _xml_value(v) for k, v in parameter.findall(m[2])},
+                                              ensure_ascii=False))
                  for m in function.finditer(content) if parameter.search(m[2]) or not m[2].strip()]
         if calls:
             return calls
-    return [(m[1], _gemma_arguments(content, m.end() - 1)) for m in _GEMMA_CALL.finditer(content)]
+    return [(m.start(), m[1], _gemma_arguments(content, m.end() - 1)) for m in _GEMMA_CALL.finditer(content)]
 
 
 def _xml_value(text: str):
@@ -259,6 +274,9 @@ _CALL_MARKERS = re.compile("|".join(re.escape(m) for m in (
     "<|python_start|>", "functools[", "<TOOLCALL>", "<|START_ACTION|>", "<start_function_call>",
     "<|tools_prefix|>", "<minimax:tool_call>", "<seed:tool_call>", "<|tool_calls_section_begin|>",
 )))
+_OPENER = re.compile(r"(?:(?:`{3,}|~{3,})[\w+.-]*|<[\w:-]+>|functools|>>>|(?:<\|start\|>\w+)?<\|channel\|>\w+)\s*$")
+# Special tokens, and gpt-oss's message headers (`<|start|>assistant<|channel|>final<|message|>`).
+_SPECIAL_TOKEN = re.compile(r"(?:<\|start\|>\w+)?<\|channel\|>[^<]*<\|message\|>|<\|[^|>\s]*\|>|<｜[^｜\s]*｜>")
 _JSON_CALL = re.compile(r"""["']?(?:name|tool|tool_name)["']?\s*:\s*["'][\w.-]+["'][\s\S]*["']?(?:arguments|parameters|args)["']?\s*:""")
 
 

@@ -12,7 +12,7 @@ from . import prompts
 from .agent import Agent
 from .memory import ActionStep, cut
 from .parsing import parse_arguments
-from .text_calls import read_text_calls
+from .text_calls import split_text_calls
 from .tools import ToolInputError, format_result
 
 MORE = "To see the rest, call the tool again for a smaller part (a section, a page, an offset)."
@@ -36,11 +36,13 @@ class ToolCallingAgent(Agent):
     def extract_action(self, reply):
         if reply.tool_calls:
             return reply.tool_calls, True
-        calls = read_text_calls(reply.content, self.tools)
-        return (calls, False) if calls else None
+        said, calls = split_text_calls(reply.content, self.tools)
+        return (calls, False, said) if calls else None
 
     async def execute_action(self, action, step: ActionStep):
-        calls, step.native = action
+        calls, step.native, *said = action
+        if said:  # the calls were streamed as text: the panel shows what was said around them
+            await self.emit("text_call", {"said": said[0]})
         step.tool_calls = [{"id": c.id, "name": c.name, "arguments": c.arguments} for c in calls]
         if len(calls) == 1:  # skip gather's task per call in the common case
             results = [await self._call(calls[0])]

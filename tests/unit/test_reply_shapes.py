@@ -74,15 +74,27 @@ async def test_the_tool_calling_agent_runs_them(reply, calls, recorder):
     assert log == calls
     assert [(e.data["name"], e.data["is_error"]) for e in recorder.of("tool_result")] == \
         [(name, False) for name, _ in calls] + [("final_answer", False)]
+    assert_withdrawn(recorder, calls)
+
+
+def assert_withdrawn(recorder, calls):
+    """The streamed call is replaced in the panel by what was said around it (`text_call`),
+    which keeps no trace of the call."""
+    said = [e.data["said"] for e in recorder.of("text_call")]
+    assert len(said) == 1
+    assert not any(name in said[0] for name, _ in calls)
+    assert not any(mark in said[0] for mark in ("<|", "<｜", "[TOOL_CALLS]", "{", "```", "<tool"))
 
 
 @pytest.mark.parametrize("reply, calls", SHAPES)
-async def test_the_code_agent_runs_them(reply, calls):
+async def test_the_code_agent_runs_them(reply, calls, recorder):
     log = []
     model = ScriptedModel([reply, "```python\nfinal_answer('done')\n```"])
-    agent = CodeAgent(model, list(tools_for(calls, log).values()))
+    agent = CodeAgent(model, list(tools_for(calls, log).values()), listeners=[recorder])
     assert await agent.run("Use the tools.") == "done"
     assert log == calls
+    if not recorder.of("code")[0].data["code"].startswith("["):  # pythonic shapes are code already
+        assert_withdrawn(recorder, calls)
     # What the calls returned is what the model saw next.
     seen = model.calls[1]["messages"][-1]["content"]
     assert all(f"{name} done" in seen for name, _ in calls) or "(nothing printed)" in seen
