@@ -105,7 +105,7 @@ def _json_calls(content: str, tools) -> list[tuple[int, str, str]]:
     calls, i = [], 0
     while (i := _next_bracket(content, i)) >= 0:
         try:
-            value, end = read_value(content, i)
+            value, end = _strict_or_call_like(content, i, tools)
         except ValueError:
             i += 1
             continue
@@ -113,6 +113,21 @@ def _json_calls(content: str, tools) -> list[tuple[int, str, str]]:
         calls.extend((i, name, arguments) for name, arguments in found)
         i = end if found else i + 1
     return calls
+
+
+_CALL_KEY = re.compile(r"""["']?(?:name|tool|tool_name|function|tool_calls|tool_call)["']?\s*:""")
+
+
+def _strict_or_call_like(content: str, i: int, tools):
+    """The JSON value at `i`; read leniently only when a call's key or a tool's name comes
+    soon after, so prose and code full of brackets are not read over and over."""
+    try:
+        return json.JSONDecoder().raw_decode(content, i)
+    except ValueError:
+        ahead = content[i:i + 300]
+        if not _CALL_KEY.search(ahead) and not any(f'"{name}"' in ahead for name in tools):
+            raise
+    return read_value(content, i)
 
 
 def _next_bracket(content: str, i: int) -> int:
@@ -296,7 +311,7 @@ def why_unread(content: str, tools) -> str | None:
         read_value(where, i)
     except ValueError as e:
         return f"the arguments are not valid JSON ({e})"
-    return ""
+    return "" if marker or python else None  # JSON that reads but is no call: data, not a call
 
 
 def _names_a_call(content: str, tools) -> bool:

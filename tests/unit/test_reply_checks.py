@@ -95,6 +95,7 @@ async def test_the_code_agent_reminds_in_its_own_words():
 
 @pytest.mark.parametrize("answer", [
     "The sum is 5.",
+    'The request was:\n{"name": "checkout", "arguments": {"cart": 3}, "note": "data, not a call"}',
     "I will not guess: the page does not say.\n\nThe total is not shown anywhere.",
     "Let me know if you need anything else: the answer is 5",
 ])
