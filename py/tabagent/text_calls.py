@@ -13,7 +13,7 @@ model that ignores it) leaves them in the content. `read_text_calls` finds them 
 - Python calls on a line of their own (Llama 3.2/4 and Gemma 3 `[name(a=1)]`, Llama 3.1
   `<|python_tag|>name.call(...)`);
 - parameters as XML (Qwen3-Coder and Seed-OSS `<function=name><parameter=x>`, MiniMax-M2
-  `<invoke name=...>`, GLM `<arg_key>`) or as Gemma's `call:name{key:<|"|>v<|"|>}`.
+  `<invoke name=...>`, DeepSeek V3.2 `<｜DSML｜invoke ...>`, GLM `<arg_key>`) or as Gemma's `call:name{key:<|"|>v<|"|>}`.
 
 tests/unit/reply_shapes/ holds the recorded shapes, with where each came from.
 `why_unread` says what is wrong with a reply that looks like a call but reads as none.
@@ -238,11 +238,14 @@ def _parameter_names(tools, name: str) -> list[str]:
 # --- Parameters as XML, or Gemma's call:name{...} ---------------------------------------
 
 _XML_FUNCTION = re.compile(r"<function=" + _NAME + r">(.*?)(?:</function>|$)", re.DOTALL)
-_XML_PARAMETER = re.compile(r"<parameter=([^>\s]+)>\s*(.*?)\s*</parameter>", re.DOTALL)
-_INVOKE = re.compile(r"<invoke name=\"" + _NAME + r"\">(.*?)(?:</invoke>|$)", re.DOTALL)
-_INVOKE_PARAMETER = re.compile(r"<parameter name=\"([^\"]+)\">\s*(.*?)\s*</parameter>", re.DOTALL)
+_XML_PARAMETER = re.compile(r"<parameter=(?P<key>[^>\s]+)>\s*(?P<value>.*?)\s*</parameter>", re.DOTALL)
+# MiniMax-M2's <invoke>, and DeepSeek V3.2's <｜DSML｜invoke> whose string="true" keeps a value text.
+_INVOKE = re.compile(r"<(?:｜DSML｜)?invoke name=\"" + _NAME + r"\">(.*?)(?:</(?:｜DSML｜)?invoke>|$)", re.DOTALL)
+_INVOKE_PARAMETER = re.compile(r"<(?:｜DSML｜)?parameter name=\"(?P<key>[^\"]+)\"(?: string=\"(?P<string>true|false)\")?>"
+                               r"\s*(?P<value>.*?)\s*</(?:｜DSML｜)?parameter>", re.DOTALL)
 _GLM_CALL = re.compile(r"<tool_call>\s*" + _NAME + r"\s*(<arg_key>.*?)(?:</tool_call>|$)", re.DOTALL)
-_GLM_PARAMETER = re.compile(r"<arg_key>\s*(.*?)\s*</arg_key>\s*<arg_value>\s*(.*?)\s*</arg_value>", re.DOTALL)
+_GLM_PARAMETER = re.compile(r"<arg_key>\s*(?P<key>.*?)\s*</arg_key>\s*<arg_value>\s*(?P<value>.*?)\s*</arg_value>",
+                            re.DOTALL)
 _GEMMA_CALL = re.compile(r"(?:<\|tool_call>|<start_function_call>)\s*call:" + _NAME + r"\s*\{")
 _GEMMA_QUOTES = ("<|\"|>", "<escape>")
 
@@ -250,12 +253,16 @@ _GEMMA_QUOTES = ("<|\"|>", "<escape>")
 def _xml_calls(content: str, tools) -> list[tuple[int, str, str]]:
     for function, parameter in ((_XML_FUNCTION, _XML_PARAMETER), (_INVOKE, _INVOKE_PARAMETER),
                                 (_GLM_CALL, _GLM_PARAMETER)):
-        calls = [(m.start(), m[1], json.dumps({k: _xml_value(v) for k, v in parameter.findall(m[2])},
-                                              ensure_ascii=False))
+        calls = [(m.start(), m[1], json.dumps(_xml_parameters(parameter, m[2]), ensure_ascii=False))
                  for m in function.finditer(content) if parameter.search(m[2]) or not m[2].strip()]
         if calls:
             return calls
     return [(m.start(), m[1], _gemma_arguments(content, m.end() - 1)) for m in _GEMMA_CALL.finditer(content)]
+
+
+def _xml_parameters(parameter, body: str) -> dict:
+    return {m["key"]: m["value"] if m.groupdict().get("string") == "true" else _xml_value(m["value"])
+            for m in parameter.finditer(body)}
 
 
 def _xml_value(text: str):
@@ -288,6 +295,7 @@ _CALL_MARKERS = re.compile("|".join(re.escape(m) for m in (
     "to=functions.", "<function=", "<function name=", "<invoke name=", "<|python_tag|>",
     "<|python_start|>", "functools[", "<TOOLCALL>", "<|START_ACTION|>", "<start_function_call>",
     "<|tools_prefix|>", "<minimax:tool_call>", "<seed:tool_call>", "<|tool_calls_section_begin|>",
+    "<｜DSML｜",
 )))
 _OPENER = re.compile(r"(?:(?:`{3,}|~{3,})[\w+.-]*|<[\w:-]+>|functools|>>>|(?:<\|start\|>\w+)?<\|channel\|>\w+)\s*$")
 # Special tokens, and gpt-oss's message headers (`<|start|>assistant<|channel|>final<|message|>`).

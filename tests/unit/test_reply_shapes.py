@@ -53,7 +53,7 @@ def test_every_family_the_issue_names_is_recorded():
     families = " ".join(param.id for param in SHAPES)
     for family in ("Hermes", "Qwen", "Llama 3.1", "Llama 3.2 pythonic", "Mistral v0.3", "Ministral 3",
                    "Mistral Small 3.2", "Gemma 3", "Gemma 4", "FunctionGemma", "DeepSeek R1",
-                   "DeepSeek V3.1", "Phi-4-mini", "gpt-oss", "Granite", "Functionary", "Command R7B",
+                   "DeepSeek V3.1", "DeepSeek V3.2", "Phi-4-mini", "gpt-oss", "Granite", "Functionary", "Command R7B",
                    "Qwen3-Coder", "GLM", "Kimi K2", "Seed-OSS", "MiniMax-M2", "Nemotron", "LFM2",
                    "Apertus", "Firefunction"):
         assert family in families, family
