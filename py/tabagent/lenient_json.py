@@ -81,7 +81,7 @@ def _closed(source: str, missing: str) -> str:
 
 def _literal(source: str):
     """A Python-literal reading of `source`, JSON's words taken as Python's."""
-    tree = ast.parse(_python_words(source).strip(), mode="eval")
+    tree = ast.parse(python_words(source).strip(), mode="eval")
     value = ast.literal_eval(tree)
     if isinstance(value, tuple):
         value = list(value)
@@ -92,7 +92,7 @@ def _literal(source: str):
 _WORD = re.compile(r"[A-Za-z_]\w*")
 
 
-def _python_words(source: str) -> str:
+def python_words(source: str) -> str:
     """true/false/null outside strings written as Python's True/False/None."""
     out, quote, i = [], None, 0
     while i < len(source):

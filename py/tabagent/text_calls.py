@@ -10,7 +10,8 @@ model that ignores it) leaves them in the content. `read_text_calls` finds them 
 - a name, then its JSON arguments (Mistral `[TOOL_CALLS]name[ARGS]{...}`, DeepSeek
   `<｜tool▁call▁begin｜>`, gpt-oss `to=functions.name ... <|message|>`, Kimi-K2,
   Functionary `<function=name>` and `>>>name`);
-- Python calls on a line of their own (Llama 3.2/4 and Gemma 3 `[name(a=1)]`, Llama 3.1
+- Python calls on a line of their own or after a marker (Llama 3.2 and Gemma 3
+  `[name(a=1)]`, Llama 4 `<|python_start|>`, OLMo 3 `<function_calls>`, Llama 3.1
   `<|python_tag|>name.call(...)`);
 - parameters as XML (Qwen3-Coder and Seed-OSS `<function=name><parameter=x>`, MiniMax-M2
   `<invoke name=...>`, DeepSeek V3.2 `<｜DSML｜invoke ...>`, GLM `<arg_key>`) or as Gemma's `call:name{key:<|"|>v<|"|>}`.
@@ -25,7 +26,7 @@ import ast
 import json
 import re
 
-from .lenient_json import read_value
+from .lenient_json import python_words, read_value
 from .replies import ToolCall, new_call_id
 
 _NAME_KEYS = ("name", "tool", "tool_name", "function")
@@ -168,26 +169,31 @@ def _as_json(arguments) -> str:
 
 # --- Python calls ---------------------------------------------------------------------
 
-_CALL_LINE = re.compile(r"^[ \t]*(?:<\|python_tag\|>|<\|python_start\|>|<\|tool_call_start\|>)?[ \t]*\[?[ \t]*"
+_PYTHON_OPENERS = r"(?:<\|python_tag\|>|<\|python_start\|>|<\|tool_call_start\|>|<function_calls>)"
+_CALL_LINE = re.compile(r"(?:^[ \t]*" + _PYTHON_OPENERS + r"?|" + _PYTHON_OPENERS + r")[ \t]*\[?[ \t]*"
                         r"([A-Za-z_]\w*)(?:\.call)?\(", re.MULTILINE)
 
 
 def _python_calls(content: str, tools) -> list[tuple[int, str, str]]:
-    """Calls written as Python on a line of their own (a mention inside a sentence is not one):
-    `[click(locator="#b"), read_page()]`, `name(a=1)`, `<|python_tag|>name.call(a=1)`."""
+    """Calls written as Python on a line of their own or after a family's marker (a mention
+    inside a sentence is not one): `[click(locator="#b"), read_page()]`, one call a line,
+    `<|python_tag|>name.call(a=1)`; JSON's true/false/null are taken as Python's."""
+    calls, done = [], 0
     for match in _CALL_LINE.finditer(content):
-        if match[1] not in tools:
+        if match.start(1) < done or match[1] not in tools:
             continue
-        start = content.rfind("[", match.start(), match.start(1))
+        bracket = content.rfind("[", match.start(), match.start(1))
+        start = bracket if bracket >= 0 else match.start(1)
         try:
-            tree = ast.parse(_balanced(content, start if start >= 0 else match.start(1)), mode="eval")
+            segment = _balanced(content, start)
+            tree = ast.parse(python_words(segment), mode="eval")
         except (SyntaxError, ValueError):
             continue
         nodes = tree.body.elts if isinstance(tree.body, ast.List) else [tree.body]
-        calls = [(match.start(), *c) for node in nodes if (c := _python_call(node, tools))]
-        if calls:
-            return calls
-    return []
+        found = [(match.start(), *c) for node in nodes if (c := _python_call(node, tools))]
+        calls.extend(found)
+        done = start + len(segment) if found else done
+    return calls
 
 
 def _balanced(content: str, start: int) -> str:
@@ -293,7 +299,7 @@ def _gemma_arguments(content: str, at: int) -> str:
 _CALL_MARKERS = re.compile("|".join(re.escape(m) for m in (
     "<tool_call", "</tool_call>", "[TOOL_CALLS]", "<|tool_call", "<｜tool▁call", "<｜tool▁calls",
     "to=functions.", "<function=", "<function name=", "<invoke name=", "<|python_tag|>",
-    "<|python_start|>", "functools[", "<TOOLCALL>", "<|START_ACTION|>", "<start_function_call>",
+    "<|python_start|>", "<function_calls>", "functools[", "<TOOLCALL>", "<|START_ACTION|>", "<start_function_call>",
     "<|tools_prefix|>", "<minimax:tool_call>", "<seed:tool_call>", "<|tool_calls_section_begin|>",
     "<｜DSML｜",
 )))

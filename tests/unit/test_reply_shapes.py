@@ -55,7 +55,7 @@ def test_every_family_the_issue_names_is_recorded():
                    "Mistral Small 3.2", "Gemma 3", "Gemma 4", "FunctionGemma", "DeepSeek R1",
                    "DeepSeek V3.1", "DeepSeek V3.2", "Phi-4-mini", "gpt-oss", "Granite", "Functionary", "Command R7B",
                    "Qwen3-Coder", "GLM", "Kimi K2", "Seed-OSS", "MiniMax-M2", "Nemotron", "LFM2",
-                   "Apertus", "Firefunction"):
+                   "Apertus", "Firefunction", "Llama 4", "OLMo 3"):
         assert family in families, family
 
 
