@@ -19,6 +19,7 @@ from .managed import AgentTool
 from .memory import ActionStep, FinalAnswerStep, Memory, TaskStep
 from .parsing import parse_arguments
 from .reply_checks import TOOL_NOTES, Notes, promises_an_action, unread_call_note
+from .text_calls import read_text_calls
 from .tools import FinalAnswerTool, FunctionTool, Tool
 
 
@@ -225,7 +226,8 @@ class Agent:
         reply = await self._generate(
             self.write_messages() + [{"role": "user", "content": prompts.MAX_STEPS}])
         answer = reply.content
-        for call in reply.tool_calls:  # some models answer through final_answer anyway
+        written = [] if reply.tool_calls else read_text_calls(reply.content, {"final_answer"})
+        for call in reply.tool_calls or written:  # some models answer through final_answer anyway
             if call.name == "final_answer":
                 try:
                     answer = parse_arguments(call.arguments).get("answer", answer)

@@ -166,6 +166,16 @@ async def test_best_answer_given_through_final_answer_call():
     assert await agent.run("1+1") == "2"
 
 
+@pytest.mark.parametrize("agent_class", ["ToolCallingAgent", "CodeAgent"])
+async def test_best_answer_given_through_a_final_answer_call_written_as_text(agent_class):
+    from tabagent import CodeAgent
+    model = ScriptedModel([{"tool_calls": [call("add", {"a": 1, "b": 1})]} if agent_class == "ToolCallingAgent"
+                           else "```python\nprint(add(1, 1))\n```",
+                           '<tool_call>\n{"name": "final_answer", "arguments": {"answer": "2"}}\n</tool_call>'])
+    agent = (ToolCallingAgent if agent_class == "ToolCallingAgent" else CodeAgent)(model, [add], max_steps=1)
+    assert await agent.run("1+1") == "2"
+
+
 async def test_empty_reply_is_answered_with_a_nudge():
     model = ScriptedModel(["", "Done."])
     agent = ToolCallingAgent(model, [add])
