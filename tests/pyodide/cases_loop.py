@@ -85,6 +85,24 @@ async def test_bad_arguments_and_json_text_calls_are_recovered():
     assert results[1] == {"id": results[1]["id"], "name": "add", "result": "5", "is_error": False}
 
 
+async def test_calls_written_in_every_shape_and_broken_ones_in_both_agents():
+    # Shapes from tests/unit/reply_shapes/ (Ministral 3, gpt-oss, Llama 3.2), a cut-off call and a
+    # promise to act: read, converted by the schema, told back or reminded, in Pyodide too.
+    model = ScriptedModel(['[TOOL_CALLS]add[ARGS]{"a": "2", "b": 3}',
+                           '<tool_call>\n{"name": "add", "arguments": {"a": 2, "b": "thr',
+                           "I'll add them again.",
+                           ' to=functions.add<|channel|>commentary <|constrain|>json<|message|>{"a": 1, "b": 1}',
+                           final("5")])
+    recorder = Recorder()
+    assert await ToolCallingAgent(model, [add], listeners=[recorder]).run("2+3") == "5"
+    results = [e.data["result"] for e in recorder.events if e.kind == "tool_result"]
+    assert results == ["5", "2", "5"]
+    notes = [call["messages"][-1]["content"] for call in model.calls[2:4]]
+    assert "could not be read" in notes[0] and "You said what you would do" in notes[1]
+    code_model = ScriptedModel(["[add(a=2, b=3)]", '{"name": "final_answer", "arguments": {"answer": 5}}'])
+    assert await CodeAgent(code_model, [add]).run("2+3") == 5
+
+
 async def test_three_levels_of_managed_agents():
     recorder = Recorder()
     researcher = ToolCallingAgent(ScriptedModel([calls(("add", {"a": 2, "b": 3})), final("5")]), [add],
