@@ -16,7 +16,8 @@ from .text_calls import why_unread
 _PROMISE = re.compile(
     r"(?:^|[.!?:;\n]\s*)(?:(?:ok(?:ay)?|now|next|first|then|so|alright)[,\s]+)*"
     r"(?:i['’]ll|i will|i am going to|i['’]m going to|let me|let['’]s|i need to|i should)"
-    r"\s+(?!know\b)[a-z][^.!?:\n]*[.:…!]*\s*$", re.IGNORECASE)
+    r"\s+(?!know\b|be\b)[a-z][^.!?:\n]*[.:…!]*\s*$", re.IGNORECASE)
+_SHORT = 500  # characters: "I'll click Submit." is short; an answer that ends on a promise is not
 
 
 @dataclass(frozen=True)
@@ -42,8 +43,10 @@ CODE_NOTES = Notes(
 
 
 def promises_an_action(content: str) -> bool:
-    """Whether the reply ends by saying it will do something ("Let me click Submit.")."""
-    return bool(_PROMISE.search(content.strip()))
+    """Whether the reply is short and ends by saying it will do something ("Let me click
+    Submit.")."""
+    content = content.strip()
+    return len(content) <= _SHORT and bool(_PROMISE.search(content))
 
 
 def unread_call_note(content: str, tools, notes: Notes) -> str | None:

@@ -329,4 +329,11 @@ def why_unread(content: str, tools) -> str | None:
 
 
 def _names_a_call(content: str, tools) -> bool:
-    return any(m[1] in tools for m in _CALL_LINE.finditer(content))
+    """A Python call of a tool left open (cut off): one that closes is code or prose."""
+    for match in _CALL_LINE.finditer(content):
+        if match[1] in tools:
+            try:
+                _balanced(content, match.start(1))
+            except ValueError:
+                return True
+    return False

@@ -98,6 +98,9 @@ async def test_the_code_agent_reminds_in_its_own_words():
     'The request was:\n{"name": "checkout", "arguments": {"cart": 3}, "note": "data, not a call"}',
     "I will not guess: the page does not say.\n\nThe total is not shown anywhere.",
     "Let me know if you need anything else: the answer is 5",
+    "The sum is 5. I'll be glad to help with more.",
+    "The totals, line by line:\n" + "- a line of the answer\n" * 30 + "I will check again tomorrow.",
+    "Call it like this:\nadd(a, b)",  # a closed call with names: an explanation, not a cut-off call
 ])
 async def test_an_answer_is_not_mistaken_for_a_promise(answer):
     model = ScriptedModel([answer])
