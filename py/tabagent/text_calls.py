@@ -116,6 +116,7 @@ def _json_calls(content: str, tools) -> list[tuple[int, str, str]]:
     return calls
 
 
+_END_MARK = re.compile(r"</\w|<\|/?\w+\|>|<｜|```")
 _CALL_KEY = re.compile(r"""["']?(?:name|tool|tool_name|function|tool_calls|tool_call)["']?\s*:""")
 
 
@@ -128,7 +129,8 @@ def _strict_or_call_like(content: str, i: int, tools):
         ahead = content[i:i + 300]
         if not _CALL_KEY.search(ahead) and not any(f'"{name}"' in ahead for name in tools):
             raise
-    return read_value(content, i)
+    end = _END_MARK.search(content, i)  # a call left open ends where its family's end marker is
+    return read_value(content[:end.start()] if end else content, i)
 
 
 def _next_bracket(content: str, i: int) -> int:

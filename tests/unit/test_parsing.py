@@ -88,6 +88,18 @@ def test_prose_about_tools_is_not_a_call(content):
     assert read_text_calls(content, TOOLS) == []
 
 
+@pytest.mark.parametrize("content, arguments", [
+    ("{'name': 'search', 'arguments': {'q': 'cats', 'exact': True,},}", {"q": "cats", "exact": True}),
+    ('<tool_call>\n{"name": "search", "arguments": {"q": "cats", "n": 3,}}\n</tool_call>', {"q": "cats", "n": 3}),
+    ('<tool_call>\n{"name": "search", "arguments": {"q": "cats"}\n</tool_call>', {"q": "cats"}),  # one } short
+    ('[TOOL_CALLS][{"name": "search", "arguments": {"q": "cats"}}', {"q": "cats"}),
+    ("```json\n{'tool': 'search', 'args': {'q': None}}\n```", {"q": None}),
+])
+def test_calls_in_text_are_read_leniently(content, arguments):
+    calls = read_text_calls(content, TOOLS)
+    assert [(c.name, json.loads(c.arguments)) for c in calls] == [("search", arguments)]
+
+
 def test_a_python_call_on_its_own_line_is_a_call():
     calls = read_text_calls("I'll look it up.\nsearch(q='cats', n=2)", TOOLS)
     assert [(c.name, json.loads(c.arguments)) for c in calls] == [("search", {"q": "cats", "n": 2})]
