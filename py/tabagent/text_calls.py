@@ -14,7 +14,8 @@ model that ignores it) leaves them in the content. `read_text_calls` finds them 
   `[name(a=1)]`, Llama 4 `<|python_start|>`, OLMo 3 `<function_calls>`, Llama 3.1
   `<|python_tag|>name.call(...)`);
 - parameters as XML (Qwen3-Coder and Seed-OSS `<function=name><parameter=x>`, MiniMax-M2
-  `<invoke name=...>`, DeepSeek V3.2 `<｜DSML｜invoke ...>`, GLM `<arg_key>`) or as Gemma's `call:name{key:<|"|>v<|"|>}`.
+  `<invoke name=...>`, DeepSeek V3.2 `<｜DSML｜invoke ...>`, GLM `<arg_key>`) or as Gemma's
+  `call:name{key:<|"|>v<|"|>}`.
 
 tests/unit/reply_shapes/ holds the recorded shapes, with where each came from.
 `why_unread` says what is wrong with a reply that looks like a call but reads as none.
@@ -65,9 +66,13 @@ _NAME_THEN_ARGUMENTS = [re.compile(p) for p in (
     r"\[TOOL_CALLS\]\s*" + _NAME + r"\s*(?:\[CALL_ID\]\w+)?\s*(?:\[ARGS\])?\s*(?=[{\[])",  # Mistral v11+
     r"<｜tool▁call▁begin｜>\s*(?:function)?\s*<｜tool▁sep｜>\s*" + _NAME,  # DeepSeek R1/V3
     r"<｜tool▁calls｜>\s*function\s*<｜tool▁sep｜>\s*" + _NAME,
-    r"<｜tool▁call▁begin｜>(?!\s*function\s*<｜tool▁sep｜>)\s*" + _NAME + r"\s*<｜tool▁sep｜>",  # DeepSeek V3.1
-    r"to=functions\." + _NAME + r"(?:\s*<\|channel\|>\s*\w+)?\s*(?:<\|constrain\|>\s*\w+)?\s*<\|message\|>",  # gpt-oss
-    r"<\|tool_call_begin\|>\s*(?:functions\.)?" + r"([A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)*?)(?::\d+)?\s*<\|tool_call_argument_begin\|>",  # Kimi-K2
+    # DeepSeek V3.1
+    r"<｜tool▁call▁begin｜>(?!\s*function\s*<｜tool▁sep｜>)\s*" + _NAME + r"\s*<｜tool▁sep｜>",
+    # gpt-oss
+    r"to=functions\." + _NAME + r"(?:\s*<\|channel\|>\s*\w+)?\s*(?:<\|constrain\|>\s*\w+)?\s*<\|message\|>",
+    # Kimi-K2: functions.name:index
+    r"<\|tool_call_begin\|>\s*(?:functions\.)?([A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)*?)(?::\d+)?"
+    r"\s*<\|tool_call_argument_begin\|>",
     r"<function=" + _NAME + r">\s*(?=[{\[])",  # Functionary v3.1, Hermes 2 Pro
     r"<function name=\"" + _NAME + r"\">\s*(?=[{\[])",
     r"(?:^|>>>)" + _NAME + r"\n(?=\s*\{)",  # Functionary v3.2
@@ -248,14 +253,17 @@ def _parameter_names(tools, name: str) -> list[str]:
 _XML_FUNCTION = re.compile(r"<function=" + _NAME + r">(.*?)(?:</function>|$)", re.DOTALL)
 _XML_PARAMETER = re.compile(r"<parameter=(?P<key>[^>\s]+)>\s*(?P<value>.*?)\s*</parameter>", re.DOTALL)
 # MiniMax-M2's <invoke>, and DeepSeek V3.2's <｜DSML｜invoke> whose string="true" keeps a value text.
-_INVOKE = re.compile(r"<(?:｜DSML｜)?invoke name=\"" + _NAME + r"\">(.*?)(?:</(?:｜DSML｜)?invoke>|$)", re.DOTALL)
-_INVOKE_PARAMETER = re.compile(r"<(?:｜DSML｜)?parameter name=\"(?P<key>[^\"]+)\"(?: string=\"(?P<string>true|false)\")?>"
+_INVOKE = re.compile(r"<(?:｜DSML｜)?invoke name=\"" + _NAME + r"\">(.*?)(?:</(?:｜DSML｜)?invoke>|$)",
+                     re.DOTALL)
+_INVOKE_PARAMETER = re.compile(r"<(?:｜DSML｜)?parameter name=\"(?P<key>[^\"]+)\""
+                               r"(?: string=\"(?P<string>true|false)\")?>"
                                r"\s*(?P<value>.*?)\s*</(?:｜DSML｜)?parameter>", re.DOTALL)
 _GLM_CALL = re.compile(r"<tool_call>\s*" + _NAME + r"\s*(<arg_key>.*?)(?:</tool_call>|$)", re.DOTALL)
-_GLM_PARAMETER = re.compile(r"<arg_key>\s*(?P<key>.*?)\s*</arg_key>\s*<arg_value>\s*(?P<value>.*?)\s*</arg_value>",
-                            re.DOTALL)
+_GLM_PARAMETER = re.compile(r"<arg_key>\s*(?P<key>.*?)\s*</arg_key>\s*"
+                            r"<arg_value>\s*(?P<value>.*?)\s*</arg_value>", re.DOTALL)
 _GEMMA_CALL = re.compile(r"(?:<\|tool_call>|<start_function_call>)\s*call:" + _NAME + r"\s*\{")
 _GEMMA_QUOTES = ("<|\"|>", "<escape>")
+_BARE_KEY = re.compile(r"([{,]\s*)([A-Za-z_][\w-]*)\s*:")
 
 
 def _xml_calls(content: str, tools) -> list[tuple[int, str, str]]:
@@ -287,7 +295,7 @@ def _gemma_arguments(content: str, at: int) -> str:
     """Gemma's `{key:<|"|>text<|"|>,n:3}` as JSON text: its strings quoted, its keys too."""
     quote = next((q for q in _GEMMA_QUOTES if q in content[at:]), _GEMMA_QUOTES[0])
     pieces = content[at:].split(quote)
-    text = "".join(json.dumps(piece) if i % 2 else re.sub(r"([{,]\s*)([A-Za-z_][\w-]*)\s*:", r'\1"\2":', piece)
+    text = "".join(json.dumps(piece) if i % 2 else _BARE_KEY.sub(r'\1"\2":', piece)
                    for i, piece in enumerate(pieces))
     try:
         value, _ = read_value(text)
@@ -301,14 +309,17 @@ def _gemma_arguments(content: str, at: int) -> str:
 _CALL_MARKERS = re.compile("|".join(re.escape(m) for m in (
     "<tool_call", "</tool_call>", "[TOOL_CALLS]", "<|tool_call", "<｜tool▁call", "<｜tool▁calls",
     "to=functions.", "<function=", "<function name=", "<invoke name=", "<|python_tag|>",
-    "<|python_start|>", "<function_calls>", "functools[", "<TOOLCALL>", "<|START_ACTION|>", "<start_function_call>",
-    "<|tools_prefix|>", "<minimax:tool_call>", "<seed:tool_call>", "<|tool_calls_section_begin|>",
-    "<｜DSML｜",
+    "<|python_start|>", "<function_calls>", "functools[", "<TOOLCALL>", "<|START_ACTION|>",
+    "<start_function_call>", "<|tools_prefix|>", "<minimax:tool_call>", "<seed:tool_call>",
+    "<|tool_calls_section_begin|>", "<｜DSML｜",
 )))
-_OPENER = re.compile(r"(?:(?:`{3,}|~{3,})[\w+.-]*|<[\w:-]+>|functools|>>>|(?:<\|start\|>\w+)?<\|channel\|>\w+)\s*$")
+_OPENER = re.compile(r"(?:(?:`{3,}|~{3,})[\w+.-]*|<[\w:-]+>|functools|>>>"
+                     r"|(?:<\|start\|>\w+)?<\|channel\|>\w+)\s*$")
 # Special tokens, and gpt-oss's message headers (`<|start|>assistant<|channel|>final<|message|>`).
-_SPECIAL_TOKEN = re.compile(r"(?:<\|start\|>\w+)?<\|channel\|>[^<]*<\|message\|>|<\|[^|>\s]*\|>|<｜[^｜\s]*｜>")
-_JSON_CALL = re.compile(r"""["']?(?:name|tool|tool_name)["']?\s*:\s*["'][\w.-]+["'][\s\S]*["']?(?:arguments|parameters|args)["']?\s*:""")
+_SPECIAL_TOKEN = re.compile(r"(?:<\|start\|>\w+)?<\|channel\|>[^<]*<\|message\|>"
+                            r"|<\|[^|>\s]*\|>|<｜[^｜\s]*｜>")
+_JSON_CALL = re.compile(r"""["']?(?:name|tool|tool_name)["']?\s*:\s*["'][\w.-]+["'][\s\S]*"""
+                        r"""["']?(?:arguments|parameters|args)["']?\s*:""")
 
 
 def why_unread(content: str, tools) -> str | None:
