@@ -178,6 +178,19 @@ def test_on_a_terminal_reasoning_is_dimmed_and_a_failed_attempt_is_erased(monkey
     assert screen.getvalue().count("Fresh") == 1
 
 
+def test_on_a_terminal_a_call_written_as_text_is_erased_once_read(monkeypatch):
+    monkeypatch.setattr(cli.shutil, "get_terminal_size", lambda: os.terminal_size((80, 24)))
+    screen = FakeTerminal()
+    terminal = cli.Terminal(screen, screen)
+    terminal(event("step_start"))
+    terminal(event("token", text='Checking.<tool_call>{"name": "final_answer", "arguments": {"answer": "42"}}'))
+    terminal(event("text_call", said="Checking."))
+    # Back to where the step's text began, erase below, and the sentence again without the call.
+    assert screen.getvalue().endswith("\r\x1b[J" + "Checking.")
+    terminal(event("final_answer", answer="42"))
+    assert screen.getvalue().endswith("Checking.\n42\n")
+
+
 def test_mcp_tools_on_the_command_line_are_refused_without_a_terminal_and_run_with_allow_mcp(model):
     from tests.helpers.mcp_server import MCPTestServer
 

@@ -157,7 +157,8 @@ class Terminal:
 
     A reasoning model's thoughts stream to stderr, dimmed on a terminal and marked
     "thinking:" elsewhere. When a request is retried, what its failed attempt streamed is
-    withdrawn: erased on a terminal, marked as withdrawn in a pipe or file.
+    withdrawn: erased on a terminal, marked as withdrawn in a pipe or file. A tool call the
+    model wrote in its text is erased on a terminal once it is read.
     """
 
     DIM, PLAIN, ERASE_BELOW = "\x1b[2m", "\x1b[0m", "\x1b[J"
@@ -181,6 +182,8 @@ class Terminal:
         elif depth == 0 and kind == "step_start":
             self._end_line()
             self.streamed, self.attempt = "", ""
+        elif depth == 0 and kind == "text_call":
+            self._take_back_call(data["said"])
         elif depth == 0 and kind == "error" and data.get("kind") == "retrying":
             self._withdraw(data.get("withdraw") or {})
             self._say(event, data["message"])
@@ -248,14 +251,7 @@ class Terminal:
         if text:
             self.streamed = self.streamed[:-text]
         if self.tty and self.attempt:
-            width = shutil.get_terminal_size().columns
-            rows = _rows_down(self.attempt, self.attempt_column, width)
-            up = f"\x1b[{rows}A" if rows else ""
-            right = f"\x1b[{self.attempt_column}C" if self.attempt_column else ""
-            self.err.write(f"\r{up}{right}{self.ERASE_BELOW}")
-            self.err.flush()
-            self.line = self.attempt_line
-            self.open_line = self.err if self.line else None
+            self._erase_attempt()
         elif not self.tty:
             if reasoning:
                 self._end_line()
@@ -264,6 +260,26 @@ class Terminal:
                 self._end_line()
                 self._write(self.out, "[withdrawn: the text above came from a failed attempt]\n")
         self.attempt = ""
+
+    def _take_back_call(self, said: str) -> None:
+        """The model wrote its call in the text, which streamed: on a terminal, when that text
+        is all this step showed, it is erased and what the model said before the call stays.
+        (A pipe cannot take text back: there the call's text stays.)"""
+        if self.tty and self.attempt and self.attempt == self.streamed:
+            self._erase_attempt()
+            self.attempt = ""
+            self._write(self.out, said)
+        self.streamed = said
+
+    def _erase_attempt(self) -> None:
+        width = shutil.get_terminal_size().columns
+        rows = _rows_down(self.attempt, self.attempt_column, width)
+        up = f"\x1b[{rows}A" if rows else ""
+        right = f"\x1b[{self.attempt_column}C" if self.attempt_column else ""
+        self.err.write(f"\r{up}{right}{self.ERASE_BELOW}")
+        self.err.flush()
+        self.line = self.attempt_line
+        self.open_line = self.err if self.line else None
 
     def _write(self, stream, text: str) -> None:
         if not self.attempt:  # where this attempt's text starts on the screen
