@@ -249,7 +249,8 @@ export const NOT_FATAL_ERRORS = Object.freeze({
   "truncated": "turn",
   "user_tools": "turn",
   "attachment": "turn",
-  "mcp": "turn"
+  "mcp": "turn",
+  "text_calls": "turn"
 });
 
 // Each of those kinds by its name: NotFatal.retrying, never "retrying".
@@ -259,7 +260,8 @@ export const NotFatal = Object.freeze({
   "truncated": "truncated",
   "user_tools": "user_tools",
   "attachment": "attachment",
-  "mcp": "mcp"
+  "mcp": "mcp",
+  "text_calls": "text_calls"
 });
 
 // Error kinds that end the turn, and what fixes each: settings or retry.
@@ -269,6 +271,7 @@ export const FATAL_ERRORS = Object.freeze({
   "not_found": "settings",
   "model": "retry",
   "bad_request": "retry",
+  "tools_refused": "retry",
   "context_too_long": "retry",
   "bad_response": "retry",
   "rate_limited": "retry",
@@ -287,6 +290,7 @@ export const Fatal = Object.freeze({
   "not_found": "not_found",
   "model": "model",
   "bad_request": "bad_request",
+  "tools_refused": "tools_refused",
   "context_too_long": "context_too_long",
   "bad_response": "bad_response",
   "rate_limited": "rate_limited",

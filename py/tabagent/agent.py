@@ -13,6 +13,7 @@ import uuid
 from dataclasses import replace
 
 from . import prompts
+from .errors import ToolsRefusedError
 from .events import Event, deliver, jsonable
 from .images import without_image_data
 from .managed import AgentTool
@@ -20,6 +21,7 @@ from .memory import ActionStep, FinalAnswerStep, Memory, TaskStep
 from .parsing import parse_arguments
 from .reply_checks import TOOL_NOTES, Notes, promises_an_action, unread_call_note
 from .text_calls import read_text_calls
+from .tool_refusals import remember_refusal
 from .tools import FinalAnswerTool, FunctionTool, Tool
 
 
@@ -83,7 +85,7 @@ class Agent:
             self.step += 1
             await self.emit("step_start", {})
             step = ActionStep(self.step, start_time=time.time())
-            reply = await self._generate(self.write_messages())
+            reply = await self._generate()
             step.model_output, step.usage = reply.content, reply.usage
             step.reasoning, step.reasoning_field = reply.reasoning, reply.reasoning_field
             action = self.extract_action(reply)
@@ -139,6 +141,12 @@ class Agent:
         return self.memory.to_messages(prompt, sees_images=self.sees_images)
 
     @property
+    def native_tools(self) -> bool:
+        """Whether the tools go in the request's `tools` (else the prompt teaches text calls):
+        a model that takes none says so with `takes_tools = False` (tool_refusals.py)."""
+        return getattr(self.model, "takes_tools", True)
+
+    @property
     def sees_images(self) -> bool:
         """False when the model is known to take no images: pictures are sent as a note."""
         return self.sight is None or self.sight.sees is not False
@@ -172,7 +180,20 @@ class Agent:
             await up._publish(replace(event, depth=event.depth + 1, seq=up.memory.seq,
                                       conversation_id=up.conversation_id))
 
-    async def _generate(self, messages: list[dict]):
+    async def _generate(self, tail: list[dict] = ()):
+        """The model's reply to the memory's messages and `tail` (a last prompt). An endpoint
+        that refuses tool definitions is asked once more with the tools in the prompt."""
+        sends_tools = self.tool_schemas() is not None
+        try:
+            return await self._fit_and_ask(self.write_messages() + list(tail))
+        except ToolsRefusedError as refusal:
+            if not sends_tools:
+                raise
+            remember_refusal(self.model)  # from now on tool_schemas() is None: text calls
+            await self.emit("error", {"kind": "text_calls", "message": refusal.message})
+            return await self._fit_and_ask(self.write_messages() + list(tail))
+
+    async def _fit_and_ask(self, messages: list[dict]):
         if self.context is not None:  # it fits them to the window, then sends them by ask_model
             return await self.context.generate(self, messages)
         return await self.ask_model(messages)
@@ -223,8 +244,7 @@ class Agent:
         """Out of steps: ask once for the best answer from what the run found."""
         await self.emit("error", {"kind": "max_steps", "message": f"{self.name} ran out of steps "
                                   f"({self.max_steps}) before finishing; asking for its best answer."})
-        reply = await self._generate(
-            self.write_messages() + [{"role": "user", "content": prompts.MAX_STEPS}])
+        reply = await self._generate([{"role": "user", "content": prompts.MAX_STEPS}])
         answer = reply.content
         written = [] if reply.tool_calls else read_text_calls(reply.content, {"final_answer"})
         for call in reply.tool_calls or written:  # some models answer through final_answer anyway

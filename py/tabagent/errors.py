@@ -47,6 +47,12 @@ class BadResponseError(ModelError):
     kind = "bad_response"
 
 
+class ToolsRefusedError(ModelError):
+    """The endpoint will not take the `tools` parameter for this model: asking again changes
+    nothing, so it is never retried; the agent talks to it with text calls instead."""
+    kind = "tools_refused"
+
+
 class RateLimitError(ModelError):
     kind, retryable = "rate_limited", True
 
@@ -68,6 +74,22 @@ _CONTEXT_HINTS = ("context_length", "context length", "maximum context", "too ma
 _CONTEXT_HINTS += ("exceed context window", "exceeds the context", "input is too long",
                    "reduce the length of the messages", "exceed_context_size",
                    "available context size")
+
+
+# How servers refuse the `tools` parameter, in their own words:
+# - Ollama, for a model whose template has no tools (400; server/images.go CheckCapabilities,
+#   wrapped with the model's name in server/routes.go scheduleRunner):
+#   {"error": "registry.ollama.ai/library/gemma:2b does not support tools"} on /api/chat, the
+#   same message in {"error": {"message", "type": "invalid_request_error"}} on /v1;
+# - llama.cpp's server started without --jinja (500; tools/server/server-common.cpp,
+#   oaicompat_chat_params_parse): {"error": {"code": 500, "message": "tools param requires
+#   --jinja flag", "type": "server_error"}}.
+_TOOLS_REFUSED = ("does not support tools", "tools param requires --jinja flag")
+
+
+def refuses_tools(text: str) -> bool:
+    """Whether an error's text is a server refusing the `tools` parameter."""
+    return any(words in (text or "") for words in _TOOLS_REFUSED)
 
 
 def is_context_error(text: str) -> bool:
@@ -92,6 +114,11 @@ def error_for_status(status: int, url: str, body: str, model: str,
         return BadRequestError(f"{where}: the model wrote a tool call the server could not read; "
                                f"try again, or pick a model better at tool calls.{tail}",
                                status=status, url=url)
+    if refuses_tools(said):  # before the 5xx rule: llama.cpp says it with a 500 that will not change
+        return ToolsRefusedError(f"{where}: the endpoint does not take tool definitions for model "
+                                 f"'{model}': from now on they are described in the prompt, and the model's "
+                                 f"calls are read from its text.{tail}",
+                                 status=status, url=url)
     if status == 401:
         return AuthError(f"{where}: check the API key.{tail}", status=status, url=url)
     if status == 403:

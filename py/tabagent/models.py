@@ -22,6 +22,7 @@ from .errors import empty_stream_error
 from .host import Host, NetworkError, RequestTimeout, default_host
 from .replies import ModelReply, ReplyBuilder, reply_from_json
 from .sse import SSEParser
+from .tool_refusals import refused
 
 # on_token(text) for each piece of the reply as it streams; on_reasoning(text) likewise for
 # what the model thinks before answering (never part of the reply's content).
@@ -81,6 +82,11 @@ class OpenAIModel(Model):
         self.max_retry_wait = max_retry_wait
         self.temperature, self.extra_body = temperature, extra_body or {}
         self.extra_headers = headers or {}
+
+    @property
+    def takes_tools(self) -> bool:
+        """False once this endpoint refused tool definitions for this model (tool_refusals.py)."""
+        return not refused(self)
 
     async def generate(self, messages, tools=None, on_token=None, on_retry=None,
                        on_reasoning=None) -> ModelReply:

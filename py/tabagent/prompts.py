@@ -53,10 +53,11 @@ have found so far, give your best answer to the task now, and say what is still 
 EMPTY_REPLY = "Your reply was empty. Continue the task: call a tool, or give the final answer."
 
 
-def tool_calling_system(name: str, tools, brief: bool = False) -> str:
+def tool_calling_system(name: str, tools, brief: bool = False, native: bool = True) -> str:
     """`brief`: each tool by its first sentence, for a small context window (the schemas go
-    with the request anyway)."""
-    if brief:
+    with the request anyway). Not `native` (no `tools` go with the request: the endpoint
+    refused them), the schemas are listed in full, the one place the model learns them."""
+    if brief and native:
         listing = "\n".join(f"- {t.name}: {first_sentence(t.description)}" for t in tools)
     else:
         listing = "\n".join(f"- {t.name}: {t.description}\n  {json.dumps(t.parameters, ensure_ascii=False)}"

@@ -28,9 +28,13 @@ def observation(call, text: str, is_error: bool, value) -> dict:
 
 class ToolCallingAgent(Agent):
     def system_prompt(self) -> str:
-        return prompts.tool_calling_system(self.name, self.tools.values(), brief=self.brief_prompt)
+        return prompts.tool_calling_system(self.name, self.tools.values(), brief=self.brief_prompt,
+                                           native=self.native_tools)
 
-    def tool_schemas(self) -> list[dict]:
+    def tool_schemas(self) -> list[dict] | None:
+        """The tools' schemas; None when the model takes text calls (tool_refusals.py)."""
+        if not self.native_tools:
+            return None
         return [tool.to_openai() for tool in self.tools.values()]
 
     def extract_action(self, reply):

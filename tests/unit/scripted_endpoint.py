@@ -39,6 +39,11 @@ class _Handler(BaseHTTPRequestHandler):
     def _answer(self, method, body):
         owner = self.server.owner
         owner.seen.append((method, self.path, body))
+        decided = self.server.answer(method, self.path, body) if getattr(self.server, "answer", None) else None
+        if decided is not None:  # a subclass's own answer (scripted_ollama.py), the request recorded
+            if method == "POST" and self.path.endswith(("/chat/completions", "/api/chat")):
+                owner.chat_requests.append(body)
+            return self._send(decided[0], json.dumps(decided[1]).encode(), "application/json")
         if method == "POST" and self.path.endswith(("/chat/completions", "/api/chat")):
             owner.chat_requests.append(body)
             return self._chat(owner.chat.pop(0) if owner.chat else (500, {"error": {"message": "no script"}}))

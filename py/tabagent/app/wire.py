@@ -148,6 +148,7 @@ NOT_FATAL_ERRORS = {
     "user_tools": "turn",  # a tool file did not load; the other tools did
     "attachment": "turn",  # an attached tab was not read (it left its site)
     "mcp": "turn",         # an MCP server could not be reached, or its tools crowd the window
+    "text_calls": "turn",  # the endpoint refused tool definitions: the tools go in the prompt instead
 }
 # The `error` kinds that end a turn, and what the panel offers for each: "settings" when a setting
 # is what is wrong (Open settings, then Retry), "retry" otherwise (Retry). The framework's model
@@ -158,6 +159,7 @@ FATAL_ERRORS = {
     "not_found": "settings",    # 404: the endpoint's address or the model's name
     "model": "retry",           # any other answer of the model's server that is not a reply
     "bad_request": "retry",
+    "tools_refused": "retry",   # the endpoint refused tool definitions even as text calls were due
     "context_too_long": "retry",
     "bad_response": "retry",
     "rate_limited": "retry",
