@@ -1,8 +1,9 @@
 """Knowing the model's context window: how many tokens one request may hold.
 
 Asked of the endpoint where it says (the model list of OpenRouter, Groq, vLLM and LM Studio;
-llama.cpp's server `/props`; Ollama's `/api/show`), else taken from the model's name (not for
-a local server, whose window is its own setting), else the user's setting. A server that refuses a request as too long may say its window in the
+llama.cpp's server `/props`; Ollama's `/api/show`, capped by the user's setting, since Ollama
+gives whatever num_ctx asks), else taken from the model's name (not for a local server, whose
+window is its own setting), else the user's setting. A server that refuses a request as too long may say its window in the
 error ("maximum context length is 2048 tokens"): `window_from_error` reads it.
 """
 
@@ -14,6 +15,7 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit, urlunsplit
 
 DEFAULT_WINDOW = 8192  # the setting's default: what most local servers give a model, or more
+OLLAMA_DEFAULT = 4096  # what Ollama gives a model below 24 GiB of VRAM, when nothing says more
 PROBE_TIMEOUT = 5.0
 LOCAL_PROVIDERS = ("ollama", "lmstudio", "llamacpp")
 
@@ -88,12 +90,23 @@ async def discover(host, base_url: str, model: str, api_key: str | None = None,
             tokens, where = await probe(host, base_url, model, api_key)
         except Exception:  # a probe is a guess at what the endpoint offers; any failure: next
             continue
+        if tokens and provider == "ollama":  # asked for with num_ctx: as much as the user allows
+            return _within_setting(tokens, where, setting)
         if tokens:
             return ContextWindow(tokens, f"the endpoint ({where})")
     # A local server sets its own window, whatever the model could do: its name says nothing.
     if provider not in LOCAL_PROVIDERS and (tokens := from_model_name(model)):
         return ContextWindow(tokens, f"the model's name ({model})")
     return ContextWindow(int(setting or DEFAULT_WINDOW), "the setting")
+
+
+def _within_setting(tokens: int, where: str, setting: int | None) -> ContextWindow:
+    """Ollama's window: the model's own, capped by the setting (else by Ollama's own default),
+    since Ollama gives a model the context each request asks for, memory or not."""
+    cap = int(setting or OLLAMA_DEFAULT)
+    if tokens <= cap:
+        return ContextWindow(tokens, f"the endpoint ({where})")
+    return ContextWindow(cap, f"the setting (the model takes {tokens:,}, says {where})")
 
 
 def _probes(provider: str):

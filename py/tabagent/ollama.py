@@ -1,11 +1,15 @@
 """Ollama through its native chat API, so that each request asks for the context it needs.
 
 Ollama's OpenAI-compatible route cannot set the context size, and Ollama silently cuts a
-prompt longer than its default (2,048 to 4,096 tokens): the model forgets the task. Its
-native `/api/chat` takes `options.num_ctx`, so `OllamaModel` sends the same conversation
-there with a `num_ctx` that holds the request and a reply, in steps of powers of two (Ollama
-reloads the model when it changes, so it should change seldom). Ollama itself caps num_ctx
-at what the model supports; context.py keeps the request within that (from /api/show).
+prompt longer than its default (4,096 tokens below 24 GiB of VRAM): the model forgets the
+task. Its native `/api/chat` takes `options.num_ctx`, so `OllamaModel` sends the same
+conversation there with a `num_ctx` that holds the request and a reply, in powers of two.
+Ollama reloads the model whenever num_ctx changes, so it is chosen at a turn's first request
+and only grows when a request needs more (never back down, and the next turn starts where
+this one ended), up to the window context.py keeps requests within (the model's own, from
+/api/show, capped by the Context window setting). An endpoint given as any OpenAI-compatible
+base URL (the command line's --base-url, the custom provider) is recognised as Ollama when
+its `/api/version` answers as Ollama's does (`recognise`).
 The reply streams as lines of JSON; each is turned into the OpenAI chunk the rest expects.
 """
 
@@ -14,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import json
 
+from .context_window import _get_json, _root
 from .errors import (BadResponseError, ContextTooLongError, UnreachableError, error_in_body,
                      is_context_error)
 from .models import OpenAIModel
@@ -22,6 +27,10 @@ from .images import image_url, is_image
 from .tokens import count_messages
 
 SMALLEST_NUM_CTX = 4096
+# num_ctx chosen, by (chat URL, model): a turn starts where the last one ended.
+_chosen: dict[tuple[str, str], int] = {}
+# Whether a base URL is Ollama's, as /api/version said: asked once per interpreter.
+_recognised: dict[str, bool] = {}
 
 
 def num_ctx_for(messages: list[dict], tools) -> int:
@@ -34,14 +43,44 @@ def num_ctx_for(messages: list[dict], tools) -> int:
     return size
 
 
+async def recognise(host, base_url: str, api_key: str | None = None) -> bool:
+    """Whether the OpenAI-compatible `base_url` (…/v1) is Ollama's: its /api/version answers
+    {"version": ...}. Never raises: an endpoint that does not answer so is not Ollama."""
+    if not base_url.rstrip("/").removesuffix("/chat/completions").endswith("/v1"):
+        return False
+    if base_url not in _recognised:
+        try:
+            data = await _get_json(host, "GET", _root(base_url) + "/api/version", api_key)
+            _recognised[base_url] = isinstance(data, dict) and isinstance(data.get("version"), str)
+        except Exception:  # unreachable, not JSON: not Ollama (the turn's request says why)
+            _recognised[base_url] = False
+    return _recognised[base_url]
+
+
 class OllamaModel(OpenAIModel):
     def __init__(self, base_url: str, *args, **kwargs):
         super().__init__(base_url, *args, **kwargs)
         root = base_url.rstrip("/").removesuffix("/chat/completions").removesuffix("/v1")
         self.url = root + "/api/chat"
+        self.window = None  # async () -> ContextWindow (context.py's): num_ctx stays within it
+        self._cap: int | None = None
+
+    async def generate(self, messages, tools=None, **callbacks):
+        if self.window is not None:
+            self._cap = (await self.window()).tokens
+        return await super().generate(messages, tools, **callbacks)
+
+    def num_ctx(self, messages, tools) -> int:
+        """The turn's num_ctx: as before, unless this request needs more (within the window)."""
+        key = (self.url, self.model)
+        size = max(_chosen.get(key, 0), num_ctx_for(messages, tools))
+        if self._cap:
+            size = min(size, self._cap)
+        _chosen[key] = size
+        return size
 
     def _request_body(self, messages, tools) -> dict:
-        options = {"num_ctx": num_ctx_for(messages, tools)}
+        options = {"num_ctx": self.num_ctx(messages, tools)}
         if self.temperature is not None:
             options["temperature"] = self.temperature
         body = {"model": self.model, "messages": [_native(m) for m in messages],

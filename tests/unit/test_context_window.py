@@ -49,13 +49,18 @@ async def test_a_custom_endpoint_is_asked_in_turn_until_one_place_says():
     assert [path for _, path, _ in seen] == ["/v1/models", "/props"]
 
 
-async def test_ollama_show_gives_the_models_window_and_a_modelfile_num_ctx_caps_it():
+async def test_ollama_show_gives_the_models_window_capped_by_the_setting_and_a_modelfile_num_ctx():
     show = (200, {"model_info": {"general.architecture": "qwen2", "qwen2.context_length": 32_768}})
-    found, seen = await window({("POST", "/api/show"): show}, "ollama", model="qwen2.5:7b")
+    found, seen = await window({("POST", "/api/show"): show}, "ollama", model="qwen2.5:7b", setting=65_536)
     assert found == ContextWindow(32_768, "the endpoint (/api/show)")
     assert seen == [("POST", "/api/show", {"model": "qwen2.5:7b"})]
-    show[1]["parameters"] = "stop \"<|im_end|>\"\nnum_ctx 8192"
-    assert (await window({("POST", "/api/show"): show}, "ollama"))[0].tokens == 8192
+    # Ollama gives what num_ctx asks, memory or not: the user's setting is the most asked for,
+    # and with no setting, Ollama's own default below 24 GiB of VRAM.
+    found, _ = await window({("POST", "/api/show"): show}, "ollama", model="qwen2.5:7b", setting=8192)
+    assert found == ContextWindow(8192, "the setting (the model takes 32,768, says /api/show)")
+    assert (await window({("POST", "/api/show"): show}, "ollama"))[0].tokens == 4096
+    show[1]["parameters"] = "stop \"<|im_end|>\"\nnum_ctx 6000"
+    assert (await window({("POST", "/api/show"): show}, "ollama", setting=8192))[0].tokens == 6000
 
 
 @pytest.mark.parametrize("name, tokens", [("gpt-4o-mini", 128_000), ("openai/gpt-4.1", 1_047_576),

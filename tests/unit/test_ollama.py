@@ -4,10 +4,11 @@ the reply streams from its lines of JSON, and tool calls go both ways."""
 import json
 
 from scripted_endpoint import ScriptedEndpoint
+from scripted_ollama import ScriptedOllama, ndjson
 from tabagent.context import ContextKeeper
 from tabagent.errors import ContextTooLongError
 from tabagent.ollama import OllamaModel, num_ctx_for
-from tabagent.app.turn_request import build_model, context_keeper
+from tabagent.app.turn_request import Turns, build_model, context_keeper, endpoint_recognised
 from tabagent.tool_calling_agent import ToolCallingAgent
 
 
@@ -81,3 +82,75 @@ async def test_an_error_line_is_told_and_a_context_error_recovered_once(recorder
         except ContextTooLongError as error:
             assert "Ollama said: the input is too long" in str(error)
         assert len(ollama.chat_requests) == 2  # one per run: the refused one was not sent again
+
+
+def tokens_long(count: int) -> list[dict]:
+    return [{"role": "user", "content": "word " * count}]
+
+
+def test_num_ctx_is_chosen_once_and_only_grows_within_the_window():
+    """Ollama reloads the model whenever num_ctx changes: a turn keeps its first choice until a
+    request needs more, never goes back down, and the next turn starts where it ended."""
+    model = OllamaModel("http://127.0.0.1:9/v1", model="keeps-its-size")
+    model._cap = 16384
+    sizes = [model.num_ctx(tokens_long(n), None) for n in (10, 2500, 10, 5000, 40_000, 100)]
+    assert sizes == [4096, 4096, 4096, 8192, 16384, 16384]  # 40,000 words: capped at the window
+    next_turn = OllamaModel("http://127.0.0.1:9/v1", model="keeps-its-size")
+    assert next_turn.num_ctx(tokens_long(10), None) == 16384
+
+
+def echo(text: str) -> str:
+    """Says the text back.
+
+    Args:
+        text: what to say.
+    """
+    return text
+
+
+async def test_a_conversation_keeps_one_num_ctx_within_the_window_across_turns(recorder):
+    with ScriptedOllama({"qwen2.5:3b": {"context_length": 32768, "tools": True}}) as ollama:
+        settings = {"provider": "ollama", "base_url": ollama.base_url, "model": "qwen2.5:3b",
+                    "agent": "tool_calling", "max_steps": 6, "context_window": 8192}
+        call = {"model": "qwen2.5:3b", "message": {"role": "assistant", "content": "", "tool_calls": [
+            {"function": {"name": "echo", "arguments": {"text": "word " * 1500}}}]}, "done": False}
+        for _ in range(4):  # each step's request is longer by the 3,000 words called and echoed
+            ollama.chat.append(ndjson(call, said("", done=True, done_reason="stop")))
+        ollama.chat += [ndjson(said("Done.", done=True, done_reason="stop")),
+                        ndjson(said("Hi.", done=True, done_reason="stop"))]
+        first = {"conversation_id": "a", "task": "Echo four times.", "memory": None, "settings": settings}
+        await Turns().run(first, lambda event: None, tools=[echo])
+        await Turns().run({**first, "conversation_id": "b", "task": "hi"}, lambda event: None, tools=[echo])
+    sizes = [r["options"]["num_ctx"] for r in ollama.chat_requests]
+    assert len(sizes) == 6 and sizes[0] == 4096 and sizes[-1] == 8192
+    assert sizes == sorted(sizes) and max(sizes) == 8192  # grown when needed, never past the window
+
+
+def test_the_command_line_pointed_at_ollamas_openai_route_gets_its_window_and_num_ctx(capsys):
+    """`python -m tabagent --base-url http://localhost:11434/v1`: the README's way. Ollama is
+    recognised by its /api/version, and spoken to through /api/chat with a num_ctx within
+    the model's window capped by the setting (8,192 by default), not its trained 131,072."""
+    from tabagent.app import cli
+
+    with ScriptedOllama({"llama3.2": {"context_length": 131072, "tools": True}}) as ollama:
+        ollama.chat.append(ndjson(said("Hello from Ollama.", done=True, done_reason="stop")))
+        status = cli.main(["--base-url", ollama.base_url, "--model", "llama3.2", "--agent", "tool_calling",
+                           "--events", "hi"])
+        paths = [path for _, path, _ in ollama.seen]
+    assert status == 0
+    assert "/api/version" in paths and "/api/chat" in paths and "/v1/chat/completions" not in paths
+    assert ollama.chat_requests[0]["options"]["num_ctx"] == 4096
+    assert ("POST", "/api/show", {"model": "llama3.2"}) in ollama.seen
+    events = [json.loads(line) for line in capsys.readouterr().out.splitlines() if line.startswith("{")]
+    assert [e["data"]["answer"] for e in events if e["kind"] == "final_answer"] == ["Hello from Ollama."]
+
+
+async def test_the_custom_provider_recognises_ollama_and_leaves_other_servers_alone():
+    with ScriptedOllama({"qwen3:4b": {"context_length": 40960, "tools": True}}) as ollama:
+        request = {"settings": {"provider": "custom", "base_url": ollama.base_url, "model": "qwen3:4b"}}
+        assert (await endpoint_recognised(request))["settings"]["provider"] == "ollama"
+        chosen = {"settings": {"provider": "lmstudio", "base_url": ollama.base_url, "model": "qwen3:4b"}}
+        assert await endpoint_recognised(chosen) == chosen  # a provider the user chose is kept
+    with ScriptedEndpoint({("GET", "/api/version"): (404, {"error": "not found"})}) as other:
+        request = {"settings": {"provider": "custom", "base_url": other.base_url, "model": "m"}}
+        assert await endpoint_recognised(request) == request

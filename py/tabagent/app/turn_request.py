@@ -31,7 +31,8 @@ from ..models import OpenAIModel
 from ..context import DEFAULT_WINDOW, ContextKeeper
 from ..images import keep_images_within
 from ..sight import Sight
-from ..ollama import OllamaModel
+from ..host import default_host
+from ..ollama import OllamaModel, recognise
 from .mcp_servers import AskedMCPTool, ServerConnections, crowding_notice, servers_from_wire
 from .page_actions import AskTheUser
 from .site_rules import parse_site_rules
@@ -63,6 +64,18 @@ def build_model(settings: dict, api_key: str | None, host=None, browser_model=No
         temperature=_number(settings.get("temperature"), float),
         extra_body=_output_limit(settings),
     )
+
+
+async def endpoint_recognised(request: dict, host=None) -> dict:
+    """The request, its provider "ollama" when its OpenAI-compatible base URL, given as a custom
+    endpoint (or on the command line), is Ollama's (ollama.recognise): it then gets its window
+    and num_ctx, through Ollama's own API."""
+    settings = request.get("settings") or {}
+    if settings.get("provider", "") not in ("", "custom") or not settings.get("base_url"):
+        return request
+    if not await recognise(host or default_host(), settings["base_url"], request.get("api_key") or None):
+        return request
+    return {**request, "settings": {**settings, "provider": "ollama"}}
 
 
 def _number(value, kind):
@@ -99,6 +112,8 @@ def build_agent(request: dict, listener, *, tools=(), executor_factory=None, hos
     rules, _ = parse_site_rules(settings.get("site_rules", ""))
     consent = AskTheUser(page, emit=None, site_rules=rules) if page is not None else consent
     context = context_keeper(model, settings, request.get("api_key"))
+    if isinstance(model, OllamaModel):
+        model.window = context.known_window  # num_ctx never beyond the window requests keep to
     sight = model_sight(model, settings, request.get("api_key"))
     if page is not None:
         tools = [*tools, *page_tools(page, consent, part_tokens=context.part_tokens, attached=attached_tabs(request),
@@ -164,6 +179,8 @@ class Turns:
         conversation = request["conversation_id"]
         if conversation in self._agents:
             raise RuntimeError("This conversation already has a turn running: stop it first.")
+        if build.get("model") is None:
+            request = await endpoint_recognised(request, build.get("host"))
         mcp = await ServerConnections().open(servers_from_wire(request.get("mcp_servers")),
                                              request.get("mcp_headers") or {}, build.get("host"))
         try:

@@ -39,7 +39,7 @@ SETTINGS = {
     "code_timeout": 30,        # seconds one step's code may run in the sandbox
     "idle_close_minutes": 10,  # Python (the offscreen document) closes after this long unused
     "team": [],                # managed agents: [{name, description, agent, max_steps, team}]
-    "context_window": DEFAULT_WINDOW,  # tokens a request may hold, when neither endpoint nor model name says
+    "context_window": DEFAULT_WINDOW,  # tokens a request may hold, when neither endpoint nor model name says (for Ollama: at most)
     "system_prompt": "",       # added to the agent's own instructions, never replacing them
     "temperature": None,       # None: the endpoint's default
     "max_output_tokens": None,  # None: the endpoint's default
