@@ -8,6 +8,10 @@ listens on 127.0.0.1 at a free port and is stopped when the test module ends:
     with LlamaServer() as llama:
         ... point the extension at llama.base_url, model llama.model ...
         llama.count_tokens("some text")   # llama.cpp's own tokenizer
+
+llama-cpp-python's server takes `tools` whatever the model's template does with them;
+`NoJinjaFront(llama.root)` puts llama.cpp's own refusal of them (llama-server without
+--jinja) in front of it, and passes every other request on.
 """
 
 from __future__ import annotations
@@ -17,8 +21,11 @@ import json
 import socket
 import subprocess
 import sys
+import threading
 import time
+import urllib.error
 import urllib.request
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -115,3 +122,73 @@ def llama():
         skip_or_fail_in_ci(why)
     with LlamaServer() as server:
         yield server
+
+
+# llama.cpp's own server (the C++ llama-server, not llama-cpp-python) started without --jinja
+# refuses any request with `tools` in these words and this shape: tools/server/server-common.cpp,
+# oaicompat_chat_params_parse, throws "tools param requires --jinja flag", which the server
+# answers with format_error_response(..., ERROR_TYPE_SERVER): HTTP 500.
+NO_JINJA_STATUS = 500
+NO_JINJA_BODY = {"error": {"code": 500, "message": "tools param requires --jinja flag", "type": "server_error"}}
+
+
+class _FrontHandler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args):
+        pass
+
+    def do_GET(self):
+        self._pass_on(None)
+
+    def do_POST(self):
+        body = self.rfile.read(int(self.headers.get("content-length") or 0))
+        try:
+            tools = json.loads(body or b"{}").get("tools")
+        except ValueError:
+            tools = None
+        self.server.front.requests.append(body)
+        if tools and self.path.endswith("/chat/completions"):
+            return self._send(NO_JINJA_STATUS, json.dumps(NO_JINJA_BODY).encode(), "application/json")
+        self._pass_on(body)
+
+    def _pass_on(self, body):
+        request = urllib.request.Request(self.server.front.upstream + self.path, body, method=self.command,
+                                         headers={"content-type": "application/json"} if body else {})
+        try:
+            with urllib.request.urlopen(request, timeout=300) as response:
+                self._send(response.status, response.read(), response.headers.get("content-type", ""))
+        except urllib.error.HTTPError as error:
+            self._send(error.code, error.read(), error.headers.get("content-type", ""))
+
+    def _send(self, status, payload: bytes, content_type: str):
+        self.send_response(status)
+        self.send_header("content-type", content_type)
+        self.send_header("content-length", str(len(payload)))
+        self.end_headers()
+        self.wfile.write(payload)
+
+
+class NoJinjaFront:
+    """The real server's replies behind llama.cpp's refusal of `tools` without --jinja:
+    llama-cpp-python's server never refuses them (its default chat handler hands `tools` to
+    the model's Jinja template, which may ignore them), so this front on 127.0.0.1 answers a
+    request with tools as llama-server without --jinja does, and passes the rest on."""
+
+    def __init__(self, upstream: str):
+        self.upstream, self.requests = upstream, []
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), _FrontHandler)
+        self._server.daemon_threads, self._server.front = True, self
+        self._thread = threading.Thread(target=self._server.serve_forever, args=(0.05,), daemon=True)
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self._server.server_address[1]}/v1"
+
+    def __enter__(self) -> NoJinjaFront:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._server.shutdown()
+        self._server.server_close()
