@@ -1,10 +1,15 @@
 #!/usr/bin/env python3
 """`make run`: Chromium with TabAgent loaded and the side panel page open.
 
-web-ext runs Chromium and reloads the extension whenever a file of it changes; this script
-adds the one thing web-ext cannot see: an edit under py/ rebuilds extension/vendor/, which
-web-ext then notices and reloads. With no display, Chromium runs headless (DevTools on a
-local port) and the script says how to load the extension in your own Chrome instead.
+web-ext runs Chromium and reloads the extension; this script decides when. It looks at what
+the extension is made of (manifest.json, _locales/, extension/) and at py/, which it
+rebuilds into extension/vendor/, and after a saved edit touches a stamp file, the one file
+web-ext watches. web-ext is not left to watch the repository itself: its ignore globs are
+matched against absolute paths (a relative `.cache/**` ignores nothing), and its own filter
+lets through the dot-named files Chromium's profile writes (`.org.chromium.Chromium.*`), so
+the profile under .cache/ reloaded the extension every 11 s, each reload writing the profile
+again. With no display, Chromium runs headless (DevTools on a local port) and the script
+says how to load the extension in your own Chrome instead.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from pathlib import Path
@@ -22,7 +28,8 @@ ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = os.environ.get("TABAGENT_CHROMIUM", "/usr/bin/chromium")
 DEVTOOLS_PORT = int(os.environ.get("TABAGENT_DEVTOOLS_PORT", "9222"))
 PROFILE = Path(os.environ.get("TABAGENT_PROFILE", ROOT / ".cache" / "chromium-profile"))
-WATCHED = [ROOT / "py"]
+EXTENSION_SOURCES = [ROOT / "manifest.json", ROOT / "_locales", ROOT / "extension"]  # what Chromium loads
+PYTHON_SOURCES = [ROOT / "py"]  # built into extension/vendor/ by scripts/build.py
 
 
 def extension_id(path: Path) -> str:
@@ -47,14 +54,15 @@ def chromium_args(headless: bool) -> list[str]:
     return args
 
 
-def start_web_ext(headless: bool) -> subprocess.Popen:
+def start_web_ext(headless: bool, stamp: Path) -> subprocess.Popen:
+    """web-ext reloads the extension when `stamp` changes, and on nothing else."""
     PROFILE.mkdir(parents=True, exist_ok=True)
     command = [
         str(ROOT / "node_modules" / ".bin" / "web-ext"), "run",
         "--source-dir", str(ROOT), "--target", "chromium",
         "--chromium-binary", CHROMIUM, "--chromium-profile", str(PROFILE),
         "--profile-create-if-missing", "--keep-profile-changes", "--no-input",
-        "--watch-ignored", "py/**", "tests/**", "scripts/**", "node_modules/**", ".venv/**", "dist/**", "screenshots/**", ".cache/**",
+        "--watch-file", str(stamp),
     ]
     command += [f"--arg={arg}" for arg in chromium_args(headless)]
     return subprocess.Popen(command, cwd=ROOT)
@@ -76,8 +84,51 @@ def keep_side_panel_open(ext_id: str, panel_url: str) -> None:
         devtools(f"/json/new?{panel_url}", method="PUT")
 
 
-def snapshot(paths: list[Path]) -> dict[Path, float]:
-    return {p: p.stat().st_mtime for root in paths for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.parts}
+def is_scratch(path: Path) -> bool:
+    """Files no one edits: caches, and what editors keep beside a file (.x.swp, x~, #x#)."""
+    return "__pycache__" in path.parts or any(part.startswith((".", "#")) or part.endswith("~") for part in path.parts)
+
+
+def snapshot(roots: list[Path]) -> dict[Path, tuple[int, int]]:
+    """When each file under `roots` was last written, and its size."""
+    seen = {}
+    for root in roots:
+        for path in [root] if root.is_file() else root.rglob("*"):
+            try:
+                if path.is_file() and not is_scratch(path.relative_to(ROOT)):
+                    stat = path.stat()
+                    seen[path] = (stat.st_mtime_ns, stat.st_size)
+            except FileNotFoundError:
+                pass  # removed while we looked; the next look sees it gone
+    return seen
+
+
+def changed(before: dict, after: dict) -> list[str]:
+    return sorted(str(p.relative_to(ROOT)) for p in before.keys() | after.keys() if before.get(p) != after.get(p))
+
+
+def rebuild() -> None:
+    subprocess.run([sys.executable, str(ROOT / "scripts" / "build.py")], cwd=ROOT)
+
+
+def reload_extension(stamp: Path, edited: list[str]) -> None:
+    print(f"\nrun: reloading the extension ({', '.join(edited[:3])}{' ...' if len(edited) > 3 else ''} saved)", flush=True)
+    stamp.write_text(f"{time.time_ns()}\n")
+
+
+def watch(browser: subprocess.Popen, stamp: Path, panel_url: str) -> None:
+    """Until the browser ends: a saved py/ file is rebuilt, then any change to the extension
+    (by hand or by that build) reloads it once, and the panel page is opened again."""
+    python, extension = snapshot(PYTHON_SOURCES), snapshot(EXTENSION_SOURCES)
+    while browser.poll() is None:
+        time.sleep(0.5)
+        keep_side_panel_open(extension_id(ROOT), panel_url)
+        if (now := snapshot(PYTHON_SOURCES)) != python:
+            python = now
+            rebuild()
+        if edited := changed(extension, now := snapshot(EXTENSION_SOURCES)):
+            extension = now
+            reload_extension(stamp, edited)
 
 
 def main() -> None:
@@ -91,22 +142,18 @@ def main() -> None:
             f"     {ROOT}\n"
             "     then click the TabAgent toolbar button to open the side panel."
         )
-    browser = start_web_ext(headless)
-    print(f"run: side panel page: {panel_url}\n     Edits to extension/ reload it; edits to py/ rebuild, then reload. Ctrl-C stops.")
-    seen = snapshot(WATCHED)
-    try:
-        while browser.poll() is None:
-            time.sleep(0.5)
-            keep_side_panel_open(extension_id(ROOT), panel_url)
-            now = snapshot(WATCHED)
-            if now != seen:
-                seen = now
-                subprocess.run([sys.executable, str(ROOT / "scripts" / "build.py")], cwd=ROOT)
-    except KeyboardInterrupt:
-        pass
-    finally:
-        browser.terminate()
-        browser.wait(timeout=10)
+    with tempfile.TemporaryDirectory(prefix="tabagent-run-") as work:
+        stamp = Path(work) / "reload"
+        stamp.write_text("\n")
+        browser = start_web_ext(headless, stamp)
+        print(f"run: side panel page: {panel_url}\n     Edits to extension/ reload it; edits to py/ rebuild, then reload. Ctrl-C stops.")
+        try:
+            watch(browser, stamp, panel_url)
+        except KeyboardInterrupt:
+            pass
+        finally:
+            browser.terminate()
+            browser.wait(timeout=10)
 
 
 if __name__ == "__main__":

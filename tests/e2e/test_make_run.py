@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
 import sys
 import time
 import urllib.request
+import uuid
 
 import websocket
 
@@ -18,6 +20,7 @@ from tests.helpers.cdp import CDP
 from tests.helpers.console_watcher import ConsoleWatcher
 
 NEW_TOOL = ROOT / "py" / "user_tools" / "e2e_live_reload_tool.py"
+SAVED_FILE = ROOT / "extension" / "sidepanel" / "sidepanel.css"
 
 
 def free_port() -> int:
@@ -59,15 +62,35 @@ def panel_tool_names(page_target) -> list[str]:
         ws.close()
 
 
+def start_run(port, profile) -> subprocess.Popen:
+    """`make run`'s script, headless as on a machine with no screen."""
+    env = {**os.environ, "TABAGENT_DEVTOOLS_PORT": str(port), "TABAGENT_PROFILE": str(profile)}
+    env.pop("DISPLAY", None)
+    env.pop("WAYLAND_DISPLAY", None)
+    return subprocess.Popen([sys.executable, "scripts/run.py"], cwd=ROOT, env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True, start_new_session=True)
+
+
+def panel_page(port):
+    return next((t for t in targets(port) if t["url"].endswith("sidepanel/sidepanel.html")), None)
+
+
+def stays_open(port, page, seconds) -> None:
+    """The same panel page for `seconds`: a reload of the extension would have closed it."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        now = panel_page(port)
+        assert now is not None and now["id"] == page["id"], \
+            f"the extension reloaded after {seconds - (deadline - time.monotonic()):.0f} s with nothing saved"
+        time.sleep(1)
+
+
 def test_run_opens_the_panel_and_a_saved_tool_is_live_after_the_reload(tmp_path):
     port = free_port()
-    env = {**os.environ, "TABAGENT_DEVTOOLS_PORT": str(port), "TABAGENT_PROFILE": str(tmp_path / "profile")}
-    env.pop("DISPLAY", None)
-    runner = subprocess.Popen([sys.executable, "scripts/run.py"], cwd=ROOT, env=env, stdout=subprocess.PIPE,
-                              stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    runner = start_run(port, tmp_path / "profile")
     output, cdp, problems = "", None, []
     try:
-        panel = lambda: next((t for t in targets(port) if t["url"].endswith("sidepanel/sidepanel.html")), None)  # noqa: E731
+        panel = lambda: panel_page(port)  # noqa: E731
         first = wait_for(panel, 60, "the side panel page")
         # Its panel is watched like the tests' own: what it logged before this is handed over.
         cdp = CDP(f"127.0.0.1:{port}")
@@ -87,6 +110,7 @@ def test_run_opens_the_panel_and_a_saved_tool_is_live_after_the_reload(tmp_path)
         output = finish(runner)
         subprocess.run([sys.executable, "scripts/build.py"], cwd=ROOT, check=True)
     assert "no display here" in output
+    assert output.count("Last extension reload") == 1, "saved once, built once, reloaded once:\n" + output
     assert not problems, "errors in the extension:\n" + "\n".join(map(str, problems))
 
 
@@ -101,3 +125,26 @@ def finish(runner) -> str:
         return runner.communicate()[0]
     except ValueError:
         return ""  # already collected
+
+
+def test_an_idle_run_keeps_its_extension_and_a_saved_file_reloads_it_once():
+    """As a new user runs it: the profile where `make run` keeps it, under .cache/ in the
+    folder the extension is loaded from. Chromium writes there every few seconds; only a
+    saved file of the extension may reload it."""
+    port = free_port()
+    profile = ROOT / ".cache" / f"e2e-make-run-{uuid.uuid4().hex[:8]}"
+    runner = start_run(port, profile)
+    try:
+        first = wait_for(lambda: panel_page(port), 60, "the side panel page")
+        stays_open(port, first, 60)
+        SAVED_FILE.write_bytes(SAVED_FILE.read_bytes())  # saved as an editor saves, unchanged
+        second = wait_for(lambda: (page := panel_page(port)) and page["id"] != first["id"] and page, 30,
+                          "the panel opened again after the reload")
+        stays_open(port, second, 20)
+    except AssertionError as failure:
+        raise AssertionError(f"{failure}\n--- make run printed:\n{finish(runner)}") from None
+    finally:
+        output = finish(runner)
+        shutil.rmtree(profile, ignore_errors=True)
+    assert "run: reloading the extension (extension/sidepanel/sidepanel.css saved)" in output
+    assert output.count("Last extension reload") == 1, output
