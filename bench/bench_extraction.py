@@ -241,7 +241,7 @@ def main() -> int:
         print_pages_that_left(pages, texts, left)
     ratio = sizes["markdown"] / max(1, sizes["text"])
     print_goal(pages, texts, name, left)
-    print(f"\n| read_page | value | goal |\n|---|---|---|")
+    print("\n| read_page | value | goal |\n|---|---|---|")
     print(f"| Markdown chars per char of reader text | {ratio:.3f} | <= {GOAL['ratio']} |")
     print(f"| time on the largest page ({largest}, {(EVAL / 'html' / largest).stat().st_size // 1024} KB), "
           f"median of {len(times)} (min-max) | {statistics.median(times):.0f} ms ({min(times):.0f}-{max(times):.0f}) "

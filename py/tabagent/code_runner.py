@@ -172,4 +172,3 @@ def format_error(error: BaseException) -> str:
 
 
 PRINT_LESS = "Print less at a time, e.g. a slice such as text[:2000] or the first rows."
-

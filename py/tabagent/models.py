@@ -265,5 +265,3 @@ def parse_retry_after(value: str | None, now: float) -> float | None:
         return max(0.0, email.utils.parsedate_to_datetime(value).timestamp() - now)
     except (TypeError, ValueError):
         return None
-
-

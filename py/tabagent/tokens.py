@@ -9,7 +9,6 @@ tests/e2e/test_llama_server.py.
 from __future__ import annotations
 
 import json
-import re
 
 from .images import image_tokens, image_url, is_image
 

@@ -165,7 +165,7 @@ def test_a_pdf_tab_and_a_hostile_page_attached_together_stay_inside_their_markin
     box = driver.find_element(By.ID, "prompt")
     for query in ("flights", "notes"):
         box.send_keys(f"@{query}")
-        wait(panel, lambda d: len(options(d)) == 1 and query in options(d)[0].text.lower(), 30, f"no suggestion for {query}")
+        wait(panel, lambda d: len(options(d)) == 1 and query in options(d)[0].text.lower(), 30, f"no suggestion for {query}")  # noqa: B023
         box.send_keys(Keys.TAB)
     wait(panel, lambda d: len(chips(d)) == 2, 30)
     assert chips(driver)[0] == "Cheap Flights to Lisbon"

@@ -12,7 +12,7 @@ from selenium.webdriver.common.by import By
 from tests.helpers.mcp_server import MCPTestServer
 from tests.helpers.model_server import Reply
 
-from .chat import ask_background, configure, fresh_panel, send, wait, wait_for_status
+from .chat import ask_background, configure, send, wait, wait_for_status
 from .page_tabs import page_content
 from .test_page_actions import answer, boxes, question as asked_in, told
 

@@ -92,7 +92,6 @@ def test_numbering_goes_on_after_the_service_worker_was_stopped(tabs, site, brow
     assert tabs.in_page(HELP_CLICKS) == 0
 
 
-
 HELD = b"""<!doctype html><title>A held control</title>
 <held-button role="button" tabindex="0">Held</held-button>
 <script>

@@ -61,4 +61,3 @@ def test_the_panel_keeps_running_while_python_computes(browser):
     assert seen["answered"] is not None and seen["answered"] < ended, (seen["answered"], ended)
     # And the interpreter the computation ran in is the agent's, whole after it.
     assert "read_page" in [tool["name"] for tool in ask_background(browser, "list-tools")["tools"]]
-

@@ -10,7 +10,7 @@ from selenium.webdriver.common.keys import Keys
 
 from tests.helpers.model_server import Reply
 
-from .chat import ask_background, last_turn, send, wait, wait_for_status
+from .chat import ask_background, last_turn, wait, wait_for_status
 
 PAGE = "data:text/html,<title>Fox facts</title><p>The quick brown fox jumps over the lazy dog.</p>"
 

@@ -9,7 +9,6 @@ from tests.helpers.model_server import Reply
 from .sidebar import ANSWER, CODE_OUTPUTS, configure, open_chat, send, wait_for_status
 
 
-
 def test_the_agent_picker_offers_both_agents(firefox):
     context = open_chat(firefox)
     kinds = firefox.evaluate(context, "[...document.querySelectorAll('#pick-agent option')].map((option) => option.value)")

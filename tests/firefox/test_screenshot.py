@@ -108,4 +108,3 @@ def test_a_tab_not_shown_in_its_window_is_refused_without_asking(firefox, window
         assert firefox.evaluate(chat, "document.querySelectorAll('article.turn:last-of-type .confirmation').length") == 0
     finally:
         firefox.send("browsingContext.close", {"context": hidden})
-

@@ -161,7 +161,7 @@ class Firefox:
                 break
             except (ConnectionRefusedError, websocket.WebSocketException, OSError):
                 if self.process.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"Firefox did not start: {(self.profile / 'firefox.log').read_text(errors='replace')[-2000:]}")
+                    raise RuntimeError(f"Firefox did not start: {(self.profile / 'firefox.log').read_text(errors='replace')[-2000:]}") from None
                 time.sleep(0.1)
         self._ids = itertools.count(1)
         self._pending: dict[int, tuple[threading.Event, list]] = {}

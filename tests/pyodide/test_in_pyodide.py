@@ -10,7 +10,6 @@ these tests are the proof that the agent works in the interpreter it ships in.
 import ast
 import importlib
 import json
-import os
 import shutil
 import subprocess
 from pathlib import Path

@@ -89,7 +89,7 @@ async def test_a_retry_says_which_attempt_and_withdraws_the_failed_attempts_text
 async def test_an_in_stream_400_is_not_retried_and_ends_the_run_in_words(server, recorder):
     agent = ToolCallingAgent(model_for(server, "recorded_groq_tool_use_failed"), [get_weather],
                              listeners=[recorder])
-    with pytest.raises(Exception):
+    with pytest.raises(Exception):  # noqa: B017 (which one is not the point: what the user is told is)
         await agent.run("Weather?")
     (error,) = [e.data for e in recorder.of("error")]
     assert error["kind"] == "bad_request" and "tool call the server could not read" in error["message"]

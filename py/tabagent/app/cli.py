@@ -325,9 +325,9 @@ def json_lines(event: dict) -> None:
 class Conversation:
     """The turns of one conversation, its memory carried from each turn to the next."""
 
-    def __init__(self, settings: dict, api_key: str | None, sink, tools_folder=None, mcp=((), {}), allow_mcp=False):
+    def __init__(self, settings: dict, api_key: str | None, sink, tools_folder=None, mcp=None, allow_mcp=False):
         self.settings, self.api_key, self.sink, self.tools_folder = settings, api_key, sink, tools_folder
-        self.mcp_servers, self.mcp_headers = mcp
+        self.mcp_servers, self.mcp_headers = mcp or ((), {})  # a dict of its own for each conversation
         self.allow_mcp = allow_mcp
         self.id, self.memory, self.turns, self.host = uuid.uuid4().hex, None, Turns(), CPythonHost()
         self.shown_problems: list[dict] = []
