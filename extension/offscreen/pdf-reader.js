@@ -33,6 +33,7 @@ function pageText(content) {
     text += item.str + (item.hasEOL ? "\n" : "");
   }
   // Control characters are what a font without a usable character map gives: not text.
+  // eslint-disable-next-line no-control-regex -- they are what this removes
   return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, "").replace(/[ \t]+\n/g, "\n").replace(/\n{3,}/g, "\n\n").trim();
 }
 

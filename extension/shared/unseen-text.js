@@ -9,6 +9,7 @@
 
 // Tag characters, the variation-selector supplement, two or more variation selectors in a row
 // (one after an emoji is how emoji are written), and the bidi embeddings, overrides, isolates.
+// eslint-disable-next-line no-misleading-character-class -- the class is of the selectors themselves, counted in a row
 const HIDING_CHARACTERS = /[\u{E0000}-\u{E007F}\u{E0100}-\u{E01EF}]|[\uFE00-\uFE0F]{2,}|[\u202A-\u202E\u2066-\u2069]/u;
 
 // In Markdown: an HTML comment, a raw tag (not an autolink such as <https://…>), a link

@@ -11,7 +11,7 @@ import { formulaHtml } from "./formulas.js";
 // mark, link or address), and after a window, whose end is named when it holds no math
 // (marked goes on from there, joining the text).
 const WINDOW = 2_000;
-const TEXT_ENDS = /\$|\\\(|[\\<!\[`*_~]|https?:\/\/|ftp:\/\/|www\./;
+const TEXT_ENDS = /\$|\\\(|[\\<![`*_~]|https?:\/\/|ftp:\/\/|www\./;
 
 function inlineStart(src) {
   const found = TEXT_ENDS.exec(src.slice(0, WINDOW + 2)); // "\\(" across the window's end too
