@@ -10,13 +10,21 @@ BROWSERS := chrome firefox
 # web-ext leaves out every zip by default; Python's standard library and TabAgent's package are zips.
 KEEP_ZIPS := '!extension/vendor/**/*.zip'
 
-.PHONY: run test build unpacked browsers lint bench setup chromium firefox clean llama
+.PHONY: run check test build unpacked browsers lint bench setup chromium firefox clean llama
 
 run: setup unpacked
 	$(PY) scripts/run.py
 
-test: setup llama build
-	$(PY) -m pytest
+# The fast check, which CI runs first: ruff (pyproject.toml) and ESLint (eslint.config.js) for
+# mistakes and layout, then the tests that need no browser. `make test` then runs the rest.
+CHECK_TESTS := tests/unit tests/pyodide tests/build
+check: node_modules/.installed $(VENV)/.installed unpacked
+	$(PY) -m ruff check .
+	node_modules/.bin/eslint .
+	$(PY) -m pytest $(CHECK_TESTS)
+
+test: check setup llama build
+	$(PY) -m pytest $(addprefix --ignore=,$(CHECK_TESTS))
 
 # The unpacked extension (what "Load unpacked" takes: the repository root) ...
 unpacked: node_modules/.installed
