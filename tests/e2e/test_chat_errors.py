@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import socket
-import time
 
 from selenium.webdriver.common.by import By
 
