@@ -18,6 +18,7 @@ import websocket
 from tests.helpers.browser import ROOT
 from tests.helpers.cdp import CDP
 from tests.helpers.console_watcher import ConsoleWatcher
+from tests.helpers.quiet import stays_quiet
 
 NEW_TOOL = ROOT / "py" / "user_tools" / "e2e_live_reload_tool.py"
 SAVED_FILE = ROOT / "extension" / "sidepanel" / "sidepanel.css"
@@ -75,14 +76,10 @@ def panel_page(port):
     return next((t for t in targets(port) if t["url"].endswith("sidepanel/sidepanel.html")), None)
 
 
-def stays_open(port, page, seconds) -> None:
-    """The same panel page for `seconds`: a reload of the extension would have closed it."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        now = panel_page(port)
-        assert now is not None and now["id"] == page["id"], \
-            f"the extension reloaded after {seconds - (deadline - time.monotonic()):.0f} s with nothing saved"
-        time.sleep(1)
+def panel_closed(port, page):
+    """What a reload of the extension does to the panel page: closes it (make run opens another)."""
+    now = panel_page(port)
+    return None if now is not None and now["id"] == page["id"] else f"the panel page is now {now and now['id']}"
 
 
 def test_run_opens_the_panel_and_a_saved_tool_is_live_after_the_reload(tmp_path):
@@ -136,11 +133,11 @@ def test_an_idle_run_keeps_its_extension_and_a_saved_file_reloads_it_once():
     runner = start_run(port, profile)
     try:
         first = wait_for(lambda: panel_page(port), 60, "the side panel page")
-        stays_open(port, first, 60)
+        stays_quiet(lambda: panel_closed(port, first), 60, every=1, why="the extension reloaded with nothing saved")
         SAVED_FILE.write_bytes(SAVED_FILE.read_bytes())  # saved as an editor saves, unchanged
         second = wait_for(lambda: (page := panel_page(port)) and page["id"] != first["id"] and page, 30,
                           "the panel opened again after the reload")
-        stays_open(port, second, 20)
+        stays_quiet(lambda: panel_closed(port, second), 20, every=1, why="the extension reloaded again after one save")
     except AssertionError as failure:
         raise AssertionError(f"{failure}\n--- make run printed:\n{finish(runner)}") from None
     finally:
