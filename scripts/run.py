@@ -95,7 +95,7 @@ def snapshot(roots: list[Path]) -> dict[Path, tuple[int, int]]:
     for root in roots:
         for path in [root] if root.is_file() else root.rglob("*"):
             try:
-                if path.is_file() and not is_scratch(path.relative_to(ROOT)):
+                if path.is_file() and not is_scratch(path.relative_to(root)):
                     stat = path.stat()
                     seen[path] = (stat.st_mtime_ns, stat.st_size)
             except FileNotFoundError:
@@ -103,16 +103,18 @@ def snapshot(roots: list[Path]) -> dict[Path, tuple[int, int]]:
     return seen
 
 
-def changed(before: dict, after: dict) -> list[str]:
-    return sorted(str(p.relative_to(ROOT)) for p in before.keys() | after.keys() if before.get(p) != after.get(p))
+def changed(before: dict, after: dict) -> list[Path]:
+    """The files written, added or removed between two snapshots."""
+    return sorted(p for p in before.keys() | after.keys() if before.get(p) != after.get(p))
 
 
 def rebuild() -> None:
     subprocess.run([sys.executable, str(ROOT / "scripts" / "build.py")], cwd=ROOT)
 
 
-def reload_extension(stamp: Path, edited: list[str]) -> None:
-    print(f"\nrun: reloading the extension ({', '.join(edited[:3])}{' ...' if len(edited) > 3 else ''} saved)", flush=True)
+def reload_extension(stamp: Path, edited: list[Path]) -> None:
+    names = ", ".join(str(path.relative_to(ROOT)) for path in edited[:3]) + (" ..." if len(edited) > 3 else "")
+    print(f"\nrun: reloading the extension ({names} saved)", flush=True)
     stamp.write_text(f"{time.time_ns()}\n")
 
 
