@@ -1,7 +1,10 @@
 // Settings' MCP servers section: add a server (name, address, one header), turn it on or off,
 // Test connection (what the server is, its protocol version, its tools as the model sees
 // them), and a policy per tool. A tool whose definition changed since its policy was chosen
-// is shown as changed and asked every time until the user accepts the new definition.
+// is shown as changed and asked every time until the user accepts the new definition. Where
+// "always" is chosen, the user sees all the model reads of a tool: its description and each
+// parameter's, and the whole schema; what the server wrote is shown with every character that
+// draws nothing written out (unseen-text.js), as the model reads it.
 
 import { MessageType } from "../shared/messages.js";
 import { askBackground } from "../shared/runtime.js";
@@ -9,6 +12,7 @@ import { DEFAULT_POLICY, loadMcpServers, serverName } from "../shared/mcp-server
 import { MCP_POLICIES } from "../shared/wire.js";
 import { t, tn } from "../shared/i18n.js";
 import { h as el } from "../shared/dom.js";
+import { shown, shownWithin } from "../shared/unseen-text.js";
 
 const $ = (id) => document.getElementById(id);
 const POLICY_LABELS = { ask: "mcpPolicyAsk", conversation: "mcpPolicyConversation", always: "mcpPolicyAlways", off: "mcpPolicyOff" };
@@ -24,7 +28,7 @@ async function save(secrets) {
 
 function policySelect(server, tool) {
   const chosen = server.tools?.[tool.name]?.policy ?? DEFAULT_POLICY;
-  const select = el("select", { "aria-label": t("mcpPolicyFor", tool.name), "data-tool": tool.name },
+  const select = el("select", { "aria-label": t("mcpPolicyFor", shownWithin(tool.name, 120)), "data-tool": tool.name },
     ...MCP_POLICIES.map((policy) => el("option", { value: policy, selected: policy === chosen }, t(POLICY_LABELS[policy]))));
   select.addEventListener("change", () => choose(server, tool, select.value));
   return select;
@@ -40,17 +44,33 @@ function toolItem(server, tool) {
   const stored = server.tools?.[tool.name];
   const changed = stored?.fingerprint && stored.fingerprint !== tool.fingerprint;
   return el("li", { class: "mcp-tool", "data-tool": tool.name, "data-changed": changed ? "true" : "false" },
-    el("code", {}, tool.name),
-    el("p", { class: "mcp-tool-description" }, tool.description),
+    el("code", {}, shownWithin(tool.name, 120)),
+    el("p", { class: "mcp-tool-description" }, shown(tool.description)),
+    parameterList(tool.parameters),
     policySelect(server, tool),
     changed ? el("p", { class: "mcp-changed", role: "alert" }, t("mcpToolChanged"),
       el("button", { type: "button", onclick: () => choose(server, tool, stored.policy) }, t("mcpAcceptChange"))) : null);
 }
 
+// Each parameter as the model reads it (name, type, whether required, description), then the
+// whole schema, nested descriptions and all.
+function parameterList(schema) {
+  const properties = Object.entries(schema?.properties ?? {});
+  const required = new Set(schema?.required ?? []);
+  const rows = properties.flatMap(([name, property]) => [
+    el("dt", {}, el("code", {}, shownWithin(name, 120)), ` (${shown(property?.type ?? "any")}${required.has(name) ? `, ${t("mcpRequired")}` : ""})`),
+    el("dd", { "data-parameter": name }, shown(property?.description ?? "")),
+  ]);
+  return el("details", { class: "mcp-tool-parameters" },
+    el("summary", {}, properties.length ? t("mcpParameters", String(properties.length)) : t("mcpNoParameters")),
+    el("dl", {}, ...rows),
+    el("pre", { class: "mcp-tool-schema" }, shown(JSON.stringify(schema ?? {}, null, 2))));
+}
+
 function resultLine(result) {
   if (!result) return "";
-  if (!result.ok) return result.error;
-  return t("mcpConnected", result.server, result.protocol, tn("mcpTools", result.tools.length));
+  if (!result.ok) return shown(result.error);
+  return t("mcpConnected", shown(result.server), result.protocol, tn("mcpTools", result.tools.length));
 }
 
 function serverItem(server) {

@@ -7,6 +7,8 @@
 // reference definition. A real reply rarely holds any of these outside code; one that does is
 // treated as hiding something, which costs that memory, never the user's sight.
 
+import { UNSEEN } from "./wire.js";
+
 // Tag characters, the variation-selector supplement, two or more variation selectors in a row
 // (one after an emoji is how emoji are written), and the bidi embeddings, overrides, isolates.
 // eslint-disable-next-line no-misleading-character-class -- the class is of the selectors themselves, counted in a row
@@ -28,4 +30,22 @@ export function hidesText(text) {
 // The same for the model's reply, which the panel renders as Markdown.
 export function markdownHidesText(text) {
   return hidesText(text) || HIDING_MARKDOWN.test(text.replace(CODE, ""));
+}
+
+// The one rule wherever the user is shown what the model reads or what will run (a question
+// before an action, an MCP tool's description and parameters, a server's prompt put in the
+// message box): every character that draws nothing is written out, as ⟨U+E0041⟩. The list is
+// Python's (tabagent/unseen.py, through wire.js), which writes out what the model is told the
+// same way, so the two read the same text.
+const hex = (code) => code.toString(16).toUpperCase().padStart(4, "0");
+const UNSEEN_CHARACTER = new RegExp(`[${UNSEEN.map(([first, last]) => `\\u{${hex(first)}}-\\u{${hex(last)}}`).join("")}]`, "gu");
+
+export function shown(text) {
+  return String(text ?? "").replace(UNSEEN_CHARACTER, (character) => `⟨U+${hex(character.codePointAt(0))}⟩`);
+}
+
+// `shown`, and at most `limit` characters of it (a name may be a sentence).
+export function shownWithin(text, limit) {
+  const visible = shown(text);
+  return visible.length <= limit ? visible : `${visible.slice(0, limit - 1)}…`;
 }

@@ -9,6 +9,7 @@ import { loadSettings } from "../shared/settings.js";
 import { PENDING_CONTEXT, fillPrompt, parsePrompts } from "../shared/quick-actions.js";
 import { h } from "../shared/dom.js";
 import { t } from "../shared/i18n.js";
+import { shown } from "../shared/unseen-text.js";
 
 export class ComposerContext {
   constructor({ prompt, attached, commands }) {
@@ -79,7 +80,7 @@ export class ComposerContext {
     this.commands.hidden = own.length + served.length === 0;
     this.commands.replaceChildren(
       ...own.map(({ name, prompt }) => this.suggestion(name, prompt)),
-      ...served.map((p) => this.suggestion(p.command, [p.description, ...p.arguments.map((a) => `${a.name}=…`)].filter(Boolean).join(" "), "mcp")),
+      ...served.map((p) => this.suggestion(shown(p.command), shown([p.description, ...p.arguments.map((a) => `${a.name}=…`)].filter(Boolean).join(" ")), "mcp")),
     );
   }
 
@@ -106,7 +107,8 @@ export class ComposerContext {
     const chosen = match && (this.mcpPrompts ?? []).find((p) => p.command === match[1]);
     if (!chosen) return null;
     const filled = await askBackground(MessageType.getMcpPrompt, { serverId: chosen.server_id, name: chosen.name, arguments: promptArguments(chosen, match[2]) });
-    return filled.ok ? { text: filled.text } : { error: filled.error };
+    // The server's words go in the box for the user to read: nothing in them may be unseen.
+    return filled.ok ? { text: shown(filled.text) } : { error: shown(filled.error) };
   }
 
   // A sentence under the box (an MCP prompt that could not be had), or nothing.

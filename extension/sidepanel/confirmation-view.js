@@ -1,6 +1,7 @@
 // A page action waiting for the user's consent (a `confirmation` event, docs/events.md): the
 // sentence saying exactly what will happen, its parts (page, element, text to type, address),
-// and three answers. The answer goes to the agent through the service worker; the box then
+// and three answers. Every character that draws nothing is written out (unseen-text.js
+// `shown`): the user approves only what they can read. The answer goes to the agent through the service worker; the box then
 // shows the decision and takes no other answer.
 
 import { MessageType } from "../shared/messages.js";
@@ -8,6 +9,7 @@ import { askBackground } from "../shared/runtime.js";
 import { h } from "../shared/dom.js";
 import { t } from "../shared/i18n.js";
 import { Decision } from "../shared/wire.js";
+import { shown } from "../shared/unseen-text.js";
 
 // Message keys: the question itself is written by the code that will act (its own words).
 const DETAILS = {
@@ -36,7 +38,7 @@ const hostOf = (site) => {
 function detailList(details) {
   const rows = Object.entries(DETAILS)
     .filter(([key]) => details?.[key] != null && details[key] !== "")
-    .flatMap(([key, label]) => [h("dt", {}, t(label)), h("dd", { "data-detail": key }, String(details[key]))]);
+    .flatMap(([key, label]) => [h("dt", {}, t(label)), h("dd", { "data-detail": key }, shown(details[key]))]);
   return h("dl", { class: "confirmation-details" }, ...rows);
 }
 
@@ -51,7 +53,7 @@ export class ConfirmationView {
     this.element = h(
       "div",
       { class: "confirmation", role: "group", "aria-label": t("confirmAsks", tool), "data-tool": tool, "data-state": "asking" },
-      h("p", { class: "confirmation-message" }, message),
+      h("p", { class: "confirmation-message" }, shown(message)),
       detailList(details),
       h("div", { class: "confirmation-buttons" }, ...this.buttons),
       this.outcome,

@@ -1,12 +1,13 @@
 // The agent's tools, for developers: each with the schema the model sees, and a form to call
 // it by hand on the tab you are on, without spending a model call. Tool files that failed to
-// load are listed first, with file and line.
+// load are listed first, with file and line. Characters that draw nothing are written out.
 
 import { MessageType } from "../shared/messages.js";
 import { PICTURE_URL } from "../shared/data-url.js";
 import { askBackground } from "../shared/runtime.js";
 import { h } from "../shared/dom.js";
 import { t } from "../shared/i18n.js";
+import { shown } from "../shared/unseen-text.js";
 
 const POLICY_LABELS = { ask: "mcpPolicyAsk", conversation: "mcpPolicyConversation", always: "mcpPolicyAlways", off: "mcpPolicyOff" };
 
@@ -59,9 +60,9 @@ export class ToolsView {
       h(
         "details",
         {},
-        h("summary", {}, h("span", { class: "tool-name" }, tool.name), " ", h("span", { class: "tool-description" }, tool.description.split("\n")[0])),
-        h("pre", { class: "tool-signature" }, tool.signature),
-        h("pre", { class: "tool-schema" }, JSON.stringify(tool.parameters, null, 2)),
+        h("summary", {}, h("span", { class: "tool-name" }, tool.name), " ", h("span", { class: "tool-description" }, shown(tool.description.split("\n")[0]))),
+        h("pre", { class: "tool-signature" }, shown(tool.signature)),
+        h("pre", { class: "tool-schema" }, shown(JSON.stringify(tool.parameters, null, 2))),
         args,
         run,
         result,
@@ -79,10 +80,10 @@ export class ToolsView {
       h(
         "details",
         {},
-        h("summary", {}, h("span", { class: "tool-name" }, tool.name), " ", h("span", { class: "tool-description" }, tool.description.split("\n")[0])),
-        h("p", { class: "tool-policy" }, t("mcpToolPolicy", tool.server, t(POLICY_LABELS[tool.policy] ?? "mcpPolicyAsk"))),
-        h("pre", { class: "tool-signature" }, tool.signature),
-        h("pre", { class: "tool-schema" }, JSON.stringify(tool.parameters, null, 2)),
+        h("summary", {}, h("span", { class: "tool-name" }, tool.name), " ", h("span", { class: "tool-description" }, shown(tool.description.split("\n")[0]))),
+        h("p", { class: "tool-policy" }, t("mcpToolPolicy", shown(tool.server), t(POLICY_LABELS[tool.policy] ?? "mcpPolicyAsk"))),
+        h("pre", { class: "tool-signature" }, shown(tool.signature)),
+        h("pre", { class: "tool-schema" }, shown(JSON.stringify(tool.parameters, null, 2))),
       ),
     );
   }

@@ -65,6 +65,14 @@ class Host:
                       follow_redirects: bool = True) -> Response:
         raise NotImplementedError
 
+    def resolve_url(self, url: str, base: str) -> tuple[str, str] | None:
+        """(address, origin) of `url` read against `base` as the browser's `fetch` reads it
+        (the WHATWG URL standard), for deciding where a request may go; None when it cannot
+        be read so (then it is refused). Here: only what Python's parser reads the same way
+        (tabagent.origins); the Pyodide host asks the browser's own parser."""
+        from .origins import resolve
+        return resolve(url, base)
+
     def now(self) -> float:
         return time.time()
 

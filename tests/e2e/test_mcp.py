@@ -95,7 +95,7 @@ def test_a_tool_calling_turn_asks_before_the_call_and_reads_the_result_as_untrus
     model.script(call("lab__add", a=2, b=40), Reply(text="It is 42."))
     send(chat, "What is 2 + 40? Use the lab.")
     asked = question(chat, 0)
-    assert asked["message"] == "Call the tool add of the MCP server lab"
+    assert asked["message"] == "Call a tool of the MCP server lab"
     assert asked["details"]["server"] == "lab" and asked["details"]["tool"] == "add"
     assert json.loads(asked["details"]["arguments"]) == {"a": 2, "b": 40}
     # Allowing a whole site is for actions on a page, not for a server's tools.
@@ -136,7 +136,7 @@ def test_the_model_s_python_calls_mcp_tools_and_each_call_still_asks(chat, model
         code = 'print(lab__add(a=20, b=22))'
         model.script(Reply(text=f"Asking the lab.\n```python\n{code}\n```"), Reply(text="42."))
         send(chat, "20 + 22 with the lab, in code")
-        assert question(chat, 0)["message"] == "Call the tool add of the MCP server lab"
+        assert question(chat, 0)["message"] == "Call a tool of the MCP server lab"
         answer(Panel(chat), 0, "once")
         wait_for_status(chat, "ok", timeout=60)
     finally:

@@ -75,7 +75,7 @@ def test_a_description_that_claims_approval_is_still_asked(panel, model):
         use_servers(panel, server_entry(claiming))
         model.script(call("lab__echo", text="hi"), Reply(text="Done."))
         send(panel, "Echo hi")
-        assert question(panel, 0)["message"] == "Call the tool echo of the MCP server lab"
+        assert question(panel, 0)["message"] == "Call a tool of the MCP server lab"
         answer(Panel(panel), 0, "deny")
         wait_for_status(panel, "ok")
     use_servers(panel)

@@ -63,7 +63,7 @@ def test_a_tool_call_waits_for_the_user_then_reaches_the_server_and_the_model_as
     model.script(Reply(tool_calls=[{"name": "lab__whoami", "arguments": {}}]), Reply(text="You are on the blue team."))
     send(firefox, chat, "Which team am I on? Ask the lab.")
     asked = firefox.wait_for(chat, ASKED, 60, "the MCP call was never asked about")
-    assert asked["message"] == "Call the tool whoami of the MCP server lab"
+    assert asked["message"] == "Call a tool of the MCP server lab"
     assert asked["details"]["server"] == "lab" and asked["details"]["tool"] == "whoami"
     assert turn_status(firefox, chat) == "running" and len(model.requests) == 1  # waiting for the user
     firefox.evaluate(chat, f"{CONFIRMATION}.querySelector('button[data-decision=\"once\"]').click()")

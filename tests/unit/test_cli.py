@@ -200,7 +200,7 @@ def test_mcp_tools_on_the_command_line_are_refused_without_a_terminal_and_run_wi
         refused = tabagent("--base-url", model.base_url, "--model", "m", "--agent", "tool_calling",
                            "--mcp", f"lab={lab.url}", "What is 2 + 40?")
         assert refused.returncode == 0, refused.stderr
-        assert "Call the tool add of the MCP server lab: refused (no terminal to ask on" in refused.stderr
+        assert "Call a tool of the MCP server lab, the tool it names 'add': refused (no terminal to ask on" in refused.stderr
         assert [m for m in model.requests[1]["body"]["messages"] if m["role"] == "tool"][-1]["content"] \
             .startswith("The user denied this call of lab__add")
         model.reset()

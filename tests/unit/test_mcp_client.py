@@ -288,3 +288,15 @@ async def test_an_event_that_never_ends_is_refused_too():
         (200, {"content-type": "application/json"}, [init]), (202, {}, [b""]), (200, {"content-type": "text/event-stream"}, endless())))
     with pytest.raises(MCPError, match="larger than 8 MB"):
         await client.call_tool("anything", {})
+
+
+@pytest.mark.parametrize("endpoint", ["http://elsewhere.example\\@127.0.0.1:9/messages",
+                                      "/\\elsewhere.example/messages"])
+async def test_an_old_style_endpoint_the_browser_would_read_as_another_site_is_refused(endpoint):
+    """Python's urlsplit reads 127.0.0.1:9 in these; the browser's fetch would go to elsewhere.example."""
+    stream = [f"event: endpoint\ndata: {endpoint}\n\n".encode()]
+    host = CannedHost((405, {}, [b""]), (200, {"content-type": "text/event-stream"}, stream),
+                      (202, {}, [b""]), (202, {}, [b""]))
+    with pytest.raises(MCPError, match="refused"):
+        await connect("http://127.0.0.1:9/sse", host=host, headers={"authorization": "Bearer s3cret"}, timeout=2)
+    assert [(method, url) for method, url, _, _ in host.requests] == [("POST", "http://127.0.0.1:9/sse"), ("GET", "http://127.0.0.1:9/sse")]

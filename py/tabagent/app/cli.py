@@ -126,6 +126,8 @@ class AskOnTheTerminal:
         scope = scope or tool
         if self.allow_all or scope in self.allowed_for_turn:
             return True
+        if details.get("tool"):  # an MCP tool's name, as its server wrote it (shown, bounded)
+            message = f"{message}, the tool it names {details['tool']!r}"
         if not (sys.stdin.isatty() and sys.stderr.isatty()):
             print(f"tabagent: {message}: refused (no terminal to ask on; --allow-mcp allows MCP calls)",
                   file=sys.stderr)

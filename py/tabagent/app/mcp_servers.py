@@ -7,8 +7,8 @@ A server (wire.MCP_SERVER) is {"id", "name", "url", "enabled", "tools": {tool: {
 - "conversation": asked once, then allowed for the rest of the conversation;
 - "always": allowed without asking;
 - "off": the model never sees the tool.
-A tool's fingerprint is that of its definition (description and schema) when the user chose
-the policy. A tool whose definition has changed since (a "rug pull") is asked every time,
+A tool's fingerprint is that of what the model is told of it (name, description as shown,
+schema: the very object sent to the model) when the user chose the policy. A tool whose definition has changed since (a "rug pull") is asked every time,
 whatever the policy said, until the user looks at it again in settings.
 
 What a server returns reaches the model inside the untrusted marking, as page content does.
@@ -22,6 +22,7 @@ import json
 from ..mcp import MCPClient, MCPError
 from ..tokens import count_text
 from ..mcp.tools import MCPTool, cut
+from ..unseen import bounded, shown_within
 from .untrusted_content import untrusted
 from .wire import MCP_POLICIES
 
@@ -30,15 +31,17 @@ CONNECT_TIMEOUT = 15
 # is told: a server with 80 tools must not crowd out the conversation unnoticed.
 DEFINITIONS_SHARE = 0.25
 CALL_TIMEOUT = 120
+MAX_NAME_SHOWN = 80  # characters of a tool's name, as its server wrote it, in a question
 DENIED = ("The user denied this call of {tool}: nothing was done. Do not try to get the same "
           "result another way; go on without it, or ask the user.")
 # "allow for this conversation", by conversation id: kept while Python runs (a restart asks again).
 _allowed_in_conversation: dict[str, set[str]] = {}
 
 
-def fingerprint(definition: dict) -> str:
-    """Of what the model is told about a tool: its description (as shown) and its schema."""
-    shown = {"description": definition.get("description"), "inputSchema": definition.get("inputSchema")}
+def fingerprint(tool: MCPTool) -> str:
+    """Of exactly what the model is told about a tool: the very object sent to it (name,
+    description as shown, with its title when it has no description, and the schema)."""
+    shown = tool.to_openai()
     return hashlib.sha256(json.dumps(shown, sort_keys=True, ensure_ascii=False).encode()).hexdigest()[:16]
 
 
@@ -56,11 +59,11 @@ def servers_from_wire(received) -> list[dict]:
     return servers
 
 
-def policy_for(server: dict, definition: dict) -> str:
-    """The user's policy for this tool, or "ask" when its definition changed since."""
-    chosen = server["tools"].get(definition.get("name")) or {}
+def policy_for(server: dict, tool: MCPTool) -> str:
+    """The user's policy for this tool, or "ask" when what the model is told of it changed since."""
+    chosen = server["tools"].get(tool.remote_name) or {}
     policy = chosen.get("policy") if chosen.get("policy") in MCP_POLICIES else "ask"
-    if policy in ("conversation", "always") and chosen.get("fingerprint") != fingerprint(definition):
+    if policy in ("conversation", "always") and chosen.get("fingerprint") != fingerprint(tool):
         return "ask"
     return policy
 
@@ -71,7 +74,7 @@ class AskedMCPTool(MCPTool):
     def __init__(self, client, definition, server: dict, consent, conversation_id: str):
         super().__init__(client, definition, mark=untrusted)
         self.server, self.consent, self.conversation_id = server, consent, conversation_id
-        self.policy = policy_for(server, definition)
+        self.policy = policy_for(server, self)
 
     async def forward(self, **arguments):
         if not await self._allowed(arguments):
@@ -83,12 +86,15 @@ class AskedMCPTool(MCPTool):
         granted = _allowed_in_conversation.setdefault(self.conversation_id, set())
         if self.policy == "always" or (self.policy == "conversation" and scope in granted):
             return True
-        changed = (self.server["tools"].get(self.remote_name) or {}).get("fingerprint") not in (None, fingerprint(self.definition))
-        details = {"server": self.server["name"], "url": self.server["url"], "tool": self.remote_name,
-                   "arguments": json.dumps(arguments, ensure_ascii=False, indent=1)}
+        changed = (self.server["tools"].get(self.remote_name) or {}).get("fingerprint") not in (None, fingerprint(self))
+        details = {"server": self.server["name"], "url": self.server["url"],
+                   "tool": bounded(self.remote_name, MAX_NAME_SHOWN),
+                   "arguments": json.dumps(shown_within(arguments), ensure_ascii=False, indent=1)}
         if changed:
             details["changed"] = "This tool's description or arguments changed since you allowed it."
-        message = f"Call the tool {self.remote_name} of the MCP server {self.server['name']}"
+        # The server's name for the tool is its own words (it may be a sentence): not in the
+        # question, which is ours, but under it, bounded and labelled as the server's.
+        message = f"Call a tool of the MCP server {self.server['name']}"
         allowed = await self.consent.allows(self.name, message, details, scope=scope)
         if allowed and self.policy == "conversation":
             granted.add(scope)
@@ -111,9 +117,9 @@ class ResourcesTool(AskedMCPTool):
         source = f"MCP server {self.client.name}, resources"
         if not uri:
             listed = [{k: r[k] for k in ("uri", "name", "description", "mimeType") if k in r}
-                      for r in await self.client.list_resources()]
+                      for r in await self.asking_server(self.client.list_resources(), source)]
             return self.mark(source, json.dumps(listed, ensure_ascii=False, indent=1))
-        read = await self.client.read_resource(uri)
+        read = await self.asking_server(self.client.read_resource(uri), f"{source}, {uri}")
         parts = [_resource_text(item) for item in read.get("contents") or [] if isinstance(item, dict)]
         return self.mark(f"{source}, {uri}", cut("\n\n".join(parts), self.max_chars))
 

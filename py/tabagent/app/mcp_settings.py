@@ -4,7 +4,8 @@ connection, the Tools view's list, and the prompts offered as / commands."""
 from __future__ import annotations
 
 from ..mcp import MCPClient, MCPError
-from ..mcp.tools import MAX_RESULT_CHARS, cut, describe
+from ..mcp.tools import MAX_RESULT_CHARS, MCPTool, cut
+from ..unseen import bounded, shown
 from .mcp_servers import CONNECT_TIMEOUT, RESOURCES, ServerConnections, fingerprint, server_headers
 
 
@@ -23,11 +24,17 @@ async def check_server(server: dict, headers: dict, host=None) -> dict:
         await client.close()
     if "resources" in client.capabilities:
         tools = [*tools, RESOURCES]
-    name = client.server_info.get("name") or "an MCP server"
-    return {"ok": True, "server": name, "version": client.server_info.get("version") or "",
+    name = bounded(client.server_info.get("name") or "an MCP server", 120)
+    return {"ok": True, "server": name, "version": bounded(client.server_info.get("version") or "", 40),
             "protocol": client.protocol_version, "transport": type(client.transport).__name__,
-            "tools": [{"name": d["name"], "description": describe(client.name, d), "fingerprint": fingerprint(d),
-                       "parameters": d.get("inputSchema") or {}} for d in tools if d.get("name")]}
+            "tools": [shown_to_user(MCPTool(client, d)) for d in tools if d.get("name")]}
+
+
+def shown_to_user(tool: MCPTool) -> dict:
+    """A tool as settings show it: what the model is told (description, parameters with their
+    descriptions), under the server's name for it, with the fingerprint of exactly that."""
+    return {"name": tool.remote_name, "shown_name": bounded(tool.remote_name, 120), "description": tool.description,
+            "fingerprint": fingerprint(tool), "parameters": tool.parameters}
 
 
 async def listed_tools(servers: list[dict], headers: dict, host=None) -> tuple[list, list[str]]:
@@ -53,11 +60,11 @@ async def listed_prompts(servers: list[dict], headers: dict, host=None) -> list[
             if "prompts" not in client.capabilities:
                 continue
             for prompt in await client.list_prompts():
-                arguments = [{"name": str(a.get("name")), "description": str(a.get("description") or ""),
+                arguments = [{"name": str(a.get("name")), "description": bounded(a.get("description") or "", 300),
                               "required": bool(a.get("required"))}
                              for a in prompt.get("arguments") or [] if isinstance(a, dict) and a.get("name")]
                 found.append({"server_id": server["id"], "server": server["name"], "name": str(prompt.get("name")),
-                              "description": str(prompt.get("description") or "")[:300], "arguments": arguments})
+                              "description": bounded(prompt.get("description") or "", 300), "arguments": arguments})
         except MCPError:
             continue  # a server that cannot be reached offers no commands; its turn says why
         finally:
@@ -80,4 +87,5 @@ async def prompt_text(server: dict, headers: dict, name: str, arguments: dict, h
         content = message.get("content") if isinstance(message, dict) else None
         items = content if isinstance(content, list) else [content]
         parts += [str(item.get("text", "")) for item in items if isinstance(item, dict) and item.get("type") == "text"]
-    return cut("\n\n".join(part for part in parts if part), MAX_RESULT_CHARS)  # as a tool result is
+    # What cannot be seen is written out: the user sends only what they could read.
+    return cut(shown("\n\n".join(part for part in parts if part)), MAX_RESULT_CHARS)  # as a tool result is

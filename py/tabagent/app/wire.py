@@ -26,6 +26,7 @@ import math
 
 # The framework's own vocabulary and defaults, which the wire carries as they are.
 from ..context_window import DEFAULT_WINDOW
+from ..unseen import UNSEEN
 from ..events import KINDS, STATUSES
 
 # The user's settings as a turn receives them, with their defaults. Numbers are bounded so
@@ -272,6 +273,9 @@ def javascript_module() -> str:
                   "Each entry point by its name: EntryPoint.stop_turn, never \"stop_turn\"."),
         _constant("LENT", {name: list(methods) for name, methods in LENT.items()},
                   "What is lent to Python during a call, and the methods Python may call on it."),
+        _constant("UNSEEN", [list(pair) for pair in UNSEEN],
+                  "Code points that draw nothing, [first, last]: written out as ⟨U+…⟩ wherever the user is shown "
+                  "what the model reads or what will run (tabagent/unseen.py)."),
     ])
 
 

@@ -32,6 +32,16 @@ class PyodideHost(Host):
             raise NetworkError(_describe(e)) from None
         return FetchResponse(response, controller, timeout)
 
+    def resolve_url(self, url, base):
+        """By the browser's own URL parser, the one its fetch uses."""
+        try:
+            parsed = js.URL.new(url, base)
+        except JsException:
+            return None
+        if parsed.protocol not in ("http:", "https:"):
+            return None
+        return str(parsed.href), str(parsed.origin)
+
 
 class FetchResponse(Response):
     def __init__(self, response, controller, timeout):

@@ -1,6 +1,10 @@
-"""What goes wrong with an MCP server, said in words the user can act on."""
+"""What goes wrong with an MCP server, said in words the user can act on. What the server
+wrote in them is bounded and shown (tabagent.unseen); where an error reaches the model, it
+is marked whole as the server's (mcp.tools)."""
 
 from __future__ import annotations
+
+from ..unseen import bounded
 
 
 class MCPError(Exception):
@@ -23,10 +27,10 @@ def http_error(url: str, status: int, headers: dict, body: bytes) -> MCPError:
     if status == 0 or 300 <= status < 400:
         return MCPError(f"the MCP server at {url} answered with a redirect, which TabAgent does not "
                         f"follow (its headers would go along): use the address it redirects to.", code=status)
-    detail = body.decode("utf-8", "replace").strip()[:300]
+    detail = bounded(body.decode("utf-8", "replace").strip()[:300], 300)
     if status == 401:
         scheme = headers.get("www-authenticate", "")
-        how = f" (it asks for: {scheme[:200]})" if scheme else ""
+        how = f" (it asks for: {bounded(scheme[:200], 200)})" if scheme else ""
         return MCPError(f"the MCP server at {url} needs authorisation{how}: add its token or "
                         f"header in the server's settings.", code=401)
     if status == 403:

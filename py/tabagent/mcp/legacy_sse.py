@@ -3,23 +3,20 @@ a GET opens one event stream for everything the server sends; its first event, `
 names the URL our messages are POSTed to, and responses come back on the stream.
 
 The endpoint must be on the server's own origin: a server may not send our messages (and
-the headers that carry its token) anywhere else.
+the headers that carry its token) anywhere else. The origin is decided by the parser that
+will fetch the address (the host's `resolve_url`: the browser's own in the extension), never
+by another one that might read the host differently.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-from urllib.parse import urljoin, urlsplit
 
 from ..host import Host, NetworkError, RequestTimeout
+from ..unseen import bounded
 from . import messages
 from .errors import MCPError, http_error
-
-
-def same_origin(a: str, b: str) -> bool:
-    x, y = urlsplit(a), urlsplit(b)
-    return (x.scheme, x.hostname, x.port) == (y.scheme, y.hostname, y.port)
 
 
 class LegacySSE:
@@ -67,12 +64,8 @@ class LegacySSE:
 
     async def _event(self, event, endpoint: asyncio.Future) -> None:
         if event.event == "endpoint":
-            target = urljoin(self.url, event.data.strip())
-            if not same_origin(target, self.url):
-                raise MCPError(f"the MCP server at {self.url} asked for our messages to go to "
-                               f"another site ({urlsplit(target).netloc}): refused.")
             if not endpoint.done():
-                endpoint.set_result(target)
+                endpoint.set_result(self._endpoint(event.data.strip()))
             return
         if event.event != "message" or not event.data.strip():
             return
@@ -82,6 +75,17 @@ class LegacySSE:
                 waiting.set_result(incoming)
             elif self._on_message is not None:
                 await self._on_message(incoming)
+
+    def _endpoint(self, written: str) -> str:
+        """The address the server named for our messages, if it is on the server's origin."""
+        ours, theirs = self.host.resolve_url(self.url, self.url), self.host.resolve_url(written, self.url)
+        if ours is None or theirs is None:
+            raise MCPError(f"the MCP server at {self.url} named an address for our messages that "
+                           f"TabAgent cannot read as the browser would ({bounded(written, 200)!r}): refused.")
+        if theirs[1] != ours[1]:
+            raise MCPError(f"the MCP server at {self.url} asked for our messages to go to "
+                           f"another site ({bounded(theirs[1].split('://', 1)[-1], 200)}): refused.")
+        return theirs[0]
 
     def _fail(self, endpoint: asyncio.Future, error: MCPError) -> None:
         if not endpoint.done():

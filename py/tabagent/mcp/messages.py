@@ -8,6 +8,7 @@ import contextlib
 import json
 
 from ..sse import SSEParser
+from ..unseen import bounded
 from .errors import MCPError
 
 # No message of a server's may be larger: a result far past what the model could read, or a
@@ -45,7 +46,7 @@ def parse(text: str | bytes, url: str) -> list[dict]:
         data = json.loads(text)
     except ValueError:
         raise MCPError(f"the MCP server at {url} sent something that is not JSON: "
-                       f"{str(text)[:120]!r}.") from None
+                       f"{bounded(str(text)[:120], 120)!r}.") from None
     messages = data if isinstance(data, list) else [data]
     if not all(isinstance(m, dict) for m in messages):
         raise MCPError(f"the MCP server at {url} sent a message that is not a JSON-RPC object.")
@@ -53,12 +54,14 @@ def parse(text: str | bytes, url: str) -> list[dict]:
 
 
 def result_of(message: dict, method: str, url: str) -> dict:
-    """A response's result, or its error raised in words."""
+    """A response's result, or its error raised in words (the server's own, shown and bounded:
+    where they reach the model, mcp.tools marks the whole error)."""
     error = message.get("error")
     if error is not None:
-        text = error.get("message") if isinstance(error, dict) else str(error)
+        text = error.get("message") if isinstance(error, dict) else error
         code = error.get("code") if isinstance(error, dict) else None
-        raise MCPError(f"the MCP server at {url} answered {method} with an error: {text}", code=code)
+        code = code if isinstance(code, int) and not isinstance(code, bool) else None
+        raise MCPError(f"the MCP server at {url} answered {method} with an error: {bounded(str(text), 1000)}", code=code)
     result = message.get("result")
     if not isinstance(result, dict):
         raise MCPError(f"the MCP server at {url} answered {method} without a result object.")

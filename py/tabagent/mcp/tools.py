@@ -3,8 +3,12 @@ letters, digits, '_' and '-' only), described and typed as the server declares t
 answering with the server's content as text.
 
 What a server returns is untrusted like a web page: `mark(source, text)` wraps every
-result and every error text the server wrote (the extension passes the one marking
-function, tabagent.app.untrusted_content.untrusted). Results are cut at `max_chars` with a note.
+result and every error a call raises, whatever part of it the server wrote (a JSON-RPC
+error's message, an HTTP error page; the extension passes the one marking function,
+tabagent.app.untrusted_content.untrusted). Results are cut at `max_chars` with a note.
+
+What the model is told of a tool (its description, its schema) has every character that
+draws nothing written out (tabagent.unseen), so that it reads what the user is shown.
 """
 
 from __future__ import annotations
@@ -13,8 +17,9 @@ import json
 import re
 
 from ..tools import Tool
+from ..unseen import shown, shown_within
 from .client import MCPClient
-from .errors import ToolCallError
+from .errors import MCPError, ToolCallError
 
 MAX_RESULT_CHARS = 20_000
 MAX_DESCRIPTION_CHARS = 2_000
@@ -37,21 +42,32 @@ class MCPTool(Tool):
         self.name = tool_name(client.name, self.remote_name)
         self.description = describe(client.name, definition)
         schema = definition.get("inputSchema")
-        self.inputs = schema if isinstance(schema, dict) and isinstance(schema.get("properties"), dict) \
+        self.inputs = shown_within(schema) if isinstance(schema, dict) and isinstance(schema.get("properties"), dict) \
             else {"type": "object", "properties": {}}
 
+    @property
+    def source(self) -> str:
+        return f"MCP server {self.client.name}, tool {self.remote_name}"
+
     async def forward(self, **arguments):
-        result = await self.client.call_tool(self.remote_name, arguments)
+        result = await self.asking_server(self.client.call_tool(self.remote_name, arguments))
         text = cut(result_text(result), self.max_chars)
-        source = f"MCP server {self.client.name}, tool {self.remote_name}"
         if result.get("isError"):
-            raise ToolCallError(self.mark(source, text or "(the tool reported an error and said nothing)"))
-        return self.mark(source, text)
+            raise ToolCallError(self.mark(self.source, text or "(the tool reported an error and said nothing)"))
+        return self.mark(self.source, text)
+
+    async def asking_server(self, request, source: str | None = None):
+        """What the server answers `request` (a coroutine of the client's); its failure raised
+        again with all its words inside the marking: a server writes its errors too."""
+        try:
+            return await request
+        except MCPError as error:
+            raise type(error)(self.mark(source or self.source, str(error)), code=error.code) from None
 
 
 def describe(server: str, definition: dict) -> str:
     """The description the model sees and the user is shown: the same text."""
-    text = str(definition.get("description") or definition.get("title") or definition.get("name") or "")
+    text = shown(definition.get("description") or definition.get("title") or definition.get("name") or "")
     if len(text) > MAX_DESCRIPTION_CHARS:
         text = text[:MAX_DESCRIPTION_CHARS] + " [description cut]"
     return f"(from the MCP server '{server}') {text}".strip()
