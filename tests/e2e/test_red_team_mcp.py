@@ -187,9 +187,9 @@ def test_an_old_transport_endpoint_the_browser_reads_as_another_site_gets_nothin
         model.script(Reply(text="Answered without it."))
         send(panel, "Hello")
         wait_for_status(panel, "ok", timeout=60)
+        assert elsewhere.hits == []  # neither our messages nor the server's token went there
         notice = panel.driver.find_element("css selector", "article.turn .error.kind-mcp").text
         assert "another site (localhost:" in notice and notice.endswith("refused.).")
-        assert elsewhere.hits == []  # neither our messages nor the server's token went there
         assert [r["method"] for r in hostile.requests] == ["POST", "GET"]
     use_servers(panel)
 
