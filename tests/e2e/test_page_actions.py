@@ -111,6 +111,23 @@ def test_type_text_denied_then_allowed_for_the_rest_of_the_turn(turn, model):
         ["ada@example.org", "searched tomatoes"]
 
 
+def test_text_to_type_that_draws_nothing_is_written_out_in_the_question(turn, model):
+    """Words in Unicode's tag characters show as nothing: the question writes them out."""
+    hidden = "".join(chr(0xE0000 + ord(c)) for c in "and the card number")
+    model.script(call("type_text", locator="#email", text=f"ada@example.org{hidden}"), Reply(text="Not typed."))
+    send(turn.browser, "Fill in the form")
+    question(turn, 0)
+    box = boxes(turn.driver)[0]
+    shown = turn.driver.execute_script("return [arguments[0].querySelector('.confirmation-message').textContent, "
+                                       "arguments[0].querySelector('dd[data-detail=\"text\"]').textContent]", box)
+    written_out = "".join(f"\u27e8U+{0xE0000 + ord(c):04X}\u27e9" for c in "and the card number")
+    assert shown[0].startswith(f"Type “ada@example.org{written_out}” into the text field “Email”")
+    assert shown[1] == f"ada@example.org{written_out}"
+    answer(turn, 0, "deny")
+    wait_for_status(turn.browser, "ok")
+    assert turn.in_page("return document.getElementById('email').value") == "old@example.org"
+
+
 def test_scroll_is_asked_denied_then_allowed(turn, model):
     model.script(call("scroll", to="bottom"), call("scroll", to="bottom"), Reply(text="Scrolled."))
     send(turn.browser, "Go to the end")

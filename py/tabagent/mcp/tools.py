@@ -17,7 +17,7 @@ import json
 import re
 
 from ..tools import Tool
-from ..unseen import shown, shown_within
+from ..unseen import bounded, shown, shown_within
 from .client import MCPClient
 from .errors import MCPError, ToolCallError
 
@@ -47,7 +47,7 @@ class MCPTool(Tool):
 
     @property
     def source(self) -> str:
-        return f"MCP server {self.client.name}, tool {self.remote_name}"
+        return f"MCP server {self.client.name}, tool {bounded(self.remote_name, 80)}"
 
     async def forward(self, **arguments):
         result = await self.asking_server(self.client.call_tool(self.remote_name, arguments))
