@@ -66,3 +66,21 @@ async def test_mcp_a_redirect_is_refused_and_its_headers_never_follow():
         assert "answered with a redirect, which TabAgent does not follow" in str(e), str(e)
     else:
         raise AssertionError("a redirect was followed")
+
+
+async def test_mcp_an_endpoint_is_read_by_the_parser_that_fetches_it():
+    """The host decides an old-transport endpoint's origin: in Pyodide with JavaScript's URL
+    (the parser fetch uses), in CPython refusing what the two parsers might read differently.
+    Python's urlsplit reads the first address as 127.0.0.1; fetch would go to evil.example."""
+    from tabagent.host import default_host
+
+    host, base = default_host(), "http://127.0.0.1:1234/sse"
+    read = host.resolve_url("http://evil.example\\@127.0.0.1:1234/x", base)
+    import sys
+
+    if sys.platform == "emscripten":  # the browser's parser: the host fetch would really go to
+        assert read == ("http://evil.example/@127.0.0.1:1234/x", "http://evil.example"), read
+    else:  # not read as Python would have read it: refused
+        assert read is None, read
+    assert host.resolve_url("/messages?session_id=1", base) == ("http://127.0.0.1:1234/messages?session_id=1",
+                                                                "http://127.0.0.1:1234")
