@@ -8,8 +8,9 @@ A server (wire.MCP_SERVER) is {"id", "name", "url", "enabled", "tools": {tool: {
 - "always": allowed without asking;
 - "off": the model never sees the tool.
 A tool's fingerprint is that of what the model is told of it (name, description as shown,
-schema: the very object sent to the model) when the user chose the policy. A tool whose definition has changed since (a "rug pull") is asked every time,
-whatever the policy said, until the user looks at it again in settings.
+schema: the very object sent to the model) when the user chose the policy. A tool whose
+fingerprint has changed since (a "rug pull") is asked every time, whatever the policy said,
+until the user looks at it again in settings.
 
 What a server returns reaches the model inside the untrusted marking, as page content does.
 """
