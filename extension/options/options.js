@@ -40,6 +40,9 @@ function fillChoices(builtinAvailable) {
   for (const [id, key] of [["auto", "modelSeesImagesAuto"], ["yes", "modelSeesImagesYes"], ["no", "modelSeesImagesNo"]]) {
     $("modelSeesImages").append(new Option(t(key), id));
   }
+  for (const [id, key] of [["auto", "toolSetAuto"], ["full", "toolSetFull"], ["compact", "toolSetCompact"]]) {
+    $("toolSet").append(new Option(t(key), id));
+  }
 }
 
 // The team field is JSON; a team that does not parse is reported and not saved.

@@ -20,7 +20,8 @@ export const SETTINGS = Object.freeze({
   "site_rules": "",
   "request_timeout": 120,
   "max_retries": 3,
-  "model_sees_images": "auto"
+  "model_sees_images": "auto",
+  "tool_set": "auto"
 });
 
 // Bounds of the numeric settings: [lowest, highest].

@@ -18,10 +18,12 @@ from .events import Event, deliver, jsonable
 from .images import without_image_data
 from .managed import AgentTool
 from .memory import ActionStep, FinalAnswerStep, Memory, TaskStep
+from .notes import NoteTool, notes_text
 from .parsing import parse_arguments
 from .reply_checks import TOOL_NOTES, Notes, promises_an_action, unread_call_note
 from .text_calls import read_text_calls
 from .tool_refusals import remember_refusal
+from .tool_set import MoreTools, ToolSet, compact_for
 from .tools import FinalAnswerTool, FunctionTool, Tool
 
 
@@ -29,7 +31,8 @@ class Agent:
     def __init__(self, model, tools=(), *, name: str = "agent", description: str = "",
                  max_steps: int = 10, conversation_id: str | None = None,
                  memory: Memory | None = None, listeners=(), managed_agents=(),
-                 max_observation_chars: int = 20_000, instructions: str = "", context=None, sight=None):
+                 max_observation_chars: int = 20_000, instructions: str = "", context=None, sight=None,
+                 tool_set: str = "auto"):
         self.model, self.name, self.description = model, name, description
         self.instructions = instructions  # added to system_prompt(), never replacing it
         self.max_steps, self.max_observation_chars = max_steps, max_observation_chars
@@ -39,8 +42,9 @@ class Agent:
         self.brief_prompt = False  # tools told in one line each: tell_tools_briefly() sets it
         self.sight = sight  # a sight.Sight, shared by the turn: whether the model takes images
         self.listeners = list(listeners)
+        self.tool_set = ToolSet(tool_set)  # which tools a request lists (tool_set.py)
         self.tools: dict[str, Tool] = {}
-        for item in [*tools, *managed_agents, FinalAnswerTool()]:
+        for item in [*tools, *managed_agents, NoteTool(self), MoreTools(self), FinalAnswerTool()]:
             self.tools.setdefault((t := self._as_tool(item)).name, t)
         self.step = 0
         # "running", then how the last run ended: "ok", "error", "cancelled" or "max_steps".
@@ -135,10 +139,12 @@ class Agent:
     # --- Helpers ---------------------------------------------------------------------
 
     def write_messages(self) -> list[dict]:
-        prompt = self.system_prompt()
-        if self.instructions:
-            prompt = f"{prompt}\n\n{self.instructions}"
+        prompt = "\n\n".join(p for p in (self.system_prompt(), self.instructions, notes_text(self.memory.notes)) if p)
         return self.memory.to_messages(prompt, sees_images=self.sees_images)
+
+    def listed_tools(self) -> list[Tool]:
+        """The tools this request tells the model of (tool_set.py); all stay callable."""
+        return self.tool_set.listed(self.tools, self.sees_images)
 
     @property
     def native_tools(self) -> bool:
@@ -156,8 +162,18 @@ class Agent:
 
     def tell_tools_briefly(self) -> None:
         """From now on each tool is told in one line in the system prompt: for a window the
-        full descriptions would crowd (context.py)."""
+        full descriptions would crowd (context.py); and the compact set, unless the setting
+        asks for the full one."""
         self.brief_prompt = True
+        self.tool_set.compact = self.tool_set.setting != "full"
+
+    def fit_tools_to(self, window_tokens: int) -> bool:
+        """The compact tool set for a small window, unless the setting says otherwise
+        (tool_set.py). True when this changed what the requests list."""
+        if self.tool_set.compact or not compact_for(self.tool_set.setting, window_tokens):
+            return False
+        self.tool_set.compact = self.brief_prompt = True
+        return True
 
     def cancel(self) -> None:
         """Stop the run, and every managed agent working under it."""

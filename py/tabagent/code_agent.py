@@ -34,7 +34,7 @@ class CodeAgent(Agent):
         self.shown_parts: list[dict] = []
 
     def system_prompt(self) -> str:
-        return prompts.code_system(self.name, self.tools.values(), brief=self.brief_prompt)
+        return prompts.code_system(self.name, self.listed_tools(), brief=self.brief_prompt)
 
     def extract_action(self, reply):
         code = find_code(reply.content, self.tools)

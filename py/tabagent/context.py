@@ -55,17 +55,19 @@ class ContextKeeper:
     async def generate(self, agent, messages: list[dict]):
         """The agent's request, fitted to the window; if the server still refuses it as too
         long, compacted once more and sent once more."""
-        tools = agent.tool_schemas()
-        messages = await self.fit(agent, messages, tools)
+        window = await self.known_window()
+        if agent.fit_tools_to(window.tokens):  # a small window: the compact tool set, from now on
+            messages = agent.write_messages() + messages[len(agent.write_messages()):]
+        messages = await self.fit(agent, messages)
         try:
             return await agent.ask_model(messages)
         except ContextTooLongError as error:
-            return await agent.ask_model(await self.recover(agent, messages, tools, error))
+            return await agent.ask_model(await self.recover(agent, messages, agent.tool_schemas(), error))
 
-    async def fit(self, agent, messages: list[dict], tools) -> list[dict]:
+    async def fit(self, agent, messages: list[dict]) -> list[dict]:
         """`messages` if they fit; else the agent's memory compacted, and its messages."""
         window = await self.known_window()
-        messages = _brief_if_crowded(agent, messages, tools, window)
+        messages, tools = _brief_if_crowded(agent, messages, agent.tool_schemas(), window)
         if count_messages(messages, tools) <= window.budget:
             return messages
         return await self._compact(agent, messages, tools, window, "before_request")
@@ -82,7 +84,7 @@ class ContextKeeper:
                                     "a guess after the server refused")
         self._remember(smaller)
         try:
-            compacted = _brief_if_crowded(agent, messages, tools, smaller)
+            compacted, tools = _brief_if_crowded(agent, messages, tools, smaller)
             compacted = await self._compact(agent, compacted, tools, smaller, "server_refused")
         except ContextTooLongError as refused:
             refused.message = f"{error.message} {refused.message}"
@@ -112,20 +114,24 @@ class ContextKeeper:
             _found[self._key] = window
 
 
-def _brief_if_crowded(agent, messages: list[dict], tools, window: ContextWindow) -> list[dict]:
-    """When the instructions would crowd the conversation out, the same request with each tool
-    told in one line."""
+def _brief_if_crowded(agent, messages: list[dict], tools, window: ContextWindow) -> tuple[list[dict], list | None]:
+    """When the instructions would crowd the conversation out, the same request (messages,
+    tools) with each tool told in one line, and the compact set unless the setting wants all."""
     if agent.brief_prompt or count_messages(messages[:1], tools) <= window.budget * BRIEF_ABOVE:
-        return messages
+        return messages, tools
     tail = messages[len(agent.write_messages()):]
     agent.tell_tools_briefly()
-    return agent.write_messages() + tail
+    return agent.write_messages() + tail, agent.tool_schemas()
 
 
 def _event_data(report: Compaction, window: ContextWindow, reason: str) -> dict:
     what = []
-    if report.dropped:
-        what.append(f"dropped {len(report.dropped)} old result{'s' * (len(report.dropped) != 1)}")
+    shortened = sum(1 for line in report.dropped if line.startswith(("shortened", "cut")))
+    if shortened:
+        what.append(f"shortened {shortened} page read{'s' * (shortened != 1)}")
+    if len(report.dropped) > shortened:
+        dropped = len(report.dropped) - shortened
+        what.append(f"dropped {dropped} old result{'s' * (dropped != 1)}")
     if report.summarised:
         what.append(f"summarised {report.summarised} older step{'s' * (report.summarised != 1)}")
     why = ("The server refused the conversation as longer than its context window"

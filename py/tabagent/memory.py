@@ -133,15 +133,16 @@ def _step_from_dict(data, number: int):
 
 
 class Memory:
-    def __init__(self, steps: list | None = None, seq: int = 0):
+    def __init__(self, steps: list | None = None, seq: int = 0, notes: list[str] | None = None):
         self.steps = steps or []
         self.seq = seq  # the last event sequence number, so a restored conversation continues it
+        self.notes = notes or []  # the model's notes (notes.py): no compaction removes them
 
     def append(self, step) -> None:
         self.steps.append(step)
 
     def reset(self) -> None:
-        self.steps = []
+        self.steps, self.notes = [], []
 
     def to_messages(self, system_prompt: str, sees_images: bool = True) -> list[dict]:
         """`sees_images`: false for a model that takes no images (each picture becomes a note)."""
@@ -161,12 +162,14 @@ class Memory:
                 step["answer"] = jsonable(step["answer"])
             if step["type"] == "task" and not step["parts"]:
                 del step["parts"]  # a task without pictures is stored as before them
-        return {"version": FORMAT_VERSION, "seq": self.seq, "steps": steps}
+        notes = {"notes": list(self.notes)} if self.notes else {}  # stored as before them when none
+        return {"version": FORMAT_VERSION, "seq": self.seq, "steps": steps, **notes}
 
     @classmethod
     def from_dict(cls, data: dict) -> Memory:
         steps = [_step_from_dict(s, n) for n, s in enumerate(data.get("steps", []), 1)]
-        return cls(steps, data.get("seq", 0))
+        notes = data.get("notes") if isinstance(data.get("notes"), list) else []
+        return cls(steps, data.get("seq", 0), [str(n) for n in notes])
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), ensure_ascii=False)

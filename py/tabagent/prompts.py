@@ -13,7 +13,11 @@ When you know the answer, call `final_answer` with it. If you need no tool, call
 `final_answer` right away. Never invent a tool or a result.
 If you cannot use the tool-calling interface, write each call as one JSON object:
 {{"name": "tool_name", "arguments": {{"argument": "value"}}}}
+"""
 
+# Only when the tools do not go in the request's `tools` (text calls): the prompt is the one
+# place the model learns them. Sent natively, they are not told twice.
+TOOL_LISTING = """
 Tools (arguments as JSON schema):
 {tools}
 """
@@ -54,15 +58,32 @@ EMPTY_REPLY = "Your reply was empty. Continue the task: call a tool, or give the
 
 
 def tool_calling_system(name: str, tools, brief: bool = False, native: bool = True) -> str:
-    """`brief`: each tool by its first sentence, for a small context window (the schemas go
-    with the request anyway). Not `native` (no `tools` go with the request: the endpoint
-    refused them), the schemas are listed in full, the one place the model learns them."""
-    if brief and native:
-        listing = "\n".join(f"- {t.name}: {first_sentence(t.description)}" for t in tools)
+    """`native`: the tools' schemas go in the request's `tools`, so the prompt does not list
+    them. Else (Chrome's built-in model, an endpoint that refused tools: tool_refusals.py) it
+    lists them with their schemas, the one place the model learns them; `brief`: TabAgent's own
+    in their first sentence, for a small context window."""
+    prompt = TOOL_CALLING_SYSTEM.format(name=name)
+    if native:
+        return prompt
+    if brief:
+        shown = [brief_schema(t)["function"] if getattr(t, "built_in", False) else
+                 {"name": t.name, "description": t.description, "parameters": t.parameters} for t in tools]
+        listing = "\n".join(f"- {f['name']}: {f['description']}\n  {json.dumps(f['parameters'], ensure_ascii=False)}"
+                            for f in shown)
     else:
         listing = "\n".join(f"- {t.name}: {t.description}\n  {json.dumps(t.parameters, ensure_ascii=False)}"
                             for t in tools)
-    return TOOL_CALLING_SYSTEM.format(name=name, tools=listing)
+    return prompt + TOOL_LISTING.format(tools=listing)
+
+
+def brief_schema(tool) -> dict:
+    """The tool as the request's `tools` carries it in a compact set: its first sentence, and
+    each argument's type, default and first sentence."""
+    schema = tool.parameters
+    properties = {n: {**p, "description": first_sentence(p["description"])} if p.get("description") else p
+                  for n, p in schema["properties"].items()}
+    return {"type": "function", "function": {"name": tool.name, "description": first_sentence(tool.description),
+                                             "parameters": {**schema, "properties": properties}}}
 
 
 def code_system(name: str, tools, brief: bool = False) -> str:

@@ -1,7 +1,7 @@
 """ToolCallingAgent: the model acts through OpenAI-style tool calls.
 
 Several calls in one reply run concurrently; their results are kept in the order
-the model made them. A tool call the model wrote in its text (text_calls.py) is read and run.
+the model made them. A tool call the model wrote as JSON text is recovered and run.
 """
 
 from __future__ import annotations
@@ -11,8 +11,7 @@ import asyncio
 from . import prompts
 from .agent import Agent
 from .memory import ActionStep, cut
-from .parsing import parse_arguments
-from .text_calls import split_text_calls
+from .parsing import find_json_tool_calls, parse_arguments
 from .tools import ToolInputError, format_result
 
 MORE = "To see the rest, call the tool again for a smaller part (a section, a page, an offset)."
@@ -28,25 +27,25 @@ def observation(call, text: str, is_error: bool, value) -> dict:
 
 class ToolCallingAgent(Agent):
     def system_prompt(self) -> str:
-        return prompts.tool_calling_system(self.name, self.tools.values(), brief=self.brief_prompt,
+        return prompts.tool_calling_system(self.name, self.listed_tools(), brief=self.brief_prompt,
                                            native=self.native_tools)
 
     def tool_schemas(self) -> list[dict] | None:
-        """The tools' schemas; None when the model takes text calls (tool_refusals.py)."""
+        """The listed tools' schemas, once per request; None when the model takes text calls."""
         if not self.native_tools:
             return None
-        return [tool.to_openai() for tool in self.tools.values()]
+        if self.brief_prompt:  # a small window: each tool in one sentence (tool_set.py)
+            return [prompts.brief_schema(tool) for tool in self.listed_tools()]
+        return [tool.to_openai() for tool in self.listed_tools()]
 
     def extract_action(self, reply):
         if reply.tool_calls:
             return reply.tool_calls, True
-        said, calls = split_text_calls(reply.content, self.tools)
-        return (calls, False, said) if calls else None
+        calls = find_json_tool_calls(reply.content, self.tools)
+        return (calls, False) if calls else None
 
     async def execute_action(self, action, step: ActionStep):
-        calls, step.native, *said = action
-        if said:  # the calls were streamed as text: the panel shows what was said around them
-            await self.emit("text_call", {"said": said[0]})
+        calls, step.native = action
         step.tool_calls = [{"id": c.id, "name": c.name, "arguments": c.arguments} for c in calls]
         if len(calls) == 1:  # skip gather's task per call in the common case
             results = [await self._call(calls[0])]
@@ -67,7 +66,7 @@ class ToolCallingAgent(Agent):
         await self.emit("tool_call", {"id": call.id, "name": call.name, "arguments": arguments})
         if problem is None and tool is None:
             problem = (f"Error: there is no tool named '{call.name}'. "
-                       f"Available tools: {', '.join(self.tools)}.")
+                       f"Available tools: {', '.join(t.name for t in self.listed_tools())}.")
         if problem is None:
             try:
                 value = await tool(**arguments)

@@ -61,3 +61,8 @@ def convert_units(value: float, from_unit: str, to_unit: str) -> float:
     else:
         result = value * FACTORS[source_kind][source] / FACTORS[source_kind][target]
     return float(f"{result:.10g}")  # 26.2 mi is 42.1648128 km, not 42.164812800000004
+
+
+# An example: listed to the model only once it asks for more tools (more_tools), so that it
+# costs no tokens in every request. Delete this line to have it listed always.
+convert_units.example = True

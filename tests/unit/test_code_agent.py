@@ -99,7 +99,7 @@ async def test_a_custom_executor_receives_code_and_tools():
     executor = RecordingExecutor()
     agent = CodeAgent(ScriptedModel([fenced("anything()")]), [lookup], executor=executor)
     assert await agent.run("x") == "from executor"
-    assert executor.runs == [("anything()", ["lookup"])]
+    assert executor.runs == [("anything()", ["lookup", "more_tools", "note"])]
 
 
 async def test_long_output_is_cut_with_a_note():

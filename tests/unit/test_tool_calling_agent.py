@@ -52,13 +52,16 @@ async def test_think_act_observe_then_final_answer(recorder):
         "prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}}
     # The second model call saw the tool call and its result, as OpenAI expects them.
     messages = model.calls[1]["messages"]
-    assert messages[0]["role"] == "system" and "add: Add two integers." in messages[0]["content"]
+    # The tools go once, in `tools`: the system prompt does not list them again.
+    assert messages[0]["role"] == "system" and "Add two integers" not in messages[0]["content"]
+    assert [t["function"]["description"] for t in model.calls[1]["tools"] if t["function"]["name"] == "add"] == [
+        "Add two integers."]
     assert messages[1:] == [
         {"role": "user", "content": "What is 2 + 3?"},
         {"role": "assistant", "content": "Let me add.", "tool_calls": [{"id": "c1", "type": "function",
          "function": {"name": "add", "arguments": '{"a": 2, "b": 3}'}}]},
         {"role": "tool", "tool_call_id": "c1", "content": "5"}]
-    assert [t["function"]["name"] for t in model.calls[0]["tools"]] == ["add", "final_answer"]
+    assert [t["function"]["name"] for t in model.calls[0]["tools"]] == ["add", "note", "final_answer"]
 
 
 async def test_events_serialise_to_json_and_back(recorder):
@@ -109,7 +112,7 @@ async def test_parallel_calls_run_concurrently_and_results_keep_their_order(reco
     (call("add", '{"a": 2, "b": }'), "the arguments are not valid JSON (Expecting value: line 1 column 15"),
     (call("add", {"a": 2}), "missing required argument 'b'"),
     (call("add", {"a": "two", "b": 3}), "argument 'a' should be integer, got string \"two\""),
-    (call("subtract", {"a": 1}), "there is no tool named 'subtract'. Available tools: add, final_answer"),
+    (call("subtract", {"a": 1}), "there is no tool named 'subtract'. Available tools: add, note, final_answer"),
 ])
 async def test_bad_calls_become_observations_and_the_run_continues(recorder, bad_call, expected):
     model = ScriptedModel([{"tool_calls": [bad_call]}, {"tool_calls": [call("add", {"a": 2, "b": 3})]},

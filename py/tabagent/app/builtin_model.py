@@ -78,6 +78,8 @@ class BrowserModel(Model):
         except Exception:  # an older bridge, or a Chrome that cannot say: it is not sent pictures
             return False
 
+    takes_tools = False  # the Prompt API has no tools: the prompt teaches text calls
+
     async def generate(self, messages, tools=None, on_token=None, on_retry=None,
                        on_reasoning=None) -> ModelReply:
         initial, prompt = prompt_messages(messages)

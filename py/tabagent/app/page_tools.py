@@ -278,7 +278,10 @@ def page_tools(bridge, consent, part_tokens=None, attached=None, sight=None) -> 
     working = WorkingTab(bridge)  # the user's tab, or one the turn opened (switch_tab)
     reader, actor = PageReader(working, consent, part_tokens, attached), PageActor(working, consent)
     seer = Screenshots(reader, sight or Sight.fixed(True))
-    return ([FunctionTool(getattr(reader, name)) for name in READING]
-            + [FunctionTool(getattr(seer, name)) for name in SEEING]
-            + [FunctionTool(getattr(actor, name)) for name in ACTING]
-            + [FunctionTool(getattr(working, name)) for name in CHOOSING_THE_TAB])
+    tools = ([FunctionTool(getattr(reader, name)) for name in READING]
+             + [FunctionTool(getattr(seer, name)) for name in SEEING]
+             + [FunctionTool(getattr(actor, name)) for name in ACTING]
+             + [FunctionTool(getattr(working, name)) for name in CHOOSING_THE_TAB])
+    for tool in tools:
+        tool.built_in = True  # a compact request lists only the core ones (tool_set.py)
+    return tools

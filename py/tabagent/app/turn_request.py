@@ -122,7 +122,7 @@ def build_agent(request: dict, listener, *, tools=(), executor_factory=None, hos
         tools = [*tools, *mcp.tools(consent, request["conversation_id"])]
     agent = _agent(top, model, list(tools), executor_factory, conversation_id=request["conversation_id"],
                    memory=memory, listeners=[listener], instructions=instructions_for(settings), context=context,
-                   sight=sight)
+                   sight=sight, tool_set=settings.get("tool_set", SETTINGS["tool_set"]))
     if isinstance(consent, AskTheUser):
         consent.emit = agent.emit  # confirmations are the turn's events, in its sequence
     return agent
@@ -157,8 +157,8 @@ def _agent(spec: dict, model, tools: list, executor_factory, **options):
     kind = spec.get("agent", SETTINGS["agent"])
     if kind not in AGENT_KINDS:
         raise ValueError(f"Unknown agent kind {kind!r}: choose one of {', '.join(AGENT_KINDS)}.")
-    team = [_agent(member, model, tools, executor_factory, context=options.get("context"), sight=options.get("sight"))
-            for member in spec.get("team") or []]
+    shared = {key: options[key] for key in ("context", "sight", "tool_set") if key in options}
+    team = [_agent(member, model, tools, executor_factory, **shared) for member in spec.get("team") or []]
     if kind == "code" and executor_factory is not None:
         # Keyed by the agent's name, so an agent's variables outlive its turn (in the extension
         # each name gets its own sandbox, for the conversation).

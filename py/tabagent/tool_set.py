@@ -1,0 +1,92 @@
+"""Which tools a request offers the model: every tool an agent has stays callable, but only
+some are listed (their schemas sent, or told in the prompt).
+
+- The full set: every tool but the examples (a tool marked `example = True`, such as
+  py/user_tools/convert_units.py) and those the model cannot use (`screenshot` for a model
+  that takes no images).
+- The compact set, for a small context window: of TabAgent's own tools (marked `built_in`,
+  as the page tools are) the core reading and acting ones (CORE) and the notes tool, with
+  one-line descriptions; the tools the user added (their own, MCP servers', managed agents)
+  are listed as in the full set, in one line each.
+Whatever a set leaves out is reachable: `more_tools` lists it in one line each and, given
+names, lists those tools in every later request.
+
+The setting ("tool_set": auto, full, compact) decides; on auto the window does (COMPACT_UP_TO).
+"""
+
+from __future__ import annotations
+
+from .prompts import first_sentence
+from .tools import Tool, ToolInputError
+
+SETTING_CHOICES = ("auto", "full", "compact")
+# Windows (tokens) up to which "auto" gives the compact set: Ollama's 4,096 below 24 GiB of
+# memory, a local server's usual 8,192, and the 16,384 some give.
+COMPACT_UP_TO = 16_384
+# The tools a compact request lists: read, find, list the controls, act on them, keep notes.
+CORE = ("read_page", "find_in_page", "list_controls", "click", "type_text", "press_key", "navigate",
+        "note", "final_answer")
+# Tools that show the model a picture: offered only to a model that takes images (sight.py).
+NEEDS_SIGHT = ("screenshot",)
+
+
+def compact_for(setting: str, window_tokens: int | None) -> bool:
+    """Whether a request gets the compact set, by the setting and the window."""
+    if setting in ("full", "compact"):
+        return setting == "compact"
+    return window_tokens is not None and window_tokens <= COMPACT_UP_TO
+
+
+class ToolSet:
+    """The listing state of one agent's tools: which set, and what the model asked to add."""
+
+    def __init__(self, setting: str = "auto"):
+        self.setting = setting if setting in SETTING_CHOICES else "auto"
+        self.compact = setting == "compact"
+        self.added: set[str] = set()  # named through more_tools: listed from then on
+
+    def listed(self, tools: dict[str, Tool], sees_images: bool) -> list[Tool]:
+        """The tools a request lists, in the agent's order; more_tools when something is left out."""
+        usable = [t for t in tools.values() if sees_images or t.name not in NEEDS_SIGHT]
+        shown = [t for t in usable if t.name != MoreTools.name and self._shows(t)]
+        if len(shown) < len(usable) - (MoreTools.name in tools):
+            shown.insert(len(shown) - (shown[-1].name == "final_answer" if shown else 0), tools[MoreTools.name])
+        return shown
+
+    def left_out(self, tools: dict[str, Tool], sees_images: bool) -> list[Tool]:
+        listed = {t.name for t in self.listed(tools, sees_images)}
+        return [t for t in tools.values() if t.name not in listed and t.name != MoreTools.name
+                and (sees_images or t.name not in NEEDS_SIGHT)]
+
+    def _shows(self, tool: Tool) -> bool:
+        if tool.name in self.added:
+            return True
+        if getattr(tool, "example", False):
+            return False
+        return not self.compact or tool.name in CORE or not getattr(tool, "built_in", False)
+
+
+class MoreTools(Tool):
+    """Lists the tools a request left out, and adds the ones the model names."""
+    name = "more_tools"
+    description = ("Lists more tools (reading tables, links, tabs, forms, scrolling and others), "
+                   "one line each; with names, makes those tools available.")
+    inputs = {"names": {"type": "array", "items": {"type": "string"}, "nullable": True,
+                        "description": "tools to make available, from the list this gives"}}
+
+    def __init__(self, agent):
+        self.agent = agent
+
+    def forward(self, names: list[str] | None = None) -> str:
+        left = {t.name: t for t in self.agent.tool_set.left_out(self.agent.tools, self.agent.sees_images)}
+        if not names:
+            if not left:
+                return "Every tool is available already."
+            return "More tools (call more_tools with names to use them):\n" + "\n".join(
+                f"- {t.name}: {first_sentence(t.description)}" for t in left.values())
+        unknown = [n for n in names if n not in self.agent.tools]
+        if unknown:
+            raise ToolInputError(f"no tool named {', '.join(unknown)}; call more_tools() for the list")
+        self.agent.tool_set.added.update(names)
+        return "Now available: " + "; ".join(f"{n}: {first_sentence(self.agent.tools[n].description)}"
+                                             for n in names)
