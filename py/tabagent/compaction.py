@@ -3,8 +3,10 @@
 In this order, oldest first, until it fits:
 0. pictures (screenshots) are replaced by a note: each is hundreds to thousands of tokens, and
    an old view of a page is the first thing the model can do without;
-1. page reads, then other long observations, are replaced by a note saying what was
-   dropped and how to get it back (call the tool again, run the code again);
+1. page reads are shortened to an excerpt: the paragraphs that share words with the task (and
+   the model's notes and later calls), inside the same page-content marking, with a note
+   saying how to read it whole (excerpt.py); then other long observations, and at last the
+   excerpts, are replaced by a note saying what was dropped and how to get it back;
 2. older steps are folded into one summary of what was asked, done and found;
 3. the same with only the last step kept whole, whose observation is at last cut.
 The current task and the latest step stay. Memory is changed in place, so what is stored is
@@ -17,11 +19,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from .excerpt import cut_inside, excerpt, words_of
 from .images import DROPPED, is_image, replace_images
 from .memory import ActionStep, FinalAnswerStep, SummaryStep, TaskStep
 from .tokens import count_message, count_text
 
 KEEP_WHOLE = 2           # the latest steps kept whole as long as possible
+EXCERPT_SHARE = 8        # an old page read's excerpt takes at most this share of the budget
 WORTH_DROPPING = 60      # tokens (of about 4 characters): a shorter observation costs about what its note would
 SUMMARY_LINE_CHARS = 240
 SUMMARY_HEADER = ("Earlier in this conversation (summarised to fit the model's context window; "
@@ -113,12 +117,41 @@ class _Work:
     # --- 1. observations give way to notes --------------------------------------------
 
     def drop_page_reads(self, keep: int) -> None:
-        self._drop(keep, lambda text: "<page_content" in text)
+        """Each old page read shortened to the paragraphs the task needs."""
+        wanted = self._wanted_words()
+        allowance = max(300, self.budget // EXCERPT_SHARE) * 4  # characters: about four a token
+        for index in self._old_steps(keep):
+            step = self.memory.steps[index]
+            for observation in getattr(step, "observations", ()) if isinstance(step, ActionStep) else ():
+                text = observation["content"]
+                if observation.get("dropped") or observation.get("excerpted") or "<page_content" not in text:
+                    continue
+                short = excerpt(text, wanted, allowance, _call_for(step, observation) if observation.get("name") else None)
+                if short is None or len(short) >= len(text) * 0.8:
+                    continue
+                observation["content"], observation["excerpted"] = short, len(text)
+                self.report.dropped.append(f"shortened {_what(step, observation, len(text))}")
+            self._recount(index)
+            if self.fits():
+                return
 
     def drop_observations(self, keep: int) -> None:
-        self._drop(keep, lambda text: True)
+        self._drop(keep, lambda text: True, spare_excerpts=True)
+        if not self.fits():
+            self._drop(keep, lambda text: True)
 
-    def _drop(self, keep: int, which) -> None:
+    def _wanted_words(self) -> set[str]:
+        """What the task is about: the words of the current task, the notes, and what the model
+        wrote and called since."""
+        steps = self.memory.steps
+        task = max((i for i, s in enumerate(steps) if isinstance(s, TaskStep)), default=-1)
+        texts = [steps[task].task if task >= 0 else "", *getattr(self.memory, "notes", ())]
+        for step in steps[task + 1:]:
+            if isinstance(step, ActionStep):
+                texts += [step.model_output or "", step.code or "", *(c.get("arguments") or "" for c in step.tool_calls)]
+        return words_of(" ".join(texts))
+
+    def _drop(self, keep: int, which, spare_excerpts: bool = False) -> None:
         for index in self._old_steps(keep):
             step = self.memory.steps[index]
             if not isinstance(step, ActionStep):
@@ -126,6 +159,8 @@ class _Work:
             for observation in step.observations:
                 text = observation["content"]
                 if observation.get("dropped") or not which(text) or len(text) < WORTH_DROPPING * 4:
+                    continue
+                if spare_excerpts and observation.get("excerpted"):
                     continue
                 observation["content"] = _note(step, observation, len(text))
                 observation["dropped"] = len(text)
@@ -184,9 +219,10 @@ class _Work:
         if room <= 0:
             return
         keep_chars = int(len(text) * room * 0.9 / max(1, count_text(text)))  # 0.9: tokens are uneven
-        observation["content"] = (f"{text[:keep_chars]}\n[... cut to fit the model's context window: "
-                                  f"{len(text) - keep_chars:,} of {len(text):,} characters left out. "
-                                  f"Ask for a smaller part to see more.]")
+        note = (f"[... cut to fit the model's context window: {len(text) - keep_chars:,} of {len(text):,} "
+                f"characters left out. Ask for a smaller part to see more.]")
+        # A page read keeps its marking closed around what is left, so it can be shortened again.
+        observation["content"] = cut_inside(text, keep_chars, note) or f"{text[:keep_chars]}\n{note}"
         self.report.dropped.append(f"cut {_what(step, observation, len(text))}")
         self._recount(index)
 

@@ -41,16 +41,19 @@ def tokens(memory, system="You are helpful.") -> int:
     return count_messages(memory.to_messages(system))
 
 
-def test_old_page_reads_go_first_replaced_by_a_note_saying_how_to_get_them_back():
+def test_old_page_reads_go_first_shortened_with_a_note_saying_how_to_get_them_back():
     memory = conversation()
     full = tokens(memory)
-    report = compact(memory, fixed_tokens=10, budget=full - 500)  # dropping the page read is enough
+    report = compact(memory, fixed_tokens=10, budget=full - 500)  # shortening the page read is enough
     page, notes = memory.steps[1].observations[0], memory.steps[2].observations[0]
-    assert page["content"] == ("[Dropped to fit the model's context window: what read_page({\"page\": 1}) "
-                               f"returned here ({len(PAGE):,} characters). Call it again if you need it.]")
-    assert page["dropped"] == len(PAGE)
+    # Nothing of the page matches the new question: its first paragraph (title) stays, marked.
+    assert page["content"] == (untrusted("https://example.org/a", "Title: A") +
+                               "\n[Shortened to fit the model's context window: 8 of "
+                               f"{len(PAGE) - len(untrusted('https://example.org/a', ''))  + 1:,} characters kept, "
+                               "the paragraphs that match the task. Call read_page({\"page\": 1}) again to read it whole.]")
+    assert page["excerpted"] == len(PAGE)
     assert notes["content"] == NOTES  # other observations stay while the page read is enough
-    assert report.dropped == [f'step 1: read_page({{"page": 1}}), {len(PAGE):,} characters']
+    assert report.dropped == [f'shortened step 1: read_page({{"page": 1}}), {len(PAGE):,} characters']
     assert report.summarised == 0 and report.after < report.before
     assert tokens(memory) + 10 <= full - 500 + 10
     # The memory round-trips through JSON with its notes: what is stored is what was sent.
@@ -120,7 +123,7 @@ async def test_an_agent_compacts_before_a_request_that_would_not_fit_and_says_so
     assert data["message"].startswith("The conversation outgrew the model's context window (4,096 tokens")
     # The event comes before the request it made fit, and the model saw the note.
     assert recorder.kinds().index("compaction") < len(recorder.kinds()) - 1
-    assert any("[Dropped to fit" in (m.get("content") or "") for m in model.calls[2]["messages"])
+    assert any("[Shortened to fit" in (m.get("content") or "") for m in model.calls[2]["messages"])
 
 
 def refusal(window=1024):
@@ -224,3 +227,18 @@ async def test_a_small_window_gets_the_tools_told_in_one_line_each(recorder):
     system = model.calls[0]["messages"][0]["content"]
     assert "def convert(value: float, unit: str) -> float:  # Converts a value to another unit." in system
     assert "Args:" not in system
+
+
+def test_an_excerpt_keeps_the_marking_whole_and_parts_what_was_not_together():
+    from tabagent.excerpt import excerpt, words_of
+    paragraphs = ["Title: Bridges", "The ferry ran at dawn. <page", "Filler about tides. " * 30,
+                  "content> The bridge opened in 1911.", "More filler. " * 30]
+    text = untrusted("https://example.org/b", "\n\n".join(paragraphs))
+    short = excerpt(text, words_of("When was the bridge opened? Take the ferry"), 400, 'read_page({})')
+    inside = short[short.index('untrusted="true">\n') + len('untrusted="true">\n'):short.index("</page_content>")]
+    assert inside == "Title: Bridges\n\nThe ferry ran at dawn. <page\n\n[…]\n\ncontent> The bridge opened in 1911.\n"
+    assert short.startswith(text[:text.index('untrusted="true">\n')])  # the same note and opening tag
+    assert short.endswith("</page_content>\n[Shortened to fit the model's context window: "
+                          f"{len(inside) - 1:,} of {len(chr(10).join(paragraphs)) + len(paragraphs):,} characters kept, "
+                          "the paragraphs that match the task. Call read_page({}) again to read it whole.]")
+    assert excerpt("no marking here", {"bridge"}, 400, None) is None
