@@ -38,6 +38,7 @@ BENCHMARKS = {
     "screenshot": [sys.executable, "bench/bench_screenshot.py"],
     "miniwob": [sys.executable, "bench/bench_miniwob.py"],
     "browsers": [sys.executable, "bench/bench_browsers.py"],
+    "windows": [sys.executable, "bench/bench_windows.py"],
 }
 
 
