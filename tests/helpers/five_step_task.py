@@ -17,8 +17,13 @@ from __future__ import annotations
 import json
 import random
 import re
+import sys
+from pathlib import Path
 
-from tabagent.replies import ModelReply, ToolCall, new_call_id
+if "tabagent" not in sys.modules:  # the e2e tests and the bench run it from a checkout: py/
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "py"))
+
+from tabagent.replies import ModelReply, ToolCall, new_call_id  # noqa: E402
 
 URL = "https://news.example/bridges/old-harbour-bridge"
 TASK = ("Read the article on this page. Then search this site for the engineer who designed the "
