@@ -22,6 +22,7 @@ def notes_text(notes: list[str]) -> str:
 
 
 class NoteTool(Tool):
+    built_in = True  # TabAgent's own: told in one sentence in a compact request
     name = "note"
     description = ("Keeps a short note (a fact you found, what is left to do) in every later "
                    "request, even when older steps are dropped to fit the context window.")

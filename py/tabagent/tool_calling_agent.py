@@ -34,9 +34,10 @@ class ToolCallingAgent(Agent):
         """The listed tools' schemas, once per request; None when the model takes text calls."""
         if not self.native_tools:
             return None
-        if self.brief_prompt:  # a small window: each tool in one sentence (tool_set.py)
-            return [prompts.brief_schema(tool) for tool in self.listed_tools()]
-        return [tool.to_openai() for tool in self.listed_tools()]
+        # A small window: TabAgent's own tools in one sentence each (tool_set.py). The user's
+        # and MCP servers' go as they are, as the user was shown them.
+        return [prompts.brief_schema(tool) if self.brief_prompt and getattr(tool, "built_in", False)
+                else tool.to_openai() for tool in self.listed_tools()]
 
     def extract_action(self, reply):
         if reply.tool_calls:

@@ -68,6 +68,7 @@ class ToolSet:
 
 class MoreTools(Tool):
     """Lists the tools a request left out, and adds the ones the model names."""
+    built_in = True  # TabAgent's own: told in one sentence in a compact request
     name = "more_tools"
     description = ("Lists more tools (reading tables, links, tabs, forms, scrolling and others), "
                    "one line each; with names, makes those tools available.")

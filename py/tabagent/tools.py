@@ -119,6 +119,7 @@ def tool(function=None, *, name: str | None = None, description: str | None = No
 
 
 class FinalAnswerTool(Tool):
+    built_in = True  # TabAgent's own: told in one sentence in a compact request
     name = "final_answer"
     description = "Give the final answer to the task. Call it once you have the answer."
     inputs = {"answer": {"type": "string", "description": "The final answer to the task."}}

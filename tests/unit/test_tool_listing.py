@@ -74,7 +74,10 @@ async def test_a_small_window_gets_the_compact_set_and_more_tools_reaches_the_re
     listed = names(sent["tools"])
     assert set(listed) == {"read_page", "find_in_page", "list_controls", "click", "type_text", "press_key",
                            "navigate", "note", "lookup", "more_tools", "final_answer"}
-    assert all(". " not in t["function"]["description"].rstrip(".") for t in sent["tools"])  # one sentence
+    described = {t["function"]["name"]: t["function"]["description"] for t in sent["tools"]}
+    assert all(". " not in d.rstrip(".") for n, d in described.items() if n != "lookup")  # one sentence
+    # The user's own (and an MCP server's) tool goes as the user was shown it, whole.
+    assert described["lookup"] == "Looks a word up in the user's own dictionary. It knows every word the user added."
     listing = model.calls[1]["messages"][-1]["content"]
     assert "- extract_tables:" in listing and "- list_links:" in listing and "- read_page:" not in listing
     assert "screenshot" not in listing  # this model cannot see
