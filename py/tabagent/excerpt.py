@@ -67,9 +67,9 @@ def excerpt(text: str, wanted: set[str], max_chars: int, call: str | None) -> st
         pieces.append(paragraphs[i])
         previous = i
     shown = "".join(pieces)
-    again = f"Call {call} again" if call else "Read it again"
+    again = f"Call {call} again to read it whole" if call else "Run the code again to read it whole"
     note = (f"[Shortened to fit the model's context window: {len(shown):,} of {len(inner):,} characters "
-            f"kept, the paragraphs that match the task. {again} to read it whole.]")
+            f"kept, the paragraphs that match the task. {again}.]")
     return f"{text[:inside]}{shown}\n{CLOSING}\n{note}"
 
 

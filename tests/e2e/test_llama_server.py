@@ -143,6 +143,7 @@ def test_a_conversation_with_a_page_read_longer_than_the_window_completes(fresh_
     calls = [e["data"] for e in events if e["kind"] == "model_call"]
     assert calls[-1]["status"] == 200 and "data: {" in calls[-1]["response"]
     sent = json.loads(calls[-1]["request"])["messages"]
-    assert any("[Dropped to fit the model's context window" in (m.get("content") or "") for m in sent)
+    assert any(f"[{how} to fit the model's context window" in (m.get("content") or "")
+               for m in sent for how in ("Dropped", "Shortened"))
     assert llama.count_tokens("".join(m.get("content") or "" for m in sent)) < 2048
     assert not [e for e in events if e["kind"] == "error" and e["data"].get("kind") != "max_steps"]
