@@ -50,10 +50,6 @@ def body_kind(head: bytes) -> str | None:
 
 
 class Model:
-    # Whether the endpoint is sent the tools' schemas (`tools`); False: the prompt teaches them
-    # as text calls, which the agents read from the reply (parsing.py).
-    takes_tools = True
-
     async def generate(self, messages: list[dict], tools: list[dict] | None = None,
                        on_token: OnToken | None = None, on_retry: OnRetry | None = None,
                        on_reasoning: OnToken | None = None) -> ModelReply:

@@ -1,7 +1,7 @@
 """ToolCallingAgent: the model acts through OpenAI-style tool calls.
 
 Several calls in one reply run concurrently; their results are kept in the order
-the model made them. A tool call the model wrote as JSON text is recovered and run.
+the model made them. A tool call the model wrote in its text (text_calls.py) is read and run.
 """
 
 from __future__ import annotations
@@ -11,7 +11,8 @@ import asyncio
 from . import prompts
 from .agent import Agent
 from .memory import ActionStep, cut
-from .parsing import find_json_tool_calls, parse_arguments
+from .parsing import parse_arguments
+from .text_calls import split_text_calls
 from .tools import ToolInputError, format_result
 
 MORE = "To see the rest, call the tool again for a smaller part (a section, a page, an offset)."
@@ -31,7 +32,8 @@ class ToolCallingAgent(Agent):
                                            native=self.native_tools)
 
     def tool_schemas(self) -> list[dict] | None:
-        """The listed tools' schemas, once per request; None when the model takes text calls."""
+        """The listed tools' schemas, once per request; None when the model takes text calls
+        (tool_refusals.py)."""
         if not self.native_tools:
             return None
         # A small window: TabAgent's own tools in one sentence each (tool_set.py). The user's
@@ -42,11 +44,13 @@ class ToolCallingAgent(Agent):
     def extract_action(self, reply):
         if reply.tool_calls:
             return reply.tool_calls, True
-        calls = find_json_tool_calls(reply.content, self.tools)
-        return (calls, False) if calls else None
+        said, calls = split_text_calls(reply.content, self.tools)
+        return (calls, False, said) if calls else None
 
     async def execute_action(self, action, step: ActionStep):
-        calls, step.native = action
+        calls, step.native, *said = action
+        if said:  # the calls were streamed as text: the panel shows what was said around them
+            await self.emit("text_call", {"said": said[0]})
         step.tool_calls = [{"id": c.id, "name": c.name, "arguments": c.arguments} for c in calls]
         if len(calls) == 1:  # skip gather's task per call in the common case
             results = [await self._call(calls[0])]

@@ -49,7 +49,7 @@ def test_old_page_reads_go_first_shortened_with_a_note_saying_how_to_get_them_ba
     # Nothing of the page matches the new question: its first paragraph (title) stays, marked.
     assert page["content"] == (untrusted("https://example.org/a", "Title: A") +
                                "\n[Shortened to fit the model's context window: 8 of "
-                               f"{len(PAGE) - len(untrusted('https://example.org/a', ''))  + 1:,} characters kept, "
+                               f"{len(PAGE) - len(untrusted('https://example.org/a', '')) + 1:,} characters kept, "
                                "the paragraphs that match the task. Call read_page({\"page\": 1}) again to read it whole.]")
     assert page["excerpted"] == len(PAGE)
     assert notes["content"] == NOTES  # other observations stay while the page read is enough
