@@ -72,8 +72,8 @@ class MoreTools(Tool):
     name = "more_tools"
     description = ("Lists more tools (reading tables, links, tabs, forms, scrolling and others), "
                    "one line each; with names, makes those tools available.")
-    inputs = {"names": {"type": "array", "items": {"type": "string"}, "nullable": True,
-                        "description": "tools to make available, from the list this gives"}}
+    inputs = {"properties": {"names": {"type": "array", "items": {"type": "string"},
+                                       "description": "tools to make available, from the list this gives"}}}
 
     def __init__(self, agent):
         self.agent = agent
