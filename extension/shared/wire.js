@@ -21,7 +21,8 @@ export const SETTINGS = Object.freeze({
   "request_timeout": 120,
   "max_retries": 3,
   "model_sees_images": "auto",
-  "tool_set": "auto"
+  "tool_set": "auto",
+  "page_tools": true
 });
 
 // Bounds of the numeric settings: [lowest, highest].

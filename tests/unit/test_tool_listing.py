@@ -149,3 +149,15 @@ async def test_notes_stay_in_every_request_after_compaction_and_with_the_convers
     assert not any("1911" in json.dumps(m.get("tool_calls") or "") for m in last[1:])  # the call itself is gone
     assert "- The bridge opened in 1911." in last[0]["content"]
     assert Memory.from_json(agent.memory.to_json()).notes == ["The bridge opened in 1911."]
+
+
+async def test_page_tools_can_be_switched_off():
+    assert SETTINGS["page_tools"] is True
+    for on in (True, False):
+        model = ScriptedModel(["Done."])
+        request = {"conversation_id": f"c-{on}", "task": "What is 2 + 2?", "settings": {
+            "agent": "tool_calling", "base_url": "http://x", "context_window": 131_072, "page_tools": on}}
+        await Turns().run(request, lambda e: None, model=model, page=PageBridge("# A\n\nText."))
+        listed = names(model.calls[0]["tools"])
+        assert ("read_page" in listed and "click" in listed) is on
+        assert on or set(listed) == {"note", "final_answer"}

@@ -115,7 +115,7 @@ def build_agent(request: dict, listener, *, tools=(), executor_factory=None, hos
     if isinstance(model, OllamaModel):
         model.window = context.known_window  # num_ctx never beyond the window requests keep to
     sight = model_sight(model, settings, request.get("api_key"))
-    if page is not None:
+    if page is not None and settings.get("page_tools", True):  # off: no tool reads or acts on the tab
         tools = [*tools, *page_tools(page, consent, part_tokens=context.part_tokens, attached=attached_tabs(request),
                                      sight=sight)]
     if consent is not None and mcp is not None:  # the user's MCP servers' tools, each call as its policy says
