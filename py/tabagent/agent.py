@@ -10,7 +10,9 @@ from __future__ import annotations
 import asyncio
 import time
 import uuid
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
+from typing import TYPE_CHECKING, Any
 
 from . import prompts
 from .errors import ToolsRefusedError
@@ -26,13 +28,21 @@ from .tool_refusals import remember_refusal
 from .tool_set import MoreTools, ToolSet, compact_for
 from .tools import FinalAnswerTool, FunctionTool, Tool
 
+if TYPE_CHECKING:
+    from .context import ContextKeeper
+    from .events import Listener
+    from .models import Model
+    from .replies import ModelReply
+    from .sight import Sight
+
 
 class Agent:
-    def __init__(self, model, tools=(), *, name: str = "agent", description: str = "",
-                 max_steps: int = 10, conversation_id: str | None = None,
-                 memory: Memory | None = None, listeners=(), managed_agents=(),
-                 max_observation_chars: int = 20_000, instructions: str = "", context=None, sight=None,
-                 tool_set: str = "auto"):
+    def __init__(self, model: Model, tools: Iterable[Tool | Callable[..., Any]] = (), *, name: str = "agent",
+                 description: str = "", max_steps: int = 10, conversation_id: str | None = None,
+                 memory: Memory | None = None, listeners: Iterable[Listener] = (),
+                 managed_agents: Iterable[Agent | AgentTool] = (), max_observation_chars: int = 20_000,
+                 instructions: str = "", context: ContextKeeper | None = None, sight: Sight | None = None,
+                 tool_set: str = "auto") -> None:
         self.model, self.name, self.description = model, name, description
         self.instructions = instructions  # added to system_prompt(), never replacing it
         self.max_steps, self.max_observation_chars = max_steps, max_observation_chars
@@ -56,7 +66,7 @@ class Agent:
         self._streamed = {"text": 0, "reasoning": 0}  # by the model call under way: withdrawn if it fails
         self._reminded = False  # this turn's one reminder to act (reply_checks.py) was given
 
-    async def run(self, task: str, reset: bool = True):
+    async def run(self, task: str, reset: bool = True) -> Any:
         """Work on `task` until a final answer; returns it (None if cancelled).
         With reset=False the conversation in `memory` continues."""
         if reset:
@@ -128,11 +138,11 @@ class Agent:
         """The tools sent to the endpoint's native tool calling (None: don't send)."""
         return None
 
-    def extract_action(self, reply):
+    def extract_action(self, reply: ModelReply) -> object | None:
         """The action in a model reply, or None when it has none."""
         raise NotImplementedError
 
-    async def execute_action(self, action, step: ActionStep) -> tuple[bool, object]:
+    async def execute_action(self, action: Any, step: ActionStep) -> tuple[bool, object]:
         """Run `action`, recording it in `step`; return (is_final, answer)."""
         raise NotImplementedError
 
@@ -196,7 +206,7 @@ class Agent:
             await up._publish(replace(event, depth=event.depth + 1, seq=up.memory.seq,
                                       conversation_id=up.conversation_id))
 
-    async def _generate(self, tail: list[dict] = ()):
+    async def _generate(self, tail: Sequence[dict] = ()) -> ModelReply:
         """The model's reply to the memory's messages and `tail` (a last prompt). An endpoint
         that refuses tool definitions is asked once more with the tools in the prompt."""
         sends_tools = self.tool_schemas() is not None
@@ -214,7 +224,7 @@ class Agent:
             return await self.context.generate(self, messages)
         return await self.ask_model(messages)
 
-    async def ask_model(self, messages: list[dict]):
+    async def ask_model(self, messages: list[dict]) -> ModelReply:
         """Sends `messages` to the model as they are, streaming its reply out as events; the
         context keeper (context.py) calls it once it has fitted them to the window."""
         self._streamed = {"text": 0, "reasoning": 0}

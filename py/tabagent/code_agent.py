@@ -9,18 +9,22 @@ run as the code that makes those calls, never taken as the answer.
 from __future__ import annotations
 
 import keyword
-from typing import NamedTuple
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from . import prompts
 from .agent import Agent
 from .events import jsonable
 from .executor import Executor, LocalExecutor
 from .memory import ActionStep, cut
-from .replies import new_call_id
+from .replies import ModelReply, ToolCall, new_call_id
 from .parsing import find_code, parse_arguments
 from .reply_checks import CODE_NOTES
 from .text_calls import split_text_calls
 from .tools import Tool, format_result
+
+if TYPE_CHECKING:
+    from .models import Model
 
 MORE = "To see the rest, keep the value in a variable and print a slice of it, e.g. text[2000:4000]."
 
@@ -28,7 +32,8 @@ MORE = "To see the rest, keep the value in a variable and print a slice of it, e
 class CodeAgent(Agent):
     notes = CODE_NOTES
 
-    def __init__(self, model, tools=(), *, executor: Executor | None = None, **kwargs):
+    def __init__(self, model: Model, tools: Iterable[Tool | Callable[..., Any]] = (), *,
+                 executor: Executor | None = None, **kwargs: Any) -> None:
         super().__init__(model, tools, **kwargs)
         self.executor = executor or LocalExecutor()
         self.shown_parts: list[dict] = []
@@ -36,7 +41,7 @@ class CodeAgent(Agent):
     def system_prompt(self) -> str:
         return prompts.code_system(self.name, self.listed_tools(), brief=self.brief_prompt)
 
-    def extract_action(self, reply):
+    def extract_action(self, reply: ModelReply) -> str | WrittenCalls | None:
         code = find_code(reply.content, self.tools)
         if code is not None:
             return code
@@ -44,7 +49,7 @@ class CodeAgent(Agent):
         code = code_for_calls(calls)
         return WrittenCalls(code, said) if code is not None else None
 
-    async def execute_action(self, code: str, step: ActionStep):
+    async def execute_action(self, code: str | WrittenCalls, step: ActionStep) -> tuple[bool, Any]:
         if isinstance(code, WrittenCalls):  # streamed as text: the panel shows what was said
             await self.emit("text_call", {"said": code.said})
             code = code.code
@@ -78,7 +83,7 @@ class WrittenCalls(NamedTuple):
     said: str  # what the model wrote before them
 
 
-def code_for_calls(calls) -> str | None:
+def code_for_calls(calls: Iterable[ToolCall]) -> str | None:
     """The Python that makes `calls` (ToolCalls read from the text), printing what each
     returns as a tool message would show it; None when there are none or their arguments
     cannot be read (the agent then says what is wrong)."""
@@ -100,12 +105,12 @@ def _call_line(name: str, arguments: dict) -> str:
 class TracedTool(Tool):
     """A tool as the model's code sees it: each call shows in the event stream."""
 
-    def __init__(self, tool: Tool, agent: Agent):
+    def __init__(self, tool: Tool, agent: CodeAgent) -> None:
         self.tool, self.agent = tool, agent
         self.name, self.description = tool.name, tool.description
         self.inputs, self.output_type = tool.inputs, tool.output_type
 
-    async def __call__(self, *args, **kwargs):
+    async def __call__(self, *args: Any, **kwargs: Any) -> Any:
         call_id = new_call_id()
         arguments = self.tool.bind(args, kwargs)
         await self.agent.emit("tool_call", {"id": call_id, "name": self.name,

@@ -15,6 +15,8 @@ import ast
 import inspect
 import linecache
 import traceback
+from collections.abc import Iterable
+from typing import Any, NoReturn
 
 from .memory import cut
 
@@ -26,16 +28,16 @@ class FinalAnswer(BaseException):
     """Raised by `final_answer()`. A BaseException, so that model code's
     `except Exception:` cannot swallow the end of the run."""
 
-    def __init__(self, value):
+    def __init__(self, value: Any) -> None:
         super().__init__(value)
         self.value = value
 
 
-def final_answer(answer=None):
+def final_answer(answer: Any = None) -> NoReturn:
     raise FinalAnswer(answer)
 
 
-async def run_code(code: str, namespace: dict, async_names=(),
+async def run_code(code: str, namespace: dict, async_names: Iterable[str] = (),
                    max_output_chars: int = 20_000) -> dict:
     """Run `code` in `namespace` (kept between runs); return a plain dict
     {"output", "is_error", "is_final", "final_value"} that can cross postMessage."""

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 from .excerpt import cut_inside, excerpt, words_of
 from .images import DROPPED, is_image, replace_images
-from .memory import ActionStep, FinalAnswerStep, SummaryStep, TaskStep
+from .memory import ActionStep, FinalAnswerStep, Memory, Step, SummaryStep, TaskStep
 from .tokens import count_message, count_text
 
 KEEP_WHOLE = 2           # the latest steps kept whole as long as possible
@@ -49,11 +49,11 @@ class Compaction:
                 "summarised": self.summarised}
 
 
-def step_tokens(step) -> int:
+def step_tokens(step: Step) -> int:
     return sum(count_message(m) for m in step.to_messages())
 
 
-def compact(memory, fixed_tokens: int, budget: int) -> Compaction:
+def compact(memory: Memory, fixed_tokens: int, budget: int) -> Compaction:
     """Shrink `memory` until `fixed_tokens` (system prompt, tools, anything sent after the
     memory) plus the memory's messages fit in `budget` tokens."""
     costs = [step_tokens(s) for s in memory.steps]

@@ -10,10 +10,18 @@ once again: never the same request twice.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
+
 from .compaction import Compaction, DoesNotFit, compact
 from .context_window import DEFAULT_WINDOW, ContextWindow, discover, window_from_error
 from .errors import ContextTooLongError
 from .tokens import count_messages
+
+if TYPE_CHECKING:
+    from .agent import Agent
+    from .host import Host
+    from .replies import ModelReply
 
 # The share of a request the instructions (system prompt and tools) may take before the tools
 # are told in one line each.
@@ -23,7 +31,7 @@ _found: dict[tuple, ContextWindow] = {}
 
 
 class ContextKeeper:
-    def __init__(self, find_window, key: tuple | None = None):
+    def __init__(self, find_window: Callable[[], Awaitable[ContextWindow]], key: tuple | None = None) -> None:
         self._find = find_window  # async () -> ContextWindow
         self._key = key
         self.window: ContextWindow | None = _found.get(key) if key else None
@@ -37,7 +45,7 @@ class ContextKeeper:
         return cls(find)
 
     @classmethod
-    def for_endpoint(cls, host, base_url: str, model: str, api_key: str | None = None,
+    def for_endpoint(cls, host: Host, base_url: str, model: str, api_key: str | None = None,
                      provider: str = "", setting: int | None = None) -> ContextKeeper:
         async def find():
             return await discover(host, base_url, model, api_key, provider, setting)
@@ -52,7 +60,7 @@ class ContextKeeper:
         """How long one part of a page read should be for this window."""
         return self.window.part_tokens if self.window else default
 
-    async def generate(self, agent, messages: list[dict]):
+    async def generate(self, agent: Agent, messages: list[dict]) -> ModelReply:
         """The agent's request, fitted to the window; if the server still refuses it as too
         long, compacted once more and sent once more."""
         window = await self.known_window()
@@ -64,7 +72,7 @@ class ContextKeeper:
         except ContextTooLongError as error:
             return await agent.ask_model(await self.recover(agent, messages, agent.tool_schemas(), error))
 
-    async def fit(self, agent, messages: list[dict]) -> list[dict]:
+    async def fit(self, agent: Agent, messages: list[dict]) -> list[dict]:
         """`messages` if they fit; else the agent's memory compacted, and its messages."""
         window = await self.known_window()
         messages, tools = _brief_if_crowded(agent, messages, agent.tool_schemas(), window)
@@ -72,7 +80,8 @@ class ContextKeeper:
             return messages
         return await self._compact(agent, messages, tools, window, "before_request")
 
-    async def recover(self, agent, messages: list[dict], tools, error) -> list[dict]:
+    async def recover(self, agent: Agent, messages: list[dict], tools: list[dict] | None,
+                      error: ContextTooLongError) -> list[dict]:
         """After a server refused `messages` as too long: the messages compacted to fit a
         smaller window. Raises `error`, explained, when compacting changes nothing."""
         window = await self.known_window()

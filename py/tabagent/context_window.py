@@ -12,7 +12,11 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit, urlunsplit
+
+if TYPE_CHECKING:
+    from .host import Host
 
 DEFAULT_WINDOW = 8192  # the setting's default: what most local servers give a model, or more
 OLLAMA_DEFAULT = 4096  # what Ollama gives a model below 24 GiB of VRAM, when nothing says more
@@ -81,7 +85,7 @@ def window_from_error(text: str) -> int | None:
     return None
 
 
-async def discover(host, base_url: str, model: str, api_key: str | None = None,
+async def discover(host: Host, base_url: str, model: str, api_key: str | None = None,
                    provider: str = "", setting: int | None = None) -> ContextWindow:
     """The model's window, from the first source that knows it. Never raises: a source that
     fails or says nothing is skipped."""

@@ -11,11 +11,12 @@ from __future__ import annotations
 import json
 import math
 import re
+from typing import Any
 
 _INTEGER = re.compile(r"[+-]?\d+")
 
 
-def convert(value, schema: dict):
+def convert(value: Any, schema: dict) -> Any:
     """`value` converted to what `schema` asks for, or `value` itself when it already is that
     or has no single reading as it."""
     kinds = schema.get("type")

@@ -8,6 +8,7 @@ key"). `retryable` errors are retried by the model client with backoff.
 from __future__ import annotations
 
 import json
+from typing import Any
 
 
 class ModelError(Exception):
@@ -15,7 +16,7 @@ class ModelError(Exception):
     retryable = False
 
     def __init__(self, message: str, *, status: int | None = None, url: str | None = None,
-                 retry_after: float | None = None):
+                 retry_after: float | None = None) -> None:
         super().__init__(message)
         self.message, self.status, self.url = message, status, url
         self.retry_after = retry_after  # seconds the server asked us to wait, if it did
@@ -150,7 +151,7 @@ _STATUS_OF_TYPE = {"invalid_request_error": 400, "tool_use_failed": 400, "contex
                    "api_error": 500, "overloaded_error": 503}
 
 
-def error_in_body(error, url: str, model: str, mid_stream: bool = False) -> ModelError:
+def error_in_body(error: Any, url: str, model: str, mid_stream: bool = False) -> ModelError:
     """The error a server sent inside a 200 response, classified as the same error over
     HTTP would be: a 400 is not retried wherever it came from."""
     status = _status_in(error)

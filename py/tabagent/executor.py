@@ -38,7 +38,7 @@ class LocalExecutor(Executor):
     and for code you would run yourself; the extension runs code in a sandbox.
     """
 
-    def __init__(self, max_output_chars: int = 20_000):
+    def __init__(self, max_output_chars: int = 20_000) -> None:
         self.max_output_chars = max_output_chars
         self.namespace: dict = {}
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import sys
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator
 
 
 class NetworkError(Exception):
@@ -29,11 +29,11 @@ class Response:
     lower-case so callers need not guess the server's spelling.
     """
 
-    def __init__(self, status: int, headers: dict[str, str]):
+    def __init__(self, status: int, headers: dict[str, str]) -> None:
         self.status = status
         self.headers = headers
 
-    def chunks(self) -> AsyncIterator[bytes]:
+    def chunks(self) -> AsyncGenerator[bytes, None]:
         """The body as bytes, chunk by chunk (an async generator)."""
         raise NotImplementedError
 

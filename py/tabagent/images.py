@@ -15,6 +15,10 @@ import base64
 import binascii
 import re
 import struct
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .memory import Memory
 
 # Claude counts width * height / 750 and scales pictures to about 1,600 tokens; GPT-4o's tiles
 # come to about as much for a screenshot. A picture of unknown size counts as a large one.
@@ -37,12 +41,14 @@ _IMAGE_DATA = re.compile(r"(data:image/[\w.+-]+;base64,)([A-Za-z0-9+/=]{200,})")
 class TextWithImages(str):
     """A tool's text result that shows pictures too: `parts` are sent after the text."""
 
-    def __new__(cls, text: str, parts: list[dict]):
+    parts: list[dict]
+
+    def __new__(cls, text: str, parts: list[dict]) -> TextWithImages:
         result = super().__new__(cls, text)
         result.parts = list(parts)
         return result
 
-    def __getnewargs__(self):  # copied (dataclasses.asdict deep-copies) with its pictures
+    def __getnewargs__(self) -> tuple[str, list[dict]]:  # type: ignore[override]  # copied (dataclasses.asdict deep-copies) with its pictures
         return str(self), self.parts
 
 
@@ -50,7 +56,7 @@ def image_part(data_url: str) -> dict:
     return {"type": "image_url", "image_url": {"url": data_url}}
 
 
-def is_image(part) -> bool:
+def is_image(part: object) -> bool:
     return isinstance(part, dict) and part.get("type") == "image_url"
 
 
@@ -104,7 +110,7 @@ def without_image_data(text: str) -> str:
     return _IMAGE_DATA.sub(lambda m: f"{m.group(1)}[{len(m.group(2)):,} characters of picture, not kept]", text)
 
 
-def keep_images_within(memory, limit: int = KEPT_IMAGE_CHARS) -> int:
+def keep_images_within(memory: Memory, limit: int = KEPT_IMAGE_CHARS) -> int:
     """Keeps the newest pictures of `memory` that fit in `limit` characters, replacing the
     others by a note; returns how many were replaced."""
     room, replaced = limit, 0

@@ -11,13 +11,14 @@ from __future__ import annotations
 import ast
 import json
 import re
+from typing import Any
 
 _OPEN, _CLOSE = "{[(", "}])"
 _PAIRS = dict(zip(_OPEN, _CLOSE))
 _JSON_WORDS = {"true": "True", "false": "False", "null": "None"}
 
 
-def read_value(text: str, start: int = 0):
+def read_value(text: str, start: int = 0) -> tuple[Any, int]:
     """(value, end) for the value that starts at `text[start]`; ValueError if there is none."""
     try:
         return json.JSONDecoder().raw_decode(text, start)

@@ -7,14 +7,19 @@ manager's listeners one level deeper, so the side panel can indent them.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from . import prompts
 from .tools import Tool
+
+if TYPE_CHECKING:
+    from .agent import Agent
 
 
 class AgentTool(Tool):
     output_type = "string"
 
-    def __init__(self, agent):
+    def __init__(self, agent: Agent) -> None:
         if not agent.name or not agent.description:
             raise ValueError("an agent used as a tool needs a name and a description: the "
                              "manager's model reads them to decide when to call it")
@@ -26,7 +31,7 @@ class AgentTool(Tool):
             "context": {"type": "string", "description": "Facts or constraints it needs "
                         "(optional)."}}}
 
-    async def forward(self, task: str, context: str | None = None):
+    async def forward(self, task: str, context: str | None = None) -> Any:
         if self.agent.status == "running":
             raise RuntimeError(f"{self.name} is already working on a task; call it again after "
                                f"it answers")

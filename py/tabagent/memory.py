@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict, dataclass, field, fields
-from typing import Any
+from typing import Any, Union
 
 from .events import jsonable
 from .images import NOT_SHOWN, replace_images, text_part
@@ -132,13 +132,16 @@ def _step_from_dict(data, number: int):
         raise UnreadableMemory(f"{where} lacks a field its kind needs.") from None
 
 
+Step = Union[TaskStep, ActionStep, FinalAnswerStep, SummaryStep]
+
+
 class Memory:
-    def __init__(self, steps: list | None = None, seq: int = 0, notes: list[str] | None = None):
+    def __init__(self, steps: list[Step] | None = None, seq: int = 0, notes: list[str] | None = None) -> None:
         self.steps = steps or []
         self.seq = seq  # the last event sequence number, so a restored conversation continues it
         self.notes = notes or []  # the model's notes (notes.py): no compaction removes them
 
-    def append(self, step) -> None:
+    def append(self, step: Step) -> None:
         self.steps.append(step)
 
     def reset(self) -> None:

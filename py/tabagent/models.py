@@ -14,7 +14,7 @@ import inspect
 import json
 import random
 from collections.abc import Awaitable, Callable
-from typing import Union
+from typing import Any, Union
 
 from .errors import (BadResponseError, ModelError, ModelTimeoutError, UnreachableError,
                      error_for_status, error_in_body)
@@ -56,7 +56,7 @@ class Model:
         raise NotImplementedError
 
 
-async def notify(callback, *args) -> None:
+async def notify(callback: Callable[..., Any] | None, *args: Any) -> None:
     """Call a callback that may be plain or async."""
     if callback is not None:
         result = callback(*args)
@@ -69,7 +69,7 @@ class OpenAIModel(Model):
                  host: Host | None = None, timeout: float = 60.0, max_retries: int = 3,
                  stream: bool = True, backoff_base: float = 1.0, backoff_max: float = 30.0,
                  max_retry_wait: float = 60.0, temperature: float | None = None,
-                 extra_body: dict | None = None, headers: dict | None = None):
+                 extra_body: dict | None = None, headers: dict | None = None) -> None:
         base_url = base_url.rstrip("/")
         if not base_url.endswith("/chat/completions"):
             base_url += "/chat/completions"
@@ -88,8 +88,9 @@ class OpenAIModel(Model):
         """False once this endpoint refused tool definitions for this model (tool_refusals.py)."""
         return not refused(self)
 
-    async def generate(self, messages, tools=None, on_token=None, on_retry=None,
-                       on_reasoning=None) -> ModelReply:
+    async def generate(self, messages: list[dict], tools: list[dict] | None = None,
+                       on_token: OnToken | None = None, on_retry: OnRetry | None = None,
+                       on_reasoning: OnToken | None = None) -> ModelReply:
         body = json.dumps(self._request_body(messages, tools)).encode()
         streamed = (on_token, on_reasoning)
         attempt, exchanges = 0, []

@@ -17,12 +17,15 @@ from __future__ import annotations
 
 import contextlib
 import json
+from collections.abc import Awaitable, Callable
+from typing import Any
 
-from .context_window import _get_json, _root
+from .context_window import ContextWindow, _get_json, _root
+from .host import Host
 from .errors import (BadResponseError, ContextTooLongError, UnreachableError, error_in_body,
                      is_context_error)
 from .models import OpenAIModel
-from .replies import ReplyBuilder, new_call_id
+from .replies import ModelReply, ReplyBuilder, new_call_id
 from .images import image_url, is_image
 from .tokens import count_messages
 
@@ -33,7 +36,7 @@ _chosen: dict[tuple[str, str], int] = {}
 _recognised: dict[str, bool] = {}
 
 
-def num_ctx_for(messages: list[dict], tools) -> int:
+def num_ctx_for(messages: list[dict], tools: list[dict] | None) -> int:
     """A context that holds the request and a reply of a quarter as much (at least 1,024)."""
     need = count_messages(messages, tools)
     need += max(1024, need // 4)
@@ -43,7 +46,7 @@ def num_ctx_for(messages: list[dict], tools) -> int:
     return size
 
 
-async def recognise(host, base_url: str, api_key: str | None = None) -> bool:
+async def recognise(host: Host, base_url: str, api_key: str | None = None) -> bool:
     """Whether the OpenAI-compatible `base_url` (…/v1) is Ollama's: its /api/version answers
     {"version": ...}. Never raises: an endpoint that does not answer so is not Ollama."""
     if not base_url.rstrip("/").removesuffix("/chat/completions").endswith("/v1"):
@@ -58,19 +61,20 @@ async def recognise(host, base_url: str, api_key: str | None = None) -> bool:
 
 
 class OllamaModel(OpenAIModel):
-    def __init__(self, base_url: str, *args, **kwargs):
+    def __init__(self, base_url: str, *args: Any, **kwargs: Any) -> None:
         super().__init__(base_url, *args, **kwargs)
         root = base_url.rstrip("/").removesuffix("/chat/completions").removesuffix("/v1")
         self.url = root + "/api/chat"
-        self.window = None  # async () -> ContextWindow (context.py's): num_ctx stays within it
+        self.window: Callable[[], Awaitable[ContextWindow]] | None = None  # context.py's: num_ctx stays within it
         self._cap: int | None = None
 
-    async def generate(self, messages, tools=None, **callbacks):
+    async def generate(self, messages: list[dict], tools: list[dict] | None = None,  # type: ignore[override]
+                       **callbacks: Any) -> ModelReply:
         if self.window is not None:
             self._cap = (await self.window()).tokens
         return await super().generate(messages, tools, **callbacks)
 
-    def num_ctx(self, messages, tools) -> int:
+    def num_ctx(self, messages: list[dict], tools: list[dict] | None) -> int:
         """The turn's num_ctx: as before, unless this request needs more (within the window)."""
         key = (self.url, self.model)
         size = max(_chosen.get(key, 0), num_ctx_for(messages, tools))

@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 import json
 import re
+from collections.abc import Collection
 
 from .lenient_json import read_value
 
@@ -56,7 +57,7 @@ _CODE_TAGS = re.compile(r"<code>(.*?)(?:</code>|$)", re.DOTALL)
 _END_MARKERS = re.compile(r"\s*(<end_code>|<end_action>|</code>)\s*$")
 
 
-def find_code(content: str, tool_names=()) -> str | None:
+def find_code(content: str, tool_names: Collection[str] = ()) -> str | None:
     """The Python code in a reply, or None when the reply holds no code."""
     blocks = [m["code"] for m in _FENCED.finditer(content) if m["tag"].lower() in _PYTHON_TAGS]
     if not blocks and "<code>" in content:

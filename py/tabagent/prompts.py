@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .tools import Tool
 
 TOOL_CALLING_SYSTEM = """\
 You are {name}, an assistant that solves tasks step by step using tools.
@@ -57,7 +62,7 @@ have found so far, give your best answer to the task now, and say what is still 
 EMPTY_REPLY = "Your reply was empty. Continue the task: call a tool, or give the final answer."
 
 
-def tool_calling_system(name: str, tools, brief: bool = False, native: bool = True) -> str:
+def tool_calling_system(name: str, tools: Iterable[Tool], brief: bool = False, native: bool = True) -> str:
     """`native`: the tools' schemas go in the request's `tools`, so the prompt does not list
     them. Else (Chrome's built-in model, an endpoint that refused tools: tool_refusals.py) it
     lists them with their schemas, the one place the model learns them; `brief`: TabAgent's own
@@ -86,14 +91,14 @@ def brief_schema(tool) -> dict:
                                              "parameters": {**schema, "properties": properties}}}
 
 
-def code_system(name: str, tools, brief: bool = False) -> str:
+def code_system(name: str, tools: Iterable[Tool], brief: bool = False) -> str:
     """`brief`: each tool as its signature and first sentence, for a small context window."""
     show = brief_signature if brief else (lambda t: t.python_signature())
     listing = ("\n" if brief else "\n\n").join(show(t) for t in tools if t.name != "final_answer")
     return CODE_SYSTEM.format(name=name, tools=listing or "(none)")
 
 
-def brief_signature(tool) -> str:
+def brief_signature(tool: Tool) -> str:
     signature = tool.python_signature().split("\n", 1)[0]
     return f"{signature}  # {first_sentence(tool.description)}"
 

@@ -30,7 +30,7 @@ def _detail_text(detail: dict) -> str:
     return text if isinstance(text, str) else ""
 
 
-def content_parts(content) -> tuple[str, str]:
+def content_parts(content: str | list | None) -> tuple[str, str]:
     """(reasoning, text) of a message's content: a string, or a list of parts where
     Mistral's reasoning models send {"type": "thinking", "thinking": [{"type": "text", ...}]}."""
     if not isinstance(content, list):

@@ -159,7 +159,7 @@ def new_call_id() -> str:
     return "call_" + uuid.uuid4().hex[:12]
 
 
-def as_json_text(arguments) -> str:
+def as_json_text(arguments: str | dict | list | None) -> str:
     # A few servers (Ollama's native shape) send arguments as an object, not a string.
     if arguments is None:
         return ""

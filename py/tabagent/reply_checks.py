@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from .text_calls import why_unread
@@ -49,7 +50,7 @@ def promises_an_action(content: str) -> bool:
     return len(content) <= _SHORT and bool(_PROMISE.search(content))
 
 
-def unread_call_note(content: str, tools, notes: Notes) -> str | None:
+def unread_call_note(content: str, tools: Collection[str], notes: Notes) -> str | None:
     """What to tell the model when its reply is a call that could not be read, else None."""
     problem = why_unread(content, tools)
     if problem is None:

@@ -9,7 +9,13 @@ a model that takes none is a failed request, a sentence is not.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
+
 from .context_window import _get_json, _models_url, _root
+
+if TYPE_CHECKING:
+    from .host import Host
 
 SETTING_CHOICES = ("auto", "yes", "no")
 # Families that take images, found in the model's name (lowercase).
@@ -23,7 +29,8 @@ _found: dict[tuple, tuple[bool, str]] = {}
 class Sight:
     """Shared by a turn's agents and its screenshot tool. `sees` is None until learned."""
 
-    def __init__(self, find=None, key: tuple | None = None):
+    def __init__(self, find: Callable[[], Awaitable[tuple[bool, str]]] | None = None,
+                 key: tuple | None = None) -> None:
         self._find, self._key = find, key  # async () -> (sees, where it was learned)
         self.sees, self.source = _found.get(key, (None, "")) if key else (None, "")
 
@@ -41,7 +48,7 @@ class Sight:
         return self.sees
 
     @classmethod
-    def for_endpoint(cls, host, base_url: str, model: str, api_key: str | None = None,
+    def for_endpoint(cls, host: Host, base_url: str, model: str, api_key: str | None = None,
                      provider: str = "", setting: str = "auto") -> Sight:
         if setting in ("yes", "no"):
             return cls.fixed(setting == "yes")
@@ -51,7 +58,7 @@ class Sight:
         return cls(find, (base_url, model))
 
 
-async def discover(host, base_url: str, model: str, api_key: str | None, provider: str) -> tuple[bool, str]:
+async def discover(host: Host, base_url: str, model: str, api_key: str | None, provider: str) -> tuple[bool, str]:
     """(sees, where that was learned), from the first source that says. Never raises."""
     probes = (_ollama_capabilities,) if provider == "ollama" else (_listed_modalities,)
     for probe in probes:

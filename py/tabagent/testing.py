@@ -6,8 +6,15 @@
 
 from __future__ import annotations
 
-from .models import Model, notify
+from collections.abc import Callable, Iterable
+from typing import Union
+
+from .models import Model, OnRetry, OnToken, notify
 from .replies import ModelReply, ToolCall, as_json_text, new_call_id
+
+
+# A scripted reply: the content, a ModelReply, a dict of its fields, or an exception to raise.
+Scripted = Union[str, ModelReply, dict, BaseException]
 
 
 class ScriptedModel(Model):
@@ -19,12 +26,13 @@ class ScriptedModel(Model):
     The messages of each call are kept in `calls`.
     """
 
-    def __init__(self, replies):
+    def __init__(self, replies: Iterable[Scripted] | Callable[[list[dict]], Scripted]) -> None:
         self.replies = replies if callable(replies) else list(replies)
         self.calls: list[dict] = []
 
-    async def generate(self, messages, tools=None, on_token=None, on_retry=None,
-                       on_reasoning=None) -> ModelReply:
+    async def generate(self, messages: list[dict], tools: list[dict] | None = None,
+                       on_token: OnToken | None = None, on_retry: OnRetry | None = None,
+                       on_reasoning: OnToken | None = None) -> ModelReply:
         self.calls.append({"messages": messages, "tools": tools})
         if callable(self.replies):
             reply = self.replies(messages)
@@ -42,7 +50,7 @@ class ScriptedModel(Model):
         return reply
 
 
-def as_reply(reply) -> ModelReply:
+def as_reply(reply: str | ModelReply | dict) -> ModelReply:
     if isinstance(reply, ModelReply):
         return reply
     if isinstance(reply, str):

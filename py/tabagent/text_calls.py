@@ -26,6 +26,7 @@ from __future__ import annotations
 import ast
 import json
 import re
+from collections.abc import Collection
 
 from .lenient_json import python_words, read_value
 from .replies import ToolCall, new_call_id
@@ -36,12 +37,12 @@ _CALL_KEYS = set(_NAME_KEYS) | set(_ARG_KEYS) | {"type", "id", "tool_call_id"}
 _NAME = r"([A-Za-z_][\w.-]*)"
 
 
-def read_text_calls(content: str, tools) -> list[ToolCall]:
+def read_text_calls(content: str, tools: Collection[str]) -> list[ToolCall]:
     """The calls written in `content` (`tools`: the names, or name -> Tool), in order."""
     return split_text_calls(content, tools)[1]
 
 
-def split_text_calls(content: str, tools) -> tuple[str, list[ToolCall]]:
+def split_text_calls(content: str, tools: Collection[str]) -> tuple[str, list[ToolCall]]:
     """(what the model said before its calls, the calls): the panel shows the first in place
     of the streamed text once the calls are read (the `text_call` event)."""
     for reader in (_named_json_calls, _xml_calls, _json_calls, _python_calls):
@@ -322,7 +323,7 @@ _JSON_CALL = re.compile(r"""["']?(?:name|tool|tool_name)["']?\s*:\s*["'][\w.-]+[
                         r"""["']?(?:arguments|parameters|args)["']?\s*:""")
 
 
-def why_unread(content: str, tools) -> str | None:
+def why_unread(content: str, tools: Collection[str]) -> str | None:
     """What is wrong with a reply that looks like a tool call but reads as none ("" when that
     cannot be said; None when it does not look like a call: then it is prose)."""
     marker = _CALL_MARKERS.search(content)

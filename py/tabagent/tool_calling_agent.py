@@ -7,18 +7,23 @@ the model made them. A tool call the model wrote in its text (text_calls.py) is 
 from __future__ import annotations
 
 import asyncio
+from typing import Any, Union
 
 from . import prompts
 from .agent import Agent
 from .memory import ActionStep, cut
+from .replies import ModelReply, ToolCall
 from .parsing import parse_arguments
 from .text_calls import split_text_calls
 from .tools import ToolInputError, format_result
 
+# The calls of a reply, whether the endpoint sent them natively, and (for calls written in the
+# text) what the model said before them.
+Calls = Union[tuple[list[ToolCall], bool], tuple[list[ToolCall], bool, str]]
 MORE = "To see the rest, call the tool again for a smaller part (a section, a page, an offset)."
 
 
-def observation(call, text: str, is_error: bool, value) -> dict:
+def observation(call: ToolCall, text: str, is_error: bool, value: Any) -> dict:
     """What one call gave the model; a tool that showed pictures (images.py) adds their parts."""
     seen = {"id": call.id, "name": call.name, "content": str(text), "is_error": is_error}
     if not is_error and getattr(value, "parts", None):
@@ -41,13 +46,13 @@ class ToolCallingAgent(Agent):
         return [prompts.brief_schema(tool) if self.brief_prompt and getattr(tool, "built_in", False)
                 else tool.to_openai() for tool in self.listed_tools()]
 
-    def extract_action(self, reply):
+    def extract_action(self, reply: ModelReply) -> Calls | None:
         if reply.tool_calls:
             return reply.tool_calls, True
         said, calls = split_text_calls(reply.content, self.tools)
         return (calls, False, said) if calls else None
 
-    async def execute_action(self, action, step: ActionStep):
+    async def execute_action(self, action: Calls, step: ActionStep) -> tuple[bool, Any]:
         calls, step.native, *said = action
         if said:  # the calls were streamed as text: the panel shows what was said around them
             await self.emit("text_call", {"said": said[0]})

@@ -15,6 +15,7 @@ import json
 import re
 import types
 import typing
+from collections.abc import Callable
 from functools import cached_property
 from typing import Any, Literal, Union
 
@@ -33,10 +34,10 @@ class Tool:
     inputs: dict = {}
     output_type: str = "string"
 
-    def forward(self, **arguments):
+    def forward(self, *args: Any, **arguments: Any) -> Any:
         raise NotImplementedError(f"{type(self).__name__}.forward")
 
-    async def __call__(self, *args, **kwargs):
+    async def __call__(self, *args: Any, **kwargs: Any) -> Any:
         arguments = self.bind(args, kwargs)
         self.validate(arguments)
         result = self.forward(**arguments)
@@ -101,7 +102,8 @@ class Tool:
 
 
 class FunctionTool(Tool):
-    def __init__(self, function, name: str | None = None, description: str | None = None):
+    def __init__(self, function: Callable[..., Any], name: str | None = None,
+                 description: str | None = None) -> None:
         summary, arg_docs = parse_docstring(inspect.getdoc(function) or "")
         self.forward = function
         self.name = name or function.__name__
@@ -111,7 +113,8 @@ class FunctionTool(Tool):
         self.output_type = schema_for_type(returns).get("type", "any") if returns else "any"
 
 
-def tool(function=None, *, name: str | None = None, description: str | None = None):
+def tool(function: Callable[..., Any] | None = None, *, name: str | None = None,
+         description: str | None = None) -> FunctionTool | Callable[[Callable[..., Any]], FunctionTool]:
     """Make a tool of a plain or async function: `@tool` or `@tool(name=...)`."""
     if function is None:
         return lambda f: FunctionTool(f, name, description)
@@ -130,7 +133,7 @@ class FinalAnswerTool(Tool):
         if set(arguments) != {"answer"}:
             raise ToolInputError("final_answer takes exactly one argument, 'answer'.")
 
-    def forward(self, answer):
+    def forward(self, answer: Any) -> Any:
         return answer
 
 
@@ -151,7 +154,7 @@ _SIMPLE = {str: "string", int: "integer", float: "number", bool: "boolean",
 _ARRAYS = (list, tuple, set, frozenset, collections.abc.Sequence, collections.abc.Iterable)
 
 
-def schema_for_type(hint) -> dict:
+def schema_for_type(hint: Any) -> dict:
     if hint is Any:
         return {}
     if hint in _SIMPLE:
@@ -174,7 +177,7 @@ def schema_for_type(hint) -> dict:
                     f"bool, list, dict, Literal or Optional of these")
 
 
-def schema_for_function(function, arg_docs: dict[str, str]) -> dict:
+def schema_for_function(function: Callable[..., Any], arg_docs: dict[str, str]) -> dict:
     hints = typing.get_type_hints(function)
     properties, required = {}, []
     for param in inspect.signature(function).parameters.values():
@@ -233,7 +236,7 @@ def _py_type(schema: dict) -> str:
     return _PY_TYPES.get(kind, "Any")
 
 
-def check_value(value, schema: dict, where: str) -> str | None:
+def check_value(value: Any, schema: dict, where: str) -> str | None:
     """What is wrong with `value` against a (small subset of) JSON schema, or None."""
     kinds = schema.get("type")
     if kinds:

@@ -14,6 +14,7 @@ extension/shared/unseen-text.js `shown`), so the panel and settings apply the sa
 from __future__ import annotations
 
 import re
+from typing import Any
 
 # Ranges of code points, first and last: Unicode's default-ignorable code points
 # (DerivedCoreProperties.txt), the control characters but tab, line feed and carriage
@@ -42,7 +43,7 @@ def hides_text(text: str) -> bool:
     return bool(_UNSEEN.search(str(text)))
 
 
-def shown_within(value):
+def shown_within(value: Any) -> Any:
     """A JSON value (a tool's schema, a call's arguments) with `shown` applied to every string
     in it, keys included."""
     if isinstance(value, str):

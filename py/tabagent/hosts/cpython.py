@@ -7,8 +7,13 @@ interpreter (Pyodide) that does not have it.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncGenerator
+from typing import TYPE_CHECKING
 
 from ..host import Host, NetworkError, RequestTimeout, Response
+
+if TYPE_CHECKING:
+    import httpx
 
 
 class CPythonHost(Host):
@@ -26,7 +31,8 @@ class CPythonHost(Host):
             self._client, self._loop = httpx.AsyncClient(), loop
         return self._client
 
-    async def request(self, method, url, headers, body=None, timeout=None, follow_redirects=True):
+    async def request(self, method: str, url: str, headers: dict[str, str], body: bytes | None = None,
+                      timeout: float | None = None, follow_redirects: bool = True) -> Response:
         import httpx
 
         client = self._get_client()
@@ -48,12 +54,12 @@ class CPythonHost(Host):
 
 
 class HttpxResponse(Response):
-    def __init__(self, response):
+    def __init__(self, response: httpx.Response) -> None:
         super().__init__(response.status_code,
                          {k.lower(): v for k, v in response.headers.items()})
         self._response = response
 
-    async def chunks(self):
+    async def chunks(self) -> AsyncGenerator[bytes, None]:
         import httpx
 
         try:
@@ -64,7 +70,7 @@ class HttpxResponse(Response):
         except httpx.HTTPError as e:
             raise NetworkError(_describe(e)) from e
 
-    async def close(self):
+    async def close(self) -> None:
         await self._response.aclose()
 
 

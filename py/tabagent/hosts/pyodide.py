@@ -8,15 +8,21 @@ and Node.js 20. Cancelling the awaiting task aborts the request through an
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncGenerator
+from typing import TYPE_CHECKING
 
 import js
 from pyodide.ffi import JsException, to_js
 
 from ..host import Host, NetworkError, RequestTimeout, Response
 
+if TYPE_CHECKING:
+    from pyodide.ffi import JsProxy
+
 
 class PyodideHost(Host):
-    async def request(self, method, url, headers, body=None, timeout=None, follow_redirects=True):
+    async def request(self, method: str, url: str, headers: dict[str, str], body: bytes | None = None,
+                      timeout: float | None = None, follow_redirects: bool = True) -> Response:
         controller = js.AbortController.new()
         # No cookies: the key is the endpoint's credential. An extension with host permission
         # sends the user's cookies for that host even in fetch's default mode, and a redirect
@@ -32,7 +38,7 @@ class PyodideHost(Host):
             raise NetworkError(_describe(e)) from None
         return FetchResponse(response, controller, timeout)
 
-    def resolve_url(self, url, base):
+    def resolve_url(self, url: str, base: str) -> tuple[str, str] | None:
         """By the browser's own URL parser, the one its fetch uses."""
         try:
             parsed = js.URL.new(url, base)
@@ -44,12 +50,12 @@ class PyodideHost(Host):
 
 
 class FetchResponse(Response):
-    def __init__(self, response, controller, timeout):
+    def __init__(self, response: JsProxy, controller: JsProxy, timeout: float | None) -> None:
         super().__init__(int(response.status), headers=_headers(response))
         self._response, self._controller, self._timeout = response, controller, timeout
         self._closed = False
 
-    async def chunks(self):
+    async def chunks(self) -> AsyncGenerator[bytes, None]:
         if self._response.body is None:
             return
         reader = self._response.body.getReader()
@@ -67,7 +73,7 @@ class FetchResponse(Response):
             except JsException:
                 pass  # older runtimes refuse while a read is pending; abort() ends it anyway
 
-    async def close(self):
+    async def close(self) -> None:
         if not self._closed:
             self._closed = True
             self._controller.abort()

@@ -12,6 +12,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
+from collections.abc import Awaitable, Callable
+from typing import Any, Union
 
 from ..host import Host, default_host
 from . import messages
@@ -26,11 +28,13 @@ CLIENT_INFO = {"name": "TabAgent", "version": "1"}
 MAX_PAGES = 50       # of a paged list: a server that pages forever is cut off
 MAX_TOOLS = 1000
 METHOD_NOT_FOUND = -32601
+# on_progress(progress, total, message) as the server reports a call's progress; plain or async.
+OnProgress = Callable[[Any, Any, Any], Union[None, Awaitable[None]]]
 
 
 class MCPClient:
     def __init__(self, url: str, name: str = "server", host: Host | None = None,
-                 headers: dict | None = None, transport: str = "auto", timeout: float = 60):
+                 headers: dict | None = None, transport: str = "auto", timeout: float = 60) -> None:
         self.url, self.name = url, name
         self.host = host or default_host()
         self.headers = dict(headers or {})
@@ -84,10 +88,10 @@ class MCPClient:
         if self.transport is not None:
             await self.transport.close()
 
-    async def __aenter__(self):
+    async def __aenter__(self) -> MCPClient:
         return await self.connect()
 
-    async def __aexit__(self, *exc):
+    async def __aexit__(self, *exc: object) -> None:
         await self.close()
 
     # -- requests ---------------------------------------------------------------------------
@@ -167,7 +171,7 @@ class MCPClient:
         return await self._paged("tools/list", "tools")
 
     async def call_tool(self, name: str, arguments: dict, timeout: float | None = None,
-                        on_progress=None) -> dict:
+                        on_progress: OnProgress | None = None) -> dict:
         """The tool's result as the server sent it ({"content": [...], "isError": ...})."""
         params = {"name": name, "arguments": arguments}
         token = None
@@ -193,7 +197,7 @@ class MCPClient:
         return await self._request("prompts/get", {"name": name, "arguments": arguments or {}})
 
 
-async def connect(url: str, **options) -> MCPClient:
+async def connect(url: str, **options: Any) -> MCPClient:
     return await MCPClient(url, **options).connect()
 
 

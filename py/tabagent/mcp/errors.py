@@ -10,7 +10,7 @@ from ..unseen import bounded
 class MCPError(Exception):
     """The server could not be reached, refused us, or answered something unusable."""
 
-    def __init__(self, message: str, code: int | None = None):
+    def __init__(self, message: str, code: int | None = None) -> None:
         super().__init__(message)
         self.code = code  # the JSON-RPC error code, when the server sent one
 

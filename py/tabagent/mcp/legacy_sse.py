@@ -17,10 +17,11 @@ from ..host import Host, NetworkError, RequestTimeout
 from ..unseen import bounded
 from . import messages
 from .errors import MCPError, http_error
+from .messages import OnMessage
 
 
 class LegacySSE:
-    def __init__(self, url: str, host: Host, headers: dict | None = None):
+    def __init__(self, url: str, host: Host, headers: dict | None = None) -> None:
         self.url, self.host = url, host
         self.extra_headers = dict(headers or {})
         self.session_id = None
@@ -109,7 +110,7 @@ class LegacySSE:
     async def notify(self, message: dict, timeout: float | None = 30) -> None:
         await self._post(message, timeout)
 
-    async def request(self, message: dict, on_message, timeout: float | None = None) -> dict:
+    async def request(self, message: dict, on_message: OnMessage, timeout: float | None = None) -> dict:
         self._on_message = on_message
         answer = asyncio.get_running_loop().create_future()
         self._pending[message["id"]] = answer

@@ -6,10 +6,19 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+from collections.abc import AsyncGenerator, Awaitable, Callable
+from typing import TYPE_CHECKING, Any
 
 from ..sse import SSEParser
 from ..unseen import bounded
 from .errors import MCPError
+
+if TYPE_CHECKING:
+    from ..host import Response
+    from ..sse import SSEEvent
+
+# on_message(message): what a server sends that answers no request of ours.
+OnMessage = Callable[[dict], Awaitable[None]]
 
 # No message of a server's may be larger: a result far past what the model could read, or a
 # body that never ends, is refused instead of filling the memory of the tab's Python.
@@ -30,7 +39,7 @@ def notification(method: str, params: dict | None = None) -> dict:
     return message
 
 
-def response(id_, result: dict | None = None, error: dict | None = None) -> dict:
+def response(id_: Any, result: dict | None = None, error: dict | None = None) -> dict:
     if error is not None:
         return {"jsonrpc": "2.0", "id": id_, "error": error}
     return {"jsonrpc": "2.0", "id": id_, "result": result or {}}
@@ -72,7 +81,7 @@ def json_bytes(message: dict) -> bytes:
     return json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode()
 
 
-async def read_body(response, url: str, limit: int = MAX_MESSAGE_BYTES, cut: bool = False) -> bytes:
+async def read_body(response: Response, url: str, limit: int = MAX_MESSAGE_BYTES, cut: bool = False) -> bytes:
     """The whole body; past `limit` bytes the request is aborted and MCPError raised, or with
     `cut` the first `limit` bytes returned (enough of an error page to quote)."""
     body = bytearray()
@@ -94,7 +103,7 @@ def too_large(url: str, limit: int = MAX_MESSAGE_BYTES) -> MCPError:
                     f"TabAgent stopped reading it.")
 
 
-async def events(response, url: str):
+async def events(response: Response, url: str) -> AsyncGenerator[SSEEvent, None]:
     """The server-sent events of a response, as they come; MCPError once more than a message's
     worth of bytes has come without a whole event (a line that never ends)."""
     parser, unread = SSEParser(), 0
@@ -108,7 +117,7 @@ async def events(response, url: str):
                 yield event
 
 
-async def stop_reading(task) -> None:
+async def stop_reading(task: asyncio.Future | None) -> None:
     """Ends a transport's background reader (the server's event stream), whatever state it is in."""
     if task is None:
         return

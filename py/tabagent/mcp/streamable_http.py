@@ -14,13 +14,14 @@ import contextlib
 from ..host import Host, NetworkError, RequestTimeout
 from . import messages
 from .errors import MCPError, SessionExpired, http_error
+from .messages import OnMessage
 
 ACCEPT = "application/json, text/event-stream"
 RESUME_ATTEMPTS = 3
 
 
 class StreamableHTTP:
-    def __init__(self, url: str, host: Host, headers: dict | None = None):
+    def __init__(self, url: str, host: Host, headers: dict | None = None) -> None:
         self.url, self.host = url, host
         self.extra_headers = dict(headers or {})
         self.session_id: str | None = None
@@ -59,7 +60,7 @@ class StreamableHTTP:
         response = await self._post(message, timeout)
         await response.close()
 
-    async def request(self, message: dict, on_message, timeout: float | None = None) -> dict:
+    async def request(self, message: dict, on_message: OnMessage, timeout: float | None = None) -> dict:
         """Sends a request and returns its response; the notifications and requests the
         server sends meanwhile go to `on_message(message)`."""
         response = await self._post(message, timeout)
@@ -117,7 +118,7 @@ class StreamableHTTP:
             raise await _http_error(self.url, response)
         return response
 
-    def listen(self, on_message) -> None:
+    def listen(self, on_message: OnMessage) -> None:
         """Opens the stream on which the server says what no request asked for (a changed
         tool list, mostly), read in the background until close; a server without one
         answers 405 and is left alone. Opened again after a new session (the old one ended

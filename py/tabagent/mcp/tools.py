@@ -15,11 +15,17 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Awaitable, Callable, Collection
+from typing import Any, TypeVar
 
 from ..tools import Tool
 from ..unseen import bounded, shown, shown_within
 from .client import MCPClient
 from .errors import MCPError, ToolCallError
+
+# mark(source, text): `text` as the model is to read words from `source` (the app marks them untrusted).
+Mark = Callable[[str, str], str]
+T = TypeVar("T")
 
 MAX_RESULT_CHARS = 20_000
 MAX_DESCRIPTION_CHARS = 2_000
@@ -36,7 +42,8 @@ def _plain(source: str, text: str) -> str:
 
 
 class MCPTool(Tool):
-    def __init__(self, client: MCPClient, definition: dict, mark=_plain, max_chars: int = MAX_RESULT_CHARS):
+    def __init__(self, client: MCPClient, definition: dict, mark: Mark = _plain,
+                 max_chars: int = MAX_RESULT_CHARS) -> None:
         self.client, self.definition, self.mark, self.max_chars = client, definition, mark, max_chars
         self.remote_name = str(definition.get("name", ""))
         self.name = tool_name(client.name, self.remote_name)
@@ -49,14 +56,14 @@ class MCPTool(Tool):
     def source(self) -> str:
         return f"MCP server {self.client.name}, tool {bounded(self.remote_name, 80)}"
 
-    async def forward(self, **arguments):
+    async def forward(self, **arguments: Any) -> str:
         result = await self.asking_server(self.client.call_tool(self.remote_name, arguments))
         text = cut(result_text(result), self.max_chars)
         if result.get("isError"):
             raise ToolCallError(self.mark(self.source, text or "(the tool reported an error and said nothing)"))
         return self.mark(self.source, text)
 
-    async def asking_server(self, request, source: str | None = None):
+    async def asking_server(self, request: Awaitable[T], source: str | None = None) -> T:
         """What the server answers `request` (a coroutine of the client's); its failure raised
         again with all its words inside the marking: a server writes its errors too."""
         try:
@@ -108,7 +115,8 @@ def cut(text: str, max_chars: int) -> str:
     return text[:max_chars] + f"\n[result cut: {len(text) - max_chars:,} more characters not shown]"
 
 
-async def mcp_tools(client: MCPClient, mark=_plain, enabled=None, max_chars: int = MAX_RESULT_CHARS) -> list[MCPTool]:
+async def mcp_tools(client: MCPClient, mark: Mark = _plain, enabled: Collection[str] | None = None,
+                    max_chars: int = MAX_RESULT_CHARS) -> list[MCPTool]:
     """The server's tools (all, or those whose server-side names `enabled` holds)."""
     definitions = await client.list_tools()
     return [MCPTool(client, d, mark, max_chars) for d in definitions
