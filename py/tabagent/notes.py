@@ -8,7 +8,12 @@ message, and kept with the conversation (Memory.notes).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .tools import Tool, ToolInputError
+
+if TYPE_CHECKING:
+    from .agent import Agent
 
 MAX_NOTES_CHARS = 2000  # all notes together: a notebook, not a second copy of the page
 # The notes are the model's own words, which may quote a page: said as data, never as rules.
@@ -28,7 +33,7 @@ class NoteTool(Tool):
                    "request, even when older steps are dropped to fit the context window.")
     inputs = {"text": {"type": "string", "description": "the note, one or two sentences"}}
 
-    def __init__(self, agent):
+    def __init__(self, agent: Agent) -> None:
         self.agent = agent
 
     def forward(self, text: str) -> str:

@@ -81,7 +81,7 @@ def tool_calling_system(name: str, tools: Iterable[Tool], brief: bool = False, n
     return prompt + TOOL_LISTING.format(tools=listing)
 
 
-def brief_schema(tool) -> dict:
+def brief_schema(tool: Tool) -> dict:
     """The tool as the request's `tools` carries it in a compact set: its first sentence, and
     each argument's type, default and first sentence."""
     schema = tool.parameters

@@ -16,8 +16,13 @@ The setting ("tool_set": auto, full, compact) decides; on auto the window does (
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .prompts import first_sentence
 from .tools import Tool, ToolInputError
+
+if TYPE_CHECKING:
+    from .agent import Agent
 
 SETTING_CHOICES = ("auto", "full", "compact")
 # Windows (tokens) up to which "auto" gives the compact set: Ollama's 4,096 below 24 GiB of
@@ -40,7 +45,7 @@ def compact_for(setting: str, window_tokens: int | None) -> bool:
 class ToolSet:
     """The listing state of one agent's tools: which set, and what the model asked to add."""
 
-    def __init__(self, setting: str = "auto"):
+    def __init__(self, setting: str = "auto") -> None:
         self.setting = setting if setting in SETTING_CHOICES else "auto"
         self.compact = setting == "compact"
         self.added: set[str] = set()  # named through more_tools: listed from then on
@@ -75,7 +80,7 @@ class MoreTools(Tool):
     inputs = {"properties": {"names": {"type": "array", "items": {"type": "string"},
                                        "description": "tools to make available, from the list this gives"}}}
 
-    def __init__(self, agent):
+    def __init__(self, agent: Agent) -> None:
         self.agent = agent
 
     def forward(self, names: list[str] | None = None) -> str:
