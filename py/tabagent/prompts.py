@@ -71,23 +71,22 @@ def tool_calling_system(name: str, tools: Iterable[Tool], brief: bool = False, n
     if native:
         return prompt
     if brief:
-        shown = [brief_schema(t)["function"] if getattr(t, "built_in", False) else
-                 {"name": t.name, "description": t.description, "parameters": t.parameters} for t in tools]
-        listing = "\n".join(f"- {f['name']}: {f['description']}\n  {json.dumps(f['parameters'], ensure_ascii=False)}"
-                            for f in shown)
+        shown = [brief_schema(t)["function"] if getattr(t, "built_in", False) else t.shown() for t in tools]
     else:
-        listing = "\n".join(f"- {t.name}: {t.description}\n  {json.dumps(t.parameters, ensure_ascii=False)}"
-                            for t in tools)
+        shown = [t.shown() for t in tools]
+    listing = "\n".join(f"- {f['name']}: {f['description']}\n  {json.dumps(f['parameters'], ensure_ascii=False)}"
+                        for f in shown)
     return prompt + TOOL_LISTING.format(tools=listing)
 
 
 def brief_schema(tool: Tool) -> dict:
     """The tool as the request's `tools` carries it in a compact set: its first sentence, and
     each argument's type, default and first sentence."""
-    schema = tool.parameters
+    shown = tool.shown()
+    schema = shown["parameters"]
     properties = {n: {**p, "description": first_sentence(p["description"])} if p.get("description") else p
                   for n, p in schema["properties"].items()}
-    return {"type": "function", "function": {"name": tool.name, "description": first_sentence(tool.description),
+    return {"type": "function", "function": {"name": tool.name, "description": first_sentence(shown["description"]),
                                              "parameters": {**schema, "properties": properties}}}
 
 

@@ -75,13 +75,19 @@ class MoreTools(Tool):
     """Lists the tools a request left out, and adds the ones the model names."""
     built_in = True  # TabAgent's own: told in one sentence in a compact request
     name = "more_tools"
-    description = ("Lists more tools (reading tables, links, tabs, forms, scrolling and others), "
-                   "one line each; with names, makes those tools available.")
     inputs = {"properties": {"names": {"type": "array", "items": {"type": "string"},
-                                       "description": "tools to make available, from the list this gives"}}}
+                                       "description": "names from the list it gives"}}}
 
     def __init__(self, agent: Agent) -> None:
         self.agent = agent
+
+    @property
+    def description(self) -> str:
+        """What it has to offer: a compact set leaves out TabAgent's own tools, a full one only examples."""
+        if self.agent.tool_set.compact:
+            return ("Lists more tools (reading tables, links, tabs, forms, scrolling and others), "
+                    "one line each; with names, makes those tools available.")
+        return "Lists the example tools, one line each; with names, makes those available."
 
     def forward(self, names: list[str] | None = None) -> str:
         left = {t.name: t for t in self.agent.tool_set.left_out(self.agent.tools, self.agent.sees_images)}

@@ -33,6 +33,9 @@ class Tool:
     # or the smolagents shorthand {name: {"type": ..., "description": ...}}.
     inputs: dict = {}
     output_type: str = "string"
+    # Size knobs (max_results...): accepted with their defaults, but out of the schema the
+    # model is shown; its description names them with their defaults, in a few words.
+    unlisted: tuple[str, ...] = ()
 
     def forward(self, *args: Any, **arguments: Any) -> Any:
         raise NotImplementedError(f"{type(self).__name__}.forward")
@@ -81,9 +84,20 @@ class Tool:
             takes = ", ".join(f"{n} ({'required' if n in required else 'optional'})" for n in props)
             raise ToolInputError(f"{self.name}: {'; '.join(problems)}. It takes: {takes or 'nothing'}.")
 
+    def shown(self) -> dict:
+        """{"name", "description", "parameters"}: the tool as the model is shown it (and the
+        user, in the panel's Tools view), the `unlisted` arguments named in the description."""
+        schema = self.parameters
+        knobs = [n for n in self.unlisted if n in schema["properties"]]
+        if not knobs:
+            return {"name": self.name, "description": self.description, "parameters": schema}
+        also = ", ".join(f"{n}={json.dumps(schema['properties'][n].get('default'))}" for n in knobs)
+        properties = {n: p for n, p in schema["properties"].items() if n not in knobs}
+        return {"name": self.name, "description": f"{self.description} (Also: {also})",
+                "parameters": {**schema, "properties": properties}}
+
     def to_openai(self) -> dict:
-        return {"type": "function", "function": {
-            "name": self.name, "description": self.description, "parameters": self.parameters}}
+        return {"type": "function", "function": self.shown()}
 
     def python_signature(self) -> str:
         """The tool as a Python stub, for the CodeAgent's prompt."""
@@ -103,7 +117,8 @@ class Tool:
 
 class FunctionTool(Tool):
     def __init__(self, function: Callable[..., Any], name: str | None = None,
-                 description: str | None = None) -> None:
+                 description: str | None = None, unlisted: tuple[str, ...] = ()) -> None:
+        self.unlisted = unlisted
         summary, arg_docs = parse_docstring(inspect.getdoc(function) or "")
         self.forward = function
         self.name = name or function.__name__
@@ -111,6 +126,10 @@ class FunctionTool(Tool):
         self.inputs = schema_for_function(function, arg_docs)
         returns = typing.get_type_hints(function).get("return")
         self.output_type = schema_for_type(returns).get("type", "any") if returns else "any"
+
+    @cached_property
+    def parameters(self) -> dict:
+        return self.inputs  # already a full schema (schema_for_function), as it is sent
 
 
 def tool(function: Callable[..., Any] | None = None, *, name: str | None = None,
@@ -124,8 +143,8 @@ def tool(function: Callable[..., Any] | None = None, *, name: str | None = None,
 class FinalAnswerTool(Tool):
     built_in = True  # TabAgent's own: told in one sentence in a compact request
     name = "final_answer"
-    description = "Give the final answer to the task. Call it once you have the answer."
-    inputs = {"answer": {"type": "string", "description": "The final answer to the task."}}
+    description = "Gives the final answer to the task, once you have it."
+    inputs = {"answer": {"type": "string", "description": "the answer."}}
     output_type = "any"
 
     def validate(self, arguments: dict) -> None:
@@ -196,7 +215,8 @@ def schema_for_function(function: Callable[..., Any], arg_docs: dict[str, str]) 
         if param.default is None and isinstance(prop.get("type"), list):
             prop["type"] = prop["type"][0]  # optional with default None: just leave it out
         properties[param.name] = prop
-    return {"type": "object", "properties": properties, "required": required}
+    # No empty "required": it says nothing and costs tokens in every request.
+    return {"type": "object", "properties": properties, **({"required": required} if required else {})}
 
 
 _SECTION = re.compile(r"^(Args|Arguments|Parameters|Returns?|Yields?|Raises|Examples?|Notes?):\s*$")
@@ -222,7 +242,14 @@ def parse_docstring(doc: str) -> tuple[str, dict[str, str]]:
             elif args:  # a continuation line of the last argument
                 last = list(args)[-1]
                 args[last] = f"{args[last]} {line.strip()}".strip()
-    return "\n".join(summary).strip(), args
+    return one_line_paragraphs("\n".join(summary)), args
+
+
+def one_line_paragraphs(text: str) -> str:
+    """A docstring's text as the model reads it: its line breaks are the source's wrapping, not
+    the writer's words (each "\n" costs a token), so each paragraph is one line."""
+    paragraphs = re.split(r"\n\s*\n", text.strip())
+    return "\n\n".join(" ".join(p.split()) for p in paragraphs if p.strip())
 
 
 _PY_TYPES = {"string": "str", "integer": "int", "number": "float", "boolean": "bool",

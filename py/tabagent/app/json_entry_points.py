@@ -75,8 +75,7 @@ def list_tools_json(*, page=None) -> str:
     """Every tool with the schema the model sees (and, for a CodeAgent, the Python signature),
     plus the user tools that did not load: for the panel's tools view."""
     tools, problems = _all_tools(JsonBridge(page))
-    listed = [{"name": t.name, "description": t.description, "parameters": t.parameters,
-               "signature": t.python_signature()} for t in [*tools, FinalAnswerTool()]]
+    listed = [{**t.shown(), "signature": t.python_signature()} for t in [*tools, FinalAnswerTool()]]
     return json.dumps({"tools": listed, "problems": [{**p, "text": describe_problem(p)} for p in problems]})
 
 

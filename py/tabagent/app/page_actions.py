@@ -118,62 +118,52 @@ class PageActor:
         return untrusted(done.get("url", ""), as_json(done["result"]))
 
     async def click(self, locator: str) -> str:
-        """Clicks an element of the page (a link, a button, a checkbox...), once the user
-        allows it.
+        """Clicks an element of the page (link, button, checkbox...), once the user allows it.
 
         Args:
-            locator: a locator from another tool's result (like "ta-12"), or a CSS selector.
+            locator: a locator from a tool's result (like "ta-12"), or a CSS selector.
         """
         return await self._act("click", {"locator": locator})
 
     async def type_text(self, locator: str, text: str, clear: bool = True,
                         submit: bool = False) -> str:
-        """Types text into a text field or editable area of the page, once the user allows it.
+        """Types into a text field or editable area of the page, once the user allows it.
 
         Args:
-            locator: the field: a locator (like "ta-12") or a CSS selector.
-            text: the text to type.
-            clear: replace what the field holds; false adds the text after it.
-            submit: then submit the field's form (or press Enter when it has none).
+            locator: the field (locator or CSS selector).
+            text: what to type.
+            clear: replace what it holds; false adds to it.
+            submit: then submit its form (or press Enter when none).
         """
         return await self._act("type_text", {"locator": locator, "text": text, "clear": clear,
                                              "submit": submit})
 
     async def select_option(self, locator: str, option: str | list[str]) -> str:
-        """Chooses an option in a list. By its label or value, in a drop-down or list box, once
-        the user allows it.
+        """Chooses an option (by label or value) in a drop-down or list box, once the user allows it.
 
         Args:
-            locator: the list.
-            option: the option, or a list of them.
+            option: one, or a list.
         """
         return await self._act("select_option", {"locator": locator, "option": option})
 
     async def check(self, locator: str, checked: bool = True) -> str:
-        """Checks or unchecks a box. A check box, radio button or switch, once the user allows it.
+        """Checks or unchecks a check box, radio button or switch, once the user allows it.
 
         Args:
-            locator: the box.
             checked: false to uncheck.
         """
         return await self._act("check", {"locator": locator, "checked": checked})
 
     async def press_key(self, key: str, locator: str | None = None) -> str:
-        """Presses a key. Like "Enter", "Escape", "Tab", "ArrowDown" or "Control+a", once the user
-        allows it.
+        """Presses a key ("Enter", "Escape", "Tab", "ArrowDown", "Control+a"...), once the user allows it.
 
         Args:
-            key: the key.
             locator: where; leave out for the focused element.
         """
         return await self._act("press_key", {"locator": locator, "key": key})
 
     async def hover(self, locator: str) -> str:
-        """Hovers over an element. Opens a menu that opens on hover, once the user allows it.
-
-        Args:
-            locator: the element.
-        """
+        """Hovers over an element (opening a menu that opens on hover), once the user allows it."""
         return await self._act("hover", {"locator": locator})
 
     async def go_back(self) -> str:
@@ -188,8 +178,8 @@ class PageActor:
         """Scrolls the page, once the user allows it.
 
         Args:
-            to: "top", "bottom", "up" or "down" (by one screen), a number of pixels from
-                the top, or the locator or CSS selector of an element to bring into view.
+            to: "top", "bottom", "up" or "down" (one screen), pixels from the top, or an
+                element (locator or CSS selector) to bring into view.
         """
         if isinstance(to, str) and to.strip().isdigit():
             to = int(to)  # "1200" means pixels, not a CSS selector
@@ -197,18 +187,18 @@ class PageActor:
 
     async def navigate(self, url: str) -> str:
         """Opens an address in the tab the tools work in (the user's, or one switch_tab chose),
-        in place of its page, once the user allows it.
+        once the user allows it.
 
         Args:
-            url: an http or https address; a relative one is taken from the current page.
+            url: an http(s) address, or one relative to the page.
         """
         return await self._act("navigate", {"url": url})
 
     async def open_tab(self, url: str) -> str:
-        """Opens an address in a new tab beside the user's, once the user allows it, and
-        gives its tab id for switch_tab (to work in it) and read_tab.
+        """Opens an address in a new tab beside the user's, once the user allows it; gives its
+        tab id for switch_tab (to work in it) and read_tab.
 
         Args:
-            url: an http or https address; a relative one is taken from the current page.
+            url: an http(s) address, or one relative to the page.
         """
         return await self._act("open_tab", {"url": url})

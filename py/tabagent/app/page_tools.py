@@ -31,6 +31,9 @@ READING = ("read_page", "list_controls", "wait_for", "get_selection", "find_in_p
            "list_links", "extract_tables", "page_html", "list_tabs", "read_tab")
 SEEING = ("screenshot",)
 CHOOSING_THE_TAB = ("switch_tab",)
+# How much a reading tool gives: left out of the schema the model is shown, named with their
+# defaults in the description (tools.Tool.unlisted), still taken when a model sends them.
+SIZE_KNOBS = ("max_results", "max_chars", "context_chars", "max_tables", "max_rows", "max_controls")
 
 
 def article_text(result: dict) -> str:
@@ -113,28 +116,26 @@ class PageReader:
         return untrusted(source or reply.get("url", ""), show(reply["result"]))
 
     async def read_page(self, page: int = DEFAULT["read_page"]["page"], max_tokens: int | None = None) -> str:
-        """Reads the main content of the page the user is on, as Markdown, with its title,
-        address, author, language and length first. A long page comes in parts: the text
-        says "page 1 of 3"; call again with page=2 for the next part. Links show as their
-        text only: list_links gives their addresses (its filter finds one by its words). A PDF is read too,
-        its text marked "### PDF page N" where each of its pages starts.
+        """Reads the page the user is on (main content) as Markdown, after its title,
+        address, author, language and length. A long page comes in parts ("page 1 of 3"): call
+        again with page=2 for the next. Links show as text only: list_links gives their addresses
+        (filter by words). In a PDF, "### PDF page N" starts each of its pages.
 
         Args:
-            page: which part to read, from 1.
-            max_tokens: about how many tokens one part may hold (200 to 100000); leave out
-                for parts that suit the model's context window.
+            page: which part, from 1.
+            max_tokens: tokens per part, about (200 to 100000); leave out to fit your window.
         """
         max_tokens = max_tokens or self.part_tokens(PART_TOKENS)
         return await self._read("read_page", {"page": page, "max_tokens": max_tokens}, article_text)
 
     async def list_controls(self, within: str | None = None, page: int = DEFAULT["list_controls"]["page"],
                             max_controls: int = DEFAULT["list_controls"]["max_controls"]) -> str:
-        """Lists the page's controls. One line each: the locator the actions take, its kind,
-        name, value and state, and "below" or "above" when out of view.
+        """Lists the page's controls, one a line: the locator the actions take, kind, name,
+        value, state, and "below" or "above" when out of view.
 
         Args:
-            within: a form or dialog (locator or CSS selector) to list only its controls.
-            page: which part of a long list, from 1.
+            within: a form or dialog (locator or CSS selector): only its controls.
+            page: which part, from 1.
             max_controls: controls per part.
         """
         args = {"page": page, "max_controls": max_controls}
@@ -148,9 +149,9 @@ class PageReader:
 
         Args:
             text: words to wait for.
-            locator: or an element (locator or CSS selector) to wait for.
+            locator: or an element (locator or CSS selector).
             gone: wait for it to go away instead.
-            timeout: seconds to wait at most (up to 20).
+            timeout: seconds at most (up to 20).
         """
         longest = DEFAULT["wait_for"]["longest_ms"] / 1000
         args = {"gone": gone, "timeout_ms": int(max(0, min(float(timeout), longest)) * 1000)}
@@ -159,26 +160,25 @@ class PageReader:
         return await self._read("wait_for", args)
 
     async def get_selection(self, context_chars: int = DEFAULT["get_selection"]["context_chars"]) -> str:
-        """Gets the text the user has selected on the page, with the text just before and
-        after it, and a locator for the element around it.
+        """Gets the text the user selected on the page, with the text around it and the
+        locator of its element.
 
         Args:
-            context_chars: how many characters around the selection to include on each side.
+            context_chars: characters of text around it, each side.
         """
         return await self._read("get_selection", {"context_chars": context_chars})
 
     async def find_in_page(self, query: str, max_results: int = DEFAULT["find_in_page"]["max_results"],
                            context_chars: int = DEFAULT["find_in_page"]["context_chars"],
                            case_sensitive: bool = False) -> str:
-        """Finds a phrase on the page: each match with the text around it and a locator
-        (like "ta-12") for the element it is in, which click and type_text accept. In a
-        PDF, each match says its pdf_page instead.
+        """Finds a phrase on the page: each match with the text around it and the locator
+        (like "ta-12") of its element, for click and type_text; in a PDF, its pdf_page instead.
 
         Args:
-            query: the words to look for (any whitespace between them matches).
+            query: the words to find (any whitespace between them matches).
             max_results: at most this many matches.
-            context_chars: characters of text to show before and after each match.
-            case_sensitive: match upper and lower case exactly.
+            context_chars: characters of text around each match, each side.
+            case_sensitive: match case exactly.
         """
         return await self._read("find_in_page", {"query": query, "max_results": max_results,
                                                  "context_chars": context_chars,
@@ -187,12 +187,11 @@ class PageReader:
     async def query_page(self, selector: str, attributes: list[str] | None = None,
                          max_results: int = DEFAULT["query_page"]["max_results"],
                          max_chars: int = DEFAULT["query_page"]["max_chars"]) -> str:
-        """Lists the elements matching a CSS selector, with their text, attributes and a
-        locator for each.
+        """Lists the elements matching a CSS selector: text, attributes and locator of each.
 
         Args:
-            selector: a CSS selector such as "article h2" or "form input", or a locator.
-            attributes: which attributes to return (default: id, href, src, alt, title, name, ...).
+            selector: a CSS selector (like "article h2") or a locator.
+            attributes: the attributes to give (default: id, href, src, alt, title, name...).
             max_results: at most this many elements.
             max_chars: cut each element's text to this many characters.
         """
@@ -207,8 +206,8 @@ class PageReader:
         """Lists the page's links: text, absolute URL, whether it stays on the site, locator.
 
         Args:
-            filter: keep only links whose text or URL contains this (any case).
-            scope: "internal" for links on the same site, "external" for the others.
+            filter: only links whose text or URL contains this (any case).
+            scope: "internal": on the same site; "external": the others.
             max_results: at most this many links.
         """
         return await self._read("list_links", {"filter": filter, "scope": scope,
@@ -216,12 +215,11 @@ class PageReader:
 
     async def extract_tables(self, selector: str = "table", max_tables: int = DEFAULT["extract_tables"]["max_tables"],
                              max_rows: int = DEFAULT["extract_tables"]["max_rows"]) -> str:
-        """Gets the page's data tables, each as column names (header rows joined, like
-        "Sales / 2024") and rows of cell text; a cell spanning columns or rows is repeated
-        in each.
+        """Gets the page's data tables: column names (header rows joined by " / ")
+        and rows of cell text; a cell spanning columns or rows is repeated in each.
 
         Args:
-            selector: CSS selector of the tables, or of an element that contains them.
+            selector: CSS selector of the tables, or of an element around them.
             max_tables: at most this many tables.
             max_rows: at most this many rows per table.
         """
@@ -230,13 +228,13 @@ class PageReader:
 
     async def page_html(self, selector: str | None = None, max_chars: int = HTML_CHARS,
                         keep_scripts: bool = False) -> str:
-        """Gets the HTML of the page, or of the elements matching a CSS selector. Scripts,
-        styles and comments are left out unless keep_scripts is true.
+        """Gets the HTML of the page, or of the elements matching a CSS selector, without
+        scripts, styles and comments unless keep_scripts.
 
         Args:
             selector: CSS selector or locator of the elements; leave out for the whole page.
             max_chars: cut the HTML to this many characters.
-            keep_scripts: include script and style elements and comments.
+            keep_scripts: keep scripts, styles and comments.
         """
         args = {"max_chars": max_chars, "keep_scripts": keep_scripts}
         if selector is not None:
@@ -244,22 +242,21 @@ class PageReader:
         return await self._read("page_html", args)
 
     async def list_tabs(self) -> str:
-        """Lists the tabs of the user's window: id, title, address, and which one the user
-        is on (the user is asked first when there are other tabs). Read one with read_tab(tab_id)."""
+        """Lists the tabs of the user's window: id, title, address, and which the user is on
+        (the user is asked first when there are others); read_tab reads one."""
         allowed, said = await self._may("list_tabs", {}, "listing the tabs of the window")
         if not allowed:
             return said
         return await self._read("list_tabs", {}, source="the window's tabs")  # titles are page text
 
     async def read_tab(self, tab_id: int, page: int = DEFAULT["read_page"]["page"], max_tokens: int | None = None) -> str:
-        """Reads the main content of another tab of the window (ids from list_tabs) as
-        Markdown, like read_page, without switching to it; the user is asked first.
+        """Reads another tab of the window (ids from list_tabs) like read_page, without
+        switching to it; the user is asked first.
 
         Args:
             tab_id: the tab's id, from list_tabs.
-            page: which part to read, from 1.
-            max_tokens: about how many tokens one part may hold (200 to 100000); leave out
-                for parts that suit the model's context window.
+            page: which part, from 1.
+            max_tokens: tokens per part, about (200 to 100000); leave out to fit your window.
         """
         allowed, said = await self._may("read_tab", self.tab_args(tab_id), f"reading tab {tab_id}")
         if not allowed:
@@ -278,7 +275,7 @@ def page_tools(bridge, consent, part_tokens=None, attached=None, sight=None) -> 
     working = WorkingTab(bridge)  # the user's tab, or one the turn opened (switch_tab)
     reader, actor = PageReader(working, consent, part_tokens, attached), PageActor(working, consent)
     seer = Screenshots(reader, sight or Sight.fixed(True))
-    tools = ([FunctionTool(getattr(reader, name)) for name in READING]
+    tools = ([FunctionTool(getattr(reader, name), unlisted=SIZE_KNOBS) for name in READING]
              + [FunctionTool(getattr(seer, name)) for name in SEEING]
              + [FunctionTool(getattr(actor, name)) for name in ACTING]
              + [FunctionTool(getattr(working, name)) for name in CHOOSING_THE_TAB])

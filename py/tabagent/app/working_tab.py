@@ -47,12 +47,11 @@ class WorkingTab:
         return await self.bridge.confirm(id, tool, message, details)
 
     async def switch_tab(self, tab_id: int | None = None) -> str:
-        """Works in another tab from now on: one this turn opened with open_tab (its id is in
-        open_tab's result), so list_controls, click, type_text, read_page and the other page tools
-        act there. Leave tab_id out to come back to the tab the user is on.
+        """Works from now on in a tab this turn opened with open_tab: the page tools (read_page,
+        click...) act there.
 
         Args:
-            tab_id: the id of a tab opened with open_tab; leave out for the user's tab.
+            tab_id: its id, from open_tab's result; leave out to come back to the user's tab.
         """
         if tab_id is not None and int(tab_id) not in self.opened:
             return NOT_OPENED.format(tab_id=tab_id)
