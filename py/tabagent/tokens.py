@@ -23,7 +23,7 @@ from .images import image_tokens, image_url, is_image
 # (letters beyond LONG_WORD a word) at PER_LONG_LETTER.
 _WITHOUT_MARKS = str.maketrans("", "", ".,;:!?()[]{}<>\"'`-_=+*/\\|#@$%^&~")
 _WITHOUT_DIGITS = str.maketrans("", "", "0123456789")
-PER_WORD, PER_MARK, PER_LETTER, PER_DIGIT, PER_LINE, PER_NON_ASCII = 1.327, 0.673, -0.078, 0.35, 0.914, 4.127
+PER_WORD, PER_MARK, PER_LETTER, PER_DIGIT, PER_LINE, PER_NON_ASCII = 1.327, 0.673, -0.078, 0.35, 0.914, 4.5
 LONG_WORD, PER_LONG_LETTER = 5.5, 0.299
 # Each message costs a few tokens beyond its text: the role and the chat template's marks.
 MESSAGE_OVERHEAD = 4
