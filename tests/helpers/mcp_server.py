@@ -166,6 +166,12 @@ def build(description: str | None, extra_tools: int = 0):
 
         return RedirectResponse(request.query_params["to"], status_code=307)
 
+    @server.custom_route("/test/no-body", methods=["GET", "POST", "DELETE"])
+    async def no_body(request: Request):
+        from starlette.responses import Response
+
+        return Response(status_code=204)  # a response without a body: JavaScript's null
+
     @server.custom_route("/test/cancelled", methods=["GET"])
     async def cancelled(request: Request) -> PlainTextResponse:
         return PlainTextResponse(str(counts["cancelled"]))

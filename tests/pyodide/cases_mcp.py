@@ -84,3 +84,24 @@ async def test_mcp_an_endpoint_is_read_by_the_parser_that_fetches_it():
         assert read is None, read
     assert host.resolve_url("/messages?session_id=1", base) == ("http://127.0.0.1:1234/messages?session_id=1",
                                                                 "http://127.0.0.1:1234")
+
+
+async def test_mcp_a_server_that_answers_without_a_body_is_an_error_in_words():
+    """A response with no body at all (a 204 here; a redirect in the browser) is JavaScript's
+    null in Pyodide, not None: Test connection says what went wrong, and a turn goes on
+    without that server."""
+    from tabagent.app.mcp_servers import ServerConnections
+    from tabagent.app.mcp_settings import check_server
+
+    empty = url().rsplit("/", 1)[0] + "/test/no-body"
+    checked = await check_server({"name": "empty", "url": empty}, {})
+    assert checked["ok"] is False and "answered initialize without any message" in checked["error"], checked
+    servers = [{"id": "empty", "name": "empty", "url": empty, "tools": {}},
+               {"id": "good", "name": "good", "url": url(), "tools": {}}]
+    connections = await ServerConnections().open(servers, {})
+    try:
+        assert [c.name for c in connections.clients] == ["good"], connections.clients
+        assert len(connections.problems) == 1 and "empty is left out of this turn" in connections.problems[0]
+        assert "Traceback" not in connections.problems[0] and "Error" not in connections.problems[0]
+    finally:
+        await connections.close()

@@ -3,6 +3,11 @@
 Works wherever Pyodide has a global `fetch`: the extension's offscreen document
 and Node.js 20. Cancelling the awaiting task aborts the request through an
 `AbortController`, so a stopped turn stops costing tokens.
+
+JavaScript has two "nothing"s and Pyodide gives each its own value: `undefined` is None,
+`null` is `jsnull` (a JsNull, which is not None). Every value this host reads from
+JavaScript that may be missing goes through `given()`, so that a response without a body (a
+redirect not followed, 204, 304) is an empty body and not an AttributeError.
 """
 
 from __future__ import annotations
@@ -12,7 +17,7 @@ from collections.abc import AsyncGenerator
 from typing import TYPE_CHECKING
 
 import js
-from pyodide.ffi import JsException, to_js
+from pyodide.ffi import JsException, jsnull, to_js
 
 from ..host import Host, NetworkError, RequestTimeout, Response
 
@@ -56,15 +61,17 @@ class FetchResponse(Response):
         self._closed = False
 
     async def chunks(self) -> AsyncGenerator[bytes, None]:
-        if self._response.body is None:
-            return
-        reader = self._response.body.getReader()
+        body = given(self._response.body)
+        if body is None:
+            return  # a redirect not followed (status 0), 204, 304...: no body at all
+        reader = body.getReader()
         try:
             while True:
                 result = await _within(self._timeout, reader.read(), self._controller)
-                if result.done:
+                value = given(result.value)
+                if result.done or value is None:
                     break
-                yield result.value.to_bytes()
+                yield value.to_bytes()
         except JsException as e:
             raise NetworkError(_describe(e)) from None
         finally:
@@ -92,11 +99,19 @@ async def _within(timeout, promise, controller):
         raise
 
 
+def given(value: object) -> object:
+    """A value read from JavaScript, with both null (jsnull) and undefined as None."""
+    return None if value is None or value is jsnull else value
+
+
 def _headers(response) -> dict[str, str]:
-    return {str(k).lower(): str(v) for k, v in response.headers.entries()}
+    headers = given(response.headers)
+    if headers is None:
+        return {}
+    return {str(k).lower(): str(v) for k, v in headers.entries()}
 
 
 def _describe(error: JsException) -> str:
     # Node's fetch says "TypeError: fetch failed" and hides the reason in `cause`.
-    cause = getattr(getattr(error, "js_error", None), "cause", None)
-    return f"{error} ({cause})" if cause else str(error)
+    cause = given(getattr(given(getattr(error, "js_error", None)), "cause", None))
+    return f"{error} ({cause})" if cause is not None else str(error)

@@ -68,6 +68,9 @@ class StreamableHTTP:
         if kind == "text/event-stream":
             return await self._from_stream(response, message["id"], on_message, timeout)
         body = await messages.read_body(response, self.url)
+        if not body.strip():  # a 204 or 202 to a request, or a body the server never wrote
+            raise MCPError(f"the MCP server at {self.url} answered {message['method']} without any "
+                           f"message (HTTP {response.status}): is this the address of its MCP endpoint?")
         for incoming in messages.parse(body, self.url):
             if messages.is_response(incoming) and incoming.get("id") == message["id"]:
                 return incoming
