@@ -1,9 +1,10 @@
 """CodeAgent: the model acts by writing Python, which an executor runs.
 
-Tools are plain functions inside the code; `final_answer(...)` ends the run; what
+Tools are plain functions inside the code, each under a Python name (code_names.py: a tool
+named `srv__get-sum` is called as `srv__get_sum`); `final_answer(...)` ends the run; what
 the code prints (or its error) is what the model observes next. A reply that makes its
-calls the tool-calling way instead (JSON, `<tool_call>`, any shape text_calls.py reads) is
-run as the code that makes those calls, never taken as the answer.
+calls the tool-calling way instead (JSON, `<tool_call>`, any shape text_calls.py reads; by
+either name) is run as the code that makes those calls, never taken as the answer.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from . import prompts
+from .code_names import code_names
 from .agent import Agent
 from .events import jsonable
 from .executor import Executor, LocalExecutor
@@ -38,15 +40,24 @@ class CodeAgent(Agent):
         self.executor = executor or LocalExecutor()
         self.shown_parts: list[dict] = []
 
+    def code_tools(self) -> dict[str, Tool]:
+        """{the Python name the code calls a tool by: the tool}: the prompt, the executor
+        and the reading of a reply all use these names (code_names.py)."""
+        return code_names(self.tools)
+
     def system_prompt(self) -> str:
-        return prompts.code_system(self.name, self.listed_tools(), brief=self.brief_prompt)
+        code_name = {id(tool): name for name, tool in self.code_tools().items()}
+        listed = {code_name[id(tool)]: tool for tool in self.listed_tools()}  # in the agent's order
+        return prompts.code_system(self.name, listed, brief=self.brief_prompt)
 
     def extract_action(self, reply: ModelReply) -> str | WrittenCalls | None:
-        code = find_code(reply.content, self.tools)
+        tools = self.code_tools()
+        code = find_code(reply.content, tools)
         if code is not None:
             return code
-        said, calls = split_text_calls(reply.content, self.tools)
-        code = code_for_calls(calls)
+        own_names = {tool.name: tool for tool in tools.values()}  # a call written as text may use either
+        said, calls = split_text_calls(reply.content, {**own_names, **tools})
+        code = code_for_calls(calls, {tool.name: code_name for code_name, tool in tools.items()})
         return WrittenCalls(code, said) if code is not None else None
 
     async def execute_action(self, code: str | WrittenCalls, step: ActionStep) -> tuple[bool, Any]:
@@ -55,8 +66,8 @@ class CodeAgent(Agent):
             code = code.code
         step.code = code
         await self.emit("code", {"code": code})
-        tools = {name: TracedTool(tool, self) for name, tool in self.tools.items()
-                 if name != "final_answer"}  # the executor provides final_answer itself
+        tools = {code_name: TracedTool(tool, self) for code_name, tool in self.code_tools().items()
+                 if tool.name != "final_answer"}  # the executor provides final_answer itself
         self.shown_parts = []  # the pictures the code's tool calls showed (TracedTool)
         result = await self.executor.run(code, tools)
         output = cut(result.output, self.max_observation_chars, MORE)
@@ -83,12 +94,14 @@ class WrittenCalls(NamedTuple):
     said: str  # what the model wrote before them
 
 
-def code_for_calls(calls: Iterable[ToolCall]) -> str | None:
+def code_for_calls(calls: Iterable[ToolCall], code_names_of: dict[str, str] | None = None) -> str | None:
     """The Python that makes `calls` (ToolCalls read from the text), printing what each
     returns as a tool message would show it; None when there are none or their arguments
-    cannot be read (the agent then says what is wrong)."""
+    cannot be read (the agent then says what is wrong). `code_names_of`: {a tool's own name:
+    the Python name the code calls it by}, for a call written under the tool's own name."""
+    names = code_names_of or {}
     try:
-        lines = [_call_line(call.name, parse_arguments(call.arguments)) for call in calls]
+        lines = [_call_line(names.get(call.name, call.name), parse_arguments(call.arguments)) for call in calls]
     except ValueError:
         return None
     return "\n".join(lines) or None

@@ -90,15 +90,17 @@ def brief_schema(tool: Tool) -> dict:
                                              "parameters": {**schema, "properties": properties}}}
 
 
-def code_system(name: str, tools: Iterable[Tool], brief: bool = False) -> str:
-    """`brief`: each tool as its signature and first sentence, for a small context window."""
-    show = brief_signature if brief else (lambda t: t.python_signature())
-    listing = ("\n" if brief else "\n\n").join(show(t) for t in tools if t.name != "final_answer")
+def code_system(name: str, tools: dict[str, Tool], brief: bool = False) -> str:
+    """`tools`: {the Python name the code calls it by: tool} (code_names.py). `brief`: each
+    tool as its signature and first sentence, for a small context window."""
+    show = brief_signature if brief else (lambda code_name, t: t.python_signature(code_name))
+    listing = ("\n" if brief else "\n\n").join(show(code_name, t) for code_name, t in tools.items()
+                                               if t.name != "final_answer")
     return CODE_SYSTEM.format(name=name, tools=listing or "(none)")
 
 
-def brief_signature(tool: Tool) -> str:
-    signature = tool.python_signature().split("\n", 1)[0]
+def brief_signature(code_name: str, tool: Tool) -> str:
+    signature = tool.python_signature(code_name).split("\n", 1)[0]
     return f"{signature}  # {first_sentence(tool.description)}"
 
 

@@ -19,6 +19,7 @@ from collections.abc import Callable
 from functools import cached_property
 from typing import Any, Literal, Union
 
+from .code_names import python_name
 from .conversions import convert
 
 
@@ -99,20 +100,21 @@ class Tool:
     def to_openai(self) -> dict:
         return {"type": "function", "function": self.shown()}
 
-    def python_signature(self) -> str:
-        """The tool as a Python stub, for the CodeAgent's prompt."""
+    def python_signature(self, name: str | None = None) -> str:
+        """The tool as a Python stub, for the CodeAgent's prompt, under `name` (the Python
+        name the code calls it by: code_names.py; by default the nearest to its own)."""
         schema = self.parameters
         params = []
-        for name, prop in schema["properties"].items():
-            param = f"{name}: {_py_type(prop)}"
-            if name not in schema.get("required", []):
+        for arg, prop in schema["properties"].items():
+            param = f"{arg}: {_py_type(prop, schema)}"
+            if arg not in schema.get("required", []):
                 param += f" = {prop.get('default')!r}"
             params.append(param)
         docs = "".join(f"\n        {n}: {p['description']}"
                        for n, p in schema["properties"].items() if p.get("description"))
         doc = self.description + (f"\n\n    Args:{docs}" if docs else "")
         returns = _py_type({"type": self.output_type})
-        return f'def {self.name}({", ".join(params)}) -> {returns}:\n    """{doc}\n    """'
+        return f'def {name or python_name(self.name)}({", ".join(params)}) -> {returns}:\n    """{doc}\n    """'
 
 
 class FunctionTool(Tool):
@@ -256,11 +258,51 @@ _PY_TYPES = {"string": "str", "integer": "int", "number": "float", "boolean": "b
              "array": "list", "object": "dict", "null": "None"}
 
 
-def _py_type(schema: dict) -> str:
+MAX_SHAPE_DEPTH, MAX_CHOICES, MAX_FIELDS = 3, 12, 12
+
+
+def _py_type(schema, root: dict | None = None, depth: int = 0) -> str:
+    """A JSON schema as the type the model reads in a signature: the values an enum allows
+    (`"metric" | "imperial"`), the fields of an object (`{"city": str, "days"?: int}`, '?'
+    when it may be left out), what a list holds (`list[str]`), a `$ref` followed."""
+    schema = _resolved(schema, root or {}, depth)
+    if isinstance(schema.get("enum"), list) and schema["enum"]:
+        return _choices(schema["enum"])
+    if "const" in schema:
+        return _choices([schema["const"]])
+    options = schema.get("anyOf") or schema.get("oneOf")
+    if isinstance(options, list) and options and depth < MAX_SHAPE_DEPTH:
+        return " | ".join(dict.fromkeys(_py_type(o, root, depth + 1) for o in options))
     kind = schema.get("type")
     if isinstance(kind, list):
-        return " | ".join(_PY_TYPES.get(k, "Any") for k in kind)
-    return _PY_TYPES.get(kind, "Any")
+        return " | ".join(dict.fromkeys(_py_type({**schema, "type": k}, root, depth) for k in kind))
+    if kind == "array" and isinstance(schema.get("items"), dict) and depth < MAX_SHAPE_DEPTH:
+        return f"list[{_py_type(schema['items'], root, depth + 1)}]"
+    fields = schema.get("properties")
+    if kind in ("object", None) and isinstance(fields, dict) and fields and depth < MAX_SHAPE_DEPTH:
+        required = schema.get("required") if isinstance(schema.get("required"), list) else []
+        shown = [f"{json.dumps(name, ensure_ascii=False)}{'' if name in required else '?'}: "
+                 f"{_py_type(field, root, depth + 1)}" for name, field in list(fields.items())[:MAX_FIELDS]]
+        return "{" + ", ".join(shown + (["..."] if len(fields) > MAX_FIELDS else [])) + "}"
+    return _PY_TYPES.get(kind, "Any") if isinstance(kind, str) else "Any"
+
+
+def _resolved(schema, root: dict, depth: int) -> dict:
+    """The schema a local `$ref` (#/$defs/X, #/definitions/X) points to; {} when none."""
+    if not isinstance(schema, dict):
+        return {}
+    ref = schema.get("$ref")
+    if isinstance(ref, str) and ref.startswith("#/") and depth < MAX_SHAPE_DEPTH:
+        target = root
+        for key in ref[2:].split("/"):
+            target = target.get(key) if isinstance(target, dict) else None
+        return target if isinstance(target, dict) else {}
+    return schema
+
+
+def _choices(values: list) -> str:
+    shown = [json.dumps(v, ensure_ascii=False, default=str) for v in values[:MAX_CHOICES]]
+    return " | ".join(shown + (["..."] if len(values) > MAX_CHOICES else []))
 
 
 def check_value(value: Any, schema: dict, where: str) -> str | None:

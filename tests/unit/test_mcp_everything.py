@@ -2,11 +2,17 @@
 the TypeScript SDK), over Streamable HTTP and the older HTTP+SSE: the same client speaks to
 servers of both official SDKs."""
 
+import re
+
 import pytest
 
+from tabagent import CodeAgent, ToolCallingAgent
+from tabagent.app.sandbox_executor import SandboxExecutor
 from tabagent.mcp import MCPClient, mcp_tools
 from tabagent.mcp.tools import result_text
+from tabagent.testing import ScriptedModel
 from tests.helpers.mcp_server import EverythingServer
+from tests.unit.test_sandbox_protocol import InProcessSandbox
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -56,3 +62,56 @@ async def test_resources_and_prompts_of_the_reference_server(everything):
         read = await client.read_resource(resources[0]["uri"])
         assert read["contents"][0]["uri"] == resources[0]["uri"]
         assert "simple-prompt" in [p["name"] for p in await client.list_prompts()]
+
+
+# --- Both agents against the reference server: its tools are named get-sum, get-tiny-image...
+
+
+@pytest.fixture(scope="module")
+def everything_http():
+    with EverythingServer("streamable-http") as server:
+        yield server
+
+
+def code_reply(code: str) -> str:
+    return f"I will run this.\n```python\n{code}\n```"
+
+
+@pytest.mark.parametrize("where", ["local", "sandbox"])
+async def test_the_code_agent_calls_the_reference_servers_hyphenated_tools(everything_http, where):
+    """12 of the reference server's 13 tools have a '-' in their name: the model writes a
+    Python name, the call reaches the tool by its real name, results come back to the code."""
+    async with MCPClient(everything_http.url, name="everything") as client:
+        model = ScriptedModel([
+            code_reply("total = everything__get_sum(a=2, b=40)\nprint(total)\n"
+                       "print(everything__get_structured_content(location='Chicago')[:40])"),
+            code_reply("final_answer(total)")])
+        events = []
+        executor = SandboxExecutor(InProcessSandbox()) if where == "sandbox" else None
+        agent = CodeAgent(model, await mcp_tools(client), executor=executor, listeners=[events.append])
+        assert await agent.run("What is 2 + 40?") == "The sum of 2 and 40 is 42."
+    prompt = model.calls[0]["messages"][0]["content"]
+    defined = re.findall(r"^def (\S+?)\(", prompt, re.MULTILINE)
+    assert "everything__get_sum" in defined and len([n for n in defined if n.startswith("everything__")]) == 13
+    assert all(name.isidentifier() for name in defined), defined
+    assert 'location: "New York" | "Chicago" | "Los Angeles"' in prompt  # the values it takes
+    observed = model.calls[1]["messages"][-1]["content"]
+    assert "The sum of 2 and 40 is 42." in observed and "NameError" not in observed, observed
+    assert "\"temperature\"" in observed  # the structured result, as text
+    assert [e.data["name"] for e in events if e.kind == "tool_call"] == [
+        "everything__get-sum", "everything__get-structured-content"]  # the real names, as the user is asked
+
+
+async def test_the_tool_calling_agent_calls_the_reference_servers_tools(everything_http):
+    async with MCPClient(everything_http.url, name="everything") as client:
+        model = ScriptedModel([
+            {"tool_calls": [{"name": "everything__get-sum", "arguments": {"a": 2, "b": 40}},
+                            {"name": "everything__get-annotated-message", "arguments": {"messageType": "success"}}]},
+            {"tool_calls": [{"name": "final_answer", "arguments": {"answer": "42"}}]}])
+        agent = ToolCallingAgent(model, await mcp_tools(client))
+        assert await agent.run("What is 2 + 40?") == "42"
+    sent = {t["function"]["name"] for t in model.calls[0]["tools"]}
+    assert {"everything__get-sum", "everything__get-annotated-message"} <= sent
+    results = [m["content"] for m in model.calls[1]["messages"] if m["role"] == "tool"]
+    assert "The sum of 2 and 40 is 42." in results[0]
+    assert "Operation completed successfully" in results[1], results

@@ -45,9 +45,30 @@ def test_schema_from_hints_and_docstring():
 
 def test_python_signature_for_the_code_agent_prompt():
     assert search.python_signature().startswith(
-        "def search(query: str, limit: int = 5, site: str = None, mode: str = 'fast', "
-        "tags: list = None) -> list:\n    \"\"\"Search the web for pages.")
+        "def search(query: str, limit: int = 5, site: str = None, mode: \"fast\" | \"deep\" = 'fast', "
+        "tags: list[str] = None) -> list:\n    \"\"\"Search the web for pages.")
     assert "        limit: How many results, at most." in search.python_signature()
+
+
+class Forecast(Tool):
+    """A tool as MCP servers declare them: a name code cannot call, nested arguments, $defs."""
+    name = "weather__get-forecast"
+    description = "The forecast."
+    inputs = {"type": "object", "required": ["place", "units"], "properties": {
+        "place": {"$ref": "#/$defs/Place"},
+        "units": {"type": "string", "enum": ["metric", "imperial"]},
+        "days": {"type": "array", "items": {"anyOf": [{"type": "integer"}, {"const": "all"}]}},
+        "filters": {"type": ["object", "null"], "additionalProperties": True}},
+        "$defs": {"Place": {"type": "object", "required": ["city"], "properties": {
+            "city": {"type": "string"}, "country": {"type": "string", "enum": ["FR", "DE"]}}}}}
+
+
+def test_the_signature_shows_enum_values_and_the_shape_of_nested_arguments():
+    signature = Forecast().python_signature().split("\n")[0]
+    assert signature == ('def weather__get_forecast(place: {"city": str, "country"?: "FR" | "DE"}, '
+                         'units: "metric" | "imperial", days: list[int | "all"] = None, '
+                         'filters: dict | None = None) -> str:')
+    assert Forecast().python_signature("weather__get_forecast_2").startswith("def weather__get_forecast_2(")
 
 
 async def test_call_with_keywords_or_positions():

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import asyncio
 import json
-import keyword
 
+from ..code_names import is_python_name
 from ..executor import ExecutionResult, Executor
 from ..tools import Tool
 from .wire import SANDBOX
@@ -39,7 +39,9 @@ class SandboxExecutor(Executor):
         async def on_tool_call(name, args_json):
             return await answer_tool_call(tools, name, args_json)
 
-        options = {"tools": [tool_spec(t) for t in tools.values() if is_python_name(t.name)], **self.limits}
+        # `tools` is keyed by the Python names the code calls them by (code_names.py): each
+        # stub is made under that name, and its calls come back under it.
+        options = {"tools": [tool_spec(t, name) for name, t in tools.items() if is_python_name(name)], **self.limits}
         handler, release = _lent_to_javascript(on_tool_call)
         try:
             result = json.loads(await self.sandbox.runJson(code, json.dumps(options), handler))
@@ -98,26 +100,23 @@ def describe_error(error: BaseException) -> dict:
             "args": args}
 
 
-def is_python_name(name: str) -> bool:
-    return name.isidentifier() and not keyword.iskeyword(name) and len(name) <= 64
-
-
-def tool_spec(tool: Tool) -> dict:
-    """What the sandbox needs to make the tool's stub: name, docstring, parameters."""
+def tool_spec(tool: Tool, name: str | None = None) -> dict:
+    """What the sandbox needs to make the tool's stub: the name the code calls it by (by
+    default its own), docstring, parameters."""
     schema = tool.parameters
     required = set(schema.get("required", []))
     params, docs = [], []
-    for name, prop in schema["properties"].items():
-        if not is_python_name(name):
+    for arg, prop in schema["properties"].items():
+        if not is_python_name(arg):
             continue  # code can still pass it as **{"odd-name": value}
-        param = {"name": name, "required": name in required}
-        if name not in required:
+        param = {"name": arg, "required": arg in required}
+        if arg not in required:
             param["default"] = json.dumps(prop.get("default"), default=str)
         params.append(param)
         if prop.get("description"):
-            docs.append(f"    {name}: {prop['description']}")
+            docs.append(f"    {arg}: {prop['description']}")
     doc = tool.description + ("\n\nArgs:\n" + "\n".join(docs) if docs else "")
-    return {"name": tool.name, "doc": doc, "params": params}
+    return {"name": name or tool.name, "doc": doc, "params": params}
 
 
 def _lent_to_javascript(function):
