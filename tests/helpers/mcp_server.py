@@ -5,6 +5,7 @@ HTTP+SSE transport.
 Its tools: echo, add (structured output with an output schema), slow (progress, and it
 counts the calls the client cancelled), fail (isError), huge (a long result), grow (adds a
 tool and announces list_changed), whoami (the headers it was sent). A resource and a prompt.
+With `resumable`, its events carry ids and a stream cut short is resumed (Last-Event-ID).
 
     with MCPTestServer(transport="streamable-http") as server:
         server.url  # http://127.0.0.1:PORT/mcp
@@ -32,8 +33,9 @@ def _free_port() -> int:
 
 class MCPTestServer:
     def __init__(self, transport: str = "streamable-http", json_response: bool = False,
-                 description: str | None = None, extra_tools: int = 0):
+                 description: str | None = None, extra_tools: int = 0, resumable: bool = False):
         self.transport, self.json_response, self.description = transport, json_response, description
+        self.resumable = resumable  # events get ids, and a stream cut short can be resumed
         self.extra_tools = extra_tools  # that many more tools, tool_0..., with long descriptions
         self.port = _free_port()
         path = "/mcp" if transport == "streamable-http" else "/sse"
@@ -58,6 +60,8 @@ class MCPTestServer:
             args += ["--description", self.description]
         if self.extra_tools:
             args += ["--extra-tools", str(self.extra_tools)]
+        if self.resumable:
+            args.append("--resumable")
         self.process = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                                         env={**os.environ, "PYTHONPATH": str(ROOT)})
         self._wait_until_listening()
@@ -179,6 +183,32 @@ def build(description: str | None, extra_tools: int = 0):
     return server
 
 
+def event_store():
+    """The events of every stream, kept in memory, for a client that resumes a stream."""
+    from mcp.server.streamable_http import EventMessage, EventStore
+
+    class InMemory(EventStore):
+        def __init__(self):
+            self.events: list[tuple[str, str, object]] = []  # (event id, stream id, message)
+
+        async def store_event(self, stream_id, message):
+            event_id = str(len(self.events) + 1)
+            self.events.append((event_id, stream_id, message))
+            return event_id
+
+        async def replay_events_after(self, last_event_id, send_callback):
+            known = [i for i, (event_id, _, _) in enumerate(self.events) if event_id == last_event_id]
+            if not known:
+                return None
+            stream = self.events[known[0]][1]
+            for event_id, stream_id, message in self.events[known[0] + 1:]:
+                if stream_id == stream and message is not None:
+                    await send_callback(EventMessage(message, event_id))
+            return stream
+
+    return InMemory()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--port", type=int, required=True)
@@ -186,12 +216,14 @@ def main() -> None:
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--description")
     parser.add_argument("--extra-tools", type=int, default=0)
+    parser.add_argument("--resumable", action="store_true")
     options = parser.parse_args()
     server = build(options.description, options.extra_tools)
     if options.transport == "sse":
         server.run("sse", host="127.0.0.1", port=options.port)
     else:
-        server.run("streamable-http", host="127.0.0.1", port=options.port, json_response=options.json)
+        server.run("streamable-http", host="127.0.0.1", port=options.port, json_response=options.json,
+                   event_store=event_store() if options.resumable else None)
 
 
 if __name__ == "__main__":

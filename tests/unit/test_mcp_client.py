@@ -300,3 +300,18 @@ async def test_an_old_style_endpoint_the_browser_would_read_as_another_site_is_r
     with pytest.raises(MCPError, match="refused"):
         await connect("http://127.0.0.1:9/sse", host=host, headers={"authorization": "Bearer s3cret"}, timeout=2)
     assert [(method, url) for method, url, _, _ in host.requests] == [("POST", "http://127.0.0.1:9/sse"), ("GET", "http://127.0.0.1:9/sse")]
+
+
+async def test_a_request_refused_with_400_in_a_new_session_too_is_the_servers_refusal():
+    """A 400 to a request in a session may mean the server forgot it: a new session, and the
+    request once more; refused again, it is the request that is wrong, and the user reads why."""
+    init = b'{"jsonrpc":"2.0","id":%d,"result":{"protocolVersion":"2025-11-25","capabilities":{}}}'
+    json_ = {"content-type": "application/json", "mcp-session-id": "s1"}
+    refused = (400, {"content-type": "application/json"}, [b'{"error":{"message":"cursor is malformed"}}'])
+    host = CannedHost((200, json_, [init % 1]), (202, {}, [b""]), refused,
+                      (200, json_, [init % 3]), (202, {}, [b""]), refused)
+    client = await connect("http://127.0.0.1:9/mcp", host=host)
+    with pytest.raises(MCPError, match=r"answered HTTP 400: .*cursor is malformed") as caught:
+        await client.list_tools()
+    assert caught.value.code == 400
+    assert [(m, (b or b"")[:40]) for m, _, _, b in host.requests].count(("POST", b'{"jsonrpc":"2.0","id":3,"method":"initia')) == 1

@@ -11,7 +11,8 @@ from tabagent.app.sandbox_executor import SandboxExecutor
 from tabagent.mcp import MCPClient, mcp_tools
 from tabagent.mcp.tools import result_text
 from tabagent.testing import ScriptedModel
-from tests.helpers.mcp_server import EverythingServer
+from tests.helpers.mcp_server import EverythingServer, MCPTestServer
+from tests.helpers.relay import Relay
 from tests.unit.test_sandbox_protocol import InProcessSandbox
 
 pytestmark = pytest.mark.timeout(60)
@@ -115,3 +116,30 @@ async def test_the_tool_calling_agent_calls_the_reference_servers_tools(everythi
     results = [m["content"] for m in model.calls[1]["messages"] if m["role"] == "tool"]
     assert "The sum of 2 and 40 is 42." in results[0]
     assert "Operation completed successfully" in results[1], results
+
+
+# --- Real networks: a connection that drops mid-call, a server that restarts --------------
+
+
+async def test_a_call_whose_connection_drops_mid_stream_completes_by_resuming_it():
+    """The relay forwards the first progress event of a long call, then cuts the connection
+    (no clean end of the body): the client asks for the rest with Last-Event-ID and gets it.
+    The server is the Python SDK's with an event store: the reference server's own store
+    answers a resume with the events it has, but attaches nothing that comes later to it."""
+    with MCPTestServer(resumable=True) as server, Relay(server.port, cut_after=b"notifications/progress") as relay:
+        async with MCPClient(relay.url("/mcp"), name="slowpoke") as client:
+            seen = []
+            result = await client.call_tool("slow", {"seconds": 0.5}, on_progress=lambda *p: seen.append(p[0]))
+    assert relay.cuts == 1
+    assert result_text(result) == "waited 0.5 s"
+    assert seen == [1, 2, 3, 4, 5]  # progress from before the cut and after it, none twice
+
+
+async def test_a_reference_server_that_restarted_and_forgot_the_session_is_met_again():
+    """The TypeScript SDK's server answers 400 (not 404) to a session it does not know."""
+    with EverythingServer("streamable-http") as server:
+        async with MCPClient(server.url, name="everything") as client:
+            first = client.transport.session_id
+            server.restart()
+            assert result_text(await client.call_tool("get-sum", {"a": 1, "b": 2})) == "The sum of 1 and 2 is 3."
+            assert client.transport.session_id not in (None, first)

@@ -107,7 +107,10 @@ class MCPClient:
                 raise
             await self._initialize()  # the server forgot us: a new session, once
             message = messages.request(next(self._ids), method, params)
-            reply = await self._exchange(message, timeout)
+            try:
+                reply = await self._exchange(message, timeout)
+            except SessionExpired as again:  # refused in a new session too: the request itself
+                raise again.refusal or again from None
         return messages.result_of(reply, method, self.url)
 
     async def _exchange(self, message: dict, timeout: float) -> dict:

@@ -16,7 +16,12 @@ class MCPError(Exception):
 
 
 class SessionExpired(MCPError):
-    """The server forgot our session (HTTP 404 to a request that carried its id)."""
+    """The server forgot our session (HTTP 404 or 400 to a request that carried its id);
+    `refusal` is the server's answer in words, for when a new session is refused the same."""
+
+    def __init__(self, message: str, refusal: MCPError | None = None):
+        super().__init__(message, code=refusal.code if refusal else None)
+        self.refusal = refusal
 
 
 class ToolCallError(MCPError):

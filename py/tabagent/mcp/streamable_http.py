@@ -2,8 +2,9 @@
 one JSON body or a stream of server-sent events that ends with our response.
 
 The server names a session in `Mcp-Session-Id` when we initialise; every later request
-carries it, and a 404 to one means the server forgot it (the client starts a new one).
-A stream cut before our response is resumed with `Last-Event-ID` when its events had ids.
+carries it, and a 404 (or 400) to one means the server forgot it (the client starts a new one
+and sends the request again, once). A stream cut before our response, cleanly or by a broken
+connection, is resumed with `Last-Event-ID` when its events had ids.
 """
 
 from __future__ import annotations
@@ -47,9 +48,13 @@ class StreamableHTTP:
                            f"address and that it is running.") from None
         except RequestTimeout:
             raise MCPError(f"the MCP server at {self.url} did not answer within {timeout:g} s.") from None
-        if response.status == 404 and self.session_id:
-            await response.close()
-            raise SessionExpired(f"the MCP server at {self.url} no longer knows our session.")
+        if response.status in (400, 404) and self.session_id:
+            # 404 is what the spec says a server answers when it forgot our session; many say 400
+            # ("no valid session ID", the TypeScript SDK's servers after a restart). The client
+            # starts a new session and sends the request again, once: a request that was bad in
+            # itself is refused again, and that refusal is what the user reads.
+            raise SessionExpired(f"the MCP server at {self.url} no longer knows our session.",
+                                 refusal=await _http_error(self.url, response))
         if not 200 <= response.status < 300:  # a redirect too: not followed
             raise await _http_error(self.url, response)
         if "mcp-session-id" in response.headers:
@@ -78,36 +83,38 @@ class StreamableHTTP:
         raise MCPError(f"the MCP server at {self.url} did not answer {message['method']}.")
 
     async def _from_stream(self, response, id_, on_message, timeout) -> dict:
-        last_event_id = None
+        read = StreamPosition()
         for attempt in range(RESUME_ATTEMPTS + 1):
             try:
-                found, last_event_id = await self._read_events(response, id_, on_message, last_event_id)
-            except (NetworkError, RequestTimeout) as e:
-                if last_event_id is None or isinstance(e, RequestTimeout):
+                found = await self._read_events(response, id_, on_message, read)
+            except (NetworkError, RequestTimeout) as e:  # the connection broke mid-stream
+                if read.last_event_id is None or isinstance(e, RequestTimeout):
                     raise MCPError(f"the stream from the MCP server at {self.url} broke before "
                                    f"its answer ({e}).") from None
                 found = None
             if found is not None:
                 return found
-            if last_event_id is None or attempt == RESUME_ATTEMPTS:
+            if read.last_event_id is None or attempt == RESUME_ATTEMPTS:
                 break
-            response = await self._resume(last_event_id, timeout)
+            response = await self._resume(read.last_event_id, timeout)
         raise MCPError(f"the MCP server at {self.url} ended its stream without an answer.")
 
-    async def _read_events(self, response, id_, on_message, last_event_id):
+    async def _read_events(self, response, id_, on_message, read: "StreamPosition"):
+        """Our response (None when the stream ended without it); `read` keeps the id of the
+        last event read, also when reading breaks, for the stream to be resumed from there."""
         try:
             async with contextlib.aclosing(messages.events(response, self.url)) as stream:
                 async for event in stream:
-                    last_event_id = event.id or last_event_id
+                    read.last_event_id = event.id or read.last_event_id
                     if not event.data.strip():
                         continue  # a priming event: an id to resume from, no message
                     for incoming in messages.parse(event.data, self.url):
                         if id_ is not None and messages.is_response(incoming) and incoming.get("id") == id_:
-                            return incoming, last_event_id
+                            return incoming
                         await on_message(incoming)
         finally:
             await response.close()
-        return None, last_event_id
+        return None
 
     async def _resume(self, last_event_id: str, timeout):
         headers = self._headers(**{"last-event-id": last_event_id})
@@ -138,7 +145,7 @@ class StreamableHTTP:
             if response.status != 200:
                 await response.close()
                 return
-            await self._read_events(response, None, on_message, None)
+            await self._read_events(response, None, on_message, StreamPosition())
 
     async def close(self) -> None:
         """Ends the session on the server, as the spec asks of a client that is done."""
@@ -152,6 +159,12 @@ class StreamableHTTP:
             response = await self.host.request("DELETE", self.url, headers, None, 5, follow_redirects=False)
             await response.close()
         self.session_id = None
+
+
+class StreamPosition:
+    """How far a stream of events was read: the id of its last event, if it had ids."""
+
+    last_event_id: str | None = None
 
 
 async def _http_error(url: str, response) -> Exception:
