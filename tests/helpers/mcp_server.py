@@ -33,9 +33,11 @@ def _free_port() -> int:
 
 class MCPTestServer:
     def __init__(self, transport: str = "streamable-http", json_response: bool = False,
-                 description: str | None = None, extra_tools: int = 0, resumable: bool = False):
+                 description: str | None = None, extra_tools: int = 0, resumable: bool = False,
+                 resources: bool = True):
         self.transport, self.json_response, self.description = transport, json_response, description
         self.resumable = resumable  # events get ids, and a stream cut short can be resumed
+        self.resources = resources  # False: the resources capability, but not one resource
         self.extra_tools = extra_tools  # that many more tools, tool_0..., with long descriptions
         self.port = _free_port()
         path = "/mcp" if transport == "streamable-http" else "/sse"
@@ -62,6 +64,8 @@ class MCPTestServer:
             args += ["--extra-tools", str(self.extra_tools)]
         if self.resumable:
             args.append("--resumable")
+        if not self.resources:
+            args.append("--no-resources")
         self.process = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                                         env={**os.environ, "PYTHONPATH": str(ROOT)})
         self._wait_until_listening()
@@ -93,7 +97,7 @@ class MCPTestServer:
             self.process.kill()
 
 
-def build(description: str | None, extra_tools: int = 0):
+def build(description: str | None, extra_tools: int = 0, resources: bool = True):
     from mcp.server.mcpserver import Context, MCPServer
     from mcp.server.mcpserver.exceptions import ToolError
     from pydantic import BaseModel
@@ -156,9 +160,10 @@ def build(description: str | None, extra_tools: int = 0):
         server.add_tool(numbered, name=f"tool_{number}",
                         description=f"Tool number {number}. " + "It does one small thing, described at length. " * 8)
 
-    @server.resource("note://hello", description="A short note.")
-    def hello() -> str:
-        return "Hello from a resource."
+    if resources:
+        @server.resource("note://hello", description="A short note.")
+        def hello() -> str:
+            return "Hello from a resource."
 
     @server.prompt(description="Asks for a summary of a topic.")
     def summarise(topic: str) -> str:
@@ -217,8 +222,9 @@ def main() -> None:
     parser.add_argument("--description")
     parser.add_argument("--extra-tools", type=int, default=0)
     parser.add_argument("--resumable", action="store_true")
+    parser.add_argument("--no-resources", action="store_true")
     options = parser.parse_args()
-    server = build(options.description, options.extra_tools)
+    server = build(options.description, options.extra_tools, not options.no_resources)
     if options.transport == "sse":
         server.run("sse", host="127.0.0.1", port=options.port)
     else:

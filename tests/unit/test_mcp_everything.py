@@ -143,3 +143,20 @@ async def test_a_reference_server_that_restarted_and_forgot_the_session_is_met_a
             server.restart()
             assert result_text(await client.call_tool("get-sum", {"a": 1, "b": 2})) == "The sum of 1 and 2 is 3."
             assert client.transport.session_id not in (None, first)
+
+
+async def test_the_resources_tool_lists_the_reference_servers_resources_and_templates(everything_http):
+    from tabagent.app.mcp_servers import ServerConnections
+    from tabagent.app.mcp_settings import check_server
+
+    server = {"id": "e", "name": "everything", "url": everything_http.url}
+    shown = {t["name"]: t for t in (await check_server(server, {}))["tools"]}
+    server["tools"] = {"resources": {"policy": "always", "fingerprint": shown["resources"]["fingerprint"]}}
+    connections = await ServerConnections().open([server], {})
+    try:
+        [resources] = [t for t in connections.tools(consent=None, conversation_id="c") if t.remote_name == "resources"]
+        listed = await resources()
+    finally:
+        await connections.close()
+    assert '"uri": "demo://resource/static/document/' in listed  # a resource
+    assert '"uriTemplate": "demo://resource/dynamic/text/{resourceId}"' in listed  # and a template to fill in

@@ -17,6 +17,7 @@ What a server returns reaches the model inside the untrusted marking, as page co
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 
@@ -103,10 +104,10 @@ class AskedMCPTool(MCPTool):
 
 
 # A server's resources, offered to the model as one more tool of that server ("resources"),
-# under the same policy and questions as its own tools.
+# under the same policy and questions as its own tools, when it has some (offers_resources).
 RESOURCES = {"name": "resources",
-             "description": "Lists this MCP server's resources (files, records... each with a URI), or reads the "
-                            "one whose URI is given.",
+             "description": "Lists this MCP server's resources (files, records... each with a URI, or a URI "
+                            "template to fill in), or reads the one whose URI is given.",
              "inputSchema": {"type": "object", "properties": {"uri": {
                  "type": "string", "description": "the URI of the resource to read; leave it out to list them"}}}}
 
@@ -117,12 +118,30 @@ class ResourcesTool(AskedMCPTool):
             return DENIED.format(tool=self.name)
         source = f"MCP server {self.client.name}, resources"
         if not uri:
-            listed = [{k: r[k] for k in ("uri", "name", "description", "mimeType") if k in r}
-                      for r in await self.asking_server(self.client.list_resources(), source)]
-            return self.mark(source, json.dumps(listed, ensure_ascii=False, indent=1))
+            return self.mark(source, json.dumps(await self._listed(source), ensure_ascii=False, indent=1))
         read = await self.asking_server(self.client.read_resource(uri), f"{source}, {uri}")
         parts = [_resource_text(item) for item in read.get("contents") or [] if isinstance(item, dict)]
         return self.mark(f"{source}, {uri}", cut("\n\n".join(parts), self.max_chars))
+
+    async def _listed(self, source: str) -> list[dict]:
+        listed = [{k: r[k] for k in ("uri", "name", "description", "mimeType") if k in r}
+                  for r in await self.asking_server(self.client.list_resources(), source)]
+        with contextlib.suppress(MCPError):  # a server without templates may not know the method
+            listed += [{k: t[k] for k in ("uriTemplate", "name", "description", "mimeType") if k in t}
+                       for t in await self.client.list_resource_templates()]
+        return listed
+
+
+async def offers_resources(client: MCPClient) -> bool:
+    """Whether the resources tool would have anything to list: a server may advertise the
+    capability and have no resource nor template (the model is then given no empty tool)."""
+    if "resources" not in client.capabilities:
+        return False
+    for listing in (client.list_resources, client.list_resource_templates):
+        with contextlib.suppress(MCPError):
+            if await listing(limit=1):
+                return True
+    return False
 
 
 def _resource_text(item: dict) -> str:
@@ -153,7 +172,7 @@ class ServerConnections:
             client.timeout = CALL_TIMEOUT
             self.clients.append(client)
             self.definitions += [(server, client, d) for d in tools if d.get("name") and d["name"] != RESOURCES["name"]]
-            if "resources" in client.capabilities:
+            if await offers_resources(client):
                 self.definitions.append((server, client, RESOURCES))
         return self
 

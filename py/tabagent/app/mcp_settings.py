@@ -6,7 +6,8 @@ from __future__ import annotations
 from ..mcp import MCPClient, MCPError
 from ..mcp.tools import MAX_RESULT_CHARS, MCPTool, cut
 from ..unseen import bounded, shown
-from .mcp_servers import CONNECT_TIMEOUT, RESOURCES, ServerConnections, fingerprint, server_headers
+from .mcp_servers import (CONNECT_TIMEOUT, RESOURCES, ServerConnections, fingerprint, offers_resources,
+                          server_headers)
 
 
 async def check_server(server: dict, headers: dict, host=None) -> dict:
@@ -18,12 +19,12 @@ async def check_server(server: dict, headers: dict, host=None) -> dict:
     try:
         await client.connect()
         tools = await client.list_tools()
+        if await offers_resources(client):
+            tools = [*tools, RESOURCES]
     except MCPError as error:
         return {"ok": False, "error": str(error)}
     finally:
         await client.close()
-    if "resources" in client.capabilities:
-        tools = [*tools, RESOURCES]
     name = bounded(client.server_info.get("name") or "an MCP server", 120)
     return {"ok": True, "server": name, "version": bounded(client.server_info.get("version") or "", 40),
             "protocol": client.protocol_version, "transport": type(client.transport).__name__,

@@ -187,8 +187,12 @@ class MCPClient:
         finally:
             self._progress.pop(token, None)
 
-    async def list_resources(self) -> list[dict]:
-        return await self._paged("resources/list", "resources")
+    async def list_resources(self, limit: int = MAX_TOOLS) -> list[dict]:
+        return await self._paged("resources/list", "resources", limit)
+
+    async def list_resource_templates(self, limit: int = MAX_TOOLS) -> list[dict]:
+        """The server's URI templates ({"uriTemplate", "name", ...}): resources made on demand."""
+        return await self._paged("resources/templates/list", "resourceTemplates", limit)
 
     async def read_resource(self, uri: str) -> dict:
         return await self._request("resources/read", {"uri": uri})
