@@ -16,8 +16,9 @@ import threading
 
 
 class Relay:
-    def __init__(self, target_port: int, cut_after: bytes | None = None, times: int = 1):
+    def __init__(self, target_port: int, cut_after: bytes | None = None, times: int = 1, method: bytes = b"POST"):
         self.target_port, self.cut_after, self.times = target_port, cut_after, times
+        self.method = method  # only the answers to requests of this method are cut (not a resumed GET)
         self.cuts = 0
         self._lock = threading.Lock()
         self._listener = socket.create_server(("127.0.0.1", 0))
@@ -44,14 +45,17 @@ class Relay:
                 return  # closed
             server = socket.create_connection(("127.0.0.1", self.target_port))
             self._open += [client, server]
-            threading.Thread(target=self._pump, args=(client, server, False), daemon=True).start()
-            threading.Thread(target=self._pump, args=(server, client, True), daemon=True).start()
+            asked = {"method": b""}  # of the request the connection carries now
+            threading.Thread(target=self._pump, args=(client, server, asked, False), daemon=True).start()
+            threading.Thread(target=self._pump, args=(server, client, asked, True), daemon=True).start()
 
-    def _pump(self, source: socket.socket, sink: socket.socket, from_server: bool) -> None:
+    def _pump(self, source: socket.socket, sink: socket.socket, asked: dict, from_server: bool) -> None:
         try:
             while data := source.recv(65536):
+                if not from_server and data.split(b" ", 1)[0].isalpha():
+                    asked["method"] = data.split(b" ", 1)[0]  # a new request on this connection
                 sink.sendall(data)
-                if from_server and self._should_cut(data):
+                if from_server and asked["method"] == self.method and self._should_cut(data):
                     break  # what carried the marker went through; the rest never will
         except OSError:
             pass

@@ -105,3 +105,13 @@ async def test_mcp_a_server_that_answers_without_a_body_is_an_error_in_words():
         assert "Traceback" not in connections.problems[0] and "Error" not in connections.problems[0]
     finally:
         await connections.close()
+
+
+async def test_mcp_a_call_whose_connection_drops_mid_stream_completes_by_resuming_it():
+    """Behind the relay, the stream of each call is cut after its first progress event (in
+    Pyodide the body's reader rejects): the client resumes it with Last-Event-ID."""
+    async with MCPClient(os.environ["TABAGENT_MCP_RELAY"]) as client:
+        seen = []
+        result = await client.call_tool("slow", {"seconds": 0.3}, on_progress=lambda *p: seen.append(p[0]))
+        assert result["content"][0]["text"] == "waited 0.3 s", result
+        assert seen == [1, 2, 3], seen

@@ -30,9 +30,11 @@ if (!server) {
 }
 const only = option("--only");
 const mcpServer = option("--mcp") ?? process.env.TABAGENT_MCP_SERVER ?? "";
+// The same kind of server, resumable, behind a relay that cuts a stream mid-call.
+const mcpRelay = option("--mcp-relay") ?? process.env.TABAGENT_MCP_RELAY ?? "";
 
 const pyodide = await loadPyodide({
-  env: { TABAGENT_TEST_SERVER: server, TABAGENT_MCP_SERVER: mcpServer, HOME: "/home/pyodide" },
+  env: { TABAGENT_TEST_SERVER: server, TABAGENT_MCP_SERVER: mcpServer, TABAGENT_MCP_RELAY: mcpRelay, HOME: "/home/pyodide" },
   stdout: (line) => process.stderr.write(line + "\n"),
   stderr: (line) => process.stderr.write(line + "\n"),
 });

@@ -43,13 +43,26 @@ def mcp_server():
 
 
 @pytest.fixture(scope="module")
-def pyodide_results(server, mcp_server):
+def mcp_relay():
+    """A resumable MCP server behind a relay that cuts the stream of a call once, after its
+    first progress event (cases_mcp.py); the relay's address, and how many cuts it made."""
+    from tests.helpers.mcp_server import MCPTestServer
+    from tests.helpers.relay import Relay
+
+    with MCPTestServer(resumable=True) as running, Relay(running.port, cut_after=b"notifications/progress",
+                                                         times=1000) as relay:
+        yield relay
+
+
+@pytest.fixture(scope="module")
+def pyodide_results(server, mcp_server, mcp_relay):
     node = shutil.which("node")
     if node is None:
         pytest.fail("node is not on PATH: install Node.js 20 to run the Pyodide tests")
     if not (ROOT / "node_modules" / "pyodide" / "pyodide.mjs").exists():
         pytest.fail("node_modules/pyodide is missing: run `npm ci` at the repository root")
-    process = subprocess.run([node, str(RUNNER), "--server", server.url, "--mcp", mcp_server.url], cwd=ROOT,
+    process = subprocess.run([node, str(RUNNER), "--server", server.url, "--mcp", mcp_server.url,
+                              "--mcp-relay", mcp_relay.url("/mcp")], cwd=ROOT,
                              capture_output=True, text=True, timeout=240)
     results = {}
     for line in process.stdout.splitlines():
@@ -72,9 +85,10 @@ def test_in_pyodide(pyodide_results, case):
 
 @pytest.mark.timeout(30)
 @pytest.mark.parametrize("case", CASES)
-async def test_in_cpython(server, mcp_server, monkeypatch, case):
+async def test_in_cpython(server, mcp_server, mcp_relay, monkeypatch, case):
     monkeypatch.setenv("TABAGENT_TEST_SERVER", server.url)
     monkeypatch.setenv("TABAGENT_MCP_SERVER", mcp_server.url)
+    monkeypatch.setenv("TABAGENT_MCP_RELAY", mcp_relay.url("/mcp"))
     file, name = case.split("::")
     await getattr(importlib.import_module(file.removesuffix(".py")), name)()
 
