@@ -19,7 +19,7 @@ from collections.abc import Callable
 from functools import cached_property
 from typing import Any, Literal, Union
 
-from .code_names import python_name
+from .code_names import is_python_name, python_name
 from .conversions import convert
 
 
@@ -102,17 +102,23 @@ class Tool:
 
     def python_signature(self, name: str | None = None) -> str:
         """The tool as a Python stub, for the CodeAgent's prompt, under `name` (the Python
-        name the code calls it by: code_names.py; by default the nearest to its own)."""
+        name the code calls it by: code_names.py; by default the nearest to its own). An
+        argument Python cannot name (`max-results`) is passed as **{"max-results": value}."""
         schema = self.parameters
-        params = []
+        required = schema.get("required", [])
+        params, docs = [], []
         for arg, prop in schema["properties"].items():
-            param = f"{arg}: {_py_type(prop, schema)}"
-            if arg not in schema.get("required", []):
-                param += f" = {prop.get('default')!r}"
-            params.append(param)
-        docs = "".join(f"\n        {n}: {p['description']}"
-                       for n, p in schema["properties"].items() if p.get("description"))
-        doc = self.description + (f"\n\n    Args:{docs}" if docs else "")
+            shown = _py_type(prop, schema)
+            if arg not in required:
+                shown += f" = {prop.get('default')!r}"
+            if is_python_name(arg):
+                params.append(f"{arg}: {shown}")
+                docs += [f"{arg}: {prop['description']}"] if prop.get("description") else []
+            else:
+                docs.append(f'**{{"{arg}": {shown}}}: {prop.get("description") or "(no description)"}')
+        if len(params) < len(schema["properties"]):
+            params.append("**arguments")
+        doc = self.description + ("\n\n    Args:" + "".join(f"\n        {d}" for d in docs) if docs else "")
         returns = _py_type({"type": self.output_type})
         return f'def {name or python_name(self.name)}({", ".join(params)}) -> {returns}:\n    """{doc}\n    """'
 

@@ -58,3 +58,24 @@ async def test_code_without_a_fence_that_calls_a_tool_by_its_python_name_is_run(
     model = ScriptedModel(["final_answer(srv__get_sum(a=40, b=2))"])
     assert await CodeAgent(model, [GetSum()]).run("add") == 42
     assert "def srv__get_sum(a: int, b: int) -> str:" in model.calls[0]["messages"][0]["content"]
+
+
+class Search(Tool):
+    name = "srv__search-web"
+    description = "Searches."
+    inputs = {"type": "object", "required": ["query"], "properties": {
+        "query": {"type": "string"}, "max-results": {"type": "integer", "description": "How many."}}}
+
+    def forward(self, **arguments):
+        return arguments
+
+
+async def test_an_argument_python_cannot_name_is_shown_and_passed_as_a_keyword_dict():
+    from tabagent import CodeAgent
+    from tabagent.testing import ScriptedModel
+
+    signature = Search().python_signature()
+    assert signature.startswith("def srv__search_web(query: str, **arguments) -> str:")
+    assert '**{"max-results": int = None}: How many.' in signature
+    model = ScriptedModel(['```python\nfinal_answer(srv__search_web(query="tea", **{"max-results": 2}))\n```'])
+    assert await CodeAgent(model, [Search()]).run("search") == {"query": "tea", "max-results": 2}
