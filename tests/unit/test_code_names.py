@@ -79,3 +79,17 @@ async def test_an_argument_python_cannot_name_is_shown_and_passed_as_a_keyword_d
     assert '**{"max-results": int = None}: How many.' in signature
     model = ScriptedModel(['```python\nfinal_answer(srv__search_web(query="tea", **{"max-results": 2}))\n```'])
     assert await CodeAgent(model, [Search()]).run("search") == {"query": "tea", "max-results": 2}
+
+
+async def test_a_call_written_as_text_under_the_tool_s_own_name_runs_under_its_python_name():
+    """A model that writes its call the tool-calling way may use the name the tool has
+    elsewhere (srv__get-sum): the code made of it calls the Python name."""
+    from tabagent import CodeAgent
+    from tabagent.testing import ScriptedModel
+
+    model = ScriptedModel(['{"name": "srv__get-sum", "arguments": {"a": 40, "b": 2}}',
+                           '{"name": "final_answer", "arguments": {"answer": "done"}}'])
+    events = []
+    assert await CodeAgent(model, [GetSum()], listeners=[events.append]).run("add") == "done"
+    assert [e.data["code"] for e in events if e.kind == "code"][0] == "print(srv__get_sum(a=40, b=2))"
+    assert "42" in model.calls[1]["messages"][-1]["content"]
