@@ -315,3 +315,10 @@ async def test_a_request_refused_with_400_in_a_new_session_too_is_the_servers_re
         await client.list_tools()
     assert caught.value.code == 400
     assert [(m, (b or b"")[:40]) for m, _, _, b in host.requests].count(("POST", b'{"jsonrpc":"2.0","id":3,"method":"initia')) == 1
+
+
+@pytest.mark.parametrize("kind", [MCPError, *MCPError.__subclasses__()])
+def test_every_mcp_error_can_be_made_again_with_its_text_marked(kind):
+    """mcp.tools.asking_server raises a server's error again as type(error)(marked, code=...)."""
+    again = kind("marked text", code=400)
+    assert str(again) == "marked text" and again.code == 400

@@ -19,9 +19,9 @@ class SessionExpired(MCPError):
     """The server forgot our session (HTTP 404 or 400 to a request that carried its id);
     `refusal` is the server's answer in words, for when a new session is refused the same."""
 
-    def __init__(self, message: str, refusal: MCPError | None = None):
-        super().__init__(message, code=refusal.code if refusal else None)
-        self.refusal = refusal
+    def __init__(self, message: str, code: int | None = None, refusal: MCPError | None = None) -> None:
+        super().__init__(message, code=code if code is not None or refusal is None else refusal.code)
+        self.refusal = refusal  # (an error is made again as type(error)(text, code=...): same order)
 
 
 class ToolCallError(MCPError):
