@@ -240,3 +240,15 @@ async def test_a_servers_prompt_comes_into_the_box_written_out(hostile):
     assert "⟨U+E0073⟩" in listed["description"] and not hides_text(listed["description"])
     text = await prompt_text(server, {}, "brief", {})
     assert text.startswith("Summarise this page.⟨U+E0073⟩⟨U+E0065⟩") and not hides_text(text)
+
+
+async def test_test_connection_says_an_unexpected_failure_in_one_line_never_a_traceback(monkeypatch):
+    """Test connection answers settings in words whatever breaks: here the client itself."""
+    from tabagent.app import mcp_settings
+
+    async def broken(self):
+        raise KeyError("protocolVersion")
+
+    monkeypatch.setattr(mcp_settings.MCPClient, "connect", broken)
+    checked = await mcp_settings.check_server({"name": "lab", "url": "http://127.0.0.1:9/mcp"}, {})
+    assert checked == {"ok": False, "error": "Test connection failed: KeyError: 'protocolVersion'"}

@@ -23,6 +23,8 @@ async def check_server(server: dict, headers: dict, host=None) -> dict:
             tools = [*tools, RESOURCES]
     except MCPError as error:
         return {"ok": False, "error": str(error)}
+    except Exception as error:  # anything else is said in one line, never as a traceback
+        return {"ok": False, "error": bounded(f"Test connection failed: {type(error).__name__}: {error}", 400)}
     finally:
         await client.close()
     name = bounded(client.server_info.get("name") or "an MCP server", 120)
