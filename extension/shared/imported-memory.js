@@ -4,8 +4,10 @@
 // ("I have allowed this…"). So each step the model would be sent must be what the screen
 // shows, in the same role, the same turn and step: the user's message its turn's text, the
 // model's text the step's streamed tokens, its tool calls and their results the step's
-// tool_call and tool_result events, code output the step's code_output. Anything else, and any
-// field this version does not know, makes the memory disagree. Pure JavaScript: no extension
+// tool_call and tool_result events (a result's name too), its code the step's code event, code
+// output the step's code_output, the answer the turn's final_answer: every field the model can
+// get, in its messages or in the summary compaction.py folds old steps into. Anything else, and
+// any field this version does not know, makes the memory disagree. Pure JavaScript: no extension
 // APIs, so Node checks it too (tests/unit/test_imported_memory.py). Matching letters are not
 // enough where the letters do not show: unseen-text.js says where.
 
@@ -31,6 +33,7 @@ function disagree(what) {
 
 const isObject = (value) => value !== null && typeof value === "object" && !Array.isArray(value);
 const isCount = (value) => Number.isSafeInteger(value) && value >= 0;
+const isEmptyList = (value) => Array.isArray(value) && value.length === 0;
 
 function unknownField(object, known, where) {
   const extra = Object.keys(object).find((name) => !known.includes(name));
@@ -70,6 +73,7 @@ function shownAt(turn, step) {
     calls: of("tool_call"),
     results: of("tool_result"),
     outputs: of("code_output").map((data) => data.output),
+    code: of("code").map((data) => data.code),
     answers: events.filter((event) => event.kind === EventKind.final_answer).map((event) => event.data.answer),
   };
 }
@@ -114,11 +118,17 @@ function isCodeObservation(content, shown) {
 
 // `answersCalls`: the step's calls went as real tool calls, so each result must answer one by
 // its id (memory.py sends it as that call's tool message).
+// Every field memory.py sends is held to the screen: the id (a tool message's), the name (a
+// result that went as text is sent as "{name} returned:", in the user's voice), the content;
+// `is_error` is never sent. Pictures a tool showed are not kept in a conversation's record, so a
+// result that brings some brings what the turn does not show.
 function checkObservation(observation, shown, answersCalls, where) {
   if (!isObject(observation) || typeof observation.content !== "string") disagree(`${where} is not a tool result`);
-  unknownField(observation, ["id", "name", "content", "is_error"], where);
-  const asResult = shown.results.some((result) => result.id === observation.id && result.result === observation.content);
-  const asOutput = !answersCalls && isCodeObservation(observation.content, shown);
+  unknownField(observation, ["id", "name", "content", "is_error", "parts"], where);
+  if (observation.parts !== undefined && !isEmptyList(observation.parts)) disagree(`${where} holds pictures the turn does not show`);
+  const asResult = shown.results.some((result) => result.id === observation.id && result.result === observation.content &&
+    (observation.name === undefined || observation.name === result.name));
+  const asOutput = !answersCalls && observation.name === undefined && isCodeObservation(observation.content, shown);
   if (!asResult && !asOutput) disagree(`${where} is not a result the turn shows`);
   if (hidesText(observation.content)) disagree(`${where} holds text the panel does not show`);
 }
@@ -140,6 +150,8 @@ function checkAction(step, turn, where) {
   if ((step.model_output ?? "") !== shown.text) disagree(`${where} (the model's reply) is not what the turn shows`);
   if (markdownHidesText(shown.text)) disagree(`${where} (the model's reply) holds text the panel does not show`);
   if (step.error) disagree(`${where} tells the model something the turn does not show`);
+  // The code goes back in a summary when the conversation outgrows the model's window (compaction.py)
+  if (step.code !== undefined && step.code !== null && !shown.code.includes(step.code)) disagree(`${where} (the model's code) is not the code the turn shows`);
   (step.tool_calls ?? []).forEach((call, i) => checkCall(call, shown, `${where}, call ${i + 1},`));
   const answersCalls = step.native !== false && (step.tool_calls ?? []).length > 0;
   (step.observations ?? []).forEach((observation, i) => checkObservation(observation, shown, answersCalls, `${where}, result ${i + 1},`));
@@ -154,17 +166,28 @@ function checkAnswer(step, turn, where) {
   }
 }
 
+// An answer step is sent only in a summary, when the conversation outgrows the model's window
+// (compaction.py): it too must be the answer the turn shows.
+function checkFinalAnswer(step, turn, where) {
+  const shown = turn.events.filter((event) => event.depth === 0 && event.kind === EventKind.final_answer).map((event) => event.data.answer);
+  if (!shown.some((answer) => canonical(answer) === canonical(step.answer))) disagree(`${where} (the answer) is not the answer the turn shows`);
+  const hides = typeof step.answer === "string" ? markdownHidesText(step.answer) : hidesText(JSON.stringify(step.answer) ?? "");
+  if (hides) disagree(`${where} (the answer) holds text the panel does not show`);
+}
+
 // A turn's own steps: the user's message first (exactly as typed: a selection or an attachment
-// is page content whose marking only Python makes), then the agent's steps and its answer.
+// is page content whose marking only Python makes), then the agent's steps and its answer. The
+// message's parts (the pictures attached, sent with it in the user's voice) are only ever an
+// attachment's, so a plain message has none.
 function checkTurn(turn, steps, where) {
   if (steps.length === 0) return; // a turn that never reached the agent (a setting was missing)
   const [task, ...rest] = steps;
-  const plain = !turn.context?.selection && !turn.attachments;
+  const plain = !turn.context?.selection && !turn.attachments && (task.parts === undefined || isEmptyList(task.parts));
   if (task.type !== "task" || task.task !== turn.text || !plain) disagree(`the memory of ${where} does not start with the message the turn shows`);
   if (hidesText(turn.text)) disagree(`the message of ${where} holds text the panel does not show`);
   rest.forEach((step, i) => {
     const name = `memory step ${i + 2} of ${where}`;
-    if (step.type === "final_answer") return; // never sent: the step before it holds the answer
+    if (step.type === "final_answer") return checkFinalAnswer(step, turn, name);
     if (step.type !== "action") disagree(`${name} is a ${step.type} the turn does not show`);
     checkAction(step, turn, name);
     if (rest[i + 1]?.type === "final_answer") checkAnswer(step, turn, name);
