@@ -58,10 +58,11 @@
   // a copy of the frame's body, so tools that work on a copy (Readability mutates what it is
   // given) see the frame's text where the frame sits on the page.
   // With dropHidden, elements the user cannot see (display:none, visibility:hidden) are left
-  // out, and web components show their shadow content; with dropUnseen, text no one can read
-  // is left out (sight.js). Both need the live page, so they are done while live and copy
-  // still match 1:1.
-  function cloneWithFrames(doc, { dropHidden = false, dropUnseen = false, depth = 0 } = {}) {
+  // out, and web components show their shadow content; with keepWaiting too, hidden content
+  // waiting for the page's scripts stays, shown, but not what hides itself inside it
+  // (sight.js); with dropUnseen, text no one can read is left out (sight.js). All need the
+  // live page, so they are done while live and copy still match 1:1.
+  function cloneWithFrames(doc, { dropHidden = false, keepWaiting = false, dropUnseen = false, depth = 0 } = {}) {
     const copy = doc.cloneNode(true);
     const look = page.sight.look(doc); // (one reading of styles for both passes)
     const unseen = dropUnseen && doc.body ? unseenTextIn(look, doc.body, copy.body) : [];
@@ -75,10 +76,15 @@
     const frames = [];
     const hosts = [];
     let hiddenLive = null; // the last hidden element: what is inside it goes with it, unasked
+    let waitingLive = null; // the last hidden element kept: what is inside it is shown with it
     for (let i = 0; i < live.length; i++) {
       const el = live[i];
       if (hiddenLive?.contains(el)) continue;
-      if (dropHidden && !look.isShown(el)) {
+      const inWaiting = waitingLive?.contains(el);
+      if (dropHidden && keepWaiting && !inWaiting && look.waitsForScripts(el)) {
+        waitingLive = el;
+        shown(copied[i]);
+      } else if (dropHidden && (inWaiting ? look.hidesItself(el) : !look.isShown(el))) {
         hidden.push(copied[i]);
         hiddenLive = el;
         continue;
@@ -94,7 +100,7 @@
     for (const [frame, placeholder] of frames) {
       const inner = frameDocument(frame);
       if (depth >= MAX_DEPTH || !inner?.body) continue;
-      const innerCopy = cloneWithFrames(inner, { dropHidden, dropUnseen, depth: depth + 1 });
+      const innerCopy = cloneWithFrames(inner, { dropHidden, keepWaiting, dropUnseen, depth: depth + 1 });
       const box = copy.createElement("div");
       box.setAttribute("data-tabagent-frame", inner.URL);
       box.append(...innerCopy.body.childNodes);
@@ -105,6 +111,14 @@
     // Folded content is read as shown (what reads the copy takes [hidden] as gone).
     if (dropHidden) for (const el of copy.querySelectorAll('[hidden="until-found" i]')) el.removeAttribute("hidden");
     return copy;
+  }
+
+  // The copy of what waits for scripts, shown: what reads the copy takes an inline display:none, an inline
+  // visibility:hidden or [hidden] as gone.
+  function shown(copied) {
+    copied.removeAttribute("hidden");
+    copied.style?.removeProperty("display");
+    copied.style?.removeProperty("visibility");
   }
 
   // The copy's text nodes that no one can read on the live page (they pair in document order).

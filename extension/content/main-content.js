@@ -500,12 +500,14 @@
     return root;
   }
 
-  // The visible copy, unless hiding took most of the text (a page that shows its body only
-  // once its scripts run, read with scripts off): then every element. Text no one can read
-  // is left out of both.
+  // The visible copy, unless hiding took most of the text (a slideshow whose slides wait for
+  // its scripts, a page read with its scripts off): then with what waits for the page's
+  // scripts, and still nothing else hidden (sight.js says what). Text no one can read is left
+  // out of both.
   function visibleCopy(doc) {
     const visible = page.frames.cloneWithFrames(doc, { dropHidden: true, dropUnseen: true });
-    return readableChars(visible) >= 0.5 * readableChars(doc) ? visible : page.frames.cloneWithFrames(doc, { dropUnseen: true });
+    if (readableChars(visible) >= 0.5 * readableChars(doc)) return visible;
+    return page.frames.cloneWithFrames(doc, { dropHidden: true, keepWaiting: true, dropUnseen: true });
   }
 
   // Characters of text, not counting the source of scripts and styles.

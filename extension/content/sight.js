@@ -286,13 +286,46 @@
     return found;
   }
 
+  // Content waiting for scripts: a slideshow shows a slide and hides the others until its
+  // scripts turn to them. When hiding would drop most of a page (main-content.js), a hidden
+  // element is still read if it is another slide of a set the reader is shown: an element of
+  // the same tag that shares a class with it is shown. Nothing else hidden is: a box or a
+  // wrapper hidden whole is how a page hides instructions for agents (and a page can fake any
+  // sign that its scripts did not run), and inside a slide, a box hidden on its own stays out
+  // (`hidesItself`). A page read with its scripts off whose whole body waits for them is read
+  // as its reader sees it then: nearly empty.
+  function waitingTest(doc, isShown) {
+    let shownKinds = null; // tag -> the classes of its shown elements, read when first asked
+    const kinds = () => (shownKinds ??= shownClassesByTag(doc, isShown));
+    return (el) => !isShown(el) && [...el.classList].some((name) => kinds().get(el.localName)?.has(name));
+  }
+
+  function shownClassesByTag(doc, isShown) {
+    const kinds = new Map();
+    for (const el of doc.querySelectorAll("body [class]")) {
+      if (!el.classList.length || !isShown(el)) continue;
+      if (!kinds.has(el.localName)) kinds.set(el.localName, new Set());
+      for (const name of el.classList) kinds.get(el.localName).add(name);
+    }
+    return kinds;
+  }
+
+  // Hidden by its own style or attribute, not only by what it is in.
+  function hidesItselfTest(styleOf) {
+    return (el) => el.hidden || styleOf(el).display === "none"
+      || (styleOf(el).visibility !== "visible" && el.parentElement !== null && styleOf(el.parentElement).visibility === "visible");
+  }
+
   // One reading of a document: what is shown and what cannot be read, each element's style
   // and visibility read once however often the two ask.
   function look(doc) {
     const styleOf = styleCache();
     const isShown = shownTest(styleOf);
     const whyUnseen = sight(doc, styleOf, isShown);
-    return { isShown, unseenText: (root) => unseenText(root, whyUnseen) };
+    return {
+      isShown, waitsForScripts: waitingTest(doc, isShown), hidesItself: hidesItselfTest(styleOf),
+      unseenText: (root) => unseenText(root, whyUnseen),
+    };
   }
 
   page.sight = {

@@ -264,6 +264,34 @@ def test_hidden_posts_in_a_thread_read_whole_never_reach_the_model(turn, model, 
     assert "HIDDEN" not in everything_the_model_read(model)
 
 
+def test_instructions_on_a_page_that_hides_most_of_its_text_never_reach_the_model(turn, model, site):
+    """When dropping what is not displayed would drop most of a page, read_page reads more than
+    what is shown (a slideshow waiting for its scripts). A page that hides most of its text on
+    purpose, in a wrapper of old notices, a lone box and a [hidden] paragraph, each with
+    instructions, gets none of them to the model: the article the reader sees is read."""
+    model.script(call("read_page"), Reply(text="It leaves on the hour."))
+    turn.show(site.url("hidden-most.html"))
+    send(turn.browser, "When does the ferry leave?")
+    wait_for_status(turn.browser, "ok")
+    read = told(model, 1)
+    assert "it leaves only on the hour" in read and "foot passengers and bicycles cross as usual" in read
+    assert "HIDDEN" not in everything_the_model_read(model)
+
+
+def test_the_slides_a_slideshow_keeps_for_its_scripts_are_read_but_not_what_hides_in_them(turn, model, site):
+    """A slideshow shows its first slide and keeps the others hidden for its scripts: the model
+    reads all six slides, and not the two sentences hidden on their own inside them."""
+    model.script(call("read_page"), Reply(text="Six bridges."))
+    turn.show(site.url("waiting-slides.html"))
+    send(turn.browser, "Which bridges are there?")
+    wait_for_status(turn.browser, "ok")
+    read = told(model, 1)
+    for words in ("its three arches were built", "brought up the river on a barge", "fourteen brick arches",
+                  "carries the school bus twice a day", "it sways a little", "with a long iron key"):
+        assert words in read
+    assert "HIDDEN" not in everything_the_model_read(model)
+
+
 SELECT_PICK = """
   const paragraph = document.getElementById("pick");
   getSelection().selectAllChildren(paragraph);
