@@ -22,6 +22,7 @@ import { saveFinishedTurn, saveTurnEvents, settleStaleTurns, startTurn, stopTurn
 import { deleteTurn, editTurn } from "./turn-edits.js";
 
 keepStorageFromContentScripts();
+conversations.moveStoredConversations().catch((error) => console.error("TabAgent: conversations not moved", error));
 followPanel(); // the toolbar button and the shortcut
 
 function changed(conversationId) {

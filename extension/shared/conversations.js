@@ -1,4 +1,4 @@
-// Conversations in chrome.storage.local. Each conversation is one record under
+// Conversations in conversationStore. Each conversation is one record under
 // "conversation:<id>"; a small index under "conversations" lists them for the history
 // without loading every record. Any page may read; only the service worker writes, one
 // change at a time, so event batches arriving together never overwrite each other.
@@ -13,23 +13,24 @@ import { TurnStatus } from "./conversation-schema.js";
 import { joinTokens, mergeEvents } from "./events.js";
 import { t } from "./i18n.js";
 import { keepPicturesWithin } from "./kept-pictures.js";
+import { conversationStore, moveConversationsIn } from "../browser/conversation-store.js";
 
 const INDEX = "conversations";
 const recordKey = (id) => `conversation:${id}`;
 
 export async function listConversations() {
-  const { [INDEX]: index = {} } = await chrome.storage.local.get(INDEX);
+  const { [INDEX]: index = {} } = await conversationStore.get(INDEX);
   return Object.values(index).sort((a, b) => b.updatedAt - a.updatedAt);
 }
 
 export async function loadConversation(id) {
-  const { [recordKey(id)]: record } = await chrome.storage.local.get(recordKey(id));
+  const { [recordKey(id)]: record } = await conversationStore.get(recordKey(id));
   return record ?? null;
 }
 
 export async function loadAllConversations() {
   const ids = (await listConversations()).map((entry) => recordKey(entry.id));
-  const records = await chrome.storage.local.get(ids);
+  const records = await conversationStore.get(ids);
   return ids.map((key) => records[key]).filter(Boolean);
 }
 
@@ -48,18 +49,24 @@ function serially(change) {
   return result;
 }
 
+// Conversations an earlier version kept elsewhere are moved to where they are kept now
+// (conversation-store.js), in the queue, so no write of this worker's meets the move halfway.
+export function moveStoredConversations() {
+  return serially(moveConversationsIn);
+}
+
 // `indexed: false` saves the record alone: live event batches, which arrive every few
 // milliseconds while a reply streams, need not rewrite the index too (the turn's start and
 // end update it).
 async function save(record, { indexed = true } = {}) {
   if (!indexed) {
-    await chrome.storage.local.set({ [recordKey(record.id)]: record });
+    await conversationStore.set({ [recordKey(record.id)]: record });
     return record;
   }
   record.updatedAt = Date.now();
-  const { [INDEX]: index = {} } = await chrome.storage.local.get(INDEX);
+  const { [INDEX]: index = {} } = await conversationStore.get(INDEX);
   index[record.id] = { id: record.id, title: record.title, createdAt: record.createdAt, updatedAt: record.updatedAt };
-  await chrome.storage.local.set({ [recordKey(record.id)]: record, [INDEX]: index });
+  await conversationStore.set({ [recordKey(record.id)]: record, [INDEX]: index });
   return record;
 }
 
@@ -171,10 +178,10 @@ export function renameConversation(id, title) {
 
 export function deleteConversation(id) {
   return serially(async () => {
-    const { [INDEX]: index = {} } = await chrome.storage.local.get(INDEX);
+    const { [INDEX]: index = {} } = await conversationStore.get(INDEX);
     delete index[id];
-    await chrome.storage.local.remove(recordKey(id));
-    await chrome.storage.local.set({ [INDEX]: index });
+    await conversationStore.remove(recordKey(id));
+    await conversationStore.set({ [INDEX]: index });
   });
 }
 
@@ -213,7 +220,7 @@ export function markInterruptedTurns(liveTurnIds, { conversationId = null, statu
 // file) gets a fresh one, never overwritten.
 export function importConversations(records) {
   return serially(async () => {
-    const { [INDEX]: index = {} } = await chrome.storage.local.get(INDEX);
+    const { [INDEX]: index = {} } = await conversationStore.get(INDEX);
     const taken = new Set(Object.keys(index));
     const copies = records.map((record) => {
       const id = taken.has(record.id) ? crypto.randomUUID() : record.id;
@@ -224,13 +231,13 @@ export function importConversations(records) {
     const written = [];
     try {
       for (const batch of inBatches(copies)) {
-        await chrome.storage.local.set(Object.fromEntries(batch.map((record) => [recordKey(record.id), record])));
+        await conversationStore.set(Object.fromEntries(batch.map((record) => [recordKey(record.id), record])));
         written.push(...batch.map((record) => recordKey(record.id)));
       }
       for (const { id, title, createdAt, updatedAt } of copies) index[id] = { id, title, createdAt, updatedAt };
-      await chrome.storage.local.set({ [INDEX]: index });
+      await conversationStore.set({ [INDEX]: index });
     } catch (error) {
-      await chrome.storage.local.remove(written).catch(() => {});
+      await conversationStore.remove(written).catch(() => {});
       throw new Error(t("importNotStored", error.message));
     }
     return copies.length;

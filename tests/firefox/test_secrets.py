@@ -61,8 +61,8 @@ def test_a_content_script_cannot_read_the_api_key_or_the_mcp_headers(firefox, mo
 
 
 def test_once_the_page_tools_are_in_a_page_its_content_scripts_reach_no_storage(firefox, model, site):
-    """The conversations stay in storage.local, which Firefox's content scripts could read: the
-    storage API is gone from TabAgent's content-script world before its scripts meet the page."""
+    """Firefox's content scripts could read storage.local (the conversations are not there:
+    test_red_team.py attacks that second wall): the storage API is gone from TabAgent's content-script world before its scripts meet the page."""
     context = open_chat(firefox)
     configure(firefox, context, model.base_url, api_key=API_KEY)
     page = site.url("article.html") + "?tools"  # its own tab: the first test left one on article.html
@@ -75,3 +75,20 @@ def test_once_the_page_tools_are_in_a_page_its_content_scripts_reach_no_storage(
     assert list(seen["local"]) == ["error"] and list(seen["session"]) == ["error"], seen
     # The page tools, which never use storage, still work there.
     assert "Growing Tomatoes" in ask_background(firefox, chat, "call-tool", name="read_page", args={})["result"]
+
+
+# A conversation as an earlier version kept it, in storage.local.
+EARLIER = {"id": "earlier-1", "title": "Kept before", "createdAt": 1, "updatedAt": 2, "memory": None,
+           "turns": [{"id": "t1", "text": "Kept before", "context": None, "status": "ok", "events": []}]}
+
+
+def test_conversations_an_earlier_version_kept_in_storage_local_move_out_of_it(firefox, model):
+    context = open_chat(firefox)
+    index = {"earlier-1": {key: EARLIER[key] for key in ("id", "title", "createdAt", "updatedAt")}}
+    firefox.evaluate(context, f"chrome.storage.local.set({{ 'conversation:earlier-1': {json.dumps(EARLIER)}, conversations: {json.dumps(index)} }})")
+    module = "import(chrome.runtime.getURL('extension/shared/conversations.js'))"
+    firefox.evaluate(context, f"{module}.then((m) => m.moveStoredConversations())")
+    assert firefox.evaluate(context, f"{module}.then((m) => m.loadConversation('earlier-1'))") == EARLIER
+    assert "earlier-1" in [entry["id"] for entry in firefox.evaluate(context, f"{module}.then((m) => m.listConversations())")]
+    left = firefox.evaluate(context, "chrome.storage.local.get(null).then((all) => Object.keys(all))")
+    assert [key for key in left if key.startswith("conversation")] == []
