@@ -15,6 +15,9 @@ CHROME_ONLY_KEYS = ("side_panel", "sandbox", "minimum_chrome_version")
 # web-ext lint, Firefox's linter, counts their absence as errors.)
 FIREFOX_ONLY_KEYS = ("sidebar_action",)
 CHROME_ONLY_PERMISSIONS = ("sidePanel", "offscreen")
+# Firefox's PDF viewer keeps extension scripts out: the event page sees which tabs a PDF arrived
+# in (extension/firefox/pdf-viewer.js) before it downloads one with the site's cookies.
+FIREFOX_ONLY_PERMISSIONS = ("webRequest",)
 # Chrome's own shortcut toggles the side panel through code (browser/side-panel-shortcut.js);
 # Firefox toggles its sidebar itself on this reserved command, from the key press.
 CHROME_PANEL_COMMAND = "toggle-panel"
@@ -50,7 +53,7 @@ def firefox_manifest(source: dict) -> dict:
     same policy itself, and its scripts are web accessible (FIREFOX_SANDBOX_SCRIPTS)."""
     manifest = _without(copy.deepcopy(source), CHROME_ONLY_KEYS)
     manifest["background"] = {key: value for key, value in manifest["background"].items() if key != "service_worker"}
-    manifest["permissions"] = [p for p in manifest["permissions"] if p not in CHROME_ONLY_PERMISSIONS]
+    manifest["permissions"] = [p for p in manifest["permissions"] if p not in CHROME_ONLY_PERMISSIONS] + list(FIREFOX_ONLY_PERMISSIONS)
     manifest["content_security_policy"] = _without(manifest["content_security_policy"], ("sandbox",))
     manifest["web_accessible_resources"] = [{"resources": list(FIREFOX_SANDBOX_SCRIPTS), "matches": ["<all_urls>"]}]
     commands = manifest.get("commands", {})
