@@ -43,6 +43,22 @@ def test_text_hidden_from_the_reader_never_reaches_the_model(tab, model, site):
     assert not any(0xE0000 <= ord(c) <= 0xE007F for c in read)
 
 
+def test_instructions_on_a_page_that_hides_most_of_its_text_never_reach_the_model(tab, model, site):
+    """As in Chromium: a page hiding most of its text (a wrapper, a lone box, a [hidden]
+    paragraph, each with instructions) gets none of it read; a slideshow's waiting slides are."""
+    firefox = tab.firefox
+    for page, question, seen in (("hidden-most.html", "When does the ferry leave?", "it leaves only on the hour"),
+                                 ("waiting-slides.html", "Which bridges are there?", "with a long iron key")):
+        model.reset()
+        tab.show(site.url(page))
+        firefox.evaluate(tab.chat, "document.getElementById('new-chat').click()")
+        model.script(Reply(tool_calls=[{"name": "read_page", "arguments": {}}]), Reply(text="Done."))
+        send(firefox, tab.chat, question)
+        assert wait_for_status(firefox, tab.chat, "ok", "error") == "ok"
+        read = [m for m in model.requests[1]["body"]["messages"] if m["role"] == "tool"][-1]["content"]
+        assert seen in read and "HIDDEN" not in json.dumps([r["body"] for r in model.requests])
+
+
 def test_a_hostile_page_stays_inside_one_marking(tab, site):
     url = site.url("hostile.html")
     tab.show(url)
