@@ -9,6 +9,7 @@ import { SETTINGS_LIMITS } from "../shared/wire.js";
 import { fetchModels } from "../shared/connection.js";
 import { localizePage, t, tn } from "../shared/i18n.js";
 import { initMcpSettings } from "./mcp-settings.js";
+import { readSiteRules } from "../shared/site-rules.js";
 
 const $ = (id) => document.getElementById(id);
 localizePage();
@@ -87,6 +88,27 @@ function show(output, { ok, message }) {
   output.textContent = message;
 }
 
+// How each line of the site rules was read, under them: what a rule covers is what it says.
+const RULE_WORDS = { allow: "siteRuleAllow", never: "siteRuleNever", ask: "siteRuleAsk" };
+
+function reading({ line, rule }) {
+  if (!rule) return t("siteRuleNotRead", line);
+  const what = t(RULE_WORDS[rule.rule]);
+  if (!rule.scheme) return rule.port === null ? t("siteRuleHost", rule.host, what) : t("siteRuleHostPort", rule.host, rule.port, what);
+  if (!rule.subdomains) return t("siteRuleOrigin", `${rule.scheme}://${rule.host}:${rule.port}`, what);
+  return t("siteRuleOriginSubdomains", rule.host, rule.scheme, rule.port, what);
+}
+
+function showSiteRules() {
+  const lines = readSiteRules($("siteRules").value);
+  $("site-rules-read").replaceChildren(...lines.map((read) => {
+    const item = document.createElement("li");
+    item.textContent = reading(read);
+    item.dataset.read = String(Boolean(read.rule));
+    return item;
+  }));
+}
+
 async function loadModels() {
   const result = await fetchModels($("baseUrl").value.trim(), $("apiKey").value.trim());
   $("models").replaceChildren(...result.models.map((id) => new Option(id, id)));
@@ -133,6 +155,8 @@ async function init() {
   $("team").value = settings.team?.length ? JSON.stringify(settings.team, null, 2) : "";
   $("apiKey").value = apiKey;
   showStorageSize();
+  showSiteRules();
+  $("siteRules").addEventListener("input", showSiteRules);
 
   $("provider").addEventListener("change", () => {
     const preset = PROVIDERS[$("provider").value];

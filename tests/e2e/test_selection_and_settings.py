@@ -151,3 +151,22 @@ def test_storage_size_and_delete_older_than(panel, model):
     wait(panel, lambda d: d.find_element(By.ID, "delete-result").text.startswith("Deleted"), 5)
     stored = saved_settings(panel)
     assert not [k for k in stored if k.startswith("conversation:")]
+
+
+def test_the_settings_page_shows_how_each_site_rule_was_read(panel):
+    open_settings(panel)
+    rules = panel.driver.find_element(By.ID, "siteRules")
+    rules.clear()
+    rules.send_keys("Shop.Example.: never\nhttps://shop.example:8443: allow\nbücher.example:8080: ask\n"
+                    "https://*.news.example: allow\nhttps://news.example/today: allow")
+    read = [(li.text, li.get_attribute("data-read")) for li in panel.driver.find_elements(By.CSS_SELECTOR, "#site-rules-read li")]
+    assert read == [
+        ("shop.example and its subdomains, any scheme and port: no action, and no question", "true"),
+        ("https://shop.example:8443 only, not its subdomains: actions are not asked", "true"),
+        ("xn--bcher-kva.example and its subdomains, port 8080 only, http or https: every action is asked", "true"),
+        ("news.example and its subdomains, https on port 443 only: actions are not asked", "true"),
+        ("Not read: “https://news.example/today: allow”. Write “site: allow”, “site: never” or “site: ask”, where the "
+         "site is a host, host:port or http(s)://host:port, with no path.", "false")]
+    rules.clear()
+    panel.driver.find_element(By.ID, "maxSteps").click()  # leaving the field saves it empty again
+    wait(panel, lambda d: not saved_settings(panel)["settings"].get("siteRules"), 5)

@@ -42,7 +42,7 @@ class AskTheUser:
     def __init__(self, bridge, emit, site_rules=None):
         self.bridge, self.emit = bridge, emit  # emit: the agent's emit(kind, data)
         self.allowed_for_turn: set[str] = set()
-        self.site_rules = dict(site_rules or {})  # host -> "allow" | "never" | "ask" (site_rules.py)
+        self.site_rules = list(site_rules or [])  # site_rules.SiteRule, as parse_site_rules read them
 
     async def allows(self, tool: str, message: str, details: dict, scope: str | None = None,
                      site: str | None = None) -> bool:
