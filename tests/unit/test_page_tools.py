@@ -302,3 +302,48 @@ async def test_switch_tab_to_an_opened_tab_since_closed_comes_back_to_the_users(
     assert await tools["switch_tab"](tab_id=12) == "Tab 12 is no longer open, so the agent is back in the tab the user is on."
     await tools["read_page"]()
     assert bridge.calls[-1][0] == "read_page" and bridge.calls[-1][2] is None
+
+
+class SitesBridge(FakeBridge):
+    """describe_action on whatever page `page` says the tab shows now."""
+
+    page = "https://shop.example/cart"
+
+    async def call(self, name, args, tab_id=None, expect_url=None):
+        reply = await super().call(name, args, tab_id, expect_url)
+        if name == "describe_action":
+            reply["result"]["page_url"] = self.page
+            if args["name"] in ("navigate", "open_tab"):
+                reply["result"]["url"] = args["args"]["url"]
+        return reply
+
+
+async def test_never_wins_over_what_the_turn_allowed_and_an_allowance_covers_only_its_site():
+    from tabagent.app.site_rules import parse_site_rules
+
+    events = []
+
+    async def emit(kind, data):
+        events.append(data)
+
+    bridge = SitesBridge(decisions=["turn", "site", "turn", "deny"])
+    tools = tools_of(bridge, AskTheUser(bridge, emit, site_rules=parse_site_rules("bank.example: never")[0]))
+    await tools["click"](locator="#buy")  # asked: allowed for the turn, on the shop
+    bridge.page = "https://shop.example/other"
+    await tools["click"](locator="#buy")  # not asked again on that site
+    bridge.page = "https://www.bank.example/transfer"
+    assert (await tools["click"](locator="#send")).startswith("The user denied this click")
+    assert events[-1]["decision"] == "refused_by_settings"
+    bridge.page = "https://news.example/"
+    await tools["click"](locator="#like")  # another site: asked ("site")
+    bridge.page = "https://bank.example./"
+    assert (await tools["type_text"](locator="#to", text="x")).startswith("The user denied this type_text")
+    await tools["navigate"](url="https://shop.example/a")  # "turn": to the shop
+    await tools["navigate"](url="https://shop.example/b")
+    await tools["navigate"](url="https://evil.example/?secret=1")  # elsewhere: asked again
+    assert [(q[1], q[3].get("page")) for q in bridge.asked] == [
+        ("click", "https://shop.example/cart"), ("click", "https://news.example/"),
+        ("navigate", "https://bank.example./"), ("navigate", "https://bank.example./")]
+    assert [c[1].get("locator") or c[1].get("url") for c in bridge.calls if c[0] != "describe_action"] == [
+        "#buy", "#buy", "#like", "https://shop.example/a", "https://shop.example/b"]
+

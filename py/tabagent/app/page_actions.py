@@ -5,7 +5,7 @@ An action is first described by the code that will perform it (the content scrip
 describe_action; the service worker for navigate and open_tab), so the sentence the user
 confirms is what then happens, and it is then performed on that same tab, refused if the
 tab has left that page meanwhile. The user answers in the side panel: allow once, allow
-for this turn (that tool, until the turn ends), or deny. A denied action is reported to
+for this turn (that tool on that site, until the turn ends), or deny. A denied action is reported to
 the model as such and the turn goes on.
 """
 
@@ -35,9 +35,14 @@ DENIED = ("The user denied this {tool}: nothing was done. Do not try to get the 
 
 class AskTheUser:
     """Consent from the person at the side panel: a `confirmation` event, then their answer.
-    Make one per turn: "allow for this turn" lasts as long as this object. It covers the
-    tool (every click), or what `scope` names (reading one tab on one site:
-    "read_tab:<id>@<origin>"). Tabs the user attached are the reader's to allow (PageReader)."""
+    Make one per turn: "allow for this turn" lasts as long as this object. It covers what
+    `scope` names: an action on one site ("click@https://shop.example"), an address left for
+    one site ("navigate@https://news.example"), reading one tab on one site
+    ("read_tab:<id>@<origin>"). Tabs the user attached are the reader's to allow (PageReader).
+
+    The order is the user's: a site their settings `never` allow is refused whatever was allowed
+    in the turn; then what they allowed in the turn; then a site their settings `allow`; then
+    the question."""
 
     def __init__(self, bridge, emit, site_rules=None):
         self.bridge, self.emit = bridge, emit  # emit: the agent's emit(kind, data)
@@ -47,18 +52,18 @@ class AskTheUser:
     async def allows(self, tool: str, message: str, details: dict, scope: str | None = None,
                      site: str | None = None) -> bool:
         """`site`: the origin an action on a page happens on, for "allow on this site for the
-        turn" (offered only then)."""
-        scope = scope or tool
-        if scope in self.allowed_for_turn or (site and f"site:{site}" in self.allowed_for_turn):
-            return True
+        turn" (offered only then) and for the site's rule in the settings."""
+        scope = scope or (f"{tool}@{site}" if site else tool)
         question = {"id": uuid.uuid4().hex, "tool": tool, "message": message, "details": details}
         if site:
             question["site"] = site
         ruled = BY_SETTINGS.get(rule_for(self.site_rules, site)) if site else None
-        if ruled:  # the user's rule for the site answers; the turn's record still shows the action
-            for event in (question, {**question, "decision": ruled}):
-                await self.emit("confirmation", event)
-            return ruled == "allowed_by_settings"
+        if ruled == "refused_by_settings":
+            return await self._ruled(question, ruled)
+        if scope in self.allowed_for_turn or (site and f"site:{site}" in self.allowed_for_turn):
+            return True
+        if ruled:
+            return await self._ruled(question, ruled)
         await self.emit("confirmation", question)
         decision = await self.bridge.confirm(question["id"], tool, message, details)
         # The answer becomes part of the turn's record: what the user allowed, or refused.
@@ -68,6 +73,12 @@ class AskTheUser:
         if decision == "site" and site:
             self.allowed_for_turn.add(f"site:{site}")
         return decision in ("once", "turn", "site")
+
+    async def _ruled(self, question: dict, ruled: str) -> bool:
+        """The user's rule for the site answers; the turn's record still shows the action."""
+        for event in (question, {**question, "decision": ruled}):
+            await self.emit("confirmation", event)
+        return ruled == "allowed_by_settings"
 
 
 class CalledByHand:
@@ -83,6 +94,12 @@ def site_of(url: str | None) -> str | None:
     """The origin of an http(s) page, as "https://example.org"; None for anything else."""
     parts = urlsplit(url or "")
     return f"{parts.scheme}://{parts.netloc}" if parts.scheme in ("http", "https") and parts.netloc else None
+
+
+def leaving_scope(tool: str, described: dict) -> str:
+    """What "allow for this turn" covers for an action that leaves the page: that tool, to the
+    site it goes to (navigate, open_tab), or from the site it leaves (back, forward)."""
+    return f"{tool}@{site_of(described.get('url')) or site_of(described.get('page_url')) or ''}"
 
 
 def confirmation_details(described: dict) -> dict:
@@ -108,7 +125,8 @@ class PageActor:
             return failure(plan, f"{tool} cannot be done on this page.")
         described = plan["result"]
         site = site_of(described.get("page_url")) if tool in ON_THE_PAGE else None
-        if not await self.consent.allows(tool, described["summary"], confirmation_details(described), site=site):
+        if not await self.consent.allows(tool, described["summary"], confirmation_details(described),
+                                         scope=None if site else leaving_scope(tool, described), site=site):
             return DENIED.format(tool=tool)
         # The plan id makes the content script act on the very element the user saw, or not at all.
         bound = {**args, "plan_id": described["plan_id"]} if described.get("plan_id") else args
