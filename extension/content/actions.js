@@ -14,7 +14,7 @@
 // clicked) gets nothing done, and the model is told why.
 (() => {
   const page = (globalThis.TabAgentPage ??= {});
-  const { coveredBy, click, typeText, choose, choicesOf, matchOption, optionText, isCheckable, isChecked,
+  const { coveredBy, inView, click, typeText, choose, choicesOf, matchOption, optionText, isCheckable, isChecked,
     parseKeys, pressKey, hover, outcome, currentText } = page.gestures;
   const held = (page.heldPlans ??= new Map()); // plan id -> { name, args, el, described }
   const HELD_AT_MOST = 20;
@@ -188,6 +188,7 @@
       return outcome(plan.el);
     },
     press_key(plan) {
+      if (plan.el) inView(plan.el); // a field found by its locator: as a person would reach it
       pressKey(plan.target, plan.keys);
       return outcome(plan.target);
     },

@@ -58,7 +58,7 @@
   }
 
   function choose(el, chosen) {
-    el.scrollIntoView({ block: "center", behavior: "instant" });
+    inView(el);
     if (el.localName === "select") {
       el.focus({ preventScroll: true });
       for (const option of el.options) option.selected = chosen.includes(option);
@@ -116,7 +116,7 @@
   }
 
   function hover(el) {
-    el.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
+    inView(el);
     const rect = el.getBoundingClientRect();
     const at = { bubbles: true, cancelable: true, composed: true, clientX: rect.left + rect.width / 2, clientY: rect.top + rect.height / 2 };
     el.dispatchEvent(new PointerEvent("pointerover", { ...at, pointerType: "mouse" }));
@@ -150,10 +150,16 @@
     return out;
   }
 
-  function click(el) {
+  // Brings `el` into view and checks, there, that nothing covers it: an element out of view when
+  // the action was planned is judged where it is when the action is done.
+  function inView(el) {
     el.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
     const cover = coveredBy(el);
     if (cover) throw new page.PageToolError(`Nothing was done: the ${page.describe(el).summary} is covered by the ${page.describe(cover).summary}; close or move that first.`);
+  }
+
+  function click(el) {
+    inView(el);
     const rect = el.getBoundingClientRect();
     const at = { bubbles: true, cancelable: true, composed: true, button: 0, clientX: rect.left + rect.width / 2, clientY: rect.top + rect.height / 2 };
     // Pages that act on mousedown (menus, custom buttons) need the whole press, not just "click".
@@ -169,7 +175,7 @@
 
   function typeText(el, text, clear, submit) {
     const doc = el.ownerDocument;
-    el.scrollIntoView({ block: "center", behavior: "instant" });
+    inView(el);
     el.focus({ preventScroll: true });
     if (el.isContentEditable) {
       const range = doc.createRange();
@@ -203,6 +209,6 @@
     else for (const type of ["keydown", "keypress", "keyup"]) el.dispatchEvent(new KeyboardEvent(type, { bubbles: true, cancelable: true, key: "Enter", code: "Enter", keyCode: 13, which: 13 }));
   }
 
-  page.gestures = { coveredBy, click, typeText, choose, choicesOf, matchOption, optionText, isCheckable, isChecked,
+  page.gestures = { coveredBy, inView, click, typeText, choose, choicesOf, matchOption, optionText, isCheckable, isChecked,
     parseKeys, pressKey, hover, outcome, currentText };
 })();

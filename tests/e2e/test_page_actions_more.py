@@ -114,3 +114,19 @@ def test_waiting_for_what_a_click_started_and_for_it_to_go(form):
     assert done(form, "wait_for", locator="#spinner", gone=True)["gone"] is True
     assert "The text “Never” did not appear within 0.3 s." in refused(form, "wait_for", text="Never", timeout=0.3)
     assert "give either text or locator" in refused(form, "wait_for")
+
+
+def test_an_element_out_of_view_when_planned_is_checked_for_a_cover_where_it_is_acted_on(tabs, site):
+    """The field is below the fold when the action is planned (nothing covers it there); scrolled
+    into view, it lands under a banner fixed over the window: nothing is typed, hovered or chosen."""
+    tabs.show(site.url("covered-below.html"))
+    for name, args in (("type_text", {"locator": "#far", "text": "hello"}), ("hover", {"locator": "#menu"}),
+                       ("select_option", {"locator": "#plan", "option": "Pro"})):
+        tabs.in_page("scrollTo(0, 0)")
+        text = refused(tabs, name, **args)
+        assert "is covered by the div “Sign up for our newsletter No thanks”" in text, (name, text)
+        assert tabs.in_page(LOG) == "nothing yet"
+    tabs.in_page("scrollTo(0, 0)")
+    done(tabs, "click", locator="#close")
+    done(tabs, "type_text", locator="#far", text="hello")
+    assert tabs.in_page(LOG) == "typed hello"
