@@ -82,6 +82,8 @@
       const verb = checked ? "Check" : "Uncheck";
       return { el, checked, already, summary: already ? `Leave the ${page.describe(el).summary} ${checked ? "checked" : "unchecked"}, as it already is.` : `${verb} the ${page.describe(el).summary}.` };
     },
+    // With no locator, the key goes to the element focused now, held like a located one: a page
+    // that moves the focus to a look-alike field before the user answers gets nothing.
     press_key({ locator, key }) {
       const el = locator ? actionable(locator, "given a key") : (document.activeElement ?? document.body);
       const keys = parseKeys(key);
@@ -137,15 +139,20 @@
     return out;
   }
 
+  // The nodes a plan acts on: its element, or the focused element or scroller it found, and
+  // the options it chose. An action runs only on these very nodes, still in the page.
+  const nodesOf = (plan) => [plan.el ?? plan.target ?? null, ...(plan.chosen ?? [])];
+  const sameNodes = (was, now) => was.length === now.length && was.every((node, i) => node === now[i] && (!node || node.isConnected));
+
   function hold(name, args, plan, described) {
     const id = crypto.randomUUID();
-    held.set(id, { name, args: JSON.stringify(args), el: plan.el ?? null, described: JSON.stringify(described) });
+    held.set(id, { name, args: JSON.stringify(args), nodes: nodesOf(plan), described: JSON.stringify(described) });
     while (held.size > HELD_AT_MOST) held.delete(held.keys().next().value);
     return id;
   }
 
   // The plan the user confirmed, checked unchanged now: same action and arguments, the same
-  // element (the node itself, still in the page), described in the same words.
+  // nodes (nodesOf: the element itself, still in the page), described in the same words.
   function confirmedPlan(name, args, planId) {
     const promised = held.get(planId);
     held.delete(planId);
@@ -160,7 +167,7 @@
       if (!(error instanceof page.PageToolError)) throw error;
       throw new page.PageToolError(`Nothing was done: the page changed since the user confirmed “${was.summary}”: ${error.message}`);
     }
-    const same = promised.el === (plan.el ?? null) && (!plan.el || plan.el.isConnected);
+    const same = sameNodes(promised.nodes, nodesOf(plan));
     const now = describePlan(name, plan);
     if (!same || JSON.stringify(now) !== promised.described) {
       const what = same ? `it would now be “${now.summary}”` : "the element the user saw has been replaced or moved";
