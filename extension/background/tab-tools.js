@@ -33,13 +33,18 @@ const otherTabs = async (tab) =>
   (await chrome.tabs.query({ windowId: tab.windowId })).filter((other) => other.id !== tab.id && !other.url?.startsWith(OWN_PAGES));
 
 // read_tab and screenshot of a tab (tab_id; none: the user's): which tab and site, and the
-// question; user_is_on when it is the user's own tab.
-async function aboutAnotherTab(tab, action, { tab_id: tabId, attached_url: attachedUrl }, ask, askMoved) {
+// question, which names the site the tab shows now; user_is_on when it is the user's own tab.
+// attached_url: the address the tab showed when the user attached it; opened_url: the address
+// the user allowed the agent to open in it (open_tab, navigate). A tab gone elsewhere since is
+// said to have left that site.
+async function aboutAnotherTab(tab, action, { tab_id: tabId, attached_url: attachedUrl, opened_url: openedUrl }, [ask, askMoved, askLeft]) {
   const other = tabId == null ? tab : await tabById(Number(tabId));
-  const [site, attachedSite] = [siteOf(other.url), attachedUrl ? siteOf(attachedUrl) : ""];
-  const summary = attachedSite && attachedSite !== site ? t(askMoved, attachedSite, pageName(other)) : t(ask, pageName(other));
+  const [site, attachedSite, openedSite] = [siteOf(other.url), attachedUrl ? siteOf(attachedUrl) : "", openedUrl ? siteOf(openedUrl) : ""];
+  const summary = attachedSite && attachedSite !== site ? t(askMoved, attachedSite, pageName(other))
+    : openedSite && openedSite !== site ? t(askLeft, openedSite, pageName(other)) : t(ask, pageName(other));
   return { action, summary, page_url: tab.url, tab_id: other.id, url: other.url, site,
-    ...(attachedSite && { attached_site: attachedSite }), user_is_on: other.id === tab.id };
+    ...(attachedSite && { attached_site: attachedSite }), ...(openedSite && { opened_site: openedSite }),
+    user_is_on: other.id === tab.id };
 }
 
 export const TAB_ACTIONS = {
@@ -50,11 +55,11 @@ export const TAB_ACTIONS = {
   },
   // attached_url: the address the tab showed when the user attached it. Python reads an
   // attached tab without asking only while it shows that site; otherwise the question says so.
-  read_tab: (tab, args) => aboutAnotherTab(tab, "read_tab", args, "askReadTab", "askReadMovedTab"),
+  read_tab: (tab, args) => aboutAnotherTab(tab, "read_tab", args, ["askReadTab", "askReadMovedTab", "askReadLeftTab"]),
   // A screenshot of another tab is asked like reading it (the user's own tab is not asked); a tab
   // the browser cannot picture (not in front in its window) is refused before anyone is asked.
   async screenshot(tab, args) {
-    const plan = await aboutAnotherTab(tab, "screenshot", args, "askScreenshotTab", "askScreenshotTab");
+    const plan = await aboutAnotherTab(tab, "screenshot", args, ["askScreenshotTab", "askScreenshotTab", "askScreenshotLeftTab"]);
     const other = await tabById(plan.tab_id);
     if (!other.active) throw notShown(other);
     return plan;
@@ -99,13 +104,14 @@ export const TAB_TOOLS = {
     const target = destination(tab, url);
     const loading = waitForLoad(tab.id, NAVIGATION_WAIT_MS, { next: true });
     await chrome.tabs.update(tab.id, { url: target });
-    return { action: "navigate", ...(await afterLoad(tab.id, loading)) };
+    // asked_for: the address the user allowed; the tab may have been sent on from it since.
+    return { action: "navigate", asked_for: target, ...(await afterLoad(tab.id, loading)) };
   },
   async open_tab(tab, { url }) {
     const target = destination(tab, url);
     const opened = await chrome.tabs.create({ url: target, active: false, windowId: tab.windowId, index: tab.index + 1, openerTabId: tab.id });
     const result = await afterLoad(opened.id, waitForLoad(opened.id, NAVIGATION_WAIT_MS));
-    return { action: "open_tab", ...result, note: `Work in it with switch_tab(tab_id=${opened.id}) (then switch_tab() comes back to the tab the user is on), or read it with read_tab(tab_id=${opened.id}).` };
+    return { action: "open_tab", asked_for: target, ...result, note: `Work in it with switch_tab(tab_id=${opened.id}) (then switch_tab() comes back to the tab the user is on), or read it with read_tab(tab_id=${opened.id}).` };
   },
   go_back: (tab) => throughHistory(tab, "go_back", () => chrome.tabs.goBack(tab.id)),
   go_forward: (tab) => throughHistory(tab, "go_forward", () => chrome.tabs.goForward(tab.id)),

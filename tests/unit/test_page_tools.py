@@ -103,14 +103,15 @@ class TabsBridge(FakeBridge):
     sites: dict[int, str] = {}
 
     async def call(self, name, args, tab_id=None, expect_url=None):
-        if name == "describe_action" and args["name"] in ("read_tab", "list_tabs"):
+        if name == "describe_action" and args["name"] in ("read_tab", "list_tabs", "screenshot"):
             self.calls.append((name, args, tab_id, expect_url))
             other = args["args"].get("tab_id", 0)
             site = self.sites.get(other, "http://127.0.0.1")
-            url, attached = f"{site}/tab{other}.html", args["args"].get("attached_url")
+            url, attached, opened = f"{site}/tab{other}.html", args["args"].get("attached_url"), args["args"].get("opened_url")
             return {"ok": True, "result": {"action": args["name"], "summary": f"Read tab {other}.", "tab_id": other,
                                            "url": url, "site": site, "user_is_on": other == 1,
-                                           **({"attached_site": attached.rsplit("/", 1)[0]} if attached else {})}}
+                                           **({"attached_site": attached.rsplit("/", 1)[0]} if attached else {}),
+                                           **({"opened_site": opened.rsplit("/", 1)[0]} if opened else {})}}
         return await super().call(name, args, tab_id, expect_url)
 
 
@@ -347,3 +348,45 @@ async def test_never_wins_over_what_the_turn_allowed_and_an_allowance_covers_onl
     assert [c[1].get("locator") or c[1].get("url") for c in bridge.calls if c[0] != "describe_action"] == [
         "#buy", "#buy", "#like", "https://shop.example/a", "https://shop.example/b"]
 
+
+class OpenedTabBridge(TabsBridge):
+    """open_tab opens tab 12 for what the user allowed; `sites` says where tab 12 is now."""
+
+    async def call(self, name, args, tab_id=None, expect_url=None):
+        if name == "open_tab":
+            self.calls.append((name, args, tab_id, expect_url))
+            return {"ok": True, "tab_id": 1, "url": URL, "result": {"tab_id": 12, "asked_for": "http://127.0.0.1/tab12.html"}}
+        if name == "list_tabs":
+            return {"ok": True, "tab_id": 12, "url": "http://127.0.0.1/tab12.html", "title": "T", "result": {}}
+        return await super().call(name, args, tab_id, expect_url)
+
+
+async def test_a_tab_the_turn_opened_is_read_freely_on_its_site_and_asked_about_once_it_left():
+    events = []
+    bridge = OpenedTabBridge(decisions=["once", "deny", "deny"])
+    tools = asking_tools(bridge, events)
+    await tools["open_tab"](url="http://127.0.0.1/tab12.html")  # asked ("once")
+    await tools["switch_tab"](tab_id=12)
+    assert UNTRUSTED_NOTE in await tools["read_page"]()  # on the site it was opened for: no question
+    assert bridge.calls[-1] == ("read_page", {"page": 1, "max_tokens": 4000}, 12, "http://127.0.0.1/tab12.html")
+    bridge.sites = {12: "http://localhost:8002"}  # a redirect, or its page, sent it elsewhere
+    assert (await tools["read_page"]()).startswith("The user did not allow reading tab 12")
+    assert (await tools["find_in_page"](query="x")).startswith("The user did not allow reading tab 12")
+    assert [q[1] for q in bridge.asked] == ["open_tab", "read_tab", "read_tab"]
+    assert bridge.asked[1][3] == {"url": "http://localhost:8002/tab12.html"}
+    assert [c[0] for c in bridge.calls].count("read_page") == 1
+    assert {c[1]["args"].get("opened_url") for c in bridge.calls if c[0] == "describe_action" and c[1]["name"] == "read_tab"} == \
+        {"http://127.0.0.1/tab12.html"}
+
+
+async def test_a_tab_the_turn_opened_is_pictured_only_on_its_site_unless_the_user_allows_it():
+    picture = {"image": "data:image/png;base64,iVBORw0KGgo=", "width": 1, "height": 1}
+    bridge = OpenedTabBridge(decisions=["once", "deny"], results={"screenshot": {"ok": True, "url": URL, "result": picture}})
+    tools = asking_tools(bridge, [])
+    await tools["open_tab"](url="http://127.0.0.1/tab12.html")
+    await tools["switch_tab"](tab_id=12)
+    await tools["screenshot"]()  # on its site: no question
+    assert bridge.calls[-1] == ("screenshot", {"labels": False}, 12, "http://127.0.0.1/tab12.html")
+    bridge.sites = {12: "http://localhost:8002"}
+    assert (await tools["screenshot"]()).startswith("The user did not allow a screenshot of tab 12")
+    assert [q[1] for q in bridge.asked] == ["open_tab", "screenshot"] and [c[0] for c in bridge.calls].count("screenshot") == 1

@@ -18,7 +18,7 @@ from .page_bridge import as_json, failure
 from .untrusted_content import untrusted
 from .wire import PAGE_TOOL_DEFAULTS
 from .screenshots import Screenshots
-from .working_tab import WorkingTab
+from .working_tab import WorkingTab, about_the_window
 from ..sight import Sight
 from ..tools import FunctionTool, Tool
 
@@ -75,6 +75,13 @@ def shows_attached_site(described: dict) -> bool:
     return bool(described.get("attached_site")) and described.get("site") == described["attached_site"]
 
 
+def shows_the_site_allowed(described: dict) -> bool:
+    """An attached tab on its site, or a tab the user allowed the agent to open (or send to an
+    address) that still shows that site: read with no question."""
+    opened = bool(described.get("opened_site")) and described.get("site") == described["opened_site"]
+    return shows_attached_site(described) or opened
+
+
 class PageReader:
     """The reading tools. Reading the tab the user is on needs no question; another tab is a
     boundary: list_tabs and read_tab of another tab ask the user first (`consent`, as the
@@ -100,7 +107,7 @@ class PageReader:
         if not plan.get("ok"):
             return False, failure(plan, f"{name} cannot be done here.")
         described = plan["result"]
-        if described.get("user_is_on") or shows_attached_site(described):
+        if described.get("user_is_on") or shows_the_site_allowed(described):
             return True, described
         details = {"url": described.get("url")} if described.get("url") else {}
         # Allowed for the turn means this tab on this site: gone elsewhere, it is asked again.
@@ -109,7 +116,24 @@ class PageReader:
             return True, described
         return False, OTHER_TAB_DENIED.format(what=what)
 
+    async def in_the_working_tab(self, name: str) -> tuple[bool, dict | str | None]:
+        """Whether the tab the tools work in may be read (or pictured: `name`) now: the user's tab
+        always (None); a tab this turn opened while it shows the site the user allowed, else
+        after asking, as read_tab asks (the description of what was allowed, or the sentence)."""
+        opened = getattr(self.bridge, "opened_for", lambda: None)()
+        if opened is None:
+            return True, None
+        tab_id, url = opened
+        return await self._may(name, {"tab_id": tab_id, "opened_url": url}, f"reading tab {tab_id}"
+                               if name == "read_tab" else f"a screenshot of tab {tab_id}")
+
     async def _read(self, name: str, args: dict, show=as_json, tab_id=None, source=None, expect_url=None) -> str:
+        if tab_id is None and not about_the_window(name, args):
+            allowed, said = await self.in_the_working_tab("read_tab")
+            if not allowed:
+                return said
+            if said:  # read only if the tab still shows the page that was allowed
+                tab_id, expect_url = said.get("tab_id"), said.get("url")
         reply = await self.bridge.call(name, args, tab_id, expect_url)
         if not reply.get("ok"):
             return failure(reply, f"{name} failed, and the browser did not say why.")

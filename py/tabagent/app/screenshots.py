@@ -50,9 +50,12 @@ class Screenshots:
         if tab_id is not None:
             allowed, said = await self.reader._may("screenshot", self.reader.tab_args(tab_id),
                                                    f"a screenshot of tab {tab_id}")
-            if not allowed:
-                return said
-            expect_url = said.get("url")
+        else:  # the tab the tools work in: a tab the turn opened is pictured as it is read
+            allowed, said = await self.reader.in_the_working_tab("screenshot")
+        if not allowed:
+            return said
+        if said:
+            tab_id, expect_url = said.get("tab_id"), said.get("url")
         reply = await self.reader.bridge.call("screenshot", args, tab_id, expect_url)
         if not reply.get("ok"):
             return failure(reply, "The screenshot failed, and the browser did not say why.")

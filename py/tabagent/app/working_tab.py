@@ -5,7 +5,9 @@ A bridge in front of the page bridge (page_bridge.py): each call that names no t
 working tab. Only tabs this turn opened can be switched to (the user allowed opening each one);
 any other tab of the window stays read_tab's, which asks the user first. Consent is not changed
 by switching: every action in an opened tab is described there and asked like any other, and the
-per-site rules apply to that tab's site.
+per-site rules apply to that tab's site. An opened tab is read and pictured without a question
+only while it shows the site the user allowed it to open (page_tools.PageReader asks
+`opened_for`): a tab sent on to another site, by a redirect or by its page, is asked about again.
 """
 
 from __future__ import annotations
@@ -32,16 +34,24 @@ class WorkingTab:
     def __init__(self, bridge):
         self.bridge = bridge
         self.tab_id: int | None = None  # None: the turn's own tab, the one the user is on
-        self.opened: set[int] = set()
+        self.opened: dict[int, str] = {}  # tab id -> the address the user allowed it to open
 
     async def call(self, name, args, tab_id=None, expect_url=None) -> dict:
         if tab_id is None and self.tab_id is not None and not about_the_window(name, args):
             tab_id = self.tab_id
         reply = await self.bridge.call(name, args, tab_id, expect_url)
-        opened = (reply.get("result") or {}).get("tab_id") if reply.get("ok") and name == "open_tab" else None
-        if isinstance(opened, int):
-            self.opened.add(opened)
+        result = (reply.get("result") or {}) if reply.get("ok") else {}
+        asked_for = result.get("asked_for") or args.get("url") or ""
+        if name == "open_tab" and isinstance(result.get("tab_id"), int):
+            self.opened[result["tab_id"]] = asked_for
+        if name == "navigate" and result and tab_id in self.opened:  # the user allowed that address there
+            self.opened[tab_id] = asked_for
         return reply
+
+    def opened_for(self) -> tuple[int, str] | None:
+        """(the working tab, the address the user allowed it to open) when it is a tab this turn
+        opened; None in the tab the user is on."""
+        return (self.tab_id, self.opened[self.tab_id]) if self.tab_id in self.opened else None
 
     async def confirm(self, id, tool, message, details) -> str:
         return await self.bridge.confirm(id, tool, message, details)
