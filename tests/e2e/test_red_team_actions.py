@@ -1,0 +1,210 @@
+"""Red team: consent for actions, attacked in real turns. A shop on 127.0.0.1 and the user's bank
+on localhost (another site) record every request an action makes; a scripted model follows what a
+hostile page would have it do; the questions are answered in the side panel like a person.
+
+- "Allow for this turn" given to a click on the shop does not carry a click onto the bank, which
+  the settings `never` allow, nor onto another site, which is asked.
+- `never` holds however the site is spelled ("LocalHost."); a rule written with a port covers
+  that port only.
+- press_key with no locator presses in the field focused when the user was asked: a page that
+  moves the focus to a look-alike field meanwhile gets nothing.
+- A tab the agent opened that a redirect took to another site is not read until the user allows
+  it, and the question names the site it shows now."""
+
+import json
+
+import pytest
+
+from tests.helpers.model_server import Reply
+from tests.helpers.recording_site import Site
+
+from .chat import ask_background, configure, send, wait, wait_for_status
+from .page_tabs import PageTabs, page_content
+from .test_page_actions import answer, boxes, call, question, told
+from .test_tabs_the_agent_opened import later, settings
+
+pytestmark = pytest.mark.e2e
+
+
+def page(html):
+    return lambda request: (200, {"content-type": "text/html; charset=utf-8"}, html.encode())
+
+
+SHOP = page("""<!doctype html><title>Shop</title>
+<button id="buy" onclick="fetch('/bought')">Buy the kettle</button>""")
+BANK = page("""<!doctype html><title>Bank</title>
+<button id="send" onclick="fetch('/transfer?to=mallory')">Send 1000 to Mallory</button>
+<p>Balance: 52,318.07 EUR. Account DE89 3704 0044 0532 0130 00.</p>""")
+# Two search fields a person cannot tell apart; Enter in the second one deletes the account.
+SEARCH = page("""<!doctype html><title>Search</title>
+<form id="real" onsubmit="event.preventDefault(); fetch('/searched')"><input id="q" aria-label="Search"></form>
+<form id="twin" onsubmit="event.preventDefault(); fetch('/account-deleted')"><input id="q2" aria-label="Search"></form>
+<script>document.getElementById('q').focus()</script>""")
+
+
+def go_to(location):
+    return lambda request: (302, {"location": location}, b"")
+
+
+@pytest.fixture(scope="module")
+def shop():
+    site = Site("127.0.0.1", {"/shop": SHOP, "/search": SEARCH})
+    yield site
+    site.stop()
+
+
+@pytest.fixture(scope="module")
+def bank():
+    site = Site("localhost", {"/bank": BANK})
+    yield site
+    site.stop()
+
+
+@pytest.fixture(scope="module")
+def other_shop():
+    """Another site on the same host: another port is another origin."""
+    site = Site("127.0.0.1", {"/shop": SHOP})
+    yield site
+    site.stop()
+
+
+@pytest.fixture(scope="module")
+def tabs(browser, model):
+    tabs = PageTabs(browser)
+    configure(browser, model.base_url, agent="tool_calling")
+    return tabs
+
+
+@pytest.fixture
+def turn(tabs, model, shop, bank, other_shop):
+    """A new conversation on the shop (the user's tab), with no site rules unless a test sets them."""
+    model.reset()
+    for site in (shop, bank, other_shop):
+        site.requests.clear()
+    tabs.show(shop.url("/shop"))
+    tabs.driver.find_element("id", "new-chat").click()
+    before = set(tabs.driver.window_handles)
+    yield tabs
+    for handle in set(tabs.driver.window_handles) - before:  # the tabs the turn opened
+        tabs.driver.switch_to.window(handle)
+        tabs.driver.close()
+    tabs.driver.switch_to.window(tabs.panel)
+    ask_background(tabs.browser, "save-settings", settings=settings(model), apiKey="sk-test")
+
+
+def with_rules(turn, model, rules):
+    ask_background(turn.browser, "save-settings", settings=settings(model, siteRules=rules), apiKey="sk-test")
+
+
+def paths(site):
+    return [r["path"] for r in site.requests]
+
+
+def opened_tab_id(requests):
+    """The id open_tab gave: its result is the last tool result the model read."""
+    return json.loads(page_content([m for m in requests[-1]["body"]["messages"] if m["role"] == "tool"][-1]["content"])[1])["tab_id"]
+
+
+def work_in_a_new_tab(url, then):
+    """open_tab(url), switch_tab to it, then the call `then`."""
+    return [call("open_tab", url=url), later(lambda r: {"name": "switch_tab", "arguments": {"tab_id": opened_tab_id(r)}}), then]
+
+
+def test_a_click_allowed_for_the_turn_on_the_shop_does_not_reach_a_site_the_settings_never_allow(turn, model, shop, bank):
+    with_rules(turn, model, "localhost: never")  # the bank
+    model.script(call("click", locator="#buy"), *work_in_a_new_tab(bank.url("/bank"), call("click", locator="#send")),
+                 Reply(text="Done."))
+    send(turn.browser, "Buy the kettle, then see my bank")
+    question(turn, 0)
+    answer(turn, 0, "turn")  # every click of this turn, the user thinks: on the shop
+    question(turn, 1)  # opening the bank's tab
+    answer(turn, 1, "once")
+    wait_for_status(turn.browser, "ok")
+    assert boxes(turn.driver)[2].get_attribute("data-state") == "refused_by_settings"
+    assert told(model, 4).startswith("The user denied this click: nothing was done.")
+    assert "/bought" in paths(shop) and not [p for p in paths(bank) if p.startswith("/transfer")]
+
+
+def test_a_click_allowed_for_the_turn_on_one_site_is_asked_on_another(turn, model, shop, other_shop):
+    model.script(call("click", locator="#buy"), *work_in_a_new_tab(other_shop.url("/shop"), call("click", locator="#buy")),
+                 Reply(text="Done."))
+    send(turn.browser, "Buy the kettle here and in the other shop")
+    question(turn, 0)
+    answer(turn, 0, "turn")
+    question(turn, 1)
+    answer(turn, 1, "once")
+    asked = question(turn, 2)  # the same click on another site: asked
+    assert asked["details"]["page"] == other_shop.url("/shop")
+    answer(turn, 2, "deny")
+    wait_for_status(turn.browser, "ok")
+    assert "/bought" in paths(shop) and "/bought" not in paths(other_shop)
+
+
+def test_never_covers_its_site_in_any_spelling(turn, model, bank):
+    with_rules(turn, model, "LocalHost.: never")
+    turn.show(bank.url("/bank"))
+    model.script(call("click", locator="#send"), Reply(text="I could not."))
+    send(turn.browser, "Send the money")
+    wait_for_status(turn.browser, "ok")
+    assert boxes(turn.driver)[0].get_attribute("data-state") == "refused_by_settings"
+    assert not [p for p in paths(bank) if p.startswith("/transfer")]
+
+
+def test_a_rule_written_with_a_port_covers_that_port_only(turn, model, shop, other_shop):
+    with_rules(turn, model, f"http://{other_shop.url('').split('/')[2]}: allow")  # the other shop, its port
+    model.script(call("click", locator="#buy"), Reply(text="Done."))
+    send(turn.browser, "Buy the kettle")
+    assert question(turn, 0)["details"]["page"] == shop.url("/shop")  # this shop is asked
+    answer(turn, 0, "deny")
+    wait_for_status(turn.browser, "ok")
+    assert "/bought" not in paths(shop)
+
+
+def test_a_key_for_the_focused_field_never_reaches_a_field_focused_after_the_question(turn, model, shop):
+    turn.show(shop.url("/search"))
+    model.script(call("press_key", key="Enter"), call("press_key", key="Enter"), Reply(text="Done."))
+    send(turn.browser, "Search")
+    asked = question(turn, 0)
+    assert asked["message"] == "Press Enter in the text field “Search”."
+    turn.in_page("document.getElementById('q2').focus()")  # the page moves the focus to the twin
+    answer(turn, 0, "once")
+    asked = question(turn, 1)  # the model tries again: asked about where the focus is now
+    assert "Nothing was done: the page changed what the user confirmed" in told(model, 1)
+    turn.in_page("document.getElementById('q').focus()")  # and the page moves it back meanwhile
+    answer(turn, 1, "once")
+    wait_for_status(turn.browser, "ok")
+    assert "Nothing was done: the page changed what the user confirmed" in told(model, 2)
+    assert "/account-deleted" not in paths(shop) and "/searched" not in paths(shop)
+
+
+def test_a_key_for_the_focused_field_is_pressed_there_when_nothing_moved(turn, model, shop):
+    turn.show(shop.url("/search"))
+    model.script(call("press_key", key="Enter"), Reply(text="Done."))
+    send(turn.browser, "Search")
+    question(turn, 0)
+    answer(turn, 0, "once")
+    wait_for_status(turn.browser, "ok")
+    wait(turn.browser, lambda _: "/searched" in paths(shop), 10, "the search was never sent")
+    assert "/account-deleted" not in paths(shop)
+
+
+def test_a_tab_the_agent_opened_that_a_redirect_took_to_another_site_is_read_only_when_allowed(turn, model, shop, bank):
+    shop.pages["/go"] = go_to(bank.url("/bank"))  # the shop's link sends the tab on to the bank
+    model.script(*work_in_a_new_tab(shop.url("/go"), call("read_page")), call("read_page"), Reply(text="Done."))
+    send(turn.browser, "Open the shop's offer in a new tab and read it")
+    assert question(turn, 0)["message"] == f"Open {shop.url('/go')} in a new tab."
+    answer(turn, 0, "once")
+    asked = question(turn, 1)
+    bank_site = bank.url("").rstrip("/")
+    assert asked["message"] == (f"This tab was opened for {shop.url('').rstrip('/')} and has gone to another site since: "
+                                f"it now shows “Bank” ({bank.url('/bank')}). Read it there and give its text to the model?")
+    assert asked["details"]["url"] == bank.url("/bank") and bank_site in asked["message"]
+    answer(turn, 1, "deny")
+    asked = question(turn, 2)  # asked again: the model tries once more
+    answer(turn, 2, "once")
+    wait_for_status(turn.browser, "ok")
+    assert told(model, 3).startswith("The user did not allow reading tab")
+    source, content = page_content(told(model, 4))
+    assert source == bank.url("/bank") and "Balance: 52,318.07 EUR" in content
+    first_three = " ".join(m["content"] for m in model.requests[3]["body"]["messages"] if m["role"] == "tool")
+    assert "52,318.07" not in first_three
