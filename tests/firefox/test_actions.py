@@ -1,0 +1,35 @@
+"""Acting on a page in Firefox, as in Chromium (tests/e2e/test_page_actions_more.py): an element
+below the fold when the action is planned, which a banner fixed over the window covers once it is
+scrolled into view, is not typed into, hovered or chosen from, and the cover is named."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.helpers.page_server import PageServer
+
+from .page_tab import PageTab
+
+PAGES = __import__("pathlib").Path(__file__).resolve().parents[1] / "e2e" / "pages"
+LOG = "document.getElementById('log').textContent"
+
+
+@pytest.fixture(scope="module")
+def site():
+    with PageServer(PAGES) as server:
+        yield server
+
+
+def test_an_element_out_of_view_when_planned_is_checked_for_a_cover_where_it_is_acted_on(firefox, site):
+    tab = PageTab(firefox)
+    tab.show(site.url("covered-below.html"))
+    for name, args in (("type_text", {"locator": "#far", "text": "hello"}), ("hover", {"locator": "#menu"}),
+                       ("select_option", {"locator": "#plan", "option": "Pro"})):
+        firefox.evaluate(tab.page, "scrollTo(0, 0)")
+        said = tab.call(name, **args)
+        assert "is covered by the div “Sign up for our newsletter No thanks”" in said, (name, said)
+        assert firefox.evaluate(tab.page, LOG) == "nothing yet"
+    firefox.evaluate(tab.page, "scrollTo(0, 0)")
+    tab.call("click", locator="#close")
+    tab.call("type_text", locator="#far", text="hello")
+    assert firefox.evaluate(tab.page, LOG) == "typed hello"
