@@ -390,3 +390,14 @@ async def test_a_tab_the_turn_opened_is_pictured_only_on_its_site_unless_the_use
     bridge.sites = {12: "http://localhost:8002"}
     assert (await tools["screenshot"]()).startswith("The user did not allow a screenshot of tab 12")
     assert [q[1] for q in bridge.asked] == ["open_tab", "screenshot"] and [c[0] for c in bridge.calls].count("screenshot") == 1
+
+
+async def test_the_title_of_a_site_an_opened_tab_was_sent_on_to_is_not_read_unasked():
+    landed = {"tab_id": 12, "asked_for": "https://shop.example/offer", "url": "https://bank.example/", "title": "Bank: Ada's accounts"}
+    bridge = FakeBridge(results={"open_tab": {"ok": True, "tab_id": 7, "url": URL, "result": landed},
+                                 "list_tabs": {"ok": True, "url": "https://bank.example/", "title": "Bank: Ada's accounts"}})
+    tools = tools_of(bridge)
+    opened = await tools["open_tab"](url="https://shop.example/offer")
+    switched = await tools["switch_tab"](tab_id=12)
+    for said in (opened, switched):
+        assert "Ada" not in said and "sent on from https://shop.example/offer to another site" in said

@@ -12,6 +12,7 @@ only while it shows the site the user allowed it to open (page_tools.PageReader 
 
 from __future__ import annotations
 
+from .page_actions import site_of
 from .untrusted_content import untrusted
 
 # Tools about the user's window rather than a page in it: their "the tab the user is on" is the
@@ -22,6 +23,14 @@ NOT_OPENED = ("TabAgent did not switch to tab {tab_id}: the agent works only in 
               "on and in tabs it opened in this turn with open_tab. Read another tab with "
               "read_tab(tab_id={tab_id}), which asks the user.")
 CLOSED = "Tab {tab_id} is no longer open, so the agent is back in the tab the user is on."
+# A tab that landed on another site than the one the user allowed: its title is that site's page
+# content, read only with the user's leave.
+LEFT = ("The tab was sent on from {url} to another site; reading it there (read_page, a screenshot) "
+        "asks the user first.")
+
+
+def on_the_site(url: str | None, allowed: str) -> bool:
+    return site_of(url) == site_of(allowed)
 
 
 def about_the_window(name: str, args: dict | None) -> bool:
@@ -46,6 +55,9 @@ class WorkingTab:
             self.opened[result["tab_id"]] = asked_for
         if name == "navigate" and result and tab_id in self.opened:  # the user allowed that address there
             self.opened[tab_id] = asked_for
+        if name in ("open_tab", "navigate") and result and not on_the_site(result.get("url"), asked_for):
+            said = f"{result.get('note') or ''} {LEFT.format(url=asked_for)}".strip()
+            reply = {**reply, "result": {**result, "title": None, "note": said}}
         return reply
 
     def opened_for(self) -> tuple[int, str] | None:
@@ -73,6 +85,9 @@ class WorkingTab:
         self.tab_id = chosen
         where = "the tab the user is on" if chosen is None else f"tab {chosen}, which this turn opened"
         back = "" if chosen is None else " switch_tab() with no tab_id comes back to the tab the user is on."
+        if chosen is not None and not on_the_site(reply.get("url"), self.opened[chosen]):
+            back += " " + LEFT.format(url=self.opened[chosen])
+            reply = {**reply, "title": None}
         # The title is the page's own text: it goes inside the marking.
         said = f"The page tools now work in {where}: {reply.get('title') or '(no title)'} ({reply.get('url')})."
         return untrusted(reply.get("url") or "", said) + back
