@@ -173,10 +173,20 @@
     else el.dispatchEvent(new MouseEvent("click", at));
   }
 
+  // Typing goes where the focus is: a page that moves it away as the field is focused (to a
+  // look-alike field of its own) would get the text. Nothing is typed then.
+  function focusOn(el) {
+    el.focus({ preventScroll: true });
+    const focused = el.getRootNode().activeElement;
+    if (focused === el || (el.isContentEditable && el.contains(focused))) return;
+    const where = focused && focused !== el.ownerDocument.body ? `the ${page.describe(focused).summary}` : "elsewhere";
+    throw new page.PageToolError(`Nothing was done: the page moved the focus from the ${page.describe(el).summary} to ${where} as it was focused, so the text would have gone there.`);
+  }
+
   function typeText(el, text, clear, submit) {
     const doc = el.ownerDocument;
     inView(el);
-    el.focus({ preventScroll: true });
+    focusOn(el);
     if (el.isContentEditable) {
       const range = doc.createRange();
       range.selectNodeContents(el);

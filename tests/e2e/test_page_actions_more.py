@@ -130,3 +130,19 @@ def test_an_element_out_of_view_when_planned_is_checked_for_a_cover_where_it_is_
     done(tabs, "click", locator="#close")
     done(tabs, "type_text", locator="#far", text="hello")
     assert tabs.in_page(LOG) == "typed hello"
+
+
+def test_text_is_not_typed_into_a_field_the_page_moves_the_focus_to(tabs, site):
+    tabs.show(site.url("focus-thief.html"))
+    # As when the page is the tab the user looks at: its focus events fire (a tab behind the panel's
+    # gets none in headless Chromium).
+    tabs.driver.switch_to.window(tabs.page)
+    tabs.driver.execute_cdp_cmd("Emulation.setFocusEmulationEnabled", {"enabled": True})
+    tabs.driver.switch_to.window(tabs.panel)
+    text = refused(tabs, "type_text", locator="#card", text="4111 1111 1111 1111")
+    assert ("Nothing was done: the page moved the focus from the text field “Card number” to the text field "
+            "“Card number” as it was focused") in text
+    assert tabs.in_page("return [document.getElementById('thief').value, document.getElementById('card').value]") == ["", ""]
+    assert tabs.in_page(LOG) == "nothing yet"
+    done(tabs, "type_text", locator="#name", text="Ada")  # a field that keeps its focus is typed into
+    assert tabs.in_page(LOG) == "typed Ada"
