@@ -69,8 +69,8 @@ def test_a_compacted_turn_longer_than_the_idle_timer_ends_with_its_answer(firefo
         chat = open_chat(firefox)
         configure(firefox, chat, model.base_url)
         # The first turn fills most of the window: the second holds only once it is compacted.
-        model.script(Reply(text="First answer " + "word " * 1400))
-        send(firefox, chat, "First question " + "long " * 1400)
+        model.script(Reply(text="First answer " + "word " * 4000))
+        send(firefox, chat, "First question " + "long " * 4000)
         assert wait_for_status(firefox, chat, "ok", "error", timeout=60) == "ok", firefox.evaluate(chat, f"{LAST_TURN}.textContent.slice(-600)")
         model.script(Reply(text="Second answer, after a compaction.", first_token_delay=LONGER_THAN_IDLE))
         send(firefox, chat, "Second question")
