@@ -21,7 +21,7 @@ def convert(value: Any, schema: dict) -> Any:
     or has no single reading as it."""
     kinds = schema.get("type")
     kinds = [kinds] if isinstance(kinds, str) else list(kinds or ())
-    if not kinds or any(_is(value, kind) for kind in kinds):
+    if not kinds or any(is_of_type(value, kind) for kind in kinds):
         return _inside(value, schema)
     for kind in kinds:
         converted = _CONVERTERS.get(kind, _unchanged)(value)
@@ -44,7 +44,8 @@ def _inside(value, schema: dict):
 _NO = object()  # no single reading
 
 
-def _is(value, kind: str) -> bool:
+def is_of_type(value: Any, kind: str) -> bool:
+    """Whether `value` is of the JSON Schema type `kind` (an unknown kind takes anything)."""
     if kind == "integer":
         return isinstance(value, int) and not isinstance(value, bool)
     if kind == "number":

@@ -20,7 +20,7 @@ from functools import cached_property
 from typing import Any, Literal, Union
 
 from .code_names import is_python_name, python_name
-from .conversions import convert
+from .conversions import convert, is_of_type
 
 
 class ToolInputError(ValueError):
@@ -316,7 +316,7 @@ def check_value(value: Any, schema: dict, where: str) -> str | None:
     kinds = schema.get("type")
     if kinds:
         kinds = [kinds] if isinstance(kinds, str) else kinds
-        if not any(_is_type(value, k) for k in kinds):
+        if not any(is_of_type(value, k) for k in kinds):
             return f"{where} should be {' or '.join(kinds)}, got {_json_type(value)} {_short(value)}"
     if "enum" in schema and value not in schema["enum"]:
         return f"{where} should be one of {json.dumps(schema['enum'])}, got {_short(value)}"
@@ -333,15 +333,6 @@ def check_value(value: Any, schema: dict, where: str) -> str | None:
                 if problem := check_value(item, schema["properties"][name], f"{where}['{name}']"):
                     return problem
     return None
-
-
-def _is_type(value, kind: str) -> bool:
-    if kind == "integer":
-        return isinstance(value, int) and not isinstance(value, bool)
-    if kind == "number":
-        return isinstance(value, (int, float)) and not isinstance(value, bool)
-    expected = {"string": str, "boolean": bool, "array": list, "object": dict, "null": type(None)}
-    return isinstance(value, expected[kind]) if kind in expected else True
 
 
 def _json_type(value) -> str:
