@@ -10,6 +10,7 @@ Llama 3's and Qwen 3's tokenizers, tests/e2e/test_llama_server.py against llama.
 from __future__ import annotations
 
 import json
+import re
 
 from .images import image_tokens, image_url, is_image
 
@@ -23,8 +24,20 @@ from .images import image_tokens, image_url, is_image
 # (letters beyond LONG_WORD a word) at PER_LONG_LETTER.
 _WITHOUT_MARKS = str.maketrans("", "", ".,;:!?()[]{}<>\"'`-_=+*/\\|#@$%^&~")
 _WITHOUT_DIGITS = str.maketrans("", "", "0123456789")
-PER_WORD, PER_MARK, PER_LETTER, PER_DIGIT, PER_LINE, PER_NON_ASCII = 1.327, 0.673, -0.078, 0.35, 0.914, 4.5
+PER_WORD, PER_MARK, PER_LETTER, PER_DIGIT, PER_LINE = 1.327, 0.673, -0.078, 0.35, 0.914
 LONG_WORD, PER_LONG_LETTER = 5.5, 0.299
+# Characters outside ASCII, each beyond its weight as a letter. Those of the kinds the fit above
+# saw (accented Latin letters, typographic quotes and dashes: the German and Spanish pages and the
+# agents' requests) at the weight fitted with the rest; the scripts it never saw at what o200k,
+# Llama 3 and Qwen 3 make of prose in each (tests/unit/test_token_estimate.py): Chinese, Japanese
+# and Korean characters about a token each, letters of the other scripts (Cyrillic, Greek,
+# Arabic, Hebrew, Indic...) a quarter more, emoji and the rest past the Basic Multilingual Plane a
+# token and a half. One weight for every character outside ASCII would count a Russian or Chinese
+# page at five to fifteen times its size.
+_FITTED = re.compile(r"[\u0080-\u024f\u1e00-\u1eff\u2000-\u2bff]")
+_WIDE = re.compile(r"[\u1100-\u11ff\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]")
+_ASTRAL = re.compile(r"[\U00010000-\U0010ffff]")
+PER_FITTED, PER_WIDE, PER_ASTRAL, PER_OTHER_SCRIPT = 4.4, 0.7, 1.5, 0.25
 # Each message costs a few tokens beyond its text: the role and the chat template's marks.
 MESSAGE_OVERHEAD = 4
 
@@ -41,8 +54,16 @@ def count_text(text: str) -> int:
     tokens = (PER_WORD * words + PER_MARK * marks + PER_LETTER * letters + PER_DIGIT * digits
               + PER_LINE * lines + PER_LONG_LETTER * max(0.0, letters - LONG_WORD * words))
     if not text.isascii():
-        tokens += PER_NON_ASCII * (len(text) - len(text.encode("ascii", "ignore")))
+        tokens += _beyond_ascii(text)
     return max(1, round(tokens))
+
+
+def _beyond_ascii(text: str) -> float:
+    """What the characters outside ASCII add, by kind (see PER_FITTED and the rest)."""
+    beyond = len(text) - len(text.encode("ascii", "ignore"))
+    fitted, wide, astral = (len(text) - len(pattern.sub("", text)) for pattern in (_FITTED, _WIDE, _ASTRAL))
+    other = max(0, beyond - fitted - wide - astral)
+    return PER_FITTED * fitted + PER_WIDE * wide + PER_ASTRAL * astral + PER_OTHER_SCRIPT * other
 
 
 def count_message(message: dict) -> int:
