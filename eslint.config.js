@@ -62,11 +62,9 @@ export default [
     languageOptions: { sourceType: "module", globals: extension },
   },
   {
-    // Content scripts are classic scripts injected in order (extension/content/files.json);
-    // they share one object, globalThis.TabAgentPage, and the vendored Readability and
-    // Turndown injected before them.
-    files: ["extension/content/**/*.js", "extension/firefox/no-storage-in-pages.js"],
-    languageOptions: { sourceType: "script", globals: { ...extension, Readability: "readonly", TurndownService: "readonly" } },
+    // Injected before the content scripts' bundle as a file of its own (extension/firefox/content-world.js).
+    files: ["extension/firefox/no-storage-in-pages.js"],
+    languageOptions: { sourceType: "script" },
   },
   {
     files: ["extension/sandbox/worker.js", "extension/sidepanel/math-worker.js", "extension/offscreen/python-worker.js"],

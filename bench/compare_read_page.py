@@ -7,7 +7,9 @@ namespace, and each round times the main-content extraction and the Markdown of 
 other (in alternating order), so the load falls on both alike. Besides the time, each call's CPU
 time on the tab's main thread (CDP Performance metrics in thread time), which other work on a
 busy machine stretches far less. Also says whether the two gave the same Markdown on every run.
-The vendored libraries (Readability, Turndown) are the work tree's.
+Each version's modules are bundled with their libraries (Readability, turndown) from the work
+tree's node_modules; a revision from before the modules (extension/content/files.json) has its
+classic scripts joined in that file's order instead.
 
     python bench/compare_read_page.py [--base 9a98cba] [--runs 15] [--page wikipedia --page pixnet]
 
@@ -19,8 +21,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import statistics
-import subprocess
 import sys
 from pathlib import Path
 
@@ -29,6 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))  # for bench_read_page
 
 from bench_read_page import CORPUS, page_cpu_meter  # noqa: E402
 from tests.helpers.browser import Browser, fresh_profile, remove_profile  # noqa: E402
+from tests.helpers.content_bundle import bundle, temporary_tree  # noqa: E402
 from tests.helpers.page_server import PageServer  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -36,8 +39,7 @@ ROOT = Path(__file__).resolve().parents[1]
 # Each version's scripts run with a fresh TabAgentPage, which they capture as they load; it is
 # then kept under the version's name.
 LOAD = """
-for (const source of arguments[0]) (0, eval)(source);
-for (const [name, source] of [["base", arguments[1]], ["now", arguments[2]]]) {
+for (const [name, source] of [["base", arguments[0]], ["now", arguments[1]]]) {
   delete globalThis.TabAgentPage;
   (0, eval)(source);
   globalThis["tabagent_" + name] = globalThis.TabAgentPage;
@@ -52,19 +54,35 @@ return [performance.now() - started, markdown];
 """
 
 
-def content_scripts(source_of) -> str:
-    # (Each version's own list: a change may add or remove a script.)
-    files = json.loads(source_of("extension/content/files.json"))
-    return "\n;\n".join(source_of(path) for path in files if "/vendor/" not in path)
+# A revision from before the modules listed its classic scripts, the libraries first.
+LIBRARIES = {"extension/vendor/readability/Readability.js": "node_modules/@mozilla/readability/Readability.js",
+             "extension/vendor/turndown/turndown.js": "node_modules/turndown/lib/turndown.browser.umd.js"}
 
 
-def vendored() -> list[str]:
-    files = json.loads((ROOT / "extension/content/files.json").read_text())
-    return [(ROOT / path).read_text() for path in files if "/vendor/" in path]
+# What READ calls, from the modules (a revision from before them set it in its scripts).
+READING = """
+import { extract } from "./main-content.js";
+import { toMarkdown } from "./html-to-markdown.js";
+globalThis.TabAgentPage = { mainContent: { extract }, markdown: { toMarkdown } };
+"""
 
 
-def at_revision(revision):
-    return lambda path: subprocess.run(["git", "show", f"{revision}:{path}"], cwd=ROOT, capture_output=True, text=True, check=True).stdout
+def content_scripts(tree: Path, entry: str = READING) -> str:
+    """The content scripts of `tree` (the work tree, or a revision's copy) as one script that
+    sets globalThis.TabAgentPage: bundled from `entry`, or joined in files.json's order."""
+    listed = tree / "extension" / "content" / "files.json"
+    if not listed.exists():
+        return bundle(entry, tree)
+    files = json.loads(listed.read_text())
+    return "\n;\n".join((ROOT / LIBRARIES[path] if path in LIBRARIES else tree / path).read_text(encoding="utf-8") for path in files)
+
+
+def at_revision(revision: str, entry: str = READING) -> str:
+    tree = temporary_tree(revision)
+    try:
+        return content_scripts(tree, entry)
+    finally:
+        shutil.rmtree(tree, ignore_errors=True)
 
 
 def compare(browser, url, runs, scripts):
@@ -99,7 +117,7 @@ def main():
     parser.add_argument("--runs", type=int, default=15)
     parser.add_argument("--page", action="append", dest="pages", help="corpus page (repeatable)")
     args = parser.parse_args()
-    scripts = (vendored(), content_scripts(at_revision(args.base)), content_scripts(lambda path: (ROOT / path).read_text()))
+    scripts = (at_revision(args.base), content_scripts(ROOT))
     rows = []
     profile = fresh_profile()
     browser = Browser(profile).start()

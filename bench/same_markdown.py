@@ -4,7 +4,7 @@ evaluation set: the work tree's Markdown beside a git revision's, page by page.
 A change made for speed should leave the reading as it was. Each page of the chosen half of
 ../shared/testdata/extraction-eval (scripts off, as bench_extraction.py reads it) is loaded
 once and read in two isolated worlds of the same tab, one with the revision's content scripts
-and one with the work tree's (the vendored libraries are the work tree's in both).
+and one with the work tree's (the libraries, Readability and turndown, are the work tree's in both).
 
     python bench/same_markdown.py [--base 78c490a] [--split dev] [--limit 20]
 
@@ -25,14 +25,10 @@ sys.path.insert(0, str(ROOT))  # for tests.helpers
 sys.path.insert(0, str(ROOT / "bench"))  # for bench_extraction, compare_read_page
 
 from bench_extraction import EVAL, serve  # noqa: E402
-from compare_read_page import at_revision  # noqa: E402
+from compare_read_page import at_revision, content_scripts  # noqa: E402
+from tests.helpers.content_bundle import FOR_TESTS  # noqa: E402
 from tests.helpers.extraction_score import split_of  # noqa: E402
 from tests.helpers.page_reader import READ, PageReader  # noqa: E402
-
-
-def scripts(source_of) -> str:
-    files = json.loads((ROOT / "extension/content/files.json").read_text())
-    return "\n;\n".join((ROOT / path).read_text(encoding="utf-8") if "/vendor/" in path else source_of(path) for path in files)
 
 
 def reading(reader, sources):
@@ -56,7 +52,7 @@ def main() -> int:
         return 1
     entries = json.loads((EVAL / "evaldata.json").read_text()).values()
     pages = [e for e in entries if args.split == "all" or split_of(e["file"]) == args.split][: args.limit or None]
-    base, now = scripts(at_revision(args.base)), scripts(lambda path: (ROOT / path).read_text(encoding="utf-8"))
+    base, now = at_revision(args.base, FOR_TESTS), content_scripts(ROOT, FOR_TESTS)
     # Stopped with kill: leave through PageReader's clean-up, so no Chromium is left behind.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
     server = serve(EVAL / "html")

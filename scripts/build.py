@@ -6,7 +6,10 @@ vendor/ is generated, never edited and never committed. It holds:
 - tabagent.zip  py/tabagent and py/user_tools packed, unpacked into Pyodide's file system at start
 - build-info.json  versions and the package hash (keys the memory snapshot)
 - python.snapshot  Pyodide's memory with tabagent imported, made under Node.js
-- the page-reading and rendering libraries, copied as the browser files they ship
+- injected.js   the content scripts: extension/content/injected.js and every module it imports
+                (Readability and turndown among them), bundled by esbuild into the one file
+                the service worker injects into a tab
+- the rendering libraries, copied as the browser files they ship
 - wheels/       pure-Python libraries for the sandbox (beautifulsoup4...), from PyPI, pinned
 
 Run it again after editing py/ and reload the extension. Unchanged files are not copied.
@@ -37,16 +40,17 @@ USER_TOOLS = ROOT / "py" / "user_tools"
 # so that the unbuilt tree reads true; tests/unit/test_wire.py fails when it drifts).
 PYTHON_SETUP = ROOT / "extension" / "shared" / "python-setup.js"
 WIRE_JS = ROOT / "extension" / "shared" / "wire.js"
-WIRE_CONTENT_JS = ROOT / "extension" / "content" / "tool-defaults.js"  # for the classic content scripts
+# The content scripts: one entry module, one bundled file per injection (page-tool-relay.js).
+CONTENT_ENTRY = ROOT / "extension" / "content" / "injected.js"
+CONTENT_BUNDLE = VENDOR / "injected.js"
+ESBUILD = NODE_MODULES / ".bin" / "esbuild"
 
 PYODIDE_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"]
 
-# npm file -> vendor path. Browser builds only: content scripts are classic scripts.
+# npm file -> vendor path: browser builds. (Readability and turndown are bundled into
+# injected.js from their npm packages; their licences ship beside it.)
 LIBRARIES = {
-    "@mozilla/readability/Readability.js": "readability/Readability.js",
-    "@mozilla/readability/Readability-readerable.js": "readability/Readability-readerable.js",
     "@mozilla/readability/LICENSE.md": "readability/LICENSE.md",
-    "turndown/lib/turndown.browser.umd.js": "turndown/turndown.js",
     "turndown/LICENSE": "turndown/LICENSE",
     "marked/lib/marked.esm.js": "marked/marked.esm.js",
     "marked/LICENSE": "marked/LICENSE",
@@ -166,14 +170,27 @@ def make_snapshot(key: str, archive: bytes) -> bool:
 
 
 def wire_modules() -> dict[Path, str]:
-    """extension/shared/wire.js and extension/content/tool-defaults.js, made from
-    py/tabagent/app/wire.py (tabagent is pure Python: importing it needs nothing installed)."""
+    """extension/shared/wire.js, made from py/tabagent/app/wire.py (tabagent is pure Python:
+    importing it needs nothing installed)."""
     sys.path.insert(0, str(PACKAGE.parent))
     try:
         wire = importlib.import_module("tabagent.app.wire")
     finally:
         sys.path.remove(str(PACKAGE.parent))
-    return {WIRE_JS: wire.javascript_module(), WIRE_CONTENT_JS: wire.content_script()}
+    return {WIRE_JS: wire.javascript_module()}
+
+
+def content_bundle(entry: Path = CONTENT_ENTRY) -> bytes:
+    """The content scripts as one classic script: `entry` and the modules it imports, bundled
+    by esbuild (pinned in package.json) in an IIFE, unminified so that it reads as written."""
+    if not ESBUILD.exists():
+        fail("node_modules/.bin/esbuild is missing: run `npm ci` (make does it for you)")
+    command = [str(ESBUILD), str(entry.relative_to(ROOT)), "--bundle", "--format=iife", "--platform=browser",
+               "--target=chrome116,firefox140", "--charset=utf8", "--legal-comments=inline", "--log-level=warning"]
+    done = subprocess.run(command, cwd=ROOT, capture_output=True)
+    if done.returncode != 0:
+        fail(f"esbuild could not bundle {entry.relative_to(ROOT)}:\n{done.stderr.decode()}")
+    return done.stdout
 
 
 def sha256_of(path: Path) -> str:
@@ -227,6 +244,8 @@ def main() -> None:
     for target, text in wire_modules().items():
         if write_if_changed(target, text.encode()):
             changed.append(f"../{target.parent.name}/{target.name}")
+    if write_if_changed(CONTENT_BUNDLE, content_bundle()):
+        changed.append(CONTENT_BUNDLE.name)
     archive = pack_package()
     info = {
         "pyodideVersion": pyodide_package["version"],

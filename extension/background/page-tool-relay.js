@@ -16,14 +16,10 @@ import { PageUnavailable, agentTab, settled, tabById, whyUnreadable } from "./pa
 import { takeScreenshot } from "./screenshot.js";
 import { TAB_ACTIONS, TAB_TOOLS } from "./tab-tools.js";
 
-let contentFiles = null; // extension/content/files.json: the scripts, in injection order (after the browser's own)
-
-function filesToInject() {
-  contentFiles ??= fetch(chrome.runtime.getURL("extension/content/files.json"))
-    .then((response) => response.json())
-    .then((files) => [...FIRST_IN_EVERY_PAGE, ...files]);
-  return contentFiles;
-}
+// The content scripts of extension/content/, bundled by scripts/build.py into one file from
+// their entry module (content/injected.js); the browser's own file goes first.
+const CONTENT_SCRIPTS = "extension/vendor/injected.js";
+const FILES_TO_INJECT = [...FIRST_IN_EVERY_PAGE, CONTENT_SCRIPTS];
 
 // Runs in the tab, in the content scripts' isolated world: are the tools there already?
 function probe() {
@@ -130,7 +126,7 @@ async function ensureTools(tab) {
   if (!found || found.state === "loading") {
     throw new PageUnavailable(`The page in this tab (${tab.url}) is still loading; try again in a moment.`);
   }
-  if (!found.ready) await execute(tab, { files: await filesToInject() });
+  if (!found.ready) await execute(tab, { files: FILES_TO_INJECT });
 }
 
 const withoutFragment = (url) => (url ?? "").replace(/#.*$/, "");

@@ -12,235 +12,238 @@
 // still in the page and described exactly as before. A page that swaps what a locator
 // names between the question and the click ("Subscribe" confirmed, "Delete account"
 // clicked) gets nothing done, and the model is told why.
-(() => {
-  const page = (globalThis.TabAgentPage ??= {});
-  const { coveredBy, inView, click, typeText, choose, choicesOf, matchOption, optionText, isCheckable, isChecked,
-    parseKeys, pressKey, hover, outcome, currentText } = page.gestures;
-  const held = (page.heldPlans ??= new Map()); // plan id -> { name, args, el, described }
-  const HELD_AT_MOST = 20;
 
-  function actionable(locator, verb) {
-    const el = page.locators.findOne(locator);
-    const what = page.describe(el).summary;
-    if (!page.isVisible(el)) throw new page.PageToolError(`The ${what} is hidden on the page, so it cannot be ${verb}.`);
-    if (el.disabled || el.getAttribute("aria-disabled") === "true") throw new page.PageToolError(`The ${what} is disabled, so it cannot be ${verb}.`);
-    const cover = coveredBy(el);
-    if (cover) throw new page.PageToolError(`The ${what} is covered by the ${page.describe(cover).summary}, so it cannot be ${verb}; close or move that first.`);
-    return el;
+import { PageToolError, truncate, isVisible, describe, readArgs, arg } from "./common.js";
+import * as locators from "./locators.js";
+import { coveredBy, inView, click, typeText, choose, choicesOf, matchOption, optionText, isCheckable, isChecked, parseKeys, pressKey, hover, outcome, currentText } from "./gestures.js";
+import * as hoverStyles from "./hover-styles.js";
+
+export const tools = {};
+
+const held = new Map(); // plan id -> { name, args, el, described }
+const HELD_AT_MOST = 20;
+
+function actionable(locator, verb) {
+  const el = locators.findOne(locator);
+  const what = describe(el).summary;
+  if (!isVisible(el)) throw new PageToolError(`The ${what} is hidden on the page, so it cannot be ${verb}.`);
+  if (el.disabled || el.getAttribute("aria-disabled") === "true") throw new PageToolError(`The ${what} is disabled, so it cannot be ${verb}.`);
+  const cover = coveredBy(el);
+  if (cover) throw new PageToolError(`The ${what} is covered by the ${describe(cover).summary}, so it cannot be ${verb}; close or move that first.`);
+  return el;
+}
+
+// Where a click would take the browser: a link's URL, or a submit button's form action.
+function destination(el) {
+  const link = el.closest("a[href], area[href]");
+  if (link && !/^\s*javascript:/i.test(link.getAttribute("href"))) return link.href;
+  const isSubmit = (el.localName === "button" && (el.type || "submit") === "submit") || (el.localName === "input" && ["submit", "image"].includes(el.type));
+  return isSubmit && el.form ? el.form.action : null;
+}
+
+function editable(el) {
+  const textInput = el.localName === "input" && ["", "text", "search", "email", "url", "tel", "password", "number"].includes(el.getAttribute("type") || "");
+  if ((textInput || el.localName === "textarea") && el.readOnly) {
+    throw new PageToolError(`The ${describe(el).summary} is read-only: a person cannot type into it either (it may be filled by a picker beside it).`);
   }
+  if (textInput || el.localName === "textarea" || el.isContentEditable) return el;
+  const what = describe(el).summary;
+  throw new PageToolError(`The ${what} is not a text field, so text cannot be typed into it.`);
+}
 
-  // Where a click would take the browser: a link's URL, or a submit button's form action.
-  function destination(el) {
-    const link = el.closest("a[href], area[href]");
-    if (link && !/^\s*javascript:/i.test(link.getAttribute("href"))) return link.href;
-    const isSubmit = (el.localName === "button" && (el.type || "submit") === "submit") || (el.localName === "input" && ["submit", "image"].includes(el.type));
-    return isSubmit && el.form ? el.form.action : null;
-  }
+const quoted = (text, max = 200) => `“${truncate(text, max).text}”`;
 
-  function editable(el) {
-    const textInput = el.localName === "input" && ["", "text", "search", "email", "url", "tel", "password", "number"].includes(el.getAttribute("type") || "");
-    if ((textInput || el.localName === "textarea") && el.readOnly) {
-      throw new page.PageToolError(`The ${page.describe(el).summary} is read-only: a person cannot type into it either (it may be filled by a picker beside it).`);
-    }
-    if (textInput || el.localName === "textarea" || el.isContentEditable) return el;
-    const what = page.describe(el).summary;
-    throw new page.PageToolError(`The ${what} is not a text field, so text cannot be typed into it.`);
-  }
-
-  const quoted = (text, max = 200) => `“${page.truncate(text, max).text}”`;
-
-  const planners = {
-    click({ locator }) {
-      const el = actionable(locator, "clicked");
-      const url = destination(el);
-      const newTab = el.closest("a")?.target === "_blank" ? " in a new tab" : "";
-      return { el, url, summary: `Click the ${page.describe(el).summary}${url ? `, which opens ${url}${newTab}` : ""}.` };
-    },
-    type_text({ locator, text, clear, submit }) {
-      const el = editable(actionable(locator, "typed into"));
-      const current = currentText(el);
-      const replacing = clear && current ? `, replacing ${quoted(current)}` : !clear && current ? ", after the text already there" : "";
-      const form = el.form || el.closest("form");
-      const then = submit ? (form ? `, then submit the form (to ${form.action})` : ", then press Enter") : "";
-      return { el, text, url: submit && form ? form.action : null, summary: `Type ${quoted(text, 1000)} into the ${page.describe(el).summary}${replacing}${then}.` };
-    },
-    select_option({ locator, option }) {
-      const el = actionable(locator, "chosen from");
-      const wanted = (Array.isArray(option) ? option : [option]).map(String);
-      const { options, current, multiple } = choicesOf(el);
-      const chosen = wanted.map((want) => matchOption(options, want, el));
-      if (chosen.length > 1 && !multiple) throw new page.PageToolError(`The ${page.describe(el).summary} takes one choice, not ${chosen.length}.`);
-      const names = chosen.map((o) => quoted(optionText(o))).join(", ");
-      const was = current.length ? `, in place of ${current.map((o) => quoted(optionText(o))).join(", ")}` : "";
-      return { el, chosen, summary: `Choose ${names} in the ${page.describe(el).summary}${was}.` };
-    },
-    check({ locator, checked }) {
-      const el = actionable(locator, checked ? "checked" : "unchecked");
-      if (!isCheckable(el)) throw new page.PageToolError(`The ${page.describe(el).summary} is not a check box, radio button or switch.`);
-      if (el.type === "radio" && !checked) throw new page.PageToolError(`A radio button cannot be unchecked: choose another one of its group.`);
-      const already = isChecked(el) === checked;
-      const verb = checked ? "Check" : "Uncheck";
-      return { el, checked, already, summary: already ? `Leave the ${page.describe(el).summary} ${checked ? "checked" : "unchecked"}, as it already is.` : `${verb} the ${page.describe(el).summary}.` };
-    },
-    // With no locator, the key goes to the element focused now, held like a located one: a page
-    // that moves the focus to a look-alike field before the user answers gets nothing.
-    press_key({ locator, key }) {
-      const el = locator ? actionable(locator, "given a key") : (document.activeElement ?? document.body);
-      const keys = parseKeys(key);
-      const where = locator || el !== document.body ? ` in the ${page.describe(el).summary}` : " on the page";
-      return { el: locator ? el : null, target: el, keys, summary: `Press ${keys.label}${where}.` };
-    },
-    hover({ locator }) {
-      const el = actionable(locator, "hovered over");
-      return { el, summary: `Move the mouse over the ${page.describe(el).summary}.` };
-    },
-    scroll({ to }) {
-      const target = scroller();
-      const screen = Math.round(target.clientHeight * 0.9);
-      const bottom = target.scrollHeight - target.clientHeight;
-      const named = { top: [0, "to the top of the page"], bottom: [bottom, "to the bottom of the page"],
-        down: [target.scrollTop + screen, "down by one screen"], up: [target.scrollTop - screen, "up by one screen"] };
-      if (typeof to === "number") return { target, top: to, summary: `Scroll to ${Math.round(to)} pixels from the top of the page.` };
-      if (typeof to === "string" && Object.hasOwn(named, to)) return { target, top: named[to][0], summary: `Scroll ${named[to][1]}.` };
-      if (typeof to !== "string") throw new page.PageToolError('scroll: “to” should be "top", "bottom", "up", "down", a number of pixels, or a locator.');
-      const el = page.locators.findOne(to);
-      return { el, summary: `Scroll the ${page.describe(el).summary} into view.` };
-    },
-  };
-
-  // The element that scrolls the page: the document, or for apps that scroll an inner
-  // panel instead, the largest scrollable element.
-  function scroller() {
-    const root = document.scrollingElement || document.documentElement;
-    if (root.scrollHeight > root.clientHeight + 1) return root;
-    let best = root;
-    let bestArea = 0;
-    for (const el of document.body?.querySelectorAll("*") ?? []) {
-      if (el.scrollHeight <= el.clientHeight + 1 || !/auto|scroll|overlay/.test(getComputedStyle(el).overflowY)) continue;
-      const area = el.clientWidth * el.clientHeight;
-      if (area > bestArea) [best, bestArea] = [el, area];
-    }
-    return best;
-  }
-
-  function position() {
+const planners = {
+  click({ locator }) {
+    const el = actionable(locator, "clicked");
+    const url = destination(el);
+    const newTab = el.closest("a")?.target === "_blank" ? " in a new tab" : "";
+    return { el, url, summary: `Click the ${describe(el).summary}${url ? `, which opens ${url}${newTab}` : ""}.` };
+  },
+  type_text({ locator, text, clear, submit }) {
+    const el = editable(actionable(locator, "typed into"));
+    const current = currentText(el);
+    const replacing = clear && current ? `, replacing ${quoted(current)}` : !clear && current ? ", after the text already there" : "";
+    const form = el.form || el.closest("form");
+    const then = submit ? (form ? `, then submit the form (to ${form.action})` : ", then press Enter") : "";
+    return { el, text, url: submit && form ? form.action : null, summary: `Type ${quoted(text, 1000)} into the ${describe(el).summary}${replacing}${then}.` };
+  },
+  select_option({ locator, option }) {
+    const el = actionable(locator, "chosen from");
+    const wanted = (Array.isArray(option) ? option : [option]).map(String);
+    const { options, current, multiple } = choicesOf(el);
+    const chosen = wanted.map((want) => matchOption(options, want, el));
+    if (chosen.length > 1 && !multiple) throw new PageToolError(`The ${describe(el).summary} takes one choice, not ${chosen.length}.`);
+    const names = chosen.map((o) => quoted(optionText(o))).join(", ");
+    const was = current.length ? `, in place of ${current.map((o) => quoted(optionText(o))).join(", ")}` : "";
+    return { el, chosen, summary: `Choose ${names} in the ${describe(el).summary}${was}.` };
+  },
+  check({ locator, checked }) {
+    const el = actionable(locator, checked ? "checked" : "unchecked");
+    if (!isCheckable(el)) throw new PageToolError(`The ${describe(el).summary} is not a check box, radio button or switch.`);
+    if (el.type === "radio" && !checked) throw new PageToolError(`A radio button cannot be unchecked: choose another one of its group.`);
+    const already = isChecked(el) === checked;
+    const verb = checked ? "Check" : "Uncheck";
+    return { el, checked, already, summary: already ? `Leave the ${describe(el).summary} ${checked ? "checked" : "unchecked"}, as it already is.` : `${verb} the ${describe(el).summary}.` };
+  },
+  // With no locator, the key goes to the element focused now, held like a located one: a page
+  // that moves the focus to a look-alike field before the user answers gets nothing.
+  press_key({ locator, key }) {
+    const el = locator ? actionable(locator, "given a key") : (document.activeElement ?? document.body);
+    const keys = parseKeys(key);
+    const where = locator || el !== document.body ? ` in the ${describe(el).summary}` : " on the page";
+    return { el: locator ? el : null, target: el, keys, summary: `Press ${keys.label}${where}.` };
+  },
+  hover({ locator }) {
+    const el = actionable(locator, "hovered over");
+    return { el, summary: `Move the mouse over the ${describe(el).summary}.` };
+  },
+  scroll({ to }) {
     const target = scroller();
-    const max = Math.max(0, target.scrollHeight - target.clientHeight);
-    const y = Math.round(target.scrollTop);
-    return { scroll_y: y, max_scroll_y: max, viewport_height: target.clientHeight, at_top: y <= 0, at_bottom: y >= max - 1 };
+    const screen = Math.round(target.clientHeight * 0.9);
+    const bottom = target.scrollHeight - target.clientHeight;
+    const named = { top: [0, "to the top of the page"], bottom: [bottom, "to the bottom of the page"],
+      down: [target.scrollTop + screen, "down by one screen"], up: [target.scrollTop - screen, "up by one screen"] };
+    if (typeof to === "number") return { target, top: to, summary: `Scroll to ${Math.round(to)} pixels from the top of the page.` };
+    if (typeof to === "string" && Object.hasOwn(named, to)) return { target, top: named[to][0], summary: `Scroll ${named[to][1]}.` };
+    if (typeof to !== "string") throw new PageToolError('scroll: “to” should be "top", "bottom", "up", "down", a number of pixels, or a locator.');
+    const el = locators.findOne(to);
+    return { el, summary: `Scroll the ${describe(el).summary} into view.` };
+  },
+};
+
+// The element that scrolls the page: the document, or for apps that scroll an inner
+// panel instead, the largest scrollable element.
+function scroller() {
+  const root = document.scrollingElement || document.documentElement;
+  if (root.scrollHeight > root.clientHeight + 1) return root;
+  let best = root;
+  let bestArea = 0;
+  for (const el of document.body?.querySelectorAll("*") ?? []) {
+    if (el.scrollHeight <= el.clientHeight + 1 || !/auto|scroll|overlay/.test(getComputedStyle(el).overflowY)) continue;
+    const area = el.clientWidth * el.clientHeight;
+    if (area > bestArea) [best, bestArea] = [el, area];
   }
+  return best;
+}
 
-  // What describe_action returns, and what each action returns along with its outcome.
-  function describePlan(name, plan) {
-    const out = { action: name, summary: plan.summary, page_url: location.href };
-    if (plan.el) out.element = { locator: page.locators.locatorFor(plan.el), ...page.describe(plan.el) };
-    if (plan.text != null) out.text = plan.text;
-    if (plan.url) out.url = plan.url;
-    return out;
+function position() {
+  const target = scroller();
+  const max = Math.max(0, target.scrollHeight - target.clientHeight);
+  const y = Math.round(target.scrollTop);
+  return { scroll_y: y, max_scroll_y: max, viewport_height: target.clientHeight, at_top: y <= 0, at_bottom: y >= max - 1 };
+}
+
+// What describe_action returns, and what each action returns along with its outcome.
+function describePlan(name, plan) {
+  const out = { action: name, summary: plan.summary, page_url: location.href };
+  if (plan.el) out.element = { locator: locators.locatorFor(plan.el), ...describe(plan.el) };
+  if (plan.text != null) out.text = plan.text;
+  if (plan.url) out.url = plan.url;
+  return out;
+}
+
+// The nodes a plan acts on: its element, or the focused element or scroller it found, and
+// the options it chose. An action runs only on these very nodes, still in the page.
+const nodesOf = (plan) => [plan.el ?? plan.target ?? null, ...(plan.chosen ?? [])];
+const sameNodes = (was, now) => was.length === now.length && was.every((node, i) => node === now[i] && (!node || node.isConnected));
+
+function hold(name, args, plan, described) {
+  const id = crypto.randomUUID();
+  held.set(id, { name, args: JSON.stringify(args), nodes: nodesOf(plan), described: JSON.stringify(described) });
+  while (held.size > HELD_AT_MOST) held.delete(held.keys().next().value);
+  return id;
+}
+
+// The plan the user confirmed, checked unchanged now: same action and arguments, the same
+// nodes (nodesOf: the element itself, still in the page), described in the same words.
+function confirmedPlan(name, args, planId) {
+  const promised = held.get(planId);
+  held.delete(planId);
+  if (!promised || promised.name !== name || promised.args !== JSON.stringify(args)) {
+    throw new PageToolError("Nothing was done: this is not the action the user confirmed (the page was reloaded since, or the action differs).");
   }
-
-  // The nodes a plan acts on: its element, or the focused element or scroller it found, and
-  // the options it chose. An action runs only on these very nodes, still in the page.
-  const nodesOf = (plan) => [plan.el ?? plan.target ?? null, ...(plan.chosen ?? [])];
-  const sameNodes = (was, now) => was.length === now.length && was.every((node, i) => node === now[i] && (!node || node.isConnected));
-
-  function hold(name, args, plan, described) {
-    const id = crypto.randomUUID();
-    held.set(id, { name, args: JSON.stringify(args), nodes: nodesOf(plan), described: JSON.stringify(described) });
-    while (held.size > HELD_AT_MOST) held.delete(held.keys().next().value);
-    return id;
+  const was = JSON.parse(promised.described);
+  let plan;
+  try {
+    plan = planners[name](args);
+  } catch (error) {
+    if (!(error instanceof PageToolError)) throw error;
+    throw new PageToolError(`Nothing was done: the page changed since the user confirmed “${was.summary}”: ${error.message}`);
   }
-
-  // The plan the user confirmed, checked unchanged now: same action and arguments, the same
-  // nodes (nodesOf: the element itself, still in the page), described in the same words.
-  function confirmedPlan(name, args, planId) {
-    const promised = held.get(planId);
-    held.delete(planId);
-    if (!promised || promised.name !== name || promised.args !== JSON.stringify(args)) {
-      throw new page.PageToolError("Nothing was done: this is not the action the user confirmed (the page was reloaded since, or the action differs).");
-    }
-    const was = JSON.parse(promised.described);
-    let plan;
-    try {
-      plan = planners[name](args);
-    } catch (error) {
-      if (!(error instanceof page.PageToolError)) throw error;
-      throw new page.PageToolError(`Nothing was done: the page changed since the user confirmed “${was.summary}”: ${error.message}`);
-    }
-    const same = sameNodes(promised.nodes, nodesOf(plan));
-    const now = describePlan(name, plan);
-    if (!same || JSON.stringify(now) !== promised.described) {
-      const what = same ? `it would now be “${now.summary}”` : "the element the user saw has been replaced or moved";
-      throw new page.PageToolError(`Nothing was done: the page changed what the user confirmed. They allowed “${was.summary}”; ${what}.`);
-    }
-    return plan;
+  const same = sameNodes(promised.nodes, nodesOf(plan));
+  const now = describePlan(name, plan);
+  if (!same || JSON.stringify(now) !== promised.described) {
+    const what = same ? `it would now be “${now.summary}”` : "the element the user saw has been replaced or moved";
+    throw new PageToolError(`Nothing was done: the page changed what the user confirmed. They allowed “${was.summary}”; ${what}.`);
   }
+  return plan;
+}
 
-  const perform = {
-    click(plan) {
-      click(plan.el);
-      return outcome(plan.el.localName === "input" ? plan.el : null);
-    },
-    type_text(plan, { text, clear, submit }) {
-      typeText(plan.el, text, clear, submit);
-      const value = plan.el.type === "password" ? "•".repeat(plan.el.value.length) : currentText(plan.el);
-      return { value: page.truncate(value, 1000).text, submitted: submit };
-    },
-    select_option(plan) {
-      choose(plan.el, plan.chosen);
-      return outcome(plan.el);
-    },
-    check(plan) {
-      if (!plan.already) click(plan.el);
-      return outcome(plan.el);
-    },
-    press_key(plan) {
-      if (plan.el) inView(plan.el); // a field found by its locator: as a person would reach it
-      pressKey(plan.target, plan.keys);
-      return outcome(plan.target);
-    },
-    hover(plan) {
-      hover(plan.el);
-      const note = page.hoverStyles.hoverNote(page.hoverStyles.applyHoverStyles(plan.el));
-      return { ...outcome(null), ...(note && { hover_styles: note }) };
-    },
-    scroll(plan) {
-      if (plan.el) plan.el.scrollIntoView({ block: "center", behavior: "instant" });
-      else plan.target.scrollTo({ top: plan.top, behavior: "instant" });
-      return position();
+const perform = {
+  click(plan) {
+    click(plan.el);
+    return outcome(plan.el.localName === "input" ? plan.el : null);
+  },
+  type_text(plan, { text, clear, submit }) {
+    typeText(plan.el, text, clear, submit);
+    const value = plan.el.type === "password" ? "•".repeat(plan.el.value.length) : currentText(plan.el);
+    return { value: truncate(value, 1000).text, submitted: submit };
+  },
+  select_option(plan) {
+    choose(plan.el, plan.chosen);
+    return outcome(plan.el);
+  },
+  check(plan) {
+    if (!plan.already) click(plan.el);
+    return outcome(plan.el);
+  },
+  press_key(plan) {
+    if (plan.el) inView(plan.el); // a field found by its locator: as a person would reach it
+    pressKey(plan.target, plan.keys);
+    return outcome(plan.target);
+  },
+  hover(plan) {
+    hover(plan.el);
+    const note = hoverStyles.hoverNote(hoverStyles.applyHoverStyles(plan.el));
+    return { ...outcome(null), ...(note && { hover_styles: note }) };
+  },
+  scroll(plan) {
+    if (plan.el) plan.el.scrollIntoView({ block: "center", behavior: "instant" });
+    else plan.target.scrollTo({ top: plan.top, behavior: "instant" });
+    return position();
+  },
+};
+
+const params = {
+  click: { locator: arg("string") },
+  type_text: { locator: arg("string"), text: arg("string"), clear: arg("boolean", true), submit: arg("boolean", false) },
+  scroll: { to: arg("any") },
+  select_option: { locator: arg("string"), option: arg("any") },
+  check: { locator: arg("string"), checked: arg("boolean", true) },
+  press_key: { locator: arg("string", null), key: arg("string") },
+  hover: { locator: arg("string") },
+};
+for (const name of Object.keys(planners)) {
+  tools[name] = {
+    params: params[name],
+    // With a plan id (every action the agent does), only what describe_action held.
+    run(args, { planId } = {}) {
+      const plan = planId ? confirmedPlan(name, args, planId) : planners[name](args);
+      return { ...describePlan(name, plan), ...perform[name](plan, args) };
     },
   };
+}
 
-  const params = {
-    click: { locator: page.arg("string") },
-    type_text: { locator: page.arg("string"), text: page.arg("string"), clear: page.arg("boolean", true), submit: page.arg("boolean", false) },
-    scroll: { to: page.arg("any") },
-    select_option: { locator: page.arg("string"), option: page.arg("any") },
-    check: { locator: page.arg("string"), checked: page.arg("boolean", true) },
-    press_key: { locator: page.arg("string", null), key: page.arg("string") },
-    hover: { locator: page.arg("string") },
-  };
-  for (const name of Object.keys(planners)) {
-    page.tools[name] = {
-      params: params[name],
-      // With a plan id (every action the agent does), only what describe_action held.
-      run(args, { planId } = {}) {
-        const plan = planId ? confirmedPlan(name, args, planId) : planners[name](args);
-        return { ...describePlan(name, plan), ...perform[name](plan, args) };
-      },
-    };
-  }
-
-  page.tools.describe_action = {
-    params: { name: page.arg("string"), args: page.arg("object", null) },
-    run({ name, args }) {
-      if (!Object.hasOwn(planners, name)) {
-        throw new page.PageToolError(`describe_action describes ${Object.keys(planners).join(", ")}; “${name}” is not one of them.`);
-      }
-      const actionArgs = page.readArgs(name, params[name], args);
-      const plan = planners[name](actionArgs);
-      const described = describePlan(name, plan);
-      return { ...described, plan_id: hold(name, actionArgs, plan, described) };
-    },
-  };
-})();
+tools.describe_action = {
+  params: { name: arg("string"), args: arg("object", null) },
+  run({ name, args }) {
+    if (!Object.hasOwn(planners, name)) {
+      throw new PageToolError(`describe_action describes ${Object.keys(planners).join(", ")}; “${name}” is not one of them.`);
+    }
+    const actionArgs = readArgs(name, params[name], args);
+    const plan = planners[name](actionArgs);
+    const described = describePlan(name, plan);
+    return { ...described, plan_id: hold(name, actionArgs, plan, described) };
+  },
+};

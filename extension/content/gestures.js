@@ -2,223 +2,223 @@
 // keyboard, input), for the actions (actions.js) once the user allowed them. Synthetic events,
 // sent the way frameworks such as React and Vue accept them; what the browser itself would do
 // next (follow, toggle, submit, move the focus) is done here too.
-(() => {
-  const page = (globalThis.TabAgentPage ??= {});
-  const quoted = (text, max = 200) => `“${page.truncate(text, max).text}”`;
-  const currentText = (el) => (el.isContentEditable ? el.innerText : el.value);
 
-  // What the user would hit instead, pressing the middle of `el` where it is on screen: the
-  // element on top there, when it is neither `el`, inside it, nor its label. An element out of
-  // view is judged once it is scrolled to (when the action is done).
-  function coveredBy(el) {
-    const rect = el.getBoundingClientRect();
-    const view = el.ownerDocument.defaultView;
-    const [x, y] = [rect.left + rect.width / 2, rect.top + rect.height / 2];
-    if (x < 0 || y < 0 || x >= view.innerWidth || y >= view.innerHeight) return null;
-    let hit = el.ownerDocument.elementFromPoint(x, y);
-    while (hit?.shadowRoot) {
-      const inner = hit.shadowRoot.elementFromPoint(x, y);
-      if (!inner || inner === hit) break;
-      hit = inner;
-    }
-    // Not covered: the element itself, what it holds (a link's image), what holds it (an
-    // element that lets clicks through to its box), or its own label drawn over it.
-    if (!hit || hit === el || el.contains(hit) || hit.contains(el)) return null;
-    if (el.labels && [...el.labels].some((label) => label === hit || label.contains(hit))) return null;
-    return hit;
+import { PageToolError, squash, truncate, isVisible, describe } from "./common.js";
+
+const quoted = (text, max = 200) => `“${truncate(text, max).text}”`;
+const currentText = (el) => (el.isContentEditable ? el.innerText : el.value);
+
+// What the user would hit instead, pressing the middle of `el` where it is on screen: the
+// element on top there, when it is neither `el`, inside it, nor its label. An element out of
+// view is judged once it is scrolled to (when the action is done).
+function coveredBy(el) {
+  const rect = el.getBoundingClientRect();
+  const view = el.ownerDocument.defaultView;
+  const [x, y] = [rect.left + rect.width / 2, rect.top + rect.height / 2];
+  if (x < 0 || y < 0 || x >= view.innerWidth || y >= view.innerHeight) return null;
+  let hit = el.ownerDocument.elementFromPoint(x, y);
+  while (hit?.shadowRoot) {
+    const inner = hit.shadowRoot.elementFromPoint(x, y);
+    if (!inner || inner === hit) break;
+    hit = inner;
   }
+  // Not covered: the element itself, what it holds (a link's image), what holds it (an
+  // element that lets clicks through to its box), or its own label drawn over it.
+  if (!hit || hit === el || el.contains(hit) || hit.contains(el)) return null;
+  if (el.labels && [...el.labels].some((label) => label === hit || label.contains(hit))) return null;
+  return hit;
+}
 
-  // --- choosing: native <select>, and ARIA listboxes and comboboxes -------------------------
+// --- choosing: native <select>, and ARIA listboxes and comboboxes -------------------------
 
-  const optionText = (o) => page.squash(o.label ?? o.textContent);
+const optionText = (o) => squash(o.label ?? o.textContent);
 
-  function choicesOf(el) {
-    if (el.localName === "select") return { options: [...el.options], current: [...el.selectedOptions], multiple: el.multiple };
-    const role = el.getAttribute("role");
-    if (role !== "listbox" && role !== "combobox") throw new page.PageToolError(`The ${page.describe(el).summary} is not a list to choose from.`);
-    const list = role === "listbox" ? el : listOf(el);
-    const options = list ? [...list.querySelectorAll('[role="option"]')] : [];
-    return { options, current: options.filter((o) => o.getAttribute("aria-selected") === "true"),
-      multiple: list?.getAttribute("aria-multiselectable") === "true" };
-  }
+function choicesOf(el) {
+  if (el.localName === "select") return { options: [...el.options], current: [...el.selectedOptions], multiple: el.multiple };
+  const role = el.getAttribute("role");
+  if (role !== "listbox" && role !== "combobox") throw new PageToolError(`The ${describe(el).summary} is not a list to choose from.`);
+  const list = role === "listbox" ? el : listOf(el);
+  const options = list ? [...list.querySelectorAll('[role="option"]')] : [];
+  return { options, current: options.filter((o) => o.getAttribute("aria-selected") === "true"),
+    multiple: list?.getAttribute("aria-multiselectable") === "true" };
+}
 
-  // A combobox's list: the element it names (aria-controls / aria-owns), or one inside it.
-  function listOf(combobox) {
-    const ids = `${combobox.getAttribute("aria-controls") ?? ""} ${combobox.getAttribute("aria-owns") ?? ""}`.trim().split(/\s+/).filter(Boolean);
-    return ids.map((id) => combobox.ownerDocument.getElementById(id)).find(Boolean) ?? combobox.querySelector('[role="listbox"]');
-  }
+// A combobox's list: the element it names (aria-controls / aria-owns), or one inside it.
+function listOf(combobox) {
+  const ids = `${combobox.getAttribute("aria-controls") ?? ""} ${combobox.getAttribute("aria-owns") ?? ""}`.trim().split(/\s+/).filter(Boolean);
+  return ids.map((id) => combobox.ownerDocument.getElementById(id)).find(Boolean) ?? combobox.querySelector('[role="listbox"]');
+}
 
-  function matchOption(options, want, el) {
-    const wanted = page.squash(want).toLowerCase();
-    const found = options.find((o) => optionText(o).toLowerCase() === wanted) ??
-      options.find((o) => (o.value ?? o.getAttribute("data-value") ?? "").toLowerCase() === wanted);
-    if (found) return found;
-    const some = options.slice(0, 12).map((o) => quoted(optionText(o), 40)).join(", ");
-    throw new page.PageToolError(`The ${page.describe(el).summary} has no option “${want}”; it has ${some || "none"}${options.length > 12 ? ", …" : ""}.`);
-  }
+function matchOption(options, want, el) {
+  const wanted = squash(want).toLowerCase();
+  const found = options.find((o) => optionText(o).toLowerCase() === wanted) ??
+    options.find((o) => (o.value ?? o.getAttribute("data-value") ?? "").toLowerCase() === wanted);
+  if (found) return found;
+  const some = options.slice(0, 12).map((o) => quoted(optionText(o), 40)).join(", ");
+  throw new PageToolError(`The ${describe(el).summary} has no option “${want}”; it has ${some || "none"}${options.length > 12 ? ", …" : ""}.`);
+}
 
-  function choose(el, chosen) {
-    inView(el);
-    if (el.localName === "select") {
-      el.focus({ preventScroll: true });
-      for (const option of el.options) option.selected = chosen.includes(option);
-      el.dispatchEvent(new Event("input", { bubbles: true }));
-      el.dispatchEvent(new Event("change", { bubbles: true }));
-      return;
-    }
-    if (el.getAttribute("role") === "combobox" && el.getAttribute("aria-expanded") !== "true") click(el);
-    for (const option of chosen) click(option);
-  }
-
-  // --- checking ---------------------------------------------------------------------------
-
-  const CHECKABLE_ROLES = new Set(["checkbox", "radio", "switch", "menuitemcheckbox", "menuitemradio"]);
-  const isCheckable = (el) => (el.localName === "input" && ["checkbox", "radio"].includes(el.type)) || CHECKABLE_ROLES.has(el.getAttribute("role"));
-  const isChecked = (el) => (el.localName === "input" ? el.checked : el.getAttribute("aria-checked") === "true");
-
-  // --- keys: "Enter", "Escape", "Tab", "ArrowDown", "Control+a", "Shift+Tab" ---------------
-
-  const KEY_CODES = { Enter: 13, Escape: 27, Tab: 9, Backspace: 8, Delete: 46, " ": 32, ArrowUp: 38, ArrowDown: 40,
-    ArrowLeft: 37, ArrowRight: 39, Home: 36, End: 35, PageUp: 33, PageDown: 34 };
-  const MODIFIERS = { control: "ctrlKey", ctrl: "ctrlKey", shift: "shiftKey", alt: "altKey", meta: "metaKey", cmd: "metaKey" };
-
-  function parseKeys(text) {
-    const parts = String(text).split("+").map((p) => p.trim());
-    const key = parts.pop();
-    if (!key) throw new page.PageToolError(`press_key: “${text}” names no key (try "Enter", "Escape", "Tab", "ArrowDown" or "Control+a").`);
-    const held = {};
-    for (const part of parts) {
-      const name = MODIFIERS[part.toLowerCase()];
-      if (!name) throw new page.PageToolError(`press_key: “${part}” is not a modifier (Control, Shift, Alt, Meta).`);
-      held[name] = true;
-    }
-    const named = key.length === 1 ? key : Object.keys(KEY_CODES).find((k) => k.toLowerCase() === key.toLowerCase()) ?? key;
-    return { key: named, held, label: String(text) };
-  }
-
-  function pressKey(el, { key, held }) {
-    const code = KEY_CODES[key] ?? key.toUpperCase().charCodeAt(0);
-    const init = { bubbles: true, cancelable: true, composed: true, key, keyCode: code, which: code, ...held };
-    const proceed = el.dispatchEvent(new KeyboardEvent("keydown", init));
-    if (key.length === 1 && !held.ctrlKey && !held.metaKey) el.dispatchEvent(new KeyboardEvent("keypress", init));
-    el.dispatchEvent(new KeyboardEvent("keyup", init));
-    if (!proceed) return; // the page handled it
-    // What the browser itself would do, for the keys whose default a page relies on.
-    if (key === "Tab") moveFocus(el, held.shiftKey ? -1 : 1);
-    if (key === "Enter" && (el.form || el.closest?.("form")) && el.localName === "input") (el.form || el.closest("form")).requestSubmit();
-  }
-
-  function moveFocus(from, step) {
-    const focusable = [...document.querySelectorAll('a[href], button, input:not([type="hidden"]), select, textarea, [tabindex]')]
-      .filter((el) => !el.disabled && el.tabIndex >= 0 && page.isVisible(el));
-    const next = focusable[(focusable.indexOf(from) + step + focusable.length) % focusable.length];
-    next?.focus();
-  }
-
-  function hover(el) {
-    inView(el);
-    const rect = el.getBoundingClientRect();
-    const at = { bubbles: true, cancelable: true, composed: true, clientX: rect.left + rect.width / 2, clientY: rect.top + rect.height / 2 };
-    el.dispatchEvent(new PointerEvent("pointerover", { ...at, pointerType: "mouse" }));
-    el.dispatchEvent(new MouseEvent("mouseover", at));
-    // A pointer that arrives enters the element and each box around it: menus listen there.
-    const entered = [];
-    for (let node = el; node && node.nodeType === 1; node = node.parentElement ?? node.getRootNode().host) entered.unshift(node);
-    for (const node of entered) {
-      node.dispatchEvent(new PointerEvent("pointerenter", { ...at, bubbles: false, pointerType: "mouse" }));
-      node.dispatchEvent(new MouseEvent("mouseenter", { ...at, bubbles: false }));
-    }
-    el.dispatchEvent(new PointerEvent("pointermove", { ...at, pointerType: "mouse" }));
-    el.dispatchEvent(new MouseEvent("mousemove", at));
-  }
-
-  // What an action changed that the model should know: a field's value and its validation
-  // message, a box's state, a dialog that opened.
-  function outcome(el) {
-    const out = {};
-    if (el && "value" in el && el.localName !== "button") out.value = el.type === "password" ? "•••" : page.truncate(String(el.value), 1000).text;
-    if (el && isCheckable(el)) out.checked = isChecked(el);
-    if (el?.localName === "select") out.selected = [...el.selectedOptions].map(optionText);
-    if (el?.validationMessage) out.validation_message = el.validationMessage;
-    // A form that would not submit says why: its first field the browser finds wrong.
-    const refusing = el?.form?.querySelector?.(":invalid");
-    if (refusing && refusing !== el && refusing.validationMessage) {
-      out.form_invalid = `${page.describe(refusing).summary}: ${refusing.validationMessage}`;
-    }
-    const dialog = [...document.querySelectorAll('dialog[open], [role="dialog"], [role="alertdialog"]')].find((d) => page.isVisible(d));
-    if (dialog) out.dialog = page.describe(dialog).summary;
-    return out;
-  }
-
-  // Brings `el` into view and checks, there, that nothing covers it: an element out of view when
-  // the action was planned is judged where it is when the action is done.
-  function inView(el) {
-    el.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
-    const cover = coveredBy(el);
-    if (cover) throw new page.PageToolError(`Nothing was done: the ${page.describe(el).summary} is covered by the ${page.describe(cover).summary}; close or move that first.`);
-  }
-
-  function click(el) {
-    inView(el);
-    const rect = el.getBoundingClientRect();
-    const at = { bubbles: true, cancelable: true, composed: true, button: 0, clientX: rect.left + rect.width / 2, clientY: rect.top + rect.height / 2 };
-    // Pages that act on mousedown (menus, custom buttons) need the whole press, not just "click".
-    el.dispatchEvent(new PointerEvent("pointerdown", { ...at, pointerType: "mouse", isPrimary: true }));
-    el.dispatchEvent(new MouseEvent("mousedown", at));
-    el.focus?.({ preventScroll: true });
-    el.dispatchEvent(new PointerEvent("pointerup", { ...at, pointerType: "mouse", isPrimary: true }));
-    el.dispatchEvent(new MouseEvent("mouseup", at));
-    // click() also runs the default action: follow the link, toggle the box, submit the form.
-    if (typeof el.click === "function") el.click();
-    else el.dispatchEvent(new MouseEvent("click", at));
-  }
-
-  // Typing goes where the focus is: a page that moves it away as the field is focused (to a
-  // look-alike field of its own) would get the text. Nothing is typed then.
-  function focusOn(el) {
+function choose(el, chosen) {
+  inView(el);
+  if (el.localName === "select") {
     el.focus({ preventScroll: true });
-    const focused = el.getRootNode().activeElement;
-    if (focused === el || (el.isContentEditable && el.contains(focused))) return;
-    const where = focused && focused !== el.ownerDocument.body ? `the ${page.describe(focused).summary}` : "elsewhere";
-    throw new page.PageToolError(`Nothing was done: the page moved the focus from the ${page.describe(el).summary} to ${where} as it was focused, so the text would have gone there.`);
+    for (const option of el.options) option.selected = chosen.includes(option);
+    el.dispatchEvent(new Event("input", { bubbles: true }));
+    el.dispatchEvent(new Event("change", { bubbles: true }));
+    return;
   }
+  if (el.getAttribute("role") === "combobox" && el.getAttribute("aria-expanded") !== "true") click(el);
+  for (const option of chosen) click(option);
+}
 
-  function typeText(el, text, clear, submit) {
-    const doc = el.ownerDocument;
-    inView(el);
-    focusOn(el);
-    if (el.isContentEditable) {
-      const range = doc.createRange();
-      range.selectNodeContents(el);
-      if (!clear) range.collapse(false);
-      doc.getSelection().removeAllRanges();
-      doc.getSelection().addRange(range);
-    }
-    const before = currentText(el);
-    const limit = el.maxLength > 0 ? el.maxLength : Infinity;
-    const wanted = ((clear ? "" : before) + text).slice(0, limit);
-    if (!el.isContentEditable) {
-      // The prototype's setter, not el.value = ...: frameworks that wrap the property on the
-      // element (React) must still see the change as user input.
-      const setValue = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(el), "value").set;
-      if (clear) setValue.call(el, "");
-      try { el.setSelectionRange(el.value.length, el.value.length); } catch { /* no caret in this input type */ }
-      // insertText is typing as far as the page can tell: beforeinput, input, undo history.
-      if (!doc.execCommand("insertText", false, text) || el.value !== wanted) {
-        setValue.call(el, wanted);
-        el.dispatchEvent(new InputEvent("input", { bubbles: true, inputType: "insertText", data: text }));
-      }
-      el.dispatchEvent(new Event("change", { bubbles: true }));
-    } else if (!doc.execCommand("insertText", false, text)) {
-      el.textContent = wanted;
+// --- checking ---------------------------------------------------------------------------
+
+const CHECKABLE_ROLES = new Set(["checkbox", "radio", "switch", "menuitemcheckbox", "menuitemradio"]);
+const isCheckable = (el) => (el.localName === "input" && ["checkbox", "radio"].includes(el.type)) || CHECKABLE_ROLES.has(el.getAttribute("role"));
+const isChecked = (el) => (el.localName === "input" ? el.checked : el.getAttribute("aria-checked") === "true");
+
+// --- keys: "Enter", "Escape", "Tab", "ArrowDown", "Control+a", "Shift+Tab" ---------------
+
+const KEY_CODES = { Enter: 13, Escape: 27, Tab: 9, Backspace: 8, Delete: 46, " ": 32, ArrowUp: 38, ArrowDown: 40,
+  ArrowLeft: 37, ArrowRight: 39, Home: 36, End: 35, PageUp: 33, PageDown: 34 };
+const MODIFIERS = { control: "ctrlKey", ctrl: "ctrlKey", shift: "shiftKey", alt: "altKey", meta: "metaKey", cmd: "metaKey" };
+
+function parseKeys(text) {
+  const parts = String(text).split("+").map((p) => p.trim());
+  const key = parts.pop();
+  if (!key) throw new PageToolError(`press_key: “${text}” names no key (try "Enter", "Escape", "Tab", "ArrowDown" or "Control+a").`);
+  const held = {};
+  for (const part of parts) {
+    const name = MODIFIERS[part.toLowerCase()];
+    if (!name) throw new PageToolError(`press_key: “${part}” is not a modifier (Control, Shift, Alt, Meta).`);
+    held[name] = true;
+  }
+  const named = key.length === 1 ? key : Object.keys(KEY_CODES).find((k) => k.toLowerCase() === key.toLowerCase()) ?? key;
+  return { key: named, held, label: String(text) };
+}
+
+function pressKey(el, { key, held }) {
+  const code = KEY_CODES[key] ?? key.toUpperCase().charCodeAt(0);
+  const init = { bubbles: true, cancelable: true, composed: true, key, keyCode: code, which: code, ...held };
+  const proceed = el.dispatchEvent(new KeyboardEvent("keydown", init));
+  if (key.length === 1 && !held.ctrlKey && !held.metaKey) el.dispatchEvent(new KeyboardEvent("keypress", init));
+  el.dispatchEvent(new KeyboardEvent("keyup", init));
+  if (!proceed) return; // the page handled it
+  // What the browser itself would do, for the keys whose default a page relies on.
+  if (key === "Tab") moveFocus(el, held.shiftKey ? -1 : 1);
+  if (key === "Enter" && (el.form || el.closest?.("form")) && el.localName === "input") (el.form || el.closest("form")).requestSubmit();
+}
+
+function moveFocus(from, step) {
+  const focusable = [...document.querySelectorAll('a[href], button, input:not([type="hidden"]), select, textarea, [tabindex]')]
+    .filter((el) => !el.disabled && el.tabIndex >= 0 && isVisible(el));
+  const next = focusable[(focusable.indexOf(from) + step + focusable.length) % focusable.length];
+  next?.focus();
+}
+
+function hover(el) {
+  inView(el);
+  const rect = el.getBoundingClientRect();
+  const at = { bubbles: true, cancelable: true, composed: true, clientX: rect.left + rect.width / 2, clientY: rect.top + rect.height / 2 };
+  el.dispatchEvent(new PointerEvent("pointerover", { ...at, pointerType: "mouse" }));
+  el.dispatchEvent(new MouseEvent("mouseover", at));
+  // A pointer that arrives enters the element and each box around it: menus listen there.
+  const entered = [];
+  for (let node = el; node && node.nodeType === 1; node = node.parentElement ?? node.getRootNode().host) entered.unshift(node);
+  for (const node of entered) {
+    node.dispatchEvent(new PointerEvent("pointerenter", { ...at, bubbles: false, pointerType: "mouse" }));
+    node.dispatchEvent(new MouseEvent("mouseenter", { ...at, bubbles: false }));
+  }
+  el.dispatchEvent(new PointerEvent("pointermove", { ...at, pointerType: "mouse" }));
+  el.dispatchEvent(new MouseEvent("mousemove", at));
+}
+
+// What an action changed that the model should know: a field's value and its validation
+// message, a box's state, a dialog that opened.
+function outcome(el) {
+  const out = {};
+  if (el && "value" in el && el.localName !== "button") out.value = el.type === "password" ? "•••" : truncate(String(el.value), 1000).text;
+  if (el && isCheckable(el)) out.checked = isChecked(el);
+  if (el?.localName === "select") out.selected = [...el.selectedOptions].map(optionText);
+  if (el?.validationMessage) out.validation_message = el.validationMessage;
+  // A form that would not submit says why: its first field the browser finds wrong.
+  const refusing = el?.form?.querySelector?.(":invalid");
+  if (refusing && refusing !== el && refusing.validationMessage) {
+    out.form_invalid = `${describe(refusing).summary}: ${refusing.validationMessage}`;
+  }
+  const dialog = [...document.querySelectorAll('dialog[open], [role="dialog"], [role="alertdialog"]')].find((d) => isVisible(d));
+  if (dialog) out.dialog = describe(dialog).summary;
+  return out;
+}
+
+// Brings `el` into view and checks, there, that nothing covers it: an element out of view when
+// the action was planned is judged where it is when the action is done.
+function inView(el) {
+  el.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
+  const cover = coveredBy(el);
+  if (cover) throw new PageToolError(`Nothing was done: the ${describe(el).summary} is covered by the ${describe(cover).summary}; close or move that first.`);
+}
+
+function click(el) {
+  inView(el);
+  const rect = el.getBoundingClientRect();
+  const at = { bubbles: true, cancelable: true, composed: true, button: 0, clientX: rect.left + rect.width / 2, clientY: rect.top + rect.height / 2 };
+  // Pages that act on mousedown (menus, custom buttons) need the whole press, not just "click".
+  el.dispatchEvent(new PointerEvent("pointerdown", { ...at, pointerType: "mouse", isPrimary: true }));
+  el.dispatchEvent(new MouseEvent("mousedown", at));
+  el.focus?.({ preventScroll: true });
+  el.dispatchEvent(new PointerEvent("pointerup", { ...at, pointerType: "mouse", isPrimary: true }));
+  el.dispatchEvent(new MouseEvent("mouseup", at));
+  // click() also runs the default action: follow the link, toggle the box, submit the form.
+  if (typeof el.click === "function") el.click();
+  else el.dispatchEvent(new MouseEvent("click", at));
+}
+
+// Typing goes where the focus is: a page that moves it away as the field is focused (to a
+// look-alike field of its own) would get the text. Nothing is typed then.
+function focusOn(el) {
+  el.focus({ preventScroll: true });
+  const focused = el.getRootNode().activeElement;
+  if (focused === el || (el.isContentEditable && el.contains(focused))) return;
+  const where = focused && focused !== el.ownerDocument.body ? `the ${describe(focused).summary}` : "elsewhere";
+  throw new PageToolError(`Nothing was done: the page moved the focus from the ${describe(el).summary} to ${where} as it was focused, so the text would have gone there.`);
+}
+
+function typeText(el, text, clear, submit) {
+  const doc = el.ownerDocument;
+  inView(el);
+  focusOn(el);
+  if (el.isContentEditable) {
+    const range = doc.createRange();
+    range.selectNodeContents(el);
+    if (!clear) range.collapse(false);
+    doc.getSelection().removeAllRanges();
+    doc.getSelection().addRange(range);
+  }
+  const before = currentText(el);
+  const limit = el.maxLength > 0 ? el.maxLength : Infinity;
+  const wanted = ((clear ? "" : before) + text).slice(0, limit);
+  if (!el.isContentEditable) {
+    // The prototype's setter, not el.value = ...: frameworks that wrap the property on the
+    // element (React) must still see the change as user input.
+    const setValue = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(el), "value").set;
+    if (clear) setValue.call(el, "");
+    try { el.setSelectionRange(el.value.length, el.value.length); } catch { /* no caret in this input type */ }
+    // insertText is typing as far as the page can tell: beforeinput, input, undo history.
+    if (!doc.execCommand("insertText", false, text) || el.value !== wanted) {
+      setValue.call(el, wanted);
       el.dispatchEvent(new InputEvent("input", { bubbles: true, inputType: "insertText", data: text }));
     }
-    if (!submit) return;
-    const form = el.form || el.closest("form");
-    if (form) form.requestSubmit();
-    else for (const type of ["keydown", "keypress", "keyup"]) el.dispatchEvent(new KeyboardEvent(type, { bubbles: true, cancelable: true, key: "Enter", code: "Enter", keyCode: 13, which: 13 }));
+    el.dispatchEvent(new Event("change", { bubbles: true }));
+  } else if (!doc.execCommand("insertText", false, text)) {
+    el.textContent = wanted;
+    el.dispatchEvent(new InputEvent("input", { bubbles: true, inputType: "insertText", data: text }));
   }
+  if (!submit) return;
+  const form = el.form || el.closest("form");
+  if (form) form.requestSubmit();
+  else for (const type of ["keydown", "keypress", "keyup"]) el.dispatchEvent(new KeyboardEvent(type, { bubbles: true, cancelable: true, key: "Enter", code: "Enter", keyCode: 13, which: 13 }));
+}
 
-  page.gestures = { coveredBy, inView, click, typeText, choose, choicesOf, matchOption, optionText, isCheckable, isChecked,
-    parseKeys, pressKey, hover, outcome, currentText };
-})();
+export { coveredBy, inView, click, typeText, choose, choicesOf, matchOption, optionText, isCheckable, isChecked,
+  parseKeys, pressKey, hover, outcome, currentText };

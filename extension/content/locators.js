@@ -14,129 +14,130 @@
 // call the highest number given so far (continueAfter). So a locator from an earlier page,
 // or from another tab, never names an element here; it is refused in words, even when the
 // page has written that locator on an element of its own.
-(() => {
-  const page = (globalThis.TabAgentPage ??= {});
-  const ATTR = "data-tabagent-id";
-  const LOCATOR = /^ta-\d+$/;
-  // Per-world memory: survives between calls while the tab stays on the same document.
-  const state = (page.locatorState ??= { next: 0, remembered: new Map() });
-  // The element each locator was given to, held weakly: a page that writes the same
-  // attribute on another element (a decoy "Delete" button) does not take the locator over.
-  state.given ??= new Map(); // id -> WeakRef(element)
-  // Locators up to this number were given before this page's tools started: elsewhere.
-  state.givenBefore ??= null;
 
-  // A CSS path from the document root (or the nearest ancestor with a unique id).
-  function cssPath(el) {
-    const parts = [];
-    for (let node = el; node && node.nodeType === 1; node = node.parentElement) {
-      if (node.id && node.ownerDocument.querySelectorAll(`#${CSS.escape(node.id)}`).length === 1) {
-        parts.unshift(`#${CSS.escape(node.id)}`);
-        break;
-      }
-      const sameTag = node.parentElement ? [...node.parentElement.children].filter((c) => c.localName === node.localName) : [];
-      const index = sameTag.length > 1 ? `:nth-of-type(${sameTag.indexOf(node) + 1})` : "";
-      parts.unshift(CSS.escape(node.localName) + index);
+import { PageToolError, squash } from "./common.js";
+import { frameDocument, queryAll } from "./frames.js";
+
+const ATTR = "data-tabagent-id";
+const LOCATOR = /^ta-\d+$/;
+// Per-world memory: survives between calls while the tab stays on the same document.
+const state = { next: 0, remembered: new Map() };
+// The element each locator was given to, held weakly: a page that writes the same
+// attribute on another element (a decoy "Delete" button) does not take the locator over.
+state.given ??= new Map(); // id -> WeakRef(element)
+// Locators up to this number were given before this page's tools started: elsewhere.
+state.givenBefore ??= null;
+
+// A CSS path from the document root (or the nearest ancestor with a unique id).
+function cssPath(el) {
+  const parts = [];
+  for (let node = el; node && node.nodeType === 1; node = node.parentElement) {
+    if (node.id && node.ownerDocument.querySelectorAll(`#${CSS.escape(node.id)}`).length === 1) {
+      parts.unshift(`#${CSS.escape(node.id)}`);
+      break;
     }
-    return parts.join(" > ");
+    const sameTag = node.parentElement ? [...node.parentElement.children].filter((c) => c.localName === node.localName) : [];
+    const index = sameTag.length > 1 ? `:nth-of-type(${sameTag.indexOf(node) + 1})` : "";
+    parts.unshift(CSS.escape(node.localName) + index);
   }
+  return parts.join(" > ");
+}
 
-  const textHint = (el) => page.squash(el.textContent).slice(0, 60);
+const textHint = (el) => squash(el.textContent).slice(0, 60);
 
-  function locatorFor(el) {
-    let id = el.getAttribute(ATTR);
-    // An id is kept only if these tools gave it to this very element: one the page wrote
-    // (perhaps an earlier page's locator, on its own Delete button) gets a fresh number.
-    if (!id || !LOCATOR.test(id) || state.given.get(id)?.deref() !== el) {
-      // Start after any id already in the page: a fresh injection (extension reloaded)
-      // must not hand out a locator that already names another element.
-      if (state.next === 0) state.next = highestIdInPage();
-      id = `ta-${++state.next}`;
-      el.setAttribute(ATTR, id);
-    }
-    const frames = [];
-    for (let doc = el.ownerDocument; doc.defaultView?.frameElement; ) {
-      const frame = doc.defaultView.frameElement;
-      frames.unshift(cssPath(frame));
-      doc = frame.ownerDocument;
-    }
-    state.remembered.set(id, { frames, path: cssPath(el), text: textHint(el) });
-    state.given.set(id, new WeakRef(el));
-    return id;
-  }
-
-  function highestIdInPage() {
-    let max = 0;
-    for (const el of page.frames.queryAll(`[${ATTR}]`)) {
-      max = Math.max(max, Number(el.getAttribute(ATTR).slice(3)) || 0);
-    }
-    return max;
-  }
-
-  // The element a redrawn locator most likely meant: same path, same text.
-  function rediscover(id) {
-    const memory = state.remembered.get(id);
-    if (!memory) return null;
-    let doc = document;
-    for (const framePath of memory.frames) {
-      doc = page.frames.frameDocument(doc.querySelector(framePath) || {});
-      if (!doc) return null;
-    }
-    const el = doc.querySelector(memory.path);
-    if (!el || textHint(el) !== memory.text) return null;
+function locatorFor(el) {
+  let id = el.getAttribute(ATTR);
+  // An id is kept only if these tools gave it to this very element: one the page wrote
+  // (perhaps an earlier page's locator, on its own Delete button) gets a fresh number.
+  if (!id || !LOCATOR.test(id) || state.given.get(id)?.deref() !== el) {
+    // Start after any id already in the page: a fresh injection (extension reloaded)
+    // must not hand out a locator that already names another element.
+    if (state.next === 0) state.next = highestIdInPage();
+    id = `ta-${++state.next}`;
     el.setAttribute(ATTR, id);
-    state.given.set(id, new WeakRef(el));
-    return el;
   }
-
-  // Called before each tool runs with the highest locator number given in any page so far.
-  function continueAfter(highest) {
-    const givenElsewhere = Math.max(Number(highest) || 0, state.next || highestIdInPage());
-    state.givenBefore ??= givenElsewhere;
-    state.next = givenElsewhere;
+  const frames = [];
+  for (let doc = el.ownerDocument; doc.defaultView?.frameElement; ) {
+    const frame = doc.defaultView.frameElement;
+    frames.unshift(cssPath(frame));
+    doc = frame.ownerDocument;
   }
+  state.remembered.set(id, { frames, path: cssPath(el), text: textHint(el) });
+  state.given.set(id, new WeakRef(el));
+  return id;
+}
 
-  const lastGiven = () => state.next;
-
-  function notGivenHere(id) {
-    const number = Number(id.slice(3));
-    if (number <= (state.givenBefore ?? 0)) {
-      return new page.PageToolError(
-        `The locator ${id} was given on an earlier page or in another tab, not on this one ` +
-          `(${location.href}); call list_controls (or find_in_page) here for fresh locators.`);
-    }
-    return new page.PageToolError(`There is no element ${id} on this page; call list_controls (or find_in_page) for the locators it has.`);
+function highestIdInPage() {
+  let max = 0;
+  for (const el of queryAll(`[${ATTR}]`)) {
+    max = Math.max(max, Number(el.getAttribute(ATTR).slice(3)) || 0);
   }
+  return max;
+}
 
-  // Every element a locator or CSS selector names, across the page and its frames.
-  function findAll(target) {
-    if (typeof target !== "string" || !target.trim()) {
-      throw new page.PageToolError("Give a locator (like “ta-12”, from an earlier result) or a CSS selector.");
-    }
-    target = target.trim();
-    if (LOCATOR.test(target)) {
-      // Only what this page's tools gave out: an attribute the page wrote itself names nothing.
-      if (!state.given.has(target)) throw notGivenHere(target);
-      const given = state.given.get(target).deref();
-      if (given?.isConnected && given.getAttribute(ATTR) === target) return [given];
-      const again = rediscover(target);
-      if (again) return [again];
-      throw new page.PageToolError(
-        `The element ${target} is no longer on the page (it may have been redrawn or the page changed); ` +
-          "use find_in_page or query_page again to get a fresh locator.");
-    }
-    try {
-      return page.frames.queryAll(target);
-    } catch {
-      throw new page.PageToolError(`“${target}” is neither a locator (like “ta-12”) nor a valid CSS selector.`);
-    }
+// The element a redrawn locator most likely meant: same path, same text.
+function rediscover(id) {
+  const memory = state.remembered.get(id);
+  if (!memory) return null;
+  let doc = document;
+  for (const framePath of memory.frames) {
+    doc = frameDocument(doc.querySelector(framePath) || {});
+    if (!doc) return null;
   }
+  const el = doc.querySelector(memory.path);
+  if (!el || textHint(el) !== memory.text) return null;
+  el.setAttribute(ATTR, id);
+  state.given.set(id, new WeakRef(el));
+  return el;
+}
 
-  function findOne(target) {
-    const [el] = findAll(target);
-    if (!el) throw new page.PageToolError(`Nothing on the page matches “${target}”.`);
-    return el;
+// Called before each tool runs with the highest locator number given in any page so far.
+function continueAfter(highest) {
+  const givenElsewhere = Math.max(Number(highest) || 0, state.next || highestIdInPage());
+  state.givenBefore ??= givenElsewhere;
+  state.next = givenElsewhere;
+}
+
+const lastGiven = () => state.next;
+
+function notGivenHere(id) {
+  const number = Number(id.slice(3));
+  if (number <= (state.givenBefore ?? 0)) {
+    return new PageToolError(
+      `The locator ${id} was given on an earlier page or in another tab, not on this one ` +
+        `(${location.href}); call list_controls (or find_in_page) here for fresh locators.`);
   }
+  return new PageToolError(`There is no element ${id} on this page; call list_controls (or find_in_page) for the locators it has.`);
+}
 
-  page.locators = { ATTR, locatorFor, findAll, findOne, cssPath, continueAfter, lastGiven };
-})();
+// Every element a locator or CSS selector names, across the page and its frames.
+function findAll(target) {
+  if (typeof target !== "string" || !target.trim()) {
+    throw new PageToolError("Give a locator (like “ta-12”, from an earlier result) or a CSS selector.");
+  }
+  target = target.trim();
+  if (LOCATOR.test(target)) {
+    // Only what this page's tools gave out: an attribute the page wrote itself names nothing.
+    if (!state.given.has(target)) throw notGivenHere(target);
+    const given = state.given.get(target).deref();
+    if (given?.isConnected && given.getAttribute(ATTR) === target) return [given];
+    const again = rediscover(target);
+    if (again) return [again];
+    throw new PageToolError(
+      `The element ${target} is no longer on the page (it may have been redrawn or the page changed); ` +
+        "use find_in_page or query_page again to get a fresh locator.");
+  }
+  try {
+    return queryAll(target);
+  } catch {
+    throw new PageToolError(`“${target}” is neither a locator (like “ta-12”) nor a valid CSS selector.`);
+  }
+}
+
+function findOne(target) {
+  const [el] = findAll(target);
+  if (!el) throw new PageToolError(`Nothing on the page matches “${target}”.`);
+  return el;
+}
+
+export { locatorFor, findAll, findOne, continueAfter, lastGiven };

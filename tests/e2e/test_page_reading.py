@@ -18,7 +18,7 @@ import pytest
 from selenium.webdriver.support.wait import WebDriverWait
 
 from tests.helpers.page_server import PageServer
-from tests.helpers.page_tools import FILES_JSON, PageToolFailed, PageTools, start_chromium
+from tests.helpers.page_tools import PageToolFailed, PageTools, start_chromium
 
 pytestmark = pytest.mark.e2e
 
@@ -77,16 +77,6 @@ def read_all_pages(tools, **args):
     return first, "\n\n".join([first["markdown"], *rest])
 
 
-# --- files.json: the contract with the service worker ----------------------------------
-
-def test_files_json_lists_vendor_files_first_then_every_content_script():
-    files = json.loads(FILES_JSON.read_text())
-    assert files[:2] == ["extension/vendor/readability/Readability.js", "extension/vendor/turndown/turndown.js"]
-    on_disk = {f"extension/content/{p.name}" for p in FILES_JSON.parent.glob("*.js")}
-    assert set(files[2:]) == on_disk
-    assert files[-1] == "extension/content/page-tools.js"
-
-
 def test_each_tool_defaults_its_arguments_as_the_python_tool_does(open_page):
     """A user tool gets the same from page.call("read_page") as from page.read_page(): the
     content scripts once cut parts at 6,000 tokens and page_html at 20,000 characters, where
@@ -95,7 +85,7 @@ def test_each_tool_defaults_its_arguments_as_the_python_tool_does(open_page):
     from tabagent.app.page_tools import READING, PageReader
     from tabagent.app.wire import PAGE_TOOL_DEFAULTS
     js = open_page("article.html").evaluate(
-        "Object.fromEntries(Object.entries(TabAgentPage.tools).map(([name, tool]) => [name,"
+        "Object.fromEntries(Object.entries(TabAgentTest.tools).map(([name, tool]) => [name,"
         " Object.fromEntries(Object.entries(tool.params).filter(([, p]) => typeof p.def !== 'symbol')"
         ".map(([key, p]) => [key, p.def]))]))")
     compared = 0
@@ -136,7 +126,7 @@ def test_read_page_returns_markdown_and_metadata(open_page, site):
 
 def test_markdown_spends_tokens_on_content(open_page):
     tools = open_page("article.html")
-    to_markdown = lambda html: tools.evaluate(f"TabAgentPage.markdown.toMarkdown({json.dumps(html)})")
+    to_markdown = lambda html: tools.evaluate(f"TabAgentTest.markdown.toMarkdown({json.dumps(html)})")
     # A link is its text; an image is its alt text, only when that says something.
     assert to_markdown('<p>Read <a href="https://example.org/x">the report</a> now.</p>') == "Read the report now."
     images = ('<p><img src="a.png" alt="Sales doubled between 2020 and 2024"><img src="b.png" alt="">'
@@ -182,7 +172,7 @@ def test_markdown_leaves_an_element_as_it_was_unless_it_is_read_page_s_own_copy(
       box.innerHTML = "<p>  Spaced   <b> words </b>  here. </p>";
       document.body.append(box);
       const before = box.innerHTML;
-      const copied = TabAgentPage.markdown.toMarkdown(box);
+      const copied = TabAgentTest.markdown.toMarkdown(box);
       const kept = box.innerHTML === before;
       const copy = box.cloneNode(true);
       box.remove();
@@ -190,7 +180,7 @@ def test_markdown_leaves_an_element_as_it_was_unless_it_is_read_page_s_own_copy(
       let clones = 0;
       Node.prototype.cloneNode = function (...args) { clones++; return clone.apply(this, args); };
       try {
-        const consumed = TabAgentPage.markdown.toMarkdown(copy, { consume: true });
+        const consumed = TabAgentTest.markdown.toMarkdown(copy, { consume: true });
         return { copied, kept, consumed, clones, patched: Object.hasOwn(copy, "cloneNode") };
       } finally {
         Node.prototype.cloneNode = clone;
@@ -223,7 +213,7 @@ def test_read_page_pages_split_between_paragraphs(chromium, corpus):
 
 def test_pages_break_between_paragraphs_and_keep_code_blocks_whole(open_page):
     tools = open_page("article.html")
-    paginate = lambda text, chars: tools.evaluate(f"TabAgentPage.pagination.paginate({json.dumps(text)}, {chars})")
+    paginate = lambda text, chars: tools.evaluate(f"TabAgentTest.pagination.paginate({json.dumps(text)}, {chars})")
     assert paginate("aaaa\n\nbbbb\n\ncccc", 10) == ["aaaa\n\nbbbb", "cccc"]
     code = "```\nline 1\n\nline 2\n```"
     assert paginate(f"intro\n\n{code}\n\nafter", 25) == ["intro", code, "after"]

@@ -25,7 +25,7 @@ def innermost(tools, root):
     return tools.evaluate(f"""(() => {{
       const ids = (els) => els.map((el) => el.id || el.localName);
       const root = {root};
-      return {{ found: ids(TabAgentPage.textBlocks.innermostWithText(root, {json.dumps(KINDS)}, {json.dumps(BLOCKS)})),
+      return {{ found: ids(TabAgentTest.textBlocks.innermostWithText(root, {json.dumps(KINDS)}, {json.dumps(BLOCKS)})),
                 plain: ids({PLAIN_DEFINITION}(root)) }};
     }})()""")
 
@@ -66,7 +66,7 @@ def test_in_a_copy_of_the_page_the_blocks_are_found_again_only_after_a_change(ch
       copy.createTreeWalker = (...args) => {{ walks++; return walk.apply(copy, args); }};
       const ask = () => {{
         const before = walks;
-        const ids = TabAgentPage.textBlocks.innermostWithText(copy.body, {json.dumps(KINDS)}, {json.dumps(BLOCKS)}).map((el) => el.id);
+        const ids = TabAgentTest.textBlocks.innermostWithText(copy.body, {json.dumps(KINDS)}, {json.dumps(BLOCKS)}).map((el) => el.id);
         return {{ ids, walked: walks > before }};
       }};
       const answers = [ask(), ask()];

@@ -1,8 +1,8 @@
 """read_page's content scripts on pages in a real headless Chromium, driven over CDP alone.
 
 For measuring extraction on hundreds of pages: no extension, side panel or Python in the
-way, the same content-script files the service worker injects (extension/content/files.json),
-run in an isolated world as a content script is. Each page can be loaded with its scripts
+way, the same content-script modules the service worker injects (bundled as
+helpers/content_bundle.py does), run in an isolated world as a content script is. Each page can be loaded with its scripts
 off (CDP's Emulation.setScriptExecutionDisabled: the HTML as served) or on (the live page).
 
     with PageReader() as reader:
@@ -11,7 +11,6 @@ off (CDP's Emulation.setScriptExecutionDisabled: the HTML as served) or on (the 
 
 from __future__ import annotations
 
-import json
 import re
 import shutil
 import subprocess
@@ -20,8 +19,9 @@ import threading
 import time
 from pathlib import Path
 
-from .browser import CHROMIUM, CHROMIUM_FLAGS, ROOT
+from .browser import CHROMIUM, CHROMIUM_FLAGS
 from .cdp import CDP
+from .content_bundle import for_tests
 
 # The whole Markdown in one part (read_page's largest budget) and Readability.js alone, as
 # Firefox's Reader View would give it, on a copy of the same document.
@@ -36,7 +36,7 @@ READ = """
   for (let n = 2; n <= first.result.pages; n++) parts.push(page.run("read_page", { page: n, max_tokens: 100000 }).result.markdown);
   const ms = performance.now() - started;
   let readability = null;
-  try { readability = new Readability(document.cloneNode(true)).parse()?.textContent ?? ""; } catch (e) { readability = ""; }
+  try { readability = new TabAgentTest.Readability(document.cloneNode(true)).parse()?.textContent ?? ""; } catch (e) { readability = ""; }
   return { markdown: parts.join("\\n\\n"), title: first.result.title, extracted_by: first.result.extracted_by, ms, readability };
 })()
 """
@@ -50,16 +50,11 @@ TIME_ONLY = """
 """
 
 
-def content_scripts() -> str:
-    files = json.loads((ROOT / "extension/content/files.json").read_text())
-    return "\n;\n".join((ROOT / f).read_text(encoding="utf-8") for f in files)
-
-
 class PageReader:
     def __init__(self, settle: float = 0.5, load_timeout: float = 20):
         self.settle = settle  # after the load event, for scripts that rewrite the page
         self.load_timeout = load_timeout
-        self.scripts = content_scripts()
+        self.scripts = for_tests()
         self.origin = None  # the page under test's (load sets it; _keep_on_page lets only it through)
         self.left_for = None
 

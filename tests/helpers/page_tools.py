@@ -2,30 +2,25 @@
 
 For fast, detailed tests of the content scripts alone (tests/e2e/test_page_reading.py); the
 whole path through the extension is tested with tests/e2e/page_tabs.py. The service worker
-injects the files listed in extension/content/files.json with chrome.scripting.executeScript,
-which runs them in the extension's isolated world; here `PageTools.inject` does the same
-through the DevTools protocol: it creates an isolated world in the top frame and evaluates
-each file there as a classic script. The page's own scripts therefore cannot see or break
-the tools (nor the tools the page), as in the extension.
+injects the content scripts' bundle (extension/vendor/injected.js) with
+chrome.scripting.executeScript, which runs it in the extension's isolated world; here
+`PageTools.inject` does the same through the DevTools protocol with the same modules, bundled
+from an entry that also hands tests the parts they look into (helpers/content_bundle.py): it
+creates an isolated world in the top frame and evaluates the bundle there as a classic script.
+The page's own scripts therefore cannot see or break the tools (nor the tools the page), as in
+the extension.
 """
 
 import json
 import os
 import shutil
 import tempfile
-from functools import lru_cache
-from pathlib import Path
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 
-REPO = Path(__file__).resolve().parents[2]
-FILES_JSON = REPO / "extension/content/files.json"
-# The build copies these from node_modules into extension/vendor/; tests read the sources.
-VENDOR_SOURCES = {
-    "extension/vendor/readability/Readability.js": "node_modules/@mozilla/readability/Readability.js",
-    "extension/vendor/turndown/turndown.js": "node_modules/turndown/lib/turndown.browser.umd.js",
-}
+from .content_bundle import for_tests
+
 # The same overrides as the extension harness (tests/helpers/browser.py).
 CHROMIUM = os.environ.get("TABAGENT_CHROMIUM", "/usr/bin/chromium")
 CHROMEDRIVER = os.environ.get("TABAGENT_CHROMEDRIVER", "/usr/bin/chromedriver")
@@ -33,13 +28,6 @@ CHROMEDRIVER = os.environ.get("TABAGENT_CHROMEDRIVER", "/usr/bin/chromedriver")
 
 class PageToolFailed(AssertionError):
     """A tool answered {ok: false}; the message is the tool's error sentence."""
-
-
-@lru_cache(maxsize=None)
-def content_script_sources():
-    """(path as listed in files.json, source) in injection order."""
-    listed = json.loads(FILES_JSON.read_text())
-    return tuple((path, (REPO / VENDOR_SOURCES.get(path, path)).read_text()) for path in listed)
 
 
 def start_chromium(page_load_timeout=20):
@@ -85,8 +73,7 @@ class PageTools:
         world = self.driver.execute_cdp_cmd(
             "Page.createIsolatedWorld", {"frameId": frame_id, "worldName": "TabAgent content scripts"})
         self.context_id = world["executionContextId"]
-        for path, source in content_script_sources():
-            self.evaluate(f"{source}\n//# sourceURL={path}")
+        self.evaluate(f"{for_tests()}\n//# sourceURL=tabagent-content-scripts.js")
         return self
 
     def evaluate(self, expression):

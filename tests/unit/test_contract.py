@@ -3,8 +3,7 @@
 Message types are named in extension/shared/messages.js (between the extension's contexts)
 and sandbox-protocol.js (between the offscreen document, the sandbox page and its worker);
 everything that crosses between JavaScript and Python is declared in py/tabagent/app/wire.py
-and reaches JavaScript as the generated wire.js (and, for the classic content scripts,
-tool-defaults.js). These tests fail when a file writes one of those names or values by hand
+and reaches JavaScript as the generated wire.js. These tests fail when a file writes one of those names or values by hand
 instead of importing it: a renamed event kind or a changed default would otherwise be
 missed silently where it was copied.
 """
@@ -23,7 +22,7 @@ from tabagent.app import wire
 
 ROOT = Path(__file__).resolve().parents[2]
 EXTENSION = ROOT / "extension"
-GENERATED = {EXTENSION / "shared" / "wire.js", EXTENSION / "content" / "tool-defaults.js"}
+GENERATED = {EXTENSION / "shared" / "wire.js"}
 WIRE_PY = ROOT / "py" / "tabagent" / "app" / "wire.py"
 
 
@@ -202,11 +201,11 @@ PAGE_TOOL_ARGUMENTS = sorted({a for args in wire.PAGE_TOOL_DEFAULTS.values() for
 
 
 def test_no_page_tool_takes_a_number_default_javascript_writes_by_hand():
-    """`max_tokens: page.arg("number", 6000)` disagreed with Python's 4,000; every number a page
-    tool takes comes from tool-defaults.js (content scripts) or wire.js (the PDF reader)."""
-    by_hand = re.compile(r"""page\.arg\(["']number["'],\s*\d|\b(?:%s)\s*=\s*\d""" % "|".join(PAGE_TOOL_ARGUMENTS))
+    """`max_tokens: arg("number", 6000)` disagreed with Python's 4,000; every number a page
+    tool takes comes from wire.js (content scripts and the PDF reader alike)."""
+    by_hand = re.compile(r"""\barg\(["']number["'],\s*\d|\b(?:%s)\s*=\s*\d""" % "|".join(PAGE_TOOL_ARGUMENTS))
     assert where(by_hand, javascript_files()) == {}
-    assert re.search(r"page\.arg\(\s*[\"']number[\"']\s*,\s*page\.DEFAULTS\.", "".join(javascript_files().values()))
+    assert re.search(r"\barg\(\s*[\"']number[\"']\s*,\s*PAGE_TOOL_DEFAULTS\.", "".join(javascript_files().values()))
 
 
 @pytest.mark.parametrize("tool", sorted(wire.PAGE_TOOL_DEFAULTS))

@@ -1,6 +1,6 @@
 """One way in for tests: what tests and developers inspect in the extension goes through the
 debug handle (extension/shared/debug-handle.js, globalThis.tabagentDebug), and production code
-grows no global, entry-point export or content-script member of its own for them."""
+grows no global, entry-point export or content-module export of its own for them."""
 
 import ast
 import json
@@ -17,9 +17,9 @@ GLOBAL_MADE = re.compile(r"""\b(?:globalThis|window|self)\s*(?:\.\s*(\w+)|\[[^\]
                          r"""|Object\.(?:assign|defineProperty|defineProperties)\(\s*(?:globalThis|window|self)\b""")
 # The globals production code makes, each for a reason of its own and none for a test.
 OWN_GLOBALS = {
-    # The content scripts' shared namespace: classic scripts in the extension's isolated world
-    # of the tab, which the page cannot see (extension/content/common.js).
-    **{f"content/{p.name}": {"TabAgentPage"} for p in (EXTENSION / "content").glob("*.js")},
+    # What the content scripts' bundle leaves for the service worker's calls, in the extension's
+    # isolated world of the tab, which the page cannot see (extension/content/injected.js).
+    "content/injected.js": {"TabAgentPage"},
     # The code sandbox's worker replaces its own timers and fetch (what model code may use).
     "sandbox/worker.js": {"onmessage", "setTimeout", "setInterval", "fetch"},
     "sidepanel/math-worker.js": {"onmessage"},
@@ -65,16 +65,41 @@ def test_entry_points_export_nothing():
     assert {p.name: re.findall(r"^export\b.*", p.read_text(), re.M) for p in found} == {p.name: [] for p in found}
 
 
-def test_every_content_script_member_is_read_by_the_extension():
-    """The content scripts share TabAgentPage; a member no other script reads is there for a test."""
+# `import { a, b as c } from "./x.js"`, `import * as x from "./x.js"`; `export { a, b }`, `export const a`.
+NAMED_IMPORT = re.compile(r"""import\s*\{([^}]*)\}\s*from\s*["']\./([\w-]+\.js)["']""")
+NAMESPACE_IMPORT = re.compile(r"""import\s*\*\s*as\s+(\w+)\s+from\s*["']\./([\w-]+\.js)["']""")
+EXPORTED = re.compile(r"^export\s*(?:\{([^}]*)\}|(?:const|let|function|class)\s+(\w+))", re.M)
+
+
+def exports_of(source: str) -> set[str]:
+    names = set()
+    for listed, one in EXPORTED.findall(source):
+        names |= {n.split(" as ")[-1].strip() for n in listed.split(",") if n.strip()} if listed else {one}
+    return names
+
+
+def imported_from(source: str) -> set[tuple[str, str]]:
+    """(file, name) for every name a content module takes from a module beside it."""
+    taken = {(file, n.split(" as ")[0].strip()) for names, file in NAMED_IMPORT.findall(source) for n in names.split(",") if n.strip()}
+    for alias, file in NAMESPACE_IMPORT.findall(source):
+        taken |= {(file, member) for member in re.findall(rf"(?<![\w./]){alias}\.(\w+)", source)}
+    return taken
+
+
+def test_every_content_module_export_is_imported_by_another_module():
+    """An export no other content module takes is there for a test (tests bundle their own entry:
+    tests/helpers/content_bundle.py)."""
     content = sorted((EXTENSION / "content").glob("*.js"))
-    readers = [*content, *(EXTENSION / "background").glob("*.js")]
-    members = {(name, path) for path in content for name in re.findall(r"^\s*page\.(\w+) = ", path.read_text(), re.M)}
-    assert len(members) > 8
-    unread = [(name, path.name) for name, path in members
-              if not any(other != path and re.search(rf"(?:page|TabAgentPage)\??\.{name}\b", other.read_text())
-                         for other in readers)]
-    assert unread == []
+    taken = set().union(*(imported_from(p.read_text()) for p in content))
+    exported = {(p.name, name) for p in content for name in exports_of(p.read_text())}
+    assert len(exported) > 40
+    assert sorted(exported - taken) == []
+
+
+def test_the_export_check_sees_each_way_of_exporting_and_importing():
+    assert exports_of("export { a, b as c };\nexport const d = 1;\nexport function e() {}\nexport class F {}") == {"a", "c", "d", "e", "F"}
+    source = 'import { a, b as c } from "./x.js";\nimport * as y from "./y.js";\ny.z(); y.w;'
+    assert imported_from(source) == {("x.js", "a"), ("x.js", "b"), ("y.js", "z"), ("y.js", "w")}
 
 
 def test_each_debug_entry_is_declared_registered_and_documented():

@@ -13,9 +13,7 @@ ROOT = Path(__file__).resolve().parents[2]
 LANGUAGES = {"en", "de", "fr", "es", "it", "nl", "pt", "any", "agencies"}
 
 DUMP = """
-globalThis.TabAgentPage = {};
-require("./extension/content/lexicon.js");
-const { words, phrases } = TabAgentPage.lexicon;
+import { words, phrases } from "./extension/content/lexicon.js";
 console.log(JSON.stringify({ words: Object.fromEntries(Object.entries(words).map(([k, v]) => [k, [...v]])), phrases }));
 """
 
@@ -25,7 +23,7 @@ def lexicon():
     node = shutil.which("node")
     if node is None:
         pytest.fail("node is not on PATH: install Node.js 20 to check the JavaScript modules")
-    done = subprocess.run([node, "-e", DUMP], capture_output=True, text=True, cwd=ROOT, timeout=60, check=True)
+    done = subprocess.run([node, "--input-type=module", "-e", DUMP], capture_output=True, text=True, cwd=ROOT, timeout=60, check=True)
     return json.loads(done.stdout)
 
 

@@ -53,7 +53,7 @@ def test_every_tool_is_there_and_uses_the_content_scripts_argument_names():
     for name in ("read_page", "get_selection", "find_in_page", "query_page", "list_links",
                  "extract_tables", "page_html", "click", "type_text", "scroll"):
         params = re.search(rf"{name}: \{{([^}}]*)\}}|{name} = \{{\s*params: \{{([^}}]*)\}}", sources)
-        declared = set(re.findall(r"(\w+): page\.arg", params.group(0)))
+        declared = set(re.findall(r"(\w+): arg\(", params.group(0)))
         assert set(tools[name].parameters["properties"]) == declared, name
     assert tools["query_page"].parameters["required"] == ["selector"]
     assert tools["list_links"].parameters["properties"]["scope"]["enum"] == ["all", "internal", "external"]

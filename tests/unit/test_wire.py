@@ -16,7 +16,6 @@ from tabagent.app.wire import SETTINGS, settings_from_wire
 
 ROOT = Path(__file__).resolve().parents[2]
 WIRE_JS = ROOT / "extension" / "shared" / "wire.js"
-WIRE_CONTENT_JS = ROOT / "extension" / "content" / "tool-defaults.js"
 
 
 def node(script: str):
@@ -77,13 +76,6 @@ def test_the_turn_request_the_offscreen_document_sends_is_the_declared_one():
     assert sent["full"]["api_key"] == "k" and sent["full"]["attached_tabs"] == [{"tab_id": 1}]
     assert sent["bare"] == {**dict.fromkeys(wire.TURN_REQUEST), "conversation_id": "c2", "task": "Yo",
                             "attached_tabs": [], "mcp_servers": [], "mcp_headers": {}, "attached_images": []}
-
-
-def test_the_content_scripts_defaults_are_what_the_build_makes_from_wire_py():
-    assert WIRE_CONTENT_JS.read_text() == wire.content_script(), "tool-defaults.js drifted from wire.py: run make build"
-    files = json.loads((ROOT / "extension" / "content" / "files.json").read_text())
-    # Before the first tool that reads it.
-    assert files.index("extension/content/tool-defaults.js") < files.index("extension/content/read-page.js")
 
 
 def test_python_and_the_framework_share_one_default_each():
