@@ -61,7 +61,7 @@ LIBRARIES = {"extension/vendor/readability/Readability.js": "node_modules/@mozil
 
 # What READ calls, from the modules (a revision from before them set it in its scripts).
 READING = """
-import { extract } from "./main-content.js";
+import { extract } from "./main-content-choosing.js";
 import { toMarkdown } from "./html-to-markdown.js";
 globalThis.TabAgentPage = { mainContent: { extract }, markdown: { toMarkdown } };
 """

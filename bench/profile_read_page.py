@@ -12,6 +12,7 @@ time (self, and with what they call), summed over the calls and divided by their
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from collections import defaultdict
 from pathlib import Path
@@ -74,7 +75,7 @@ def lines(profile):
     return by_line
 
 
-# The steps of one reading, by the function that runs each (main-content.js, frames.js, sight.js,
+# The steps of one reading, by the function that runs each (main-content-*.js, frames.js, sight.js,
 # html-to-markdown.js and the vendored libraries); a sample belongs to the innermost one.
 STEPS = {
     "visibleCopy": "copy of the page: clone, hidden elements out",
@@ -102,7 +103,8 @@ def steps(profile):
     parent = {child: node["id"] for node in profile["nodes"] for child in node.get("children", [])}
     split = defaultdict(float)
     for sample, delta in zip(profile["samples"], profile["timeDeltas"]):
-        names = [nodes[at]["callFrame"]["functionName"] for at in ancestry(sample, parent)]
+        # (esbuild numbers a second function of the same name in the bundle: choose2, extract2.)
+        names = [re.sub(r"\d+$", "", nodes[at]["callFrame"]["functionName"]) for at in ancestry(sample, parent)]
         step = next((STEPS[name] for name in names if name in STEPS), None) or OUTSIDE.get(names[0])
         if step:
             split[f"{step}: cloneNode" if names[0] == NATIVE_COPY else step] += delta / 1000

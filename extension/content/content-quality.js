@@ -1,4 +1,4 @@
-// How much a part of the page reads as text: the measures main-content.js weighs its
+// How much a part of the page reads as text: the measures main-content-choosing.js weighs its
 // candidates with (Readability's article, the page's landmarks, the densest text region, the
 // whole page), so that a class name never decides alone what the reader gets.
 //
@@ -35,7 +35,7 @@ const hasText = (el) => /\S/.test(el.textContent);
 const textBlocks = (root) => innermostWithText(root, TEXT_BLOCKS, BLOCK_INSIDE);
 
 // A block is prose when it reads as a sentence or more (a sentence's length, ending like
-// one) and is not mostly links. (The same length makes a lead, main-content.js's LEAD_CHARS.)
+// one) and is not mostly links. (The same length makes a lead, main-content-cleaning.js's LEAD_CHARS.)
 const PROSE_CHARS = 80;
 const MAX_PROSE_LINKS = 0.3;
 const isProse = (el, text = squash(el.textContent)) =>

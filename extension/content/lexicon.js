@@ -1,14 +1,14 @@
-// The words and phrases main-content.js recognises boilerplate by, as data: per list, entries
+// The words and phrases main-content-cleaning.js recognises boilerplate by, as data: per list, entries
 // for one kind of page (a news site's box of more stories, a blog's closing note, a forum's
 // "who is online"), each with its phrases per language. A phrase is a fragment of a regular
 // expression, matched without case. A phrase belongs here only if a kind of page writes it;
 // a line only one page writes is that page's business, not a rule.
 //
-// main-content.js builds its patterns with anyOf(list): every phrase of every kind and
+// main-content-cleaning.js builds its patterns with anyOf(list): every phrase of every kind and
 // language of the list as one alternation.
 const R = String.raw;
 
-// Class and id words (see main-content.js for how each set is weighed).
+// Class and id words (see main-content-cleaning.js for how each set is weighed).
 const wordLists = {
   // Every kind of site: the parts around the text that name themselves.
   boilerplate: [

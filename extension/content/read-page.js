@@ -1,12 +1,12 @@
 // read_page: the main content of the tab as Markdown, in pages of a token budget.
 //
-// main-content.js finds the article (on a copy of the page: nothing on the page changes);
+// main-content-choosing.js finds the article (on a copy of the page: nothing on the page changes);
 // html-to-markdown.js converts it; pagination.js cuts it into pages.
 
 import { PAGE_TOOL_DEFAULTS } from "../shared/wire.js";
 import { PageToolError, clamp, arg } from "./common.js";
 import { toMarkdown } from "./html-to-markdown.js";
-import * as mainContent from "./main-content.js";
+import * as mainContent from "./main-content-choosing.js";
 import * as pagination from "./pagination.js";
 
 export const tools = {};

@@ -288,7 +288,7 @@ function findUnseenText(root, whyUnseen) {
 }
 
 // Content waiting for scripts: a slideshow shows a slide and hides the others until its
-// scripts turn to them. When hiding would drop most of a page (main-content.js), a hidden
+// scripts turn to them. When hiding would drop most of a page (main-content-choosing.js), a hidden
 // element is still read if it is another slide of a set the reader is shown: an element of
 // the same tag that shares a class with it is shown. Nothing else hidden is: a box or a
 // wrapper hidden whole is how a page hides instructions for agents (and a page can fake any

@@ -1,5 +1,5 @@
 // The innermost blocks of text under an element: those that hold text and no other block that
-// holds text. main-content.js's rules ask for them again after each change to the reading
+// holds text. main-content-cleaning.js's rules ask for them again after each change to the reading
 // (and after each rule that changed nothing: then the last answer is given again).
 // Asking each block's textContent, and then each block inside it, read the page's text once
 // per level of nesting; here each piece of text is visited once and finds its own block.

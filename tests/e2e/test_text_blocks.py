@@ -1,4 +1,4 @@
-"""The innermost blocks of text (extension/content/text-blocks.js), which main-content.js's rules
+"""The innermost blocks of text (extension/content/text-blocks.js), which main-content-cleaning.js's rules
 ask for after each change: the blocks that hold text and no block holding text, in document
 order. Checked on a page made for it and, against the plain definition (each block's text and
 each block inside it, asked in turn), on real pages."""
