@@ -75,6 +75,8 @@ LIBRARIES = {
 LIBRARY_FOLDERS = {
     "pdfjs-dist/cmaps": "pdfjs/cmaps",
 }
+# What builds before the bundle copied for the classic content scripts.
+NO_LONGER_VENDORED = ("readability/Readability.js", "readability/Readability-readerable.js", "turndown/turndown.js")
 # KaTeX's fonts: woff2 is the first source its CSS names, the only one Chrome fetches.
 LIBRARIES.update({f"katex/dist/fonts/{font.name}": f"katex/fonts/{font.name}"
                   for font in sorted((NODE_MODULES / "katex" / "dist" / "fonts").glob("*.woff2"))})
@@ -246,6 +248,8 @@ def main() -> None:
             changed.append(f"../{target.parent.name}/{target.name}")
     if write_if_changed(CONTENT_BUNDLE, content_bundle()):
         changed.append(CONTENT_BUNDLE.name)
+    for gone in NO_LONGER_VENDORED:
+        (VENDOR / gone).unlink(missing_ok=True)  # an older build's copy: it must not ship
     archive = pack_package()
     info = {
         "pyodideVersion": pyodide_package["version"],

@@ -51,6 +51,7 @@ def test_each_browsers_zip_ships_the_extension_and_nothing_else(packages):
             "extension/vendor/pyodide/python_stdlib.zip",
             "extension/vendor/tabagent.zip",
             "extension/vendor/python.snapshot",
+            "extension/vendor/injected.js",  # the content scripts, bundled
         ):
             assert needed in files, f"{needed} is missing from the {browser} zip"
         unwanted = [n for n in files if n.split("/")[0] in {"tests", "scripts", "bench", "py", "node_modules", "dist", ".venv"} or "node_modules/" in n]
