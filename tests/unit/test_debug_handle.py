@@ -7,14 +7,13 @@ import json
 import re
 from pathlib import Path
 
+from tests.helpers.javascript_source import globals_made
+
 ROOT = Path(__file__).resolve().parents[2]
 EXTENSION = ROOT / "extension"
 HANDLE = EXTENSION / "shared" / "debug-handle.js"
 PACKAGE = ROOT / "py" / "tabagent"
 
-# A global made by assignment, Object.assign or Object.defineProperty on the page's global.
-GLOBAL_MADE = re.compile(r"""\b(?:globalThis|window|self)\s*(?:\.\s*(\w+)|\[[^\]]*\])\s*(?:=(?!=)|\?\?=|\|\|=)"""
-                         r"""|Object\.(?:assign|defineProperty|defineProperties)\(\s*(?:globalThis|window|self)\b""")
 # The globals production code makes, each for a reason of its own and none for a test.
 OWN_GLOBALS = {
     # What the content scripts' bundle leaves for the service worker's calls, in the extension's
@@ -28,10 +27,6 @@ OWN_GLOBALS = {
 
 def production_scripts() -> list[Path]:
     return [p for p in sorted(EXTENSION.rglob("*.js")) if "vendor" not in p.relative_to(EXTENSION).parts]
-
-
-def globals_made(source: str) -> list[str]:
-    return [match.group(1) or match.group(0) for match in GLOBAL_MADE.finditer(source)]
 
 
 def test_production_code_makes_no_global_but_its_own_and_the_handle():

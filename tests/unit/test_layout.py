@@ -5,6 +5,8 @@ import ast
 import re
 from pathlib import Path
 
+from tests.helpers.javascript_source import IMPORT, PACKAGE_IMPORT
+
 PACKAGE = Path(__file__).resolve().parents[2] / "py" / "tabagent"
 APP = PACKAGE / "app"
 EXTENSION = Path(__file__).resolve().parents[2] / "extension"
@@ -124,9 +126,6 @@ def test_the_outside_pattern_catches_what_it_must():
     assert not OUTSIDE.search('Path(__file__).parent / "pages" / "readability"')
 
 
-IMPORT = re.compile(r"""(?:\bimport\b[^"'();]*?\bfrom\s*|\bimport\s*\(?\s*)["'](\.{1,2}/[^"']+)["']""")
-
-
 def test_each_context_imports_only_its_own_folder_and_shared():
     """extension/<context>/ imports its own files, extension/shared/, extension/vendor/ and
     extension/browser/ only (the browser's module for each concern, which the build chooses):
@@ -146,3 +145,40 @@ def test_each_context_imports_only_its_own_folder_and_shared():
 def test_the_import_pattern_sees_static_and_dynamic_imports():
     text = 'import { a } from "../offscreen/x.js";\nimport * as b from "./y.js";\nawait import("../sandbox/z.js");'
     assert IMPORT.findall(text) == ["../offscreen/x.js", "./y.js", "../sandbox/z.js"]
+
+
+# What the content scripts' bundle takes from node_modules (scripts/build.py bundles it in).
+CONTENT_PACKAGES = {"@mozilla/readability", "turndown"}
+
+
+def content_imports_outside(path: Path) -> list[str]:
+    """The imports of a content module (in extension/content/) that reach past its folder and
+    shared/ (which holds the generated wire.js) or to a package the bundle does not take."""
+    source = path.read_text()
+    allowed = (path.parent.resolve(), path.parent.parent.resolve() / "shared")
+    outside = [t for t in IMPORT.findall(source) if not any((path.parent / t).resolve().is_relative_to(a) for a in allowed)]
+    return outside + [name for name in PACKAGE_IMPORT.findall(source) if name not in CONTENT_PACKAGES]
+
+
+def test_content_modules_reach_no_other_contexts_code():
+    """The content scripts run in a web page: they import each other, shared/ and the libraries
+    bundled with them, never the service worker's, the offscreen document's, the panel's, the
+    settings page's or the sandbox's code, nor browser/ (the background's platform modules) or
+    vendor/ (files the other contexts load at run time)."""
+    modules = sorted((EXTENSION / "content").glob("*.js"))
+    assert len(modules) > 20
+    assert {p.name: found for p in modules if (found := content_imports_outside(p))} == {}
+
+
+def test_the_content_check_sees_each_way_out(tmp_path):
+    folder = tmp_path / "extension" / "content"
+    folder.mkdir(parents=True)
+    module = folder / "x.js"
+    for way_out in ('import { a } from "../background/page-tool-relay.js";', 'import * as b from "../browser/panel.js";',
+                    'const c = await import("../offscreen/python.js");', 'import "../vendor/pdfjs/pdf.min.mjs";',
+                    'import { marked } from "marked";', 'import { d } from "../sidepanel/chat.js";'):
+        module.write_text(way_out)
+        assert content_imports_outside(module), way_out
+    module.write_text('import { a } from "./y.js";\nimport { PAGE_TOOL_DEFAULTS } from "../shared/wire.js";\n'
+                      'import TurndownService from "turndown";\nimport { Readability } from "@mozilla/readability";')
+    assert content_imports_outside(module) == []
