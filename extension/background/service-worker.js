@@ -15,6 +15,7 @@ import { applyImport, receiveImportPart } from "./imports.js";
 import { followConfiguredEndpoint, followMcpServers } from "./local-endpoint.js";
 import { loadMcpServers, mcpForPython, storeMcpServers } from "../shared/mcp-servers.js";
 import { runPageTool } from "./page-tool-relay.js";
+import { noticeHandBacks } from "./hand-back-notice.js";
 import { followPanel } from "../browser/panel.js";
 import { keepStorageFromContentScripts } from "../browser/storage-access.js";
 import { askOffscreen, closeIdleOffscreenDocument, offscreenListening, tellOffscreenIdleClose } from "./offscreen-document.js";
@@ -86,6 +87,7 @@ const handlers = {
     return askOffscreen({ ...message, ...mcpForPython(servers, secrets) });
   },
   [MessageType.answerConfirmation]: (message) => askOffscreen(message),
+  [MessageType.answerHandBack]: (message) => askOffscreen(message),
   [MessageType.ping]: (message) => askOffscreen(message),
   [MessageType.startTurn]: (message, sender) => startTurn({ ...message, windowId: panelWindow(message, sender) }),
   [MessageType.stopTurn]: async (message) => {
@@ -138,7 +140,10 @@ const handlers = {
 // Broadcasts from the offscreen document that the service worker persists (only from it: a
 // forged turn-finished would rewrite a conversation).
 const broadcasts = {
-  [Broadcast.turnEvents]: saveTurnEvents,
+  [Broadcast.turnEvents]: (message) => {
+    noticeHandBacks(message.events).catch((error) => console.warn("TabAgent: no notification:", error.message));
+    return saveTurnEvents(message);
+  },
   [Broadcast.turnFinished]: saveFinishedTurn,
 };
 

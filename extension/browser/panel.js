@@ -16,3 +16,11 @@ export function openPanel(tab) {
   const opening = tab?.id !== undefined ? chrome.sidePanel.open({ tabId: tab.id }) : Promise.reject(new Error("no tab"));
   opening.catch((error) => console.warn("TabAgent: could not open the side panel:", error.message));
 }
+
+// Whether TabAgent's panel is open anywhere (as the side panel, or its page opened in a tab): a
+// hand-back nobody sees is notified.
+export async function panelIsOpen() {
+  const page = chrome.runtime.getURL("extension/sidepanel/sidepanel.html");
+  const contexts = await chrome.runtime.getContexts({ contextTypes: ["SIDE_PANEL", "TAB"] }).catch(() => []);
+  return contexts.some((context) => context.documentUrl?.split(/[?#]/)[0] === page);
+}

@@ -53,6 +53,15 @@ function editable(el) {
 
 const quoted = (text, max = 200) => `“${truncate(text, max).text}”`;
 
+// Credentials are the user's to type, never the agent's: whatever it would type came from the
+// conversation (the model, which may have read a hostile page). It hands the login back.
+function notAPasswordField(el) {
+  if (el.localName === "input" && el.type === "password") {
+    throw new PageToolError(`TabAgent never types into a password field (the ${describe(el).summary}): ask the user to log in themselves with ask_user(login=True).`);
+  }
+  return el;
+}
+
 const planners = {
   click({ locator }) {
     const el = actionable(locator, "clicked");
@@ -61,7 +70,7 @@ const planners = {
     return { el, url, summary: `Click the ${describe(el).summary}${url ? `, which opens ${url}${newTab}` : ""}.` };
   },
   type_text({ locator, text, clear, submit }) {
-    const el = editable(actionable(locator, "typed into"));
+    const el = notAPasswordField(editable(actionable(locator, "typed into")));
     const current = currentText(el);
     const replacing = clear && current ? `, replacing ${quoted(current)}` : !clear && current ? ", after the text already there" : "";
     const form = el.form || el.closest("form");
@@ -91,6 +100,7 @@ const planners = {
   press_key({ locator, key }) {
     const el = locator ? actionable(locator, "given a key") : (document.activeElement ?? document.body);
     const keys = parseKeys(key);
+    if (keys.key.length === 1) notAPasswordField(el); // a character, one at a time, is still typing
     const where = locator || el !== document.body ? ` in the ${describe(el).summary}` : " on the page";
     return { el: locator ? el : null, target: el, keys, summary: `Press ${keys.label}${where}.` };
   },

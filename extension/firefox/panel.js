@@ -12,3 +12,8 @@ export function followPanel() {
 export function openPanel() {
   browser.sidebarAction.open().catch((error) => console.warn("TabAgent: could not open the sidebar:", error.message));
 }
+
+// Whether the sidebar is open (in the window in front): a hand-back nobody sees is notified.
+export async function panelIsOpen() {
+  return browser.sidebarAction.isOpen({}).catch(() => false);
+}

@@ -7,7 +7,7 @@
 import { Broadcast, MessageType, Target } from "../shared/messages.js";
 import { IdleClose } from "./idle-close.js";
 import { isServiceWorker } from "../shared/senders.js";
-import { answerConfirmation, callTool, pageBridge } from "./page-bridge.js";
+import { answerConfirmation, answerHandBack, callTool, pageBridge } from "./page-bridge.js";
 import { runPdfTool } from "./pdf-reader.js";
 import { PythonLink } from "./python-link.js";
 import { TurnRunner } from "./python-turns.js";
@@ -50,6 +50,7 @@ const handlers = {
   [MessageType.stopTurn]: (message) => turns.stop(message),
   [MessageType.liveTurns]: async () => ({ turnIds: turns.liveTurnIds() }),
   [MessageType.answerConfirmation]: (message) => answerConfirmation(message),
+  [MessageType.answerHandBack]: (message) => answerHandBack(message),
   [MessageType.callTool]: async (message) => callTool(await turns.api(), message),
   [MessageType.listTools]: async ({ mcpServers, mcpHeaders }) => {
     const api = await turns.api();

@@ -1,7 +1,8 @@
 // The page bridge handed to Python (JsonBridge in py/tabagent/app/page_bridge.py), JSON text both
 // ways. call() sends a page-tool call to the service worker, which runs it in the user's tab;
 // confirm() waits for the user's answer to a confirmation the agent has emitted, which the
-// side panel sends back through the service worker (MessageType.answerConfirmation).
+// side panel sends back through the service worker (MessageType.answerConfirmation); ask()
+// waits, with no timeout, for the user's answer to a hand-back (MessageType.answerHandBack).
 
 import { CONFIRMATION_DECISIONS, Decision, EntryPoint } from "../shared/wire.js";
 import { MessageType, Target } from "../shared/messages.js";
@@ -9,11 +10,13 @@ import { readyForModel } from "../shared/screenshot-canvas.js";
 import { runPdfTool } from "./pdf-reader.js";
 
 const waiting = new Map(); // confirmation id -> { conversationId, resolve }
+const handedBack = new Map(); // hand-back id -> { conversationId, resolve }
 
 // agentTab: the tab the turn works on ({tab_id?, window_id?}, from the side panel that started
 // it), sent with every call so that a tab the page brings to the front is not taken for it.
 export function pageBridge(conversationId, agentTab = null) {
   const asked = new Set();
+  const handed = new Set();
   return {
     async call(requestJson) {
       // Passed on as Python wrote it: the wire's spelling (wire.js PAGE_TOOL_REQUEST), no renaming.
@@ -34,9 +37,16 @@ export function pageBridge(conversationId, agentTab = null) {
       asked.add(id);
       return new Promise((resolve) => waiting.set(id, { conversationId, resolve }));
     },
+    // A hand-back waits as long as the user takes: the turn goes on with their answer (JSON
+    // text: a string, or null when the turn ended first).
+    ask(id) {
+      handed.add(id);
+      return new Promise((resolve) => handedBack.set(id, { conversationId, resolve }));
+    },
     // The turn is over (finished or stopped): questions still open no longer matter.
     close() {
       for (const id of asked) settle(id, Decision.deny);
+      for (const id of handed) handBack(id, null);
     },
   };
 }
@@ -47,6 +57,21 @@ function settle(id, decision) {
   waiting.delete(id);
   entry.resolve(decision);
   return true;
+}
+
+function handBack(id, answer) {
+  const entry = handedBack.get(id);
+  if (!entry) return false;
+  handedBack.delete(id);
+  entry.resolve(JSON.stringify(answer));
+  return true;
+}
+
+// The user's answer to a hand-back: their words (for a login, what they add to Continue).
+export async function answerHandBack({ conversationId, id, answer }) {
+  if (typeof answer !== "string") throw new Error("An answer to a hand-back is text.");
+  if (handedBack.get(id)?.conversationId !== conversationId) return { answered: false };
+  return { answered: handBack(id, answer) };
 }
 
 const DECISIONS = new Set(CONFIRMATION_DECISIONS);

@@ -70,6 +70,7 @@ function remotePage(key) {
   return {
     call: (requestJson) => rpc.call("page", key, "call", requestJson),
     confirm: (id) => rpc.call("page", key, "confirm", id),
+    ask: (id) => rpc.call("page", key, "ask", id),
   };
 }
 

@@ -37,6 +37,8 @@ export const MessageType = Object.freeze({
   runTurn: "run-turn", // { turnId, and wire.js TURN_REQUEST in camelCase: conversationId, task, ... } (offscreen/turn-request.js), and agentTab: the tab the page tools work on
   // Side panel -> service worker -> offscreen document: the page tools.
   answerConfirmation: "answer-confirmation", // { conversationId, id, decision: wire.js CONFIRMATION_DECISIONS } -> { answered }
+  // Side panel -> service worker -> offscreen document: the user's answer to ask_user (a hand-back).
+  answerHandBack: "answer-hand-back", // { conversationId, id, answer: text } -> { answered }
   listTools: "list-tools", // {} -> { tools: [{ name, description, parameters, signature }], problems }
   callTool: "call-tool", // { name, args, windowId? } -> { result, ms }: one tool called by hand, no model (for developers)
   // Offscreen document -> service worker: one page-tool call, run in the user's tab (agent_tab:

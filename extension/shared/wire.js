@@ -169,6 +169,12 @@ export const EVENT_KINDS = Object.freeze({
     "site",
     "decision"
   ],
+  "hand_back": [
+    "id",
+    "kind",
+    "question",
+    "answer"
+  ],
   "error": [
     "message",
     "kind",
@@ -221,6 +227,7 @@ export const EventKind = Object.freeze({
   "code": "code",
   "code_output": "code_output",
   "confirmation": "confirmation",
+  "hand_back": "hand_back",
   "error": "error",
   "final_answer": "final_answer",
   "done": "done",
@@ -533,7 +540,8 @@ export const LENT = Object.freeze({
   "emit": [],
   "page": [
     "call",
-    "confirm"
+    "confirm",
+    "ask"
   ],
   "browser_model": [
     "availability",

@@ -8,6 +8,7 @@ import { lastSeq } from "../shared/events.js";
 import { h } from "../shared/dom.js";
 import { attachedList } from "./attachments-view.js";
 import { ConfirmationView } from "./confirmation-view.js";
+import { HandBackView } from "./hand-back-view.js";
 import { codeBlock, LiveMarkdown, renderMarkdown, stopRendering } from "./markdown.js";
 import { answerActions, editButton } from "./message-actions.js";
 import { turnError } from "./error-actions.js";
@@ -105,6 +106,7 @@ export class TurnView {
     this.actions.hidden = status === TurnStatus.running;
     for (const copy of this.actions.querySelectorAll("[class^=action-copy]")) copy.hidden = this.answer.hidden;
     if (status !== TurnStatus.running) for (const box of this.confirmations?.values() ?? []) if (box.asking) box.settle("ended");
+    if (status !== TurnStatus.running) for (const box of this.handBacks?.values() ?? []) if (box.asking) box.settle(null);
     const text = STATUS_TEXT[status] && t(STATUS_TEXT[status]);
     this.notice.hidden = !text;
     if (text) this.notice.textContent = text;
@@ -258,6 +260,19 @@ export class TurnView {
       this.step(event).section.append(box.element);
     }
     if (event.data.decision && box.asking) box.settle(event.data.decision);
+  }
+
+  // The agent asks the user (ask_user) and waits; the same id comes again with the answer.
+  on_hand_back(event) {
+    this.handBacks ??= new Map();
+    let box = this.handBacks.get(event.data.id);
+    if (!box) {
+      box = new HandBackView(event);
+      this.handBacks.set(event.data.id, box);
+      this.step(event).section.append(box.element);
+      this.stepsView.element.open = true; // a request the user must see, even in folded steps
+    }
+    if (typeof event.data.answer === "string" && box.asking) box.settle(event.data.answer);
   }
 
   on_done(event) {

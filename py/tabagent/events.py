@@ -27,6 +27,7 @@ KINDS: dict[str, tuple[str, ...]] = {
     "code": ("code",),
     "code_output": ("output", "is_error"),
     "confirmation": ("id", "tool", "message", "details", "site", "decision"),
+    "hand_back": ("id", "kind", "question", "answer"),
     "error": ("message", "kind", "reason", "retry_in", "attempt", "cause", "status", "max_attempts", "withdraw"),
     "final_answer": ("answer",),
     "done": ("status", "steps", "usage", "error"),

@@ -30,7 +30,7 @@ SETTING_CHOICES = ("auto", "full", "compact")
 COMPACT_UP_TO = 16_384
 # The tools a compact request lists: read, find, list the controls, act on them, keep notes.
 CORE = ("read_page", "find_in_page", "list_controls", "click", "type_text", "press_key", "navigate",
-        "note", "final_answer")
+        "note", "ask_user", "final_answer")
 # Tools that show the model a picture: offered only to a model that takes images (sight.py).
 NEEDS_SIGHT = ("screenshot",)
 

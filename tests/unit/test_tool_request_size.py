@@ -1,6 +1,7 @@
 """The ToolCallingAgent's first request, as the extension sends it (page tools, the user tools it
 ships, a model that takes no images), counted with a real tokenizer (o200k): at most 3,000
-tokens with the full tool set, 1,800 with the compact one (issue 37). And what makes it so: a
+tokens with the full tool set, 1,800 with the compact one (issue 37); 3,100 since ask_user (the
+hand-back, issue 39) joined, 100 tokens. And what makes it so: a
 schema as the model is shown it has no docstring line breaks, no empty "required", and the
 size knobs of the reading tools (max_results...) named in the description rather than listed,
 still taken when a model sends them; the panel's Tools view shows that same schema."""
@@ -20,7 +21,7 @@ from tabagent.tools import tool
 from tests.helpers.five_step_task import TASK, PageBridge, article
 from tests.helpers.real_tokens import count_request
 
-TARGETS = {"full": (131_072, 3000), "compact": (4096, 1800)}
+TARGETS = {"full": (131_072, 3100), "compact": (4096, 1800)}
 
 
 async def first_request(window: int) -> dict:

@@ -11,6 +11,9 @@ with two async methods:
         the page since (an action the user confirmed must land where they saw it).
     confirm(id, tool, message, details) -> "once" | "turn" | "site" | "deny" (wire.CONFIRMATION_DECISIONS)
         waits for the user's answer to the `confirmation` event with that id.
+    ask(id) -> str | None
+        waits, with no timeout, for the user's answer to the `hand_back` event with that id
+        (hand_back.py); None when the turn ended first.
 
 Tests hand in a fake; the extension's offscreen document hands in JavaScript functions
 that speak JSON text, wrapped by `JsonBridge`.
@@ -55,7 +58,7 @@ def as_json(value) -> str:
 class JsonBridge:
     """A bridge whose host passes JSON text both ways, so no JavaScript objects are
     proxied into Python: `host.call(request_json)` resolves to the reply as JSON and
-    `host.confirm(id)` to the decision."""
+    `host.confirm(id)` to the decision, `host.ask(id)` to the user's answer as JSON."""
 
     def __init__(self, host):
         self.host = host
@@ -67,3 +70,7 @@ class JsonBridge:
     async def confirm(self, id, tool, message, details) -> str:
         decision = str(await self.host.confirm(id))
         return decision if decision in DECISIONS else "deny"
+
+    async def ask(self, id) -> str | None:
+        answer = json.loads(str(await self.host.ask(id)))
+        return answer if isinstance(answer, str) else None

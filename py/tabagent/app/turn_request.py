@@ -34,11 +34,13 @@ from ..sight import Sight
 from ..host import default_host
 from ..ollama import OllamaModel, recognise
 from .mcp_servers import AskedMCPTool, ServerConnections, crowding_notice, servers_from_wire
+from .hand_back import HandBack
 from .page_actions import AskTheUser
 from .site_rules import parse_site_rules
 from .page_bridge import selection_task
 from .page_tools import page_tools
 from ..tool_calling_agent import ToolCallingAgent
+from ..tools import FunctionTool
 from .user_tools import describe_problem
 from .wire import SETTINGS, settings_from_wire
 
@@ -117,7 +119,7 @@ def build_agent(request: dict, listener, *, tools=(), executor_factory=None, hos
     sight = model_sight(model, settings, request.get("api_key"))
     if page is not None and settings.get("page_tools", True):  # off: no tool reads or acts on the tab
         tools = [*tools, *page_tools(page, consent, part_tokens=context.part_tokens, attached=attached_tabs(request),
-                                     sight=sight)]
+                                     sight=sight), hand_back_tool(page, consent)]  # someone to hand back to
     if consent is not None and mcp is not None:  # the user's MCP servers' tools, each call as its policy says
         tools = [*tools, *mcp.tools(consent, request["conversation_id"])]
     agent = _agent(top, model, list(tools), executor_factory, conversation_id=request["conversation_id"],
@@ -126,6 +128,12 @@ def build_agent(request: dict, listener, *, tools=(), executor_factory=None, hos
     if isinstance(consent, AskTheUser):
         consent.emit = agent.emit  # confirmations are the turn's events, in its sequence
     return agent
+
+
+def hand_back_tool(page, consent) -> FunctionTool:
+    handing = FunctionTool(HandBack(page, consent).ask_user)
+    handing.built_in = True
+    return handing
 
 
 def context_keeper(model, settings: dict, api_key: str | None) -> ContextKeeper:

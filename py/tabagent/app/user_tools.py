@@ -33,7 +33,7 @@ from ..tools import Tool
 DEFAULT_FOLDER = Path(__file__).resolve().parents[2] / "user_tools"
 SHOWN_AS = "py/user_tools"  # the default folder as the developer knows it
 # A user tool by one of these names would shadow TabAgent's own (the agent keeps the first).
-RESERVED = frozenset({"final_answer", *READING, *SEEING, *ACTING, *CHOOSING_THE_TAB})
+RESERVED = frozenset({"final_answer", "ask_user", *READING, *SEEING, *ACTING, *CHOOSING_THE_TAB})
 
 
 @dataclass

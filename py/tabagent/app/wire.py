@@ -113,7 +113,7 @@ ENTRY_POINTS = {
 # sandbox_for is a function of an agent's name giving that agent's code sandbox.
 LENT = {
     "emit": (),
-    "page": ("call", "confirm"),                                      # offscreen/page-bridge.js
+    "page": ("call", "confirm", "ask"),                               # offscreen/page-bridge.js
     "browser_model": ("availability", "seesImages", "stream", "abort"),  # offscreen/builtin-model.js
     "sandbox_for": ("warm", "reset", "stop", "runJson"),              # offscreen/sandbox-host.js
 }

@@ -1,0 +1,25 @@
+// A hand-back (the agent's ask_user: it waits for the user) that nobody may see: when no
+// TabAgent panel is open, a notification says the agent needs them. Its text is the agent's
+// question, plain text in the browser's own notification, with what draws nothing written out.
+
+import { panelIsOpen } from "../browser/panel.js";
+import { t } from "../shared/i18n.js";
+import { shown } from "../shared/unseen-text.js";
+import { EventKind } from "../shared/wire.js";
+
+const ICON = chrome.runtime.getURL("extension/icons/icon-128.png");
+const LONGEST = 300;
+
+const asking = (events) => events.filter((event) => event.kind === EventKind.hand_back && typeof event.data?.answer !== "string");
+
+export async function noticeHandBacks(events) {
+  const requests = asking(events ?? []);
+  if (!requests.length || (await panelIsOpen())) return;
+  for (const { data } of requests) {
+    const question = shown(String(data.question ?? ""));
+    chrome.notifications.create(`tabagent-hand-back-${data.id}`, {
+      type: "basic", iconUrl: ICON, title: t("handBackNotificationTitle"),
+      message: question.length > LONGEST ? `${question.slice(0, LONGEST - 1)}…` : question,
+    });
+  }
+}

@@ -1,0 +1,44 @@
+"""Hand-back: the agent hands the turn back to the user and waits for them.
+
+`ask_user` is the only way a `hand_back` event is made (a page can write text that looks like
+one, but that text reaches the panel only as a tool's result, never as a request): the turn
+pauses, with no timeout ending it, until the user answers in the panel, which they can close
+and open again meanwhile (the request is in the turn's record; the agent waits in the offscreen
+document). What the user types is their own words, sent to the model unmarked; "Continue" after
+a login says only that they are done. Credentials are never the agent's to type: type_text
+refuses a password field (extension/content/actions.js), and a login is handed back instead.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+# The bridge's answer when the turn ended (stopped) before the user answered.
+UNANSWERED = None
+
+ANSWERED = "The user answered: {answer}"
+CONTINUED = ("The user says they have done it in the tab and pressed Continue{said}. Look at the page "
+             "again before going on: it may have changed.")
+NOT_ANSWERED = "The user did not answer: the turn ended first."
+
+
+class HandBack:
+    """The `ask_user` tool. `consent` is the turn's page_actions.AskTheUser, whose `emit` puts
+    the request in the turn's events; `bridge.ask(id)` waits for the user's answer."""
+
+    def __init__(self, bridge, consent):
+        self.bridge, self.consent = bridge, consent
+
+    async def ask_user(self, question: str, login: bool = False) -> str:
+        """Asks the user and waits as long as they take. login=True: they do it in the tab
+        (log in, a CAPTCHA), then press Continue; never type passwords yourself."""
+        kind = "login" if login else "question"
+        request = {"id": uuid.uuid4().hex, "kind": kind, "question": str(question)}
+        await self.consent.emit("hand_back", request)
+        answer = await self.bridge.ask(request["id"])
+        if answer is UNANSWERED:
+            return NOT_ANSWERED
+        await self.consent.emit("hand_back", {**request, "answer": answer})
+        if kind == "login":
+            return CONTINUED.format(said=f", saying: {answer}" if answer.strip() else "")
+        return ANSWERED.format(answer=answer)

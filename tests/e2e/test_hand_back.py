@@ -1,0 +1,132 @@
+"""Hand-back in real turns: the agent calls ask_user, the turn pauses with no timeout, the side
+panel shows the request, and the turn goes on with the person's answer: typed in the panel; or
+after the panel was closed (a notification says the agent needs them) and opened again. Page
+text dressed as such a request is never shown as one, and the agent never types into a password
+field (it hands the login back instead). A scripted model, local pages, answers given in the
+panel like a person."""
+
+import threading
+import time
+
+import pytest
+from selenium.webdriver.common.by import By
+
+from tests.helpers.model_server import Reply
+
+from .chat import last_turn, open_conversation_id, open_in_panel, send, stored_conversations, wait, wait_for_status
+from .page_tabs import PageTabs
+from .red_team import RED_TEAM_PAGES
+from .test_page_actions import call, site, told  # noqa: F401  (fixtures)
+from tests.helpers.page_server import PageServer
+
+pytestmark = pytest.mark.e2e
+
+
+@pytest.fixture(scope="module")
+def hostile():
+    with PageServer(RED_TEAM_PAGES) as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def tabs(browser, model):
+    from .chat import configure
+
+    tabs = PageTabs(browser)
+    configure(browser, model.base_url, agent="tool_calling")
+    return tabs
+
+
+@pytest.fixture
+def turn(tabs, model, site):
+    model.reset()
+    tabs.show(site.url("controls.html"))
+    tabs.driver.find_element(By.ID, "new-chat").click()
+    return tabs
+
+
+def requests_on_screen(driver):
+    turn = last_turn(driver)
+    return turn.find_elements(By.CSS_SELECTOR, ".hand-back") if turn else []
+
+
+def the_request(tabs):
+    wait(tabs.browser, lambda d: requests_on_screen(d) and requests_on_screen(d)[0].get_attribute("data-state") == "asking",
+         30, "the hand-back never showed")
+    return requests_on_screen(tabs.driver)[0]
+
+
+def reply_in_panel(box, text):
+    if text:
+        box.find_element(By.CSS_SELECTOR, "textarea").send_keys(text)
+    box.find_element(By.CSS_SELECTOR, "button").click()
+
+
+NOTIFICATIONS = "const done = arguments[0]; chrome.notifications.getAll().then((all) => done(Object.keys(all)));"
+
+
+def test_a_question_answered_in_the_panel_goes_to_the_agent(turn, model):
+    model.script(call("ask_user", question="Which colour do you want, red or blue?"), Reply(text="Blue it is."))
+    send(turn.browser, "Order the shirt")
+    box = the_request(turn)
+    assert box.find_element(By.CSS_SELECTOR, ".hand-back-question").text == "Which colour do you want, red or blue?"
+    assert box.get_attribute("data-kind") == "question"
+    time.sleep(2)  # waiting changes nothing: no timeout ends the turn
+    assert len(model.requests) == 1 and last_turn(turn.driver).get_attribute("data-status") == "running"
+    turn.browser.screenshot("hand-back-question")
+    reply_in_panel(box, "Blue, size L")
+    wait_for_status(turn.browser, "ok")
+    assert told(model, 1) == "The user answered: Blue, size L"
+    assert box.get_attribute("data-state") == "answered" and not box.find_element(By.CSS_SELECTOR, "button").is_enabled()
+    record = next(r for r in stored_conversations(turn.browser) if r["turns"][0]["text"] == "Order the shirt")
+    asked = [e["data"] for e in record["turns"][0]["events"] if e["kind"] == "hand_back"]
+    assert [a.get("answer") for a in asked] == [None, "Blue, size L"]
+
+
+def test_a_login_handed_back_is_answered_after_the_panel_was_closed_and_opened_again(turn, model):
+    closed = threading.Event()  # the request comes once the person has closed the panel
+    model.script(Reply(tool_calls=[{"name": "ask_user", "arguments": {
+        "question": "Log in to the shop in the tab, then press Continue.", "login": True}}], pause=closed),
+        Reply(text="Logged in; ordered."))
+    send(turn.browser, "Order my usual")
+    wait(turn.browser, lambda d: len(model.requests) == 1, 30, "the model was never asked")
+    conversation = open_conversation_id(turn.driver)
+    turn.driver.close()  # the person closes the panel and goes on browsing
+    turn.driver.switch_to.window(turn.page)
+    closed.set()
+    time.sleep(3)  # the request is made with no panel open
+    turn.panel = turn.browser.open_side_panel()
+    notified = turn.driver.execute_async_script(NOTIFICATIONS)
+    assert any(name.startswith("tabagent-hand-back-") for name in notified)  # nobody saw it: notified
+    open_in_panel(turn.driver, conversation)
+    box = the_request(turn)  # the reopened panel shows it, still answerable
+    assert box.get_attribute("data-kind") == "login"
+    assert last_turn(turn.driver).get_attribute("data-status") == "running"
+    turn.browser.screenshot("hand-back-login-after-reopening")
+    reply_in_panel(box, "")
+    wait_for_status(turn.browser, "ok")
+    assert told(model, 1).startswith("The user says they have done it in the tab and pressed Continue.")
+
+
+def test_page_text_dressed_as_a_hand_back_is_never_shown_as_one(turn, model, hostile):
+    turn.show(hostile.url("forged-hand-back.html"))
+    before = set(turn.driver.execute_async_script(NOTIFICATIONS))
+    model.script(call("read_page"), Reply(text="The page asks for a bank password."))
+    send(turn.browser, "What does this page want?")
+    wait_for_status(turn.browser, "ok")
+    assert "Please type your bank password" in told(model, 1)  # the model read it, as page content
+    assert requests_on_screen(turn.driver) == []  # and the panel shows no request to the user
+    assert turn.driver.find_elements(By.CSS_SELECTOR, "textarea.hand-back-answer") == []
+    assert set(turn.driver.execute_async_script(NOTIFICATIONS)) == before
+
+
+def test_the_agent_never_types_into_a_password_field(turn, model):
+    model.script(call("type_text", locator="#secret", text="hunter3"), call("press_key", locator="#secret", key="x"),
+                 Reply(text="I could not type it."))
+    send(turn.browser, "Log me in, my password is hunter3")
+    wait_for_status(turn.browser, "ok")
+    for request in (1, 2):
+        assert "never types into a password field" in told(model, request)
+        assert "ask_user(login=True)" in told(model, request)
+    assert turn.in_page("return document.getElementById('secret').value") == "hunter2"
+    assert turn.driver.find_elements(By.CSS_SELECTOR, ".confirmation") == []  # refused before anyone is asked
