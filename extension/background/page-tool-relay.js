@@ -15,6 +15,7 @@ import { askOffscreen } from "./offscreen-document.js";
 import { PageUnavailable, agentTab, settled, tabById, whyUnreadable } from "./page-access.js";
 import { takeScreenshot } from "./screenshot.js";
 import { TAB_ACTIONS, TAB_TOOLS } from "./tab-tools.js";
+import { OPEN_OWN_TAB, openOwnTabFor } from "./own-tab.js";
 
 // The content scripts of extension/content/, bundled by scripts/build.py into one file from
 // their entry module (content/injected.js); the browser's own file goes first.
@@ -158,6 +159,7 @@ async function run(tab, name, args, pdfHere = false) {
 export async function runPageTool({ name, args, tab_id: tabId, expect_url: expectUrl, agent_tab: agent }, { pdfHere = false } = {}) {
   try {
     const tab = await settled(tabId != null ? await tabById(tabId) : await agentTab(agent));
+    if (name === OPEN_OWN_TAB) return { ok: true, result: await openOwnTabFor(agent, tab, args) }; // a managed agent's
     // An action the user confirmed must happen on the page they saw, or not at all.
     if (expectUrl && withoutFragment(tab.url) !== withoutFragment(expectUrl)) {
       throw new PageUnavailable(`Nothing was done: the tab has left ${expectUrl} since the user confirmed (it now shows ${tab.url}).`);

@@ -19,7 +19,8 @@ import { noticeHandBacks } from "./hand-back-notice.js";
 import { followPanel } from "../browser/panel.js";
 import { keepStorageFromContentScripts } from "../browser/storage-access.js";
 import { askOffscreen, closeIdleOffscreenDocument, offscreenListening, tellOffscreenIdleClose } from "./offscreen-document.js";
-import { saveFinishedTurn, saveTurnEvents, settleStaleTurns, startTurn, stopTurn } from "./turn-records.js";
+import { liveTurnIds, saveFinishedTurn, saveTurnEvents, settleStaleTurns, startTurn, stopTurn } from "./turn-records.js";
+import { followOwnTabs } from "./own-tab.js";
 import { deleteTurn, editTurn } from "./turn-edits.js";
 
 keepStorageFromContentScripts();
@@ -29,6 +30,12 @@ followPanel(); // the toolbar button and the shortcut
 function changed(conversationId) {
   chrome.runtime.sendMessage({ type: Broadcast.conversationsChanged, conversationId }).catch(() => {});
 }
+
+// Closing the agent's own tab (or its group) stops the turn working there.
+followOwnTabs(async (message) => {
+  await stopTurn(message);
+  changed(message.conversationId);
+}, async (turnId) => (await liveTurnIds())?.has(turnId) ?? false);
 
 async function saveSettings({ settings, apiKey }) {
   await storeSettings(settings, apiKey);

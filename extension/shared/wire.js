@@ -22,7 +22,8 @@ export const SETTINGS = Object.freeze({
   "max_retries": 3,
   "model_sees_images": "auto",
   "tool_set": "auto",
-  "page_tools": true
+  "page_tools": true,
+  "own_tab": false
 });
 
 // Bounds of the numeric settings: [lowest, highest].

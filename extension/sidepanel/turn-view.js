@@ -9,6 +9,7 @@ import { h } from "../shared/dom.js";
 import { attachedList } from "./attachments-view.js";
 import { ConfirmationView } from "./confirmation-view.js";
 import { HandBackView } from "./hand-back-view.js";
+import { ownTabLine } from "./own-tab-view.js";
 import { codeBlock, LiveMarkdown, renderMarkdown, stopRendering } from "./markdown.js";
 import { answerActions, editButton } from "./message-actions.js";
 import { turnError } from "./error-actions.js";
@@ -37,6 +38,7 @@ export class TurnView {
     this.steps = new Map(); // "depth/agent/step" -> { section, reply }
     this.calls = new Map(); // "depth/id" -> { result }
     this.nestUnder = []; // per depth: where the next deeper agent's steps go
+    this.nestFor = new Map(); // "depth/tool name" -> where the steps of the agent of that name go
     this.stepsView = new StepsView({ showSteps });
     this.trace = this.stepsView.body;
     this.unrendered = new Set();
@@ -55,6 +57,7 @@ export class TurnView {
       "article",
       { class: "turn", "data-turn": turn.id },
       this.question,
+      ownTabLine(turn),
       this.stepsView.element,
       this.answer,
       this.errors,
@@ -127,7 +130,10 @@ export class TurnView {
     const label = event.depth > 0 ? t("agentStepLabel", event.agent, event.step) : t("stepLabel", event.step);
     const section = h("section", { class: "step", "data-depth": event.depth }, h("header", {}, label), reply);
     section.style.setProperty("--depth", event.depth);
-    const parent = event.depth > 0 ? this.nestUnder[event.depth - 1] ?? this.trace : this.trace;
+    // A managed agent's steps go inside the call that started it (the tool named for it), so two
+    // agents running at once each keep their steps apart.
+    const parent = event.depth > 0
+      ? this.nestFor.get(`${event.depth - 1}/${event.agent}`) ?? this.nestUnder[event.depth - 1] ?? this.trace : this.trace;
     parent.append(section);
     this.steps.set(`${event.depth}/${event.agent}/${event.step}`, { section, reply });
   }
@@ -177,6 +183,7 @@ export class TurnView {
     this.step(event).section.append(details);
     this.calls.set(`${event.depth}/${id}`, { result, details });
     this.nestUnder[event.depth] = nested;
+    this.nestFor.set(`${event.depth}/${name}`, nested);
   }
 
   on_tool_result(event) {

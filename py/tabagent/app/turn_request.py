@@ -35,6 +35,7 @@ from ..host import default_host
 from ..ollama import OllamaModel, recognise
 from .mcp_servers import AskedMCPTool, ServerConnections, crowding_notice, servers_from_wire
 from .hand_back import HandBack
+from .own_tabs import INSTRUCTIONS as OWN_TAB_INSTRUCTIONS, tools_for_members
 from .page_actions import AskTheUser
 from .site_rules import parse_site_rules
 from .page_bridge import selection_task
@@ -92,7 +93,7 @@ def _output_limit(settings: dict) -> dict:
 
 def instructions_for(settings: dict) -> str:
     """What the user's settings add to the agent's own instructions."""
-    parts = [prompts.ANSWER_IN_USERS_LANGUAGE]
+    parts = [prompts.ANSWER_IN_USERS_LANGUAGE, *([OWN_TAB_INSTRUCTIONS] if settings.get("own_tab") else [])]
     if (settings.get("system_prompt") or "").strip():
         parts.append(prompts.user_instructions(settings["system_prompt"]))
     return "\n\n".join(parts)
@@ -117,14 +118,20 @@ def build_agent(request: dict, listener, *, tools=(), executor_factory=None, hos
     if isinstance(model, OllamaModel):
         model.window = context.known_window  # num_ctx never beyond the window requests keep to
     sight = model_sight(model, settings, request.get("api_key"))
-    if page is not None and settings.get("page_tools", True):  # off: no tool reads or acts on the tab
-        tools = [*tools, *page_tools(page, consent, part_tokens=context.part_tokens, attached=attached_tabs(request),
-                                     sight=sight), hand_back_tool(page, consent)]  # someone to hand back to
-    if consent is not None and mcp is not None:  # the user's MCP servers' tools, each call as its policy says
-        tools = [*tools, *mcp.tools(consent, request["conversation_id"])]
-    agent = _agent(top, model, list(tools), executor_factory, conversation_id=request["conversation_id"],
-                   memory=memory, listeners=[listener], instructions=instructions_for(settings), context=context,
-                   sight=sight, tool_set=settings.get("tool_set", SETTINGS["tool_set"]))
+
+    def page_set(bridge):  # off: no tool reads or acts on the tab; someone at the panel to hand back to
+        if bridge is None or not settings.get("page_tools", True):
+            return []
+        return [*page_tools(bridge, consent, part_tokens=context.part_tokens, attached=attached_tabs(request),
+                            sight=sight), hand_back_tool(bridge, consent)]
+    # The user's MCP servers' tools, each call as its policy says.
+    served = [*mcp.tools(consent, request["conversation_id"])] if consent is not None and mcp is not None else []
+    # Each managed agent in a tab of its own, when the turn works in one (own_tabs.py).
+    tools_for = tools_for_members(page, page_set, tools, served) if page is not None and settings["own_tab"] else None
+    agent = _agent(top, model, [*tools, *page_set(page), *served], executor_factory, tools_for=tools_for,
+                   conversation_id=request["conversation_id"], memory=memory, listeners=[listener],
+                   instructions=instructions_for(settings), context=context, sight=sight,
+                   tool_set=settings.get("tool_set", SETTINGS["tool_set"]))
     if isinstance(consent, AskTheUser):
         consent.emit = agent.emit  # confirmations are the turn's events, in its sequence
     return agent
@@ -165,8 +172,10 @@ def _agent(spec: dict, model, tools: list, executor_factory, **options):
     kind = spec.get("agent", SETTINGS["agent"])
     if kind not in AGENT_KINDS:
         raise ValueError(f"Unknown agent kind {kind!r}: choose one of {', '.join(AGENT_KINDS)}.")
+    tools_for = options.pop("tools_for", None)  # a member's own tools (own_tabs.py), else the same
     shared = {key: options[key] for key in ("context", "sight", "tool_set") if key in options}
-    team = [_agent(member, model, tools, executor_factory, **shared) for member in spec.get("team") or []]
+    team = [_agent(member, model, tools_for(member) if tools_for else tools, executor_factory, tools_for=tools_for,
+                   **shared) for member in spec.get("team") or []]
     if kind == "code" and executor_factory is not None:
         # Keyed by the agent's name, so an agent's variables outlive its turn (in the extension
         # each name gets its own sandbox, for the conversation).

@@ -55,6 +55,9 @@ SETTINGS = {
     # context window, "full" every tool, "compact" the core reading and acting tools.
     "tool_set": "auto",
     "page_tools": True,        # the tools that read and act on the tab; off: a chat about anything else
+    # A turn works in a tab of its own (opened in the background, in a tab group named for the
+    # task), not in the tab the user is on, which it leaves untouched.
+    "own_tab": False,
 }
 LIMITS = {"max_steps": (1, 100), "code_timeout": (1, 3600), "idle_close_minutes": (0.01, 24 * 60),
           "context_window": (512, 10_000_000), "temperature": (0, 2), "max_output_tokens": (1, 1_000_000),

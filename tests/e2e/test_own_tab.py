@@ -1,0 +1,103 @@
+"""The agent in a tab of its own (the "own tab" setting): a real turn opens a tab in the
+background, in a tab group named for the task, and reads and acts there while the user's tab
+stays exactly as it was (its address and DOM compared before and after); the panel names the
+agent's tab; two managed agents called at once each work in a tab of their own, their steps shown
+apart; closing the agent's tab stops the turn. A scripted model, local pages, confirmations
+answered in the panel like a person."""
+
+import threading
+
+import pytest
+from selenium.webdriver.common.by import By
+
+from tests.helpers.model_server import Reply
+
+from .chat import ask_background, configure, last_turn, open_steps, send, wait, wait_for_status
+from .test_page_actions import answer, call, question, site, tabs, told  # noqa: F401  (fixtures)
+from .test_tabs_the_agent_opened import COUNT_HELP_CLICKS, HELP_CLICKS, settings
+
+pytestmark = pytest.mark.e2e
+
+USERS_TAB = "return [location.href, document.documentElement.outerHTML]"
+IN_WORKER = "chrome.tabs.query({}).then((tabs) => Promise.all(tabs.map(async (tab) => ({ id: tab.id, url: tab.url, " \
+            "active: tab.active, group: tab.groupId > -1 ? (await chrome.tabGroups.get(tab.groupId)).title : null }))))"
+
+
+def all_tabs(browser):
+    return browser.evaluate_in(browser.service_worker_target(), IN_WORKER)
+
+
+def agents_tabs(browser, site):
+    return [tab for tab in all_tabs(browser) if tab["group"] is not None and tab["url"].startswith(site.url(""))]
+
+
+@pytest.fixture
+def own(tabs, model, site):
+    """A new conversation with the own-tab setting on; the user is on controls.html."""
+    model.reset()
+    ask_background(tabs.browser, "save-settings", settings=settings(model, ownTab=True), apiKey="sk-test")
+    tabs.show(site.url("controls.html"))
+    tabs.in_page(COUNT_HELP_CLICKS)
+    tabs.driver.find_element(By.ID, "new-chat").click()
+    before = set(tabs.driver.window_handles)
+    yield tabs
+    for handle in set(tabs.driver.window_handles) - before:  # the agent's tabs
+        tabs.driver.switch_to.window(handle)
+        tabs.driver.close()
+    tabs.driver.switch_to.window(tabs.panel)
+    configure(tabs.browser, model.base_url, agent="tool_calling")
+
+
+def test_a_turn_in_its_own_tab_leaves_the_users_tab_untouched(own, model, site):
+    users_tab = own.in_page(USERS_TAB)
+    model.script(call("read_page"), call("click", locator="[aria-label=Help]"), call("read_page"), Reply(text="Helped."))
+    send(own.browser, "Press Help for me")
+    assert question(own, 0)["details"]["page"] == site.url("controls.html")  # asked like any action
+    own.browser.screenshot("own-tab-indicator")
+    answer(own, 0, "once")
+    wait_for_status(own.browser, "ok")
+    [agents] = agents_tabs(own.browser, site)
+    assert agents["group"] == "Press Help for me" and not agents["active"]  # in a group named for the task, behind
+    assert own.in_page(USERS_TAB) == users_tab and own.in_page(HELP_CLICKS) == 0  # the user's tab: untouched
+    assert "controls.html" in told(model, 1)
+    line = last_turn(own.driver).find_element(By.CSS_SELECTOR, ".own-tab")
+    assert line.get_attribute("data-tab-id") == str(agents["id"]) and site.url("controls.html") in line.text
+
+
+def team(model):
+    members = [{"name": name, "description": f"Reads the {name} page.", "agent": "tool_calling", "max_steps": 3}
+               for name in ("north", "south")]
+    return settings(model, ownTab=True, team=members)
+
+
+def test_two_managed_agents_work_at_once_each_in_its_own_tab_with_their_steps_apart(own, model, site):
+    ask_background(own.browser, "save-settings", settings=team(model), apiKey="sk-test")
+    users_tab = own.in_page(USERS_TAB)
+    model.script(Reply(tool_calls=[{"name": "north", "arguments": {"task": "Read the page"}},
+                                   {"name": "south", "arguments": {"task": "Read the page"}}]),
+                 call("read_page"), call("read_page"), Reply(text="Read."), Reply(text="Read."), Reply(text="Both read."))
+    send(own.browser, "Compare with two helpers")
+    wait_for_status(own.browser, "ok")
+    groups = sorted(tab["group"] for tab in agents_tabs(own.browser, site))
+    assert groups == ["Compare with two helpers", "north", "south"]  # the turn's tab, and one per agent
+    assert own.in_page(USERS_TAB) == users_tab
+    steps = open_steps(last_turn(own.driver))
+    for name in ("north", "south"):
+        nested = steps.find_element(By.CSS_SELECTOR, f'details.tool[data-tool="{name}"] > .nested')
+        headers = [h.get_attribute("textContent") for h in nested.find_elements(By.CSS_SELECTOR, ".step > header")]
+        assert headers and all(name in header for header in headers), (name, headers)
+    own.browser.screenshot("own-tab-parallel-agents")
+
+
+def test_closing_the_agents_tab_stops_the_turn(own, model, site):
+    held = threading.Event()
+    model.script(call("read_page"), Reply(text="Never said.", pause=held))
+    send(own.browser, "Read it slowly")
+    wait(own.browser, lambda d: len(model.requests) == 2, 30, "the model was never asked again")
+    [agents] = agents_tabs(own.browser, site)
+    own.browser.evaluate_in(own.browser.service_worker_target(), f"chrome.tabs.remove({agents['id']})")
+    try:
+        wait_for_status(own.browser, "cancelled")
+    finally:
+        held.set()
+    assert last_turn(own.driver).find_element(By.CSS_SELECTOR, ".own-tab").get_attribute("data-state") == "closed"
