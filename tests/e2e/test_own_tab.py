@@ -13,7 +13,7 @@ from selenium.webdriver.common.by import By
 from tests.helpers.model_server import Reply
 
 from .chat import ask_background, configure, last_turn, open_steps, send, wait, wait_for_status
-from .test_page_actions import answer, call, question, site, tabs, told  # noqa: F401  (fixtures)
+from .test_page_actions import answer, boxes, call, question, site, tabs, told  # noqa: F401  (fixtures)
 from .test_tabs_the_agent_opened import COUNT_HELP_CLICKS, HELP_CLICKS, settings
 
 pytestmark = pytest.mark.e2e
@@ -101,3 +101,14 @@ def test_closing_the_agents_tab_stops_the_turn(own, model, site):
     finally:
         held.set()
     assert last_turn(own.driver).find_element(By.CSS_SELECTOR, ".own-tab").get_attribute("data-state") == "closed"
+
+
+def test_the_site_rules_hold_in_the_agents_own_tab(own, model, site):
+    host = site.url("").split("/")[2].split(":")[0]
+    ask_background(own.browser, "save-settings", settings=settings(model, ownTab=True, siteRules=f"{host}: never"), apiKey="sk-test")
+    model.script(call("click", locator="[aria-label=Help]"), Reply(text="I could not."))
+    send(own.browser, "Press Help in the background")
+    wait_for_status(own.browser, "ok")
+    assert boxes(own.driver)[0].get_attribute("data-state") == "refused_by_settings"
+    assert told(model, 1).startswith("The user denied this click: nothing was done.")
+    assert len(agents_tabs(own.browser, site)) == 1 and own.in_page(HELP_CLICKS) == 0

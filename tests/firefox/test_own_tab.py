@@ -1,0 +1,51 @@
+"""The agent in a tab of its own and a hand-back, in Firefox as in Chromium (tests/e2e/
+test_own_tab.py, test_hand_back.py): with the own-tab setting a turn reads the page in a tab it
+opened in the background, in a tab group named for the task (Firefox has tabGroups), asks the user
+a question in the chat and goes on with the answer; the user's tab is left as it was."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.helpers.model_server import Reply
+from tests.helpers.page_server import PageServer
+
+from .page_tab import PageTab
+from .sidebar import LAST_TURN, configure, send, wait_for_status
+
+PAGES = __import__("pathlib").Path(__file__).resolve().parents[1] / "e2e" / "pages"
+USERS_TAB = "[location.href, document.documentElement.outerHTML]"
+GROUPED = """browser.tabs.query({}).then((tabs) => Promise.all(tabs.filter((tab) => tab.groupId > -1)
+  .map(async (tab) => [tab.url, (await browser.tabGroups.get(tab.groupId)).title, tab.active])))"""
+
+
+@pytest.fixture(scope="module")
+def site():
+    with PageServer(PAGES) as server:
+        yield server
+
+
+def test_a_turn_in_its_own_tab_asks_the_user_and_leaves_their_tab_alone(firefox, model, site):
+    model.reset()
+    tab = PageTab(firefox)
+    configure(firefox, tab.chat, model.base_url, ownTab=True)
+    tab.show(site.url("article.html"))
+    users_tab = firefox.evaluate(tab.page, USERS_TAB)
+    model.script(Reply(tool_calls=[{"name": "ask_user", "arguments": {"question": "Short or long summary?"}}]),
+                 Reply(tool_calls=[{"name": "read_page", "arguments": {}}]), Reply(text="Summarised."))
+    send(firefox, tab.chat, "Summarise this page")
+    firefox.wait_for(tab.chat, f"{LAST_TURN}?.querySelector('.hand-back[data-state=asking]') != null", 60,
+                     "the hand-back never showed")
+    firefox.evaluate(tab.chat, f"""(() => {{
+      const box = {LAST_TURN}.querySelector('.hand-back');
+      box.querySelector('textarea').value = 'Short';
+      box.querySelector('button').click();
+    }})()""")
+    assert wait_for_status(firefox, tab.chat, "ok", "error", "cancelled") == "ok"
+    told = [m for m in model.requests[1]["body"]["messages"] if m["role"] == "tool"][-1]["content"]
+    assert told == "The user answered: Short"
+    read = [m for m in model.requests[2]["body"]["messages"] if m["role"] == "tool"][-1]["content"]
+    assert site.url("article.html") in read
+    assert firefox.evaluate(tab.chat, GROUPED) == [[site.url("article.html"), "Summarise this page", False]]
+    assert firefox.evaluate(tab.page, USERS_TAB) == users_tab
+    assert firefox.evaluate(tab.chat, f"{LAST_TURN}.querySelector('.own-tab').dataset.state") == "open"
