@@ -83,7 +83,9 @@ def test_two_managed_agents_work_at_once_each_in_its_own_tab_with_their_steps_ap
     assert own.in_page(USERS_TAB) == users_tab
     steps = open_steps(last_turn(own.driver))
     for name in ("north", "south"):
-        nested = steps.find_element(By.CSS_SELECTOR, f'details.tool[data-tool="{name}"] > .nested')
+        call_of = steps.find_element(By.CSS_SELECTOR, f'details.tool[data-tool="{name}"]')
+        call_of.find_element(By.TAG_NAME, "summary").click()  # opened as a person would, to look
+        nested = call_of.find_element(By.CSS_SELECTOR, ":scope > .nested")
         headers = [h.get_attribute("textContent") for h in nested.find_elements(By.CSS_SELECTOR, ".step > header")]
         assert headers and all(name in header for header in headers), (name, headers)
     own.browser.screenshot("own-tab-parallel-agents")
