@@ -53,9 +53,9 @@ class Tool:
     def parameters(self) -> dict:
         """`inputs` as a full JSON schema object."""
         if "properties" in self.inputs:
-            return {"type": "object", "required": [], **self.inputs}
+            return {"type": "object", **self.inputs}  # no empty "required"
         required = [n for n, s in self.inputs.items() if not s.get("nullable") and "default" not in s]
-        return {"type": "object", "properties": dict(self.inputs), "required": required}
+        return {"type": "object", "properties": dict(self.inputs), **({"required": required} if required else {})}
 
     def bind(self, args: tuple, kwargs: dict) -> dict:
         """Positional arguments (as model-written code passes them) to names."""
@@ -152,7 +152,7 @@ class FinalAnswerTool(Tool):
     built_in = True  # TabAgent's own: told in one sentence in a compact request
     name = "final_answer"
     description = "Gives the final answer to the task, once you have it."
-    inputs = {"answer": {"type": "string", "description": "the answer."}}
+    inputs = {"answer": {"type": "string"}}
     output_type = "any"
 
     def validate(self, arguments: dict) -> None:

@@ -149,19 +149,15 @@ class PageActor:
 
         Args:
             locator: the field (locator or CSS selector).
-            text: what to type.
-            clear: replace what it holds; false adds to it.
+            clear: replace what it holds (false: add to it).
             submit: then submit its form (or press Enter when none).
         """
         return await self._act("type_text", {"locator": locator, "text": text, "clear": clear,
                                              "submit": submit})
 
     async def select_option(self, locator: str, option: str | list[str]) -> str:
-        """Chooses an option (by label or value) in a drop-down or list box, once the user allows it.
-
-        Args:
-            option: one, or a list.
-        """
+        """Chooses an option (by label or value; a list for several) in a drop-down or list box,
+        once the user allows it."""
         return await self._act("select_option", {"locator": locator, "option": option})
 
     async def check(self, locator: str, checked: bool = True) -> str:
@@ -185,11 +181,11 @@ class PageActor:
         return await self._act("hover", {"locator": locator})
 
     async def go_back(self) -> str:
-        """Goes back one page in the tab the tools work in, once the user allows it."""
+        """Goes back one page, once the user allows it."""
         return await self._act("go_back", {})
 
     async def go_forward(self) -> str:
-        """Goes forward one page in the tab the tools work in, once the user allows it."""
+        """Goes forward one page, once the user allows it."""
         return await self._act("go_forward", {})
 
     async def scroll(self, to: str | int) -> str:

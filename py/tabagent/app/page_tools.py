@@ -140,10 +140,10 @@ class PageReader:
         return untrusted(source or reply.get("url", ""), show(reply["result"]))
 
     async def read_page(self, page: int = DEFAULT["read_page"]["page"], max_tokens: int | None = None) -> str:
-        """Reads the page the user is on (main content) as Markdown, after its title,
-        address, author, language and length. A long page comes in parts ("page 1 of 3"): call
-        again with page=2 for the next. Links show as text only: list_links gives their addresses
-        (filter by words). In a PDF, "### PDF page N" starts each of its pages.
+        """Reads the user's page (main content) as Markdown, after its title, address, author,
+        language and length. A long page comes in parts ("page 1 of 3"): call again with page=2
+        for the next. Links show as text only; list_links gives their addresses. In a PDF,
+        "### PDF page N" starts each page.
 
         Args:
             page: which part, from 1.
@@ -172,8 +172,7 @@ class PageReader:
         """Waits until a text or an element appears on the page (what a click started).
 
         Args:
-            text: words to wait for.
-            locator: or an element (locator or CSS selector).
+            locator: an element to wait for (locator or CSS selector).
             gone: wait for it to go away instead.
             timeout: seconds at most (up to 20).
         """
@@ -202,7 +201,6 @@ class PageReader:
             query: the words to find (any whitespace between them matches).
             max_results: at most this many matches.
             context_chars: characters of text around each match, each side.
-            case_sensitive: match case exactly.
         """
         return await self._read("find_in_page", {"query": query, "max_results": max_results,
                                                  "context_chars": context_chars,
@@ -258,7 +256,6 @@ class PageReader:
         Args:
             selector: CSS selector or locator of the elements; leave out for the whole page.
             max_chars: cut the HTML to this many characters.
-            keep_scripts: keep scripts, styles and comments.
         """
         args = {"max_chars": max_chars, "keep_scripts": keep_scripts}
         if selector is not None:
@@ -274,13 +271,11 @@ class PageReader:
         return await self._read("list_tabs", {}, source="the window's tabs")  # titles are page text
 
     async def read_tab(self, tab_id: int, page: int = DEFAULT["read_page"]["page"], max_tokens: int | None = None) -> str:
-        """Reads another tab of the window (ids from list_tabs) like read_page, without
+        """Reads another tab of the window like read_page (page, max_tokens as there), without
         switching to it; the user is asked first.
 
         Args:
-            tab_id: the tab's id, from list_tabs.
-            page: which part, from 1.
-            max_tokens: tokens per part, about (200 to 100000); leave out to fit your window.
+            tab_id: its id, from list_tabs.
         """
         allowed, said = await self._may("read_tab", self.tab_args(tab_id), f"reading tab {tab_id}")
         if not allowed:
