@@ -5,7 +5,7 @@
 import { MessageType } from "../shared/messages.js";
 import { askBackground } from "../shared/runtime.js";
 import { AGENTS, DEFAULT_SETTINGS, PROVIDERS, builtinModelAvailability, camelCase, loadSettings } from "../shared/settings.js";
-import { SETTINGS_LIMITS } from "../shared/wire.js";
+import { Provider, SETTINGS_LIMITS } from "../shared/wire.js";
 import { fetchModels } from "../shared/connection.js";
 import { localizePage, t, tn } from "../shared/i18n.js";
 import { initMcpSettings } from "./mcp-settings.js";
@@ -147,7 +147,7 @@ async function init() {
   const { settings, apiKey } = await loadSettings();
   // First run: where Chrome has its own model, it is the no-key default.
   const firstRun = !settings.provider && !settings.baseUrl;
-  if (firstRun && builtinAvailable) settings.provider = "builtin";
+  if (firstRun && builtinAvailable) settings.provider = Provider.builtin;
   for (const name of FIELDS) form.elements[name].value = settings[name] ?? "";
   for (const name of CHECKBOXES) form.elements[name].checked = Boolean(settings[name]);
   showFieldsFor(settings.provider);
@@ -160,7 +160,7 @@ async function init() {
 
   $("provider").addEventListener("change", () => {
     const preset = PROVIDERS[$("provider").value];
-    if (preset?.baseUrl) $("baseUrl").value = preset.baseUrl;
+    if (preset?.base_url) $("baseUrl").value = preset.base_url;
     showFieldsFor($("provider").value);
     save();
   });

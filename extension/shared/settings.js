@@ -5,23 +5,15 @@
 
 import { WHY_NO_CODE_SANDBOX } from "../browser/code-sandbox.js";
 import { readSecrets, writeSecrets } from "../browser/secrets.js";
-import { SETTINGS } from "./wire.js";
+import { PROVIDERS as PROVIDER_PRESETS, SETTINGS } from "./wire.js";
 import { t } from "./i18n.js";
 
 export const camelCase = (name) => name.replace(/_([a-z])/g, (_, letter) => letter.toUpperCase());
 
-export const PROVIDERS = Object.freeze({
-  // Chrome's own model (the Prompt API): on this device, no key, offered where available.
-  // Labels in words (not names) are read when shown, in the UI's language.
-  builtin: { get label() { return t("providerBuiltin"); }, baseUrl: "", needsKey: false, builtin: true },
-  openai: { label: "OpenAI", baseUrl: "https://api.openai.com/v1", needsKey: true },
-  openrouter: { label: "OpenRouter", baseUrl: "https://openrouter.ai/api/v1", needsKey: true },
-  groq: { label: "Groq", baseUrl: "https://api.groq.com/openai/v1", needsKey: true },
-  ollama: { label: "Ollama", baseUrl: "http://localhost:11434/v1", needsKey: false, local: true },
-  lmstudio: { label: "LM Studio", baseUrl: "http://localhost:1234/v1", needsKey: false, local: true },
-  llamacpp: { label: "llama.cpp server", baseUrl: "http://localhost:8080/v1", needsKey: false, local: true },
-  custom: { get label() { return t("providerCustom"); }, baseUrl: "", needsKey: false },
-});
+// The providers offered, in order, with their presets (wire.js, from tabagent/providers.py);
+// a label in words (not a name) is read when shown, in the UI's language.
+const labelled = (preset) => ({ ...preset, get label() { return preset.message ? t(preset.message) : preset.label; } });
+export const PROVIDERS = Object.freeze(Object.fromEntries(Object.entries(PROVIDER_PRESETS).map(([id, preset]) => [id, labelled(preset)])));
 
 // The agent kinds offered: the CodeAgent only where the browser can sandbox its code.
 const AGENT_LABELS = {
@@ -59,7 +51,7 @@ export function whatIsMissing(settings, apiKey) {
   if (PROVIDERS[settings.provider]?.builtin) return "";
   if (!settings.baseUrl) return t("missingBaseUrl");
   if (!settings.model) return t("missingModel");
-  if (PROVIDERS[settings.provider]?.needsKey && !apiKey) return t("missingKey", PROVIDERS[settings.provider].label);
+  if (PROVIDERS[settings.provider]?.needs_key && !apiKey) return t("missingKey", PROVIDERS[settings.provider].label);
   return "";
 }
 

@@ -59,7 +59,7 @@ export class ModelPicker {
   async changeProvider() {
     const preset = PROVIDERS[this.provider.value];
     const { settings, apiKey } = await loadSettings();
-    const baseUrl = preset?.baseUrl || settings.baseUrl; // "custom" keeps the address typed in settings
+    const baseUrl = preset?.base_url || settings.baseUrl; // a custom endpoint keeps the address typed in settings
     await this.save({ provider: this.provider.value, baseUrl, model: "" });
     this.listed = baseUrl;
     await this.listModels({ ...settings, provider: this.provider.value, baseUrl, model: "" }, apiKey, { fetch: true });

@@ -21,6 +21,7 @@ import uuid
 from .. import __version__
 from ..executor import LocalExecutor
 from ..hosts.cpython import CPythonHost
+from ..providers import BUILTIN, CUSTOM
 from .turn_request import AGENT_KINDS, Turns
 from .user_tools import load_user_tools
 from .wire import NOT_FATAL_ERRORS, SETTINGS, settings_from_wire
@@ -83,10 +84,10 @@ def settings_from(args) -> dict:
     for key in ("base_url", "model", "agent", "max_steps"):  # the options win
         if getattr(args, key) is not None:
             settings[key] = getattr(args, key)
-    if settings.get("provider") == "builtin":
+    if settings.get("provider") == BUILTIN:
         if not args.base_url:
             raise UsageError("Chrome's built-in model only exists in the browser: give --base-url and --model")
-        settings["provider"] = "custom"  # the endpoint given here replaces it
+        settings["provider"] = CUSTOM  # the endpoint given here replaces it
     if not settings.get("base_url"):
         raise UsageError("no endpoint: give --base-url (and --model), or --settings FILE")
     if not settings.get("model"):

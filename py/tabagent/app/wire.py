@@ -27,11 +27,12 @@ import math
 from ..context_window import DEFAULT_WINDOW
 from ..unseen import UNSEEN
 from ..events import KINDS, STATUSES
+from ..providers import PROVIDERS
 
 # The user's settings as a turn receives them, with their defaults. Numbers are bounded so
 # that a stored value from an older version, or a typo, cannot make a turn misbehave.
 SETTINGS = {
-    "provider": "",            # a key of PROVIDERS in extension/shared/settings.js
+    "provider": "",            # a key of PROVIDERS (tabagent/providers.py)
     "base_url": "",            # the OpenAI-compatible endpoint
     "model": "",
     "agent": "code",           # "code" | "tool_calling"
@@ -240,6 +241,8 @@ def javascript_module() -> str:
         "",
         _constant("SETTINGS", SETTINGS, "The settings a turn receives, with their defaults."),
         _constant("SETTINGS_LIMITS", LIMITS, "Bounds of the numeric settings: [lowest, highest]."),
+        _constant("PROVIDERS", PROVIDERS, "The model providers offered, in order, with their presets (tabagent/providers.py)."),
+        _constant("Provider", {id: id for id in PROVIDERS}, "Each provider by its id: Provider.ollama, never \"ollama\"."),
         _constant("TURN_REQUEST", list(TURN_REQUEST), "One turn, JavaScript -> Python."),
         _constant("PAGE_TOOL_REQUEST", list(PAGE_TOOL_REQUEST), "One page-tool call, Python -> JavaScript."),
         _constant("PAGE_TOOL_REPLY", list(PAGE_TOOL_REPLY), "Its reply."),
