@@ -6,7 +6,9 @@ _locales/ and extension/. Browser differences live in small modules, one per con
 extension/browser/ holds Chrome's (what the repository root loads unpacked), and
 extension/firefox/ holds Firefox's, which are dist/firefox/extension/browser/ (Chrome's
 side-panel code is not in Firefox's package at all).
-`make build` zips each folder; the e2e tests load dist/firefox/ into Firefox.
+`make build` zips each folder; the e2e tests load dist/firefox/ into Firefox. Given a folder
+(`browser_builds.py FOLDER`), it stages there instead: tests/build does, so that it never
+writes into the tree other tests read.
 """
 
 from __future__ import annotations
@@ -50,8 +52,8 @@ def _remove_others(folder: Path, kept: set[Path]) -> None:
             path.rmdir()
 
 
-def stage(browser: str, manifest: dict) -> Path:
-    folder = DIST / browser
+def stage(browser: str, manifest: dict, dist: Path = DIST) -> Path:
+    folder = dist / browser
     kept = {folder / "manifest.json"}
     modules = BROWSER_MODULES if browser == "chrome" else FIREFOX_MODULES
     left_out = {FIREFOX_MODULES, BROWSER_MODULES}
@@ -64,11 +66,11 @@ def stage(browser: str, manifest: dict) -> Path:
     return folder
 
 
-def main() -> None:
+def main(dist: Path = DIST) -> None:
     source = json.loads((ROOT / "manifest.json").read_text())
     for browser, manifest in (("chrome", chrome_manifest(source)), ("firefox", firefox_manifest(source))):
-        print(f"browser_builds: {stage(browser, manifest).relative_to(ROOT)}/ staged")
+        print(f"browser_builds: {stage(browser, manifest, dist)}/ staged")
 
 
 if __name__ == "__main__":
-    main()
+    main(Path(sys.argv[1]).resolve() if len(sys.argv) > 1 else DIST)

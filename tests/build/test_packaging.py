@@ -1,4 +1,8 @@
-"""The build: what the packed zip holds, what lint says, what the repository root may hold."""
+"""The build: what the packed zip holds, what lint says, what the repository root may hold.
+
+The packages are staged and packed in a folder of their own, from the unpacked extension
+`make check` built first: these tests run beside the unit tests, which read the tree
+(extension/shared/wire.js, dist/), and never run a make target that installs."""
 
 from __future__ import annotations
 
@@ -14,33 +18,37 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def make(target: str) -> subprocess.CompletedProcess:
-    return subprocess.run(["make", "--no-print-directory", target], cwd=ROOT, capture_output=True, text=True)
+VENDOR = ROOT / "extension" / "vendor"
 
 
 @pytest.fixture(scope="module")
-def packages():
-    """`make build`, once for the tests that read what it wrote."""
-    result = make("build")
-    assert result.returncode == 0, result.stdout + result.stderr
-    return ROOT / "dist"
+def dist(tmp_path_factory) -> Path:
+    """`make build`'s packages, staged (scripts/browser_builds.py) and packed (`make zips`, the
+    recipe `make build` runs) in a folder of this test's."""
+    assert (VENDOR / "build-info.json").is_file(), "extension/vendor/ is not built: run `make unpacked` (make check does)"
+    folder = tmp_path_factory.mktemp("dist")
+    staged = subprocess.run([sys.executable, str(ROOT / "scripts" / "browser_builds.py"), str(folder)], capture_output=True, text=True)
+    assert staged.returncode == 0, staged.stdout + staged.stderr
+    packed = subprocess.run(["make", "--no-print-directory", "zips", f"DIST={folder}"], cwd=ROOT, capture_output=True, text=True)
+    assert packed.returncode == 0, packed.stdout + packed.stderr
+    return folder
 
 
-def _zip_files(browser: str) -> list[str]:
+def _zip_files(browser: str, dist: Path) -> list[str]:
     version = json.loads((ROOT / "manifest.json").read_text())["version"]
-    names = zipfile.ZipFile(ROOT / "dist" / f"tabagent-{browser}-{version}.zip").namelist()
+    names = zipfile.ZipFile(dist / f"tabagent-{browser}-{version}.zip").namelist()
     return [n for n in names if not n.endswith("/")]
 
 
-def _zip_manifest(browser: str) -> dict:
+def _zip_manifest(browser: str, dist: Path) -> dict:
     version = json.loads((ROOT / "manifest.json").read_text())["version"]
-    with zipfile.ZipFile(ROOT / "dist" / f"tabagent-{browser}-{version}.zip") as archive:
+    with zipfile.ZipFile(dist / f"tabagent-{browser}-{version}.zip") as archive:
         return json.loads(archive.read("manifest.json"))
 
 
-def test_each_browsers_zip_ships_the_extension_and_nothing_else(packages):
+def test_each_browsers_zip_ships_the_extension_and_nothing_else(dist):
     for browser in ("chrome", "firefox"):
-        files = _zip_files(browser)
+        files = _zip_files(browser, dist)
         assert "manifest.json" in files
         for needed in (
             "extension/background/service-worker.js",
@@ -62,8 +70,8 @@ def test_each_browsers_zip_ships_the_extension_and_nothing_else(packages):
         assert not [n for n in files if n.startswith("extension/firefox/")], browser
 
 
-def test_each_package_has_its_browsers_modules(packages):
-    chrome, firefox = (ROOT / "dist" / "chrome" / "extension" / "browser"), (ROOT / "dist" / "firefox" / "extension" / "browser")
+def test_each_package_has_its_browsers_modules(dist):
+    chrome, firefox = (dist / "chrome" / "extension" / "browser"), (dist / "firefox" / "extension" / "browser")
     assert (chrome / "python-host.js").read_text() == (ROOT / "extension" / "browser" / "python-host.js").read_text()
     assert (firefox / "python-host.js").read_text() == (ROOT / "extension" / "firefox" / "python-host.js").read_text()
     assert "chrome.offscreen" not in (firefox / "python-host.js").read_text()
@@ -78,17 +86,17 @@ def test_each_package_has_its_browsers_modules(packages):
         assert set(export.findall(module.read_text())) == set(export.findall(twin.read_text())), module.name
 
 
-def test_chromes_manifest_is_the_source_without_firefoxs_sidebar(packages):
+def test_chromes_manifest_is_the_source_without_firefoxs_sidebar(dist):
     source = json.loads((ROOT / "manifest.json").read_text())
-    chrome = _zip_manifest("chrome")
+    chrome = _zip_manifest("chrome", dist)
     assert chrome["side_panel"] == source["side_panel"] and chrome["sandbox"] == source["sandbox"]
     assert "sidebar_action" not in chrome
     assert {"sidePanel", "offscreen"} <= set(chrome["permissions"])
     assert chrome["background"]["service_worker"] == "extension/background/service-worker.js"
 
 
-def test_firefoxs_manifest_has_a_sidebar_an_event_page_and_a_stable_id(packages):
-    firefox = _zip_manifest("firefox")
+def test_firefoxs_manifest_has_a_sidebar_an_event_page_and_a_stable_id(dist):
+    firefox = _zip_manifest("firefox", dist)
     assert firefox["sidebar_action"]["default_panel"] == "extension/sidepanel/sidepanel.html"
     assert firefox["background"] == {"type": "module", "scripts": ["extension/background/service-worker.js"]}
     gecko = firefox["browser_specific_settings"]["gecko"]
@@ -103,18 +111,18 @@ def test_firefoxs_manifest_has_a_sidebar_an_event_page_and_a_stable_id(packages)
     assert "_execute_sidebar_action" in firefox["commands"] and "toggle-panel" not in firefox["commands"]
 
 
-def _lint(browser: str) -> dict:
-    folder = ROOT / "dist" / browser
-    result = subprocess.run([str(ROOT / "node_modules" / ".bin" / "web-ext"), "lint", "--source-dir", str(folder), "--output", "json",
+def _lint(folder: Path) -> subprocess.Popen:
+    return subprocess.Popen([str(ROOT / "node_modules" / ".bin" / "web-ext"), "lint", "--source-dir", str(folder), "--output", "json",
                              "--ignore-files", "!extension/vendor/**/*.zip"],
-                            cwd=ROOT, capture_output=True, text=True)
-    return json.loads(result.stdout)
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
 @pytest.fixture(scope="module")
-def lint_reports(packages):
-    """What `make lint` reports on each package, read once (web-ext lint takes 15-30 s a package)."""
-    return {browser: _lint(browser) for browser in ("chrome", "firefox")}
+def lint_reports(dist):
+    """What `make lint` reports on each package, read once, both at the same time (web-ext
+    lint takes 10-30 s a package, mostly waiting on one core)."""
+    running = {browser: _lint(dist / browser) for browser in ("chrome", "firefox")}
+    return {browser: json.loads(linting.communicate()[0]) for browser, linting in running.items()}
 
 
 def test_make_lint_lints_both_packages_as_these_tests_do():
