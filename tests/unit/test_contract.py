@@ -301,3 +301,16 @@ def test_the_picture_limits_are_written_only_in_wire_py():
     words = re.compile(rf"\b{limits['max_pictures']}\s+(?:pictures|Bilder)\b|\b{limits['max_file_mb']}\s*MB\b", re.I)
     strings = {p: p.read_text() for p in (ROOT / "_locales").glob("*/messages.json")}
     assert where(words, strings) == {}
+
+
+def test_a_setting_has_one_spelling_outside_the_migration():
+    """Settings are stored and read under wire.py's names; the camelCase second spelling an
+    older version stored (baseUrl, maxSteps) is known to settings-migration.js alone, which
+    respells it. Form fields take the setting's name too; _locales' message names may differ."""
+    old = [camel(name) for name in wire.SETTINGS if camel(name) != name]
+    spelled = re.compile(r"\b(%s)\b" % "|".join(old))
+    pages = {p: re.sub(r"<!--.*?-->|data-i18n(?:-\w+)?=\"\w+\"", "", p.read_text(), flags=re.S)
+             for p in EXTENSION.rglob("*.html") if "vendor" not in p.parts}
+    assert where(spelled, {**javascript_files(), **pages}, allowed={"settings-migration.js"}) == {}
+    python = {str(p.relative_to(ROOT)): [s for s in strings if spelled.search(s)] for p, strings in python_strings().items()}
+    assert {p: found for p, found in python.items() if found} == {}

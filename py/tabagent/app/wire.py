@@ -4,9 +4,9 @@ One spelling on the wire, snake_case, and one set of defaults. extension/shared/
 generated from this module by the build (`make build`) and imported by every context (the
 content scripts too, bundled); a test fails when it drifts, and tests/unit/test_contract.py fails when a JavaScript
 or Python file spells one of these names or values by hand instead of importing it.
-The extension keeps its settings in camelCase (chrome.storage, the options page) and
-extension/shared/settings.js derives those names from SETTINGS; the settings page takes its
-list of fields and their bounds from here, so a new setting is one line here, its label in
+The extension keeps its settings under these names too (chrome.storage, the options page's
+fields; extension/shared/settings-migration.js respells what an older version stored); the
+settings page takes its list of fields and their bounds from here, so a new setting is one line here, its label in
 _locales/*/messages.json and its place in extension/options/options.html (a test says which
 is missing).
 
