@@ -46,6 +46,16 @@ def _zip_manifest(browser: str, dist: Path) -> dict:
         return json.loads(archive.read("manifest.json"))
 
 
+def test_packing_installs_nothing_and_builds_nothing_in_the_tree():
+    """`make build` ran here once: its prerequisites ran `npm ci` when package-lock.json was
+    newer than the last install (emptying a node_modules other checkouts shared) and rewrote
+    extension/shared/wire.js while the unit tests beside these read it."""
+    plan = subprocess.run(["make", "--no-print-directory", "-n", "zips", "DIST=/elsewhere"], cwd=ROOT,
+                          capture_output=True, text=True).stdout
+    assert "build --source-dir /elsewhere/$browser --artifacts-dir /elsewhere" in plan
+    assert not re.search(r"npm (ci|install)|pip install|scripts/(build|browser_builds)\.py", plan), plan
+
+
 def test_each_browsers_zip_ships_the_extension_and_nothing_else(dist):
     for browser in ("chrome", "firefox"):
         files = _zip_files(browser, dist)
