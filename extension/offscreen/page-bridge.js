@@ -3,6 +3,8 @@
 // confirm() waits for the user's answer to a confirmation the agent has emitted, which the
 // side panel sends back through the service worker (MessageType.answerConfirmation); ask()
 // waits, with no timeout, for the user's answer to a hand-back (MessageType.answerHandBack).
+// A confirmation that carries a form (an MCP server's elicitation) is answered with the values
+// typed: the wait then resolves to wire.js FORM_ANSWER as JSON text.
 
 import { CONFIRMATION_DECISIONS, Decision, EntryPoint } from "../shared/wire.js";
 import { MessageType, Target } from "../shared/messages.js";
@@ -43,7 +45,8 @@ export function pageBridge(conversationId, agentTab = null) {
       handed.add(id);
       return new Promise((resolve) => handedBack.set(id, { conversationId, resolve }));
     },
-    // The turn is over (finished or stopped): questions still open no longer matter.
+    // The turn is over (finished or stopped): questions still open no longer matter (a
+    // form still open is cancelled: FORM_ANSWER with no values).
     close() {
       for (const id of asked) settle(id, Decision.deny);
       for (const id of handed) handBack(id, null);
@@ -51,11 +54,11 @@ export function pageBridge(conversationId, agentTab = null) {
   };
 }
 
-function settle(id, decision) {
+function settle(id, decision, values) {
   const entry = waiting.get(id);
   if (!entry) return false;
   waiting.delete(id);
-  entry.resolve(decision);
+  entry.resolve(values === undefined ? decision : JSON.stringify({ decision, values }));
   return true;
 }
 
@@ -75,12 +78,19 @@ export async function answerHandBack({ conversationId, id, answer }) {
 }
 
 const DECISIONS = new Set(CONFIRMATION_DECISIONS);
+const isPlain = (value) =>
+  ["string", "number", "boolean"].includes(typeof value) || (Array.isArray(value) && value.every((one) => typeof one === "string"));
 
-export async function answerConfirmation({ conversationId, id, decision }) {
+// values: for a form, its fields' values by name (plain values only; Python checks each
+// against its field again).
+export async function answerConfirmation({ conversationId, id, decision, values }) {
   if (!DECISIONS.has(decision)) throw new Error(`“${decision}” is not an answer: ${CONFIRMATION_DECISIONS.join(", ")}.`);
+  if (values !== undefined && (values === null || typeof values !== "object" || !Object.values(values).every(isPlain))) {
+    throw new Error("A form's answer is its fields' values, each a text, a number, a yes or no, or a list of choices.");
+  }
   // Answered already, or the turn has ended: there is nobody waiting any more.
   if (waiting.get(id)?.conversationId !== conversationId) return { answered: false };
-  return { answered: settle(id, decision) };
+  return { answered: settle(id, decision, values) };
 }
 
 // One tool called by hand (MessageType.callTool): the exact text a model would get, and the

@@ -5,6 +5,11 @@
 // "always" is chosen, the user sees all the model reads of a tool: its description and each
 // parameter's, and the whole schema; what the server wrote is shown with every character that
 // draws nothing written out (unseen-text.js), as the model reads it.
+//
+// A tool's hints (its annotations: read-only, destructive, idempotent, open world) are the
+// server's word: shown, and used only to ask more. "Always" for a tool that may destroy (not
+// said to be read-only nor harmless) takes a second look before it is saved
+// (`second_look`); without it the turn asks every call (mcp_servers.policy_for).
 
 import { MessageType } from "../shared/messages.js";
 import { askBackground } from "../shared/runtime.js";
@@ -30,26 +35,63 @@ function policySelect(server, tool) {
   const chosen = server.tools?.[tool.name]?.policy ?? DEFAULT_POLICY;
   const select = el("select", { "aria-label": t("mcpPolicyFor", shownWithin(tool.name, 120)), "data-tool": tool.name },
     ...MCP_POLICIES.map((policy) => el("option", { value: policy, selected: policy === chosen }, t(POLICY_LABELS[policy]))));
-  select.addEventListener("change", () => choose(server, tool, select.value));
+  select.addEventListener("change", () => {
+    if (select.value === "always" && tool.annotations?.destructive) return secondLook(server, tool, select);
+    return choose(server, tool, select.value);
+  });
   return select;
 }
 
-// The policy goes with the definition the user saw when choosing it.
-function choose(server, tool, policy) {
-  server.tools = { ...(server.tools ?? {}), [tool.name]: { policy, fingerprint: tool.fingerprint } };
+// "Always" for a tool that may destroy: said plainly, and saved only once the user says so again.
+function secondLook(server, tool, select) {
+  select.after(secondLookBox(server, tool));
+}
+
+function secondLookBox(server, tool) {
+  return el("p", { class: "mcp-second-look", role: "alert" }, t("mcpDestructiveAlways"),
+    el("button", { type: "button", class: "mcp-always-anyway", onclick: () => choose(server, tool, "always", true) }, t("mcpAlwaysAnyway")),
+    el("button", { type: "button", onclick: () => choose(server, tool, DEFAULT_POLICY) }, t("mcpKeepAsking")));
+}
+
+// The policy goes with the definition the user saw when choosing it (and, for "always" on a
+// tool that may destroy, with the second look they took).
+function choose(server, tool, policy, secondLookTaken = false) {
+  const chosen = { policy, fingerprint: tool.fingerprint, ...(secondLookTaken ? { second_look: true } : {}) };
+  server.tools = { ...(server.tools ?? {}), [tool.name]: chosen };
   return save();
+}
+
+const HINTS = [["read_only", "mcpHintReadOnly"], ["destructive", "mcpHintDestructive"], ["idempotent", "mcpHintIdempotent"], ["open_world", "mcpHintOpenWorld"]];
+
+// The server's hints about a tool, as it gave them (the spec's defaults where it gave none).
+function hintList(annotations) {
+  if (!annotations) return null;
+  const said = HINTS.filter(([key]) => annotations[key]).map(([key, label]) => el("li", { "data-hint": key }, t(label)));
+  return el("ul", { class: "mcp-hints", "aria-label": t("mcpHints") }, ...said);
+}
+
+function outputSchema(schema) {
+  if (!schema) return null;
+  return el("details", { class: "mcp-tool-output" }, el("summary", {}, t("mcpOutputSchema")),
+    el("pre", {}, shown(JSON.stringify(schema, null, 2))));
 }
 
 function toolItem(server, tool) {
   const stored = server.tools?.[tool.name];
   const changed = stored?.fingerprint && stored.fingerprint !== tool.fingerprint;
+  // "Always" chosen before the server said the tool may destroy (or before this was asked):
+  // the turn asks every call until the user takes the second look.
+  const unlooked = stored?.policy === "always" && tool.annotations?.destructive && stored.second_look !== true;
   return el("li", { class: "mcp-tool", "data-tool": tool.name, "data-changed": changed ? "true" : "false" },
     el("code", {}, shownWithin(tool.name, 120)),
     el("p", { class: "mcp-tool-description" }, shown(tool.description)),
+    hintList(tool.annotations),
     parameterList(tool.parameters),
+    outputSchema(tool.output_schema),
     policySelect(server, tool),
+    unlooked && !changed ? secondLookBox(server, tool) : null,
     changed ? el("p", { class: "mcp-changed", role: "alert" }, t("mcpToolChanged"),
-      el("button", { type: "button", onclick: () => choose(server, tool, stored.policy) }, t("mcpAcceptChange"))) : null);
+      el("button", { type: "button", onclick: () => choose(server, tool, stored.policy, stored.second_look === true) }, t("mcpAcceptChange"))) : null);
 }
 
 // Each parameter as the model reads it (name, type, whether required, description), then the

@@ -36,7 +36,7 @@ export const MessageType = Object.freeze({
   // Service worker -> offscreen document.
   runTurn: "run-turn", // { turnId, and wire.js TURN_REQUEST in camelCase: conversationId, task, ... } (offscreen/turn-request.js), and agentTab: the tab the page tools work on
   // Side panel -> service worker -> offscreen document: the page tools.
-  answerConfirmation: "answer-confirmation", // { conversationId, id, decision: wire.js CONFIRMATION_DECISIONS } -> { answered }
+  answerConfirmation: "answer-confirmation", // { conversationId, id, decision: wire.js CONFIRMATION_DECISIONS, values? (a form's) } -> { answered }
   // Side panel -> service worker -> offscreen document: the user's answer to ask_user (a hand-back).
   answerHandBack: "answer-hand-back", // { conversationId, id, answer: text } -> { answered }
   listTools: "list-tools", // {} -> { tools: [{ name, description, parameters, signature }], problems }

@@ -240,13 +240,27 @@ export const EVENT_KINDS = Object.freeze({
     "message",
     "details",
     "site",
-    "decision"
+    "decision",
+    "answers",
+    "form"
   ],
   "hand_back": [
     "id",
     "kind",
     "question",
     "answer"
+  ],
+  "tool_progress": [
+    "name",
+    "progress",
+    "total",
+    "message"
+  ],
+  "server_log": [
+    "server",
+    "level",
+    "logger",
+    "message"
   ],
   "error": [
     "message",
@@ -301,6 +315,8 @@ export const EventKind = Object.freeze({
   "code_output": "code_output",
   "confirmation": "confirmation",
   "hand_back": "hand_back",
+  "tool_progress": "tool_progress",
+  "server_log": "server_log",
   "error": "error",
   "final_answer": "final_answer",
   "done": "done",
@@ -458,7 +474,14 @@ export const CONFIRMATION_DECISIONS = Object.freeze([
   "once",
   "turn",
   "site",
-  "deny"
+  "deny",
+  "cancel"
+]);
+
+// The answer to a confirmation that carries a form.
+export const FORM_ANSWER = Object.freeze([
+  "decision",
+  "values"
 ]);
 
 // Each of them by its name: Decision.deny, never "deny".
@@ -466,7 +489,8 @@ export const Decision = Object.freeze({
   "once": "once",
   "turn": "turn",
   "site": "site",
-  "deny": "deny"
+  "deny": "deny",
+  "cancel": "cancel"
 });
 
 // What may happen when the model calls an MCP tool; the first is the default.

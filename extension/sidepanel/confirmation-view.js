@@ -15,6 +15,7 @@ import { shown } from "../shared/unseen-text.js";
 const DETAILS = {
   page: "confirmPage", element: "confirmElement", locator: "confirmLocator", text: "confirmText", url: "confirmUrl",
   server: "confirmServer", tool: "confirmTool", arguments: "confirmArguments", changed: "confirmChanged", // an MCP tool's call
+  asks: "confirmServerAsks", request: "confirmSamplingRequest", reply: "confirmSamplingReply", // what an MCP server asks
 };
 const ANSWERS = [
   [Decision.once, "allowOnce"],
@@ -22,8 +23,8 @@ const ANSWERS = [
   [Decision.site, "allowOnSite"], // offered for actions on a page (event.data.site)
   [Decision.deny, "denyIt"],
 ];
-const DECIDED = {
-  once: "allowedOnce", turn: "allowedForTurn", site: "allowedOnSite", deny: "denied", ended: "notAnswered",
+export const DECIDED = {
+  once: "allowedOnce", turn: "allowedForTurn", site: "allowedOnSite", deny: "denied", cancel: "cancelled", ended: "notAnswered",
   allowed_by_settings: "allowedBySettings", refused_by_settings: "refusedBySettings", // the site's rule answered
 };
 
@@ -35,7 +36,7 @@ const hostOf = (site) => {
   }
 };
 
-function detailList(details) {
+export function detailList(details) {
   const rows = Object.entries(DETAILS)
     .filter(([key]) => details?.[key] != null && details[key] !== "")
     .flatMap(([key, label]) => [h("dt", {}, t(label)), h("dd", { "data-detail": key }, shown(details[key]))]);
@@ -44,9 +45,11 @@ function detailList(details) {
 
 export class ConfirmationView {
   constructor(event) {
-    const { id, tool, message, details, site } = event.data;
+    const { id, tool, message, details, site, answers } = event.data;
     this.question = { conversationId: event.conversation_id, id };
-    this.buttons = ANSWERS.filter(([decision]) => decision !== Decision.site || site).map(([decision, label]) =>
+    // answers: the only answers offered, when the question says (an MCP server's request: once or not).
+    const offered = ([decision]) => (decision !== Decision.site || site) && (!answers || answers.includes(decision));
+    this.buttons = ANSWERS.filter(offered).map(([decision, label]) =>
       h("button", { type: "button", "data-decision": decision, onclick: () => this.answer(decision) }, t(label, hostOf(site))),
     );
     this.outcome = h("p", { class: "confirmation-outcome", role: "status", hidden: true });

@@ -4,6 +4,9 @@
 import { h } from "../shared/dom.js";
 import { EventKind } from "../shared/wire.js";
 import { t } from "../shared/i18n.js";
+import { shown } from "../shared/unseen-text.js";
+
+const NOT_A_CALL = new Set([EventKind.compaction, EventKind.server_log]); // kept in the trace by their kind
 
 function pretty(text) {
   try {
@@ -25,7 +28,7 @@ function usageOf(usage) {
 export function traceAsJson(calls) {
   return calls.map((event) => ({
     agent: event.agent, depth: event.depth, step: event.step,
-    ...(event.kind === EventKind.compaction ? { kind: EventKind.compaction } : {}), ...event.data,
+    ...(NOT_A_CALL.has(event.kind) ? { kind: event.kind } : {}), ...event.data,
   }));
 }
 
@@ -50,6 +53,7 @@ export class TraceView {
 
   call(event, index) {
     if (event.kind === EventKind.compaction) return this.compaction(event, index);
+    if (event.kind === EventKind.server_log) return this.serverLog(event, index);
     const { status, started, ended, request, response, url, usage } = event.data;
     const timing = ended && started ? `${Math.round((ended - started) * 1000)} ms` : "";
     const title = `${index + 1}. ${t("agentStepLabel", event.agent, event.step)} · ${status ?? t("noAnswer")} · ${timing}${usageOf(usage)}`;
@@ -63,6 +67,13 @@ export class TraceView {
       h("h3", {}, t("received")),
       h("pre", { class: "call-response" }, response || t("nothingReceived")),
     );
+  }
+
+  // A log message from an MCP server (docs/events.md server_log), as it wrote it.
+  serverLog(event, index) {
+    const { server, level, logger, message } = event.data;
+    return h("div", { class: "trace-server-log", "data-level": level },
+      `${index + 1}. ${t("serverLog", server, level)} ${logger ? `${shown(logger)}: ` : ""}${shown(message)}`);
   }
 
   // A compaction: what was dropped or summarised so that the next request fits.

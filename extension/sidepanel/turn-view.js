@@ -10,12 +10,14 @@ import { attachedList } from "./attachments-view.js";
 import { ConfirmationView } from "./confirmation-view.js";
 import { HandBackView } from "./hand-back-view.js";
 import { ownTabLine } from "./own-tab-view.js";
+import { FormView } from "./form-view.js";
 import { codeBlock, LiveMarkdown, renderMarkdown, stopRendering } from "./markdown.js";
 import { answerActions, editButton } from "./message-actions.js";
 import { turnError } from "./error-actions.js";
 import { StepsView } from "./steps-view.js";
 import { ThinkingView } from "./thinking-view.js";
 import { t, tn } from "../shared/i18n.js";
+import { shown } from "../shared/unseen-text.js";
 import { EventKind, NOT_FATAL_ERRORS, NotFatal, Status } from "../shared/wire.js";
 
 // Which errors do not end the turn, and whether each is told in its step or beside the answer
@@ -181,15 +183,44 @@ export class TurnView {
       result,
     );
     this.step(event).section.append(details);
-    this.calls.set(`${event.depth}/${id}`, { result, details });
+    const call = { result, details, name };
+    this.calls.set(`${event.depth}/${id}`, call);
+    this.running ??= new Map(); // tool name -> its newest call still running, for its progress
+    this.running.set(name, call);
     this.nestUnder[event.depth] = nested;
     this.nestFor.set(`${event.depth}/${name}`, nested);
+  }
+
+  // What an MCP server reports of a call under way: a bar when it gives a total, its words
+  // (shown as written out), else a count; under the newest call of that tool still running.
+  on_tool_progress(event) {
+    const call = this.running?.get(event.data.name);
+    if (!call || !call.result.classList.contains("pending")) return;
+    const { progress, total, message } = event.data;
+    call.progress ??= h("div", { class: "tool-progress" }, h("progress", {}), h("span", { class: "tool-progress-text" }));
+    const [bar, text] = call.progress.children;
+    if (total) bar.setAttribute("max", String(total));
+    if (total) bar.value = Math.min(progress, total);
+    else bar.removeAttribute("value"); // no total: an indeterminate bar
+    text.textContent = [total ? t("progressOf", progress, total) : String(progress), message ? shown(message) : ""].filter(Boolean).join(" · ");
+    if (!call.progress.isConnected) call.details.after(call.progress); // under the call, seen while it is folded
+  }
+
+  // A log message an MCP server sent: in the turn's steps, and in its trace with the model
+  // calls, as the server wrote it.
+  on_server_log(event) {
+    const { server, level, logger, message } = event.data;
+    const where = event.step > 0 ? this.step(event).section : this.trace;
+    const said = logger ? `${shown(logger)}: ${shown(message)}` : shown(message);
+    where.append(h("div", { class: `server-log level-${level}` }, t("serverLog", server, level), " ", said));
+    this.modelCalls.push(event);
   }
 
   on_tool_result(event) {
     const call = this.calls.get(`${event.depth}/${event.data.id}`);
     if (!call) return;
     call.result.classList.remove("pending");
+    call.progress?.remove();
     call.result.classList.toggle("error", Boolean(event.data.is_error));
     call.result.textContent = event.data.result;
     call.details.classList.toggle("failed", Boolean(event.data.is_error));
@@ -262,7 +293,7 @@ export class TurnView {
     this.confirmations ??= new Map();
     let box = this.confirmations.get(event.data.id);
     if (!box) {
-      box = new ConfirmationView(event);
+      box = event.data.form ? new FormView(event) : new ConfirmationView(event);
       this.confirmations.set(event.data.id, box);
       this.step(event).section.append(box.element);
     }

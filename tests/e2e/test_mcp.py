@@ -120,7 +120,7 @@ def test_a_denied_call_never_reaches_the_server(chat, model, mcp):
 
 def test_policies_always_and_off(chat, model, mcp):
     fingerprints = {t["name"]: t["fingerprint"] for t in check(chat)["tools"]}
-    use_servers(chat, server_entry(mcp, {"add": {"policy": "always", "fingerprint": fingerprints["add"]},
+    use_servers(chat, server_entry(mcp, {"add": {"policy": "always", "second_look": True, "fingerprint": fingerprints["add"]},
                                          "fail": {"policy": "off", "fingerprint": fingerprints["fail"]}}))
     model.script(call("lab__add", a=1, b=1), Reply(text="2."))
     send(chat, "1 + 1 on the lab")
@@ -147,7 +147,7 @@ def test_the_model_s_python_calls_mcp_tools_and_each_call_still_asks(chat, model
 
 def test_stop_during_a_long_call_cancels_it_on_the_server(chat, model, mcp):
     fingerprint = {t["name"]: t["fingerprint"] for t in check(chat)["tools"]}["slow"]
-    use_servers(chat, server_entry(mcp, {"slow": {"policy": "always", "fingerprint": fingerprint}}))
+    use_servers(chat, server_entry(mcp, {"slow": {"policy": "always", "second_look": True, "fingerprint": fingerprint}}))
     before = mcp.cancelled_calls()
     model.script(call("lab__slow", seconds=60), Reply(text="never"))
     send(chat, "Wait a minute on the lab")
@@ -189,7 +189,7 @@ def test_a_tool_the_server_adds_is_offered_from_the_next_turn_on(panel, model):
     with MCPTestServer() as growing:
         use_servers(panel, server_entry(growing))
         fingerprint = {t["name"]: t["fingerprint"] for t in check(panel)["tools"]}["grow"]
-        use_servers(panel, server_entry(growing, {"grow": {"policy": "always", "fingerprint": fingerprint}}))
+        use_servers(panel, server_entry(growing, {"grow": {"policy": "always", "second_look": True, "fingerprint": fingerprint}}))
         model.script(call("lab__grow"), Reply(text="Grown."), Reply(text="I see a new tool."))
         send(panel, "Grow the lab")
         wait_for_status(panel, "ok")

@@ -80,8 +80,9 @@ def code_reply(code: str) -> str:
 
 @pytest.mark.parametrize("where", ["local", "sandbox"])
 async def test_the_code_agent_calls_the_reference_servers_hyphenated_tools(everything_http, where):
-    """12 of the reference server's 13 tools have a '-' in their name: the model writes a
-    Python name, the call reaches the tool by its real name, results come back to the code."""
+    """13 of the reference server's 14 tools (get-roots-list is offered to a client with roots)
+    have a '-' in their name: the model writes a Python name, the call reaches the tool by its
+    real name, results come back to the code."""
     async with MCPClient(everything_http.url, name="everything") as client:
         model = ScriptedModel([
             code_reply("total = everything__get_sum(a=2, b=40)\nprint(total)\n"
@@ -93,7 +94,7 @@ async def test_the_code_agent_calls_the_reference_servers_hyphenated_tools(every
         assert await agent.run("What is 2 + 40?") == "The sum of 2 and 40 is 42."
     prompt = model.calls[0]["messages"][0]["content"]
     defined = re.findall(r"^def (\S+?)\(", prompt, re.MULTILINE)
-    assert "everything__get_sum" in defined and len([n for n in defined if n.startswith("everything__")]) == 13
+    assert "everything__get_sum" in defined and len([n for n in defined if n.startswith("everything__")]) == 14
     assert all(name.isidentifier() for name in defined), defined
     assert 'location: "New York" | "Chicago" | "Los Angeles"' in prompt  # the values it takes
     observed = model.calls[1]["messages"][-1]["content"]
@@ -151,7 +152,7 @@ async def test_the_resources_tool_lists_the_reference_servers_resources_and_temp
 
     server = {"id": "e", "name": "everything", "url": everything_http.url}
     shown = {t["name"]: t for t in (await check_server(server, {}))["tools"]}
-    server["tools"] = {"resources": {"policy": "always", "fingerprint": shown["resources"]["fingerprint"]}}
+    server["tools"] = {"resources": {"policy": "always", "second_look": True, "fingerprint": shown["resources"]["fingerprint"]}}
     connections = await ServerConnections().open([server], {})
     try:
         [resources] = [t for t in connections.tools(consent=None, conversation_id="c") if t.remote_name == "resources"]

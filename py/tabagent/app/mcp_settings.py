@@ -6,8 +6,8 @@ from __future__ import annotations
 from ..mcp import MCPClient, MCPError
 from ..mcp.tools import MAX_RESULT_CHARS, MCPTool, cut
 from ..unseen import bounded, shown
-from .mcp_servers import (CONNECT_TIMEOUT, RESOURCES, ServerConnections, fingerprint, offers_resources,
-                          server_headers)
+from .mcp_servers import (CONNECT_TIMEOUT, RESOURCES, ServerConnections, annotations_shown, fingerprint,
+                          offers_resources, server_headers)
 
 
 async def check_server(server: dict, headers: dict, host=None) -> dict:
@@ -37,7 +37,10 @@ def shown_to_user(tool: MCPTool) -> dict:
     """A tool as settings show it: what the model is told (description, parameters with their
     descriptions), under the server's name for it, with the fingerprint of exactly that."""
     return {"name": tool.remote_name, "shown_name": bounded(tool.remote_name, 120), "description": tool.description,
-            "fingerprint": fingerprint(tool), "parameters": tool.parameters}
+            "fingerprint": fingerprint(tool), "parameters": tool.parameters,
+            "annotations": annotations_shown(tool.definition),
+            "output_schema": tool.definition.get("outputSchema") if isinstance(tool.definition.get("outputSchema"), dict)
+            else None}
 
 
 async def listed_tools(servers: list[dict], headers: dict, host=None) -> tuple[list, list[str]]:

@@ -74,3 +74,14 @@ class JsonBridge:
     async def ask(self, id) -> str | None:
         answer = json.loads(str(await self.host.ask(id)))
         return answer if isinstance(answer, str) else None
+
+    async def fill(self, id) -> dict:
+        """The user's answer to a `confirmation` carrying a form: wire.FORM_ANSWER, the values
+        typed only when they sent it (the page bridge resolves the same wait as JSON text)."""
+        try:
+            answer = json.loads(str(await self.host.confirm(id)))
+        except ValueError:
+            answer = None
+        decision = answer.get("decision") if isinstance(answer, dict) else None
+        return {"decision": decision if decision in DECISIONS else "cancel",
+                "values": answer.get("values") if decision == "once" else None}

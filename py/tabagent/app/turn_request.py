@@ -127,11 +127,15 @@ def build_agent(request: dict, listener, *, tools=(), executor_factory=None, hos
                             sight=sight), hand_back_tool(bridge, consent)]
     # The user's MCP servers' tools, each call as its policy says.
     served = [*mcp.tools(consent, request["conversation_id"])] if consent is not None and mcp is not None else []
+    instructions = instructions_for(settings)
+    if served:  # what a server samples goes to the user's model, if they allow it; its instructions marked
+        mcp.requests.model = model
+        instructions = "\n\n".join(part for part in (instructions, mcp.instructions(served)) if part)
     # Each managed agent in a tab of its own, when the turn works in one (own_tabs.py).
     tools_for = tools_for_members(page, page_set, tools, served) if page is not None and settings["own_tab"] else None
     agent = _agent(top, model, [*tools, *page_set(page), *served], executor_factory, tools_for=tools_for,
                    conversation_id=request["conversation_id"], memory=memory, listeners=[listener],
-                   instructions=instructions_for(settings), context=context, sight=sight,
+                   instructions=instructions, context=context, sight=sight,
                    tool_set=settings.get("tool_set", SETTINGS["tool_set"]))
     if isinstance(consent, AskTheUser):
         consent.emit = agent.emit  # confirmations are the turn's events, in its sequence
@@ -200,7 +204,8 @@ class Turns:
         if build.get("model") is None:
             request = await endpoint_recognised(request, build.get("host"))
         mcp = await ServerConnections().open(servers_from_wire(request.get("mcp_servers")),
-                                             request.get("mcp_headers") or {}, build.get("host"))
+                                             request.get("mcp_headers") or {}, build.get("host"),
+                                             asking=build.get("page") is not None)
         try:
             agent = build_agent(request, lambda event: emit(event.to_dict()), mcp=mcp, **build)
         except UnreadableMemory as error:  # an imported file's, or a newer version's: said in words

@@ -75,8 +75,12 @@ TURN_REQUEST = ("conversation_id", "task", "context", "memory", "settings", "api
 MCP_SERVER = ("id", "name", "url", "enabled", "tools")
 MCP_POLICIES = ("ask", "conversation", "always", "off")
 # The user's answers to a `confirmation`: allow once, allow that tool for the turn, allow
-# actions on the page's site for the turn (offered for actions on a page), or deny.
-CONFIRMATION_DECISIONS = ("once", "turn", "site", "deny")
+# actions on the page's site for the turn (offered for actions on a page), deny, or cancel (a
+# form a server asked for, put away without an answer: mcp_requests.py).
+CONFIRMATION_DECISIONS = ("once", "turn", "site", "deny", "cancel")
+# The answer to a `confirmation` that carries a form (an MCP server's elicitation): the
+# decision ("once" sends the form) and the values typed, by field name (the panel -> Python).
+FORM_ANSWER = ("decision", "values")
 # One page-tool call, Python -> JavaScript (the page bridge) -> the service worker, and its reply.
 PAGE_TOOL_REQUEST = ("name", "args", "tab_id", "expect_url")
 PAGE_TOOL_REPLY = ("ok", "result", "error", "tab_id", "url", "title")
@@ -271,6 +275,7 @@ def javascript_module() -> str:
                   "Each of those types by its name: SandboxMessage.tool_call, never \"tool-call\"."),
         _constant("MCP_SERVER", list(MCP_SERVER), "One MCP server as a turn receives it."),
         _constant("CONFIRMATION_DECISIONS", list(CONFIRMATION_DECISIONS), "The answers to a confirmation."),
+        _constant("FORM_ANSWER", list(FORM_ANSWER), "The answer to a confirmation that carries a form."),
         _constant("Decision", {decision: decision for decision in CONFIRMATION_DECISIONS},
                   "Each of them by its name: Decision.deny, never \"deny\"."),
         _constant("MCP_POLICIES", list(MCP_POLICIES), "What may happen when the model calls an MCP tool; the first is the default."),

@@ -28,8 +28,13 @@ CLIENT_INFO = {"name": "TabAgent", "version": "1"}
 MAX_PAGES = 50       # of a paged list: a server that pages forever is cut off
 MAX_TOOLS = 1000
 METHOD_NOT_FOUND = -32601
+INVALID_PARAMS = -32602
 # on_progress(progress, total, message) as the server reports a call's progress; plain or async.
 OnProgress = Callable[[Any, Any, Any], Union[None, Awaitable[None]]]
+# answer(method, params): the result of a request the server sent (elicitation, sampling), or
+# MCPError for a refusal; the client offers what the surface that asks the user can answer.
+Answer = Callable[[str, dict], Awaitable[dict]]
+ANSWERED_HERE = ("elicitation/create", "sampling/createMessage")
 
 
 class MCPClient:
@@ -48,6 +53,16 @@ class MCPClient:
         self.on_tools_changed = None  # called with no arguments when they change
         self._ids = itertools.count(1)
         self._progress: dict = {}  # progress token -> on_progress(progress, total, message)
+        self.answer: Answer | None = None  # set before connect: elicitation and sampling offered
+        self.on_log = None  # on_log(params of notifications/message), plain or async
+
+    def capabilities_offered(self) -> dict:
+        """Roots always, as none (TabAgent shares no files); elicitation (form only) and
+        sampling when someone is there to answer them."""
+        offered = {"roots": {}}
+        if self.answer is not None:
+            offered.update(elicitation={"form": {}}, sampling={})
+        return offered
 
     # -- the lifecycle ---------------------------------------------------------------------
 
@@ -70,7 +85,7 @@ class MCPClient:
         self.transport.protocol_version = None
         self.transport.session_id = None
         result = await self._request("initialize", {
-            "protocolVersion": PROTOCOL_VERSION, "capabilities": {}, "clientInfo": CLIENT_INFO,
+            "protocolVersion": PROTOCOL_VERSION, "capabilities": self.capabilities_offered(), "clientInfo": CLIENT_INFO,
         }, retry_session=False)
         version = result.get("protocolVersion")
         if version not in SUPPORTED_VERSIONS:
@@ -135,12 +150,9 @@ class MCPClient:
     async def _receive(self, message: dict) -> None:
         """What the server sends besides our responses."""
         method = message.get("method")
+        params = message.get("params") if isinstance(message.get("params"), dict) else {}
         if "id" in message and method:  # a request from the server
-            if method == "ping":
-                reply = messages.response(message["id"], {})
-            else:  # sampling, elicitation, roots: TabAgent offers none of them
-                reply = messages.response(message["id"], error={"code": METHOD_NOT_FOUND,
-                                                                "message": f"TabAgent does not offer {method}"})
+            reply = await self._answered(message["id"], method, params)
             with contextlib.suppress(MCPError):
                 await self.transport.notify(reply)
         elif method == "notifications/tools/list_changed":
@@ -148,10 +160,25 @@ class MCPClient:
             if self.on_tools_changed:
                 self.on_tools_changed()
         elif method == "notifications/progress":
-            params = message.get("params") or {}
             report = self._progress.get(params.get("progressToken"))
             if report:
                 await _maybe_await(report(params.get("progress"), params.get("total"), params.get("message")))
+        elif method == "notifications/message" and self.on_log:
+            await _maybe_await(self.on_log(params))
+
+    async def _answered(self, id_, method: str, params: dict) -> dict:
+        """Our response to a request of the server's: roots are none, elicitation and
+        sampling go to whoever answers them, the rest is not offered."""
+        if method == "ping":
+            return messages.response(id_, {})
+        if method == "roots/list":
+            return messages.response(id_, {"roots": []})
+        if method in ANSWERED_HERE and self.answer is not None:
+            try:
+                return messages.response(id_, await self.answer(method, params))
+            except MCPError as refused:
+                return messages.response(id_, error={"code": refused.code or INVALID_PARAMS, "message": str(refused)})
+        return messages.response(id_, error={"code": METHOD_NOT_FOUND, "message": f"TabAgent does not offer {method}"})
 
     async def ping(self) -> None:
         await self._request("ping", timeout=min(self.timeout, 10))

@@ -18,7 +18,7 @@ import re
 from collections.abc import Awaitable, Callable, Collection
 from typing import Any, TypeVar
 
-from ..tools import Tool
+from ..tools import Tool, check_value
 from ..unseen import bounded, shown, shown_within
 from .client import MCPClient
 from .errors import MCPError, ToolCallError
@@ -57,11 +57,19 @@ class MCPTool(Tool):
         return f"MCP server {self.client.name}, tool {bounded(self.remote_name, 80)}"
 
     async def forward(self, **arguments: Any) -> str:
-        result = await self.asking_server(self.client.call_tool(self.remote_name, arguments))
+        # Progress is asked for on every call: a long call shows life where it is drawn.
+        result = await self.asking_server(self.client.call_tool(self.remote_name, arguments,
+                                                                on_progress=self.progress))
         text = cut(result_text(result), self.max_chars)
         if result.get("isError"):
             raise ToolCallError(self.mark(self.source, text or "(the tool reported an error and said nothing)"))
+        problem = structure_problem(result, self.definition.get("outputSchema"))
+        if problem:
+            raise ToolCallError(self.mark(self.source, f"{problem}\n\n{text}"))
         return self.mark(self.source, text)
+
+    async def progress(self, progress: Any, total: Any, message: Any) -> None:
+        """What the server reports of a call under way; drawn by the app's tools (mcp_servers)."""
 
     async def asking_server(self, request: Awaitable[T], source: str | None = None) -> T:
         """What the server answers `request` (a coroutine of the client's); its failure raised
@@ -70,6 +78,17 @@ class MCPTool(Tool):
             return await request
         except MCPError as error:
             raise type(error)(self.mark(source or self.source, str(error)), code=error.code) from None
+
+
+def structure_problem(result: dict, schema: Any) -> str | None:
+    """Why a result's `structuredContent` does not match the tool's `outputSchema` (the
+    spec asks clients to check it), in words; None when it does, or there is no schema."""
+    if not isinstance(schema, dict) or result.get("isError"):
+        return None
+    if "structuredContent" not in result:
+        return "The tool declares an output schema but sent no structured result."
+    mismatch = check_value(result["structuredContent"], schema, "the structured result")
+    return f"The tool's structured result does not match its output schema: {mismatch}." if mismatch else None
 
 
 def describe(server: str, definition: dict) -> str:

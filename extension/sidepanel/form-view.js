@@ -1,0 +1,109 @@
+// A form an MCP server asks the user to fill in (its elicitation: a `confirmation` event with a
+// `form`, docs/events.md): the server named, what it asks, one field per entry of the form as
+// Python drew it from the server's schema (simple types only, never a field for a secret:
+// py/tabagent/mcp/elicitation.py), and three answers: Send, Decline, Cancel. What the server
+// wrote is shown with every character that draws nothing written out (unseen-text.js). What is
+// sent is what the fields hold when Send is pressed; the form then takes no other answer.
+
+import { MessageType } from "../shared/messages.js";
+import { askBackground } from "../shared/runtime.js";
+import { h } from "../shared/dom.js";
+import { t } from "../shared/i18n.js";
+import { Decision } from "../shared/wire.js";
+import { shown } from "../shared/unseen-text.js";
+import { DECIDED, detailList } from "./confirmation-view.js";
+
+const INPUT_TYPES = { text: "text", email: "email", url: "url", date: "date", datetime: "datetime-local", number: "number", integer: "number" };
+const ANSWERS = [[Decision.once, "formSend"], [Decision.deny, "formDecline"], [Decision.cancel, "formCancel"]];
+
+function control(field) {
+  const common = { name: field.name, required: field.required && field.kind !== "boolean", "data-field": field.name };
+  if (field.kind === "choices") {
+    const picked = new Set(field.default ?? []);
+    return h("span", { class: "form-choices", "data-field": field.name }, ...field.choices.map((choice) =>
+      h("label", {}, h("input", { type: "checkbox", value: choice.value, checked: picked.has(choice.value) }), shown(choice.label))));
+  }
+  if (field.kind === "boolean") return h("input", { ...common, type: "checkbox", checked: field.default === true });
+  if (field.kind === "choice") {
+    const blank = field.required ? [] : [h("option", { value: "" }, "")];
+    return h("select", common, ...blank, ...field.choices.map((choice) =>
+      h("option", { value: choice.value, selected: choice.value === field.default }, shown(choice.label))));
+  }
+  return h("input", {
+    ...common, type: INPUT_TYPES[field.kind] ?? "text", value: field.default ?? "",
+    min: field.min, max: field.max, minlength: field.min_length, maxlength: field.max_length,
+    step: field.kind === "integer" ? "1" : field.kind === "number" ? "any" : undefined,
+  });
+}
+
+function row(field, input) {
+  const help = field.description ? h("span", { class: "form-help" }, shown(field.description)) : null;
+  return h("label", { class: `form-field kind-${field.kind}` }, h("span", { class: "form-label" }, shown(field.label)), input, help);
+}
+
+// A field's value as its schema wants it; undefined when an optional field was left empty.
+function valueOf(field, input) {
+  if (field.kind === "choices") {
+    const picked = [...input.querySelectorAll("input:checked")].map((box) => box.value);
+    return picked.length || field.required ? picked : undefined;
+  }
+  if (field.kind === "boolean") return input.checked;
+  if (input.value === "") return undefined;
+  if (field.kind === "number" || field.kind === "integer") return Number(input.value);
+  if (field.kind === "datetime") return new Date(input.value).toISOString();
+  return input.value;
+}
+
+export class FormView {
+  constructor(event) {
+    const { id, tool, message, details, form } = event.data;
+    this.question = { conversationId: event.conversation_id, id };
+    this.fields = form.map((field) => [field, control(field)]);
+    this.form = h("form", { class: "elicitation-form", onsubmit: (e) => e.preventDefault() }, ...this.fields.map(([field, input]) => row(field, input)));
+    this.buttons = ANSWERS.map(([decision, label]) =>
+      h("button", { type: "button", "data-decision": decision, onclick: () => this.answer(decision) }, t(label)));
+    this.outcome = h("p", { class: "confirmation-outcome", role: "status", hidden: true });
+    this.element = h(
+      "div",
+      { class: "confirmation elicitation", role: "group", "aria-label": shown(message), "data-tool": tool, "data-state": "asking" },
+      h("p", { class: "confirmation-message" }, shown(message)),
+      detailList(details),
+      h("p", { class: "form-never-secrets" }, t("formNeverSecrets")),
+      this.form,
+      h("div", { class: "confirmation-buttons" }, ...this.buttons),
+      this.outcome,
+    );
+  }
+
+  get asking() {
+    return this.element.dataset.state === "asking";
+  }
+
+  async answer(decision) {
+    if (decision === Decision.once && !this.form.reportValidity()) return;
+    const values = decision === Decision.once ? this.values() : undefined;
+    this.settle(decision);
+    try {
+      const { answered } = await askBackground(MessageType.answerConfirmation, { ...this.question, decision, values: values ?? {} });
+      if (!answered) this.say(t("questionClosed"));
+    } catch (error) {
+      this.say(t("answerNotSent", error.message));
+    }
+  }
+
+  values() {
+    const entries = this.fields.map(([field, input]) => [field.name, valueOf(field, input)]).filter(([, value]) => value !== undefined);
+    return Object.fromEntries(entries);
+  }
+
+  settle(decision) {
+    for (const element of [...this.buttons, ...this.form.elements]) element.disabled = true;
+    this.element.dataset.state = decision;
+    this.say(t(DECIDED[decision] ?? decision));
+  }
+
+  say(text) {
+    this.outcome.hidden = false;
+    this.outcome.textContent = text;
+  }
+}

@@ -1,0 +1,100 @@
+"""A real MCP server that asks things of the client while a tool runs, written with the
+official Python SDK's MCPServer (FastMCP's API): it elicits a value from the user, samples
+the client's model, lists the client's roots, reports progress with a total and sends log
+messages. Stateful (a session, replies as event streams) or stateless (no session, replies in
+JSON: a transport on which the server cannot ask the client anything).
+
+    with AskingMCPServer(stateless=False) as server:
+        server.url  # http://127.0.0.1:PORT/mcp
+"""
+
+import argparse
+import asyncio
+import subprocess
+import sys
+import os
+
+from tests.helpers.mcp_server import ROOT, MCPTestServer
+
+
+class AskingMCPServer(MCPTestServer):
+    def __init__(self, stateless: bool = False, instructions: str | None = None):
+        super().__init__("streamable-http")
+        self.stateless, self.instructions = stateless, instructions
+
+    def _start(self) -> None:
+        args = [sys.executable, "-m", "tests.helpers.asking_mcp_server", "--port", str(self.port)]
+        if self.stateless:
+            args.append("--stateless")
+        if self.instructions:
+            args += ["--instructions", self.instructions]
+        self.process = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                        env={**os.environ, "PYTHONPATH": str(ROOT)})
+        self._wait_until_listening()
+
+
+def build(instructions: str | None):
+    from mcp import types
+    from mcp.server.mcpserver import Context, MCPServer
+    from pydantic import BaseModel, Field
+
+    server = MCPServer("tabagent-asking-server", instructions=instructions)
+
+    class Booking(BaseModel):
+        name: str = Field(description="Your name")
+        guests: int = Field(description="How many people", ge=1, le=12)
+        vegetarian: bool = Field(default=False, description="A vegetarian menu")
+        day: str = Field(description="Which day", json_schema_extra={"enum": ["friday", "saturday"]})
+
+    @server.tool(description="Books a table, asking the user for the details.")
+    async def book_table(ctx: Context) -> str:
+        result = await ctx.elicit("Who is coming, and when?", Booking)
+        if result.action != "accept":
+            return f"booking {result.action}"
+        data = result.data
+        return f"booked for {data.name}, {data.guests} guests on {data.day}, vegetarian={data.vegetarian}"
+
+    @server.tool(description="Asks the user for something by a schema the test gives.")
+    async def ask_for(message: str, schema_json: str, ctx: Context) -> str:
+        import json
+
+        answer = await ctx.session.elicit_form(message, json.loads(schema_json), related_request_id=ctx.request_id)
+        return json.dumps({"action": answer.action, "content": answer.content})
+
+    @server.tool(description="Asks the client's model to summarise a text.")
+    async def summarise_with_your_model(text: str, ctx: Context) -> str:
+        reply = await ctx.session.create_message(
+            [types.SamplingMessage(role="user", content=types.TextContent(type="text", text=text))],
+            max_tokens=200, system_prompt="Summarise in one line.", related_request_id=ctx.request_id)
+        return f"the client's model said: {reply.content.text}"
+
+    @server.tool(description="Lists the client's roots.")
+    async def list_roots(ctx: Context) -> str:
+        roots = await ctx.session.list_roots()
+        return f"{len(roots.roots)} roots"
+
+    @server.tool(description="Works for a while, reporting progress out of a total and logging.")
+    async def long_job(steps: int, ctx: Context) -> str:
+        await ctx.info(f"starting {steps} steps")
+        for step in range(steps):
+            await ctx.report_progress(step + 1, steps, f"step {step + 1} of {steps}")
+            await asyncio.sleep(0.3)
+        await ctx.warning("the job is done")
+        return f"did {steps} steps"
+
+    return server
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--stateless", action="store_true")
+    parser.add_argument("--instructions")
+    options = parser.parse_args()
+    server = build(options.instructions)
+    server.run("streamable-http", host="127.0.0.1", port=options.port, json_response=options.stateless,
+               stateless_http=options.stateless)
+
+
+if __name__ == "__main__":
+    main()
