@@ -127,3 +127,32 @@ def test_a_long_call_draws_its_progress_and_the_server_s_log_is_kept(chat, model
     assert not chat.driver.find_elements(By.CSS_SELECTOR, "article.turn .tool-progress")  # gone with the result
     logs = [e.get_attribute("textContent") for e in chat.driver.find_elements(By.CSS_SELECTOR, "article.turn .server-log")]
     assert logs == ["MCP server asking (info): starting 12 steps", "MCP server asking (warning): the job is done"]
+
+
+def stored_tools(browser):
+    script = "const done = arguments[0]; chrome.storage.local.get('mcpServers').then((s) => done(s.mcpServers));"
+    return browser.driver.execute_async_script(script)[0]["tools"]
+
+
+def test_always_for_a_tool_that_may_destroy_takes_a_second_look_in_settings(browser, asking):
+    browser.open_tab(browser.url("extension/options/options.html"))
+    use_servers(browser, server_entry(asking, name="asking"))
+    try:
+        driver = browser.driver
+        driver.refresh()
+        driver.find_element(By.CSS_SELECTOR, '[data-server-id="id-asking"] .mcp-test').click()
+        tool = wait(browser, lambda d: (t := d.find_elements(By.CSS_SELECTOR, '.mcp-tool[data-tool="book_table"]')) and t[0],
+                    60, "Test connection never listed the tools")
+        hints = [li.get_attribute("data-hint") for li in tool.find_elements(By.CSS_SELECTOR, ".mcp-hints li")]
+        assert hints == ["destructive", "open_world"]  # the spec's defaults: it said nothing
+        Select(tool.find_element(By.TAG_NAME, "select")).select_by_value("always")
+        look = wait(browser, lambda d: d.find_element(By.CSS_SELECTOR, '.mcp-tool[data-tool="book_table"] .mcp-second-look'))
+        assert "may change or delete things" in look.text
+        assert stored_tools(browser) == {}  # nothing saved before the second look
+        browser.screenshot("mcp-settings-second-look")
+        look.find_element(By.CSS_SELECTOR, ".mcp-always-anyway").click()
+        wait(browser, lambda d: stored_tools(browser).get("book_table", {}).get("second_look") is True, 10,
+             "the second look was never saved")
+        assert stored_tools(browser)["book_table"]["policy"] == "always"
+    finally:
+        use_servers(browser)
