@@ -23,6 +23,8 @@ import { askOffscreen, closeIdleOffscreenDocument, offscreenListening, tellOffsc
 import { liveTurnIds, saveFinishedTurn, saveTurnEvents, settleStaleTurns, startTurn, stopTurn } from "./turn-records.js";
 import { followOwnTabs } from "./own-tab.js";
 import { deleteTurn, editTurn } from "./turn-edits.js";
+import { armAllSchedules, catchUpMissedRuns, deleteSchedule, onScheduleAlarm, saveSchedule } from "./schedules.js";
+import { scheduledRunNeedsYou, scheduledTurnFinished } from "./scheduled-runs.js";
 
 keepStorageFromContentScripts();
 conversations.moveStoredConversations().catch((error) => console.error("TabAgent: conversations not moved", error));
@@ -141,6 +143,9 @@ const handlers = {
     changed();
     return { deleted };
   },
+  // Schedules are made only here, by a person on the settings page: never by an import.
+  [MessageType.saveSchedule]: (message) => saveSchedule(message),
+  [MessageType.deleteSchedule]: (message) => deleteSchedule(message),
   [MessageType.importPart]: async (message, sender) => receiveImportPart(message, sender),
   [MessageType.importConversations]: async (message, sender) => {
     const result = await applyImport(message, sender);
@@ -156,7 +161,11 @@ const broadcasts = {
     noticeHandBacks(message.events).catch((error) => console.warn("TabAgent: no notification:", error.message));
     return saveTurnEvents(message);
   },
-  [Broadcast.turnFinished]: saveFinishedTurn,
+  [Broadcast.turnFinished]: async (message) => {
+    await saveFinishedTurn(message);
+    await scheduledTurnFinished(); // a scheduled run's end is told, and the next waiting one starts
+  },
+  [Broadcast.runNeedsYou]: scheduledRunNeedsYou,
 };
 
 // The handler for a message from this sender, or null: each type is taken only from the
@@ -186,6 +195,16 @@ chrome.contextMenus.onClicked.addListener(onContextMenuClick);
 chrome.runtime.onInstalled.addListener(() => {
   keepStorageFromContentScripts();
   createContextMenu();
+  armAllSchedules().catch((error) => console.warn("TabAgent: schedules not armed:", error.message));
+});
+
+// Schedules: an alarm starts its run; at the browser's start, runs missed while it was closed
+// run once, saying so.
+chrome.alarms.onAlarm.addListener((alarm) => {
+  onScheduleAlarm(alarm).catch((error) => console.warn("TabAgent: a scheduled run did not start:", error.message));
+});
+chrome.runtime.onStartup.addListener(() => {
+  catchUpMissedRuns().catch((error) => console.warn("TabAgent: missed runs not caught up:", error.message));
 });
 
 // This worker starts afresh after every idle stop. A turn still marked running that Python

@@ -38,20 +38,24 @@ function attachments(tabs, selection, images) {
 
 // replacing: the turn a regenerated or edited one replaces, with every turn after it.
 // windowId: the side panel's window, whose tab the turn works on.
-export async function startTurn({ conversationId, text, context, overrides, attachedTabs, attachedSelection, attachedImages, replacing, windowId }) {
+// unattended: a scheduled run's (scheduled-runs.js) { tabId: its own tab, scheduled: the mark
+// its conversation keeps, siteRules: the rules it goes by }; its questions stop it.
+export async function startTurn({ conversationId, text, context, overrides, attachedTabs, attachedSelection, attachedImages, replacing, windowId, unattended }) {
   if (!text?.trim()) throw new Error("Write a message first.");
-  const { settings, apiKey } = await loadSettings();
+  const { settings: own, apiKey } = await loadSettings();
+  const settings = unattended ? { ...own, site_rules: unattended.siteRules } : own;
   const missing = whatIsMissing(settings, apiKey);
   if (missing) throw new Error(missing);
+  const title = conversations.titleFrom(unattended ? unattended.scheduled.name : context?.selection ? `${text} ${context.selection}` : text);
   const found = conversationId
     ? await conversations.loadConversation(conversationId)
-    : await conversations.createConversation(conversations.titleFrom(context?.selection ? `${text} ${context.selection}` : text));
+    : await conversations.createConversation(title, unattended && { scheduled: unattended.scheduled });
   if (!found) throw new Error("That conversation no longer exists.");
   const turnId = crypto.randomUUID();
   const attached = attachments(attachedTabs, attachedSelection, attachedImages);
   starting.add(turnId);
   try {
-    const { agentTab, own } = await turnTab(windowId, settings.own_tab ? { conversationId, task: text } : null);
+    const { agentTab, own } = await turnTab(windowId, settings.own_tab ? { conversationId, task: text } : null, unattended?.tabId);
     // Whose turn it is: a managed agent's own tab, opened later, stops this turn when closed.
     Object.assign(agentTab, { conversation_id: found.id, turn_id: turnId });
     // Refused in words while another turn of this conversation runs (another panel's, say).
@@ -59,7 +63,7 @@ export async function startTurn({ conversationId, text, context, overrides, atta
     const record = await conversations.addTurn(found.id, turn, { overrides, replacing });
     if (own) await ownTabOf(own.tabId, found.id, turnId);
     const mcp = await loadMcpServers();
-    await runInPython(record, turnId, { text, context, settings, apiKey, mcp, attached: attached.request, agentTab });
+    await runInPython(record, turnId, { text, context, settings, apiKey, mcp, attached: attached.request, agentTab, unattended: Boolean(unattended) });
     keepBackgroundWhile(async () => (await liveTurnIds())?.size > 0); // Firefox would stop it mid-turn
   } finally {
     starting.delete(turnId);
@@ -72,7 +76,9 @@ export async function startTurn({ conversationId, text, context, overrides, atta
 // wanted ({ conversationId, task }, the "own tab" setting): a tab of the agent's own instead,
 // the conversation's from an earlier turn while it is open, else a new one showing the page the
 // user is on (own-tab.js); `own` is what the turn's record keeps of it, for the panel.
-async function turnTab(windowId, wanted) {
+// runTab: a scheduled run's tab (scheduled-runs.js), opened for it already.
+async function turnTab(windowId, wanted, runTab = null) {
+  if (runTab != null) return { agentTab: { tab_id: runTab, window_id: windowId ?? null } };
   const tab = await userTab(windowId).catch(() => null);
   if (!wanted) return { agentTab: { tab_id: tab?.id ?? null, window_id: windowId ?? null } };
   const kept = wanted.conversationId ? await stillOpenTabOf(wanted.conversationId) : null;
@@ -83,7 +89,7 @@ async function turnTab(windowId, wanted) {
 
 // attached: the tabs and the selection the user attached to this message themselves; reading
 // them is what they asked for, so Python reads them with no question (attachments.py).
-function runInPython(record, turnId, { text, context, settings, apiKey, mcp, attached, agentTab }) {
+function runInPython(record, turnId, { text, context, settings, apiKey, mcp, attached, agentTab, unattended }) {
   return askOffscreen({
     type: MessageType.runTurn,
     conversationId: record.id,
@@ -99,6 +105,7 @@ function runInPython(record, turnId, { text, context, settings, apiKey, mcp, att
     ...mcpForPython(mcp.servers, mcp.secrets),
     ...attached,
     agentTab,
+    unattended, // nobody at the panel: a question stops the turn (offscreen/page-bridge.js)
   });
 }
 

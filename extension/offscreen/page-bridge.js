@@ -5,7 +5,7 @@
 // waits, with no timeout, for the user's answer to a hand-back (MessageType.answerHandBack).
 
 import { CONFIRMATION_DECISIONS, Decision, EntryPoint } from "../shared/wire.js";
-import { MessageType, Target } from "../shared/messages.js";
+import { Broadcast, MessageType, Target } from "../shared/messages.js";
 import { readyForModel } from "../shared/screenshot-canvas.js";
 import { runPdfTool } from "./pdf-reader.js";
 
@@ -14,7 +14,9 @@ const handedBack = new Map(); // hand-back id -> { conversationId, resolve }
 
 // agentTab: the tab the turn works on ({tab_id?, window_id?}, from the side panel that started
 // it), sent with every call so that a tab the page brings to the front is not taken for it.
-export function pageBridge(conversationId, agentTab = null) {
+// unattended: a scheduled run, with nobody at the panel: a question is never answered for the
+// user; the service worker is told the run needs them, and stops it (scheduled-runs.js).
+export function pageBridge(conversationId, agentTab = null, { unattended = false } = {}) {
   const asked = new Set();
   const handed = new Set();
   return {
@@ -33,9 +35,11 @@ export function pageBridge(conversationId, agentTab = null) {
       if (name === "screenshot" && reply.result?.ok) reply.result.result = await readyForModel(reply.result.result);
       return JSON.stringify(reply.result);
     },
-    confirm(id) {
+    confirm(id, question) {
       asked.add(id);
-      return new Promise((resolve) => waiting.set(id, { conversationId, resolve }));
+      const answer = new Promise((resolve) => waiting.set(id, { conversationId, resolve }));
+      if (unattended) chrome.runtime.sendMessage({ type: Broadcast.runNeedsYou, conversationId, question: String(question ?? "") }).catch(() => {});
+      return answer;
     },
     // A hand-back waits as long as the user takes: the turn goes on with their answer (JSON
     // text: a string, or null when the turn ended first).

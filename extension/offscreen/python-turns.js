@@ -85,11 +85,11 @@ export class TurnRunner {
   // Starts a turn and returns at once, even while Python is still starting (the turn then
   // runs as soon as it is ready); its events stream out as it runs.
   start(message) {
-    const { conversationId, turnId, memory, agentTab } = message;
+    const { conversationId, turnId, memory, agentTab, unattended } = message;
     const batcher = new EventBatcher(conversationId, turnId);
     const request = turnRequest(message);
     // The page tools reach the user's tabs, and ask the user before acting, through this.
-    const page = pageBridge(conversationId, agentTab);
+    const page = pageBridge(conversationId, agentTab, { unattended: Boolean(unattended) });
     this.idle.turnStarted();
     this.waiting.add(conversationId);
     const running = this.api().then((api) => {

@@ -69,7 +69,7 @@ function eventsOut(key) {
 function remotePage(key) {
   return {
     call: (requestJson) => rpc.call("page", key, "call", requestJson),
-    confirm: (id) => rpc.call("page", key, "confirm", id),
+    confirm: (id, message) => rpc.call("page", key, "confirm", id, message),
     ask: (id) => rpc.call("page", key, "ask", id),
   };
 }

@@ -9,6 +9,7 @@ import { Provider, SETTINGS_LIMITS } from "../shared/wire.js";
 import { fetchModels } from "../shared/connection.js";
 import { localizePage, t, tn } from "../shared/i18n.js";
 import { initMcpSettings } from "./mcp-settings.js";
+import { initSchedules } from "./schedules-settings.js";
 import { readSiteRules } from "../shared/site-rules.js";
 
 const $ = (id) => document.getElementById(id);
@@ -188,3 +189,4 @@ async function init() {
 
 init();
 initMcpSettings();
+initSchedules();

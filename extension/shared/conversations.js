@@ -7,6 +7,7 @@
 // { id, text, context, startedAt, status: "running" | "ok" | "error" | "cancelled" |
 //   "max_steps" | "interrupted", events: [event] } and events follow docs/events.md. An imported
 // record may also have importNotes: [text], what its import left out (background/imported-records.js).
+// A scheduled run's record has scheduled: { scheduleId, name, missedAt } (never an imported one's).
 // A turn's attached pictures are kept within a size across the conversation (kept-pictures.js).
 
 import { TurnStatus } from "./conversation-schema.js";
@@ -65,9 +66,15 @@ async function save(record, { indexed = true } = {}) {
   }
   record.updatedAt = Date.now();
   const { [INDEX]: index = {} } = await conversationStore.get(INDEX);
-  index[record.id] = { id: record.id, title: record.title, createdAt: record.createdAt, updatedAt: record.updatedAt };
+  index[record.id] = { id: record.id, title: record.title, createdAt: record.createdAt, updatedAt: record.updatedAt, ...scheduledMark(record) };
   await conversationStore.set({ [recordKey(record.id)]: record, [INDEX]: index });
   return record;
+}
+
+// What the history shows of a scheduled run's conversation: its schedule's name, and when it
+// was missed, if it was.
+function scheduledMark({ scheduled }) {
+  return scheduled ? { scheduled: { name: scheduled.name, missedAt: scheduled.missedAt ?? null } } : {};
 }
 
 function update(id, change, options) {
@@ -79,9 +86,10 @@ function update(id, change, options) {
   });
 }
 
-export function createConversation(title) {
+// marks: { scheduled } for a scheduled run's conversation (background/scheduled-runs.js).
+export function createConversation(title, marks = null) {
   const now = Date.now();
-  return serially(() => save({ id: crypto.randomUUID(), title, createdAt: now, updatedAt: now, memory: null, turns: [] }));
+  return serially(() => save({ id: crypto.randomUUID(), title, createdAt: now, updatedAt: now, memory: null, turns: [], ...marks }));
 }
 
 // A new turn, with the conversation's own settings if it brings them, and replacing a turn and

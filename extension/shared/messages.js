@@ -59,6 +59,9 @@ export const MessageType = Object.freeze({
   liveTurns: "live-turns", // {} -> { turnIds: [...] }
   // Side panel -> service worker, when it opens: mark turns that can never finish as interrupted.
   settleStaleTurns: "settle-stale-turns", // {} -> { settled }
+  // Settings -> service worker: the user's schedules (shared/schedules.js).
+  saveSchedule: "save-schedule", // { schedule } -> { schedule }
+  deleteSchedule: "delete-schedule", // { scheduleId } -> { deleted }
 });
 
 // Sent with chrome.runtime.sendMessage to whoever listens (service worker and side panels).
@@ -67,4 +70,7 @@ export const Broadcast = Object.freeze({
   turnEvents: "turn-events", // { conversationId, turnId, events }
   turnFinished: "turn-finished", // { conversationId, turnId, status, memory, events }
   conversationsChanged: "conversations-changed", // { conversationId? }
+  // Offscreen document -> service worker: a scheduled run asks the user something; nobody is
+  // there, so it stops as "needs you" (background/scheduled-runs.js).
+  runNeedsYou: "run-needs-you", // { conversationId, question }
 });

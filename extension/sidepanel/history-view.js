@@ -42,6 +42,14 @@ function timeOf(milliseconds) {
   return Number.isNaN(date.getTime()) ? h("time", {}, "") : h("time", { datetime: date.toISOString() }, date.toLocaleDateString());
 }
 
+// A scheduled run's conversation says so, and names its schedule (and when a run was missed
+// while the browser was closed, that it ran at the start).
+function scheduledMark({ scheduled }) {
+  if (!scheduled) return null;
+  const missed = scheduled.missedAt ? ` ${t("runMissed", new Date(scheduled.missedAt).toLocaleString())}` : "";
+  return h("span", { class: "scheduled", title: `${t("scheduledBy", scheduled.name)}${missed}` }, t("scheduledMark"));
+}
+
 function fileName(title, extension) {
   return `${(title || "conversation").replace(/[^\w.-]+/g, "-").slice(0, 60)}.${extension}`;
 }
@@ -82,6 +90,7 @@ export class HistoryView {
       "li",
       { "data-id": entry.id },
       h("button", { class: "open", type: "button", title: entry.title, onclick: () => this.onOpen(entry.id) }, entry.title),
+      scheduledMark(entry),
       timeOf(entry.updatedAt),
       h("button", { class: "rename", type: "button", title: t("rename"), onclick: act(() => this.rename(entry)) }, t("rename")),
       h("button", { class: "export-json", type: "button", title: t("exportJson"), onclick: act(() => this.export([entry.id], "json")) }, "JSON"),
