@@ -194,10 +194,10 @@ def exported_and_deleted(panel, downloads, title):
     return record
 
 
-def import_and_continue(panel, model, tmp_path, record, question):
-    """Imports the record as an export file, opens it from the history and asks `question`;
-    gives the notice the import showed and the messages the model was sent."""
-    import_file(panel, write_export(tmp_path / "edited.json", [record]))
+def import_and_continue(panel, model, tmp_path, record, question, write=write_export):
+    """Imports the record as an export file (as `write` writes it), opens it from the history and
+    asks `question`; gives the notice the import showed and the messages the model was sent."""
+    import_file(panel, write(tmp_path / "edited.json", [record]))
     wait(panel, lambda d: "Imported 1 conversation" in notice(d), 30)
     said = notice(panel.driver)
     show_history(panel)[record["title"]].click()
