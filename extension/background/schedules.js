@@ -53,13 +53,14 @@ export function deleteSchedule({ scheduleId }) {
 }
 
 // The schedule is due now: its next time is set (a once-only one will not run again), then it
-// runs unless it is running already.
-function runDue(id, { missedAt = null } = {}) {
+// runs unless it is running already. onlyIfDue: run only if its time has come, as storage has it
+// now (the browser may have fired a kept alarm for it meanwhile, which has run it already).
+function runDue(id, { missedAt = null, onlyIfDue = false } = {}) {
   return serially(async () => {
     const schedules = await loadSchedules();
     const schedule = schedules[id];
-    if (!schedule?.enabled) return null;
     const now = Date.now();
+    if (!schedule?.enabled || (onlyIfDue && !(schedule.dueAt != null && schedule.dueAt <= now))) return null;
     const dueAt = nextRunAfter(schedule.when, now);
     const kept = { ...schedule, dueAt, enabled: dueAt != null, lastRunAt: now };
     await store({ ...schedules, [id]: kept });
@@ -84,7 +85,7 @@ export async function catchUpMissedRuns() {
   const now = Date.now();
   const runs = [];
   for (const schedule of Object.values(schedules)) {
-    if (schedule.enabled && schedule.dueAt != null && schedule.dueAt <= now) runs.push(runDue(schedule.id, { missedAt: schedule.dueAt }));
+    if (schedule.enabled && schedule.dueAt != null && schedule.dueAt <= now) runs.push(runDue(schedule.id, { missedAt: schedule.dueAt, onlyIfDue: true }));
     else await arm(schedule);
   }
   return Promise.all(runs);
