@@ -117,8 +117,8 @@ def with_schedules(model: ModelServer, count: int):
     def measure(browser: Browser) -> dict:
         model.reset()
         browser.open_tab(browser.url("extension/options/options.html"))
-        settings = {"provider": "custom", "baseUrl": model.base_url, "model": "scripted-model", "agent": "tool_calling",
-                    "idleCloseMinutes": IDLE_CLOSE_MINUTES}
+        settings = {"provider": "custom", "base_url": model.base_url, "model": "scripted-model", "agent": "tool_calling",
+                    "idle_close_minutes": IDLE_CLOSE_MINUTES}
         ask_background(browser, "save-settings", settings=settings, apiKey="sk-test")
         ids = [ask_background(browser, "save-schedule", schedule={
             "name": f"Watch {n}", "enabled": True, "what": {"kind": "prompt", "text": "Anything new?"},
