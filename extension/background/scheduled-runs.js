@@ -63,7 +63,7 @@ async function startRun(schedule, missedAt) {
     const scheduled = { scheduleId: schedule.id, name: schedule.name, missedAt };
     const { conversationId, turnId } = await startTurn({
       text: taskFor(schedule.what), windowId,
-      unattended: { tabId, scheduled, siteRules: runSiteRules(settings.site_rules, schedule.sites) },
+      unattended: { tabId, scheduled, site_rules: runSiteRules(settings.site_rules, schedule.sites) },
     });
     return { name: schedule.name, conversationId, turnId, tabId, missedAt, needs: null };
   } catch (error) {

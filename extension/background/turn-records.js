@@ -39,11 +39,11 @@ function attachments(tabs, selection, images) {
 // replacing: the turn a regenerated or edited one replaces, with every turn after it.
 // windowId: the side panel's window, whose tab the turn works on.
 // unattended: a scheduled run's (scheduled-runs.js) { tabId: its own tab, scheduled: the mark
-// its conversation keeps, siteRules: the rules it goes by }; its questions stop it.
+// its conversation keeps, site_rules: the rules it goes by }; its questions stop it.
 export async function startTurn({ conversationId, text, context, overrides, attachedTabs, attachedSelection, attachedImages, replacing, windowId, unattended }) {
   if (!text?.trim()) throw new Error("Write a message first.");
   const { settings: own, apiKey } = await loadSettings();
-  const settings = unattended ? { ...own, site_rules: unattended.siteRules } : own;
+  const settings = unattended ? { ...own, site_rules: unattended.site_rules } : own;
   const missing = whatIsMissing(settings, apiKey);
   if (missing) throw new Error(missing);
   const title = conversations.titleFrom(unattended ? unattended.scheduled.name : context?.selection ? `${text} ${context.selection}` : text);
