@@ -74,7 +74,8 @@ export const TURN_REQUEST = Object.freeze([
   "attached_selection",
   "mcp_servers",
   "mcp_headers",
-  "attached_images"
+  "attached_images",
+  "workflow"
 ]);
 
 // One page-tool call, Python -> JavaScript.
@@ -260,7 +261,8 @@ export const NOT_FATAL_ERRORS = Object.freeze({
   "user_tools": "turn",
   "attachment": "turn",
   "mcp": "turn",
-  "text_calls": "turn"
+  "text_calls": "turn",
+  "workflow": "turn"
 });
 
 // Each of those kinds by its name: NotFatal.retrying, never "retrying".
@@ -271,7 +273,8 @@ export const NotFatal = Object.freeze({
   "user_tools": "user_tools",
   "attachment": "attachment",
   "mcp": "mcp",
-  "text_calls": "text_calls"
+  "text_calls": "text_calls",
+  "workflow": "workflow"
 });
 
 // Error kinds that end the turn, and what fixes each: settings or retry.

@@ -6,7 +6,8 @@ events through `emit`; nothing here knows about the browser. A request:
     {"conversation_id": str, "task": str, "memory": str | None (Memory JSON),
      "context": {"selection", "title", "url"} | None (text the user selected on a page),
      "settings": wire.SETTINGS (base_url, model, agent: "code" | "tool_calling", max_steps, ...),
-     "api_key": str, "attached_tabs": [{"tab_id", "url"}, ...], "attached_selection": {...}}
+     "api_key": str, "attached_tabs": [{"tab_id", "url"}, ...], "attached_selection": {...},
+     "workflow": {"name", "arguments", "allowed_sites"} | None (a saved workflow to replay: workflow_turn.py)}
 
 (attached_tabs and attached_selection are what the user attached in the composer: attachments.py;
 read_tab asks nothing for an attached tab while it shows the site it showed when attached.)
@@ -42,8 +43,10 @@ from .page_bridge import selection_task
 from .page_tools import page_tools
 from ..tool_calling_agent import ToolCallingAgent
 from ..tools import FunctionTool
+from .user_tool_page import PageBound
 from .user_tools import describe_problem
 from .wire import SETTINGS, settings_from_wire
+from .workflow_turn import run_workflow_turn
 
 AGENT_KINDS = {"code": CodeAgent, "tool_calling": ToolCallingAgent}
 
@@ -134,6 +137,8 @@ def build_agent(request: dict, listener, *, tools=(), executor_factory=None, hos
                    tool_set=settings.get("tool_set", SETTINGS["tool_set"]))
     if isinstance(consent, AskTheUser):
         consent.emit = agent.emit  # confirmations are the turn's events, in its sequence
+        for bound in (t for t in tools if isinstance(t, PageBound)):
+            bound.consent = consent  # a saved workflow's actions are asked like the agent's
     return agent
 
 
@@ -218,7 +223,10 @@ class Turns:
             task = await task_with_attachments({**request, "task": task}, build.get("page"), agent.emit)
             if agent.sight is not None:
                 await agent.sight.known()  # before the first request: pictures in memory depend on it
-            await agent.run(task, reset=not request.get("memory"))
+            if request.get("workflow"):  # a saved workflow, run without the model (workflow_turn.py)
+                await run_workflow_turn(agent, task, request["workflow"], reset=not request.get("memory"))
+            else:
+                await agent.run(task, reset=not request.get("memory"))
         except Exception:
             pass  # the agent has already emitted the error and a `done` event
         finally:

@@ -68,7 +68,7 @@ NUMBER_OR_NONE = {"temperature": float, "max_output_tokens": int}
 # One turn, JavaScript -> Python (json_entry_points.run_turn_json).
 # attached_images: the pictures the user pasted or dropped in the composer (attachments.py).
 TURN_REQUEST = ("conversation_id", "task", "context", "memory", "settings", "api_key", "attached_tabs",
-                "attached_selection", "mcp_servers", "mcp_headers", "attached_images")
+                "attached_selection", "mcp_servers", "mcp_headers", "attached_images", "workflow")
 # The user's MCP servers (mcp_servers.py): one entry of the list a turn receives (its headers,
 # secrets like the API key, come apart: {server id: {header: value}}), and the per-tool policies.
 MCP_SERVER = ("id", "name", "url", "enabled", "tools")
@@ -156,6 +156,7 @@ NOT_FATAL_ERRORS = {
     "attachment": "turn",  # an attached tab was not read (it left its site)
     "mcp": "turn",         # an MCP server could not be reached, or its tools crowd the window
     "text_calls": "turn",  # the endpoint refused tool definitions: the tools go in the prompt instead
+    "workflow": "turn",    # a saved workflow could not do a step: the agent takes over from it
 }
 # The `error` kinds that end a turn, and what the panel offers for each: "settings" when a setting
 # is what is wrong (Open settings, then Retry), "retry" otherwise (Retry). The framework's model
