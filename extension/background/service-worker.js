@@ -22,6 +22,7 @@ import { askOffscreen, closeIdleOffscreenDocument, offscreenListening, tellOffsc
 import { liveTurnIds, saveFinishedTurn, saveTurnEvents, settleStaleTurns, startTurn, stopTurn } from "./turn-records.js";
 import { followOwnTabs } from "./own-tab.js";
 import { deleteTurn, editTurn } from "./turn-edits.js";
+import { saveWorkflowOf } from "./workflow-saving.js";
 
 keepStorageFromContentScripts();
 conversations.moveStoredConversations().catch((error) => console.error("TabAgent: conversations not moved", error));
@@ -123,6 +124,7 @@ const handlers = {
   [MessageType.checkMcpServer]: (message) => checkMcpServer(message),
   [MessageType.listMcpPrompts]: () => listMcpPrompts(),
   [MessageType.getMcpPrompt]: (message) => getMcpPrompt(message),
+  [MessageType.saveWorkflow]: (message) => saveWorkflowOf(message),
   [MessageType.renameConversation]: async ({ conversationId, title }) => {
     await conversations.renameConversation(conversationId, title);
     changed(conversationId);

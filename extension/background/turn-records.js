@@ -11,6 +11,7 @@ import { Status } from "../shared/wire.js";
 import { userTab } from "./page-access.js";
 import { openOwnTab, ownTabOf, stillOpenTabOf } from "./own-tab.js";
 import { keepBackgroundWhile } from "../browser/background-lifetime.js";
+import { loadWorkflows, workflowCommand, workflowsForPython } from "../shared/workflows.js";
 
 // What the user attached in the composer (sidepanel/attachments-view.js): tabs by id, each
 // with the address its chip showed (Python reads a tab only while it shows that site), and the
@@ -43,6 +44,7 @@ export async function startTurn({ conversationId, text, context, overrides, atta
   const { settings, apiKey } = await loadSettings();
   const missing = whatIsMissing(settings, apiKey);
   if (missing) throw new Error(missing);
+  const saved = await savedWorkflows(text); // before the turn is recorded: "/name {bad json}" is said, not run
   const found = conversationId
     ? await conversations.loadConversation(conversationId)
     : await conversations.createConversation(conversations.titleFrom(context?.selection ? `${text} ${context.selection}` : text));
@@ -59,12 +61,18 @@ export async function startTurn({ conversationId, text, context, overrides, atta
     const record = await conversations.addTurn(found.id, turn, { overrides, replacing });
     if (own) await ownTabOf(own.tabId, found.id, turnId);
     const mcp = await loadMcpServers();
-    await runInPython(record, turnId, { text, context, settings, apiKey, mcp, attached: attached.request, agentTab });
+    await runInPython(record, turnId, { text, context, settings, apiKey, mcp, attached: attached.request, saved, agentTab });
     keepBackgroundWhile(async () => (await liveTurnIds())?.size > 0); // Firefox would stop it mid-turn
   } finally {
     starting.delete(turnId);
   }
   return { conversationId: found.id, turnId };
+}
+
+// The user's saved workflows, the agent's tools in every turn; "/name ..." runs one without the model.
+async function savedWorkflows(text) {
+  const workflows = await loadWorkflows();
+  return { workflows: workflowsForPython(workflows), workflow: workflowCommand(text, workflows) };
 }
 
 // The tab the turn works on, chosen as it starts: a tab a page opens or brings to the front
@@ -83,7 +91,7 @@ async function turnTab(windowId, ownTab) {
 
 // attached: the tabs and the selection the user attached to this message themselves; reading
 // them is what they asked for, so Python reads them with no question (attachments.py).
-function runInPython(record, turnId, { text, context, settings, apiKey, mcp, attached, agentTab }) {
+function runInPython(record, turnId, { text, context, settings, apiKey, mcp, attached, saved, agentTab }) {
   return askOffscreen({
     type: MessageType.runTurn,
     conversationId: record.id,
@@ -98,6 +106,7 @@ function runInPython(record, turnId, { text, context, settings, apiKey, mcp, att
     // The user's MCP servers and, apart, their headers: secrets, like the key.
     ...mcpForPython(mcp.servers, mcp.secrets),
     ...attached,
+    ...saved, // workflows, and the one "/name" runs (savedWorkflows)
     agentTab,
   });
 }

@@ -66,6 +66,8 @@ const handlers = {
     (await turns.api()).call(EntryPoint.list_mcp_prompts_json, [mcpServers ?? [], mcpHeaders ?? {}]),
   [MessageType.getMcpPrompt]: async ({ server, headers, name, arguments: args }) =>
     (await turns.api()).call(EntryPoint.get_mcp_prompt_json, [server, headers ?? {}, name, args ?? {}]),
+  [MessageType.saveWorkflow]: async ({ events, task, name }) =>
+    (await turns.api()).call(EntryPoint.workflow_from_turn_json, [events ?? [], task ?? "", name ?? ""]),
   [MessageType.checkMcpServer]: async ({ server, headers }) =>
     (await turns.api()).call(EntryPoint.check_mcp_server_json, [server, headers ?? {}]),
 };

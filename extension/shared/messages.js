@@ -33,6 +33,9 @@ export const MessageType = Object.freeze({
   // Side panel -> service worker -> offscreen document: MCP servers' prompts, as / commands.
   listMcpPrompts: "list-mcp-prompts", // {} -> { prompts: [{ server_id, server, name, description, arguments }] }
   getMcpPrompt: "get-mcp-prompt", // { serverId, name, arguments } -> { ok, text } | { ok: false, error }
+  // Side panel -> service worker -> offscreen document: Save as workflow (shared/workflows.js
+  // keeps it). To Python: { events, task, name }.
+  saveWorkflow: "save-workflow", // { conversationId, turnId } -> { name, source, sites, parameters }
   // Service worker -> offscreen document.
   runTurn: "run-turn", // { turnId, and wire.js TURN_REQUEST in camelCase: conversationId, task, ... } (offscreen/turn-request.js), and agentTab: the tab the page tools work on
   // Side panel -> service worker -> offscreen document: the page tools.

@@ -10,6 +10,7 @@ import { PENDING_CONTEXT, fillPrompt, parsePrompts } from "../shared/quick-actio
 import { h } from "../shared/dom.js";
 import { t } from "../shared/i18n.js";
 import { shown } from "../shared/unseen-text.js";
+import { loadWorkflows } from "../shared/workflows.js";
 
 export class ComposerContext {
   constructor({ prompt, attached, commands }) {
@@ -18,11 +19,13 @@ export class ComposerContext {
     this.commands = commands;
     this.pending = null;
     this.prompts = [];
+    this.workflows = []; // saved workflows: "/name" runs one without the model (shared/workflows.js)
     this.mcpPrompts = null; // asked of the servers the first time "/" is typed
     prompt.addEventListener("input", () => this.suggest());
     chrome.storage.onChanged.addListener((changes, area) => {
       if (area === "session" && changes[PENDING_CONTEXT]?.newValue) this.attach(changes[PENDING_CONTEXT].newValue);
       if (area === "local" && changes.settings) this.loadPrompts();
+      if (area === "local" && changes.workflows) this.loadPrompts();
       if (area === "local" && changes.mcpServers) this.mcpPrompts = null;
     });
   }
@@ -36,6 +39,7 @@ export class ComposerContext {
   async loadPrompts() {
     const { settings } = await loadSettings();
     this.prompts = parsePrompts(settings.customPrompts).prompts;
+    this.workflows = Object.values(await loadWorkflows());
   }
 
   attach(context) {
@@ -77,9 +81,11 @@ export class ComposerContext {
     if (typed !== undefined && this.mcpPrompts === null) this.loadMcpPrompts();
     const own = typed === undefined ? [] : this.prompts.filter((p) => p.name.startsWith(typed));
     const served = typed === undefined ? [] : (this.mcpPrompts ?? []).filter((p) => p.command.startsWith(typed));
-    this.commands.hidden = own.length + served.length === 0;
+    const saved = typed === undefined ? [] : this.workflows.filter((w) => w.name.startsWith(typed));
+    this.commands.hidden = own.length + served.length + saved.length === 0;
     this.commands.replaceChildren(
       ...own.map(({ name, prompt }) => this.suggestion(name, prompt)),
+      ...saved.map((w) => this.suggestion(w.name, Object.keys(w.parameters ?? {}).map((p) => `${p}=…`).join(" ") || t("workflowsHeading"), "workflow")),
       ...served.map((p) => this.suggestion(shown(p.command), shown([p.description, ...p.arguments.map((a) => `${a.name}=…`)].filter(Boolean).join(" ")), "mcp")),
     );
   }

@@ -12,6 +12,7 @@ import { ConversationView } from "./conversation-view.js";
 import { HistoryView } from "./history-view.js";
 import { showPythonStatus } from "./python-status.js";
 import { ToolsView } from "./tools-view.js";
+import { WorkflowsView } from "./workflows-view.js";
 import { TraceView } from "./trace-view.js";
 import { renderEmptyState } from "./empty-state.js";
 import { startEditing } from "./message-actions.js";
@@ -115,6 +116,7 @@ async function onTurnAction({ action, turnId, text }) {
     if (!(await checkSettings())) return;
     return startTurnWith(MessageType.editTurn, { conversationId, turnId, text, overrides: conversationSettings.read() });
   }
+  if (action === "save-workflow") return saveWorkflow(conversationId, turnId);
   if (action === "delete") {
     try {
       await askBackground(MessageType.deleteTurn, { conversationId, turnId });
@@ -123,6 +125,19 @@ async function onTurnAction({ action, turnId, text }) {
     } catch (error) {
       showNotice(error.message);
     }
+  }
+}
+
+// Save as workflow: Python writes it, and it opens in the Tools view to be read before it runs.
+async function saveWorkflow(conversationId, turnId) {
+  try {
+    const { name } = await askBackground(MessageType.saveWorkflow, { conversationId, turnId });
+    await tools.toggle(true);
+    $("show-tools").setAttribute("aria-pressed", "true");
+    await workflows.refresh(name);
+    showNotice(t("workflowSavedNotice", name));
+  } catch (error) {
+    showNotice(error.message);
   }
 }
 
@@ -205,6 +220,14 @@ $("new-chat").addEventListener("click", () => {
   prompt.focus();
 });
 const tools = new ToolsView($("tools"));
+const workflows = new WorkflowsView($("tools"), {
+  onRun: (name) => {
+    tools.toggle(false);
+    $("show-tools").setAttribute("aria-pressed", "false");
+    prompt.value = `/${name} `;
+    prompt.focus();
+  },
+});
 $("show-history").addEventListener("click", (event) => {
   history.toggle();
   event.currentTarget.setAttribute("aria-pressed", String(history.visible));
@@ -212,6 +235,7 @@ $("show-history").addEventListener("click", (event) => {
 $("show-tools").addEventListener("click", async (event) => {
   const button = event.currentTarget;
   await tools.toggle();
+  if (tools.visible) await workflows.refresh();
   button.setAttribute("aria-pressed", String(tools.visible));
 });
 for (const id of ["open-settings", "notice-settings"]) $(id).addEventListener("click", () => chrome.runtime.openOptionsPage());

@@ -18,9 +18,9 @@ from urllib.parse import urlsplit
 from .page_bridge import as_json, failure
 from .untrusted_content import untrusted
 from .site_rules import rule_for
+from .wire import PAGE_ACTIONS
 
-ACTING = ("click", "type_text", "select_option", "check", "press_key", "hover", "scroll", "navigate",
-          "go_back", "go_forward", "open_tab")
+ACTING = PAGE_ACTIONS  # declared in wire.py: the panel offers Save as workflow after one
 
 # What a site's rule in the settings answers for the user (site_rules.py), as the decision the
 # turn's record shows.

@@ -65,10 +65,14 @@ LIMITS = {"max_steps": (1, 100), "code_timeout": (1, 3600), "idle_close_minutes"
 # Numeric settings whose default is None (left to the endpoint): the kind of number they take.
 NUMBER_OR_NONE = {"temperature": float, "max_output_tokens": int}
 
+# The page tools that act (page_actions.py): a turn that did one may be saved as a workflow.
+PAGE_ACTIONS = ("click", "type_text", "select_option", "check", "press_key", "hover", "scroll", "navigate",
+                "go_back", "go_forward", "open_tab")
+
 # One turn, JavaScript -> Python (json_entry_points.run_turn_json).
 # attached_images: the pictures the user pasted or dropped in the composer (attachments.py).
 TURN_REQUEST = ("conversation_id", "task", "context", "memory", "settings", "api_key", "attached_tabs",
-                "attached_selection", "mcp_servers", "mcp_headers", "attached_images", "workflow")
+                "attached_selection", "mcp_servers", "mcp_headers", "attached_images", "workflow", "workflows")
 # The user's MCP servers (mcp_servers.py): one entry of the list a turn receives (its headers,
 # secrets like the API key, come apart: {server id: {header: value}}), and the per-tool policies.
 MCP_SERVER = ("id", "name", "url", "enabled", "tools")
@@ -101,6 +105,9 @@ ENTRY_POINTS = {
     "call_tool_json": {"takes": ("name", "args_json"), "lends": ("page",),
                        "answers": ("ok", "result", "ms", "images", "error"),
                        "message": "callTool", "asked_by": "user pages"},
+    "workflow_from_turn_json": {"takes": ("events_json", "task", "name"), "lends": (),
+                                "answers": ("ok", "name", "source", "sites", "parameters", "error"),
+                                "message": "saveWorkflow", "asked_by": "user pages"},
     "list_mcp_tools_json": {"takes": ("servers_json", "headers_json"), "lends": (), "answers": ("tools", "problems"),
                             "message": "listTools", "asked_by": "user pages"},
     "list_mcp_prompts_json": {"takes": ("servers_json", "headers_json"), "lends": (), "answers": ("prompts",),
@@ -243,6 +250,7 @@ def javascript_module() -> str:
         _constant("SETTINGS_LIMITS", LIMITS, "Bounds of the numeric settings: [lowest, highest]."),
         _constant("TURN_REQUEST", list(TURN_REQUEST), "One turn, JavaScript -> Python."),
         _constant("PAGE_TOOL_REQUEST", list(PAGE_TOOL_REQUEST), "One page-tool call, Python -> JavaScript."),
+        _constant("PAGE_ACTIONS", list(PAGE_ACTIONS), "The page tools that act: a turn that did one may be saved as a workflow."),
         _constant("PAGE_TOOL_REPLY", list(PAGE_TOOL_REPLY), "Its reply."),
         _constant("PAGE_TOOL_DEFAULTS", PAGE_TOOL_DEFAULTS, "The page tools' defaults both sides apply."),
         _constant("EVENT_KINDS", {kind: list(keys) for kind, keys in EVENT_KINDS.items()},

@@ -18,7 +18,7 @@ import keyword
 import re
 from dataclasses import dataclass, field
 
-from .page_actions import ACTING, PageActor
+from .page_actions import ACTING, PageActor, site_of
 from .untrusted_content import unmarked
 
 # The argument of each action that names the element it acts on.
@@ -141,3 +141,16 @@ def _parameter_for(value: str, at: Place | None, defaults: dict) -> str:
     while name in defaults:
         name, n = f"{base}_{n}", n + 1
     return name
+
+
+def sites_of_turn(events: list[dict]) -> list[str]:
+    """The sites (origins) the turn's done actions happened on, in order: what the user may
+    allow a workflow to act on without asking each time."""
+    sites = []
+    for event in events:
+        data = event.get("data") or {}
+        done = _done(data.get("result", "")) if event.get("kind") == "tool_result" and not data.get("is_error") else None
+        site = site_of((done or {}).get("page_url"))
+        if site and site not in sites:
+            sites.append(site)
+    return sites

@@ -1,0 +1,155 @@
+"""Save as workflow, end to end: a scripted model searches a shop page on 127.0.0.1 and buys,
+the user allows each action in the panel, then saves the turn as a workflow from the button
+under it. The workflow (Python, read in the Tools view) is replayed with `/buy_kettle` on pages
+that changed: only in their numbering (no model call at all), with a new search term, with the
+Buy button gone (the agent takes over and the panel says so), and, as an attack, with a
+same-named decoy button placed before the real one (never clicked: the agent is handed the step).
+"""
+
+import pytest
+from selenium.webdriver.common.by import By
+
+from tests.helpers.model_server import Reply
+from tests.helpers.page_server import PageServer
+
+from .chat import configure, last_turn, send, wait, wait_for_status
+from .page_tabs import PageTabs
+from .test_page_actions import answer, boxes
+
+pytestmark = pytest.mark.e2e
+
+LOG = "return document.getElementById('log').textContent"
+SEARCH = """<nav>{nav}</nav>
+<form role="search" onsubmit="return false"><input id="q" aria-label="Search">
+<button id="go" type="button" onclick="log('search ' + q.value)">Search</button></form>"""
+CHECKOUT = """<main><form aria-label="Checkout" onsubmit="return false">{buttons}</form></main>"""
+BUY = """<button type="button" onclick="log('buy')">Buy now</button>"""
+PAGE = """<!doctype html><html><head><title>Kettle shop</title></head><body>{body}
+<pre id="log"></pre><script>function log(t) { document.getElementById('log').textContent += t + '\\n'; }</script>
+</body></html>"""
+TASK = "Search the shop for blue kettle and buy it"
+
+
+def shop(nav="<a href='#home'>Home</a>", buttons=BUY):
+    return PAGE.format(body=SEARCH.format(nav=nav) + CHECKOUT.format(buttons=buttons))
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    root = tmp_path_factory.mktemp("shop")
+    pages = {
+        "shop.html": shop(),
+        # more controls before each one: every "ta-<n>" the turn saw now names another element
+        "renumbered.html": shop(nav="<a href='#sale'>Sale</a> <a href='#new'>New</a> <a href='#home'>Home</a>"),
+        "changed.html": shop(buttons="<button type='button' onclick=\"log('order')\">Place order</button>"),
+        # the attack: a decoy with the recorded name, first in the same form
+        "decoy.html": shop(buttons="<button type='button' onclick=\"log('decoy')\">Buy now</button>" + BUY),
+    }
+    for name, html in pages.items():
+        (root / name).write_text(html)
+    with PageServer(root) as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def tabs(browser, model):
+    tabs = PageTabs(browser)
+    configure(browser, model.base_url, agent="tool_calling")
+    return tabs
+
+
+def call(name, **arguments):
+    return Reply(tool_calls=[{"name": name, "arguments": arguments}])
+
+
+def new_chat(tabs, model, page):
+    model.reset()
+    tabs.show(page)
+    tabs.driver.find_element(By.ID, "new-chat").click()
+
+
+def allow_all(tabs, count):
+    for n in range(count):
+        wait(tabs.browser, lambda d: len(boxes(d)) > n and boxes(d)[n].get_attribute("data-state") == "asking", 30,
+             f"confirmation {n} was never asked")
+        answer(tabs, n, "once")
+
+
+def saved_workflow(tabs, model, site):
+    """The recorded turn, saved from its button: the workflow's name and its source as shown."""
+    new_chat(tabs, model, site.url("shop.html"))
+    model.script(call("type_text", locator="#q", text="blue kettle"), call("click", locator="#go"),
+                 call("click", locator="main form button"), Reply(text="Bought the blue kettle."))
+    send(tabs.browser, TASK)
+    allow_all(tabs, 3)
+    wait_for_status(tabs.browser, "done")
+    assert tabs.in_page(LOG) == "search blue kettle\nbuy\n"
+    save = last_turn(tabs.driver).find_element(By.CSS_SELECTOR, ".action-save-workflow")
+    assert save.is_displayed()
+    save.click()
+    wait(tabs.browser, lambda d: d.find_elements(By.CSS_SELECTOR, ".workflows-list details[open] textarea"), 30)
+    source = tabs.driver.find_element(By.CSS_SELECTOR, ".workflows-list details[open] textarea").get_attribute("value")
+    name = tabs.driver.find_element(By.CSS_SELECTOR, ".workflows-list details[open]").find_element(
+        By.XPATH, "..").get_attribute("data-workflow")
+    return name, source
+
+
+def run(tabs, text):
+    tabs.driver.find_element(By.ID, "show-tools").click() if tabs.driver.find_element(By.ID, "tools").is_displayed() else None
+    send(tabs.browser, text)
+
+
+def test_a_saved_turn_replays_without_the_model_then_hands_a_changed_step_to_the_agent(tabs, model, site, browser):
+    name, source = saved_workflow(tabs, model, site)
+    assert name == "search_the_shop_for_blue_kettle_and_buy"
+    assert "Place(role='button', name='Buy now', landmark='form', landmark_name='Checkout'" in source
+    assert "search: str = 'blue kettle'" in source and "ta-" not in source
+    browser.screenshot("workflow-saved")
+
+    # renumbered: three questions, as for the agent's own actions, and no model call
+    new_chat(tabs, model, site.url("renumbered.html"))
+    run(tabs, f"/{name}")
+    allow_all(tabs, 3)
+    wait_for_status(tabs.browser, "done")
+    assert model.requests == []
+    assert tabs.in_page(LOG) == "search blue kettle\nbuy\n"
+
+    # new value, the shop allowed when the user ticked its box: no question, no model
+    site_box = tabs.driver.find_element(By.ID, "show-tools")
+    site_box.click()
+    wait(tabs.browser, lambda d: d.find_elements(By.CSS_SELECTOR, f'[data-workflow="{name}"] .workflow-site input'), 10)
+    item = tabs.driver.find_element(By.CSS_SELECTOR, f'[data-workflow="{name}"]')
+    item.find_element(By.TAG_NAME, "summary").click() if not item.find_element(By.TAG_NAME, "details").get_attribute("open") else None
+    item.find_element(By.CSS_SELECTOR, ".workflow-site input").click()
+    item.find_element(By.CSS_SELECTOR, ".workflow-save").click()
+    wait(tabs.browser, lambda d: d.find_element(By.CSS_SELECTOR, f'[data-workflow="{name}"] .workflow-said').text, 10)
+    new_chat(tabs, model, site.url("renumbered.html"))
+    run(tabs, f"/{name} red kettle")
+    wait_for_status(tabs.browser, "done")
+    assert model.requests == [] and boxes(tabs.driver) == []
+    assert tabs.in_page(LOG) == "search red kettle\nbuy\n"
+
+    # the Buy button is gone: two steps done, then the agent takes over, and the panel says so
+    new_chat(tabs, model, site.url("changed.html"))
+    model.script(Reply(text="There is no Buy now button any more; I did not order."))
+    run(tabs, f"/{name}")
+    wait_for_status(tabs.browser, "done")
+    notice = last_turn(tabs.driver).find_element(By.CSS_SELECTOR, ".kind-workflow").text
+    assert "could not do step 3 of 3" in notice and "agent takes over" in notice
+    browser.screenshot("workflow-takeover")
+    assert tabs.in_page(LOG) == "search blue kettle\n"
+    assert len(model.requests) == 1
+    told = model.requests[0]["body"]["messages"][-1]["content"]
+    assert TASK in told and "stopped at step 3 of 3" in told
+
+
+def test_a_same_named_decoy_added_before_the_real_button_is_never_clicked_by_a_replay(tabs, model, site):
+    name, _ = saved_workflow(tabs, model, site)
+    new_chat(tabs, model, site.url("decoy.html"))
+    model.script(Reply(text="Two Buy now buttons: I will not guess which one."))
+    run(tabs, f"/{name}")
+    allow_all(tabs, 2)
+    wait_for_status(tabs.browser, "done")
+    assert tabs.in_page(LOG) == "search blue kettle\n"  # neither Buy now was clicked
+    assert len(model.requests) == 1  # handed to the agent, with its rules, not done silently
+    assert last_turn(tabs.driver).find_elements(By.CSS_SELECTOR, ".kind-workflow")
