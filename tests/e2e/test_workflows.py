@@ -14,7 +14,7 @@ from tests.helpers.page_server import PageServer
 
 from .chat import configure, last_turn, send, wait, wait_for_status
 from .page_tabs import PageTabs
-from .test_page_actions import answer, boxes
+from .test_page_actions import answer, boxes, question
 
 pytestmark = pytest.mark.e2e
 
@@ -25,7 +25,7 @@ SEARCH = """<nav>{nav}</nav>
 CHECKOUT = """<main><form aria-label="Checkout" onsubmit="return false">{buttons}</form></main>"""
 BUY = """<button type="button" onclick="log('buy')">Buy now</button>"""
 PAGE = """<!doctype html><html><head><title>Kettle shop</title></head><body>{body}
-<pre id="log"></pre><script>function log(t) { document.getElementById('log').textContent += t + '\\n'; }</script>
+<pre id="log"></pre><script>function log(t) {{ document.getElementById('log').textContent += t + '\\n'; }}</script>
 </body></html>"""
 TASK = "Search the shop for blue kettle and buy it"
 
@@ -70,8 +70,7 @@ def new_chat(tabs, model, page):
 
 def allow_all(tabs, count):
     for n in range(count):
-        wait(tabs.browser, lambda d: len(boxes(d)) > n and boxes(d)[n].get_attribute("data-state") == "asking", 30,
-             f"confirmation {n} was never asked")
+        question(tabs, n)  # waits until it is asking
         answer(tabs, n, "once")
 
 
@@ -82,7 +81,7 @@ def saved_workflow(tabs, model, site):
                  call("click", locator="main form button"), Reply(text="Bought the blue kettle."))
     send(tabs.browser, TASK)
     allow_all(tabs, 3)
-    wait_for_status(tabs.browser, "done")
+    wait_for_status(tabs.browser, "ok")
     assert tabs.in_page(LOG) == "search blue kettle\nbuy\n"
     save = last_turn(tabs.driver).find_element(By.CSS_SELECTOR, ".action-save-workflow")
     assert save.is_displayed()
@@ -95,13 +94,14 @@ def saved_workflow(tabs, model, site):
 
 
 def run(tabs, text):
-    tabs.driver.find_element(By.ID, "show-tools").click() if tabs.driver.find_element(By.ID, "tools").is_displayed() else None
+    if tabs.driver.find_element(By.ID, "tools").is_displayed():  # back to the conversation
+        tabs.driver.find_element(By.ID, "show-tools").click()
     send(tabs.browser, text)
 
 
 def test_a_saved_turn_replays_without_the_model_then_hands_a_changed_step_to_the_agent(tabs, model, site, browser):
     name, source = saved_workflow(tabs, model, site)
-    assert name == "search_the_shop_for_blue_kettle_and_buy"
+    assert name == "search_the_shop_for_blue"
     assert "Place(role='button', name='Buy now', landmark='form', landmark_name='Checkout'" in source
     assert "search: str = 'blue kettle'" in source and "ta-" not in source
     browser.screenshot("workflow-saved")
@@ -110,22 +110,22 @@ def test_a_saved_turn_replays_without_the_model_then_hands_a_changed_step_to_the
     new_chat(tabs, model, site.url("renumbered.html"))
     run(tabs, f"/{name}")
     allow_all(tabs, 3)
-    wait_for_status(tabs.browser, "done")
+    wait_for_status(tabs.browser, "ok")
     assert model.requests == []
     assert tabs.in_page(LOG) == "search blue kettle\nbuy\n"
 
     # new value, the shop allowed when the user ticked its box: no question, no model
-    site_box = tabs.driver.find_element(By.ID, "show-tools")
-    site_box.click()
+    tabs.driver.find_element(By.ID, "show-tools").click()
     wait(tabs.browser, lambda d: d.find_elements(By.CSS_SELECTOR, f'[data-workflow="{name}"] .workflow-site input'), 10)
     item = tabs.driver.find_element(By.CSS_SELECTOR, f'[data-workflow="{name}"]')
-    item.find_element(By.TAG_NAME, "summary").click() if not item.find_element(By.TAG_NAME, "details").get_attribute("open") else None
+    if not item.find_element(By.TAG_NAME, "details").get_attribute("open"):
+        item.find_element(By.TAG_NAME, "summary").click()
     item.find_element(By.CSS_SELECTOR, ".workflow-site input").click()
     item.find_element(By.CSS_SELECTOR, ".workflow-save").click()
     wait(tabs.browser, lambda d: d.find_element(By.CSS_SELECTOR, f'[data-workflow="{name}"] .workflow-said').text, 10)
     new_chat(tabs, model, site.url("renumbered.html"))
     run(tabs, f"/{name} red kettle")
-    wait_for_status(tabs.browser, "done")
+    wait_for_status(tabs.browser, "ok")
     assert model.requests == [] and boxes(tabs.driver) == []
     assert tabs.in_page(LOG) == "search red kettle\nbuy\n"
 
@@ -133,7 +133,7 @@ def test_a_saved_turn_replays_without_the_model_then_hands_a_changed_step_to_the
     new_chat(tabs, model, site.url("changed.html"))
     model.script(Reply(text="There is no Buy now button any more; I did not order."))
     run(tabs, f"/{name}")
-    wait_for_status(tabs.browser, "done")
+    wait_for_status(tabs.browser, "ok")
     notice = last_turn(tabs.driver).find_element(By.CSS_SELECTOR, ".kind-workflow").text
     assert "could not do step 3 of 3" in notice and "agent takes over" in notice
     browser.screenshot("workflow-takeover")
@@ -149,7 +149,7 @@ def test_a_same_named_decoy_added_before_the_real_button_is_never_clicked_by_a_r
     model.script(Reply(text="Two Buy now buttons: I will not guess which one."))
     run(tabs, f"/{name}")
     allow_all(tabs, 2)
-    wait_for_status(tabs.browser, "done")
+    wait_for_status(tabs.browser, "ok")
     assert tabs.in_page(LOG) == "search blue kettle\n"  # neither Buy now was clicked
     assert len(model.requests) == 1  # handed to the agent, with its rules, not done silently
     assert last_turn(tabs.driver).find_elements(By.CSS_SELECTOR, ".kind-workflow")

@@ -153,3 +153,21 @@ def _events_for(name):
 def test_a_turn_that_did_nothing_on_a_page_is_not_a_workflow():
     with pytest.raises(ValueError, match="nothing on a page"):
         steps_from_turn([{"kind": "tool_call", "seq": 1, "data": {"id": "1", "name": "read_page", "arguments": {}}}], TASK)
+
+
+async def test_the_panels_entry_point_writes_the_tool_and_a_turn_loads_it_from_storage(tmp_path):
+    import json
+
+    from tabagent.app.json_entry_points import workflow_from_turn_json
+    from tabagent.app.workflow_files import saved_workflow_tools
+
+    made = json.loads(workflow_from_turn_json(json.dumps(await recorded_turn()), TASK, ""))
+    assert made["ok"] and made["name"] == "search_the_shop_for_blue" and made["sites"] == ["http://127.0.0.1:8000"]
+    assert made["parameters"] == {"search": "blue kettle"}
+    tools, problems = saved_workflow_tools([{"name": made["name"], "source": made["source"]},
+                                            {"name": "../broken", "source": "def ("}], folder=tmp_path)
+    assert [t.name for t in tools] == ["search_the_shop_for_blue"]
+    assert [p["file"].rsplit("/", 1)[-1] for p in problems] == ["broken.py"]  # told, in its own folder
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["broken.py", "search_the_shop_for_blue.py"]
+    nothing = json.loads(workflow_from_turn_json("[]", TASK, "x"))
+    assert nothing == {"ok": False, "error": "This turn did nothing on a page: there is no workflow to save."}

@@ -40,8 +40,8 @@ def workflow_source(name: str, task: str, steps: list[Step], defaults: dict) -> 
 
 
 def tool_name(name: str) -> str:
-    """A Python name from what the user called the workflow."""
-    cleaned = re.sub(r"\W+", "_", name.strip().casefold()).strip("_")[:40] or "workflow"
+    """A Python name from what the user called the workflow (its first five words)."""
+    cleaned = "_".join(re.findall(r"\w+", name.casefold())[:5])[:40].strip("_") or "workflow"
     cleaned = cleaned if cleaned[0].isalpha() else f"workflow_{cleaned}"
     return f"{cleaned}_workflow" if keyword.iskeyword(cleaned) else cleaned
 
