@@ -7,6 +7,7 @@ same-named decoy button placed before the real one (never clicked: the agent is 
 """
 
 import pytest
+from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.common.by import By
 
 from tests.helpers.model_server import Reply
@@ -70,7 +71,10 @@ def new_chat(tabs, model, page):
 
 def allow_all(tabs, count):
     for n in range(count):
-        question(tabs, n)  # waits until it is asking
+        try:
+            question(tabs, n)  # waits until it is asking
+        except TimeoutException:
+            pytest.fail(f"confirmation {n} was never asked; the turn shows: {last_turn(tabs.driver).get_attribute('textContent')}")
         answer(tabs, n, "once")
 
 

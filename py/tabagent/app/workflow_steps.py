@@ -68,9 +68,11 @@ class Step:
         return {k: values[v.name] if isinstance(v, Parameter) else v for k, v in self.args.items()}
 
     def summary(self, values: dict | None = None) -> str:
-        shown = {k: v for k, v in self.arguments(values or {}).items() if k not in ("clear",)} if values is not None else self.args
-        what = ", ".join(f"{k}={v!r}" for k, v in shown.items())
-        return f"{self.action} the {self.at.summary()}" + (f" ({what})" if what else "") if self.at else f"{self.action}({what})"
+        """The step in words: its action, its element, its arguments (filled in with `values`)."""
+        args = self.arguments(values) if values is not None else self.args
+        what = ", ".join(f"{k}={v!r}" for k, v in args.items() if k != "clear")
+        target = f" the {self.at.summary()}" if self.at else ""
+        return f"{self.action}{target}" + (f" ({what})" if what else "")
 
 
 def steps_from_turn(events: list[dict], task: str) -> tuple[list[Step], dict[str, object]]:
