@@ -171,3 +171,13 @@ async def test_the_panels_entry_point_writes_the_tool_and_a_turn_loads_it_from_s
     assert sorted(p.name for p in tmp_path.iterdir()) == ["broken.py", "search_the_shop_for_blue.py"]
     nothing = json.loads(workflow_from_turn_json("[]", TASK, "x"))
     assert nothing == {"ok": False, "error": "This turn did nothing on a page: there is no workflow to save."}
+
+
+async def test_a_code_agents_turn_is_saved_as_the_same_steps():
+    page, events = ControlPage(SHOP), []
+    code = ("```python\ntype_text('ta-2', 'blue kettle')\nclick(locator='ta-3')\nclick('ta-4')\n```")
+    model = ScriptedModel([code, "```python\nfinal_answer('Bought.')\n```"])
+    await Turns().run(request(TASK, "code"), events.append, model=model, page=page)
+    assert page.done == DONE_ON_SHOP
+    code_steps = steps_from_turn(events, TASK)
+    assert code_steps == steps_from_turn(await recorded_turn(), TASK)
