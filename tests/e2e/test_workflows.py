@@ -90,11 +90,15 @@ def saved_workflow(tabs, model, site):
     save = last_turn(tabs.driver).find_element(By.CSS_SELECTOR, ".action-save-workflow")
     assert save.is_displayed()
     save.click()
-    wait(tabs.browser, lambda d: d.find_elements(By.CSS_SELECTOR, ".workflows-list details[open] textarea"), 30)
-    source = tabs.driver.find_element(By.CSS_SELECTOR, ".workflows-list details[open] textarea").get_attribute("value")
-    name = tabs.driver.find_element(By.CSS_SELECTOR, ".workflows-list details[open]").find_element(
-        By.XPATH, "..").get_attribute("data-workflow")
-    return name, source
+    return wait(tabs.browser, shown_workflow, 30, "the saved workflow was never shown")
+
+
+def shown_workflow(driver):
+    """(name, source) of the workflow the Tools view shows unfolded, once it does."""
+    for item in driver.find_elements(By.CSS_SELECTOR, ".workflows-list li[data-workflow]"):
+        if item.find_element(By.TAG_NAME, "details").get_attribute("open") is not None:
+            return item.get_attribute("data-workflow"), item.find_element(By.TAG_NAME, "textarea").get_attribute("value")
+    return None
 
 
 def run(tabs, text):
