@@ -112,6 +112,8 @@ async def test_a_step_the_page_no_longer_has_is_taken_over_by_the_agent(tmp_path
 @pytest.mark.parametrize("trap", [
     # a second "Buy now", in the main content: which one is meant can no longer be told
     SHOP + [("button", "Buy now", "main", "")],
+    # a decoy "Buy now" first in the same checkout form, the real one second
+    SHOP[:3] + [("button", "Buy now", "form", "Checkout"), ("button", "Buy now", "form", "Checkout")],
     # the checkout form's button renamed, and a "Buy now" put in another form (a donation)
     SHOP[:3] + [("button", "Donate", "form", "Checkout"), ("button", "Buy now", "form", "Donate")],
     # the same-named button moved out of the form into the navigation
