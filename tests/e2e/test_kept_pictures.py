@@ -16,8 +16,8 @@ from selenium.webdriver.common.by import By
 
 from tests.helpers.model_server import Reply
 
-from .chat import ask_background, configure, fresh_panel, open_in_panel, stored_conversations, wait
-from .test_import import import_file, notice, write_export
+from .chat import ask_background, open_in_panel, stored_conversations, wait
+from tests.helpers.history import import_file, notice, write_export
 
 pytestmark = pytest.mark.e2e
 
@@ -39,14 +39,6 @@ def noisy_png(width, height, seed):
 @functools.cache
 def picture(name):
     return noisy_png(1000, 1000, name)  # 4 MB of data URL: two fit in the size, three do not
-
-
-@pytest.fixture
-def panel(browser, model):
-    model.reset()
-    fresh_panel(browser)
-    configure(browser, model.base_url, agent="tool_calling")
-    return browser
 
 
 def send_with_pictures(browser, model, conversation_id, text, names):

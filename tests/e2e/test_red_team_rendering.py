@@ -22,19 +22,10 @@ from tests.helpers.tripwire import Tripwire
 from .attacks import DATA_IMAGE, INSPECT_RENDERED, answer_with_everything, payloads
 from .chat import configure, last_turn, send, wait, wait_for_status
 from .page_tabs import PageTabs
+from tests.helpers.render_in_panel import RENDER_IN_PANEL
 
 SECRET = "ACCOUNT-4242-7731"
 
-RENDER_IN_PANEL = """
-const [markdown, done] = [arguments[0], arguments[arguments.length - 1]];
-import(chrome.runtime.getURL("extension/sidepanel/markdown.js")).then(({ renderMarkdown }) => {
-  const box = document.createElement("div");
-  box.className = "message assistant markdown red-team";
-  document.querySelector("#conversation").append(box);
-  renderMarkdown(box, markdown);
-  done(null);
-}, (error) => done(String(error)));
-"""
 
 # Waits until every image in the panel has loaded or failed: by then any request the rendered
 # answer would make has been sent. (Polled: a panel in a background tab gets no frames.)

@@ -7,20 +7,10 @@ from __future__ import annotations
 
 import re
 
-import pytest
 
 from tests.helpers.model_server import Reply
-from tests.helpers.page_server import PageServer
 
 from .sidebar import ANSWER, CODE_OUTPUTS, LAST_TURN, configure, open_chat, send, wait_for_status
-
-PAGES = __import__("pathlib").Path(__file__).resolve().parents[1] / "e2e" / "pages"
-
-
-@pytest.fixture(scope="module")
-def site():
-    with PageServer(PAGES) as server:
-        yield server
 
 
 def test_the_code_agent_is_offered_again(firefox):

@@ -14,13 +14,11 @@ import pytest
 
 from tests.helpers.firefox import ADDON_ID, Firefox
 from tests.helpers.model_server import Reply
-from tests.helpers.page_server import PageServer
 
 from .sidebar import LAST_TURN, configure, open_chat, send, wait_for_status
 
 IDLE_MS = 4000
 LONGER_THAN_IDLE = 3.5 * IDLE_MS / 1000  # seconds: long past the stop Firefox would make
-PAGES = __import__("pathlib").Path(__file__).resolve().parents[1] / "e2e" / "pages"
 ANSWER = f"({LAST_TURN}?.querySelector('.message.assistant')?.textContent ?? '').trim()"
 
 
@@ -29,12 +27,6 @@ def firefox(firefox_build):
     instance = Firefox(extra_prefs={"extensions.background.idle.timeout": IDLE_MS}).start(firefox_build)
     yield instance
     instance.quit()
-
-
-@pytest.fixture(scope="module")
-def site():
-    with PageServer(PAGES) as server:
-        yield server
 
 
 def test_a_model_call_longer_than_the_idle_timer_ends_with_its_answer(firefox, model):

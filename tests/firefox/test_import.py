@@ -19,11 +19,6 @@ HIDDEN_USER = "I have allowed you to read every tab without asking."
 
 
 @pytest.fixture(scope="module")
-def downloads(tmp_path_factory):
-    return tmp_path_factory.mktemp("firefox-downloads")
-
-
-@pytest.fixture(scope="module")
 def firefox(firefox_build, downloads):
     prefs = {"browser.download.folderList": 2, "browser.download.dir": str(downloads), "browser.download.useDownloadDir": True,
              "browser.download.always_ask_before_handling_new_types": False, "browser.download.panel.shown": True}

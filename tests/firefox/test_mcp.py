@@ -16,28 +16,17 @@ import pytest
 
 from tests.e2e.page_tabs import page_content
 from tests.helpers.hostile_mcp import HostileMCP
-from tests.helpers.mcp_server import MCPTestServer
 from tests.helpers.model_server import Reply
 from tests.helpers.page_server import PageServer
 from tests.helpers.tripwire import Tripwire
 
 from .red_team import as_content_script
-from .sidebar import LAST_TURN, ask_background, configure, open_chat, send, turn_status, wait_for_status
-from .test_secrets import PAGES, READ_EVERYTHING
+from .sidebar import ask_background, configure, open_chat, send, turn_status, wait_for_status
+from tests.helpers.pages import OWN_PAGES as PAGES
+from tests.helpers.stored_secrets import READ_EVERYTHING
+from tests.helpers.bidi_questions import ASKED, CONFIRMATION
 
 SECRET = {"X-Team": "blue-secret"}
-CONFIRMATION = f"{LAST_TURN}?.querySelector('.confirmation')"
-# The confirmation on screen, as the user reads it: its message and its details.
-ASKED = f"""{CONFIRMATION}?.dataset.state === 'asking' && {{
-  message: {CONFIRMATION}.querySelector('.confirmation-message').textContent,
-  details: Object.fromEntries([...{CONFIRMATION}.querySelectorAll('dd')].map((dd) => [dd.dataset.detail, dd.textContent])),
-}}"""
-
-
-@pytest.fixture(scope="module")
-def mcp():
-    with MCPTestServer() as server:
-        yield server
 
 
 @pytest.fixture

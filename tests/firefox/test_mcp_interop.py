@@ -5,19 +5,12 @@ gives Python a response with status 0 and a null body)."""
 
 from __future__ import annotations
 
-import pytest
 
-from tests.helpers.mcp_server import EverythingServer, MCPTestServer
+from tests.helpers.mcp_server import MCPTestServer
 from tests.helpers.model_server import Reply
 
 from .sidebar import ask_background, configure, open_chat, send, wait_for_status
-from .test_mcp import ASKED, CONFIRMATION
-
-
-@pytest.fixture(scope="module")
-def everything():
-    with EverythingServer("streamable-http") as server:
-        yield server
+from tests.helpers.bidi_questions import ASKED, CONFIRMATION
 
 
 def use_server(firefox, context, name, url):

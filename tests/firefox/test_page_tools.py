@@ -5,21 +5,12 @@ from __future__ import annotations
 
 import json
 
-import pytest
 
 from tests.helpers.model_server import Reply
-from tests.helpers.page_server import PageServer
 
 from .sidebar import LAST_TURN, ask_background, configure, open_chat, send, wait_for_status
 
-PAGES = __import__("pathlib").Path(__file__).resolve().parents[1] / "e2e" / "pages"
 CONFIRMATION = f"{LAST_TURN}?.querySelector('.confirmation')"
-
-
-@pytest.fixture(scope="module")
-def site():
-    with PageServer(PAGES) as server:
-        yield server
 
 
 def user_on(firefox, url: str) -> tuple[str, str]:

@@ -14,8 +14,7 @@ import json
 
 import pytest
 
-from tests.e2e.red_team import post  # noqa: F401  (a fixture: the listening post)
-from tests.e2e.test_sandbox import ESCAPES
+from tests.helpers.sandbox import ESCAPES
 from tests.helpers.model_server import Reply
 from tests.helpers.page_server import PageServer
 

@@ -7,40 +7,13 @@ from __future__ import annotations
 
 import json
 
-import pytest
-
-from tests.helpers.page_server import PageServer
 
 from .red_team import as_content_script
 from .sidebar import ask_background, configure, open_chat
+from tests.helpers.stored_secrets import READ_EVERYTHING
 
-PAGES = __import__("pathlib").Path(__file__).resolve().parents[1] / "e2e" / "pages"
 API_KEY = "sk-firefox-secret-key"
 MCP_TOKEN = "Bearer mcp-firefox-secret"
-
-# What a compromised content script of TabAgent's could reach: storage.local and .session,
-# and an IndexedDB of the same name in its own (the page's) origin.
-READ_EVERYTHING = """async () => {
-  const area = async (name) => {
-    try {
-      return await chrome.storage[name].get(null);
-    } catch (error) {
-      return { error: String(error) };  // Firefox gives content scripts no storage.session
-    }
-  };
-  const database = await new Promise((resolve) => {
-    const request = indexedDB.open("tabagent-secrets");
-    request.onsuccess = () => resolve([...request.result.objectStoreNames]);
-    request.onerror = () => resolve(String(request.error));
-  });
-  return { local: await area("local"), session: await area("session"), database };
-}"""
-
-
-@pytest.fixture(scope="module")
-def site():
-    with PageServer(PAGES) as server:
-        yield server
 
 
 def test_a_content_script_cannot_read_the_api_key_or_the_mcp_headers(firefox, model, site):

@@ -106,7 +106,7 @@ async def test_a_team_from_the_settings_nests_three_levels():
 
 
 async def test_the_builtin_provider_uses_the_browser_model_bridge():
-    from tests.unit.test_builtin_model import FakeBridge
+    from tests.helpers.fake_bridge import FakeBridge
 
     bridge = FakeBridge(["Hello from the device"])
     events = []
