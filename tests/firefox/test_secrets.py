@@ -9,7 +9,9 @@ import json
 
 
 from .red_team import as_content_script
-from .sidebar import ask_background, configure, open_chat
+from tests.helpers.panel_backends import firefox_panel
+
+from .sidebar import ask_background, open_chat
 from tests.helpers.stored_secrets import READ_EVERYTHING
 
 API_KEY = "sk-firefox-secret-key"
@@ -18,9 +20,10 @@ MCP_TOKEN = "Bearer mcp-firefox-secret"
 
 def test_a_content_script_cannot_read_the_api_key_or_the_mcp_headers(firefox, model, site):
     context = open_chat(firefox)
-    configure(firefox, context, model.base_url, api_key=API_KEY)
+    panel = firefox_panel(firefox, context)
+    panel.configure(model.base_url, api_key=API_KEY)
     server = {"id": "srv-1", "name": "notes", "url": "https://mcp.example/mcp", "enabled": False}
-    ask_background(firefox, context, "save-mcp-servers", servers=[server], secrets={"srv-1": {"Authorization": MCP_TOKEN}})
+    panel.ask_background("save-mcp-servers", servers=[server], secrets={"srv-1": {"Authorization": MCP_TOKEN}})
     # The extension's own pages still have both.
     settings = firefox.evaluate(context, "import(chrome.runtime.getURL('extension/shared/settings.js')).then((m) => m.loadSettings())")
     assert settings["apiKey"] == API_KEY
@@ -37,7 +40,8 @@ def test_once_the_page_tools_are_in_a_page_its_content_scripts_reach_no_storage(
     """Firefox's content scripts could read storage.local (the conversations are not there:
     test_red_team.py attacks that second wall): the storage API is gone from TabAgent's content-script world before its scripts meet the page."""
     context = open_chat(firefox)
-    configure(firefox, context, model.base_url, api_key=API_KEY)
+    panel = firefox_panel(firefox, context)
+    panel.configure(model.base_url, api_key=API_KEY)
     page = site.url("article.html") + "?tools"  # its own tab: the first test left one on article.html
     firefox.open_tab(page)
     before = as_content_script(firefox, context, page, READ_EVERYTHING)

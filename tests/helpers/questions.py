@@ -1,10 +1,13 @@
 """The confirmations of a turn in the Chromium panel, answered as a person would: the n-th
-question as it reads on screen, and the user's answer to it."""
+question as it reads on screen, and the user's answer to it (tests/helpers/panel_driver.py's
+verbs, in the words the e2e tests use)."""
 
 from __future__ import annotations
 
 from selenium.webdriver.common.by import By
-from tests.e2e.chat import last_turn, wait
+
+from tests.e2e.chat import last_turn
+from tests.helpers.panel_backends import chromium_panel
 
 
 def boxes(driver):
@@ -14,17 +17,12 @@ def boxes(driver):
 
 def question(tabs, n):
     """The turn's n-th confirmation (from 0), once it is on screen asking: {message, details}."""
-    wait(tabs.browser, lambda d: len(boxes(d)) > n and boxes(d)[n].get_attribute("data-state") == "asking",
-         30, f"confirmation {n} was never asked")
-    box = boxes(tabs.driver)[n]
-    details = {dd.get_attribute("data-detail"): dd.text for dd in box.find_elements(By.CSS_SELECTOR, "dd")}
-    return {"message": box.find_element(By.CSS_SELECTOR, ".confirmation-message").text, "details": details}
+    return chromium_panel(tabs.browser).question(n)
 
 
 def answer(tabs, n, decision):
-    boxes(tabs.driver)[n].find_element(By.CSS_SELECTOR, f'button[data-decision="{decision}"]').click()
-    wait(tabs.browser, lambda d: boxes(d)[n].get_attribute("data-state") == decision, 10)
-    assert all(not b.is_enabled() for b in boxes(tabs.driver)[n].find_elements(By.TAG_NAME, "button"))
+    """Presses the n-th confirmation's button for `decision`; then all its buttons are disabled."""
+    chromium_panel(tabs.browser).answer_question(n, decision)
 
 
 class Panel:
