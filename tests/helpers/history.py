@@ -6,8 +6,12 @@ from __future__ import annotations
 import json
 import time
 from pathlib import Path
+
 from selenium.webdriver.common.by import By
+
 from tests.e2e.chat import wait
+
+EXPORT_FORMAT = "tabagent-conversations"
 
 
 def history_entries(driver):
@@ -46,6 +50,3 @@ def notice(driver):
 def write_export(path, records):
     path.write_text(json.dumps({"format": EXPORT_FORMAT, "version": 1, "conversations": records}), encoding="utf-8")
     return path
-
-
-EXPORT_FORMAT = "tabagent-conversations"

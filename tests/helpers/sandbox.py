@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import time
 
+OFFSCREEN = "extension/offscreen/offscreen.html"
+
 
 PING_FROM_PANEL = """
 const done = arguments[arguments.length - 1];
@@ -82,6 +84,3 @@ ESCAPES = {
     "broadcast_channel": "import js\njs.BroadcastChannel.new('tabagent').postMessage('loot')",
     "send_beacon": "import js\njs.navigator.sendBeacon(URL, 'loot')",
 }
-
-
-OFFSCREEN = "extension/offscreen/offscreen.html"

@@ -4,7 +4,6 @@ instead of slept."""
 from __future__ import annotations
 
 from tabagent.hosts.cpython import CPythonHost
-
 from tabagent.models import OpenAIModel
 
 
