@@ -18,11 +18,9 @@ from .page_tabs import page_content
 from tests.helpers.questions import answer, boxes, question
 from tests.helpers.tool_calls import call, told
 from tests.helpers.tool_calls import later, settings
+from tests.helpers.help_clicks import COUNT_HELP_CLICKS, HELP_CLICKS
 
 pytestmark = [pytest.mark.e2e, pytest.mark.usefixtures("tool_calling")]  # the scripted model, tools on
-
-HELP_CLICKS = "return window.helpClicks ?? 0"
-COUNT_HELP_CLICKS = "window.helpClicks = 0; document.querySelector('[aria-label=Help]').addEventListener('click', () => window.helpClicks++)"
 
 
 @pytest.fixture

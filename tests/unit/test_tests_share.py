@@ -43,7 +43,7 @@ NOT_YET_SHARED = {
     "tab": {"firefox/test_attachments.py", "firefox/test_locators.py", "firefox/test_pdf.py",
             "firefox/test_red_team.py", "firefox/test_red_team_pdf.py"},
     "tripwire": {"e2e/test_red_team_rendering.py", "e2e/test_sandbox.py"},
-    "turn": {"e2e/test_page_actions.py", "e2e/test_red_team_actions.py", "e2e/test_red_team_sight.py",
+    "turn": {"e2e/test_hand_back.py", "e2e/test_page_actions.py", "e2e/test_red_team_actions.py", "e2e/test_red_team_sight.py",
              "e2e/test_red_team_walls.py", "e2e/test_screenshot.py", "e2e/test_tabs_the_agent_opened.py"},
     "windowed_tabs": {"e2e/test_red_team_sight.py", "e2e/test_screenshot.py"},
 }
