@@ -30,7 +30,7 @@ from ..memory import Memory, UnreadableMemory
 from ..models import OpenAIModel
 from ..context import DEFAULT_WINDOW, ContextKeeper
 from ..images import keep_images_within
-from ..sight import Sight
+from ..vision import Vision
 from ..host import default_host
 from ..ollama import OllamaModel, recognise
 from .mcp_servers import AskedMCPTool, ServerConnections, crowding_notice, servers_from_wire
@@ -117,20 +117,20 @@ def build_agent(request: dict, listener, *, tools=(), executor_factory=None, hos
     context = context_keeper(model, settings, request.get("api_key"))
     if isinstance(model, OllamaModel):
         model.window = context.known_window  # num_ctx never beyond the window requests keep to
-    sight = model_sight(model, settings, request.get("api_key"))
+    vision = model_vision(model, settings, request.get("api_key"))
 
     def page_set(bridge):  # off: no tool reads or acts on the tab; someone at the panel to hand back to
         if bridge is None or not settings.get("page_tools", True):
             return []
         return [*page_tools(bridge, consent, part_tokens=context.part_tokens, attached=attached_tabs(request),
-                            sight=sight), hand_back_tool(bridge, consent)]
+                            vision=vision), hand_back_tool(bridge, consent)]
     # The user's MCP servers' tools, each call as its policy says.
     served = [*mcp.tools(consent, request["conversation_id"])] if consent is not None and mcp is not None else []
     # Each managed agent in a tab of its own, when the turn works in one (own_tabs.py).
     tools_for = tools_for_members(page, page_set, tools, served) if page is not None and settings["own_tab"] else None
     agent = _agent(top, model, [*tools, *page_set(page), *served], executor_factory, tools_for=tools_for,
                    conversation_id=request["conversation_id"], memory=memory, listeners=[listener],
-                   instructions=instructions_for(settings), context=context, sight=sight,
+                   instructions=instructions_for(settings), context=context, vision=vision,
                    tool_set=settings.get("tool_set", SETTINGS["tool_set"]))
     if isinstance(consent, AskTheUser):
         consent.emit = agent.emit  # confirmations are the turn's events, in its sequence
@@ -153,19 +153,19 @@ def context_keeper(model, settings: dict, api_key: str | None) -> ContextKeeper:
     return ContextKeeper.fixed(setting or DEFAULT_WINDOW)
 
 
-def model_sight(model, settings: dict, api_key: str | None) -> Sight:
-    """Whether the model takes images: the setting, else the endpoint (sight.py), or Chrome for
+def model_vision(model, settings: dict, api_key: str | None) -> Vision:
+    """Whether the model takes images: the setting, else the endpoint (vision.py), or Chrome for
     its built-in model (the Prompt API says whether it takes images)."""
     if isinstance(model, OpenAIModel):
         base_url = model.url.removesuffix("/chat/completions").removesuffix("/api/chat")
-        return Sight.for_endpoint(model.host, base_url, model.model, api_key or None, settings.get("provider", ""),
+        return Vision.for_endpoint(model.host, base_url, model.model, api_key or None, settings.get("provider", ""),
                                   settings.get("model_sees_images", "auto"))
     setting = settings.get("model_sees_images", "auto")
     if isinstance(model, BrowserModel) and setting not in ("yes", "no"):
         async def ask_chrome():
             return await model.sees_images(), "Chrome"
-        return Sight(ask_chrome)
-    return Sight.fixed(setting == "yes")
+        return Vision(ask_chrome)
+    return Vision.fixed(setting == "yes")
 
 
 def _agent(spec: dict, model, tools: list, executor_factory, **options):
@@ -173,7 +173,7 @@ def _agent(spec: dict, model, tools: list, executor_factory, **options):
     if kind not in AGENT_KINDS:
         raise ValueError(f"Unknown agent kind {kind!r}: choose one of {', '.join(AGENT_KINDS)}.")
     tools_for = options.pop("tools_for", None)  # a member's own tools (own_tabs.py), else the same
-    shared = {key: options[key] for key in ("context", "sight", "tool_set") if key in options}
+    shared = {key: options[key] for key in ("context", "vision", "tool_set") if key in options}
     team = [_agent(member, model, tools_for(member) if tools_for else tools, executor_factory, tools_for=tools_for,
                    **shared) for member in spec.get("team") or []]
     if kind == "code" and executor_factory is not None:
@@ -216,8 +216,8 @@ class Turns:
         try:
             task = selection_task(request["task"], request.get("context"))
             task = await task_with_attachments({**request, "task": task}, build.get("page"), agent.emit)
-            if agent.sight is not None:
-                await agent.sight.known()  # before the first request: pictures in memory depend on it
+            if agent.vision is not None:
+                await agent.vision.known()  # before the first request: pictures in memory depend on it
             await agent.run(task, reset=not request.get("memory"))
         except Exception:
             pass  # the agent has already emitted the error and a `done` event

@@ -49,7 +49,7 @@ SETTINGS = {
     "request_timeout": 120,    # seconds to wait for the model's answer to start, then for each next piece
     "max_retries": 3,          # times a failed model request (busy, 5xx, no network) is tried again
     # Whether the model is sent the pictures it asks for (screenshots): "auto" learns it from the
-    # endpoint or the model's name (tabagent/sight.py), "yes" and "no" decide.
+    # endpoint or the model's name (tabagent/vision.py), "yes" and "no" decide.
     "model_sees_images": "auto",
     # Which tools each request lists (tabagent/tool_set.py): "auto" the compact set for a small
     # context window, "full" every tool, "compact" the core reading and acting tools.

@@ -26,7 +26,7 @@ SEEING_NAMES = ("gpt-4o", "gpt-4.1", "gpt-5", "o3", "o4-mini", "claude", "gemini
 _found: dict[tuple, tuple[bool, str]] = {}
 
 
-class Sight:
+class Vision:
     """Shared by a turn's agents and its screenshot tool. `sees` is None until learned."""
 
     def __init__(self, find: Callable[[], Awaitable[tuple[bool, str]]] | None = None,
@@ -35,10 +35,10 @@ class Sight:
         self.sees, self.source = _found.get(key, (None, "")) if key else (None, "")
 
     @classmethod
-    def fixed(cls, sees: bool, source: str = "the setting") -> Sight:
-        sight = cls()
-        sight.sees, sight.source = sees, source
-        return sight
+    def fixed(cls, sees: bool, source: str = "the setting") -> Vision:
+        vision = cls()
+        vision.sees, vision.source = sees, source
+        return vision
 
     async def known(self) -> bool:
         if self.sees is None:
@@ -49,7 +49,7 @@ class Sight:
 
     @classmethod
     def for_endpoint(cls, host: Host, base_url: str, model: str, api_key: str | None = None,
-                     provider: str = "", setting: str = "auto") -> Sight:
+                     provider: str = "", setting: str = "auto") -> Vision:
         if setting in ("yes", "no"):
             return cls.fixed(setting == "yes")
 
