@@ -62,8 +62,8 @@ export default [
     languageOptions: { sourceType: "module", globals: extension },
   },
   {
-    // Injected before the content scripts' bundle as a file of its own (extension/firefox/content-world.js).
-    files: ["extension/firefox/no-storage-in-pages.js"],
+    // Injected before the content scripts' bundle as a file of its own (extension/platform/firefox/content-world.js).
+    files: ["extension/platform/firefox/no-storage-in-pages.js"],
     languageOptions: { sourceType: "script" },
   },
   {

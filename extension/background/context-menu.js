@@ -2,7 +2,7 @@
 // selection… (opens the panel with the selection attached and the cursor in the box); and the
 // user's own prompts. Each opens the side panel; the ready-made ones start their turn at once.
 
-import { openPanel } from "../browser/panel.js";
+import { openPanel } from "../platform/chrome/panel.js";
 import { loadSettings } from "../shared/settings.js";
 import { ASK_ABOUT_SELECTION, BUILT_IN, PENDING_CONTEXT, fillPrompt, parsePrompts } from "../shared/quick-actions.js";
 import { runPageTool } from "./page-tool-relay.js";

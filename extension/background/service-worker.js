@@ -16,8 +16,8 @@ import { followConfiguredEndpoint, followMcpServers } from "./local-endpoint.js"
 import { loadMcpServers, mcpForPython, storeMcpServers } from "../shared/mcp-servers.js";
 import { runPageTool } from "./page-tool-relay.js";
 import { noticeHandBacks } from "./hand-back-notice.js";
-import { followPanel } from "../browser/panel.js";
-import { keepStorageFromContentScripts } from "../browser/storage-access.js";
+import { followPanel } from "../platform/chrome/panel.js";
+import { keepStorageFromContentScripts } from "../platform/chrome/storage-access.js";
 import { askOffscreen, closeIdleOffscreenDocument, offscreenListening, tellOffscreenIdleClose } from "./offscreen-document.js";
 import { liveTurnIds, saveFinishedTurn, saveTurnEvents, settleStaleTurns, startTurn, stopTurn } from "./turn-records.js";
 import { followOwnTabs } from "./own-tab.js";

@@ -10,7 +10,7 @@ import { loadMcpServers, mcpForPython } from "../shared/mcp-servers.js";
 import { Status } from "../shared/wire.js";
 import { userTab } from "./page-access.js";
 import { openOwnTab, ownTabOf, stillOpenTabOf } from "./own-tab.js";
-import { keepBackgroundWhile } from "../browser/background-lifetime.js";
+import { keepBackgroundWhile } from "../platform/chrome/background-lifetime.js";
 
 // What the user attached in the composer (sidepanel/attachments-view.js): tabs by id, each
 // with the address its chip showed (Python reads a tab only while it shows that site), and the

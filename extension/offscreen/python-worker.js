@@ -9,7 +9,7 @@
 
 import { Rpc } from "./rpc.js";
 import { startPython } from "./python.js";
-import { WHY_NO_CODE_SANDBOX } from "../browser/code-sandbox.js";
+import { WHY_NO_CODE_SANDBOX } from "../platform/chrome/code-sandbox.js";
 import { ENTRY_POINTS, EventKind } from "../shared/wire.js";
 
 const python = startPython();

@@ -47,7 +47,7 @@ class SandboxFrame {
   constructor(container, bootTimeoutMs) {
     this.iframe = document.createElement("iframe");
     // As the manifest says for the page (said twice, kept once); in Firefox, which has no
-    // sandbox pages, this alone makes its origin opaque (extension/firefox/code-sandbox.js).
+    // sandbox pages, this alone makes its origin opaque (extension/platform/firefox/code-sandbox.js).
     this.iframe.sandbox.add("allow-scripts");
     this.iframe.referrerPolicy = "no-referrer";
     this.iframe.hidden = true;

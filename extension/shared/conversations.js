@@ -13,7 +13,7 @@ import { TurnStatus } from "./conversation-schema.js";
 import { joinTokens, mergeEvents } from "./events.js";
 import { t } from "./i18n.js";
 import { keepPicturesWithin } from "./kept-pictures.js";
-import { conversationStore, moveConversationsIn } from "../browser/conversation-store.js";
+import { conversationStore, moveConversationsIn } from "../platform/chrome/conversation-store.js";
 
 const INDEX = "conversations";
 const recordKey = (id) => `conversation:${id}`;

@@ -1,5 +1,5 @@
 // A key-value store in the extension's own IndexedDB (Firefox keeps secrets and conversations
-// there: extension/firefox/). It belongs to the extension's origin, which only its own pages
+// there: extension/platform/firefox/). It belongs to the extension's origin, which only its own pages
 // share. get(keys) gives { key: value } for the keys stored; add() writes only keys not there.
 
 function open(name, storeName) {

@@ -1,10 +1,10 @@
 // The user's MCP servers (py/tabagent/app/mcp_servers.py runs them in a turn). Two storage
 // keys, like the model settings: `mcpServers`, what each server is and the user's policy for
 // each of its tools; `mcpSecrets`, the headers each server gets (a bearer token...), kept
-// apart (where browser/secrets.js keeps secrets) so that nothing that reads or exports settings carries them. Only the service worker
+// apart (where platform/chrome/secrets.js keeps secrets) so that nothing that reads or exports settings carries them. Only the service worker
 // writes them (MessageType.saveMcpServers), so the local servers' Origin rule follows them.
 
-import { readSecrets, writeSecrets } from "../browser/secrets.js";
+import { readSecrets, writeSecrets } from "../platform/chrome/secrets.js";
 import { MCP_POLICIES, MCP_SERVER } from "./wire.js";
 
 const SERVERS_KEY = "mcpServers";

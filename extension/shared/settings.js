@@ -1,10 +1,10 @@
 // The user's model settings. The API key is kept apart from the rest (its own key, where
-// browser/secrets.js keeps secrets) so that nothing that reads or exports settings carries it along.
+// platform/chrome/secrets.js keeps secrets) so that nothing that reads or exports settings carries it along.
 // Which settings there are, and their defaults, is declared once, in Python
 // (py/tabagent/app/wire.py, mirrored as wire.js); here they are spelled in camelCase.
 
-import { WHY_NO_CODE_SANDBOX } from "../browser/code-sandbox.js";
-import { readSecrets, writeSecrets } from "../browser/secrets.js";
+import { WHY_NO_CODE_SANDBOX } from "../platform/chrome/code-sandbox.js";
+import { readSecrets, writeSecrets } from "../platform/chrome/secrets.js";
 import { SETTINGS } from "./wire.js";
 import { t } from "./i18n.js";
 

@@ -1,6 +1,6 @@
 """Secrets stay out of content scripts in Firefox too. Firefox's content scripts can read
 storage.local (there is no setAccessLevel), so the API key and the MCP servers' headers are
-kept in the extension's own IndexedDB (extension/firefox/secrets.js), which a content script,
+kept in the extension's own IndexedDB (extension/platform/firefox/secrets.js), which a content script,
 with its page's origin, cannot open."""
 
 from __future__ import annotations

@@ -128,7 +128,7 @@ def test_the_outside_pattern_catches_what_it_must():
 
 def test_each_context_imports_only_its_own_folder_and_shared():
     """extension/<context>/ imports its own files, extension/shared/, extension/vendor/ and
-    extension/browser/ only (the browser's module for each concern, which the build chooses):
+    extension/platform/ only (the browser's module for each concern, which the build chooses):
     code that runs in one context lives in that context's folder."""
     crossing = {}
     for path in sorted(EXTENSION.rglob("*.js")):
@@ -137,9 +137,30 @@ def test_each_context_imports_only_its_own_folder_and_shared():
             continue
         for target in IMPORT.findall(path.read_text()):
             reached = (path.parent / target).resolve().relative_to(EXTENSION).parts[0]
-            if reached not in {folder, "shared", "vendor", "browser"}:
+            if reached not in {folder, "shared", "vendor", "platform"}:
                 crossing.setdefault(str(path.relative_to(EXTENSION)), []).append(target)
     assert crossing == {}
+
+
+PLATFORM = EXTENSION / "platform"
+
+
+def test_the_source_imports_chromes_platform_modules_and_each_browsers_its_own():
+    """The repository root is Chrome's unpacked build: code outside extension/platform/ imports
+    platform/chrome/ (Firefox's package points those imports at platform/firefox/,
+    scripts/browser_builds.py), and each browser's modules import none of the other's. An
+    import of platform/firefox/ from the source would be missing from Chrome's package."""
+    wrong = {}
+    for path in sorted(EXTENSION.rglob("*.js")):
+        if "vendor" in path.relative_to(EXTENSION).parts:
+            continue
+        own = path.relative_to(PLATFORM).parts[0] if path.is_relative_to(PLATFORM) else "chrome"
+        for target in IMPORT.findall(path.read_text()):
+            reached = (path.parent / target).resolve()
+            if reached.is_relative_to(PLATFORM) and reached.relative_to(PLATFORM).parts[0] != own:
+                wrong.setdefault(str(path.relative_to(EXTENSION)), []).append(target)
+    assert sorted(p.name for p in PLATFORM.iterdir()) == ["chrome", "firefox"]
+    assert wrong == {}
 
 
 def test_the_import_pattern_sees_static_and_dynamic_imports():
@@ -163,7 +184,7 @@ def content_imports_outside(path: Path) -> list[str]:
 def test_content_modules_reach_no_other_contexts_code():
     """The content scripts run in a web page: they import each other, shared/ and the libraries
     bundled with them, never the service worker's, the offscreen document's, the panel's, the
-    settings page's or the sandbox's code, nor browser/ (the background's platform modules) or
+    settings page's or the sandbox's code, nor platform/ (the background's platform modules) or
     vendor/ (files the other contexts load at run time)."""
     modules = sorted((EXTENSION / "content").glob("*.js"))
     assert len(modules) > 20
@@ -174,7 +195,7 @@ def test_the_content_check_sees_each_way_out(tmp_path):
     folder = tmp_path / "extension" / "content"
     folder.mkdir(parents=True)
     module = folder / "x.js"
-    for way_out in ('import { a } from "../background/page-tool-relay.js";', 'import * as b from "../browser/panel.js";',
+    for way_out in ('import { a } from "../background/page-tool-relay.js";', 'import * as b from "../platform/chrome/panel.js";',
                     'const c = await import("../offscreen/python.js");', 'import "../vendor/pdfjs/pdf.min.mjs";',
                     'import { marked } from "marked";', 'import { d } from "../sidepanel/chat.js";'):
         module.write_text(way_out)

@@ -1,4 +1,4 @@
-// Where conversations are kept (Firefox's version of extension/browser/conversation-store.js).
+// Where conversations are kept (Firefox's version of extension/platform/chrome/conversation-store.js).
 // Firefox's content scripts can read storage.local (it has no setAccessLevel), and they live
 // inside web pages. The storage API is removed from TabAgent's content-script world
 // (no-storage-in-pages.js); should a page get past that wall, the conversations are not in
@@ -6,7 +6,7 @@
 // moz-extension origin: only the extension's pages share it, and a content script, with its
 // page's origin, cannot open it (as secrets.js keeps the API key).
 
-import { keyValueDatabase } from "../shared/key-value-database.js";
+import { keyValueDatabase } from "../../shared/key-value-database.js";
 
 const database = keyValueDatabase("tabagent-conversations");
 const INDEX = "conversations"; // conversations.js's index, listing the records

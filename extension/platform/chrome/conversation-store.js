@@ -1,5 +1,5 @@
 // Where conversations are kept (Chrome's version; Firefox's is
-// extension/firefox/conversation-store.js): chrome.storage.local, which the service worker keeps
+// extension/platform/firefox/conversation-store.js): chrome.storage.local, which the service worker keeps
 // from content scripts (storage-access.js, setAccessLevel). The same three calls as
 // storage.local: get(keys) gives { key: value } for the keys stored, set({ key: value }),
 // remove(keys).

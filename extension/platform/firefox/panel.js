@@ -1,4 +1,4 @@
-// The chat's place in the browser (Firefox's version of extension/browser/panel.js): the
+// The chat's place in the browser (Firefox's version of extension/platform/chrome/panel.js): the
 // sidebar. Firefox opens or closes a sidebar only inside a user's action, so each call is
 // made at once in the listener; the shortcut is the manifest's _execute_sidebar_action,
 // which Firefox handles itself.

@@ -1,5 +1,5 @@
 // Whether the code a model writes can run here (Firefox's version of
-// extension/browser/code-sandbox.js): yes, with the same walls as Chrome's sandbox page, built
+// extension/platform/chrome/code-sandbox.js): yes, with the same walls as Chrome's sandbox page, built
 // from what Firefox 153 ESR has (it has no manifest sandbox pages before 154):
 // - the offscreen document frames extension/sandbox/sandbox.html with sandbox="allow-scripts",
 //   so the page has an opaque origin: no extension APIs, no IndexedDB or storage of the

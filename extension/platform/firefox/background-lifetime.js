@@ -1,5 +1,5 @@
 // How long the background lives while a turn runs (Firefox's version of
-// extension/browser/background-lifetime.js). Firefox stops an event page after
+// extension/platform/chrome/background-lifetime.js). Firefox stops an event page after
 // extensions.background.idle.timeout (30 s) without an extension event or an API call made by
 // the page itself, even while a fetch is under way; and here the page holds Python, so a stop
 // would end the turn. An open runtime port does not count, nor a pending listener (that buys

@@ -1,5 +1,5 @@
 // The chat's place in the browser (Chrome's version: the side panel; Firefox's sidebar is in
-// extension/firefox/panel.js).
+// extension/platform/firefox/panel.js).
 import { followSidePanel } from "./side-panel-shortcut.js";
 
 // The toolbar button opens the panel, the shortcut opens and closes it.

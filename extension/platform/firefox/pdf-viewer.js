@@ -1,5 +1,5 @@
 // Whether a tab that refused TabAgent's probe shows the browser's PDF viewer (Firefox's version
-// of extension/browser/pdf-viewer.js). Firefox shows a PDF at its own address in pdf.js, a
+// of extension/platform/chrome/pdf-viewer.js). Firefox shows a PDF at its own address in pdf.js, a
 // document of Firefox's own into which no extension may inject a script, so the probe that
 // would see the PDF's type is refused ("Missing host permission for the tab") although TabAgent
 // may read that address. Firefox keeps extensions out of other pages the same way, with the
