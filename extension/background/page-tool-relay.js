@@ -7,7 +7,7 @@
 // the offscreen document (pdfHere), a PDF tab is { ok: true, pdf: { url, name, args } }: it
 // reads the PDF itself rather than being asked to by a second message from here.
 
-import { FIRST_IN_EVERY_PAGE } from "../platform/chrome/content-world.js";
+import { FIRST_IN_EVERY_PAGE } from "../platform/chrome/first-in-pages.js";
 import { keptOutInWords, refusedByPdfViewer } from "../platform/chrome/pdf-viewer.js";
 import { MessageType } from "../shared/messages.js";
 import { PAGE_TOOL_DEFAULTS } from "../shared/wire.js";

@@ -10,7 +10,7 @@ import { isOffscreenDocument, isUserPage } from "../shared/senders.js";
 import { storeSettings } from "../shared/settings.js";
 import { readSelection } from "./attachments.js";
 import { screenshotToAttach } from "./screenshot.js";
-import { createContextMenu, onContextMenuClick } from "./context-menu.js";
+import { createRightClickMenu, onRightClickMenuClick } from "./right-click-menu.js";
 import { applyImport, receiveImportPart } from "./imports.js";
 import { followConfiguredEndpoint, followMcpServers } from "./local-endpoint.js";
 import { loadMcpServers, mcpForPython, storeMcpServers } from "../shared/mcp-servers.js";
@@ -41,7 +41,7 @@ async function saveSettings({ settings, apiKey }) {
   await storeSettings(settings, apiKey);
   await followConfiguredEndpoint(settings);
   await tellOffscreenIdleClose(settings.idleCloseMinutes);
-  await createContextMenu(); // the user's own prompts are in it
+  await createRightClickMenu(); // the user's own prompts are in it
   return { saved: true };
 }
 
@@ -176,11 +176,11 @@ chrome.runtime.onMessage.addListener((message, sender, sendResponse) => {
   return true;
 });
 
-chrome.contextMenus.onClicked.addListener(onContextMenuClick);
+chrome.contextMenus.onClicked.addListener(onRightClickMenuClick);
 
 chrome.runtime.onInstalled.addListener(() => {
   keepStorageFromContentScripts();
-  createContextMenu();
+  createRightClickMenu();
 });
 
 // This worker starts afresh after every idle stop. A turn still marked running that Python

@@ -11,7 +11,7 @@ export const BUILT_IN = Object.freeze({
 });
 
 export const ASK_ABOUT_SELECTION = "ask-about-selection"; // opens the panel with the selection attached
-export const PENDING_CONTEXT = "pendingContext"; // chrome.storage.session: the attached selection
+export const PENDING_SELECTION = "pendingContext"; // chrome.storage.session: the attached selection
 
 const NAME = /^[\p{L}\p{N}_-]{1,30}$/u;
 

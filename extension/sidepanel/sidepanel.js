@@ -17,7 +17,7 @@ import { renderEmptyState } from "./empty-state.js";
 import { startEditing } from "./message-actions.js";
 import { handleKeys } from "./keyboard.js";
 import { ConversationSettings, ModelPicker } from "./model-picker.js";
-import { ComposerContext } from "./composer-context.js";
+import { ComposerAdditions } from "./composer-additions.js";
 import { localizePage, t, tn } from "../shared/i18n.js";
 import { exposeForDebugging } from "../shared/debug-handle.js";
 
@@ -64,7 +64,7 @@ async function checkSettings() {
   return !missing;
 }
 
-const composerContext = new ComposerContext({ prompt, attached: $("attached"), commands: $("slash-commands") });
+const composerAdditions = new ComposerAdditions({ prompt, attached: $("attached"), commands: $("slash-commands") });
 const attachments = new AttachmentsView({
   prompt, button: $("attach"), options: $("attach-options"), chips: $("attachments"), onError: (message) => showNotice(message),
 });
@@ -72,19 +72,19 @@ const attachments = new AttachmentsView({
 async function send(event) {
   event.preventDefault();
   // An MCP server's prompt comes into the box first: the user sends it once they have read it.
-  const served = await composerContext.fillMcpPrompt(prompt.value.trim());
+  const served = await composerAdditions.fillMcpPrompt(prompt.value.trim());
   if (served) {
     if (served.text) prompt.value = served.text;
-    composerContext.tell(served.error);
+    composerAdditions.tell(served.error);
     return;
   }
-  const text = composerContext.expand(prompt.value.trim());
+  const text = composerAdditions.expand(prompt.value.trim());
   if (!text || !(await checkSettings())) return;
-  const context = composerContext.context();
+  const context = composerAdditions.context();
   const request = { conversationId: conversation.id, text, context, overrides: conversationSettings.read(), ...attachments.forTurn() };
   await startTurnWith(MessageType.startTurn, request, () => {
     prompt.value = "";
-    if (context) composerContext.clear();
+    if (context) composerAdditions.clear();
     attachments.clear();
   });
 }
@@ -236,7 +236,7 @@ checkSettings();
 loadSettings().then(({ settings }) => (conversation.showSteps = Boolean(settings.showSteps)));
 conversation.showEmpty();
 openInitialConversation();
-composerContext.start();
+composerAdditions.start();
 prompt.focus();
 
 // For the console and tests: the view on screen, through the one debug handle.

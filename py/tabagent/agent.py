@@ -29,7 +29,7 @@ from .tool_set import MoreTools, ToolSet, compact_for
 from .tools import FinalAnswerTool, FunctionTool, Tool
 
 if TYPE_CHECKING:
-    from .context import ContextKeeper
+    from .context_keeper import ContextKeeper
     from .events import Listener
     from .models import Model
     from .replies import ModelReply
@@ -172,7 +172,7 @@ class Agent:
 
     def tell_tools_briefly(self) -> None:
         """From now on each tool is told in one line in the system prompt: for a window the
-        full descriptions would crowd (context.py); and the compact set, unless the setting
+        full descriptions would crowd (context_keeper.py); and the compact set, unless the setting
         asks for the full one."""
         self.brief_prompt = True
         self.tool_set.compact = self.tool_set.setting != "full"
@@ -226,7 +226,7 @@ class Agent:
 
     async def ask_model(self, messages: list[dict]) -> ModelReply:
         """Sends `messages` to the model as they are, streaming its reply out as events; the
-        context keeper (context.py) calls it once it has fitted them to the window."""
+        context keeper (context_keeper.py) calls it once it has fitted them to the window."""
         self._streamed = {"text": 0, "reasoning": 0}
         try:
             reply = await self.model.generate(messages, self.tool_schemas(), on_token=self._on_token,

@@ -85,7 +85,7 @@ def test_every_word_on_the_pages_comes_from_the_messages():
 # Scripts that put words on screen. A sentence in quotes (a capital, then words, as people
 # write them) or a shown attribute given a literal is a word that skipped t().
 SCRIPTS = [*(ROOT / "extension/sidepanel").glob("*.js"), *(ROOT / "extension/options").glob("*.js"),
-           ROOT / "extension/background/context-menu.js", ROOT / "extension/background/tab-tools.js",
+           ROOT / "extension/background/right-click-menu.js", ROOT / "extension/background/tab-tools.js",
            ROOT / "extension/shared/settings.js", ROOT / "extension/shared/connection.js",
            ROOT / "extension/shared/export.js", ROOT / "extension/shared/conversations.js"]
 SENTENCE = re.compile(r"""(["'`])((?:[A-Z][a-z]+|[A-Z][a-z]*:)(?: [\w’'“”${}.,:()-]+){1,}[.…:]?)\1""")

@@ -5,7 +5,7 @@ import json
 
 from scripted_endpoint import ScriptedEndpoint
 from scripted_ollama import ScriptedOllama, ndjson
-from tabagent.context import ContextKeeper
+from tabagent.context_keeper import ContextKeeper
 from tabagent.errors import ContextTooLongError
 from tabagent.ollama import OllamaModel, num_ctx_for
 from tabagent.app.turn_request import Turns, build_model, context_keeper, endpoint_recognised

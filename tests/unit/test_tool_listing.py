@@ -6,7 +6,7 @@ the model's notes kept in every request."""
 import json
 
 from tabagent.code_agent import CodeAgent
-from tabagent.context import ContextKeeper
+from tabagent.context_keeper import ContextKeeper
 from tabagent.memory import Memory
 from tabagent.vision import Vision
 from tabagent.testing import ScriptedModel

@@ -92,7 +92,7 @@ class PageReader:
     def __init__(self, bridge, consent=None, part_tokens=None, attached=None):
         self.bridge = bridge
         self.consent = consent or RefusedWithoutAsking()
-        # part_tokens(default) -> the part size that suits the model's window (context.py)
+        # part_tokens(default) -> the part size that suits the model's window (context_keeper.py)
         self.part_tokens = part_tokens or (lambda default: default)
         self.attached = dict(attached or {})
 

@@ -28,7 +28,7 @@ from ..code_agent import CodeAgent
 from ..events import Event
 from ..memory import Memory, UnreadableMemory
 from ..models import OpenAIModel
-from ..context import DEFAULT_WINDOW, ContextKeeper
+from ..context_keeper import DEFAULT_WINDOW, ContextKeeper
 from ..images import keep_images_within
 from ..vision import Vision
 from ..host import default_host

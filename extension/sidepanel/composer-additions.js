@@ -6,12 +6,12 @@
 import { MessageType } from "../shared/messages.js";
 import { askBackground } from "../shared/runtime.js";
 import { loadSettings } from "../shared/settings.js";
-import { PENDING_CONTEXT, fillPrompt, parsePrompts } from "../shared/quick-actions.js";
+import { PENDING_SELECTION, fillPrompt, parsePrompts } from "../shared/quick-actions.js";
 import { h } from "../shared/dom.js";
 import { t } from "../shared/i18n.js";
 import { shown } from "../shared/unseen-text.js";
 
-export class ComposerContext {
+export class ComposerAdditions {
   constructor({ prompt, attached, commands }) {
     this.prompt = prompt;
     this.attached = attached;
@@ -21,7 +21,7 @@ export class ComposerContext {
     this.mcpPrompts = null; // asked of the servers the first time "/" is typed
     prompt.addEventListener("input", () => this.suggest());
     chrome.storage.onChanged.addListener((changes, area) => {
-      if (area === "session" && changes[PENDING_CONTEXT]?.newValue) this.attach(changes[PENDING_CONTEXT].newValue);
+      if (area === "session" && changes[PENDING_SELECTION]?.newValue) this.attach(changes[PENDING_SELECTION].newValue);
       if (area === "local" && changes.settings) this.loadPrompts();
       if (area === "local" && changes.mcpServers) this.mcpPrompts = null;
     });
@@ -29,7 +29,7 @@ export class ComposerContext {
 
   async start() {
     await this.loadPrompts();
-    const { [PENDING_CONTEXT]: pending } = await chrome.storage.session.get(PENDING_CONTEXT);
+    const { [PENDING_SELECTION]: pending } = await chrome.storage.session.get(PENDING_SELECTION);
     if (pending) this.attach(pending);
   }
 
@@ -54,7 +54,7 @@ export class ComposerContext {
     this.pending = null;
     this.attached.hidden = true;
     this.attached.replaceChildren();
-    chrome.storage.session.remove(PENDING_CONTEXT);
+    chrome.storage.session.remove(PENDING_SELECTION);
   }
 
   // The message to send: a /name command becomes its prompt (what follows it is added).

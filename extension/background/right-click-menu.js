@@ -4,7 +4,7 @@
 
 import { openPanel } from "../platform/chrome/panel.js";
 import { loadSettings } from "../shared/settings.js";
-import { ASK_ABOUT_SELECTION, BUILT_IN, PENDING_CONTEXT, fillPrompt, parsePrompts } from "../shared/quick-actions.js";
+import { ASK_ABOUT_SELECTION, BUILT_IN, PENDING_SELECTION, fillPrompt, parsePrompts } from "../shared/quick-actions.js";
 import { runPageTool } from "./page-tool-relay.js";
 import { startTurn } from "./turn-records.js";
 import { t } from "../shared/i18n.js";
@@ -13,7 +13,7 @@ export const OPEN_CONVERSATION = "openConversation"; // chrome.storage.session: 
 const OWN_PROMPT = "prompt:";
 const created = []; // the items made (Chrome cannot list them)
 
-export async function createContextMenu() {
+export async function createRightClickMenu() {
   const { settings } = await loadSettings();
   const { prompts } = parsePrompts(settings.customPrompts);
   await chrome.contextMenus.removeAll();
@@ -39,7 +39,7 @@ async function requestFor(menuItemId) {
   return parsePrompts(settings.customPrompts).prompts[Number(menuItemId.slice(OWN_PROMPT.length))]?.prompt ?? null;
 }
 
-export function onContextMenuClick(info, tab) {
+export function onRightClickMenuClick(info, tab) {
   // The panel may only be opened inside the click's user gesture: before any await.
   openPanel(tab);
   const page = { title: tab?.title ?? "", url: tab?.url ?? info.pageUrl ?? "" };
@@ -48,7 +48,7 @@ export function onContextMenuClick(info, tab) {
 
 function answerClick(menuItemId, context) {
   if (menuItemId === ASK_ABOUT_SELECTION) {
-    return chrome.storage.session.set({ [PENDING_CONTEXT]: { ...context, at: Date.now() }, [OPEN_CONVERSATION]: null }).then(() => null);
+    return chrome.storage.session.set({ [PENDING_SELECTION]: { ...context, at: Date.now() }, [OPEN_CONVERSATION]: null }).then(() => null);
   }
   return requestFor(menuItemId).then((template) => {
     if (!template) return null;
