@@ -24,7 +24,7 @@ from dataclasses import fields
 from tabagent.images import text_part
 from tabagent.memory import Memory, TaskStep
 from tabagent.testing import ScriptedModel
-from tabagent.app.turn_request import Turns
+from tabagent.app.turns import Turns
 from tabagent.executor import LocalExecutor
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -51,7 +51,7 @@ def is_app(name: str) -> bool:
 
 def test_the_check_sees_relative_and_absolute_imports():
     """The walk itself: every spelling of an import of the app is caught, other imports are not."""
-    for source in ("from .app import turn_request\n", "from .app.turn_request import Turns\n", "import tabagent.app.cli\n",
+    for source in ("from .app import turns\n", "from .app.turns import Turns\n", "import tabagent.app.cli\n",
                    "from tabagent.app import cli\n", "def f():\n    from .app import cli\n", "from . import app\n"):
         assert any(is_app(n) for n in imported_names(source, "tabagent")), source
     assert any(is_app(n) for n in imported_names("from ..app import cli\n", "tabagent.hosts"))

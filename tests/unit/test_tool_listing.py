@@ -14,7 +14,7 @@ from tabagent.tool_calling_agent import ToolCallingAgent
 from tabagent.tools import tool
 from tabagent.app.page_actions import CalledByHand
 from tabagent.app.page_tools import page_tools
-from tabagent.app.turn_request import Turns
+from tabagent.app.turns import Turns
 from tabagent.app.user_tools import load_user_tools
 from tabagent.app.wire import SETTINGS
 

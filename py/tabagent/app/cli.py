@@ -21,7 +21,7 @@ import uuid
 from .. import __version__
 from ..executor import LocalExecutor
 from ..hosts.cpython import CPythonHost
-from .turn_request import AGENT_KINDS, Turns
+from .turns import AGENT_KINDS, Turns
 from .user_tools import load_user_tools
 from .wire import NOT_FATAL_ERRORS, SETTINGS, settings_from_wire
 
@@ -69,7 +69,7 @@ def parse_args(argv) -> argparse.Namespace:
 
 
 def settings_from(args) -> dict:
-    """The settings as turn_request.py reads them: the file's, then the options'."""
+    """The settings as turns.py reads them: the file's, then the options'."""
     stored = {}
     if args.settings:
         try:

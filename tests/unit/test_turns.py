@@ -7,7 +7,7 @@ import json
 
 from tabagent.testing import ScriptedModel
 from tabagent.memory import Memory
-from tabagent.app.turn_request import Turns, build_agent
+from tabagent.app.turns import Turns, build_agent
 from tabagent.app.wire import LIMITS, SETTINGS
 from tabagent.code_agent import CodeAgent
 from tabagent.tool_calling_agent import ToolCallingAgent
