@@ -59,6 +59,21 @@ def test_the_check_sees_relative_and_absolute_imports():
                                                      "import apple\n", "tabagent"))
 
 
+IN_SANDBOX = APP / "in_sandbox"
+
+
+def test_nothing_in_the_agents_interpreter_imports_what_runs_in_the_sandbox():
+    """app/in_sandbox/ runs in the code sandbox's own Pyodide (extension/sandbox/worker.js
+    imports it there); the agent's side reaches it only through messages, never by import."""
+    outside = [p for p in sorted(PACKAGE.rglob("*.py")) if IN_SANDBOX not in p.parents and "__pycache__" not in p.parts]
+    assert len(outside) > 40
+    importing = [str(p.relative_to(PACKAGE)) for p in outside
+                 if any(n.startswith("tabagent.app.in_sandbox") for n in imported_names(p.read_text(), package_of(p)))]
+    assert importing == []
+    worker = (EXTENSION / "sandbox" / "worker.js").read_text()
+    assert re.findall(r'pyimport\("([\w.]+)"\)', worker) == ["tabagent.app.in_sandbox.runtime"]
+
+
 MARKING = APP / "untrusted_content.py"
 # The modules that hand page-derived text to the model (or to a user tool that returns it).
 READS_PAGES = ("page_tools.py", "page_actions.py", "page_bridge.py", "attachments.py", "mcp_servers.py",

@@ -1,6 +1,6 @@
 """The sandbox's message protocol, in CPython: both Python ends and the JavaScript checks.
 
-- SandboxRuntime (tabagent.app.sandbox_runtime), the sandbox's side: runs code,
+- SandboxRuntime (tabagent.app.in_sandbox.runtime), the sandbox's side: runs code,
   makes tool stubs, and refuses malformed messages, unknown call ids and stray answers;
 - SandboxExecutor (tabagent.app.sandbox_executor), the agent's side: answers tool calls, and
   refuses malformed ones with an error instead of running anything;
@@ -25,7 +25,7 @@ from tabagent.testing import ScriptedModel
 from tabagent.app.sandbox_executor import SandboxExecutor, answer_tool_call, tool_spec
 from tabagent.tools import ToolInputError
 
-from tabagent.app.sandbox_runtime import ProtocolError, SandboxRuntime, parse
+from tabagent.app.in_sandbox.runtime import ProtocolError, SandboxRuntime, parse
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -187,7 +187,7 @@ SANDBOX = {
     "max_code_chars": 1_000_000,
     "max_text_chars": 16_000_000,  # tool arguments and results, outputs: a page fits, a runaway does not
 }
-# The messages that cross into and out of the sandbox's Python (sandbox_runtime.py), by type,
+# The messages that cross into and out of the sandbox's Python (in_sandbox/runtime.py), by type,
 # with exactly these fields besides `type` (extension/shared/sandbox-protocol.js checks them).
 SANDBOX_MESSAGES = {
     "run": ("run_id", "code", "tools", "max_output_chars", "memory_limit_bytes"),  # parent -> sandbox
