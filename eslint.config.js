@@ -67,7 +67,7 @@ export default [
     languageOptions: { sourceType: "script" },
   },
   {
-    files: ["extension/sandbox/worker.js", "extension/sidepanel/math-worker.js", "extension/offscreen/python-worker.js"],
+    files: ["extension/sandbox/worker.js", "extension/sidepanel/math-worker.js", "extension/offscreen/python/worker.js"],
     languageOptions: { globals: { ...extension, ...globals.worker } },
   },
   {

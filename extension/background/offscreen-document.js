@@ -6,7 +6,7 @@
 
 import { Target, MessageType } from "../shared/messages.js";
 import { loadSettings } from "../shared/settings.js";
-import { closePythonPage, createPythonPage, pythonPageExists } from "../platform/chrome/python-host.js";
+import { closePythonPage, createPythonPage, pythonPageExists } from "../platform/chrome/python-page.js";
 
 let creating = null;
 let closing = null;

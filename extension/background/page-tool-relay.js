@@ -145,7 +145,7 @@ async function run(tab, name, args, pdfHere = false) {
   // plan_id: the action the user confirmed, as describe_action held it in the page.
   const { plan_id: planId = null, ...toolArgs } = args ?? {};
   if ((await ensureTools(tab)) === PDF) {
-    // The offscreen document downloads the PDF and reads it with pdf.js (offscreen/pdf-reader.js).
+    // The offscreen document downloads the PDF and reads it with pdf.js (offscreen/pdf/pdf-reader.js).
     const pdf = { url: tab.url, name: name === "describe_action" ? toolArgs?.name : name, args: toolArgs };
     return pdfHere ? { ok: true, pdf } : askOffscreen({ type: MessageType.pdfTool, ...pdf });
   }

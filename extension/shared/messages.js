@@ -34,7 +34,7 @@ export const MessageType = Object.freeze({
   listMcpPrompts: "list-mcp-prompts", // {} -> { prompts: [{ server_id, server, name, description, arguments }] }
   getMcpPrompt: "get-mcp-prompt", // { serverId, name, arguments } -> { ok, text } | { ok: false, error }
   // Service worker -> offscreen document.
-  runTurn: "run-turn", // { turnId, and wire.js TURN_REQUEST in camelCase: conversationId, task, ... } (offscreen/turn-request.js), and agentTab: the tab the page tools work on
+  runTurn: "run-turn", // { turnId, and wire.js TURN_REQUEST in camelCase: conversationId, task, ... } (offscreen/python/turn-request.js), and agentTab: the tab the page tools work on
   // Side panel -> service worker -> offscreen document: the page tools.
   answerConfirmation: "answer-confirmation", // { conversationId, id, decision: wire.js CONFIRMATION_DECISIONS } -> { answered }
   // Side panel -> service worker -> offscreen document: the user's answer to ask_user (a hand-back).

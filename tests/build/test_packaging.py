@@ -66,9 +66,9 @@ def test_each_browsers_zip_ships_the_extension_and_nothing_else(packages):
 def test_each_package_has_its_browsers_modules(packages):
     chrome, firefox = (ROOT / "dist" / "chrome" / "extension" / "platform" / "chrome"), (ROOT / "dist" / "firefox" / "extension" / "platform" / "firefox")
     source = ROOT / "extension" / "platform"
-    assert (chrome / "python-host.js").read_text() == (source / "chrome" / "python-host.js").read_text()
-    assert (firefox / "python-host.js").read_text() == (source / "firefox" / "python-host.js").read_text()
-    assert "chrome.offscreen" not in (firefox / "python-host.js").read_text()
+    assert (chrome / "python-page.js").read_text() == (source / "chrome" / "python-page.js").read_text()
+    assert (firefox / "python-page.js").read_text() == (source / "firefox" / "python-page.js").read_text()
+    assert "chrome.offscreen" not in (firefox / "python-page.js").read_text()
     assert not (firefox / "side-panel-shortcut.js").exists()  # Chrome's side panel only
     # Every concern has both versions, with the same exports.
     export = re.compile(r"^export (?:async )?(?:function|const) (\w+)", re.M)

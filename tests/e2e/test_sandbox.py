@@ -361,7 +361,7 @@ def test_code_that_never_ends_is_stopped_while_the_extension_stays_responsive(br
     assert outcome["seconds"] >= 10, outcome
     assert sandbox.run("print('next')")["output"] == "next\n"  # on the spare
     # The spinning worker is gone: only the active sandbox's and the new spare's remain, beside
-    # the worker the agent's own Python runs in (extension/offscreen/python-worker.js).
+    # the worker the agent's own Python runs in (extension/offscreen/python/worker.js).
     sandbox.js("""(async () => {
         while (globalThis.tabagentDebug.sandboxStatus(globalThis.tabagent.sandbox).spare !== "ready") await new Promise((r) => setTimeout(r, 20));
     })()""")
@@ -403,7 +403,7 @@ def test_a_sandbox_evicted_while_busy_closes_when_its_run_ends(sandbox):
     """Sandboxes keeps a few hosts; when all are busy the oldest is dropped from the list, and
     its page (a whole Pyodide) must then really close once its run ends, not linger unowned."""
     seen = sandbox.js("""(async () => {
-      const { Sandboxes } = await import(chrome.runtime.getURL("extension/offscreen/sandboxes.js"));
+      const { Sandboxes } = await import(chrome.runtime.getURL("extension/offscreen/code-sandboxes/sandboxes.js"));
       const sandboxes = new Sandboxes({ keep: 1 });
       const first = sandboxes.forAgent("conversation-1", "agent");
       let release, called;

@@ -180,7 +180,7 @@ class Browser:
     # the document runs, and the import waits for it to have run.
     OFFSCREEN_HANDLES = """(async () => {
       const base = chrome.runtime.getURL("extension/offscreen/");
-      const [{ SandboxHost }] = await Promise.all([import(base + "sandbox-host.js"), import(base + "offscreen.js")]);
+      const [{ SandboxHost }] = await Promise.all([import(base + "code-sandboxes/sandbox-host.js"), import(base + "offscreen.js")]);
       globalThis.tabagent ??= { sandbox: new SandboxHost(), python: globalThis.tabagentDebug.python };
     })()"""
 

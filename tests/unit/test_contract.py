@@ -235,7 +235,7 @@ def test_a_large_page_tools_default_is_not_written_again_in_the_host_glue(tool, 
 
 
 def test_only_the_turn_request_builder_names_the_turn_requests_fields():
-    """offscreen/turn-request.js takes them from TURN_REQUEST; no JavaScript file spells them."""
+    """offscreen/python/turn-request.js takes them from TURN_REQUEST; no JavaScript file spells them."""
     own = [name for name in wire.TURN_REQUEST if name not in wire.EVENT_KINDS["done"] and name != "conversation_id"
            and "_" in name]  # conversation_id is every event's field too
     assert where(re.compile(r"\b(%s)\s*:" % "|".join(own)), javascript_files(), allowed={"turn-request.js"}) == {}

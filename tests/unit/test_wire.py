@@ -66,7 +66,7 @@ def test_the_turn_request_the_offscreen_document_sends_is_the_declared_one():
     """turn-request.js names no field of its own: every TURN_REQUEST field, from the service
     worker's camelCase message, with what an absent one is; nothing else of the message crosses."""
     sent = node("""
-      import { turnRequest } from "./extension/offscreen/turn-request.js";
+      import { turnRequest } from "./extension/offscreen/python/turn-request.js";
       const full = turnRequest({ type: "run-turn", target: "offscreen", turnId: "t1", conversationId: "c1", task: "Hi",
         context: { selection: "s" }, memory: "{}", settings: { max_steps: 3 }, apiKey: "k", attachedTabs: [{ tab_id: 1 }],
         attachedSelection: { text: "x" }, mcpServers: [{ id: "m" }], mcpHeaders: { m: {} }, idleCloseMinutes: 5 });

@@ -80,16 +80,16 @@ CONFIRMATION_DECISIONS = ("once", "turn", "site", "deny")
 PAGE_TOOL_REQUEST = ("name", "args", "tab_id", "expect_url")
 PAGE_TOOL_REPLY = ("ok", "result", "error", "tab_id", "url", "title")
 # The Python entry points the extension calls (app/json_entry_points.py), each declared once:
-# - takes: its arguments, in order; a name ending in _json is JSON text (python-link.js writes
+# - takes: its arguments, in order; a name ending in _json is JSON text (offscreen/python/worker-link.js writes
 #   it from a value), any other is a string;
 # - lends: what the caller lends it for as long as the call runs (LENT below), passed to Python
 #   by keyword; Python calls back only the methods LENT allows;
-# - answers: the keys of the JSON object it answers (python-link.js reads it), or None when it
+# - answers: the keys of the JSON object it answers (offscreen/python/worker-link.js reads it), or None when it
 #   answers a plain value;
 # - message: the message (extension/shared/messages.js MessageType) whose handler in the
 #   offscreen document calls it, and asked_by: who may send that message to the service worker
 #   ("user pages": the side panel and settings; "service worker": the service worker itself).
-# python-link.js and python-worker.js call them by these names and nothing else;
+# offscreen/python/worker-link.js and offscreen/python/worker.js call them by these names and nothing else;
 # tests/unit/test_entry_points.py fails when a function, a caller or this table differ.
 ENTRY_POINTS = {
     "run_turn_json": {"takes": ("request_json",), "lends": ("emit", "page", "browser_model", "sandbox_for"),
@@ -112,13 +112,13 @@ ENTRY_POINTS = {
                               "message": "checkMcpServer", "asked_by": "user pages"},
 }
 # What the extension lends Python during a call, and the only methods Python may call on each
-# (python-link.js refuses any other). emit is a function (the turn's events, as JSON text);
+# (offscreen/python/worker-link.js refuses any other). emit is a function (the turn's events, as JSON text);
 # sandbox_for is a function of an agent's name giving that agent's code sandbox.
 LENT = {
     "emit": (),
-    "page": ("call", "confirm", "ask"),                               # offscreen/page-bridge.js
-    "browser_model": ("availability", "seesImages", "stream", "abort"),  # offscreen/builtin-model.js
-    "sandbox_for": ("warm", "reset", "stop", "runJson"),              # offscreen/sandbox-host.js
+    "page": ("call", "confirm", "ask"),                               # offscreen/python/page-bridge.js
+    "browser_model": ("availability", "seesImages", "stream", "abort"),  # offscreen/python/builtin-model.js
+    "sandbox_for": ("warm", "reset", "stop", "runJson"),              # offscreen/code-sandboxes/sandbox-host.js
 }
 # The page tools' defaults that Python and the content scripts both apply, so that a user tool
 # gets the same answer from page.read_page() and page.call("read_page"). read_page's part size

@@ -4,10 +4,10 @@
 // start, so an edited .py file is live after a rebuild and a reload), and a memory
 // snapshot of an interpreter that has already imported it.
 
-import { loadPyodide } from "../vendor/pyodide/pyodide.mjs";
-import { PACKAGE_DIR, WARM_IMPORTS } from "../shared/python-setup.js";
+import { loadPyodide } from "../../vendor/pyodide/pyodide.mjs";
+import { PACKAGE_DIR, WARM_IMPORTS } from "../../shared/python-setup.js";
 
-const VENDOR = new URL("../vendor/", import.meta.url);
+const VENDOR = new URL("../../vendor/", import.meta.url);
 const PYODIDE_URL = new URL("pyodide/", VENDOR).href;
 
 async function fetchVendor(name, as = "arrayBuffer") {

@@ -4,14 +4,14 @@
 // with token pieces joined, so storage ends up complete even if a batch was lost while the
 // service worker was stopped.
 
-import { Broadcast } from "../shared/messages.js";
-import { joinTokens } from "../shared/events.js";
+import { Broadcast } from "../../shared/messages.js";
+import { joinTokens } from "../../shared/events.js";
 import { builtinModel } from "./builtin-model.js";
-import { fitted } from "./fit-message.js";
+import { fitted } from "../fit-message.js";
 import { pageBridge } from "./page-bridge.js";
-import { Sandboxes } from "./sandboxes.js";
+import { Sandboxes } from "../code-sandboxes/sandboxes.js";
 import { turnRequest } from "./turn-request.js";
-import { EntryPoint, EventKind, Fatal, Status } from "../shared/wire.js";
+import { EntryPoint, EventKind, Fatal, Status } from "../../shared/wire.js";
 
 const BATCH_MS = 8;
 
@@ -66,7 +66,7 @@ class EventBatcher {
 
 export class TurnRunner {
   constructor(python, idle) {
-    this.python = python; // a promise of the PythonLink (python-link.js), once Python is up
+    this.python = python; // a promise of the PythonLink (worker-link.js), once Python is up
     this.idle = idle; // counts the turns running, so that Python is not closed under one
     this.sandboxes = new Sandboxes();
     this.waiting = new Set(); // conversations whose turn waits for Python to start; stop() empties it
@@ -77,7 +77,7 @@ export class TurnRunner {
     return [...this.live];
   }
 
-  // Python's entry points (py/tabagent/app/json_entry_points.py), through python-link.js.
+  // Python's entry points (py/tabagent/app/json_entry_points.py), through worker-link.js.
   api() {
     return this.python;
   }

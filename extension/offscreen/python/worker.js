@@ -1,16 +1,16 @@
 // The agent's Python on a thread of its own: a dedicated worker of the offscreen document,
-// which owns the interpreter (python.js). The offscreen document is an extension page and
+// which owns the interpreter (interpreter.js). The offscreen document is an extension page and
 // shares its renderer's main thread with the side panel: Python run there (reading the
 // model's stream, making and serialising events) kept the panel from drawing the answer.
-// What needs the page stays in the offscreen document (python-link.js: extension messaging,
+// What needs the page stays in the offscreen document (worker-link.js: extension messaging,
 // the code sandboxes' frames, the built-in model, canvases); the objects Python is handed for
 // them here are stand-ins that call it through rpc.js. fetch stays here: a worker of an
 // extension page keeps the extension's host permissions (no CORS for the model endpoint).
 
 import { Rpc } from "./rpc.js";
-import { startPython } from "./python.js";
-import { WHY_NO_CODE_SANDBOX } from "../platform/chrome/code-sandbox.js";
-import { ENTRY_POINTS, EventKind } from "../shared/wire.js";
+import { startPython } from "./interpreter.js";
+import { WHY_NO_CODE_SANDBOX } from "../../platform/chrome/code-sandbox.js";
+import { ENTRY_POINTS, EventKind } from "../../shared/wire.js";
 
 const python = startPython();
 let module = null; // tabagent.app.json_entry_points, once Python is up

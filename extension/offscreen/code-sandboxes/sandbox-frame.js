@@ -4,10 +4,10 @@
 // window and only in the shapes sandbox-protocol.js allows. Removing a frame ends its worker, and
 // with it whatever code was running there: that is how the host stops code for certain.
 
-import { FromSandbox, ToSandbox, problemFromSandbox } from "../shared/sandbox-protocol.js";
+import { FromSandbox, ToSandbox, problemFromSandbox } from "../../shared/sandbox-protocol.js";
 
-const PAGE = new URL("../sandbox/sandbox.html", import.meta.url).href;
-const VENDOR = new URL("../vendor/", import.meta.url);
+const PAGE = new URL("../../sandbox/sandbox.html", import.meta.url).href;
+const VENDOR = new URL("../../vendor/", import.meta.url);
 const INDEX_URL = new URL("pyodide/", VENDOR).href;
 // A frame that sends this many malformed or unexpected messages is given up on.
 const MALFORMED_MESSAGE_LIMIT = 100;

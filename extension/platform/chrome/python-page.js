@@ -1,5 +1,5 @@
 // Where the agent's Python lives (Chrome's version: an offscreen document; Firefox's event
-// page hosts it in a frame of its own DOM: extension/platform/firefox/python-host.js). The page is
+// page hosts it in a frame of its own DOM: extension/platform/firefox/python-page.js). The page is
 // offscreen.html either way, so senders.js knows it by its URL in both browsers.
 
 export const PYTHON_PAGE = "extension/offscreen/offscreen.html";

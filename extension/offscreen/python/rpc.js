@@ -1,5 +1,5 @@
 // Calls between the offscreen document and the worker that owns the agent's Python
-// (python-worker.js), over postMessage. Either side calls the other's handlers by name: a
+// (worker.js), over postMessage. Either side calls the other's handlers by name: a
 // call carries an id and its reply (a value, or an error in words) comes back with it; a
 // notice is a call that wants no reply (an event of the turn, a stop). What crosses is
 // structured-cloned, so both sides pass JSON text, plain values and ids, never objects with

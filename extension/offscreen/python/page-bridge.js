@@ -4,10 +4,10 @@
 // side panel sends back through the service worker (MessageType.answerConfirmation); ask()
 // waits, with no timeout, for the user's answer to a hand-back (MessageType.answerHandBack).
 
-import { CONFIRMATION_DECISIONS, Decision, EntryPoint } from "../shared/wire.js";
-import { MessageType, Target } from "../shared/messages.js";
-import { readyForModel } from "../shared/screenshot-canvas.js";
-import { runPdfTool } from "./pdf-reader.js";
+import { CONFIRMATION_DECISIONS, Decision, EntryPoint } from "../../shared/wire.js";
+import { MessageType, Target } from "../../shared/messages.js";
+import { readyForModel } from "../../shared/screenshot-canvas.js";
+import { runPdfTool } from "../pdf/pdf-reader.js";
 
 const waiting = new Map(); // confirmation id -> { conversationId, resolve }
 const handedBack = new Map(); // hand-back id -> { conversationId, resolve }

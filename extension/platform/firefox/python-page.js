@@ -1,4 +1,4 @@
-// Where the agent's Python lives (Firefox's version of extension/platform/chrome/python-host.js).
+// Where the agent's Python lives (Firefox's version of extension/platform/chrome/python-page.js).
 // Firefox has no offscreen documents, but its MV3 background is an event page with a DOM:
 // offscreen.html runs in a frame of it, an extension page of its own, so messages between
 // the two are runtime messages with the same senders as in Chrome.

@@ -9,7 +9,7 @@
 // Answers are the content script's: { ok: true, result } or { ok: false, error } (a sentence).
 
 import { PdfError, download } from "./pdf-download.js";
-import { PAGE_TOOL_DEFAULTS } from "../shared/wire.js";
+import { PAGE_TOOL_DEFAULTS } from "../../shared/wire.js";
 
 const VENDOR = "extension/vendor/pdfjs/";
 const CHARS_PER_TOKEN = 4; // as read_page on a web page (extension/content/read-page.js)
@@ -18,7 +18,7 @@ const FRESH_MS = 5 * 60 * 1000;
 
 let library = null;
 function pdfjs() {
-  library ??= import(`../vendor/pdfjs/pdf.min.mjs`).then((module) => {
+  library ??= import(`../../vendor/pdfjs/pdf.min.mjs`).then((module) => {
     module.GlobalWorkerOptions.workerSrc = chrome.runtime.getURL(`${VENDOR}pdf.worker.min.mjs`);
     return module;
   });

@@ -1,5 +1,5 @@
 // The offscreen document's side of the agent's Python, which runs in a worker
-// (python-worker.js) so that it never holds up the side panel's drawing. `call(name, args,
+// (worker.js) so that it never holds up the side panel's drawing. `call(name, args,
 // lent)` runs one of Python's entry points, as wire.py's ENTRY_POINTS declares it: the
 // arguments whose declared name ends in _json are written as JSON here, the answer is read
 // from JSON when the entry point answers an object, and what it is lent (the page bridge, the
@@ -8,7 +8,7 @@
 // call them back by that key, and only by the methods wire.py's LENT allows.
 
 import { Rpc } from "./rpc.js";
-import { ENTRY_POINTS, LENT } from "../shared/wire.js";
+import { ENTRY_POINTS, LENT } from "../../shared/wire.js";
 
 function callOne(object, what, method, args) {
   const allowed = LENT[what];
@@ -30,7 +30,7 @@ function checkLent(name, declared, lent) {
 }
 
 export class PythonLink {
-  constructor(worker = new Worker(new URL("python-worker.js", import.meta.url), { type: "module" })) {
+  constructor(worker = new Worker(new URL("worker.js", import.meta.url), { type: "module" })) {
     this.lent = new Map(); // key -> { emit, page, browser_model, sandbox_for }, while their call runs
     // (emit is given the events Python made in one go, in order)
     this.nextKey = 1;

@@ -2,7 +2,7 @@
 // (and one turn) are there in the next, and no conversation sees another's. A few are kept;
 // the least recently used is closed when a new one is needed (its variables are lost).
 
-import { WHY_NO_CODE_SANDBOX } from "../platform/chrome/code-sandbox.js";
+import { WHY_NO_CODE_SANDBOX } from "../../platform/chrome/code-sandbox.js";
 import { SandboxHost } from "./sandbox-host.js";
 
 const KEEP = 4;
