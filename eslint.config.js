@@ -62,7 +62,7 @@ export default [
     languageOptions: { sourceType: "module", globals: extension },
   },
   {
-    // Injected before the content scripts' bundle as a file of its own (extension/platform/firefox/content-world.js).
+    // Injected before the content scripts' bundle as a file of its own (extension/platform/firefox/first-in-pages.js).
     files: ["extension/platform/firefox/no-storage-in-pages.js"],
     languageOptions: { sourceType: "script" },
   },

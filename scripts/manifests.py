@@ -31,9 +31,9 @@ FIREFOX_SANDBOX_SCRIPTS = (
     "extension/sandbox/sandbox.js",
     "extension/sandbox/worker.js",
     "extension/sandbox/no-way-out.js",
-    "extension/shared/sandbox-protocol.js",
+    "extension/shared/protocol/sandbox-protocol.js",
     "extension/shared/wire.js",
-    "extension/shared/python-setup.js",
+    "extension/shared/python/interpreter-setup.js",
     "extension/vendor/pyodide/pyodide.mjs",
     "extension/vendor/pyodide/pyodide.asm.mjs",
 )

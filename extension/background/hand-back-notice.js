@@ -3,8 +3,8 @@
 // question, plain text in the browser's own notification, with what draws nothing written out.
 
 import { panelIsOpen } from "../platform/chrome/panel.js";
-import { t } from "../shared/i18n.js";
-import { shown } from "../shared/unseen-text.js";
+import { t } from "../shared/ui/i18n.js";
+import { shown } from "../shared/import-checks/unseen-text.js";
 import { EventKind } from "../shared/wire.js";
 
 const ICON = chrome.runtime.getURL("extension/icons/icon-128.png");

@@ -9,7 +9,7 @@
 
 import { FIRST_IN_EVERY_PAGE } from "../platform/chrome/first-in-pages.js";
 import { keptOutInWords, refusedByPdfViewer } from "../platform/chrome/pdf-viewer.js";
-import { MessageType } from "../shared/messages.js";
+import { MessageType } from "../shared/protocol/messages.js";
 import { PAGE_TOOL_DEFAULTS } from "../shared/wire.js";
 import { askOffscreen } from "./offscreen-document.js";
 import { PageUnavailable, agentTab, settled, tabById, whyUnreadable } from "./page-access.js";

@@ -3,11 +3,11 @@
 // user's own prompts. Each opens the side panel; the ready-made ones start their turn at once.
 
 import { openPanel } from "../platform/chrome/panel.js";
-import { loadSettings } from "../shared/settings.js";
-import { ASK_ABOUT_SELECTION, BUILT_IN, PENDING_SELECTION, fillPrompt, parsePrompts } from "../shared/quick-actions.js";
+import { loadSettings } from "../shared/settings/settings.js";
+import { ASK_ABOUT_SELECTION, BUILT_IN, PENDING_SELECTION, fillPrompt, parsePrompts } from "../shared/settings/quick-actions.js";
 import { runPageTool } from "./page-tool-relay.js";
 import { startTurn } from "./turn-records.js";
-import { t } from "../shared/i18n.js";
+import { t } from "../shared/ui/i18n.js";
 
 export const OPEN_CONVERSATION = "openConversation"; // chrome.storage.session: what the panel shows
 const OWN_PROMPT = "prompt:";

@@ -4,16 +4,16 @@
 // it when idle, hands turns to it and writes conversations to storage as their events arrive.
 // Chrome may stop this worker whenever it is idle, so it keeps nothing that is not in storage.
 
-import * as conversations from "../shared/conversations.js";
-import { Broadcast, MessageType, Target } from "../shared/messages.js";
-import { isOffscreenDocument, isUserPage } from "../shared/senders.js";
-import { storeSettings } from "../shared/settings.js";
+import * as conversations from "../shared/storage/conversations.js";
+import { Broadcast, MessageType, Target } from "../shared/protocol/messages.js";
+import { isOffscreenDocument, isUserPage } from "../shared/protocol/senders.js";
+import { storeSettings } from "../shared/settings/settings.js";
 import { readSelection } from "./attachments.js";
 import { screenshotToAttach } from "./screenshot.js";
 import { createRightClickMenu, onRightClickMenuClick } from "./right-click-menu.js";
 import { applyImport, receiveImportPart } from "./imports.js";
 import { followConfiguredEndpoint, followMcpServers } from "./local-endpoint.js";
-import { loadMcpServers, mcpForPython, storeMcpServers } from "../shared/mcp-servers.js";
+import { loadMcpServers, mcpForPython, storeMcpServers } from "../shared/settings/mcp-servers.js";
 import { runPageTool } from "./page-tool-relay.js";
 import { noticeHandBacks } from "./hand-back-notice.js";
 import { followPanel } from "../platform/chrome/panel.js";
@@ -155,7 +155,7 @@ const broadcasts = {
 };
 
 // The handler for a message from this sender, or null: each type is taken only from the
-// contexts meant to send it (shared/senders.js says why).
+// contexts meant to send it (shared/protocol/senders.js says why).
 function handlerFor(message, sender) {
   if (message?.target !== Target.background) return null;
   const table = isOffscreenDocument(sender) ? fromAgent : isUserPage(sender) ? handlers : {};

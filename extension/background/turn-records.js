@@ -2,11 +2,11 @@
 // the service worker records it and keeps the conversation in storage up to date as the
 // offscreen document's event batches arrive.
 
-import * as conversations from "../shared/conversations.js";
-import { MessageType } from "../shared/messages.js";
-import { forPython, loadSettings, whatIsMissing, withOverrides } from "../shared/settings.js";
+import * as conversations from "../shared/storage/conversations.js";
+import { MessageType } from "../shared/protocol/messages.js";
+import { forPython, loadSettings, whatIsMissing, withOverrides } from "../shared/settings/settings.js";
 import { askOffscreen, offscreenDocumentExists } from "./offscreen-document.js";
-import { loadMcpServers, mcpForPython } from "../shared/mcp-servers.js";
+import { loadMcpServers, mcpForPython } from "../shared/settings/mcp-servers.js";
 import { Status } from "../shared/wire.js";
 import { userTab } from "./page-access.js";
 import { openOwnTab, ownTabOf, stillOpenTabOf } from "./own-tab.js";

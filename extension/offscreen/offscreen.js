@@ -7,19 +7,19 @@
 // code-sandboxes/ (the sandboxed pages the model's code runs in) and pdf/ (the page tools on a
 // PDF tab, read with pdf.js).
 
-import { Broadcast, MessageType, Target } from "../shared/messages.js";
+import { Broadcast, MessageType, Target } from "../shared/protocol/messages.js";
 import { IdleClose } from "./idle-close.js";
-import { isServiceWorker } from "../shared/senders.js";
+import { isServiceWorker } from "../shared/protocol/senders.js";
 import { answerConfirmation, answerHandBack, callTool, pageBridge } from "./python/page-bridge.js";
 import { runPdfTool } from "./pdf/pdf-reader.js";
 import { PythonLink } from "./python/worker-link.js";
 import { TurnRunner } from "./python/turn-runner.js";
-import { exposeForDebugging } from "../shared/debug-handle.js";
+import { exposeForDebugging } from "../shared/debug/debug-handle.js";
 import { EntryPoint } from "../shared/wire.js";
 
 const link = new PythonLink();
 const python = link.ready.then(() => link);
-// For the console and tests (shared/debug-handle.js): run(code, sandboxFor) runs Python there.
+// For the console and tests (shared/debug/debug-handle.js): run(code, sandboxFor) runs Python there.
 const debugPython = link.ready.then((info) => ({ info, run: (code, sandboxFor) => link.run(code, sandboxFor) }));
 exposeForDebugging("python", debugPython);
 // A Python that could not start is announced below; whoever awaits these learns it too.

@@ -7,9 +7,9 @@
 // before model code runs): the parent sends every file Pyodide needs in the boot message,
 // and a stand-in `fetch` hands them to Pyodide's loader while it starts.
 
-import { PACKAGE_DIR } from "../shared/python-setup.js";
+import { PACKAGE_DIR } from "../shared/python/interpreter-setup.js";
 import { WAYS_OUT, closeWaysOut } from "./no-way-out.js";
-import { FromSandbox, ToSandbox, problemFromSandbox, problemToSandbox } from "../shared/sandbox-protocol.js";
+import { FromSandbox, ToSandbox, problemFromSandbox, problemToSandbox } from "../shared/protocol/sandbox-protocol.js";
 
 const WASM_PAGE = 65_536;
 // Past the limit the parent is told and stops the sandbox; meanwhile growth is refused

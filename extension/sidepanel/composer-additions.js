@@ -3,13 +3,13 @@
 // the prompts of their MCP servers as /server.prompt: sending one puts the server's text in
 // the box, for the user to read, change and send themselves (it is not theirs until they do).
 
-import { MessageType } from "../shared/messages.js";
-import { askBackground } from "../shared/runtime.js";
-import { loadSettings } from "../shared/settings.js";
-import { PENDING_SELECTION, fillPrompt, parsePrompts } from "../shared/quick-actions.js";
-import { h } from "../shared/dom.js";
-import { t } from "../shared/i18n.js";
-import { shown } from "../shared/unseen-text.js";
+import { MessageType } from "../shared/protocol/messages.js";
+import { askBackground } from "../shared/protocol/runtime.js";
+import { loadSettings } from "../shared/settings/settings.js";
+import { PENDING_SELECTION, fillPrompt, parsePrompts } from "../shared/settings/quick-actions.js";
+import { h } from "../shared/ui/dom.js";
+import { t } from "../shared/ui/i18n.js";
+import { shown } from "../shared/import-checks/unseen-text.js";
 
 export class ComposerAdditions {
   constructor({ prompt, attached, commands }) {

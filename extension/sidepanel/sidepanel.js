@@ -1,12 +1,12 @@
 // The side panel: the chat. It shows the open conversation as its events stream in, sends
 // the user's messages as turns, stops them, and lists past conversations.
 
-import { Broadcast, MessageType } from "../shared/messages.js";
-import { askBackground } from "../shared/runtime.js";
-import { isOffscreenDocument, isServiceWorker } from "../shared/senders.js";
-import { listConversations, loadConversation } from "../shared/conversations.js";
-import { TurnStatus } from "../shared/conversation-schema.js";
-import { loadSettings, whatIsMissing } from "../shared/settings.js";
+import { Broadcast, MessageType } from "../shared/protocol/messages.js";
+import { askBackground } from "../shared/protocol/runtime.js";
+import { isOffscreenDocument, isServiceWorker } from "../shared/protocol/senders.js";
+import { listConversations, loadConversation } from "../shared/storage/conversations.js";
+import { TurnStatus } from "../shared/import-checks/conversation-schema.js";
+import { loadSettings, whatIsMissing } from "../shared/settings/settings.js";
 import { AttachmentsView } from "./attachments-view.js";
 import { ConversationView } from "./conversation-view.js";
 import { HistoryView } from "./history-view.js";
@@ -18,8 +18,8 @@ import { startEditing } from "./message-actions.js";
 import { handleKeys } from "./keyboard.js";
 import { ConversationSettings, ModelPicker } from "./model-picker.js";
 import { ComposerAdditions } from "./composer-additions.js";
-import { localizePage, t, tn } from "../shared/i18n.js";
-import { exposeForDebugging } from "../shared/debug-handle.js";
+import { localizePage, t, tn } from "../shared/ui/i18n.js";
+import { exposeForDebugging } from "../shared/debug/debug-handle.js";
 
 const $ = (id) => document.getElementById(id);
 localizePage();

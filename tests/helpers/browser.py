@@ -174,7 +174,7 @@ class Browser:
         finally:
             self.cdp.send("Target.detachFromTarget", {"sessionId": session})
 
-    # The offscreen document's Python (from its debug handle, extension/shared/debug-handle.js)
+    # The offscreen document's Python (from its debug handle, extension/shared/debug/debug-handle.js)
     # and a SandboxHost of the test's own, as globalThis.tabagent there: made by the tests and
     # benchmarks, not by the document. A module imported again by its URL is the very instance
     # the document runs, and the import waits for it to have run.

@@ -1,6 +1,6 @@
 """The shared vocabulary is written in one place and imported everywhere else.
 
-Message types are named in extension/shared/messages.js (between the extension's contexts)
+Message types are named in extension/shared/protocol/messages.js (between the extension's contexts)
 and sandbox-protocol.js (between the offscreen document, the sandbox page and its worker);
 everything that crosses between JavaScript and Python is declared in py/tabagent/app/wire.py
 and reaches JavaScript as the generated wire.js. These tests fail when a file writes one of those names or values by hand
@@ -56,7 +56,7 @@ def where(pattern: re.Pattern, files: dict[Path, str], allowed=()) -> dict[str, 
 
 def message_names() -> dict:
     script = """
-      import { Broadcast, MessageType, Target } from "./extension/shared/messages.js";
+      import { Broadcast, MessageType, Target } from "./extension/shared/protocol/messages.js";
       console.log(JSON.stringify({ messages: [...Object.values(Broadcast), ...Object.values(MessageType)],
                                    targets: Object.values(Target) }));
     """
@@ -82,7 +82,7 @@ def test_sandbox_message_types_are_spelled_only_where_they_are_declared():
     types = [*wire.SANDBOX_MESSAGES, "boot", "boot-failed", "memory-exceeded", "settled", "ready"]
     # sandbox-protocol.js names the JavaScript-only ones; the Python ones come from wire.js.
     assert where(naming("type", types), javascript_files()) == {}
-    protocol = (EXTENSION / "shared" / "sandbox-protocol.js").read_text()
+    protocol = (EXTENSION / "shared" / "protocol" / "sandbox-protocol.js").read_text()
     assert not quoted(wire.SANDBOX_MESSAGES).search(protocol)
     python = {str(p.relative_to(ROOT)): [s for s in strings if s in wire.SANDBOX_MESSAGES and "-" in s]
               for p, strings in python_strings().items() if p != WIRE_PY}

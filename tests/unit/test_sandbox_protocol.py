@@ -331,7 +331,7 @@ async def test_reset_forgets_and_a_cancelled_run_stops_the_sandbox():
 # --- sandbox-protocol.js, which every JavaScript side applies ---------------------------------------
 
 PROTOCOL_CASES = r"""
-import { problemFromSandbox, problemToSandbox } from "./extension/shared/sandbox-protocol.js";
+import { problemFromSandbox, problemToSandbox } from "./extension/shared/protocol/sandbox-protocol.js";
 const call = { type: "tool-call", run_id: 1, call_id: 2, name: "read_page", args: "{}" };
 const result = { type: "result", run_id: 1, output: "", is_error: false, is_final: true, final_value: "1" };
 const run = { type: "run", run_id: 1, code: "1", max_output_chars: 10, memory_limit_bytes: 0,

@@ -31,7 +31,7 @@ def test_wire_js_is_what_the_build_makes_from_wire_py():
 def test_javascript_reads_the_same_declarations():
     seen = node("""
       import * as wire from "./extension/shared/wire.js";
-      import { DEFAULT_SETTINGS, forPython } from "./extension/shared/settings.js";
+      import { DEFAULT_SETTINGS, forPython } from "./extension/shared/settings/settings.js";
       console.log(JSON.stringify({ wire, defaults: DEFAULT_SETTINGS, onTheWire: forPython(DEFAULT_SETTINGS),
                                    partial: forPython({ baseUrl: "http://x/v1", maxSteps: 4 }) }));
     """)
@@ -83,7 +83,7 @@ def test_python_and_the_framework_share_one_default_each():
     from tabagent.events import KINDS
     seen = node("""
       import { IDLE_CLOSE_MINUTES } from "./extension/offscreen/idle-close.js";
-      import { TURN_STATUSES } from "./extension/shared/conversation-schema.js";
+      import { TURN_STATUSES } from "./extension/shared/import-checks/conversation-schema.js";
       console.log(JSON.stringify({ idle: IDLE_CLOSE_MINUTES, statuses: TURN_STATUSES }));
     """)
     assert seen["idle"] == SETTINGS["idle_close_minutes"]

@@ -4,7 +4,7 @@
 // window and only in the shapes sandbox-protocol.js allows. Removing a frame ends its worker, and
 // with it whatever code was running there: that is how the host stops code for certain.
 
-import { FromSandbox, ToSandbox, problemFromSandbox } from "../../shared/sandbox-protocol.js";
+import { FromSandbox, ToSandbox, problemFromSandbox } from "../../shared/protocol/sandbox-protocol.js";
 
 const PAGE = new URL("../../sandbox/sandbox.html", import.meta.url).href;
 const VENDOR = new URL("../../vendor/", import.meta.url);

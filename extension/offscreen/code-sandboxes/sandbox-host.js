@@ -19,9 +19,9 @@
 // until reset(). Hosts share one spare, so a host per conversation costs no more waiting.
 
 import { spareState, takeFrame } from "./sandbox-frame.js";
-import { FromSandbox, ToSandbox, problemToSandbox } from "../../shared/sandbox-protocol.js";
+import { FromSandbox, ToSandbox, problemToSandbox } from "../../shared/protocol/sandbox-protocol.js";
 import { SANDBOX } from "../../shared/wire.js";
-import { exposeForDebugging } from "../../shared/debug-handle.js";
+import { exposeForDebugging } from "../../shared/debug/debug-handle.js";
 
 export const SANDBOX_DEFAULTS = Object.freeze({
   timeoutMs: SANDBOX.timeout_ms, // of the sandbox's own time: waiting for a tool in the parent does not count

@@ -5,7 +5,7 @@
 // snapshot of an interpreter that has already imported it.
 
 import { loadPyodide } from "../../vendor/pyodide/pyodide.mjs";
-import { PACKAGE_DIR, WARM_IMPORTS } from "../../shared/python-setup.js";
+import { PACKAGE_DIR, WARM_IMPORTS } from "../../shared/python/interpreter-setup.js";
 
 const VENDOR = new URL("../../vendor/", import.meta.url);
 const PYODIDE_URL = new URL("pyodide/", VENDOR).href;

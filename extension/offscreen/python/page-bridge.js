@@ -5,8 +5,8 @@
 // waits, with no timeout, for the user's answer to a hand-back (MessageType.answerHandBack).
 
 import { CONFIRMATION_DECISIONS, Decision, EntryPoint } from "../../shared/wire.js";
-import { MessageType, Target } from "../../shared/messages.js";
-import { readyForModel } from "../../shared/screenshot-canvas.js";
+import { MessageType, Target } from "../../shared/protocol/messages.js";
+import { readyForModel } from "../../shared/pictures/screenshot-canvas.js";
 import { runPdfTool } from "../pdf/pdf-reader.js";
 
 const waiting = new Map(); // confirmation id -> { conversationId, resolve }

@@ -2,7 +2,7 @@
 // TURN_REQUEST declares, each taken from the service worker's run-turn message, where it is
 // spelled in camelCase. A field wire.py adds crosses as soon as the service worker sends it.
 
-import { camelCase } from "../../shared/settings.js";
+import { camelCase } from "../../shared/settings/settings.js";
 import { TURN_REQUEST } from "../../shared/wire.js";
 
 // What a field is when the message leaves it out: context is a selection and its page (marked

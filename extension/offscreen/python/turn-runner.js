@@ -4,8 +4,8 @@
 // with token pieces joined, so storage ends up complete even if a batch was lost while the
 // service worker was stopped.
 
-import { Broadcast } from "../../shared/messages.js";
-import { joinTokens } from "../../shared/events.js";
+import { Broadcast } from "../../shared/protocol/messages.js";
+import { joinTokens } from "../../shared/protocol/events.js";
 import { builtinModel } from "./builtin-model.js";
 import { fitted } from "../fit-message.js";
 import { pageBridge } from "./page-bridge.js";

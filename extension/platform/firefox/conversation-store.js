@@ -6,7 +6,7 @@
 // moz-extension origin: only the extension's pages share it, and a content script, with its
 // page's origin, cannot open it (as secrets.js keeps the API key).
 
-import { keyValueDatabase } from "../../shared/key-value-database.js";
+import { keyValueDatabase } from "../../shared/storage/key-value-database.js";
 
 const database = keyValueDatabase("tabagent-conversations");
 const INDEX = "conversations"; // conversations.js's index, listing the records

@@ -4,7 +4,7 @@
 // its moz-extension origin, which only the extension's pages share: a content script, with
 // its page's origin, cannot open it.
 
-import { keyValueDatabase } from "../../shared/key-value-database.js";
+import { keyValueDatabase } from "../../shared/storage/key-value-database.js";
 
 const database = keyValueDatabase("tabagent-secrets", "secrets");
 

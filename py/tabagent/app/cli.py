@@ -142,7 +142,7 @@ class AskOnTheTerminal:
 
 
 def camel_case(name: str) -> str:
-    """A setting's name as the extension stores it (extension/shared/settings.js): max_steps -> maxSteps."""
+    """A setting's name as the extension stores it (extension/shared/settings/settings.js): max_steps -> maxSteps."""
     first, *rest = name.split("_")
     return first + "".join(word.title() for word in rest)
 

@@ -2,7 +2,7 @@
 user asks about), or one element of it, with each control's number drawn on it when asked.
 
 The service worker takes the picture (extension/background/screenshot.js) and the offscreen
-document sizes it for the model (extension/shared/screenshot-canvas.js). Who may be pictured
+document sizes it for the model (extension/shared/pictures/screenshot-canvas.js). Who may be pictured
 is the reading tools' rule: the tab the user is on with no question, another tab (or one the
 user attached) as read_tab allows it. The picture reaches the model inside the page-content
 marking (untrusted_content.around_picture), after a tool result that says what it is; a model

@@ -5,7 +5,7 @@ generated from this module by the build (`make build`) and imported by every con
 content scripts too, bundled); a test fails when it drifts, and tests/unit/test_contract.py fails when a JavaScript
 or Python file spells one of these names or values by hand instead of importing it.
 The extension keeps its settings in camelCase (chrome.storage, the options page) and
-extension/shared/settings.js derives those names from SETTINGS; the settings page takes its
+extension/shared/settings/settings.js derives those names from SETTINGS; the settings page takes its
 list of fields and their bounds from here, so a new setting is one line here, its label in
 _locales/*/messages.json and its place in extension/options/options.html (a test says which
 is missing).
@@ -31,7 +31,7 @@ from ..events import KINDS, STATUSES
 # The user's settings as a turn receives them, with their defaults. Numbers are bounded so
 # that a stored value from an older version, or a typo, cannot make a turn misbehave.
 SETTINGS = {
-    "provider": "",            # a key of PROVIDERS in extension/shared/settings.js
+    "provider": "",            # a key of PROVIDERS in extension/shared/settings/settings.js
     "base_url": "",            # the OpenAI-compatible endpoint
     "model": "",
     "agent": "code",           # "code" | "tool_calling"
@@ -86,7 +86,7 @@ PAGE_TOOL_REPLY = ("ok", "result", "error", "tab_id", "url", "title")
 #   by keyword; Python calls back only the methods LENT allows;
 # - answers: the keys of the JSON object it answers (offscreen/python/worker-link.js reads it), or None when it
 #   answers a plain value;
-# - message: the message (extension/shared/messages.js MessageType) whose handler in the
+# - message: the message (extension/shared/protocol/messages.js MessageType) whose handler in the
 #   offscreen document calls it, and asked_by: who may send that message to the service worker
 #   ("user pages": the side panel and settings; "service worker": the service worker itself).
 # offscreen/python/worker-link.js and offscreen/python/worker.js call them by these names and nothing else;
@@ -188,7 +188,7 @@ SANDBOX = {
     "max_text_chars": 16_000_000,  # tool arguments and results, outputs: a page fits, a runaway does not
 }
 # The messages that cross into and out of the sandbox's Python (in_sandbox/runtime.py), by type,
-# with exactly these fields besides `type` (extension/shared/sandbox-protocol.js checks them).
+# with exactly these fields besides `type` (extension/shared/protocol/sandbox-protocol.js checks them).
 SANDBOX_MESSAGES = {
     "run": ("run_id", "code", "tools", "max_output_chars", "memory_limit_bytes"),  # parent -> sandbox
     "tool-result": ("run_id", "call_id", "reply"),  # parent -> sandbox: reply is JSON text

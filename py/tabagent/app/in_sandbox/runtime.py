@@ -15,7 +15,7 @@ the local executor runs; this file adds what only a sandbox needs:
   whether anything the last run started ignored its end.
 
 Wire format (JSON text; the types and their fields are wire.py's SANDBOX_MESSAGES, which
-extension/shared/sandbox-protocol.js checks too):
+extension/shared/protocol/sandbox-protocol.js checks too):
   in   {"type": "run", "run_id", "code", "tools": [spec], "max_output_chars", "memory_limit_bytes"}
        {"type": "tool-result", "run_id", "call_id", "reply"}   reply is the JSON text of
        {"ok": true, "value": ...} or {"ok": false, "error": {"type", "module", "base", "args"}}

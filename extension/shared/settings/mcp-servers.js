@@ -4,8 +4,8 @@
 // apart (where platform/chrome/secrets.js keeps secrets) so that nothing that reads or exports settings carries them. Only the service worker
 // writes them (MessageType.saveMcpServers), so the local servers' Origin rule follows them.
 
-import { readSecrets, writeSecrets } from "../platform/chrome/secrets.js";
-import { MCP_POLICIES, MCP_SERVER } from "./wire.js";
+import { readSecrets, writeSecrets } from "../../platform/chrome/secrets.js";
+import { MCP_POLICIES, MCP_SERVER } from "../wire.js";
 
 const SERVERS_KEY = "mcpServers";
 const SECRETS_KEY = "mcpSecrets";

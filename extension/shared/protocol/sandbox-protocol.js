@@ -3,7 +3,7 @@
 // everything that comes out of the sandbox is untrusted: each side checks every message
 // against these shapes before acting on it, and drops what does not fit.
 
-import { SANDBOX, SANDBOX_MESSAGES, SandboxMessage } from "./wire.js";
+import { SANDBOX, SANDBOX_MESSAGES, SandboxMessage } from "../wire.js";
 
 // Parent -> sandbox. The messages the sandbox's Python reads or writes are wire.js's
 // (SANDBOX_MESSAGES, declared in wire.py); the others are between JavaScript pages only.
@@ -39,7 +39,7 @@ const is = {
   message: isText(10_000),
   bytes: (v) => v instanceof ArrayBuffer,
   maybeBytes: (v) => v === null || v instanceof ArrayBuffer,
-  url: (v) => typeof v === "string" && v.startsWith(new URL("../vendor/", import.meta.url).href),
+  url: (v) => typeof v === "string" && v.startsWith(new URL("../../vendor/", import.meta.url).href),
   object: (v) => v !== null && typeof v === "object" && !Array.isArray(v),
   wheels: (v) => Array.isArray(v) && v.every((w) => is.object(w) && is.message(w.name) && is.bytes(w.bytes)),
   tools: (v) => Array.isArray(v) && v.length <= 256 && v.every(isToolSpec),

@@ -9,11 +9,11 @@
 // record may also have importNotes: [text], what its import left out (background/imported-records.js).
 // A turn's attached pictures are kept within a size across the conversation (kept-pictures.js).
 
-import { TurnStatus } from "./conversation-schema.js";
-import { joinTokens, mergeEvents } from "./events.js";
-import { t } from "./i18n.js";
+import { TurnStatus } from "../import-checks/conversation-schema.js";
+import { joinTokens, mergeEvents } from "../protocol/events.js";
+import { t } from "../ui/i18n.js";
 import { keepPicturesWithin } from "./kept-pictures.js";
-import { conversationStore, moveConversationsIn } from "../platform/chrome/conversation-store.js";
+import { conversationStore, moveConversationsIn } from "../../platform/chrome/conversation-store.js";
 
 const INDEX = "conversations";
 const recordKey = (id) => `conversation:${id}`;

@@ -7,7 +7,7 @@
 // reference definition. A real reply rarely holds any of these outside code; one that does is
 // treated as hiding something, which costs that memory, never the user's sight.
 
-import { UNSEEN } from "./wire.js";
+import { UNSEEN } from "../wire.js";
 
 // Tag characters, the variation-selector supplement, two or more variation selectors in a row
 // (one after an emoji is how emoji are written), and the bidi embeddings, overrides, isolates.

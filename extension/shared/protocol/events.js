@@ -1,6 +1,6 @@
 // Helpers over the agent's event stream (the schema is docs/events.md).
 
-import { EventKind } from "./wire.js";
+import { EventKind } from "../wire.js";
 
 // Joins consecutive token (or reasoning) events of the same agent, depth and step into one,
 // so a saved turn is small. The joined event keeps the first piece's seq and notes the last one.

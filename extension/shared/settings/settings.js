@@ -3,10 +3,10 @@
 // Which settings there are, and their defaults, is declared once, in Python
 // (py/tabagent/app/wire.py, mirrored as wire.js); here they are spelled in camelCase.
 
-import { WHY_NO_CODE_SANDBOX } from "../platform/chrome/code-sandbox.js";
-import { readSecrets, writeSecrets } from "../platform/chrome/secrets.js";
-import { SETTINGS } from "./wire.js";
-import { t } from "./i18n.js";
+import { WHY_NO_CODE_SANDBOX } from "../../platform/chrome/code-sandbox.js";
+import { readSecrets, writeSecrets } from "../../platform/chrome/secrets.js";
+import { SETTINGS } from "../wire.js";
+import { t } from "../ui/i18n.js";
 
 export const camelCase = (name) => name.replace(/_([a-z])/g, (_, letter) => letter.toUpperCase());
 

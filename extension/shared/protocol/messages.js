@@ -26,7 +26,7 @@ export const MessageType = Object.freeze({
   importConversations: "import-conversations", // { conversations: [...] } or { importId } -> { imported, notes }
   importPart: "import-part", // { importId, text }: a piece of an export's text, applied by importConversations
   saveSettings: "save-settings", // { settings, apiKey? }
-  // Settings -> service worker: the MCP servers (shared/mcp-servers.js), and Test connection
+  // Settings -> service worker: the MCP servers (shared/settings/mcp-servers.js), and Test connection
   // (-> offscreen document: Python connects and lists the tools as the model would see them).
   saveMcpServers: "save-mcp-servers", // { servers, secrets? } -> { servers }
   checkMcpServer: "check-mcp-server", // { serverId } -> { ok, server, version, protocol, tools } | { ok: false, error }

@@ -1,8 +1,8 @@
 // Conversations out of and back into TabAgent: JSON (complete, re-importable) and Markdown
 // (for reading). Records never hold the API key, so exports cannot leak it.
 
-import { t } from "./i18n.js";
-import { EventKind, NotFatal } from "./wire.js";
+import { t } from "../ui/i18n.js";
+import { EventKind, NotFatal } from "../wire.js";
 
 export const EXPORT_FORMAT = "tabagent-conversations";
 

@@ -6,7 +6,7 @@
 // sender's extension id and URL. A content script's URL is its web page's; no web page
 // can frame one of ours (the manifest lists no web_accessible_resources).
 
-import { BACKGROUND_PATH } from "../platform/chrome/background-page.js";
+import { BACKGROUND_PATH } from "../../platform/chrome/background-page.js";
 
 const OWN_PAGES = chrome.runtime.getURL("");
 const OFFSCREEN_URL = chrome.runtime.getURL("extension/offscreen/offscreen.html");

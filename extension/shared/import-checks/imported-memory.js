@@ -12,7 +12,7 @@
 // enough where the letters do not show: unseen-text.js says where.
 
 import { hidesText, markdownHidesText } from "./unseen-text.js";
-import { EventKind, NotFatal } from "./wire.js";
+import { EventKind, NotFatal } from "../wire.js";
 
 // The fields of each kind of memory step, as memory.py's dataclasses have them.
 export const STEP_FIELDS = {

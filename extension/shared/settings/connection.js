@@ -2,7 +2,7 @@
 // verdict for "Test connection". The key goes in the Authorization header to that endpoint
 // and nowhere else.
 
-import { t, tn } from "./i18n.js";
+import { t, tn } from "../ui/i18n.js";
 
 function modelsUrl(baseUrl) {
   return `${baseUrl.replace(/\/+$/, "").replace(/\/chat\/completions$/, "")}/models`;

@@ -4,7 +4,7 @@
 // reads conversations later (history, search, export, the panel) meets a shape it does not
 // expect. Pure JavaScript: no extension APIs, so Node's test runner checks it too.
 
-import { EventKind, Status } from "./wire.js";
+import { EventKind, Status } from "../wire.js";
 
 // A stored turn's status: how an agent's run ends (wire.js Status), and what only storage
 // knows: still going, or never ended (the browser stopped mid-turn). Compared by name:
