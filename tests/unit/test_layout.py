@@ -218,3 +218,34 @@ def test_the_content_check_sees_each_way_out(tmp_path):
     module.write_text('import { a } from "./y.js";\nimport { PAGE_TOOL_DEFAULTS } from "../shared/wire.js";\n'
                       'import TurndownService from "turndown";\nimport { Readability } from "@mozilla/readability";')
     assert content_imports_outside(module) == []
+
+
+ROOT = PACKAGE.parents[1]
+# A file of the extension named from the root ("extension/shared/wire.js") anywhere, or from
+# extension/ ("offscreen/python/rpc.js") in prose: after a space, a bracket or a backquote (a
+# string in code may be a path from elsewhere, such as the workspace's shared/ folder).
+FOLDERS = "(?:background|content|offscreen|options|platform|sandbox|shared|sidepanel)"
+NAMED_FILE = re.compile(rf"(?:(?<![\w./-])extension/|(?<=[\s(`]))({FOLDERS}/[\w./-]+\.(?:js|mjs|html|json))(?!\w)")
+
+
+def named_extension_files(text: str) -> set[str]:
+    return set(NAMED_FILE.findall(text))
+
+
+def test_every_extension_file_the_code_and_the_docs_name_is_there():
+    """A moved or renamed file leaves no comment, doc or build script naming its old place."""
+    sources = [p for p in [*EXTENSION.rglob("*.js"), *EXTENSION.rglob("*.html"), *PACKAGE.rglob("*.py"),
+                           *(ROOT / "scripts").glob("*"), *(ROOT / "docs").glob("*.md"),
+                           ROOT / "README.md", ROOT / "eslint.config.js", ROOT / "Makefile", ROOT / "manifest.json"]
+               if p.is_file() and "vendor" not in p.parts and "__pycache__" not in p.parts]
+    assert len(sources) > 150
+    missing = {str(p.relative_to(ROOT)): sorted(n for n in named_extension_files(p.read_text()) if not (EXTENSION / n).exists())
+               for p in sources}
+    assert {path: names for path, names in missing.items() if names} == {}
+
+
+def test_the_named_file_pattern_sees_both_spellings_and_nothing_else():
+    text = ("`extension/shared/wire.js`, (offscreen/python/rpc.js), ../shared/testdata/x.js, dist/firefox/extension/x.js, "
+            '"shared/testdata/y.json", "extension/content/files.json" and background/old-name.js.')
+    assert named_extension_files(text) == {"shared/wire.js", "offscreen/python/rpc.js", "content/files.json",
+                                           "background/old-name.js"}
