@@ -69,7 +69,7 @@ function answerClick(menuItemId, context) {
 
 // The selection as the user sees it. The browser's selectionText includes text no one can
 // read that lies inside the selection (white on white, 1px type), where a page may hide
-// instructions; get_selection leaves it out (content/sight.js). Its text is taken when it is
+// instructions; get_selection leaves it out (content/visibility.js). Its text is taken when it is
 // the browser's less some words; anything else (a selection in a frame we cannot enter, a
 // PDF, a page we may not read) keeps the browser's.
 async function seenSelection(tab, selectionText) {

@@ -96,7 +96,7 @@ function contrast(one, other) {
 }
 
 // Fresh per reading: styles, boxes and the pictures on the page are read once each.
-function sight(doc, styleOf, isShown) {
+function unseenReasons(doc, styleOf, isShown) {
   const view = doc.defaultView;
   const backgrounds = new Map();
   const clipped = new Map();
@@ -322,7 +322,7 @@ function hidesItselfTest(styleOf) {
 function look(doc) {
   const styleOf = styleCache();
   const isShown = shownTest(styleOf);
-  const whyUnseen = sight(doc, styleOf, isShown);
+  const whyUnseen = unseenReasons(doc, styleOf, isShown);
   return {
     isShown, waitsForScripts: waitingTest(doc, isShown), hidesItself: hidesItselfTest(styleOf),
     unseenText: (root) => findUnseenText(root, whyUnseen),
