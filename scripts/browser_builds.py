@@ -7,7 +7,9 @@ folder per browser: extension/platform/chrome/ and extension/platform/firefox/, 
 names and exports. The source imports Chrome's (the repository root is what Chrome loads
 unpacked); each package holds its own browser's folder only, and Firefox's package has those
 imports pointed at platform/firefox/ (Chrome's side-panel code is not in it at all).
-`make build` zips each folder; the e2e tests load dist/firefox/ into Firefox.
+`make build` zips each folder; the e2e tests load dist/firefox/ into Firefox. Given a folder
+(`browser_builds.py FOLDER`), it stages there instead: tests/build does, so that it never
+writes into the tree other tests read.
 """
 
 from __future__ import annotations
@@ -72,8 +74,8 @@ def _remove_others(folder: Path, kept: set[Path]) -> None:
             path.rmdir()
 
 
-def stage(browser: str, manifest: dict) -> Path:
-    folder = DIST / browser
+def stage(browser: str, manifest: dict, dist: Path = DIST) -> Path:
+    folder = dist / browser
     kept = {folder / "manifest.json"}
     others = {path for path in PLATFORM.iterdir() if path.name != browser}
     for name in SHARED_FOLDERS:
@@ -84,11 +86,11 @@ def stage(browser: str, manifest: dict) -> Path:
     return folder
 
 
-def main() -> None:
+def main(dist: Path = DIST) -> None:
     source = json.loads((ROOT / "manifest.json").read_text())
     for browser, manifest in (("chrome", chrome_manifest(source)), ("firefox", firefox_manifest(source))):
-        print(f"browser_builds: {stage(browser, manifest).relative_to(ROOT)}/ staged")
+        print(f"browser_builds: {stage(browser, manifest, dist)}/ staged")
 
 
 if __name__ == "__main__":
-    main()
+    main(Path(sys.argv[1]).resolve() if len(sys.argv) > 1 else DIST)

@@ -15,7 +15,7 @@ const created = []; // the items made (Chrome cannot list them)
 
 export async function createRightClickMenu() {
   const { settings } = await loadSettings();
-  const { prompts } = parsePrompts(settings.customPrompts);
+  const { prompts } = parsePrompts(settings.custom_prompts);
   await chrome.contextMenus.removeAll();
   const add = (item) => {
     created.push(item);
@@ -36,7 +36,7 @@ async function requestFor(menuItemId) {
   if (BUILT_IN[menuItemId]) return BUILT_IN[menuItemId].text;
   if (!String(menuItemId).startsWith(OWN_PROMPT)) return null;
   const { settings } = await loadSettings();
-  return parsePrompts(settings.customPrompts).prompts[Number(menuItemId.slice(OWN_PROMPT.length))]?.prompt ?? null;
+  return parsePrompts(settings.custom_prompts).prompts[Number(menuItemId.slice(OWN_PROMPT.length))]?.prompt ?? null;
 }
 
 export function onRightClickMenuClick(info, tab) {

@@ -8,6 +8,7 @@ import * as conversations from "../shared/storage/conversations.js";
 import { Broadcast, MessageType, Target } from "../shared/protocol/messages.js";
 import { isOffscreenDocument, isUserPage } from "../shared/protocol/senders.js";
 import { storeSettings } from "../shared/settings/settings.js";
+import { migrateStoredSettings } from "../shared/settings/settings-migration.js";
 import { readSelection } from "./attachments.js";
 import { screenshotToAttach } from "./screenshot.js";
 import { createRightClickMenu, onRightClickMenuClick } from "./right-click-menu.js";
@@ -25,6 +26,9 @@ import { deleteTurn, editTurn } from "./turn-edits.js";
 
 keepStorageFromContentScripts();
 conversations.moveStoredConversations().catch((error) => console.error("TabAgent: conversations not moved", error));
+// An older version's spelling of the settings, rewritten once; a save waits for it, or the
+// rewrite could put the old values back over the new.
+const settingsRespelled = migrateStoredSettings().catch((error) => console.error("TabAgent: settings not respelled", error));
 followPanel(); // the toolbar button and the shortcut
 
 function changed(conversationId) {
@@ -38,9 +42,10 @@ followOwnTabs(async (message) => {
 }, async (turnId) => (await liveTurnIds())?.has(turnId) ?? false);
 
 async function saveSettings({ settings, apiKey }) {
+  await settingsRespelled;
   await storeSettings(settings, apiKey);
   await followConfiguredEndpoint(settings);
-  await tellOffscreenIdleClose(settings.idleCloseMinutes);
+  await tellOffscreenIdleClose(settings.idle_close_minutes);
   await createRightClickMenu(); // the user's own prompts are in it
   return { saved: true };
 }

@@ -84,7 +84,7 @@ chrome.runtime.onMessage.addListener((message, sender, sendResponse) => {
     sendResponse({ ok: false, error: `offscreen: unknown message type ${message.type}` });
     return false;
   }
-  idle.setMinutes(message.idleCloseMinutes);
+  idle.setMinutes(message.idle_close_minutes);
   if (!LIFE_CYCLE.has(message.type)) idle.touch();
   handler(message).then(
     (result) => sendResponse({ ok: true, result }),

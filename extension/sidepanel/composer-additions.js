@@ -35,7 +35,7 @@ export class ComposerAdditions {
 
   async loadPrompts() {
     const { settings } = await loadSettings();
-    this.prompts = parsePrompts(settings.customPrompts).prompts;
+    this.prompts = parsePrompts(settings.custom_prompts).prompts;
   }
 
   attach(context) {

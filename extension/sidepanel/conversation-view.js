@@ -17,13 +17,13 @@ function importNotes(record) {
 }
 
 export class ConversationView {
-  constructor(element, { onRunningChange, renderEmpty = () => {}, announce = () => {}, onOpen = () => {}, showSteps = false }) {
+  constructor(element, { onRunningChange, renderEmpty = () => {}, announce = () => {}, onOpen = () => {}, stepsOpen = false }) {
     this.onOpen = onOpen;
     this.element = element;
     this.onRunningChange = onRunningChange;
     this.renderEmpty = renderEmpty;
     this.announce = announce;
-    this.showSteps = showSteps;
+    this.stepsOpen = stepsOpen;
     this.id = null;
     this.turns = new Map();
     this.recent = []; // live batches, newest last
@@ -85,7 +85,7 @@ export class ConversationView {
   }
 
   addTurn(turn) {
-    const view = new TurnView(turn, { showSteps: this.showSteps });
+    const view = new TurnView(turn, { stepsOpen: this.stepsOpen });
     this.turns.set(turn.id, view);
     this.growth.observe(view.element);
     return view;

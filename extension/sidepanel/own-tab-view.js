@@ -11,7 +11,7 @@ function describe(tab) {
 }
 
 export function ownTabLine(turn) {
-  const tabId = turn.ownTab?.tabId;
+  const tabId = turn.agentOwnTab?.tabId;
   if (!Number.isInteger(tabId)) return null;
   const name = h("span", { class: "own-tab-name" });
   const show = h("button", { type: "button", class: "own-tab-show",

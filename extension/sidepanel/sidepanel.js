@@ -179,7 +179,7 @@ chrome.storage.onChanged.addListener((changes, area) => {
   if (area === "session" && changes[OPEN_CONVERSATION]?.newValue) conversation.open(changes[OPEN_CONVERSATION].newValue);
   if (area === "session" && changes.lastError?.newValue) showNotice(changes.lastError.newValue, { settingsButton: true });
   if (area === "local" && (changes.settings || changes.apiKey)) checkSettings();
-  if (area === "local" && changes.settings) conversation.showSteps = Boolean(changes.settings.newValue?.showSteps);
+  if (area === "local" && changes.settings) conversation.stepsOpen = Boolean(changes.settings.newValue?.show_steps);
   if (area === "local" && changes.settings && !document.querySelector(".model-picker").contains(document.activeElement)) modelPicker.show();
 });
 
@@ -233,7 +233,7 @@ showPythonStatus($("python-status"));
 const modelPicker = new ModelPicker({ onError: (message) => showNotice(message) });
 modelPicker.show();
 checkSettings();
-loadSettings().then(({ settings }) => (conversation.showSteps = Boolean(settings.showSteps)));
+loadSettings().then(({ settings }) => (conversation.stepsOpen = Boolean(settings.show_steps)));
 conversation.showEmpty();
 openInitialConversation();
 composerAdditions.start();

@@ -31,7 +31,7 @@ function preview(value, length = 80) {
 }
 
 export class TurnView {
-  constructor(turn, { showSteps = false } = {}) {
+  constructor(turn, { stepsOpen = false } = {}) {
     this.id = turn.id;
     this.text = turn.text;
     this.covered = new Set();
@@ -39,7 +39,7 @@ export class TurnView {
     this.calls = new Map(); // "depth/id" -> { result }
     this.nestUnder = []; // per depth: where the next deeper agent's steps go
     this.nestFor = new Map(); // "depth/tool name" -> where the steps of the agent of that name go
-    this.stepsView = new StepsView({ showSteps });
+    this.stepsView = new StepsView({ stepsOpen });
     this.trace = this.stepsView.body;
     this.unrendered = new Set();
     this.stepsView.element.addEventListener("toggle", () => this.stepsView.element.open && this.renderUnrendered());

@@ -13,6 +13,7 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 from .context_window import _get_json, _models_url, _root
+from .providers import OLLAMA
 
 if TYPE_CHECKING:
     from .host import Host
@@ -60,7 +61,7 @@ class Vision:
 
 async def discover(host: Host, base_url: str, model: str, api_key: str | None, provider: str) -> tuple[bool, str]:
     """(sees, where that was learned), from the first source that says. Never raises."""
-    probes = (_ollama_capabilities,) if provider == "ollama" else (_listed_modalities,)
+    probes = (_ollama_capabilities,) if provider == OLLAMA else (_listed_modalities,)
     for probe in probes:
         try:
             sees = await probe(host, base_url, model, api_key)

@@ -21,7 +21,7 @@ def ask_background(browser, type_: str, **payload):
 
 
 def configure(browser, base_url: str, *, agent: str = "tool_calling", api_key: str = "sk-test", provider: str = "custom", model: str = "scripted-model"):
-    settings = {"provider": provider, "baseUrl": base_url, "model": model, "agent": agent, "maxSteps": 6}
+    settings = {"provider": provider, "base_url": base_url, "model": model, "agent": agent, "max_steps": 6}
     ask_background(browser, "save-settings", settings=settings, apiKey=api_key)
 
 

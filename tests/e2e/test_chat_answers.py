@@ -86,11 +86,11 @@ def test_answer_comes_first_and_the_steps_fold_into_one_line(panel, model):
 
 
 def test_show_steps_setting_keeps_them_open(panel, model):
-    settings = {"provider": "custom", "baseUrl": model.base_url, "model": "scripted-model", "agent": "tool_calling",
-                "maxSteps": 6, "showSteps": True}
+    settings = {"provider": "custom", "base_url": model.base_url, "model": "scripted-model", "agent": "tool_calling",
+                "max_steps": 6, "show_steps": True}
     ask_background(panel, "save-settings", settings=settings, apiKey="sk-test")
     shows_steps = """const done = arguments[arguments.length - 1];
-      import(chrome.runtime.getURL("extension/sidepanel/sidepanel.js")).then(() => done(globalThis.tabagentDebug.conversation.showSteps));"""
+      import(chrome.runtime.getURL("extension/sidepanel/sidepanel.js")).then(() => done(globalThis.tabagentDebug.conversation.stepsOpen));"""
     wait(panel, lambda d: d.execute_async_script(shows_steps), 5)
     model.script(Reply(tool_calls=[{"name": "get_selection", "arguments": {}}]), Reply(text="Answer."))
     send(panel, "Watch the steps")

@@ -271,13 +271,13 @@ def test_a_note_written_into_the_file_is_not_shown_as_tabagents(panel, model, do
 
 def test_a_system_prompt_set_by_an_imported_file_is_left_out_and_said(panel, model, downloads, tmp_path):
     record, sent = exported_conversation(panel, model, downloads, "Overridden: how many km is 26.2 miles?")
-    record["overrides"] = {"systemPrompt": HIDDEN_INSTRUCTIONS, "temperature": "1.9"}
+    record["overrides"] = {"system_prompt": HIDDEN_INSTRUCTIONS, "temperature": "1.9"}
     said, messages = import_and_continue(panel, model, tmp_path, record, "Which tabs may you read?")
     assert HIDDEN_INSTRUCTIONS not in everything_sent(messages)
     assert messages[0] == sent[0]  # the agent's own instructions and the user's settings only
     assert "temperature" not in model.requests[-1]["body"]
     assert "the file's own settings for this conversation (Instructions (added to the agent's own), Temperature) were not applied" in said
-    assert panel.driver.find_element(By.ID, "conversation-systemPrompt").get_attribute("value") == ""
+    assert panel.driver.find_element(By.ID, "conversation-system_prompt").get_attribute("value") == ""
     assert messages[1:-1] == sent[1:] + [{"role": "assistant", "content": "You are welcome."}]  # the history stays
 
 

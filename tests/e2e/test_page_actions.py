@@ -250,8 +250,8 @@ def test_actions_allowed_on_the_site_for_the_turn_are_not_asked_again_but_leavin
 
 
 def with_site_rules(tabs, model, rules):
-    settings = {"provider": "custom", "baseUrl": model.base_url, "model": "scripted-model", "agent": "tool_calling",
-                "maxSteps": 6, "siteRules": rules}
+    settings = {"provider": "custom", "base_url": model.base_url, "model": "scripted-model", "agent": "tool_calling",
+                "max_steps": 6, "site_rules": rules}
     tabs.driver.execute_async_script(
         "const [settings, done] = arguments; chrome.runtime.sendMessage({ target: 'background', type: 'save-settings', settings, apiKey: 'sk-test' }).then(done);",
         settings)

@@ -39,7 +39,7 @@ def set_idle_minutes(browser, minutes):
       const [minutes, done] = arguments;
       chrome.storage.local.get("settings").then(({ settings }) =>
         chrome.runtime.sendMessage({ target: "background", type: "save-settings",
-                                     settings: { ...settings, idleCloseMinutes: minutes } })).then(done, done);
+                                     settings: { ...settings, idle_close_minutes: minutes } })).then(done, done);
     """, minutes)
 
 

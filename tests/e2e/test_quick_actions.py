@@ -42,8 +42,8 @@ def chat_requests(model):
 
 
 def save_prompts(panel, model, prompts):
-    settings = {"provider": "custom", "baseUrl": model.base_url, "model": "scripted-model", "agent": "tool_calling",
-                "maxSteps": 6, "customPrompts": prompts}
+    settings = {"provider": "custom", "base_url": model.base_url, "model": "scripted-model", "agent": "tool_calling",
+                "max_steps": 6, "custom_prompts": prompts}
     ask_background(panel, "save-settings", settings=settings, apiKey="sk-test")
 
 

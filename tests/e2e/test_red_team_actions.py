@@ -93,7 +93,7 @@ def turn(tabs, model, shop, bank, other_shop):
 
 
 def with_rules(turn, model, rules):
-    ask_background(turn.browser, "save-settings", settings=settings(model, siteRules=rules), apiKey="sk-test")
+    ask_background(turn.browser, "save-settings", settings=settings(model, site_rules=rules), apiKey="sk-test")
 
 
 def paths(site):

@@ -25,8 +25,8 @@ pytestmark = pytest.mark.e2e
 COOKIE = "provider_session=logged-in-4410"
 
 LIST_MODELS = """
-const [url, baseUrl, done] = arguments;
-import(url).then((connection) => connection.fetchModels(baseUrl, "sk-endpoint-key")).then(done, (e) => done(String(e)));
+const [url, base_url, done] = arguments;
+import(url).then((connection) => connection.fetchModels(base_url, "sk-endpoint-key")).then(done, (e) => done(String(e)));
 """
 
 

@@ -100,7 +100,7 @@ def test_a_model_that_takes_no_images_is_told_so(turn, seeing_model):
 
 STORED_SETTING = """
 const done = arguments[arguments.length - 1];
-chrome.storage.local.get("settings").then(({ settings }) => done(settings?.modelSeesImages ?? null));
+chrome.storage.local.get("settings").then(({ settings }) => done(settings?.model_sees_images ?? null));
 """
 
 
@@ -109,7 +109,7 @@ def test_the_setting_no_keeps_pictures_from_a_model_that_sees(turn, seeing_model
     driver = turn.driver
     driver.switch_to.new_window("tab")
     driver.get(turn.browser.url("extension/options/options.html"))
-    Select(driver.find_element("id", "modelSeesImages")).select_by_value("no")  # as the user picks it
+    Select(driver.find_element("id", "model_sees_images")).select_by_value("no")  # as the user picks it
     wait(turn.browser, lambda d: d.execute_async_script(STORED_SETTING) == "no", 10, "the setting was not saved")
     driver.close()
     driver.switch_to.window(turn.panel)
@@ -144,7 +144,7 @@ globalThis.LanguageModel = {
 def test_chromes_built_in_model_gets_the_picture_as_a_blob_where_it_takes_images(turn):
     offscreen = next(t for t in turn.browser.extension_targets() if t["url"].endswith("offscreen.html"))
     turn.browser.evaluate_in(offscreen, SEEING_LANGUAGE_MODEL + "; true")
-    settings = {"provider": "builtin", "baseUrl": "", "model": "", "agent": "code"}
+    settings = {"provider": "builtin", "base_url": "", "model": "", "agent": "code"}
     turn.driver.execute_async_script(SAVE_SETTINGS, settings)
     send(turn.browser, "What does the page look like?")
     wait_for_status(turn.browser, "ok")

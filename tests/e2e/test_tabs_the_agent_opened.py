@@ -24,8 +24,8 @@ COUNT_HELP_CLICKS = "window.helpClicks = 0; document.querySelector('[aria-label=
 
 
 def settings(model, **more):
-    return {"provider": "custom", "baseUrl": model.base_url, "model": "scripted-model", "agent": "tool_calling",
-            "maxSteps": 12, **more}
+    return {"provider": "custom", "base_url": model.base_url, "model": "scripted-model", "agent": "tool_calling",
+            "max_steps": 12, **more}
 
 
 @pytest.fixture
@@ -117,7 +117,7 @@ def test_a_turn_works_in_the_tab_it_opened_and_comes_back_to_the_users(turn, mod
 
 def test_a_site_the_settings_never_allow_is_not_acted_on_in_an_opened_tab(turn, model, site):
     host = site.url("").split("/")[2].split(":")[0]
-    ask_background(turn.browser, "save-settings", settings=settings(model, siteRules=f"{host}: never"), apiKey="sk-test")
+    ask_background(turn.browser, "save-settings", settings=settings(model, site_rules=f"{host}: never"), apiKey="sk-test")
     model.script(
         call("open_tab", url="actions.html"),
         later(lambda r: {"name": "switch_tab", "arguments": {"tab_id": opened_tab_id(r)}}),

@@ -12,7 +12,7 @@ def ask_background(firefox, context: str, type_: str, **payload):
 
 
 def configure(firefox, context: str, base_url: str, *, agent: str = "tool_calling", api_key: str = "sk-test", **more):
-    settings = {"provider": "custom", "baseUrl": base_url, "model": "scripted-model", "agent": agent, "maxSteps": 6, **more}
+    settings = {"provider": "custom", "base_url": base_url, "model": "scripted-model", "agent": agent, "max_steps": 6, **more}
     ask_background(firefox, context, "save-settings", settings=settings, apiKey=api_key)
 
 

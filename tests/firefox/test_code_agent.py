@@ -57,7 +57,7 @@ def test_code_reads_the_page_through_the_host_keeps_a_variable_and_answers(firef
 def test_code_that_never_ends_is_stopped_and_the_next_step_runs(firefox, model):
     model.reset()
     chat = open_chat(firefox)
-    configure(firefox, chat, model.base_url, agent="code", codeTimeout=2)
+    configure(firefox, chat, model.base_url, agent="code", code_timeout=2)
     model.script(Reply(text="```python\nwhile True:\n    pass\n```"), Reply(text="```python\nfinal_answer('recovered')\n```"))
     send(firefox, chat, "Spin forever")
     assert wait_for_status(firefox, chat, "ok", "error", timeout=120) == "ok"

@@ -28,7 +28,7 @@ def site():
 def test_a_turn_in_its_own_tab_asks_the_user_and_leaves_their_tab_alone(firefox, model, site):
     model.reset()
     tab = PageTab(firefox)
-    configure(firefox, tab.chat, model.base_url, ownTab=True)
+    configure(firefox, tab.chat, model.base_url, own_tab=True)
     tab.show(site.url("article.html"))
     users_tab = firefox.evaluate(tab.page, USERS_TAB)
     model.script(Reply(tool_calls=[{"name": "ask_user", "arguments": {"question": "Short or long summary?"}}]),

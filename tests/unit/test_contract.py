@@ -18,12 +18,14 @@ from pathlib import Path
 
 import pytest
 
+from tabagent import providers
 from tabagent.app import wire
 
 ROOT = Path(__file__).resolve().parents[2]
 EXTENSION = ROOT / "extension"
 GENERATED = {EXTENSION / "shared" / "wire.js"}
 WIRE_PY = ROOT / "py" / "tabagent" / "app" / "wire.py"
+PROVIDERS_PY = ROOT / "py" / "tabagent" / "providers.py"
 
 
 def javascript_files() -> dict[Path, str]:
@@ -106,11 +108,24 @@ def test_every_name_javascript_takes_from_wire_js_exists():
     """EventKind.tokn is undefined, not an error: each one used must be declared."""
     declared = {"EventKind": wire.EVENT_KINDS, "Status": wire.STATUSES, "NotFatal": wire.NOT_FATAL_ERRORS,
                 "Fatal": wire.FATAL_ERRORS,
-                "Decision": wire.CONFIRMATION_DECISIONS,
+                "Decision": wire.CONFIRMATION_DECISIONS, "Provider": providers.PROVIDERS,
                 "SandboxMessage": {kind.replace("-", "_") for kind in wire.SANDBOX_MESSAGES}}
     used = {(name, key) for text in javascript_files().values()
             for name, key in re.findall(r"\b(%s)\.(\w+)" % "|".join(declared), text)}
     assert used and {(name, key) for name, key in used if key not in declared[name]} == set()
+
+
+def test_provider_ids_are_spelled_only_in_providers_py():
+    """Python compares with OLLAMA, JavaScript with Provider.ollama (wire.js): a provider's id
+    copied by hand (`provider === "builtin"`, a preset table of its own) would keep the old
+    spelling, or the old list, when one changes."""
+    ids = list(providers.PROVIDERS)
+    pages = {p: re.sub(r"<!--.*?-->", "", p.read_text(), flags=re.S) for p in EXTENSION.rglob("*.html") if "vendor" not in p.parts}
+    assert where(quoted(ids), {**javascript_files(), **pages}) == {}
+    assert where(re.compile(r"^\s*(%s)\s*:" % "|".join(ids), re.M), javascript_files()) == {}  # keys of a table
+    python = {str(p.relative_to(ROOT)): [s for s in strings if s in ids]
+              for p, strings in python_strings().items() if p != PROVIDERS_PY}
+    assert {p: found for p, found in python.items() if found} == {}
 
 
 def test_the_answers_to_a_confirmation_are_named_through_wire_js():
@@ -286,3 +301,16 @@ def test_the_picture_limits_are_written_only_in_wire_py():
     words = re.compile(rf"\b{limits['max_pictures']}\s+(?:pictures|Bilder)\b|\b{limits['max_file_mb']}\s*MB\b", re.I)
     strings = {p: p.read_text() for p in (ROOT / "_locales").glob("*/messages.json")}
     assert where(words, strings) == {}
+
+
+def test_a_setting_has_one_spelling_outside_the_migration():
+    """Settings are stored and read under wire.py's names; the camelCase second spelling an
+    older version stored (baseUrl, maxSteps) is known to settings-migration.js alone, which
+    respells it. Form fields take the setting's name too; _locales' message names may differ."""
+    old = [camel(name) for name in wire.SETTINGS if camel(name) != name]
+    spelled = re.compile(r"\b(%s)\b" % "|".join(old))
+    pages = {p: re.sub(r"<!--.*?-->|data-i18n(?:-\w+)?=\"\w+\"", "", p.read_text(), flags=re.S)
+             for p in EXTENSION.rglob("*.html") if "vendor" not in p.parts}
+    assert where(spelled, {**javascript_files(), **pages}, allowed={"settings-migration.js"}) == {}
+    python = {str(p.relative_to(ROOT)): [s for s in strings if spelled.search(s)] for p, strings in python_strings().items()}
+    assert {p: found for p, found in python.items() if found} == {}

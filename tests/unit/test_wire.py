@@ -33,13 +33,13 @@ def test_javascript_reads_the_same_declarations():
       import * as wire from "./extension/shared/wire.js";
       import { DEFAULT_SETTINGS, forPython } from "./extension/shared/settings/settings.js";
       console.log(JSON.stringify({ wire, defaults: DEFAULT_SETTINGS, onTheWire: forPython(DEFAULT_SETTINGS),
-                                   partial: forPython({ baseUrl: "http://x/v1", maxSteps: 4 }) }));
+                                   partial: forPython({ base_url: "http://x/v1", max_steps: 4, stray: 1 }) }));
     """)
     assert seen["wire"]["SETTINGS"] == SETTINGS
     assert seen["wire"]["SANDBOX"] == wire.SANDBOX
     assert seen["wire"]["PAGE_TOOL_REQUEST"] == list(wire.PAGE_TOOL_REQUEST)
-    # The extension stores camelCase; what crosses is snake_case, every setting, nothing else.
-    assert set(seen["defaults"]) == {re.sub(r"_([a-z])", lambda m: m[1].upper(), k) for k in SETTINGS}
+    # The extension stores them under the same names; what crosses is every setting, nothing else.
+    assert set(seen["defaults"]) == set(SETTINGS)
     assert seen["onTheWire"] == SETTINGS
     assert settings_from_wire(seen["partial"]) == {**SETTINGS, "base_url": "http://x/v1", "max_steps": 4}
 
@@ -69,7 +69,7 @@ def test_the_turn_request_the_offscreen_document_sends_is_the_declared_one():
       import { turnRequest } from "./extension/offscreen/python/turn-request.js";
       const full = turnRequest({ type: "run-turn", target: "offscreen", turnId: "t1", conversationId: "c1", task: "Hi",
         context: { selection: "s" }, memory: "{}", settings: { max_steps: 3 }, apiKey: "k", attachedTabs: [{ tab_id: 1 }],
-        attachedSelection: { text: "x" }, mcpServers: [{ id: "m" }], mcpHeaders: { m: {} }, idleCloseMinutes: 5 });
+        attachedSelection: { text: "x" }, mcpServers: [{ id: "m" }], mcpHeaders: { m: {} }, idle_close_minutes: 5 });
       console.log(JSON.stringify({ full, bare: turnRequest({ conversationId: "c2", task: "Yo" }) }));
     """)
     assert list(sent["full"]) == list(wire.TURN_REQUEST)

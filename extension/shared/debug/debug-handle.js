@@ -7,7 +7,7 @@
 // for someone outside in any other way, so every such entry is declared and documented here
 // (and in the README's "Seeing what the agent does").
 //
-//   conversation        side panel: the ConversationView on screen (its id, open(id), showSteps)
+//   conversation        side panel: the ConversationView on screen (its id, open(id), stepsOpen)
 //   python              offscreen document: the promise of the agent's Python (in its worker),
 //                       { info, run(code, sandboxFor) }: run resolves to the code's value
 //   sandboxStatus(host) offscreen document: a SandboxHost's state, { ready, running, spare, runs, restarts, ... }

@@ -50,7 +50,7 @@ export const MessageType = Object.freeze({
   offscreenListening: "offscreen-listening", // offscreen -> service worker: its handlers are in place
   offscreenIdle: "offscreen-idle",
   idleCheck: "idle-check",
-  idleCloseChanged: "idle-close-changed", // service worker -> offscreen: { idleCloseMinutes }, when saved
+  idleCloseChanged: "idle-close-changed", // service worker -> offscreen: { idle_close_minutes }, when saved
   panelOpen: "panel-open",
   // Service worker -> offscreen document: a page tool on a PDF tab, read there with pdf.js, for a
   // caller other than the offscreen document (which reads it itself on the pageTool answer).

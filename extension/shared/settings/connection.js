@@ -4,8 +4,8 @@
 
 import { t, tn } from "../ui/i18n.js";
 
-function modelsUrl(baseUrl) {
-  return `${baseUrl.replace(/\/+$/, "").replace(/\/chat\/completions$/, "")}/models`;
+function modelsUrl(endpoint) {
+  return `${endpoint.replace(/\/+$/, "").replace(/\/chat\/completions$/, "")}/models`;
 }
 
 function verdictForStatus(status, url) {
@@ -16,13 +16,13 @@ function verdictForStatus(status, url) {
 }
 
 // Returns { ok, models, message }.
-export async function fetchModels(baseUrl, apiKey) {
-  if (!baseUrl) return { ok: false, models: [], message: t("connNoBaseUrl") };
+export async function fetchModels(endpoint, apiKey) {
+  if (!endpoint) return { ok: false, models: [], message: t("connNoBaseUrl") };
   let url;
   try {
-    url = modelsUrl(new URL(baseUrl).href);
+    url = modelsUrl(new URL(endpoint).href);
   } catch {
-    return { ok: false, models: [], message: t("connNotUrl", baseUrl) };
+    return { ok: false, models: [], message: t("connNotUrl", endpoint) };
   }
   let response;
   try {

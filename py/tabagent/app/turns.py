@@ -33,6 +33,7 @@ from ..images import keep_images_within
 from ..vision import Vision
 from ..host import default_host
 from ..ollama import OllamaModel, recognise
+from ..providers import BUILTIN, CUSTOM, OLLAMA
 from .mcp_servers import AskedMCPTool, ServerConnections, crowding_notice, servers_from_wire
 from .hand_back import HandBack
 from .own_tabs import INSTRUCTIONS as OWN_TAB_INSTRUCTIONS, tools_for_members
@@ -49,14 +50,14 @@ AGENT_KINDS = {"code": CodeAgent, "tool_calling": ToolCallingAgent}
 
 
 def build_model(settings: dict, api_key: str | None, host=None, browser_model=None):
-    if settings.get("provider") == "builtin":
+    if settings.get("provider") == BUILTIN:
         if browser_model is None:
             raise ValueError("Chrome's built-in model can only be used inside the browser.")
         return BrowserModel(browser_model)
     if not settings.get("base_url"):
         raise ValueError("No model is configured: open TabAgent's settings and choose one.")
     # Ollama through its own API, which lets each request ask for the context it needs.
-    model_class = OllamaModel if settings.get("provider") == "ollama" else OpenAIModel
+    model_class = OllamaModel if settings.get("provider") == OLLAMA else OpenAIModel
     return model_class(
         settings["base_url"],
         api_key or None,
@@ -74,11 +75,11 @@ async def endpoint_recognised(request: dict, host=None) -> dict:
     endpoint (or on the command line), is Ollama's (ollama.recognise): it then gets its window
     and num_ctx, through Ollama's own API."""
     settings = request.get("settings") or {}
-    if settings.get("provider", "") not in ("", "custom") or not settings.get("base_url"):
+    if settings.get("provider", "") not in ("", CUSTOM) or not settings.get("base_url"):
         return request
     if not await recognise(host or default_host(), settings["base_url"], request.get("api_key") or None):
         return request
-    return {**request, "settings": {**settings, "provider": "ollama"}}
+    return {**request, "settings": {**settings, "provider": OLLAMA}}
 
 
 def _number(value, kind):

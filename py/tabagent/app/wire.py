@@ -4,9 +4,9 @@ One spelling on the wire, snake_case, and one set of defaults. extension/shared/
 generated from this module by the build (`make build`) and imported by every context (the
 content scripts too, bundled); a test fails when it drifts, and tests/unit/test_contract.py fails when a JavaScript
 or Python file spells one of these names or values by hand instead of importing it.
-The extension keeps its settings in camelCase (chrome.storage, the options page) and
-extension/shared/settings/settings.js derives those names from SETTINGS; the settings page takes its
-list of fields and their bounds from here, so a new setting is one line here, its label in
+The extension keeps its settings under these names too (chrome.storage, the options page's
+fields; extension/shared/settings/settings-migration.js respells what an older version stored); the
+settings page takes its list of fields and their bounds from here, so a new setting is one line here, its label in
 _locales/*/messages.json and its place in extension/options/options.html (a test says which
 is missing).
 
@@ -27,11 +27,12 @@ import math
 from ..context_window import DEFAULT_WINDOW
 from ..unseen import UNSEEN
 from ..events import KINDS, STATUSES
+from ..providers import PROVIDERS
 
 # The user's settings as a turn receives them, with their defaults. Numbers are bounded so
 # that a stored value from an older version, or a typo, cannot make a turn misbehave.
 SETTINGS = {
-    "provider": "",            # a key of PROVIDERS in extension/shared/settings/settings.js
+    "provider": "",            # a key of PROVIDERS (tabagent/providers.py)
     "base_url": "",            # the OpenAI-compatible endpoint
     "model": "",
     "agent": "code",           # "code" | "tool_calling"
@@ -240,6 +241,8 @@ def javascript_module() -> str:
         "",
         _constant("SETTINGS", SETTINGS, "The settings a turn receives, with their defaults."),
         _constant("SETTINGS_LIMITS", LIMITS, "Bounds of the numeric settings: [lowest, highest]."),
+        _constant("PROVIDERS", PROVIDERS, "The model providers offered, in order, with their presets (tabagent/providers.py)."),
+        _constant("Provider", {id: id for id in PROVIDERS}, "Each provider by its id: Provider.ollama, never \"ollama\"."),
         _constant("TURN_REQUEST", list(TURN_REQUEST), "One turn, JavaScript -> Python."),
         _constant("PAGE_TOOL_REQUEST", list(PAGE_TOOL_REQUEST), "One page-tool call, Python -> JavaScript."),
         _constant("PAGE_TOOL_REPLY", list(PAGE_TOOL_REPLY), "Its reply."),
