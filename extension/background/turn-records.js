@@ -2,15 +2,15 @@
 // the service worker records it and keeps the conversation in storage up to date as the
 // offscreen document's event batches arrive.
 
-import * as conversations from "../shared/conversations.js";
-import { MessageType } from "../shared/messages.js";
-import { forPython, loadSettings, whatIsMissing, withOverrides } from "../shared/settings.js";
+import * as conversations from "../shared/storage/conversations.js";
+import { MessageType } from "../shared/protocol/messages.js";
+import { forPython, loadSettings, whatIsMissing, withOverrides } from "../shared/settings/settings.js";
 import { askOffscreen, offscreenDocumentExists } from "./offscreen-document.js";
-import { loadMcpServers, mcpForPython } from "../shared/mcp-servers.js";
+import { loadMcpServers, mcpForPython } from "../shared/settings/mcp-servers.js";
 import { Status } from "../shared/wire.js";
 import { userTab } from "./page-access.js";
 import { openOwnTab, ownTabOf, stillOpenTabOf } from "./own-tab.js";
-import { keepBackgroundWhile } from "../browser/background-lifetime.js";
+import { keepBackgroundWhile } from "../platform/chrome/background-lifetime.js";
 
 // What the user attached in the composer (sidepanel/attachments-view.js): tabs by id, each
 // with the address its chip showed (Python reads a tab only while it shows that site), and the

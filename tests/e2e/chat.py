@@ -85,7 +85,7 @@ def time_until(predicate, timeout: float = 10, step: float = 0.01) -> float:
 
 
 # The panel's own module, imported again by its URL: the very instance the panel runs.
-# The panel's debug handle (extension/shared/debug-handle.js), once the panel's module has run
+# The panel's debug handle (extension/shared/debug/debug-handle.js), once the panel's module has run
 # (importing it again by its URL waits for the very instance the panel runs).
 PANEL_MODULE = 'import(chrome.runtime.getURL("extension/sidepanel/sidepanel.js")).then(() => globalThis.tabagentDebug)'
 

@@ -21,7 +21,7 @@ from tests.helpers.history import import_file, notice, write_export
 
 pytestmark = pytest.mark.e2e
 
-LIMIT = 10_000_000  # extension/shared/kept-pictures.js KEPT_PICTURE_CHARS
+LIMIT = 10_000_000  # extension/shared/storage/kept-pictures.js KEPT_PICTURE_CHARS
 
 
 def noisy_png(width, height, seed):
@@ -64,7 +64,7 @@ def exported(browser, conversation_id):
     """The conversation's JSON export, as History's export writes it."""
     return browser.driver.execute_async_script("""
       const [id, done] = arguments;
-      Promise.all([import(chrome.runtime.getURL("extension/shared/export.js")),
+      Promise.all([import(chrome.runtime.getURL("extension/shared/storage/export.js")),
                    chrome.storage.local.get(`conversation:${id}`)])
         .then(([{ toJson }, stored]) => done(toJson([stored[`conversation:${id}`]])));""", conversation_id)
 

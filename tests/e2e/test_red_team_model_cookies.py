@@ -53,7 +53,7 @@ def test_the_chat_requests_carry_the_key_and_no_cookie(tabs, model):
 
 def test_the_model_list_carries_the_key_and_no_cookie(tabs, model, browser):
     model.reset()
-    listed = browser.driver.execute_async_script(LIST_MODELS, browser.url("extension/shared/connection.js"), model.base_url)
+    listed = browser.driver.execute_async_script(LIST_MODELS, browser.url("extension/shared/settings/connection.js"), model.base_url)
     assert listed["ok"] and listed["models"] == ["scripted-model", "scripted-model-large"]
     [lookup] = model.lookups
     assert lookup["headers"].get("authorization") == "Bearer sk-endpoint-key"

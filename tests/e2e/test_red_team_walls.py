@@ -176,7 +176,7 @@ def test_a_content_script_cannot_read_the_api_key_or_conversations(tabs, site):
 def explain_selection(turn, model, url, selected):
     """Clicks the context menu's "Explain" with `selected` as the browser's selectionText on
     the tab showing `url`; returns the task the model was sent."""
-    started = turn.browser.call_module_function(turn.browser.service_worker_target(), "onContextMenuClick", f"""
+    started = turn.browser.call_module_function(turn.browser.service_worker_target(), "onRightClickMenuClick", f"""
       const [tab] = (await chrome.tabs.query({{}})).filter((t) => t.url === {json.dumps(url)});
       return fn({{ menuItemId: "explain-selection", selectionText: {json.dumps(selected)}, pageUrl: tab.url }}, tab);""")
     assert started and started["conversationId"], started

@@ -224,7 +224,7 @@ def test_messages_from_other_windows_and_forged_messages_change_nothing(sandbox)
     out the runtime's own channel to forge calls and results: none of it counts."""
     code = '''
 import gc, json
-from tabagent.app import sandbox_runtime
+from tabagent.app.in_sandbox import runtime as sandbox_runtime
 runtime = next(o for o in gc.get_objects() if isinstance(o, sandbox_runtime.SandboxRuntime))
 me = runtime._run_id
 for forged in ({"type": "tool-call", "run_id": me, "call_id": 900, "name": "drain_account", "args": "{}"},
@@ -287,7 +287,7 @@ def test_code_that_never_ends_is_stopped_while_the_extension_stays_responsive(br
     assert outcome["seconds"] >= 10, outcome
     assert sandbox.run("print('next')")["output"] == "next\n"  # on the spare
     # The spinning worker is gone: only the active sandbox's and the new spare's remain, beside
-    # the worker the agent's own Python runs in (extension/offscreen/python-worker.js).
+    # the worker the agent's own Python runs in (extension/offscreen/python/worker.js).
     sandbox.js("""(async () => {
         while (globalThis.tabagentDebug.sandboxStatus(globalThis.tabagent.sandbox).spare !== "ready") await new Promise((r) => setTimeout(r, 20));
     })()""")
@@ -329,7 +329,7 @@ def test_a_sandbox_evicted_while_busy_closes_when_its_run_ends(sandbox):
     """Sandboxes keeps a few hosts; when all are busy the oldest is dropped from the list, and
     its page (a whole Pyodide) must then really close once its run ends, not linger unowned."""
     seen = sandbox.js("""(async () => {
-      const { Sandboxes } = await import(chrome.runtime.getURL("extension/offscreen/sandboxes.js"));
+      const { Sandboxes } = await import(chrome.runtime.getURL("extension/offscreen/code-sandboxes/sandboxes.js"));
       const sandboxes = new Sandboxes({ keep: 1 });
       const first = sandboxes.forAgent("conversation-1", "agent");
       let release, called;

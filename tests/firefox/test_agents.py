@@ -1,5 +1,5 @@
 """The agent kinds in Firefox: both are offered (the model's code runs in the sandbox that
-extension/firefox/code-sandbox.js describes), a CodeAgent in the settings runs the model's code,
+extension/platform/firefox/code-sandbox.js describes), a CodeAgent in the settings runs the model's code,
 and a team member that writes code runs it too (test_code_agent.py and test_sandbox.py go further)."""
 
 from __future__ import annotations

@@ -49,7 +49,7 @@ def test_the_conversation_is_saved_with_its_events(firefox, model):
     model.script(Reply(text="Saved answer"))
     panel.send("Remember this")
     assert panel.wait_for_status("ok", "error") == "ok"
-    saved = """import(chrome.runtime.getURL('extension/shared/conversations.js')).then((m) => m.loadAllConversations()).then((all) => all
+    saved = """import(chrome.runtime.getURL('extension/shared/storage/conversations.js')).then((m) => m.loadAllConversations()).then((all) => all
       .filter((record) => record?.turns?.[0]?.text === 'Remember this' && record.turns[0].status === 'ok'))"""
     firefox.wait_for_value(context, f"{saved}.then((records) => records.length > 0)", 30, "the finished turn was never saved")
     [record] = firefox.evaluate(context, saved)

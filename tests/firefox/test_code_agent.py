@@ -1,5 +1,5 @@
 """A CodeAgent turn in Firefox: the model's code runs in the sandbox (a sandboxed frame of the
-Python page, extension/firefox/code-sandbox.js), calls a page tool through the host, streams its
+Python page, extension/platform/firefox/code-sandbox.js), calls a page tool through the host, streams its
 output and errors into the chat, keeps a variable for the next step, and ends the run; code that
 never ends is stopped by the timeout and the next step runs."""
 

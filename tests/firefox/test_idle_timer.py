@@ -106,7 +106,7 @@ def test_a_turn_whose_event_page_was_stopped_is_marked_interrupted_not_left_runn
         held.set()
     # The chat's next message starts the event page again.
     firefox.evaluate(chat, "chrome.runtime.sendMessage({ target: 'background', type: 'settle-stale-turns' })")
-    status = firefox.wait_for_value(chat, """import(chrome.runtime.getURL('extension/shared/conversations.js')).then((m) => m.loadAllConversations()).then((all) => all
+    status = firefox.wait_for_value(chat, """import(chrome.runtime.getURL('extension/shared/storage/conversations.js')).then((m) => m.loadAllConversations()).then((all) => all
       .find((record) => record?.turns?.[0]?.text === 'A turn cut short')?.turns[0].status)
       .then((status) => status !== 'running' && status)""", 60, "the turn stayed running")
     assert status == "interrupted"

@@ -51,7 +51,7 @@ def real_conversation(firefox, chat, model, question, answer) -> dict:
     model.script(Reply(text=answer))
     send(firefox, chat, question)
     assert wait_for_status(firefox, chat, "ok", "error") == "ok"
-    return firefox.wait_for_value(chat, f"""import(chrome.runtime.getURL('extension/shared/conversations.js')).then((m) => m.loadAllConversations()).then((all) => all
+    return firefox.wait_for_value(chat, f"""import(chrome.runtime.getURL('extension/shared/storage/conversations.js')).then((m) => m.loadAllConversations()).then((all) => all
       .find((record) => record?.title === {json.dumps(question)} && record.turns?.[0]?.status === 'ok'))""", 30)
 
 
@@ -74,7 +74,7 @@ def import_file(firefox, chat, path, count: int) -> str:
 
 
 def stored(firefox, chat, conversation_id) -> dict:
-    return firefox.evaluate(chat, f"import(chrome.runtime.getURL('extension/shared/conversations.js')).then((m) => m.loadConversation('{conversation_id}'))")
+    return firefox.evaluate(chat, f"import(chrome.runtime.getURL('extension/shared/storage/conversations.js')).then((m) => m.loadConversation('{conversation_id}'))")
 
 
 def test_a_real_export_round_trips(firefox, chat, model, downloads, tmp_path):

@@ -117,7 +117,7 @@ STEAL_CONVERSATIONS = """async (collector) => {
 }"""
 
 CONFIDED = "My biopsy came back positive, what should I ask the oncologist?"
-ALL_CONVERSATIONS = "import(chrome.runtime.getURL('extension/shared/conversations.js')).then((m) => m.loadAllConversations())"
+ALL_CONVERSATIONS = "import(chrome.runtime.getURL('extension/shared/storage/conversations.js')).then((m) => m.loadAllConversations())"
 
 
 def test_a_content_script_that_kept_the_storage_api_finds_no_conversation(tab, model, site, post):

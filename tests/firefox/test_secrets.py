@@ -1,6 +1,6 @@
 """Secrets stay out of content scripts in Firefox too. Firefox's content scripts can read
 storage.local (there is no setAccessLevel), so the API key and the MCP servers' headers are
-kept in the extension's own IndexedDB (extension/firefox/secrets.js), which a content script,
+kept in the extension's own IndexedDB (extension/platform/firefox/secrets.js), which a content script,
 with its page's origin, cannot open."""
 
 from __future__ import annotations
@@ -25,9 +25,9 @@ def test_a_content_script_cannot_read_the_api_key_or_the_mcp_headers(firefox, mo
     server = {"id": "srv-1", "name": "notes", "url": "https://mcp.example/mcp", "enabled": False}
     panel.ask_background("save-mcp-servers", servers=[server], secrets={"srv-1": {"Authorization": MCP_TOKEN}})
     # The extension's own pages still have both.
-    settings = firefox.evaluate(context, "import(chrome.runtime.getURL('extension/shared/settings.js')).then((m) => m.loadSettings())")
+    settings = firefox.evaluate(context, "import(chrome.runtime.getURL('extension/shared/settings/settings.js')).then((m) => m.loadSettings())")
     assert settings["apiKey"] == API_KEY
-    mcp = firefox.evaluate(context, "import(chrome.runtime.getURL('extension/shared/mcp-servers.js')).then((m) => m.loadMcpServers())")
+    mcp = firefox.evaluate(context, "import(chrome.runtime.getURL('extension/shared/settings/mcp-servers.js')).then((m) => m.loadMcpServers())")
     assert mcp["secrets"] == {"srv-1": {"Authorization": MCP_TOKEN}}
     page = site.url("article.html")
     firefox.open_tab(page)
@@ -63,7 +63,7 @@ def test_conversations_an_earlier_version_kept_in_storage_local_move_out_of_it(f
     context = open_chat(firefox)
     index = {"earlier-1": {key: EARLIER[key] for key in ("id", "title", "createdAt", "updatedAt")}}
     firefox.evaluate(context, f"chrome.storage.local.set({{ 'conversation:earlier-1': {json.dumps(EARLIER)}, conversations: {json.dumps(index)} }})")
-    module = "import(chrome.runtime.getURL('extension/shared/conversations.js'))"
+    module = "import(chrome.runtime.getURL('extension/shared/storage/conversations.js'))"
     firefox.evaluate(context, f"{module}.then((m) => m.moveStoredConversations())")
     assert firefox.evaluate(context, f"{module}.then((m) => m.loadConversation('earlier-1'))") == EARLIER
     assert "earlier-1" in [entry["id"] for entry in firefox.evaluate(context, f"{module}.then((m) => m.listConversations())")]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 
-from tabagent.app.sandbox_runtime import SandboxRuntime
+from tabagent.app.in_sandbox.runtime import SandboxRuntime
 
 
 class InProcessSandbox:

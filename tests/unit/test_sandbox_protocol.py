@@ -1,6 +1,6 @@
 """The sandbox's message protocol, in CPython: both Python ends and the JavaScript checks.
 
-- SandboxRuntime (tabagent.app.sandbox_runtime), the sandbox's side: runs code,
+- SandboxRuntime (tabagent.app.in_sandbox.runtime), the sandbox's side: runs code,
   makes tool stubs, and refuses malformed messages, unknown call ids and stray answers;
 - SandboxExecutor (tabagent.app.sandbox_executor), the agent's side: answers tool calls, and
   refuses malformed ones with an error instead of running anything;
@@ -25,7 +25,7 @@ from tabagent.testing import ScriptedModel
 from tabagent.app.sandbox_executor import SandboxExecutor, answer_tool_call, tool_spec
 from tabagent.tools import ToolInputError
 
-from tabagent.app.sandbox_runtime import ProtocolError, SandboxRuntime, parse
+from tabagent.app.in_sandbox.runtime import ProtocolError, SandboxRuntime, parse
 from tests.helpers.in_process_sandbox import InProcessSandbox
 from tests.helpers.in_process_sandbox import Worker, run_message
 
@@ -288,7 +288,7 @@ async def test_reset_forgets_and_a_cancelled_run_stops_the_sandbox():
 # --- sandbox-protocol.js, which every JavaScript side applies ---------------------------------------
 
 PROTOCOL_CASES = r"""
-import { problemFromSandbox, problemToSandbox } from "./extension/shared/sandbox-protocol.js";
+import { problemFromSandbox, problemToSandbox } from "./extension/shared/protocol/sandbox-protocol.js";
 const call = { type: "tool-call", run_id: 1, call_id: 2, name: "read_page", args: "{}" };
 const result = { type: "result", run_id: 1, output: "", is_error: false, is_final: true, final_value: "1" };
 const run = { type: "run", run_id: 1, code: "1", max_output_chars: 10, memory_limit_bytes: 0,
