@@ -10,18 +10,28 @@ BROWSERS := chrome firefox
 # web-ext leaves out every zip by default; Python's standard library and TabAgent's package are zips.
 KEEP_ZIPS := '!extension/vendor/**/*.zip'
 
-.PHONY: run check test build unpacked browsers lint bench setup chromium firefox clean llama
+.PHONY: run check check-unit check-built test build zips unpacked browsers lint bench setup chromium firefox clean llama
 
 run: setup unpacked
 	$(PY) scripts/run.py
 
 # The fast check, which CI runs first: ruff (pyproject.toml) and ESLint (eslint.config.js) for
-# mistakes and layout, then the tests that need no browser. `make test` then runs the rest.
-CHECK_TESTS := tests/unit tests/pyodide tests/build
+# mistakes and layout, then the tests that need no browser, in two pytest processes side by
+# side (one per core; each one's output is printed whole when it ends): the unit tests, and
+# the Pyodide and build tests. `make test` then runs the rest.
+CHECK_UNIT := tests/unit
+CHECK_BUILT := tests/pyodide tests/build
+CHECK_TESTS := $(CHECK_UNIT) $(CHECK_BUILT)
 check: node_modules/.installed $(VENV)/.installed unpacked
 	$(PY) -m ruff check .
 	node_modules/.bin/eslint .
-	$(PY) -m pytest $(CHECK_TESTS)
+	@$(MAKE) --no-print-directory -j2 --output-sync=target check-unit check-built
+
+check-unit:
+	$(PY) -m pytest $(CHECK_UNIT)
+
+check-built:
+	$(PY) -m pytest $(CHECK_BUILT)
 
 test: check setup llama build
 	$(PY) -m pytest $(addprefix --ignore=,$(CHECK_TESTS))
@@ -35,10 +45,15 @@ unpacked: node_modules/.installed
 browsers: unpacked
 	$(PYTHON) scripts/browser_builds.py
 
-# ... and packed as a zip per browser in dist/, for the stores or for sharing.
+# ... and packed as a zip per browser in dist/, for the stores or for sharing. `make zips
+# DIST=folder` packs what is staged there, and nothing else (tests/build packs in a folder of its own).
+DIST := dist
 build: browsers
+	@$(MAKE) --no-print-directory zips
+
+zips:
 	for browser in $(BROWSERS); do \
-		$(WEB_EXT) build --source-dir dist/$$browser --artifacts-dir dist --overwrite-dest \
+		$(WEB_EXT) build --source-dir $(DIST)/$$browser --artifacts-dir $(DIST) --overwrite-dest \
 			--filename tabagent-$$browser-{version}.zip --ignore-files $(KEEP_ZIPS) || exit 1; \
 	done
 

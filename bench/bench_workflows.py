@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A saved workflow's replay against the agent doing the same 10 steps with an instant model.
 
-Both run as turns (turn_request.Turns) on the same page of controls answered in Python
+Both run as turns (turns.Turns) on the same page of controls answered in Python
 (tests/helpers/control_page.py), the site allowed so that nothing waits for a person: the agent
 with a scripted model that answers at once (10 tool calls, then its answer), the replay with no
 model (each step finds its element by place, then acts as the agent's actions do). Each page
@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "py"))
 
-from tabagent.app.turn_request import Turns  # noqa: E402
+from tabagent.app.turns import Turns  # noqa: E402
 from tabagent.app.user_tool_page import with_page  # noqa: E402
 from tabagent.app.user_tools import load_user_tools  # noqa: E402
 from tabagent.app.workflow_source import workflow_source  # noqa: E402

@@ -6,12 +6,13 @@
 // user is told what was left out of which conversation: in the import's notice, and above the
 // conversation's turns (record.importNotes, made here: a file's own notes never stay).
 
-import { t } from "../shared/i18n.js";
-import { memoryDisagreement } from "../shared/imported-memory.js";
-import { CONVERSATION_OVERRIDES } from "../shared/settings.js";
+import { t } from "../shared/ui/i18n.js";
+import { memoryDisagreement } from "../shared/import-checks/imported-memory.js";
+import { CONVERSATION_OVERRIDES } from "../shared/settings/settings.js";
+import { inOneSpelling } from "../shared/settings/settings-migration.js";
 
 // The words the panel labels each setting with (sidepanel.html, "This conversation").
-const OVERRIDE_LABELS = { systemPrompt: "conversationInstructions", temperature: "temperature", maxOutputTokens: "longestReply" };
+const OVERRIDE_LABELS = { system_prompt: "conversationInstructions", temperature: "temperature", max_output_tokens: "longestReply" };
 
 const titleOf = (record) => record.title.slice(0, 60);
 
@@ -23,10 +24,10 @@ function withoutMemory(record, reason, notes) {
   return { ...record, memory: null, turns };
 }
 
-// The settings a record's overrides would change (settings.js, withOverrides); anything else
-// in them never applied, and goes without a word.
+// The settings a record's overrides would change (settings.js, withOverrides), in a file from
+// this version or an earlier one; anything else in them never applied, and goes without a word.
 function overridden(record) {
-  const overrides = record.overrides && typeof record.overrides === "object" ? record.overrides : {};
+  const overrides = inOneSpelling(record.overrides);
   return CONVERSATION_OVERRIDES.filter((name) => overrides[name] !== "" && overrides[name] !== null && overrides[name] !== undefined);
 }
 

@@ -10,9 +10,9 @@ const MCP_RULES_FROM = 100; // one rule per local MCP server's origin, from this
 const MCP_RULES_MAX = 50;
 const LOCAL_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
-function localOrigin(baseUrl) {
+function localOrigin(address) {
   try {
-    const url = new URL(baseUrl);
+    const url = new URL(address);
     return LOCAL_HOSTS.has(url.hostname) ? url.origin : null;
   } catch {
     return null;
@@ -38,7 +38,7 @@ function withoutOrigin(id, origin) {
 }
 
 export async function followConfiguredEndpoint(settings) {
-  const origin = localOrigin(settings.baseUrl);
+  const origin = localOrigin(settings.base_url);
   const addRules = origin ? [withoutOrigin(RULE_ID, origin)] : [];
   await chrome.declarativeNetRequest.updateDynamicRules({ removeRuleIds: [RULE_ID], addRules });
 }

@@ -4,9 +4,9 @@
 // arrive while it is under way, and never closes the document while a message to it is on
 // its way: a message asked for during a close waits for it, then starts Python again.
 
-import { Target, MessageType } from "../shared/messages.js";
-import { loadSettings } from "../shared/settings.js";
-import { closePythonPage, createPythonPage, pythonPageExists } from "../browser/python-host.js";
+import { Target, MessageType } from "../shared/protocol/messages.js";
+import { loadSettings } from "../shared/settings/settings.js";
+import { closePythonPage, createPythonPage, pythonPageExists } from "../platform/chrome/python-page.js";
 
 let creating = null;
 let closing = null;
@@ -50,7 +50,7 @@ export async function askOffscreen(message) {
   asking += 1;
   try {
     const [{ settings }] = await Promise.all([loadSettings(), ensureOffscreenDocument()]);
-    const reply = await chrome.runtime.sendMessage({ ...message, target: Target.offscreen, idleCloseMinutes: settings.idleCloseMinutes });
+    const reply = await chrome.runtime.sendMessage({ ...message, target: Target.offscreen, idle_close_minutes: settings.idle_close_minutes });
     if (!reply) throw new Error("the Python runtime did not answer");
     if (!reply.ok) throw new Error(reply.error);
     return reply.result;
@@ -62,7 +62,7 @@ export async function askOffscreen(message) {
 // A new idle-close setting reaches a running offscreen document at once (none: nothing to do).
 export async function tellOffscreenIdleClose(minutes) {
   if (closing || !(await offscreenDocumentExists())) return;
-  await chrome.runtime.sendMessage({ target: Target.offscreen, type: MessageType.idleCloseChanged, idleCloseMinutes: minutes }).catch(() => {});
+  await chrome.runtime.sendMessage({ target: Target.offscreen, type: MessageType.idleCloseChanged, idle_close_minutes: minutes }).catch(() => {});
 }
 
 // The offscreen document says it has been idle: close it, unless something is asking it

@@ -4,20 +4,21 @@
 // it when idle, hands turns to it and writes conversations to storage as their events arrive.
 // Chrome may stop this worker whenever it is idle, so it keeps nothing that is not in storage.
 
-import * as conversations from "../shared/conversations.js";
-import { Broadcast, MessageType, Target } from "../shared/messages.js";
-import { isOffscreenDocument, isUserPage } from "../shared/senders.js";
-import { storeSettings } from "../shared/settings.js";
+import * as conversations from "../shared/storage/conversations.js";
+import { Broadcast, MessageType, Target } from "../shared/protocol/messages.js";
+import { isOffscreenDocument, isUserPage } from "../shared/protocol/senders.js";
+import { storeSettings } from "../shared/settings/settings.js";
+import { migrateStoredSettings } from "../shared/settings/settings-migration.js";
 import { readSelection } from "./attachments.js";
 import { screenshotToAttach } from "./screenshot.js";
-import { createContextMenu, onContextMenuClick } from "./context-menu.js";
+import { createRightClickMenu, onRightClickMenuClick } from "./right-click-menu.js";
 import { applyImport, receiveImportPart } from "./imports.js";
 import { followConfiguredEndpoint, followMcpServers } from "./local-endpoint.js";
-import { loadMcpServers, mcpForPython, storeMcpServers } from "../shared/mcp-servers.js";
+import { loadMcpServers, mcpForPython, storeMcpServers } from "../shared/settings/mcp-servers.js";
 import { runPageTool } from "./page-tool-relay.js";
 import { noticeHandBacks } from "./hand-back-notice.js";
-import { followPanel } from "../browser/panel.js";
-import { keepStorageFromContentScripts } from "../browser/storage-access.js";
+import { followPanel } from "../platform/chrome/panel.js";
+import { keepStorageFromContentScripts } from "../platform/chrome/storage-access.js";
 import { askOffscreen, closeIdleOffscreenDocument, offscreenListening, tellOffscreenIdleClose } from "./offscreen-document.js";
 import { liveTurnIds, saveFinishedTurn, saveTurnEvents, settleStaleTurns, startTurn, stopTurn } from "./turn-records.js";
 import { followOwnTabs } from "./own-tab.js";
@@ -26,6 +27,9 @@ import { saveWorkflowOf } from "./workflow-saving.js";
 
 keepStorageFromContentScripts();
 conversations.moveStoredConversations().catch((error) => console.error("TabAgent: conversations not moved", error));
+// An older version's spelling of the settings, rewritten once; a save waits for it, or the
+// rewrite could put the old values back over the new.
+const settingsRespelled = migrateStoredSettings().catch((error) => console.error("TabAgent: settings not respelled", error));
 followPanel(); // the toolbar button and the shortcut
 
 function changed(conversationId) {
@@ -39,10 +43,11 @@ followOwnTabs(async (message) => {
 }, async (turnId) => (await liveTurnIds())?.has(turnId) ?? false);
 
 async function saveSettings({ settings, apiKey }) {
+  await settingsRespelled;
   await storeSettings(settings, apiKey);
   await followConfiguredEndpoint(settings);
-  await tellOffscreenIdleClose(settings.idleCloseMinutes);
-  await createContextMenu(); // the user's own prompts are in it
+  await tellOffscreenIdleClose(settings.idle_close_minutes);
+  await createRightClickMenu(); // the user's own prompts are in it
   return { saved: true };
 }
 
@@ -157,7 +162,7 @@ const broadcasts = {
 };
 
 // The handler for a message from this sender, or null: each type is taken only from the
-// contexts meant to send it (shared/senders.js says why).
+// contexts meant to send it (shared/protocol/senders.js says why).
 function handlerFor(message, sender) {
   if (message?.target !== Target.background) return null;
   const table = isOffscreenDocument(sender) ? fromAgent : isUserPage(sender) ? handlers : {};
@@ -178,11 +183,11 @@ chrome.runtime.onMessage.addListener((message, sender, sendResponse) => {
   return true;
 });
 
-chrome.contextMenus.onClicked.addListener(onContextMenuClick);
+chrome.contextMenus.onClicked.addListener(onRightClickMenuClick);
 
 chrome.runtime.onInstalled.addListener(() => {
   keepStorageFromContentScripts();
-  createContextMenu();
+  createRightClickMenu();
 });
 
 // This worker starts afresh after every idle stop. A turn still marked running that Python

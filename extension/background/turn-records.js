@@ -2,16 +2,16 @@
 // the service worker records it and keeps the conversation in storage up to date as the
 // offscreen document's event batches arrive.
 
-import * as conversations from "../shared/conversations.js";
-import { MessageType } from "../shared/messages.js";
-import { forPython, loadSettings, whatIsMissing, withOverrides } from "../shared/settings.js";
+import * as conversations from "../shared/storage/conversations.js";
+import { MessageType } from "../shared/protocol/messages.js";
+import { forPython, loadSettings, whatIsMissing, withOverrides } from "../shared/settings/settings.js";
 import { askOffscreen, offscreenDocumentExists } from "./offscreen-document.js";
-import { loadMcpServers, mcpForPython } from "../shared/mcp-servers.js";
+import { loadMcpServers, mcpForPython } from "../shared/settings/mcp-servers.js";
 import { Status } from "../shared/wire.js";
 import { userTab } from "./page-access.js";
 import { openOwnTab, ownTabOf, stillOpenTabOf } from "./own-tab.js";
-import { keepBackgroundWhile } from "../browser/background-lifetime.js";
-import { loadWorkflows, workflowCommand, workflowsForPython } from "../shared/workflows.js";
+import { keepBackgroundWhile } from "../platform/chrome/background-lifetime.js";
+import { loadWorkflows, workflowCommand, workflowsForPython } from "../shared/storage/workflows.js";
 
 // What the user attached in the composer (sidepanel/attachments-view.js): tabs by id, each
 // with the address its chip showed (Python reads a tab only while it shows that site), and the
@@ -53,11 +53,11 @@ export async function startTurn({ conversationId, text, context, overrides, atta
   const attached = attachments(attachedTabs, attachedSelection, attachedImages);
   starting.add(turnId);
   try {
-    const { agentTab, own } = await turnTab(windowId, settings.ownTab ? { conversationId, task: text } : null);
+    const { agentTab, own } = await turnTab(windowId, settings.own_tab ? { conversationId, task: text } : null);
     // Whose turn it is: a managed agent's own tab, opened later, stops this turn when closed.
     Object.assign(agentTab, { conversation_id: found.id, turn_id: turnId });
     // Refused in words while another turn of this conversation runs (another panel's, say).
-    const turn = { id: turnId, text, context: context ?? null, ...attached.record, ...(own && { ownTab: own }), startedAt: Date.now() };
+    const turn = { id: turnId, text, context: context ?? null, ...attached.record, ...(own && { agentOwnTab: own }), startedAt: Date.now() };
     const record = await conversations.addTurn(found.id, turn, { overrides, replacing });
     if (own) await ownTabOf(own.tabId, found.id, turnId);
     const mcp = await loadMcpServers();
@@ -77,15 +77,15 @@ async function savedWorkflows(text) {
 
 // The tab the turn works on, chosen as it starts: a tab a page opens or brings to the front
 // while the turn runs is not the user's. (No web tab now: each tool looks again, and says so.)
-// ownTab ({ conversationId, task }, the "own tab" setting): a tab of the agent's own instead,
+// wanted ({ conversationId, task }, the "own tab" setting): a tab of the agent's own instead,
 // the conversation's from an earlier turn while it is open, else a new one showing the page the
 // user is on (own-tab.js); `own` is what the turn's record keeps of it, for the panel.
-async function turnTab(windowId, ownTab) {
+async function turnTab(windowId, wanted) {
   const tab = await userTab(windowId).catch(() => null);
-  if (!ownTab) return { agentTab: { tab_id: tab?.id ?? null, window_id: windowId ?? null } };
-  const kept = ownTab.conversationId ? await stillOpenTabOf(ownTab.conversationId) : null;
+  if (!wanted) return { agentTab: { tab_id: tab?.id ?? null, window_id: windowId ?? null } };
+  const kept = wanted.conversationId ? await stillOpenTabOf(wanted.conversationId) : null;
   const opened = kept ? { tab_id: kept.id, window_id: kept.windowId }
-    : await openOwnTab({ windowId: windowId ?? tab?.windowId, url: tab?.url, task: conversations.titleFrom(ownTab.task) });
+    : await openOwnTab({ windowId: windowId ?? tab?.windowId, url: tab?.url, task: conversations.titleFrom(wanted.task) });
   return { agentTab: { tab_id: opened.tab_id, window_id: opened.window_id }, own: { tabId: opened.tab_id } };
 }
 

@@ -2,9 +2,9 @@
 // a Python user tool (workflow_from_turn_json), and it is kept with the user's workflows. It is
 // not allowed on any site yet: the user reads its code in the Tools view, and allows there.
 
-import * as conversations from "../shared/conversations.js";
-import { MessageType } from "../shared/messages.js";
-import { storeWorkflow } from "../shared/workflows.js";
+import * as conversations from "../shared/storage/conversations.js";
+import { MessageType } from "../shared/protocol/messages.js";
+import { storeWorkflow } from "../shared/storage/workflows.js";
 import { askOffscreen } from "./offscreen-document.js";
 
 export async function saveWorkflowOf({ conversationId, turnId, name }) {

@@ -2,24 +2,24 @@
 // Every change is saved at once through the service worker (which also keeps the local
 // endpoint's Origin rule in step with the saved base URL).
 
-import { MessageType } from "../shared/messages.js";
-import { askBackground } from "../shared/runtime.js";
-import { AGENTS, DEFAULT_SETTINGS, PROVIDERS, builtinModelAvailability, camelCase, loadSettings } from "../shared/settings.js";
-import { SETTINGS_LIMITS } from "../shared/wire.js";
-import { fetchModels } from "../shared/connection.js";
-import { localizePage, t, tn } from "../shared/i18n.js";
+import { MessageType } from "../shared/protocol/messages.js";
+import { askBackground } from "../shared/protocol/runtime.js";
+import { AGENTS, DEFAULT_SETTINGS, PROVIDERS, builtinModelAvailability, loadSettings } from "../shared/settings/settings.js";
+import { Provider, SETTINGS_LIMITS } from "../shared/wire.js";
+import { fetchModels } from "../shared/settings/connection.js";
+import { localizePage, t, tn } from "../shared/ui/i18n.js";
 import { initMcpSettings } from "./mcp-settings.js";
-import { readSiteRules } from "../shared/site-rules.js";
+import { readSiteRules } from "../shared/settings/site-rules.js";
 
 const $ = (id) => document.getElementById(id);
 localizePage();
 const form = $("settings");
-// Every setting (wire.js, in camelCase) is the form element of that name in options.html;
+// Every setting (wire.js) is the form element of that name in options.html;
 // numbers take their bounds from wire.js too. Two have widgets of their own: the team (JSON)
 // and the checkboxes.
 const FIELDS = Object.keys(DEFAULT_SETTINGS).filter((name) => name !== "team" && typeof DEFAULT_SETTINGS[name] !== "boolean");
 const CHECKBOXES = Object.keys(DEFAULT_SETTINGS).filter((name) => typeof DEFAULT_SETTINGS[name] === "boolean");
-const BOUNDS = Object.fromEntries(Object.entries(SETTINGS_LIMITS).map(([name, bounds]) => [camelCase(name), bounds]));
+const BOUNDS = SETTINGS_LIMITS;
 
 function setBounds() {
   for (const [name, [lowest, highest]] of Object.entries(BOUNDS)) Object.assign(form.elements[name], { min: lowest, max: highest });
@@ -39,10 +39,10 @@ function fillChoices(builtinAvailable) {
   }
   for (const [id, label] of Object.entries(AGENTS)) $("agent").append(new Option(label, id));
   for (const [id, key] of [["auto", "modelSeesImagesAuto"], ["yes", "modelSeesImagesYes"], ["no", "modelSeesImagesNo"]]) {
-    $("modelSeesImages").append(new Option(t(key), id));
+    $("model_sees_images").append(new Option(t(key), id));
   }
   for (const [id, key] of [["auto", "toolSetAuto"], ["full", "toolSetFull"], ["compact", "toolSetCompact"]]) {
-    $("toolSet").append(new Option(t(key), id));
+    $("tool_set").append(new Option(t(key), id));
   }
 }
 
@@ -100,7 +100,7 @@ function reading({ line, rule }) {
 }
 
 function showSiteRules() {
-  const lines = readSiteRules($("siteRules").value);
+  const lines = readSiteRules($("site_rules").value);
   $("site-rules-read").replaceChildren(...lines.map((read) => {
     const item = document.createElement("li");
     item.textContent = reading(read);
@@ -110,7 +110,7 @@ function showSiteRules() {
 }
 
 async function loadModels() {
-  const result = await fetchModels($("baseUrl").value.trim(), $("apiKey").value.trim());
+  const result = await fetchModels($("base_url").value.trim(), $("apiKey").value.trim());
   $("models").replaceChildren(...result.models.map((id) => new Option(id, id)));
   if (!$("model").value && result.models.length) {
     $("model").value = result.models[0];
@@ -146,8 +146,8 @@ async function init() {
   setBounds();
   const { settings, apiKey } = await loadSettings();
   // First run: where Chrome has its own model, it is the no-key default.
-  const firstRun = !settings.provider && !settings.baseUrl;
-  if (firstRun && builtinAvailable) settings.provider = "builtin";
+  const firstRun = !settings.provider && !settings.base_url;
+  if (firstRun && builtinAvailable) settings.provider = Provider.builtin;
   for (const name of FIELDS) form.elements[name].value = settings[name] ?? "";
   for (const name of CHECKBOXES) form.elements[name].checked = Boolean(settings[name]);
   showFieldsFor(settings.provider);
@@ -156,11 +156,11 @@ async function init() {
   $("apiKey").value = apiKey;
   showStorageSize();
   showSiteRules();
-  $("siteRules").addEventListener("input", showSiteRules);
+  $("site_rules").addEventListener("input", showSiteRules);
 
   $("provider").addEventListener("change", () => {
     const preset = PROVIDERS[$("provider").value];
-    if (preset?.baseUrl) $("baseUrl").value = preset.baseUrl;
+    if (preset?.base_url) $("base_url").value = preset.base_url;
     showFieldsFor($("provider").value);
     save();
   });

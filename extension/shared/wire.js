@@ -62,6 +62,78 @@ export const SETTINGS_LIMITS = Object.freeze({
   ]
 });
 
+// The model providers offered, in order, with their presets (tabagent/providers.py).
+export const PROVIDERS = Object.freeze({
+  "builtin": {
+    "needs_key": false,
+    "local": false,
+    "builtin": true,
+    "message": "providerBuiltin",
+    "base_url": ""
+  },
+  "openai": {
+    "needs_key": true,
+    "local": false,
+    "builtin": false,
+    "label": "OpenAI",
+    "base_url": "https://api.openai.com/v1"
+  },
+  "openrouter": {
+    "needs_key": true,
+    "local": false,
+    "builtin": false,
+    "label": "OpenRouter",
+    "base_url": "https://openrouter.ai/api/v1"
+  },
+  "groq": {
+    "needs_key": true,
+    "local": false,
+    "builtin": false,
+    "label": "Groq",
+    "base_url": "https://api.groq.com/openai/v1"
+  },
+  "ollama": {
+    "needs_key": false,
+    "local": true,
+    "builtin": false,
+    "label": "Ollama",
+    "base_url": "http://localhost:11434/v1"
+  },
+  "lmstudio": {
+    "needs_key": false,
+    "local": true,
+    "builtin": false,
+    "label": "LM Studio",
+    "base_url": "http://localhost:1234/v1"
+  },
+  "llamacpp": {
+    "needs_key": false,
+    "local": true,
+    "builtin": false,
+    "label": "llama.cpp server",
+    "base_url": "http://localhost:8080/v1"
+  },
+  "custom": {
+    "needs_key": false,
+    "local": false,
+    "builtin": false,
+    "message": "providerCustom",
+    "base_url": ""
+  }
+});
+
+// Each provider by its id: Provider.ollama, never "ollama".
+export const Provider = Object.freeze({
+  "builtin": "builtin",
+  "openai": "openai",
+  "openrouter": "openrouter",
+  "groq": "groq",
+  "ollama": "ollama",
+  "lmstudio": "lmstudio",
+  "llamacpp": "llamacpp",
+  "custom": "custom"
+});
+
 // One turn, JavaScript -> Python.
 export const TURN_REQUEST = Object.freeze([
   "conversation_id",

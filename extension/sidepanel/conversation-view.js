@@ -2,9 +2,9 @@
 // Live batches that arrive before the conversation is on screen (the first events of a
 // new conversation race the answer to "start turn") are kept briefly and replayed.
 
-import { TurnStatus } from "../shared/conversation-schema.js";
-import { loadConversation } from "../shared/conversations.js";
-import { h } from "../shared/dom.js";
+import { TurnStatus } from "../shared/import-checks/conversation-schema.js";
+import { loadConversation } from "../shared/storage/conversations.js";
+import { h } from "../shared/ui/dom.js";
 import { TurnView } from "./turn-view.js";
 
 const EARLY_BATCHES = 200;
@@ -17,13 +17,13 @@ function importNotes(record) {
 }
 
 export class ConversationView {
-  constructor(element, { onRunningChange, renderEmpty = () => {}, announce = () => {}, onOpen = () => {}, showSteps = false }) {
+  constructor(element, { onRunningChange, renderEmpty = () => {}, announce = () => {}, onOpen = () => {}, stepsOpen = false }) {
     this.onOpen = onOpen;
     this.element = element;
     this.onRunningChange = onRunningChange;
     this.renderEmpty = renderEmpty;
     this.announce = announce;
-    this.showSteps = showSteps;
+    this.stepsOpen = stepsOpen;
     this.id = null;
     this.turns = new Map();
     this.recent = []; // live batches, newest last
@@ -85,7 +85,7 @@ export class ConversationView {
   }
 
   addTurn(turn) {
-    const view = new TurnView(turn, { showSteps: this.showSteps });
+    const view = new TurnView(turn, { stepsOpen: this.stepsOpen });
     this.turns.set(turn.id, view);
     this.growth.observe(view.element);
     return view;

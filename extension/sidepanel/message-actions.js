@@ -5,8 +5,8 @@
 // new answer continues from what came before (the agent forgets what was replaced).
 // Each action is a "turn-action" event bubbling up to the panel, which asks the service worker.
 
-import { h } from "../shared/dom.js";
-import { t } from "../shared/i18n.js";
+import { h } from "../shared/ui/dom.js";
+import { t } from "../shared/ui/i18n.js";
 
 function act(element, action, detail = {}) {
   element.dispatchEvent(new CustomEvent("turn-action", { bubbles: true, detail: { action, ...detail } }));

@@ -2,11 +2,12 @@
 // panel and saved as the settings; and this conversation's own system prompt, temperature
 // and longest reply (sent with each of its turns, kept in the conversation).
 
-import { MessageType } from "../shared/messages.js";
-import { askBackground } from "../shared/runtime.js";
-import { AGENTS, CONVERSATION_OVERRIDES, PROVIDERS, builtinModelAvailability, loadSettings } from "../shared/settings.js";
-import { fetchModels } from "../shared/connection.js";
-import { t } from "../shared/i18n.js";
+import { MessageType } from "../shared/protocol/messages.js";
+import { askBackground } from "../shared/protocol/runtime.js";
+import { AGENTS, CONVERSATION_OVERRIDES, PROVIDERS, builtinModelAvailability, loadSettings } from "../shared/settings/settings.js";
+import { fetchModels } from "../shared/settings/connection.js";
+import { t } from "../shared/ui/i18n.js";
+import { inOneSpelling } from "../shared/settings/settings-migration.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -31,8 +32,8 @@ export class ModelPicker {
 
   async loadList() {
     const { settings, apiKey } = await loadSettings();
-    if (this.listed === settings.baseUrl) return;
-    this.listed = settings.baseUrl;
+    if (this.listed === settings.base_url) return;
+    this.listed = settings.base_url;
     await this.listModels(settings, apiKey, { fetch: true });
   }
 
@@ -42,7 +43,7 @@ export class ModelPicker {
     const providers = Object.entries(PROVIDERS).filter(([, p]) => builtin || !p.builtin).map(([id, p]) => [id, p.label.split(" (")[0]]);
     fill(this.provider, [["", t("chooseProvider")], ...providers], settings.provider);
     fill(this.agent, Object.entries(AGENTS).map(([id, label]) => [id, label.split(":")[0]]), settings.agent);
-    await this.listModels(settings, apiKey, { fetch: this.listed === settings.baseUrl });
+    await this.listModels(settings, apiKey, { fetch: this.listed === settings.base_url });
   }
 
   async listModels(settings, apiKey, { fetch = false } = {}) {
@@ -50,8 +51,8 @@ export class ModelPicker {
     this.model.hidden = builtin;
     const current = settings.model ? [settings.model] : [];
     fill(this.model, [...current, ""].map((id) => [id, id || t("chooseModel")]), settings.model);
-    if (builtin || !settings.baseUrl || !fetch) return;
-    const { models } = await fetchModels(settings.baseUrl, apiKey);
+    if (builtin || !settings.base_url || !fetch) return;
+    const { models } = await fetchModels(settings.base_url, apiKey);
     const names = [...new Set([...current, ...models])];
     fill(this.model, [...(settings.model ? [] : [["", t("chooseModel")]]), ...names.map((id) => [id, id])], settings.model);
   }
@@ -59,10 +60,10 @@ export class ModelPicker {
   async changeProvider() {
     const preset = PROVIDERS[this.provider.value];
     const { settings, apiKey } = await loadSettings();
-    const baseUrl = preset?.baseUrl || settings.baseUrl; // "custom" keeps the address typed in settings
-    await this.save({ provider: this.provider.value, baseUrl, model: "" });
-    this.listed = baseUrl;
-    await this.listModels({ ...settings, provider: this.provider.value, baseUrl, model: "" }, apiKey, { fetch: true });
+    const address = preset?.base_url || settings.base_url; // a custom endpoint keeps the address typed in settings
+    await this.save({ provider: this.provider.value, base_url: address, model: "" });
+    this.listed = address;
+    await this.listModels({ ...settings, provider: this.provider.value, base_url: address, model: "" }, apiKey, { fetch: true });
   }
 
   async save(change) {
@@ -84,7 +85,7 @@ export class ConversationSettings {
   async show(record) {
     const { settings } = await loadSettings();
     for (const [name, field] of Object.entries(this.fields)) {
-      field.value = record?.overrides?.[name] ?? "";
+      field.value = inOneSpelling(record?.overrides)[name] ?? "";
       field.placeholder = settings[name] === "" || settings[name] == null ? t("asInSettingsDefault") : t("asInSettings", settings[name]);
     }
   }

@@ -3,15 +3,15 @@
 // (title, else address), kept up to date while the tab changes, and a button that brings it to
 // the front. The title is the page's, shown as text only.
 
-import { h } from "../shared/dom.js";
-import { t } from "../shared/i18n.js";
+import { h } from "../shared/ui/dom.js";
+import { t } from "../shared/ui/i18n.js";
 
 function describe(tab) {
   return tab.title && tab.title !== tab.url ? `${tab.title} (${tab.url})` : tab.url || tab.pendingUrl || "";
 }
 
 export function ownTabLine(turn) {
-  const tabId = turn.ownTab?.tabId;
+  const tabId = turn.agentOwnTab?.tabId;
   if (!Number.isInteger(tabId)) return null;
   const name = h("span", { class: "own-tab-name" });
   const show = h("button", { type: "button", class: "own-tab-show",

@@ -1,12 +1,12 @@
 // The side panel: the chat. It shows the open conversation as its events stream in, sends
 // the user's messages as turns, stops them, and lists past conversations.
 
-import { Broadcast, MessageType } from "../shared/messages.js";
-import { askBackground } from "../shared/runtime.js";
-import { isOffscreenDocument, isServiceWorker } from "../shared/senders.js";
-import { listConversations, loadConversation } from "../shared/conversations.js";
-import { TurnStatus } from "../shared/conversation-schema.js";
-import { loadSettings, whatIsMissing } from "../shared/settings.js";
+import { Broadcast, MessageType } from "../shared/protocol/messages.js";
+import { askBackground } from "../shared/protocol/runtime.js";
+import { isOffscreenDocument, isServiceWorker } from "../shared/protocol/senders.js";
+import { listConversations, loadConversation } from "../shared/storage/conversations.js";
+import { TurnStatus } from "../shared/import-checks/conversation-schema.js";
+import { loadSettings, whatIsMissing } from "../shared/settings/settings.js";
 import { AttachmentsView } from "./attachments-view.js";
 import { ConversationView } from "./conversation-view.js";
 import { HistoryView } from "./history-view.js";
@@ -18,9 +18,9 @@ import { renderEmptyState } from "./empty-state.js";
 import { startEditing } from "./message-actions.js";
 import { handleKeys } from "./keyboard.js";
 import { ConversationSettings, ModelPicker } from "./model-picker.js";
-import { ComposerContext } from "./composer-context.js";
-import { localizePage, t, tn } from "../shared/i18n.js";
-import { exposeForDebugging } from "../shared/debug-handle.js";
+import { ComposerAdditions } from "./composer-additions.js";
+import { localizePage, t, tn } from "../shared/ui/i18n.js";
+import { exposeForDebugging } from "../shared/debug/debug-handle.js";
 
 const $ = (id) => document.getElementById(id);
 localizePage();
@@ -65,7 +65,7 @@ async function checkSettings() {
   return !missing;
 }
 
-const composerContext = new ComposerContext({ prompt, attached: $("attached"), commands: $("slash-commands") });
+const composerAdditions = new ComposerAdditions({ prompt, attached: $("attached"), commands: $("slash-commands") });
 const attachments = new AttachmentsView({
   prompt, button: $("attach"), options: $("attach-options"), chips: $("attachments"), onError: (message) => showNotice(message),
 });
@@ -73,19 +73,19 @@ const attachments = new AttachmentsView({
 async function send(event) {
   event.preventDefault();
   // An MCP server's prompt comes into the box first: the user sends it once they have read it.
-  const served = await composerContext.fillMcpPrompt(prompt.value.trim());
+  const served = await composerAdditions.fillMcpPrompt(prompt.value.trim());
   if (served) {
     if (served.text) prompt.value = served.text;
-    composerContext.tell(served.error);
+    composerAdditions.tell(served.error);
     return;
   }
-  const text = composerContext.expand(prompt.value.trim());
+  const text = composerAdditions.expand(prompt.value.trim());
   if (!text || !(await checkSettings())) return;
-  const context = composerContext.context();
+  const context = composerAdditions.context();
   const request = { conversationId: conversation.id, text, context, overrides: conversationSettings.read(), ...attachments.forTurn() };
   await startTurnWith(MessageType.startTurn, request, () => {
     prompt.value = "";
-    if (context) composerContext.clear();
+    if (context) composerAdditions.clear();
     attachments.clear();
   });
 }
@@ -194,7 +194,7 @@ chrome.storage.onChanged.addListener((changes, area) => {
   if (area === "session" && changes[OPEN_CONVERSATION]?.newValue) conversation.open(changes[OPEN_CONVERSATION].newValue);
   if (area === "session" && changes.lastError?.newValue) showNotice(changes.lastError.newValue, { settingsButton: true });
   if (area === "local" && (changes.settings || changes.apiKey)) checkSettings();
-  if (area === "local" && changes.settings) conversation.showSteps = Boolean(changes.settings.newValue?.showSteps);
+  if (area === "local" && changes.settings) conversation.stepsOpen = Boolean(changes.settings.newValue?.show_steps);
   if (area === "local" && changes.settings && !document.querySelector(".model-picker").contains(document.activeElement)) modelPicker.show();
 });
 
@@ -257,10 +257,10 @@ showPythonStatus($("python-status"));
 const modelPicker = new ModelPicker({ onError: (message) => showNotice(message) });
 modelPicker.show();
 checkSettings();
-loadSettings().then(({ settings }) => (conversation.showSteps = Boolean(settings.showSteps)));
+loadSettings().then(({ settings }) => (conversation.stepsOpen = Boolean(settings.show_steps)));
 conversation.showEmpty();
 openInitialConversation();
-composerContext.start();
+composerAdditions.start();
 prompt.focus();
 
 // For the console and tests: the view on screen, through the one debug handle.

@@ -2,12 +2,12 @@
 // so the answer comes first. The line opens on click; the steps stay open while the turn
 // runs (and after, when there is no answer), and the "show steps" setting keeps them open for those who want to watch.
 
-import { h } from "../shared/dom.js";
-import { t, tn } from "../shared/i18n.js";
+import { h } from "../shared/ui/dom.js";
+import { t, tn } from "../shared/ui/i18n.js";
 
 export class StepsView {
-  constructor({ showSteps = false } = {}) {
-    this.showSteps = showSteps;
+  constructor({ stepsOpen = false } = {}) {
+    this.stepsOpen = stepsOpen;
     this.count = 0;
     this.tools = new Set();
     this.label = h("span", { class: "steps-label" });
@@ -40,7 +40,7 @@ export class StepsView {
   // all there is to read.
   setRunning(running, { answered = true } = {}) {
     if (running) this.element.open = true;
-    else if (this.running || !this.settled) this.element.open = this.showSteps || !answered;
+    else if (this.running || !this.settled) this.element.open = this.stepsOpen || !answered;
     this.running = running;
     this.settled = true;
     this.relabel();

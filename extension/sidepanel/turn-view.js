@@ -3,9 +3,9 @@
 // arrive; an event already shown (same seq) is skipped, so a panel that loaded the turn
 // from storage can take the live stream from there.
 
-import { TurnStatus } from "../shared/conversation-schema.js";
-import { lastSeq } from "../shared/events.js";
-import { h } from "../shared/dom.js";
+import { TurnStatus } from "../shared/import-checks/conversation-schema.js";
+import { lastSeq } from "../shared/protocol/events.js";
+import { h } from "../shared/ui/dom.js";
 import { attachedList } from "./attachments-view.js";
 import { ConfirmationView } from "./confirmation-view.js";
 import { HandBackView } from "./hand-back-view.js";
@@ -15,7 +15,7 @@ import { answerActions, editButton } from "./message-actions.js";
 import { turnError } from "./error-actions.js";
 import { StepsView } from "./steps-view.js";
 import { ThinkingView } from "./thinking-view.js";
-import { t, tn } from "../shared/i18n.js";
+import { t, tn } from "../shared/ui/i18n.js";
 import { EventKind, NOT_FATAL_ERRORS, NotFatal, PAGE_ACTIONS, Status } from "../shared/wire.js";
 
 // Which errors do not end the turn, and whether each is told in its step or beside the answer
@@ -31,7 +31,7 @@ function preview(value, length = 80) {
 }
 
 export class TurnView {
-  constructor(turn, { showSteps = false } = {}) {
+  constructor(turn, { stepsOpen = false } = {}) {
     this.id = turn.id;
     this.text = turn.text;
     this.covered = new Set();
@@ -39,7 +39,7 @@ export class TurnView {
     this.calls = new Map(); // "depth/id" -> { result }
     this.nestUnder = []; // per depth: where the next deeper agent's steps go
     this.nestFor = new Map(); // "depth/tool name" -> where the steps of the agent of that name go
-    this.stepsView = new StepsView({ showSteps });
+    this.stepsView = new StepsView({ stepsOpen });
     this.trace = this.stepsView.body;
     this.unrendered = new Set();
     this.stepsView.element.addEventListener("toggle", () => this.stepsView.element.open && this.renderUnrendered());

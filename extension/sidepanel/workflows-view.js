@@ -4,10 +4,10 @@
 // file, which allows no site. A workflow runs from the composer as "/name" (or "/name value"),
 // and the agent may call it as a tool in any turn.
 
-import { h } from "../shared/dom.js";
-import { t } from "../shared/i18n.js";
-import { shown } from "../shared/unseen-text.js";
-import { deleteWorkflow, loadWorkflows, storeWorkflow } from "../shared/workflows.js";
+import { h } from "../shared/ui/dom.js";
+import { t } from "../shared/ui/i18n.js";
+import { shown } from "../shared/import-checks/unseen-text.js";
+import { deleteWorkflow, loadWorkflows, storeWorkflow } from "../shared/storage/workflows.js";
 
 export class WorkflowsView {
   constructor(section, { onRun }) {

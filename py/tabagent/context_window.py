@@ -15,13 +15,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit, urlunsplit
 
+from .providers import HOSTED_PROVIDERS, LLAMACPP, LMSTUDIO, LOCAL_PROVIDERS, OLLAMA
+
 if TYPE_CHECKING:
     from .host import Host
 
 DEFAULT_WINDOW = 8192  # the setting's default: what most local servers give a model, or more
 OLLAMA_DEFAULT = 4096  # what Ollama gives a model below 24 GiB of VRAM, when nothing says more
 PROBE_TIMEOUT = 5.0
-LOCAL_PROVIDERS = ("ollama", "lmstudio", "llamacpp")
 
 # Known model families, most specific first: (a pattern found in the name, its window).
 KNOWN_MODELS = (
@@ -94,7 +95,7 @@ async def discover(host: Host, base_url: str, model: str, api_key: str | None = 
             tokens, where = await probe(host, base_url, model, api_key)
         except Exception:  # a probe is a guess at what the endpoint offers; any failure: next
             continue
-        if tokens and provider == "ollama":  # asked for with num_ctx: as much as the user allows
+        if tokens and provider == OLLAMA:  # asked for with num_ctx: as much as the user allows
             return _within_setting(tokens, where, setting)
         if tokens:
             return ContextWindow(tokens, f"the endpoint ({where})")
@@ -114,13 +115,13 @@ def _within_setting(tokens: int, where: str, setting: int | None) -> ContextWind
 
 
 def _probes(provider: str):
-    if provider == "ollama":
+    if provider == OLLAMA:
         return (_ollama_show,)
-    if provider == "llamacpp":
+    if provider == LLAMACPP:
         return (_llama_props, _model_list)
-    if provider == "lmstudio":
+    if provider == LMSTUDIO:
         return (_lmstudio_models, _model_list)
-    if provider in ("openai", "groq", "openrouter", "builtin"):
+    if provider in HOSTED_PROVIDERS:
         return (_model_list,)
     return (_model_list, _llama_props, _lmstudio_models, _ollama_show)
 

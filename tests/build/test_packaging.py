@@ -1,4 +1,8 @@
-"""The build: what the packed zip holds, what lint says, what the repository root may hold."""
+"""The build: what the packed zip holds, what lint says, what the repository root may hold.
+
+The packages are staged and packed in a folder of their own, from the unpacked extension
+`make check` built first: these tests run beside the unit tests, which read the tree
+(extension/shared/wire.js, dist/), and never run a make target that installs."""
 
 from __future__ import annotations
 
@@ -14,39 +18,53 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def make(target: str) -> subprocess.CompletedProcess:
-    return subprocess.run(["make", "--no-print-directory", target], cwd=ROOT, capture_output=True, text=True)
+VENDOR = ROOT / "extension" / "vendor"
 
 
 @pytest.fixture(scope="module")
-def packages():
-    """`make build`, once for the tests that read what it wrote."""
-    result = make("build")
-    assert result.returncode == 0, result.stdout + result.stderr
-    return ROOT / "dist"
+def dist(tmp_path_factory) -> Path:
+    """`make build`'s packages, staged (scripts/browser_builds.py) and packed (`make zips`, the
+    recipe `make build` runs) in a folder of this test's."""
+    assert (VENDOR / "build-info.json").is_file(), "extension/vendor/ is not built: run `make unpacked` (make check does)"
+    folder = tmp_path_factory.mktemp("dist")
+    staged = subprocess.run([sys.executable, str(ROOT / "scripts" / "browser_builds.py"), str(folder)], capture_output=True, text=True)
+    assert staged.returncode == 0, staged.stdout + staged.stderr
+    packed = subprocess.run(["make", "--no-print-directory", "zips", f"DIST={folder}"], cwd=ROOT, capture_output=True, text=True)
+    assert packed.returncode == 0, packed.stdout + packed.stderr
+    return folder
 
 
-def _zip_files(browser: str) -> list[str]:
+def _zip_files(browser: str, dist: Path) -> list[str]:
     version = json.loads((ROOT / "manifest.json").read_text())["version"]
-    names = zipfile.ZipFile(ROOT / "dist" / f"tabagent-{browser}-{version}.zip").namelist()
+    names = zipfile.ZipFile(dist / f"tabagent-{browser}-{version}.zip").namelist()
     return [n for n in names if not n.endswith("/")]
 
 
-def _zip_manifest(browser: str) -> dict:
+def _zip_manifest(browser: str, dist: Path) -> dict:
     version = json.loads((ROOT / "manifest.json").read_text())["version"]
-    with zipfile.ZipFile(ROOT / "dist" / f"tabagent-{browser}-{version}.zip") as archive:
+    with zipfile.ZipFile(dist / f"tabagent-{browser}-{version}.zip") as archive:
         return json.loads(archive.read("manifest.json"))
 
 
-def test_each_browsers_zip_ships_the_extension_and_nothing_else(packages):
+def test_packing_installs_nothing_and_builds_nothing_in_the_tree():
+    """`make build` ran here once: its prerequisites ran `npm ci` when package-lock.json was
+    newer than the last install (emptying a node_modules other checkouts shared) and rewrote
+    extension/shared/wire.js while the unit tests beside these read it."""
+    plan = subprocess.run(["make", "--no-print-directory", "-n", "zips", "DIST=/elsewhere"], cwd=ROOT,
+                          capture_output=True, text=True).stdout
+    assert "build --source-dir /elsewhere/$browser --artifacts-dir /elsewhere" in plan
+    assert not re.search(r"npm (ci|install)|pip install|scripts/(build|browser_builds)\.py", plan), plan
+
+
+def test_each_browsers_zip_ships_the_extension_and_nothing_else(dist):
     for browser in ("chrome", "firefox"):
-        files = _zip_files(browser)
+        files = _zip_files(browser, dist)
         assert "manifest.json" in files
         for needed in (
             "extension/background/service-worker.js",
             "extension/offscreen/offscreen.html",
             "extension/sidepanel/sidepanel.html",
-            "extension/browser/panel.js",
+            f"extension/platform/{browser}/panel.js",
             "extension/vendor/pyodide/pyodide.asm.wasm",
             "extension/vendor/pyodide/python_stdlib.zip",
             "extension/vendor/tabagent.zip",
@@ -58,37 +76,77 @@ def test_each_browsers_zip_ships_the_extension_and_nothing_else(packages):
         assert not unwanted, unwanted
         assert all(n == "manifest.json" or n.startswith(("extension/", "_locales/")) for n in files), files
         assert "_locales/en/messages.json" in files and "_locales/de/messages.json" in files
-        # Each browser's modules sit in extension/browser/; the other's are not shipped.
-        assert not [n for n in files if n.startswith("extension/firefox/")], browser
+        # Each package holds its own browser's modules; the other's are not shipped.
+        other = "firefox" if browser == "chrome" else "chrome"
+        assert not [n for n in files if n.startswith(f"extension/platform/{other}/")], browser
 
 
-def test_each_package_has_its_browsers_modules(packages):
-    chrome, firefox = (ROOT / "dist" / "chrome" / "extension" / "browser"), (ROOT / "dist" / "firefox" / "extension" / "browser")
-    assert (chrome / "python-host.js").read_text() == (ROOT / "extension" / "browser" / "python-host.js").read_text()
-    assert (firefox / "python-host.js").read_text() == (ROOT / "extension" / "firefox" / "python-host.js").read_text()
-    assert "chrome.offscreen" not in (firefox / "python-host.js").read_text()
+def test_each_package_has_its_browsers_modules(dist):
+    chrome, firefox = (dist / "chrome" / "extension" / "platform" / "chrome"), (dist / "firefox" / "extension" / "platform" / "firefox")
+    source = ROOT / "extension" / "platform"
+    assert (chrome / "python-page.js").read_text() == (source / "chrome" / "python-page.js").read_text()
+    assert (firefox / "python-page.js").read_text() == (source / "firefox" / "python-page.js").read_text()
+    assert "chrome.offscreen" not in (firefox / "python-page.js").read_text()
     assert not (firefox / "side-panel-shortcut.js").exists()  # Chrome's side panel only
     # Every concern has both versions, with the same exports.
     export = re.compile(r"^export (?:async )?(?:function|const) (\w+)", re.M)
-    for module in (ROOT / "extension" / "browser").glob("*.js"):
-        twin = ROOT / "extension" / "firefox" / module.name
+    for module in (source / "chrome").glob("*.js"):
+        twin = source / "firefox" / module.name
         if module.name == "side-panel-shortcut.js":
             continue  # used by Chrome's panel.js only
-        assert twin.exists(), f"extension/firefox/{module.name} is missing"
+        assert twin.exists(), f"extension/platform/firefox/{module.name} is missing"
         assert set(export.findall(module.read_text())) == set(export.findall(twin.read_text())), module.name
 
 
-def test_chromes_manifest_is_the_source_without_firefoxs_sidebar(packages):
+IMPORT = re.compile(r"""(?:\bimport\b[^"'();]*?\bfrom\s*|\bimport\s*\(?\s*)["'](\.{1,2}/[^"']+)["']""")
+# A file named beside the script (a worker's, the sandbox page's), or in an HTML page.
+BESIDE = re.compile(r"""new URL\(\s*["']([^"':]+)["']\s*,\s*import\.meta\.url|\bsrc=["']([^"':]+)["']""")
+# A file named from the package's root (chrome.runtime.getURL, scripting.executeScript's files).
+FROM_ROOT = re.compile(r"""["'](extension/[\w./-]+\.(?:js|html|json))["']""")
+
+
+def _named_files(page: Path, extension: Path) -> list[Path]:
+    text = page.read_text()
+    named = [page.parent / target for target in IMPORT.findall(text)]
+    named += [page.parent / (a or b) for a, b in BESIDE.findall(text)]
+    return named + [extension.parent / path for path in FROM_ROOT.findall(text)]
+
+
+def test_every_file_each_package_names_is_a_file_it_holds(dist):
+    """What a package's scripts and pages import, start or inject is in that package: Firefox's
+    imports its own platform modules (the source imports Chrome's), and no move left a name
+    behind (a 404 at run time)."""
+    for browser in ("chrome", "firefox"):
+        extension = dist / browser / "extension"
+        pages = [p for p in extension.rglob("*") if p.suffix in {".js", ".html"} and "vendor" not in p.relative_to(extension).parts]
+        assert len(pages) > 50, browser
+        missing = [f"{p.relative_to(extension)}: {named}" for p in pages for named in _named_files(p, extension)
+                   if not named.resolve().exists()]
+        assert missing == [], browser
+        assert f"/platform/{browser}/" in "\n".join(p.read_text() for p in pages), browser
+
+
+def test_the_named_files_pattern_sees_each_way_a_file_is_named(tmp_path):
+    page = tmp_path / "extension" / "offscreen" / "x.js"
+    page.parent.mkdir(parents=True)
+    page.write_text('import { a } from "../background/a.js";\nnew Worker(new URL("w.js", import.meta.url));\n'
+                    'chrome.runtime.getURL("extension/offscreen/offscreen.html");\n<script src="s.js">')
+    assert [p.resolve().relative_to(tmp_path) for p in _named_files(page, tmp_path / "extension")] == [
+        Path("extension/background/a.js"), Path("extension/offscreen/w.js"), Path("extension/offscreen/s.js"),
+        Path("extension/offscreen/offscreen.html")]
+
+
+def test_chromes_manifest_is_the_source_without_firefoxs_sidebar(dist):
     source = json.loads((ROOT / "manifest.json").read_text())
-    chrome = _zip_manifest("chrome")
+    chrome = _zip_manifest("chrome", dist)
     assert chrome["side_panel"] == source["side_panel"] and chrome["sandbox"] == source["sandbox"]
     assert "sidebar_action" not in chrome
     assert {"sidePanel", "offscreen"} <= set(chrome["permissions"])
     assert chrome["background"]["service_worker"] == "extension/background/service-worker.js"
 
 
-def test_firefoxs_manifest_has_a_sidebar_an_event_page_and_a_stable_id(packages):
-    firefox = _zip_manifest("firefox")
+def test_firefoxs_manifest_has_a_sidebar_an_event_page_and_a_stable_id(dist):
+    firefox = _zip_manifest("firefox", dist)
     assert firefox["sidebar_action"]["default_panel"] == "extension/sidepanel/sidepanel.html"
     assert firefox["background"] == {"type": "module", "scripts": ["extension/background/service-worker.js"]}
     gecko = firefox["browser_specific_settings"]["gecko"]
@@ -103,18 +161,18 @@ def test_firefoxs_manifest_has_a_sidebar_an_event_page_and_a_stable_id(packages)
     assert "_execute_sidebar_action" in firefox["commands"] and "toggle-panel" not in firefox["commands"]
 
 
-def _lint(browser: str) -> dict:
-    folder = ROOT / "dist" / browser
-    result = subprocess.run([str(ROOT / "node_modules" / ".bin" / "web-ext"), "lint", "--source-dir", str(folder), "--output", "json",
+def _lint(folder: Path) -> subprocess.Popen:
+    return subprocess.Popen([str(ROOT / "node_modules" / ".bin" / "web-ext"), "lint", "--source-dir", str(folder), "--output", "json",
                              "--ignore-files", "!extension/vendor/**/*.zip"],
-                            cwd=ROOT, capture_output=True, text=True)
-    return json.loads(result.stdout)
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
 @pytest.fixture(scope="module")
-def lint_reports(packages):
-    """What `make lint` reports on each package, read once (web-ext lint takes 15-30 s a package)."""
-    return {browser: _lint(browser) for browser in ("chrome", "firefox")}
+def lint_reports(dist):
+    """What `make lint` reports on each package, read once, both at the same time (web-ext
+    lint takes 10-30 s a package, mostly waiting on one core)."""
+    running = {browser: _lint(dist / browser) for browser in ("chrome", "firefox")}
+    return {browser: json.loads(linting.communicate()[0]) for browser, linting in running.items()}
 
 
 def test_make_lint_lints_both_packages_as_these_tests_do():

@@ -41,7 +41,7 @@ def offscreen(browser):
 def test_a_turn_runs_on_the_builtin_model_without_a_key(browser):
     fresh_panel(browser)
     browser.evaluate_in(offscreen(browser), FAKE_LANGUAGE_MODEL + "; true")
-    ask_background(browser, "save-settings", settings={"provider": "builtin", "baseUrl": "", "model": "", "agent": "code"}, apiKey="")
+    ask_background(browser, "save-settings", settings={"provider": "builtin", "base_url": "", "model": "", "agent": "code"}, apiKey="")
     send(browser, "Say hello")
     wait_for_status(browser, "ok")
     assert last_turn(browser.driver).find_element(By.CSS_SELECTOR, ".message.assistant").text == "Hello from the device."
@@ -53,12 +53,12 @@ def test_a_turn_runs_on_the_builtin_model_without_a_key(browser):
 
 def test_settings_offer_it_as_the_no_key_default_only_where_chrome_has_it(browser):
     browser.open_side_panel()
-    ask_background(browser, "save-settings", settings={"provider": "", "baseUrl": "", "model": ""}, apiKey="")
+    ask_background(browser, "save-settings", settings={"provider": "", "base_url": "", "model": ""}, apiKey="")
     browser.open_tab("about:blank")
     browser.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": FAKE_LANGUAGE_MODEL})
     browser.driver.get(browser.url("extension/options/options.html"))
     wait(browser, lambda d: d.find_element(By.ID, "provider").get_attribute("value") == "builtin", 5)
-    assert not browser.driver.find_element(By.ID, "baseUrl").is_displayed()
+    assert not browser.driver.find_element(By.ID, "base_url").is_displayed()
     wait(browser, lambda d: d.execute_async_script(
         "const done = arguments[0]; chrome.storage.local.get('settings').then((s) => done(s.settings.provider));") == "builtin", 5)
     browser.driver.find_element(By.ID, "test-connection").click()

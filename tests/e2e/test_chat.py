@@ -77,7 +77,7 @@ def test_three_level_managed_agents_are_nested(panel, model):
         """
         const [team, url, done] = arguments;
         chrome.runtime.sendMessage({ target: "background", type: "save-settings", apiKey: "sk-test",
-          settings: { provider: "custom", baseUrl: url, model: "scripted-model", agent: "tool_calling", maxSteps: 6, team } }).then(done);
+          settings: { provider: "custom", base_url: url, model: "scripted-model", agent: "tool_calling", max_steps: 6, team } }).then(done);
         """,
         team, model.base_url,
     )

@@ -12,23 +12,8 @@ from selenium.webdriver.common.keys import Keys
 from tests.helpers.model_server import Reply
 
 from .chat import ask_background, last_turn, send, stored_conversations, wait, wait_for_status
+from tests.helpers.rich_answer import RICH_ANSWER
 
-RICH_ANSWER = """## Result
-
-The sum is **42**, with $e^{i\\pi} + 1 = 0$ in mind.
-
-$$\\int_0^1 x^2\\,dx = \\frac{1}{3}$$
-
-| name | value |
-|---|---|
-| a | 1 |
-
-```python
-def add(a, b):
-    return a + b
-```
-
-Done."""
 
 # Clipboard writes are recorded in the page (headless Chromium has no clipboard to read back).
 RECORD_CLIPBOARD = "window.copied = []; navigator.clipboard.writeText = async (text) => { window.copied.push(text); };"
@@ -86,11 +71,11 @@ def test_answer_comes_first_and_the_steps_fold_into_one_line(panel, model):
 
 
 def test_show_steps_setting_keeps_them_open(panel, model):
-    settings = {"provider": "custom", "baseUrl": model.base_url, "model": "scripted-model", "agent": "tool_calling",
-                "maxSteps": 6, "showSteps": True}
+    settings = {"provider": "custom", "base_url": model.base_url, "model": "scripted-model", "agent": "tool_calling",
+                "max_steps": 6, "show_steps": True}
     ask_background(panel, "save-settings", settings=settings, apiKey="sk-test")
     shows_steps = """const done = arguments[arguments.length - 1];
-      import(chrome.runtime.getURL("extension/sidepanel/sidepanel.js")).then(() => done(globalThis.tabagentDebug.conversation.showSteps));"""
+      import(chrome.runtime.getURL("extension/sidepanel/sidepanel.js")).then(() => done(globalThis.tabagentDebug.conversation.stepsOpen));"""
     wait(panel, lambda d: d.execute_async_script(shows_steps), 5)
     model.script(Reply(tool_calls=[{"name": "get_selection", "arguments": {}}]), Reply(text="Answer."))
     send(panel, "Watch the steps")

@@ -98,9 +98,9 @@ def test_a_reply_cut_at_the_output_limit_is_told_beside_the_answer_not_as_the_tu
 
 def test_the_retries_setting_is_what_the_turn_uses(panel, model):
     """max_retries reaches the model client: 0 means a busy endpoint fails the turn at once."""
-    ask_background(panel, "save-settings", settings={"provider": "custom", "baseUrl": model.base_url,
+    ask_background(panel, "save-settings", settings={"provider": "custom", "base_url": model.base_url,
                                                      "model": "scripted-model", "agent": "tool_calling",
-                                                     "maxRetries": 0}, apiKey="sk-test")
+                                                     "max_retries": 0}, apiKey="sk-test")
     model.script(Reply(status=429, retry_after=2, error="Rate limit reached"), Reply(text="Never asked for"))
     send(panel, "Quick question")
     wait_for_status(panel, "error")
@@ -111,7 +111,7 @@ def test_the_retries_setting_is_what_the_turn_uses(panel, model):
 def test_nothing_configured_says_what_to_do_instead_of_sending(panel, model):
     panel.driver.execute_async_script(
         "const done = arguments[0]; chrome.runtime.sendMessage({target: 'background', type: 'save-settings',"
-        " settings: {provider: '', baseUrl: '', model: ''}, apiKey: ''}).then(done);"
+        " settings: {provider: '', base_url: '', model: ''}, apiKey: ''}).then(done);"
     )
     wait(panel, lambda d: d.find_element(By.ID, "notice").is_displayed(), 5)
     assert "settings" in panel.driver.find_element(By.ID, "notice-text").text

@@ -42,8 +42,8 @@ def test_model_and_agent_kind_are_picked_in_the_panel(panel, model):
 
 
 def test_system_prompt_temperature_and_longest_reply_reach_the_model(panel, model):
-    settings = {"provider": "custom", "baseUrl": model.base_url, "model": "scripted-model", "agent": "tool_calling",
-                "maxSteps": 6, "systemPrompt": "Always mention otters.", "temperature": "0.2", "maxOutputTokens": "300"}
+    settings = {"provider": "custom", "base_url": model.base_url, "model": "scripted-model", "agent": "tool_calling",
+                "max_steps": 6, "system_prompt": "Always mention otters.", "temperature": "0.2", "max_output_tokens": "300"}
     ask_background(panel, "save-settings", settings=settings, apiKey="sk-test")
     model.script(Reply(text="Otters."))
     send(panel, "Hello")
@@ -56,13 +56,13 @@ def test_system_prompt_temperature_and_longest_reply_reach_the_model(panel, mode
 
 
 def test_one_conversation_overrides_the_settings(panel, model):
-    settings = {"provider": "custom", "baseUrl": model.base_url, "model": "scripted-model", "agent": "tool_calling",
-                "maxSteps": 6, "temperature": "0.2"}
+    settings = {"provider": "custom", "base_url": model.base_url, "model": "scripted-model", "agent": "tool_calling",
+                "max_steps": 6, "temperature": "0.2"}
     ask_background(panel, "save-settings", settings=settings, apiKey="sk-test")
     driver = panel.driver
     driver.find_element(By.CSS_SELECTOR, "#conversation-settings summary").click()
     driver.find_element(By.ID, "conversation-temperature").send_keys("1.1")
-    driver.find_element(By.ID, "conversation-systemPrompt").send_keys("Speak in rhymes.")
+    driver.find_element(By.ID, "conversation-system_prompt").send_keys("Speak in rhymes.")
     model.script(Reply(text="One."), Reply(text="Two."), Reply(text="Three."))
     send(panel, "First")
     wait_for_status(panel, "ok")

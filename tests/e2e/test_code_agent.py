@@ -12,7 +12,7 @@ from tests.helpers.page_server import PageServer
 
 from .chat import configure, last_turn, open_steps, send, wait_for_status
 from .page_tabs import PageTabs
-from .test_page_tools import OWN_PAGES
+from tests.helpers.pages import OWN_PAGES
 
 STEP_ONE = '''Thought: read the page, then count its paragraphs.
 ```python
@@ -62,7 +62,7 @@ def test_code_that_never_ends_is_stopped_and_the_run_goes_on(browser, model):
     browser.open_side_panel()
     browser.driver.execute_async_script(
         "const [url, done] = arguments; chrome.runtime.sendMessage({target: 'background', type: 'save-settings', apiKey: 'sk',"
-        " settings: {provider: 'custom', baseUrl: url, model: 'm', agent: 'code', maxSteps: 4, codeTimeout: 2}}).then(done);",
+        " settings: {provider: 'custom', base_url: url, model: 'm', agent: 'code', max_steps: 4, code_timeout: 2}}).then(done);",
         model.base_url,
     )
     browser.driver.find_element(By.ID, "new-chat").click()

@@ -29,7 +29,7 @@ def test_a_turn_that_outgrows_the_window_is_compacted_and_says_so(browser, model
         tabs = PageTabs(browser)
         tabs.show(site.url(name))
         ask_background(browser, "save-settings", apiKey="", settings={
-            "provider": "custom", "baseUrl": model.base_url, "model": "scripted-model", "agent": "code", "maxSteps": 5})
+            "provider": "custom", "base_url": model.base_url, "model": "scripted-model", "agent": "code", "max_steps": 5})
         browser.driver.find_element(By.ID, "new-chat").click()
         model.script(Reply(text=READ), Reply(text=READ_MORE), Reply(text=READ_MORE_STILL), Reply(text=ANSWER))
         send(browser, "What is this page about?")

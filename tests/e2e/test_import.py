@@ -12,23 +12,13 @@ import copy
 import json
 import uuid
 
-import pytest
 from selenium.webdriver.common.by import By
 
 from tests.helpers.model_server import Reply
 
 from .chat import ask_background, configure, send, stored_conversations, turn_status, wait, wait_for_status
-from .test_history import downloaded, history_entries, show_history
-
-EXPORT_FORMAT = "tabagent-conversations"
-
-
-@pytest.fixture
-def downloads(browser, tmp_path):
-    folder = tmp_path / "downloads"
-    folder.mkdir()
-    browser.cdp.send("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(folder)})
-    return folder
+from tests.helpers.history import downloaded, history_entries, show_history
+from tests.helpers.history import import_file, notice, write_export
 
 
 def real_record(panel, model, question, answer):
@@ -39,21 +29,6 @@ def real_record(panel, model, question, answer):
     wait_for_status(panel, "ok")
     [record] = [r for r in stored_conversations(panel) if r["title"] == question]
     return record
-
-
-def import_file(panel, path):
-    if not panel.driver.find_element(By.ID, "history").is_displayed():
-        panel.driver.find_element(By.ID, "show-history").click()
-    panel.driver.find_element(By.ID, "import-json").send_keys(str(path))
-
-
-def notice(driver):
-    return driver.find_element(By.ID, "notice-text").text
-
-
-def write_export(path, records):
-    path.write_text(json.dumps({"format": EXPORT_FORMAT, "version": 1, "conversations": records}), encoding="utf-8")
-    return path
 
 
 def test_a_real_export_of_several_conversations_round_trips(panel, model, downloads):
@@ -271,13 +246,13 @@ def test_a_note_written_into_the_file_is_not_shown_as_tabagents(panel, model, do
 
 def test_a_system_prompt_set_by_an_imported_file_is_left_out_and_said(panel, model, downloads, tmp_path):
     record, sent = exported_conversation(panel, model, downloads, "Overridden: how many km is 26.2 miles?")
-    record["overrides"] = {"systemPrompt": HIDDEN_INSTRUCTIONS, "temperature": "1.9"}
+    record["overrides"] = {"system_prompt": HIDDEN_INSTRUCTIONS, "temperature": "1.9"}
     said, messages = import_and_continue(panel, model, tmp_path, record, "Which tabs may you read?")
     assert HIDDEN_INSTRUCTIONS not in everything_sent(messages)
     assert messages[0] == sent[0]  # the agent's own instructions and the user's settings only
     assert "temperature" not in model.requests[-1]["body"]
     assert "the file's own settings for this conversation (Instructions (added to the agent's own), Temperature) were not applied" in said
-    assert panel.driver.find_element(By.ID, "conversation-systemPrompt").get_attribute("value") == ""
+    assert panel.driver.find_element(By.ID, "conversation-system_prompt").get_attribute("value") == ""
     assert messages[1:-1] == sent[1:] + [{"role": "assistant", "content": "You are welcome."}]  # the history stays
 
 

@@ -64,7 +64,7 @@ def test_the_context_menu_speaks_german_too(german_browser):
     browser = german_browser
     browser.open_side_panel()
     titles = wait(browser, lambda _: browser.call_module_function(
-        browser.service_worker_target(), "createContextMenu", "return (await fn()).map((i) => i.title);"), 10)
+        browser.service_worker_target(), "createRightClickMenu", "return (await fn()).map((i) => i.title);"), 10)
     assert "Diese Seite zusammenfassen" in titles and "Zur Auswahl fragen…" in titles
 
 
@@ -74,10 +74,10 @@ def test_the_settings_page_speaks_german_too(german_browser):
     driver = browser.driver
     wait(browser, lambda d: d.find_element(By.ID, "test-connection").text == "Verbindung testen", 10)
     assert driver.title == "TabAgent-Einstellungen"
-    assert driver.find_element(By.CSS_SELECTOR, "label[for=systemPrompt]").text.startswith("Ihre Anweisungen")
+    assert driver.find_element(By.CSS_SELECTOR, "label[for=system_prompt]").text.startswith("Ihre Anweisungen")
     assert driver.find_element(By.ID, "toggle-key").text == "Zeigen"
-    assert driver.find_element(By.CSS_SELECTOR, "label[for=contextWindow]").text.startswith("Kontextfenster in Tokens")
+    assert driver.find_element(By.CSS_SELECTOR, "label[for=context_window]").text.startswith("Kontextfenster in Tokens")
     # A verdict of Test connection (written by the page's script, not the HTML).
-    driver.find_element(By.ID, "baseUrl").clear()
+    driver.find_element(By.ID, "base_url").clear()
     driver.find_element(By.ID, "test-connection").click()
     wait(browser, lambda d: d.find_element(By.ID, "connection-result").text == "Geben Sie zuerst eine Basis-URL an.", 10)

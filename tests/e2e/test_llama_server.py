@@ -16,7 +16,6 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
 from tests.helpers.browser import ROOT
-from tests.helpers.llama_server import llama  # noqa: F401  (the fixture)
 from tests.helpers.model_server import Reply
 from tests.helpers.page_server import PageServer
 
@@ -51,8 +50,8 @@ def test_the_token_estimate_is_within_15_percent_of_llama_cpps_tokenizer(llama, 
 
 def use_llama(browser, llama, **extra):
     ask_background(browser, "save-settings", apiKey="", settings={
-        "provider": "llamacpp", "baseUrl": llama.base_url, "model": llama.model, "agent": "code",
-        "maxSteps": 2, **extra})
+        "provider": "llamacpp", "base_url": llama.base_url, "model": llama.model, "agent": "code",
+        "max_steps": 2, **extra})
 
 
 def last_turn_events(browser):
@@ -66,7 +65,7 @@ def test_test_connection_and_load_list_against_the_server(browser, llama):
     driver = browser.driver
     wait(browser, lambda d: d.find_element(By.ID, "provider").find_elements(By.TAG_NAME, "option"), 5)
     Select(driver.find_element(By.ID, "provider")).select_by_visible_text("llama.cpp server")
-    base = driver.find_element(By.ID, "baseUrl")
+    base = driver.find_element(By.ID, "base_url")
     base.clear()
     base.send_keys(llama.base_url)
     driver.find_element(By.ID, "model").clear()
@@ -111,7 +110,7 @@ def a_conversation_with_a_long_page_read(browser, model, tmp_path):
         tabs = PageTabs(browser)
         tabs.show(site.url(write_long_article(tmp_path)))
         ask_background(browser, "save-settings", apiKey="", settings={
-            "provider": "custom", "baseUrl": model.base_url, "model": "scripted-model", "agent": "code", "maxSteps": 3})
+            "provider": "custom", "base_url": model.base_url, "model": "scripted-model", "agent": "code", "max_steps": 3})
         browser.driver.find_element(By.ID, "new-chat").click()
         model.script(Reply(text=READ), Reply(text=ANSWER))
         send(browser, "What is this page about?")
@@ -128,7 +127,7 @@ def test_a_conversation_with_a_page_read_longer_than_the_window_completes(fresh_
     browser.open_side_panel()
     a_conversation_with_a_long_page_read(browser, model, tmp_path)
     # The user switches to the small local model and goes on with the same conversation.
-    use_llama(browser, llama, **({"contextWindow": window_setting} if window_setting else {}))
+    use_llama(browser, llama, **({"context_window": window_setting} if window_setting else {}))
     send(browser, "Thanks. In one sentence, who might enjoy it?")
     wait(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, "article.turn")) == 2, 30)
     wait_for_status(browser, "ok", "max_steps", "error", timeout=300)

@@ -97,8 +97,8 @@ def test_the_extension_speaks_to_llama_cpp_without_jinja_with_text_calls(browser
     with NoJinjaFront(llama.root) as front:
         browser.open_side_panel()
         ask_background(browser, "save-settings", apiKey="", settings={
-            "provider": "custom", "baseUrl": front.base_url, "model": llama.model, "agent": "tool_calling",
-            "maxSteps": 2, "contextWindow": 8192, "maxOutputTokens": 60})
+            "provider": "custom", "base_url": front.base_url, "model": llama.model, "agent": "tool_calling",
+            "max_steps": 2, "context_window": 8192, "max_output_tokens": 60})
         browser.driver.find_element(By.ID, "new-chat").click()
         send(browser, "Say hello in one short sentence.")
         wait_for_status(browser, "ok", "max_steps", "error", timeout=400)

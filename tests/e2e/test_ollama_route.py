@@ -33,8 +33,8 @@ def test_the_custom_provider_at_ollamas_openai_route_gets_num_ctx_and_text_calls
         ollama.chat.append(says(json.dumps({"name": "final_answer", "arguments": {"answer": ANSWER}})))
         browser.open_side_panel()
         ask_background(browser, "save-settings", apiKey="", settings={
-            "provider": "custom", "baseUrl": ollama.base_url, "model": "gemma:2b", "agent": "tool_calling",
-            "maxSteps": 3})
+            "provider": "custom", "base_url": ollama.base_url, "model": "gemma:2b", "agent": "tool_calling",
+            "max_steps": 3})
         browser.driver.find_element(By.ID, "new-chat").click()
         send(browser, "Say hello.")
         wait_for_status(browser, "ok", "max_steps", "error", timeout=120)

@@ -13,10 +13,11 @@ from selenium.webdriver.common.by import By
 from tests.helpers.model_server import Reply
 
 from .chat import ask_background, configure, last_turn, open_steps, send, wait, wait_for_status
-from .test_page_actions import answer, boxes, call, question, site, tabs, told  # noqa: F401  (fixtures)
-from .test_tabs_the_agent_opened import COUNT_HELP_CLICKS, HELP_CLICKS, settings
+from tests.helpers.questions import answer, boxes, question
+from tests.helpers.tool_calls import call, settings, told
+from tests.helpers.help_clicks import COUNT_HELP_CLICKS, HELP_CLICKS
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.usefixtures("tool_calling")]  # the scripted model, tools on
 
 USERS_TAB = "return [location.href, document.documentElement.outerHTML]"
 IN_WORKER = "chrome.tabs.query({}).then((tabs) => Promise.all(tabs.map(async (tab) => ({ id: tab.id, url: tab.url, " \
@@ -35,7 +36,7 @@ def agents_tabs(browser, site):
 def own(tabs, model, site):
     """A new conversation with the own-tab setting on; the user is on controls.html."""
     model.reset()
-    ask_background(tabs.browser, "save-settings", settings=settings(model, ownTab=True), apiKey="sk-test")
+    ask_background(tabs.browser, "save-settings", settings=settings(model, own_tab=True), apiKey="sk-test")
     tabs.show(site.url("controls.html"))
     tabs.in_page(COUNT_HELP_CLICKS)
     tabs.driver.find_element(By.ID, "new-chat").click()
@@ -67,7 +68,7 @@ def test_a_turn_in_its_own_tab_leaves_the_users_tab_untouched(own, model, site):
 def team(model):
     members = [{"name": name, "description": f"Reads the {name} page.", "agent": "tool_calling", "max_steps": 3}
                for name in ("north", "south")]
-    return settings(model, ownTab=True, team=members)
+    return settings(model, own_tab=True, team=members)
 
 
 def test_two_managed_agents_work_at_once_each_in_its_own_tab_with_their_steps_apart(own, model, site):
@@ -107,7 +108,7 @@ def test_closing_the_agents_tab_stops_the_turn(own, model, site):
 
 def test_the_site_rules_hold_in_the_agents_own_tab(own, model, site):
     host = site.url("").split("/")[2].split(":")[0]
-    ask_background(own.browser, "save-settings", settings=settings(model, ownTab=True, siteRules=f"{host}: never"), apiKey="sk-test")
+    ask_background(own.browser, "save-settings", settings=settings(model, own_tab=True, site_rules=f"{host}: never"), apiKey="sk-test")
     model.script(call("click", locator="[aria-label=Help]"), Reply(text="I could not."))
     send(own.browser, "Press Help in the background")
     wait_for_status(own.browser, "ok")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 
 import pytest
 from selenium.webdriver.common.by import By
@@ -27,7 +26,7 @@ def test_context_menu_starts_a_turn_with_the_selection_title_and_url(panel, mode
     model.script(Reply(text="It is a pangram."))
     worker = panel.service_worker_target()
     started = panel.call_module_function(  # the handler, called as Chrome calls it on a click
-        worker, "onContextMenuClick",
+        worker, "onRightClickMenuClick",
         """const [tab] = await chrome.tabs.query({ title: "Fox facts" });
           return fn({ menuItemId: "explain-selection", selectionText: "The quick brown fox", pageUrl: tab.url }, tab);""",
     )
@@ -74,9 +73,9 @@ def test_settings_page_presets_models_and_test_connection(panel, model):
     open_settings(panel)
     driver = panel.driver
     Select(driver.find_element(By.ID, "provider")).select_by_visible_text("Ollama")
-    assert driver.find_element(By.ID, "baseUrl").get_attribute("value") == "http://localhost:11434/v1"
+    assert driver.find_element(By.ID, "base_url").get_attribute("value") == "http://localhost:11434/v1"
     Select(driver.find_element(By.ID, "provider")).select_by_visible_text("Custom (OpenAI-compatible)")
-    base = driver.find_element(By.ID, "baseUrl")
+    base = driver.find_element(By.ID, "base_url")
     base.clear()
     base.send_keys(model.base_url)
     key = driver.find_element(By.ID, "apiKey")
@@ -92,7 +91,7 @@ def test_settings_page_presets_models_and_test_connection(panel, model):
     assert driver.find_element(By.ID, "model").get_attribute("value") == "scripted-model"
     stored = saved_settings(panel)
     assert stored["apiKey"] == "sk-right" and "sk-right" not in str(stored["settings"])
-    assert stored["settings"]["baseUrl"] == model.base_url
+    assert stored["settings"]["base_url"] == model.base_url
     panel.screenshot("settings")
 
     key.clear()
@@ -104,7 +103,7 @@ def test_settings_page_presets_models_and_test_connection(panel, model):
 
 def test_settings_page_says_when_the_endpoint_is_unreachable(panel):
     open_settings(panel)
-    base = panel.driver.find_element(By.ID, "baseUrl")
+    base = panel.driver.find_element(By.ID, "base_url")
     base.clear()
     base.send_keys("http://127.0.0.1:9/v1")
     panel.driver.find_element(By.ID, "test-connection").click()
@@ -119,25 +118,24 @@ def test_the_settings_page_offers_every_setting_within_wire_py_s_bounds(panel):
     wire = driver.execute_async_script(
         "const done = arguments[0]; import(chrome.runtime.getURL('extension/shared/wire.js'))"
         ".then((m) => done({ settings: m.SETTINGS, limits: m.SETTINGS_LIMITS }));")
-    camel = lambda name: re.sub(r"_([a-z])", lambda m: m[1].upper(), name)  # noqa: E731
     for name in wire["settings"]:
-        assert driver.find_elements(By.NAME, camel(name)), f"no field for {name}"
+        assert driver.find_elements(By.NAME, name), f"no field for {name}"
     for name, (lowest, highest) in wire["limits"].items():
-        field = driver.find_element(By.NAME, camel(name))
+        field = driver.find_element(By.NAME, name)
         assert (float(field.get_attribute("min")), float(field.get_attribute("max"))) == (lowest, highest), name
-    retries = driver.find_element(By.ID, "maxRetries")
+    retries = driver.find_element(By.ID, "max_retries")
     retries.clear()
     retries.send_keys("0")
-    driver.find_element(By.ID, "maxSteps").click()  # leaving the field saves
-    wait(panel, lambda d: saved_settings(panel)["settings"].get("maxRetries") == 0, 5)
-    assert saved_settings(panel)["settings"]["requestTimeout"] == wire["settings"]["request_timeout"]
+    driver.find_element(By.ID, "max_steps").click()  # leaving the field saves
+    wait(panel, lambda d: saved_settings(panel)["settings"].get("max_retries") == 0, 5)
+    assert saved_settings(panel)["settings"]["request_timeout"] == wire["settings"]["request_timeout"]
 
 
 def test_a_team_that_is_not_valid_json_is_reported_not_saved(panel):
     open_settings(panel)
     team = panel.driver.find_element(By.ID, "team")
     team.send_keys("[{not json")
-    panel.driver.find_element(By.ID, "maxSteps").click()  # leaving the field saves
+    panel.driver.find_element(By.ID, "max_steps").click()  # leaving the field saves
     wait(panel, lambda d: "Not saved" in d.find_element(By.ID, "team-error").text, 5)
 
 
@@ -155,7 +153,7 @@ def test_storage_size_and_delete_older_than(panel, model):
 
 def test_the_settings_page_shows_how_each_site_rule_was_read(panel):
     open_settings(panel)
-    rules = panel.driver.find_element(By.ID, "siteRules")
+    rules = panel.driver.find_element(By.ID, "site_rules")
     rules.clear()
     rules.send_keys("Shop.Example.: never\nhttps://shop.example:8443: allow\nbücher.example:8080: ask\n"
                     "https://*.news.example: allow\nhttps://news.example/today: allow")
@@ -168,5 +166,5 @@ def test_the_settings_page_shows_how_each_site_rule_was_read(panel):
         ("Not read: “https://news.example/today: allow”. Write “site: allow”, “site: never” or “site: ask”, where the "
          "site is a host, host:port or http(s)://host:port, with no path.", "false")]
     rules.clear()
-    panel.driver.find_element(By.ID, "maxSteps").click()  # leaving the field saves it empty again
-    wait(panel, lambda d: not saved_settings(panel)["settings"].get("siteRules"), 5)
+    panel.driver.find_element(By.ID, "max_steps").click()  # leaving the field saves it empty again
+    wait(panel, lambda d: not saved_settings(panel)["settings"].get("site_rules"), 5)

@@ -11,11 +11,10 @@ from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.common.by import By
 
 from tests.helpers.model_server import Reply
-from tests.helpers.page_server import PageServer
 
-from .chat import configure, last_turn, send, wait, wait_for_status
-from .page_tabs import PageTabs
-from .test_page_actions import answer, boxes, question
+from tests.helpers.questions import answer, boxes, question
+
+from .chat import last_turn, send, wait, wait_for_status
 
 pytestmark = pytest.mark.e2e
 
@@ -35,9 +34,7 @@ def shop(nav="<a href='#home'>Home</a>", buttons=BUY):
     return PAGE.format(body=SEARCH.format(nav=nav) + CHECKOUT.format(buttons=buttons))
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    root = tmp_path_factory.mktemp("shop")
+def shop_pages(root):
     pages = {
         "shop.html": shop(),
         # more controls before each one: every "ta-<n>" the turn saw now names another element
@@ -48,15 +45,10 @@ def site(tmp_path_factory):
     }
     for name, html in pages.items():
         (root / name).write_text(html)
-    with PageServer(root) as server:
-        yield server
+    return root
 
 
-@pytest.fixture(scope="module")
-def tabs(browser, model):
-    tabs = PageTabs(browser)
-    configure(browser, model.base_url, agent="tool_calling")
-    return tabs
+SITE = shop_pages  # the conftest's `site` serves these
 
 
 def call(name, **arguments):
@@ -78,7 +70,8 @@ def allow_all(tabs, count):
         answer(tabs, n, "once")
 
 
-def saved_workflow(tabs, model, site):
+def saved_workflow(tool_calling, model, site):
+    tabs = tool_calling
     """The recorded turn, saved from its button: the workflow's name and its source as shown."""
     new_chat(tabs, model, site.url("shop.html"))
     model.script(call("type_text", locator="#q", text="blue kettle"), call("click", locator="#go"),
@@ -107,7 +100,8 @@ def run(tabs, text):
     send(tabs.browser, text)
 
 
-def test_a_saved_turn_replays_without_the_model_then_hands_a_changed_step_to_the_agent(tabs, model, site, browser):
+def test_a_saved_turn_replays_without_the_model_then_hands_a_changed_step_to_the_agent(tool_calling, model, site, browser):
+    tabs = tool_calling
     name, source = saved_workflow(tabs, model, site)
     assert name == "search_the_shop_for_blue"
     assert "Place(role='button', name='Buy now', landmark='form', landmark_name='Checkout'" in source
@@ -153,7 +147,8 @@ def test_a_saved_turn_replays_without_the_model_then_hands_a_changed_step_to_the
 
 @pytest.mark.xfail(reason="unfinished (workflows branch): in the browser this turn was not seen to end after the two "
                           "questions; the runner's refusal of the same decoy is tested in tests/unit/test_workflows.py")
-def test_a_same_named_decoy_added_before_the_real_button_is_never_clicked_by_a_replay(tabs, model, site):
+def test_a_same_named_decoy_added_before_the_real_button_is_never_clicked_by_a_replay(tool_calling, model, site):
+    tabs = tool_calling
     name, _ = saved_workflow(tabs, model, site)
     new_chat(tabs, model, site.url("decoy.html"))
     model.script(Reply(text="Two Buy now buttons: I will not guess which one."))

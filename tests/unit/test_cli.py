@@ -68,8 +68,8 @@ def test_a_401_exits_1_with_a_readable_message_and_never_shows_the_key(model):
 
 def test_events_are_json_lines_ending_with_done(model, tmp_path):
     settings = tmp_path / "settings.json"  # the extension's own keys
-    settings.write_text(json.dumps({"provider": "ollama", "baseUrl": model.base_url,
-                                    "model": "scripted-model", "agent": "tool_calling", "maxSteps": 4}))
+    settings.write_text(json.dumps({"provider": "ollama", "base_url": model.base_url,
+                                    "model": "scripted-model", "agent": "tool_calling", "max_steps": 4}))
     model.script(MARATHON, Reply(text="42.16 km."))
     run = tabagent("--settings", str(settings), "--events", "How many km is a marathon?")
     assert run.returncode == 0, run.stderr
@@ -105,7 +105,7 @@ def test_a_conversation_from_stdin_keeps_its_memory(model, capsys, monkeypatch):
 
 def test_options_override_the_settings_file(tmp_path):
     settings = tmp_path / "settings.json"
-    settings.write_text(json.dumps({"baseUrl": "http://a/v1", "model": "small", "maxSteps": 3,
+    settings.write_text(json.dumps({"base_url": "http://a/v1", "model": "small", "max_steps": 3,
                                     "team": [{"name": "helper", "agent": "code"}]}))
     args = cli.parse_args(["--settings", str(settings), "--model", "large", "--agent", "tool_calling", "task"])
     settings = cli.settings_from(args)
@@ -113,6 +113,15 @@ def test_options_override_the_settings_file(tmp_path):
         "base_url": "http://a/v1", "model": "large", "agent": "tool_calling", "max_steps": 3,
         "team": [{"name": "helper", "agent": "code"}]}
     assert settings["code_timeout"] == 30  # a default, from the one declaration (wire.py)
+
+
+def test_a_settings_file_with_a_name_that_is_no_setting_is_refused_in_words(tmp_path):
+    """An older version's spelling (maxSteps) or a typo would otherwise leave its setting at the
+    default without a word."""
+    settings = tmp_path / "settings.json"
+    settings.write_text(json.dumps({"base_url": "http://a/v1", "model": "small", "maxSteps": 3, "modle": "x"}))
+    with pytest.raises(cli.UsageError, match=r"not a setting: maxSteps, modle \(the settings are provider, base_url"):
+        cli.settings_from(cli.parse_args(["--settings", str(settings), "task"]))
 
 
 @pytest.mark.parametrize("argv, says", [

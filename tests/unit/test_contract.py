@@ -1,6 +1,6 @@
 """The shared vocabulary is written in one place and imported everywhere else.
 
-Message types are named in extension/shared/messages.js (between the extension's contexts)
+Message types are named in extension/shared/protocol/messages.js (between the extension's contexts)
 and sandbox-protocol.js (between the offscreen document, the sandbox page and its worker);
 everything that crosses between JavaScript and Python is declared in py/tabagent/app/wire.py
 and reaches JavaScript as the generated wire.js. These tests fail when a file writes one of those names or values by hand
@@ -18,12 +18,14 @@ from pathlib import Path
 
 import pytest
 
+from tabagent import providers
 from tabagent.app import wire
 
 ROOT = Path(__file__).resolve().parents[2]
 EXTENSION = ROOT / "extension"
 GENERATED = {EXTENSION / "shared" / "wire.js"}
 WIRE_PY = ROOT / "py" / "tabagent" / "app" / "wire.py"
+PROVIDERS_PY = ROOT / "py" / "tabagent" / "providers.py"
 
 
 def javascript_files() -> dict[Path, str]:
@@ -56,7 +58,7 @@ def where(pattern: re.Pattern, files: dict[Path, str], allowed=()) -> dict[str, 
 
 def message_names() -> dict:
     script = """
-      import { Broadcast, MessageType, Target } from "./extension/shared/messages.js";
+      import { Broadcast, MessageType, Target } from "./extension/shared/protocol/messages.js";
       console.log(JSON.stringify({ messages: [...Object.values(Broadcast), ...Object.values(MessageType)],
                                    targets: Object.values(Target) }));
     """
@@ -82,7 +84,7 @@ def test_sandbox_message_types_are_spelled_only_where_they_are_declared():
     types = [*wire.SANDBOX_MESSAGES, "boot", "boot-failed", "memory-exceeded", "settled", "ready"]
     # sandbox-protocol.js names the JavaScript-only ones; the Python ones come from wire.js.
     assert where(naming("type", types), javascript_files()) == {}
-    protocol = (EXTENSION / "shared" / "sandbox-protocol.js").read_text()
+    protocol = (EXTENSION / "shared" / "protocol" / "sandbox-protocol.js").read_text()
     assert not quoted(wire.SANDBOX_MESSAGES).search(protocol)
     python = {str(p.relative_to(ROOT)): [s for s in strings if s in wire.SANDBOX_MESSAGES and "-" in s]
               for p, strings in python_strings().items() if p != WIRE_PY}
@@ -106,11 +108,24 @@ def test_every_name_javascript_takes_from_wire_js_exists():
     """EventKind.tokn is undefined, not an error: each one used must be declared."""
     declared = {"EventKind": wire.EVENT_KINDS, "Status": wire.STATUSES, "NotFatal": wire.NOT_FATAL_ERRORS,
                 "Fatal": wire.FATAL_ERRORS,
-                "Decision": wire.CONFIRMATION_DECISIONS,
+                "Decision": wire.CONFIRMATION_DECISIONS, "Provider": providers.PROVIDERS,
                 "SandboxMessage": {kind.replace("-", "_") for kind in wire.SANDBOX_MESSAGES}}
     used = {(name, key) for text in javascript_files().values()
             for name, key in re.findall(r"\b(%s)\.(\w+)" % "|".join(declared), text)}
     assert used and {(name, key) for name, key in used if key not in declared[name]} == set()
+
+
+def test_provider_ids_are_spelled_only_in_providers_py():
+    """Python compares with OLLAMA, JavaScript with Provider.ollama (wire.js): a provider's id
+    copied by hand (`provider === "builtin"`, a preset table of its own) would keep the old
+    spelling, or the old list, when one changes."""
+    ids = list(providers.PROVIDERS)
+    pages = {p: re.sub(r"<!--.*?-->", "", p.read_text(), flags=re.S) for p in EXTENSION.rglob("*.html") if "vendor" not in p.parts}
+    assert where(quoted(ids), {**javascript_files(), **pages}) == {}
+    assert where(re.compile(r"^\s*(%s)\s*:" % "|".join(ids), re.M), javascript_files()) == {}  # keys of a table
+    python = {str(p.relative_to(ROOT)): [s for s in strings if s in ids]
+              for p, strings in python_strings().items() if p != PROVIDERS_PY}
+    assert {p: found for p, found in python.items() if found} == {}
 
 
 def test_the_answers_to_a_confirmation_are_named_through_wire_js():
@@ -235,7 +250,7 @@ def test_a_large_page_tools_default_is_not_written_again_in_the_host_glue(tool, 
 
 
 def test_only_the_turn_request_builder_names_the_turn_requests_fields():
-    """offscreen/turn-request.js takes them from TURN_REQUEST; no JavaScript file spells them."""
+    """offscreen/python/turn-request.js takes them from TURN_REQUEST; no JavaScript file spells them."""
     own = [name for name in wire.TURN_REQUEST if name not in wire.EVENT_KINDS["done"] and name != "conversation_id"
            and "_" in name]  # conversation_id is every event's field too
     assert where(re.compile(r"\b(%s)\s*:" % "|".join(own)), javascript_files(), allowed={"turn-request.js"}) == {}
@@ -286,3 +301,16 @@ def test_the_picture_limits_are_written_only_in_wire_py():
     words = re.compile(rf"\b{limits['max_pictures']}\s+(?:pictures|Bilder)\b|\b{limits['max_file_mb']}\s*MB\b", re.I)
     strings = {p: p.read_text() for p in (ROOT / "_locales").glob("*/messages.json")}
     assert where(words, strings) == {}
+
+
+def test_a_setting_has_one_spelling_outside_the_migration():
+    """Settings are stored and read under wire.py's names; the camelCase second spelling an
+    older version stored (baseUrl, maxSteps) is known to settings-migration.js alone, which
+    respells it. Form fields take the setting's name too; _locales' message names may differ."""
+    old = [camel(name) for name in wire.SETTINGS if camel(name) != name]
+    spelled = re.compile(r"\b(%s)\b" % "|".join(old))
+    pages = {p: re.sub(r"<!--.*?-->|data-i18n(?:-\w+)?=\"\w+\"", "", p.read_text(), flags=re.S)
+             for p in EXTENSION.rglob("*.html") if "vendor" not in p.parts}
+    assert where(spelled, {**javascript_files(), **pages}, allowed={"settings-migration.js"}) == {}
+    python = {str(p.relative_to(ROOT)): [s for s in strings if spelled.search(s)] for p, strings in python_strings().items()}
+    assert {p: found for p, found in python.items() if found} == {}

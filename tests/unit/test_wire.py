@@ -31,15 +31,15 @@ def test_wire_js_is_what_the_build_makes_from_wire_py():
 def test_javascript_reads_the_same_declarations():
     seen = node("""
       import * as wire from "./extension/shared/wire.js";
-      import { DEFAULT_SETTINGS, forPython } from "./extension/shared/settings.js";
+      import { DEFAULT_SETTINGS, forPython } from "./extension/shared/settings/settings.js";
       console.log(JSON.stringify({ wire, defaults: DEFAULT_SETTINGS, onTheWire: forPython(DEFAULT_SETTINGS),
-                                   partial: forPython({ baseUrl: "http://x/v1", maxSteps: 4 }) }));
+                                   partial: forPython({ base_url: "http://x/v1", max_steps: 4, stray: 1 }) }));
     """)
     assert seen["wire"]["SETTINGS"] == SETTINGS
     assert seen["wire"]["SANDBOX"] == wire.SANDBOX
     assert seen["wire"]["PAGE_TOOL_REQUEST"] == list(wire.PAGE_TOOL_REQUEST)
-    # The extension stores camelCase; what crosses is snake_case, every setting, nothing else.
-    assert set(seen["defaults"]) == {re.sub(r"_([a-z])", lambda m: m[1].upper(), k) for k in SETTINGS}
+    # The extension stores them under the same names; what crosses is every setting, nothing else.
+    assert set(seen["defaults"]) == set(SETTINGS)
     assert seen["onTheWire"] == SETTINGS
     assert settings_from_wire(seen["partial"]) == {**SETTINGS, "base_url": "http://x/v1", "max_steps": 4}
 
@@ -66,10 +66,10 @@ def test_the_turn_request_the_offscreen_document_sends_is_the_declared_one():
     """turn-request.js names no field of its own: every TURN_REQUEST field, from the service
     worker's camelCase message, with what an absent one is; nothing else of the message crosses."""
     sent = node("""
-      import { turnRequest } from "./extension/offscreen/turn-request.js";
+      import { turnRequest } from "./extension/offscreen/python/turn-request.js";
       const full = turnRequest({ type: "run-turn", target: "offscreen", turnId: "t1", conversationId: "c1", task: "Hi",
         context: { selection: "s" }, memory: "{}", settings: { max_steps: 3 }, apiKey: "k", attachedTabs: [{ tab_id: 1 }],
-        attachedSelection: { text: "x" }, mcpServers: [{ id: "m" }], mcpHeaders: { m: {} }, idleCloseMinutes: 5 });
+        attachedSelection: { text: "x" }, mcpServers: [{ id: "m" }], mcpHeaders: { m: {} }, idle_close_minutes: 5 });
       console.log(JSON.stringify({ full, bare: turnRequest({ conversationId: "c2", task: "Yo" }) }));
     """)
     assert list(sent["full"]) == list(wire.TURN_REQUEST)
@@ -83,7 +83,7 @@ def test_python_and_the_framework_share_one_default_each():
     from tabagent.events import KINDS
     seen = node("""
       import { IDLE_CLOSE_MINUTES } from "./extension/offscreen/idle-close.js";
-      import { TURN_STATUSES } from "./extension/shared/conversation-schema.js";
+      import { TURN_STATUSES } from "./extension/shared/import-checks/conversation-schema.js";
       console.log(JSON.stringify({ idle: IDLE_CLOSE_MINUTES, statuses: TURN_STATUSES }));
     """)
     assert seen["idle"] == SETTINGS["idle_close_minutes"]

@@ -8,7 +8,7 @@ import ast
 
 import pytest
 
-from tabagent.app.turn_request import Turns
+from tabagent.app.turns import Turns
 from tabagent.app.user_tool_page import with_page
 from tabagent.app.user_tools import load_user_tools
 from tabagent.app.workflow_source import workflow_source

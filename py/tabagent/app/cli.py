@@ -21,7 +21,8 @@ import uuid
 from .. import __version__
 from ..executor import LocalExecutor
 from ..hosts.cpython import CPythonHost
-from .turn_request import AGENT_KINDS, Turns
+from ..providers import BUILTIN, CUSTOM
+from .turns import AGENT_KINDS, Turns
 from .user_tools import load_user_tools
 from .wire import NOT_FATAL_ERRORS, SETTINGS, settings_from_wire
 
@@ -51,9 +52,9 @@ def parse_args(argv) -> argparse.Namespace:
                              "only calls the tools")
     parser.add_argument("--max-steps", type=int, help=f"steps before the agent must answer (default {SETTINGS['max_steps']})")
     parser.add_argument("--settings", metavar="FILE",
-                        help="a JSON file of the extension's settings (provider, baseUrl, model, "
-                             "agent, maxSteps, codeTimeout, team: camelCase as the extension stores them, "
-                             "or snake_case as in wire.py); the options above override it")
+                        help="a JSON file of the extension's settings (provider, base_url, model, "
+                             "agent, max_steps, code_timeout, team, ...: the names of wire.py, as the "
+                             "extension stores them); the options above override it")
     parser.add_argument("--tools", metavar="FOLDER", help="where your tools are (default py/user_tools)")
     parser.add_argument("--mcp", metavar="NAME=URL", action="append", default=[],
                         help="an MCP server whose tools the agent may call (Streamable HTTP or HTTP+SSE); "
@@ -69,24 +70,15 @@ def parse_args(argv) -> argparse.Namespace:
 
 
 def settings_from(args) -> dict:
-    """The settings as turn_request.py reads them: the file's, then the options'."""
-    stored = {}
-    if args.settings:
-        try:
-            with open(args.settings, encoding="utf-8") as file:
-                stored = json.load(file)
-        except (OSError, ValueError) as error:
-            raise UsageError(f"cannot read the settings file {args.settings}: {error}") from None
-        if not isinstance(stored, dict):
-            raise UsageError(f"{args.settings} should hold a JSON object like {{\"baseUrl\": ...}}")
-    settings = settings_from_wire({name: stored.get(name, stored.get(camel_case(name))) for name in SETTINGS})
+    """The settings as turns.py reads them: the file's, then the options'."""
+    settings = settings_from_wire(settings_file(args.settings) if args.settings else {})
     for key in ("base_url", "model", "agent", "max_steps"):  # the options win
         if getattr(args, key) is not None:
             settings[key] = getattr(args, key)
-    if settings.get("provider") == "builtin":
+    if settings.get("provider") == BUILTIN:
         if not args.base_url:
             raise UsageError("Chrome's built-in model only exists in the browser: give --base-url and --model")
-        settings["provider"] = "custom"  # the endpoint given here replaces it
+        settings["provider"] = CUSTOM  # the endpoint given here replaces it
     if not settings.get("base_url"):
         raise UsageError("no endpoint: give --base-url (and --model), or --settings FILE")
     if not settings.get("model"):
@@ -141,10 +133,19 @@ class AskOnTheTerminal:
         return answer in ("y", "t")
 
 
-def camel_case(name: str) -> str:
-    """A setting's name as the extension stores it (extension/shared/settings.js): max_steps -> maxSteps."""
-    first, *rest = name.split("_")
-    return first + "".join(word.title() for word in rest)
+def settings_file(path: str) -> dict:
+    """The settings a file holds. A name that is not a setting is refused, not passed over: a
+    misspelled one (or an older version's) would otherwise leave its setting at the default."""
+    try:
+        with open(path, encoding="utf-8") as file:
+            stored = json.load(file)
+    except (OSError, ValueError) as error:
+        raise UsageError(f"cannot read the settings file {path}: {error}") from None
+    if not isinstance(stored, dict):
+        raise UsageError(f"{path} should hold a JSON object like {{\"base_url\": ...}}")
+    if unknown := sorted(set(stored) - set(SETTINGS)):
+        raise UsageError(f"{path}: not a setting: {', '.join(unknown)} (the settings are {', '.join(SETTINGS)})")
+    return stored
 
 
 def short(value, limit: int = 160) -> str:

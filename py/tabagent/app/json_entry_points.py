@@ -19,7 +19,7 @@ from .page_actions import CalledByHand
 from .page_bridge import JsonBridge
 from .page_tools import page_tools
 from .sandbox_executor import SandboxExecutor
-from .turn_request import turns
+from .turns import turns
 from ..images import image_url, is_image
 from ..tools import FinalAnswerTool, ToolInputError, format_result
 from .user_tool_page import with_page
@@ -32,7 +32,7 @@ from .workflow_steps import sites_of_turn, steps_from_turn
 
 async def run_turn_json(request_json: str, *, emit, page=None, browser_model=None, sandbox_for=None,
                         **build) -> str:
-    """Runs one turn (`turn_request.Turns.run`) with JSON in and out; `build` is for tests
+    """Runs one turn (`turns.Turns.run`) with JSON in and out; `build` is for tests
     (a model of their own)."""
     build["page"] = JsonBridge(page) if page is not None else None
     build["browser_model"] = browser_model

@@ -4,9 +4,9 @@ One spelling on the wire, snake_case, and one set of defaults. extension/shared/
 generated from this module by the build (`make build`) and imported by every context (the
 content scripts too, bundled); a test fails when it drifts, and tests/unit/test_contract.py fails when a JavaScript
 or Python file spells one of these names or values by hand instead of importing it.
-The extension keeps its settings in camelCase (chrome.storage, the options page) and
-extension/shared/settings.js derives those names from SETTINGS; the settings page takes its
-list of fields and their bounds from here, so a new setting is one line here, its label in
+The extension keeps its settings under these names too (chrome.storage, the options page's
+fields; extension/shared/settings/settings-migration.js respells what an older version stored); the
+settings page takes its list of fields and their bounds from here, so a new setting is one line here, its label in
 _locales/*/messages.json and its place in extension/options/options.html (a test says which
 is missing).
 
@@ -27,11 +27,12 @@ import math
 from ..context_window import DEFAULT_WINDOW
 from ..unseen import UNSEEN
 from ..events import KINDS, STATUSES
+from ..providers import PROVIDERS
 
 # The user's settings as a turn receives them, with their defaults. Numbers are bounded so
 # that a stored value from an older version, or a typo, cannot make a turn misbehave.
 SETTINGS = {
-    "provider": "",            # a key of PROVIDERS in extension/shared/settings.js
+    "provider": "",            # a key of PROVIDERS (tabagent/providers.py)
     "base_url": "",            # the OpenAI-compatible endpoint
     "model": "",
     "agent": "code",           # "code" | "tool_calling"
@@ -49,7 +50,7 @@ SETTINGS = {
     "request_timeout": 120,    # seconds to wait for the model's answer to start, then for each next piece
     "max_retries": 3,          # times a failed model request (busy, 5xx, no network) is tried again
     # Whether the model is sent the pictures it asks for (screenshots): "auto" learns it from the
-    # endpoint or the model's name (tabagent/sight.py), "yes" and "no" decide.
+    # endpoint or the model's name (tabagent/vision.py), "yes" and "no" decide.
     "model_sees_images": "auto",
     # Which tools each request lists (tabagent/tool_set.py): "auto" the compact set for a small
     # context window, "full" every tool, "compact" the core reading and acting tools.
@@ -84,16 +85,16 @@ CONFIRMATION_DECISIONS = ("once", "turn", "site", "deny")
 PAGE_TOOL_REQUEST = ("name", "args", "tab_id", "expect_url")
 PAGE_TOOL_REPLY = ("ok", "result", "error", "tab_id", "url", "title")
 # The Python entry points the extension calls (app/json_entry_points.py), each declared once:
-# - takes: its arguments, in order; a name ending in _json is JSON text (python-link.js writes
+# - takes: its arguments, in order; a name ending in _json is JSON text (offscreen/python/worker-link.js writes
 #   it from a value), any other is a string;
 # - lends: what the caller lends it for as long as the call runs (LENT below), passed to Python
 #   by keyword; Python calls back only the methods LENT allows;
-# - answers: the keys of the JSON object it answers (python-link.js reads it), or None when it
+# - answers: the keys of the JSON object it answers (offscreen/python/worker-link.js reads it), or None when it
 #   answers a plain value;
-# - message: the message (extension/shared/messages.js MessageType) whose handler in the
+# - message: the message (extension/shared/protocol/messages.js MessageType) whose handler in the
 #   offscreen document calls it, and asked_by: who may send that message to the service worker
 #   ("user pages": the side panel and settings; "service worker": the service worker itself).
-# python-link.js and python-worker.js call them by these names and nothing else;
+# offscreen/python/worker-link.js and offscreen/python/worker.js call them by these names and nothing else;
 # tests/unit/test_entry_points.py fails when a function, a caller or this table differ.
 ENTRY_POINTS = {
     "run_turn_json": {"takes": ("request_json",), "lends": ("emit", "page", "browser_model", "sandbox_for"),
@@ -119,13 +120,13 @@ ENTRY_POINTS = {
                               "message": "checkMcpServer", "asked_by": "user pages"},
 }
 # What the extension lends Python during a call, and the only methods Python may call on each
-# (python-link.js refuses any other). emit is a function (the turn's events, as JSON text);
+# (offscreen/python/worker-link.js refuses any other). emit is a function (the turn's events, as JSON text);
 # sandbox_for is a function of an agent's name giving that agent's code sandbox.
 LENT = {
     "emit": (),
-    "page": ("call", "confirm", "ask"),                               # offscreen/page-bridge.js
-    "browser_model": ("availability", "seesImages", "stream", "abort"),  # offscreen/builtin-model.js
-    "sandbox_for": ("warm", "reset", "stop", "runJson"),              # offscreen/sandbox-host.js
+    "page": ("call", "confirm", "ask"),                               # offscreen/python/page-bridge.js
+    "browser_model": ("availability", "seesImages", "stream", "abort"),  # offscreen/python/builtin-model.js
+    "sandbox_for": ("warm", "reset", "stop", "runJson"),              # offscreen/code-sandboxes/sandbox-host.js
 }
 # The page tools' defaults that Python and the content scripts both apply, so that a user tool
 # gets the same answer from page.read_page() and page.call("read_page"). read_page's part size
@@ -195,8 +196,8 @@ SANDBOX = {
     "max_code_chars": 1_000_000,
     "max_text_chars": 16_000_000,  # tool arguments and results, outputs: a page fits, a runaway does not
 }
-# The messages that cross into and out of the sandbox's Python (sandbox_runtime.py), by type,
-# with exactly these fields besides `type` (extension/shared/sandbox-protocol.js checks them).
+# The messages that cross into and out of the sandbox's Python (in_sandbox/runtime.py), by type,
+# with exactly these fields besides `type` (extension/shared/protocol/sandbox-protocol.js checks them).
 SANDBOX_MESSAGES = {
     "run": ("run_id", "code", "tools", "max_output_chars", "memory_limit_bytes"),  # parent -> sandbox
     "tool-result": ("run_id", "call_id", "reply"),  # parent -> sandbox: reply is JSON text
@@ -248,6 +249,8 @@ def javascript_module() -> str:
         "",
         _constant("SETTINGS", SETTINGS, "The settings a turn receives, with their defaults."),
         _constant("SETTINGS_LIMITS", LIMITS, "Bounds of the numeric settings: [lowest, highest]."),
+        _constant("PROVIDERS", PROVIDERS, "The model providers offered, in order, with their presets (tabagent/providers.py)."),
+        _constant("Provider", {id: id for id in PROVIDERS}, "Each provider by its id: Provider.ollama, never \"ollama\"."),
         _constant("TURN_REQUEST", list(TURN_REQUEST), "One turn, JavaScript -> Python."),
         _constant("PAGE_TOOL_REQUEST", list(PAGE_TOOL_REQUEST), "One page-tool call, Python -> JavaScript."),
         _constant("PAGE_ACTIONS", list(PAGE_ACTIONS), "The page tools that act: a turn that did one may be saved as a workflow."),
