@@ -6,10 +6,10 @@
 // user is told what was left out of which conversation: in the import's notice, and above the
 // conversation's turns (record.importNotes, made here: a file's own notes never stay).
 
-import { t } from "../shared/i18n.js";
-import { memoryDisagreement } from "../shared/imported-memory.js";
-import { CONVERSATION_OVERRIDES } from "../shared/settings.js";
-import { inOneSpelling } from "../shared/settings-migration.js";
+import { t } from "../shared/ui/i18n.js";
+import { memoryDisagreement } from "../shared/import-checks/imported-memory.js";
+import { CONVERSATION_OVERRIDES } from "../shared/settings/settings.js";
+import { inOneSpelling } from "../shared/settings/settings-migration.js";
 
 // The words the panel labels each setting with (sidepanel.html, "This conversation").
 const OVERRIDE_LABELS = { system_prompt: "conversationInstructions", temperature: "temperature", max_output_tokens: "longestReply" };

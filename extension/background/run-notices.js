@@ -4,9 +4,9 @@
 // wrote is plain text here, every character that draws nothing written out.
 
 import { EventKind } from "../shared/wire.js";
-import { TurnStatus } from "../shared/conversation-schema.js";
-import { shownWithin } from "../shared/unseen-text.js";
-import { t } from "../shared/i18n.js";
+import { TurnStatus } from "../shared/import-checks/conversation-schema.js";
+import { shownWithin } from "../shared/import-checks/unseen-text.js";
+import { t } from "../shared/ui/i18n.js";
 
 const ICON = "extension/icons/icon-128.png";
 export const noticeId = (conversationId) => `run:${conversationId}`;

@@ -5,10 +5,10 @@
 // behalf. Its end is said in a notification (run-notices.js). What runs and waits is kept in
 // chrome.storage.session: the service worker may stop between a run's start and its end.
 
-import * as conversations from "../shared/conversations.js";
-import { TurnStatus } from "../shared/conversation-schema.js";
-import { runSiteRules, taskFor } from "../shared/schedules.js";
-import { loadSettings } from "../shared/settings.js";
+import * as conversations from "../shared/storage/conversations.js";
+import { TurnStatus } from "../shared/import-checks/conversation-schema.js";
+import { runSiteRules, taskFor } from "../shared/storage/schedules.js";
+import { loadSettings } from "../shared/settings/settings.js";
 import { closeRunTab, openRunTab } from "./run-tab.js";
 import { noticeRunEnded, noticeRunNotStarted } from "./run-notices.js";
 import { startTurn, stopTurn } from "./turn-records.js";
@@ -95,7 +95,7 @@ export function scheduledTurnFinished() {
   });
 }
 
-// The run asked the user something (offscreen/page-bridge.js says so for an unattended turn):
+// The run asked the user something (offscreen/python/page-bridge.js says so for an unattended turn):
 // nobody is there to answer, so it stops, and its notification says it needs them.
 export async function scheduledRunNeedsYou({ conversationId, question }) {
   const marked = await serially(async () => {

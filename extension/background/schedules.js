@@ -1,10 +1,10 @@
-// Schedules in storage and their alarms (the schema: shared/schedules.js). Only a person on the
+// Schedules in storage and their alarms (the schema: shared/storage/schedules.js). Only a person on the
 // settings page makes, changes or deletes one (service-worker.js takes these requests from
 // the extension's own pages only); an alarm then starts its run (scheduled-runs.js). Each
 // schedule has one alarm, set for the time it is due next and set again after it fires:
 // between runs nothing of TabAgent's is awake.
 
-import { SCHEDULES_KEY, MAX_SCHEDULES, alarmName, checkSchedule, nextRunAfter, scheduleIdOf } from "../shared/schedules.js";
+import { SCHEDULES_KEY, MAX_SCHEDULES, alarmName, checkSchedule, nextRunAfter, scheduleIdOf } from "../shared/storage/schedules.js";
 import { runWhenFree } from "./scheduled-runs.js";
 
 // A run that starts this much later than it was due was missed (the browser was closed).

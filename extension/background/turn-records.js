@@ -2,15 +2,16 @@
 // the service worker records it and keeps the conversation in storage up to date as the
 // offscreen document's event batches arrive.
 
-import * as conversations from "../shared/conversations.js";
-import { MessageType } from "../shared/messages.js";
-import { forPython, loadSettings, whatIsMissing, withOverrides } from "../shared/settings.js";
+import * as conversations from "../shared/storage/conversations.js";
+import { MessageType } from "../shared/protocol/messages.js";
+import { forPython, loadSettings, whatIsMissing, withOverrides } from "../shared/settings/settings.js";
 import { askOffscreen, offscreenDocumentExists } from "./offscreen-document.js";
-import { loadMcpServers, mcpForPython } from "../shared/mcp-servers.js";
+import { loadMcpServers, mcpForPython } from "../shared/settings/mcp-servers.js";
 import { Status } from "../shared/wire.js";
 import { userTab } from "./page-access.js";
 import { openOwnTab, ownTabOf, stillOpenTabOf } from "./own-tab.js";
-import { keepBackgroundWhile } from "../browser/background-lifetime.js";
+import { keepBackgroundWhile } from "../platform/chrome/background-lifetime.js";
+import { loadWorkflows, workflowCommand, workflowsForPython } from "../shared/storage/workflows.js";
 
 // What the user attached in the composer (sidepanel/attachments-view.js): tabs by id, each
 // with the address its chip showed (Python reads a tab only while it shows that site), and the
@@ -47,6 +48,7 @@ export async function startTurn({ conversationId, text, context, overrides, atta
   const missing = whatIsMissing(settings, apiKey);
   if (missing) throw new Error(missing);
   const title = conversations.titleFrom(unattended ? unattended.scheduled.name : context?.selection ? `${text} ${context.selection}` : text);
+  const saved = await savedWorkflows(text); // before the turn is recorded: "/name {bad json}" is said, not run
   const found = conversationId
     ? await conversations.loadConversation(conversationId)
     : await conversations.createConversation(title, unattended && { scheduled: unattended.scheduled });
@@ -63,12 +65,18 @@ export async function startTurn({ conversationId, text, context, overrides, atta
     const record = await conversations.addTurn(found.id, turn, { overrides, replacing });
     if (own) await ownTabOf(own.tabId, found.id, turnId);
     const mcp = await loadMcpServers();
-    await runInPython(record, turnId, { text, context, settings, apiKey, mcp, attached: attached.request, agentTab, unattended: Boolean(unattended) });
+    await runInPython(record, turnId, { text, context, settings, apiKey, mcp, attached: attached.request, saved, agentTab, unattended: Boolean(unattended) });
     keepBackgroundWhile(async () => (await liveTurnIds())?.size > 0); // Firefox would stop it mid-turn
   } finally {
     starting.delete(turnId);
   }
   return { conversationId: found.id, turnId };
+}
+
+// The user's saved workflows, the agent's tools in every turn; "/name ..." runs one without the model.
+async function savedWorkflows(text) {
+  const workflows = await loadWorkflows();
+  return { workflows: workflowsForPython(workflows), workflow: workflowCommand(text, workflows) };
 }
 
 // The tab the turn works on, chosen as it starts: a tab a page opens or brings to the front
@@ -89,7 +97,7 @@ async function turnTab(windowId, wanted, runTab = null) {
 
 // attached: the tabs and the selection the user attached to this message themselves; reading
 // them is what they asked for, so Python reads them with no question (attachments.py).
-function runInPython(record, turnId, { text, context, settings, apiKey, mcp, attached, agentTab, unattended }) {
+function runInPython(record, turnId, { text, context, settings, apiKey, mcp, attached, saved, agentTab, unattended }) {
   return askOffscreen({
     type: MessageType.runTurn,
     conversationId: record.id,
@@ -104,8 +112,9 @@ function runInPython(record, turnId, { text, context, settings, apiKey, mcp, att
     // The user's MCP servers and, apart, their headers: secrets, like the key.
     ...mcpForPython(mcp.servers, mcp.secrets),
     ...attached,
+    ...saved, // workflows, and the one "/name" runs (savedWorkflows)
     agentTab,
-    unattended, // nobody at the panel: a question stops the turn (offscreen/page-bridge.js)
+    unattended, // nobody at the panel: a question stops the turn (offscreen/python/page-bridge.js)
   });
 }
 

@@ -17,6 +17,7 @@ import { PageToolError, truncate, isVisible, describe, readArgs, arg } from "./c
 import * as locators from "./locators.js";
 import { coveredBy, inView, click, typeText, choose, choicesOf, matchOption, optionText, isCheckable, isChecked, parseKeys, pressKey, hover, outcome, currentText } from "./gestures.js";
 import * as hoverStyles from "./hover-styles.js";
+import { placeOf } from "./places.js";
 
 export const tools = {};
 
@@ -147,7 +148,7 @@ function position() {
 // What describe_action returns, and what each action returns along with its outcome.
 function describePlan(name, plan) {
   const out = { action: name, summary: plan.summary, page_url: location.href };
-  if (plan.el) out.element = { locator: locators.locatorFor(plan.el), ...describe(plan.el) };
+  if (plan.el) out.element = { locator: locators.locatorFor(plan.el), ...describe(plan.el), place: placeOf(plan.el) };
   if (plan.text != null) out.text = plan.text;
   if (plan.url) out.url = plan.url;
   return out;

@@ -1,14 +1,14 @@
-// Settings' Schedules section: make, edit, turn off and delete schedules (shared/schedules.js).
+// Settings' Schedules section: make, edit, turn off and delete schedules (shared/storage/schedules.js).
 // What a schedule may do (the page it opens, the sites where it acts without asking, and that
 // anything else stops it as needing you) is written out under the form as it is made or edited,
 // and in each schedule of the list. The service worker checks and stores what is saved here.
 
-import { MessageType } from "../shared/messages.js";
-import { askBackground } from "../shared/runtime.js";
-import { SCHEDULES_KEY } from "../shared/schedules.js";
-import { t } from "../shared/i18n.js";
-import { h } from "../shared/dom.js";
-import { shownWithin } from "../shared/unseen-text.js";
+import { MessageType } from "../shared/protocol/messages.js";
+import { askBackground } from "../shared/protocol/runtime.js";
+import { SCHEDULES_KEY } from "../shared/storage/schedules.js";
+import { t } from "../shared/ui/i18n.js";
+import { h } from "../shared/ui/dom.js";
+import { shownWithin } from "../shared/import-checks/unseen-text.js";
 
 const $ = (id) => document.getElementById(id);
 let schedules = {};

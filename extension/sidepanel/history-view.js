@@ -1,13 +1,13 @@
 // Past conversations: newest first, searchable by title and text; open, rename, export,
 // delete each one; export all, import a JSON export.
 
-import { listConversations, loadAllConversations, loadConversation } from "../shared/conversations.js";
+import { listConversations, loadAllConversations, loadConversation } from "../shared/storage/conversations.js";
 import { EventKind } from "../shared/wire.js";
-import { download, toJson, toMarkdown } from "../shared/export.js";
-import { MessageType } from "../shared/messages.js";
-import { askBackground } from "../shared/runtime.js";
-import { h } from "../shared/dom.js";
-import { t } from "../shared/i18n.js";
+import { download, toJson, toMarkdown } from "../shared/storage/export.js";
+import { MessageType } from "../shared/protocol/messages.js";
+import { askBackground } from "../shared/protocol/runtime.js";
+import { h } from "../shared/ui/dom.js";
+import { t } from "../shared/ui/i18n.js";
 
 // Records stored before imports were checked may have any shape: one that does not fit is
 // searched for what it has, never allowed to break the search for the others.

@@ -1,9 +1,9 @@
 // A turn's trace: exactly what was sent to the model and what came back at each step
 // (messages, tool schemas, raw replies, token usage, timings), copyable as JSON.
 
-import { h } from "../shared/dom.js";
+import { h } from "../shared/ui/dom.js";
 import { EventKind } from "../shared/wire.js";
-import { t } from "../shared/i18n.js";
+import { t } from "../shared/ui/i18n.js";
 
 function pretty(text) {
   try {

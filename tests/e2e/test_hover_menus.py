@@ -13,9 +13,10 @@ from tests.helpers.page_server import PageServer
 
 from .chat import configure, send, wait_for_status
 from .page_tabs import page_content
-from .test_page_actions import answer, call, question, told
-from .test_multi_page import locators
-from .test_page_tools import OWN_PAGES, site, tabs  # noqa: F401  (fixtures: a panel beside a page tab, the pages)
+from tests.helpers.questions import answer, question
+from tests.helpers.tool_calls import call, told
+from tests.helpers.locators import locators
+from tests.helpers.pages import OWN_PAGES
 
 pytestmark = pytest.mark.e2e
 

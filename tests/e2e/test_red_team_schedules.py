@@ -13,8 +13,8 @@ import pytest
 from selenium.webdriver.common.by import By
 
 from .chat import ask_background
-from .test_history import show_history
-from .test_import import EXPORT_FORMAT, downloads, exported_conversation, import_and_continue  # noqa: F401 (a fixture)
+from tests.helpers.exports import exported_conversation, import_and_continue
+from tests.helpers.history import EXPORT_FORMAT, show_history
 
 pytestmark = pytest.mark.e2e
 
@@ -32,7 +32,7 @@ def alarms(panel):
     return panel.driver.execute_async_script("const done = arguments[0]; chrome.alarms.getAll().then(done);")
 
 
-def test_an_imported_file_cannot_make_or_edit_a_schedule_nor_pass_for_a_scheduled_run(panel, model, downloads, tmp_path):  # noqa: F811
+def test_an_imported_file_cannot_make_or_edit_a_schedule_nor_pass_for_a_scheduled_run(panel, model, downloads, tmp_path):
     own = ask_background(panel, "save-schedule", schedule={"id": "nightly", "name": "Morning news", "enabled": True,
                                                           "what": {"kind": "prompt", "text": "Headlines?"},
                                                           "when": {"kind": "daily", "time": "08:00"}})["schedule"]

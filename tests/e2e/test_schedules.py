@@ -21,7 +21,7 @@ from tests.helpers.model_server import Reply
 from tests.helpers.recording_site import Site
 
 from .chat import ask_background, configure, wait
-from .test_history import show_history
+from tests.helpers.history import show_history
 
 pytestmark = pytest.mark.e2e
 
@@ -40,7 +40,7 @@ def call(name, **arguments):
 
 
 @pytest.fixture(scope="module")
-def site():
+def news_site():
     served = Site("127.0.0.1", {"/news": html(NEWS), "/mine": html(MINE)})
     yield served
     served.stop()
@@ -111,7 +111,8 @@ class Scheduling:
 
 
 @pytest.fixture
-def scheduling(browser, model, site):
+def scheduling(browser, model, news_site):
+    site = news_site
     model.reset()
     site.requests.clear()
     scheduling = Scheduling(browser, model, site)
@@ -128,7 +129,8 @@ def finished(scheduling, count=1):
     return len(runs) >= count and all(run["turns"][-1]["status"] != "running" for run in runs) and runs
 
 
-def test_a_schedule_made_in_settings_runs_on_its_alarm_in_a_background_tab_of_its_own(scheduling, model, site, browser):
+def test_a_schedule_made_in_settings_runs_on_its_alarm_in_a_background_tab_of_its_own(scheduling, model, news_site, browser):
+    site = news_site
     driver = browser.driver
     driver.switch_to.window(scheduling.settings)
     driver.refresh()
@@ -174,7 +176,8 @@ def test_a_schedule_made_in_settings_runs_on_its_alarm_in_a_background_tab_of_it
     browser.screenshot("schedules-history")
 
 
-def test_a_schedule_never_overlaps_itself_and_at_most_two_run_at_once(scheduling, model, site):
+def test_a_schedule_never_overlaps_itself_and_at_most_two_run_at_once(scheduling, model, news_site):
+    site = news_site
     release = threading.Event()
     model.script(*[Reply(text=f"Answer {n}.", pause=release) for n in range(3)])
     ids = [scheduling.save(name=f"Watch {n}", what={"kind": "prompt", "text": f"Look {n}"}, when={"kind": "every", "minutes": 30},
@@ -194,7 +197,8 @@ def test_a_schedule_never_overlaps_itself_and_at_most_two_run_at_once(scheduling
     assert len(scheduling.notices()) == 3
 
 
-def test_a_run_missed_while_the_browser_was_closed_runs_once_at_start_and_says_so(scheduling, model, site, browser):
+def test_a_run_missed_while_the_browser_was_closed_runs_once_at_start_and_says_so(scheduling, model, news_site, browser):
+    site = news_site
     saved = scheduling.save(name="Daily kettles", what={"kind": "prompt", "text": "Kettles?"}, when={"kind": "every", "minutes": 60},
                             url=site.url("/news"))
     due = saved["dueAt"] - 3 * 3_600_000  # it was due three hours ago, and twice since, while the browser was closed
@@ -213,7 +217,8 @@ def test_a_run_missed_while_the_browser_was_closed_runs_once_at_start_and_says_s
     assert alarm["scheduledTime"] == stored["dueAt"]  # set again for its next time
 
 
-def test_a_question_nobody_can_answer_stops_the_run_as_needing_you(scheduling, model, site):
+def test_a_question_nobody_can_answer_stops_the_run_as_needing_you(scheduling, model, news_site):
+    site = news_site
     saved = scheduling.save(name="Buy a kettle", what={"kind": "prompt", "text": "Buy a kettle"}, when={"kind": "daily", "time": "08:00"},
                             url=site.url("/news"))  # no sites: every action asks
     model.script(call("click", locator="#buy"), Reply(text="Bought it."))
@@ -228,7 +233,8 @@ def test_a_question_nobody_can_answer_stops_the_run_as_needing_you(scheduling, m
     assert len(model.requests) == 1
 
 
-def test_a_schedules_own_sites_let_it_act_there_without_asking(scheduling, model, site):
+def test_a_schedules_own_sites_let_it_act_there_without_asking(scheduling, model, news_site):
+    site = news_site
     saved = scheduling.save(name="Buy a kettle", what={"kind": "prompt", "text": "Buy a kettle"}, when={"kind": "daily", "time": "08:00"},
                             url=site.url("/news"), sites=["127.0.0.1"])
     model.script(call("click", locator="#buy"), Reply(text="Bought it."))

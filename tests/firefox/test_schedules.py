@@ -7,23 +7,13 @@ that keeps none for getAll to list: the notification itself is checked in Chromi
 from __future__ import annotations
 
 import time
-from pathlib import Path
 
-import pytest
 
 from tests.helpers.model_server import Reply
-from tests.helpers.page_server import PageServer
 
 from .sidebar import ask_background, configure, open_chat
 
-PAGES = Path(__file__).resolve().parents[1] / "e2e" / "pages"
-CONVERSATIONS = "import(browser.runtime.getURL('extension/shared/conversations.js'))"
-
-
-@pytest.fixture(scope="module")
-def site():
-    with PageServer(PAGES) as server:
-        yield server
+CONVERSATIONS = "import(browser.runtime.getURL('extension/shared/storage/conversations.js'))"
 
 
 def active_tab(firefox, chat):

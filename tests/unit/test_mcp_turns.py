@@ -1,4 +1,4 @@
-"""MCP servers in a turn (tabagent.app.turn_request with a real MCP server): their tools join the
+"""MCP servers in a turn (tabagent.app.turns with a real MCP server): their tools join the
 agent's, each call asked of the user as its policy says, a changed definition asked again,
 unreachable servers and crowded context windows told, and the connections closed after."""
 
@@ -11,7 +11,7 @@ from tabagent.app.mcp_servers import ServerConnections, servers_from_wire
 from tabagent.app.mcp_settings import check_server, listed_prompts, prompt_text
 from tabagent.unseen import hides_text
 from tests.helpers.hostile_mcp import HostileMCP
-from tabagent.app.turn_request import Turns
+from tabagent.app.turns import Turns
 from tests.helpers.mcp_server import MCPTestServer
 
 pytestmark = pytest.mark.timeout(60)

@@ -15,7 +15,7 @@ from tabagent.app.page_bridge import JsonBridge
 from tabagent.app.untrusted_content import FORGED_TAG, UNTRUSTED_NOTE, untrusted
 from tabagent.app.page_tools import CHOOSING_THE_TAB, READING, SEEING, page_tools
 from tabagent.app.json_entry_points import call_tool_json
-from tabagent.app.turn_request import Turns
+from tabagent.app.turns import Turns
 
 CONTENT = Path(__file__).resolve().parents[2] / "extension" / "content"
 URL = "http://127.0.0.1/page.html"

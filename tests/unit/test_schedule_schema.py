@@ -1,4 +1,4 @@
-"""What a schedule may be and when it runs next (extension/shared/schedules.js), run by Node: a
+"""What a schedule may be and when it runs next (extension/shared/storage/schedules.js), run by Node: a
 schedule that does not fit is refused in words, fields it may not set are dropped, and the next
 time of each kind is right, across midnight too."""
 
@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-MODULE = ROOT / "extension" / "shared" / "schedules.js"
+MODULE = ROOT / "extension" / "shared" / "storage" / "schedules.js"
 
 # Reads [[function name, ...args], ...] from stdin and answers each with its value or error.
 RUN = f"""
