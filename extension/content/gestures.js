@@ -118,18 +118,26 @@ function moveFocus(from, step) {
 
 function hover(el) {
   inView(el);
+  pointerArrives(el, centreOf(el));
+}
+
+const centreOf = (el) => {
   const rect = el.getBoundingClientRect();
-  const at = { bubbles: true, cancelable: true, composed: true, clientX: rect.left + rect.width / 2, clientY: rect.top + rect.height / 2 };
-  el.dispatchEvent(new PointerEvent("pointerover", { ...at, pointerType: "mouse" }));
+  return { bubbles: true, cancelable: true, composed: true, clientX: rect.left + rect.width / 2, clientY: rect.top + rect.height / 2 };
+};
+
+// The pointer comes to rest over the centre of `el`, as a person's mouse does before a press:
+// over, enter (the element and each box around it: menus listen there), then a move.
+function pointerArrives(el, at) {
+  el.dispatchEvent(new PointerEvent("pointerover", { ...at, pointerType: "mouse", isPrimary: true }));
   el.dispatchEvent(new MouseEvent("mouseover", at));
-  // A pointer that arrives enters the element and each box around it: menus listen there.
   const entered = [];
   for (let node = el; node && node.nodeType === 1; node = node.parentElement ?? node.getRootNode().host) entered.unshift(node);
   for (const node of entered) {
-    node.dispatchEvent(new PointerEvent("pointerenter", { ...at, bubbles: false, pointerType: "mouse" }));
+    node.dispatchEvent(new PointerEvent("pointerenter", { ...at, bubbles: false, pointerType: "mouse", isPrimary: true }));
     node.dispatchEvent(new MouseEvent("mouseenter", { ...at, bubbles: false }));
   }
-  el.dispatchEvent(new PointerEvent("pointermove", { ...at, pointerType: "mouse" }));
+  el.dispatchEvent(new PointerEvent("pointermove", { ...at, pointerType: "mouse", isPrimary: true }));
   el.dispatchEvent(new MouseEvent("mousemove", at));
 }
 
@@ -161,9 +169,10 @@ function inView(el) {
 
 function click(el) {
   inView(el);
-  const rect = el.getBoundingClientRect();
-  const at = { bubbles: true, cancelable: true, composed: true, button: 0, clientX: rect.left + rect.width / 2, clientY: rect.top + rect.height / 2 };
-  // Pages that act on mousedown (menus, custom buttons) need the whole press, not just "click".
+  const at = { ...centreOf(el), button: 0 };
+  // The pointer first moves onto the element (menus that choose on hover choose it), then the
+  // whole press: pages that act on mousedown (menus, custom buttons) need it, not just "click".
+  pointerArrives(el, at);
   el.dispatchEvent(new PointerEvent("pointerdown", { ...at, pointerType: "mouse", isPrimary: true }));
   el.dispatchEvent(new MouseEvent("mousedown", at));
   el.focus?.({ preventScroll: true });
