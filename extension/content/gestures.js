@@ -223,11 +223,27 @@ function typeText(el, text, clear, submit) {
     el.textContent = wanted;
     el.dispatchEvent(new InputEvent("input", { bubbles: true, inputType: "insertText", data: text }));
   }
-  if (!submit) return;
+  if (submit) submitFrom(el);
+}
+
+// A date, time, number, slider or colour takes its value whole, as its picker gives it: set
+// through the prototype's setter (frameworks such as React then see it as the user's), then the
+// input and change events a picker sends.
+function setValue(el, value, submit) {
+  inView(el);
+  focusOn(el);
+  Object.getOwnPropertyDescriptor(Object.getPrototypeOf(el), "value").set.call(el, value);
+  el.dispatchEvent(new Event("input", { bubbles: true, composed: true }));
+  el.dispatchEvent(new Event("change", { bubbles: true }));
+  if (submit) submitFrom(el);
+  return outcome(el);
+}
+
+function submitFrom(el) {
   const form = el.form || el.closest("form");
   if (form) form.requestSubmit();
   else for (const type of ["keydown", "keypress", "keyup"]) el.dispatchEvent(new KeyboardEvent(type, { bubbles: true, cancelable: true, key: "Enter", code: "Enter", keyCode: 13, which: 13 }));
 }
 
 export { coveredBy, inView, click, typeText, choose, choicesOf, matchOption, optionText, isCheckable, isChecked,
-  parseKeys, pressKey, hover, outcome, currentText };
+  parseKeys, pressKey, hover, outcome, currentText, setValue };
