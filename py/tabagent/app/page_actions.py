@@ -162,7 +162,8 @@ class PageActor:
 
     async def type_text(self, locator: str, text: str, clear: bool = True,
                         submit: bool = False) -> str:
-        """Types into a text field or editable area of the page, once the user allows it.
+        """Types into a text field or editable area, or sets the value of a date, time, number,
+        range or color input (its own format), once the user allows it.
 
         Args:
             locator: the field (locator or CSS selector).
