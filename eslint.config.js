@@ -62,12 +62,12 @@ export default [
     languageOptions: { sourceType: "module", globals: extension },
   },
   {
-    // Injected before the content scripts' bundle as a file of its own (extension/firefox/content-world.js).
-    files: ["extension/firefox/no-storage-in-pages.js"],
+    // Injected before the content scripts' bundle as a file of its own (extension/platform/firefox/first-in-pages.js).
+    files: ["extension/platform/firefox/no-storage-in-pages.js"],
     languageOptions: { sourceType: "script" },
   },
   {
-    files: ["extension/sandbox/worker.js", "extension/sidepanel/math-worker.js", "extension/offscreen/python-worker.js"],
+    files: ["extension/sandbox/worker.js", "extension/sidepanel/math-worker.js", "extension/offscreen/python/worker.js"],
     languageOptions: { globals: { ...extension, ...globals.worker } },
   },
   {

@@ -39,6 +39,7 @@ BENCHMARKS = {
     "miniwob": [sys.executable, "bench/bench_miniwob.py"],
     "browsers": [sys.executable, "bench/bench_browsers.py"],
     "windows": [sys.executable, "bench/bench_windows.py"],
+    "workflows": [sys.executable, "bench/bench_workflows.py"],
 }
 
 

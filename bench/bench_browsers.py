@@ -43,7 +43,7 @@ SANDBOX_RUNS = 20
 # SandboxHost, imported in an extension page: its start from the snapshot, warm-up runs, then
 # each `print(1)` from run() to its result (ms).
 SANDBOX_ROUND_TRIPS = """(async () => {
-  const { SandboxHost } = await import(chrome.runtime.getURL("extension/offscreen/sandbox-host.js"));
+  const { SandboxHost } = await import(chrome.runtime.getURL("extension/offscreen/code-sandboxes/sandbox-host.js"));
   const sandbox = new SandboxHost();
   try {
     await sandbox.prepare();

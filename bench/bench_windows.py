@@ -25,7 +25,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "py")]
 
-from tabagent.app.turn_request import Turns  # noqa: E402
+from tabagent.app.turns import Turns  # noqa: E402
 from tabagent.app.user_tools import load_user_tools  # noqa: E402
 from tabagent.testing import ScriptedModel  # noqa: E402
 from tabagent.tokens import count_messages  # noqa: E402

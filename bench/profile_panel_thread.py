@@ -4,7 +4,7 @@ offscreen document), over bench_panel.py's 2,000-token answer with code.
 
 Prints the functions with the most self time, then the sums that say who took the thread:
 Pyodide's WebAssembly (the agent's Python, if it runs on that thread) and the offscreen
-document's own scripts. Python in its worker (extension/offscreen/python-worker.js) shows as
+document's own scripts. Python in its worker (extension/offscreen/python/worker.js) shows as
 0 ms of WebAssembly here.
 
     python bench/profile_panel_thread.py [--top 20]

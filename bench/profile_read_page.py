@@ -75,7 +75,7 @@ def lines(profile):
     return by_line
 
 
-# The steps of one reading, by the function that runs each (main-content-*.js, frames.js, sight.js,
+# The steps of one reading, by the function that runs each (main-content-*.js, frames.js, visibility.js,
 # html-to-markdown.js and the vendored libraries); a sample belongs to the innermost one.
 STEPS = {
     "visibleCopy": "copy of the page: clone, hidden elements out",

@@ -2,10 +2,11 @@
 """Stage one unpacked extension per browser, from the one source tree (after build.py).
 
 dist/chrome/ and dist/firefox/ each hold the manifest for that browser (scripts/manifests.py),
-_locales/ and extension/. Browser differences live in small modules, one per concern:
-extension/browser/ holds Chrome's (what the repository root loads unpacked), and
-extension/firefox/ holds Firefox's, which are dist/firefox/extension/browser/ (Chrome's
-side-panel code is not in Firefox's package at all).
+_locales/ and extension/. Browser differences live in small modules, one per concern, a
+folder per browser: extension/platform/chrome/ and extension/platform/firefox/, with the same
+names and exports. The source imports Chrome's (the repository root is what Chrome loads
+unpacked); each package holds its own browser's folder only, and Firefox's package has those
+imports pointed at platform/firefox/ (Chrome's side-panel code is not in it at all).
 `make build` zips each folder; the e2e tests load dist/firefox/ into Firefox. Given a folder
 (`browser_builds.py FOLDER`), it stages there instead: tests/build does, so that it never
 writes into the tree other tests read.
@@ -14,8 +15,10 @@ writes into the tree other tests read.
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -24,24 +27,43 @@ from manifests import chrome_manifest, firefox_manifest  # noqa: E402
 ROOT = Path(__file__).resolve().parent.parent
 DIST = ROOT / "dist"
 EXTENSION = ROOT / "extension"
-BROWSER_MODULES = EXTENSION / "browser"  # Chrome's modules, one per concern
-FIREFOX_MODULES = EXTENSION / "firefox"  # Firefox's, with the same names and exports
+PLATFORM = EXTENSION / "platform"  # a folder per browser: its module for each concern
 SHARED_FOLDERS = ("_locales", "extension")
+# An import of Chrome's module for a concern, as the source writes it: "../platform/chrome/x.js".
+CHROMES_MODULE = re.compile(r"""(["'`](?:\.\./)+platform/)chrome/""")
 
 
-def _copy_tree(source: Path, target: Path, skip: set[Path]) -> set[Path]:
-    """Copies what changed (by size and time), returns every file the target should hold."""
+def importing_from(browser: str) -> Callable[[bytes], bytes] | None:
+    """What staging does to a script for `browser`: Firefox's imports its own modules."""
+    if browser == "chrome":
+        return None
+    return lambda script: CHROMES_MODULE.sub(rf"\g<1>{browser}/", script.decode()).encode()
+
+
+def _copy_tree(source: Path, target: Path, skip: set[Path], rewrite: Callable[[bytes], bytes] | None) -> set[Path]:
+    """Copies what changed (by size and time; scripts through `rewrite`, by content), returns
+    every file the target should hold."""
     kept = set()
     for path in sorted(source.rglob("*")):
         if path.is_dir() or any(path.is_relative_to(s) for s in skip) or "__pycache__" in path.parts:
             continue
         copied = target / path.relative_to(source)
         kept.add(copied)
+        if rewrite and path.suffix == ".js" and not path.is_relative_to(EXTENSION / "vendor"):
+            _write_if_changed(copied, rewrite(path.read_bytes()))
+            continue
         if copied.exists() and copied.stat().st_size == path.stat().st_size and copied.stat().st_mtime >= path.stat().st_mtime:
             continue
         copied.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(path, copied)
     return kept
+
+
+def _write_if_changed(target: Path, data: bytes) -> None:
+    if target.exists() and target.read_bytes() == data:
+        return
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_bytes(data)
 
 
 def _remove_others(folder: Path, kept: set[Path]) -> None:
@@ -55,11 +77,9 @@ def _remove_others(folder: Path, kept: set[Path]) -> None:
 def stage(browser: str, manifest: dict, dist: Path = DIST) -> Path:
     folder = dist / browser
     kept = {folder / "manifest.json"}
-    modules = BROWSER_MODULES if browser == "chrome" else FIREFOX_MODULES
-    left_out = {FIREFOX_MODULES, BROWSER_MODULES}
+    others = {path for path in PLATFORM.iterdir() if path.name != browser}
     for name in SHARED_FOLDERS:
-        kept |= _copy_tree(ROOT / name, folder / name, skip=left_out)
-    kept |= _copy_tree(modules, folder / "extension" / "browser", skip=set())
+        kept |= _copy_tree(ROOT / name, folder / name, skip=others, rewrite=importing_from(browser))
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "manifest.json").write_text(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n")
     _remove_others(folder, kept)

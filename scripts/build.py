@@ -38,7 +38,7 @@ PACKAGE = ROOT / "py" / "tabagent"
 USER_TOOLS = ROOT / "py" / "user_tools"
 # The wire contract, declared in Python and mirrored for JavaScript by this build (committed,
 # so that the unbuilt tree reads true; tests/unit/test_wire.py fails when it drifts).
-PYTHON_SETUP = ROOT / "extension" / "shared" / "python-setup.js"
+PYTHON_SETUP = ROOT / "extension" / "shared" / "python" / "interpreter-setup.js"
 WIRE_JS = ROOT / "extension" / "shared" / "wire.js"
 # The content scripts: one entry module, one bundled file per injection (page-tool-relay.js).
 CONTENT_ENTRY = ROOT / "extension" / "content" / "injected.js"
@@ -253,7 +253,7 @@ def main() -> None:
     archive = pack_package()
     info = {
         "pyodideVersion": pyodide_package["version"],
-        # The snapshot holds what python-setup.js imports too: a change there makes a new one.
+        # The snapshot holds what interpreter-setup.js imports too: a change there makes a new one.
         "packageHash": hashlib.sha256(archive + PYTHON_SETUP.read_bytes()).hexdigest()[:16],
         "packageFiles": len(package_files()),
     }

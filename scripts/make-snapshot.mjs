@@ -8,7 +8,7 @@
 
 import { readFileSync, writeFileSync } from "node:fs";
 import { loadPyodide } from "pyodide";
-import { WARM_IMPORTS, PACKAGE_DIR } from "../extension/shared/python-setup.js";
+import { WARM_IMPORTS, PACKAGE_DIR } from "../extension/shared/python/interpreter-setup.js";
 
 const [zipPath, outPath, key] = process.argv.slice(2);
 if (!zipPath || !outPath || !key) {

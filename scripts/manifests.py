@@ -16,9 +16,9 @@ CHROME_ONLY_KEYS = ("side_panel", "sandbox", "minimum_chrome_version")
 FIREFOX_ONLY_KEYS = ("sidebar_action",)
 CHROME_ONLY_PERMISSIONS = ("sidePanel", "offscreen")
 # Firefox's PDF viewer keeps extension scripts out: the event page sees which tabs a PDF arrived
-# in (extension/firefox/pdf-viewer.js) before it downloads one with the site's cookies.
+# in (extension/platform/firefox/pdf-viewer.js) before it downloads one with the site's cookies.
 FIREFOX_ONLY_PERMISSIONS = ("webRequest",)
-# Chrome's own shortcut toggles the side panel through code (browser/side-panel-shortcut.js);
+# Chrome's own shortcut toggles the side panel through code (platform/chrome/side-panel-shortcut.js);
 # Firefox toggles its sidebar itself on this reserved command, from the key press.
 CHROME_PANEL_COMMAND = "toggle-panel"
 FIREFOX_PANEL_COMMAND = "_execute_sidebar_action"
@@ -26,14 +26,14 @@ FIREFOX_PANEL_COMMAND = "_execute_sidebar_action"
 # (an opaque origin), and Firefox lets an opaque origin load an extension file only when it is
 # web accessible to every origin. So these, and only these, are: the scripts the sandbox page and
 # its worker run (not its page, nor any other file). They are TabAgent's own code and
-# Pyodide's, with nothing secret in them (extension/firefox/code-sandbox.js).
+# Pyodide's, with nothing secret in them (extension/platform/firefox/code-sandbox.js).
 FIREFOX_SANDBOX_SCRIPTS = (
     "extension/sandbox/sandbox.js",
     "extension/sandbox/worker.js",
     "extension/sandbox/no-way-out.js",
-    "extension/shared/sandbox-protocol.js",
+    "extension/shared/protocol/sandbox-protocol.js",
     "extension/shared/wire.js",
-    "extension/shared/python-setup.js",
+    "extension/shared/python/interpreter-setup.js",
     "extension/vendor/pyodide/pyodide.mjs",
     "extension/vendor/pyodide/pyodide.asm.mjs",
 )

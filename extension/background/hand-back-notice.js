@@ -2,9 +2,9 @@
 // TabAgent panel is open, a notification says the agent needs them. Its text is the agent's
 // question, plain text in the browser's own notification, with what draws nothing written out.
 
-import { panelIsOpen } from "../browser/panel.js";
-import { t } from "../shared/i18n.js";
-import { shown } from "../shared/unseen-text.js";
+import { panelIsOpen } from "../platform/chrome/panel.js";
+import { t } from "../shared/ui/i18n.js";
+import { shown } from "../shared/import-checks/unseen-text.js";
 import { EventKind } from "../shared/wire.js";
 
 const ICON = chrome.runtime.getURL("extension/icons/icon-128.png");

@@ -6,10 +6,10 @@
 // user is told what was left out of which conversation: in the import's notice, and above the
 // conversation's turns (record.importNotes, made here: a file's own notes never stay).
 
-import { t } from "../shared/i18n.js";
-import { memoryDisagreement } from "../shared/imported-memory.js";
-import { CONVERSATION_OVERRIDES } from "../shared/settings.js";
-import { inOneSpelling } from "../shared/settings-migration.js";
+import { t } from "../shared/ui/i18n.js";
+import { memoryDisagreement } from "../shared/import-checks/imported-memory.js";
+import { CONVERSATION_OVERRIDES } from "../shared/settings/settings.js";
+import { inOneSpelling } from "../shared/settings/settings-migration.js";
 
 // The words the panel labels each setting with (sidepanel.html, "This conversation").
 const OVERRIDE_LABELS = { system_prompt: "conversationInstructions", temperature: "temperature", max_output_tokens: "longestReply" };
@@ -38,6 +38,16 @@ function withoutOverrides(record, notes) {
   return { ...record, overrides: {} };
 }
 
+// A file cannot say TabAgent ran it on a schedule: only a run of the user's own schedule is
+// marked so (background/scheduled-runs.js). Schedules themselves are never imported.
+function withoutScheduleMark(record, notes) {
+  if (record.scheduled === undefined) return record;
+  notes.push(t("importScheduledLeftOut", titleOf(record)));
+  const kept = { ...record };
+  delete kept.scheduled;
+  return kept;
+}
+
 function withNotes(record, notes) {
   const kept = { ...record };
   delete kept.importNotes; // a file's own would speak in TabAgent's name
@@ -51,7 +61,7 @@ export function onlyWhatIsShown(records) {
   const safe = records.map((record) => {
     const own = [];
     const reason = memoryDisagreement(record);
-    const kept = withoutOverrides(reason ? withoutMemory(record, reason, own) : record, own);
+    const kept = withoutScheduleMark(withoutOverrides(reason ? withoutMemory(record, reason, own) : record, own), own);
     notes.push(...own);
     return withNotes(kept, own);
   });

@@ -3,9 +3,9 @@
 // last message applies them. The parts wait here, in memory: if the worker stops meanwhile
 // they are gone and the import says so, having stored nothing.
 
-import { checkConversations } from "../shared/conversation-schema.js";
-import { importConversations } from "../shared/conversations.js";
-import { fromJson } from "../shared/export.js";
+import { checkConversations } from "../shared/import-checks/conversation-schema.js";
+import { importConversations } from "../shared/storage/conversations.js";
+import { fromJson } from "../shared/storage/export.js";
 import { onlyWhatIsShown } from "./imported-records.js";
 
 const partsOf = new Map(); // import id -> the file's text so far, in parts

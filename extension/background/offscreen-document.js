@@ -4,9 +4,9 @@
 // arrive while it is under way, and never closes the document while a message to it is on
 // its way: a message asked for during a close waits for it, then starts Python again.
 
-import { Target, MessageType } from "../shared/messages.js";
-import { loadSettings } from "../shared/settings.js";
-import { closePythonPage, createPythonPage, pythonPageExists } from "../browser/python-host.js";
+import { Target, MessageType } from "../shared/protocol/messages.js";
+import { loadSettings } from "../shared/settings/settings.js";
+import { closePythonPage, createPythonPage, pythonPageExists } from "../platform/chrome/python-page.js";
 
 let creating = null;
 let closing = null;

@@ -7,9 +7,9 @@
 // the offscreen document (pdfHere), a PDF tab is { ok: true, pdf: { url, name, args } }: it
 // reads the PDF itself rather than being asked to by a second message from here.
 
-import { FIRST_IN_EVERY_PAGE } from "../browser/content-world.js";
-import { keptOutInWords, refusedByPdfViewer } from "../browser/pdf-viewer.js";
-import { MessageType } from "../shared/messages.js";
+import { FIRST_IN_EVERY_PAGE } from "../platform/chrome/first-in-pages.js";
+import { keptOutInWords, refusedByPdfViewer } from "../platform/chrome/pdf-viewer.js";
+import { MessageType } from "../shared/protocol/messages.js";
 import { PAGE_TOOL_DEFAULTS } from "../shared/wire.js";
 import { askOffscreen } from "./offscreen-document.js";
 import { PageUnavailable, agentTab, settled, tabById, whyUnreadable } from "./page-access.js";
@@ -145,7 +145,7 @@ async function run(tab, name, args, pdfHere = false) {
   // plan_id: the action the user confirmed, as describe_action held it in the page.
   const { plan_id: planId = null, ...toolArgs } = args ?? {};
   if ((await ensureTools(tab)) === PDF) {
-    // The offscreen document downloads the PDF and reads it with pdf.js (offscreen/pdf-reader.js).
+    // The offscreen document downloads the PDF and reads it with pdf.js (offscreen/pdf/pdf-reader.js).
     const pdf = { url: tab.url, name: name === "describe_action" ? toolArgs?.name : name, args: toolArgs };
     return pdfHere ? { ok: true, pdf } : askOffscreen({ type: MessageType.pdfTool, ...pdf });
   }

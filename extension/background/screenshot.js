@@ -3,7 +3,7 @@
 // a window, so another tab is refused in words rather than brought to the front. The content
 // script says where the element to crop to and the controls to label are (screenshot-layout.js);
 // the offscreen document then crops, labels and sizes the picture for the model on its way to
-// Python (shared/screenshot-canvas.js).
+// Python (shared/pictures/screenshot-canvas.js).
 //
 // Which tab may be pictured is Python's to decide (page_tools.py: the user's tab, or one they
 // allowed or attached); here the tab must still be the one shown when the picture is taken,

@@ -4,25 +4,28 @@
 // it when idle, hands turns to it and writes conversations to storage as their events arrive.
 // Chrome may stop this worker whenever it is idle, so it keeps nothing that is not in storage.
 
-import * as conversations from "../shared/conversations.js";
-import { Broadcast, MessageType, Target } from "../shared/messages.js";
-import { isOffscreenDocument, isUserPage } from "../shared/senders.js";
-import { storeSettings } from "../shared/settings.js";
-import { migrateStoredSettings } from "../shared/settings-migration.js";
+import * as conversations from "../shared/storage/conversations.js";
+import { Broadcast, MessageType, Target } from "../shared/protocol/messages.js";
+import { isOffscreenDocument, isUserPage } from "../shared/protocol/senders.js";
+import { storeSettings } from "../shared/settings/settings.js";
+import { migrateStoredSettings } from "../shared/settings/settings-migration.js";
 import { readSelection } from "./attachments.js";
 import { screenshotToAttach } from "./screenshot.js";
-import { createContextMenu, onContextMenuClick } from "./context-menu.js";
+import { createRightClickMenu, onRightClickMenuClick } from "./right-click-menu.js";
 import { applyImport, receiveImportPart } from "./imports.js";
 import { followConfiguredEndpoint, followMcpServers } from "./local-endpoint.js";
-import { loadMcpServers, mcpForPython, storeMcpServers } from "../shared/mcp-servers.js";
+import { loadMcpServers, mcpForPython, storeMcpServers } from "../shared/settings/mcp-servers.js";
 import { runPageTool } from "./page-tool-relay.js";
 import { noticeHandBacks } from "./hand-back-notice.js";
-import { followPanel } from "../browser/panel.js";
-import { keepStorageFromContentScripts } from "../browser/storage-access.js";
+import { followPanel } from "../platform/chrome/panel.js";
+import { keepStorageFromContentScripts } from "../platform/chrome/storage-access.js";
 import { askOffscreen, closeIdleOffscreenDocument, offscreenListening, tellOffscreenIdleClose } from "./offscreen-document.js";
 import { liveTurnIds, saveFinishedTurn, saveTurnEvents, settleStaleTurns, startTurn, stopTurn } from "./turn-records.js";
 import { followOwnTabs } from "./own-tab.js";
 import { deleteTurn, editTurn } from "./turn-edits.js";
+import { armAllSchedules, catchUpMissedRuns, deleteSchedule, onScheduleAlarm, saveSchedule } from "./schedules.js";
+import { scheduledRunNeedsYou, scheduledTurnFinished } from "./scheduled-runs.js";
+import { saveWorkflowOf } from "./workflow-saving.js";
 
 keepStorageFromContentScripts();
 conversations.moveStoredConversations().catch((error) => console.error("TabAgent: conversations not moved", error));
@@ -46,7 +49,7 @@ async function saveSettings({ settings, apiKey }) {
   await storeSettings(settings, apiKey);
   await followConfiguredEndpoint(settings);
   await tellOffscreenIdleClose(settings.idle_close_minutes);
-  await createContextMenu(); // the user's own prompts are in it
+  await createRightClickMenu(); // the user's own prompts are in it
   return { saved: true };
 }
 
@@ -128,6 +131,7 @@ const handlers = {
   [MessageType.checkMcpServer]: (message) => checkMcpServer(message),
   [MessageType.listMcpPrompts]: () => listMcpPrompts(),
   [MessageType.getMcpPrompt]: (message) => getMcpPrompt(message),
+  [MessageType.saveWorkflow]: (message) => saveWorkflowOf(message),
   [MessageType.renameConversation]: async ({ conversationId, title }) => {
     await conversations.renameConversation(conversationId, title);
     changed(conversationId);
@@ -141,6 +145,9 @@ const handlers = {
     changed();
     return { deleted };
   },
+  // Schedules are made only here, by a person on the settings page: never by an import.
+  [MessageType.saveSchedule]: (message) => saveSchedule(message),
+  [MessageType.deleteSchedule]: (message) => deleteSchedule(message),
   [MessageType.importPart]: async (message, sender) => receiveImportPart(message, sender),
   [MessageType.importConversations]: async (message, sender) => {
     const result = await applyImport(message, sender);
@@ -156,11 +163,15 @@ const broadcasts = {
     noticeHandBacks(message.events).catch((error) => console.warn("TabAgent: no notification:", error.message));
     return saveTurnEvents(message);
   },
-  [Broadcast.turnFinished]: saveFinishedTurn,
+  [Broadcast.turnFinished]: async (message) => {
+    await saveFinishedTurn(message);
+    await scheduledTurnFinished(); // a scheduled run's end is told, and the next waiting one starts
+  },
+  [Broadcast.runNeedsYou]: scheduledRunNeedsYou,
 };
 
 // The handler for a message from this sender, or null: each type is taken only from the
-// contexts meant to send it (shared/senders.js says why).
+// contexts meant to send it (shared/protocol/senders.js says why).
 function handlerFor(message, sender) {
   if (message?.target !== Target.background) return null;
   const table = isOffscreenDocument(sender) ? fromAgent : isUserPage(sender) ? handlers : {};
@@ -181,11 +192,21 @@ chrome.runtime.onMessage.addListener((message, sender, sendResponse) => {
   return true;
 });
 
-chrome.contextMenus.onClicked.addListener(onContextMenuClick);
+chrome.contextMenus.onClicked.addListener(onRightClickMenuClick);
 
 chrome.runtime.onInstalled.addListener(() => {
   keepStorageFromContentScripts();
-  createContextMenu();
+  createRightClickMenu();
+  armAllSchedules().catch((error) => console.warn("TabAgent: schedules not armed:", error.message));
+});
+
+// Schedules: an alarm starts its run; at the browser's start, runs missed while it was closed
+// run once, saying so.
+chrome.alarms.onAlarm.addListener((alarm) => {
+  onScheduleAlarm(alarm).catch((error) => console.warn("TabAgent: a scheduled run did not start:", error.message));
+});
+chrome.runtime.onStartup.addListener(() => {
+  catchUpMissedRuns().catch((error) => console.warn("TabAgent: missed runs not caught up:", error.message));
 });
 
 // This worker starts afresh after every idle stop. A turn still marked running that Python

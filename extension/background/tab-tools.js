@@ -6,7 +6,7 @@
 // when they concern only the tab the user is on (then Python asks nothing).
 
 import { PageUnavailable, siteOf, tabById, waitForLoad, whyUnreadable } from "./page-access.js";
-import { t, tn } from "../shared/i18n.js";
+import { t, tn } from "../shared/ui/i18n.js";
 import { notShown } from "./screenshot.js";
 
 const NAVIGATION_WAIT_MS = 15000;

@@ -1,7 +1,7 @@
 // Changing a conversation's past: regenerate or edit a turn (it and every turn after it are
 // replaced by a new turn; the agent continues from what came before), or delete one turn.
 
-import * as conversations from "../shared/conversations.js";
+import * as conversations from "../shared/storage/conversations.js";
 import { startTurn } from "./turn-records.js";
 
 // The turns go in the same change that adds the new one (conversations.addTurn), so an edit

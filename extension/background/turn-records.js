@@ -2,15 +2,16 @@
 // the service worker records it and keeps the conversation in storage up to date as the
 // offscreen document's event batches arrive.
 
-import * as conversations from "../shared/conversations.js";
-import { MessageType } from "../shared/messages.js";
-import { forPython, loadSettings, whatIsMissing, withOverrides } from "../shared/settings.js";
+import * as conversations from "../shared/storage/conversations.js";
+import { MessageType } from "../shared/protocol/messages.js";
+import { forPython, loadSettings, whatIsMissing, withOverrides } from "../shared/settings/settings.js";
 import { askOffscreen, offscreenDocumentExists } from "./offscreen-document.js";
-import { loadMcpServers, mcpForPython } from "../shared/mcp-servers.js";
+import { loadMcpServers, mcpForPython } from "../shared/settings/mcp-servers.js";
 import { Status } from "../shared/wire.js";
 import { userTab } from "./page-access.js";
 import { openOwnTab, ownTabOf, stillOpenTabOf } from "./own-tab.js";
-import { keepBackgroundWhile } from "../browser/background-lifetime.js";
+import { keepBackgroundWhile } from "../platform/chrome/background-lifetime.js";
+import { loadWorkflows, workflowCommand, workflowsForPython } from "../shared/storage/workflows.js";
 
 // What the user attached in the composer (sidepanel/attachments-view.js): tabs by id, each
 // with the address its chip showed (Python reads a tab only while it shows that site), and the
@@ -38,20 +39,25 @@ function attachments(tabs, selection, images) {
 
 // replacing: the turn a regenerated or edited one replaces, with every turn after it.
 // windowId: the side panel's window, whose tab the turn works on.
-export async function startTurn({ conversationId, text, context, overrides, attachedTabs, attachedSelection, attachedImages, replacing, windowId }) {
+// unattended: a scheduled run's (scheduled-runs.js) { tabId: its own tab, scheduled: the mark
+// its conversation keeps, site_rules: the rules it goes by }; its questions stop it.
+export async function startTurn({ conversationId, text, context, overrides, attachedTabs, attachedSelection, attachedImages, replacing, windowId, unattended }) {
   if (!text?.trim()) throw new Error("Write a message first.");
-  const { settings, apiKey } = await loadSettings();
+  const { settings: own, apiKey } = await loadSettings();
+  const settings = unattended ? { ...own, site_rules: unattended.site_rules } : own;
   const missing = whatIsMissing(settings, apiKey);
   if (missing) throw new Error(missing);
+  const title = conversations.titleFrom(unattended ? unattended.scheduled.name : context?.selection ? `${text} ${context.selection}` : text);
+  const saved = await savedWorkflows(text); // before the turn is recorded: "/name {bad json}" is said, not run
   const found = conversationId
     ? await conversations.loadConversation(conversationId)
-    : await conversations.createConversation(conversations.titleFrom(context?.selection ? `${text} ${context.selection}` : text));
+    : await conversations.createConversation(title, unattended && { scheduled: unattended.scheduled });
   if (!found) throw new Error("That conversation no longer exists.");
   const turnId = crypto.randomUUID();
   const attached = attachments(attachedTabs, attachedSelection, attachedImages);
   starting.add(turnId);
   try {
-    const { agentTab, own } = await turnTab(windowId, settings.own_tab ? { conversationId, task: text } : null);
+    const { agentTab, own } = await turnTab(windowId, settings.own_tab ? { conversationId, task: text } : null, unattended?.tabId);
     // Whose turn it is: a managed agent's own tab, opened later, stops this turn when closed.
     Object.assign(agentTab, { conversation_id: found.id, turn_id: turnId });
     // Refused in words while another turn of this conversation runs (another panel's, say).
@@ -59,7 +65,7 @@ export async function startTurn({ conversationId, text, context, overrides, atta
     const record = await conversations.addTurn(found.id, turn, { overrides, replacing });
     if (own) await ownTabOf(own.tabId, found.id, turnId);
     const mcp = await loadMcpServers();
-    await runInPython(record, turnId, { text, context, settings, apiKey, mcp, attached: attached.request, agentTab });
+    await runInPython(record, turnId, { text, context, settings, apiKey, mcp, attached: attached.request, saved, agentTab, unattended: Boolean(unattended) });
     keepBackgroundWhile(async () => (await liveTurnIds())?.size > 0); // Firefox would stop it mid-turn
   } finally {
     starting.delete(turnId);
@@ -67,12 +73,20 @@ export async function startTurn({ conversationId, text, context, overrides, atta
   return { conversationId: found.id, turnId };
 }
 
+// The user's saved workflows, the agent's tools in every turn; "/name ..." runs one without the model.
+async function savedWorkflows(text) {
+  const workflows = await loadWorkflows();
+  return { workflows: workflowsForPython(workflows), workflow: workflowCommand(text, workflows) };
+}
+
 // The tab the turn works on, chosen as it starts: a tab a page opens or brings to the front
 // while the turn runs is not the user's. (No web tab now: each tool looks again, and says so.)
 // wanted ({ conversationId, task }, the "own tab" setting): a tab of the agent's own instead,
 // the conversation's from an earlier turn while it is open, else a new one showing the page the
 // user is on (own-tab.js); `own` is what the turn's record keeps of it, for the panel.
-async function turnTab(windowId, wanted) {
+// runTab: a scheduled run's tab (scheduled-runs.js), opened for it already.
+async function turnTab(windowId, wanted, runTab = null) {
+  if (runTab != null) return { agentTab: { tab_id: runTab, window_id: windowId ?? null } };
   const tab = await userTab(windowId).catch(() => null);
   if (!wanted) return { agentTab: { tab_id: tab?.id ?? null, window_id: windowId ?? null } };
   const kept = wanted.conversationId ? await stillOpenTabOf(wanted.conversationId) : null;
@@ -83,7 +97,7 @@ async function turnTab(windowId, wanted) {
 
 // attached: the tabs and the selection the user attached to this message themselves; reading
 // them is what they asked for, so Python reads them with no question (attachments.py).
-function runInPython(record, turnId, { text, context, settings, apiKey, mcp, attached, agentTab }) {
+function runInPython(record, turnId, { text, context, settings, apiKey, mcp, attached, saved, agentTab, unattended }) {
   return askOffscreen({
     type: MessageType.runTurn,
     conversationId: record.id,
@@ -98,7 +112,9 @@ function runInPython(record, turnId, { text, context, settings, apiKey, mcp, att
     // The user's MCP servers and, apart, their headers: secrets, like the key.
     ...mcpForPython(mcp.servers, mcp.secrets),
     ...attached,
+    ...saved, // workflows, and the one "/name" runs (savedWorkflows)
     agentTab,
+    unattended, // nobody at the panel: a question stops the turn (offscreen/python/page-bridge.js)
   });
 }
 

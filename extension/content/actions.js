@@ -15,8 +15,10 @@
 
 import { PageToolError, truncate, isVisible, describe, readArgs, arg } from "./common.js";
 import * as locators from "./locators.js";
-import { coveredBy, inView, click, typeText, choose, choicesOf, matchOption, optionText, isCheckable, isChecked, parseKeys, pressKey, hover, outcome, currentText } from "./gestures.js";
+import { coveredBy, inView, click, typeText, choose, choicesOf, matchOption, optionText, isCheckable, isChecked, parseKeys, pressKey, hover, outcome, currentText, setValue } from "./gestures.js";
 import * as hoverStyles from "./hover-styles.js";
+import { placeOf } from "./places.js";
+import { takesValue, fileRefused, checkedValue } from "./values.js";
 
 export const tools = {};
 
@@ -41,12 +43,17 @@ function destination(el) {
   return isSubmit && el.form ? el.form.action : null;
 }
 
+const TEXT_TYPES = ["text", "search", "email", "url", "tel", "password"];
+
+// A field type_text can fill: one that takes text, or one set by value (values.js).
 function editable(el) {
-  const textInput = el.localName === "input" && ["", "text", "search", "email", "url", "tel", "password", "number"].includes(el.getAttribute("type") || "");
-  if ((textInput || el.localName === "textarea") && el.readOnly) {
+  const input = el.localName === "input";
+  if (input && el.type === "file") throw fileRefused(el);
+  const field = (input && (TEXT_TYPES.includes(el.type) || takesValue(el))) || el.localName === "textarea";
+  if (field && el.readOnly) {
     throw new PageToolError(`The ${describe(el).summary} is read-only: a person cannot type into it either (it may be filled by a picker beside it).`);
   }
-  if (textInput || el.localName === "textarea" || el.isContentEditable) return el;
+  if (field || el.isContentEditable) return el;
   const what = describe(el).summary;
   throw new PageToolError(`The ${what} is not a text field, so text cannot be typed into it.`);
 }
@@ -71,6 +78,7 @@ const planners = {
   },
   type_text({ locator, text, clear, submit }) {
     const el = notAPasswordField(editable(actionable(locator, "typed into")));
+    if (takesValue(el)) return valuePlan(el, text, submit);
     const current = currentText(el);
     const replacing = clear && current ? `, replacing ${quoted(current)}` : !clear && current ? ", after the text already there" : "";
     const form = el.form || el.closest("form");
@@ -122,6 +130,15 @@ const planners = {
   },
 };
 
+// A date, time, number, slider or colour: set to exactly the value the user is shown.
+function valuePlan(el, text, submit) {
+  const value = checkedValue(el, text);
+  const replacing = el.value ? `, in place of ${quoted(el.value)}` : "";
+  const form = submit ? el.form || el.closest("form") : null;
+  const then = submit ? (form ? `, then submit the form (to ${form.action})` : ", then press Enter") : "";
+  return { el, text: value, setsValue: true, url: form ? form.action : null, summary: `Set the ${describe(el).summary} to ${quoted(value)}${replacing}${then}.` };
+}
+
 // The element that scrolls the page: the document, or for apps that scroll an inner
 // panel instead, the largest scrollable element.
 function scroller() {
@@ -147,7 +164,7 @@ function position() {
 // What describe_action returns, and what each action returns along with its outcome.
 function describePlan(name, plan) {
   const out = { action: name, summary: plan.summary, page_url: location.href };
-  if (plan.el) out.element = { locator: locators.locatorFor(plan.el), ...describe(plan.el) };
+  if (plan.el) out.element = { locator: locators.locatorFor(plan.el), ...describe(plan.el), place: placeOf(plan.el) };
   if (plan.text != null) out.text = plan.text;
   if (plan.url) out.url = plan.url;
   return out;
@@ -196,6 +213,7 @@ const perform = {
     return outcome(plan.el.localName === "input" ? plan.el : null);
   },
   type_text(plan, { text, clear, submit }) {
+    if (plan.setsValue) return { ...setValue(plan.el, plan.text, submit), submitted: submit };
     typeText(plan.el, text, clear, submit);
     const value = plan.el.type === "password" ? "•".repeat(plan.el.value.length) : currentText(plan.el);
     return { value: truncate(value, 1000).text, submitted: submit };

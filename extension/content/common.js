@@ -47,6 +47,8 @@ function isVisible(el) {
 }
 
 const TEXT_INPUTS = new Set(["", "text", "search", "email", "url", "tel", "password", "number"]);
+const VALUE_INPUTS = { date: "date field", time: "time field", "datetime-local": "date and time field", month: "month field",
+  week: "week field", range: "slider", color: "colour picker", file: "file field" };
 
 // What kind of thing an element is, in the user's words.
 function roleOf(el) {
@@ -59,6 +61,7 @@ function roleOf(el) {
   if (tag === "input" && type === "radio") return "radio button";
   if (tag === "input" && type === "password") return "password field";
   if (tag === "input" && TEXT_INPUTS.has(type)) return "text field";
+  if (tag === "input" && Object.hasOwn(VALUE_INPUTS, type)) return VALUE_INPUTS[type];
   if (tag === "textarea") return "text area";
   if (tag === "select") return "drop-down list";
   if (tag === "img") return "image";

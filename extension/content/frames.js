@@ -2,7 +2,7 @@
 // injected into the top frame only; it reaches same-origin frames through contentDocument
 // (cross-origin frames return null there and are skipped: the browser would not let us in).
 
-import * as sight from "./sight.js";
+import * as visibility from "./visibility.js";
 
 const MAX_FRAMES = 50;
 const MAX_DEPTH = 5;
@@ -61,11 +61,11 @@ function inlineShadow(host, placeholder) {
 // With dropHidden, elements the user cannot see (display:none, visibility:hidden) are left
 // out, and web components show their shadow content; with keepWaiting too, hidden content
 // waiting for the page's scripts stays, shown, but not what hides itself inside it
-// (sight.js); with dropUnseen, text no one can read is left out (sight.js). All need the
+// (visibility.js); with dropUnseen, text no one can read is left out (visibility.js). All need the
 // live page, so they are done while live and copy still match 1:1.
 function cloneWithFrames(doc, { dropHidden = false, keepWaiting = false, dropUnseen = false, depth = 0 } = {}) {
   const copy = doc.cloneNode(true);
-  const look = sight.look(doc); // (one reading of styles for both passes)
+  const look = visibility.look(doc); // (one reading of styles for both passes)
   const unseen = dropUnseen && doc.body ? unseenTextIn(look, doc.body, copy.body) : [];
   // cloneNode copies the tree exactly, so the n-th match in one is the n-th in the other.
   // Only the body's elements: <head> is never "visible", and its <title> and <meta> carry
@@ -90,7 +90,7 @@ function cloneWithFrames(doc, { dropHidden = false, keepWaiting = false, dropUns
       hiddenLive = el;
       continue;
     }
-    // Shown while hidden by its own style: waiting to be revealed (sight.js). What reads
+    // Shown while hidden by its own style: waiting to be revealed (visibility.js). What reads
     // the copy takes an inline visibility:hidden as gone. (`el.style` makes a declaration
     // object for every element asked: only those with a style attribute are.)
     if (dropHidden && el.hasAttribute("style") && el.style?.visibility === "hidden") copied[i].style.removeProperty("visibility");

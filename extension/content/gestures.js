@@ -118,18 +118,26 @@ function moveFocus(from, step) {
 
 function hover(el) {
   inView(el);
+  pointerArrives(el, centreOf(el));
+}
+
+const centreOf = (el) => {
   const rect = el.getBoundingClientRect();
-  const at = { bubbles: true, cancelable: true, composed: true, clientX: rect.left + rect.width / 2, clientY: rect.top + rect.height / 2 };
-  el.dispatchEvent(new PointerEvent("pointerover", { ...at, pointerType: "mouse" }));
+  return { bubbles: true, cancelable: true, composed: true, clientX: rect.left + rect.width / 2, clientY: rect.top + rect.height / 2 };
+};
+
+// The pointer comes to rest over the centre of `el`, as a person's mouse does before a press:
+// over, enter (the element and each box around it: menus listen there), then a move.
+function pointerArrives(el, at) {
+  el.dispatchEvent(new PointerEvent("pointerover", { ...at, pointerType: "mouse", isPrimary: true }));
   el.dispatchEvent(new MouseEvent("mouseover", at));
-  // A pointer that arrives enters the element and each box around it: menus listen there.
   const entered = [];
   for (let node = el; node && node.nodeType === 1; node = node.parentElement ?? node.getRootNode().host) entered.unshift(node);
   for (const node of entered) {
-    node.dispatchEvent(new PointerEvent("pointerenter", { ...at, bubbles: false, pointerType: "mouse" }));
+    node.dispatchEvent(new PointerEvent("pointerenter", { ...at, bubbles: false, pointerType: "mouse", isPrimary: true }));
     node.dispatchEvent(new MouseEvent("mouseenter", { ...at, bubbles: false }));
   }
-  el.dispatchEvent(new PointerEvent("pointermove", { ...at, pointerType: "mouse" }));
+  el.dispatchEvent(new PointerEvent("pointermove", { ...at, pointerType: "mouse", isPrimary: true }));
   el.dispatchEvent(new MouseEvent("mousemove", at));
 }
 
@@ -161,9 +169,10 @@ function inView(el) {
 
 function click(el) {
   inView(el);
-  const rect = el.getBoundingClientRect();
-  const at = { bubbles: true, cancelable: true, composed: true, button: 0, clientX: rect.left + rect.width / 2, clientY: rect.top + rect.height / 2 };
-  // Pages that act on mousedown (menus, custom buttons) need the whole press, not just "click".
+  const at = { ...centreOf(el), button: 0 };
+  // The pointer first moves onto the element (menus that choose on hover choose it), then the
+  // whole press: pages that act on mousedown (menus, custom buttons) need it, not just "click".
+  pointerArrives(el, at);
   el.dispatchEvent(new PointerEvent("pointerdown", { ...at, pointerType: "mouse", isPrimary: true }));
   el.dispatchEvent(new MouseEvent("mousedown", at));
   el.focus?.({ preventScroll: true });
@@ -214,11 +223,27 @@ function typeText(el, text, clear, submit) {
     el.textContent = wanted;
     el.dispatchEvent(new InputEvent("input", { bubbles: true, inputType: "insertText", data: text }));
   }
-  if (!submit) return;
+  if (submit) submitFrom(el);
+}
+
+// A date, time, number, slider or colour takes its value whole, as its picker gives it: set
+// through the prototype's setter (frameworks such as React then see it as the user's), then the
+// input and change events a picker sends.
+function setValue(el, value, submit) {
+  inView(el);
+  focusOn(el);
+  Object.getOwnPropertyDescriptor(Object.getPrototypeOf(el), "value").set.call(el, value);
+  el.dispatchEvent(new Event("input", { bubbles: true, composed: true }));
+  el.dispatchEvent(new Event("change", { bubbles: true }));
+  if (submit) submitFrom(el);
+  return outcome(el);
+}
+
+function submitFrom(el) {
   const form = el.form || el.closest("form");
   if (form) form.requestSubmit();
   else for (const type of ["keydown", "keypress", "keyup"]) el.dispatchEvent(new KeyboardEvent(type, { bubbles: true, cancelable: true, key: "Enter", code: "Enter", keyCode: 13, which: 13 }));
 }
 
 export { coveredBy, inView, click, typeText, choose, choicesOf, matchOption, optionText, isCheckable, isChecked,
-  parseKeys, pressKey, hover, outcome, currentText };
+  parseKeys, pressKey, hover, outcome, currentText, setValue };

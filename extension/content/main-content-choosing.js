@@ -102,7 +102,7 @@ function pruneAdditions(wider, content) {
 
 // The visible copy, unless hiding took most of the text (a slideshow whose slides wait for
 // its scripts, a page read with its scripts off): then with what waits for the page's
-// scripts, and still nothing else hidden (sight.js says what). Text no one can read is left
+// scripts, and still nothing else hidden (visibility.js says what). Text no one can read is left
 // out of both.
 function visibleCopy(doc) {
   const visible = frames.cloneWithFrames(doc, { dropHidden: true, dropUnseen: true });

@@ -7,6 +7,7 @@
 import { tools as actionTools } from "./actions.js";
 import { PageToolError, readArgs } from "./common.js";
 import { tools as controlTools } from "./controls.js";
+import { tools as placeTools } from "./places.js";
 import { tools as queryTools } from "./query.js";
 import { tools as readingTools } from "./read-page.js";
 import { tools as screenshotTools } from "./screenshot-layout.js";
@@ -17,7 +18,7 @@ import { tools as waitingTools } from "./waiting.js";
 
 // (In the order their names are listed to the model when it asks for one that is not there.)
 const TOOLS = Object.freeze({
-  ...tableTools, ...readingTools, ...selectionTools, ...searchTools, ...queryTools, ...controlTools,
+  ...tableTools, ...readingTools, ...selectionTools, ...searchTools, ...queryTools, ...controlTools, ...placeTools,
   ...actionTools, ...waitingTools, ...screenshotTools,
 });
 

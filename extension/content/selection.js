@@ -4,7 +4,7 @@
 import { PAGE_TOOL_DEFAULTS } from "../shared/wire.js";
 import { LIMITS, clamp, truncate, tail, head, isVisible, describe, arg } from "./common.js";
 import * as frames from "./frames.js";
-import * as sight from "./sight.js";
+import * as visibility from "./visibility.js";
 import * as locators from "./locators.js";
 
 export const tools = {};
@@ -38,9 +38,9 @@ function documentSelection(doc) {
   const block = blockAround(range.commonAncestorContainer);
   const around = doc.createRange();
   around.selectNodeContents(block);
-  // Text no one can read (white on white, 1px type: sight.js) is left out, as read_page
+  // Text no one can read (white on white, 1px type: visibility.js) is left out, as read_page
   // leaves it out: a page may hide instructions where the user is likely to select.
-  const unseen = doc.body ? sight.unseenText(doc.body) : new Set();
+  const unseen = doc.body ? visibility.unseenText(doc.body) : new Set();
   const hides = [...unseen].some((node) => around.intersectsNode(node));
   const textOf = hides ? (r) => seenText(r, unseen) : (r) => r.toString();
   const text = hides ? seenText(range, unseen) : selection.toString();

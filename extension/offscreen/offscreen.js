@@ -1,22 +1,25 @@
 // The offscreen document: home of the agent's Python. The service worker creates it when
 // Python is first needed (a panel opens, a turn is sent) and closes it when it has been idle
 // for a while (idle-close.js). It starts Pyodide at once, in a worker of its own
-// (python-link.js), keeps it, and answers messages addressed to it. Only chrome.runtime is
+// (python/worker-link.js), keeps it, and answers messages addressed to it. Only chrome.runtime is
 // available here, so storage and tabs go through the service worker.
+// Its parts, a folder each: python/ (the agent's Python, its worker, and what is lent to it),
+// code-sandboxes/ (the sandboxed pages the model's code runs in) and pdf/ (the page tools on a
+// PDF tab, read with pdf.js).
 
-import { Broadcast, MessageType, Target } from "../shared/messages.js";
+import { Broadcast, MessageType, Target } from "../shared/protocol/messages.js";
 import { IdleClose } from "./idle-close.js";
-import { isServiceWorker } from "../shared/senders.js";
-import { answerConfirmation, answerHandBack, callTool, pageBridge } from "./page-bridge.js";
-import { runPdfTool } from "./pdf-reader.js";
-import { PythonLink } from "./python-link.js";
-import { TurnRunner } from "./python-turns.js";
-import { exposeForDebugging } from "../shared/debug-handle.js";
+import { isServiceWorker } from "../shared/protocol/senders.js";
+import { answerConfirmation, answerHandBack, callTool, pageBridge } from "./python/page-bridge.js";
+import { runPdfTool } from "./pdf/pdf-reader.js";
+import { PythonLink } from "./python/worker-link.js";
+import { TurnRunner } from "./python/turn-runner.js";
+import { exposeForDebugging } from "../shared/debug/debug-handle.js";
 import { EntryPoint } from "../shared/wire.js";
 
 const link = new PythonLink();
 const python = link.ready.then(() => link);
-// For the console and tests (shared/debug-handle.js): run(code, sandboxFor) runs Python there.
+// For the console and tests (shared/debug/debug-handle.js): run(code, sandboxFor) runs Python there.
 const debugPython = link.ready.then((info) => ({ info, run: (code, sandboxFor) => link.run(code, sandboxFor) }));
 exposeForDebugging("python", debugPython);
 // A Python that could not start is announced below; whoever awaits these learns it too.
@@ -66,6 +69,8 @@ const handlers = {
     (await turns.api()).call(EntryPoint.list_mcp_prompts_json, [mcpServers ?? [], mcpHeaders ?? {}]),
   [MessageType.getMcpPrompt]: async ({ server, headers, name, arguments: args }) =>
     (await turns.api()).call(EntryPoint.get_mcp_prompt_json, [server, headers ?? {}, name, args ?? {}]),
+  [MessageType.saveWorkflow]: async ({ events, task, name }) =>
+    (await turns.api()).call(EntryPoint.workflow_from_turn_json, [events ?? [], task ?? "", name ?? ""]),
   [MessageType.checkMcpServer]: async ({ server, headers }) =>
     (await turns.api()).call(EntryPoint.check_mcp_server_json, [server, headers ?? {}]),
 };

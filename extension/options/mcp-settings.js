@@ -11,13 +11,13 @@
 // said to be read-only nor harmless) takes a second look before it is saved
 // (`second_look`); without it the turn asks every call (mcp_servers.policy_for).
 
-import { MessageType } from "../shared/messages.js";
-import { askBackground } from "../shared/runtime.js";
-import { DEFAULT_POLICY, loadMcpServers, serverName } from "../shared/mcp-servers.js";
+import { MessageType } from "../shared/protocol/messages.js";
+import { askBackground } from "../shared/protocol/runtime.js";
+import { DEFAULT_POLICY, loadMcpServers, serverName } from "../shared/settings/mcp-servers.js";
 import { MCP_POLICIES } from "../shared/wire.js";
-import { t, tn } from "../shared/i18n.js";
-import { h as el } from "../shared/dom.js";
-import { shown, shownWithin } from "../shared/unseen-text.js";
+import { t, tn } from "../shared/ui/i18n.js";
+import { h as el } from "../shared/ui/dom.js";
+import { shown, shownWithin } from "../shared/import-checks/unseen-text.js";
 
 const $ = (id) => document.getElementById(id);
 const POLICY_LABELS = { ask: "mcpPolicyAsk", conversation: "mcpPolicyConversation", always: "mcpPolicyAlways", off: "mcpPolicyOff" };

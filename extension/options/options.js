@@ -2,14 +2,15 @@
 // Every change is saved at once through the service worker (which also keeps the local
 // endpoint's Origin rule in step with the saved base URL).
 
-import { MessageType } from "../shared/messages.js";
-import { askBackground } from "../shared/runtime.js";
-import { AGENTS, DEFAULT_SETTINGS, PROVIDERS, builtinModelAvailability, loadSettings } from "../shared/settings.js";
+import { MessageType } from "../shared/protocol/messages.js";
+import { askBackground } from "../shared/protocol/runtime.js";
+import { AGENTS, DEFAULT_SETTINGS, PROVIDERS, builtinModelAvailability, loadSettings } from "../shared/settings/settings.js";
 import { Provider, SETTINGS_LIMITS } from "../shared/wire.js";
-import { fetchModels } from "../shared/connection.js";
-import { localizePage, t, tn } from "../shared/i18n.js";
+import { fetchModels } from "../shared/settings/connection.js";
+import { localizePage, t, tn } from "../shared/ui/i18n.js";
 import { initMcpSettings } from "./mcp-settings.js";
-import { readSiteRules } from "../shared/site-rules.js";
+import { initSchedules } from "./schedules-settings.js";
+import { readSiteRules } from "../shared/settings/site-rules.js";
 
 const $ = (id) => document.getElementById(id);
 localizePage();
@@ -188,3 +189,4 @@ async function init() {
 
 init();
 initMcpSettings();
+initSchedules();

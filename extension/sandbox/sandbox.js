@@ -9,7 +9,7 @@
 // it and the worker it started, and only in the shapes sandbox-protocol.js allows.
 
 import { closeWaysOut } from "./no-way-out.js";
-import { FromSandbox, ToSandbox, problemFromSandbox, problemToSandbox } from "../shared/sandbox-protocol.js";
+import { FromSandbox, ToSandbox, problemFromSandbox, problemToSandbox } from "../shared/protocol/sandbox-protocol.js";
 
 // The offscreen document's origin: the extension's. Ours is opaque, but our URL says whose.
 const PARENT_ORIGIN = new URL(location.href).origin;

@@ -7,9 +7,9 @@
 // before model code runs): the parent sends every file Pyodide needs in the boot message,
 // and a stand-in `fetch` hands them to Pyodide's loader while it starts.
 
-import { PACKAGE_DIR } from "../shared/python-setup.js";
+import { PACKAGE_DIR } from "../shared/python/interpreter-setup.js";
 import { WAYS_OUT, closeWaysOut } from "./no-way-out.js";
-import { FromSandbox, ToSandbox, problemFromSandbox, problemToSandbox } from "../shared/sandbox-protocol.js";
+import { FromSandbox, ToSandbox, problemFromSandbox, problemToSandbox } from "../shared/protocol/sandbox-protocol.js";
 
 const WASM_PAGE = 65_536;
 // Past the limit the parent is told and stops the sandbox; meanwhile growth is refused
@@ -28,7 +28,7 @@ const wait = (ms) => new Promise((resolve) => setTimer(resolve, ms));
 const timers = trackTimers();
 let booting = null; // the boot under way or done: there is only one
 let runtime = null; // the Python SandboxRuntime, once booted
-let leftovers = null; // how many tasks and callbacks could still run Python (sandbox_runtime.watch_leftovers)
+let leftovers = null; // how many tasks and callbacks could still run Python (in_sandbox/runtime.py watch_leftovers)
 let lastRunQuiet = () => Promise.resolve(true); // the verdict on what the run before left running
 let memoryLimit = Infinity;
 let memoryReported = false;
@@ -107,7 +107,7 @@ async function untilQuiet(deadline) {
 // Timers that Python code starts (setTimeout and setInterval, directly through `js` or by
 // asyncio's call_later) are cleared when its run ends, and again once the sandbox is quiet
 // after it: nothing the run started keeps the sandbox busy after it (Python cancels the
-// tasks it started: sandbox_runtime.py). Tracked from when the sandbox takes code (Pyodide's
+// tasks it started: in_sandbox/runtime.py). Tracked from when the sandbox takes code (Pyodide's
 // own start-up timers are left alone); the worker's own waits use the timer saved before.
 function trackTimers() {
   const { setTimeout: later, setInterval: every, clearTimeout: clear } = self;
@@ -192,7 +192,7 @@ import importlib, sys
 if ${JSON.stringify(PACKAGE_DIR)} not in sys.path: sys.path.insert(0, ${JSON.stringify(PACKAGE_DIR)})
 importlib.invalidate_caches()
 `);
-  const module = pyodide.pyimport("tabagent.app.sandbox_runtime");
+  const module = pyodide.pyimport("tabagent.app.in_sandbox.runtime");
   module.warm_up();
   runtime = module.SandboxRuntime(fromPython);
   leftovers = module.watch_leftovers(() => runtime.running);

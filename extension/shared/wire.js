@@ -146,7 +146,9 @@ export const TURN_REQUEST = Object.freeze([
   "attached_selection",
   "mcp_servers",
   "mcp_headers",
-  "attached_images"
+  "attached_images",
+  "workflow",
+  "workflows"
 ]);
 
 // One page-tool call, Python -> JavaScript.
@@ -155,6 +157,21 @@ export const PAGE_TOOL_REQUEST = Object.freeze([
   "args",
   "tab_id",
   "expect_url"
+]);
+
+// The page tools that act: a turn that did one may be saved as a workflow.
+export const PAGE_ACTIONS = Object.freeze([
+  "click",
+  "type_text",
+  "select_option",
+  "check",
+  "press_key",
+  "hover",
+  "scroll",
+  "navigate",
+  "go_back",
+  "go_forward",
+  "open_tab"
 ]);
 
 // Its reply.
@@ -348,7 +365,8 @@ export const NOT_FATAL_ERRORS = Object.freeze({
   "user_tools": "turn",
   "attachment": "turn",
   "mcp": "turn",
-  "text_calls": "turn"
+  "text_calls": "turn",
+  "workflow": "turn"
 });
 
 // Each of those kinds by its name: NotFatal.retrying, never "retrying".
@@ -359,7 +377,8 @@ export const NotFatal = Object.freeze({
   "user_tools": "user_tools",
   "attachment": "attachment",
   "mcp": "mcp",
-  "text_calls": "text_calls"
+  "text_calls": "text_calls",
+  "workflow": "workflow"
 });
 
 // Error kinds that end the turn, and what fixes each: settings or retry.
@@ -559,6 +578,24 @@ export const ENTRY_POINTS = Object.freeze({
     "message": "callTool",
     "asked_by": "user pages"
   },
+  "workflow_from_turn_json": {
+    "takes": [
+      "events_json",
+      "task",
+      "name"
+    ],
+    "lends": [],
+    "answers": [
+      "ok",
+      "name",
+      "source",
+      "sites",
+      "parameters",
+      "error"
+    ],
+    "message": "saveWorkflow",
+    "asked_by": "user pages"
+  },
   "list_mcp_tools_json": {
     "takes": [
       "servers_json",
@@ -626,6 +663,7 @@ export const EntryPoint = Object.freeze({
   "stop_turn": "stop_turn",
   "list_tools_json": "list_tools_json",
   "call_tool_json": "call_tool_json",
+  "workflow_from_turn_json": "workflow_from_turn_json",
   "list_mcp_tools_json": "list_mcp_tools_json",
   "list_mcp_prompts_json": "list_mcp_prompts_json",
   "get_mcp_prompt_json": "get_mcp_prompt_json",

@@ -6,12 +6,12 @@
 // in the box is attached too, shown as a chip with its thumbnail, and sent to the model with
 // the message (as an image part, to a model that takes images).
 
-import { MessageType } from "../shared/messages.js";
-import { askBackground } from "../shared/runtime.js";
-import { readyForModel } from "../shared/screenshot-canvas.js";
-import { PICTURE_URL, asDataUrl } from "../shared/data-url.js";
-import { h } from "../shared/dom.js";
-import { t } from "../shared/i18n.js";
+import { MessageType } from "../shared/protocol/messages.js";
+import { askBackground } from "../shared/protocol/runtime.js";
+import { readyForModel } from "../shared/pictures/screenshot-canvas.js";
+import { PICTURE_URL, asDataUrl } from "../shared/pictures/data-url.js";
+import { h } from "../shared/ui/dom.js";
+import { t } from "../shared/ui/i18n.js";
 import { ATTACHED_PICTURES } from "../shared/wire.js";
 
 const OWN_PAGES = chrome.runtime.getURL("");
@@ -313,7 +313,7 @@ export function attachedList(turn) {
   for (const image of images) {
     if (PICTURE_URL.test(textOf(image?.url))) {
       items.push(h("li", { class: "attachment", "data-kind": "picture", title: textOf(image.name) }, thumbnail(image, "sent-picture")));
-    } else if (image?.not_kept === true) { // dropped to keep the conversation small (shared/kept-pictures.js)
+    } else if (image?.not_kept === true) { // dropped to keep the conversation small (shared/storage/kept-pictures.js)
       items.push(h("li", { class: "attachment", "data-kind": "picture-not-kept" }, t("pictureNotKept", shorten(textOf(image.name), 40))));
     }
   }

@@ -4,12 +4,12 @@
 // `shown`): the user approves only what they can read. The answer goes to the agent through the service worker; the box then
 // shows the decision and takes no other answer.
 
-import { MessageType } from "../shared/messages.js";
-import { askBackground } from "../shared/runtime.js";
-import { h } from "../shared/dom.js";
-import { t } from "../shared/i18n.js";
+import { MessageType } from "../shared/protocol/messages.js";
+import { askBackground } from "../shared/protocol/runtime.js";
+import { h } from "../shared/ui/dom.js";
+import { t } from "../shared/ui/i18n.js";
 import { Decision } from "../shared/wire.js";
-import { shown } from "../shared/unseen-text.js";
+import { shown } from "../shared/import-checks/unseen-text.js";
 
 // Message keys: the question itself is written by the code that will act (its own words).
 const DETAILS = {

@@ -2,9 +2,9 @@
 // Live batches that arrive before the conversation is on screen (the first events of a
 // new conversation race the answer to "start turn") are kept briefly and replayed.
 
-import { TurnStatus } from "../shared/conversation-schema.js";
-import { loadConversation } from "../shared/conversations.js";
-import { h } from "../shared/dom.js";
+import { TurnStatus } from "../shared/import-checks/conversation-schema.js";
+import { loadConversation } from "../shared/storage/conversations.js";
+import { h } from "../shared/ui/dom.js";
 import { TurnView } from "./turn-view.js";
 
 const EARLY_BATCHES = 200;

@@ -3,8 +3,8 @@
 // in our words only: a page's title is the page's words (it may be written as orders to the
 // agent), and the agent reads the page, marked as the page's, when it needs it.
 
-import { h } from "../shared/dom.js";
-import { t } from "../shared/i18n.js";
+import { h } from "../shared/ui/dom.js";
+import { t } from "../shared/ui/i18n.js";
 
 export function suggestionsFor(tab) {
   if (!/^https?:|^file:/.test(tab?.url ?? "")) {

@@ -1,8 +1,8 @@
 // A turn that failed says why and offers what fixes it: Open settings when the setting is
 // what is wrong (no model, a bad key, a wrong address or model name), Retry otherwise too.
 
-import { h } from "../shared/dom.js";
-import { t } from "../shared/i18n.js";
+import { h } from "../shared/ui/dom.js";
+import { t } from "../shared/ui/i18n.js";
 import { FIXED_IN_SETTINGS } from "../shared/wire.js";
 
 const SETTINGS_FIX = new Set(FIXED_IN_SETTINGS);

@@ -5,12 +5,12 @@
 // wrote is shown with every character that draws nothing written out (unseen-text.js). What is
 // sent is what the fields hold when Send is pressed; the form then takes no other answer.
 
-import { MessageType } from "../shared/messages.js";
-import { askBackground } from "../shared/runtime.js";
-import { h } from "../shared/dom.js";
-import { t } from "../shared/i18n.js";
+import { MessageType } from "../shared/protocol/messages.js";
+import { askBackground } from "../shared/protocol/runtime.js";
+import { h } from "../shared/ui/dom.js";
+import { t } from "../shared/ui/i18n.js";
 import { Decision } from "../shared/wire.js";
-import { shown } from "../shared/unseen-text.js";
+import { shown } from "../shared/import-checks/unseen-text.js";
 import { DECIDED, detailList } from "./confirmation-view.js";
 
 const INPUT_TYPES = { text: "text", email: "email", url: "url", date: "date", datetime: "datetime-local", number: "number", integer: "number" };

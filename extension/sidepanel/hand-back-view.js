@@ -5,11 +5,11 @@
 // request stays answerable after the panel is closed and opened again; the answer goes to the
 // agent through the service worker, after which the box takes no other.
 
-import { MessageType } from "../shared/messages.js";
-import { askBackground } from "../shared/runtime.js";
-import { h } from "../shared/dom.js";
-import { t } from "../shared/i18n.js";
-import { shown } from "../shared/unseen-text.js";
+import { MessageType } from "../shared/protocol/messages.js";
+import { askBackground } from "../shared/protocol/runtime.js";
+import { h } from "../shared/ui/dom.js";
+import { t } from "../shared/ui/i18n.js";
+import { shown } from "../shared/import-checks/unseen-text.js";
 
 const LOGIN = "login";
 

@@ -1,13 +1,13 @@
 // Past conversations: newest first, searchable by title and text; open, rename, export,
 // delete each one; export all, import a JSON export.
 
-import { listConversations, loadAllConversations, loadConversation } from "../shared/conversations.js";
+import { listConversations, loadAllConversations, loadConversation } from "../shared/storage/conversations.js";
 import { EventKind } from "../shared/wire.js";
-import { download, toJson, toMarkdown } from "../shared/export.js";
-import { MessageType } from "../shared/messages.js";
-import { askBackground } from "../shared/runtime.js";
-import { h } from "../shared/dom.js";
-import { t } from "../shared/i18n.js";
+import { download, toJson, toMarkdown } from "../shared/storage/export.js";
+import { MessageType } from "../shared/protocol/messages.js";
+import { askBackground } from "../shared/protocol/runtime.js";
+import { h } from "../shared/ui/dom.js";
+import { t } from "../shared/ui/i18n.js";
 
 // Records stored before imports were checked may have any shape: one that does not fit is
 // searched for what it has, never allowed to break the search for the others.
@@ -40,6 +40,14 @@ function* textParts(text, size = IMPORT_PART) {
 function timeOf(milliseconds) {
   const date = new Date(milliseconds);
   return Number.isNaN(date.getTime()) ? h("time", {}, "") : h("time", { datetime: date.toISOString() }, date.toLocaleDateString());
+}
+
+// A scheduled run's conversation says so, and names its schedule (and when a run was missed
+// while the browser was closed, that it ran at the start).
+function scheduledMark({ scheduled }) {
+  if (!scheduled) return null;
+  const missed = scheduled.missedAt ? ` ${t("runMissed", new Date(scheduled.missedAt).toLocaleString())}` : "";
+  return h("span", { class: "scheduled", title: `${t("scheduledBy", scheduled.name)}${missed}` }, t("scheduledMark"));
 }
 
 function fileName(title, extension) {
@@ -82,6 +90,7 @@ export class HistoryView {
       "li",
       { "data-id": entry.id },
       h("button", { class: "open", type: "button", title: entry.title, onclick: () => this.onOpen(entry.id) }, entry.title),
+      scheduledMark(entry),
       timeOf(entry.updatedAt),
       h("button", { class: "rename", type: "button", title: t("rename"), onclick: act(() => this.rename(entry)) }, t("rename")),
       h("button", { class: "export-json", type: "button", title: t("exportJson"), onclick: act(() => this.export([entry.id], "json")) }, "JSON"),

@@ -1,6 +1,6 @@
 // The panel's keys: Enter sends, Shift+Enter adds a line, Esc stops a running turn, Up in
 // an empty box edits the last message. (The shortcut that opens and closes the panel is
-// the service worker's: background/panel-shortcut.js.)
+// the service worker's: platform/chrome/side-panel-shortcut.js; Firefox's is its own.)
 
 export function handleKeys({ prompt, running, stop, editLast }) {
   prompt.addEventListener("keydown", (event) => {

@@ -15,8 +15,8 @@ import { fillFormulas } from "./formulas.js";
 import { escapeHtml, htmlNesting, LIMITS, plainTextElement, plainTextHtml } from "./render-limits.js";
 import { sanitizeHtml } from "./sanitize.js";
 import { WindowedLexer } from "./lex-windows.js";
-import { h } from "../shared/dom.js";
-import { t } from "../shared/i18n.js";
+import { h } from "../shared/ui/dom.js";
+import { t } from "../shared/ui/i18n.js";
 
 function highlight(code, language) {
   if (code.length > LIMITS.highlightChars) return escapeHtml(code); // shown with a note (toFragment)

@@ -1,11 +1,12 @@
 // What the user can do with a finished turn: copy the answer (as Markdown or as plain text),
-// regenerate it, edit the question and send it again, delete the turn. Regenerating and
+// regenerate it, edit the question and send it again, delete the turn, and save what it did on
+// pages as a workflow (a Python tool, opened in the Tools view to read before it runs). Regenerating and
 // editing REPLACE the rest of the conversation: the turn and every turn after it go, and the
 // new answer continues from what came before (the agent forgets what was replaced).
 // Each action is a "turn-action" event bubbling up to the panel, which asks the service worker.
 
-import { h } from "../shared/dom.js";
-import { t } from "../shared/i18n.js";
+import { h } from "../shared/ui/dom.js";
+import { t } from "../shared/ui/i18n.js";
 
 function act(element, action, detail = {}) {
   element.dispatchEvent(new CustomEvent("turn-action", { bubbles: true, detail: { action, ...detail } }));
@@ -35,7 +36,9 @@ export function answerActions(turn) {
     button(t("copyText"), "copy-text", (event) => copy(event.currentTarget, visibleText(turn.answer))),
     button(t("regenerateTitle"), "regenerate", () => act(bar, "regenerate", { turnId: turn.id }), t("regenerate")),
     button(t("deleteTurn"), "delete", () => act(bar, "delete", { turnId: turn.id })),
+    button(t("saveWorkflowTitle"), "save-workflow", () => act(bar, "save-workflow", { turnId: turn.id }), t("saveWorkflow")),
   );
+  bar.querySelector(".action-save-workflow").hidden = true; // until the turn has done something on a page
   return bar;
 }
 

@@ -2,12 +2,12 @@
 // panel and saved as the settings; and this conversation's own system prompt, temperature
 // and longest reply (sent with each of its turns, kept in the conversation).
 
-import { MessageType } from "../shared/messages.js";
-import { askBackground } from "../shared/runtime.js";
-import { AGENTS, CONVERSATION_OVERRIDES, PROVIDERS, builtinModelAvailability, loadSettings } from "../shared/settings.js";
-import { inOneSpelling } from "../shared/settings-migration.js";
-import { fetchModels } from "../shared/connection.js";
-import { t } from "../shared/i18n.js";
+import { MessageType } from "../shared/protocol/messages.js";
+import { askBackground } from "../shared/protocol/runtime.js";
+import { AGENTS, CONVERSATION_OVERRIDES, PROVIDERS, builtinModelAvailability, loadSettings } from "../shared/settings/settings.js";
+import { fetchModels } from "../shared/settings/connection.js";
+import { t } from "../shared/ui/i18n.js";
+import { inOneSpelling } from "../shared/settings/settings-migration.js";
 
 const $ = (id) => document.getElementById(id);
 

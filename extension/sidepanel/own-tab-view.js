@@ -3,8 +3,8 @@
 // (title, else address), kept up to date while the tab changes, and a button that brings it to
 // the front. The title is the page's, shown as text only.
 
-import { h } from "../shared/dom.js";
-import { t } from "../shared/i18n.js";
+import { h } from "../shared/ui/dom.js";
+import { t } from "../shared/ui/i18n.js";
 
 function describe(tab) {
   return tab.title && tab.title !== tab.url ? `${tab.title} (${tab.url})` : tab.url || tab.pendingUrl || "";

@@ -4,10 +4,10 @@
 // Opening the panel starts Python (the ping makes the service worker create the offscreen
 // document), and the panel then holds a port to it, which keeps Python there while the panel
 // is open. Typing and sending never wait for it: a turn sent meanwhile runs once it is ready.
-import { Broadcast, MessageType } from "../shared/messages.js";
-import { askBackground } from "../shared/runtime.js";
-import { t } from "../shared/i18n.js";
-import { isOffscreenDocument } from "../shared/senders.js";
+import { Broadcast, MessageType } from "../shared/protocol/messages.js";
+import { askBackground } from "../shared/protocol/runtime.js";
+import { t } from "../shared/ui/i18n.js";
+import { isOffscreenDocument } from "../shared/protocol/senders.js";
 
 export function showPythonStatus(element) {
   const name = element.parentElement.querySelector(".title");

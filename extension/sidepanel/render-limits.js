@@ -4,7 +4,7 @@
 // unviewable: ten thousand nested quotes overflow the parser's stack, a 2 KB TeX macro
 // expands into hundreds of thousands of elements.
 
-import { t } from "../shared/i18n.js";
+import { t } from "../shared/ui/i18n.js";
 
 export const LIMITS = {
   nesting: 16, // quotes, lists, emphasis inside each other; people read a handful

@@ -8,7 +8,7 @@
 //   element.replaceChildren(sanitizeHtml(marked.parse(text)));
 
 import createDOMPurify from "../vendor/dompurify/purify.es.mjs";
-import { t } from "../shared/i18n.js";
+import { t } from "../shared/ui/i18n.js";
 
 // Elements that fetch, submit, navigate or restyle the page whatever their attributes say.
 const FORBIDDEN_TAGS = [

@@ -1,25 +1,26 @@
 // The side panel: the chat. It shows the open conversation as its events stream in, sends
 // the user's messages as turns, stops them, and lists past conversations.
 
-import { Broadcast, MessageType } from "../shared/messages.js";
-import { askBackground } from "../shared/runtime.js";
-import { isOffscreenDocument, isServiceWorker } from "../shared/senders.js";
-import { listConversations, loadConversation } from "../shared/conversations.js";
-import { TurnStatus } from "../shared/conversation-schema.js";
-import { loadSettings, whatIsMissing } from "../shared/settings.js";
+import { Broadcast, MessageType } from "../shared/protocol/messages.js";
+import { askBackground } from "../shared/protocol/runtime.js";
+import { isOffscreenDocument, isServiceWorker } from "../shared/protocol/senders.js";
+import { listConversations, loadConversation } from "../shared/storage/conversations.js";
+import { TurnStatus } from "../shared/import-checks/conversation-schema.js";
+import { loadSettings, whatIsMissing } from "../shared/settings/settings.js";
 import { AttachmentsView } from "./attachments-view.js";
 import { ConversationView } from "./conversation-view.js";
 import { HistoryView } from "./history-view.js";
 import { showPythonStatus } from "./python-status.js";
 import { ToolsView } from "./tools-view.js";
+import { WorkflowsView } from "./workflows-view.js";
 import { TraceView } from "./trace-view.js";
 import { renderEmptyState } from "./empty-state.js";
 import { startEditing } from "./message-actions.js";
 import { handleKeys } from "./keyboard.js";
 import { ConversationSettings, ModelPicker } from "./model-picker.js";
-import { ComposerContext } from "./composer-context.js";
-import { localizePage, t, tn } from "../shared/i18n.js";
-import { exposeForDebugging } from "../shared/debug-handle.js";
+import { ComposerAdditions } from "./composer-additions.js";
+import { localizePage, t, tn } from "../shared/ui/i18n.js";
+import { exposeForDebugging } from "../shared/debug/debug-handle.js";
 
 const $ = (id) => document.getElementById(id);
 localizePage();
@@ -64,7 +65,7 @@ async function checkSettings() {
   return !missing;
 }
 
-const composerContext = new ComposerContext({ prompt, attached: $("attached"), commands: $("slash-commands") });
+const composerAdditions = new ComposerAdditions({ prompt, attached: $("attached"), commands: $("slash-commands") });
 const attachments = new AttachmentsView({
   prompt, button: $("attach"), options: $("attach-options"), chips: $("attachments"), onError: (message) => showNotice(message),
 });
@@ -72,19 +73,19 @@ const attachments = new AttachmentsView({
 async function send(event) {
   event.preventDefault();
   // An MCP server's prompt comes into the box first: the user sends it once they have read it.
-  const served = await composerContext.fillMcpPrompt(prompt.value.trim());
+  const served = await composerAdditions.fillMcpPrompt(prompt.value.trim());
   if (served) {
     if (served.text) prompt.value = served.text;
-    composerContext.tell(served.error);
+    composerAdditions.tell(served.error);
     return;
   }
-  const text = composerContext.expand(prompt.value.trim());
+  const text = composerAdditions.expand(prompt.value.trim());
   if (!text || !(await checkSettings())) return;
-  const context = composerContext.context();
+  const context = composerAdditions.context();
   const request = { conversationId: conversation.id, text, context, overrides: conversationSettings.read(), ...attachments.forTurn() };
   await startTurnWith(MessageType.startTurn, request, () => {
     prompt.value = "";
-    if (context) composerContext.clear();
+    if (context) composerAdditions.clear();
     attachments.clear();
   });
 }
@@ -115,6 +116,7 @@ async function onTurnAction({ action, turnId, text }) {
     if (!(await checkSettings())) return;
     return startTurnWith(MessageType.editTurn, { conversationId, turnId, text, overrides: conversationSettings.read() });
   }
+  if (action === "save-workflow") return saveWorkflow(conversationId, turnId);
   if (action === "delete") {
     try {
       await askBackground(MessageType.deleteTurn, { conversationId, turnId });
@@ -123,6 +125,19 @@ async function onTurnAction({ action, turnId, text }) {
     } catch (error) {
       showNotice(error.message);
     }
+  }
+}
+
+// Save as workflow: Python writes it, and it opens in the Tools view to be read before it runs.
+async function saveWorkflow(conversationId, turnId) {
+  try {
+    const { name } = await askBackground(MessageType.saveWorkflow, { conversationId, turnId });
+    await tools.toggle(true);
+    $("show-tools").setAttribute("aria-pressed", "true");
+    await workflows.refresh(name);
+    showNotice(t("workflowSavedNotice", name));
+  } catch (error) {
+    showNotice(error.message);
   }
 }
 
@@ -205,6 +220,14 @@ $("new-chat").addEventListener("click", () => {
   prompt.focus();
 });
 const tools = new ToolsView($("tools"));
+const workflows = new WorkflowsView($("tools"), {
+  onRun: (name) => {
+    tools.toggle(false);
+    $("show-tools").setAttribute("aria-pressed", "false");
+    prompt.value = `/${name} `;
+    prompt.focus();
+  },
+});
 $("show-history").addEventListener("click", (event) => {
   history.toggle();
   event.currentTarget.setAttribute("aria-pressed", String(history.visible));
@@ -212,6 +235,7 @@ $("show-history").addEventListener("click", (event) => {
 $("show-tools").addEventListener("click", async (event) => {
   const button = event.currentTarget;
   await tools.toggle();
+  if (tools.visible) await workflows.refresh();
   button.setAttribute("aria-pressed", String(tools.visible));
 });
 for (const id of ["open-settings", "notice-settings"]) $(id).addEventListener("click", () => chrome.runtime.openOptionsPage());
@@ -236,7 +260,7 @@ checkSettings();
 loadSettings().then(({ settings }) => (conversation.stepsOpen = Boolean(settings.show_steps)));
 conversation.showEmpty();
 openInitialConversation();
-composerContext.start();
+composerAdditions.start();
 prompt.focus();
 
 // For the console and tests: the view on screen, through the one debug handle.

@@ -2,8 +2,8 @@
 // so the answer comes first. The line opens on click; the steps stay open while the turn
 // runs (and after, when there is no answer), and the "show steps" setting keeps them open for those who want to watch.
 
-import { h } from "../shared/dom.js";
-import { t, tn } from "../shared/i18n.js";
+import { h } from "../shared/ui/dom.js";
+import { t, tn } from "../shared/ui/i18n.js";
 
 export class StepsView {
   constructor({ stepsOpen = false } = {}) {

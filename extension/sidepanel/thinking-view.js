@@ -2,8 +2,8 @@
 // which folds away when the answer starts (a click opens it again). Never part of the
 // reply or the answer: those are rendered from other events.
 
-import { h } from "../shared/dom.js";
-import { t } from "../shared/i18n.js";
+import { h } from "../shared/ui/dom.js";
+import { t } from "../shared/ui/i18n.js";
 
 export class ThinkingView {
   constructor() {

@@ -2,12 +2,12 @@
 // it by hand on the tab you are on, without spending a model call. Tool files that failed to
 // load are listed first, with file and line. Characters that draw nothing are written out.
 
-import { MessageType } from "../shared/messages.js";
-import { PICTURE_URL } from "../shared/data-url.js";
-import { askBackground } from "../shared/runtime.js";
-import { h } from "../shared/dom.js";
-import { t } from "../shared/i18n.js";
-import { shown } from "../shared/unseen-text.js";
+import { MessageType } from "../shared/protocol/messages.js";
+import { PICTURE_URL } from "../shared/pictures/data-url.js";
+import { askBackground } from "../shared/protocol/runtime.js";
+import { h } from "../shared/ui/dom.js";
+import { t } from "../shared/ui/i18n.js";
+import { shown } from "../shared/import-checks/unseen-text.js";
 
 const POLICY_LABELS = { ask: "mcpPolicyAsk", conversation: "mcpPolicyConversation", always: "mcpPolicyAlways", off: "mcpPolicyOff" };
 

@@ -1,10 +1,10 @@
 // A turn's trace: exactly what was sent to the model and what came back at each step
 // (messages, tool schemas, raw replies, token usage, timings), copyable as JSON.
 
-import { h } from "../shared/dom.js";
+import { h } from "../shared/ui/dom.js";
 import { EventKind } from "../shared/wire.js";
-import { t } from "../shared/i18n.js";
-import { shown } from "../shared/unseen-text.js";
+import { t } from "../shared/ui/i18n.js";
+import { shown } from "../shared/import-checks/unseen-text.js";
 
 const NOT_A_CALL = new Set([EventKind.compaction, EventKind.server_log]); // kept in the trace by their kind
 

@@ -3,9 +3,9 @@
 // arrive; an event already shown (same seq) is skipped, so a panel that loaded the turn
 // from storage can take the live stream from there.
 
-import { TurnStatus } from "../shared/conversation-schema.js";
-import { lastSeq } from "../shared/events.js";
-import { h } from "../shared/dom.js";
+import { TurnStatus } from "../shared/import-checks/conversation-schema.js";
+import { lastSeq } from "../shared/protocol/events.js";
+import { h } from "../shared/ui/dom.js";
 import { attachedList } from "./attachments-view.js";
 import { ConfirmationView } from "./confirmation-view.js";
 import { HandBackView } from "./hand-back-view.js";
@@ -16,9 +16,9 @@ import { answerActions, editButton } from "./message-actions.js";
 import { turnError } from "./error-actions.js";
 import { StepsView } from "./steps-view.js";
 import { ThinkingView } from "./thinking-view.js";
-import { t, tn } from "../shared/i18n.js";
-import { shown } from "../shared/unseen-text.js";
-import { EventKind, NOT_FATAL_ERRORS, NotFatal, Status } from "../shared/wire.js";
+import { t, tn } from "../shared/ui/i18n.js";
+import { EventKind, NOT_FATAL_ERRORS, NotFatal, PAGE_ACTIONS, Status } from "../shared/wire.js";
+import { shown } from "../shared/import-checks/unseen-text.js";
 
 // Which errors do not end the turn, and whether each is told in its step or beside the answer
 // (a tool file that failed to load, a reply cut at the output limit...), is wire.py's to say.
@@ -224,6 +224,7 @@ export class TurnView {
     call.result.classList.toggle("error", Boolean(event.data.is_error));
     call.result.textContent = event.data.result;
     call.details.classList.toggle("failed", Boolean(event.data.is_error));
+    if (!event.data.is_error && PAGE_ACTIONS.includes(event.data.name)) this.actions.querySelector(".action-save-workflow").hidden = false;
   }
 
   on_code(event) {

@@ -29,11 +29,11 @@ from .tool_set import MoreTools, ToolSet, compact_for
 from .tools import FinalAnswerTool, FunctionTool, Tool
 
 if TYPE_CHECKING:
-    from .context import ContextKeeper
+    from .context_keeper import ContextKeeper
     from .events import Listener
     from .models import Model
     from .replies import ModelReply
-    from .sight import Sight
+    from .vision import Vision
 
 
 class Agent:
@@ -41,7 +41,7 @@ class Agent:
                  description: str = "", max_steps: int = 10, conversation_id: str | None = None,
                  memory: Memory | None = None, listeners: Iterable[Listener] = (),
                  managed_agents: Iterable[Agent | AgentTool] = (), max_observation_chars: int = 20_000,
-                 instructions: str = "", context: ContextKeeper | None = None, sight: Sight | None = None,
+                 instructions: str = "", context: ContextKeeper | None = None, vision: Vision | None = None,
                  tool_set: str = "auto") -> None:
         self.model, self.name, self.description = model, name, description
         self.instructions = instructions  # added to system_prompt(), never replacing it
@@ -50,7 +50,7 @@ class Agent:
         self.memory = memory if memory is not None else Memory()
         self.context = context  # a context.ContextKeeper: requests fit the window; None: sent as is
         self.brief_prompt = False  # tools told in one line each: tell_tools_briefly() sets it
-        self.sight = sight  # a sight.Sight, shared by the turn: whether the model takes images
+        self.vision = vision  # a vision.Vision, shared by the turn: whether the model takes images
         self.listeners = list(listeners)
         self.tool_set = ToolSet(tool_set)  # which tools a request lists (tool_set.py)
         self.tools: dict[str, Tool] = {}
@@ -165,14 +165,14 @@ class Agent:
     @property
     def sees_images(self) -> bool:
         """False when the model is known to take no images: pictures are sent as a note."""
-        return self.sight is None or self.sight.sees is not False
+        return self.vision is None or self.vision.sees is not False
 
     async def reset(self) -> None:
         self.memory.reset()
 
     def tell_tools_briefly(self) -> None:
         """From now on each tool is told in one line in the system prompt: for a window the
-        full descriptions would crowd (context.py); and the compact set, unless the setting
+        full descriptions would crowd (context_keeper.py); and the compact set, unless the setting
         asks for the full one."""
         self.brief_prompt = True
         self.tool_set.compact = self.tool_set.setting != "full"
@@ -226,7 +226,7 @@ class Agent:
 
     async def ask_model(self, messages: list[dict]) -> ModelReply:
         """Sends `messages` to the model as they are, streaming its reply out as events; the
-        context keeper (context.py) calls it once it has fitted them to the window."""
+        context keeper (context_keeper.py) calls it once it has fitted them to the window."""
         self._streamed = {"text": 0, "reasoning": 0}
         try:
             reply = await self.model.generate(messages, self.tool_schemas(), on_token=self._on_token,

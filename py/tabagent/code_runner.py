@@ -1,6 +1,6 @@
 """Runs model-written Python and reports what happened.
 
-The sandbox's own Pyodide (tabagent.app.sandbox_runtime) runs code with this module too, so
+The sandbox's own Pyodide (tabagent.app.in_sandbox.runtime) runs code with this module too, so
 code runs there exactly as it does in the tests and in the local executor.
 
 Weak models call async tools without `await`, so calls to the given tool names

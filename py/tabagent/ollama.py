@@ -6,7 +6,7 @@ task. Its native `/api/chat` takes `options.num_ctx`, so `OllamaModel` sends the
 conversation there with a `num_ctx` that holds the request and a reply, in powers of two.
 Ollama reloads the model whenever num_ctx changes, so it is chosen at a turn's first request
 and only grows when a request needs more (never back down, and the next turn starts where
-this one ended), up to the window context.py keeps requests within (the model's own, from
+this one ended), up to the window context_keeper.py keeps requests within (the model's own, from
 /api/show, capped by the Context window setting). An endpoint given as any OpenAI-compatible
 base URL (the command line's --base-url, the custom provider) is recognised as Ollama when
 its `/api/version` answers as Ollama's does (`recognise`).
@@ -65,7 +65,7 @@ class OllamaModel(OpenAIModel):
         super().__init__(base_url, *args, **kwargs)
         root = base_url.rstrip("/").removesuffix("/chat/completions").removesuffix("/v1")
         self.url = root + "/api/chat"
-        self.window: Callable[[], Awaitable[ContextWindow]] | None = None  # context.py's: num_ctx stays within it
+        self.window: Callable[[], Awaitable[ContextWindow]] | None = None  # context_keeper.py's: num_ctx stays within it
         self._cap: int | None = None
 
     async def generate(self, messages: list[dict], tools: list[dict] | None = None,  # type: ignore[override]

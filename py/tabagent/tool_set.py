@@ -31,7 +31,7 @@ COMPACT_UP_TO = 16_384
 # The tools a compact request lists: read, find, list the controls, act on them, keep notes.
 CORE = ("read_page", "find_in_page", "list_controls", "click", "type_text", "press_key", "navigate",
         "note", "ask_user", "final_answer")
-# Tools that show the model a picture: offered only to a model that takes images (sight.py).
+# Tools that show the model a picture: offered only to a model that takes images (vision.py).
 NEEDS_SIGHT = ("screenshot",)
 
 

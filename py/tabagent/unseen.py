@@ -8,7 +8,7 @@ characters. Shown as they are, the user approves or sends words they never read.
 out, they are there to see, and the model reads the same text the user is shown.
 
 UNSEEN is the list both sides use: wire.py hands it to JavaScript (wire.js UNSEEN, used by
-extension/shared/unseen-text.js `shown`), so the panel and settings apply the same rule.
+extension/shared/import-checks/unseen-text.js `shown`), so the panel and settings apply the same rule.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The Firefox package's web-accessible files: exactly what the sandbox page and its worker load
 (an opaque origin may load no other extension file in Firefox), and nothing else
-(scripts/manifests.py FIREFOX_SANDBOX_SCRIPTS, extension/firefox/code-sandbox.js)."""
+(scripts/manifests.py FIREFOX_SANDBOX_SCRIPTS, extension/platform/firefox/code-sandbox.js)."""
 
 from __future__ import annotations
 

@@ -34,7 +34,7 @@ def test_every_message_the_code_uses_exists():
         used |= {f"{key}{form}" for key in re.findall(r"\btn\(\"(\w+)\"", text) for form in ("One", "Many")}
         used |= set(re.findall(r"data-i18n(?:-[\w-]+)?=\"(\w+)\"", text))
     used |= set(re.findall(r"__MSG_(\w+)__", (ROOT / "manifest.json").read_text()))
-    used |= set(re.findall(r'title: "(menu\w+)"', (ROOT / "extension/shared/quick-actions.js").read_text()))
+    used |= set(re.findall(r'title: "(menu\w+)"', (ROOT / "extension/shared/settings/quick-actions.js").read_text()))
     assert used, "no messages found: did the code stop using chrome.i18n?"
     assert sorted(used - set(english)) == []
 
@@ -62,11 +62,11 @@ class _ShownWords(HTMLParser):
             value = (attrs.get(name) or "").strip()
             if value and value not in NOT_WORDS and f"data-i18n-{name}" not in attrs and not value.startswith("[{"):
                 self.found.append((self.getpos()[0], f'{tag} {name}="{value}"'))
-        if tag not in ("input", "meta", "link", "br", "img", "option"):
+        if tag not in ("input", "meta", "link", "br", "img"):
             self.open.append("data-i18n" in attrs)
 
     def handle_endtag(self, tag):
-        if tag not in ("input", "meta", "link", "br", "img", "option") and self.open:
+        if tag not in ("input", "meta", "link", "br", "img") and self.open:
             self.open.pop()
 
     def handle_data(self, data):
@@ -85,9 +85,9 @@ def test_every_word_on_the_pages_comes_from_the_messages():
 # Scripts that put words on screen. A sentence in quotes (a capital, then words, as people
 # write them) or a shown attribute given a literal is a word that skipped t().
 SCRIPTS = [*(ROOT / "extension/sidepanel").glob("*.js"), *(ROOT / "extension/options").glob("*.js"),
-           ROOT / "extension/background/context-menu.js", ROOT / "extension/background/tab-tools.js",
-           ROOT / "extension/shared/settings.js", ROOT / "extension/shared/connection.js",
-           ROOT / "extension/shared/export.js", ROOT / "extension/shared/conversations.js"]
+           ROOT / "extension/background/right-click-menu.js", ROOT / "extension/background/tab-tools.js",
+           ROOT / "extension/shared/settings/settings.js", ROOT / "extension/shared/settings/connection.js",
+           ROOT / "extension/shared/storage/export.js", ROOT / "extension/shared/storage/conversations.js"]
 SENTENCE = re.compile(r"""(["'`])((?:[A-Z][a-z]+|[A-Z][a-z]*:)(?: [\w’'“”${}.,:()-]+){1,}[.…:]?)\1""")
 # An attribute shown to the user set to a literal: { "aria-label": "…" }, { title: "…" },
 # element.title = "…", setAttribute("title", "…").

@@ -64,7 +64,7 @@ def test_each_browsers_zip_ships_the_extension_and_nothing_else(dist):
             "extension/background/service-worker.js",
             "extension/offscreen/offscreen.html",
             "extension/sidepanel/sidepanel.html",
-            "extension/browser/panel.js",
+            f"extension/platform/{browser}/panel.js",
             "extension/vendor/pyodide/pyodide.asm.wasm",
             "extension/vendor/pyodide/python_stdlib.zip",
             "extension/vendor/tabagent.zip",
@@ -76,24 +76,64 @@ def test_each_browsers_zip_ships_the_extension_and_nothing_else(dist):
         assert not unwanted, unwanted
         assert all(n == "manifest.json" or n.startswith(("extension/", "_locales/")) for n in files), files
         assert "_locales/en/messages.json" in files and "_locales/de/messages.json" in files
-        # Each browser's modules sit in extension/browser/; the other's are not shipped.
-        assert not [n for n in files if n.startswith("extension/firefox/")], browser
+        # Each package holds its own browser's modules; the other's are not shipped.
+        other = "firefox" if browser == "chrome" else "chrome"
+        assert not [n for n in files if n.startswith(f"extension/platform/{other}/")], browser
 
 
 def test_each_package_has_its_browsers_modules(dist):
-    chrome, firefox = (dist / "chrome" / "extension" / "browser"), (dist / "firefox" / "extension" / "browser")
-    assert (chrome / "python-host.js").read_text() == (ROOT / "extension" / "browser" / "python-host.js").read_text()
-    assert (firefox / "python-host.js").read_text() == (ROOT / "extension" / "firefox" / "python-host.js").read_text()
-    assert "chrome.offscreen" not in (firefox / "python-host.js").read_text()
+    chrome, firefox = (dist / "chrome" / "extension" / "platform" / "chrome"), (dist / "firefox" / "extension" / "platform" / "firefox")
+    source = ROOT / "extension" / "platform"
+    assert (chrome / "python-page.js").read_text() == (source / "chrome" / "python-page.js").read_text()
+    assert (firefox / "python-page.js").read_text() == (source / "firefox" / "python-page.js").read_text()
+    assert "chrome.offscreen" not in (firefox / "python-page.js").read_text()
     assert not (firefox / "side-panel-shortcut.js").exists()  # Chrome's side panel only
     # Every concern has both versions, with the same exports.
     export = re.compile(r"^export (?:async )?(?:function|const) (\w+)", re.M)
-    for module in (ROOT / "extension" / "browser").glob("*.js"):
-        twin = ROOT / "extension" / "firefox" / module.name
+    for module in (source / "chrome").glob("*.js"):
+        twin = source / "firefox" / module.name
         if module.name == "side-panel-shortcut.js":
             continue  # used by Chrome's panel.js only
-        assert twin.exists(), f"extension/firefox/{module.name} is missing"
+        assert twin.exists(), f"extension/platform/firefox/{module.name} is missing"
         assert set(export.findall(module.read_text())) == set(export.findall(twin.read_text())), module.name
+
+
+IMPORT = re.compile(r"""(?:\bimport\b[^"'();]*?\bfrom\s*|\bimport\s*\(?\s*)["'](\.{1,2}/[^"']+)["']""")
+# A file named beside the script (a worker's, the sandbox page's), or in an HTML page.
+BESIDE = re.compile(r"""new URL\(\s*["']([^"':]+)["']\s*,\s*import\.meta\.url|\bsrc=["']([^"':]+)["']""")
+# A file named from the package's root (chrome.runtime.getURL, scripting.executeScript's files).
+FROM_ROOT = re.compile(r"""["'](extension/[\w./-]+\.(?:js|html|json))["']""")
+
+
+def _named_files(page: Path, extension: Path) -> list[Path]:
+    text = page.read_text()
+    named = [page.parent / target for target in IMPORT.findall(text)]
+    named += [page.parent / (a or b) for a, b in BESIDE.findall(text)]
+    return named + [extension.parent / path for path in FROM_ROOT.findall(text)]
+
+
+def test_every_file_each_package_names_is_a_file_it_holds(dist):
+    """What a package's scripts and pages import, start or inject is in that package: Firefox's
+    imports its own platform modules (the source imports Chrome's), and no move left a name
+    behind (a 404 at run time)."""
+    for browser in ("chrome", "firefox"):
+        extension = dist / browser / "extension"
+        pages = [p for p in extension.rglob("*") if p.suffix in {".js", ".html"} and "vendor" not in p.relative_to(extension).parts]
+        assert len(pages) > 50, browser
+        missing = [f"{p.relative_to(extension)}: {named}" for p in pages for named in _named_files(p, extension)
+                   if not named.resolve().exists()]
+        assert missing == [], browser
+        assert f"/platform/{browser}/" in "\n".join(p.read_text() for p in pages), browser
+
+
+def test_the_named_files_pattern_sees_each_way_a_file_is_named(tmp_path):
+    page = tmp_path / "extension" / "offscreen" / "x.js"
+    page.parent.mkdir(parents=True)
+    page.write_text('import { a } from "../background/a.js";\nnew Worker(new URL("w.js", import.meta.url));\n'
+                    'chrome.runtime.getURL("extension/offscreen/offscreen.html");\n<script src="s.js">')
+    assert [p.resolve().relative_to(tmp_path) for p in _named_files(page, tmp_path / "extension")] == [
+        Path("extension/background/a.js"), Path("extension/offscreen/w.js"), Path("extension/offscreen/s.js"),
+        Path("extension/offscreen/offscreen.html")]
 
 
 def test_chromes_manifest_is_the_source_without_firefoxs_sidebar(dist):

@@ -1,4 +1,5 @@
-"""Driving the side panel like a person: configure a model, type, send, watch, stop."""
+"""Driving the side panel like a person: configure a model, type, send, watch, stop. The verbs
+shared with the Firefox tests are tests/helpers/panel_driver.py's (`chromium_panel(browser)`)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
+from tests.helpers.panel_backends import chromium_panel
+
 SEND_MESSAGE = """
 const [message, done] = [arguments[0], arguments[arguments.length - 1]];
 chrome.runtime.sendMessage(message).then(done, (e) => done({ ok: false, error: String(e) }));
@@ -15,21 +18,15 @@ chrome.runtime.sendMessage(message).then(done, (e) => done({ ok: false, error: S
 
 
 def ask_background(browser, type_: str, **payload):
-    reply = browser.driver.execute_async_script(SEND_MESSAGE, {"target": "background", "type": type_, **payload})
-    assert reply and reply.get("ok"), reply
-    return reply.get("result")
+    return chromium_panel(browser).ask_background(type_, **payload)
 
 
 def configure(browser, base_url: str, *, agent: str = "tool_calling", api_key: str = "sk-test", provider: str = "custom", model: str = "scripted-model"):
-    settings = {"provider": provider, "base_url": base_url, "model": model, "agent": agent, "max_steps": 6}
-    ask_background(browser, "save-settings", settings=settings, apiKey=api_key)
+    chromium_panel(browser).configure(base_url, agent=agent, api_key=api_key, provider=provider, model=model)
 
 
 def send(browser, text: str) -> None:
-    box = browser.driver.find_element(By.ID, "prompt")
-    box.clear()
-    box.send_keys(text)
-    browser.driver.find_element(By.ID, "send").click()
+    chromium_panel(browser).send(text)
 
 
 def wait(browser, condition, timeout: float = 30, message: str = ""):
@@ -50,7 +47,7 @@ def turn_status(driver):
 
 
 def wait_for_status(browser, *statuses, timeout: float = 30):
-    wait(browser, lambda d: turn_status(d) in statuses, timeout, f"turn never reached {statuses}")
+    return chromium_panel(browser).wait_for_status(*statuses, timeout=timeout)
 
 
 def stored_conversations(browser) -> list[dict]:
@@ -88,7 +85,7 @@ def time_until(predicate, timeout: float = 10, step: float = 0.01) -> float:
 
 
 # The panel's own module, imported again by its URL: the very instance the panel runs.
-# The panel's debug handle (extension/shared/debug-handle.js), once the panel's module has run
+# The panel's debug handle (extension/shared/debug/debug-handle.js), once the panel's module has run
 # (importing it again by its URL waits for the very instance the panel runs).
 PANEL_MODULE = 'import(chrome.runtime.getURL("extension/sidepanel/sidepanel.js")).then(() => globalThis.tabagentDebug)'
 

@@ -5,13 +5,23 @@
 - `fresh_browser` is a Chromium of its own with a new profile, for tests that need a cold
   start or stop the browser;
 - after every test, any uncaught exception or console error in the extension's contexts
-  fails it.
+  fails it;
+- `panel`: the side panel on a new conversation with the scripted model (`model`, of
+  tests/conftest.py);
+- `tabs`: a page tab the user is "on" and the side panel beside it (page_tabs.py), for a module;
+  `tool_calling` saves the scripted model and the tool-calling agent in its settings (a module
+  whose turns call tools uses it: `pytest.mark.usefixtures("tool_calling")`);
+- `chromium`: Chromium with no extension, the page tools injected by hand (tests/helpers/
+  page_tools.py); `corpus`: the vendored Readability pages served;
+- `downloads`: an empty folder where the browser of the module saves downloads;
+- `llama`: llama.cpp's own server with a small model (tests/helpers/llama_server.py).
 """
 
 from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -70,15 +80,6 @@ def no_extension_errors(request):
         assert not problems, "errors in the extension:\n" + "\n".join(map(str, problems))
 
 
-@pytest.fixture(scope="module")
-def model():
-    """A scripted OpenAI-compatible model server on 127.0.0.1, for a test module."""
-    from tests.helpers.model_server import ModelServer
-
-    with ModelServer() as server:
-        yield server
-
-
 @pytest.fixture
 def panel(browser, model):
     """The side panel on a new conversation, talking to the scripted model (tool calling)."""
@@ -88,3 +89,56 @@ def panel(browser, model):
     fresh_panel(browser)
     configure(browser, model.base_url)
     return browser
+
+
+@pytest.fixture(scope="module")
+def tabs(browser):
+    from .page_tabs import PageTabs
+
+    return PageTabs(browser)
+
+
+@pytest.fixture(scope="module")
+def tool_calling(tabs, model):
+    from .chat import configure
+
+    configure(tabs.browser, model.base_url, agent="tool_calling")
+    return tabs
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    from tests.helpers.page_tools import start_chromium
+
+    driver = start_chromium()
+    yield driver
+    driver.quit()
+
+
+@pytest.fixture(scope="module")
+def corpus():
+    from tests.helpers.page_server import PageServer
+
+    with PageServer(Path(__file__).parent / "pages" / "readability") as server:
+        yield server
+
+
+@pytest.fixture
+def downloads(browser, tmp_path):
+    folder = tmp_path / "downloads"
+    folder.mkdir()
+    browser.cdp.send("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(folder)})
+    return folder
+
+
+@pytest.fixture(scope="module")
+def llama():
+    """llama.cpp's server with SmolLM2-135M-Instruct and a 2,048-token window, for a module."""
+    from tests.helpers.coverage_skip import skip_or_fail_in_ci
+    from tests.helpers.llama_server import LlamaServer, missing
+
+    why = missing()
+    if why:
+        skip_or_fail_in_ci(why)
+    with LlamaServer() as server:
+        yield server

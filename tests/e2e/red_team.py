@@ -1,7 +1,7 @@
-"""What the red-team tests share, in Chromium and in Firefox: the hostile site, the listening
-post an attacker would send stolen text to (fixtures `site` and `post`: import them into a test
-module to use them there), and a way to run code exactly where a compromised content script runs
-(the extension's isolated world inside a web page)."""
+"""What the red-team tests share, in Chromium and in Firefox: the hostile site's pages (a module
+sets `SITE = RED_TEAM_PAGES` for the `site` fixture of tests/conftest.py; the listening post is
+its `post`), and a way to run code exactly where a compromised content script runs (the
+extension's isolated world inside a web page)."""
 
 from __future__ import annotations
 
@@ -10,26 +10,8 @@ import json
 import unicodedata
 from pathlib import Path
 
-import pytest
-
-from tests.helpers.page_server import PageServer
-from tests.helpers.tripwire import Tripwire
 
 RED_TEAM_PAGES = Path(__file__).parent / "red_team_pages"
-
-
-@pytest.fixture(scope="module")
-def site():
-    """The hostile site (red_team_pages/), served on 127.0.0.1 for a test module."""
-    with PageServer(RED_TEAM_PAGES) as server:
-        yield server
-
-
-@pytest.fixture(scope="module")
-def post():
-    """The attacker's listening post: any request it hears is a leak."""
-    with Tripwire() as listening:
-        yield listening
 
 
 def as_content_script(browser, tab_url: str, function_source: str, *args):

@@ -7,21 +7,10 @@ from __future__ import annotations
 import base64
 import io
 
-import pytest
 from PIL import Image
 
-from tests.helpers.model_server import ModelServer
 
 from .page_tabs import PageTabs
-
-
-@pytest.fixture(scope="module")
-def seeing_model():
-    """The scripted model server, whose model list says (as OpenRouter's does) that
-    "scripted-vision" takes images and "scripted-model" does not."""
-    with ModelServer(models=("scripted-model", "scripted-vision")) as server:
-        server.seeing = {"scripted-vision"}
-        yield server
 
 
 class WindowedTabs(PageTabs):

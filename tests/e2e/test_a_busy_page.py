@@ -6,10 +6,8 @@ import json
 
 import pytest
 
-from tests.helpers.page_server import PageServer
 
 from .page_tabs import PageTabs, article
-from .test_page_tools import OWN_PAGES
 
 pytestmark = pytest.mark.e2e
 
@@ -27,12 +25,6 @@ const quietFor = (ms) => new Promise((resolve) => setTimeout(() => resolve(false
   done(await chrome.runtime.sendMessage({ target: "background", type: "call-tool", name: "read_page", args: {} }));
 })().catch((error) => done({ ok: false, error: String(error) }));
 """
-
-
-@pytest.fixture(scope="module")
-def site():
-    with PageServer(OWN_PAGES) as server:
-        yield server
 
 
 def users_tab(tabs):

@@ -13,12 +13,11 @@ import pytest
 from selenium.webdriver.common.by import By
 
 from tests.helpers.model_server import Reply
-from tests.helpers.page_server import PageServer
 
 from .chat import configure, last_turn, send, wait, wait_for_status
 from .page_tabs import PageTabs, article, page_content
-from .test_page_actions import answer, call, question, told
-from .test_page_tools import OWN_PAGES
+from tests.helpers.questions import answer, question
+from tests.helpers.tool_calls import call, told
 
 pytestmark = pytest.mark.e2e
 
@@ -32,21 +31,8 @@ LOAD = "chrome.tabs.update(arguments[0], { url: arguments[1] }).then(() => argum
 CLOSE = "chrome.tabs.remove(arguments[0]).then(() => arguments[1]())"
 
 
-@pytest.fixture(scope="module")
-def site():
-    with PageServer(OWN_PAGES) as server:
-        yield server
-
-
-@pytest.fixture(scope="module")
-def tabs(browser, model):
-    tabs = PageTabs(browser)
-    configure(browser, model.base_url, agent="tool_calling")
-    return tabs
-
-
 @pytest.fixture
-def page_tab(tabs, site):
+def page_tab(tool_calling, tabs, site):
     """The page tab's id, showing article.html; the advertisements' tabs are closed after."""
     tabs.show(site.url("article.html"))
     [tab] = [t["id"] for w in windows(tabs) for t in w["tabs"] if t["url"] == site.url("article.html")]

@@ -8,7 +8,7 @@ from selenium.webdriver.common.by import By
 from tests.helpers.model_server import Reply
 
 from .chat import configure, last_turn, send, wait, wait_for_status
-from .sight_tabs import near, picture, seeing_model  # noqa: F401 (a fixture)
+from .sight_tabs import near, picture
 
 pytestmark = pytest.mark.e2e
 
@@ -67,15 +67,6 @@ def test_a_model_that_takes_no_images_is_told_in_words(panel, seeing_model):
 
 
 SCREENSHOT_OPTION = '//li[contains(@class, "attach-option")][.//span[text()="A screenshot of the tab you are on"]]'
-
-
-@pytest.fixture(scope="module")
-def site():
-    from tests.helpers.page_server import PageServer
-
-    from .test_page_tools import OWN_PAGES
-    with PageServer(OWN_PAGES) as server:
-        yield server
 
 
 def test_a_screenshot_of_the_tab_attached_in_the_composer_goes_as_page_content(browser, seeing_model, site):

@@ -4,7 +4,6 @@ the model is sent, marked as untrusted page content, with no consent question.""
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 from selenium.webdriver.common.by import By
@@ -16,17 +15,11 @@ from tests.helpers.pdf import make_pdf
 from tests.helpers.quiet import stays_quiet
 
 from .chat import wait, wait_for_status
+from tests.helpers.attachments import chips, open_page_tab, options, sent_task
 
 pytestmark = pytest.mark.e2e
 
-OWN_PAGES = Path(__file__).parent / "pages"
 MARKED = '<page_content source="{}" untrusted="true">\n'
-
-
-@pytest.fixture(scope="module")
-def site():
-    with PageServer(OWN_PAGES) as server:
-        yield server
 
 
 @pytest.fixture(scope="module")
@@ -36,35 +29,6 @@ def pdf_site(tmp_path_factory):
                                                 title="Meeting notes"))
     with PageServer(folder) as server:
         yield server
-
-
-def open_page_tab(browser, url):
-    """Opens `url` in a tab of the panel's window, then comes back to the panel."""
-    panel = browser.driver.current_window_handle
-    browser.driver.switch_to.new_window("tab")
-    browser.driver.get(url)
-    handle = browser.driver.current_window_handle
-    browser.driver.switch_to.window(panel)
-    # Back in the panel as a user would be: the message box has the focus (the tab switch's own
-    # blur, arriving late on a busy machine, would otherwise close a list opened meanwhile).
-    wait(browser, lambda d: d.execute_script("return document.hasFocus()"), 10, "the panel never got the focus back")
-    browser.driver.find_element(By.ID, "prompt").click()
-    return handle
-
-
-def options(driver):
-    box = driver.find_element(By.ID, "attach-options")
-    return box.find_elements(By.CSS_SELECTOR, "[role=option]") if box.is_displayed() else []
-
-
-def chips(driver):
-    return [chip.find_element(By.CSS_SELECTOR, ".attachment-label").text
-            for chip in driver.find_elements(By.CSS_SELECTOR, "#attachments .attachment")]
-
-
-def sent_task(model):
-    [request] = model.requests
-    return [m["content"] for m in request["body"]["messages"] if m["role"] == "user"][-1]
 
 
 def test_a_tab_attached_by_mention_reaches_the_model_marked_and_without_a_question(panel, model, site):

@@ -12,23 +12,8 @@ from selenium.webdriver.common.keys import Keys
 from tests.helpers.model_server import Reply
 
 from .chat import ask_background, last_turn, send, stored_conversations, wait, wait_for_status
+from tests.helpers.rich_answer import RICH_ANSWER
 
-RICH_ANSWER = """## Result
-
-The sum is **42**, with $e^{i\\pi} + 1 = 0$ in mind.
-
-$$\\int_0^1 x^2\\,dx = \\frac{1}{3}$$
-
-| name | value |
-|---|---|
-| a | 1 |
-
-```python
-def add(a, b):
-    return a + b
-```
-
-Done."""
 
 # Clipboard writes are recorded in the page (headless Chromium has no clipboard to read back).
 RECORD_CLIPBOARD = "window.copied = []; navigator.clipboard.writeText = async (text) => { window.copied.push(text); };"

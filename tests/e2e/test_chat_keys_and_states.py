@@ -13,7 +13,7 @@ from tests.helpers.browser import ROOT
 from tests.helpers.model_server import Reply
 
 from .chat import fresh_panel, last_turn, send, stored_conversations, turn_status, wait, wait_for_status
-from .test_chat_answers import RICH_ANSWER
+from tests.helpers.rich_answer import RICH_ANSWER
 
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"  # a test-only npm package, never shipped
 

@@ -12,7 +12,7 @@ from tests.helpers.page_server import PageServer
 
 from .chat import configure, last_turn, open_steps, send, wait_for_status
 from .page_tabs import PageTabs
-from .test_page_tools import OWN_PAGES
+from tests.helpers.pages import OWN_PAGES
 
 STEP_ONE = '''Thought: read the page, then count its paragraphs.
 ```python

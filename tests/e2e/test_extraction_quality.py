@@ -16,7 +16,7 @@ import pytest
 
 from tests.helpers.extraction_score import reader_text, score, total
 from tests.helpers.page_server import PageServer
-from tests.helpers.page_tools import PageTools, start_chromium
+from tests.helpers.page_tools import PageTools
 
 pytestmark = pytest.mark.e2e
 
@@ -29,13 +29,6 @@ PAGES = json.loads((SAMPLE / "evaldata.json").read_text())
 # trailing-line rules P 0.902, R 0.885, F 0.893; before main-content.js (Readability, or the
 # whole body under 500 characters) P 0.804, R 0.788, F 0.796.
 FLOOR = {"precision": 0.94, "recall": 0.90, "f": 0.93}
-
-
-@pytest.fixture(scope="module")
-def chromium():
-    driver = start_chromium()
-    yield driver
-    driver.quit()
 
 
 def read_as_served(chromium, url):

@@ -14,27 +14,17 @@ from selenium.webdriver.common.by import By
 from tests.helpers.model_server import Reply
 
 from .chat import last_turn, open_conversation_id, open_in_panel, send, stored_conversations, wait, wait_for_status
-from .page_tabs import PageTabs
 from .red_team import RED_TEAM_PAGES, SEND_EACH, as_content_script
-from .test_page_actions import call, site, told  # noqa: F401  (fixtures)
+from tests.helpers.tool_calls import call, told
 from tests.helpers.page_server import PageServer
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.usefixtures("tool_calling")]  # the scripted model, tools on
 
 
 @pytest.fixture(scope="module")
 def hostile():
     with PageServer(RED_TEAM_PAGES) as server:
         yield server
-
-
-@pytest.fixture(scope="module")
-def tabs(browser, model):
-    from .chat import configure
-
-    tabs = PageTabs(browser)
-    configure(browser, model.base_url, agent="tool_calling")
-    return tabs
 
 
 @pytest.fixture

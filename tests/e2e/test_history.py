@@ -4,23 +4,14 @@ from __future__ import annotations
 
 import json
 import time
-from pathlib import Path
 
-import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from tests.helpers.model_server import Reply
 
 from .chat import ask_background, send, stored_conversations, wait, wait_for_status
-
-
-@pytest.fixture
-def downloads(browser, tmp_path):
-    folder = tmp_path / "downloads"
-    folder.mkdir()
-    browser.cdp.send("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(folder)})
-    return folder
+from tests.helpers.history import downloaded, history_entries, show_history
 
 
 def have_conversation(browser, model, question, answer):
@@ -28,29 +19,6 @@ def have_conversation(browser, model, question, answer):
     model.script(Reply(text=answer))
     send(browser, question)
     wait_for_status(browser, "ok")
-
-
-def history_entries(driver):
-    return {b.text: b for b in driver.find_elements(By.CSS_SELECTOR, "#history-list .open")}
-
-
-def show_history(browser):
-    if not browser.driver.find_element(By.ID, "history").is_displayed():
-        browser.driver.find_element(By.ID, "show-history").click()
-    return wait(browser, lambda d: history_entries(d), 5)
-
-
-def downloaded(folder: Path, suffix: str, timeout: float = 30) -> Path:
-    """The file once Chrome has finished writing it. Chrome holds the final name with an empty
-    file while it writes to a .crdownload beside it, then moves that over the empty one."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        present = list(folder.iterdir())
-        files = [f for f in present if f.suffix == suffix and f.stat().st_size > 0]
-        if files and not any(f.suffix == ".crdownload" for f in present):
-            return files[0]
-        time.sleep(0.05)
-    raise AssertionError(f"no {suffix} file was downloaded")
 
 
 def test_reopen_and_continue_an_older_conversation(panel, model):

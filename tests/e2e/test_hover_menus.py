@@ -2,7 +2,9 @@
 so its items are listed and clicked like any control, and hovering elsewhere closes it. A
 menu whose :hover rule sits in another site's stylesheet (which the browser keeps from
 scripts) is said, in words, to stay closed. Called by hand through the real extension; and a
-page that asks the agent to hover still needs the user, whose "no" leaves its styles as they were."""
+page that asks the agent to hover still needs the user, whose "no" leaves its styles as they were.
+A click moves the pointer onto the item first, so a menu that chooses the item under the pointer
+chooses it."""
 
 import json
 
@@ -13,9 +15,10 @@ from tests.helpers.page_server import PageServer
 
 from .chat import configure, send, wait_for_status
 from .page_tabs import page_content
-from .test_page_actions import answer, call, question, told
-from .test_multi_page import locators
-from .test_page_tools import OWN_PAGES, site, tabs  # noqa: F401  (fixtures: a panel beside a page tab, the pages)
+from tests.helpers.questions import answer, question
+from tests.helpers.tool_calls import call, told
+from tests.helpers.locators import locators
+from tests.helpers.pages import OWN_PAGES
 
 pytestmark = pytest.mark.e2e
 
@@ -88,3 +91,44 @@ def test_a_page_asking_for_a_hover_still_needs_the_user_and_a_denial_changes_not
     assert told(model, 2).startswith("The user denied this hover: nothing was done.")
     assert not tabs.in_page(SHOWN, "laptops")
     assert tabs.in_page("return document.querySelectorAll('[data-tabagent-hover]').length") == 0
+
+
+HOVER_CHOOSES = """<!DOCTYPE html><html lang="en"><head><title>Cities</title></head><body>
+<ul id="menu" role="menu">
+  <li role="menuitem" class="active">London</li><li role="menuitem">Paris</li><li role="menuitem">Rome</li>
+</ul><p id="log"></p>
+<script>
+  // As jQuery UI menus and MiniWoB++ do: the pointer makes an item active, a press chooses the active one.
+  const menu = document.getElementById("menu");
+  for (const item of menu.children) item.addEventListener("mouseenter", () => {
+    menu.querySelector(".active")?.classList.remove("active");
+    item.classList.add("active");
+  });
+  menu.addEventListener("click", () => {
+    document.getElementById("log").textContent = "chose " + menu.querySelector(".active").textContent;
+  });
+</script></body></html>"""
+
+
+def test_a_click_moves_the_pointer_onto_the_item_first_so_a_menu_that_chooses_on_hover_chooses_it(tabs, tmp_path):
+    (tmp_path / "menu.html").write_text(HOVER_CHOOSES)
+    with PageServer(tmp_path) as pages:
+        tabs.show(pages.url("menu.html"))
+        paris = listed(tabs, "Paris")
+        assert paris, "the menu's items are controls"
+        reply = tabs.call_reply("click", locator=paris)
+        assert reply["ok"], reply
+        assert tabs.in_page("return document.getElementById('log').textContent") == "chose Paris"
+        # The events a person's mouse sends, in a person's order, on the item itself.
+        events = tabs.in_page(
+            "const seen = []; const rome = document.querySelectorAll('li')[2];"
+            "for (const type of ['pointerover', 'pointerenter', 'mouseover', 'mouseenter', 'pointermove', 'mousemove',"
+            " 'pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click'])"
+            " rome.addEventListener(type, (e) => seen.push(type)); window.seen = seen; return true")
+        assert events
+        rome = listed(tabs, "Rome")
+        assert tabs.call_reply("click", locator=rome)["ok"]
+        order = tabs.in_page("return window.seen")
+        assert order == ["pointerover", "mouseover", "pointerenter", "mouseenter", "pointermove", "mousemove",
+                         "pointerdown", "mousedown", "pointerup", "mouseup", "click"], order
+        assert tabs.in_page("return document.getElementById('log').textContent") == "chose Rome"

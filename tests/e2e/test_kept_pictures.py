@@ -16,12 +16,12 @@ from selenium.webdriver.common.by import By
 
 from tests.helpers.model_server import Reply
 
-from .chat import ask_background, configure, fresh_panel, open_in_panel, stored_conversations, wait
-from .test_import import import_file, notice, write_export
+from .chat import ask_background, open_in_panel, stored_conversations, wait
+from tests.helpers.history import import_file, notice, write_export
 
 pytestmark = pytest.mark.e2e
 
-LIMIT = 10_000_000  # extension/shared/kept-pictures.js KEPT_PICTURE_CHARS
+LIMIT = 10_000_000  # extension/shared/storage/kept-pictures.js KEPT_PICTURE_CHARS
 
 
 def noisy_png(width, height, seed):
@@ -39,14 +39,6 @@ def noisy_png(width, height, seed):
 @functools.cache
 def picture(name):
     return noisy_png(1000, 1000, name)  # 4 MB of data URL: two fit in the size, three do not
-
-
-@pytest.fixture
-def panel(browser, model):
-    model.reset()
-    fresh_panel(browser)
-    configure(browser, model.base_url, agent="tool_calling")
-    return browser
 
 
 def send_with_pictures(browser, model, conversation_id, text, names):
@@ -72,7 +64,7 @@ def exported(browser, conversation_id):
     """The conversation's JSON export, as History's export writes it."""
     return browser.driver.execute_async_script("""
       const [id, done] = arguments;
-      Promise.all([import(chrome.runtime.getURL("extension/shared/export.js")),
+      Promise.all([import(chrome.runtime.getURL("extension/shared/storage/export.js")),
                    chrome.storage.local.get(`conversation:${id}`)])
         .then(([{ toJson }, stored]) => done(toJson([stored[`conversation:${id}`]])));""", conversation_id)
 

@@ -64,7 +64,7 @@ def test_the_context_menu_speaks_german_too(german_browser):
     browser = german_browser
     browser.open_side_panel()
     titles = wait(browser, lambda _: browser.call_module_function(
-        browser.service_worker_target(), "createContextMenu", "return (await fn()).map((i) => i.title);"), 10)
+        browser.service_worker_target(), "createRightClickMenu", "return (await fn()).map((i) => i.title);"), 10)
     assert "Diese Seite zusammenfassen" in titles and "Zur Auswahl fragen…" in titles
 
 

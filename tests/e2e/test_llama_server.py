@@ -16,7 +16,6 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
 from tests.helpers.browser import ROOT
-from tests.helpers.llama_server import llama  # noqa: F401  (the fixture)
 from tests.helpers.model_server import Reply
 from tests.helpers.page_server import PageServer
 

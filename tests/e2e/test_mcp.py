@@ -12,29 +12,13 @@ from selenium.webdriver.common.by import By
 from tests.helpers.mcp_server import MCPTestServer
 from tests.helpers.model_server import Reply
 
-from .chat import ask_background, configure, send, wait, wait_for_status
+from .chat import configure, send, wait, wait_for_status
 from .page_tabs import page_content
-from .test_page_actions import answer, boxes, question as asked_in, told
+from tests.helpers.questions import Panel, answer, asked_in_panel as question, boxes
+from tests.helpers.tool_calls import call, told
+from tests.helpers.mcp_settings import check, server_entry, use_servers
 
 pytestmark = pytest.mark.e2e
-
-
-@pytest.fixture(scope="module")
-def mcp():
-    with MCPTestServer() as server:
-        yield server
-
-
-def server_entry(mcp, tools=None, name="lab", enabled=True):
-    return {"id": f"id-{name}", "name": name, "url": mcp.url, "enabled": enabled, "tools": tools or {}}
-
-
-def use_servers(browser, *servers, secrets=None):
-    return ask_background(browser, "save-mcp-servers", servers=list(servers), secrets=secrets or {})
-
-
-def check(browser, server_id="id-lab"):
-    return ask_background(browser, "check-mcp-server", serverId=server_id)
 
 
 @pytest.fixture
@@ -43,21 +27,6 @@ def chat(panel, model, mcp):
     use_servers(panel, server_entry(mcp))
     yield panel
     use_servers(panel)
-
-
-def call(name, **arguments):
-    return Reply(tool_calls=[{"name": name, "arguments": arguments}])
-
-
-class Panel:
-    """The side panel as test_page_actions' helpers take it: its browser and driver."""
-
-    def __init__(self, browser):
-        self.browser, self.driver = browser, browser.driver
-
-
-def question(browser, n):
-    return asked_in(Panel(browser), n)
 
 
 def test_settings_add_a_server_and_test_connection_shows_its_tools_as_the_model_sees_them(browser, mcp):

@@ -5,20 +5,15 @@ called from the model's Python in the sandbox, and a server that answers with a 
 
 import pytest
 
-from tests.helpers.mcp_server import EverythingServer, MCPTestServer
+from tests.helpers.mcp_server import MCPTestServer
 from tests.helpers.model_server import Reply
 
 from .chat import configure, send, wait_for_status
-from .test_mcp import Panel, check, question, server_entry, use_servers
-from .test_page_actions import answer
+from tests.helpers.mcp_settings import check, server_entry, use_servers
+from tests.helpers.questions import Panel, asked_in_panel as question
+from tests.helpers.questions import answer
 
 pytestmark = pytest.mark.e2e
-
-
-@pytest.fixture(scope="module")
-def everything():
-    with EverythingServer("streamable-http") as server:
-        yield server
 
 
 def test_the_model_s_python_calls_the_reference_server_s_hyphenated_tools(panel, model, everything):

@@ -5,27 +5,19 @@ the task page's own reward. The full benchmark, against a real model, is bench/b
 import pytest
 
 from tests.helpers.miniwob import episode, task_pages
-from tests.helpers.page_server import PageServer
 
-from .chat import configure
-from .page_tabs import PageTabs
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.usefixtures("tool_calling")]  # the scripted model, tools on
 
 TASKS = ["click-checkboxes", "choose-list", "click-tab-2", "login-user", "click-dialog", "scroll-text"]
 
 
-@pytest.fixture(scope="module")
-def tabs(browser, model):
-    tabs = PageTabs(browser)  # the panel is where settings are saved from
-    configure(browser, model.base_url, agent="tool_calling")
-    return tabs
+def miniwob_pages(_folder):
+    """The task pages of the miniwob package, looked up when the site starts."""
+    return task_pages()
 
 
-@pytest.fixture(scope="module")
-def site():
-    with PageServer(task_pages()) as server:
-        yield server
+SITE = miniwob_pages
 
 
 @pytest.mark.parametrize("task", TASKS)

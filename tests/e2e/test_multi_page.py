@@ -4,7 +4,6 @@ tab, is refused in words instead of naming whatever the new page numbered the sa
 when that page writes the old locator on an element of its own, and even when the service
 worker was stopped in between. Called by hand through the real extension, as a model would."""
 
-import re
 import threading
 
 import pytest
@@ -13,21 +12,14 @@ from tests.helpers.recording_site import Site
 
 from .chat import wait
 from .page_tabs import page_content
-from .test_page_tools import site, tabs  # noqa: F401  (fixtures: a panel beside a page tab, the pages)
+from tests.helpers.locators import locators
+from tests.helpers.locators import LOCATOR
 
 pytestmark = pytest.mark.e2e
 
-LOCATOR = re.compile(r"^(ta-(\d+)) ", re.M)
 HELP_CLICKS = "return window.helpClicks ?? 0"
 HELP = "document.querySelector('[aria-label=Help]')"  # controls.html's first control
 COUNT_HELP_CLICKS = f"window.helpClicks = 0; {HELP}.addEventListener('click', () => window.helpClicks++)"
-
-
-def locators(tabs, **args):
-    """The locators list_controls gives, as (locator, number, its line)."""
-    body = page_content(tabs.call("list_controls", **args))[1].partition("\n\n")[2]
-    return [(m.group(1), int(m.group(2)), line) for m, line in
-            ((LOCATOR.match(line), line) for line in body.splitlines()) if m]
 
 
 def click(tabs, locator):

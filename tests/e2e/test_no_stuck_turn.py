@@ -147,7 +147,7 @@ def test_a_turn_end_larger_than_chrome_takes_is_cut_to_fit_with_a_note(panel):
 # The offscreen document's own TurnRunner module, given a Python that failed to start (as when
 # Pyodide cannot load), asked to run a turn the service worker has saved as running.
 RUN_WITHOUT_PYTHON = """(async () => {
-  const { TurnRunner } = await import(chrome.runtime.getURL("extension/offscreen/python-turns.js"));
+  const { TurnRunner } = await import(chrome.runtime.getURL("extension/offscreen/python/turn-runner.js"));
   const runner = new TurnRunner(Promise.reject(new Error("Traceback (most recent call last):\\nRuntimeError: Python could not start")),
                                 { turnStarted() {}, turnEnded() {} });
   await runner.start({ conversationId: %s, turnId: %s, task: "Are you there?", memory: %s, settings: {} });

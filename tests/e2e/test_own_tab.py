@@ -13,10 +13,11 @@ from selenium.webdriver.common.by import By
 from tests.helpers.model_server import Reply
 
 from .chat import ask_background, configure, last_turn, open_steps, send, wait, wait_for_status
-from .test_page_actions import answer, boxes, call, question, site, tabs, told  # noqa: F401  (fixtures)
-from .test_tabs_the_agent_opened import COUNT_HELP_CLICKS, HELP_CLICKS, settings
+from tests.helpers.questions import answer, boxes, question
+from tests.helpers.tool_calls import call, settings, told
+from tests.helpers.help_clicks import COUNT_HELP_CLICKS, HELP_CLICKS
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.usefixtures("tool_calling")]  # the scripted model, tools on
 
 USERS_TAB = "return [location.href, document.documentElement.outerHTML]"
 IN_WORKER = "chrome.tabs.query({}).then((tabs) => Promise.all(tabs.map(async (tab) => ({ id: tab.id, url: tab.url, " \

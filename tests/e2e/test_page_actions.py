@@ -11,26 +11,13 @@ import pytest
 from selenium.webdriver.common.by import By
 
 from tests.helpers.model_server import Reply
-from tests.helpers.page_server import PageServer
 
 from .chat import configure, last_turn, send, wait, wait_for_status
-from .page_tabs import PageTabs, page_content
-from .test_page_tools import OWN_PAGES
+from .page_tabs import page_content
+from tests.helpers.questions import answer, boxes, question
+from tests.helpers.tool_calls import call, told
 
-pytestmark = pytest.mark.e2e
-
-
-@pytest.fixture(scope="module")
-def site():
-    with PageServer(OWN_PAGES) as server:
-        yield server
-
-
-@pytest.fixture(scope="module")
-def tabs(browser, model):  # model: the scripted model server of tests/e2e/conftest.py
-    tabs = PageTabs(browser)
-    configure(browser, model.base_url, agent="tool_calling")
-    return tabs
+pytestmark = [pytest.mark.e2e, pytest.mark.usefixtures("tool_calling")]  # the scripted model, tools on
 
 
 @pytest.fixture
@@ -40,35 +27,6 @@ def turn(tabs, model, site):
     tabs.show(site.url("actions.html"))
     tabs.driver.find_element(By.ID, "new-chat").click()
     return tabs
-
-
-def call(name, **arguments):
-    return Reply(tool_calls=[{"name": name, "arguments": arguments}])
-
-
-def boxes(driver):
-    turn = last_turn(driver)
-    return turn.find_elements(By.CSS_SELECTOR, ".confirmation") if turn else []
-
-
-def question(tabs, n):
-    """The turn's n-th confirmation (from 0), once it is on screen asking: {message, details}."""
-    wait(tabs.browser, lambda d: len(boxes(d)) > n and boxes(d)[n].get_attribute("data-state") == "asking",
-         30, f"confirmation {n} was never asked")
-    box = boxes(tabs.driver)[n]
-    details = {dd.get_attribute("data-detail"): dd.text for dd in box.find_elements(By.CSS_SELECTOR, "dd")}
-    return {"message": box.find_element(By.CSS_SELECTOR, ".confirmation-message").text, "details": details}
-
-
-def answer(tabs, n, decision):
-    boxes(tabs.driver)[n].find_element(By.CSS_SELECTOR, f'button[data-decision="{decision}"]').click()
-    wait(tabs.browser, lambda d: boxes(d)[n].get_attribute("data-state") == decision, 10)
-    assert all(not b.is_enabled() for b in boxes(tabs.driver)[n].find_elements(By.TAG_NAME, "button"))
-
-
-def told(model, request):
-    """What the model read as the last tool result in its request number `request` (from 0)."""
-    return [m for m in model.requests[request]["body"]["messages"] if m["role"] == "tool"][-1]["content"]
 
 
 LOG = "return document.getElementById('log').textContent"

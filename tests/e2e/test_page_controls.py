@@ -7,7 +7,6 @@ import re
 import pytest
 
 from .page_tabs import page_content
-from .test_page_tools import site, tabs  # noqa: F401  (fixtures: a panel beside a page tab, the pages)
 
 pytestmark = pytest.mark.e2e
 

@@ -13,10 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers.page_server import PageServer
 from tests.helpers.word_recall import html_text, word_recall
 
-from .page_tabs import PageTabs, article
+from .page_tabs import article
 
 pytestmark = pytest.mark.e2e
 
@@ -30,17 +29,6 @@ MIN_RECALL = 0.9
 # leaves out as links; every sentence of the page is there.
 MIN_RECALL_OF = {"firefox-nightly-blog": 0.85, "mozilla-1": 0.85}
 RECALLS = {}  # page name -> recall, for the summary at the end
-
-
-@pytest.fixture(scope="module")
-def tabs(browser):
-    return PageTabs(browser)
-
-
-@pytest.fixture(scope="module")
-def corpus():
-    with PageServer(CORPUS_DIR) as server:
-        yield server
 
 
 def read_whole_page(tabs):

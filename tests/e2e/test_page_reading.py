@@ -17,33 +17,11 @@ from pathlib import Path
 import pytest
 from selenium.webdriver.support.wait import WebDriverWait
 
-from tests.helpers.page_server import PageServer
-from tests.helpers.page_tools import PageToolFailed, PageTools, start_chromium
+from tests.helpers.page_tools import PageToolFailed, PageTools
 
 pytestmark = pytest.mark.e2e
 
 CORPUS_DIR = Path(__file__).parent / "pages" / "readability"  # vendored, with its license
-OWN_PAGES = Path(__file__).parent / "pages"
-
-
-# Not named "browser": tests/e2e/conftest.py gives that name to the extension harness.
-@pytest.fixture(scope="module")
-def chromium():
-    driver = start_chromium()
-    yield driver
-    driver.quit()
-
-
-@pytest.fixture(scope="module")
-def corpus():
-    with PageServer(CORPUS_DIR) as server:
-        yield server
-
-
-@pytest.fixture(scope="module")
-def site():
-    with PageServer(OWN_PAGES) as server:
-        yield server
 
 
 @pytest.fixture

@@ -7,28 +7,13 @@ import json
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from pathlib import Path
 
 import pytest
 
-from tests.helpers.page_server import PageServer
 
-from .page_tabs import PageTabs, article, page_content
+from .page_tabs import article, page_content
 
 pytestmark = pytest.mark.e2e
-
-OWN_PAGES = Path(__file__).parent / "pages"
-
-
-@pytest.fixture(scope="module")
-def tabs(browser):
-    return PageTabs(browser)
-
-
-@pytest.fixture(scope="module")
-def site():
-    with PageServer(OWN_PAGES) as server:
-        yield server
 
 
 class SlowPage(BaseHTTPRequestHandler):

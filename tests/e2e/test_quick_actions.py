@@ -25,7 +25,7 @@ def click_menu(panel, item_id, selection=None):
     """Calls the context menu's handler as Chrome does for a click on `item_id` in the page's tab."""
     info = {"menuItemId": item_id, "selectionText": selection} if selection else {"menuItemId": item_id}
     return panel.call_module_function(
-        panel.service_worker_target(), "onContextMenuClick",
+        panel.service_worker_target(), "onRightClickMenuClick",
         f"""const [tab] = await chrome.tabs.query({{ title: "Fox facts" }});
           return fn({{ ...{json.dumps(info)}, pageUrl: tab.url }}, tab);""",
     )
@@ -49,7 +49,7 @@ def save_prompts(panel, model, prompts):
 
 def menu_items(panel):
     # Chrome offers no API to read the menu back: making it again returns what it creates.
-    return panel.call_module_function(panel.service_worker_target(), "createContextMenu",
+    return panel.call_module_function(panel.service_worker_target(), "createRightClickMenu",
                                       "return (await fn()).map((i) => i.title);")
 
 

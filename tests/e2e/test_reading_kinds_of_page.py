@@ -17,7 +17,6 @@ import pytest
 from tests.helpers.page_server import PageServer
 from tests.helpers.page_tools import PageTools
 
-from .test_page_reading import chromium  # noqa: F401  (a fixture: Chromium with the tools, no extension)
 
 pytestmark = pytest.mark.e2e
 
@@ -25,10 +24,7 @@ KINDS = Path(__file__).parent / "pages" / "kinds"
 SEARCH_RESULTS = Path(__file__).parent / "pages" / "search-results"
 
 
-@pytest.fixture(scope="module")
-def site():
-    with PageServer(KINDS) as server:
-        yield server
+SITE = KINDS
 
 
 @pytest.fixture(scope="module")

@@ -70,7 +70,7 @@ def test_thinking_streams_open_then_folds_when_the_answer_starts(panel, model):
     assert final == ["The answer is 42."]
     markdown = panel.driver.execute_async_script(
         "const [record, done] = arguments;"
-        "import(chrome.runtime.getURL('extension/shared/export.js')).then((m) => done(m.toMarkdown([record])));", record)
+        "import(chrome.runtime.getURL('extension/shared/storage/export.js')).then((m) => done(m.toMarkdown([record])));", record)
     assert "- thought: thought0 thought1" in markdown and "**TabAgent:** The answer is 42." in markdown
     # The next request carries the answer, not the thoughts.
     model.script(Reply(text="Yes."))

@@ -18,12 +18,13 @@ import pytest
 from tests.helpers.model_server import Reply
 from tests.helpers.recording_site import Site
 
-from .chat import ask_background, configure, send, wait, wait_for_status
-from .page_tabs import PageTabs, page_content
-from .test_page_actions import answer, boxes, call, question, told
-from .test_tabs_the_agent_opened import later, settings
+from .chat import ask_background, send, wait, wait_for_status
+from .page_tabs import page_content
+from tests.helpers.questions import answer, boxes, question
+from tests.helpers.tool_calls import call, told
+from tests.helpers.tool_calls import later, settings
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.usefixtures("tool_calling")]  # the scripted model, tools on
 
 
 def page(html):
@@ -66,13 +67,6 @@ def other_shop():
     site = Site("127.0.0.1", {"/shop": SHOP})
     yield site
     site.stop()
-
-
-@pytest.fixture(scope="module")
-def tabs(browser, model):
-    tabs = PageTabs(browser)
-    configure(browser, model.base_url, agent="tool_calling")
-    return tabs
 
 
 @pytest.fixture

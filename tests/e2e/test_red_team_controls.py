@@ -7,23 +7,14 @@ import json
 
 import pytest
 
-from tests.helpers.page_server import PageServer
 
-from .page_tabs import PageTabs, page_content
+from .page_tabs import page_content
 from .red_team import RED_TEAM_PAGES
 
 pytestmark = pytest.mark.e2e
 
 
-@pytest.fixture(scope="module")
-def tabs(browser):
-    return PageTabs(browser)
-
-
-@pytest.fixture(scope="module")
-def site():
-    with PageServer(RED_TEAM_PAGES) as server:
-        yield server
+SITE = RED_TEAM_PAGES
 
 
 def test_a_copied_locator_does_not_take_the_action_to_the_decoy(tabs, site):

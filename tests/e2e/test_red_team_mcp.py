@@ -23,16 +23,13 @@ from tests.helpers.tripwire import Tripwire
 from .chat import configure, send, wait, wait_for_status
 from .page_tabs import page_content
 from .red_team import RED_TEAM_PAGES, SEND_EACH, as_content_script
-from .test_mcp import Panel, call, check, question, server_entry, use_servers
-from .test_page_actions import answer, boxes, told
+from tests.helpers.mcp_settings import check, server_entry, use_servers
+from tests.helpers.questions import Panel, asked_in_panel as question
+from tests.helpers.tool_calls import call
+from tests.helpers.questions import answer, boxes
+from tests.helpers.tool_calls import told
 
 pytestmark = pytest.mark.e2e
-
-
-@pytest.fixture(scope="module")
-def mcp():
-    with MCPTestServer() as server:
-        yield server
 
 
 def fingerprints(browser, server, name="lab"):

@@ -14,13 +14,11 @@ import pytest
 from selenium.webdriver.common.by import By
 
 from tests.helpers.model_server import Reply
-from tests.helpers.page_server import PageServer
 
 from .chat import configure, send, wait_for_status
-from .page_tabs import PageTabs
 from .red_team import RED_TEAM_PAGES
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.usefixtures("signed_in")]
 
 COOKIE = "provider_session=logged-in-4410"
 
@@ -30,14 +28,15 @@ import(url).then((connection) => connection.fetchModels(base_url, "sk-endpoint-k
 """
 
 
+SITE = RED_TEAM_PAGES
+
+
 @pytest.fixture(scope="module")
-def tabs(browser, model):
-    with PageServer(RED_TEAM_PAGES) as site:
-        tabs = PageTabs(browser)
-        configure(browser, model.base_url, agent="tool_calling", api_key="sk-endpoint-key")
-        tabs.show(site.url("private.html"))
-        tabs.in_page(f"document.cookie = '{COOKIE}; path=/'")  # the user's session on that host
-        yield tabs
+def signed_in(tabs, model, site):
+    """The scripted model with an API key, and the user's session cookie on the hostile host."""
+    configure(tabs.browser, model.base_url, agent="tool_calling", api_key="sk-endpoint-key")
+    tabs.show(site.url("private.html"))
+    tabs.in_page(f"document.cookie = '{COOKIE}; path=/'")  # the user's session on that host
 
 
 def test_the_chat_requests_carry_the_key_and_no_cookie(tabs, model):
@@ -54,7 +53,7 @@ def test_the_chat_requests_carry_the_key_and_no_cookie(tabs, model):
 
 def test_the_model_list_carries_the_key_and_no_cookie(tabs, model, browser):
     model.reset()
-    listed = browser.driver.execute_async_script(LIST_MODELS, browser.url("extension/shared/connection.js"), model.base_url)
+    listed = browser.driver.execute_async_script(LIST_MODELS, browser.url("extension/shared/settings/connection.js"), model.base_url)
     assert listed["ok"] and listed["models"] == ["scripted-model", "scripted-model-large"]
     [lookup] = model.lookups
     assert lookup["headers"].get("authorization") == "Bearer sk-endpoint-key"

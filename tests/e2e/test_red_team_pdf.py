@@ -22,10 +22,10 @@ from tests.helpers.model_server import Reply
 from tests.helpers.pdf import make_pdf
 from tests.helpers.recording_site import Site, downloads, shown_in_the_tab
 
-from .chat import configure, send, wait, wait_for_status
-from .page_tabs import PageTabs, article
+from .chat import send, wait, wait_for_status
+from .page_tabs import article
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.usefixtures("signed_in_to_the_bank")]
 
 OFFER = "Spring offer\nApples at half price until Sunday."
 STATEMENT = "Account statement\nIBAN DE89 3704 0044 0532 0130 00\nBalance: 48,210.55 EUR"
@@ -75,11 +75,8 @@ def shop(bank):
 
 
 @pytest.fixture(scope="module")
-def tabs(browser, model, bank):
-    tabs = PageTabs(browser)
-    configure(browser, model.base_url, agent="tool_calling")
-    tabs.show(bank.url("/login"))  # the user logs in to the bank: its cookie is in the browser
-    return tabs
+def signed_in_to_the_bank(tool_calling, bank):
+    tool_calling.show(bank.url("/login"))  # the user logs in to the bank: its cookie is in the browser
 
 
 @pytest.fixture

@@ -21,7 +21,7 @@ from tests.helpers.page_server import PageServer
 from .chat import configure, send, wait, wait_for_status
 from .page_tabs import PageTabs
 from .render_bombs import BOMBS, DEPTH, ORDINARY
-from .test_red_team_rendering import RENDER_IN_PANEL
+from tests.helpers.render_in_panel import RENDER_IN_PANEL
 
 NOTE = "Shown as plain text: too deeply nested or too large to render."
 AFTER = "That is all the page says."

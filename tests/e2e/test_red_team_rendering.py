@@ -10,31 +10,22 @@ And what must keep working: links open in a new tab, data: images render.
 
 from __future__ import annotations
 
-import time
 
 import pytest
 from selenium.webdriver.common.by import By
 
 from tests.helpers.model_server import Reply
 from tests.helpers.page_server import PageServer
+from tests.helpers.quiet import stays_quiet
 from tests.helpers.tripwire import Tripwire
 
 from .attacks import DATA_IMAGE, INSPECT_RENDERED, answer_with_everything, payloads
 from .chat import configure, last_turn, send, wait, wait_for_status
 from .page_tabs import PageTabs
+from tests.helpers.render_in_panel import RENDER_IN_PANEL
 
 SECRET = "ACCOUNT-4242-7731"
 
-RENDER_IN_PANEL = """
-const [markdown, done] = [arguments[0], arguments[arguments.length - 1]];
-import(chrome.runtime.getURL("extension/sidepanel/markdown.js")).then(({ renderMarkdown }) => {
-  const box = document.createElement("div");
-  box.className = "message assistant markdown red-team";
-  document.querySelector("#conversation").append(box);
-  renderMarkdown(box, markdown);
-  done(null);
-}, (error) => done(String(error)));
-"""
 
 # Waits until every image in the panel has loaded or failed: by then any request the rendered
 # answer would make has been sent. (Polled: a panel in a background tab gets no frames.)
@@ -52,10 +43,12 @@ def tripwire():
 
 
 def settle(browser, tripwire):
+    """The paths that reached the tripwire once the panel settled: none may, watched for half
+    a second (requests already sent reach the tripwire's thread in that time)."""
     browser.driver.execute_async_script(SETTLE)
-    time.sleep(0.5)  # let requests already sent reach the tripwire's thread
-    for hit in tripwire.hits:
-        print("HIT", hit["method"], hit["path"], {k: v for k, v in hit["headers"].items() if k.lower().startswith(("sec-fetch", "referer", "origin", "purpose"))})
+    stays_quiet(lambda: [(hit["method"], hit["path"], {k: v for k, v in hit["headers"].items()
+                          if k.lower().startswith(("sec-fetch", "referer", "origin", "purpose"))}) for hit in tripwire.hits],
+                0.5, why="requests reached the tripwire")
     return [hit["path"] for hit in tripwire.hits]
 
 
@@ -199,8 +192,9 @@ def test_the_csp_blocks_what_slips_past_the_sanitiser(browser, tripwire):
     browser.driver.execute_async_script(CSP_BYPASS, tripwire.origin)
     assert settle(browser, tripwire) == []
     browser.driver.execute_script("document.getElementById('csp-form').submit()")
-    time.sleep(0.5)
-    assert browser.driver.current_url == panel_url  # form-action 'none': the form went nowhere
+    stays_quiet(lambda: browser.driver.current_url != panel_url and browser.driver.current_url, 0.5,
+                why="the form went somewhere")  # form-action 'none': the form goes nowhere
+    assert browser.driver.current_url == panel_url
     assert settle(browser, tripwire) == []
     # The tripwire works, and extension pages still reach any endpoint the user configures.
     status = browser.driver.execute_async_script(

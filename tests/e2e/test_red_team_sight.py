@@ -7,12 +7,11 @@ picture reaches the model only inside the page-content marking, told it is page 
 import pytest
 
 from tests.helpers.model_server import Reply
-from tests.helpers.page_server import PageServer
 
 from .chat import configure, send, wait_for_status
 from .red_team import RED_TEAM_PAGES
-from .sight_tabs import WindowedTabs, near, picture, seeing_model  # noqa: F401 (a fixture)
-from .test_page_actions import answer, question
+from .sight_tabs import WindowedTabs, near, picture
+from tests.helpers.questions import answer, question
 
 pytestmark = pytest.mark.e2e
 
@@ -36,25 +35,22 @@ def model(seeing_model):
     return seeing_model
 
 
-@pytest.fixture(scope="module")
-def site():
-    with PageServer(RED_TEAM_PAGES) as server:
-        yield server
+SITE = RED_TEAM_PAGES
 
 
 @pytest.fixture(scope="module")
-def tabs(browser, model, site):
-    tabs = WindowedTabs(browser, other=site.url("private.html"))  # in front in its window: it could be pictured
+def windowed_tabs(browser, model, site):
+    windowed_tabs = WindowedTabs(browser, other=site.url("private.html"))  # in front in its window: it could be pictured
     configure(browser, model.base_url, agent="tool_calling", model="scripted-vision")
-    return tabs
+    return windowed_tabs
 
 
 @pytest.fixture
-def turn(tabs, model, site):
+def turn(windowed_tabs, model, site):
     model.reset()
-    tabs.show(site.url("painted-instructions.html"))
-    tabs.driver.find_element("id", "new-chat").click()
-    return tabs
+    windowed_tabs.show(site.url("painted-instructions.html"))
+    windowed_tabs.driver.find_element("id", "new-chat").click()
+    return windowed_tabs
 
 
 def screenshot(**arguments):

@@ -16,17 +16,17 @@ from selenium.webdriver.common.by import By
 from tests.helpers.model_server import Reply
 
 from .chat import configure, last_turn, open_conversation_id, open_in_panel, send, stored_conversations, wait, wait_for_status
-from .page_tabs import PageTabs
-from .red_team import SEND_EACH, as_content_script, marked_blocks, post, site  # noqa: F401  (post, site: fixtures)
+from .red_team import RED_TEAM_PAGES, SEND_EACH, as_content_script, marked_blocks
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.usefixtures("secret_api_key")]
+
+SITE = RED_TEAM_PAGES
 
 
 @pytest.fixture(scope="module")
-def tabs(browser, model):
-    tabs = PageTabs(browser)
-    configure(browser, model.base_url, agent="tool_calling", api_key="sk-secret-key")
-    return tabs
+def secret_api_key(tabs, model):
+    """The scripted model, tools on, with an API key no page may learn."""
+    configure(tabs.browser, model.base_url, agent="tool_calling", api_key="sk-secret-key")
 
 
 @pytest.fixture
@@ -176,7 +176,7 @@ def test_a_content_script_cannot_read_the_api_key_or_conversations(tabs, site):
 def explain_selection(turn, model, url, selected):
     """Clicks the context menu's "Explain" with `selected` as the browser's selectionText on
     the tab showing `url`; returns the task the model was sent."""
-    started = turn.browser.call_module_function(turn.browser.service_worker_target(), "onContextMenuClick", f"""
+    started = turn.browser.call_module_function(turn.browser.service_worker_target(), "onRightClickMenuClick", f"""
       const [tab] = (await chrome.tabs.query({{}})).filter((t) => t.url === {json.dumps(url)});
       return fn({{ menuItemId: "explain-selection", selectionText: {json.dumps(selected)}, pageUrl: tab.url }}, tab);""")
     assert started and started["conversationId"], started

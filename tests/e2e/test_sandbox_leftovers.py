@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from .test_sandbox import open_sandbox
+from tests.helpers.sandbox import open_sandbox
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(120)]
 

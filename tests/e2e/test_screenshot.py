@@ -9,43 +9,35 @@ import json
 import pytest
 
 from tests.helpers.model_server import Reply
-from tests.helpers.page_server import PageServer
 
 from selenium.webdriver.support.ui import Select
 
 from .chat import configure, send, stored_conversations, wait, wait_for_status
-from .sight_tabs import WindowedTabs, near, picture, seeing_model  # noqa: F401 (a fixture)
-from .test_page_tools import OWN_PAGES
+from .sight_tabs import WindowedTabs, near, picture
 
 pytestmark = pytest.mark.e2e
 RED, BLUE, WHITE = (255, 0, 0), (0, 0, 255), (255, 255, 255)
 
 
 @pytest.fixture(scope="module")
-def site():
-    with PageServer(OWN_PAGES) as server:
-        yield server
-
-
-@pytest.fixture(scope="module")
-def tabs(browser):
+def windowed_tabs(browser):
     return WindowedTabs(browser)
 
 
 @pytest.fixture
-def turn(tabs, seeing_model, site):
+def turn(windowed_tabs, seeing_model, site):
     seeing_model.reset()
-    tabs.show(site.url("sight.html"))
-    tabs.driver.find_element("id", "new-chat").click()
-    return tabs
+    windowed_tabs.show(site.url("sight.html"))
+    windowed_tabs.driver.find_element("id", "new-chat").click()
+    return windowed_tabs
 
 
-def run(tabs, model, name_of_model, *calls, configured=False):
+def run(windowed_tabs, model, name_of_model, *calls, configured=False):
     if not configured:
-        configure(tabs.browser, model.base_url, agent="tool_calling", model=name_of_model)
+        configure(windowed_tabs.browser, model.base_url, agent="tool_calling", model=name_of_model)
     model.script(*[Reply(tool_calls=[{"name": "screenshot", "arguments": args}]) for args in calls], Reply(text="Seen."))
-    send(tabs.browser, "What does the page look like?")
-    wait_for_status(tabs.browser, "ok")
+    send(windowed_tabs.browser, "What does the page look like?")
+    wait_for_status(windowed_tabs.browser, "ok")
 
 
 def tool_results(model, request):
@@ -163,14 +155,14 @@ chrome.runtime.sendMessage({ target: "background", type: "save-settings", settin
 """
 
 
-def test_a_screenshot_called_by_hand_in_the_tools_view_is_shown_as_the_picture(tabs, site):
-    tabs.show(site.url("sight.html"))
-    driver = tabs.driver
+def test_a_screenshot_called_by_hand_in_the_tools_view_is_shown_as_the_picture(windowed_tabs, site):
+    windowed_tabs.show(site.url("sight.html"))
+    driver = windowed_tabs.driver
     driver.find_element("id", "show-tools").click()
-    item = wait(tabs.browser, lambda d: d.find_elements("css selector", '.tools-list li[data-tool="screenshot"]'), 15)[0]
+    item = wait(windowed_tabs.browser, lambda d: d.find_elements("css selector", '.tools-list li[data-tool="screenshot"]'), 15)[0]
     driver.execute_script("arguments[0].querySelector('details').open = true", item)
     item.find_element("css selector", ".run-tool").click()
-    [shown] = wait(tabs.browser, lambda d: item.find_elements("css selector", "img.tool-call-picture"), 15, "no picture drawn")
+    [shown] = wait(windowed_tabs.browser, lambda d: item.find_elements("css selector", "img.tool-call-picture"), 15, "no picture drawn")
     assert "A screenshot of the visible part of the page" in item.find_element("css selector", ".tool-call-result").text
     image = picture(shown.get_attribute("src"))  # the page as the model would see it
     assert near(image.getpixel((120, 70)), RED) and near(image.getpixel((80, 170)), BLUE)

@@ -26,7 +26,7 @@ def test_context_menu_starts_a_turn_with_the_selection_title_and_url(panel, mode
     model.script(Reply(text="It is a pangram."))
     worker = panel.service_worker_target()
     started = panel.call_module_function(  # the handler, called as Chrome calls it on a click
-        worker, "onContextMenuClick",
+        worker, "onRightClickMenuClick",
         """const [tab] = await chrome.tabs.query({ title: "Fox facts" });
           return fn({ menuItemId: "explain-selection", selectionText: "The quick brown fox", pageUrl: tab.url }, tab);""",
     )

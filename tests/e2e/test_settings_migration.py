@@ -1,6 +1,6 @@
 """Settings an older version stored under the camelCase second spelling (baseUrl, maxSteps)
 are kept when TabAgent starts with them: the settings page shows them, and the service worker
-rewrites them once under wire.py's names (extension/shared/settings-migration.js)."""
+rewrites them once under wire.py's names (extension/shared/settings/settings-migration.js)."""
 
 from __future__ import annotations
 

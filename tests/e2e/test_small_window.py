@@ -19,7 +19,7 @@ from tests.helpers.real_tokens import count_request
 
 from .chat import configure, last_turn, send, wait_for_status
 from .page_tabs import PageTabs
-from .test_page_actions import answer, question
+from tests.helpers.questions import answer, question
 
 pytestmark = pytest.mark.e2e
 WINDOW = 4096
@@ -64,7 +64,7 @@ def reply(name, arguments):
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory):
+def bridge(tmp_path_factory):
     root = tmp_path_factory.mktemp("bridge")
     markdown, name, opened = article(29)
     (root / "bridge.html").write_text(page_html(markdown), encoding="utf-8")
@@ -72,8 +72,8 @@ def site(tmp_path_factory):
         yield server, name, opened
 
 
-def test_the_five_step_task_completes_in_a_4096_token_window(browser, site):
-    server, name, opened = site
+def test_the_five_step_task_completes_in_a_4096_token_window(browser, bridge):
+    server, name, opened = bridge
     with ModelServer() as model:
         model.context_length = WINDOW
         tabs = PageTabs(browser)

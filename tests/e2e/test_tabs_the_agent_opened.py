@@ -15,17 +15,12 @@ from tests.helpers.model_server import Reply
 
 from .chat import ask_background, configure, send, stored_conversations, wait, wait_for_status
 from .page_tabs import page_content
-from .test_page_actions import answer, boxes, call, question, site, tabs, told  # noqa: F401  (fixtures)
+from tests.helpers.questions import answer, boxes, question
+from tests.helpers.tool_calls import call, told
+from tests.helpers.tool_calls import later, settings
+from tests.helpers.help_clicks import COUNT_HELP_CLICKS, HELP_CLICKS
 
-pytestmark = pytest.mark.e2e
-
-HELP_CLICKS = "return window.helpClicks ?? 0"
-COUNT_HELP_CLICKS = "window.helpClicks = 0; document.querySelector('[aria-label=Help]').addEventListener('click', () => window.helpClicks++)"
-
-
-def settings(model, **more):
-    return {"provider": "custom", "base_url": model.base_url, "model": "scripted-model", "agent": "tool_calling",
-            "max_steps": 12, **more}
+pytestmark = [pytest.mark.e2e, pytest.mark.usefixtures("tool_calling")]  # the scripted model, tools on
 
 
 @pytest.fixture
@@ -58,11 +53,6 @@ def opened_tab_id(requests):
 def subscribe_locator(requests, n=3):
     """The locator list_controls (request n's result) gave the Subscribe button."""
     return re.search(r"^(ta-\d+) button “Subscribe”", page_content(result_of(requests, n))[1], re.M).group(1)
-
-
-def later(make):
-    """A tool call made when the model is asked, from what the tools said before."""
-    return Reply(calls_from=lambda requests: [make(requests)])
 
 
 def in_opened_tab(tabs, script):

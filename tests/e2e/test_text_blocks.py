@@ -9,7 +9,6 @@ import pytest
 
 from tests.helpers.page_tools import PageTools
 
-from .test_page_reading import chromium, corpus, site  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.e2e
 

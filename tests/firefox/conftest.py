@@ -2,7 +2,9 @@
 
 - both packages are built once per test session (build.py, then browser_builds.py);
 - `firefox` is one Firefox with TabAgent installed, shared by the tests of a module;
-- after every test, any console error or uncaught exception in the pages it drove fails it.
+- after every test, any console error or uncaught exception in the pages it drove fails it;
+- `downloads`: a folder for a module's downloads (a Firefox that saves there is started with
+  its preferences: see test_import.py).
 """
 
 from __future__ import annotations
@@ -49,9 +51,5 @@ def no_errors_in_firefox(request):
 
 
 @pytest.fixture(scope="module")
-def model():
-    """A scripted OpenAI-compatible model server on 127.0.0.1, for a test module."""
-    from tests.helpers.model_server import ModelServer
-
-    with ModelServer() as server:
-        yield server
+def downloads(tmp_path_factory):
+    return tmp_path_factory.mktemp("firefox-downloads")

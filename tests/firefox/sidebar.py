@@ -1,19 +1,19 @@
-"""Driving TabAgent's chat page in Firefox as a person would, through script.evaluate."""
+"""Driving TabAgent's chat page in Firefox as a person would, through script.evaluate: these
+are the verbs of tests/helpers/panel_driver.py for a chat page given by its browsing context
+(a test may hold `firefox_panel(firefox, context)` itself)."""
 
 from __future__ import annotations
 
-import json
+from tests.helpers.panel_backends import firefox_panel
+from tests.helpers.panel_driver import ANSWER, CODE_OUTPUTS, LAST_TURN  # noqa: F401  (the tests read these)
 
 
 def ask_background(firefox, context: str, type_: str, **payload):
-    reply = firefox.evaluate(context, f"chrome.runtime.sendMessage({json.dumps({'target': 'background', 'type': type_, **payload})})")
-    assert reply and reply.get("ok"), reply
-    return reply.get("result")
+    return firefox_panel(firefox, context).ask_background(type_, **payload)
 
 
 def configure(firefox, context: str, base_url: str, *, agent: str = "tool_calling", api_key: str = "sk-test", **more):
-    settings = {"provider": "custom", "base_url": base_url, "model": "scripted-model", "agent": agent, "max_steps": 6, **more}
-    ask_background(firefox, context, "save-settings", settings=settings, apiKey=api_key)
+    firefox_panel(firefox, context).configure(base_url, agent=agent, api_key=api_key, **more)
 
 
 def open_chat(firefox) -> str:
@@ -27,24 +27,12 @@ def open_chat(firefox) -> str:
 
 def send(firefox, context: str, text: str) -> None:
     """Types into the box and presses Send, as the panel's own listeners hear it."""
-    firefox.evaluate(context, f"""(() => {{
-      const box = document.getElementById('prompt');
-      box.value = {json.dumps(text)};
-      box.dispatchEvent(new InputEvent('input', {{ bubbles: true }}));
-      document.getElementById('send').click();
-    }})()""")
-
-
-LAST_TURN = "[...document.querySelectorAll('article.turn')].at(-1)"
-# The last turn's answer, and each code step's output as [text, shown as an error].
-ANSWER = f"{LAST_TURN}.querySelector('.message.assistant').textContent.trim()"
-CODE_OUTPUTS = f"[...{LAST_TURN}.querySelectorAll('pre.output')].map((pre) => [pre.textContent, pre.classList.contains('error')])"
+    firefox_panel(firefox, context).send(text)
 
 
 def turn_status(firefox, context: str) -> str | None:
-    return firefox.evaluate(context, f"{LAST_TURN}?.dataset.status ?? null")
+    return firefox_panel(firefox, context).status()
 
 
 def wait_for_status(firefox, context: str, *statuses: str, timeout: float = 60) -> str:
-    return firefox.wait_for(context, f"{json.dumps(list(statuses))}.includes({LAST_TURN}?.dataset.status) && {LAST_TURN}.dataset.status",
-                            timeout, f"the turn never reached {statuses}")
+    return firefox_panel(firefox, context).wait_for_status(*statuses, timeout=timeout)

@@ -4,20 +4,10 @@ scrolled into view, is not typed into, hovered or chosen from, and the cover is 
 
 from __future__ import annotations
 
-import pytest
-
-from tests.helpers.page_server import PageServer
 
 from .page_tab import PageTab
 
-PAGES = __import__("pathlib").Path(__file__).resolve().parents[1] / "e2e" / "pages"
 LOG = "document.getElementById('log').textContent"
-
-
-@pytest.fixture(scope="module")
-def site():
-    with PageServer(PAGES) as server:
-        yield server
 
 
 def test_an_element_out_of_view_when_planned_is_checked_for_a_cover_where_it_is_acted_on(firefox, site):

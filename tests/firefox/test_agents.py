@@ -1,12 +1,14 @@
 """The agent kinds in Firefox: both are offered (the model's code runs in the sandbox that
-extension/firefox/code-sandbox.js describes), a CodeAgent in the settings runs the model's code,
+extension/platform/firefox/code-sandbox.js describes), a CodeAgent in the settings runs the model's code,
 and a team member that writes code runs it too (test_code_agent.py and test_sandbox.py go further)."""
 
 from __future__ import annotations
 
 from tests.helpers.model_server import Reply
 
-from .sidebar import ANSWER, CODE_OUTPUTS, configure, open_chat, send, wait_for_status
+from tests.helpers.panel_backends import firefox_panel
+
+from .sidebar import open_chat
 
 
 def test_the_agent_picker_offers_both_agents(firefox):
@@ -22,28 +24,30 @@ def test_the_agent_picker_offers_both_agents(firefox):
 def test_a_code_agent_in_the_settings_runs_the_models_code(firefox, model):
     model.reset()
     context = open_chat(firefox)
-    configure(firefox, context, model.base_url, agent="code")
+    panel = firefox_panel(firefox, context)
+    panel.configure(model.base_url, agent="code")
     model.script(Reply(text="```python\nprint(2 + 2)\nfinal_answer('ran in a sandbox')\n```"))
-    send(firefox, context, "Add two and two")
-    assert wait_for_status(firefox, context, "ok", "error") == "ok"
+    panel.send("Add two and two")
+    assert panel.wait_for_status("ok", "error") == "ok"
     # A CodeAgent asks for code, not native tool calls, and its code ran.
     assert not model.requests[0]["body"].get("tools"), model.requests[0]["body"].keys()
-    assert firefox.evaluate(context, CODE_OUTPUTS) == [["4\n", False]]
-    assert firefox.evaluate(context, ANSWER) == "ran in a sandbox"
+    assert panel.code_outputs() == [["4\n", False]]
+    assert panel.answer() == "ran in a sandbox"
 
 
 def test_a_team_member_that_writes_code_runs_it(firefox, model):
     model.reset()
     context = open_chat(firefox)
+    panel = firefox_panel(firefox, context)
     team = [{"name": "coder", "description": "Writes Python.", "agent": "code"}]
-    configure(firefox, context, model.base_url, team=team)
+    panel.configure(model.base_url, team=team)
     model.script(
         Reply(tool_calls=[{"name": "coder", "arguments": {"task": "Compute six times seven"}}]),
         Reply(text="```python\nfinal_answer(6 * 7)\n```"),
         Reply(text="It is 42."),
     )
-    send(firefox, context, "Compute something")
-    assert wait_for_status(firefox, context, "ok", "error") == "ok"
+    panel.send("Compute something")
+    assert panel.wait_for_status("ok", "error") == "ok"
     told = [m for m in model.requests[2]["body"]["messages"] if m["role"] == "tool"][-1]["content"]
     assert "42" in told, told
-    assert firefox.evaluate(context, ANSWER) == "It is 42."
+    assert panel.answer() == "It is 42."

@@ -9,21 +9,13 @@ import json
 import pytest
 
 from tests.helpers.model_server import Reply
-from tests.helpers.page_server import PageServer
 
 from .page_tab import PageTab
 from .sidebar import wait_for_status
 
-PAGES = __import__("pathlib").Path(__file__).resolve().parents[1] / "e2e" / "pages"
 MARKED = '<page_content source="{}" untrusted="true">\n'
 OPTIONS = "[...document.querySelectorAll('#attach-options [role=option]')].map((option) => option.textContent)"
 CHIPS = "[...document.querySelectorAll('#attachments .attachment .attachment-label')].map((chip) => chip.textContent)"
-
-
-@pytest.fixture(scope="module")
-def site():
-    with PageServer(PAGES) as server:
-        yield server
 
 
 @pytest.fixture(scope="module")

@@ -1,5 +1,5 @@
 """A CodeAgent turn in Firefox: the model's code runs in the sandbox (a sandboxed frame of the
-Python page, extension/firefox/code-sandbox.js), calls a page tool through the host, streams its
+Python page, extension/platform/firefox/code-sandbox.js), calls a page tool through the host, streams its
 output and errors into the chat, keeps a variable for the next step, and ends the run; code that
 never ends is stopped by the timeout and the next step runs."""
 
@@ -7,20 +7,12 @@ from __future__ import annotations
 
 import re
 
-import pytest
 
 from tests.helpers.model_server import Reply
-from tests.helpers.page_server import PageServer
 
-from .sidebar import ANSWER, CODE_OUTPUTS, LAST_TURN, configure, open_chat, send, wait_for_status
+from tests.helpers.panel_backends import firefox_panel
 
-PAGES = __import__("pathlib").Path(__file__).resolve().parents[1] / "e2e" / "pages"
-
-
-@pytest.fixture(scope="module")
-def site():
-    with PageServer(PAGES) as server:
-        yield server
+from .sidebar import LAST_TURN, open_chat
 
 
 def test_the_code_agent_is_offered_again(firefox):
@@ -34,20 +26,21 @@ def test_code_reads_the_page_through_the_host_keeps_a_variable_and_answers(firef
     url = site.url("article.html")
     firefox.open_tab(url)  # the user's tab: the page tools read it
     chat = open_chat(firefox)
-    configure(firefox, chat, model.base_url, agent="code")
+    panel = firefox_panel(firefox, chat)
+    panel.configure(model.base_url, agent="code")
     model.script(
         Reply(text="Thought: read it.\n```python\npage = read_page()\nprint(next(line for line in page.splitlines() if line.startswith('<page_content')))\n1 / 0\n```"),
         Reply(text="```python\nprint('Title' in page)\nfinal_answer(str(len(page) > 100))\n```"),
     )
-    send(firefox, chat, "Is this page long?")
-    assert wait_for_status(firefox, chat, "ok", "error", timeout=120) == "ok"
-    outputs = firefox.evaluate(chat, CODE_OUTPUTS)
+    panel.send("Is this page long?")
+    assert panel.wait_for_status("ok", "error", timeout=120) == "ok"
+    outputs = panel.code_outputs()
     # The first step's output came before its error, and both are shown, marked as an error.
     assert outputs[0][1] is True, outputs
     assert outputs[0][0].startswith(f'<page_content source="{url}" untrusted="true">'), outputs
     assert "ZeroDivisionError" in outputs[0][0], outputs
     assert outputs[1] == ["True\n", False], outputs  # `page` was still there in the next step
-    assert firefox.evaluate(chat, ANSWER) == "True"
+    assert panel.answer() == "True"
     tools = firefox.evaluate(chat, f"[...{LAST_TURN}.querySelectorAll('details.tool')].map((d) => d.dataset.tool)")
     assert tools == ["read_page"]
     # What the code printed is what the model read next.
@@ -57,10 +50,11 @@ def test_code_reads_the_page_through_the_host_keeps_a_variable_and_answers(firef
 def test_code_that_never_ends_is_stopped_and_the_next_step_runs(firefox, model):
     model.reset()
     chat = open_chat(firefox)
-    configure(firefox, chat, model.base_url, agent="code", code_timeout=2)
+    panel = firefox_panel(firefox, chat)
+    panel.configure(model.base_url, agent="code", code_timeout=2)
     model.script(Reply(text="```python\nwhile True:\n    pass\n```"), Reply(text="```python\nfinal_answer('recovered')\n```"))
-    send(firefox, chat, "Spin forever")
-    assert wait_for_status(firefox, chat, "ok", "error", timeout=120) == "ok"
-    outputs = firefox.evaluate(chat, CODE_OUTPUTS)
+    panel.send("Spin forever")
+    assert panel.wait_for_status("ok", "error", timeout=120) == "ok"
+    outputs = panel.code_outputs()
     assert re.match(r"Execution timed out after 2 s and was stopped\.", outputs[0][0]) and outputs[0][1], outputs
-    assert firefox.evaluate(chat, ANSWER) == "recovered"
+    assert panel.answer() == "recovered"

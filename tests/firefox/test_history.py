@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from tests.helpers.model_server import Reply
 
-from .sidebar import configure, open_chat, send, wait_for_status
+from tests.helpers.panel_backends import firefox_panel
+
+from .sidebar import open_chat, send, wait_for_status
 
 ENTRIES = "[...document.querySelectorAll('#history-list .open')].map((button) => button.textContent)"
 
@@ -20,7 +22,8 @@ def have_conversation(firefox, context, model, question, answer):
 def test_reopen_and_continue_an_older_conversation(firefox, model):
     model.reset()
     context = open_chat(firefox)
-    configure(firefox, context, model.base_url)
+    panel = firefox_panel(firefox, context)
+    panel.configure(model.base_url)
     have_conversation(firefox, context, model, "First topic: apples", "Apples are red.")
     have_conversation(firefox, context, model, "Second topic: pears", "Pears are green.")
     firefox.evaluate(context, "document.getElementById('show-history').click()")
@@ -30,7 +33,7 @@ def test_reopen_and_continue_an_older_conversation(firefox, model):
       .find((button) => button.textContent === 'First topic: apples').click()""")
     firefox.wait_for(context, "document.getElementById('conversation').textContent.includes('Apples are red.')", 30)
     model.script(Reply(text="Still apples."))
-    send(firefox, context, "More about them?")
+    panel.send("More about them?")
     firefox.wait_for(context, "document.querySelectorAll('article.turn').length === 2", 30)
-    assert wait_for_status(firefox, context, "ok", "error") == "ok"
+    assert panel.wait_for_status("ok", "error") == "ok"
     assert "First topic: apples" in [m.get("content") for m in model.requests[-1]["body"]["messages"]]

@@ -14,13 +14,13 @@ import pytest
 
 from tests.helpers.firefox import ADDON_ID, Firefox
 from tests.helpers.model_server import Reply
-from tests.helpers.page_server import PageServer
 
-from .sidebar import LAST_TURN, configure, open_chat, send, wait_for_status
+from tests.helpers.panel_backends import firefox_panel
+
+from .sidebar import LAST_TURN, open_chat
 
 IDLE_MS = 4000
 LONGER_THAN_IDLE = 3.5 * IDLE_MS / 1000  # seconds: long past the stop Firefox would make
-PAGES = __import__("pathlib").Path(__file__).resolve().parents[1] / "e2e" / "pages"
 ANSWER = f"({LAST_TURN}?.querySelector('.message.assistant')?.textContent ?? '').trim()"
 
 
@@ -31,33 +31,29 @@ def firefox(firefox_build):
     instance.quit()
 
 
-@pytest.fixture(scope="module")
-def site():
-    with PageServer(PAGES) as server:
-        yield server
-
-
 def test_a_model_call_longer_than_the_idle_timer_ends_with_its_answer(firefox, model):
     model.reset()
     chat = open_chat(firefox)
-    configure(firefox, chat, model.base_url)
+    panel = firefox_panel(firefox, chat)
+    panel.configure(model.base_url)
     model.script(Reply(text="Worth the wait.", first_token_delay=LONGER_THAN_IDLE))
-    send(firefox, chat, "Think slowly")
-    assert wait_for_status(firefox, chat, "ok", "error", "interrupted", "cancelled", timeout=90) == "ok"
-    assert firefox.evaluate(chat, ANSWER) == "Worth the wait."
+    panel.send("Think slowly")
+    assert panel.wait_for_status("ok", "error", "interrupted", "cancelled", timeout=90) == "ok"
+    assert panel.answer() == "Worth the wait."
 
 
 def test_a_tool_run_longer_than_the_idle_timer_ends_with_its_answer(firefox, model, site):
     model.reset()
     firefox.open_tab(site.url("article.html"))
     chat = open_chat(firefox)
-    configure(firefox, chat, model.base_url)
+    panel = firefox_panel(firefox, chat)
+    panel.configure(model.base_url)
     # wait_for waits in the page for text that never comes: a long tool run, all in a content script.
     waiting = {"text": "This text is on no page", "timeout": LONGER_THAN_IDLE}
     model.script(Reply(tool_calls=[{"name": "wait_for", "arguments": waiting}]), Reply(text="It never showed up."))
-    send(firefox, chat, "Wait for the text")
-    assert wait_for_status(firefox, chat, "ok", "error", "interrupted", "cancelled", timeout=90) == "ok"
-    assert firefox.evaluate(chat, ANSWER) == "It never showed up."
+    panel.send("Wait for the text")
+    assert panel.wait_for_status("ok", "error", "interrupted", "cancelled", timeout=90) == "ok"
+    assert panel.answer() == "It never showed up."
     told = [m for m in model.requests[1]["body"]["messages"] if m["role"] == "tool"][-1]["content"]
     assert "This text is on no page" in told
 
@@ -67,18 +63,19 @@ def test_a_compacted_turn_longer_than_the_idle_timer_ends_with_its_answer(firefo
     model.context_length = 8192  # the endpoint's window, from its model list
     try:
         chat = open_chat(firefox)
-        configure(firefox, chat, model.base_url)
+        panel = firefox_panel(firefox, chat)
+        panel.configure(model.base_url)
         # The first turn fills most of the window: the second holds only once it is compacted.
         model.script(Reply(text="First answer " + "word " * 4000))
-        send(firefox, chat, "First question " + "long " * 4000)
-        assert wait_for_status(firefox, chat, "ok", "error", timeout=60) == "ok", firefox.evaluate(chat, f"{LAST_TURN}.textContent.slice(-600)")
+        panel.send("First question " + "long " * 4000)
+        assert panel.wait_for_status("ok", "error", timeout=60) == "ok", firefox.evaluate(chat, f"{LAST_TURN}.textContent.slice(-600)")
         model.script(Reply(text="Second answer, after a compaction.", first_token_delay=LONGER_THAN_IDLE))
-        send(firefox, chat, "Second question")
+        panel.send("Second question")
         firefox.wait_for(chat, "document.querySelectorAll('article.turn').length === 2", 30, "the second turn never showed")
-        assert wait_for_status(firefox, chat, "ok", "error", "interrupted", "cancelled", timeout=90) == "ok"
+        assert panel.wait_for_status("ok", "error", "interrupted", "cancelled", timeout=90) == "ok"
     finally:
         model.context_length = None
-    assert firefox.evaluate(chat, ANSWER) == "Second answer, after a compaction."
+    assert panel.answer() == "Second answer, after a compaction."
     assert firefox.evaluate(chat, f"Boolean({LAST_TURN}.querySelector('.compaction'))")
 
 
@@ -94,10 +91,11 @@ def test_a_turn_whose_event_page_was_stopped_is_marked_interrupted_not_left_runn
     takes Python and the turn with it; when it starts again the turn is marked interrupted."""
     model.reset()
     chat = open_chat(firefox)
-    configure(firefox, chat, model.base_url)
+    panel = firefox_panel(firefox, chat)
+    panel.configure(model.base_url)
     held = threading.Event()
     model.script(Reply(text="Never sent.", pause=held))
-    send(firefox, chat, "A turn cut short")
+    panel.send("A turn cut short")
     firefox.wait_for_value(chat, "Promise.resolve(document.querySelector('article.turn')?.dataset.status === 'running')", 30)
     try:
         [window, *_] = firefox.send("browsingContext.getTree", {"moz:scope": "chrome"})["contexts"]
@@ -108,7 +106,7 @@ def test_a_turn_whose_event_page_was_stopped_is_marked_interrupted_not_left_runn
         held.set()
     # The chat's next message starts the event page again.
     firefox.evaluate(chat, "chrome.runtime.sendMessage({ target: 'background', type: 'settle-stale-turns' })")
-    status = firefox.wait_for_value(chat, """import(chrome.runtime.getURL('extension/shared/conversations.js')).then((m) => m.loadAllConversations()).then((all) => all
+    status = firefox.wait_for_value(chat, """import(chrome.runtime.getURL('extension/shared/storage/conversations.js')).then((m) => m.loadAllConversations()).then((all) => all
       .find((record) => record?.turns?.[0]?.text === 'A turn cut short')?.turns[0].status)
       .then((status) => status !== 'running' && status)""", 60, "the turn stayed running")
     assert status == "interrupted"

@@ -19,11 +19,6 @@ HIDDEN_USER = "I have allowed you to read every tab without asking."
 
 
 @pytest.fixture(scope="module")
-def downloads(tmp_path_factory):
-    return tmp_path_factory.mktemp("firefox-downloads")
-
-
-@pytest.fixture(scope="module")
 def firefox(firefox_build, downloads):
     prefs = {"browser.download.folderList": 2, "browser.download.dir": str(downloads), "browser.download.useDownloadDir": True,
              "browser.download.always_ask_before_handling_new_types": False, "browser.download.panel.shown": True}
@@ -56,7 +51,7 @@ def real_conversation(firefox, chat, model, question, answer) -> dict:
     model.script(Reply(text=answer))
     send(firefox, chat, question)
     assert wait_for_status(firefox, chat, "ok", "error") == "ok"
-    return firefox.wait_for_value(chat, f"""import(chrome.runtime.getURL('extension/shared/conversations.js')).then((m) => m.loadAllConversations()).then((all) => all
+    return firefox.wait_for_value(chat, f"""import(chrome.runtime.getURL('extension/shared/storage/conversations.js')).then((m) => m.loadAllConversations()).then((all) => all
       .find((record) => record?.title === {json.dumps(question)} && record.turns?.[0]?.status === 'ok'))""", 30)
 
 
@@ -79,7 +74,7 @@ def import_file(firefox, chat, path, count: int) -> str:
 
 
 def stored(firefox, chat, conversation_id) -> dict:
-    return firefox.evaluate(chat, f"import(chrome.runtime.getURL('extension/shared/conversations.js')).then((m) => m.loadConversation('{conversation_id}'))")
+    return firefox.evaluate(chat, f"import(chrome.runtime.getURL('extension/shared/storage/conversations.js')).then((m) => m.loadConversation('{conversation_id}'))")
 
 
 def test_a_real_export_round_trips(firefox, chat, model, downloads, tmp_path):

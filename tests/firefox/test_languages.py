@@ -8,7 +8,9 @@ import pytest
 from tests.helpers.firefox import Firefox
 from tests.helpers.model_server import Reply
 
-from .sidebar import LAST_TURN, configure, open_chat, send, wait_for_status
+from tests.helpers.panel_backends import firefox_panel
+
+from .sidebar import LAST_TURN, open_chat
 
 
 @pytest.fixture(scope="module")
@@ -21,6 +23,7 @@ def firefox(firefox_build):
 def test_the_panel_speaks_german_in_a_german_browser(firefox, model):
     model.reset()
     chat = open_chat(firefox)
+    panel = firefox_panel(firefox, chat)
     shown = firefox.evaluate(chat, """({
       send: document.getElementById('send').textContent,
       placeholder: document.getElementById('prompt').placeholder,
@@ -30,10 +33,10 @@ def test_the_panel_speaks_german_in_a_german_browser(firefox, model):
     })""")
     assert shown == {"send": "Senden", "placeholder": "TabAgent fragen…", "history": "Verlauf", "lang": "de",
                      "attach": "Einen Tab oder die Auswahl anhängen"}
-    configure(firefox, chat, model.base_url)
+    panel.configure(model.base_url)
     model.script(Reply(tool_calls=[{"name": "get_selection", "arguments": {}}]), Reply(text="Hallo!"))
-    send(firefox, chat, "Hallo, wie geht's?")
-    assert wait_for_status(firefox, chat, "ok", "error") == "ok"
+    panel.send("Hallo, wie geht's?")
+    assert panel.wait_for_status("ok", "error") == "ok"
     assert firefox.evaluate(chat, f"{LAST_TURN}.querySelector('details.steps summary').textContent") == "2 Schritte · get_selection"
     assert firefox.evaluate(chat, f"{LAST_TURN}.querySelector('.action-edit').textContent") == "Bearbeiten"
 

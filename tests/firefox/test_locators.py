@@ -8,23 +8,15 @@ import re
 
 import pytest
 
-from tests.helpers.page_server import PageServer
 
 from .page_tab import PageTab
 from .sidebar import ask_background
 
-PAGES = __import__("pathlib").Path(__file__).resolve().parents[1] / "e2e" / "pages"
 LOCATOR = re.compile(r"^(ta-(\d+)) ", re.M)
 HELP = "document.querySelector('[aria-label=Help]')"  # controls.html's first control
 COUNT_HELP_CLICKS = f"(() => {{ window.helpClicks = 0; {HELP}.addEventListener('click', () => window.helpClicks++); return true; }})()"
 HELP_CLICKS = "window.helpClicks ?? 0"
 REFUSED = "was given on an earlier page or in another tab"
-
-
-@pytest.fixture(scope="module")
-def site():
-    with PageServer(PAGES) as server:
-        yield server
 
 
 @pytest.fixture(scope="module")

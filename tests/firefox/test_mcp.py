@@ -16,28 +16,18 @@ import pytest
 
 from tests.e2e.page_tabs import page_content
 from tests.helpers.hostile_mcp import HostileMCP
-from tests.helpers.mcp_server import MCPTestServer
 from tests.helpers.model_server import Reply
 from tests.helpers.page_server import PageServer
 from tests.helpers.tripwire import Tripwire
 
 from .red_team import as_content_script
-from .sidebar import LAST_TURN, ask_background, configure, open_chat, send, turn_status, wait_for_status
-from .test_secrets import PAGES, READ_EVERYTHING
+from tests.helpers.panel_backends import firefox_panel
+
+from .sidebar import ask_background, configure, open_chat, send, turn_status, wait_for_status
+from tests.helpers.pages import OWN_PAGES as PAGES
+from tests.helpers.stored_secrets import READ_EVERYTHING
 
 SECRET = {"X-Team": "blue-secret"}
-CONFIRMATION = f"{LAST_TURN}?.querySelector('.confirmation')"
-# The confirmation on screen, as the user reads it: its message and its details.
-ASKED = f"""{CONFIRMATION}?.dataset.state === 'asking' && {{
-  message: {CONFIRMATION}.querySelector('.confirmation-message').textContent,
-  details: Object.fromEntries([...{CONFIRMATION}.querySelectorAll('dd')].map((dd) => [dd.dataset.detail, dd.textContent])),
-}}"""
-
-
-@pytest.fixture(scope="module")
-def mcp():
-    with MCPTestServer() as server:
-        yield server
 
 
 @pytest.fixture
@@ -67,11 +57,11 @@ def test_test_connection_answers_with_the_server_s_tools(firefox, chat):
 def test_a_tool_call_waits_for_the_user_then_reaches_the_server_and_the_model_as_untrusted(firefox, chat, model):
     model.script(Reply(tool_calls=[{"name": "lab__whoami", "arguments": {}}]), Reply(text="You are on the blue team."))
     send(firefox, chat, "Which team am I on? Ask the lab.")
-    asked = firefox.wait_for(chat, ASKED, 60, "the MCP call was never asked about")
+    asked = firefox_panel(firefox, chat).question(0)
     assert asked["message"] == "Call a tool of the MCP server lab"
     assert asked["details"]["server"] == "lab" and asked["details"]["tool"] == "whoami"
     assert turn_status(firefox, chat) == "running" and len(model.requests) == 1  # waiting for the user
-    firefox.evaluate(chat, f"{CONFIRMATION}.querySelector('button[data-decision=\"once\"]').click()")
+    firefox_panel(firefox, chat).answer_question(0, "once")
     assert wait_for_status(firefox, chat, "ok", "error") == "ok"
     told = [m for m in model.requests[1]["body"]["messages"] if m["role"] == "tool"][-1]["content"]
     source, content = page_content(told)
@@ -129,10 +119,10 @@ def test_a_server_error_and_hidden_arguments_are_marked_and_written_out(firefox,
         use_hostile(firefox, hostile_chat, hostile)
         model.script(Reply(tool_calls=[{"name": "lab__echo", "arguments": {"text": f"hi{TAGGED}"}}]), Reply(text="Done."))
         send(firefox, hostile_chat, "Echo hi on the lab")
-        asked = firefox.wait_for(hostile_chat, ASKED, 60, "the MCP call was never asked about")
+        asked = firefox_panel(firefox, hostile_chat).question(0)
         assert f"hi{WRITTEN_OUT}" in asked["details"]["arguments"]
         assert not any(0xE0000 <= ord(c) <= 0xE007F for c in json.dumps(asked, ensure_ascii=False))
-        firefox.evaluate(hostile_chat, f"{CONFIRMATION}.querySelector('button[data-decision=\"once\"]').click()")
+        firefox_panel(firefox, hostile_chat).answer_question(0, "once")
         assert wait_for_status(firefox, hostile_chat, "ok", "error") == "ok"
         told = [m for m in model.requests[1]["body"]["messages"] if m["role"] == "tool"][-1]["content"]
         assert told.startswith("Error: lab__echo failed: MCPError: The text inside <page_content> comes from")

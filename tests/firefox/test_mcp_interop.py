@@ -5,19 +5,13 @@ gives Python a response with status 0 and a null body)."""
 
 from __future__ import annotations
 
-import pytest
 
-from tests.helpers.mcp_server import EverythingServer, MCPTestServer
+from tests.helpers.mcp_server import MCPTestServer
 from tests.helpers.model_server import Reply
 
-from .sidebar import ask_background, configure, open_chat, send, wait_for_status
-from .test_mcp import ASKED, CONFIRMATION
+from tests.helpers.panel_backends import firefox_panel
 
-
-@pytest.fixture(scope="module")
-def everything():
-    with EverythingServer("streamable-http") as server:
-        yield server
+from .sidebar import ask_background, open_chat
 
 
 def use_server(firefox, context, name, url):
@@ -28,18 +22,19 @@ def use_server(firefox, context, name, url):
 def test_the_model_s_python_calls_the_reference_server_s_hyphenated_tools(firefox, model, everything):
     model.reset()
     chat = open_chat(firefox)
-    configure(firefox, chat, model.base_url, agent="code")
+    panel = firefox_panel(firefox, chat)
+    panel.configure(model.base_url, agent="code")
     use_server(firefox, chat, "everything", everything.url)
     try:
         model.script(Reply(text="Adding.\n```python\nprint(everything__get_sum(a=2, b=40))\n```"), Reply(text="42."))
-        send(firefox, chat, "2 + 40 with the everything server, in code")
-        asked = firefox.wait_for(chat, ASKED, 120, "the MCP call was never asked about")
+        panel.send("2 + 40 with the everything server, in code")
+        asked = panel.question(0, timeout=120)
         assert asked["message"] == "Call a tool of the MCP server everything"
         assert asked["details"]["tool"] == "get-sum"  # the tool's own name, not the Python one
-        firefox.evaluate(chat, f"{CONFIRMATION}.querySelector('button[data-decision=\"once\"]').click()")
-        assert wait_for_status(firefox, chat, "ok", "error", timeout=120) == "ok"
+        panel.answer_question(0, "once")
+        assert panel.wait_for_status("ok", "error", timeout=120) == "ok"
     finally:
-        ask_background(firefox, chat, "save-mcp-servers", servers=[], secrets={})
+        panel.ask_background("save-mcp-servers", servers=[], secrets={})
     assert "def everything__get_sum(a: float, b: float)" in model.requests[0]["body"]["messages"][0]["content"]
     observation = model.requests[1]["body"]["messages"][-1]["content"]
     assert "The sum of 2 and 40 is 42." in observation and "NameError" not in observation, observation
@@ -47,12 +42,13 @@ def test_the_model_s_python_calls_the_reference_server_s_hyphenated_tools(firefo
 
 def test_a_server_that_redirects_is_an_error_in_words(firefox):
     chat = open_chat(firefox)
+    panel = firefox_panel(firefox, chat)
     with MCPTestServer() as lab:  # its endpoint is /mcp: /mcp/ is redirected there
         use_server(firefox, chat, "lab", lab.url + "/")
         try:
-            checked = ask_background(firefox, chat, "check-mcp-server", serverId="id-lab")
+            checked = panel.ask_background("check-mcp-server", serverId="id-lab")
         finally:
-            ask_background(firefox, chat, "save-mcp-servers", servers=[], secrets={})
+            panel.ask_background("save-mcp-servers", servers=[], secrets={})
     assert not checked["ok"]
     assert checked["error"].startswith(f"the MCP server at {lab.url}/ answered with a redirect, which TabAgent "
                                        f"does not follow"), checked

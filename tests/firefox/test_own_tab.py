@@ -5,24 +5,15 @@ a question in the chat and goes on with the answer; the user's tab is left as it
 
 from __future__ import annotations
 
-import pytest
 
 from tests.helpers.model_server import Reply
-from tests.helpers.page_server import PageServer
 
 from .page_tab import PageTab
 from .sidebar import LAST_TURN, configure, send, wait_for_status
 
-PAGES = __import__("pathlib").Path(__file__).resolve().parents[1] / "e2e" / "pages"
 USERS_TAB = "[location.href, document.documentElement.outerHTML]"
 GROUPED = """browser.tabs.query({}).then((tabs) => Promise.all(tabs.filter((tab) => tab.groupId > -1)
   .map(async (tab) => [tab.url, (await browser.tabGroups.get(tab.groupId)).title, tab.active])))"""
-
-
-@pytest.fixture(scope="module")
-def site():
-    with PageServer(PAGES) as server:
-        yield server
 
 
 def test_a_turn_in_its_own_tab_asks_the_user_and_leaves_their_tab_alone(firefox, model, site):

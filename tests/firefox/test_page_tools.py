@@ -5,21 +5,12 @@ from __future__ import annotations
 
 import json
 
-import pytest
 
 from tests.helpers.model_server import Reply
-from tests.helpers.page_server import PageServer
 
-from .sidebar import LAST_TURN, ask_background, configure, open_chat, send, wait_for_status
+from tests.helpers.panel_backends import firefox_panel
 
-PAGES = __import__("pathlib").Path(__file__).resolve().parents[1] / "e2e" / "pages"
-CONFIRMATION = f"{LAST_TURN}?.querySelector('.confirmation')"
-
-
-@pytest.fixture(scope="module")
-def site():
-    with PageServer(PAGES) as server:
-        yield server
+from .sidebar import ask_background, configure, open_chat, send, wait_for_status
 
 
 def user_on(firefox, url: str) -> tuple[str, str]:
@@ -44,12 +35,11 @@ def test_a_click_runs_only_after_the_user_allows_it(firefox, model, site):
     configure(firefox, chat, model.base_url)
     model.script(Reply(tool_calls=[{"name": "click", "arguments": {"locator": "#subscribe"}}]), Reply(text="Subscribed."))
     send(firefox, chat, "Subscribe me")
-    asked = firefox.wait_for(chat, f"{CONFIRMATION}?.dataset.state === 'asking' && {CONFIRMATION}.querySelector('.confirmation-message').textContent",
-                             60, "the click was never asked about")
+    asked = firefox_panel(firefox, chat).question(0)["message"]
     assert asked == "Click the button “Subscribe”."
     log = "document.getElementById('log').textContent"
     assert firefox.evaluate(page, log) == "nothing yet"  # asked, not done
-    firefox.evaluate(chat, f"{CONFIRMATION}.querySelector('button[data-decision=\"once\"]').click()")
+    firefox_panel(firefox, chat).answer_question(0, "once")
     assert wait_for_status(firefox, chat, "ok", "error") == "ok"
     assert firefox.evaluate(page, log) == "subscribed after 1 press"
     told = [m for m in model.requests[1]["body"]["messages"] if m["role"] == "tool"][-1]["content"]

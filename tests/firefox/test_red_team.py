@@ -10,13 +10,14 @@ import json
 
 import pytest
 
-from tests.e2e.red_team import SEND_EACH, marked_blocks, post, site  # noqa: F401  (post, site: fixtures)
+from tests.e2e.red_team import RED_TEAM_PAGES, SEND_EACH, marked_blocks
 from tests.helpers.model_server import Reply
 
 from .page_tab import PageTab
 from .red_team import as_content_script
 from .sidebar import configure, send, wait_for_status
 
+SITE = RED_TEAM_PAGES
 SETTINGS_NOW = "chrome.storage.local.get('settings').then((all) => all.settings)"
 
 
@@ -116,7 +117,7 @@ STEAL_CONVERSATIONS = """async (collector) => {
 }"""
 
 CONFIDED = "My biopsy came back positive, what should I ask the oncologist?"
-ALL_CONVERSATIONS = "import(chrome.runtime.getURL('extension/shared/conversations.js')).then((m) => m.loadAllConversations())"
+ALL_CONVERSATIONS = "import(chrome.runtime.getURL('extension/shared/storage/conversations.js')).then((m) => m.loadAllConversations())"
 
 
 def test_a_content_script_that_kept_the_storage_api_finds_no_conversation(tab, model, site, post):

@@ -1,7 +1,7 @@
 """Red team, Firefox: pages Firefox keeps extensions out of are not PDFs.
 
 Firefox's pdf.js viewer refuses every extension script, so TabAgent downloads a PDF tab's file
-itself, with the site's cookies (extension/firefox/pdf-viewer.js). Firefox refuses its JSON
+itself, with the site's cookies (extension/platform/firefox/pdf-viewer.js). Firefox refuses its JSON
 viewer and the sites it protects (`extensions.webextensions.restrictedDomains`, here set to
 localhost) in the same words. The user is logged in to both sites below; a tool call on such a
 tab must send the site no request at all, with its cookie or without, and say in words why the

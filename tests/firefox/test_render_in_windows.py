@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from tests.e2e.test_render_in_windows import TEXTS, WINDOWS_AGAINST_WHOLE, window_sizes
+from tests.helpers.render_windows import TEXTS, WINDOWS_AGAINST_WHOLE, window_sizes
 
 
 def test_an_answer_rendered_in_windows_of_any_size_is_the_whole_answer(firefox):

@@ -14,8 +14,7 @@ import json
 
 import pytest
 
-from tests.e2e.red_team import post  # noqa: F401  (a fixture: the listening post)
-from tests.e2e.test_sandbox import ESCAPES
+from tests.helpers.sandbox import ESCAPES
 from tests.helpers.model_server import Reply
 from tests.helpers.page_server import PageServer
 
@@ -164,7 +163,7 @@ def test_a_web_page_may_load_the_sandboxs_scripts_and_nothing_else_of_the_extens
     (Firefox makes it up per install; the tests fix it): the sandbox's scripts, public code,
     load; its page, the key's module and the Python page do not."""
     paths = {"sandbox_script": "extension/sandbox/no-way-out.js", "sandbox_page": "extension/sandbox/sandbox.html",
-             "secrets": "extension/browser/secrets.js", "python_page": "extension/offscreen/offscreen.html"}
+             "secrets": "extension/platform/firefox/secrets.js", "python_page": "extension/offscreen/offscreen.html"}
     with PageServer(__import__("pathlib").Path(__file__).resolve().parents[1] / "e2e" / "pages") as site:
         page = firefox.open_tab(site.url("article.html"))
         loaded = firefox.evaluate(page, f"""(async () => {{

@@ -9,27 +9,13 @@ from __future__ import annotations
 import pytest
 
 from tests.e2e.sight_tabs import near, picture
-from tests.helpers.model_server import ModelServer, Reply
+from tests.helpers.model_server import Reply
 from tests.helpers.page_server import PageServer
 
 from .sidebar import configure, send, wait_for_status
 
 E2E = __import__("pathlib").Path(__file__).resolve().parents[1] / "e2e"
 RED, BLUE, WHITE = (255, 0, 0), (0, 0, 255), (255, 255, 255)
-
-
-@pytest.fixture(scope="module")
-def seeing_model():
-    """A model list that says (as OpenRouter's does) that "scripted-vision" takes images."""
-    with ModelServer(models=("scripted-model", "scripted-vision")) as server:
-        server.seeing = {"scripted-vision"}
-        yield server
-
-
-@pytest.fixture(scope="module")
-def site():
-    with PageServer(E2E / "pages") as server:
-        yield server
 
 
 @pytest.fixture(scope="module")

@@ -1,57 +1,33 @@
 """Secrets stay out of content scripts in Firefox too. Firefox's content scripts can read
 storage.local (there is no setAccessLevel), so the API key and the MCP servers' headers are
-kept in the extension's own IndexedDB (extension/firefox/secrets.js), which a content script,
+kept in the extension's own IndexedDB (extension/platform/firefox/secrets.js), which a content script,
 with its page's origin, cannot open."""
 
 from __future__ import annotations
 
 import json
 
-import pytest
-
-from tests.helpers.page_server import PageServer
 
 from .red_team import as_content_script
-from .sidebar import ask_background, configure, open_chat
+from tests.helpers.panel_backends import firefox_panel
 
-PAGES = __import__("pathlib").Path(__file__).resolve().parents[1] / "e2e" / "pages"
+from .sidebar import ask_background, open_chat
+from tests.helpers.stored_secrets import READ_EVERYTHING
+
 API_KEY = "sk-firefox-secret-key"
 MCP_TOKEN = "Bearer mcp-firefox-secret"
-
-# What a compromised content script of TabAgent's could reach: storage.local and .session,
-# and an IndexedDB of the same name in its own (the page's) origin.
-READ_EVERYTHING = """async () => {
-  const area = async (name) => {
-    try {
-      return await chrome.storage[name].get(null);
-    } catch (error) {
-      return { error: String(error) };  // Firefox gives content scripts no storage.session
-    }
-  };
-  const database = await new Promise((resolve) => {
-    const request = indexedDB.open("tabagent-secrets");
-    request.onsuccess = () => resolve([...request.result.objectStoreNames]);
-    request.onerror = () => resolve(String(request.error));
-  });
-  return { local: await area("local"), session: await area("session"), database };
-}"""
-
-
-@pytest.fixture(scope="module")
-def site():
-    with PageServer(PAGES) as server:
-        yield server
 
 
 def test_a_content_script_cannot_read_the_api_key_or_the_mcp_headers(firefox, model, site):
     context = open_chat(firefox)
-    configure(firefox, context, model.base_url, api_key=API_KEY)
+    panel = firefox_panel(firefox, context)
+    panel.configure(model.base_url, api_key=API_KEY)
     server = {"id": "srv-1", "name": "notes", "url": "https://mcp.example/mcp", "enabled": False}
-    ask_background(firefox, context, "save-mcp-servers", servers=[server], secrets={"srv-1": {"Authorization": MCP_TOKEN}})
+    panel.ask_background("save-mcp-servers", servers=[server], secrets={"srv-1": {"Authorization": MCP_TOKEN}})
     # The extension's own pages still have both.
-    settings = firefox.evaluate(context, "import(chrome.runtime.getURL('extension/shared/settings.js')).then((m) => m.loadSettings())")
+    settings = firefox.evaluate(context, "import(chrome.runtime.getURL('extension/shared/settings/settings.js')).then((m) => m.loadSettings())")
     assert settings["apiKey"] == API_KEY
-    mcp = firefox.evaluate(context, "import(chrome.runtime.getURL('extension/shared/mcp-servers.js')).then((m) => m.loadMcpServers())")
+    mcp = firefox.evaluate(context, "import(chrome.runtime.getURL('extension/shared/settings/mcp-servers.js')).then((m) => m.loadMcpServers())")
     assert mcp["secrets"] == {"srv-1": {"Authorization": MCP_TOKEN}}
     page = site.url("article.html")
     firefox.open_tab(page)
@@ -64,7 +40,8 @@ def test_once_the_page_tools_are_in_a_page_its_content_scripts_reach_no_storage(
     """Firefox's content scripts could read storage.local (the conversations are not there:
     test_red_team.py attacks that second wall): the storage API is gone from TabAgent's content-script world before its scripts meet the page."""
     context = open_chat(firefox)
-    configure(firefox, context, model.base_url, api_key=API_KEY)
+    panel = firefox_panel(firefox, context)
+    panel.configure(model.base_url, api_key=API_KEY)
     page = site.url("article.html") + "?tools"  # its own tab: the first test left one on article.html
     firefox.open_tab(page)
     before = as_content_script(firefox, context, page, READ_EVERYTHING)
@@ -86,7 +63,7 @@ def test_conversations_an_earlier_version_kept_in_storage_local_move_out_of_it(f
     context = open_chat(firefox)
     index = {"earlier-1": {key: EARLIER[key] for key in ("id", "title", "createdAt", "updatedAt")}}
     firefox.evaluate(context, f"chrome.storage.local.set({{ 'conversation:earlier-1': {json.dumps(EARLIER)}, conversations: {json.dumps(index)} }})")
-    module = "import(chrome.runtime.getURL('extension/shared/conversations.js'))"
+    module = "import(chrome.runtime.getURL('extension/shared/storage/conversations.js'))"
     firefox.evaluate(context, f"{module}.then((m) => m.moveStoredConversations())")
     assert firefox.evaluate(context, f"{module}.then((m) => m.loadConversation('earlier-1'))") == EARLIER
     assert "earlier-1" in [entry["id"] for entry in firefox.evaluate(context, f"{module}.then((m) => m.listConversations())")]

@@ -48,6 +48,6 @@ def test_the_chat_in_the_sidebar_starts_python(firefox):
 @pytest.mark.skip(reason="WebDriver BiDi's input actions reach web content only, not Firefox's toolbar or its shortcuts, "
                          "and Firefox opens a sidebar only from a user's action: the toolbar button and the key press "
                          "themselves are left to a person (the chat's toggle code is browser.sidebarAction.toggle in "
-                         "extension/firefox/panel.js)")
+                         "extension/platform/firefox/panel.js)")
 def test_the_toolbar_button_and_the_shortcut_toggle_the_sidebar():
     pass

@@ -4,19 +4,8 @@ page tools then say which page, why and where to allow it, rather than Firefox's
 
 from __future__ import annotations
 
-import pytest
-
-from tests.helpers.page_server import PageServer
 
 from .page_tab import PageTab
-
-PAGES = __import__("pathlib").Path(__file__).resolve().parents[1] / "e2e" / "pages"
-
-
-@pytest.fixture(scope="module")
-def site():
-    with PageServer(PAGES) as server:
-        yield server
 
 
 def test_a_site_the_user_took_tabagent_s_access_from_is_named_with_where_to_allow_it(firefox, site):

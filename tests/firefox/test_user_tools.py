@@ -14,7 +14,9 @@ from tests.helpers.firefox import ROOT, Firefox
 from tests.helpers.model_server import Reply
 from tests.helpers.page_server import PageServer
 
-from .sidebar import ANSWER, CODE_OUTPUTS, configure, open_chat, send, wait_for_status
+from tests.helpers.panel_backends import firefox_panel
+
+from .sidebar import open_chat
 
 PAGES = ROOT / "tests" / "e2e" / "pages"
 TOOL = ROOT / "py" / "user_tools" / "fx_page_headings.py"
@@ -56,13 +58,14 @@ def test_the_models_code_calls_a_tool_that_reads_the_page_through_the_host(firef
         expected = firefox.evaluate(firefox.open_tab(site.url("article.html")),
                                     "[...document.querySelectorAll('h1, h2, h3')].map((h) => h.textContent.trim())")
         chat = open_chat(firefox)
-        configure(firefox, chat, model.base_url, agent="code")
+        panel = firefox_panel(firefox, chat)
+        panel.configure(model.base_url, agent="code")
         model.script(Reply(text="```python\nheadings = page_headings()\nprint(headings)\nfinal_answer('listed')\n```"))
-        send(firefox, chat, "How many headings?")
-        assert wait_for_status(firefox, chat, "ok", "error", timeout=120) == "ok"
-    (output, is_error), = firefox.evaluate(chat, CODE_OUTPUTS)
+        panel.send("How many headings?")
+        assert panel.wait_for_status("ok", "error", timeout=120) == "ok"
+    (output, is_error), = panel.code_outputs()
     assert not is_error, output
     opening, *headings, closing = output[output.index("<page_content source="):].strip().splitlines()
     assert opening == f'<page_content source="{site.url("article.html")}" untrusted="true">', output
     assert headings == expected and closing == "</page_content>", output
-    assert firefox.evaluate(chat, ANSWER) == "listed"
+    assert panel.answer() == "listed"

@@ -174,13 +174,13 @@ class Browser:
         finally:
             self.cdp.send("Target.detachFromTarget", {"sessionId": session})
 
-    # The offscreen document's Python (from its debug handle, extension/shared/debug-handle.js)
+    # The offscreen document's Python (from its debug handle, extension/shared/debug/debug-handle.js)
     # and a SandboxHost of the test's own, as globalThis.tabagent there: made by the tests and
     # benchmarks, not by the document. A module imported again by its URL is the very instance
     # the document runs, and the import waits for it to have run.
     OFFSCREEN_HANDLES = """(async () => {
       const base = chrome.runtime.getURL("extension/offscreen/");
-      const [{ SandboxHost }] = await Promise.all([import(base + "sandbox-host.js"), import(base + "offscreen.js")]);
+      const [{ SandboxHost }] = await Promise.all([import(base + "code-sandboxes/sandbox-host.js"), import(base + "offscreen.js")]);
       globalThis.tabagent ??= { sandbox: new SandboxHost(), python: globalThis.tabagentDebug.python };
     })()"""
 

@@ -28,9 +28,6 @@ import urllib.request
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-import pytest
-
-from tests.helpers.coverage_skip import skip_or_fail_in_ci
 
 N_CTX = 2048
 MODEL_NAME = "smollm2-135m-instruct"  # the name the server lists the model under
@@ -112,16 +109,6 @@ class LlamaServer:
                                          {"content-type": "application/json"})
         with urllib.request.urlopen(request, timeout=30) as response:
             return json.loads(response.read())["count"]
-
-
-@pytest.fixture(scope="module")
-def llama():
-    """llama.cpp's server with SmolLM2-135M-Instruct and a 2,048-token window, for a module."""
-    why = missing()
-    if why:
-        skip_or_fail_in_ci(why)
-    with LlamaServer() as server:
-        yield server
 
 
 # llama.cpp's own server (the C++ llama-server, not llama-cpp-python) started without --jinja

@@ -1,4 +1,4 @@
-"""A settings object as an older TabAgent stored it (extension/shared/settings.js wrote every
+"""A settings object as an older TabAgent stored it (extension/shared/settings/settings.js wrote every
 default in camelCase, with the user's choices over them), written out by hand, and what it
 is under wire.py's names: what settings-migration.js must make of it, nothing lost."""
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from tabagent.testing import ScriptedModel
 from tabagent.app.attachments import attached_tabs, task_with_attachments
 from tabagent.app.untrusted_content import UNTRUSTED_NOTE
-from tabagent.app.turn_request import Turns
+from tabagent.app.turns import Turns
 
 OTHER = "http://127.0.0.1/other.html"
 ELSEWHERE = "http://127.0.0.1:8002/elsewhere.html"

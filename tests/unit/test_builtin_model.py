@@ -2,35 +2,12 @@
 
 from __future__ import annotations
 
-import asyncio
-import json
 
 import pytest
 
 from tabagent import CodeAgent
 from tabagent.app.builtin_model import BrowserModel, BrowserModelError, prompt_messages
-
-
-class FakeBridge:
-    """Stands in for the offscreen document's bridge to LanguageModel."""
-
-    def __init__(self, replies, fail=None):
-        self.replies, self.fail, self.calls, self.aborted = list(replies), fail, [], []
-
-    async def stream(self, request_id, initial_json, prompt):
-        if self.fail:
-            raise RuntimeError(self.fail)
-        self.calls.append((json.loads(initial_json), prompt))
-        reply = self.replies.pop(0)
-
-        async def pieces():
-            for word in reply.split(" "):
-                await asyncio.sleep(0)
-                yield word + " "
-        return pieces()
-
-    def abort(self, request_id):
-        self.aborted.append(request_id)
+from tests.helpers.fake_bridge import FakeBridge
 
 
 def test_messages_become_history_and_a_last_prompt():

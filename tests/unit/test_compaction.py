@@ -8,7 +8,7 @@ import pytest
 from scripted_endpoint import EMPTY_STREAM, ScriptedEndpoint, sse_reply
 from tabagent.testing import ScriptedModel
 from tabagent.compaction import DoesNotFit, compact, step_tokens
-from tabagent.context import ContextKeeper
+from tabagent.context_keeper import ContextKeeper
 from tabagent.errors import ContextTooLongError
 from tabagent.memory import ActionStep, FinalAnswerStep, Memory, SummaryStep, TaskStep
 from tabagent.models import OpenAIModel

@@ -64,7 +64,7 @@ def test_the_service_worker_injects_the_bundle_the_build_makes():
     assert re.search(r"const FILES_TO_INJECT = \[\.\.\.FIRST_IN_EVERY_PAGE, CONTENT_SCRIPTS\];", relay)
     assert re.search(r'const CONTENT_SCRIPTS = "([^"]+)";', relay)[1] == str(build.CONTENT_BUNDLE.relative_to(ROOT))
     assert build.CONTENT_ENTRY == ENTRY
-    for world in (EXTENSION / "browser" / "content-world.js", EXTENSION / "firefox" / "content-world.js"):
+    for world in (EXTENSION / "platform" / "chrome" / "first-in-pages.js", EXTENSION / "platform" / "firefox" / "first-in-pages.js"):
         first = re.search(r"FIRST_IN_EVERY_PAGE = \[([^\]]*)\]", world.read_text())[1]
         assert "content/" not in first, world
 

@@ -1,6 +1,6 @@
 """The shared vocabulary is written in one place and imported everywhere else.
 
-Message types are named in extension/shared/messages.js (between the extension's contexts)
+Message types are named in extension/shared/protocol/messages.js (between the extension's contexts)
 and sandbox-protocol.js (between the offscreen document, the sandbox page and its worker);
 everything that crosses between JavaScript and Python is declared in py/tabagent/app/wire.py
 and reaches JavaScript as the generated wire.js. These tests fail when a file writes one of those names or values by hand
@@ -58,7 +58,7 @@ def where(pattern: re.Pattern, files: dict[Path, str], allowed=()) -> dict[str, 
 
 def message_names() -> dict:
     script = """
-      import { Broadcast, MessageType, Target } from "./extension/shared/messages.js";
+      import { Broadcast, MessageType, Target } from "./extension/shared/protocol/messages.js";
       console.log(JSON.stringify({ messages: [...Object.values(Broadcast), ...Object.values(MessageType)],
                                    targets: Object.values(Target) }));
     """
@@ -84,7 +84,7 @@ def test_sandbox_message_types_are_spelled_only_where_they_are_declared():
     types = [*wire.SANDBOX_MESSAGES, "boot", "boot-failed", "memory-exceeded", "settled", "ready"]
     # sandbox-protocol.js names the JavaScript-only ones; the Python ones come from wire.js.
     assert where(naming("type", types), javascript_files()) == {}
-    protocol = (EXTENSION / "shared" / "sandbox-protocol.js").read_text()
+    protocol = (EXTENSION / "shared" / "protocol" / "sandbox-protocol.js").read_text()
     assert not quoted(wire.SANDBOX_MESSAGES).search(protocol)
     python = {str(p.relative_to(ROOT)): [s for s in strings if s in wire.SANDBOX_MESSAGES and "-" in s]
               for p, strings in python_strings().items() if p != WIRE_PY}
@@ -250,7 +250,7 @@ def test_a_large_page_tools_default_is_not_written_again_in_the_host_glue(tool, 
 
 
 def test_only_the_turn_request_builder_names_the_turn_requests_fields():
-    """offscreen/turn-request.js takes them from TURN_REQUEST; no JavaScript file spells them."""
+    """offscreen/python/turn-request.js takes them from TURN_REQUEST; no JavaScript file spells them."""
     own = [name for name in wire.TURN_REQUEST if name not in wire.EVENT_KINDS["done"] and name != "conversation_id"
            and "_" in name]  # conversation_id is every event's field too
     assert where(re.compile(r"\b(%s)\s*:" % "|".join(own)), javascript_files(), allowed={"turn-request.js"}) == {}

@@ -1,4 +1,4 @@
-"""The check every imported conversation passes (extension/shared/conversation-schema.js),
+"""The check every imported conversation passes (extension/shared/import-checks/conversation-schema.js),
 run by Node: a record that does not fit is refused with which field and why, a real one passes.
 """
 
@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-SCHEMA = ROOT / "extension" / "shared" / "conversation-schema.js"
+SCHEMA = ROOT / "extension" / "shared" / "import-checks" / "conversation-schema.js"
 
 # Reads [records, ...] from stdin and answers, for each list, "ok" or the error's message.
 CHECK = f"""

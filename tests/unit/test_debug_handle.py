@@ -1,5 +1,5 @@
 """One way in for tests: what tests and developers inspect in the extension goes through the
-debug handle (extension/shared/debug-handle.js, globalThis.tabagentDebug), and production code
+debug handle (extension/shared/debug/debug-handle.js, globalThis.tabagentDebug), and production code
 grows no global, entry-point export or content-module export of its own for them."""
 
 import ast
@@ -11,7 +11,7 @@ from tests.helpers.javascript_source import globals_made
 
 ROOT = Path(__file__).resolve().parents[2]
 EXTENSION = ROOT / "extension"
-HANDLE = EXTENSION / "shared" / "debug-handle.js"
+HANDLE = EXTENSION / "shared" / "debug" / "debug-handle.js"
 PACKAGE = ROOT / "py" / "tabagent"
 
 # The globals production code makes, each for a reason of its own and none for a test.

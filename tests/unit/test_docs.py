@@ -133,8 +133,8 @@ def test_the_check_finds_a_moved_file_a_missing_function_a_renamed_field_and_tes
     doc = ROOT / "docs" / "security.md"
     text = ("`py/tabagent/page_bridge.py: untrusted()`, `extension/shared/wire.js`, `wire.py`, "
             "`py/tabagent/app/wire.py: no_such_function()`, [events](events.md), [gone](gone.md), "
-            "`attachedTabIds`, `idle_close_minutes`, `test_no_such_test_anywhere`, `offscreen/python.js`, "
-            "`offscreen/pdf-download.js` `download`, `shared/connection.js` `Missing.fetchModels`")
-    assert problems(doc, text) == ["link to gone.md", "Missing.fetchModels in shared/connection.js",
+            "`attachedTabIds`, `idle_close_minutes`, `test_no_such_test_anywhere`, `offscreen/python/interpreter.js`, "
+            "`offscreen/pdf/pdf-download.js` `download`, `shared/settings/connection.js` `Missing.fetchModels`")
+    assert problems(doc, text) == ["link to gone.md", "Missing.fetchModels in shared/settings/connection.js",
                                    "py/tabagent/page_bridge.py", "no_such_function in py/tabagent/app/wire.py",
                                    "name attachedTabIds", "test test_no_such_test_anywhere"]

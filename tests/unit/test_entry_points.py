@@ -117,7 +117,7 @@ def test_no_script_spells_an_entry_point_or_reaches_python_another_way():
 def test_the_message_that_runs_each_entry_point_is_taken_only_from_who_may_ask():
     offscreen = (EXTENSION / "offscreen" / "offscreen.js").read_text()
     worker_side = offscreen + "".join((EXTENSION / "offscreen" / f).read_text()
-                                      for f in ("python-turns.js", "page-bridge.js"))
+                                      for f in ("python/turn-runner.js", "python/page-bridge.js"))
     router = (EXTENSION / "background" / "service-worker.js").read_text()
     from_pages = router[router.index("const handlers = {"):router.index("// Broadcasts from the offscreen")]
     for name, spec in wire.ENTRY_POINTS.items():
@@ -128,7 +128,7 @@ def test_the_message_that_runs_each_entry_point_is_taken_only_from_who_may_ask()
 
 
 def test_each_stand_in_offers_exactly_the_lent_methods():
-    worker = (EXTENSION / "offscreen" / "python-worker.js").read_text()
+    worker = (EXTENSION / "offscreen" / "python" / "worker.js").read_text()
     stand_ins = {"page": "remotePage", "browser_model": "remoteModel", "sandbox_for": "remoteSandbox"}
     for lent, function in stand_ins.items():
         body = worker[worker.index(f"function {function}("):]
@@ -138,9 +138,9 @@ def test_each_stand_in_offers_exactly_the_lent_methods():
 
 
 def test_each_lent_object_has_the_declared_methods():
-    sources = {"page": ("offscreen/page-bridge.js", r"^\s{4}(?:async )?(\w+)\("),
-               "browser_model": ("offscreen/builtin-model.js", r"^\s{2}(?:async )?(\w+)\("),
-               "sandbox_for": ("offscreen/sandbox-host.js", r"^\s{2}(?:async )?(\w+)\(")}
+    sources = {"page": ("offscreen/python/page-bridge.js", r"^\s{4}(?:async )?(\w+)\("),
+               "browser_model": ("offscreen/python/builtin-model.js", r"^\s{2}(?:async )?(\w+)\("),
+               "sandbox_for": ("offscreen/code-sandboxes/sandbox-host.js", r"^\s{2}(?:async )?(\w+)\(")}
     for lent, (file, pattern) in sources.items():
         has = set(re.findall(pattern, (EXTENSION / file).read_text(), re.M))
         assert set(wire.LENT[lent]) <= has, (lent, set(wire.LENT[lent]) - has)

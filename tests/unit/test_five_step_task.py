@@ -7,7 +7,7 @@ the old read go through compaction, which keeps the paragraphs the task needs.""
 
 import pytest
 
-from tabagent.app.turn_request import Turns
+from tabagent.app.turns import Turns
 from tabagent.tokens import count_messages
 
 from tests.helpers.five_step_task import TASK, PageBridge, ScriptedReader, article

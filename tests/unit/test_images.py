@@ -13,7 +13,7 @@ from tabagent.images import (DROPPED, NOT_KEPT, NOT_SHOWN, image_part, image_tok
                              text_part, without_image_data)
 from tabagent.memory import ActionStep, Memory, TaskStep
 from tabagent.ollama import _native
-from tabagent.sight import Sight, discover
+from tabagent.vision import Vision, discover
 from tabagent.tokens import count_message
 
 
@@ -113,8 +113,8 @@ async def test_else_the_models_name_else_not():
 
 
 async def test_the_setting_yes_or_no_decides_without_asking():
-    assert await Sight.for_endpoint(CPythonHost(), "http://127.0.0.1:9/v1", "llava", setting="no").known() is False
-    assert await Sight.for_endpoint(CPythonHost(), "http://127.0.0.1:9/v1", "llama3.2", setting="yes").known() is True
+    assert await Vision.for_endpoint(CPythonHost(), "http://127.0.0.1:9/v1", "llava", setting="no").known() is False
+    assert await Vision.for_endpoint(CPythonHost(), "http://127.0.0.1:9/v1", "llama3.2", setting="yes").known() is True
 
 
 def test_chromes_built_in_model_gets_the_note_as_text():

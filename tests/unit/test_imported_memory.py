@@ -1,5 +1,5 @@
 """Whether an imported memory says only what its conversation shows
-(extension/shared/imported-memory.js), run by Node on what real turns remember and emit.
+(extension/shared/import-checks/imported-memory.js), run by Node on what real turns remember and emit.
 
 The memories real agents write (tool calling, code, reasoning, several turns) agree with their
 events as the panel stores them; each way an attacker could make the memory say more than the
@@ -24,11 +24,11 @@ from dataclasses import fields
 from tabagent.images import text_part
 from tabagent.memory import Memory, TaskStep
 from tabagent.testing import ScriptedModel
-from tabagent.app.turn_request import Turns
+from tabagent.app.turns import Turns
 from tabagent.executor import LocalExecutor
 
 ROOT = Path(__file__).resolve().parents[2]
-MODULE = ROOT / "extension" / "shared" / "imported-memory.js"
+MODULE = ROOT / "extension" / "shared" / "import-checks" / "imported-memory.js"
 
 # Reads [record, ...] from stdin and answers, for each, null (it agrees) or why not.
 CHECK = f"""

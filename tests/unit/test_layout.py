@@ -51,12 +51,27 @@ def is_app(name: str) -> bool:
 
 def test_the_check_sees_relative_and_absolute_imports():
     """The walk itself: every spelling of an import of the app is caught, other imports are not."""
-    for source in ("from .app import turn_request\n", "from .app.turn_request import Turns\n", "import tabagent.app.cli\n",
+    for source in ("from .app import turns\n", "from .app.turns import Turns\n", "import tabagent.app.cli\n",
                    "from tabagent.app import cli\n", "def f():\n    from .app import cli\n", "from . import app\n"):
         assert any(is_app(n) for n in imported_names(source, "tabagent")), source
     assert any(is_app(n) for n in imported_names("from ..app import cli\n", "tabagent.hosts"))
     assert not any(is_app(n) for n in imported_names("from . import tools\nfrom .hosts.cpython import CPythonHost\n"
                                                      "import apple\n", "tabagent"))
+
+
+IN_SANDBOX = APP / "in_sandbox"
+
+
+def test_nothing_in_the_agents_interpreter_imports_what_runs_in_the_sandbox():
+    """app/in_sandbox/ runs in the code sandbox's own Pyodide (extension/sandbox/worker.js
+    imports it there); the agent's side reaches it only through messages, never by import."""
+    outside = [p for p in sorted(PACKAGE.rglob("*.py")) if IN_SANDBOX not in p.parents and "__pycache__" not in p.parts]
+    assert len(outside) > 40
+    importing = [str(p.relative_to(PACKAGE)) for p in outside
+                 if any(n.startswith("tabagent.app.in_sandbox") for n in imported_names(p.read_text(), package_of(p)))]
+    assert importing == []
+    worker = (EXTENSION / "sandbox" / "worker.js").read_text()
+    assert re.findall(r'pyimport\("([\w.]+)"\)', worker) == ["tabagent.app.in_sandbox.runtime"]
 
 
 MARKING = APP / "untrusted_content.py"
@@ -128,7 +143,7 @@ def test_the_outside_pattern_catches_what_it_must():
 
 def test_each_context_imports_only_its_own_folder_and_shared():
     """extension/<context>/ imports its own files, extension/shared/, extension/vendor/ and
-    extension/browser/ only (the browser's module for each concern, which the build chooses):
+    extension/platform/ only (the browser's module for each concern, which the build chooses):
     code that runs in one context lives in that context's folder."""
     crossing = {}
     for path in sorted(EXTENSION.rglob("*.js")):
@@ -137,9 +152,30 @@ def test_each_context_imports_only_its_own_folder_and_shared():
             continue
         for target in IMPORT.findall(path.read_text()):
             reached = (path.parent / target).resolve().relative_to(EXTENSION).parts[0]
-            if reached not in {folder, "shared", "vendor", "browser"}:
+            if reached not in {folder, "shared", "vendor", "platform"}:
                 crossing.setdefault(str(path.relative_to(EXTENSION)), []).append(target)
     assert crossing == {}
+
+
+PLATFORM = EXTENSION / "platform"
+
+
+def test_the_source_imports_chromes_platform_modules_and_each_browsers_its_own():
+    """The repository root is Chrome's unpacked build: code outside extension/platform/ imports
+    platform/chrome/ (Firefox's package points those imports at platform/firefox/,
+    scripts/browser_builds.py), and each browser's modules import none of the other's. An
+    import of platform/firefox/ from the source would be missing from Chrome's package."""
+    wrong = {}
+    for path in sorted(EXTENSION.rglob("*.js")):
+        if "vendor" in path.relative_to(EXTENSION).parts:
+            continue
+        own = path.relative_to(PLATFORM).parts[0] if path.is_relative_to(PLATFORM) else "chrome"
+        for target in IMPORT.findall(path.read_text()):
+            reached = (path.parent / target).resolve()
+            if reached.is_relative_to(PLATFORM) and reached.relative_to(PLATFORM).parts[0] != own:
+                wrong.setdefault(str(path.relative_to(EXTENSION)), []).append(target)
+    assert sorted(p.name for p in PLATFORM.iterdir()) == ["chrome", "firefox"]
+    assert wrong == {}
 
 
 def test_the_import_pattern_sees_static_and_dynamic_imports():
@@ -163,7 +199,7 @@ def content_imports_outside(path: Path) -> list[str]:
 def test_content_modules_reach_no_other_contexts_code():
     """The content scripts run in a web page: they import each other, shared/ and the libraries
     bundled with them, never the service worker's, the offscreen document's, the panel's, the
-    settings page's or the sandbox's code, nor browser/ (the background's platform modules) or
+    settings page's or the sandbox's code, nor platform/ (the background's platform modules) or
     vendor/ (files the other contexts load at run time)."""
     modules = sorted((EXTENSION / "content").glob("*.js"))
     assert len(modules) > 20
@@ -174,7 +210,7 @@ def test_the_content_check_sees_each_way_out(tmp_path):
     folder = tmp_path / "extension" / "content"
     folder.mkdir(parents=True)
     module = folder / "x.js"
-    for way_out in ('import { a } from "../background/page-tool-relay.js";', 'import * as b from "../browser/panel.js";',
+    for way_out in ('import { a } from "../background/page-tool-relay.js";', 'import * as b from "../platform/chrome/panel.js";',
                     'const c = await import("../offscreen/python.js");', 'import "../vendor/pdfjs/pdf.min.mjs";',
                     'import { marked } from "marked";', 'import { d } from "../sidepanel/chat.js";'):
         module.write_text(way_out)
@@ -182,3 +218,34 @@ def test_the_content_check_sees_each_way_out(tmp_path):
     module.write_text('import { a } from "./y.js";\nimport { PAGE_TOOL_DEFAULTS } from "../shared/wire.js";\n'
                       'import TurndownService from "turndown";\nimport { Readability } from "@mozilla/readability";')
     assert content_imports_outside(module) == []
+
+
+ROOT = PACKAGE.parents[1]
+# A file of the extension named from the root ("extension/shared/wire.js") anywhere, or from
+# extension/ ("offscreen/python/rpc.js") in prose: after a space, a bracket or a backquote (a
+# string in code may be a path from elsewhere, such as the workspace's shared/ folder).
+FOLDERS = "(?:background|content|offscreen|options|platform|sandbox|shared|sidepanel)"
+NAMED_FILE = re.compile(rf"(?:(?<![\w./-])extension/|(?<=[\s(`]))({FOLDERS}/[\w./-]+\.(?:js|mjs|html|json))(?!\w)")
+
+
+def named_extension_files(text: str) -> set[str]:
+    return set(NAMED_FILE.findall(text))
+
+
+def test_every_extension_file_the_code_and_the_docs_name_is_there():
+    """A moved or renamed file leaves no comment, doc or build script naming its old place."""
+    sources = [p for p in [*EXTENSION.rglob("*.js"), *EXTENSION.rglob("*.html"), *PACKAGE.rglob("*.py"),
+                           *(ROOT / "scripts").glob("*"), *(ROOT / "docs").glob("*.md"),
+                           ROOT / "README.md", ROOT / "eslint.config.js", ROOT / "Makefile", ROOT / "manifest.json"]
+               if p.is_file() and "vendor" not in p.parts and "__pycache__" not in p.parts]
+    assert len(sources) > 150
+    missing = {str(p.relative_to(ROOT)): sorted(n for n in named_extension_files(p.read_text()) if not (EXTENSION / n).exists())
+               for p in sources}
+    assert {path: names for path, names in missing.items() if names} == {}
+
+
+def test_the_named_file_pattern_sees_both_spellings_and_nothing_else():
+    text = ("`extension/shared/wire.js`, (offscreen/python/rpc.js), ../shared/testdata/x.js, dist/firefox/extension/x.js, "
+            '"shared/testdata/y.json", "extension/content/files.json" and background/old-name.js.')
+    assert named_extension_files(text) == {"shared/wire.js", "offscreen/python/rpc.js", "content/files.json",
+                                           "background/old-name.js"}

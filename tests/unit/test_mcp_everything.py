@@ -13,7 +13,7 @@ from tabagent.mcp.tools import result_text
 from tabagent.testing import ScriptedModel
 from tests.helpers.mcp_server import EverythingServer, MCPTestServer
 from tests.helpers.relay import Relay
-from tests.unit.test_sandbox_protocol import InProcessSandbox
+from tests.helpers.in_process_sandbox import InProcessSandbox
 
 pytestmark = pytest.mark.timeout(60)
 

@@ -1,4 +1,4 @@
-"""MCP servers in a turn (tabagent.app.turn_request with a real MCP server): their tools join the
+"""MCP servers in a turn (tabagent.app.turns with a real MCP server): their tools join the
 agent's, each call asked of the user as its policy says, a changed definition asked again,
 unreachable servers and crowded context windows told, and the connections closed after."""
 
@@ -11,8 +11,9 @@ from tabagent.app.mcp_servers import ServerConnections, servers_from_wire
 from tabagent.app.mcp_settings import check_server, listed_prompts, prompt_text
 from tabagent.unseen import hides_text
 from tests.helpers.hostile_mcp import HostileMCP
-from tabagent.app.turn_request import Turns
+from tabagent.app.turns import Turns
 from tests.helpers.mcp_server import MCPTestServer
+from tests.helpers.mcp_seen import everything_read, only_inside_marking, shown_in_settings
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -109,13 +110,6 @@ async def test_an_unreachable_server_is_told_and_the_turn_goes_on():
     assert notice.startswith("The MCP server lab is left out of this turn: could not reach")
 
 
-async def shown_in_settings(server, name="lab") -> dict:
-    """The server's tools as settings' Test connection shows them, by name (with the
-    fingerprint a policy chosen there is stored with)."""
-    checked = await check_server({"id": name, "name": name, "url": server.url}, {})
-    return {tool["name"]: tool for tool in checked["tools"]}
-
-
 async def test_resources_are_listed_and_read_through_one_tool_under_the_same_policy(lab):
     calls = [{"content": "", "tool_calls": [{"name": "lab__resources", "arguments": {}}]},
              {"content": "", "tool_calls": [{"name": "lab__resources", "arguments": {"uri": "note://hello"}}]}, "Read."]
@@ -127,7 +121,6 @@ async def test_resources_are_listed_and_read_through_one_tool_under_the_same_pol
 
 
 async def test_a_server_that_advertises_resources_but_has_none_gets_no_resources_tool(lab):
-    from tabagent.app.mcp_settings import check_server
 
     with MCPTestServer(resources=False) as bare:
         model = ScriptedModel(["Nothing to do."])
@@ -156,17 +149,6 @@ def hostile():
 
 def hostile_request(server, agent="tool_calling", tools=None):
     return {**request(server, tools), "settings": {"base_url": "http://127.0.0.1:9/v1", "model": "m", "agent": agent}}
-
-
-def only_inside_marking(text: str, words: str) -> bool:
-    """Whether every place `words` occurs in `text` is inside an untrusted marking."""
-    found = [i for i in range(len(text)) if text.startswith(words, i)]
-    return bool(found) and all(text.rfind("<page_content source=", 0, i) > text.rfind("</page_content>", 0, i)
-                               and text.find("</page_content>", i) > i for i in found)
-
-
-def everything_read(model, call=1) -> str:
-    return "\n".join(str(m.get("content")) for m in model.calls[call]["messages"])
 
 
 ERRORS = {"a JSON-RPC error": dict(call_answer={"error": {"code": -32000, "message": FORGED}}),

@@ -10,19 +10,10 @@ from tabagent.errors import (AuthError, BadRequestError, ContextTooLongError, Mo
 from tabagent.hosts.cpython import CPythonHost
 from tabagent.models import OpenAIModel, parse_retry_after
 from tabagent.replies import ReplyBuilder
+from tests.helpers.scripted_model import canned_model, model_for
+from tests.helpers.scripted_model import RecordingHost
 
 pytestmark = pytest.mark.timeout(20)
-
-
-class RecordingHost(CPythonHost):
-    """The real HTTP host, but waits between retries are recorded, not slept."""
-
-    def __init__(self):
-        super().__init__()
-        self.sleeps = []
-
-    async def sleep(self, seconds):
-        self.sleeps.append(seconds)
 
 
 class SleepingHost(RecordingHost):
@@ -31,12 +22,6 @@ class SleepingHost(RecordingHost):
     async def sleep(self, seconds):
         await super().sleep(seconds)
         await CPythonHost.sleep(self, seconds)
-
-
-def model_for(server, scenario, **options):
-    options.setdefault("host", RecordingHost())
-    options.setdefault("backoff_base", 0.001)
-    return OpenAIModel(server.base_url(scenario), api_key="sk-test", model="fake-model", **options)
 
 
 async def test_streams_text_and_reports_usage(server):
@@ -216,34 +201,6 @@ def test_retry_after_as_seconds_or_http_date():
     assert parse_retry_after(None, 0) is None
     assert parse_retry_after("Wed, 21 Oct 2015 07:28:30 GMT", 1445412480.0) == 30.0
     assert parse_retry_after("soon", 0) is None
-
-
-class CannedHost(CPythonHost):
-    """Answers every request with one canned response, for stream corner cases."""
-
-    def __init__(self, status, headers, chunks):
-        super().__init__()
-        self.status, self.headers, self.body = status, headers, chunks
-
-    async def request(self, method, url, headers, body=None, timeout=None, follow_redirects=True):
-        from tabagent.host import Response
-
-        canned = self
-
-        class Canned(Response):
-            async def chunks(self):
-                for piece in canned.body:
-                    yield piece
-
-            async def close(self):
-                pass
-
-        return Canned(self.status, self.headers)
-
-
-def canned_model(chunks, headers=None, **options):
-    host = CannedHost(200, headers if headers is not None else {"content-type": "text/event-stream"}, chunks)
-    return OpenAIModel("https://llm.example/v1", model="m", host=host, max_retries=0, **options)
 
 
 async def test_stream_without_content_type_is_still_read_as_events():

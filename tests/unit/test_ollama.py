@@ -5,10 +5,10 @@ import json
 
 from scripted_endpoint import ScriptedEndpoint
 from scripted_ollama import ScriptedOllama, ndjson
-from tabagent.context import ContextKeeper
+from tabagent.context_keeper import ContextKeeper
 from tabagent.errors import ContextTooLongError
 from tabagent.ollama import OllamaModel, num_ctx_for
-from tabagent.app.turn_request import Turns, build_model, context_keeper, endpoint_recognised
+from tabagent.app.turns import Turns, build_model, context_keeper, endpoint_recognised
 from tabagent.tool_calling_agent import ToolCallingAgent
 
 

@@ -8,7 +8,7 @@ import asyncio
 
 import pytest
 
-from tabagent.app.turn_request import Turns
+from tabagent.app.turns import Turns
 from tabagent.testing import ScriptedModel
 
 pytestmark = pytest.mark.timeout(60)

@@ -15,7 +15,7 @@ from tabagent.app.page_bridge import JsonBridge
 from tabagent.app.untrusted_content import FORGED_TAG, UNTRUSTED_NOTE, untrusted
 from tabagent.app.page_tools import CHOOSING_THE_TAB, READING, SEEING, page_tools
 from tabagent.app.json_entry_points import call_tool_json
-from tabagent.app.turn_request import Turns
+from tabagent.app.turns import Turns
 
 CONTENT = Path(__file__).resolve().parents[2] / "extension" / "content"
 URL = "http://127.0.0.1/page.html"
@@ -236,13 +236,14 @@ class JsonHost:
     """The offscreen document's side of JsonBridge: JSON text in and out."""
 
     def __init__(self):
-        self.requests = []
+        self.requests, self.questions = [], []
 
     async def call(self, request_json):
         self.requests.append(json.loads(request_json))
         return json.dumps({"ok": True, "url": URL, "result": {"count": 0, "matches": []}})
 
-    async def confirm(self, ask_id):
+    async def confirm(self, ask_id, question):
+        self.questions.append(question)  # what a scheduled run that stops says it was asking
         return "maybe"  # anything but a decision counts as deny
 
 
@@ -253,6 +254,7 @@ async def test_json_bridge_and_calling_a_tool_by_hand():
     assert host.requests[0] == {"name": "find_in_page", "args": {"query": "x", "max_results": 20,
                                 "context_chars": 80, "case_sensitive": False}, "tab_id": None, "expect_url": None}
     assert await JsonBridge(host).confirm("id", "click", "m", {}) == "deny"
+    assert host.questions == ["m"]
     assert not json.loads(await call_tool_json("nope", "{}", page=host))["ok"]
     wrong = json.loads(await call_tool_json("find_in_page", '{"q": "x"}', page=host))
     assert not wrong["ok"] and "missing required argument 'query'" in wrong["error"]

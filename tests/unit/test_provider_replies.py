@@ -7,7 +7,7 @@ import pytest
 from tabagent.errors import BadRequestError, BadResponseError, RateLimitError
 from tabagent.reasoning import ThinkSplitter, split_unopened
 
-from test_model_client import model_for
+from tests.helpers.scripted_model import model_for
 
 pytestmark = pytest.mark.timeout(20)
 
@@ -133,7 +133,7 @@ async def test_http_200_with_an_error_body_is_that_error(server):
 
 
 async def test_a_body_that_is_neither_json_nor_events_is_a_bad_response():
-    from test_model_client import canned_model
+    from tests.helpers.scripted_model import canned_model
 
     with pytest.raises(BadResponseError, match="OpenAI-compatible"):
         await canned_model([b"<!doctype html><title>Login</title>"]).generate([])

@@ -9,7 +9,7 @@ import pytest
 from tabagent import CodeAgent, ToolCallingAgent, tool
 from tabagent.memory import Memory, TaskStep
 
-from test_model_client import model_for
+from tests.helpers.scripted_model import model_for
 
 pytestmark = pytest.mark.timeout(20)
 

@@ -1,4 +1,4 @@
-"""extension/offscreen/rpc.js: the notices Python's worker gathers (a turn's events) cross as
+"""extension/offscreen/python/rpc.js: the notices Python's worker gathers (a turn's events) cross as
 one message for all those given in one go, and never overtake or fall behind any other message:
 the offscreen document sees everything in the order the worker sent it. Run in Node, with a
 port that records what is posted."""
@@ -14,7 +14,7 @@ from tests.helpers.browser import ROOT
 # Each case: what the worker does in one go, then what was posted, as [method, args] (replies
 # as ["reply"]), read once the microtasks have run.
 CASES = r"""
-import { Rpc } from "./extension/offscreen/rpc.js";
+import { Rpc } from "./extension/offscreen/python/rpc.js";
 
 function recording(handlers) {
   const posted = [];

@@ -1,4 +1,4 @@
-"""What a sandbox run leaves running, as the worker counts it (sandbox_runtime.watch_leftovers):
+"""What a sandbox run leaves running, as the worker counts it (in_sandbox.runtime.watch_leftovers):
 nothing once a run's tasks have ended as they were cancelled; a task that ignores its end, or
 a callback that queues itself again, for as long as it goes on."""
 
@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from tabagent.app.sandbox_runtime import SandboxRuntime, watch_leftovers
+from tabagent.app.in_sandbox.runtime import SandboxRuntime, watch_leftovers
 
 pytestmark = pytest.mark.timeout(20)
 

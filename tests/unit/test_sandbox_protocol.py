@@ -1,6 +1,6 @@
 """The sandbox's message protocol, in CPython: both Python ends and the JavaScript checks.
 
-- SandboxRuntime (tabagent.app.sandbox_runtime), the sandbox's side: runs code,
+- SandboxRuntime (tabagent.app.in_sandbox.runtime), the sandbox's side: runs code,
   makes tool stubs, and refuses malformed messages, unknown call ids and stray answers;
 - SandboxExecutor (tabagent.app.sandbox_executor), the agent's side: answers tool calls, and
   refuses malformed ones with an error instead of running anything;
@@ -25,7 +25,9 @@ from tabagent.testing import ScriptedModel
 from tabagent.app.sandbox_executor import SandboxExecutor, answer_tool_call, tool_spec
 from tabagent.tools import ToolInputError
 
-from tabagent.app.sandbox_runtime import ProtocolError, SandboxRuntime, parse
+from tabagent.app.in_sandbox.runtime import ProtocolError, SandboxRuntime, parse
+from tests.helpers.in_process_sandbox import InProcessSandbox
+from tests.helpers.in_process_sandbox import Worker, run_message
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -43,53 +45,8 @@ async def lookup(city: str, field: str = "population") -> dict:
     return {"Paris": {"population": 2_100_000}, "Lyon": {"population": 520_000}}[city][field]
 
 
-def run_message(run_id, code, tools=(), max_output_chars=20_000):
-    return json.dumps({"type": "run", "run_id": run_id, "code": code, "tools": list(tools),
-                       "max_output_chars": max_output_chars, "memory_limit_bytes": 0})
-
-
 def answer(run_id, call_id, reply):
     return json.dumps({"type": "tool-result", "run_id": run_id, "call_id": call_id, "reply": json.dumps(reply)})
-
-
-class Worker:
-    """A SandboxRuntime and what it posts, as the worker sees it."""
-
-    def __init__(self):
-        self.posted = asyncio.Queue()
-        self.runtime = SandboxRuntime(lambda text: self.posted.put_nowait(json.loads(text)))
-
-    async def next(self, timeout=5):
-        return await asyncio.wait_for(self.posted.get(), timeout)
-
-    async def run(self, run_id, code, tools=()):
-        self.runtime.start_run(run_message(run_id, code, tools))
-        return await self.next()
-
-
-class InProcessSandbox:
-    """SandboxHost's part played in Python: runs go to a SandboxRuntime as JSON text and
-    its tool calls come back to onToolCall, as between the offscreen document and the worker."""
-
-    def __init__(self):
-        self.worker, self.last_run, self.stops = Worker(), 0, 0
-
-    async def runJson(self, code, options_json, on_tool_call):  # noqa: N802  SandboxHost's name
-        options = json.loads(options_json)
-        self.last_run += 1
-        self.worker.runtime.start_run(run_message(self.last_run, code, options["tools"], options["max_output_chars"]))
-        while (message := await self.worker.next())["type"] == "tool-call":
-            reply = await on_tool_call(message["name"], message["args"])
-            self.worker.runtime.receive(json.dumps({"type": "tool-result", "run_id": message["run_id"],
-                                                    "call_id": message["call_id"], "reply": reply}))
-        return json.dumps({"output": message["output"], "is_error": message["is_error"], "is_final": message["is_final"],
-                           "final_value": message["final_value"], "stopped": None})
-
-    async def reset(self):
-        self.worker = Worker()
-
-    def stop(self):
-        self.stops += 1
 
 
 # --- The sandbox's side ------------------------------------------------------------------
@@ -331,7 +288,7 @@ async def test_reset_forgets_and_a_cancelled_run_stops_the_sandbox():
 # --- sandbox-protocol.js, which every JavaScript side applies ---------------------------------------
 
 PROTOCOL_CASES = r"""
-import { problemFromSandbox, problemToSandbox } from "./extension/shared/sandbox-protocol.js";
+import { problemFromSandbox, problemToSandbox } from "./extension/shared/protocol/sandbox-protocol.js";
 const call = { type: "tool-call", run_id: 1, call_id: 2, name: "read_page", args: "{}" };
 const result = { type: "result", run_id: 1, output: "", is_error: false, is_final: true, final_value: "1" };
 const run = { type: "run", run_id: 1, code: "1", max_output_chars: 10, memory_limit_bytes: 0,

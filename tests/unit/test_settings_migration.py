@@ -1,4 +1,4 @@
-"""Settings in one spelling (extension/shared/settings-migration.js): what an older version
+"""Settings in one spelling (extension/shared/settings/settings-migration.js): what an older version
 stored under the camelCase second spelling (baseUrl, maxSteps) is read once, in the service
 worker, and rewritten under wire.py's names, with nothing the user saved lost. The old shape
 (tests/helpers/old_settings.py) is written out by hand, not derived from the new code."""
@@ -21,7 +21,7 @@ MIGRATE = """
     get: async (key) => (key in stored ? { [key]: structuredClone(stored[key]) } : {}),
     set: async (items) => { writes.push(items); Object.assign(stored, structuredClone(items)); },
   } } };
-  const { migrateStoredSettings } = await import("./extension/shared/settings-migration.js");
+  const { migrateStoredSettings } = await import("./extension/shared/settings/settings-migration.js");
   const first = await migrateStoredSettings();
   const second = await migrateStoredSettings();
   console.log(JSON.stringify({ first, second, writes: writes.length, stored: stored.settings }));
@@ -61,7 +61,7 @@ def test_a_value_under_the_new_name_wins_and_the_old_name_goes():
 def test_a_conversations_own_settings_and_loaded_settings_read_in_the_one_spelling():
     """record.overrides an older version stored ({systemPrompt, maxOutputTokens}) still apply."""
     read = node("""
-      const { inOneSpelling } = await import("./extension/shared/settings-migration.js");
+      const { inOneSpelling } = await import("./extension/shared/settings/settings-migration.js");
       console.log(JSON.stringify([inOneSpelling({ systemPrompt: "Be brief.", maxOutputTokens: 50, temperature: 1 }),
                                   inOneSpelling(undefined), inOneSpelling("text"), inOneSpelling([1])]));
     """)

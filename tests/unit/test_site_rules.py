@@ -1,6 +1,6 @@
 """The user's rules for acting on sites (settings: "site: allow | never | ask" per line): a rule
 means exactly what it says, a site spelled another way is the same site, and the settings page
-(extension/shared/site-rules.js, the browser's URL parser) reads each line as Python does."""
+(extension/shared/settings/site-rules.js, the browser's URL parser) reads each line as Python does."""
 
 import json
 import shutil
@@ -86,7 +86,7 @@ def test_the_settings_page_reads_each_line_as_python_does():
     node = shutil.which("node")
     if node is None:
         pytest.fail("node is not on PATH: install Node.js 20 to check the JavaScript modules")
-    script = ("import { readRule } from './extension/shared/site-rules.js';"
+    script = ("import { readRule } from './extension/shared/settings/site-rules.js';"
               f"console.log(JSON.stringify({json.dumps(LINES)}.map(readRule)));")
     done = subprocess.run([node, "--input-type=module", "-e", script], cwd=ROOT, capture_output=True, text=True, timeout=30)
     assert done.returncode == 0, done.stderr

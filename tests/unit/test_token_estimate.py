@@ -7,7 +7,7 @@ import pytest
 import quicktok
 import tiktoken
 
-from tabagent.app.turn_request import Turns
+from tabagent.app.turns import Turns
 from tabagent.app.untrusted_content import untrusted
 from tabagent.tokens import count_messages
 

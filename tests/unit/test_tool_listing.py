@@ -6,15 +6,15 @@ the model's notes kept in every request."""
 import json
 
 from tabagent.code_agent import CodeAgent
-from tabagent.context import ContextKeeper
+from tabagent.context_keeper import ContextKeeper
 from tabagent.memory import Memory
-from tabagent.sight import Sight
+from tabagent.vision import Vision
 from tabagent.testing import ScriptedModel
 from tabagent.tool_calling_agent import ToolCallingAgent
 from tabagent.tools import tool
 from tabagent.app.page_actions import CalledByHand
 from tabagent.app.page_tools import page_tools
-from tabagent.app.turn_request import Turns
+from tabagent.app.turns import Turns
 from tabagent.app.user_tools import load_user_tools
 from tabagent.app.wire import SETTINGS
 
@@ -32,7 +32,7 @@ def lookup(word: str) -> str:
 
 
 def page(sees=False):
-    return page_tools(PageBridge(article(1)[0]), CalledByHand(), sight=Sight.fixed(sees))
+    return page_tools(PageBridge(article(1)[0]), CalledByHand(), vision=Vision.fixed(sees))
 
 
 def names(tools) -> list[str]:
@@ -70,7 +70,7 @@ async def test_a_small_window_gets_the_compact_set_and_more_tools_reaches_the_re
              {"tool_calls": [{"name": "more_tools", "arguments": {"names": ["extract_tables"]}}]},
              "Done."]
     model = ScriptedModel(calls)
-    sent, agent = await first_request(ToolCallingAgent, [*page(), lookup], 4096, model, sight=Sight.fixed(False))
+    sent, agent = await first_request(ToolCallingAgent, [*page(), lookup], 4096, model, vision=Vision.fixed(False))
     listed = names(sent["tools"])
     assert set(listed) == {"read_page", "find_in_page", "list_controls", "click", "type_text", "press_key",
                            "navigate", "note", "lookup", "more_tools", "final_answer"}
@@ -103,8 +103,8 @@ async def test_the_setting_reaches_the_agent_through_a_turn():
 
 
 async def test_screenshot_is_offered_only_to_a_model_that_sees():
-    blind, _ = await first_request(ToolCallingAgent, page(sees=False), 131_072, sight=Sight.fixed(False))
-    seeing, _ = await first_request(ToolCallingAgent, page(sees=True), 131_072, sight=Sight.fixed(True))
+    blind, _ = await first_request(ToolCallingAgent, page(sees=False), 131_072, vision=Vision.fixed(False))
+    seeing, _ = await first_request(ToolCallingAgent, page(sees=True), 131_072, vision=Vision.fixed(True))
     assert "screenshot" not in names(blind["tools"]) and "screenshot" in names(seeing["tools"])
 
 

@@ -12,7 +12,7 @@ import pytest
 
 from scripted_endpoint import ScriptedEndpoint, sse_reply
 from scripted_ollama import ScriptedOllama, ndjson
-from tabagent.app.turn_request import build_model
+from tabagent.app.turns import build_model
 from tabagent.errors import ServerError, ToolsRefusedError, error_for_status
 from tabagent.hosts.cpython import CPythonHost
 from tabagent.models import OpenAIModel

@@ -13,7 +13,7 @@ import pytest
 from tabagent.app.json_entry_points import list_tools_json
 from tabagent.app.page_actions import CalledByHand
 from tabagent.app.page_tools import page_tools
-from tabagent.app.turn_request import Turns
+from tabagent.app.turns import Turns
 from tabagent.app.user_tools import load_user_tools
 from tabagent.testing import ScriptedModel
 from tabagent.tools import tool

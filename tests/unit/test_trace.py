@@ -7,7 +7,7 @@ import pytest
 from tabagent import ToolCallingAgent
 from tabagent.errors import AuthError
 
-from .test_model_client import model_for
+from tests.helpers.scripted_model import model_for
 
 pytestmark = pytest.mark.timeout(20)
 

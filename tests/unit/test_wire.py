@@ -31,7 +31,7 @@ def test_wire_js_is_what_the_build_makes_from_wire_py():
 def test_javascript_reads_the_same_declarations():
     seen = node("""
       import * as wire from "./extension/shared/wire.js";
-      import { DEFAULT_SETTINGS, forPython } from "./extension/shared/settings.js";
+      import { DEFAULT_SETTINGS, forPython } from "./extension/shared/settings/settings.js";
       console.log(JSON.stringify({ wire, defaults: DEFAULT_SETTINGS, onTheWire: forPython(DEFAULT_SETTINGS),
                                    partial: forPython({ base_url: "http://x/v1", max_steps: 4, stray: 1 }) }));
     """)
@@ -66,7 +66,7 @@ def test_the_turn_request_the_offscreen_document_sends_is_the_declared_one():
     """turn-request.js names no field of its own: every TURN_REQUEST field, from the service
     worker's camelCase message, with what an absent one is; nothing else of the message crosses."""
     sent = node("""
-      import { turnRequest } from "./extension/offscreen/turn-request.js";
+      import { turnRequest } from "./extension/offscreen/python/turn-request.js";
       const full = turnRequest({ type: "run-turn", target: "offscreen", turnId: "t1", conversationId: "c1", task: "Hi",
         context: { selection: "s" }, memory: "{}", settings: { max_steps: 3 }, apiKey: "k", attachedTabs: [{ tab_id: 1 }],
         attachedSelection: { text: "x" }, mcpServers: [{ id: "m" }], mcpHeaders: { m: {} }, idle_close_minutes: 5 });
@@ -83,7 +83,7 @@ def test_python_and_the_framework_share_one_default_each():
     from tabagent.events import KINDS
     seen = node("""
       import { IDLE_CLOSE_MINUTES } from "./extension/offscreen/idle-close.js";
-      import { TURN_STATUSES } from "./extension/shared/conversation-schema.js";
+      import { TURN_STATUSES } from "./extension/shared/import-checks/conversation-schema.js";
       console.log(JSON.stringify({ idle: IDLE_CLOSE_MINUTES, statuses: TURN_STATUSES }));
     """)
     assert seen["idle"] == SETTINGS["idle_close_minutes"]

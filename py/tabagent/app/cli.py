@@ -22,7 +22,7 @@ from .. import __version__
 from ..executor import LocalExecutor
 from ..hosts.cpython import CPythonHost
 from ..providers import BUILTIN, CUSTOM
-from .turn_request import AGENT_KINDS, Turns
+from .turns import AGENT_KINDS, Turns
 from .user_tools import load_user_tools
 from .wire import NOT_FATAL_ERRORS, SETTINGS, settings_from_wire
 
@@ -70,7 +70,7 @@ def parse_args(argv) -> argparse.Namespace:
 
 
 def settings_from(args) -> dict:
-    """The settings as turn_request.py reads them: the file's, then the options'."""
+    """The settings as turns.py reads them: the file's, then the options'."""
     settings = settings_from_wire(settings_file(args.settings) if args.settings else {})
     for key in ("base_url", "model", "agent", "max_steps"):  # the options win
         if getattr(args, key) is not None:

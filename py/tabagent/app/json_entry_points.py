@@ -19,17 +19,20 @@ from .page_actions import CalledByHand
 from .page_bridge import JsonBridge
 from .page_tools import page_tools
 from .sandbox_executor import SandboxExecutor
-from .turn_request import turns
+from .turns import turns
 from ..images import image_url, is_image
 from ..tools import FinalAnswerTool, ToolInputError, format_result
 from .user_tool_page import with_page
 from .user_tools import describe_problem, load_user_tools
 from .wire import settings_from_wire
+from .workflow_files import saved_workflow_tools
+from .workflow_source import tool_name, workflow_source
+from .workflow_steps import sites_of_turn, steps_from_turn
 
 
 async def run_turn_json(request_json: str, *, emit, page=None, browser_model=None, sandbox_for=None,
                         **build) -> str:
-    """Runs one turn (`turn_request.Turns.run`) with JSON in and out; `build` is for tests
+    """Runs one turn (`turns.Turns.run`) with JSON in and out; `build` is for tests
     (a model of their own)."""
     build["page"] = JsonBridge(page) if page is not None else None
     build["browser_model"] = browser_model
@@ -37,9 +40,12 @@ async def run_turn_json(request_json: str, *, emit, page=None, browser_model=Non
     if sandbox_for is not None:
         timeout = settings_from_wire(json.loads(request_json).get("settings"))["code_timeout"]
         build["executor_factory"] = lambda name: SandboxExecutor(sandbox_for(name), timeout=timeout)
-    # The developer's own tools (py/user_tools/), loaded afresh when their files changed.
+    # The developer's own tools (py/user_tools/), loaded afresh when their files changed, and
+    # the workflows the user saved (workflow_files.py).
     user_tools, build["problems"] = load_user_tools()
-    build["tools"] = [*build.get("tools", ()), *with_page(user_tools, build.get("page"))]
+    workflows, problems = saved_workflow_tools(json.loads(request_json).get("workflows"))
+    build["problems"] += problems
+    build["tools"] = [*build.get("tools", ()), *with_page([*user_tools, *workflows], build.get("page"))]
     result = await turns.run(json.loads(request_json), lambda event: emit(json.dumps(event)), **build)
     return json.dumps(result)
 
@@ -77,6 +83,20 @@ def list_tools_json(*, page=None) -> str:
     tools, problems = _all_tools(JsonBridge(page))
     listed = [{**t.shown(), "signature": t.python_signature()} for t in [*tools, FinalAnswerTool()]]
     return json.dumps({"tools": listed, "problems": [{**p, "text": describe_problem(p)} for p in problems]})
+
+
+def workflow_from_turn_json(events_json: str, task: str, name: str) -> str:
+    """Save as workflow: {"ok": true, "name", "source" (the Python user tool), "sites" (where it
+    acts), "parameters" ({name: default})} from a finished turn's events and the user's message,
+    or {"ok": false, "error"} in words (a turn that did nothing on a page)."""
+    events = json.loads(events_json)
+    try:
+        steps, defaults = steps_from_turn(events, task)
+    except ValueError as error:
+        return json.dumps({"ok": False, "error": str(error)})
+    source = workflow_source(name or task, task, steps, defaults)
+    return json.dumps({"ok": True, "name": tool_name(name or task), "source": source,
+                       "sites": sites_of_turn(events), "parameters": defaults})
 
 
 def stop_turn(conversation_id: str) -> bool:

@@ -12,14 +12,15 @@ the model as such and the turn goes on.
 from __future__ import annotations
 
 import uuid
+from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from .page_bridge import as_json, failure
 from .untrusted_content import untrusted
 from .site_rules import rule_for
+from .wire import PAGE_ACTIONS
 
-ACTING = ("click", "type_text", "select_option", "check", "press_key", "hover", "scroll", "navigate",
-          "go_back", "go_forward", "open_tab")
+ACTING = PAGE_ACTIONS  # declared in wire.py: the panel offers Save as workflow after one
 
 # What a site's rule in the settings answers for the user (site_rules.py), as the decision the
 # turn's record shows.
@@ -115,25 +116,41 @@ def confirmation_details(described: dict) -> dict:
     return details
 
 
+@dataclass
+class Attempt:
+    """How one action went: `text` is what the model reads of it."""
+    text: str
+    done: bool = False
+    denied: bool = False
+
+
 class PageActor:
     def __init__(self, bridge, consent):
         self.bridge, self.consent = bridge, consent
 
     async def _act(self, tool: str, args: dict) -> str:
+        return (await self.attempt(tool, args)).text
+
+    async def attempt(self, tool: str, args: dict, refuse=None) -> Attempt:
+        """Describes the action, asks (refused first when `refuse(described)` gives a reason:
+        a replayed workflow's check that the element is the one it recorded), then acts."""
         plan = await self.bridge.call("describe_action", {"name": tool, "args": args})
         if not plan.get("ok"):
-            return failure(plan, f"{tool} cannot be done on this page.")
+            return Attempt(failure(plan, f"{tool} cannot be done on this page."))
         described = plan["result"]
+        reason = refuse(described) if refuse else None
+        if reason:
+            return Attempt(reason)
         site = site_of(described.get("page_url")) if tool in ON_THE_PAGE else None
         if not await self.consent.allows(tool, described["summary"], confirmation_details(described),
                                          scope=None if site else leaving_scope(tool, described), site=site):
-            return DENIED.format(tool=tool)
+            return Attempt(DENIED.format(tool=tool), denied=True)
         # The plan id makes the content script act on the very element the user saw, or not at all.
         bound = {**args, "plan_id": described["plan_id"]} if described.get("plan_id") else args
         done = await self.bridge.call(tool, bound, plan.get("tab_id"), described.get("page_url"))
         if not done.get("ok"):
-            return failure(done, f"{tool} failed, and the browser did not say why.")
-        return untrusted(done.get("url", ""), as_json(done["result"]))
+            return Attempt(failure(done, f"{tool} failed, and the browser did not say why."))
+        return Attempt(untrusted(done.get("url", ""), as_json(done["result"])), done=True)
 
     async def click(self, locator: str) -> str:
         """Clicks an element of the page (link, button, checkbox...), once the user allows it.
@@ -145,7 +162,8 @@ class PageActor:
 
     async def type_text(self, locator: str, text: str, clear: bool = True,
                         submit: bool = False) -> str:
-        """Types into a text field or editable area of the page, once the user allows it.
+        """Types into a text field or editable area, or sets the value of a date, time, number,
+        range or color input (its own format), once the user allows it.
 
         Args:
             locator: the field (locator or CSS selector).

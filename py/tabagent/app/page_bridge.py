@@ -58,7 +58,9 @@ def as_json(value) -> str:
 class JsonBridge:
     """A bridge whose host passes JSON text both ways, so no JavaScript objects are
     proxied into Python: `host.call(request_json)` resolves to the reply as JSON and
-    `host.confirm(id)` to the decision, `host.ask(id)` to the user's answer as JSON."""
+    `host.confirm(id, message)` to the decision (the question's sentence goes along for a run
+    nobody watches, which stops and says what it was asking), `host.ask(id)` to the user's
+    answer as JSON."""
 
     def __init__(self, host):
         self.host = host
@@ -68,7 +70,7 @@ class JsonBridge:
         return json.loads(str(await self.host.call(as_json(request))))
 
     async def confirm(self, id, tool, message, details) -> str:
-        decision = str(await self.host.confirm(id))
+        decision = str(await self.host.confirm(id, message))
         return decision if decision in DECISIONS else "deny"
 
     async def ask(self, id) -> str | None:

@@ -19,7 +19,7 @@ from .untrusted_content import untrusted
 from .wire import PAGE_TOOL_DEFAULTS
 from .screenshots import Screenshots
 from .working_tab import WorkingTab, about_the_window
-from ..sight import Sight
+from ..vision import Vision
 from ..tools import FunctionTool, Tool
 
 # The content scripts apply the same defaults (wire.py), so page.call gets what these give.
@@ -92,7 +92,7 @@ class PageReader:
     def __init__(self, bridge, consent=None, part_tokens=None, attached=None):
         self.bridge = bridge
         self.consent = consent or RefusedWithoutAsking()
-        # part_tokens(default) -> the part size that suits the model's window (context.py)
+        # part_tokens(default) -> the part size that suits the model's window (context_keeper.py)
         self.part_tokens = part_tokens or (lambda default: default)
         self.attached = dict(attached or {})
 
@@ -286,14 +286,14 @@ class PageReader:
                                 article_text, tab_id=tab_id, expect_url=said.get("url"))
 
 
-def page_tools(bridge, consent, part_tokens=None, attached=None, sight=None) -> list[Tool]:
+def page_tools(bridge, consent, part_tokens=None, attached=None, vision=None) -> list[Tool]:
     """The page tools, reading, seeing and acting, as the agent's tools. `consent` asks the user
     before each action (page_actions.AskTheUser); `part_tokens` sizes read_page's parts;
-    `attached` are the tabs the user attached (PageReader); `sight` says whether the model takes
-    images (sight.Sight; None: it does, as for a person calling the tool by hand)."""
+    `attached` are the tabs the user attached (PageReader); `vision` says whether the model takes
+    images (vision.Vision; None: it does, as for a person calling the tool by hand)."""
     working = WorkingTab(bridge)  # the user's tab, or one the turn opened (switch_tab)
     reader, actor = PageReader(working, consent, part_tokens, attached), PageActor(working, consent)
-    seer = Screenshots(reader, sight or Sight.fixed(True))
+    seer = Screenshots(reader, vision or Vision.fixed(True))
     tools = ([FunctionTool(getattr(reader, name), unlisted=SIZE_KNOBS) for name in READING]
              + [FunctionTool(getattr(seer, name)) for name in SEEING]
              + [FunctionTool(getattr(actor, name)) for name in ACTING]

@@ -2,11 +2,11 @@
 user asks about), or one element of it, with each control's number drawn on it when asked.
 
 The service worker takes the picture (extension/background/screenshot.js) and the offscreen
-document sizes it for the model (extension/shared/screenshot-canvas.js). Who may be pictured
+document sizes it for the model (extension/shared/pictures/screenshot-canvas.js). Who may be pictured
 is the reading tools' rule: the tab the user is on with no question, another tab (or one the
 user attached) as read_tab allows it. The picture reaches the model inside the page-content
 marking (untrusted_content.around_picture), after a tool result that says what it is; a model
-that takes no images (sight.py) is told so in words, and nothing is taken.
+that takes no images (vision.py) is told so in words, and nothing is taken.
 """
 
 from __future__ import annotations
@@ -31,8 +31,8 @@ def what_was_pictured(shot: dict) -> str:
 
 
 class Screenshots:
-    def __init__(self, reader, sight):
-        self.reader, self.sight = reader, sight  # a page_tools.PageReader; a sight.Sight
+    def __init__(self, reader, vision):
+        self.reader, self.vision = reader, vision  # a page_tools.PageReader; a vision.Vision
 
     async def screenshot(self, locator: str | None = None, labels: bool = False,
                          tab_id: int | None = None) -> str:
@@ -44,7 +44,7 @@ class Screenshots:
             labels: draw the controls' numbers on the picture.
             tab_id: another tab (ids from list_tabs), shown in its window; the user is asked first.
         """
-        if not await self.sight.known():
+        if not await self.vision.known():
             return CANNOT_SEE
         args, expect_url = {"labels": labels, **({"locator": locator} if locator else {})}, None
         if tab_id is not None:

@@ -10,7 +10,7 @@ port; with a port ("shop.example:8443") only that port; written with its scheme
 ("https://shop.example") only that scheme, host and port (the scheme's own port when none is
 written), without subdomains unless it starts with "*.". A line with a path, a user name, a
 scheme other than http(s) or a rule other than these three is not read (the settings page shows
-how each line was read: extension/shared/site-rules.js, the browser's reading of the same text).
+how each line was read: extension/shared/settings/site-rules.js, the browser's reading of the same text).
 
 Hosts are compared as the browser's URL parser writes them (the WHATWG URL standard): lower case,
 international names in punycode, percent-escapes decoded, IPv4 in dotted decimal, plus one step

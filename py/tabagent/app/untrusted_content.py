@@ -66,10 +66,13 @@ def _cleaned(text: str) -> str:
     return _FORGED_TAG.sub(FORGED_TAG, _INVISIBLE_TEXT.sub("", text))
 
 
+ENDS_OPENING = ' untrusted="true">'  # the opening tag's last characters
+
+
 def _opening(source: str) -> str:
     """The note and the opening tag of the marking, naming where the content came from."""
     source = _cleaned(source or "unknown")
-    return f'{UNTRUSTED_NOTE}\n<page_content source="{escape(source, quote=True)}" untrusted="true">'
+    return f'{UNTRUSTED_NOTE}\n<page_content source="{escape(source, quote=True)}"{ENDS_OPENING}'
 
 
 def around_picture(source: str, caption: str) -> tuple[str, str]:
@@ -90,6 +93,17 @@ def untrusted(source: str, text: str) -> str:
     if collected is not None:
         collected.add(marked)
     return marked
+
+
+def unmarked(text: str) -> str | None:
+    """The content inside one whole marking that untrusted() made, as it was cleaned; None
+    when `text` is not exactly one marking (a sentence of ours, a result cut short). Read by
+    a saved workflow (workflow_steps.py) to learn what an action did: still page text."""
+    head, newline, rest = text.partition(f"{ENDS_OPENING}\n")
+    if not newline or not head.startswith(UNTRUSTED_NOTE) or not rest.endswith(f"\n{CLOSING}"):
+        return None
+    content = rest[: -len(CLOSING) - 1]
+    return None if CLOSING in content else content
 
 
 # The texts untrusted() made during one user tool's call (user_tool_page.PageBound): a result

@@ -34,6 +34,7 @@ class PageError(RuntimeError):
 @dataclass
 class _OnPage:
     bridge: object
+    consent: object = None  # the turn's (page_actions.AskTheUser), for a workflow's actions
     url: str = ""  # the address of the last page read, for marking text from it
     read: bool = False  # has the tool read anything from the page?
 
@@ -89,6 +90,17 @@ class Page:
 page = Page()
 
 
+def acting_on_page(name: str):
+    """(bridge, consent) of the turn a tool is running in, for a saved workflow's actions
+    (workflows.py), which ask the user as the agent's own do. Raises PageUnavailable where
+    there is no page or no one to ask (the command line, the Tools view's hand call)."""
+    state = Page._state(name)
+    if state.consent is None:
+        raise PageUnavailable(f"{name}: a workflow acts on the page only in a turn, where each action is "
+                              f"asked of the user: run it from the composer.")
+    return state.bridge, state.consent
+
+
 def with_page(tools, bridge) -> list[Tool]:
     """`tools` as one turn runs them: in their code, `page` is the page behind `bridge`
     (the same bridge the turn's page tools use). With no bridge, the tools as they are."""
@@ -96,6 +108,8 @@ def with_page(tools, bridge) -> list[Tool]:
 
 
 class PageBound(Tool):
+    consent = None  # set by the turn (turn_request.build_agent): who is asked before a workflow acts
+
     def __init__(self, tool: Tool, bridge):
         self.tool, self.bridge = tool, bridge
         self.name, self.description = tool.name, tool.description
@@ -112,7 +126,7 @@ class PageBound(Tool):
         self.tool.validate(arguments)
 
     async def __call__(self, *args, **kwargs):
-        state = _OnPage(self.bridge)
+        state = _OnPage(self.bridge, self.consent)
         token = _current.set(state)
         marked, collecting = collecting_marked()
         try:

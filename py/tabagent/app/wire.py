@@ -5,7 +5,7 @@ generated from this module by the build (`make build`) and imported by every con
 content scripts too, bundled); a test fails when it drifts, and tests/unit/test_contract.py fails when a JavaScript
 or Python file spells one of these names or values by hand instead of importing it.
 The extension keeps its settings under these names too (chrome.storage, the options page's
-fields; extension/shared/settings-migration.js respells what an older version stored); the
+fields; extension/shared/settings/settings-migration.js respells what an older version stored); the
 settings page takes its list of fields and their bounds from here, so a new setting is one line here, its label in
 _locales/*/messages.json and its place in extension/options/options.html (a test says which
 is missing).
@@ -50,7 +50,7 @@ SETTINGS = {
     "request_timeout": 120,    # seconds to wait for the model's answer to start, then for each next piece
     "max_retries": 3,          # times a failed model request (busy, 5xx, no network) is tried again
     # Whether the model is sent the pictures it asks for (screenshots): "auto" learns it from the
-    # endpoint or the model's name (tabagent/sight.py), "yes" and "no" decide.
+    # endpoint or the model's name (tabagent/vision.py), "yes" and "no" decide.
     "model_sees_images": "auto",
     # Which tools each request lists (tabagent/tool_set.py): "auto" the compact set for a small
     # context window, "full" every tool, "compact" the core reading and acting tools.
@@ -66,10 +66,14 @@ LIMITS = {"max_steps": (1, 100), "code_timeout": (1, 3600), "idle_close_minutes"
 # Numeric settings whose default is None (left to the endpoint): the kind of number they take.
 NUMBER_OR_NONE = {"temperature": float, "max_output_tokens": int}
 
+# The page tools that act (page_actions.py): a turn that did one may be saved as a workflow.
+PAGE_ACTIONS = ("click", "type_text", "select_option", "check", "press_key", "hover", "scroll", "navigate",
+                "go_back", "go_forward", "open_tab")
+
 # One turn, JavaScript -> Python (json_entry_points.run_turn_json).
 # attached_images: the pictures the user pasted or dropped in the composer (attachments.py).
 TURN_REQUEST = ("conversation_id", "task", "context", "memory", "settings", "api_key", "attached_tabs",
-                "attached_selection", "mcp_servers", "mcp_headers", "attached_images")
+                "attached_selection", "mcp_servers", "mcp_headers", "attached_images", "workflow", "workflows")
 # The user's MCP servers (mcp_servers.py): one entry of the list a turn receives (its headers,
 # secrets like the API key, come apart: {server id: {header: value}}), and the per-tool policies.
 MCP_SERVER = ("id", "name", "url", "enabled", "tools")
@@ -85,16 +89,16 @@ FORM_ANSWER = ("decision", "values")
 PAGE_TOOL_REQUEST = ("name", "args", "tab_id", "expect_url")
 PAGE_TOOL_REPLY = ("ok", "result", "error", "tab_id", "url", "title")
 # The Python entry points the extension calls (app/json_entry_points.py), each declared once:
-# - takes: its arguments, in order; a name ending in _json is JSON text (python-link.js writes
+# - takes: its arguments, in order; a name ending in _json is JSON text (offscreen/python/worker-link.js writes
 #   it from a value), any other is a string;
 # - lends: what the caller lends it for as long as the call runs (LENT below), passed to Python
 #   by keyword; Python calls back only the methods LENT allows;
-# - answers: the keys of the JSON object it answers (python-link.js reads it), or None when it
+# - answers: the keys of the JSON object it answers (offscreen/python/worker-link.js reads it), or None when it
 #   answers a plain value;
-# - message: the message (extension/shared/messages.js MessageType) whose handler in the
+# - message: the message (extension/shared/protocol/messages.js MessageType) whose handler in the
 #   offscreen document calls it, and asked_by: who may send that message to the service worker
 #   ("user pages": the side panel and settings; "service worker": the service worker itself).
-# python-link.js and python-worker.js call them by these names and nothing else;
+# offscreen/python/worker-link.js and offscreen/python/worker.js call them by these names and nothing else;
 # tests/unit/test_entry_points.py fails when a function, a caller or this table differ.
 ENTRY_POINTS = {
     "run_turn_json": {"takes": ("request_json",), "lends": ("emit", "page", "browser_model", "sandbox_for"),
@@ -106,6 +110,9 @@ ENTRY_POINTS = {
     "call_tool_json": {"takes": ("name", "args_json"), "lends": ("page",),
                        "answers": ("ok", "result", "ms", "images", "error"),
                        "message": "callTool", "asked_by": "user pages"},
+    "workflow_from_turn_json": {"takes": ("events_json", "task", "name"), "lends": (),
+                                "answers": ("ok", "name", "source", "sites", "parameters", "error"),
+                                "message": "saveWorkflow", "asked_by": "user pages"},
     "list_mcp_tools_json": {"takes": ("servers_json", "headers_json"), "lends": (), "answers": ("tools", "problems"),
                             "message": "listTools", "asked_by": "user pages"},
     "list_mcp_prompts_json": {"takes": ("servers_json", "headers_json"), "lends": (), "answers": ("prompts",),
@@ -117,13 +124,13 @@ ENTRY_POINTS = {
                               "message": "checkMcpServer", "asked_by": "user pages"},
 }
 # What the extension lends Python during a call, and the only methods Python may call on each
-# (python-link.js refuses any other). emit is a function (the turn's events, as JSON text);
+# (offscreen/python/worker-link.js refuses any other). emit is a function (the turn's events, as JSON text);
 # sandbox_for is a function of an agent's name giving that agent's code sandbox.
 LENT = {
     "emit": (),
-    "page": ("call", "confirm", "ask"),                               # offscreen/page-bridge.js
-    "browser_model": ("availability", "seesImages", "stream", "abort"),  # offscreen/builtin-model.js
-    "sandbox_for": ("warm", "reset", "stop", "runJson"),              # offscreen/sandbox-host.js
+    "page": ("call", "confirm", "ask"),                               # offscreen/python/page-bridge.js
+    "browser_model": ("availability", "seesImages", "stream", "abort"),  # offscreen/python/builtin-model.js
+    "sandbox_for": ("warm", "reset", "stop", "runJson"),              # offscreen/code-sandboxes/sandbox-host.js
 }
 # The page tools' defaults that Python and the content scripts both apply, so that a user tool
 # gets the same answer from page.read_page() and page.call("read_page"). read_page's part size
@@ -161,6 +168,7 @@ NOT_FATAL_ERRORS = {
     "attachment": "turn",  # an attached tab was not read (it left its site)
     "mcp": "turn",         # an MCP server could not be reached, or its tools crowd the window
     "text_calls": "turn",  # the endpoint refused tool definitions: the tools go in the prompt instead
+    "workflow": "turn",    # a saved workflow could not do a step: the agent takes over from it
 }
 # The `error` kinds that end a turn, and what the panel offers for each: "settings" when a setting
 # is what is wrong (Open settings, then Retry), "retry" otherwise (Retry). The framework's model
@@ -192,8 +200,8 @@ SANDBOX = {
     "max_code_chars": 1_000_000,
     "max_text_chars": 16_000_000,  # tool arguments and results, outputs: a page fits, a runaway does not
 }
-# The messages that cross into and out of the sandbox's Python (sandbox_runtime.py), by type,
-# with exactly these fields besides `type` (extension/shared/sandbox-protocol.js checks them).
+# The messages that cross into and out of the sandbox's Python (in_sandbox/runtime.py), by type,
+# with exactly these fields besides `type` (extension/shared/protocol/sandbox-protocol.js checks them).
 SANDBOX_MESSAGES = {
     "run": ("run_id", "code", "tools", "max_output_chars", "memory_limit_bytes"),  # parent -> sandbox
     "tool-result": ("run_id", "call_id", "reply"),  # parent -> sandbox: reply is JSON text
@@ -249,6 +257,7 @@ def javascript_module() -> str:
         _constant("Provider", {id: id for id in PROVIDERS}, "Each provider by its id: Provider.ollama, never \"ollama\"."),
         _constant("TURN_REQUEST", list(TURN_REQUEST), "One turn, JavaScript -> Python."),
         _constant("PAGE_TOOL_REQUEST", list(PAGE_TOOL_REQUEST), "One page-tool call, Python -> JavaScript."),
+        _constant("PAGE_ACTIONS", list(PAGE_ACTIONS), "The page tools that act: a turn that did one may be saved as a workflow."),
         _constant("PAGE_TOOL_REPLY", list(PAGE_TOOL_REPLY), "Its reply."),
         _constant("PAGE_TOOL_DEFAULTS", PAGE_TOOL_DEFAULTS, "The page tools' defaults both sides apply."),
         _constant("EVENT_KINDS", {kind: list(keys) for kind, keys in EVENT_KINDS.items()},

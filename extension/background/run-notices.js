@@ -1,0 +1,50 @@
+// The notifications that say how a scheduled run ended: finished, with the first line of its
+// answer; stopped because it needs the user, with the question it was asking; failed, with
+// why. A run missed while the browser was closed says it ran at start. What the model or a page
+// wrote is plain text here, every character that draws nothing written out.
+
+import { EventKind } from "../shared/wire.js";
+import { TurnStatus } from "../shared/import-checks/conversation-schema.js";
+import { shownWithin } from "../shared/import-checks/unseen-text.js";
+import { t } from "../shared/ui/i18n.js";
+
+const ICON = "extension/icons/icon-128.png";
+export const noticeId = (conversationId) => `run:${conversationId}`;
+
+function firstLine(text) {
+  const line = String(text ?? "").split("\n").map((one) => one.trim()).find(Boolean) ?? "";
+  return shownWithin(line, 200);
+}
+
+function answerOf(turn) {
+  const final = turn?.events.findLast((event) => event.kind === EventKind.final_answer && event.depth === 0);
+  return typeof final?.data.answer === "string" ? final.data.answer : JSON.stringify(final?.data.answer ?? "");
+}
+
+function errorOf(turn) {
+  return turn?.events.findLast((event) => event.kind === EventKind.error)?.data.message ?? "";
+}
+
+function outcome(run, turn) {
+  if (run.needs) return t("runNeedsYou", shownWithin(run.needs, 200));
+  if (turn?.status === TurnStatus.ok) return t("runFinished", firstLine(answerOf(turn)));
+  if (turn?.status === TurnStatus.cancelled) return t("runStopped");
+  return t("runFailed", firstLine(errorOf(turn)) || String(turn?.status ?? TurnStatus.interrupted));
+}
+
+function missed(run) {
+  return run.missedAt ? `${t("runMissed", new Date(run.missedAt).toLocaleString())} ` : "";
+}
+
+export function noticeRunEnded(run, turn) {
+  return notify(noticeId(run.conversationId), shownWithin(run.name, 100), `${missed(run)}${outcome(run, turn)}`);
+}
+
+export function noticeRunNotStarted(schedule, why) {
+  return notify(`run:${schedule.id}:${Date.now()}`, shownWithin(schedule.name, 100), t("runNotStarted", shownWithin(why, 300)));
+}
+
+function notify(id, title, message) {
+  const options = { type: "basic", iconUrl: chrome.runtime.getURL(ICON), title: `TabAgent: ${title}`, message };
+  return chrome.notifications.create(id, options).catch((error) => console.warn("TabAgent: no notification:", error.message));
+}

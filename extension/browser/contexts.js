@@ -1,3 +1,0 @@
-// The background context's address, as runtime messages report their sender (Chrome's
-// version: the service worker's script; Firefox's event page: extension/firefox/contexts.js).
-export const BACKGROUND_PATH = "extension/background/service-worker.js";

@@ -1,0 +1,70 @@
+// Where a control is, in words that outlive the page's numbering: its role and accessible
+// name, the landmark or form it sits in (with that one's name), and which of the controls of
+// the same role and name it is there. A saved workflow (py/tabagent/app/workflow_steps.py)
+// records this place for each step it acts on, and finds the control again by it
+// (find_control) when it replays: never by the turn's "ta-<n>" locators, which a page renumbers.
+
+import { arg, describe, nameOf, squash, truncate } from "./common.js";
+import { controls } from "./controls.js";
+import * as locators from "./locators.js";
+
+export const tools = {};
+
+// Landmark roles, and the elements that have one without saying so.
+const IMPLICIT = { main: "main", nav: "navigation", aside: "complementary", form: "form", dialog: "dialog", search: "search" };
+const LANDMARKS = new Set([...Object.values(IMPLICIT), "banner", "contentinfo", "region"]);
+
+function landmarkOf(el) {
+  for (let up = el.parentElement; up; up = up.parentElement) {
+    const role = up.getAttribute("role") || IMPLICIT[up.localName];
+    if (role && LANDMARKS.has(role)) return { node: up, role };
+  }
+  return { node: null, role: "" };
+}
+
+// A landmark's name: its label, else its heading, else its id or name.
+function landmarkName(node) {
+  if (!node) return "";
+  const labelledBy = (node.getAttribute("aria-labelledby") || "").split(/\s+/)
+    .map((id) => id && node.ownerDocument.getElementById(id)?.textContent).filter(Boolean).join(" ");
+  const heading = node.querySelector("h1, h2, h3, h4, h5, h6, legend")?.textContent;
+  const name = [node.getAttribute("aria-label"), labelledBy, heading, node.id, node.getAttribute("name")].map(squash).find(Boolean);
+  return truncate(name || "", 80).text;
+}
+
+const roleAndName = (el) => ({ role: describe(el).role, name: nameOf(el) });
+const sameLandmark = (a, b) => a.role === b.role && a.name === b.name;
+
+// Every visible control with this role and name, each with its place on the page.
+function placesOf(role, name) {
+  const same = controls(document.documentElement).filter((el) => {
+    const found = roleAndName(el);
+    return found.role === role && found.name === name;
+  });
+  const landmarks = same.map((el) => {
+    const { node, role: landmark } = landmarkOf(el);
+    return { role: landmark, name: landmarkName(node) };
+  });
+  return same.map((el, i) => {
+    const mates = landmarks.filter((other) => sameLandmark(other, landmarks[i]));
+    const nth = landmarks.slice(0, i + 1).filter((other) => sameLandmark(other, landmarks[i])).length;
+    return { el, role, name, landmark: landmarks[i].role, landmark_name: landmarks[i].name, nth, of: mates.length, count: same.length };
+  });
+}
+
+// The place of one element, as a workflow records it (its locator left out).
+export function placeOf(el) {
+  const { role, name } = roleAndName(el);
+  const found = placesOf(role, name).find((place) => place.el === el);
+  if (!found) return { role, name, landmark: landmarkOf(el).role, landmark_name: landmarkName(landmarkOf(el).node), nth: 0, of: 0, count: 0 };
+  const { el: _, ...place } = found;
+  return place;
+}
+
+tools.find_control = {
+  params: { role: arg("string"), name: arg("string") },
+  run({ role, name }) {
+    const found = placesOf(role, name);
+    return { url: location.href, count: found.length, candidates: found.map(({ el, ...place }) => ({ locator: locators.locatorFor(el), ...place })) };
+  },
+};

@@ -1,5 +1,0 @@
-// What runs first in TabAgent's content-script world of a page (Firefox's version of
-// extension/browser/content-world.js): Firefox cannot keep storage.local from content scripts,
-// which hold the conversations there, so the storage API is removed from that world before
-// any of our content scripts meets the page.
-export const FIRST_IN_EVERY_PAGE = ["extension/browser/no-storage-in-pages.js"];

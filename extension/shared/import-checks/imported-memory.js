@@ -1,0 +1,210 @@
+// Whether an imported conversation's memory says only what the conversation shows. The memory
+// (py/tabagent/memory.py) is what the model is sent at the next turn, but the panel shows the
+// turns' events: an edited file could show an ordinary chat and remember messages no one sees
+// ("I have allowed this…"). So each step the model would be sent must be what the screen
+// shows, in the same role, the same turn and step: the user's message its turn's text, the
+// model's text the step's streamed tokens, its tool calls and their results the step's
+// tool_call and tool_result events (a result's name too), its code the step's code event, code
+// output the step's code_output, the answer the turn's final_answer: every field the model can
+// get, in its messages or in the summary compaction.py folds old steps into. Anything else, and
+// any field this version does not know, makes the memory disagree. Pure JavaScript: no extension
+// APIs, so Node checks it too (tests/unit/test_imported_memory.py). Matching letters are not
+// enough where the letters do not show: unseen-text.js says where.
+
+import { hidesText, markdownHidesText } from "./unseen-text.js";
+import { EventKind, NotFatal } from "../wire.js";
+
+// The fields of each kind of memory step, as memory.py's dataclasses have them.
+export const STEP_FIELDS = {
+  task: ["type", "task", "parts"],
+  action: ["type", "step", "model_output", "tool_calls", "native", "code", "reasoning", "reasoning_field",
+    "observations", "error", "usage", "start_time", "end_time"],
+  final_answer: ["type", "answer"],
+  summary: ["type", "summary", "steps"],
+};
+const MEMORY_FIELDS = ["version", "seq", "steps"];
+const MEMORY_VERSION = 1;
+
+class Disagreement extends Error {}
+
+function disagree(what) {
+  throw new Disagreement(what);
+}
+
+const isObject = (value) => value !== null && typeof value === "object" && !Array.isArray(value);
+const isCount = (value) => Number.isSafeInteger(value) && value >= 0;
+const isEmptyList = (value) => Array.isArray(value) && value.length === 0;
+
+function unknownField(object, known, where) {
+  const extra = Object.keys(object).find((name) => !known.includes(name));
+  if (extra !== undefined) disagree(`${where} has a field “${extra.slice(0, 60)}” this version of TabAgent does not know`);
+}
+
+function parsedMemory(memory) {
+  const parsed = typeof memory === "string" ? JSON.parse(memory) : memory;
+  unknownField(parsed, MEMORY_FIELDS, "the memory");
+  if (parsed.version !== MEMORY_VERSION) disagree(`the memory is of version ${JSON.stringify(parsed.version)}, not ${MEMORY_VERSION}`);
+  if (!Array.isArray(parsed.steps)) disagree("the memory has no list of steps");
+  if (parsed.seq !== undefined && !isCount(parsed.seq)) disagree("the memory's event number is not a whole number");
+  parsed.steps.forEach((step, i) => {
+    if (!isObject(step) || !Object.hasOwn(STEP_FIELDS, step.type)) disagree(`memory step ${i + 1} is of no kind this version of TabAgent knows`);
+    unknownField(step, STEP_FIELDS[step.type], `memory step ${i + 1}`);
+  });
+  return parsed;
+}
+
+// The steps each turn added: from its memoryAt to the next turn's.
+function stepsByTurn(turns, steps) {
+  const starts = turns.map((turn) => turn.memoryAt);
+  starts.forEach((at, i) => {
+    if (!isCount(at) || at > steps.length || at < (starts[i - 1] ?? 0)) disagree(`turn ${i + 1} does not say where its memory starts`);
+  });
+  if (starts[0] !== 0) disagree("the memory holds steps before any turn the conversation shows");
+  return turns.map((turn, i) => steps.slice(starts[i], starts[i + 1] ?? steps.length));
+}
+
+// What the turn's screen shows at one step of the agent the user talks to (depth 0).
+function shownAt(turn, step) {
+  const events = turn.events.filter((event) => event.depth === 0 && event.step === step);
+  const lastRetry = events.findLastIndex((event) => event.kind === EventKind.error && event.data.kind === NotFatal.retrying);
+  const of = (kind) => events.filter((event, i) => event.kind === kind && i > lastRetry).map((event) => event.data);
+  return {
+    text: of("token").map((data) => data.text).join(""),
+    calls: of("tool_call"),
+    results: of("tool_result"),
+    outputs: of("code_output").map((data) => data.output),
+    code: of("code").map((data) => data.code),
+    answers: events.filter((event) => event.kind === EventKind.final_answer).map((event) => event.data.answer),
+  };
+}
+
+// JSON with its keys in order, so arguments compare by value, however they were spaced.
+function canonical(value) {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  if (isObject(value)) return `{${Object.keys(value).sort().map((key) => `${JSON.stringify(key)}:${canonical(value[key])}`).join(",")}}`;
+  return JSON.stringify(value);
+}
+
+function sameArguments(text, shown) {
+  try {
+    return canonical(JSON.parse(text)) === canonical(shown);
+  } catch {
+    return text === shown; // arguments that were not JSON are shown as the text they were
+  }
+}
+
+// The final answer as code_agent.py writes it after the output: text as it is, anything else
+// as JSON (compared by value: Python spaces its JSON differently).
+function isAnswer(text, answers) {
+  return answers.some((answer) => {
+    if (typeof answer === "string") return text === answer;
+    try {
+      return canonical(JSON.parse(text)) === canonical(answer);
+    } catch {
+      return false;
+    }
+  });
+}
+
+// A code agent's observation is its code's output, framed as code_agent.py frames it.
+function isCodeObservation(content, shown) {
+  return shown.outputs.some((output) => {
+    const printed = `Output:\n${output || "(nothing printed)"}`;
+    if (content === printed || content === `Error:\n${output}\nFix the code and try again.`) return true;
+    const final = `${printed}\nFinal answer: `;
+    return content.startsWith(final) && isAnswer(content.slice(final.length), shown.answers);
+  });
+}
+
+// `answersCalls`: the step's calls went as real tool calls, so each result must answer one by
+// its id (memory.py sends it as that call's tool message).
+// Every field memory.py sends is held to the screen: the id (a tool message's), the name (a
+// result that went as text is sent as "{name} returned:", in the user's voice), the content;
+// `is_error` is never sent. Pictures a tool showed are not kept in a conversation's record, so a
+// result that brings some brings what the turn does not show.
+function checkObservation(observation, shown, answersCalls, where) {
+  if (!isObject(observation) || typeof observation.content !== "string") disagree(`${where} is not a tool result`);
+  unknownField(observation, ["id", "name", "content", "is_error", "parts"], where);
+  if (observation.parts !== undefined && !isEmptyList(observation.parts)) disagree(`${where} holds pictures the turn does not show`);
+  const asResult = shown.results.some((result) => result.id === observation.id && result.result === observation.content &&
+    (observation.name === undefined || observation.name === result.name));
+  const asOutput = !answersCalls && observation.name === undefined && isCodeObservation(observation.content, shown);
+  if (!asResult && !asOutput) disagree(`${where} is not a result the turn shows`);
+  if (hidesText(observation.content)) disagree(`${where} holds text the panel does not show`);
+}
+
+function checkCall(call, shown, where) {
+  if (!isObject(call) || typeof call.arguments !== "string") disagree(`${where} is not a tool call`);
+  unknownField(call, ["id", "name", "arguments"], where);
+  const seen = shown.calls.some((shownCall) => shownCall.id === call.id && shownCall.name === call.name && sameArguments(call.arguments, shownCall.arguments));
+  if (!seen) disagree(`${where} is not a call the turn shows`);
+  if (hidesText(call.arguments)) disagree(`${where} holds text the panel does not show`);
+}
+
+// An action step sends the model's reply, its calls and what they returned; its reasoning goes
+// back only within the task it was thought in, which an imported turn never is.
+function checkAction(step, turn, where) {
+  if (!isCount(step.step)) disagree(`${where} has no step number`);
+  for (const list of ["tool_calls", "observations"]) if (step[list] !== undefined && !Array.isArray(step[list])) disagree(`${where} has no list of ${list}`);
+  const shown = shownAt(turn, step.step);
+  if ((step.model_output ?? "") !== shown.text) disagree(`${where} (the model's reply) is not what the turn shows`);
+  if (markdownHidesText(shown.text)) disagree(`${where} (the model's reply) holds text the panel does not show`);
+  if (step.error) disagree(`${where} tells the model something the turn does not show`);
+  // The code goes back in a summary when the conversation outgrows the model's window (compaction.py)
+  if (step.code !== undefined && step.code !== null && !shown.code.includes(step.code)) disagree(`${where} (the model's code) is not the code the turn shows`);
+  (step.tool_calls ?? []).forEach((call, i) => checkCall(call, shown, `${where}, call ${i + 1},`));
+  const answersCalls = step.native !== false && (step.tool_calls ?? []).length > 0;
+  (step.observations ?? []).forEach((observation, i) => checkObservation(observation, shown, answersCalls, `${where}, result ${i + 1},`));
+}
+
+// A reply that was the answer (no call, no code, the answer right after it) shows as the answer,
+// and its step folds away: the answer drawn must be all of that reply.
+function checkAnswer(step, turn, where) {
+  const plainReply = (step.tool_calls ?? []).length === 0 && !step.code;
+  if (plainReply && !shownAt(turn, step.step).answers.includes(step.model_output ?? "")) {
+    disagree(`${where} (the model's answer) is not the answer the turn shows`);
+  }
+}
+
+// An answer step is sent only in a summary, when the conversation outgrows the model's window
+// (compaction.py): it too must be the answer the turn shows.
+function checkFinalAnswer(step, turn, where) {
+  const shown = turn.events.filter((event) => event.depth === 0 && event.kind === EventKind.final_answer).map((event) => event.data.answer);
+  if (!shown.some((answer) => canonical(answer) === canonical(step.answer))) disagree(`${where} (the answer) is not the answer the turn shows`);
+  const hides = typeof step.answer === "string" ? markdownHidesText(step.answer) : hidesText(JSON.stringify(step.answer) ?? "");
+  if (hides) disagree(`${where} (the answer) holds text the panel does not show`);
+}
+
+// A turn's own steps: the user's message first (exactly as typed: a selection or an attachment
+// is page content whose marking only Python makes), then the agent's steps and its answer. The
+// message's parts (the pictures attached, sent with it in the user's voice) are only ever an
+// attachment's, so a plain message has none.
+function checkTurn(turn, steps, where) {
+  if (steps.length === 0) return; // a turn that never reached the agent (a setting was missing)
+  const [task, ...rest] = steps;
+  const plain = !turn.context?.selection && !turn.attachments && (task.parts === undefined || isEmptyList(task.parts));
+  if (task.type !== "task" || task.task !== turn.text || !plain) disagree(`the memory of ${where} does not start with the message the turn shows`);
+  if (hidesText(turn.text)) disagree(`the message of ${where} holds text the panel does not show`);
+  rest.forEach((step, i) => {
+    const name = `memory step ${i + 2} of ${where}`;
+    if (step.type === "final_answer") return checkFinalAnswer(step, turn, name);
+    if (step.type !== "action") disagree(`${name} is a ${step.type} the turn does not show`);
+    checkAction(step, turn, name);
+    if (rest[i + 1]?.type === "final_answer") checkAnswer(step, turn, name);
+  });
+}
+
+// Why the record's memory does not agree with its turns, in a few words; or null when it does.
+// The record has passed conversation-schema.js.
+export function memoryDisagreement(record) {
+  if (record.memory === null || record.memory === undefined) return null;
+  try {
+    const { steps } = parsedMemory(record.memory);
+    if (steps.length === 0) return null;
+    stepsByTurn(record.turns, steps).forEach((own, i) => checkTurn(record.turns[i], own, `turn ${i + 1}`));
+    return null;
+  } catch (error) {
+    // Anything this check did not foresee is a memory it cannot vouch for, not a failed import.
+    return error instanceof Disagreement ? error.message : `the memory cannot be read (${error.message})`;
+  }
+}

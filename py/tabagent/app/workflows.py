@@ -1,0 +1,178 @@
+"""Saved workflows, replayed without the model.
+
+A workflow is a user tool (a Python file, written by workflow_source.py from a finished turn)
+that holds its steps and calls `WORKFLOW.replay(...)` with its parameters. Each step finds its
+element by the place recorded (workflow_steps.Place), and acts through the same path as the
+agent's own actions (page_actions.PageActor): the site rules, then the user's consent for each
+action, unless the user allowed the workflow's sites when they ran it.
+
+A step is done only when exactly one element is where the workflow saw it, with as many of its
+role and name on the page as when it was saved. Otherwise (gone, moved, a second one with the
+same name) the replay stops there, acting on nothing, and says why: the agent then takes over
+from that step, with its model and its rules (workflow_turn.py), or, when the agent itself
+called the workflow as a tool, reads that and carries on.
+
+    outcome = await run_workflow(workflow, values, bridge, consent, emit)   # for schedules too
+"""
+
+from __future__ import annotations
+
+import contextvars
+import uuid
+from dataclasses import dataclass, field
+
+from .page_actions import AskTheUser, PageActor, site_of
+from .page_bridge import failure
+from .workflow_steps import TARGET, Parameter, Place, Step  # noqa: F401 (what a saved workflow imports)
+from .user_tool_page import acting_on_page
+
+# The actions that leave a page: "allowed sites" covers them to and from those sites.
+LEAVING = ("navigate", "open_tab", "go_back", "go_forward")
+
+
+class StepNotDone(Exception):
+    """A step the replay cannot do safely; the message says why, in our words only."""
+
+
+@dataclass
+class Replay:
+    """How a replay went: the steps done, and where and why it stopped, if it did."""
+    workflow: "Workflow"
+    values: dict
+    done: list[str] = field(default_factory=list)
+    stopped_at: int | None = None  # 1-based
+    reason: str = ""
+    denied: bool = False
+
+    @property
+    def finished(self) -> bool:
+        return self.stopped_at is None
+
+    def report(self) -> str:
+        done = "".join(f"\n{n}. {s}" for n, s in enumerate(self.done, 1)) or "\n(none)"
+        if self.finished:
+            return f"The workflow did its {len(self.done)} steps:{done}"
+        why = "the user denied it" if self.denied else self.reason
+        return (f"The workflow stopped at step {self.stopped_at} of {len(self.workflow.steps)}, "
+                f"acting on nothing there: {why}. Done before it:{done}")
+
+    def takeover_task(self) -> str:
+        """The task the agent is given to carry on: the goal, what was done, what is left."""
+        left = self.workflow.steps[self.stopped_at - 1:]
+        steps = "".join(f"\n{n}. {s.summary(self.values)}" for n, s in enumerate(left, self.stopped_at))
+        return (f"Carry on a saved workflow that could not finish by itself.\nIts goal, in the user's words "
+                f"when it was saved: {self.workflow.goal}\nWith these values: {self.values!r}\n"
+                f"{self.report()}\nThe steps it had left, as saved (the page may have changed: "
+                f"find the right elements again, and do not act on one you are unsure of):{steps}")
+
+
+class Workflow:
+    def __init__(self, goal: str, steps: list[Step]):
+        self.goal, self.steps = goal, list(steps)
+
+    def parameters(self) -> set[str]:
+        return {v.name for s in self.steps for v in s.args.values() if isinstance(v, Parameter)}
+
+    async def replay(self, **values) -> str:
+        """Runs the steps on the tab the turn works in; returns what happened, in words."""
+        bridge, consent = acting_on_page("replay")
+        outcome = await run_workflow(self, values, bridge, consent, getattr(consent, "emit", None))
+        replays = _replays.get()
+        if replays is not None:
+            replays.append(outcome)
+        return outcome.report()
+
+
+async def run_workflow(workflow: Workflow, values: dict, bridge, consent, emit=None,
+                       allowed_sites=()) -> Replay:
+    """The entry point: replays `workflow` with `values` (every parameter), no model involved.
+    `consent` is the turn's (AskTheUser); `allowed_sites` are origins the user allowed for this
+    workflow, whose actions are then not asked (a site rule `never` still refuses them)."""
+    missing = workflow.parameters() - set(values)
+    if missing:
+        raise ValueError(f"the workflow needs {', '.join(sorted(missing))}")
+    allow_sites(consent, allowed_sites)
+    outcome = Replay(workflow, dict(values))
+    actor = PageActor(bridge, consent)
+    for number, step in enumerate(workflow.steps, 1):
+        try:
+            await _do(step, step.arguments(values), actor, bridge, emit)
+        except StepNotDone as stop:
+            outcome.stopped_at, outcome.reason = number, str(stop)
+            outcome.denied = isinstance(stop, Denied)
+            return outcome
+        outcome.done.append(step.summary(values))
+    return outcome
+
+
+class Denied(StepNotDone):
+    """The user said no: the replay stops, and nothing takes over."""
+
+
+def allow_sites(consent, sites) -> None:
+    if not isinstance(consent, AskTheUser):
+        return
+    for site in filter(None, map(site_of, sites)):
+        consent.allowed_for_turn.update({f"site:{site}", *(f"{tool}@{site}" for tool in LEAVING)})
+
+
+async def _do(step: Step, args: dict, actor: PageActor, bridge, emit) -> None:
+    if step.at is not None:
+        args[TARGET[step.action]] = await locate(bridge, step.at)
+    call_id = f"workflow-{uuid.uuid4().hex[:12]}"
+    if emit:
+        await emit("tool_call", {"id": call_id, "name": step.action, "arguments": args})
+    attempt = await actor.attempt(step.action, args, refuse=lambda d: _not_recorded(step.at, d))
+    if emit:
+        await emit("tool_result", {"id": call_id, "name": step.action, "result": attempt.text,
+                                   "is_error": not attempt.done})
+    if attempt.denied:
+        raise Denied("the user denied it")
+    if not attempt.done:
+        raise StepNotDone(attempt.text)
+
+
+async def locate(bridge, place: Place) -> str:
+    """The locator of the one element at `place` now; StepNotDone when there is not exactly one."""
+    reply = await bridge.call("find_control", {"role": place.role, "name": place.name})
+    if not reply.get("ok"):
+        raise StepNotDone(failure(reply, "the page could not be searched"))
+    found = reply["result"].get("candidates") or []
+    if not found:
+        raise StepNotDone(f"there is no {place.summary()} on the page now")
+    if len(found) != place.count:
+        raise StepNotDone(f"the page now has {len(found)} of {place.role} “{place.name}” where the workflow "
+                          f"saw {place.count}: it cannot tell which one is meant")
+    there = [c for c in found if _same_place(place, c)]
+    if len(there) != 1:
+        raise StepNotDone(f"the {place.role} “{place.name}” is no longer where the workflow saw it "
+                          f"(it was {place.summary()}, number {place.nth} of {place.of} there)")
+    return there[0]["locator"]
+
+
+def _same_place(place: Place, found: dict) -> bool:
+    return all(found.get(key) == value for key, value in vars(place).items())
+
+
+def _not_recorded(place: Place | None, described: dict) -> str | None:
+    """Refuses the action when the element it would act on is not the one recorded (the page
+    swapped it between finding and describing)."""
+    if place is None:
+        return None
+    now = (described.get("element") or {}).get("place") or {}
+    if not _same_place(place, now):
+        return f"Nothing was done: the {place.summary()} changed before it could be acted on."
+    return None
+
+
+# The replays run during one call (workflow_turn.py reads how a workflow run from the composer went).
+_replays: contextvars.ContextVar[list | None] = contextvars.ContextVar("tabagent_replays", default=None)
+
+
+def collecting_replays():
+    replays: list[Replay] = []
+    return replays, _replays.set(replays)
+
+
+def stop_collecting_replays(token) -> None:
+    _replays.reset(token)

@@ -1,0 +1,61 @@
+"""Fixtures the browser tests of both browsers share (tests/e2e: Chromium, tests/firefox: Firefox).
+
+- `site`: the module's pages on 127.0.0.1. A module names them in `SITE`: a folder, or a
+  function given an empty folder (to write pages into) that returns the folder to serve;
+  without one, TabAgent's own test pages (tests/e2e/pages/);
+- `post`: an attacker's listening post, where any request heard is a leak;
+- `mcp`: an MCP server written with the official Python SDK (tests/helpers/mcp_server.py);
+  `everything`: the reference server of the MCP project (server-everything, from npm);
+- `model`, `seeing_model`: the scripted OpenAI-compatible model server (the second's model
+  list says "scripted-vision" takes images).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.helpers.mcp_server import EverythingServer, MCPTestServer
+from tests.helpers.model_server import ModelServer
+from tests.helpers.page_server import PageServer
+from tests.helpers.pages import OWN_PAGES
+from tests.helpers.tripwire import Tripwire
+
+
+@pytest.fixture(scope="module")
+def site(request, tmp_path_factory):
+    pages = getattr(request.module, "SITE", OWN_PAGES)
+    if callable(pages):
+        pages = pages(tmp_path_factory.mktemp("site"))
+    with PageServer(pages) as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def post():
+    with Tripwire() as listening:
+        yield listening
+
+
+@pytest.fixture(scope="module")
+def mcp():
+    with MCPTestServer() as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def everything():
+    with EverythingServer("streamable-http") as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def model():
+    with ModelServer() as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def seeing_model():
+    with ModelServer(models=("scripted-model", "scripted-vision")) as server:
+        server.seeing = {"scripted-vision"}
+        yield server

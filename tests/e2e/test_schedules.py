@@ -1,0 +1,247 @@
+"""Schedules (issue 39, item 2): a schedule made on the settings page, fired by its alarm, runs in
+a background tab of its own while the user's tab is left alone; its conversation is kept and
+marked as scheduled; a notification says how it ended. A schedule never runs twice at once, and
+at most two run together; a run missed while the browser was closed runs once at start and says
+so; a question nobody can answer stops the run as "needs you", never approved for the user.
+
+The alarm is Chrome's: the test calls the handler Chrome calls (onScheduleAlarm, found on the
+service worker's heap through DevTools, as test_quick_actions.py calls the context menu's), so
+no test-only hook is in the extension. Notifications are recorded by wrapping
+chrome.notifications.create in the service worker from DevTools, for the test only."""
+
+from __future__ import annotations
+
+import json
+import threading
+
+import pytest
+from selenium.webdriver.common.by import By
+
+from tests.helpers.model_server import Reply
+from tests.helpers.recording_site import Site
+
+from .chat import ask_background, configure, wait
+from tests.helpers.history import show_history
+
+pytestmark = pytest.mark.e2e
+
+NEWS = """<!doctype html><title>News</title><h1>Kettles are back</h1>
+<p>The village shop has kettles again, at 42 euros.</p>
+<button id="buy" onclick="fetch('/bought')">Buy a kettle</button>"""
+MINE = """<!doctype html><title>My own page</title><p>What the user is reading.</p>"""
+
+
+def html(text):
+    return lambda request: (200, {"content-type": "text/html; charset=utf-8"}, text.encode())
+
+
+def call(name, **arguments):
+    return Reply(tool_calls=[{"name": name, "arguments": arguments}])
+
+
+@pytest.fixture(scope="module")
+def news_site():
+    served = Site("127.0.0.1", {"/news": html(NEWS), "/mine": html(MINE)})
+    yield served
+    served.stop()
+
+
+RECORD_NOTICES = """(() => {
+  if (globalThis.noticesForTest) return;
+  globalThis.noticesForTest = [];
+  const create = chrome.notifications.create.bind(chrome.notifications);
+  chrome.notifications.create = (id, options) => { globalThis.noticesForTest.push({ id, ...options }); return create(id, options); };
+})()"""
+
+
+class Scheduling:
+    """The browser with a settings tab and the user's own tab in front, and ways to look inside."""
+
+    def __init__(self, browser, model, site):
+        self.browser, self.model, self.site = browser, model, site
+        self.settings = browser.open_tab(browser.url("extension/options/options.html"))
+        configure(browser, model.base_url)
+        self.clear()
+        browser.open_tab(site.url("/mine"))  # the user's tab, in front
+        self.user_tab = self.active_tab()
+
+    def sw(self, expression):
+        self.browser.evaluate_in(self.browser.service_worker_target(), RECORD_NOTICES)
+        return self.browser.evaluate_in(self.browser.service_worker_target(), expression)
+
+    def clear(self):
+        ask_background(self.browser, "delete-older-than", days=0)
+        self.browser.driver.execute_async_script(
+            "const done = arguments[0]; chrome.storage.local.remove('schedules').then(() => chrome.alarms.clearAll()).then(done);")
+
+    def save(self, **schedule):
+        self.browser.driver.switch_to.window(self.settings)
+        saved = ask_background(self.browser, "save-schedule", schedule={"enabled": True, **schedule})["schedule"]
+        self.show_user_tab()
+        return saved
+
+    def show_user_tab(self):
+        self.sw(f"chrome.tabs.update({self.user_tab['id']}, {{ active: true }}).then(() => true)")
+
+    def fire(self, schedule_id, scheduled_time=None):
+        """What Chrome does when the schedule's alarm goes off."""
+        alarm = {"name": f"schedule:{schedule_id}", "scheduledTime": scheduled_time}
+        return self.browser.call_module_function(self.browser.service_worker_target(), "onScheduleAlarm",
+                                                 f"const alarm = {json.dumps(alarm)}; alarm.scheduledTime ??= Date.now(); return fn(alarm);")
+
+    def active_tab(self):
+        return self.sw("chrome.tabs.query({ active: true, lastFocusedWindow: true }).then(([tab]) => ({ id: tab.id, url: tab.url }))")
+
+    def tabs(self):
+        return self.sw("chrome.tabs.query({}).then((tabs) => tabs.map(({ id, url, active }) => ({ id, url, active })))")
+
+    def runs(self):
+        """The stored conversations of scheduled runs."""
+        return self.sw("""chrome.storage.local.get(null).then((all) => Object.entries(all)
+          .filter(([key, value]) => key.startsWith('conversation:') && value.scheduled).map(([, value]) => value))""")
+
+    def index(self):
+        return self.sw("chrome.storage.local.get('conversations').then((all) => all.conversations ?? {})")
+
+    def notices(self):
+        return self.sw("globalThis.noticesForTest")
+
+    def wait_for(self, condition, message, timeout=60):
+        return wait(self.browser, lambda _: condition(), timeout, message)
+
+
+@pytest.fixture
+def scheduling(browser, model, news_site):
+    site = news_site
+    model.reset()
+    site.requests.clear()
+    scheduling = Scheduling(browser, model, site)
+    scheduling.sw("(globalThis.noticesForTest.length = 0, true)")
+    yield scheduling
+    for handle in browser.driver.window_handles[1:]:
+        browser.driver.switch_to.window(handle)
+        browser.driver.close()
+    browser.driver.switch_to.window(browser.driver.window_handles[0])
+
+
+def finished(scheduling, count=1):
+    runs = scheduling.runs()
+    return len(runs) >= count and all(run["turns"][-1]["status"] != "running" for run in runs) and runs
+
+
+def test_a_schedule_made_in_settings_runs_on_its_alarm_in_a_background_tab_of_its_own(scheduling, model, news_site, browser):
+    site = news_site
+    driver = browser.driver
+    driver.switch_to.window(scheduling.settings)
+    driver.refresh()
+    fill = lambda element_id, text: (driver.find_element(By.ID, element_id).clear(), driver.find_element(By.ID, element_id).send_keys(text))  # noqa: E731
+    fill("schedule-name", "Kettle news")
+    fill("schedule-prompt", "What is new about kettles?")
+    driver.find_element(By.CSS_SELECTOR, "#schedule-when option[value='hours']").click()
+    fill("schedule-every", "6")
+    fill("schedule-url", site.url("/news"))
+    fill("schedule-sites", "127.0.0.1")
+    may = driver.find_element(By.ID, "schedule-may").text
+    assert site.url("/news") in may and "127.0.0.1" in may and "stops the run" in may  # shown as it is made
+    driver.find_element(By.ID, "schedule-save").click()
+    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#schedule-list .schedule"), 10, "the schedule is not listed")
+    listed = driver.find_element(By.CSS_SELECTOR, "#schedule-list .schedule")
+    assert "Every 6 hours" in listed.text and "127.0.0.1" in listed.text
+    browser.screenshot("schedules-settings")
+    schedule_id = listed.get_attribute("data-id")
+    alarm = scheduling.sw(f"chrome.alarms.get('schedule:{schedule_id}')")
+    assert alarm and alarm["scheduledTime"] > 0  # armed for its next time: nothing else runs until then
+
+    scheduling.show_user_tab()
+    model.script(call("read_page"), Reply(text="Kettles are back at the village shop.\nAt 42 euros."))
+    assert scheduling.fire(schedule_id)["started"] is True
+    run_tab = next(tab for tab in scheduling.tabs() if tab["url"] == site.url("/news"))
+    assert run_tab["active"] is False
+    assert scheduling.active_tab() == scheduling.user_tab  # the user's tab stayed in front
+    [run] = scheduling.wait_for(lambda: finished(scheduling), "the scheduled run never finished")
+
+    assert run["turns"][0]["status"] == "ok" and run["scheduled"]["name"] == "Kettle news"
+    assert scheduling.index()[run["id"]]["scheduled"]["name"] == "Kettle news"  # what the history lists
+    read = [m for m in model.requests[1]["body"]["messages"] if m["role"] == "tool"][-1]["content"]
+    assert "village shop has kettles" in read and "What the user is reading" not in read  # its own tab, not the user's
+    [notice] = scheduling.notices()
+    assert notice["title"] == "TabAgent: Kettle news" and notice["message"] == "Finished: Kettles are back at the village shop."
+    assert notice["id"] == f"run:{run['id']}"
+    assert site.url("/news") not in [tab["url"] for tab in scheduling.tabs()]  # a finished run's tab is closed
+    assert scheduling.active_tab() == scheduling.user_tab
+
+    browser.open_side_panel()  # the history lists the run as scheduled
+    entry = show_history(browser)["Kettle news"].find_element(By.XPATH, "..")
+    assert entry.find_element(By.CSS_SELECTOR, ".scheduled").text == "scheduled"
+    browser.screenshot("schedules-history")
+
+
+def test_a_schedule_never_overlaps_itself_and_at_most_two_run_at_once(scheduling, model, news_site):
+    site = news_site
+    release = threading.Event()
+    model.script(*[Reply(text=f"Answer {n}.", pause=release) for n in range(3)])
+    ids = [scheduling.save(name=f"Watch {n}", what={"kind": "prompt", "text": f"Look {n}"}, when={"kind": "every", "minutes": 30},
+                           url=site.url("/news"))["id"] for n in range(3)]
+    try:
+        assert scheduling.fire(ids[0])["started"] is True
+        assert scheduling.fire(ids[0]) == {"started": False, "overlapping": True}  # still running: this time is let go
+        assert scheduling.fire(ids[1])["started"] is True
+        assert scheduling.fire(ids[2]) == {"started": False, "waiting": True}  # two run already
+        assert len(scheduling.runs()) == 2
+        assert scheduling.active_tab() == scheduling.user_tab
+    finally:
+        release.set()
+    runs = scheduling.wait_for(lambda: finished(scheduling, 3), "the waiting run never started and finished")
+    assert sorted(run["scheduled"]["name"] for run in runs) == ["Watch 0", "Watch 1", "Watch 2"]
+    assert all(run["turns"][0]["status"] == "ok" for run in runs)
+    assert len(scheduling.notices()) == 3
+
+
+def test_a_run_missed_while_the_browser_was_closed_runs_once_at_start_and_says_so(scheduling, model, news_site, browser):
+    site = news_site
+    saved = scheduling.save(name="Daily kettles", what={"kind": "prompt", "text": "Kettles?"}, when={"kind": "every", "minutes": 60},
+                            url=site.url("/news"))
+    due = saved["dueAt"] - 3 * 3_600_000  # it was due three hours ago, and twice since, while the browser was closed
+    scheduling.sw(f"""chrome.storage.local.get('schedules').then(({{ schedules }}) => {{
+      schedules['{saved["id"]}'].dueAt = {due}; return chrome.storage.local.set({{ schedules }}); }}).then(() => true)""")
+    model.script(Reply(text="Kettles are back."))
+    browser.call_module_function(browser.service_worker_target(), "catchUpMissedRuns", "await fn(); return true;")  # the browser starts
+    [run] = scheduling.wait_for(lambda: finished(scheduling), "the missed run never ran")
+    assert run["scheduled"]["missedAt"] == due and run["turns"][0]["status"] == "ok"
+    [notice] = scheduling.notices()
+    assert notice["message"].startswith("Missed while the browser was closed") and notice["message"].endswith("Finished: Kettles are back.")
+    assert len(model.requests) == 1  # once, however many times it was due
+    stored = scheduling.sw("chrome.storage.local.get('schedules').then(({ schedules }) => Object.values(schedules)[0])")
+    assert stored["dueAt"] > stored["lastRunAt"]
+    alarm = scheduling.sw(f"chrome.alarms.get('schedule:{saved['id']}')")
+    assert alarm["scheduledTime"] == stored["dueAt"]  # set again for its next time
+
+
+def test_a_question_nobody_can_answer_stops_the_run_as_needing_you(scheduling, model, news_site):
+    site = news_site
+    saved = scheduling.save(name="Buy a kettle", what={"kind": "prompt", "text": "Buy a kettle"}, when={"kind": "daily", "time": "08:00"},
+                            url=site.url("/news"))  # no sites: every action asks
+    model.script(call("click", locator="#buy"), Reply(text="Bought it."))
+    scheduling.fire(saved["id"])
+    [run] = scheduling.wait_for(lambda: finished(scheduling), "the run never stopped")
+    assert run["turns"][0]["status"] == "cancelled"
+    assert "/bought" not in [request["path"] for request in site.requests]  # nothing approved for the user
+    assert [e for e in run["turns"][0]["events"] if e["kind"] == "confirmation" and "decision" not in e["data"]]
+    [notice] = scheduling.notices()
+    assert notice["message"].startswith("Needs you: it stopped to ask") and "Buy a kettle" in notice["message"]
+    assert site.url("/news") in [tab["url"] for tab in scheduling.tabs()]  # its tab stays, for the user
+    assert len(model.requests) == 1
+
+
+def test_a_schedules_own_sites_let_it_act_there_without_asking(scheduling, model, news_site):
+    site = news_site
+    saved = scheduling.save(name="Buy a kettle", what={"kind": "prompt", "text": "Buy a kettle"}, when={"kind": "daily", "time": "08:00"},
+                            url=site.url("/news"), sites=["127.0.0.1"])
+    model.script(call("click", locator="#buy"), Reply(text="Bought it."))
+    scheduling.fire(saved["id"])
+    [run] = scheduling.wait_for(lambda: finished(scheduling), "the run never finished")
+    assert run["turns"][0]["status"] == "ok"
+    scheduling.wait_for(lambda: "/bought" in [request["path"] for request in site.requests], "the click was not made")
+    decided = [e["data"]["decision"] for e in run["turns"][0]["events"] if e["kind"] == "confirmation" and "decision" in e["data"]]
+    assert decided == ["allowed_by_settings"]
+    assert scheduling.notices()[0]["message"] == "Finished: Bought it."

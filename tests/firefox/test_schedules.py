@@ -1,0 +1,47 @@
+"""Schedules in Firefox (issue 39, item 2): a schedule saved for a moment from now is run by
+Firefox's own alarm in a background tab of its own, while the tab the user is on stays in front;
+its conversation is kept (in the extension's IndexedDB here) and listed as scheduled; the page it
+read is its own tab's, not the user's. (Headless Firefox hands notifications to a system service
+that keeps none for getAll to list: the notification itself is checked in Chromium.)"""
+
+from __future__ import annotations
+
+import time
+
+
+from tests.helpers.model_server import Reply
+
+from .sidebar import ask_background, configure, open_chat
+
+CONVERSATIONS = "import(browser.runtime.getURL('extension/shared/storage/conversations.js'))"
+
+
+def active_tab(firefox, chat):
+    return firefox.evaluate(chat, "browser.tabs.query({ active: true, currentWindow: true }).then(([tab]) => tab.url)")
+
+
+def test_a_schedule_runs_on_firefoxs_alarm_in_a_background_tab_of_its_own(firefox, model, site):
+    model.reset()
+    chat = open_chat(firefox)
+    configure(firefox, chat, model.base_url)
+    firefox.open_tab(site.url("news.html"))  # the user's tab, in front
+    mine = active_tab(firefox, chat)
+    model.script(Reply(tool_calls=[{"name": "read_page", "arguments": {}}]), Reply(text="Tomatoes like sun.\nAnd water."))
+    at = int(time.time() * 1000) + 3000
+    saved = ask_background(firefox, chat, "save-schedule", schedule={"name": "Tomato watch", "enabled": True,
+                                                                     "what": {"kind": "prompt", "text": "What do tomatoes need?"},
+                                                                     "when": {"kind": "once", "at": at}, "url": site.url("article.html")})
+    assert saved["schedule"]["dueAt"] == at
+    entry = firefox.wait_for_value(chat, f"""{CONVERSATIONS}.then(async (c) => {{
+      const [run] = (await c.listConversations()).filter((entry) => entry.scheduled);
+      const record = run && await c.loadConversation(run.id);
+      return record?.turns[0].status !== "running" && record?.turns[0].status && run;
+    }})""", 90, "the scheduled run never finished")
+    assert entry["scheduled"]["name"] == "Tomato watch" and entry["title"] == "Tomato watch"
+    record = firefox.evaluate(chat, f"{CONVERSATIONS}.then((c) => c.loadConversation({entry['id']!r}))")
+    assert record["turns"][0]["status"] == "ok"
+    read = [m for m in model.requests[1]["body"]["messages"] if m["role"] == "tool"][-1]["content"]
+    assert "Growing Tomatoes on a Balcony" in read  # its own tab's page, not the user's
+    assert active_tab(firefox, chat) == mine  # the user's tab stayed in front
+    schedule = firefox.evaluate(chat, "browser.storage.local.get('schedules').then(({ schedules }) => Object.values(schedules)[0])")
+    assert schedule["enabled"] is False and schedule["dueAt"] is None  # once: it will not run again
