@@ -13,7 +13,9 @@
 // names between the question and the click ("Subscribe" confirmed, "Delete account"
 // clicked) gets nothing done, and the model is told why.
 
-import { PageToolError, truncate, isVisible, describe, readArgs, arg } from "./common.js";
+import { isVisible, describe } from "./element-words.js";
+import { truncate } from "./snippets.js";
+import { PageToolError, readArgs, arg } from "./tool-arguments.js";
 import * as locators from "./locators.js";
 import { coveredBy, inView, click, typeText, choose, choicesOf, matchOption, optionText, isCheckable, isChecked, parseKeys, pressKey, hover, outcome, currentText, setValue } from "./gestures.js";
 import * as hoverStyles from "./hover-styles.js";

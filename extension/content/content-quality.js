@@ -7,7 +7,7 @@
 // chrome; a page's whole text has all the prose but all the chrome too, and a sidebar has
 // chrome only, so the densest region of prose wins.
 
-import { squash } from "./common.js";
+import { squash } from "./snippets.js";
 import { innermostWithText } from "./text-blocks.js";
 
 // How long a line reads, in Latin characters: a Chinese, Japanese or Korean character says

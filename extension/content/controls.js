@@ -11,7 +11,9 @@
 // is: nothing when in view, "below" or "above" the visible part of the page.
 
 import { PAGE_TOOL_DEFAULTS } from "../shared/wire.js";
-import { PageToolError, LIMITS, clamp, squash, truncate, isVisible, nameOf, describe, arg } from "./common.js";
+import { isVisible, nameOf, describe } from "./element-words.js";
+import { squash, truncate } from "./snippets.js";
+import { PageToolError, LIMITS, clamp, arg } from "./tool-arguments.js";
 import * as frames from "./frames.js";
 import * as locators from "./locators.js";
 

@@ -3,7 +3,9 @@
 // sent the way frameworks such as React and Vue accept them; what the browser itself would do
 // next (follow, toggle, submit, move the focus) is done here too.
 
-import { PageToolError, squash, truncate, isVisible, describe } from "./common.js";
+import { isVisible, describe } from "./element-words.js";
+import { squash, truncate } from "./snippets.js";
+import { PageToolError } from "./tool-arguments.js";
 
 const quoted = (text, max = 200) => `“${truncate(text, max).text}”`;
 const currentText = (el) => (el.isContentEditable ? el.innerText : el.value);

@@ -5,7 +5,7 @@
 
 import TurndownService from "turndown";
 
-import { squash } from "./common.js";
+import { squash } from "./snippets.js";
 import * as tables from "./tables.js";
 
 // Turndown converts children before their parent, so each cell leaves its Markdown on the

@@ -15,7 +15,8 @@
 // or from another tab, never names an element here; it is refused in words, even when the
 // page has written that locator on an element of its own.
 
-import { PageToolError, squash } from "./common.js";
+import { squash } from "./snippets.js";
+import { PageToolError } from "./tool-arguments.js";
 import { frameDocument, queryAll } from "./frames.js";
 
 const ATTR = "data-tabagent-id";

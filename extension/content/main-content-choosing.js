@@ -9,7 +9,7 @@
 
 import { Readability } from "@mozilla/readability";
 
-import { squash } from "./common.js";
+import { squash } from "./snippets.js";
 import * as frames from "./frames.js";
 import { words as WORDS } from "./lexicon.js";
 import { readingLength, SENTENCE_END, textLength, linkShare, textBlocks, BLOCK_INSIDE, measureTree, measure, textOf, score, densestRegion } from "./content-quality.js";

@@ -11,7 +11,7 @@
 // what trails its last sentence, the site's calls to action and its advertising disclosure
 // (cleanLines).
 
-import { squash } from "./common.js";
+import { squash } from "./snippets.js";
 import { words as WORDS, phrases as PHRASES, anyOf, wordsOf } from "./lexicon.js";
 import { readingLength, SENTENCE_END, textLength, linkShare, textBlocks, BLOCK_INSIDE, isProse, measureTree } from "./content-quality.js";
 

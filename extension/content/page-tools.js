@@ -5,7 +5,7 @@
 // {ok: false, error} with a sentence a person understands (a promise of one, for wait_for).
 
 import { tools as actionTools } from "./actions.js";
-import { PageToolError, readArgs } from "./common.js";
+import { PageToolError, readArgs } from "./tool-arguments.js";
 import { tools as controlTools } from "./controls.js";
 import { tools as placeTools } from "./places.js";
 import { tools as queryTools } from "./query.js";

@@ -4,7 +4,9 @@
 // records this place for each step it acts on, and finds the control again by it
 // (find_control) when it replays: never by the turn's "ta-<n>" locators, which a page renumbers.
 
-import { arg, describe, nameOf, squash, truncate } from "./common.js";
+import { describe, nameOf } from "./element-words.js";
+import { squash, truncate } from "./snippets.js";
+import { arg } from "./tool-arguments.js";
 import { controls } from "./controls.js";
 import * as locators from "./locators.js";
 

@@ -2,7 +2,9 @@
 // (list_links) and raw HTML (page_html). All of them look into same-origin frames too.
 
 import { PAGE_TOOL_DEFAULTS } from "../shared/wire.js";
-import { PageToolError, LIMITS, clamp, squash, truncate, cap, nameOf, arg } from "./common.js";
+import { nameOf } from "./element-words.js";
+import { squash, truncate } from "./snippets.js";
+import { PageToolError, LIMITS, clamp, cap, arg } from "./tool-arguments.js";
 import * as frames from "./frames.js";
 import * as locators from "./locators.js";
 

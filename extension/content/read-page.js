@@ -4,7 +4,7 @@
 // html-to-markdown.js converts it; pagination.js cuts it into pages.
 
 import { PAGE_TOOL_DEFAULTS } from "../shared/wire.js";
-import { PageToolError, clamp, arg } from "./common.js";
+import { PageToolError, clamp, arg } from "./tool-arguments.js";
 import { toMarkdown } from "./html-to-markdown.js";
 import * as mainContent from "./main-content-choosing.js";
 import * as pagination from "./pagination.js";

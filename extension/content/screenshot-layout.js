@@ -5,7 +5,8 @@
 // to draw on the picture so a model can say "click 14" (ta-14, as list_controls lists it).
 // Nothing is scrolled: an element out of view is refused in words, the page stays as it is.
 
-import { PageToolError, describe, arg } from "./common.js";
+import { describe } from "./element-words.js";
+import { PageToolError, arg } from "./tool-arguments.js";
 import * as locators from "./locators.js";
 import * as controls from "./controls.js";
 

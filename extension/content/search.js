@@ -3,7 +3,9 @@
 // find_in_page("Subscribe") then click(locator) does what the user means).
 
 import { PAGE_TOOL_DEFAULTS } from "../shared/wire.js";
-import { PageToolError, LIMITS, clamp, tail, head, isVisible, describe, arg } from "./common.js";
+import { isVisible, describe } from "./element-words.js";
+import { tail, head } from "./snippets.js";
+import { PageToolError, LIMITS, clamp, arg } from "./tool-arguments.js";
 import * as frames from "./frames.js";
 import * as locators from "./locators.js";
 

@@ -2,7 +2,9 @@
 // the sentence or paragraph the selection sits in.
 
 import { PAGE_TOOL_DEFAULTS } from "../shared/wire.js";
-import { LIMITS, clamp, truncate, tail, head, isVisible, describe, arg } from "./common.js";
+import { isVisible, describe } from "./element-words.js";
+import { truncate, tail, head } from "./snippets.js";
+import { LIMITS, clamp, arg } from "./tool-arguments.js";
 import * as frames from "./frames.js";
 import * as visibility from "./visibility.js";
 import * as locators from "./locators.js";

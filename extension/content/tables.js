@@ -3,7 +3,8 @@
 // code can turn it straight into data (e.g. pandas.DataFrame(rows, columns=headers)).
 
 import { PAGE_TOOL_DEFAULTS } from "../shared/wire.js";
-import { LIMITS, clamp, squash, truncate, cap, arg } from "./common.js";
+import { squash, truncate } from "./snippets.js";
+import { LIMITS, clamp, cap, arg } from "./tool-arguments.js";
 import * as locators from "./locators.js";
 
 export const tools = {};

@@ -4,7 +4,8 @@
 // of its min, max or step) is an error that names the format, never a field left silently empty.
 // File inputs are never set: see fileRefused.
 
-import { PageToolError, describe } from "./common.js";
+import { describe } from "./element-words.js";
+import { PageToolError } from "./tool-arguments.js";
 
 const FORMATS = {
   date: "a date as YYYY-MM-DD (like 2026-03-14)",

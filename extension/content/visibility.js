@@ -10,7 +10,7 @@
 // what no one sees is not the page's content either. Transparency (opacity: 0) is left
 // alone: pages fade their sections in as they scroll into view.
 
-import { isVisible } from "./common.js";
+import { isVisible } from "./element-words.js";
 
 const TINY_FONT_PX = 3;
 const FAINT_CONTRAST = 1.1; // #f5f5f5 on white; WCAG asks 4.5 of body text

@@ -4,7 +4,9 @@
 // (background/page-access.js: settled); this waits for what the page does after.
 
 import { PAGE_TOOL_DEFAULTS } from "../shared/wire.js";
-import { PageToolError, clamp, squash, truncate, isVisible, arg } from "./common.js";
+import { isVisible } from "./element-words.js";
+import { squash, truncate } from "./snippets.js";
+import { PageToolError, clamp, arg } from "./tool-arguments.js";
 import * as locators from "./locators.js";
 
 export const tools = {};

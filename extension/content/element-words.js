@@ -1,0 +1,67 @@
+// An element in words a person (and the model) can follow: whether it shows, what kind of thing
+// it is, its accessible name, and a one-line description.
+
+import { squash, truncate } from "./snippets.js";
+
+function isVisible(el) {
+  if (!el.isConnected) return false;
+  if (el.checkVisibility) return el.checkVisibility({ visibilityProperty: true });
+  return el.getClientRects().length > 0;
+}
+
+const TEXT_INPUTS = new Set(["", "text", "search", "email", "url", "tel", "password", "number"]);
+const VALUE_INPUTS = { date: "date field", time: "time field", "datetime-local": "date and time field", month: "month field",
+  week: "week field", range: "slider", color: "colour picker", file: "file field" };
+
+// What kind of thing an element is, in the user's words.
+function roleOf(el) {
+  const tag = el.localName;
+  const type = (el.getAttribute("type") || "").toLowerCase();
+  if (el.getAttribute("role")) return el.getAttribute("role");
+  if (tag === "a" && el.hasAttribute("href")) return "link";
+  if (tag === "button" || (tag === "input" && ["button", "submit", "reset", "image"].includes(type))) return "button";
+  if (tag === "input" && type === "checkbox") return "checkbox";
+  if (tag === "input" && type === "radio") return "radio button";
+  if (tag === "input" && type === "password") return "password field";
+  if (tag === "input" && TEXT_INPUTS.has(type)) return "text field";
+  if (tag === "input" && Object.hasOwn(VALUE_INPUTS, type)) return VALUE_INPUTS[type];
+  if (tag === "textarea") return "text area";
+  if (tag === "select") return "drop-down list";
+  if (tag === "img") return "image";
+  if (/^h[1-6]$/.test(tag)) return "heading";
+  if (el.isContentEditable) return "editable area";
+  return tag;
+}
+
+// The accessible name, approximately: what a screen reader would announce.
+function nameOf(el) {
+  const doc = el.ownerDocument;
+  const labelledBy = (el.getAttribute("aria-labelledby") || "")
+    .split(/\s+/).map((id) => id && doc.getElementById(id)?.textContent).filter(Boolean).join(" ");
+  const labels = el.labels ? [...el.labels].map((l) => l.textContent).join(" ") : "";
+  const candidates = [
+    el.getAttribute("aria-label"), labelledBy, labels, el.getAttribute("placeholder"),
+    el.getAttribute("alt"), el.localName === "input" ? el.getAttribute("value") : "",
+    el.innerText ?? el.textContent, imageText(el), el.getAttribute("title"), el.getAttribute("name"),
+  ];
+  const name = candidates.map(squash).find(Boolean) || "";
+  return truncate(name, 80).text;
+}
+
+// A link or button that holds only an image is named by the image's alt text.
+const imageText = (el) => [...el.querySelectorAll("img[alt]")].map((img) => img.alt).join(" ");
+
+// A structured description plus a one-line summary, e.g. button “Subscribe”.
+function describe(el) {
+  const role = roleOf(el);
+  const name = nameOf(el);
+  const info = { tag: el.localName, role, name };
+  if (el.href && typeof el.href === "string") info.href = el.href;
+  const frame = el.ownerDocument.defaultView?.frameElement;
+  if (frame) info.frame_url = el.ownerDocument.URL;
+  info.summary = name ? `${role} “${name}”` : role;
+  if (frame) info.summary += " (inside a frame)";
+  return info;
+}
+
+export { isVisible, nameOf, describe };
