@@ -85,7 +85,7 @@ def test_the_next_time_of_each_kind():
 
 def test_a_runs_site_rules_are_the_users_then_an_allow_for_each_of_its_sites():
     [both, none] = run(["runSiteRules", "bank.example: never", ["news.example", "bank.example"]], ["runSiteRules", "", []])
-    assert both["value"] == "bank.example: never\nnews.example: allow\nbank.example: allow"
+    assert both["value"] == "bank.example: never\nnews.example: allow"  # the never's own site: no allow
     assert none["value"] == ""
 
 
@@ -103,3 +103,17 @@ def test_the_users_never_wins_over_a_schedules_site_as_the_agent_reads_the_rules
     assert rule_for(rules, "https://news.example") == "allow"
     assert rule_for(rules, "https://bank.example") == "never"
     assert rule_for(rules, "https://shop.example") == "ask"
+    # more specific than the never, it would have won: a schedule's site never unmakes a never
+    assert rule_for(rules, "https://sub.bank.example") == "never"
+    assert "sub.bank.example: allow" not in answer["value"]
+
+
+def test_a_never_covers_a_schedules_site_whatever_its_port_or_scheme():
+    from tabagent.app.site_rules import parse_site_rules, rule_for
+
+    [answer] = run(["runSiteRules", "*.bank.example: never\nhttps://shop.example: never",
+                    ["https://pay.bank.example:8443", "shop.example", "news.example:8080"]])
+    rules, _ = parse_site_rules(answer["value"])
+    assert rule_for(rules, "https://pay.bank.example:8443") == "never"
+    assert rule_for(rules, "http://shop.example") != "allow"
+    assert rule_for(rules, "http://news.example:8080") == "allow"
