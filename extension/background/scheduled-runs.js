@@ -95,6 +95,13 @@ export function scheduledTurnFinished() {
   });
 }
 
+// Whether a scheduled run is working in this conversation (its questions are said by its own
+// notification, which stops it, not by the hand-back's).
+export async function isScheduledRun(conversationId) {
+  const runs = await loadRuns();
+  return Object.values(runs.running).some((one) => one.conversationId === conversationId);
+}
+
 // The run asked the user something (offscreen/python/page-bridge.js says so for an unattended turn):
 // nobody is there to answer, so it stops, and its notification says it needs them.
 export async function scheduledRunNeedsYou({ conversationId, question }) {

@@ -160,7 +160,7 @@ const handlers = {
 // forged turn-finished would rewrite a conversation).
 const broadcasts = {
   [Broadcast.turnEvents]: (message) => {
-    noticeHandBacks(message.events).catch((error) => console.warn("TabAgent: no notification:", error.message));
+    noticeHandBacks(message.events, message.conversationId).catch((error) => console.warn("TabAgent: no notification:", error.message));
     return saveTurnEvents(message);
   },
   [Broadcast.turnFinished]: async (message) => {

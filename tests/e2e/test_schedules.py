@@ -126,7 +126,8 @@ def scheduling(browser, model, news_site):
 
 def finished(scheduling, count=1):
     runs = scheduling.runs()
-    return len(runs) >= count and all(run["turns"][-1]["status"] != "running" for run in runs) and runs
+    # a run's conversation is made a moment before its turn is added to it
+    return len(runs) >= count and all(run["turns"] and run["turns"][-1]["status"] != "running" for run in runs) and runs
 
 
 def test_a_schedule_made_in_settings_runs_on_its_alarm_in_a_background_tab_of_its_own(scheduling, model, news_site, browser):
@@ -230,6 +231,20 @@ def test_a_question_nobody_can_answer_stops_the_run_as_needing_you(scheduling, m
     [notice] = scheduling.notices()
     assert notice["message"].startswith("Needs you: it stopped to ask") and "Buy a kettle" in notice["message"]
     assert site.url("/news") in [tab["url"] for tab in scheduling.tabs()]  # its tab stays, for the user
+    assert len(model.requests) == 1
+
+
+def test_a_hand_back_in_a_run_nobody_watches_stops_it_as_needing_you(scheduling, model, news_site):
+    """ask_user waits without a timeout: in a scheduled run it would hold its place for ever."""
+    site = news_site
+    saved = scheduling.save(name="Order tea", what={"kind": "prompt", "text": "Order tea"}, when={"kind": "daily", "time": "08:00"},
+                            url=site.url("/news"))
+    model.script(call("ask_user", question="Which tea, green or black?"), Reply(text="Ordered."))
+    scheduling.fire(saved["id"])
+    [run] = scheduling.wait_for(lambda: finished(scheduling), "the run never stopped")
+    assert run["turns"][0]["status"] == "cancelled"
+    [notice] = scheduling.notices()  # one: the run's, not the hand-back's as well
+    assert notice["message"].startswith("Needs you") and "Which tea, green or black?" in notice["message"]
     assert len(model.requests) == 1
 
 

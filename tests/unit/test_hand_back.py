@@ -19,6 +19,7 @@ class Page:
 
     def __init__(self):
         self.asked: dict[str, asyncio.Future] = {}
+        self.questions: list[str] = []  # what each ask carried, for a run nobody watches
         self.came = asyncio.Event()
 
     async def call(self, name, args, tab_id=None, expect_url=None):
@@ -27,7 +28,8 @@ class Page:
     async def confirm(self, id_, tool, message, details):
         return "deny"
 
-    async def ask(self, id_):
+    async def ask(self, id_, question=""):
+        self.questions.append(question)
         self.asked[id_] = asyncio.get_running_loop().create_future()
         self.came.set()
         return await self.asked[id_]
@@ -68,6 +70,7 @@ async def test_the_turn_waits_for_the_users_answer_and_goes_on_with_it(agent):
     assert requests[0] == {"id": requests[0]["id"], "kind": "question", "question": "Which size, M or L?"}
     assert requests[1] == {**requests[0], "answer": "L, please"}
     assert "The user answered: L, please" in what_the_model_read(model)
+    assert page.questions == ["Which size, M or L?"]  # said to a run nobody watches
 
 
 async def test_a_login_is_handed_back_and_continue_goes_on():

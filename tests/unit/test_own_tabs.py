@@ -33,7 +33,7 @@ class Page:
     async def confirm(self, *args):
         return "deny"
 
-    async def ask(self, id_):
+    async def ask(self, id_, question=""):
         return ""
 
 

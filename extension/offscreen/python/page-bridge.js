@@ -45,9 +45,12 @@ export function pageBridge(conversationId, agentTab = null, { unattended = false
     },
     // A hand-back waits as long as the user takes: the turn goes on with their answer (JSON
     // text: a string, or null when the turn ended first).
-    ask(id) {
+    // Unattended, nobody can answer: the service worker is told, as for a confirmation.
+    ask(id, question) {
       handed.add(id);
-      return new Promise((resolve) => handedBack.set(id, { conversationId, resolve }));
+      const answer = new Promise((resolve) => handedBack.set(id, { conversationId, resolve }));
+      if (unattended) chrome.runtime.sendMessage({ type: Broadcast.runNeedsYou, conversationId, question: String(question ?? "") }).catch(() => {});
+      return answer;
     },
     // The turn is over (finished or stopped): questions still open no longer matter (a
     // form still open is cancelled: FORM_ANSWER with no values).

@@ -70,7 +70,7 @@ function remotePage(key) {
   return {
     call: (requestJson) => rpc.call("page", key, "call", requestJson),
     confirm: (id, message) => rpc.call("page", key, "confirm", id, message),
-    ask: (id) => rpc.call("page", key, "ask", id),
+    ask: (id, question) => rpc.call("page", key, "ask", id, question),
   };
 }
 

@@ -24,7 +24,8 @@ NOT_ANSWERED = "The user did not answer: the turn ended first."
 
 class HandBack:
     """The `ask_user` tool. `consent` is the turn's page_actions.AskTheUser, whose `emit` puts
-    the request in the turn's events; `bridge.ask(id)` waits for the user's answer."""
+    the request in the turn's events; `bridge.ask(id, question)` waits for the user's answer
+    (the question goes along for a run nobody watches, which stops and says what it asks)."""
 
     def __init__(self, bridge, consent):
         self.bridge, self.consent = bridge, consent
@@ -35,7 +36,7 @@ class HandBack:
         kind = "login" if login else "question"
         request = {"id": uuid.uuid4().hex, "kind": kind, "question": str(question)}
         await self.consent.emit("hand_back", request)
-        answer = await self.bridge.ask(request["id"])
+        answer = await self.bridge.ask(request["id"], request["question"])
         if answer is UNANSWERED:
             return NOT_ANSWERED
         await self.consent.emit("hand_back", {**request, "answer": answer})

@@ -38,8 +38,8 @@ class OwnTab:
     async def confirm(self, id, tool, message, details) -> str:
         return await self.bridge.confirm(id, tool, message, details)
 
-    async def ask(self, id):
-        return await self.bridge.ask(id)
+    async def ask(self, id, question=""):
+        return await self.bridge.ask(id, question)
 
 
 def tools_for_members(page, page_set, before=(), after=()):

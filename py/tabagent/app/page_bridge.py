@@ -11,7 +11,7 @@ with two async methods:
         the page since (an action the user confirmed must land where they saw it).
     confirm(id, tool, message, details) -> "once" | "turn" | "site" | "deny" (wire.CONFIRMATION_DECISIONS)
         waits for the user's answer to the `confirmation` event with that id.
-    ask(id) -> str | None
+    ask(id, question) -> str | None
         waits, with no timeout, for the user's answer to the `hand_back` event with that id
         (hand_back.py); None when the turn ended first.
 
@@ -59,7 +59,7 @@ class JsonBridge:
     """A bridge whose host passes JSON text both ways, so no JavaScript objects are
     proxied into Python: `host.call(request_json)` resolves to the reply as JSON and
     `host.confirm(id, message)` to the decision (the question's sentence goes along for a run
-    nobody watches, which stops and says what it was asking), `host.ask(id)` to the user's
+    nobody watches, which stops and says what it was asking), `host.ask(id, question)` to the user's
     answer as JSON."""
 
     def __init__(self, host):
@@ -73,8 +73,8 @@ class JsonBridge:
         decision = str(await self.host.confirm(id, message))
         return decision if decision in DECISIONS else "deny"
 
-    async def ask(self, id) -> str | None:
-        answer = json.loads(str(await self.host.ask(id)))
+    async def ask(self, id, question="") -> str | None:
+        answer = json.loads(str(await self.host.ask(id, question)))
         return answer if isinstance(answer, str) else None
 
     async def fill(self, id) -> dict:
