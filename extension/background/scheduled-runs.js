@@ -9,6 +9,7 @@ import * as conversations from "../shared/storage/conversations.js";
 import { TurnStatus } from "../shared/import-checks/conversation-schema.js";
 import { runSiteRules, taskFor } from "../shared/storage/schedules.js";
 import { loadSettings } from "../shared/settings/settings.js";
+import { loadWorkflows } from "../shared/storage/workflows.js";
 import { closeRunTab, openRunTab } from "./run-tab.js";
 import { noticeRunEnded, noticeRunNotStarted } from "./run-notices.js";
 import { startTurn, stopTurn } from "./turn-records.js";
@@ -62,7 +63,7 @@ async function startRun(schedule, missedAt) {
     const { settings } = await loadSettings();
     const scheduled = { scheduleId: schedule.id, name: schedule.name, missedAt };
     const { conversationId, turnId } = await startTurn({
-      text: taskFor(schedule.what), windowId,
+      text: taskFor(schedule.what, Object.keys(await loadWorkflows())), windowId,
       unattended: { tabId, scheduled, site_rules: runSiteRules(settings.site_rules, schedule.sites) },
     });
     return { name: schedule.name, conversationId, turnId, tabId, missedAt, needs: null };

@@ -260,3 +260,35 @@ def test_a_schedules_own_sites_let_it_act_there_without_asking(scheduling, model
     decided = [e["data"]["decision"] for e in run["turns"][0]["events"] if e["kind"] == "confirmation" and "decision" in e["data"]]
     assert decided == ["allowed_by_settings"]
     assert scheduling.notices()[0]["message"] == "Finished: Bought it."
+
+
+# A workflow as "Save as workflow" writes it (workflow_source.py), one step.
+WORKFLOW = '''"""A saved workflow: one click."""
+
+from tabagent import tool
+from tabagent.app.workflows import Place, Step, Workflow
+
+WORKFLOW = Workflow(goal="Buy a kettle", steps=[Step("click", at=Place(role="button", name="Buy a kettle"))])
+
+
+@tool
+async def buy_kettle() -> str:
+    """Buy a kettle (a saved workflow)."""
+    return await WORKFLOW.replay()
+'''
+
+
+def test_a_scheduled_workflow_is_replayed_without_the_model(scheduling, model, news_site):
+    site = news_site
+    saved_workflow = {"buy_kettle": {"name": "buy_kettle", "source": WORKFLOW, "sites": [], "allowedSites": [], "parameters": {}}}
+    scheduling.sw(f"chrome.storage.local.set({{ workflows: {json.dumps(saved_workflow)} }}).then(() => true)")
+    try:
+        saved = scheduling.save(name="Kettle", what={"kind": "tool", "name": "buy_kettle", "args": {}},
+                                when={"kind": "daily", "time": "08:00"}, url=site.url("/news"), sites=["127.0.0.1"])
+        scheduling.fire(saved["id"])
+        [run] = scheduling.wait_for(lambda: finished(scheduling), "the run never finished")
+        assert run["turns"][0]["status"] == "ok" and run["turns"][0]["text"] == "/buy_kettle {}"
+        scheduling.wait_for(lambda: "/bought" in [request["path"] for request in site.requests], "the click was not made")
+        assert len(model.requests) == 0  # replayed: no model call at all
+    finally:
+        scheduling.sw("chrome.storage.local.remove('workflows').then(() => true)")

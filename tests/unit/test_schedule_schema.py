@@ -95,6 +95,19 @@ def test_a_tool_is_asked_of_the_agent_with_its_arguments():
     assert tool["value"] == 'Run the tool check_prices with these arguments, then answer with what it returned: {"q":"tea"}'
 
 
+def test_a_saved_workflow_is_replayed_as_its_slash_command_without_the_model():
+    what = {"kind": "tool", "name": "buy_kettle", "args": {"search": "red kettle"}}
+    [replay, other] = run(["taskFor", what, ["buy_kettle"]], ["taskFor", {**what, "name": "check_prices"}, ["buy_kettle"]])
+    assert replay["value"] == '/buy_kettle {"search":"red kettle"}'
+    assert other["value"].startswith("Run the tool check_prices")  # not a workflow: through the agent
+    workflows = ROOT / "extension" / "shared" / "storage" / "workflows.js"
+    script = (f"const {{ workflowCommand }} = await import({json.dumps(workflows.as_uri())});\n"
+              f"process.stdout.write(JSON.stringify(workflowCommand({json.dumps(replay['value'])}, "
+              '{ buy_kettle: { name: "buy_kettle", parameters: { search: "" }, allowedSites: [] } })));')
+    done = subprocess.run([shutil.which("node"), "--input-type=module", "-e", script], capture_output=True, text=True, timeout=60)
+    assert json.loads(done.stdout) == {"name": "buy_kettle", "arguments": {"search": "red kettle"}, "allowed_sites": []}  # what "/name" runs
+
+
 def test_the_users_never_wins_over_a_schedules_site_as_the_agent_reads_the_rules():
     from tabagent.app.site_rules import parse_site_rules, rule_for
 

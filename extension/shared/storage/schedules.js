@@ -126,10 +126,13 @@ export function runSiteRules(userRules, sites) {
   return [own, ...sites.filter((site) => !coveredByNever(site)).map((site) => `${site}: allow`)].filter(Boolean).join("\n");
 }
 
-// What the run asks of the agent: the prompt itself, or the user tool by name with its
-// arguments (through the agent, so every action is under the same rules and consent).
-export function taskFor(what) {
+// What the run does: the prompt itself; a saved workflow (`workflows`: their names) replayed
+// without the model, as "/name {arguments}" typed in the panel would (turn-records.js; where a
+// step no longer fits, the agent takes over); another user tool by name with its arguments,
+// through the agent. Either way every action is under the same rules and consent.
+export function taskFor(what, workflows = []) {
   if (what.kind === "prompt") return what.text;
+  if (workflows.includes(what.name)) return `/${what.name} ${JSON.stringify(what.args ?? {})}`;
   return `Run the tool ${what.name} with these arguments, then answer with what it returned: ${JSON.stringify(what.args)}`;
 }
 
