@@ -9,7 +9,9 @@ from tests.helpers.miniwob import episode, task_pages
 
 pytestmark = [pytest.mark.e2e, pytest.mark.usefixtures("tool_calling")]  # the scripted model, tools on
 
-TASKS = ["click-checkboxes", "choose-list", "click-tab-2", "login-user", "click-dialog", "scroll-text"]
+# login-user and enter-password give a password in the task: the agent never types one (issue 39,
+# hand-back), so enter-text stands for typing, and login-user is checked for that refusal.
+TASKS = ["click-checkboxes", "choose-list", "click-tab-2", "enter-text", "click-dialog", "scroll-text"]
 
 
 def miniwob_pages(_folder):
@@ -24,3 +26,10 @@ SITE = miniwob_pages
 def test_a_scripted_episode_earns_the_task_s_reward(tabs, site, model, task):
     reward, why = episode(tabs, site, model, task, seed=7, scripted=True, timeout=60)
     assert reward > 0, why
+
+
+def test_a_password_the_task_gives_is_not_typed_by_the_agent(tabs, site, model):
+    """login-user's task text holds a password: the scripted model types it, type_text refuses
+    the password field (the user types credentials in the tab), and the login fails."""
+    reward, why = episode(tabs, site, model, "login-user", seed=7, scripted=True, timeout=60)
+    assert reward <= 0, why
