@@ -118,6 +118,8 @@ def test_a_saved_turn_replays_without_the_model_then_hands_a_changed_step_to_the
 
     # new value, the shop allowed when the user ticked its box: no question, no model
     tabs.driver.find_element(By.ID, "show-tools").click()
+    # pressed once the view has drawn its list again: the list shown before is replaced then
+    wait(tabs.browser, lambda d: d.find_element(By.ID, "show-tools").get_attribute("aria-pressed") == "true", 10)
     wait(tabs.browser, lambda d: d.find_elements(By.CSS_SELECTOR, f'[data-workflow="{name}"] .workflow-site input'), 10)
     item = tabs.driver.find_element(By.CSS_SELECTOR, f'[data-workflow="{name}"]')
     if not item.find_element(By.TAG_NAME, "details").get_attribute("open"):
