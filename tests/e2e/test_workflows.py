@@ -147,13 +147,12 @@ def test_a_saved_turn_replays_without_the_model_then_hands_a_changed_step_to_the
     assert TASK in told and "stopped at step 3 of 3" in told
 
 
-@pytest.mark.xfail(reason="unfinished (workflows branch): in the browser this turn was not seen to end after the two "
-                          "questions; the runner's refusal of the same decoy is tested in tests/unit/test_workflows.py")
 def test_a_same_named_decoy_added_before_the_real_button_is_never_clicked_by_a_replay(tool_calling, model, site):
     tabs = tool_calling
     name, _ = saved_workflow(tabs, model, site)
     new_chat(tabs, model, site.url("decoy.html"))
-    model.script(Reply(text="Two Buy now buttons: I will not guess which one."))
+    # (not "I will not guess": a reply that says it will act sends the agent back to act)
+    model.script(Reply(text="Two Buy now buttons now: nothing ordered, as which one is meant is unclear."))
     run(tabs, f"/{name}")
     allow_all(tabs, 2)
     wait_for_status(tabs.browser, "ok")
