@@ -28,7 +28,7 @@ check: node_modules/.installed $(VENV)/.installed unpacked
 	@$(MAKE) --no-print-directory -j2 --output-sync=target check-unit check-built
 
 check-unit:
-	$(PY) -m pytest $(CHECK_UNIT)
+	$(PY) -m pytest -n 3 $(CHECK_UNIT)
 
 check-built:
 	$(PY) -m pytest $(CHECK_BUILT)
