@@ -6,6 +6,8 @@
 - `post`: an attacker's listening post, where any request heard is a leak;
 - `mcp`: an MCP server written with the official Python SDK (tests/helpers/mcp_server.py);
   `everything`: the reference server of the MCP project (server-everything, from npm);
+  `asking`: one that asks the user for a form and the client's model for a reply, and reports
+  progress (tests/helpers/asking_mcp_server.py);
 - `model`, `seeing_model`: the scripted OpenAI-compatible model server (the second's model
   list says "scripted-vision" takes images).
 """
@@ -14,6 +16,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.helpers.asking_mcp_server import AskingMCPServer
 from tests.helpers.mcp_server import EverythingServer, MCPTestServer
 from tests.helpers.model_server import ModelServer
 from tests.helpers.page_server import PageServer
@@ -39,6 +42,13 @@ def post():
 @pytest.fixture(scope="module")
 def mcp():
     with MCPTestServer() as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def asking():
+    """The server of tests/helpers/asking_mcp_server.py: it asks the user and the client's model."""
+    with AskingMCPServer() as server:
         yield server
 
 
