@@ -6,6 +6,7 @@ user's tab, so `show` loads a page in the page tab and comes back to the panel."
 from __future__ import annotations
 
 import re
+from contextlib import contextmanager
 
 from .chat import SEND_MESSAGE
 
@@ -31,6 +32,19 @@ class PageTabs:
         try:
             return self.driver.execute_script(script, *args)
         finally:
+            self.driver.switch_to.window(self.panel)
+
+    @contextmanager
+    def closing_new_tabs(self):
+        """Runs the block; then closes every tab opened during it (the tabs a turn opened) and
+        comes back to the panel."""
+        before = set(self.driver.window_handles)
+        try:
+            yield self
+        finally:
+            for handle in set(self.driver.window_handles) - before:
+                self.driver.switch_to.window(handle)
+                self.driver.close()
             self.driver.switch_to.window(self.panel)
 
     def call_reply(self, name, **args):

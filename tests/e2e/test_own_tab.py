@@ -40,12 +40,8 @@ def own(tabs, model, site):
     tabs.show(site.url("controls.html"))
     tabs.in_page(COUNT_HELP_CLICKS)
     tabs.driver.find_element(By.ID, "new-chat").click()
-    before = set(tabs.driver.window_handles)
-    yield tabs
-    for handle in set(tabs.driver.window_handles) - before:  # the agent's tabs
-        tabs.driver.switch_to.window(handle)
-        tabs.driver.close()
-    tabs.driver.switch_to.window(tabs.panel)
+    with tabs.closing_new_tabs():
+        yield tabs
     configure(tabs.browser, model.base_url, agent="tool_calling")
 
 

@@ -77,12 +77,8 @@ def turn(tabs, model, shop, bank, other_shop):
         site.requests.clear()
     tabs.show(shop.url("/shop"))
     tabs.driver.find_element("id", "new-chat").click()
-    before = set(tabs.driver.window_handles)
-    yield tabs
-    for handle in set(tabs.driver.window_handles) - before:  # the tabs the turn opened
-        tabs.driver.switch_to.window(handle)
-        tabs.driver.close()
-    tabs.driver.switch_to.window(tabs.panel)
+    with tabs.closing_new_tabs():
+        yield tabs
     ask_background(tabs.browser, "save-settings", settings=settings(model), apiKey="sk-test")
 
 
