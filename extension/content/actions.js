@@ -167,7 +167,7 @@ function position() {
 function describePlan(name, plan) {
   const out = { action: name, summary: plan.summary, page_url: location.href };
   if (plan.el) out.element = { locator: locators.locatorFor(plan.el), ...describe(plan.el), place: placeOf(plan.el) };
-  if (plan.text != null) out.text = plan.text;
+  if (plan.text != null) out[plan.setsValue ? "value" : "text"] = plan.text; // a date or a slider is set, not typed
   if (plan.url) out.url = plan.url;
   return out;
 }

@@ -1,5 +1,5 @@
 // A page action waiting for the user's consent (a `confirmation` event, docs/events.md): the
-// sentence saying exactly what will happen, its parts (page, element, text to type, address),
+// sentence saying exactly what will happen, its parts (page, element, text to type or value to set, address),
 // and three answers. Every character that draws nothing is written out (unseen-text.js
 // `shown`): the user approves only what they can read. The answer goes to the agent through the service worker; the box then
 // shows the decision and takes no other answer.
@@ -13,7 +13,7 @@ import { shown } from "../shared/import-checks/unseen-text.js";
 
 // Message keys: the question itself is written by the code that will act (its own words).
 const DETAILS = {
-  page: "confirmPage", element: "confirmElement", locator: "confirmLocator", text: "confirmText", url: "confirmUrl",
+  page: "confirmPage", element: "confirmElement", locator: "confirmLocator", text: "confirmText", value: "confirmValue", url: "confirmUrl",
   server: "confirmServer", tool: "confirmTool", arguments: "confirmArguments", changed: "confirmChanged", // an MCP tool's call
   asks: "confirmServerAsks", request: "confirmSamplingRequest", reply: "confirmSamplingReply", // what an MCP server asks
 };

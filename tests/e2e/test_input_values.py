@@ -93,6 +93,9 @@ def test_the_question_says_the_value_that_will_be_set(tabs, site, model):
     send(tabs.browser, "Book for the 14th of March")
     asked = question(tabs, 0)
     assert asked["message"] == "Set the date field “Day” to “2026-03-14”.", asked
+    assert asked["details"]["value"] == "2026-03-14" and "text" not in asked["details"]  # set, not typed
+    label = tabs.driver.find_element(By.CSS_SELECTOR, "article.turn .confirmation dd[data-detail=value]")
+    assert label.find_element(By.XPATH, "preceding-sibling::dt[1]").text == "Value to set"
     tabs.browser.screenshot("input-value-question")
     answer(tabs, 0, "once")
     wait_for_status(tabs.browser, "ok")

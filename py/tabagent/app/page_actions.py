@@ -104,13 +104,15 @@ def leaving_scope(tool: str, described: dict) -> str:
 
 
 def confirmation_details(described: dict) -> dict:
-    """What the user sees under the question: the page, the element, the text, the URL."""
+    """What the user sees under the question: the page, the element, the text to type or the
+    value to set (a date, a slider), the URL."""
     details = {"page": described.get("page_url")}
     element = described.get("element") or {}
     if element:
         details.update(element=element.get("summary"), locator=element.get("locator"))
-    if described.get("text") is not None:
-        details["text"] = described["text"]
+    for said in ("text", "value"):
+        if described.get(said) is not None:
+            details[said] = described[said]
     if described.get("url"):
         details["url"] = described["url"]
     return details
