@@ -122,6 +122,7 @@ class _Work:
         allowance = max(300, self.budget // EXCERPT_SHARE) * 4  # characters: about four a token
         for index in self._old_steps(keep):
             step = self.memory.steps[index]
+            shortened = False  # a step left as it was keeps its count
             for observation in getattr(step, "observations", ()) if isinstance(step, ActionStep) else ():
                 text = observation["content"]
                 if observation.get("dropped") or observation.get("excerpted") or "<page_content" not in text:
@@ -131,7 +132,9 @@ class _Work:
                     continue
                 observation["content"], observation["excerpted"] = short, len(text)
                 self.report.dropped.append(f"shortened {_what(step, observation, len(text))}")
-            self._recount(index)
+                shortened = True
+            if shortened:
+                self._recount(index)
             if self.fits():
                 return
 
@@ -156,6 +159,7 @@ class _Work:
             step = self.memory.steps[index]
             if not isinstance(step, ActionStep):
                 continue
+            dropped = False  # a step left as it was keeps its count
             for observation in step.observations:
                 text = observation["content"]
                 if observation.get("dropped") or not which(text) or len(text) < WORTH_DROPPING * 4:
@@ -165,7 +169,9 @@ class _Work:
                 observation["content"] = _note(step, observation, len(text))
                 observation["dropped"] = len(text)
                 self.report.dropped.append(_what(step, observation, len(text)))
-            self._recount(index)
+                dropped = True
+            if dropped:
+                self._recount(index)
             if self.fits():
                 return
 

@@ -28,7 +28,7 @@ while here make made does done""".split())
 
 def words_of(text: str) -> set[str]:
     """The words of `text` that can tell one paragraph from another."""
-    return {w for w in (m.lower() for m in _WORD.findall(text)) if w not in _COMMON}
+    return set(map(str.lower, _WORD.findall(text))) - _COMMON
 
 
 def _inside(text: str) -> tuple[int, int] | None:
