@@ -23,12 +23,19 @@ export async function ensureOffscreenDocument() {
   await creating;
 }
 
+// When the last creation was asked for, loaded and listened (Unix ms): the ping's answer
+// carries them, for the start-up profile (bench/profile_start.py).
+export const creationTimes = {};
+
 function create() {
+  creationTimes.createAsked = Date.now();
   const listening = new Promise((resolve) => (markListening = resolve));
   return createPythonPage()
     // createDocument resolves once the page has loaded, which can be before its module has run.
     // (A worker stopped meanwhile never hears it: then wait no more than a few seconds.)
+    .then(() => (creationTimes.documentLoaded = Date.now()))
     .then(() => Promise.race([listening, new Promise((resolve) => setTimeout(resolve, 5_000))]))
+    .then(() => (creationTimes.documentListening = Date.now()))
     .catch(async (error) => {
       // Another caller may have won the race in a previous life of this worker.
       if (!(await offscreenDocumentExists())) throw error;

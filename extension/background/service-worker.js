@@ -19,7 +19,7 @@ import { runPageTool } from "./page-tool-relay.js";
 import { noticeHandBacks } from "./hand-back-notice.js";
 import { followPanel } from "../platform/chrome/panel.js";
 import { keepStorageFromContentScripts } from "../platform/chrome/storage-access.js";
-import { askOffscreen, closeIdleOffscreenDocument, offscreenListening, tellOffscreenIdleClose } from "./offscreen-document.js";
+import { askOffscreen, closeIdleOffscreenDocument, creationTimes, offscreenListening, tellOffscreenIdleClose } from "./offscreen-document.js";
 import { liveTurnIds, saveFinishedTurn, saveTurnEvents, settleStaleTurns, startTurn, stopTurn } from "./turn-records.js";
 import { followOwnTabs } from "./own-tab.js";
 import { deleteTurn, editTurn } from "./turn-edits.js";
@@ -103,7 +103,10 @@ const handlers = {
   },
   [MessageType.answerConfirmation]: (message) => askOffscreen(message),
   [MessageType.answerHandBack]: (message) => askOffscreen(message),
-  [MessageType.ping]: (message) => askOffscreen(message),
+  [MessageType.ping]: async (message) => {
+    const reply = await askOffscreen(message);
+    return { ...reply, phases: { ...creationTimes, ...reply.phases } };
+  },
   [MessageType.startTurn]: (message, sender) => startTurn({ ...message, windowId: panelWindow(message, sender) }),
   [MessageType.stopTurn]: async (message) => {
     const result = await stopTurn(message);

@@ -17,6 +17,8 @@ import { TurnRunner } from "./python/turn-runner.js";
 import { exposeForDebugging } from "../shared/debug/debug-handle.js";
 import { EntryPoint } from "../shared/wire.js";
 
+// When this document started and its module ran (Unix ms), for the start-up profile.
+const documentTimes = { documentStarted: Math.round(performance.timeOrigin), documentModuleRan: Date.now() };
 const link = new PythonLink();
 const python = link.ready.then(() => link);
 // For the console and tests (shared/debug/debug-handle.js): run(code, sandboxFor) runs Python there.
@@ -47,7 +49,8 @@ function announce(status) {
 
 const handlers = {
   async [MessageType.ping]() {
-    return { ready: true, ...(await link.ready) };
+    const info = await link.ready;
+    return { ready: true, ...info, phases: { ...documentTimes, ...info.phases } };
   },
   [MessageType.runTurn]: (message) => turns.start(message),
   [MessageType.stopTurn]: (message) => turns.stop(message),

@@ -34,6 +34,11 @@ function installPackage(pyodide, zipBytes) {
   pyodide.runPython(`import sys\nif ${JSON.stringify(PACKAGE_DIR)} not in sys.path: sys.path.insert(0, ${JSON.stringify(PACKAGE_DIR)})`);
 }
 
+// Moments of the start, as Unix times in ms (comparable across the panel, the offscreen
+// document and this worker), for the start-up profile (bench/profile_start.py).
+const phases = { workerStarted: Math.round(performance.timeOrigin) };
+const mark = (name) => (phases[name] = Math.round(performance.timeOrigin + performance.now()));
+
 async function timed(work) {
   const started = performance.now();
   const value = await work();
@@ -42,9 +47,12 @@ async function timed(work) {
 
 async function boot(snapshot, zipBytes) {
   try {
-    const [pyodide, loadMs] = await timed(() => loadPyodide({ indexURL: PYODIDE_URL, _loadSnapshot: snapshot }));
+    const fetched = snapshot.then((bytes) => (mark("snapshotFetched"), bytes));
+    const [pyodide, loadMs] = await timed(() => loadPyodide({ indexURL: PYODIDE_URL, _loadSnapshot: fetched }));
+    mark("pyodideLoaded");
     // The file system is not part of the snapshot: put the package files back for lazy imports.
     installPackage(pyodide, await zipBytes);
+    mark("packageInstalled");
     return { pyodide, loadMs, fromSnapshot: true };
   } catch (error) {
     console.warn("TabAgent: starting Python without the snapshot:", error.message ?? error);
@@ -58,10 +66,12 @@ async function boot(snapshot, zipBytes) {
 // Returns { pyodide, info } where info describes the start for the readiness indicator.
 export async function startPython() {
   const startedAt = performance.now();
+  mark("moduleRan");
   const build = fetchVendor("build-info.json", "json");
   const zipBytes = fetchVendor("tabagent.zip");
   const { pyodide, loadMs, fromSnapshot } = await boot(matchingSnapshot(build), zipBytes);
   const versions = pyodide.runPython("import sys, tabagent; [sys.version.split()[0], tabagent.__version__]").toJs();
+  mark("ready");
   return {
     pyodide,
     info: {
@@ -72,6 +82,7 @@ export async function startPython() {
       pyodideLoadMs: loadMs,
       fromSnapshot,
       readyAt: Date.now(),
+      phases,
     },
   };
 }
