@@ -6,6 +6,7 @@
 
 import { loadPyodide } from "../../vendor/pyodide/pyodide.mjs";
 import { PACKAGE_DIR, WARM_IMPORTS } from "../../shared/python/interpreter-setup.js";
+import { packageFiles, writePackageFiles } from "./package-files.js";
 
 const VENDOR = new URL("../../vendor/", import.meta.url);
 const PYODIDE_URL = new URL("pyodide/", VENDOR).href;
@@ -29,8 +30,8 @@ async function matchingSnapshot(buildInfo) {
   return new Uint8Array(bytes);
 }
 
-function installPackage(pyodide, zipBytes) {
-  pyodide.unpackArchive(zipBytes, "zip", { extractDir: PACKAGE_DIR });
+function installPackage(pyodide, files) {
+  writePackageFiles(pyodide, PACKAGE_DIR, files);
   pyodide.runPython(`import sys\nif ${JSON.stringify(PACKAGE_DIR)} not in sys.path: sys.path.insert(0, ${JSON.stringify(PACKAGE_DIR)})`);
 }
 
@@ -45,20 +46,20 @@ async function timed(work) {
   return [value, Math.round(performance.now() - started)];
 }
 
-async function boot(snapshot, zipBytes) {
+async function boot(snapshot, files) {
   try {
     const fetched = snapshot.then((bytes) => (mark("snapshotFetched"), bytes));
     const [pyodide, loadMs] = await timed(() => loadPyodide({ indexURL: PYODIDE_URL, _loadSnapshot: fetched }));
     mark("pyodideLoaded");
     // The file system is not part of the snapshot: put the package files back for lazy imports.
-    installPackage(pyodide, await zipBytes);
+    installPackage(pyodide, await files);
     mark("packageInstalled");
     return { pyodide, loadMs, fromSnapshot: true };
   } catch (error) {
     console.warn("TabAgent: starting Python without the snapshot:", error.message ?? error);
   }
   const [pyodide, loadMs] = await timed(() => loadPyodide({ indexURL: PYODIDE_URL }));
-  installPackage(pyodide, await zipBytes);
+  installPackage(pyodide, await files);
   pyodide.runPython(WARM_IMPORTS);
   return { pyodide, loadMs, fromSnapshot: false };
 }
@@ -68,8 +69,9 @@ export async function startPython() {
   const startedAt = performance.now();
   mark("moduleRan");
   const build = fetchVendor("build-info.json", "json");
-  const zipBytes = fetchVendor("tabagent.zip");
-  const { pyodide, loadMs, fromSnapshot } = await boot(matchingSnapshot(build), zipBytes);
+  // The package's files are read from their zip while Pyodide loads.
+  const files = fetchVendor("tabagent.zip").then(packageFiles);
+  const { pyodide, loadMs, fromSnapshot } = await boot(matchingSnapshot(build), files);
   const versions = pyodide.runPython("import sys, tabagent; [sys.version.split()[0], tabagent.__version__]").toJs();
   mark("ready");
   return {
