@@ -108,7 +108,7 @@ def firefox_chat_to_ready(firefox: Firefox) -> float:
 def firefox_send_to_first_token(model: ModelServer):
     def measure(firefox: Firefox) -> float:
         page = firefox.open_tab(firefox.url("extension/options/options.html"))
-        settings = {"provider": "custom", "baseUrl": model.base_url, "model": "scripted-model", "agent": "tool_calling"}
+        settings = {"provider": "custom", "base_url": model.base_url, "model": "scripted-model", "agent": "tool_calling"}
         ask(firefox, page, f"chrome.runtime.sendMessage({json.dumps({'target': 'background', 'type': 'save-settings', 'settings': settings, 'apiKey': ''})})")
         time.sleep(SETTLE_S)
         model.script(Reply(text="Hello there, this is the first token."))
