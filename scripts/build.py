@@ -3,7 +3,8 @@
 
 vendor/ is generated, never edited and never committed. It holds:
 - pyodide/      the Pyodide runtime from the pinned npm package (no CDN at run time)
-- tabagent.zip  py/tabagent and py/user_tools packed, unpacked into Pyodide's file system at start
+- tabagent.zip  py/tabagent and py/user_tools packed (stored, not compressed: the offscreen
+                document's worker writes its files straight into Pyodide's file system at start)
 - build-info.json  versions and the package hash (keys the memory snapshot)
 - python.snapshot  Pyodide's memory with tabagent imported, made under Node.js
 - injected.js   the content scripts: extension/content/injected.js and every module it imports
@@ -113,12 +114,13 @@ def package_files() -> list[Path]:
 
 
 def pack_package() -> bytes:
-    """A reproducible zip of py/tabagent and py/user_tools: same sources, same bytes, same hash."""
+    """A reproducible zip of py/tabagent and py/user_tools: same sources, same bytes, same hash.
+    Stored, not deflated: extension/offscreen/python/package-files.js reads the files as views."""
     buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_STORED) as archive:
         for path in package_files():
             info = zipfile.ZipInfo(str(path.relative_to(PACKAGE.parent)), date_time=(1980, 1, 1, 0, 0, 0))
-            info.compress_type = zipfile.ZIP_DEFLATED
+            info.compress_type = zipfile.ZIP_STORED
             archive.writestr(info, path.read_bytes())
     return buffer.getvalue()
 
