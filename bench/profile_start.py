@@ -8,8 +8,9 @@ snapshot), at rest for a few seconds; then the side panel opens and its ping wai
 or a turn is sent.
 The moments come from each context's own clock, as Unix times in ms (performance.timeOrigin +
 performance.now(), comparable across contexts): the panel's navigation timing, the service
-worker's creation of the offscreen document, the document's start, its worker's start, the
-worker's fetches of the runtime's files and the steps of starting Pyodide (interpreter.js).
+worker's creation of the offscreen document, the document's start, its worker's start and the
+steps of starting Pyodide (interpreter.js); for a turn, also its first event, and when the
+model server had each look-up (GET) and the chat request (this machine's clock too).
 
     python bench/profile_start.py [--runs 5] [--only panel|first-token] [--extension DIR ...]
 
@@ -66,6 +67,8 @@ PANEL_MOMENTS = {
 FIRST_TOKEN_MOMENTS = {
     "sent": "turn sent from the settings page (the start)",
     **{k: v for k, v in PANEL_MOMENTS.items() if not k.startswith("panel")},
+    "firstEvent": "the turn's first event (its time, from Python)",
+    **{f"lookup{n}": f"the model server has look-up {n} (GET)" for n in (1, 2, 3)},
     "modelAsked": "the model server has the request",
     "firstToken": "first token event (its time, from Python)",
 }
@@ -97,23 +100,27 @@ def first_token(model: ModelServer, asked: list[float]):
         if offscreen_open(browser):
             raise RuntimeError("Python was running before the turn: not a cold start")
         asked.clear()
+        model.lookups.clear()
         model.script(Reply(text="Hello there, this is the first token."))
         sent = browser.driver.execute_script("return Date.now()")
         conversation = ask_background(browser, "start-turn", text="Say hello")["conversationId"]
-        token = wait_for_first_token(browser, conversation)
+        events = events_to_first_token(browser, conversation)
         moments = {**ask_background(browser, "ping")["phases"], "sent": sent, "modelAsked": asked[0] * 1000,
-                   "firstToken": token}
+                   "firstToken": events[-1]["time"] * 1000, "firstEvent": events[0]["time"] * 1000,
+                   **{f"lookup{n}": lookup["time"] * 1000 for n, lookup in enumerate(model.lookups[:3], 1)}}
         return {k: moments[k] - sent for k in FIRST_TOKEN_MOMENTS if k in moments}
     return measure
 
 
-def wait_for_first_token(browser: Browser, conversation: str) -> float:
+def events_to_first_token(browser: Browser, conversation: str) -> list[dict]:
+    """The turn's events up to its first token, once there is one."""
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         record = next((c for c in stored_conversations(browser) if c["id"] == conversation), None)
-        tokens = [e for e in (record or {"turns": [{}]})["turns"][-1].get("events", []) if e["kind"] == "token"]
-        if tokens:
-            return tokens[0]["time"] * 1000
+        events = (record or {"turns": [{}]})["turns"][-1].get("events", [])
+        first = next((n for n, e in enumerate(events) if e["kind"] == "token"), None)
+        if first is not None:
+            return events[:first + 1]
         time.sleep(0.05)
     raise RuntimeError("no token within 120 s")
 
@@ -126,10 +133,17 @@ def in_turns(runs: int, extensions: list[Path], measure) -> dict[Path, list[dict
     return found
 
 
+class Arrivals(list):
+    """The model server's look-ups (GET), each with the time it came."""
+    def append(self, lookup: dict) -> None:
+        super().append({**lookup, "time": time.time()})
+
+
 def first_token_runs(runs: int, extensions: list[Path]) -> dict[Path, list[dict]]:
     asked: list[float] = []
     with ModelServer() as model:
         model.required_key = None
+        model.lookups = Arrivals()
         receive = model._next_reply
         model._next_reply = lambda request: (asked.append(time.time()), receive(request))[1]
         return in_turns(runs, extensions, first_token(model, asked))
