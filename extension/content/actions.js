@@ -206,7 +206,14 @@ function confirmedPlan(name, args, planId) {
     const what = same ? `it would now be “${now.summary}”` : "the element the user saw has been replaced or moved";
     throw new PageToolError(`Nothing was done: the page changed what the user confirmed. They allowed “${was.summary}”; ${what}.`);
   }
-  return plan;
+  return { plan, described: now };
+}
+
+// The plan to carry out and its description: the one the user confirmed, or a new one.
+function planned(name, args, planId) {
+  if (planId) return confirmedPlan(name, args, planId);
+  const plan = planners[name](args);
+  return { plan, described: describePlan(name, plan) };
 }
 
 const perform = {
@@ -259,8 +266,8 @@ for (const name of Object.keys(planners)) {
     params: params[name],
     // With a plan id (every action the agent does), only what describe_action held.
     run(args, { planId } = {}) {
-      const plan = planId ? confirmedPlan(name, args, planId) : planners[name](args);
-      return { ...describePlan(name, plan), ...perform[name](plan, args) };
+      const { plan, described } = planned(name, args, planId);
+      return { ...described, ...perform[name](plan, args) };
     },
   };
 }

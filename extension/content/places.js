@@ -4,7 +4,7 @@
 // records this place for each step it acts on, and finds the control again by it
 // (find_control) when it replays: never by the turn's "ta-<n>" locators, which a page renumbers.
 
-import { describe, nameOf } from "./element-words.js";
+import { describe, nameOf, roleOf } from "./element-words.js";
 import { squash, truncate } from "./snippets.js";
 import { arg } from "./tool-arguments.js";
 import { controls } from "./controls.js";
@@ -37,12 +37,11 @@ function landmarkName(node) {
 const roleAndName = (el) => ({ role: describe(el).role, name: nameOf(el) });
 const sameLandmark = (a, b) => a.role === b.role && a.name === b.name;
 
-// Every visible control with this role and name, each with its place on the page.
+// Every visible control with this role and name, each with its place on the page. Only the
+// elements of that role and name are looked at further (roleOf reads attributes only), so an
+// action on a page of thousands of controls does not lay them all out.
 function placesOf(role, name) {
-  const same = controls(document.documentElement).filter((el) => {
-    const found = roleAndName(el);
-    return found.role === role && found.name === name;
-  });
+  const same = controls(document.documentElement, (el) => roleOf(el) === role && nameOf(el) === name);
   const landmarks = same.map((el) => {
     const { node, role: landmark } = landmarkOf(el);
     return { role: landmark, name: landmarkName(node) };
