@@ -6,6 +6,7 @@
 // names) are used, and failing those the cleaned body. The reading chosen is widened to what
 // belongs to it (the lead, the summary, a recipe's ingredients, a paper's abstract, a thread's
 // other posts) and weighed against the page's other candidates so that it is never just the chrome.
+// A form or an app, a page a person works in rather than reads, is not cleaned: form-or-app.js.
 
 import { Readability } from "@mozilla/readability";
 
@@ -14,6 +15,7 @@ import * as frames from "./frames.js";
 import { words as WORDS } from "./lexicon.js";
 import { readingLength, SENTENCE_END, textLength, linkShare, textBlocks, BLOCK_INSIDE, measureTree, measure, textOf, score, densestRegion } from "./content-quality.js";
 import * as resultList from "./result-list.js";
+import * as formOrApp from "./form-or-app.js";
 import { cleanLines, CONTENT_MARKERS, firstDate, inListOrTable, isCookieNotice, isCredit, isDateLine, isDisclosure, isHeading, isSiteNotice, LEAD_CHARS, LEAF_BLOCKS, LINK_LIST_SHARE, MAX_LEAD_LINK_SHARE, MIN_ARTICLE_CHARS, nameWords, removeBoilerplate, removeEmptySections, removeLinkLists, SHORT_LINE, wrapLooseRuns } from "./main-content-cleaning.js";
 
 // The content marker replaces Readability's article when it holds this share of the
@@ -119,6 +121,7 @@ function readableChars(doc) {
 }
 
 // {article: Readability's metadata (may be {}), content: an element, extracted_by}.
+// A form or an app is read whole (form-or-app.js says which pages are). On any other page,
 // Readability on the cleaned page first. Its choice often leaves out the lead or subtitle
 // in the article's header and sections beside its best one; when the page's own content
 // marker holds nearly all of Readability's paragraphs and at most three times its text,
@@ -130,7 +133,11 @@ function readableChars(doc) {
 // paragraph and, on a recipe, the ingredients kept beside it; an answer it keeps gets its
 // question back (withDisclosureLabels).
 function extract(doc) {
-  const { article, content, extracted_by, page: cleaned, labels, summary } = choose(doc);
+  const visible = visibleCopy(doc);
+  const body = visible.body || visible.documentElement;
+  // A page a person works in (form-or-app.js) is read whole, its short lines and values kept.
+  if (formOrApp.isFormOrApp(body)) return { article: pageMetadata(doc), content: formOrApp.reading(body), extracted_by: "form or app" };
+  const { article, content, extracted_by, page: cleaned, labels, summary } = choose(doc, visible);
   wrapLooseRuns(content);
   // A date line goes from the text, but its date stays, when the page gives none elsewhere.
   article.publishedTime ||= firstDate(content);
@@ -283,10 +290,9 @@ function withBoxes(content, boxes) {
   return content;
 }
 
-function choose(doc) {
-  // The cleaned copy of the page, made once; Readability changes what it reads, so it reads
-  // a copy of that. (Disclosure labels are taken before the cleaning drops their buttons.)
-  const visible = visibleCopy(doc);
+function choose(doc, visible) {
+  // The cleaned copy of the page (of `visible`, made once); Readability changes what it reads,
+  // so it reads a copy of that. (Disclosure labels are taken before the cleaning drops their buttons.)
   const labels = disclosureLabels(visible);
   const metadata = pageMetadata(doc);
   const summary = summaryBlock(visible.body || visible.documentElement, metadata.excerpt);
