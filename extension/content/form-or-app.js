@@ -57,7 +57,7 @@ function shownChars(body) {
 function shownValue(el) {
   if (el.localName === "select") return `[${[...el.selectedOptions].map((o) => squash(o.textContent)).join(", ") || " "} ▾]`;
   if (el.localName === "textarea") return typed(el.value.trim(), el.placeholder);
-  if (el.localName === "progress" || el.localName === "meter") return `[${el.localName}: ${el.value}${el.max ? ` of ${el.max}` : ""}]`;
+  if (el.localName === "progress" || el.localName === "meter") return el.hasAttribute("value") ? `[${el.localName}: ${el.value} of ${el.max}]` : `[${el.localName}]`;
   if (el.localName !== "input") return ariaValue(el);
   const type = el.type;
   if (type === "checkbox" || type === "radio") return el.checked ? "[x]" : "[ ]";

@@ -6,6 +6,7 @@ import * as visibility from "./visibility.js";
 
 const MAX_FRAMES = 50;
 const MAX_DEPTH = 5;
+const OPTION = new Set(["option", "optgroup"]); // (what goes with its <select> or <datalist>)
 const MEDIA = "img, picture, video, audio, canvas, iframe, frame, object, embed, math"; // an <svg> is an icon
 
 function frameDocument(frame) {
@@ -61,9 +62,11 @@ function inlineShadow(host, placeholder) {
 // With dropHidden, elements the user cannot see (display:none, visibility:hidden) are left
 // out, and web components show their shadow content; with keepWaiting too, hidden content
 // waiting for the page's scripts stays, shown, but not what hides itself inside it
-// (visibility.js); with dropUnseen, text no one can read is left out (visibility.js). All need the
-// live page, so they are done while live and copy still match 1:1.
-function cloneWithFrames(doc, { dropHidden = false, keepWaiting = false, dropUnseen = false, depth = 0 } = {}) {
+// (visibility.js); with dropUnseen, text no one can read is left out (visibility.js); with
+// keepOptions, a drop-down list shown keeps its options, which have no box of their own while it
+// is closed (so that its chosen one can be read). All need the live page, so they are done while
+// live and copy still match 1:1.
+function cloneWithFrames(doc, { dropHidden = false, keepWaiting = false, dropUnseen = false, keepOptions = false, depth = 0 } = {}) {
   const copy = doc.cloneNode(true);
   const look = visibility.look(doc); // (one reading of styles for both passes)
   const unseen = dropUnseen && doc.body ? unseenTextIn(look, doc.body, copy.body) : [];
@@ -80,7 +83,7 @@ function cloneWithFrames(doc, { dropHidden = false, keepWaiting = false, dropUns
   let waitingLive = null; // the last hidden element kept: what is inside it is shown with it
   for (let i = 0; i < live.length; i++) {
     const el = live[i];
-    if (hiddenLive?.contains(el)) continue;
+    if (hiddenLive?.contains(el) || (keepOptions && OPTION.has(el.localName))) continue;
     const inWaiting = waitingLive?.contains(el);
     if (dropHidden && keepWaiting && !inWaiting && look.waitsForScripts(el)) {
       waitingLive = el;
@@ -101,7 +104,7 @@ function cloneWithFrames(doc, { dropHidden = false, keepWaiting = false, dropUns
   for (const [frame, placeholder] of frames) {
     const inner = frameDocument(frame);
     if (depth >= MAX_DEPTH || !inner?.body) continue;
-    const innerCopy = cloneWithFrames(inner, { dropHidden, keepWaiting, dropUnseen, depth: depth + 1 });
+    const innerCopy = cloneWithFrames(inner, { dropHidden, keepWaiting, dropUnseen, keepOptions, depth: depth + 1 });
     const box = copy.createElement("div");
     box.setAttribute("data-tabagent-frame", inner.URL);
     box.append(...innerCopy.body.childNodes);

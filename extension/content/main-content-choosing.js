@@ -112,6 +112,11 @@ function visibleCopy(doc) {
   return frames.cloneWithFrames(doc, { dropHidden: true, keepWaiting: true, dropUnseen: true });
 }
 
+function appCopy(doc) {
+  const copy = frames.cloneWithFrames(doc, { dropHidden: true, dropUnseen: true, keepOptions: true });
+  return copy.body || copy.documentElement;
+}
+
 // Characters of text, not counting the source of scripts and styles.
 function readableChars(doc) {
   const root = doc.body || doc.documentElement;
@@ -135,8 +140,9 @@ function readableChars(doc) {
 function extract(doc) {
   const visible = visibleCopy(doc);
   const body = visible.body || visible.documentElement;
-  // A page a person works in (form-or-app.js) is read whole, its short lines and values kept.
-  if (formOrApp.isFormOrApp(body)) return { article: pageMetadata(doc), content: formOrApp.reading(body), extracted_by: "form or app" };
+  // A page a person works in (form-or-app.js) is read whole, its short lines and values kept
+  // (from a copy with its lists' options: a list shows its chosen one).
+  if (formOrApp.isFormOrApp(body)) return { article: pageMetadata(doc), content: formOrApp.reading(appCopy(doc)), extracted_by: "form or app" };
   const { article, content, extracted_by, page: cleaned, labels, summary } = choose(doc, visible);
   wrapLooseRuns(content);
   // A date line goes from the text, but its date stays, when the page gives none elsewhere.
