@@ -29,6 +29,17 @@ def test_read_page_gives_the_page_as_marked_markdown(firefox, site):
     assert "Title: Growing Tomatoes on a Balcony" in text and "## Choosing a variety" in text
 
 
+def test_read_page_gives_a_form_with_its_labels_and_values(firefox, site):
+    """A form is read whole in Firefox too, each field's value in brackets, a password never."""
+    url = site.url("apps/sign-in.html")
+    _, chat = user_on(firefox, url)
+    text = ask_background(firefox, chat, "call-tool", name="read_page", args={})["result"]
+    assert f'<page_content source="{url}" untrusted="true">' in text
+    flat = " ".join(text.split())
+    assert "Email address [ada@example.org]" in flat and "Ticket type [Return ▾]" in flat
+    assert "[x] Keep me signed in" in flat and "Password [••••]" in flat and "harbour-secret-42" not in flat
+
+
 def test_a_click_runs_only_after_the_user_allows_it(firefox, model, site):
     model.reset()
     page, chat = user_on(firefox, site.url("actions.html"))
