@@ -84,6 +84,7 @@ STEPS = {
     "removeBoilerplate": "boilerplate out",
     "parse": "Readability",
     "pageMetadata": "metadata",
+    "isFormOrApp": "form or app? (its signals)",
     "firstChoice": "first choice: marker, widening",
     "notJustTheChrome": "candidates weighed",
     "choose": "first choice: marker, widening",
