@@ -28,22 +28,30 @@ async function mustBeShown(tab) {
   }
 }
 
-// Chrome allows two captures a second (MAX_CAPTURE_VISIBLE_TAB_CALLS_PER_SECOND): a screenshot
-// asked sooner waits its turn, and one refused for it (a worker restarted meanwhile) is tried
-// once more after the gap.
+// Chrome allows two captures a second (MAX_CAPTURE_VISIBLE_TAB_CALLS_PER_SECOND). Each capture
+// takes the next free turn at once, before any await, so calls made together (several
+// screenshots in one reply run side by side) queue one gap apart instead of all reading the
+// same "last capture" and going at once; one refused anyway (a worker restarted meanwhile)
+// takes a later turn and is tried once more.
 const CAPTURE_GAP_MS = 550;
-let lastCapture = 0;
+let nextTurn = 0;
 const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
+function takeTurn() {
+  const now = Date.now();
+  const turn = Math.max(now, nextTurn);
+  nextTurn = turn + CAPTURE_GAP_MS;
+  return pause(turn - now);
+}
+
 async function capture(windowId) {
-  await pause(lastCapture + CAPTURE_GAP_MS - Date.now());
-  lastCapture = Date.now();
+  await takeTurn();
   try {
     return await chrome.tabs.captureVisibleTab(windowId, { format: "png" });
   } catch (error) {
     if (!/MAX_CAPTURE_VISIBLE_TAB_CALLS_PER_SECOND/.test(error.message)) throw error;
-    await pause(CAPTURE_GAP_MS * 2);
-    lastCapture = Date.now();
+    nextTurn = Math.max(nextTurn, Date.now() + CAPTURE_GAP_MS);
+    await takeTurn();
     return chrome.tabs.captureVisibleTab(windowId, { format: "png" });
   }
 }

@@ -78,6 +78,18 @@ def test_the_controls_numbers_are_drawn_when_asked(turn, seeing_model):
     assert near(labelled.getpixel((120, 70)), RED)  # the rest of the page is as it was
 
 
+def test_several_screenshots_in_one_reply_all_keep_under_chromes_capture_quota(turn, seeing_model):
+    """One reply asking five pictures at once: the agent runs its calls side by side, and
+    Chrome allows two captures a second, so each must wait its own turn (not all the same one)."""
+    configure(turn.browser, seeing_model.base_url, agent="tool_calling", model="scripted-vision")
+    seeing_model.script(Reply(tool_calls=[{"name": "screenshot", "arguments": {}}] * 5), Reply(text="Seen."))
+    send(turn.browser, "What does the page look like?")
+    wait_for_status(turn.browser, "ok")
+    said = tool_results(seeing_model, 1)
+    assert len(said) == 5 and all("A screenshot of the visible part of the page" in s for s in said), said
+    assert len(seeing_model.pictures(1)) == 5
+
+
 def test_an_element_out_of_view_is_refused_in_words(turn, seeing_model):
     run(turn, seeing_model, "scripted-vision", {"locator": "#far"})
     assert "is not in the visible part of the page" in tool_results(seeing_model, 1)[0]
