@@ -14,6 +14,7 @@ from pathlib import Path
 from selenium.webdriver.common.by import By
 
 from tests.e2e.chat import last_turn, send, turn_status
+from tests.helpers.miniwob_controls import content
 from tests.helpers.miniwob_policies import POLICIES
 
 PUBLISHED = "BrowserGym (125 tasks × 5 seeds): GPT-4o 63.8 %, GPT-4o-mini 56.6 %"
@@ -58,4 +59,7 @@ def episode(tabs, site, model, task: str, seed: int, scripted: bool, timeout: fl
     reward, done, reason = tabs.in_page(REWARD)
     if scripted and model.gave_up:
         return (float(reward) if done else 0.0), f"gave up: {model.gave_up}"
+    if scripted and not (done and reward > 0):
+        said = " ".join(content(model.last_said).split())[:160]
+        return (float(reward) if done else 0.0), f"not done; the last tool said: {said}"
     return (float(reward) if done else 0.0), status if not done else (reason or status)

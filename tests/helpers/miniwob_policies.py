@@ -55,7 +55,7 @@ def click_dialog(task, can):
 def opener(name: str):
     """The link that opens a tab or section: find_in_page gives it (the listing's locator is the
     tab's item, which a click does not open)."""
-    found = [m for m in matches((yield Call("find_in_page", query=name)).text) if m.get("visible")]
+    found = [m for m in matches((yield Call("find_in_page", query=name)).text) if m.get("visible") and whole_word(m)]
     if not found:
         raise GaveUp(f"nothing shown opens “{name}”")
     return found[0]["locator"]

@@ -74,12 +74,13 @@ class ToolModel(ModelServer):
         self.seeing = {"scripted-vision"}
         self._policy = None
         self.gave_up = ""
+        self.last_said = ""  # what the tools said last, to tell why a task was not done
         self.transcript: list[str] = []
 
     def play(self, policy) -> None:
         """policy(task, can) -> generator; started by the turn's first request."""
         self.reset()
-        self._policy, self._running, self.gave_up = policy, None, ""
+        self._policy, self._running, self.gave_up, self.last_said = policy, None, "", ""
         self.transcript: list[str] = []  # each call and the start of what it returned, to read a failure
 
     def _next_reply(self, request: dict) -> Reply | None:
@@ -97,6 +98,7 @@ class ToolModel(ModelServer):
                 wanted = next(self._running)
             else:
                 said = what_the_tools_said(body["messages"])
+                self.last_said = said.text
                 self.transcript.append(f"  -> {said.text[-600:]!r} ({len(said.pictures)} pictures)")
                 wanted = self._running.send(said)
         except StopIteration:
