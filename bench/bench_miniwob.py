@@ -34,6 +34,8 @@ from tests.helpers.page_server import PageServer  # noqa: E402
 from tests.helpers.tool_model import ToolModel  # noqa: E402
 
 SCRIPTED_STEPS = 30  # guess-number's search takes up to 17 calls
+# The scripted model is offered every tool ("full"), as a model with a large window is; "auto"
+# would list the compact set, the window of an endpoint that does not say being small.
 
 
 def arguments():
@@ -51,7 +53,7 @@ def arguments():
 def settings(args, scripted_model) -> dict:
     if not args.base_url:
         return {"provider": "custom", "base_url": scripted_model.base_url, "model": "scripted-vision",
-                "agent": args.agent, "max_steps": SCRIPTED_STEPS}
+                "agent": args.agent, "max_steps": SCRIPTED_STEPS, "tool_set": "full"}
     return {"provider": "custom", "base_url": args.base_url, "model": args.model, "agent": args.agent, "max_steps": 10}
 
 

@@ -35,7 +35,7 @@ def windowed(browser):
 @pytest.fixture(scope="module")
 def player(browser, windowed):
     with ToolModel() as model:
-        settings = {"provider": "custom", "base_url": model.base_url, "model": "scripted-vision", "agent": "tool_calling", "max_steps": 30}
+        settings = {"provider": "custom", "base_url": model.base_url, "model": "scripted-vision", "agent": "tool_calling", "max_steps": 30, "tool_set": "full"}
         ask_background(browser, "save-settings", settings=settings, apiKey="sk-test")
         yield model
 

@@ -348,18 +348,24 @@ def social_media(task, can):
     raise GaveUp(f"no listed button says which tweet it belongs to ({len(buttons)} “{action}”; {matches[:80]!r})")
 
 
+def item_shown(name: str):
+    """The locator of the element whose text is `name` (not the task's sentence naming it)."""
+    found = [m for m in matches((yield Call("find_in_page", query=name)).text) if m.get("visible") and whole_word(m)]
+    return found[0]["locator"] if found else None
+
+
 def drag_items(task, can):
     if "drag" not in can:
         raise GaveUp("there is no drag")
     name, place = re.search(r"Drag (\w+) to the (\d+)", task).groups()
-    first = content((yield Call("find_in_page", query=name)).text)
-    source = re.search(r"ta-\d+", first)
-    items = markdown((yield Call("read_page")).text).split("- ")[1:]
-    target_text = items[int(place) - 1].strip() if len(items) >= int(place) else ""
-    target = re.search(r"ta-\d+", content((yield Call("find_in_page", query=target_text)).text))
+    items = [line.strip("- ").strip() for line in markdown((yield Call("read_page")).text).splitlines() if line.startswith("- ")]
+    if len(items) < int(place):
+        raise GaveUp("read_page shows fewer items than the place asked")
+    source = yield from item_shown(name)
+    target = yield from item_shown(items[int(place) - 1])
     if not (source and target):
         raise GaveUp("find_in_page gives the items no locator")
-    yield Call("drag", source=source.group(0), target=target.group(0))
+    yield Call("drag", source=source, target=target)
 
 
 POLICIES = {

@@ -95,6 +95,7 @@ class ToolModel(ModelServer):
             if self._running is None:
                 task = next(m for m in reversed(body["messages"]) if m["role"] == "user")["content"]
                 self._running = self._policy(task if isinstance(task, str) else task[0]["text"], offered(body))
+                self.transcript.append(f"(tools offered: {', '.join(sorted(offered(body)))})")
                 wanted = next(self._running)
             else:
                 said = what_the_tools_said(body["messages"])
