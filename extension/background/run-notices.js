@@ -7,9 +7,11 @@ import { EventKind } from "../shared/wire.js";
 import { TurnStatus } from "../shared/import-checks/conversation-schema.js";
 import { shownWithin } from "../shared/import-checks/unseen-text.js";
 import { t } from "../shared/ui/i18n.js";
+import { noticeIdFor } from "./notice-clicks.js";
 
 const ICON = "extension/icons/icon-128.png";
-export const noticeId = (conversationId) => `run:${conversationId}`;
+// Its click opens the run's conversation, and the run's tab when it was kept for the user.
+const noticeId = (run) => noticeIdFor("run", { conversationId: run.conversationId, windowId: run.windowId, tabId: run.needs ? run.tabId : null });
 
 function firstLine(text) {
   const line = String(text ?? "").split("\n").map((one) => one.trim()).find(Boolean) ?? "";
@@ -37,7 +39,7 @@ function missed(run) {
 }
 
 export function noticeRunEnded(run, turn) {
-  return notify(noticeId(run.conversationId), shownWithin(run.name, 100), `${missed(run)}${outcome(run, turn)}`);
+  return notify(noticeId(run), shownWithin(run.name, 100), `${missed(run)}${outcome(run, turn)}`);
 }
 
 export function noticeRunNotStarted(schedule, why) {

@@ -24,7 +24,7 @@ function serially(change) {
   return result;
 }
 
-// { running: { scheduleId: { name, conversationId, turnId, tabId, missedAt, needs } }, waiting: [{ schedule, missedAt }] }
+// { running: { scheduleId: { name, conversationId, turnId, tabId, windowId, missedAt, needs } }, waiting: [{ schedule, missedAt }] }
 async function loadRuns() {
   const { [RUNS_KEY]: runs } = await chrome.storage.session.get(RUNS_KEY);
   return { running: runs?.running ?? {}, waiting: runs?.waiting ?? [] };
@@ -66,7 +66,7 @@ async function startRun(schedule, missedAt) {
       text: taskFor(schedule.what, Object.keys(await loadWorkflows())), windowId,
       unattended: { tabId, scheduled, site_rules: runSiteRules(settings.site_rules, schedule.sites) },
     });
-    return { name: schedule.name, conversationId, turnId, tabId, missedAt, needs: null };
+    return { name: schedule.name, conversationId, turnId, tabId, windowId, missedAt, needs: null };
   } catch (error) {
     await closeRunTab(tabId);
     await noticeRunNotStarted(schedule, error.message);

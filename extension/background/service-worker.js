@@ -26,6 +26,7 @@ import { deleteTurn, editTurn } from "./turn-edits.js";
 import { armAllSchedules, catchUpMissedRuns, deleteSchedule, onScheduleAlarm, saveSchedule } from "./schedules.js";
 import { scheduledRunNeedsYou, scheduledTurnFinished } from "./scheduled-runs.js";
 import { saveWorkflowOf } from "./workflow-saving.js";
+import { onNoticeClicked } from "./notice-clicks.js";
 
 keepStorageFromContentScripts();
 conversations.moveStoredConversations().catch((error) => console.error("TabAgent: conversations not moved", error));
@@ -196,6 +197,10 @@ chrome.runtime.onMessage.addListener((message, sender, sendResponse) => {
 });
 
 chrome.contextMenus.onClicked.addListener(onRightClickMenuClick);
+// A notification's click opens the panel on its run's conversation.
+chrome.notifications.onClicked.addListener((id) => {
+  onNoticeClicked(id).catch((error) => console.warn("TabAgent: the notification's conversation did not open:", error.message));
+});
 
 chrome.runtime.onInstalled.addListener(() => {
   keepStorageFromContentScripts();

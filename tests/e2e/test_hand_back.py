@@ -5,6 +5,7 @@ text dressed as such a request is never shown as one, and the agent never types 
 field (it hands the login back instead). A scripted model, local pages, answers given in the
 panel like a person."""
 
+import json
 import threading
 import time
 
@@ -13,7 +14,7 @@ from selenium.webdriver.common.by import By
 
 from tests.helpers.model_server import Reply
 
-from .chat import last_turn, open_conversation_id, open_in_panel, send, stored_conversations, wait, wait_for_status
+from .chat import last_turn, open_conversation_id, send, stored_conversations, wait, wait_for_status
 from .red_team import RED_TEAM_PAGES, SEND_EACH, as_content_script
 from tests.helpers.tool_calls import call, told
 from tests.helpers.page_server import PageServer
@@ -86,9 +87,13 @@ def test_a_login_handed_back_is_answered_after_the_panel_was_closed_and_opened_a
     closed.set()
     time.sleep(3)  # the request is made with no panel open
     turn.panel = turn.browser.open_side_panel()
-    notified = turn.driver.execute_async_script(NOTIFICATIONS)
-    assert any(name.startswith("tabagent-hand-back-") for name in notified)  # nobody saw it: notified
-    open_in_panel(turn.driver, conversation)
+    notified = [name for name in turn.driver.execute_async_script(NOTIFICATIONS) if name.startswith("tabagent-hand-back:")]
+    assert notified  # nobody saw it: notified
+    turn.driver.find_element(By.ID, "new-chat").click()
+    assert open_conversation_id(turn.driver) is None
+    # The person clicks the notification: Chrome fires chrome.notifications.onClicked.
+    turn.browser.evaluate_in(turn.browser.service_worker_target(), f"(chrome.notifications.onClicked.dispatch({json.dumps(notified[-1])}), true)")
+    wait(turn.browser, lambda d: open_conversation_id(d) == conversation, 10, "the notification's click did not open its conversation")
     box = the_request(turn)  # the reopened panel shows it, still answerable
     assert box.get_attribute("data-kind") == "login"
     assert last_turn(turn.driver).get_attribute("data-status") == "running"

@@ -17,6 +17,13 @@ export function openPanel(tab) {
   opening.catch((error) => console.warn("TabAgent: could not open the side panel:", error.message));
 }
 
+// Opens the panel in the window of a notification's run (its tab's, or the one in front).
+// Inside the notification's click, before any await: Chrome opens a panel only then.
+export function openPanelFor({ tabId, windowId }) {
+  const where = windowId != null ? { windowId } : tabId != null ? { tabId } : { windowId: chrome.windows.WINDOW_ID_CURRENT };
+  chrome.sidePanel.open(where).catch((error) => console.warn("TabAgent: could not open the side panel:", error.message));
+}
+
 // Whether TabAgent's panel is open anywhere (as the side panel, or its page opened in a tab): a
 // hand-back nobody sees is notified.
 export async function panelIsOpen() {
