@@ -39,9 +39,11 @@ function attachments(tabs, selection, images) {
 
 // replacing: the turn a regenerated or edited one replaces, with every turn after it.
 // windowId: the side panel's window, whose tab the turn works on.
+// inOwnTab: the composer's choice for this turn (a tab of the agent's own, or not), over the
+// "own tab" setting, which is what it is when the panel says nothing.
 // unattended: a scheduled run's (scheduled-runs.js) { tabId: its own tab, scheduled: the mark
 // its conversation keeps, site_rules: the rules it goes by }; its questions stop it.
-export async function startTurn({ conversationId, text, context, overrides, attachedTabs, attachedSelection, attachedImages, replacing, windowId, unattended }) {
+export async function startTurn({ conversationId, text, context, overrides, attachedTabs, attachedSelection, attachedImages, replacing, windowId, inOwnTab, unattended }) {
   if (!text?.trim()) throw new Error("Write a message first.");
   const { settings: own, apiKey } = await loadSettings();
   const settings = unattended ? { ...own, site_rules: unattended.site_rules } : own;
@@ -57,7 +59,7 @@ export async function startTurn({ conversationId, text, context, overrides, atta
   const attached = attachments(attachedTabs, attachedSelection, attachedImages);
   starting.add(turnId);
   try {
-    const { agentTab, own } = await turnTab(windowId, settings.own_tab ? { conversationId, task: text } : null, unattended?.tabId);
+    const { agentTab, own } = await turnTab(windowId, (typeof inOwnTab === "boolean" ? inOwnTab : settings.own_tab) ? { conversationId, task: text } : null, unattended?.tabId);
     // Whose turn it is: a managed agent's own tab, opened later, stops this turn when closed.
     Object.assign(agentTab, { conversation_id: found.id, turn_id: turnId });
     // Refused in words while another turn of this conversation runs (another panel's, say).

@@ -19,6 +19,7 @@ import { startEditing } from "./message-actions.js";
 import { handleKeys } from "./keyboard.js";
 import { ConversationSettings, ModelPicker } from "./model-picker.js";
 import { ComposerAdditions } from "./composer-additions.js";
+import { OwnTabToggle } from "./own-tab-toggle.js";
 import { localizePage, t, tn } from "../shared/ui/i18n.js";
 import { exposeForDebugging } from "../shared/debug/debug-handle.js";
 
@@ -65,6 +66,7 @@ async function checkSettings() {
   return !missing;
 }
 
+const ownTabToggle = new OwnTabToggle($("own-tab-toggle"));
 const composerAdditions = new ComposerAdditions({ prompt, attached: $("attached"), commands: $("slash-commands") });
 const attachments = new AttachmentsView({
   prompt, button: $("attach"), options: $("attach-options"), chips: $("attachments"), onError: (message) => showNotice(message),
@@ -82,9 +84,10 @@ async function send(event) {
   const text = composerAdditions.expand(prompt.value.trim());
   if (!text || !(await checkSettings())) return;
   const context = composerAdditions.context();
-  const request = { conversationId: conversation.id, text, context, overrides: conversationSettings.read(), ...attachments.forTurn() };
+  const request = { conversationId: conversation.id, text, context, overrides: conversationSettings.read(), ...attachments.forTurn(), ...ownTabToggle.forTurn() };
   await startTurnWith(MessageType.startTurn, request, () => {
     prompt.value = "";
+    ownTabToggle.reset();
     if (context) composerAdditions.clear();
     attachments.clear();
   });
@@ -194,6 +197,7 @@ chrome.storage.onChanged.addListener((changes, area) => {
   if (area === "session" && changes[OPEN_CONVERSATION]?.newValue) conversation.open(changes[OPEN_CONVERSATION].newValue);
   if (area === "session" && changes.lastError?.newValue) showNotice(changes.lastError.newValue, { settingsButton: true });
   if (area === "local" && (changes.settings || changes.apiKey)) checkSettings();
+  if (area === "local" && changes.settings && changes.settings.newValue?.own_tab !== changes.settings.oldValue?.own_tab) ownTabToggle.reset();
   if (area === "local" && changes.settings) conversation.stepsOpen = Boolean(changes.settings.newValue?.show_steps);
   if (area === "local" && changes.settings && !document.querySelector(".model-picker").contains(document.activeElement)) modelPicker.show();
 });

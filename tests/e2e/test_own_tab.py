@@ -111,3 +111,30 @@ def test_the_site_rules_hold_in_the_agents_own_tab(own, model, site):
     assert boxes(own.driver)[0].get_attribute("data-state") == "refused_by_settings"
     assert told(model, 1).startswith("The user denied this click: nothing was done.")
     assert len(agents_tabs(own.browser, site)) == 1 and own.in_page(HELP_CLICKS) == 0
+
+
+def test_the_composers_own_tab_switch_chooses_for_one_message_the_setting_staying_the_default(own, model, site):
+    toggle = own.driver.find_element(By.ID, "own-tab-toggle")
+    wait(own.browser, lambda d: toggle.is_selected(), 10, "the switch does not start as the setting (on)")
+    toggle.click()  # this message: on the user's tab
+    model.script(call("read_page"), Reply(text="Read here."))
+    send(own.browser, "Read my page")
+    wait_for_status(own.browser, "ok")
+    assert agents_tabs(own.browser, site) == [] and "controls.html" in told(model, 1)
+    assert last_turn(own.driver).find_elements(By.CSS_SELECTOR, ".own-tab") == []
+    wait(own.browser, lambda d: toggle.is_selected(), 10, "the switch is not the setting again after the message")
+
+    ask_background(own.browser, "save-settings", settings=settings(model, own_tab=False), apiKey="sk-test")
+    wait(own.browser, lambda d: not toggle.is_selected(), 10, "the switch does not follow the setting")
+    users_tab = own.in_page(USERS_TAB)
+    toggle.click()  # this message: in a tab of its own, though the setting is off
+    own.browser.screenshot("own-tab-composer-switch")
+    model.script(call("read_page"), Reply(text="Read there."))
+    send(own.browser, "Read it in your own tab")
+    wait(own.browser, lambda d: len(model.requests) == 4 and "Read there." in last_turn(d).text, 30, "the second message was not answered")
+    wait_for_status(own.browser, "ok")
+    [agents] = agents_tabs(own.browser, site)
+    assert agents["group"] == "Read it in your own tab" and not agents["active"]
+    assert own.in_page(USERS_TAB) == users_tab
+    assert last_turn(own.driver).find_element(By.CSS_SELECTOR, ".own-tab").get_attribute("data-tab-id") == str(agents["id"])
+    assert not toggle.is_selected()
