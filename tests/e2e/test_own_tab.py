@@ -99,7 +99,8 @@ def test_closing_the_agents_tab_stops_the_turn(own, model, site):
         wait_for_status(own.browser, "cancelled")
     finally:
         held.set()
-    assert last_turn(own.driver).find_element(By.CSS_SELECTOR, ".own-tab").get_attribute("data-state") == "closed"
+    wait(own.browser, lambda d: last_turn(d).find_element(By.CSS_SELECTOR, ".own-tab").get_attribute("data-state") == "closed",
+         10, "the panel never said the agent's tab was closed")
 
 
 def test_the_site_rules_hold_in_the_agents_own_tab(own, model, site):

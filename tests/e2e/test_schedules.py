@@ -161,11 +161,12 @@ def test_a_schedule_made_in_settings_runs_on_its_alarm_in_a_background_tab_of_it
     may = driver.find_element(By.ID, "schedule-may").text
     assert site.url("/news") in may and "127.0.0.1" in may and "stops the run" in may  # shown as it is made
     driver.find_element(By.ID, "schedule-save").click()
-    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#schedule-list .schedule"), 10, "the schedule is not listed")
-    listed = driver.find_element(By.CSS_SELECTOR, "#schedule-list .schedule")
-    assert "Every 6 hours" in listed.text and "127.0.0.1" in listed.text
+    # The list is drawn again as storage changes: each look finds it anew.
+    listed = lambda d: d.find_element(By.CSS_SELECTOR, "#schedule-list .schedule")  # noqa: E731
+    wait(browser, lambda d: "Every 6 hours" in listed(d).text and "127.0.0.1" in listed(d).text, 10,
+         "the schedule is not listed with its period and sites")
     browser.screenshot("schedules-settings")
-    schedule_id = listed.get_attribute("data-id")
+    schedule_id = wait(browser, lambda d: listed(d).get_attribute("data-id"), 10)
     alarm = scheduling.sw(f"chrome.alarms.get('schedule:{schedule_id}')")
     assert alarm and alarm["scheduledTime"] > 0  # armed for its next time: nothing else runs until then
 
