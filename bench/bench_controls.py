@@ -39,14 +39,21 @@ chrome.runtime.sendMessage({ target: "background", type: "call-tool", name, args
 
 
 def big_page() -> str:
-    """About 10,000 elements: sections of text, links, fields and buttons."""
+    """About 10,000 elements: sections of text, links, fields and buttons, and the kinds list_controls
+    finds by their look: an icon with a pointer only under :hover, coloured cells of a board whose
+    container shows the pointer, and a focusable menu of items."""
     # A stylesheet of 400 rules, half of them :hover (as a site styles its menus), for hover to go through.
     rules = "".join(f".item-{i}:hover a {{ color: red }} .item-{i} b {{ margin: 1px }}" for i in range(200))
+    rules += (".icon:hover { cursor: pointer } .board { cursor: pointer; display: flex }"
+              " .board i { width: 9px; height: 9px; background: teal }")
     parts = [f"<!doctype html><html><head><title>Ten thousand elements</title><style>{rules}</style></head><body><form id='f'>"]
-    for i in range(1000):
-        parts.append(f"<section class='item-{i}'><h3>Item {i}</h3><p>Text of item {i} <b>with</b> <i>words</i>.</p>"
+    for i in range(890):  # 10 to 14 elements each: about 10,000
+        extra = ("<div class='board'><i></i><i></i><i></i><i></i><i></i></div>" if i % 4 == 1 else
+                 "<div tabindex='0'><p tabindex='-1'>Copy</p><p tabindex='-1'>Move</p></div>" if i % 4 == 3 else "")
+        words = "" if extra else "<b>with</b> <i>words</i>"
+        parts.append(f"<section class='item-{i}'><h3>Item {i}</h3><p>Text of item {i} {words}.</p>{extra}"
                      f"<label>Amount {i} <input name='a{i}' value='{i}'></label>"
-                     f"<a href='/item/{i}'>Open item {i}</a><span>€</span><button type='button'>Add {i}</button></section>")
+                     f"<a href='/item/{i}'>Open item {i}</a><span class='icon'>€</span><button type='button'>Add {i}</button></section>")
     parts.append("<label><input type='checkbox' id='box'> Box</label></form></body></html>")
     return "".join(parts)
 

@@ -6,12 +6,16 @@
 //   ta-12 button “Subscribe”
 //   ta-13 text field “Email” = “old@example.org” required
 //   ta-14 checkbox “Remember me” checked
-//   ta-15 drop-down list “Country” = “France” (3 options) below
+//   ta-15 drop-down list “Country” = “France” (3 options: “Germany”, “France”, “Italy”) below
+//   ta-16 clickable (no name; coloured #e74c3c; beside “Pick a colour”)
 // The locator is the one every other tool takes; it stays while the element lives. Where it
-// is: nothing when in view, "below" or "above" the visible part of the page.
+// is: nothing when in view, "below" or "above" the visible part of the page. A menu or list
+// box is listed with its items; values are exact (control-words.js).
 
 import { PAGE_TOOL_DEFAULTS } from "../shared/wire.js";
 import { isVisible, nameOf, describe } from "./element-words.js";
+import { clickableTest } from "./clickable.js";
+import { valueWords, stateWords, lookWords } from "./control-words.js";
 import { squash, truncate } from "./snippets.js";
 import { PageToolError, LIMITS, clamp, arg } from "./tool-arguments.js";
 import * as frames from "./frames.js";
@@ -19,78 +23,55 @@ import * as locators from "./locators.js";
 
 export const tools = {};
 
-const CONTROL_TAGS = new Set(["a", "button", "input", "select", "textarea", "summary"]);
-const CONTROL_ROLES = new Set(["button", "link", "checkbox", "radio", "switch", "tab", "menuitem", "menuitemcheckbox",
-  "menuitemradio", "option", "combobox", "listbox", "textbox", "searchbox", "slider", "spinbutton", "treeitem"]);
+const NATIVE = new Set(["a", "button", "input", "select", "textarea", "summary"]);
 const LINE_NAME_CHARS = 80;
 
-function isControl(el) {
-  const tag = el.localName;
-  if (tag === "a") return el.hasAttribute("href");
-  if (tag === "input") return el.type !== "hidden";
-  if (CONTROL_TAGS.has(tag)) return true;
-  if (CONTROL_ROLES.has(el.getAttribute("role"))) return true;
-  if (el.isContentEditable && !el.parentElement?.isContentEditable) return true;
-  const tabindex = el.getAttribute("tabindex");
-  return (tabindex !== null && Number(tabindex) >= 0) || el.hasAttribute("onclick");
-}
-
-// A page's own clickable text (a span with a click handler, drawn as a link): the pointer
-// it shows is the only sign. Small elements only, and not inside another one that shows it.
-function looksClickable(el) {
-  if (el.childElementCount > 3 || squash(el.textContent).length > 80) return false;
-  const view = el.ownerDocument.defaultView;
-  return view.getComputedStyle(el).cursor === "pointer" &&
-    !(el.parentElement && view.getComputedStyle(el.parentElement).cursor === "pointer");
-}
-
-// Elements under `root` in document order, into open shadow roots and same-origin frames.
-function* elementsUnder(root) {
+// Walks the elements under `root` in document order, into open shadow roots and same-origin
+// frames; visit(el) answers true to pass over what is inside el.
+function walk(root, visit) {
   const walker = (root.ownerDocument ?? root).createTreeWalker(root, NodeFilter.SHOW_ELEMENT);
-  for (let node = walker.currentNode; node; node = walker.nextNode()) {
-    if (node.nodeType !== 1) continue;
-    yield node;
-    if (node.shadowRoot) yield* elementsUnder(node.shadowRoot);
+  let node = walker.currentNode;
+  while (node) {
+    if (node.nodeType === 1 && visit(node)) {
+      node = pastInside(walker, root);
+      continue;
+    }
+    if (node.shadowRoot) walk(node.shadowRoot, visit);
     if (node.localName === "iframe" || node.localName === "frame") {
       const inner = frames.frameDocument(node);
-      if (inner?.documentElement) yield* elementsUnder(inner.documentElement);
+      if (inner?.documentElement) walk(inner.documentElement, visit);
     }
+    node = walker.nextNode();
   }
 }
 
-// A control inside a control (a link's span with a tabindex) is the outer one's.
-function insideAnother(el, listed) {
-  for (let up = el.parentElement; up; up = up.parentElement) if (listed.has(up)) return true;
+// The next element after everything inside the walker's current one.
+function pastInside(walker, root) {
+  for (let at = walker.currentNode; at && at !== root; at = walker.parentNode()) {
+    const next = walker.nextSibling();
+    if (next) return next;
+  }
+  return null;
+}
+
+function within(el, containers) {
+  for (let up = el.parentElement; up; up = up.parentElement) if (containers.has(up)) return true;
   return false;
 }
 
-const quoted = (text, max = 60) => `“${truncate(squash(text), max).text}”`;
-
-function state(el) {
-  const words = [];
-  const tag = el.localName;
-  const aria = (name) => el.getAttribute(`aria-${name}`);
-  if (tag === "select") {
-    const chosen = [...el.selectedOptions].map((o) => o.text);
-    if (chosen.length) words.push(`= ${chosen.map((t) => quoted(t, 40)).join(", ")}`);
-    words.push(`(${el.options.length} option${el.options.length === 1 ? "" : "s"}${el.multiple ? ", several may be chosen" : ""})`);
-  } else if ((tag === "input" && !["checkbox", "radio", "button", "submit", "reset", "image", "file"].includes(el.type)) || tag === "textarea") {
-    if (el.value) words.push(`= ${el.type === "password" ? "“•••”" : quoted(el.value)}`);
-  } else if (el.isContentEditable && squash(el.innerText)) {
-    words.push(`= ${quoted(el.innerText)}`);
-  } else if (["combobox", "textbox", "searchbox", "slider", "spinbutton"].includes(el.getAttribute("role"))) {
-    const value = aria("valuetext") ?? aria("valuenow") ?? el.textContent;
-    if (squash(value)) words.push(`= ${quoted(value)}`);
-  }
-  if (el.checked === true || aria("checked") === "true" || aria("pressed") === "true") words.push("checked");
-  else if (aria("checked") === "mixed") words.push("partly checked");
-  if (aria("selected") === "true") words.push("selected");
-  if (aria("expanded") === "true") words.push("expanded");
-  else if (aria("expanded") === "false" || (tag === "summary" && !el.parentElement?.open)) words.push("collapsed");
-  if (el.disabled || aria("disabled") === "true") words.push("disabled");
-  if (el.required || aria("required") === "true") words.push("required");
-  if (aria("invalid") === "true" || (el.validity && !el.validity.valid && el.value)) words.push("invalid");
-  return words;
+function line(el) {
+  const { role: named } = describe(el);
+  const role = named === el.localName && !NATIVE.has(named) ? "clickable" : named; // a div or span made clickable
+  const name = nameOf(el);
+  const parts = [locators.locatorFor(el), role];
+  if (name && !(el.localName === "input" && el.value === name && el.type !== "submit" && el.type !== "button")) {
+    parts.push(`“${truncate(squash(name), LINE_NAME_CHARS).text}”`);
+  } else if (!name) parts.push(lookWords(el));
+  parts.push(...valueWords(el), ...stateWords(el));
+  const placed = where(el);
+  if (placed) parts.push(placed);
+  if (el.ownerDocument !== document) parts.push("(in a frame)");
+  return parts.join(" ");
 }
 
 function where(el) {
@@ -101,29 +82,23 @@ function where(el) {
   return "";
 }
 
-function line(el) {
-  const { role: named } = describe(el);
-  const role = named === el.localName && !CONTROL_TAGS.has(named) ? "clickable" : named; // a div or span made clickable
-  const name = nameOf(el);
-  const parts = [locators.locatorFor(el), role];
-  if (name && !(el.localName === "input" && el.value === name && el.type !== "submit" && el.type !== "button")) {
-    parts.push(quoted(name, LINE_NAME_CHARS));
-  }
-  parts.push(...state(el));
-  const placed = where(el);
-  if (placed) parts.push(placed);
-  if (el.ownerDocument !== document) parts.push("(in a frame)");
-  return parts.join(" ");
-}
-
+// Every control under `root`, in reading order (see clickable.js for what counts). A native
+// control or leaf widget holds none: what is inside it is not looked at.
 // keep(el): a cheaper test to pass first (a screenshot's labels: in view), or none.
 function controls(root, keep = null) {
-  const listed = new Set();
-  for (const el of elementsUnder(root)) {
-    if ((keep && !keep(el)) || insideAnother(el, listed)) continue;
-    if ((isControl(el) || looksClickable(el)) && isVisible(el)) listed.add(el);
-  }
-  return [...listed];
+  const listed = [];
+  const containers = new Set();
+  const kindOf = clickableTest();
+  walk(root, (el) => {
+    if (keep && !keep(el)) return false;
+    const kind = kindOf(el, () => within(el, containers));
+    if (!kind || !isVisible(el)) return false;
+    listed.push(el);
+    if (kind === "leaf") return true;
+    containers.add(el);
+    return false;
+  });
+  return listed;
 }
 
 tools.list_controls = {

@@ -61,8 +61,14 @@ function nameOf(el) {
   return truncate(name, 80).text;
 }
 
-// A link or button that holds only an image is named by the image's alt text.
-const imageText = (el) => [...el.querySelectorAll("img[alt]")].map((img) => img.alt).join(" ");
+// A link or button that holds only an image or an icon is named by what the page says of it:
+// the image's alt text or title, the icon's aria-label or title, an SVG's <title>.
+const ICON_NAMES = "img[alt], img[title], [role=img][aria-label], svg[aria-label], svg title, i[aria-label], i[title], span[aria-label], span[title]";
+function imageText(el) {
+  const named = el.localName === "svg" ? [el.querySelector("title")] : [...el.querySelectorAll(ICON_NAMES)];
+  return named.map((icon) => icon && (icon.localName === "title" ? icon.textContent
+    : icon.getAttribute("aria-label") || icon.getAttribute("alt") || icon.getAttribute("title"))).filter(Boolean).join(" ");
+}
 
 // A structured description plus a one-line summary, e.g. button “Subscribe”.
 function describe(el) {

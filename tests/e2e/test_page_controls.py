@@ -25,7 +25,7 @@ def test_every_visible_control_in_reading_order_with_its_name_value_and_state(ta
         "text field “Full name” = “Ada Lovelace” required",
         "text field “Email” = “not-an-email” invalid",
         "password field “Password” = “•••”",
-        "drop-down list “Country” = “France” (3 options)",
+        "drop-down list “Country” = “France” (3 options: “Germany”, “France”, “Italy”)",
         "checkbox “Gift wrap” checked",
         "radio button “Slow”",
         "radio button “Fast” disabled",
