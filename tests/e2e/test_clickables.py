@@ -26,13 +26,13 @@ def unlocated(lines):
 
 
 @pytest.fixture
-def page(tabs, site):
+def clickables(tabs, site):
     tabs.show(site.url("clickables.html"))
     return tabs
 
 
-def test_coloured_cells_with_only_a_handler_and_a_pointer_are_listed_by_colour_and_place(page):
-    lines = unlocated(listed(page))
+def test_coloured_cells_with_only_a_handler_and_a_pointer_are_listed_by_colour_and_place(clickables):
+    lines = unlocated(listed(clickables))
     assert lines[:2] == [
         "clickable (no name; coloured #e74c3c; 1st of 2 alike; beside “Pick a colour:”)",
         "clickable (no name; coloured #3498db; 2nd of 2 alike; beside “Pick a colour:”)",
@@ -43,42 +43,42 @@ def test_coloured_cells_with_only_a_handler_and_a_pointer_are_listed_by_colour_a
     assert all(line.startswith("clickable (no name; coloured #dddddd;") for line in board)
 
 
-def test_a_listed_cell_of_the_board_is_clicked_by_its_locator(page):
-    fifth = next(line for line in listed(page) if "5th of 9 alike" in line).split()[0]
-    page.call("click", locator=fifth)
-    assert page.in_page("return [...document.querySelectorAll('#board div')].map((c) => c.textContent).join('')") == "✓"
-    assert page.in_page("return document.querySelector('#board div:nth-child(5)').textContent") == "✓"
+def test_a_listed_cell_of_the_board_is_clicked_by_its_locator(clickables):
+    fifth = next(line for line in listed(clickables) if "5th of 9 alike" in line).split()[0]
+    clickables.call("click", locator=fifth)
+    assert clickables.in_page("return [...document.querySelectorAll('#board div')].map((c) => c.textContent).join('')") == "✓"
+    assert clickables.in_page("return document.querySelector('#board div:nth-child(5)').textContent") == "✓"
 
 
-def test_icons_that_show_a_pointer_only_under_hover_are_listed_by_their_title_or_icon(page):
-    lines = unlocated(listed(page))
+def test_icons_that_show_a_pointer_only_under_hover_are_listed_by_their_title_or_icon(clickables):
+    lines = unlocated(listed(clickables))
     assert "clickable “Delete”" in lines
     assert "clickable (no name; coloured #888888; shows “icon-star”; 2nd of 2 alike; beside “Tools:”)" in lines
 
 
-def test_an_icon_button_is_named_by_its_svg_title_or_aria_label(page):
-    lines = unlocated(listed(page))
+def test_an_icon_button_is_named_by_its_svg_title_or_aria_label(clickables):
+    lines = unlocated(listed(clickables))
     assert "button “Close”" in lines and "link “Settings”" in lines
 
 
-def test_a_menu_and_an_autocomplete_list_list_their_items(page):
-    lines = unlocated(listed(page))
+def test_a_menu_and_an_autocomplete_list_list_their_items(clickables):
+    lines = unlocated(listed(clickables))
     menu = lines.index("clickable “Open Save Quit”")
     assert lines[menu + 1:menu + 4] == ["clickable “Open”", "clickable “Save”", "clickable “Quit”"]
     box = lines.index("combobox “City” = “Pa” expanded")
     assert lines[box + 1:box + 4] == ["listbox “Paris Parma”", "option “Paris”", "option “Parma” selected"]
 
 
-def test_a_long_value_is_read_exactly_with_its_trailing_space(page):
-    lines = unlocated(listed(page))
+def test_a_long_value_is_read_exactly_with_its_trailing_space(clickables):
+    lines = unlocated(listed(clickables))
     assert f"text field “Answer” = “{ANSWER}” (ends with 1 space)" in lines
     longer = ANSWER * 8  # 648 characters: the first 500 are shown, and it says so
-    page.in_page("document.getElementById('answer').value = arguments[0]", longer)
-    line = next(line for line in unlocated(listed(page)) if line.startswith("text field “Answer”"))
+    clickables.in_page("document.getElementById('answer').value = arguments[0]", longer)
+    line = next(line for line in unlocated(listed(clickables)) if line.startswith("text field “Answer”"))
     assert line == f"text field “Answer” = “{longer[:500]}…” (the first 500 of {len(longer)} characters)"
 
 
-def test_a_select_lists_all_its_30_options(page):
-    lines = unlocated(listed(page))
+def test_a_select_lists_all_its_30_options(clickables):
+    lines = unlocated(listed(clickables))
     years = ", ".join(f"“{year}”" for year in range(2000, 2030))
     assert f"drop-down list “Year” = “2026” (30 options: {years})" in lines
