@@ -27,6 +27,7 @@ import { armAllSchedules, catchUpMissedRuns, deleteSchedule, onScheduleAlarm, sa
 import { scheduledRunNeedsYou, scheduledTurnFinished } from "./scheduled-runs.js";
 import { saveWorkflowOf } from "./workflow-saving.js";
 import { onNoticeClicked } from "./notice-clicks.js";
+import { followMcpClients, stopMcpClients } from "./mcp-clients.js";
 
 keepStorageFromContentScripts();
 conversations.moveStoredConversations().catch((error) => console.error("TabAgent: conversations not moved", error));
@@ -51,6 +52,7 @@ async function saveSettings({ settings, apiKey }) {
   await followConfiguredEndpoint(settings);
   await tellOffscreenIdleClose(settings.idle_close_minutes);
   await createRightClickMenu(); // the user's own prompts are in it
+  await followMcpClients({ saved: true }); // MCP clients: the native host connected only while allowed
   return { saved: true };
 }
 
@@ -110,6 +112,7 @@ const handlers = {
   },
   [MessageType.startTurn]: (message, sender) => startTurn({ ...message, windowId: panelWindow(message, sender) }),
   [MessageType.stopTurn]: async (message) => {
+    await stopMcpClients(message.conversationId); // an MCP client's session: the client is cut off too
     const result = await stopTurn(message);
     changed(message.conversationId);
     return result;
@@ -220,3 +223,5 @@ chrome.runtime.onStartup.addListener(() => {
 // This worker starts afresh after every idle stop. A turn still marked running that Python
 // is not running (the browser stopped mid-turn, or its end was lost) can never finish.
 settleStaleTurns().catch((error) => console.warn("TabAgent:", error.message));
+// MCP clients reach TabAgent only while the user allows it in the settings (mcp-clients.js).
+followMcpClients().catch((error) => console.warn("TabAgent: MCP clients:", error.message));

@@ -14,6 +14,7 @@ import { answerConfirmation, answerHandBack, callTool, pageBridge } from "./pyth
 import { runPdfTool } from "./pdf/pdf-reader.js";
 import { PythonLink } from "./python/worker-link.js";
 import { TurnRunner } from "./python/turn-runner.js";
+import { ClientCalls } from "./python/client-calls.js";
 import { exposeForDebugging } from "../shared/debug/debug-handle.js";
 import { EntryPoint } from "../shared/wire.js";
 
@@ -30,6 +31,7 @@ const idle = new IdleClose(() => {
   chrome.runtime.sendMessage({ target: Target.background, type: MessageType.offscreenIdle }).catch(() => {});
 });
 const turns = new TurnRunner(python, idle);
+const clients = new ClientCalls(python, idle); // MCP clients' calls (TabAgent as an MCP server)
 const PANEL_PAGE = chrome.runtime.getURL("extension/sidepanel/sidepanel.html");
 
 link.ready.then(
@@ -53,8 +55,9 @@ const handlers = {
     return { ready: true, ...info, phases: { ...documentTimes, ...info.phases } };
   },
   [MessageType.runTurn]: (message) => turns.start(message),
-  [MessageType.stopTurn]: (message) => turns.stop(message),
-  [MessageType.liveTurns]: async () => ({ turnIds: turns.liveTurnIds() }),
+  [MessageType.stopTurn]: (message) => (clients.owns(message.conversationId) ? clients.stop(message) : turns.stop(message)),
+  [MessageType.liveTurns]: async () => ({ turnIds: [...turns.liveTurnIds(), ...clients.liveTurnIds()] }),
+  [MessageType.clientCall]: (message) => clients.call(message),
   [MessageType.answerConfirmation]: (message) => answerConfirmation(message),
   [MessageType.answerHandBack]: (message) => answerHandBack(message),
   [MessageType.callTool]: async (message) => callTool(await turns.api(), message),

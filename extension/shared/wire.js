@@ -23,7 +23,8 @@ export const SETTINGS = Object.freeze({
   "model_sees_images": "auto",
   "tool_set": "auto",
   "page_tools": true,
-  "own_tab": false
+  "own_tab": false,
+  "mcp_clients": false
 });
 
 // Bounds of the numeric settings: [lowest, highest].
@@ -149,6 +150,29 @@ export const TURN_REQUEST = Object.freeze([
   "attached_images",
   "workflow",
   "workflows"
+]);
+
+// The page tools an MCP client may call (TabAgent as an MCP server).
+export const CLIENT_TOOLS = Object.freeze([
+  "read_page",
+  "list_controls",
+  "find_in_page",
+  "list_tabs",
+  "screenshot",
+  "click",
+  "type_text",
+  "select_option",
+  "check",
+  "press_key",
+  "scroll",
+  "navigate"
+]);
+
+// An MCP client's session, as each of its calls carries it.
+export const CLIENT_SESSION = Object.freeze([
+  "conversation_id",
+  "site_rules",
+  "seq"
 ]);
 
 // One page-tool call, Python -> JavaScript.
@@ -548,6 +572,33 @@ export const ENTRY_POINTS = Object.freeze({
     "message": "stopTurn",
     "asked_by": "service worker"
   },
+  "client_call_json": {
+    "takes": [
+      "session_json",
+      "call_json"
+    ],
+    "lends": [
+      "emit",
+      "page"
+    ],
+    "answers": [
+      "ok",
+      "result",
+      "images",
+      "error"
+    ],
+    "message": "clientCall",
+    "asked_by": "service worker"
+  },
+  "end_client_session": {
+    "takes": [
+      "conversation_id"
+    ],
+    "lends": [],
+    "answers": null,
+    "message": "stopTurn",
+    "asked_by": "service worker"
+  },
   "list_tools_json": {
     "takes": [],
     "lends": [
@@ -661,6 +712,8 @@ export const ENTRY_POINTS = Object.freeze({
 export const EntryPoint = Object.freeze({
   "run_turn_json": "run_turn_json",
   "stop_turn": "stop_turn",
+  "client_call_json": "client_call_json",
+  "end_client_session": "end_client_session",
   "list_tools_json": "list_tools_json",
   "call_tool_json": "call_tool_json",
   "workflow_from_turn_json": "workflow_from_turn_json",

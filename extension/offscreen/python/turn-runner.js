@@ -15,7 +15,7 @@ import { EntryPoint, EventKind, Fatal, Status } from "../../shared/wire.js";
 
 const BATCH_MS = 8;
 
-function send(message) {
+export function send(message) {
   const warn = (error) => {
     // No listener alive at this instant: the turn-finished message will carry the events.
     console.warn("TabAgent: could not deliver turn events:", error.message);
@@ -29,7 +29,7 @@ function send(message) {
   }
 }
 
-class EventBatcher {
+export class EventBatcher {
   constructor(conversationId, turnId) {
     this.ids = { conversationId, turnId };
     this.pending = [];

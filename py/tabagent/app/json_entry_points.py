@@ -99,6 +99,26 @@ def workflow_from_turn_json(events_json: str, task: str, name: str) -> str:
                        "sites": sites_of_turn(events), "parameters": defaults})
 
 
+async def client_call_json(session_json: str, call_json: str, *, emit, page) -> str:
+    """One call of an MCP client (TabAgent as an MCP server), run as a step of its session
+    (client_calls.py) with the page tools and consent of a turn: {"ok": true, "result",
+    "images"?} or {"ok": false, "error"}."""
+    from .client_calls import sessions
+
+    session, call = json.loads(session_json), json.loads(call_json)
+    running = sessions.session(session["conversation_id"], session.get("site_rules") or "", int(session.get("seq") or 0))
+    args = call.get("args") if isinstance(call.get("args"), dict) else {}
+    reply = await running.call(str(call.get("name")), args, JsonBridge(page), lambda event: emit(json.dumps(event)))
+    return json.dumps(reply)
+
+
+def end_client_session(conversation_id: str) -> bool:
+    """Ends an MCP client's session (the panel's Stop); False when none was running."""
+    from .client_calls import sessions
+
+    return sessions.end(conversation_id)
+
+
 def stop_turn(conversation_id: str) -> bool:
     """Stops the conversation's running turn; False when none is running."""
     return turns.stop(conversation_id)

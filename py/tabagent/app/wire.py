@@ -59,6 +59,9 @@ SETTINGS = {
     # A turn works in a tab of its own (opened in the background, in a tab group named for the
     # task), not in the tab the user is on, which it leaves untouched.
     "own_tab": False,
+    # MCP clients (Claude Code, Cursor...) may use the page tools through the native host
+    # (mcp-server/): every call shown in the panel, every action asked there. Off unless switched on.
+    "mcp_clients": False,
 }
 LIMITS = {"max_steps": (1, 100), "code_timeout": (1, 3600), "idle_close_minutes": (0.01, 24 * 60),
           "context_window": (512, 10_000_000), "temperature": (0, 2), "max_output_tokens": (1, 1_000_000),
@@ -69,6 +72,14 @@ NUMBER_OR_NONE = {"temperature": float, "max_output_tokens": int}
 # The page tools that act (page_actions.py): a turn that did one may be saved as a workflow.
 PAGE_ACTIONS = ("click", "type_text", "select_option", "check", "press_key", "hover", "scroll", "navigate",
                 "go_back", "go_forward", "open_tab")
+
+# The page tools an MCP client may call (app/client_calls.py; mcp-server/tabagent_mcp/tools.py offers them).
+CLIENT_TOOLS = ("read_page", "list_controls", "find_in_page", "list_tabs", "screenshot", "click", "type_text",
+                "select_option", "check", "press_key", "scroll", "navigate")
+# One call of an MCP client, the service worker -> the offscreen document -> Python
+# (json_entry_points.client_call_json): the session it belongs to, and the call.
+CLIENT_SESSION = ("conversation_id", "site_rules", "seq")
+CLIENT_CALL = ("name", "args")
 
 # One turn, JavaScript -> Python (json_entry_points.run_turn_json).
 # attached_images: the pictures the user pasted or dropped in the composer (attachments.py).
@@ -105,6 +116,11 @@ ENTRY_POINTS = {
                       "answers": ("status", "memory"), "message": "runTurn", "asked_by": "service worker"},
     "stop_turn": {"takes": ("conversation_id",), "lends": (), "answers": None,
                   "message": "stopTurn", "asked_by": "service worker"},
+    "client_call_json": {"takes": ("session_json", "call_json"), "lends": ("emit", "page"),
+                         "answers": ("ok", "result", "images", "error"), "message": "clientCall",
+                         "asked_by": "service worker"},
+    "end_client_session": {"takes": ("conversation_id",), "lends": (), "answers": None,
+                           "message": "stopTurn", "asked_by": "service worker"},
     "list_tools_json": {"takes": (), "lends": ("page",), "answers": ("tools", "problems"),
                         "message": "listTools", "asked_by": "user pages"},
     "call_tool_json": {"takes": ("name", "args_json"), "lends": ("page",),
@@ -256,6 +272,8 @@ def javascript_module() -> str:
         _constant("PROVIDERS", PROVIDERS, "The model providers offered, in order, with their presets (tabagent/providers.py)."),
         _constant("Provider", {id: id for id in PROVIDERS}, "Each provider by its id: Provider.ollama, never \"ollama\"."),
         _constant("TURN_REQUEST", list(TURN_REQUEST), "One turn, JavaScript -> Python."),
+        _constant("CLIENT_TOOLS", list(CLIENT_TOOLS), "The page tools an MCP client may call (TabAgent as an MCP server)."),
+        _constant("CLIENT_SESSION", list(CLIENT_SESSION), "An MCP client's session, as each of its calls carries it."),
         _constant("PAGE_TOOL_REQUEST", list(PAGE_TOOL_REQUEST), "One page-tool call, Python -> JavaScript."),
         _constant("PAGE_ACTIONS", list(PAGE_ACTIONS), "The page tools that act: a turn that did one may be saved as a workflow."),
         _constant("PAGE_TOOL_REPLY", list(PAGE_TOOL_REPLY), "Its reply."),

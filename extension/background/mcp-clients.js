@@ -1,0 +1,107 @@
+// TabAgent as an MCP server: MCP clients (Claude Code, Cursor, the MCP Inspector) call the
+// page tools through TabAgent's native messaging host (mcp-server/, `tabagent-mcp`), which the
+// browser starts when this connects to it: only while the user has "Let MCP clients use
+// TabAgent" on in the settings (off by default). A client's calls are untrusted like the
+// model's: each runs in Python with the agent's own page tools, site rules and consent
+// (offscreen/python/client-calls.js), and its session is a conversation of its own, opened
+// in the panel at its first call: every call is seen there, every action asked there, and
+// Stop ends the session and disconnects the host until the setting is saved again.
+
+import * as conversations from "../shared/storage/conversations.js";
+import { Broadcast, MessageType } from "../shared/protocol/messages.js";
+import { TurnStatus } from "../shared/import-checks/conversation-schema.js";
+import { loadSettings } from "../shared/settings/settings.js";
+import { keepBackgroundWhile } from "../platform/chrome/background-lifetime.js";
+import { askOffscreen } from "./offscreen-document.js";
+import { OPEN_CONVERSATION } from "./right-click-menu.js";
+import { t } from "../shared/ui/i18n.js";
+
+const HOST = "tabagent_mcp"; // mcp-server/tabagent_mcp/__init__.py HOST_NAME
+const SESSION = "mcpClientSession"; // chrome.storage.session: { conversationId, turnId } of the live session
+const STOPPED = "mcpClientsStopped"; // chrome.storage.session: the user stopped the clients
+
+let port = null;
+
+// Connects to the host when the setting is on (and the user has not stopped the clients since
+// they last saved the settings), disconnects when it is off. saved: the settings were just saved.
+export async function followMcpClients({ saved = false } = {}) {
+  if (saved) await chrome.storage.session.remove(STOPPED);
+  const { settings } = await loadSettings();
+  const { [STOPPED]: stopped } = await chrome.storage.session.get(STOPPED);
+  if (settings.mcp_clients && !stopped) connect();
+  else disconnect();
+}
+
+function connect() {
+  if (port) return;
+  const connected = chrome.runtime.connectNative(HOST);
+  port = connected;
+  connected.onDisconnect.addListener(() => {
+    void chrome.runtime.lastError; // the host not registered, or it ended: nothing to do
+    if (port === connected) port = null;
+  });
+  connected.onMessage.addListener((message) => {
+    answer(message).then((reply) => {
+      if (port === connected) connected.postMessage({ id: message?.id, ...reply });
+    });
+  });
+  keepBackgroundWhile(async () => port === connected); // Firefox would stop its event page
+}
+
+function disconnect() {
+  port?.disconnect();
+  port = null;
+}
+
+// One call from the host: { id, tool, args, client } -> { ok, result, images? } | { ok: false, error }.
+async function answer({ tool, args, client }) {
+  try {
+    const { settings } = await loadSettings();
+    if (!settings.mcp_clients) return { ok: false, error: t("mcpClientsOff") };
+    const session = await liveSession(String(client ?? ""));
+    return await askOffscreen({
+      type: MessageType.clientCall,
+      ...session,
+      site_rules: settings.site_rules,
+      name: String(tool),
+      args: args && typeof args === "object" && !Array.isArray(args) ? args : {},
+      agentTab: { tab_id: null, window_id: null }, // the tab the user is on, looked up at each call
+    });
+  } catch (error) {
+    return { ok: false, error: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+// The client's session: the conversation its calls are shown in, made at its first call and
+// opened in the panel; a new one once the user stopped the last. One at a time: two calls
+// arriving together share the session the first one makes.
+let finding = Promise.resolve();
+function liveSession(client) {
+  const found = finding.then(() => sessionFor(client));
+  finding = found.catch(() => {});
+  return found;
+}
+
+async function sessionFor(client) {
+  const { [SESSION]: kept } = await chrome.storage.session.get(SESSION);
+  const record = kept && (await conversations.loadConversation(kept.conversationId));
+  const turn = record?.turns.find((one) => one.id === kept.turnId);
+  if (turn?.status === TurnStatus.running) return { ...kept, seq: 0 };
+  const text = t("mcpClientSession", [client || "an MCP client"]);
+  const created = await conversations.createConversation(conversations.titleFrom(text));
+  const turnId = crypto.randomUUID();
+  await conversations.addTurn(created.id, { id: turnId, text, context: null, startedAt: Date.now() });
+  const session = { conversationId: created.id, turnId };
+  await chrome.storage.session.set({ [SESSION]: session, [OPEN_CONVERSATION]: created.id });
+  chrome.runtime.sendMessage({ type: Broadcast.conversationsChanged, conversationId: created.id }).catch(() => {});
+  return { ...session, seq: 0 };
+}
+
+// The panel's Stop on a client's session: the host is disconnected, so the client is cut off,
+// and not connected again until the user saves the settings (or the browser starts again).
+export async function stopMcpClients(conversationId) {
+  const { [SESSION]: kept } = await chrome.storage.session.get(SESSION);
+  if (kept?.conversationId !== conversationId) return;
+  await chrome.storage.session.set({ [STOPPED]: true });
+  disconnect();
+}

@@ -1,0 +1,84 @@
+"""Calls from an MCP client: TabAgent as an MCP server (mcp-server/, the `tabagent-mcp`
+program), for the coding agents people already use.
+
+A client's call is untrusted like the model's: it runs through the very page tools the agent
+has (page_tools.py), with the same consent (page_actions.AskTheUser: the user's site rules,
+then the question in the panel) and the same marking of what comes from the page. Each
+client session is a conversation the panel shows: every call a `tool_call` and its
+`tool_result`, every action its `confirmation`, so the user sees what a client reads and
+does, and the panel's Stop ends the session (the extension, extension/offscreen/python/client-calls.js).
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+
+from ..events import Event
+from ..images import image_url, is_image
+from ..tools import ToolInputError, format_result
+from .page_actions import AskTheUser
+from .page_tools import page_tools
+from .site_rules import parse_site_rules
+from .wire import CLIENT_TOOLS
+
+AGENT = "MCP client"  # who the panel shows calling
+
+
+class ClientSession:
+    """One client session: its events' numbering, and what the user allowed in it ("allow for
+    this turn" lasts the session)."""
+
+    def __init__(self, conversation_id: str, site_rules: str = "", seq: int = 0):
+        self.conversation_id, self.seq, self.step = conversation_id, seq, 0
+        self.rules, _ = parse_site_rules(site_rules or "")
+        self.allowed: set[str] = set()
+
+    def _emitter(self, emit):
+        async def emit_event(kind: str, data: dict) -> None:
+            self.seq += 1
+            emit(Event(kind, self.conversation_id, AGENT, 0, self.step, self.seq, time.time(), data).to_dict())
+        return emit_event
+
+    def tools(self, bridge, emit_event) -> dict:
+        consent = AskTheUser(bridge, emit=emit_event, site_rules=self.rules)
+        consent.allowed_for_turn = self.allowed
+        return {t.name: t for t in page_tools(bridge, consent) if t.name in CLIENT_TOOLS}
+
+    async def call(self, name: str, args: dict, bridge, emit) -> dict:
+        """Runs one call as a step of the session: {"ok": true, "result", "images"?} or {"ok": false, "error"}."""
+        emit_event = self._emitter(emit)
+        tools = self.tools(bridge, emit_event)
+        if name not in tools:
+            return {"ok": False, "error": f"TabAgent offers no tool named {name!r}; it offers: {', '.join(tools)}."}
+        self.step += 1
+        call_id = uuid.uuid4().hex[:12]
+        await emit_event("step_start", {})
+        await emit_event("tool_call", {"id": call_id, "name": name, "arguments": args})
+        try:
+            value = await tools[name](**args)
+        except (ToolInputError, TypeError) as error:
+            await emit_event("tool_result", {"id": call_id, "name": name, "result": str(error), "is_error": True})
+            return {"ok": False, "error": str(error)}
+        text = format_result(value)
+        await emit_event("tool_result", {"id": call_id, "name": name, "result": text, "is_error": False})
+        pictures = [image_url(part) for part in getattr(value, "parts", []) if is_image(part)]
+        return {"ok": True, "result": text, **({"images": pictures} if pictures else {})}
+
+
+class ClientSessions:
+    """The client sessions running in this interpreter, by conversation id."""
+
+    def __init__(self) -> None:
+        self.running: dict[str, ClientSession] = {}
+
+    def session(self, conversation_id: str, site_rules: str, seq: int) -> ClientSession:
+        if conversation_id not in self.running:
+            self.running[conversation_id] = ClientSession(conversation_id, site_rules, seq)
+        return self.running[conversation_id]
+
+    def end(self, conversation_id: str) -> bool:
+        return self.running.pop(conversation_id, None) is not None
+
+
+sessions = ClientSessions()
