@@ -1,0 +1,89 @@
+"""TabAgent as an MCP server, as an MCP client uses it: the official Python SDK's stdio client
+starting `tabagent-mcp` (mcp-server/), and the native host registered into a test browser's
+profile or a temporary HOME, never the real user's.
+
+`StdioClient` keeps one SDK ClientSession open on a loop of its own, so a test can start a call,
+answer the question it asks in the panel, then take the call's result (`start(...).result()`)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+PACKAGE = ROOT / "mcp-server"
+
+
+def socket_folder() -> Path:
+    """A meeting folder of the test's own (0700, as the host makes it), not the user's."""
+    return Path(tempfile.mkdtemp(prefix="tabagent-mcp-test-"))
+
+
+def register(home: Path, socket_dir: Path, *args: str) -> list[str]:
+    """Runs `tabagent-mcp register` as a user would, with HOME a folder of the test's."""
+    env = {**os.environ, "HOME": str(home), "PYTHONPATH": str(PACKAGE)}
+    done = subprocess.run([sys.executable, "-m", "tabagent_mcp", "register", "--socket-dir", str(socket_dir), *args],
+                          env=env, capture_output=True, text=True, check=True)
+    return done.stdout.split()
+
+
+class StdioClient:
+    """The SDK's stdio client with TabAgent's MCP server started by it."""
+
+    def __init__(self, socket_dir: Path):
+        self.socket_dir = socket_dir
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+
+    def __enter__(self) -> "StdioClient":
+        self.thread.start()
+        self.ready = threading.Event()
+        self.life = self._run(self._live())
+        if not self.ready.wait(60):
+            raise RuntimeError(f"the MCP server never started: {self.life.exception(0) if self.life.done() else 'no answer'}")
+        return self
+
+    def __exit__(self, *_exc) -> None:
+        self.loop.call_soon_threadsafe(self.closing.set)
+        self.life.result(30)
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(10)
+
+    def _run(self, coroutine):
+        return asyncio.run_coroutine_threadsafe(coroutine, self.loop)
+
+    async def _live(self) -> None:
+        """Opens the session, and closes it in the same task (anyio's rule) when told to."""
+        from mcp import ClientSession
+        from mcp.client.stdio import StdioServerParameters, stdio_client
+
+        self.closing = asyncio.Event()
+        params = StdioServerParameters(command=sys.executable, args=["-m", "tabagent_mcp"],
+                                       env={"TABAGENT_MCP_DIR": str(self.socket_dir), "PYTHONPATH": str(PACKAGE)})
+        async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+            await session.initialize()
+            self.session = session
+            self.ready.set()
+            await self.closing.wait()
+
+    def tool_names(self) -> list[str]:
+        async def names():
+            return [tool.name for tool in (await self.session.list_tools()).tools]
+        return self._run(names()).result(30)
+
+    def start(self, name: str, **arguments):
+        """The call under way: .result(timeout) gives (is_error, text, pictures)."""
+        async def call():
+            result = await self.session.call_tool(name, arguments)
+            texts = [part.text for part in result.content if part.type == "text"]
+            pictures = [part for part in result.content if part.type == "image"]
+            return result.is_error, "\n".join(texts), pictures
+        return self._run(call())
+
+    def call(self, name: str, timeout: float = 60, **arguments):
+        return self.start(name, **arguments).result(timeout)

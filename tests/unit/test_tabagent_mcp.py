@@ -1,0 +1,128 @@
+"""tabagent-mcp (mcp-server/), the MCP server and native host, without a browser: the host
+passes a call to the browser and its answer back (native messaging's framing on real pipes);
+`register` writes each browser's manifest with the extension's id; the tools offered are
+TabAgent's own, with their parameters. Its red team is in test_tabagent_mcp_red_team.py."""
+
+from __future__ import annotations
+
+import inspect
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.helpers.tabagent_mcp import PACKAGE, register, socket_folder
+
+sys.path.insert(0, str(PACKAGE))
+
+from tabagent_mcp import HOST_NAME, tools  # noqa: E402
+from tabagent_mcp.native_messaging import read_message, write_message  # noqa: E402
+from tabagent_mcp.register import FIREFOX_ADDON_ID, unpacked_extension_id  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+class BrowserEnd:
+    """The browser's side of a native host: the host process on pipes, as Chrome starts it."""
+
+    def __init__(self, folder: Path):
+        env = {**os.environ, "TABAGENT_MCP_DIR": str(folder), "PYTHONPATH": str(PACKAGE)}
+        self.process = subprocess.Popen([sys.executable, "-m", "tabagent_mcp", "host", "chrome-extension://x/"],
+                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+        self.socket = folder / "host.sock"
+        deadline = time.monotonic() + 20
+        while not self.socket.exists():
+            assert self.process.poll() is None, self.process.stderr.read().decode()
+            assert time.monotonic() < deadline, "the host never listened"
+            time.sleep(0.02)
+
+    def receive(self) -> dict:
+        return read_message(self.process.stdout)
+
+    def send(self, message: dict) -> None:
+        write_message(self.process.stdin, message)
+
+    def close(self) -> None:
+        self.process.stdin.close()
+        self.process.wait(10)
+
+
+def ask(path: Path, call: dict) -> socket.socket:
+    client = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    client.connect(str(path))
+    client.sendall(json.dumps(call).encode() + b"\n")
+    return client
+
+
+def test_the_host_passes_a_call_to_the_browser_and_its_answer_back():
+    browser = BrowserEnd(socket_folder())
+    try:
+        client = ask(browser.socket, {"tool": "read_page", "args": {"page": 2}, "client": "inspector"})
+        call = browser.receive()
+        assert call == {"id": call["id"], "tool": "read_page", "args": {"page": 2}, "client": "inspector"}
+        browser.send({"id": call["id"], "ok": True, "result": "the page"})
+        assert json.loads(client.makefile().readline()) == {"ok": True, "result": "the page"}
+        assert oct(browser.socket.stat().st_mode & 0o777) == "0o600"
+    finally:
+        browser.close()
+    assert not browser.socket.exists()  # gone with the host: nobody to reach
+
+
+def test_a_call_that_is_not_one_is_answered_without_reaching_the_browser():
+    browser = BrowserEnd(socket_folder())
+    try:
+        client = ask(browser.socket, {"args": {}})
+        assert json.loads(client.makefile().readline())["ok"] is False
+        ask(browser.socket, {"tool": "list_tabs"})
+        assert browser.receive()["tool"] == "list_tabs"  # the first never reached it
+    finally:
+        browser.close()
+
+
+def test_register_writes_each_browsers_manifest_with_the_extension_id(tmp_path):
+    home, profile = tmp_path / "home", tmp_path / "profile"
+    (home / ".mozilla").mkdir(parents=True)
+    (home / ".config" / "chromium").mkdir(parents=True)
+    written = register(home, tmp_path / "meet", "--chrome-profile", str(profile), "--chrome-extension-id", "a" * 32)
+    chromium = json.loads((profile / "NativeMessagingHosts" / f"{HOST_NAME}.json").read_text())
+    firefox = json.loads((home / ".mozilla" / "native-messaging-hosts" / f"{HOST_NAME}.json").read_text())
+    assert chromium["allowed_origins"] == [f"chrome-extension://{'a' * 32}/", f"chrome-extension://{unpacked_extension_id(ROOT)}/"]
+    assert firefox["allowed_extensions"] == [FIREFOX_ADDON_ID]
+    assert chromium["path"] == firefox["path"] and os.access(chromium["path"], os.X_OK)
+    assert not (home / ".config" / "chromium" / "NativeMessagingHosts").exists()  # only the profile named
+    assert sorted(written) == sorted(["wrote", str(profile / "NativeMessagingHosts" / f"{HOST_NAME}.json"), "wrote",
+                                      str(home / ".mozilla" / "native-messaging-hosts" / f"{HOST_NAME}.json")])
+
+
+def test_the_firefox_id_is_the_manifests():
+    manifest = json.loads((ROOT / "manifest.json").read_text())
+    assert manifest["browser_specific_settings"]["gecko"]["id"] == FIREFOX_ADDON_ID
+    assert "nativeMessaging" in manifest["permissions"]
+
+
+def test_the_tools_offered_are_tabagents_own_with_their_parameters():
+    from tabagent.app.page_tools import page_tools
+    from tabagent.app.page_actions import CalledByHand
+    from tabagent.app.wire import CLIENT_TOOLS
+
+    own = {t.name: t for t in page_tools(object(), CalledByHand())}  # listed, never called
+    assert [f.__name__ for f in tools.TOOLS] == list(CLIENT_TOOLS)
+    for function in tools.TOOLS:
+        offered = set(inspect.signature(function).parameters)
+        assert offered <= set(inspect.signature(own[function.__name__].forward).parameters), function.__name__
+
+
+@pytest.mark.parametrize("tool", ["read_page", "click"])
+def test_a_tool_with_no_tabagent_to_reach_says_how_to_switch_it_on(tool, tmp_path, monkeypatch):
+    import asyncio
+
+    from mcp.server.mcpserver.exceptions import ToolError
+
+    monkeypatch.setenv("TABAGENT_MCP_DIR", str(socket_folder()))
+    with pytest.raises(ToolError, match="Let MCP clients use TabAgent"):
+        asyncio.run(getattr(tools, tool)(**({"locator": "#x"} if tool == "click" else {})))
