@@ -40,6 +40,7 @@ BENCHMARKS = {
     "browsers": [sys.executable, "bench/bench_browsers.py"],
     "windows": [sys.executable, "bench/bench_windows.py"],
     "workflows": [sys.executable, "bench/bench_workflows.py"],
+    "mcp-server": [sys.executable, "bench/bench_mcp_server.py"],
 }
 
 

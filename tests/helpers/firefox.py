@@ -117,6 +117,7 @@ class BiDiError(RuntimeError):
 class Firefox:
     extra_prefs: dict = field(default_factory=dict)
     locale: str | None = None  # the browser's language, as a langpack would make it ("de")
+    env: dict = field(default_factory=dict)  # more environment (HOME: where it reads native host manifests)
     profile: Path = field(init=False)
     process: subprocess.Popen = field(init=False)
     problems: list = field(default_factory=list, init=False)
@@ -130,7 +131,7 @@ class Firefox:
         self.log = open(self.profile / "firefox.log", "wb")
         self.process = subprocess.Popen(
             [FIREFOX, "--headless", "--no-remote", "--profile", str(self.profile), f"--remote-debugging-port={port}", "--remote-allow-system-access", "about:blank"],
-            stdout=self.log, stderr=subprocess.STDOUT, env={**os.environ, "MOZ_CRASHREPORTER_DISABLE": "1"},
+            stdout=self.log, stderr=subprocess.STDOUT, env={**os.environ, "MOZ_CRASHREPORTER_DISABLE": "1", **self.env},
         )
         try:
             self._connect(port)

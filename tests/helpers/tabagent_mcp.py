@@ -17,6 +17,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "mcp-server"
+CLIENT = "e2e-coding-agent"  # the name the test's client gives itself
 
 
 def socket_folder() -> Path:
@@ -59,13 +60,13 @@ class StdioClient:
 
     async def _live(self) -> None:
         """Opens the session, and closes it in the same task (anyio's rule) when told to."""
-        from mcp import ClientSession
+        from mcp import ClientSession, types
         from mcp.client.stdio import StdioServerParameters, stdio_client
 
         self.closing = asyncio.Event()
         params = StdioServerParameters(command=sys.executable, args=["-m", "tabagent_mcp"],
                                        env={"TABAGENT_MCP_DIR": str(self.socket_dir), "PYTHONPATH": str(PACKAGE)})
-        async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+        async with stdio_client(params) as (read, write), ClientSession(read, write, client_info=types.Implementation(name=CLIENT, version="1")) as session:
             await session.initialize()
             self.session = session
             self.ready.set()

@@ -1,0 +1,121 @@
+"""TabAgent as an MCP server, in Chromium: the official Python SDK's stdio client starts
+`tabagent-mcp`, lists its tools, and reads and acts on a local page in the test browser, through
+the native host the extension connects to (registered into the test profile, never the user's).
+Every call appears in the panel, in a conversation of the client's own; the click waits for the
+question there, answered like a person. Red team: with the setting off the client reaches
+nothing; a denied action never runs; Stop cuts the client off mid-question."""
+
+from __future__ import annotations
+
+import shutil
+import time
+
+import pytest
+from selenium.webdriver.common.by import By
+
+from tests.helpers.panel_backends import chromium_panel
+from tests.helpers.questions import answer, question
+from tests.helpers.tabagent_mcp import CLIENT, StdioClient, register, socket_folder
+
+from .chat import wait
+from .page_tabs import page_content
+
+pytestmark = pytest.mark.e2e
+
+LOG = "return document.getElementById('log').textContent"
+
+
+@pytest.fixture(scope="module")
+def meeting(browser, tmp_path_factory):
+    """The meeting folder, with the host registered into this browser's profile."""
+    folder = socket_folder()
+    register(tmp_path_factory.mktemp("home"), folder, "--chrome-profile", str(browser.profile),
+             "--chrome-extension-id", browser.extension_id)
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def allow_clients(tabs, on: bool) -> None:
+    """The settings saved with "Let MCP clients use TabAgent" on or off, as the settings page does."""
+    chromium_panel(tabs.browser).ask_background("save-settings", settings={"mcp_clients": on})
+
+
+def host_listening(meeting, timeout: float = 20) -> bool:
+    deadline = time.monotonic() + timeout
+    while not (meeting / "host.sock").exists():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
+
+
+@pytest.fixture
+def allowed(tabs, meeting, site):
+    allow_clients(tabs, True)
+    assert host_listening(meeting), "the extension never started the native host"
+    tabs.show(site.url("actions.html"))
+    yield tabs
+    allow_clients(tabs, False)
+
+
+def calls_in_panel(driver) -> list[str]:
+    """The tool calls the panel's last turn shows, as their names."""
+    turn = driver.find_elements(By.CSS_SELECTOR, "article.turn")[-1]
+    return [step.get_attribute("data-tool") for step in turn.find_elements(By.CSS_SELECTOR, "details.tool[data-tool]")]
+
+
+def test_a_client_lists_reads_and_acts_with_consent_in_the_panel(allowed, meeting, site):
+    with StdioClient(meeting) as client:
+        assert {"read_page", "list_controls", "click", "screenshot", "list_tabs"} <= set(client.tool_names())
+        failed, text, _ = client.call("read_page")
+        assert not failed, text
+        source, content = page_content(text)
+        assert source == site.url("actions.html") and "The quick brown fox" in content
+        wait(allowed.browser, lambda d: "read_page" in calls_in_panel(d), message="the read never showed in the panel")
+        assert f"Calls from {CLIENT}" in allowed.driver.find_elements(By.CSS_SELECTOR, "article.turn")[-1].text
+        pending = client.start("click", locator="#subscribe")
+        asked = question(allowed, 0)
+        assert asked["message"] == "Click the button “Subscribe”."
+        allowed.browser.screenshot("mcp-client-click-asked")
+        assert allowed.in_page(LOG) == "nothing yet"
+        answer(allowed, 0, "once")
+        failed, text, _ = pending.result(30)
+        assert not failed, text
+        assert allowed.in_page(LOG) == "subscribed after 1 press"
+        assert calls_in_panel(allowed.driver)[-2:] == ["read_page", "click"]
+
+
+def test_a_denied_action_never_runs_and_the_client_is_told(allowed, meeting):
+    with StdioClient(meeting) as client:
+        pending = client.start("click", locator="#subscribe")
+        question(allowed, 0)
+        answer(allowed, 0, "deny")
+        failed, text, _ = pending.result(30)
+        assert text.startswith("The user denied this click: nothing was done.")
+        assert allowed.in_page(LOG) == "nothing yet"
+
+
+def test_stop_in_the_panel_cuts_the_client_off_mid_question(allowed, meeting):
+    with StdioClient(meeting) as client:
+        pending = client.start("click", locator="#subscribe")
+        question(allowed, 0)
+        allowed.driver.find_element(By.ID, "stop").click()
+        failed, text, _ = pending.result(30)
+        assert allowed.in_page(LOG) == "nothing yet"
+        wait(allowed.browser, lambda d: not (meeting / "host.sock").exists(), message="the host was not disconnected")
+        failed, text, _ = client.call("read_page")
+        assert failed and "TabAgent is not connected" in text
+
+
+def test_with_the_setting_off_a_client_reaches_nothing(tabs, meeting, site):
+    allow_clients(tabs, False)
+    tabs.show(site.url("actions.html"))
+    conversations_before = chromium_panel(tabs.browser).run("chrome.storage.local.get(null).then((all) => Object.keys(all).length)")
+    with StdioClient(meeting) as client:
+        failed, text, _ = client.call("read_page")
+        assert failed and "TabAgent is not connected" in text
+        failed, text, _ = client.call("click", locator="#subscribe")
+        assert failed and tabs.in_page(LOG) == "nothing yet"
+    assert not (meeting / "host.sock").exists()
+    after = chromium_panel(tabs.browser).run("chrome.storage.local.get(null).then((all) => Object.keys(all).length)")
+    assert after == conversations_before  # no session was recorded: nothing was read

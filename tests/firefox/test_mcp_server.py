@@ -1,0 +1,77 @@
+"""TabAgent as an MCP server, in Firefox as in Chromium (tests/e2e/test_mcp_server.py): the
+official Python SDK's stdio client starts `tabagent-mcp`, lists its tools, reads a local page and
+clicks on it once the question is answered in the chat page, through the native host Firefox
+starts (registered with `tabagent-mcp register` into a HOME of the test's own, which this Firefox
+is started with: never the user's). A denied click never happens."""
+
+from __future__ import annotations
+
+import shutil
+import time
+
+import pytest
+
+from tests.helpers.firefox import Firefox
+from tests.helpers.panel_backends import firefox_panel
+from tests.helpers.tabagent_mcp import CLIENT, StdioClient, register, socket_folder
+from tests.e2e.page_tabs import page_content
+
+from .page_tab import PageTab
+
+LOG = "document.getElementById('log').textContent"
+
+
+@pytest.fixture(scope="module")
+def meeting(tmp_path_factory):
+    folder = socket_folder()
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def firefox(firefox_build, meeting, tmp_path_factory):
+    """A Firefox of this module's own, whose HOME holds the host's manifest."""
+    home = tmp_path_factory.mktemp("home")
+    (home / ".mozilla").mkdir()
+    written = register(home, meeting)
+    assert any(".mozilla/native-messaging-hosts/tabagent_mcp.json" in line for line in written), written
+    instance = Firefox(env={"HOME": str(home)}).start(firefox_build)
+    yield instance
+    instance.quit()
+
+
+@pytest.fixture
+def tab(firefox, meeting, site):
+    tab = PageTab(firefox)
+    tab.show(site.url("actions.html"))
+    firefox_panel(firefox, tab.chat).ask_background("save-settings", settings={"mcp_clients": True})
+    deadline = time.monotonic() + 30
+    while not (meeting / "host.sock").exists():
+        assert time.monotonic() < deadline, "Firefox never started the native host"
+        time.sleep(0.05)
+    yield tab
+    firefox_panel(firefox, tab.chat).ask_background("save-settings", settings={"mcp_clients": False})
+
+
+def test_a_client_lists_reads_and_acts_with_consent_in_the_chat(firefox, tab, meeting, site):
+    panel = firefox_panel(firefox, tab.chat)
+    with StdioClient(meeting) as client:
+        assert {"read_page", "click", "screenshot"} <= set(client.tool_names())
+        failed, text, _ = client.call("read_page")
+        assert not failed, text
+        source, content = page_content(text)
+        assert source == site.url("actions.html") and "The quick brown fox" in content
+        pending = client.start("click", locator="#subscribe")
+        assert panel.question(0)["message"] == "Click the button “Subscribe”."
+        assert CLIENT in firefox.evaluate(tab.chat, "document.querySelector('article.turn:last-of-type')?.textContent ?? ''")
+        assert firefox.evaluate(tab.page, LOG) == "nothing yet"
+        panel.answer_question(0, "once")
+        failed, text, _ = pending.result(30)
+        assert not failed, text
+        assert firefox.evaluate(tab.page, LOG) == "subscribed after 1 press"
+        pending = client.start("click", locator="#subscribe")
+        panel.question(1)
+        panel.answer_question(1, "deny")
+        failed, text, _ = pending.result(30)
+        assert text.startswith("The user denied this click: nothing was done.")
+        assert firefox.evaluate(tab.page, LOG) == "subscribed after 1 press"
