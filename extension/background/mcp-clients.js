@@ -13,6 +13,7 @@ import { TurnStatus } from "../shared/import-checks/conversation-schema.js";
 import { loadSettings } from "../shared/settings/settings.js";
 import { keepBackgroundWhile } from "../platform/chrome/background-lifetime.js";
 import { askOffscreen } from "./offscreen-document.js";
+import { stopTurn } from "./turn-records.js";
 import { OPEN_CONVERSATION } from "./right-click-menu.js";
 import { t } from "../shared/ui/i18n.js";
 
@@ -37,8 +38,10 @@ function connect() {
   const connected = chrome.runtime.connectNative(HOST);
   port = connected;
   connected.onDisconnect.addListener(() => {
-    void chrome.runtime.lastError; // the host not registered, or it ended: nothing to do
-    if (port === connected) port = null;
+    void chrome.runtime.lastError; // the host not registered, or it ended: the session ends with it
+    if (port !== connected) return;
+    port = null;
+    endSession();
   });
   connected.onMessage.addListener((message) => {
     answer(message).then((reply) => {
@@ -48,9 +51,23 @@ function connect() {
   keepBackgroundWhile(async () => port === connected); // Firefox would stop its event page
 }
 
-function disconnect() {
-  port?.disconnect();
+// end: the session's turn ends too (not when the panel's Stop is ending it already).
+function disconnect({ end = true } = {}) {
+  if (!port) return;
+  port.disconnect();
   port = null;
+  if (end) endSession();
+}
+
+// No host, no client: the session's conversation stops "working", and Python may close when idle.
+function endSession() {
+  chrome.storage.session.get(SESSION).then(async ({ [SESSION]: kept }) => {
+    if (!kept) return;
+    await chrome.storage.session.remove(SESSION);
+    showOnToolbar(false);
+    await stopTurn({ conversationId: kept.conversationId });
+    chrome.runtime.sendMessage({ type: Broadcast.conversationsChanged, conversationId: kept.conversationId }).catch(() => {});
+  }).catch((error) => console.warn("TabAgent: an MCP client's session did not end:", error.message));
 }
 
 // One call from the host: { id, tool, args, client } -> { ok, result, images? } | { ok: false, error }.
@@ -93,6 +110,7 @@ async function sessionFor(client) {
   await conversations.addTurn(created.id, { id: turnId, text, context: null, startedAt: Date.now() });
   const session = { conversationId: created.id, turnId };
   await chrome.storage.session.set({ [SESSION]: session, [OPEN_CONVERSATION]: created.id });
+  showOnToolbar(true);
   chrome.runtime.sendMessage({ type: Broadcast.conversationsChanged, conversationId: created.id }).catch(() => {});
   return { ...session, seq: 0 };
 }
@@ -103,5 +121,13 @@ export async function stopMcpClients(conversationId) {
   const { [SESSION]: kept } = await chrome.storage.session.get(SESSION);
   if (kept?.conversationId !== conversationId) return;
   await chrome.storage.session.set({ [STOPPED]: true });
-  disconnect();
+  await chrome.storage.session.remove(SESSION);
+  showOnToolbar(false);
+  disconnect({ end: false });
+}
+
+// While a client's session lasts, the toolbar button says so, for a user whose panel is closed.
+function showOnToolbar(on) {
+  chrome.action.setBadgeText({ text: on ? "MCP" : "" }).catch(() => {});
+  chrome.action.setTitle({ title: t(on ? "mcpClientOnToolbar" : "actionTitle") }).catch(() => {});
 }
