@@ -23,6 +23,7 @@ from .page_tabs import page_content
 pytestmark = pytest.mark.e2e
 
 LOG = "return document.getElementById('log').textContent"
+STORED_KEYS = "chrome.storage.local.get(null).then((all) => Object.keys(all).length)"
 
 
 @pytest.fixture(scope="module")
@@ -110,12 +111,12 @@ def test_stop_in_the_panel_cuts_the_client_off_mid_question(allowed, meeting):
 def test_with_the_setting_off_a_client_reaches_nothing(tabs, meeting, site):
     allow_clients(tabs, False)
     tabs.show(site.url("actions.html"))
-    conversations_before = chromium_panel(tabs.browser).run("chrome.storage.local.get(null).then((all) => Object.keys(all).length)")
+    conversations_before = chromium_panel(tabs.browser).backend.run(STORED_KEYS)
     with StdioClient(meeting) as client:
         failed, text, _ = client.call("read_page")
         assert failed and "TabAgent is not connected" in text
         failed, text, _ = client.call("click", locator="#subscribe")
         assert failed and tabs.in_page(LOG) == "nothing yet"
     assert not (meeting / "host.sock").exists()
-    after = chromium_panel(tabs.browser).run("chrome.storage.local.get(null).then((all) => Object.keys(all).length)")
+    after = chromium_panel(tabs.browser).backend.run(STORED_KEYS)
     assert after == conversations_before  # no session was recorded: nothing was read
