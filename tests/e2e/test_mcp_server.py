@@ -27,8 +27,8 @@ STORED_KEYS = "chrome.storage.local.get(null).then((all) => Object.keys(all).len
 
 
 @pytest.fixture(scope="module")
-def meeting(browser, tmp_path_factory):
-    """The meeting folder, with the host registered into this browser's profile."""
+def host_folder(browser, tmp_path_factory):
+    """The host_folder folder, with the host registered into this browser's profile."""
     folder = socket_folder()
     register(tmp_path_factory.mktemp("home"), folder, "--chrome-profile", str(browser.profile),
              "--chrome-extension-id", browser.extension_id)
@@ -41,9 +41,9 @@ def allow_clients(tabs, on: bool) -> None:
     chromium_panel(tabs.browser).ask_background("save-settings", settings={"mcp_clients": on})
 
 
-def host_listening(meeting, timeout: float = 20) -> bool:
+def host_listening(host_folder, timeout: float = 20) -> bool:
     deadline = time.monotonic() + timeout
-    while not (meeting / "host.sock").exists():
+    while not (host_folder / "host.sock").exists():
         if time.monotonic() > deadline:
             return False
         time.sleep(0.05)
@@ -51,9 +51,9 @@ def host_listening(meeting, timeout: float = 20) -> bool:
 
 
 @pytest.fixture
-def allowed(tabs, meeting, site):
+def allowed(tabs, host_folder, site):
     allow_clients(tabs, True)
-    assert host_listening(meeting), "the extension never started the native host"
+    assert host_listening(host_folder), "the extension never started the native host"
     tabs.show(site.url("actions.html"))
     yield tabs
     allow_clients(tabs, False)
@@ -65,8 +65,8 @@ def calls_in_panel(driver) -> list[str]:
     return [step.get_attribute("data-tool") for step in turn.find_elements(By.CSS_SELECTOR, "details.tool[data-tool]")]
 
 
-def test_a_client_lists_reads_and_acts_with_consent_in_the_panel(allowed, meeting, site):
-    with StdioClient(meeting) as client:
+def test_a_client_lists_reads_and_acts_with_consent_in_the_panel(allowed, host_folder, site):
+    with StdioClient(host_folder) as client:
         assert {"read_page", "list_controls", "click", "screenshot", "list_tabs"} <= set(client.tool_names())
         failed, text, _ = client.call("read_page")
         assert not failed, text
@@ -86,8 +86,8 @@ def test_a_client_lists_reads_and_acts_with_consent_in_the_panel(allowed, meetin
         assert calls_in_panel(allowed.driver)[-2:] == ["read_page", "click"]
 
 
-def test_a_denied_action_never_runs_and_the_client_is_told(allowed, meeting):
-    with StdioClient(meeting) as client:
+def test_a_denied_action_never_runs_and_the_client_is_told(allowed, host_folder):
+    with StdioClient(host_folder) as client:
         pending = client.start("click", locator="#subscribe")
         question(allowed, 0)
         answer(allowed, 0, "deny")
@@ -96,27 +96,27 @@ def test_a_denied_action_never_runs_and_the_client_is_told(allowed, meeting):
         assert allowed.in_page(LOG) == "nothing yet"
 
 
-def test_stop_in_the_panel_cuts_the_client_off_mid_question(allowed, meeting):
-    with StdioClient(meeting) as client:
+def test_stop_in_the_panel_cuts_the_client_off_mid_question(allowed, host_folder):
+    with StdioClient(host_folder) as client:
         pending = client.start("click", locator="#subscribe")
         question(allowed, 0)
         allowed.driver.find_element(By.ID, "stop").click()
         failed, text, _ = pending.result(30)
         assert allowed.in_page(LOG) == "nothing yet"
-        wait(allowed.browser, lambda d: not (meeting / "host.sock").exists(), message="the host was not disconnected")
+        wait(allowed.browser, lambda d: not (host_folder / "host.sock").exists(), message="the host was not disconnected")
         failed, text, _ = client.call("read_page")
         assert failed and "TabAgent is not connected" in text
 
 
-def test_with_the_setting_off_a_client_reaches_nothing(tabs, meeting, site):
+def test_with_the_setting_off_a_client_reaches_nothing(tabs, host_folder, site):
     allow_clients(tabs, False)
     tabs.show(site.url("actions.html"))
     conversations_before = chromium_panel(tabs.browser).backend.run(STORED_KEYS)
-    with StdioClient(meeting) as client:
+    with StdioClient(host_folder) as client:
         failed, text, _ = client.call("read_page")
         assert failed and "TabAgent is not connected" in text
         failed, text, _ = client.call("click", locator="#subscribe")
         assert failed and tabs.in_page(LOG) == "nothing yet"
-    assert not (meeting / "host.sock").exists()
+    assert not (host_folder / "host.sock").exists()
     after = chromium_panel(tabs.browser).backend.run(STORED_KEYS)
     assert after == conversations_before  # no session was recorded: nothing was read

@@ -22,40 +22,44 @@ LOG = "document.getElementById('log').textContent"
 
 
 @pytest.fixture(scope="module")
-def meeting(tmp_path_factory):
+def firefox_host_folder(tmp_path_factory):
     folder = socket_folder()
     yield folder
     shutil.rmtree(folder, ignore_errors=True)
 
 
 @pytest.fixture(scope="module")
-def firefox(firefox_build, meeting, tmp_path_factory):
+def firefox_with_host(firefox_build, firefox_host_folder, tmp_path_factory):
     """A Firefox of this module's own, whose HOME holds the host's manifest."""
     home = tmp_path_factory.mktemp("home")
     (home / ".mozilla").mkdir()
-    written = register(home, meeting)
+    written = register(home, firefox_host_folder)
     assert any(".mozilla/native-messaging-hosts/tabagent_mcp.json" in line for line in written), written
     instance = Firefox(env={"HOME": str(home)}).start(firefox_build)
     yield instance
+    problems = instance.take_problems()  # conftest's check looks at the `firefox` fixture only
     instance.quit()
+    assert not problems, "errors in the extension:\n" + "\n".join(problems)
 
 
 @pytest.fixture
-def tab(firefox, meeting, site):
+def client_tab(firefox_with_host, firefox_host_folder, site):
+    firefox = firefox_with_host
     tab = PageTab(firefox)
     tab.show(site.url("actions.html"))
     firefox_panel(firefox, tab.chat).ask_background("save-settings", settings={"mcp_clients": True})
     deadline = time.monotonic() + 30
-    while not (meeting / "host.sock").exists():
+    while not (firefox_host_folder / "host.sock").exists():
         assert time.monotonic() < deadline, "Firefox never started the native host"
         time.sleep(0.05)
     yield tab
     firefox_panel(firefox, tab.chat).ask_background("save-settings", settings={"mcp_clients": False})
 
 
-def test_a_client_lists_reads_and_acts_with_consent_in_the_chat(firefox, tab, meeting, site):
+def test_a_client_lists_reads_and_acts_with_consent_in_the_chat(firefox_with_host, client_tab, firefox_host_folder, site):
+    firefox, tab = firefox_with_host, client_tab
     panel = firefox_panel(firefox, tab.chat)
-    with StdioClient(meeting) as client:
+    with StdioClient(firefox_host_folder) as client:
         assert {"read_page", "click", "screenshot"} <= set(client.tool_names())
         failed, text, _ = client.call("read_page")
         assert not failed, text

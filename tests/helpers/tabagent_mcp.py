@@ -8,11 +8,14 @@ answer the question it asks in the panel, then take the call's result (`start(..
 from __future__ import annotations
 
 import asyncio
+import json
 import os
+import socket
 import subprocess
 import sys
 import tempfile
 import threading
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -88,3 +91,43 @@ class StdioClient:
 
     def call(self, name: str, timeout: float = 60, **arguments):
         return self.start(name, **arguments).result(timeout)
+
+
+class BrowserEnd:
+    """The browser's side of a native host: the host process on pipes, as Chrome starts it."""
+
+    def __init__(self, folder: Path):
+        env = {**os.environ, "TABAGENT_MCP_DIR": str(folder), "PYTHONPATH": str(PACKAGE)}
+        self.process = subprocess.Popen([sys.executable, "-m", "tabagent_mcp", "host", "chrome-extension://x/"],
+                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+        self.socket = folder / "host.sock"
+        deadline = time.monotonic() + 20
+        while not self.socket.exists():
+            assert self.process.poll() is None, self.process.stderr.read().decode()
+            assert time.monotonic() < deadline, "the host never listened"
+            time.sleep(0.02)
+
+    def receive(self) -> dict:
+        return _framing().read_message(self.process.stdout)
+
+    def send(self, message: dict) -> None:
+        _framing().write_message(self.process.stdin, message)
+
+    def close(self) -> None:
+        self.process.stdin.close()
+        self.process.wait(10)
+
+
+def ask(path: Path, call: dict) -> socket.socket:
+    client = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    client.connect(str(path))
+    client.sendall(json.dumps(call).encode() + b"\n")
+    return client
+
+
+def _framing():
+    """The package's native messaging framing (mcp-server/ is not installed in the test environment)."""
+    if str(PACKAGE) not in sys.path:
+        sys.path.insert(0, str(PACKAGE))
+    from tabagent_mcp import native_messaging
+    return native_messaging

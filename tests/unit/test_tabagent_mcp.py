@@ -8,55 +8,19 @@ from __future__ import annotations
 import inspect
 import json
 import os
-import socket
-import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
-from tests.helpers.tabagent_mcp import PACKAGE, register, socket_folder
+from tests.helpers.tabagent_mcp import PACKAGE, BrowserEnd, ask, register, socket_folder
 
 sys.path.insert(0, str(PACKAGE))
 
 from tabagent_mcp import HOST_NAME, tools  # noqa: E402
-from tabagent_mcp.native_messaging import read_message, write_message  # noqa: E402
 from tabagent_mcp.register import FIREFOX_ADDON_ID, unpacked_extension_id  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-class BrowserEnd:
-    """The browser's side of a native host: the host process on pipes, as Chrome starts it."""
-
-    def __init__(self, folder: Path):
-        env = {**os.environ, "TABAGENT_MCP_DIR": str(folder), "PYTHONPATH": str(PACKAGE)}
-        self.process = subprocess.Popen([sys.executable, "-m", "tabagent_mcp", "host", "chrome-extension://x/"],
-                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
-        self.socket = folder / "host.sock"
-        deadline = time.monotonic() + 20
-        while not self.socket.exists():
-            assert self.process.poll() is None, self.process.stderr.read().decode()
-            assert time.monotonic() < deadline, "the host never listened"
-            time.sleep(0.02)
-
-    def receive(self) -> dict:
-        return read_message(self.process.stdout)
-
-    def send(self, message: dict) -> None:
-        write_message(self.process.stdin, message)
-
-    def close(self) -> None:
-        self.process.stdin.close()
-        self.process.wait(10)
-
-
-def ask(path: Path, call: dict) -> socket.socket:
-    client = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    client.connect(str(path))
-    client.sendall(json.dumps(call).encode() + b"\n")
-    return client
 
 
 def test_the_host_passes_a_call_to_the_browser_and_its_answer_back():

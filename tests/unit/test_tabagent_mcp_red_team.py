@@ -12,8 +12,7 @@ import sys
 
 import pytest
 
-from tests.helpers.tabagent_mcp import PACKAGE, socket_folder
-from tests.unit.test_tabagent_mcp import BrowserEnd, ask
+from tests.helpers.tabagent_mcp import PACKAGE, BrowserEnd, ask, socket_folder
 
 sys.path.insert(0, str(PACKAGE))
 
