@@ -1,0 +1,225 @@
+"""Signing in to an MCP server with OAuth 2.1, as the MCP specification's authorization section
+(2025-11-25) describes it. The browser's own sign-in window sits between the two halves, so
+the flow is two calls around it:
+
+    plan = await plan_sign_in(server_url, redirect_uri)   # discovery, client id, PKCE
+    ... the browser opens plan["authorize_url"] and ends at redirect_uri?code=...&state=...
+    record = await finish_sign_in(plan, where_it_ended)   # the code for tokens
+    record = await refresh(record)                        # before the access token expires
+
+The `record` is what is kept (like the API key: trusted contexts only, never exported). Its
+access token is for the MCP server at `record["server_url"]` only: the extension sends it in
+that server's `Authorization` header and nowhere else (never to the authorization server:
+sign-out revokes the refresh token, which is the authorization server's own).
+
+The client id: the one the user entered, else dynamic client registration (RFC 7591). A client
+ID metadata document needs an https address of TabAgent's own to publish it at, and TabAgent
+has no server; a user who publishes one enters its address as the client id.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import secrets
+from urllib.parse import parse_qs, urlencode, urlsplit
+
+from ..host import Host, NetworkError, RequestTimeout, default_host
+from ..unseen import bounded
+from . import messages
+from .errors import MCPError
+from .oauth_discovery import authorization_server, canonical, protected_resource, safe_address
+
+TIMEOUT = 15
+CLIENT_NAME = "TabAgent"
+INITIALIZE = {"jsonrpc": "2.0", "id": 0, "method": "initialize",
+              "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": CLIENT_NAME, "version": "1"}}}
+
+
+def pkce_pair() -> tuple[str, str]:
+    """(code_verifier, its S256 code_challenge): 64 unreserved characters, and their hash."""
+    verifier = secrets.token_urlsafe(48)
+    return verifier, _b64url(hashlib.sha256(verifier.encode("ascii")).digest())
+
+
+def _b64url(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
+
+
+async def unauthorized(host: Host, server_url: str) -> str:
+    """The server's WWW-Authenticate, from the 401 an initialize without a token gets."""
+    headers = {"content-type": "application/json", "accept": "application/json, text/event-stream"}
+    try:
+        response = await host.request("POST", server_url, headers, messages.json_bytes(INITIALIZE), TIMEOUT,
+                                      follow_redirects=False)
+    except (NetworkError, RequestTimeout) as e:
+        raise MCPError(f"could not reach the MCP server at {server_url} ({e}).") from None
+    await response.close()
+    if response.status != 401:
+        raise MCPError(f"the MCP server at {server_url} does not ask anyone to sign in (it answered HTTP "
+                       f"{response.status}).")
+    return response.headers.get("www-authenticate", "")
+
+
+async def plan_sign_in(server_url: str, redirect_uri: str, client_id: str = "", host: Host | None = None) -> dict:
+    """Everything the sign-in window and the token request need, found from the server's 401."""
+    host = host or default_host()
+    safe_address(server_url, "the MCP server")
+    header = await unauthorized(host, server_url)
+    resource = await protected_resource(host, server_url, header, TIMEOUT)
+    issuer = _first_safe(resource["authorization_servers"])
+    metadata = await authorization_server(host, issuer, TIMEOUT)
+    scope = _scope(header, resource, metadata)
+    client = {"client_id": client_id} if client_id else await register(host, metadata, redirect_uri, scope)
+    verifier, challenge = pkce_pair()
+    state = secrets.token_urlsafe(24)
+    query = {"response_type": "code", "client_id": client["client_id"], "redirect_uri": redirect_uri,
+             "code_challenge": challenge, "code_challenge_method": "S256", "state": state,
+             "resource": server_url, **({"scope": scope} if scope else {})}
+    endpoint = metadata["authorization_endpoint"]
+    return {"server_url": server_url, "issuer": issuer, "token_endpoint": metadata["token_endpoint"],
+            "revocation_endpoint": metadata.get("revocation_endpoint"), "redirect_uri": redirect_uri,
+            "state": state, "code_verifier": verifier, "scope": scope, **client,
+            "authorize_url": f"{endpoint}{'&' if '?' in endpoint else '?'}{urlencode(query)}"}
+
+
+def _first_safe(servers: list[str]) -> str:
+    for issuer in servers:
+        try:
+            return safe_address(issuer, "the authorization server")
+        except MCPError:
+            continue
+    return safe_address(servers[0], "the authorization server")  # says why the first is refused
+
+
+def _scope(header: str, resource: dict, metadata: dict) -> str:
+    """The 401's scope, else the resource's; with `openid` where the server offers it, for the
+    settings to say who signed in."""
+    from .oauth_discovery import challenge
+
+    said = challenge(header).get("scope") or " ".join(s for s in resource.get("scopes_supported") or [] if isinstance(s, str))
+    scopes = said.split()
+    if "openid" in (metadata.get("scopes_supported") or []) and "openid" not in scopes:
+        scopes.append("openid")
+    return " ".join(scopes)
+
+
+async def register(host: Host, metadata: dict, redirect_uri: str, scope: str) -> dict:
+    """A client id from dynamic client registration (a public client: PKCE, no secret asked)."""
+    endpoint = metadata.get("registration_endpoint")
+    if not endpoint:
+        raise MCPError(f"the authorization server {metadata['issuer']} does not register clients by "
+                       f"itself: enter a client id it gave you for TabAgent in the server's settings.")
+    body = {"client_name": CLIENT_NAME, "redirect_uris": [redirect_uri], "grant_types": ["authorization_code", "refresh_token"],
+            "response_types": ["code"], "token_endpoint_auth_method": "none", **({"scope": scope} if scope else {})}
+    answer = await _post(host, endpoint, json.dumps(body).encode(), "application/json", "registration")
+    if not isinstance(answer.get("client_id"), str):
+        raise MCPError(f"the authorization server {metadata['issuer']} registered no client id.")
+    kept = {"client_id": answer["client_id"]}
+    if isinstance(answer.get("client_secret"), str):
+        kept["client_secret"] = answer["client_secret"]
+    return kept
+
+
+async def _post(host: Host, url: str, body: bytes, kind: str, what: str) -> dict:
+    try:
+        response = await host.request("POST", url, {"content-type": kind, "accept": "application/json"}, body,
+                                      TIMEOUT, follow_redirects=False)
+    except (NetworkError, RequestTimeout) as e:
+        raise MCPError(f"could not reach the authorization server's {what} ({e}).") from None
+    raw = await messages.read_body(response, url, 256 * 1024)
+    try:
+        answer = json.loads(raw)
+    except ValueError:
+        answer = None
+    if not 200 <= response.status < 300 or not isinstance(answer, dict):
+        said = answer.get("error_description") or answer.get("error") if isinstance(answer, dict) else ""
+        raise MCPError(f"the authorization server refused the {what} (HTTP {response.status}"
+                       f"{': ' + bounded(str(said), 200) if said else ''}).")
+    return answer
+
+
+def code_from(plan: dict, ended_at: str) -> str:
+    """The code in the address the sign-in window ended at, once that address is ours, its
+    state is the one we sent, and its issuer (when said, RFC 9207) the one we asked."""
+    if canonical(ended_at.split("?")[0]) != canonical(plan["redirect_uri"].split("?")[0]):
+        raise MCPError("the sign-in window ended somewhere else than TabAgent's address.")
+    query = {k: v[0] for k, v in parse_qs(urlsplit(ended_at).query).items()}
+    if query.get("state") != plan["state"]:
+        raise MCPError("the sign-in answer was not for this sign-in (its state differs): nothing was kept.")
+    if "iss" in query and canonical(query["iss"]) != canonical(plan["issuer"]):
+        raise MCPError("the sign-in answer came from another authorization server: nothing was kept.")
+    if "error" in query:
+        said = query.get("error_description") or query["error"]
+        raise MCPError(f"the authorization server did not sign you in: {bounded(said, 200)}.")
+    if not query.get("code"):
+        raise MCPError("the sign-in window ended without a code.")
+    return query["code"]
+
+
+async def finish_sign_in(plan: dict, ended_at: str, host: Host | None = None) -> dict:
+    """The kept record: the plan's server, issuer and client, and the tokens the code is for."""
+    code = code_from(plan, ended_at)
+    form = {"grant_type": "authorization_code", "code": code, "redirect_uri": plan["redirect_uri"],
+            "code_verifier": plan["code_verifier"]}
+    return await _tokens(host or default_host(), plan, form)
+
+
+async def refresh(record: dict, host: Host | None = None) -> dict:
+    """The record with new tokens (the refresh token rotated when the server rotates it)."""
+    if not record.get("refresh_token"):
+        raise MCPError(f"the sign-in to {record.get('server_url')} has expired: sign in again in settings.")
+    form = {"grant_type": "refresh_token", "refresh_token": record["refresh_token"]}
+    return await _tokens(host or default_host(), record, form)
+
+
+async def _tokens(host: Host, record: dict, form: dict) -> dict:
+    form = {**form, "client_id": record["client_id"], "resource": record["server_url"],
+            **({"client_secret": record["client_secret"]} if record.get("client_secret") else {})}
+    answer = await _post(host, record["token_endpoint"], urlencode(form).encode(),
+                         "application/x-www-form-urlencoded", "token request")
+    if not isinstance(answer.get("access_token"), str) or str(answer.get("token_type", "")).lower() != "bearer":
+        raise MCPError("the authorization server answered without a bearer access token.")
+    kept = {k: record[k] for k in ("server_url", "issuer", "token_endpoint", "revocation_endpoint", "client_id",
+                                   "client_secret", "scope", "who") if record.get(k) is not None}
+    expires = answer.get("expires_in")
+    return {**kept, "access_token": answer["access_token"],
+            "refresh_token": answer.get("refresh_token") or record.get("refresh_token"),
+            "expires_at": host.now() + float(expires) if isinstance(expires, (int, float)) else None,
+            "who": signed_in_as(answer.get("id_token")) or kept.get("who")}
+
+
+def signed_in_as(id_token) -> str | None:
+    """Who an OpenID id_token says signed in (name and email, else a user name or subject),
+    only to be shown: the token came straight from the token endpoint, and decides nothing."""
+    if not isinstance(id_token, str) or id_token.count(".") != 2:
+        return None
+    try:
+        payload = id_token.split(".")[1]
+        claims = json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
+    except ValueError:
+        return None
+    if not isinstance(claims, dict):
+        return None
+    name, email = claims.get("name"), claims.get("email")
+    said = f"{name} ({email})" if name and email else name or email or claims.get("preferred_username") or claims.get("sub")
+    return bounded(str(said), 120) if said else None
+
+
+async def sign_out(record: dict, host: Host | None = None) -> None:
+    """Tells the authorization server to forget the refresh token (RFC 7009), where it offers
+    revocation; the access token is never sent to it. What it answers changes nothing: the
+    extension forgets the record anyway."""
+    endpoint, token = record.get("revocation_endpoint"), record.get("refresh_token")
+    if not endpoint or not token:
+        return
+    form = {"token": token, "token_type_hint": "refresh_token", "client_id": record.get("client_id", ""),
+            **({"client_secret": record["client_secret"]} if record.get("client_secret") else {})}
+    try:
+        response = await (host or default_host()).request(
+            "POST", endpoint, {"content-type": "application/x-www-form-urlencoded"}, urlencode(form).encode(),
+            TIMEOUT, follow_redirects=False)
+        await response.close()
+    except (NetworkError, RequestTimeout):
+        pass

@@ -1,0 +1,271 @@
+"""An MCP server that signs people in with OAuth 2.1, and its authorization server, both
+made of the official Python SDK's own pieces (`mcp.server.auth`: the authorize, token,
+registration and revocation handlers, the bearer-token middleware, the protected resource
+metadata), run in one process on two ports of 127.0.0.1, as a hosted server and its identity
+provider would be on two hosts.
+
+The authorization server's login page asks for a name and a password (ada / lovelace), then
+sends the browser back to the client's redirect address with the code. Its token answers carry
+an OpenID-style `id_token` (the claims unsigned: TabAgent only shows them). Tokens live
+`--token-seconds`, so that a test sees one expire and be refreshed. `/test/seen` lists the
+requests each side received (path and whether they carried a bearer token).
+
+    with OAuthMCPServer(token_seconds=5) as server:
+        server.url          # http://127.0.0.1:PORT/mcp, the MCP endpoint (401 without a token)
+        server.issuer       # http://127.0.0.1:PORT2, the authorization server
+"""
+
+import argparse
+import asyncio
+import base64
+import json
+import secrets
+import time
+from pathlib import Path
+
+from tests.helpers.mcp_server import MCPTestServer, _free_port
+
+ROOT = Path(__file__).resolve().parents[2]
+USER, PASSWORD = "ada", "lovelace"
+PROFILE = {"sub": "user-1815", "name": "Ada Lovelace", "email": "ada@example.test"}
+
+
+class OAuthMCPServer(MCPTestServer):
+    def __init__(self, token_seconds: int = 3600, registration: bool = True):
+        super().__init__("streamable-http")
+        self.as_port = _free_port()
+        self.issuer = f"http://127.0.0.1:{self.as_port}"
+        self.token_seconds, self.registration = token_seconds, registration
+
+    def _start(self) -> None:
+        import os
+        import subprocess
+        import sys
+
+        args = [sys.executable, "-m", "tests.helpers.oauth_mcp_server", "--port", str(self.port),
+                "--as-port", str(self.as_port), "--token-seconds", str(self.token_seconds)]
+        if not self.registration:
+            args.append("--no-registration")
+        self.process = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                        env={**os.environ, "PYTHONPATH": str(ROOT)})
+        self._wait_until_listening()
+        import socket
+
+        with socket.create_connection(("127.0.0.1", self.as_port), timeout=5):
+            pass
+
+    def seen(self) -> dict:
+        import urllib.request
+
+        with urllib.request.urlopen(f"{self.issuer}/test/seen", timeout=5) as reply:
+            return json.loads(reply.read())
+
+
+def _unsigned_jwt(claims: dict) -> str:
+    part = lambda value: base64.urlsafe_b64encode(json.dumps(value).encode()).rstrip(b"=").decode()  # noqa: E731
+    return f"{part({'alg': 'none', 'typ': 'JWT'})}.{part(claims)}."
+
+
+def provider_for(issuer: str, token_seconds: int):
+    from mcp.server.auth.provider import AccessToken, AuthorizationCode, RefreshToken, construct_redirect_uri
+    from mcp.shared.auth import OAuthToken
+
+    class Provider:
+        """Clients, codes and tokens in memory; a code is given only after the login page."""
+
+        def __init__(self):
+            self.clients, self.pending, self.codes, self.access, self.refresh = {}, {}, {}, {}, {}
+
+        async def get_client(self, client_id):
+            return self.clients.get(client_id)
+
+        async def register_client(self, client_info):
+            self.clients[client_info.client_id] = client_info
+
+        async def authorize(self, client, params):
+            pending = secrets.token_urlsafe(16)
+            self.pending[pending] = (client.client_id, params)
+            return f"{issuer}/login?pending={pending}"
+
+        def login(self, pending: str) -> str:
+            client_id, params = self.pending.pop(pending)
+            code = secrets.token_urlsafe(24)
+            self.codes[code] = AuthorizationCode(
+                code=code, scopes=params.scopes or ["mcp"], expires_at=time.time() + 300, client_id=client_id,
+                code_challenge=params.code_challenge, redirect_uri=params.redirect_uri,
+                redirect_uri_provided_explicitly=params.redirect_uri_provided_explicitly,
+                resource=params.resource, subject=PROFILE["sub"])
+            return construct_redirect_uri(str(params.redirect_uri), code=code, state=params.state)
+
+        async def load_authorization_code(self, client, code):
+            return self.codes.get(code)
+
+        def _tokens(self, client_id, scopes, resource) -> OAuthToken:
+            access, refresh = f"at-{secrets.token_urlsafe(16)}", f"rt-{secrets.token_urlsafe(16)}"
+            self.access[access] = AccessToken(token=access, client_id=client_id, scopes=scopes,
+                                              expires_at=int(time.time()) + token_seconds, resource=resource,
+                                              subject=PROFILE["sub"])
+            self.refresh[refresh] = RefreshToken(token=refresh, client_id=client_id, scopes=scopes,
+                                                 resource=resource, subject=PROFILE["sub"])
+            return OAuthToken(access_token=access, expires_in=token_seconds, scope=" ".join(scopes),
+                              refresh_token=refresh)
+
+        async def exchange_authorization_code(self, client, code):
+            del self.codes[code.code]
+            return self._tokens(client.client_id, code.scopes, code.resource)
+
+        async def load_refresh_token(self, client, token):
+            return self.refresh.get(token)
+
+        async def exchange_refresh_token(self, client, refresh_token, scopes):
+            del self.refresh[refresh_token.token]  # rotated
+            return self._tokens(client.client_id, scopes or refresh_token.scopes, refresh_token.resource)
+
+        async def load_access_token(self, token):
+            found = self.access.get(token)
+            return found if found and found.expires_at > time.time() else None
+
+        async def revoke_token(self, token):
+            self.access.pop(token.token, None)
+            self.refresh.pop(token.token, None)
+
+    return Provider()
+
+
+LOGIN_PAGE = """<!doctype html><title>Sign in to Example Tracker</title>
+<h1>Sign in to Example Tracker</h1><form method="post" action="/login">
+<input type="hidden" name="pending" value="{pending}">
+<label>Name <input name="username" autocomplete="username"></label>
+<label>Password <input name="password" type="password"></label>
+<button type="submit">Sign in and allow</button></form><p>{error}</p>"""
+
+
+def authorization_server(provider, issuer: str, registration: bool, seen: list):
+    from mcp.server.auth.routes import create_auth_routes
+    from mcp.server.auth.settings import ClientRegistrationOptions, RevocationOptions
+    from starlette.applications import Starlette
+    from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse
+    from starlette.routing import Route
+
+    async def login_page(request):
+        return HTMLResponse(LOGIN_PAGE.format(pending=request.query_params.get("pending", ""), error=""))
+
+    async def login(request):
+        form = await request.form()
+        if (form.get("username"), form.get("password")) != (USER, PASSWORD):
+            return HTMLResponse(LOGIN_PAGE.format(pending=form.get("pending", ""), error="Wrong name or password."))
+        return RedirectResponse(provider.login(str(form.get("pending"))), status_code=302)
+
+    async def seen_requests(request):
+        return JSONResponse(seen)
+
+    routes = [Route("/login", login_page, methods=["GET"]), Route("/login", login, methods=["POST"]),
+              Route("/test/seen", seen_requests)]
+    from pydantic import AnyHttpUrl
+
+    routes += create_auth_routes(provider, issuer_url=AnyHttpUrl(issuer),
+                                 client_registration_options=ClientRegistrationOptions(enabled=registration,
+                                                                                       valid_scopes=["mcp", "openid"]),
+                                 revocation_options=RevocationOptions(enabled=True))
+    return with_id_token(Starlette(routes=routes), issuer, seen)
+
+
+def with_id_token(app, issuer: str, seen: list):
+    """Adds an OpenID-style id_token to the token endpoint's successful answers (the SDK's
+    token model has none), and records what reached the authorization server."""
+
+    async def wrapped(scope, receive, send):
+        if scope["type"] != "http":
+            return await app(scope, receive, send)
+        headers = dict(scope.get("headers") or [])
+        if not scope["path"].startswith("/test/"):
+            seen.append({"side": "authorization server", "path": scope["path"],
+                         "bearer": headers.get(b"authorization", b"").lower().startswith(b"bearer")})
+        if scope["path"] == "/revoke":
+            return await app(scope, with_empty_secret(receive), send)
+        if scope["path"] != "/token":
+            return await app(scope, receive, send)
+        parts = []
+
+        async def collect(message):
+            parts.append(message)
+
+        await app(scope, receive, collect)
+        start, body = parts[0], b"".join(p.get("body", b"") for p in parts[1:])
+        if start["status"] == 200:
+            answer = json.loads(body)
+            answer["id_token"] = _unsigned_jwt({**PROFILE, "iss": issuer, "aud": "tabagent",
+                                                "iat": int(time.time()), "exp": int(time.time()) + 3600})
+            body = json.dumps(answer).encode()
+            start = {**start, "headers": [(k, v) for k, v in start["headers"] if k != b"content-length"]
+                     + [(b"content-length", str(len(body)).encode())]}
+        await send(start)
+        await send({"type": "http.response.body", "body": body})
+
+    return wrapped
+
+
+def with_empty_secret(receive):
+    """The SDK's revocation request model requires a `client_secret` field even of a public
+    client (registered with `token_endpoint_auth_method: none`, which has none): an empty one
+    is added where the client rightly sent none."""
+    async def replayed():
+        body, more = b"", True
+        while more:
+            message = await receive()
+            body, more = body + message.get("body", b""), message.get("more_body", False)
+        if b"client_secret=" not in body:
+            body += b"&client_secret="
+        return {"type": "http.request", "body": body, "more_body": False}
+
+    return replayed
+
+
+def resource_server(provider, url: str, issuer: str):
+    from mcp.server.auth.settings import AuthSettings
+    from mcp.server.mcpserver import Context, MCPServer
+
+    class Verifier:
+        async def verify_token(self, token):
+            found = await provider.load_access_token(token)
+            return found if found and found.resource == url else None  # issued for this server only
+
+    server = MCPServer("tabagent-oauth-test-server", token_verifier=Verifier(),
+                       auth=AuthSettings(issuer_url=issuer, resource_server_url=url, required_scopes=["mcp"],
+                                         validate_token_resource=False))
+
+    @server.tool(description="Says who the token belongs to.")
+    def whoami(ctx: Context) -> str:
+        from mcp.server.auth.middleware.auth_context import get_access_token
+
+        token = get_access_token()
+        return f"signed in as {token.subject if token else 'nobody'}"
+
+    return server
+
+
+async def serve(port: int, as_port: int, token_seconds: int, registration: bool) -> None:
+    import uvicorn
+
+    issuer, url = f"http://127.0.0.1:{as_port}", f"http://127.0.0.1:{port}/mcp"
+    seen: list = []
+    provider = provider_for(issuer, token_seconds)
+    mcp_app = resource_server(provider, url, issuer).streamable_http_app()
+    as_app = authorization_server(provider, issuer, registration, seen)
+    servers = [uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=p, log_level="warning"))
+               for app, p in ((as_app, as_port), (mcp_app, port))]
+    await asyncio.gather(*(s.serve() for s in servers))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--as-port", type=int, required=True)
+    parser.add_argument("--token-seconds", type=int, default=3600)
+    parser.add_argument("--no-registration", action="store_true")
+    options = parser.parse_args()
+    asyncio.run(serve(options.port, options.as_port, options.token_seconds, not options.no_registration))
+
+
+if __name__ == "__main__":
+    main()
