@@ -14,7 +14,9 @@ import { screenshotToAttach } from "./screenshot.js";
 import { createRightClickMenu, onRightClickMenuClick } from "./right-click-menu.js";
 import { applyImport, receiveImportPart } from "./imports.js";
 import { followConfiguredEndpoint, followMcpServers } from "./local-endpoint.js";
-import { loadMcpServers, mcpForPython, storeMcpServers } from "../shared/settings/mcp-servers.js";
+import { mcpForPython, storeMcpServers } from "../shared/settings/mcp-servers.js";
+import { forgetSignInsOf } from "../shared/settings/mcp-sign-ins.js";
+import { loadMcpServersSignedIn, signIn, signOut } from "./mcp-sign-in.js";
 import { runPageTool } from "./page-tool-relay.js";
 import { noticeHandBacks } from "./hand-back-notice.js";
 import { followPanel } from "../platform/chrome/panel.js";
@@ -58,26 +60,27 @@ async function saveSettings({ settings, apiKey }) {
 
 async function saveMcpServers({ servers, secrets }) {
   const kept = await storeMcpServers(Array.isArray(servers) ? servers : [], secrets);
+  await forgetSignInsOf(new Set(kept.map((server) => server.id)));
   await followMcpServers(kept);
   return { servers: kept };
 }
 
 // Test connection: Python connects with the stored headers, which never pass through a page.
 async function checkMcpServer({ serverId }) {
-  const { servers, secrets } = await loadMcpServers();
+  const { servers, secrets } = await loadMcpServersSignedIn();
   const server = servers.find((one) => one.id === serverId);
   if (!server) throw new Error("That MCP server is not in the settings (save it first).");
   return askOffscreen({ type: MessageType.checkMcpServer, server, headers: secrets });
 }
 
 async function listMcpPrompts() {
-  const { servers, secrets } = await loadMcpServers();
+  const { servers, secrets } = await loadMcpServersSignedIn();
   if (!servers.some((server) => server.enabled !== false)) return { prompts: [] };
   return askOffscreen({ type: MessageType.listMcpPrompts, ...mcpForPython(servers, secrets) });
 }
 
 async function getMcpPrompt({ serverId, name, arguments: args }) {
-  const { servers, secrets } = await loadMcpServers();
+  const { servers, secrets } = await loadMcpServersSignedIn();
   const server = servers.find((one) => one.id === serverId);
   if (!server) throw new Error("That MCP server is not in the settings.");
   return askOffscreen({ type: MessageType.getMcpPrompt, server, headers: secrets, name: String(name), arguments: args ?? {} });
@@ -101,7 +104,7 @@ const panelWindow = (message, sender) => (Number.isInteger(message.windowId) ? m
 const handlers = {
   [MessageType.callTool]: (message, sender) => askOffscreen({ ...message, agentTab: { window_id: panelWindow(message, sender) } }),
   [MessageType.listTools]: async (message) => {
-    const { servers, secrets } = await loadMcpServers(); // the Tools view shows MCP tools too
+    const { servers, secrets } = await loadMcpServersSignedIn(); // the Tools view shows MCP tools too
     return askOffscreen({ ...message, ...mcpForPython(servers, secrets) });
   },
   [MessageType.answerConfirmation]: (message) => askOffscreen(message),
@@ -136,6 +139,8 @@ const handlers = {
   [MessageType.saveSettings]: (message) => saveSettings(message),
   [MessageType.saveMcpServers]: (message) => saveMcpServers(message),
   [MessageType.checkMcpServer]: (message) => checkMcpServer(message),
+  [MessageType.signInMcpServer]: (message) => signIn(message),
+  [MessageType.signOutMcpServer]: (message) => signOut(message),
   [MessageType.listMcpPrompts]: () => listMcpPrompts(),
   [MessageType.getMcpPrompt]: (message) => getMcpPrompt(message),
   [MessageType.saveWorkflow]: (message) => saveWorkflowOf(message),

@@ -6,7 +6,8 @@ import * as conversations from "../shared/storage/conversations.js";
 import { MessageType } from "../shared/protocol/messages.js";
 import { forPython, loadSettings, whatIsMissing, withOverrides } from "../shared/settings/settings.js";
 import { askOffscreen, offscreenDocumentExists } from "./offscreen-document.js";
-import { loadMcpServers, mcpForPython } from "../shared/settings/mcp-servers.js";
+import { mcpForPython } from "../shared/settings/mcp-servers.js";
+import { loadMcpServersSignedIn } from "./mcp-sign-in.js";
 import { Status } from "../shared/wire.js";
 import { userTab } from "./page-access.js";
 import { openOwnTab, ownTabOf, stillOpenTabOf } from "./own-tab.js";
@@ -66,7 +67,7 @@ export async function startTurn({ conversationId, text, context, overrides, atta
     const turn = { id: turnId, text, context: context ?? null, ...attached.record, ...(own && { agentOwnTab: own }), startedAt: Date.now() };
     const record = await conversations.addTurn(found.id, turn, { overrides, replacing });
     if (own) await ownTabOf(own.tabId, found.id, turnId);
-    const mcp = await loadMcpServers();
+    const mcp = await loadMcpServersSignedIn();
     await runInPython(record, turnId, { text, context, settings, apiKey, mcp, attached: attached.request, saved, agentTab, unattended: Boolean(unattended) });
     keepBackgroundWhile(async () => (await liveTurnIds())?.size > 0); // Firefox would stop it mid-turn
   } finally {

@@ -14,6 +14,7 @@
 import { MessageType } from "../shared/protocol/messages.js";
 import { askBackground } from "../shared/protocol/runtime.js";
 import { DEFAULT_POLICY, loadMcpServers, serverName } from "../shared/settings/mcp-servers.js";
+import { signInsShown } from "../shared/settings/mcp-sign-ins.js";
 import { MCP_POLICIES } from "../shared/wire.js";
 import { t, tn } from "../shared/ui/i18n.js";
 import { h as el } from "../shared/ui/dom.js";
@@ -21,7 +22,7 @@ import { shown, shownWithin } from "../shared/import-checks/unseen-text.js";
 
 const $ = (id) => document.getElementById(id);
 const POLICY_LABELS = { ask: "mcpPolicyAsk", conversation: "mcpPolicyConversation", always: "mcpPolicyAlways", off: "mcpPolicyOff" };
-let state = { servers: [], secrets: {} };
+let state = { servers: [], secrets: {}, signIns: {} };
 const checked = new Map(); // server id -> the last Test connection's result
 
 async function save(secrets) {
@@ -128,7 +129,48 @@ function serverItem(server) {
       el("button", { type: "button", class: "mcp-test", onclick: () => check(server) }, t("testConnection")),
       el("button", { type: "button", class: "mcp-remove", onclick: () => remove(server) }, t("mcpRemove")),
       el("output", { class: "mcp-status", role: "status", "data-ok": result ? String(result.ok) : null }, resultLine(result))),
+    signInRow(server),
     result?.ok ? el("ul", { class: "mcp-tools" }, ...result.tools.map((tool) => toolItem(server, tool))) : null);
+}
+
+// OAuth: who the user is signed in as (what the server's id token says, else its issuer), or a
+// Sign in button that opens the browser's own sign-in window (background/mcp-sign-in.js).
+function signInRow(server) {
+  const signedIn = state.signIns[server.id];
+  if (signedIn) {
+    return el("div", { class: "row mcp-sign-in" },
+      el("span", { class: "mcp-signed-in" }, signedIn.who ? t("mcpSignedInAs", shown(signedIn.who)) : t("mcpSignedInWith", shown(signedIn.issuer))),
+      el("button", { type: "button", class: "mcp-sign-out", onclick: () => signOut(server) }, t("mcpSignOut")));
+  }
+  const clientId = el("input", { type: "text", class: "mcp-client-id", placeholder: t("mcpClientId"), "aria-label": t("mcpClientId") });
+  const said = el("output", { class: "mcp-sign-in-status", role: "status" });
+  return el("div", { class: "row mcp-sign-in" },
+    el("button", { type: "button", class: "mcp-sign-in-button", onclick: () => signIn(server, clientId.value, said) }, t("mcpSignIn")),
+    clientId, said);
+}
+
+async function signIn(server, clientId, said) {
+  said.textContent = t("mcpSigningIn");
+  try {
+    const answer = await askBackground(MessageType.signInMcpServer, { serverId: server.id, clientId });
+    if (!answer.ok) {
+      said.textContent = shown(answer.error);
+      return;
+    }
+  } catch (error) {
+    said.textContent = shown(error.message);
+    return;
+  }
+  state.signIns = await signInsShown();
+  render();
+  await check(server);
+}
+
+async function signOut(server) {
+  await askBackground(MessageType.signOutMcpServer, { serverId: server.id });
+  state.signIns = await signInsShown();
+  checked.delete(server.id);
+  render();
 }
 
 function render() {
@@ -171,7 +213,7 @@ async function add(event) {
 }
 
 export async function initMcpSettings() {
-  state = await loadMcpServers();
+  state = { ...(await loadMcpServers()), signIns: await signInsShown() };
   render();
   $("mcp-add").addEventListener("submit", (event) => add(event).catch((error) => {
     $("mcp-result").textContent = t("notSaved", error.message);

@@ -705,6 +705,59 @@ export const ENTRY_POINTS = Object.freeze({
     ],
     "message": "checkMcpServer",
     "asked_by": "user pages"
+  },
+  "mcp_sign_in_plan_json": {
+    "takes": [
+      "server_json",
+      "redirect_uri",
+      "client_id"
+    ],
+    "lends": [],
+    "answers": [
+      "ok",
+      "plan",
+      "error"
+    ],
+    "message": "mcpSignInPlan",
+    "asked_by": "service worker"
+  },
+  "mcp_sign_in_finish_json": {
+    "takes": [
+      "plan_json",
+      "ended_at"
+    ],
+    "lends": [],
+    "answers": [
+      "ok",
+      "record",
+      "error"
+    ],
+    "message": "mcpSignInFinish",
+    "asked_by": "service worker"
+  },
+  "mcp_refresh_json": {
+    "takes": [
+      "record_json"
+    ],
+    "lends": [],
+    "answers": [
+      "ok",
+      "record",
+      "error"
+    ],
+    "message": "mcpRefreshSignIn",
+    "asked_by": "service worker"
+  },
+  "mcp_sign_out_json": {
+    "takes": [
+      "record_json"
+    ],
+    "lends": [],
+    "answers": [
+      "ok"
+    ],
+    "message": "mcpSignOut",
+    "asked_by": "service worker"
   }
 });
 
@@ -720,7 +773,11 @@ export const EntryPoint = Object.freeze({
   "list_mcp_tools_json": "list_mcp_tools_json",
   "list_mcp_prompts_json": "list_mcp_prompts_json",
   "get_mcp_prompt_json": "get_mcp_prompt_json",
-  "check_mcp_server_json": "check_mcp_server_json"
+  "check_mcp_server_json": "check_mcp_server_json",
+  "mcp_sign_in_plan_json": "mcp_sign_in_plan_json",
+  "mcp_sign_in_finish_json": "mcp_sign_in_finish_json",
+  "mcp_refresh_json": "mcp_refresh_json",
+  "mcp_sign_out_json": "mcp_sign_out_json"
 });
 
 // What is lent to Python during a call, and the methods Python may call on it.

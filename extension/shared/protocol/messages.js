@@ -30,6 +30,15 @@ export const MessageType = Object.freeze({
   // (-> offscreen document: Python connects and lists the tools as the model would see them).
   saveMcpServers: "save-mcp-servers", // { servers, secrets? } -> { servers }
   checkMcpServer: "check-mcp-server", // { serverId } -> { ok, server, version, protocol, tools } | { ok: false, error }
+  // Settings -> service worker: sign in to an MCP server with OAuth (background/mcp-sign-in.js:
+  // the browser's sign-in window between two steps in Python), and sign out.
+  signInMcpServer: "sign-in-mcp-server", // { serverId, clientId? } -> { ok, who, issuer } | { ok: false, error }
+  signOutMcpServer: "sign-out-mcp-server", // { serverId } -> { ok }
+  // Service worker -> offscreen document: the steps of a sign-in, in Python (app/mcp_sign_in.py).
+  mcpSignInPlan: "mcp-sign-in-plan", // { server, redirectUri, clientId } -> { ok, plan } | { ok: false, error }
+  mcpSignInFinish: "mcp-sign-in-finish", // { plan, endedAt } -> { ok, record } | { ok: false, error }
+  mcpRefreshSignIn: "mcp-refresh-sign-in", // { record } -> { ok, record } | { ok: false, error }
+  mcpSignOut: "mcp-sign-out", // { record } -> { ok }
   // Side panel -> service worker -> offscreen document: MCP servers' prompts, as / commands.
   listMcpPrompts: "list-mcp-prompts", // {} -> { prompts: [{ server_id, server, name, description, arguments }] }
   getMcpPrompt: "get-mcp-prompt", // { serverId, name, arguments } -> { ok, text } | { ok: false, error }

@@ -167,3 +167,31 @@ async def check_mcp_server_json(server_json: str, headers_json: str) -> str:
     from .mcp_settings import check_server
 
     return json.dumps(await check_server(json.loads(server_json), json.loads(headers_json or "{}")))
+
+
+async def mcp_sign_in_plan_json(server_json: str, redirect_uri: str, client_id: str) -> str:
+    """Sign-in, first half: {"ok", "plan": {"authorize_url", ...}} (mcp_sign_in.plan)."""
+    from .mcp_sign_in import plan
+
+    return json.dumps(await plan(json.loads(server_json), redirect_uri, client_id or ""))
+
+
+async def mcp_sign_in_finish_json(plan_json: str, ended_at: str) -> str:
+    """Sign-in, second half: {"ok", "record"}, the tokens to keep (mcp_sign_in.finish)."""
+    from .mcp_sign_in import finish
+
+    return json.dumps(await finish(json.loads(plan_json), ended_at))
+
+
+async def mcp_refresh_json(record_json: str) -> str:
+    """{"ok", "record"} with new tokens, before the access token expires."""
+    from .mcp_sign_in import refresh
+
+    return json.dumps(await refresh(json.loads(record_json)))
+
+
+async def mcp_sign_out_json(record_json: str) -> str:
+    """{"ok": true}: the refresh token revoked where the authorization server offers it."""
+    from .mcp_sign_in import sign_out
+
+    return json.dumps(await sign_out(json.loads(record_json)))

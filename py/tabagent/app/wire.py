@@ -138,6 +138,17 @@ ENTRY_POINTS = {
     "check_mcp_server_json": {"takes": ("server_json", "headers_json"), "lends": (),
                               "answers": ("ok", "server", "version", "protocol", "transport", "tools", "error"),
                               "message": "checkMcpServer", "asked_by": "user pages"},
+    # Signing in to an MCP server (mcp_sign_in.py): the service worker asks, around the browser's
+    # sign-in window, and keeps the record; settings ask it (signInMcpServer, signOutMcpServer).
+    "mcp_sign_in_plan_json": {"takes": ("server_json", "redirect_uri", "client_id"), "lends": (),
+                              "answers": ("ok", "plan", "error"), "message": "mcpSignInPlan",
+                              "asked_by": "service worker"},
+    "mcp_sign_in_finish_json": {"takes": ("plan_json", "ended_at"), "lends": (), "answers": ("ok", "record", "error"),
+                                "message": "mcpSignInFinish", "asked_by": "service worker"},
+    "mcp_refresh_json": {"takes": ("record_json",), "lends": (), "answers": ("ok", "record", "error"),
+                         "message": "mcpRefreshSignIn", "asked_by": "service worker"},
+    "mcp_sign_out_json": {"takes": ("record_json",), "lends": (), "answers": ("ok",),
+                          "message": "mcpSignOut", "asked_by": "service worker"},
 }
 # What the extension lends Python during a call, and the only methods Python may call on each
 # (offscreen/python/worker-link.js refuses any other). emit is a function (the turn's events, as JSON text);

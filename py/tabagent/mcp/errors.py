@@ -36,8 +36,8 @@ def http_error(url: str, status: int, headers: dict, body: bytes) -> MCPError:
     if status == 401:
         scheme = headers.get("www-authenticate", "")
         how = f" (it asks for: {bounded(scheme[:200], 200)})" if scheme else ""
-        return MCPError(f"the MCP server at {url} needs authorisation{how}: add its token or "
-                        f"header in the server's settings.", code=401)
+        return MCPError(f"the MCP server at {url} needs authorisation{how}: sign in to it (settings, "
+                        f"MCP servers, Sign in) or add its token or header in the server's settings.", code=401)
     if status == 403:
         return MCPError(f"the MCP server at {url} refused the request (403 Forbidden"
                         f"{': ' + detail if detail else ''}). A local server may be checking the "

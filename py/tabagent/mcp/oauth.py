@@ -190,7 +190,7 @@ async def _tokens(host: Host, record: dict, form: dict) -> dict:
             "who": signed_in_as(answer.get("id_token")) or kept.get("who")}
 
 
-def signed_in_as(id_token) -> str | None:
+def signed_in_as(id_token: object) -> str | None:
     """Who an OpenID id_token says signed in (name and email, else a user name or subject),
     only to be shown: the token came straight from the token endpoint, and decides nothing."""
     if not isinstance(id_token, str) or id_token.count(".") != 2:

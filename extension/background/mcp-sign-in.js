@@ -1,0 +1,73 @@
+// Signing in to the user's MCP servers with OAuth 2.1. Python finds where to sign in and makes
+// the token requests (py/tabagent/app/mcp_sign_in.py, tested in CPython against a real
+// authorization server); this module opens the browser's own sign-in window between the two
+// steps (identity.launchWebAuthFlow, at the address the browser gives this extension:
+// identity.getRedirectURL(), chromiumapp.org in Chrome, extensions.allizom.org in Firefox) and
+// keeps what comes back like the API key: in the secrets storage (trusted contexts only, in no
+// export: shared/settings/mcp-sign-ins.js).
+//
+// A record's access token goes to one place: the Authorization header of the server whose
+// address it was issued for (`record.server_url`), added here when Python is handed the servers'
+// headers, and refreshed first when it would expire within REFRESH_BEFORE_MS.
+
+import { MessageType } from "../shared/protocol/messages.js";
+import { loadMcpServers } from "../shared/settings/mcp-servers.js";
+import { keepSignIn, loadSignIns, signInShown } from "../shared/settings/mcp-sign-ins.js";
+import { askOffscreen } from "./offscreen-document.js";
+
+const REFRESH_BEFORE_MS = 60_000;
+
+export async function signIn({ serverId, clientId }) {
+  const { servers } = await loadMcpServers();
+  const server = servers.find((one) => one.id === serverId);
+  if (!server) throw new Error("That MCP server is not in the settings (save it first).");
+  const planned = await askOffscreen({ type: MessageType.mcpSignInPlan, server, redirectUri: chrome.identity.getRedirectURL(), clientId: clientId ?? "" });
+  if (!planned.ok) return planned;
+  const endedAt = await signInWindow(planned.plan.authorize_url);
+  if (!endedAt.ok) return endedAt;
+  const finished = await askOffscreen({ type: MessageType.mcpSignInFinish, plan: planned.plan, endedAt: endedAt.url });
+  if (!finished.ok) return finished;
+  await keepSignIn(serverId, finished.record);
+  return { ok: true, ...signInShown(finished.record) };
+}
+
+// The browser's own sign-in window: the user sees the authorization server's real address and
+// the browser's own cookies for it; the window closes when it reaches our redirect address.
+async function signInWindow(url) {
+  try {
+    return { ok: true, url: await chrome.identity.launchWebAuthFlow({ url, interactive: true }) };
+  } catch (error) {
+    return { ok: false, error: `The sign-in window closed without signing in (${error.message}).` };
+  }
+}
+
+export async function signOut({ serverId }) {
+  const record = (await loadSignIns())[serverId];
+  await keepSignIn(serverId, null); // forgotten first, whatever the server says
+  if (record) await askOffscreen({ type: MessageType.mcpSignOut, record }).catch(() => {});
+  return { ok: true };
+}
+
+// The servers and their headers for Python, each signed-in server's with its bearer token (only
+// while the server's address is the one the token was issued for), refreshed when due.
+export async function loadMcpServersSignedIn() {
+  const { servers, secrets } = await loadMcpServers();
+  const signIns = await loadSignIns();
+  const headers = { ...secrets };
+  for (const server of servers) {
+    const record = signIns[server.id];
+    if (!record || record.server_url !== server.url || server.enabled === false) continue;
+    const fresh = await freshRecord(server.id, record);
+    if (fresh) headers[server.id] = { ...(secrets[server.id] ?? {}), Authorization: `Bearer ${fresh.access_token}` };
+  }
+  return { servers, secrets: headers };
+}
+
+async function freshRecord(serverId, record) {
+  const due = typeof record.expires_at === "number" && record.expires_at * 1000 - Date.now() < REFRESH_BEFORE_MS;
+  if (!due) return record;
+  const refreshed = await askOffscreen({ type: MessageType.mcpRefreshSignIn, record }).catch((error) => ({ ok: false, error: error.message }));
+  if (!refreshed.ok) return record; // the server says so (401) and settings offer to sign in again
+  await keepSignIn(serverId, refreshed.record);
+  return refreshed.record;
+}
