@@ -1,0 +1,103 @@
+"""Signing in to an MCP server with OAuth 2.1 through the whole extension, against an MCP
+server and its authorization server made of the official Python SDK's auth pieces on two ports
+of 127.0.0.1 (tests/helpers/oauth_mcp_server.py): Sign in in settings opens the browser's own
+sign-in window (identity.launchWebAuthFlow), whose login page is filled as a person would;
+settings then say who is signed in; a turn calls the server's tool with the token, refreshed
+after it expired; Sign out forgets it. The token is never in what a content script, the
+conversations (what an export writes) or the server list can see."""
+
+import json
+import time
+
+import pytest
+from selenium.webdriver.common.by import By
+
+from tests.helpers.model_server import Reply
+from tests.helpers.oauth_mcp_server import PASSWORD, USER, OAuthMCPServer
+from tests.helpers.questions import Panel, answer, asked_in_panel as question
+from tests.helpers.tool_calls import call, told
+from tests.helpers.mcp_settings import use_servers
+
+from .chat import send, stored_conversations, wait, wait_for_status
+from .page_tabs import page_content
+from .red_team import as_content_script
+
+pytestmark = pytest.mark.e2e
+TOKEN_SECONDS = 4
+
+
+@pytest.fixture(scope="module")
+def tracker():
+    with OAuthMCPServer(token_seconds=TOKEN_SECONDS) as server:
+        yield server
+
+
+def settings_row(driver):
+    return driver.find_element(By.CSS_SELECTOR, '.mcp-server[data-server-id="id-tracker"]')
+
+
+def sign_in_as_a_person(browser, settings_tab):
+    """Clicks Sign in, finds the browser's sign-in window, fills its login page and submits it."""
+    driver = browser.driver
+    before = set(driver.window_handles)
+    settings_row(driver).find_element(By.CSS_SELECTOR, ".mcp-sign-in-button").click()
+    window = wait(browser, lambda d: next(iter(set(d.window_handles) - before), None), 30, "no sign-in window opened")
+    driver.switch_to.window(window)
+    wait(browser, lambda d: d.find_elements(By.NAME, "username"), 30, "the login page never showed")
+    driver.find_element(By.NAME, "username").send_keys(USER)
+    driver.find_element(By.NAME, "password").send_keys(PASSWORD)
+    driver.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+    driver.switch_to.window(settings_tab)
+
+
+def stored_sign_ins(browser):
+    return browser.driver.execute_async_script(
+        "const done = arguments[0]; chrome.storage.local.get(['mcpSignIns', 'mcpServers', 'mcpSecrets']).then(done);")
+
+
+def test_sign_in_call_refresh_and_sign_out(browser, panel, model, tracker, site):
+    panel_tab = browser.driver.current_window_handle
+    use_servers(browser, {"id": "id-tracker", "name": "tracker", "url": tracker.url, "enabled": True, "tools": {}})
+    settings_tab = browser.open_tab(browser.url("extension/options/options.html"))
+    sign_in_as_a_person(browser, settings_tab)
+    signed_in = wait(browser, lambda d: (s := d.find_elements(By.CSS_SELECTOR, ".mcp-signed-in")) and s[0], 30,
+                     "settings never said who is signed in")
+    assert signed_in.text == "Signed in as Ada Lovelace (ada@example.test)"
+    status = wait(browser, lambda d: (s := d.find_elements(By.CSS_SELECTOR, ".mcp-status[data-ok=true]")) and s[0], 60,
+                  "Test connection never succeeded after signing in")
+    assert status.text.startswith("tabagent-oauth-test-server")
+    browser.screenshot("mcp-oauth-signed-in")
+    stored = stored_sign_ins(browser)
+    record = stored["mcpSignIns"]["id-tracker"]
+    assert record["server_url"] == tracker.url and record["access_token"].startswith("at-")
+    assert "at-" not in json.dumps(stored["mcpServers"]) + json.dumps(stored.get("mcpSecrets") or {})
+
+    # A turn calls the tool with a token refreshed after the first one expired.
+    time.sleep(TOKEN_SECONDS + 1)
+    tokens_before = [s for s in tracker.seen() if s["path"] == "/token"]
+    model.script(call("tracker__whoami"), Reply(text="You are user-1815."))
+    browser.driver.switch_to.window(panel_tab)
+    send(panel, "Who am I on the tracker?")
+    assert question(panel, 0)["details"]["tool"] == "whoami"
+    answer(Panel(panel), 0, "once")
+    wait_for_status(panel, "ok")
+    assert page_content(told(model, 1))[1] == "signed in as user-1815"
+    assert len([s for s in tracker.seen() if s["path"] == "/token"]) > len(tokens_before)  # refreshed
+    fresh = stored_sign_ins(browser)["mcpSignIns"]["id-tracker"]["access_token"]
+    assert fresh != record["access_token"]
+    assert fresh not in json.dumps(stored_conversations(browser))  # what an export writes
+
+    # A content script (in a web page's tab) reads no storage, so no token.
+    browser.open_tab(site.url("article.html"))
+    seen = as_content_script(browser, site.url("article.html"), """async () => {
+      try { return { read: await chrome.storage.local.get(null) }; } catch (error) { return { error: String(error) }; }
+    }""")
+    assert "error" in seen and fresh not in json.dumps(seen)
+
+    # Sign out: forgotten here, revoked there.
+    browser.driver.switch_to.window(settings_tab)
+    settings_row(browser.driver).find_element(By.CSS_SELECTOR, ".mcp-sign-out").click()
+    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, ".mcp-sign-in-button"), 30, "Sign in never came back")
+    assert "id-tracker" not in (stored_sign_ins(browser).get("mcpSignIns") or {})
+    assert [s for s in tracker.seen() if s["path"] == "/revoke"]
+    use_servers(browser)
