@@ -20,7 +20,9 @@ import asyncio
 import base64
 import json
 import secrets
+import threading
 import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 from tests.helpers.mcp_server import MCPTestServer, _free_port
@@ -59,6 +61,39 @@ class OAuthMCPServer(MCPTestServer):
 
         with urllib.request.urlopen(f"{self.issuer}/test/seen", timeout=5) as reply:
             return json.loads(reply.read())
+
+
+class Hostile:
+    """A hostile server on 127.0.0.1: answers each path as `routes` says ({path: (status,
+    headers, body)}, "{port}" in a header filled with its own), and keeps what it heard."""
+
+    def __init__(self, routes: dict):
+        self.routes, self.heard = routes, []
+        outer = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def _answer(self):
+                outer.heard.append((self.command, self.path, self.headers.get("authorization")))
+                status, headers, body = outer.routes.get(self.path, (404, {}, b""))
+                self.send_response(status)
+                for name, value in headers.items():
+                    self.send_header(name, value.format(port=outer.port))
+                self.send_header("content-length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            do_GET = do_POST = _answer
+
+            def log_message(self, *args):
+                pass
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.port = self.httpd.server_address[1]
+        self.url = f"http://127.0.0.1:{self.port}/mcp"
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+
+    def close(self):
+        self.httpd.shutdown()
 
 
 def _unsigned_jwt(claims: dict) -> str:

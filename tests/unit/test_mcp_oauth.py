@@ -8,8 +8,6 @@ import base64
 import hashlib
 import json
 import re
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
 
 import httpx
@@ -19,7 +17,7 @@ from tabagent.hosts.cpython import CPythonHost
 from tabagent.mcp import MCPClient, MCPError
 from tabagent.mcp.oauth import finish_sign_in, plan_sign_in, refresh, sign_out
 from tabagent.mcp.oauth_discovery import challenge
-from tests.helpers.oauth_mcp_server import PASSWORD, USER, OAuthMCPServer
+from tests.helpers.oauth_mcp_server import PASSWORD, USER, Hostile, OAuthMCPServer
 
 pytestmark = pytest.mark.timeout(60)
 REDIRECT = "https://abcdefghijklmnop.chromiumapp.org/"
@@ -111,38 +109,6 @@ async def test_a_sign_in_answer_with_another_state_is_refused(server):
 def test_the_challenge_is_read_with_quoted_and_bare_parameters():
     said = challenge('Bearer error="invalid_token", scope="files:read files:write", resource_metadata=https://a.example/x')
     assert said == {"error": "invalid_token", "scope": "files:read files:write", "resource_metadata": "https://a.example/x"}
-
-
-class Hostile:
-    """A server on 127.0.0.1 that answers 401 and serves the sign-in details it is given."""
-
-    def __init__(self, routes: dict):
-        self.routes, self.heard = routes, []
-        outer = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def _answer(self):
-                outer.heard.append((self.command, self.path, self.headers.get("authorization")))
-                status, headers, body = outer.routes.get(self.path, (404, {}, b""))
-                self.send_response(status)
-                for name, value in headers.items():
-                    self.send_header(name, value.format(port=outer.port))
-                self.send_header("content-length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
-
-            do_GET = do_POST = _answer
-
-            def log_message(self, *args):
-                pass
-
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.port = self.httpd.server_address[1]
-        self.url = f"http://127.0.0.1:{self.port}/mcp"
-        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
-
-    def close(self):
-        self.httpd.shutdown()
 
 
 async def test_resource_metadata_for_another_server_is_refused_before_any_sign_in(server):
