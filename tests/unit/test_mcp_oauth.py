@@ -181,3 +181,20 @@ async def test_a_token_never_follows_a_redirect_to_another_site(server):
         redirecting.close()
         elsewhere.close()
     assert elsewhere.heard == []
+
+
+async def test_the_extension_s_steps_answer_in_words_never_with_a_traceback(server):
+    from tabagent.app import mcp_sign_in
+
+    open_server = Hostile({"/mcp": (200, {"content-type": "application/json"}, b"{}")})
+    try:
+        said = await mcp_sign_in.plan({"url": open_server.url}, REDIRECT, host=CPythonHost())
+    finally:
+        open_server.close()
+    assert said == {"ok": False, "error": f"the MCP server at {open_server.url} does not ask anyone to sign in "
+                                          f"(it answered HTTP 200)."}
+    planned = await mcp_sign_in.plan({"url": server.url}, REDIRECT, host=CPythonHost())
+    assert planned["ok"] and planned["plan"]["authorize_url"].startswith(f"{server.issuer}/authorize?")
+    broken = await mcp_sign_in.finish(planned["plan"], f"{REDIRECT}?error=access_denied&state={planned['plan']['state']}",
+                                      host=CPythonHost())
+    assert broken == {"ok": False, "error": "the authorization server did not sign you in: access_denied."}
