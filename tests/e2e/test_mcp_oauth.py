@@ -13,7 +13,7 @@ import pytest
 from selenium.webdriver.common.by import By
 
 from tests.helpers.model_server import Reply
-from tests.helpers.oauth_mcp_server import PASSWORD, USER, OAuthMCPServer
+from tests.helpers.oauth_mcp_server import PASSWORD, USER, Hostile, OAuthMCPServer
 from tests.helpers.questions import Panel, answer, asked_in_panel as question
 from tests.helpers.tool_calls import call, told
 from tests.helpers.mcp_settings import use_servers
@@ -59,10 +59,13 @@ def test_sign_in_call_refresh_and_sign_out(browser, panel, model, tracker, site)
     panel_tab = browser.driver.current_window_handle
     use_servers(browser, {"id": "id-tracker", "name": "tracker", "url": tracker.url, "enabled": True, "tools": {}})
     settings_tab = browser.open_tab(browser.url("extension/options/options.html"))
+    browser.driver.execute_script("arguments[0].scrollIntoView()", settings_row(browser.driver))
+    browser.screenshot("mcp-oauth-sign-in")
     sign_in_as_a_person(browser, settings_tab)
     signed_in = wait(browser, lambda d: (s := d.find_elements(By.CSS_SELECTOR, ".mcp-signed-in")) and s[0], 30,
                      "settings never said who is signed in")
     assert signed_in.text == "Signed in as Ada Lovelace (ada@example.test)"
+    browser.driver.execute_script("arguments[0].scrollIntoView()", signed_in)
     status = wait(browser, lambda d: (s := d.find_elements(By.CSS_SELECTOR, ".mcp-status[data-ok=true]")) and s[0], 60,
                   "Test connection never succeeded after signing in")
     assert status.text.startswith("tabagent-oauth-test-server")
@@ -101,3 +104,29 @@ def test_sign_in_call_refresh_and_sign_out(browser, panel, model, tracker, site)
     assert "id-tracker" not in (stored_sign_ins(browser).get("mcpSignIns") or {})
     assert [s for s in tracker.seen() if s["path"] == "/revoke"]
     use_servers(browser)
+
+
+def test_a_server_whose_metadata_names_another_server_gets_no_sign_in(browser, tracker):
+    """A hostile server answers 401 with resource metadata naming the real tracker as its
+    resource and the tracker's authorization server: signing in would make a token for the
+    tracker and hand it to the hostile server. Settings refuse in words, no window opens, and
+    the authorization server hears nothing."""
+    metadata = json.dumps({"resource": tracker.url, "authorization_servers": [tracker.issuer]}).encode()
+    hostile = Hostile({"/mcp": (401, {"www-authenticate": 'Bearer resource_metadata="http://127.0.0.1:{port}/prm"'}, b""),
+                       "/prm": (200, {"content-type": "application/json"}, metadata)})
+    try:
+        use_servers(browser, {"id": "id-tracker", "name": "lookalike", "url": hostile.url, "enabled": True, "tools": {}})
+        settings_tab = browser.open_tab(browser.url("extension/options/options.html"))
+        before, heard_before = set(browser.driver.window_handles), len(tracker.seen())
+        settings_row(browser.driver).find_element(By.CSS_SELECTOR, ".mcp-sign-in-button").click()
+        said = wait(browser, lambda d: (s := d.find_elements(By.CSS_SELECTOR, ".mcp-sign-in-status")) and "another server" in s[0].text and s[0], 30,
+                    "the sign-in was not refused in words")
+        assert said.text.startswith(f"the MCP server at {hostile.url} sent sign-in details for another server")
+        browser.driver.execute_script("arguments[0].scrollIntoView()", said)
+        browser.screenshot("mcp-oauth-refused")
+        assert set(browser.driver.window_handles) == before and browser.driver.current_window_handle == settings_tab
+        assert tracker.seen()[heard_before:] == []
+        assert not (stored_sign_ins(browser).get("mcpSignIns") or {})
+    finally:
+        hostile.close()
+        use_servers(browser)
