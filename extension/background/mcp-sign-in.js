@@ -15,7 +15,7 @@ import { loadMcpServers } from "../shared/settings/mcp-servers.js";
 import { keepSignIn, loadSignIns, signInShown } from "../shared/settings/mcp-sign-ins.js";
 import { askOffscreen } from "./offscreen-document.js";
 
-const REFRESH_BEFORE_MS = 60_000;
+const REFRESH_BEFORE_MS = 5 * 60_000; // a turn that starts then has its token for five minutes at least
 
 export async function signIn({ serverId, clientId }) {
   const { servers } = await loadMcpServers();
