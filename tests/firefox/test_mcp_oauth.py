@@ -1,0 +1,68 @@
+"""Signing in to an MCP server with OAuth 2.1 in Firefox (tests/helpers/oauth_mcp_server.py:
+the official Python SDK's auth pieces on two ports of 127.0.0.1): Sign in in settings opens
+Firefox's own sign-in window (identity.launchWebAuthFlow, redirected to the address Firefox
+gives the add-on, extensions.allizom.org), its login page is filled, settings say who is
+signed in, Test connection reaches the server with the token, and Sign out forgets it."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+
+from tests.helpers.oauth_mcp_server import PASSWORD, USER, OAuthMCPServer
+
+from .sidebar import ask_background
+
+SERVER_ID = "id-tracker"
+
+
+@pytest.fixture(scope="module")
+def tracker():
+    with OAuthMCPServer() as server:
+        yield server
+
+
+def window_at(firefox, prefix: str, timeout: float = 30) -> str:
+    """The browsing context (tab or window) whose address starts with `prefix`."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for context in firefox.send("browsingContext.getTree", {})["contexts"]:
+            if context["url"].startswith(prefix):
+                return context["context"]
+        time.sleep(0.1)
+    raise AssertionError(f"no window showed {prefix}")
+
+
+def test_sign_in_through_firefox_s_own_window_then_sign_out(firefox, tracker):
+    settings = firefox.open_tab(firefox.url("extension/options/options.html"))
+    server = {"id": SERVER_ID, "name": "tracker", "url": tracker.url, "enabled": True, "tools": {}}
+    ask_background(firefox, settings, "save-mcp-servers", servers=[server], secrets={})
+    firefox.send("browsingContext.reload", {"context": settings, "wait": "complete"})
+    firefox.wait_for(settings, "document.querySelector('.mcp-sign-in-button')")
+    firefox.evaluate(settings, "(document.querySelector('.mcp-sign-in-button').click(), true)")
+
+    login = window_at(firefox, f"{tracker.issuer}/login")
+    firefox.wait_for(login, "document.querySelector('[name=username]')")
+    firefox.evaluate(login, f"""(() => {{
+      document.querySelector('[name=username]').value = {json.dumps(USER)};
+      document.querySelector('[name=password]').value = {json.dumps(PASSWORD)};
+      document.querySelector('button[type=submit]').click();
+      return true;
+    }})()""")
+
+    said = firefox.wait_for(settings, "document.querySelector('.mcp-signed-in')?.textContent", 60,
+                            "settings never said who is signed in")
+    assert said == "Signed in as Ada Lovelace (ada@example.test)"
+    checked = ask_background(firefox, settings, "check-mcp-server", serverId=SERVER_ID)
+    assert checked["ok"] and checked["server"] == "tabagent-oauth-test-server", checked
+    redirect = [s for s in tracker.seen() if s["path"] == "/register"]
+    assert redirect  # registered by itself, with Firefox's redirect address
+
+    firefox.evaluate(settings, "(document.querySelector('.mcp-sign-out').click(), true)")
+    firefox.wait_for(settings, "document.querySelector('.mcp-sign-in-button')")
+    refused = ask_background(firefox, settings, "check-mcp-server", serverId=SERVER_ID)
+    assert not refused["ok"] and "needs authorisation" in refused["error"]
+    assert [s for s in tracker.seen() if s["path"] == "/revoke"]
+    ask_background(firefox, settings, "save-mcp-servers", servers=[], secrets={})
