@@ -139,7 +139,8 @@ async function run(tab, name, args, pdfHere = false) {
   if (name === "describe_action" && Object.hasOwn(TAB_ACTIONS, args?.name)) {
     return { ok: true, result: await TAB_ACTIONS[args.name](tab, args.args ?? {}) };
   }
-  if (name === "screenshot") return takeScreenshot(tab, args, (tool, toolArgs) => run(tab, tool, toolArgs));
+  // (A PDF tab answers the layout with what to read: it is pictured whole, and never downloaded for it.)
+  if (name === "screenshot") return takeScreenshot(tab, args, (tool, toolArgs) => run(tab, tool, toolArgs, true));
   const refused = await whyUnreadable(tab);
   if (refused) throw new PageUnavailable(refused);
   // plan_id: the action the user confirmed, as describe_action held it in the page.

@@ -56,17 +56,21 @@ async function capture(windowId) {
   }
 }
 
+const NO_LAYOUT = "This tab shows no web page whose parts can be pictured (a PDF): take a screenshot of all of it.";
+
 // inPage(name, args): runs a content-script tool in the tab (page-tool-relay.js), {ok, result | error}.
-export async function takeScreenshot(tab, { locator = null, labels = false } = {}, inPage) {
+// around: points of the top viewport (CSS pixels) to picture with the page around them, each
+// marked: what a click by position or a drag will hit, for the user's question (page_actions.py).
+// The layout is always asked for (a page that has none, a PDF, is pictured whole): its viewport
+// and scrolling let a point of the picture be found on the page (picture_points.py).
+export async function takeScreenshot(tab, { locator = null, labels = false, around = null } = {}, inPage) {
   const refused = await whyUnreadable(tab);
   if (refused) throw new PageUnavailable(refused);
   await mustBeShown(tab);
-  let layout = null;
-  if (locator || labels) {
-    const found = await inPage("screenshot_layout", { locator, labels });
-    if (!found.ok) return found;
-    layout = found.result;
-  }
+  const found = inPage ? await inPage("screenshot_layout", { locator, labels }) : { ok: false };
+  const laidOut = found.ok && found.result?.viewport;
+  if (!laidOut && (locator || labels || around)) return found.ok ? { ok: false, error: NO_LAYOUT } : found;
+  const layout = laidOut ? { ...found.result, ...(around && { around }) } : null;
   const picture = await capture(tab.windowId);
   await mustBeShown(tab); // switched away meanwhile: that picture is of a tab no one allowed
   return { ok: true, result: { capture: picture, layout, url: tab.url, title: tab.title } };

@@ -17,10 +17,13 @@ import { isVisible, describe } from "./element-words.js";
 import { truncate } from "./snippets.js";
 import { PageToolError, readArgs, arg } from "./tool-arguments.js";
 import * as locators from "./locators.js";
-import { coveredBy, inView, click, typeText, choose, choicesOf, matchOption, optionText, isCheckable, isChecked, parseKeys, pressKey, hover, outcome, currentText, setValue } from "./gestures.js";
+import { coveredBy, inView, click, typeText, choose, choicesOf, matchOption, optionText, isCheckable, isChecked, parseKeys, pressKey, hover, clickAt, outcome, currentText, setValue } from "./gestures.js";
 import * as hoverStyles from "./hover-styles.js";
 import { placeOf } from "./places.js";
 import { takesValue, fileRefused, checkedValue } from "./values.js";
+import { hitAt, siteOf } from "./points.js";
+import { drag } from "./dragging.js";
+import { boxInTopViewport } from "./screenshot-layout.js";
 
 export const tools = {};
 
@@ -44,6 +47,28 @@ function destination(el) {
   const isSubmit = (el.localName === "button" && (el.type || "submit") === "submit") || (el.localName === "input" && ["submit", "image"].includes(el.type));
   return isSubmit && el.form ? el.form.action : null;
 }
+
+// One end of a click by position or a drag: a point of the screenshot ({ x, y, scroll_x,
+// scroll_y }: what is there now), or an element by locator (its centre, which must be in view).
+// { el, at, view, site, foreign }: see points.js.
+function endOf(spec, verb) {
+  if (spec.locator == null) {
+    const hit = hitAt(spec);
+    const off = hit.el.closest?.(":disabled, [aria-disabled='true']");
+    if (off) throw new PageToolError(`The ${describe(off).summary} at that point is disabled, so it cannot be ${verb}.`);
+    return hit;
+  }
+  const el = actionable(spec.locator, verb);
+  const box = boxInTopViewport(el);
+  const centre = { x: box.left + box.width / 2, y: box.top + box.height / 2 };
+  if (centre.x < 0 || centre.y < 0 || centre.x >= innerWidth || centre.y >= innerHeight) {
+    throw new PageToolError(`The ${describe(el).summary} is not in the visible part of the page: scroll so that it is, then try again.`);
+  }
+  return { ...hitAt(centre), el, site: siteOf(el) };
+}
+
+// An end in a frame of another site is named with that site, never acted in.
+const endWords = (end) => (end.foreign ? `frame from ${end.site}` : describe(end.el).summary);
 
 const TEXT_TYPES = ["text", "search", "email", "url", "tel", "password"];
 
@@ -114,6 +139,16 @@ const planners = {
     const where = locator || el !== document.body ? ` in the ${describe(el).summary}` : " on the page";
     return { el: locator ? el : null, target: el, keys, summary: `Press ${keys.label}${where}.` };
   },
+  click_at(point) {
+    const end = endOf(point, "clicked");
+    const url = end.foreign ? null : destination(end.el);
+    return { el: end.el, ends: [end], url, summary: `Click the point marked in the picture, on the ${endWords(end)}${url ? `, which opens ${url}` : ""}.` };
+  },
+  drag({ source, target }) {
+    const [from, to] = [endOf(source, "dragged"), endOf(target, "dropped onto")];
+    if (from.el === to.el) throw new PageToolError(`Both ends of the drag are the ${endWords(from)}: name two places.`);
+    return { el: from.el, to: to.el, ends: [from, to], summary: `Drag the ${endWords(from)} onto the ${endWords(to)}.` };
+  },
   hover({ locator }) {
     const el = actionable(locator, "hovered over");
     return { el, summary: `Move the mouse over the ${describe(el).summary}.` };
@@ -169,12 +204,24 @@ function describePlan(name, plan) {
   if (plan.el) out.element = { locator: locators.locatorFor(plan.el), ...describe(plan.el), place: placeOf(plan.el) };
   if (plan.text != null) out[plan.setsValue ? "value" : "text"] = plan.text; // a date or a slider is set, not typed
   if (plan.url) out.url = plan.url;
+  if (plan.ends) Object.assign(out, pointsOf(plan.ends));
+  return out;
+}
+
+// What the question shows of a click by position or a drag: each end's point in the top
+// viewport (the picture of it is taken there), the site each is on, and an end TabAgent cannot
+// act in (a frame of another site), which Python refuses after the site's rule is applied.
+function pointsOf(ends) {
+  const out = { points: ends.map(({ view }) => ({ x: Math.round(view.x), y: Math.round(view.y) })), sites: ends.map((end) => end.site) };
+  if (ends.length > 1) out.target = { locator: locators.locatorFor(ends[1].el), ...describe(ends[1].el) };
+  const foreign = ends.find((end) => end.foreign);
+  if (foreign) out.out_of_reach = `Nothing was done: that point is on a frame from ${foreign.site}, another site, which TabAgent cannot act in.`;
   return out;
 }
 
 // The nodes a plan acts on: its element, or the focused element or scroller it found, and
 // the options it chose. An action runs only on these very nodes, still in the page.
-const nodesOf = (plan) => [plan.el ?? plan.target ?? null, ...(plan.chosen ?? [])];
+const nodesOf = (plan) => [plan.el ?? plan.target ?? null, ...(plan.to ? [plan.to] : []), ...(plan.chosen ?? [])];
 const sameNodes = (was, now) => was.length === now.length && was.every((node, i) => node === now[i] && (!node || node.isConnected));
 
 function hold(name, args, plan, described) {
@@ -240,6 +287,15 @@ const perform = {
     pressKey(plan.target, plan.keys);
     return outcome(plan.target);
   },
+  click_at(plan) {
+    reachable(plan);
+    clickAt(plan.el, plan.ends[0].at);
+    return outcome(plan.el.localName === "input" ? plan.el : null);
+  },
+  drag(plan) {
+    reachable(plan);
+    return { ...drag(...plan.ends), ...outcome(null) };
+  },
   hover(plan) {
     hover(plan.el);
     const note = hoverStyles.hoverNote(hoverStyles.applyHoverStyles(plan.el));
@@ -260,7 +316,14 @@ const params = {
   check: { locator: arg("string"), checked: arg("boolean", true) },
   press_key: { locator: arg("string", null), key: arg("string") },
   hover: { locator: arg("string") },
+  click_at: { x: arg("number"), y: arg("number"), scroll_x: arg("number", null), scroll_y: arg("number", null) },
+  drag: { source: arg("object"), target: arg("object") },
 };
+
+// (Python never lets one run, pointsOf says why: this is the last guard.)
+function reachable(plan) {
+  if (plan.ends.some((end) => end.foreign)) throw new PageToolError(pointsOf(plan.ends).out_of_reach);
+}
 for (const name of Object.keys(planners)) {
   tools[name] = {
     params: params[name],

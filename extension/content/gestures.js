@@ -185,6 +185,20 @@ function click(el) {
   else el.dispatchEvent(new MouseEvent("click", at));
 }
 
+// A click at a point of the element (a click by position): the pointer arrives there, then
+// the whole press, and the click the browser would send, with that point's coordinates (a
+// board or a canvas reads them); dispatching it runs the default action (follow, toggle).
+function clickAt(el, point) {
+  const at = { bubbles: true, cancelable: true, composed: true, ...point, button: 0 };
+  pointerArrives(el, at);
+  el.dispatchEvent(new PointerEvent("pointerdown", { ...at, buttons: 1, pointerType: "mouse", isPrimary: true }));
+  el.dispatchEvent(new MouseEvent("mousedown", { ...at, buttons: 1 }));
+  el.closest?.("a[href], button, input, select, textarea, [tabindex]")?.focus?.({ preventScroll: true });
+  el.dispatchEvent(new PointerEvent("pointerup", { ...at, pointerType: "mouse", isPrimary: true }));
+  el.dispatchEvent(new MouseEvent("mouseup", at));
+  el.dispatchEvent(new MouseEvent("click", { ...at, detail: 1 }));
+}
+
 // Typing goes where the focus is: a page that moves it away as the field is focused (to a
 // look-alike field of its own) would get the text. Nothing is typed then.
 function focusOn(el) {
@@ -248,4 +262,4 @@ function submitFrom(el) {
 }
 
 export { coveredBy, inView, click, typeText, choose, choicesOf, matchOption, optionText, isCheckable, isChecked,
-  parseKeys, pressKey, hover, outcome, currentText, setValue };
+  parseKeys, pressKey, hover, clickAt, outcome, currentText, setValue };

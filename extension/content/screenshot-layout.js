@@ -51,9 +51,13 @@ function labels() {
 tools.screenshot_layout = {
   params: { locator: arg("string", null), labels: arg("boolean", false) },
   run({ locator, labels: withLabels }) {
-    const layout = { url: location.href, dpr: devicePixelRatio, viewport: { width: innerWidth, height: innerHeight } };
+    // scrolled: where the page was scrolled, so a point of the picture is found again after scrolling (points.js).
+    const layout = { url: location.href, dpr: devicePixelRatio, viewport: { width: innerWidth, height: innerHeight },
+      scrolled: { x: scrollX, y: scrollY } };
     if (locator) layout.element = elementBox(locator);
     if (withLabels) layout.labels = labels();
     return layout;
   },
 };
+
+export { boxInTopViewport };

@@ -13,7 +13,8 @@ import { shown } from "../shared/import-checks/unseen-text.js";
 
 // Message keys: the question itself is written by the code that will act (its own words).
 const DETAILS = {
-  page: "confirmPage", element: "confirmElement", locator: "confirmLocator", text: "confirmText", value: "confirmValue", url: "confirmUrl",
+  page: "confirmPage", element: "confirmElement", locator: "confirmLocator", target: "confirmTarget", target_locator: "confirmLocator",
+  text: "confirmText", value: "confirmValue", url: "confirmUrl",
   server: "confirmServer", tool: "confirmTool", arguments: "confirmArguments", changed: "confirmChanged", // an MCP tool's call
   asks: "confirmServerAsks", request: "confirmSamplingRequest", reply: "confirmSamplingReply", // what an MCP server asks
 };
@@ -43,6 +44,16 @@ export function detailList(details) {
   return h("dl", { class: "confirmation-details" }, ...rows);
 }
 
+// The spot a click by position or a drag presses, marked, as the page showed it when asked
+// (page_actions.py): a picture the extension drew, shown only as the image it says it is.
+const PICTURE = /^data:image\/(png|jpeg);base64,[A-Za-z0-9+/]+=*$/;
+
+export function spotPicture(details) {
+  const picture = details?.picture;
+  if (typeof picture !== "string" || !PICTURE.test(picture)) return null;
+  return h("img", { class: "confirmation-picture", src: picture, alt: t("confirmPicture"), "data-detail": "picture" });
+}
+
 export class ConfirmationView {
   constructor(event) {
     const { id, tool, message, details, site, answers } = event.data;
@@ -57,6 +68,7 @@ export class ConfirmationView {
       "div",
       { class: "confirmation", role: "group", "aria-label": t("confirmAsks", tool), "data-tool": tool, "data-state": "asking" },
       h("p", { class: "confirmation-message" }, shown(message)),
+      spotPicture(details),
       detailList(details),
       h("div", { class: "confirmation-buttons" }, ...this.buttons),
       this.outcome,

@@ -15,10 +15,22 @@ const SMALL_PIXELS = 512 * 512;
 const JPEG_QUALITY = 0.8;
 const LABEL_FONT_PX = 13;
 
-// The part of the capture to keep, in its pixels: the element's box, or all of it.
+// Around the points of a click by position or a drag: this many CSS pixels on every side.
+const AROUND_PX = 90;
+const MARK_RADIUS = 9;
+
+// The box around `points` (CSS pixels), the room AROUND_PX on every side.
+function aroundBox(points) {
+  const xs = points.map((p) => p.x);
+  const ys = points.map((p) => p.y);
+  const [left, top] = [Math.min(...xs) - AROUND_PX, Math.min(...ys) - AROUND_PX];
+  return { left, top, width: Math.max(...xs) + AROUND_PX - left, height: Math.max(...ys) + AROUND_PX - top };
+}
+
+// The part of the capture to keep, in its pixels: the element's box, the points' surroundings, or all of it.
 function cropBox(picture, layout) {
   const ratio = layout ? picture.width / layout.viewport.width : 1;
-  const box = layout?.element;
+  const box = layout?.around ? aroundBox(layout.around) : layout?.element;
   if (!box) return { left: 0, top: 0, width: picture.width, height: picture.height, ratio };
   const left = Math.max(0, Math.floor(box.left * ratio));
   const top = Math.max(0, Math.floor(box.top * ratio));
@@ -50,8 +62,36 @@ function drawLabels(context, labels, crop, scale) {
   return drawn;
 }
 
+// Each point a ring and a cross, in the picture's pixels (a drag's two joined by a line, from
+// its start): exactly where the pointer will press, in colours that show on light and dark.
+function drawPoints(context, points, crop, scale) {
+  const at = points.map((p) => [(p.x * crop.ratio - crop.left) * scale, (p.y * crop.ratio - crop.top) * scale]);
+  for (const [colour, width] of [["#fff", 5], ["#d00", 2.5]]) {
+    context.strokeStyle = colour;
+    context.lineWidth = width;
+    context.beginPath();
+    if (at.length > 1) at.forEach(([x, y], i) => (i ? context.lineTo(x, y) : context.moveTo(x, y)));
+    for (const [x, y] of at) {
+      context.moveTo(x + MARK_RADIUS, y);
+      context.arc(x, y, MARK_RADIUS, 0, 2 * Math.PI);
+      context.moveTo(x - MARK_RADIUS - 4, y);
+      context.lineTo(x + MARK_RADIUS + 4, y);
+      context.moveTo(x, y - MARK_RADIUS - 4);
+      context.lineTo(x, y + MARK_RADIUS + 4);
+    }
+    context.stroke();
+  }
+}
+
+// What part of the page the picture shows, in CSS pixels of the viewport, and the scrolling
+// then: a point of the picture is found on the page from it (py/tabagent/app/picture_points.py).
+function pictured(crop, layout) {
+  return { left: crop.left / crop.ratio, top: crop.top / crop.ratio, width: crop.width / crop.ratio, height: crop.height / crop.ratio,
+    scroll_x: layout.scrolled?.x ?? 0, scroll_y: layout.scrolled?.y ?? 0 };
+}
+
 // { capture (a PNG data URL), layout, url, title } from background/screenshot.js ->
-// { image (a data URL), width, height, media_type, bytes, url, title, element?, labels? }
+// { image (a data URL), width, height, media_type, bytes, url, title, element?, labels?, area? }
 export async function readyForModel({ capture, layout, url, title }) {
   const picture = await createImageBitmap(await (await fetch(capture)).blob());
   const crop = cropBox(picture, layout);
@@ -62,10 +102,12 @@ export async function readyForModel({ capture, layout, url, title }) {
   context.drawImage(picture, crop.left, crop.top, crop.width, crop.height, 0, 0, width, height);
   picture.close();
   const labels = layout?.labels ? drawLabels(context, layout.labels, crop, scale) : null;
+  if (layout?.around) drawPoints(context, layout.around, crop, scale);
   const type = width * height <= SMALL_PIXELS ? "image/png" : "image/jpeg";
   const blob = await canvas.convertToBlob({ type, quality: JPEG_QUALITY });
   const ready = { image: await asDataUrl(blob), width, height, media_type: type, bytes: blob.size, url, title };
   if (layout?.element) Object.assign(ready, { element: layout.element.summary, locator: layout.element.locator });
   if (labels !== null) ready.labels = labels;
+  if (layout?.viewport) ready.area = pictured(crop, layout);
   return ready;
 }

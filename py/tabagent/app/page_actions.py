@@ -1,10 +1,13 @@
 """Page actions: click, type_text, select_option, check, press_key, hover, scroll, navigate,
-go_back, go_forward and open_tab, each only after the user allows it.
+go_back, go_forward and open_tab, and click_at and drag by a screenshot's points, each only
+after the user allows it.
 
 An action is first described by the code that will perform it (the content script's
 describe_action; the service worker for navigate and open_tab), so the sentence the user
 confirms is what then happens, and it is then performed on that same tab, refused if the
-tab has left that page meanwhile. The user answers in the side panel: allow once, allow
+tab has left that page meanwhile. A click by position or a drag is asked with a picture of
+the spot, marked, taken when it is described; the element at each point decides the site, so
+a `never` site's frame under a point is refused like that site's page. The user answers in the side panel: allow once, allow
 for this turn (that tool on that site, until the turn ends), or deny. A denied action is reported to
 the model as such and the turn goes on.
 """
@@ -16,6 +19,7 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from .page_bridge import as_json, failure
+from .picture_points import LastScreenshot
 from .untrusted_content import untrusted
 from .site_rules import rule_for
 from .wire import PAGE_ACTIONS
@@ -28,7 +32,10 @@ BY_SETTINGS = {"allow": "allowed_by_settings", "never": "refused_by_settings"}
 
 # The actions that stay on the page they act on: "allow on this site for the turn" covers them
 # (navigating, going back and forth, or opening a tab leave it, and are asked each time).
-ON_THE_PAGE = ("click", "type_text", "select_option", "check", "press_key", "hover", "scroll")
+ON_THE_PAGE = ("click", "type_text", "select_option", "check", "press_key", "hover", "scroll", "click_at", "drag")
+# The actions that go by a screenshot's points (or, a drag, by locators too): not replayed in
+# workflows, whose runs take no screenshots.
+BY_POSITION = ("click_at", "drag")
 
 DENIED = ("The user denied this {tool}: nothing was done. Do not try to get the same result "
           "another way; go on without it, or ask the user.")
@@ -115,7 +122,16 @@ def confirmation_details(described: dict) -> dict:
             details[said] = described[said]
     if described.get("url"):
         details["url"] = described["url"]
+    if described.get("target"):
+        details.update(target=described["target"].get("summary"), target_locator=described["target"].get("locator"))
     return details
+
+
+def sites_of(described: dict, site: str | None) -> tuple[list[str], str | None]:
+    """The sites an action on the page touches (the element at each point decides its own: a
+    frame of another site is that site), and the one to ask about: one site, else none."""
+    sites = list(dict.fromkeys(described.get("sites") or ([site] if site else [])))
+    return sites, (sites[0] if len(sites) == 1 else None)
 
 
 @dataclass
@@ -127,8 +143,9 @@ class Attempt:
 
 
 class PageActor:
-    def __init__(self, bridge, consent):
+    def __init__(self, bridge, consent, pictures: LastScreenshot | None = None):
         self.bridge, self.consent = bridge, consent
+        self.pictures = pictures or LastScreenshot()  # the screenshot tool keeps the last one
 
     async def _act(self, tool: str, args: dict) -> str:
         return (await self.attempt(tool, args)).text
@@ -143,10 +160,8 @@ class PageActor:
         reason = refuse(described) if refuse else None
         if reason:
             return Attempt(reason)
-        site = site_of(described.get("page_url")) if tool in ON_THE_PAGE else None
-        if not await self.consent.allows(tool, described["summary"], confirmation_details(described),
-                                         scope=None if site else leaving_scope(tool, described), site=site):
-            return Attempt(DENIED.format(tool=tool), denied=True)
+        if not await self._allowed(tool, described, plan.get("tab_id")):
+            return Attempt(described.get("refusal") or DENIED.format(tool=tool), denied=not described.get("refusal"))
         # The plan id makes the content script act on the very element the user saw, or not at all.
         bound = {**args, "plan_id": described["plan_id"]} if described.get("plan_id") else args
         done = await self.bridge.call(tool, bound, plan.get("tab_id"), described.get("page_url"))
@@ -154,18 +169,46 @@ class PageActor:
             return Attempt(failure(done, f"{tool} failed, and the browser did not say why."))
         return Attempt(untrusted(done.get("url", ""), as_json(done["result"])), done=True)
 
+    async def _allowed(self, tool: str, described: dict, tab_id) -> bool:
+        """The site rules, then the user's answer. An action on the page is on the site of each
+        element it touches: a site the user's settings `never` allow refuses it, without a question."""
+        page_site = site_of(described.get("page_url")) if tool in ON_THE_PAGE else None
+        sites, site = sites_of(described, page_site)
+        rules = getattr(self.consent, "site_rules", [])
+        never = next((s for s in sites if rule_for(rules, s) == "never"), None)
+        if never is None and described.get("out_of_reach"):
+            described["refusal"] = described["out_of_reach"]  # a frame of another site: nothing to ask
+            return False
+        details = confirmation_details(described)
+        if described.get("points") and never is None:
+            picture = await self._picture_of(described, tab_id)
+            if isinstance(picture, str):
+                described["refusal"] = picture
+                return False
+            details["picture"] = picture
+        scope = f"{tool}@{'+'.join(sites)}" if tool in ON_THE_PAGE else leaving_scope(tool, described)
+        return await self.consent.allows(tool, described["summary"], details,
+                                         scope=None if (never or site) else scope, site=never or site)
+
+    async def _picture_of(self, described: dict, tab_id) -> str:
+        """A picture of the spot a click by position or a drag presses, each point marked, as
+        the page shows it now: the user approves what they see (a data URL), or why there is none."""
+        reply = await self.bridge.call("screenshot", {"around": described["points"]}, tab_id, described.get("page_url"))
+        if not reply.get("ok"):
+            return "Nothing was done: " + failure(reply, "the spot could not be pictured for the user to see.")
+        return reply["result"]["image"]
+
     async def click(self, locator: str) -> str:
-        """Clicks an element of the page (link, button, checkbox...), once the user allows it.
+        """Clicks an element (link, button, checkbox...).
 
         Args:
-            locator: a locator from a tool's result (like "ta-12"), or a CSS selector.
+            locator: a locator from a tool's result ("ta-12"), or a CSS selector.
         """
         return await self._act("click", {"locator": locator})
 
     async def type_text(self, locator: str, text: str, clear: bool = True,
                         submit: bool = False) -> str:
-        """Types into a text field or editable area, or sets the value of a date, time, number,
-        range or color input (its own format), once the user allows it.
+        """Types into a field, or sets a date, time, number, range or color input (its format).
 
         Args:
             locator: the field (locator or CSS selector).
@@ -176,12 +219,11 @@ class PageActor:
                                              "submit": submit})
 
     async def select_option(self, locator: str, option: str | list[str]) -> str:
-        """Chooses an option (by label or value; a list for several) in a drop-down or list box,
-        once the user allows it."""
+        """Chooses an option (label or value; a list for several) in a drop-down or list box."""
         return await self._act("select_option", {"locator": locator, "option": option})
 
     async def check(self, locator: str, checked: bool = True) -> str:
-        """Checks or unchecks a check box, radio button or switch, once the user allows it.
+        """Checks or unchecks a check box, radio button or switch.
 
         Args:
             checked: false to uncheck.
@@ -189,27 +231,49 @@ class PageActor:
         return await self._act("check", {"locator": locator, "checked": checked})
 
     async def press_key(self, key: str, locator: str | None = None) -> str:
-        """Presses a key ("Enter", "Escape", "Tab", "ArrowDown", "Control+a"...), once the user allows it.
+        """Presses a key ("Enter", "Tab", "ArrowDown", "Control+a"...).
 
         Args:
             locator: where; leave out for the focused element.
         """
         return await self._act("press_key", {"locator": locator, "key": key})
 
+    async def click_at(self, x: float, y: float) -> str:
+        """Clicks a point (its pixels) of your last screenshot: for what has no locator."""
+        point = self.pictures.point(x, y)
+        if isinstance(point, str):
+            return point
+        return (await self.attempt("click_at", point, refuse=lambda d: self.pictures.not_of(d.get("page_url")))).text
+
+    async def drag(self, source: str, target: str) -> str:
+        """Drags one thing onto another (a list item, a card, a handle).
+
+        Args:
+            source: a locator, or a point "x,y" of your last screenshot.
+            target: where to drop it, the same way.
+        """
+        ends = [self.pictures.end(source), self.pictures.end(target)]
+        refusal = next((end for end in ends if isinstance(end, str)), None)
+        if refusal:
+            return refusal
+        by_points = any("locator" not in end for end in ends)
+        refuse = (lambda d: self.pictures.not_of(d.get("page_url"))) if by_points else None
+        return (await self.attempt("drag", {"source": ends[0], "target": ends[1]}, refuse=refuse)).text
+
     async def hover(self, locator: str) -> str:
-        """Hovers over an element (opening a menu that opens on hover), once the user allows it."""
+        """Hovers over an element (a menu that opens on hover)."""
         return await self._act("hover", {"locator": locator})
 
     async def go_back(self) -> str:
-        """Goes back one page, once the user allows it."""
+        """Goes back one page."""
         return await self._act("go_back", {})
 
     async def go_forward(self) -> str:
-        """Goes forward one page, once the user allows it."""
+        """Goes forward one page."""
         return await self._act("go_forward", {})
 
     async def scroll(self, to: str | int) -> str:
-        """Scrolls the page, once the user allows it.
+        """Scrolls the page.
 
         Args:
             to: "top", "bottom", "up" or "down" (one screen), pixels from the top, or an
@@ -220,8 +284,7 @@ class PageActor:
         return await self._act("scroll", {"to": to})
 
     async def navigate(self, url: str) -> str:
-        """Opens an address in the tab the tools work in (the user's, or one switch_tab chose),
-        once the user allows it.
+        """Opens an address in the tab the tools work in.
 
         Args:
             url: an http(s) address, or one relative to the page.
@@ -229,8 +292,7 @@ class PageActor:
         return await self._act("navigate", {"url": url})
 
     async def open_tab(self, url: str) -> str:
-        """Opens an address in a new tab beside the user's, once the user allows it; gives its
-        tab id for switch_tab (to work in it) and read_tab.
+        """Opens an address in a new tab; gives its id for switch_tab and read_tab.
 
         Args:
             url: an http(s) address, or one relative to the page.

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from typing import Literal
 
-from .page_actions import ACTING, PageActor
+from .page_actions import ACTING, BY_POSITION, PageActor
+from .picture_points import LastScreenshot
 from .page_bridge import as_json, failure
 from .untrusted_content import untrusted
 from .wire import PAGE_TOOL_DEFAULTS
@@ -142,8 +143,7 @@ class PageReader:
     async def read_page(self, page: int = DEFAULT["read_page"]["page"], max_tokens: int | None = None) -> str:
         """Reads the user's page (main content) as Markdown, after its title, address, author,
         language and length. A long page comes in parts ("page 1 of 3"): call again with page=2
-        for the next. Links show as text only; list_links gives their addresses. In a PDF,
-        "### PDF page N" starts each page.
+        for the next. Links show as text only; list_links gives their addresses.
 
         Args:
             page: which part, from 1.
@@ -169,7 +169,7 @@ class PageReader:
 
     async def wait_for(self, text: str | None = None, locator: str | None = None, gone: bool = False,
                        timeout: float = DEFAULT["wait_for"]["timeout_ms"] / 1000) -> str:
-        """Waits until a text or an element appears on the page (what a click started).
+        """Waits until a text or an element appears on the page.
 
         Args:
             locator: an element to wait for (locator or CSS selector).
@@ -194,8 +194,9 @@ class PageReader:
     async def find_in_page(self, query: str, max_results: int = DEFAULT["find_in_page"]["max_results"],
                            context_chars: int = DEFAULT["find_in_page"]["context_chars"],
                            case_sensitive: bool = False) -> str:
-        """Finds a phrase on the page: each match with the text around it and the locator
-        (like "ta-12") of its element, for click and type_text; in a PDF, its pdf_page instead.
+        """Finds a phrase on the page, hidden too (a closed menu's items, folded parts): each
+        match with the text around it and its element's locator ("ta-12"), or a PDF's page.
+        Something you see that list_controls lacks: find its text here.
 
         Args:
             query: the words to find (any whitespace between them matches).
@@ -263,16 +264,15 @@ class PageReader:
         return await self._read("page_html", args)
 
     async def list_tabs(self) -> str:
-        """Lists the tabs of the user's window: id, title, address, and which the user is on
-        (the user is asked first when there are others); read_tab reads one."""
+        """Lists the tabs of the user's window: id, title, address, and which the user is on;
+        read_tab reads one."""
         allowed, said = await self._may("list_tabs", {}, "listing the tabs of the window")
         if not allowed:
             return said
         return await self._read("list_tabs", {}, source="the window's tabs")  # titles are page text
 
     async def read_tab(self, tab_id: int, page: int = DEFAULT["read_page"]["page"], max_tokens: int | None = None) -> str:
-        """Reads another tab of the window like read_page (page, max_tokens as there), without
-        switching to it; the user is asked first.
+        """Reads another tab like read_page (page, max_tokens as there), without switching to it.
 
         Args:
             tab_id: its id, from list_tabs.
@@ -292,11 +292,12 @@ def page_tools(bridge, consent, part_tokens=None, attached=None, vision=None) ->
     `attached` are the tabs the user attached (PageReader); `vision` says whether the model takes
     images (vision.Vision; None: it does, as for a person calling the tool by hand)."""
     working = WorkingTab(bridge)  # the user's tab, or one the turn opened (switch_tab)
-    reader, actor = PageReader(working, consent, part_tokens, attached), PageActor(working, consent)
-    seer = Screenshots(reader, vision or Vision.fixed(True))
+    pictures = LastScreenshot()  # the screenshot the model saw last, whose points it may act on
+    reader, actor = PageReader(working, consent, part_tokens, attached), PageActor(working, consent, pictures)
+    seer = Screenshots(reader, vision or Vision.fixed(True), pictures)
     tools = ([FunctionTool(getattr(reader, name), unlisted=SIZE_KNOBS) for name in READING]
              + [FunctionTool(getattr(seer, name)) for name in SEEING]
-             + [FunctionTool(getattr(actor, name)) for name in ACTING]
+             + [FunctionTool(getattr(actor, name)) for name in ACTING + BY_POSITION]
              + [FunctionTool(getattr(working, name)) for name in CHOOSING_THE_TAB])
     for tool in tools:
         tool.built_in = True  # a compact request lists only the core ones (tool_set.py)

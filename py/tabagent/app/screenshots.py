@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from ..images import TextWithImages, image_part, text_part
 from .page_bridge import failure
+from .picture_points import LastScreenshot
 from .untrusted_content import around_picture, untrusted
 
 CANNOT_SEE = ("No screenshot was taken: it could not be shown to this model, which does not take "
@@ -31,21 +32,23 @@ def what_was_pictured(shot: dict) -> str:
 
 
 class Screenshots:
-    def __init__(self, reader, vision):
+    def __init__(self, reader, vision, pictures: LastScreenshot | None = None):
         self.reader, self.vision = reader, vision  # a page_tools.PageReader; a vision.Vision
+        self.pictures = pictures or LastScreenshot()  # for click_at and drag (page_actions.py)
 
     async def screenshot(self, locator: str | None = None, labels: bool = False,
                          tab_id: int | None = None) -> str:
-        """Takes a screenshot of the page to look at it: the visible part of the tab, or one
-        element. With labels=True, each control's number is drawn on it (14 is locator ta-14).
+        """Takes a screenshot of the visible part of the page, or of one element. labels=True
+        draws each control's number (14 is locator ta-14); what has none, click_at its point.
 
         Args:
-            locator: an element (locator or CSS selector) in view, to picture it alone.
+            locator: an element in view, pictured alone, to see what an icon, image or chart shows.
             labels: draw the controls' numbers on the picture.
             tab_id: another tab (ids from list_tabs), shown in its window; the user is asked first.
         """
         if not await self.vision.known():
             return CANNOT_SEE
+        other_tab = tab_id is not None
         args, expect_url = {"labels": labels, **({"locator": locator} if locator else {})}, None
         if tab_id is not None:
             allowed, said = await self.reader._may("screenshot", self.reader.tab_args(tab_id),
@@ -60,6 +63,8 @@ class Screenshots:
         if not reply.get("ok"):
             return failure(reply, "The screenshot failed, and the browser did not say why.")
         shot, url = reply["result"], reply.get("url", "")
+        # Its points are the working tab's: a picture of another tab has none to act on.
+        self.pictures.keep(shot if not other_tab else {}, url)
         caption = f"A screenshot of {url}: a picture of the web page. Whatever is written in it is page content."
         before, after = around_picture(url, caption)
         picture = [text_part(before), image_part(shot["image"]), text_part(after)]
