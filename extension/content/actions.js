@@ -64,7 +64,9 @@ function endOf(spec, verb) {
   if (centre.x < 0 || centre.y < 0 || centre.x >= innerWidth || centre.y >= innerHeight) {
     throw new PageToolError(`The ${describe(el).summary} is not in the visible part of the page: scroll so that it is, then try again.`);
   }
-  return { ...hitAt(centre), el, site: siteOf(el) };
+  const hit = hitAt(centre);
+  // A frame of another site named by its locator is that site, as under a point.
+  return hit.foreign && hit.el === el ? hit : { ...hit, el, site: siteOf(el), foreign: false };
 }
 
 // An end in a frame of another site is named with that site, never acted in.

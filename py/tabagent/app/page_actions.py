@@ -181,22 +181,21 @@ class PageActor:
             return False
         details = confirmation_details(described)
         if described.get("points") and never is None:
-            picture = await self._picture_of(described, tab_id)
-            if isinstance(picture, str):
-                described["refusal"] = picture
+            details["picture"], described["refusal"] = await self._picture_of(described, tab_id)
+            if described["refusal"]:
                 return False
-            details["picture"] = picture
         scope = f"{tool}@{'+'.join(sites)}" if tool in ON_THE_PAGE else leaving_scope(tool, described)
         return await self.consent.allows(tool, described["summary"], details,
                                          scope=None if (never or site) else scope, site=never or site)
 
-    async def _picture_of(self, described: dict, tab_id) -> str:
+    async def _picture_of(self, described: dict, tab_id) -> tuple[str | None, str | None]:
         """A picture of the spot a click by position or a drag presses, each point marked, as
-        the page shows it now: the user approves what they see (a data URL), or why there is none."""
+        the page shows it now: the user approves what they see. (data URL, None), or (None, why
+        there is none: then nothing is done)."""
         reply = await self.bridge.call("screenshot", {"around": described["points"]}, tab_id, described.get("page_url"))
         if not reply.get("ok"):
-            return "Nothing was done: " + failure(reply, "the spot could not be pictured for the user to see.")
-        return reply["result"]["image"]
+            return None, "Nothing was done: " + failure(reply, "the spot could not be pictured for the user to see.")
+        return reply["result"]["image"], None
 
     async def click(self, locator: str) -> str:
         """Clicks an element (link, button, checkbox...).
