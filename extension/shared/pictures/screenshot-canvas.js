@@ -80,7 +80,20 @@ function drawPoints(context, points, crop, scale) {
       context.lineTo(x, y + MARK_RADIUS + 4);
     }
     context.stroke();
+    if (at.length > 1) arrowHead(context, at[at.length - 2], at[at.length - 1]);
   }
+}
+
+// Where a drag goes: a head on its line, at the ring of the end.
+function arrowHead(context, [x0, y0], [x1, y1]) {
+  const angle = Math.atan2(y1 - y0, x1 - x0);
+  const [tipX, tipY] = [x1 - MARK_RADIUS * Math.cos(angle), y1 - MARK_RADIUS * Math.sin(angle)];
+  context.beginPath();
+  for (const side of [-0.5, 0.5]) {
+    context.moveTo(tipX, tipY);
+    context.lineTo(tipX - 10 * Math.cos(angle + side), tipY - 10 * Math.sin(angle + side));
+  }
+  context.stroke();
 }
 
 // What part of the page the picture shows, in CSS pixels of the viewport, and the scrolling
