@@ -14,12 +14,12 @@ from selenium.webdriver.common.by import By
 
 from tests.helpers.model_server import Reply
 from tests.helpers.page_server import PageServer
+from tests.helpers.panel_backends import chromium_panel
 from tests.helpers.questions import answer, boxes, question
 from tests.helpers.tool_calls import call, told
 
 from .chat import configure, send, wait_for_status
 from .sight_tabs import WindowedTabs, near, picture
-from .test_page_actions import with_site_rules
 
 pytestmark = pytest.mark.e2e
 
@@ -28,17 +28,17 @@ BOARD = {"left": 40, "top": 60, "cell": 80, "gap": 10}
 
 
 @pytest.fixture(scope="module")
-def windowed_tabs(browser):
+def tabs_beside_the_panel(browser):
     return WindowedTabs(browser)
 
 
 @pytest.fixture
-def seen(windowed_tabs, seeing_model):
+def seen(tabs_beside_the_panel, seeing_model):
     """A new conversation with the seeing model, which takes screenshots."""
     seeing_model.reset()
-    configure(windowed_tabs.browser, seeing_model.base_url, agent="tool_calling", model="scripted-vision")
-    windowed_tabs.driver.find_element(By.ID, "new-chat").click()
-    return windowed_tabs
+    configure(tabs_beside_the_panel.browser, seeing_model.base_url, agent="tool_calling", model="scripted-vision")
+    tabs_beside_the_panel.driver.find_element(By.ID, "new-chat").click()
+    return tabs_beside_the_panel
 
 
 def cell_centre(n: int) -> tuple[int, int]:
@@ -105,14 +105,14 @@ def order(tabs):
 
 
 @pytest.mark.parametrize("page", ["sortable-pointer.html", "sortable-dnd.html"])
-def test_a_list_is_sorted_by_drag_both_ways(windowed_tabs, site, page):
-    windowed_tabs.show(site.url(page))
-    down = windowed_tabs.call_reply("drag", source="#apple", target="#damson")
+def test_a_list_is_sorted_by_drag_both_ways(tabs_beside_the_panel, site, page):
+    tabs_beside_the_panel.show(site.url(page))
+    down = tabs_beside_the_panel.call_reply("drag", source="#apple", target="#damson")
     assert down["ok"], down
-    assert order(windowed_tabs) == "Banana, Cherry, Apple, Damson" == windowed_tabs.in_page(LOG)
-    up = windowed_tabs.call_reply("drag", source="#damson", target="#banana")
+    assert order(tabs_beside_the_panel) == "Banana, Cherry, Apple, Damson" == tabs_beside_the_panel.in_page(LOG)
+    up = tabs_beside_the_panel.call_reply("drag", source="#damson", target="#banana")
     assert up["ok"], up
-    assert order(windowed_tabs) == "Damson, Banana, Cherry, Apple" == windowed_tabs.in_page(LOG)
+    assert order(tabs_beside_the_panel) == "Damson, Banana, Cherry, Apple" == tabs_beside_the_panel.in_page(LOG)
     used = "HTML drag and drop" if page == "sortable-dnd.html" else "pointer and mouse"
     assert used in up["result"]["result"]
 
@@ -153,7 +153,8 @@ def test_red_team_a_drag_onto_a_frame_of_a_site_never_allowed_is_refused_by_the_
         (tmp_path / "cards.html").write_text(FRAMED.format(frame=framed))
         with PageServer(tmp_path) as pages:
             try:
-                with_site_rules(seen, seeing_model, "127.0.0.1: allow\nlocalhost: never")
+                chromium_panel(seen.browser).configure(seeing_model.base_url, model="scripted-vision",
+                                                       site_rules="127.0.0.1: allow\nlocalhost: never")
                 seen.show(pages.url("cards.html"))
                 seeing_model.script(call("drag", source="#card", target="#frame"), Reply(text="I could not."))
                 send(seen.browser, "Drop the card into the inbox")

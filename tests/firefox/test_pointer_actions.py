@@ -26,7 +26,7 @@ def window_showing(firefox, url: str) -> str:
 
 
 @pytest.fixture(scope="module")
-def windows(firefox, site, seeing_model):
+def page_and_chat_windows(firefox, site, seeing_model):
     """(page, chat): the page's window, then the chat's, looked at in that order."""
     page = window_showing(firefox, site.url("cell-board.html"))
     chat = window_showing(firefox, firefox.url("extension/sidepanel/sidepanel.html"))
@@ -43,10 +43,10 @@ def show(firefox, windows, url: str) -> None:
     firefox.evaluate(chat, "document.getElementById('new-chat').click()")
 
 
-def test_a_cell_with_no_locator_is_clicked_by_its_place_in_the_screenshot(firefox, windows, seeing_model, site):
-    page, chat = windows
+def test_a_cell_with_no_locator_is_clicked_by_its_place_in_the_screenshot(firefox, page_and_chat_windows, seeing_model, site):
+    page, chat = page_and_chat_windows
     seeing_model.reset()
-    show(firefox, windows, site.url("cell-board.html"))
+    show(firefox, page_and_chat_windows, site.url("cell-board.html"))
     ratio = firefox.evaluate(page, "devicePixelRatio")
     point = {"x": round(260 * ratio), "y": round(130 * ratio)}  # the right column's middle cell, in the board's picture
     seeing_model.script(call("screenshot", locator="#board"), call("click_at", **point), Reply(text="Marked."))
@@ -62,9 +62,9 @@ def test_a_cell_with_no_locator_is_clicked_by_its_place_in_the_screenshot(firefo
 
 
 @pytest.mark.parametrize("list_page", ["sortable-pointer.html", "sortable-dnd.html"])
-def test_a_list_is_sorted_by_drag_both_ways(firefox, windows, site, list_page):
-    page, chat = windows
-    show(firefox, windows, site.url(list_page))
+def test_a_list_is_sorted_by_drag_both_ways(firefox, page_and_chat_windows, site, list_page):
+    page, chat = page_and_chat_windows
+    show(firefox, page_and_chat_windows, site.url(list_page))
     for source, target, order in (("#apple", "#damson", "Banana, Cherry, Apple, Damson"),
                                   ("#damson", "#banana", "Damson, Banana, Cherry, Apple")):
         said = ask_background(firefox, chat, "call-tool", name="drag", args={"source": source, "target": target})["result"]
