@@ -157,6 +157,19 @@ def test_a_turn_that_did_nothing_on_a_page_is_not_a_workflow():
         steps_from_turn([{"kind": "tool_call", "seq": 1, "data": {"id": "1", "name": "read_page", "arguments": {}}}], TASK)
 
 
+def test_a_turn_that_clicked_by_position_is_refused_in_words_not_saved_without_that_step():
+    from tabagent.app.untrusted_content import untrusted
+    import json
+    done = {"action": "click_at", "summary": "Click the div at (120, 80).", "page_url": URL}
+    typed = [{**event, "seq": event["seq"] + 2} for event in _events_for("Ada")]
+    events = [{"kind": "tool_call", "seq": 1, "data": {"id": "0", "name": "click_at", "arguments": {"x": 120, "y": 80}}},
+              {"kind": "tool_result", "seq": 2, "data": {"id": "0", "name": "click_at", "is_error": False,
+                                                         "result": untrusted(URL, json.dumps(done))}}, *typed]
+    assert len(steps_from_turn(typed, TASK)[0]) == 1  # the typing alone is a workflow
+    with pytest.raises(ValueError, match="used click_at at a screenshot's points, which a workflow cannot replay"):
+        steps_from_turn(events, TASK)
+
+
 async def test_the_panels_entry_point_writes_the_tool_and_a_turn_loads_it_from_storage(tmp_path):
     import json
 

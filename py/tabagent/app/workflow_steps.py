@@ -18,7 +18,7 @@ import keyword
 import re
 from dataclasses import dataclass, field
 
-from .page_actions import ACTING, PageActor, site_of
+from .page_actions import ACTING, BY_POSITION, PageActor, site_of
 from .untrusted_content import unmarked
 
 # The argument of each action that names the element it acts on.
@@ -81,7 +81,8 @@ def steps_from_turn(events: list[dict], task: str) -> tuple[list[Step], dict[str
     calls, steps, defaults = {}, [], {}
     for event in sorted(events, key=lambda e: e.get("seq", 0)):
         data = event.get("data") or {}
-        if event.get("kind") == "tool_call" and data.get("name") in ACTING and isinstance(data.get("arguments"), dict):
+        if event.get("kind") == "tool_call" and data.get("name") in (*ACTING, *BY_POSITION) \
+                and isinstance(data.get("arguments"), dict):
             calls[data.get("id")] = data
         elif event.get("kind") == "tool_result" and data.get("id") in calls and not data.get("is_error"):
             done = _done(data.get("result", ""))
@@ -104,6 +105,10 @@ def _done(result: str) -> dict | None:
 
 
 def _step(call: dict, done: dict, task: str, defaults: dict) -> Step:
+    if call["name"] in BY_POSITION:  # never left out in silence: the replay would skip a step
+        raise ValueError(f"This turn used {call['name']} at a screenshot's points, which a workflow cannot replay: "
+                         "where a point lands depends on the page's layout at that moment. Save a turn that "
+                         "found its elements by their locators instead.")
     action, args = call["name"], {**_defaults_of(call["name"]), **call["arguments"]}
     place = (done.get("element") or {}).get("place")
     at = None
