@@ -19,7 +19,7 @@ import { PageToolError, readArgs, arg } from "./tool-arguments.js";
 import * as locators from "./locators.js";
 import { coveredBy, inView, click, typeText, choose, choicesOf, matchOption, optionText, isCheckable, isChecked, parseKeys, pressKey, hover, clickAt, outcome, currentText, setValue } from "./gestures.js";
 import * as hoverStyles from "./hover-styles.js";
-import { placeOf } from "./places.js";
+import { atPlace, placeOf } from "./places.js";
 import { takesValue, fileRefused, checkedValue } from "./values.js";
 import { hitAt, siteOf } from "./points.js";
 import { drag } from "./dragging.js";
@@ -337,13 +337,25 @@ for (const name of Object.keys(planners)) {
   };
 }
 
+// The argument that names the element an action is on (for a step found by its place).
+const TARGET = { scroll: "to" };
+
+// at: a saved workflow's recorded place (places.js), found here rather than by a call of its
+// own: the element there becomes the action's target, or, when there is not exactly one,
+// nothing is described and { not_at_place: { count, there } } says what the page has.
 tools.describe_action = {
-  params: { name: arg("string"), args: arg("object", null) },
-  run({ name, args }) {
+  params: { name: arg("string"), args: arg("object", null), at: arg("object", null) },
+  run({ name, args, at }) {
     if (!Object.hasOwn(planners, name)) {
       throw new PageToolError(`describe_action describes ${Object.keys(planners).join(", ")}; “${name}” is not one of them.`);
     }
-    const actionArgs = readArgs(name, params[name], args);
+    let actionArgs = args;
+    if (at) {
+      const found = atPlace(at);
+      if (!found.el) return { action: name, page_url: location.href, not_at_place: found };
+      actionArgs = { ...args, [TARGET[name] ?? "locator"]: locators.locatorFor(found.el) };
+    }
+    actionArgs = readArgs(name, params[name], actionArgs);
     const plan = planners[name](actionArgs);
     const described = describePlan(name, plan);
     return { ...described, plan_id: hold(name, actionArgs, plan, described) };

@@ -1,5 +1,5 @@
 """A page of controls in Python, answering the page bridge as the content scripts do
-(find_control, describe_action and the actions on an element), for tests and benchmarks of
+(find_control, describe_action with or without a workflow's place, and the actions on an element), for tests and benchmarks of
 saved workflows that need no browser. Each control is (role, name, landmark, landmark_name);
 its "ta-<n>" locators start at `first_locator`, so two pages can number the same controls apart.
 The places it gives follow extension/content/places.js: nth of `of` controls of the same role
@@ -45,10 +45,24 @@ class ControlPage:
                      if (c["role"], c["name"]) == (args["role"], args["name"])]
             return self._ok({"url": self.url, "count": len(found), "candidates": found})
         if name == "describe_action":
-            return self._describe(args["name"], args["args"])
+            return self._describe(args["name"], self._at(args["args"], args.get("at")))
         return self._act(name, args)
 
-    def _describe(self, action: str, args: dict) -> dict:
+    def _at(self, args: dict, at: dict | None) -> dict | None:
+        """describe_action's `at` (a workflow's recorded place), as content/places.js finds it:
+        the one control there as the action's target, or None when there is not exactly one."""
+        if at is None:
+            return args
+        same = [c for c in self.controls if (c["role"], c["name"]) == (at["role"], at["name"])]
+        there = [c for c in same if self.place(c) == at]
+        if len(same) != at["count"] or len(there) != 1:
+            self.not_at_place = {"count": len(same), "there": len(there)}
+            return None
+        return {**args, "locator": there[0]["locator"]}
+
+    def _describe(self, action: str, args: dict | None) -> dict:
+        if args is None:
+            return self._ok({"action": action, "page_url": self.url, "not_at_place": self.not_at_place})
         described = {"action": action, "summary": f"Do {action}.", "page_url": self.url, "plan_id": f"p{next(self.plans)}"}
         if action in ("navigate", "open_tab"):
             return self._ok({**described, "url": args["url"]})

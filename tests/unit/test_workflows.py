@@ -77,6 +77,15 @@ async def test_a_replay_on_a_renumbered_page_asks_no_model(tmp_path):
     assert [e["data"]["name"] for e in events if e["kind"] == "tool_call"] == ["type_text", "click", "click"]
 
 
+async def test_a_replay_step_finds_and_describes_its_element_in_one_call_to_the_page(tmp_path):
+    tools = await saved_tool(tmp_path)
+    page = ControlPage(SHOP, first_locator=40)
+    result, _ = await replay(tools, page, ScriptedModel([]))
+    # As many round trips as the agent's own actions: describe (finding by place), then act.
+    assert result["status"] == "ok" and page.done == DONE_ON_SHOP
+    assert page.calls == ["describe_action", "type_text", "describe_action", "click", "describe_action", "click"]
+
+
 async def test_a_replay_takes_new_values_and_the_sites_the_user_allowed(tmp_path):
     tools = await saved_tool(tmp_path)
     page = ControlPage(SHOP, first_locator=9)

@@ -150,16 +150,21 @@ class PageActor:
     async def _act(self, tool: str, args: dict) -> str:
         return (await self.attempt(tool, args)).text
 
-    async def attempt(self, tool: str, args: dict, refuse=None) -> Attempt:
+    async def attempt(self, tool: str, args: dict, refuse=None, at: tuple[str, dict] | None = None) -> Attempt:
         """Describes the action, asks (refused first when `refuse(described)` gives a reason:
-        a replayed workflow's check that the element is the one it recorded), then acts."""
-        plan = await self.bridge.call("describe_action", {"name": tool, "args": args})
+        a replayed workflow's check that the element is the one it recorded), then acts.
+        `at`: (argument, place) for a workflow's step, whose element the same describe_action
+        call finds by its recorded place (content/places.js) and puts in that argument."""
+        asked = {"name": tool, "args": args} if at is None else {"name": tool, "args": args, "at": at[1]}
+        plan = await self.bridge.call("describe_action", asked)
         if not plan.get("ok"):
             return Attempt(failure(plan, f"{tool} cannot be done on this page."))
         described = plan["result"]
         reason = refuse(described) if refuse else None
         if reason:
             return Attempt(reason)
+        if at is not None:
+            args = {**args, at[0]: described["element"]["locator"]}
         if not await self._allowed(tool, described, plan.get("tab_id")):
             return Attempt(described.get("refusal") or DENIED.format(tool=tool), denied=not described.get("refusal"))
         # The plan id makes the content script act on the very element the user saw, or not at all.

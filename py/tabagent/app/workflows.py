@@ -22,7 +22,6 @@ import uuid
 from dataclasses import dataclass, field
 
 from .page_actions import AskTheUser, PageActor, site_of
-from .page_bridge import failure
 from .workflow_steps import TARGET, Parameter, Place, Step  # noqa: F401 (what a saved workflow imports)
 from .user_tool_page import acting_on_page
 
@@ -96,7 +95,7 @@ async def run_workflow(workflow: Workflow, values: dict, bridge, consent, emit=N
     actor = PageActor(bridge, consent)
     for number, step in enumerate(workflow.steps, 1):
         try:
-            await _do(step, step.arguments(values), actor, bridge, emit)
+            await _do(step, step.arguments(values), actor, emit)
         except StepNotDone as stop:
             outcome.stopped_at, outcome.reason = number, str(stop)
             outcome.denied = isinstance(stop, Denied)
@@ -116,13 +115,14 @@ def allow_sites(consent, sites) -> None:
         consent.allowed_for_turn.update({f"site:{site}", *(f"{tool}@{site}" for tool in LEAVING)})
 
 
-async def _do(step: Step, args: dict, actor: PageActor, bridge, emit) -> None:
-    if step.at is not None:
-        args[TARGET[step.action]] = await locate(bridge, step.at)
+async def _do(step: Step, args: dict, actor: PageActor, emit) -> None:
+    # The element is found by its place in the same call that describes the action (one round
+    # trip to the page per step besides the action itself, as the agent's own actions take).
+    at = (TARGET[step.action], vars(step.at)) if step.at is not None else None
     call_id = f"workflow-{uuid.uuid4().hex[:12]}"
     if emit:
-        await emit("tool_call", {"id": call_id, "name": step.action, "arguments": args})
-    attempt = await actor.attempt(step.action, args, refuse=lambda d: _not_recorded(step.at, d))
+        await emit("tool_call", {"id": call_id, "name": step.action, "arguments": _shown(args, at)})
+    attempt = await actor.attempt(step.action, args, refuse=lambda d: _not_recorded(step.at, d), at=at)
     if emit:
         await emit("tool_result", {"id": call_id, "name": step.action, "result": attempt.text,
                                    "is_error": not attempt.done})
@@ -132,22 +132,21 @@ async def _do(step: Step, args: dict, actor: PageActor, bridge, emit) -> None:
         raise StepNotDone(attempt.text)
 
 
-async def locate(bridge, place: Place) -> str:
-    """The locator of the one element at `place` now; StepNotDone when there is not exactly one."""
-    reply = await bridge.call("find_control", {"role": place.role, "name": place.name})
-    if not reply.get("ok"):
-        raise StepNotDone(failure(reply, "the page could not be searched"))
-    found = reply["result"].get("candidates") or []
-    if not found:
-        raise StepNotDone(f"there is no {place.summary()} on the page now")
-    if len(found) != place.count:
-        raise StepNotDone(f"the page now has {len(found)} of {place.role} “{place.name}” where the workflow "
-                          f"saw {place.count}: it cannot tell which one is meant")
-    there = [c for c in found if _same_place(place, c)]
-    if len(there) != 1:
-        raise StepNotDone(f"the {place.role} “{place.name}” is no longer where the workflow saw it "
-                          f"(it was {place.summary()}, number {place.nth} of {place.of} there)")
-    return there[0]["locator"]
+def _shown(args: dict, at: tuple[str, dict] | None) -> dict:
+    """The step's arguments as the panel shows them: its element by its recorded place."""
+    return args if at is None else {**args, at[0]: Place(**at[1]).summary()}
+
+
+def not_at_place(place: Place, found: dict) -> str:
+    """Why the replay cannot act at `place`: the page's {count, there} of its role and name."""
+    count = found.get("count", 0)
+    if not count:
+        return f"there is no {place.summary()} on the page now"
+    if count != place.count:
+        return (f"the page now has {count} of {place.role} “{place.name}” where the workflow "
+                f"saw {place.count}: it cannot tell which one is meant")
+    return (f"the {place.role} “{place.name}” is no longer where the workflow saw it "
+            f"(it was {place.summary()}, number {place.nth} of {place.of} there)")
 
 
 def _same_place(place: Place, found: dict) -> bool:
@@ -155,10 +154,12 @@ def _same_place(place: Place, found: dict) -> bool:
 
 
 def _not_recorded(place: Place | None, described: dict) -> str | None:
-    """Refuses the action when the element it would act on is not the one recorded (the page
-    swapped it between finding and describing)."""
+    """Refuses the action when the element it would act on is not the one recorded: none or
+    several at its place, or one the page swapped in between finding and describing."""
     if place is None:
         return None
+    if "not_at_place" in described:
+        return not_at_place(place, described["not_at_place"] or {})
     now = (described.get("element") or {}).get("place") or {}
     if not _same_place(place, now):
         return f"Nothing was done: the {place.summary()} changed before it could be acted on."
