@@ -15,6 +15,7 @@ import json
 import re
 import types
 import typing
+import weakref
 from collections.abc import Callable
 from functools import cached_property
 from typing import Any, Literal, Union
@@ -127,17 +128,39 @@ class FunctionTool(Tool):
     def __init__(self, function: Callable[..., Any], name: str | None = None,
                  description: str | None = None, unlisted: tuple[str, ...] = ()) -> None:
         self.unlisted = unlisted
-        summary, arg_docs = parse_docstring(inspect.getdoc(function) or "")
+        summary, self.inputs, self.output_type = described(function)
         self.forward = function
         self.name = name or function.__name__
         self.description = description or summary or self.name
-        self.inputs = schema_for_function(function, arg_docs)
-        returns = typing.get_type_hints(function).get("return")
-        self.output_type = schema_for_type(returns).get("type", "any") if returns else "any"
 
     @cached_property
     def parameters(self) -> dict:
         return self.inputs  # already a full schema (schema_for_function), as it is sent
+
+
+# What a function's docstring and type hints say, read once per function: each turn makes its
+# page tools anew from the methods of its own reader and actor (page_tools.page_tools), and
+# reading the hints of 25 methods was most of a turn's own cost (a workflow's replay above all).
+_DESCRIBED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def described(function: Callable[..., Any]) -> tuple[str, dict, str]:
+    """(summary, input schema, output type) of a function or bound method. The schema is
+    shared by every tool made of that function: read it, never change it."""
+    key = getattr(function, "__func__", function)
+    try:
+        return _DESCRIBED[key]
+    except (KeyError, TypeError):  # TypeError: a callable that cannot be weakly referenced
+        pass
+    summary, arg_docs = parse_docstring(inspect.getdoc(function) or "")
+    returns = typing.get_type_hints(function).get("return")
+    output = schema_for_type(returns).get("type", "any") if returns else "any"
+    found = (summary, schema_for_function(function, arg_docs), output)
+    try:
+        _DESCRIBED[key] = found
+    except TypeError:
+        pass
+    return found
 
 
 def tool(function: Callable[..., Any] | None = None, *, name: str | None = None,
