@@ -1,0 +1,72 @@
+"""Saved workflows in Firefox, as in Chromium (tests/e2e/test_workflows.py): a turn that searched
+a shop page on 127.0.0.1 is saved as a workflow from the button under it, shown in the Tools view
+as Python, and replayed with `/name` on the page numbered differently: each action is asked as the
+agent's are, the page gets the same search, and the model is not called at all."""
+
+from __future__ import annotations
+
+from tests.helpers.model_server import Reply
+from tests.helpers.panel_backends import firefox_panel
+
+from .page_tab import PageTab
+from .sidebar import LAST_TURN, configure, send, wait_for_status
+
+LOG = "document.getElementById('log').textContent"
+PAGE = """<!doctype html><html><head><title>Kettle shop</title></head><body><nav>{nav}</nav>
+<form role="search" onsubmit="return false"><input id="q" aria-label="Search">
+<button id="go" type="button" onclick="document.getElementById('log').textContent += 'search ' + q.value + '\\n'">Search</button>
+</form><pre id="log"></pre></body></html>"""
+TASK = "Search the shop for blue kettle"
+# The workflow the Tools view shows unfolded, once it does: [name, its Python].
+SHOWN = """[...document.querySelectorAll('.workflows-list li[data-workflow]')]
+  .filter((item) => item.querySelector('details')?.open)
+  .map((item) => [item.dataset.workflow, item.querySelector('textarea').value])[0] ?? null"""
+
+
+def shop_pages(root):
+    (root / "shop.html").write_text(PAGE.format(nav="<a href='#home'>Home</a>"))
+    # more controls before each one: every "ta-<n>" the turn saw now names another element
+    (root / "renumbered.html").write_text(PAGE.format(nav="<a href='#sale'>Sale</a> <a href='#new'>New</a> <a href='#home'>Home</a>"))
+    return root
+
+
+SITE = shop_pages  # the conftest's `site` serves these
+
+
+def allow(firefox, chat, count):
+    panel = firefox_panel(firefox, chat)
+    for n in range(count):
+        panel.question(n, timeout=60)
+        panel.answer_question(n, "once")
+
+
+def test_a_turn_saved_as_a_workflow_replays_in_firefox_without_the_model(firefox, model, site):
+    model.reset()
+    tab = PageTab(firefox)
+    configure(firefox, tab.chat, model.base_url)
+    tab.show(site.url("shop.html"))
+    model.script(Reply(tool_calls=[{"name": "type_text", "arguments": {"locator": "#q", "text": "blue kettle"}}]),
+                 Reply(tool_calls=[{"name": "click", "arguments": {"locator": "#go"}}]), Reply(text="Searched."))
+    send(firefox, tab.chat, TASK)
+    allow(firefox, tab.chat, 2)
+    assert wait_for_status(firefox, tab.chat, "ok", "error", "cancelled") == "ok"
+    assert firefox.evaluate(tab.page, LOG) == "search blue kettle\n"
+
+    firefox.evaluate(tab.chat, f"{LAST_TURN}.querySelector('.action-save-workflow').click()")
+    name, source = firefox.wait_for_value(tab.chat, SHOWN, 30, "the saved workflow was never shown")
+    assert "Place(role='text field', name='Search', landmark='search'" in source
+    assert "search: str = 'blue kettle'" in source and "ta-" not in source
+
+    model.reset()
+    tab.show(site.url("renumbered.html"))
+    firefox.evaluate(tab.chat, """(() => {  // back to the conversation from the Tools view
+      const button = document.getElementById('show-tools');
+      if (button.getAttribute('aria-pressed') === 'true') button.click();
+    })()""")
+    firefox.evaluate(tab.chat, "document.getElementById('new-chat').click()")
+    send(firefox, tab.chat, f"/{name}")
+    allow(firefox, tab.chat, 2)  # asked as the agent's own actions are
+    assert wait_for_status(firefox, tab.chat, "ok", "error", "cancelled") == "ok"
+    assert model.requests == []
+    assert firefox.evaluate(tab.page, LOG) == "search blue kettle\n"
+    assert "did its 2 steps" in firefox.evaluate(tab.chat, f"{LAST_TURN}.querySelector('.message.assistant').textContent")
