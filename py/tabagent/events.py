@@ -7,11 +7,12 @@ both together.
 
 from __future__ import annotations
 
+import copy
 import inspect
 import json
 import logging
 from collections.abc import Awaitable, Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, is_dataclass
 from typing import Any, Union
 
 SCHEMA_VERSION = 1
@@ -55,7 +56,11 @@ class Event:
     data: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        # What asdict gives (the data copied, so a listener cannot change the agent's), without
+        # its general machinery: a turn emits a few events per step, each copied here.
+        return {"kind": self.kind, "conversation_id": self.conversation_id, "agent": self.agent,
+                "depth": self.depth, "step": self.step, "seq": self.seq, "time": self.time,
+                "data": _copied(self.data)}
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Event:
@@ -67,6 +72,19 @@ class Event:
     @classmethod
     def from_json(cls, text: str) -> Event:
         return cls.from_dict(json.loads(text))
+
+
+def _copied(value: Any) -> Any:
+    """`value` copied as dataclasses.asdict copies a field's value."""
+    if isinstance(value, dict):
+        return {_copied(k): _copied(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_copied(v) for v in value]
+    if isinstance(value, (str, int, float, bool, type(None))):
+        return value
+    if is_dataclass(value) and not isinstance(value, type):
+        return asdict(value)
+    return copy.deepcopy(value)
 
 
 # A listener is any callable taking an Event; it may be async (it is awaited).

@@ -35,6 +35,16 @@ def test_event_round_trips_through_json():
     assert Event.from_dict(json.loads(json.dumps(event.to_dict()))) == event
 
 
+def test_an_events_dict_is_asdicts_and_its_data_a_copy_the_listener_cannot_change_back():
+    from dataclasses import asdict
+    step = {"id": "x", "arguments": {"option": ["a", "b"]}, "pair": (1, 2)}
+    event = Event("tool_call", "c", "agent", 0, 1, 2, 1.5, step)
+    given = event.to_dict()
+    assert given == asdict(event) and list(given) == list(asdict(event))
+    given["data"]["arguments"]["option"].append("c")
+    assert step["arguments"]["option"] == ["a", "b"]
+
+
 def test_jsonable_keeps_json_values_and_stringifies_the_rest():
     assert jsonable({"a": [1, 2.5, None, "x"]}) == {"a": [1, 2.5, None, "x"]}
     assert jsonable((1, 2)) == "(1, 2)"  # a tuple would come back as a list
