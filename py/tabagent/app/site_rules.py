@@ -25,6 +25,7 @@ import ipaddress
 import re
 import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
 from urllib.parse import unquote_to_bytes, urlsplit
 
 RULES = ("ask", "allow", "never")
@@ -120,6 +121,7 @@ def rule_for(rules: list[SiteRule], site: str | None) -> str:
     return max(matching, key=SiteRule.specificity).rule if matching else "ask"
 
 
+@lru_cache(maxsize=256)  # asked before every action, of the few sites a turn works on
 def origin_parts(site: str | None) -> tuple[str, str, int] | None:
     """(scheme, canonical host, port) of an http(s) origin, or None."""
     parts = urlsplit(site or "")
