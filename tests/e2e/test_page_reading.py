@@ -582,6 +582,20 @@ def test_describe_action_says_what_will_happen_without_doing_it(open_page, chrom
     assert "not one of them" in tools.run("describe_action", {"name": "navigate", "args": {}})["error"]
 
 
+def test_describe_action_finds_a_workflows_element_by_its_recorded_place(open_page, chromium):
+    tools = open_page("actions.html")
+    seen = tools("describe_action", name="click", args={"locator": "#docs"})["element"]
+    found = tools("describe_action", name="click", args={}, at=seen["place"])
+    assert found["element"]["locator"] == seen["locator"] and found["plan_id"]
+    assert found["summary"].startswith("Click the link “Read the docs”")
+    # not there as recorded: nothing described, nothing held, and the page's count said
+    for moved in ({"nth": 2}, {"count": 2}, {"name": "Read the blog"}):
+        said = tools("describe_action", name="click", args={}, at={**seen["place"], **moved})
+        assert "plan_id" not in said and "element" not in said
+        assert said["not_at_place"] == {"count": 0 if "name" in moved else 1, "there": 0}, moved
+    assert main_world(chromium, "return document.getElementById('log').textContent") == "nothing yet"
+
+
 # --- the entry point's contract --------------------------------------------------------------
 
 def test_errors_are_sentences_not_exceptions(open_page):
