@@ -291,6 +291,10 @@ export const EVENT_KINDS = Object.freeze({
     "question",
     "answer"
   ],
+  "own_tab": [
+    "tab_id",
+    "url"
+  ],
   "tool_progress": [
     "name",
     "progress",
@@ -356,6 +360,7 @@ export const EventKind = Object.freeze({
   "code_output": "code_output",
   "confirmation": "confirmation",
   "hand_back": "hand_back",
+  "own_tab": "own_tab",
   "tool_progress": "tool_progress",
   "server_log": "server_log",
   "error": "error",

@@ -29,6 +29,7 @@ KINDS: dict[str, tuple[str, ...]] = {
     "code_output": ("output", "is_error"),
     "confirmation": ("id", "tool", "message", "details", "site", "decision", "answers", "form"),
     "hand_back": ("id", "kind", "question", "answer"),
+    "own_tab": ("tab_id", "url"),
     "tool_progress": ("name", "progress", "total", "message"),
     "server_log": ("server", "level", "logger", "message"),
     "error": ("message", "kind", "reason", "retry_in", "attempt", "cause", "status", "max_attempts", "withdraw"),

@@ -24,7 +24,9 @@ class Page:
     async def call(self, name, args, tab_id=None, expect_url=None):
         if name == "open_own_tab":
             self.opened.append(args["task"])
-            return {"ok": True, "result": {"tab_id": 100 + len(self.opened)}}
+            tab_id = 100 + len(self.opened)
+            await asyncio.sleep(0.01)  # the service worker takes a moment to open it
+            return {"ok": True, "result": {"tab_id": tab_id}}
         self.calls.append((name, tab_id))
         await asyncio.sleep(0.05)  # the two agents' calls overlap
         return {"ok": True, "result": {"title": "T", "url": "https://shop.example/", "markdown": "# T"},
@@ -69,3 +71,30 @@ async def test_without_the_setting_managed_agents_share_the_turns_tab():
     page = Page()
     await Turns().run(request(False), lambda e: None, model=script(), page=page)
     assert page.opened == [] and {tab for _, tab in page.calls} == {None}
+
+
+async def test_each_managed_agent_says_which_tab_it_opened_among_its_own_events():
+    page, events = Page(), []
+    await Turns().run(request(True), events.append, model=script(), page=page)
+    told = {e["agent"]: (e["depth"], e["data"]["tab_id"]) for e in events if e["kind"] == "own_tab"}
+    opened = {task: 101 + n for n, task in enumerate(page.opened)}
+    assert told == {name: (1, opened[name]) for name in ("north", "south")}
+
+
+async def test_two_page_calls_at_once_of_one_agent_open_one_tab():
+    page = Page()
+    twice = {"content": "", "tool_calls": [{"name": "read_page", "arguments": {}}] * 2}
+    only_north = {"content": "", "tool_calls": [{"name": "north", "arguments": {"task": "Read twice"}}]}
+    model = ScriptedModel([only_north, twice, "North done.", "Done."])
+    await Turns().run(request(True), lambda e: None, model=model, page=page)
+    assert page.opened == ["north"] and page.calls == [("read_page", 101)] * 2
+
+
+async def test_a_managed_agents_questions_to_the_user_are_its_own_events():
+    page, events = Page(), []
+    asks = {"content": "", "tool_calls": [{"name": "ask_user", "arguments": {"question": "Which size?"}}]}
+    only_north = {"content": "", "tool_calls": [{"name": "north", "arguments": {"task": "Ask"}}]}
+    model = ScriptedModel([only_north, asks, "North done.", "Done."])
+    await Turns().run(request(True), events.append, model=model, page=page)
+    asked = [(e["agent"], e["depth"]) for e in events if e["kind"] == "hand_back"]
+    assert asked == [("north", 1), ("north", 1)]  # the question and its answer, among north's steps

@@ -7,6 +7,8 @@ user's. Consent is unchanged: every action there is asked, and the site rules ap
 
 from __future__ import annotations
 
+import asyncio
+
 from .working_tab import about_the_window
 
 OPEN = "open_own_tab"  # the service worker's, never a tool the model can call
@@ -16,11 +18,14 @@ INSTRUCTIONS = ("You work in a tab of your own, opened for this task in the back
 
 
 class OwnTab:
-    """A page bridge whose calls that name no tab go to a tab of this agent's own."""
+    """A page bridge whose calls that name no tab go to a tab of this agent's own. `emit` (the
+    agent's, once it exists) tells the panel which tab that is (the `own_tab` event)."""
 
     def __init__(self, bridge, task: str):
         self.bridge, self.task = bridge, task
         self.tab_id: int | None = None
+        self.emit = None
+        self._opening = asyncio.Lock()  # two calls at once in one reply open one tab, not two
 
     async def call(self, name, args, tab_id=None, expect_url=None) -> dict:
         if tab_id is None and not about_the_window(name, args):
@@ -30,9 +35,13 @@ class OwnTab:
         return await self.bridge.call(name, args, tab_id, expect_url)
 
     async def _tab(self) -> int | None:
-        if self.tab_id is None:
-            reply = await self.bridge.call(OPEN, {"task": self.task})
-            self.tab_id = (reply.get("result") or {}).get("tab_id") if reply.get("ok") else None
+        async with self._opening:
+            if self.tab_id is None:
+                reply = await self.bridge.call(OPEN, {"task": self.task})
+                opened = (reply.get("result") or {}) if reply.get("ok") else {}
+                self.tab_id = opened.get("tab_id")
+                if self.tab_id is not None and self.emit is not None:
+                    await self.emit("own_tab", {"tab_id": self.tab_id, "url": opened.get("url", "")})
         return self.tab_id
 
     async def confirm(self, id, tool, message, details) -> str:
@@ -42,9 +51,22 @@ class OwnTab:
         return await self.bridge.ask(id, question)
 
 
-def tools_for_members(page, page_set, before=(), after=()):
+class MembersTabs:
     """For a team member's spec, its tools: the same as its manager's, but its page tools
-    (`page_set` of a bridge) over a tab of its own."""
-    def tools_for(spec: dict) -> list:
-        return [*before, *page_set(OwnTab(page, spec.get("name") or "agent")), *after]
-    return tools_for
+    (`page_set` of a bridge and a consent) over a tab of its own, asking the user in its own
+    voice; `speaks_as` gives both the member's emit once it exists, so the panel shows the tab
+    it opened and its questions among that member's steps."""
+
+    def __init__(self, page, page_set, consent, before=(), after=()):
+        self.page, self.page_set, self.consent, self.before, self.after = page, page_set, consent, before, after
+        self.voices: dict[str, list] = {}  # member's name -> what speaks for it (its tab, its asking)
+
+    def __call__(self, spec: dict) -> list:
+        name = spec.get("name") or "agent"
+        tab, asking = OwnTab(self.page, name), self.consent.sharing_the_turn()
+        self.voices[name] = [tab, asking]
+        return [*self.before, *self.page_set(tab, asking), *self.after]
+
+    def speaks_as(self, agent) -> None:
+        for voice in self.voices.get(agent.name, ()):
+            voice.emit = agent.emit

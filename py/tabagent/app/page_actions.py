@@ -57,6 +57,13 @@ class AskTheUser:
         self.allowed_for_turn: set[str] = set()
         self.site_rules = list(site_rules or [])  # site_rules.SiteRule, as parse_site_rules read them
 
+    def sharing_the_turn(self) -> AskTheUser:
+        """One more asker for the same turn (a managed agent's, whose questions are its own
+        events: its `emit` is set once it exists); what the user allowed for the turn holds for both."""
+        other = AskTheUser(self.bridge, self.emit, self.site_rules)
+        other.allowed_for_turn = self.allowed_for_turn
+        return other
+
     async def allows(self, tool: str, message: str, details: dict, scope: str | None = None,
                      site: str | None = None) -> bool:
         """`site`: the origin an action on a page happens on, for "allow on this site for the

@@ -37,7 +37,7 @@ from ..ollama import OllamaModel, recognise
 from ..providers import BUILTIN, CUSTOM, OLLAMA
 from .mcp_servers import AskedMCPTool, ServerConnections, crowding_notice, servers_from_wire
 from .hand_back import HandBack
-from .own_tabs import INSTRUCTIONS as OWN_TAB_INSTRUCTIONS, tools_for_members
+from .own_tabs import INSTRUCTIONS as OWN_TAB_INSTRUCTIONS, MembersTabs
 from .page_actions import AskTheUser
 from .site_rules import parse_site_rules
 from .page_bridge import selection_task
@@ -123,11 +123,11 @@ def build_agent(request: dict, listener, *, tools=(), executor_factory=None, hos
         model.window = context.known_window  # num_ctx never beyond the window requests keep to
     vision = model_vision(model, settings, request.get("api_key"))
 
-    def page_set(bridge):  # off: no tool reads or acts on the tab; someone at the panel to hand back to
+    def page_set(bridge, asking=consent):  # off: no tool reads or acts on the tab; someone at the panel to hand back to
         if bridge is None or not settings.get("page_tools", True):
             return []
-        return [*page_tools(bridge, consent, part_tokens=context.part_tokens, attached=attached_tabs(request),
-                            vision=vision), hand_back_tool(bridge, consent)]
+        return [*page_tools(bridge, asking, part_tokens=context.part_tokens, attached=attached_tabs(request),
+                            vision=vision), hand_back_tool(bridge, asking)]
     # The user's MCP servers' tools, each call as its policy says.
     served = [*mcp.tools(consent, request["conversation_id"])] if consent is not None and mcp is not None else []
     instructions = instructions_for(settings)
@@ -135,7 +135,7 @@ def build_agent(request: dict, listener, *, tools=(), executor_factory=None, hos
         mcp.requests.model = model
         instructions = "\n\n".join(part for part in (instructions, mcp.instructions(served)) if part)
     # Each managed agent in a tab of its own, when the turn works in one (own_tabs.py).
-    tools_for = tools_for_members(page, page_set, tools, served) if page is not None and settings["own_tab"] else None
+    tools_for = MembersTabs(page, page_set, consent, tools, served) if page is not None and settings["own_tab"] else None
     agent = _agent(top, model, [*tools, *page_set(page), *served], executor_factory, tools_for=tools_for,
                    conversation_id=request["conversation_id"], memory=memory, listeners=[listener],
                    instructions=instructions, context=context, vision=vision,
@@ -186,6 +186,8 @@ def _agent(spec: dict, model, tools: list, executor_factory, **options):
     shared = {key: options[key] for key in ("context", "vision", "tool_set") if key in options}
     team = [_agent(member, model, tools_for(member) if tools_for else tools, executor_factory, tools_for=tools_for,
                    **shared) for member in spec.get("team") or []]
+    for member in team if tools_for else ():
+        tools_for.speaks_as(member)
     if kind == "code" and executor_factory is not None:
         # Keyed by the agent's name, so an agent's variables outlive its turn (in the extension
         # each name gets its own sandbox, for the conversation).
