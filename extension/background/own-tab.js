@@ -38,12 +38,22 @@ async function group(tab, task) {
 
 // Opens a tab of the agent's own in `windowId`, in the background, showing `url` when it is a page
 // an extension may work in (else an empty tab, where the agent navigates as it would anywhere,
-// asking first), grouped and titled for `task`. Returns { tab_id, window_id, group_id, url }.
-export async function openOwnTab({ windowId, url, task }) {
+// asking first), in the group `groupId` when given, else in a new group titled for `task`.
+// Returns { tab_id, window_id, group_id, url }.
+export async function openOwnTab({ windowId, url, task, groupId = null }) {
   const start = url && !refusal({ url }) && /^https?:/.test(url) ? url : "about:blank";
   const tab = await chrome.tabs.create({ url: start, active: false, ...(windowId != null && { windowId }) });
-  const groupId = await group(tab, task);
-  return { tab_id: tab.id, window_id: tab.windowId, group_id: groupId, url: start };
+  const grouped = groupId != null ? await joinGroup(tab, groupId) : null;
+  return { tab_id: tab.id, window_id: tab.windowId, group_id: grouped ?? (await group(tab, task)), url: start };
+}
+
+async function joinGroup(tab, groupId) {
+  try {
+    return await chrome.tabs.group({ tabIds: [tab.id], groupId });
+  } catch (error) {
+    console.warn("TabAgent: the agent's tab is not in the task's group:", error.message);
+    return null; // the group was closed meanwhile: a group of its own then
+  }
 }
 
 // The turn works in this tab: closing it stops the turn.
@@ -73,12 +83,14 @@ export function followOwnTabs(stop, isLive) {
 }
 
 // A managed agent's own tab (py/tabagent/app/own_tabs.py asks for it at its first page-tool
-// call): opened beside the turn's, showing the page the turn's tab shows, grouped for its task;
-// closing it stops the turn (`agent`: the turn's agent tab, which says whose turn it is).
+// call): opened beside the turn's, showing the page the turn's tab shows, in the turn's tab group
+// (a group of its own, titled for the agent, when the turn's tab has none); closing it stops the
+// turn (`agent`: the turn's agent tab, which says whose turn it is).
 export const OPEN_OWN_TAB = "open_own_tab";
 
 export async function openOwnTabFor(agent, tab, { task } = {}) {
-  const opened = await openOwnTab({ windowId: tab.windowId, url: tab.url, task: String(task ?? "") });
+  const groupId = Number.isInteger(tab.groupId) && tab.groupId > -1 ? tab.groupId : null;
+  const opened = await openOwnTab({ windowId: tab.windowId, url: tab.url, task: String(task ?? ""), groupId });
   if (agent?.conversation_id && agent?.turn_id) await ownTabOf(opened.tab_id, agent.conversation_id, agent.turn_id);
   return opened;
 }

@@ -1,7 +1,8 @@
 // Which tab the agent works in, when the turn has a tab of its own (the "own tab" setting,
 // background/own-tab.js): a line above the turn's steps naming the tab as the browser shows it
 // (title, else address), kept up to date while the tab changes, and a button that brings it to
-// the front. The title is the page's, shown as text only.
+// the front; a managed agent's own tab (the `own_tab` event) gets the same line inside that
+// agent's steps. The title is the page's, shown as text only.
 
 import { h } from "../shared/ui/dom.js";
 import { t } from "../shared/ui/i18n.js";
@@ -11,7 +12,10 @@ function describe(tab) {
 }
 
 export function ownTabLine(turn) {
-  const tabId = turn.agentOwnTab?.tabId;
+  return tabLine(turn.agentOwnTab?.tabId);
+}
+
+export function tabLine(tabId) {
   if (!Number.isInteger(tabId)) return null;
   const name = h("span", { class: "own-tab-name" });
   const show = h("button", { type: "button", class: "own-tab-show",

@@ -9,7 +9,7 @@ import { h } from "../shared/ui/dom.js";
 import { attachedList } from "./attachments-view.js";
 import { ConfirmationView } from "./confirmation-view.js";
 import { HandBackView } from "./hand-back-view.js";
-import { ownTabLine } from "./own-tab-view.js";
+import { ownTabLine, tabLine } from "./own-tab-view.js";
 import { FormView } from "./form-view.js";
 import { codeBlock, LiveMarkdown, renderMarkdown, stopRendering } from "./markdown.js";
 import { answerActions, editButton } from "./message-actions.js";
@@ -26,6 +26,12 @@ const toldBeside = (kind) => NOT_FATAL_ERRORS[kind] === "turn";
 const endsTheTurn = (kind) => !Object.hasOwn(NOT_FATAL_ERRORS, kind);
 
 const STATUS_TEXT = { [Status.cancelled]: "stopped", [TurnStatus.interrupted]: "interrupted", [Status.max_steps]: "outOfSteps" };
+
+// Unfolds every call around `element`: a managed agent's question sits inside the call that
+// started it, folded by default, and a question the user cannot see is not asked.
+function reveal(element) {
+  for (let fold = element.parentElement?.closest("details"); fold; fold = fold.parentElement?.closest("details")) fold.open = true;
+}
 
 function preview(value, length = 80) {
   const text = typeof value === "string" ? value : JSON.stringify(value);
@@ -191,6 +197,14 @@ export class TurnView {
     this.nestFor.set(`${event.depth}/${name}`, nested);
   }
 
+  // A managed agent opened a tab of its own: named at the top of that agent's steps, inside the
+  // call that started it. The turn's own tab is the record's (ownTabLine), not an event's.
+  on_own_tab(event) {
+    const where = event.depth > 0 && this.nestFor.get(`${event.depth - 1}/${event.agent}`);
+    const line = where && tabLine(event.data.tab_id);
+    if (line) where.prepend(line);
+  }
+
   // What an MCP server reports of a call under way: a bar when it gives a total, its words
   // (shown as written out), else a count; under the newest call of that tool still running.
   on_tool_progress(event) {
@@ -299,6 +313,7 @@ export class TurnView {
       this.step(event).section.append(box.element);
     }
     if (event.data.decision && box.asking) box.settle(event.data.decision);
+    if (box.asking) reveal(box.element);
   }
 
   // The agent asks the user (ask_user) and waits; the same id comes again with the answer.
@@ -312,6 +327,7 @@ export class TurnView {
       this.stepsView.element.open = true; // a request the user must see, even in folded steps
     }
     if (typeof event.data.answer === "string" && box.asking) box.settle(event.data.answer);
+    if (box.asking) reveal(box.element);
   }
 
   on_done(event) {

@@ -1,10 +1,11 @@
 """The agent in a tab of its own (the "own tab" setting): a real turn opens a tab in the
 background, in a tab group named for the task, and reads and acts there while the user's tab
 stays exactly as it was (its address and DOM compared before and after); the panel names the
-agent's tab; two managed agents called at once each work in a tab of their own, their steps shown
-apart; closing the agent's tab stops the turn. A scripted model, local pages, confirmations
+agent's tab; two managed agents called at once work in parallel, each in a tab of its own in the
+task's group, their steps shown apart with their tab named among them; closing the agent's tab stops the turn. A scripted model, local pages, confirmations
 answered in the panel like a person."""
 
+import json
 import threading
 
 import pytest
@@ -62,29 +63,65 @@ def test_a_turn_in_its_own_tab_leaves_the_users_tab_untouched(own, model, site):
 
 
 def team(model):
-    members = [{"name": name, "description": f"Reads the {name} page.", "agent": "tool_calling", "max_steps": 3}
+    members = [{"name": name, "description": f"Writes in the {name} note.", "agent": "tool_calling", "max_steps": 3}
                for name in ("north", "south")]
     return settings(model, own_tab=True, team=members)
+
+
+def writes_its_name(requests):
+    """The managed agent asking (the last request) types its own name in the page's note."""
+    asking = json.dumps(requests[-1]["body"]["messages"])
+    [name] = [name for name in ("north", "south") if f"You are '{name}'" in asking]
+    return [{"name": "type_text", "arguments": {"locator": "#note", "text": f"by {name}"}}]
+
+
+def note_in(browser, tab_id):
+    """The note's value in that tab, read by the service worker."""
+    return browser.evaluate_in(browser.service_worker_target(), f"chrome.scripting.executeScript({{ target: {{ tabId: {tab_id} }}, "
+                               "func: () => document.querySelector('#note').value }).then(([frame]) => frame.result)")
+
+
+def agent_call(steps, name):
+    """The manager's call of the agent `name`: its nested steps, opened as a person would."""
+    call_of = steps.find_element(By.CSS_SELECTOR, f'details.tool[data-tool="{name}"]')
+    if call_of.get_attribute("open") is None:
+        call_of.find_element(By.TAG_NAME, "summary").click()
+    return call_of.find_element(By.CSS_SELECTOR, ":scope > .nested")
 
 
 def test_two_managed_agents_work_at_once_each_in_its_own_tab_with_their_steps_apart(own, model, site):
     ask_background(own.browser, "save-settings", settings=team(model), apiKey="sk-test")
     users_tab = own.in_page(USERS_TAB)
-    model.script(Reply(tool_calls=[{"name": "north", "arguments": {"task": "Read the page"}},
-                                   {"name": "south", "arguments": {"task": "Read the page"}}]),
-                 call("read_page"), call("read_page"), Reply(text="Read."), Reply(text="Read."), Reply(text="Both read."))
+    model.script(Reply(tool_calls=[{"name": "north", "arguments": {"task": "Write in the note"}},
+                                   {"name": "south", "arguments": {"task": "Write in the note"}}]),
+                 Reply(calls_from=writes_its_name), Reply(calls_from=writes_its_name),
+                 Reply(text="Written."), Reply(text="Written."), Reply(text="Both wrote."))
     send(own.browser, "Compare with two helpers")
+    # Both ask at once, each inside its own agent's call, unfolded for the user to see: in parallel.
+    asked = [question(own, 0), question(own, 1)]
+    assert all(box.is_displayed() for box in boxes(own.driver)), "a managed agent's question is folded away"
+    own.browser.screenshot("own-tab-parallel-agents-asking")
+    answer(own, 0, "once")
+    answer(own, 1, "once")
     wait_for_status(own.browser, "ok")
-    groups = sorted(tab["group"] for tab in agents_tabs(own.browser, site))
-    assert groups == ["Compare with two helpers", "north", "south"]  # the turn's tab, and one per agent
-    assert own.in_page(USERS_TAB) == users_tab
+    tabs = agents_tabs(own.browser, site)
+    assert [tab["group"] for tab in tabs] == ["Compare with two helpers"] * 3  # the turn's tab and one per agent, one group
+    turns_tab = int(last_turn(own.driver).find_element(By.CSS_SELECTOR, ":scope > .own-tab").get_attribute("data-tab-id"))
     steps = open_steps(last_turn(own.driver))
+    named = {}
     for name in ("north", "south"):
-        call_of = steps.find_element(By.CSS_SELECTOR, f'details.tool[data-tool="{name}"]')
-        call_of.find_element(By.TAG_NAME, "summary").click()  # opened as a person would, to look
-        nested = call_of.find_element(By.CSS_SELECTOR, ":scope > .nested")
+        nested = agent_call(steps, name)
         headers = [h.get_attribute("textContent") for h in nested.find_elements(By.CSS_SELECTOR, ".step > header")]
         assert headers and all(name in header for header in headers), (name, headers)
+        [line] = nested.find_elements(By.CSS_SELECTOR, ":scope > .own-tab")  # the agent's tab, named among its steps
+        named[name] = int(line.get_attribute("data-tab-id"))
+        assert site.url("controls.html") in line.text and line.get_attribute("data-state") == "open"
+    assert sorted([*named.values(), turns_tab]) == sorted(tab["id"] for tab in tabs)  # three tabs, none the user's
+    for name, tab_id in named.items():
+        assert note_in(own.browser, tab_id) == f"by {name}"  # each wrote in its own tab only
+    assert note_in(own.browser, turns_tab) == "" and own.in_page(USERS_TAB) == users_tab
+    assert own.in_page("return document.querySelector('#note').value") == ""
+    assert sorted(q["details"]["page"] for q in asked) == [site.url("controls.html")] * 2
     own.browser.screenshot("own-tab-parallel-agents")
 
 
