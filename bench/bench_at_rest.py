@@ -7,7 +7,11 @@ Each run is a new headless Chromium with a new profile and the built extension:
   browser started, panel never opened; and the same once a panel has started Python, for scale;
 - after settings were saved on the settings page and it was closed: with no schedule, with three
   schedules set, and again after one of them has run (its alarm's handler called as Chrome calls
-  it) and Python has closed when idle: nothing stays awake between runs;
+  it) and Python has closed when idle: nothing stays awake between runs. Read twice after the
+  run: 5 s after Python closed, and once the browser has taken back what the closed document
+  held (AFTER_RUN_S later: runs are minutes apart); and each time its anonymous part too (the
+  process's own memory, without the pages of Chromium's files it maps, which PSS shares out
+  among processes and which come and go with the browser's other processes);
 - panel open -> Python ready: from the panel page's time origin to the moment the offscreen
   document's Python was ready (its readyAt), Python not running before (with the snapshot);
 - send -> first token: a turn sent from the options page while Python is not running, to the
@@ -53,8 +57,9 @@ def descendants(pid: int) -> list[int]:
     return found
 
 
-def extension_pss_mb(browser: Browser) -> float:
-    """PSS of this browser's extension renderer processes, in MB."""
+def extension_pss_mb(browser: Browser, part: str = "Pss") -> float:
+    """PSS of this browser's extension renderer processes, in MB (`part` "Pss_Anon": only their
+    anonymous memory)."""
     total_kb = 0
     for pid in descendants(browser.driver.service.process.pid):
         try:
@@ -63,7 +68,7 @@ def extension_pss_mb(browser: Browser) -> float:
             rollup = Path(f"/proc/{pid}/smaps_rollup").read_text()
         except OSError:
             continue
-        total_kb += next(int(line.split()[1]) for line in rollup.splitlines() if line.startswith("Pss:"))
+        total_kb += next(int(line.split()[1]) for line in rollup.splitlines() if line.startswith(f"{part}:"))
     return total_kb / 1024
 
 
@@ -90,6 +95,9 @@ def memory(browser: Browser) -> dict:
 
 
 IDLE_CLOSE_MINUTES = 0.1  # Python closes 6 s after a run: the user's setting, short for the bench
+# Chromium gives back the memory of a closed offscreen document some seconds after it closed (its
+# renderer's allocators and V8 release it lazily): 10 to 20 s on the run of 2026-12-05.
+AFTER_RUN_S = 30
 
 
 def leave_settings(browser: Browser) -> None:
@@ -125,7 +133,8 @@ def with_schedules(model: ModelServer, count: int):
             "when": {"kind": "every", "minutes": 60 * (n + 2)}})["schedule"]["id"] for n in range(count)]
         leave_settings(browser)
         time.sleep(SETTLE_S)
-        rest = {"rest": extension_pss_mb(browser), "python_at_rest": offscreen_open(browser)}
+        rest = {"rest": extension_pss_mb(browser), "rest_anon": extension_pss_mb(browser, "Pss_Anon"),
+                "python_at_rest": offscreen_open(browser)}
         if not ids:
             return rest
         model.script(Reply(text="Nothing new."))
@@ -133,7 +142,10 @@ def with_schedules(model: ModelServer, count: int):
                                      f"return fn({{ name: 'schedule:{ids[0]}', scheduledTime: Date.now() }});")
         wait_for_run_and_idle_close(browser, model)
         time.sleep(SETTLE_S)
-        return {**rest, "after_run": extension_pss_mb(browser), "python_after": offscreen_open(browser)}
+        soon = {"after_run": extension_pss_mb(browser), "after_run_anon": extension_pss_mb(browser, "Pss_Anon")}
+        time.sleep(AFTER_RUN_S - SETTLE_S)
+        return {**rest, **soon, "later": extension_pss_mb(browser), "later_anon": extension_pss_mb(browser, "Pss_Anon"),
+                "python_after": offscreen_open(browser)}
     return measure
 
 
@@ -166,6 +178,25 @@ def send_to_first_token(model: ModelServer):
     return measure
 
 
+def measure_schedules(runs: int) -> tuple[list[dict], list[dict]]:
+    with ModelServer() as model:
+        model.required_key = None
+        return ([with_browser(with_schedules(model, 0)) for _ in range(max(1, runs // 2))],
+                [with_browser(with_schedules(model, 3)) for _ in range(max(1, runs // 2))])
+
+
+def print_schedules(unscheduled: list[dict], scheduled: list[dict]) -> None:
+    rows = [("at rest after saving settings, no schedule", unscheduled, "rest", ""),
+            ("… the same with three schedules set", scheduled, "rest", "unchanged"),
+            ("… 5 s after one scheduled run, Python closed when idle", scheduled, "after_run", ""),
+            (f"… {AFTER_RUN_S} s after it (runs are minutes apart)", scheduled, "later", "unchanged")]
+    for label, measures, key, target in rows:
+        print(f"| {label} | {spread([m[key] for m in measures], ' MB')} | {target} |")
+        print(f"| … of which anonymous (not Chromium's mapped files) | {spread([m[f'{key}_anon'] for m in measures], ' MB')} | |")
+    awake = sum(m["python_at_rest"] + m["python_after"] for m in scheduled)
+    print(f"| Python running between runs (before and after one) | {awake} of {2 * len(scheduled)} checks | | never |")
+
+
 def spread(values: list[float], unit: str = "") -> str:
     ordered = sorted(values)
     return f"{statistics.median(ordered):.0f}{unit} | {ordered[0]:.0f}–{ordered[-1]:.0f}{unit}"
@@ -174,24 +205,24 @@ def spread(values: list[float], unit: str = "") -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--schedules-only", action="store_true", help="only the rows of memory with schedules")
     args = parser.parse_args()
+    if args.schedules_only:
+        schedules = measure_schedules(args.runs)
+        print("\n| measure | median | spread | target |\n|---|---|---|---|")
+        return print_schedules(*schedules)
     memories = [with_browser(memory) for _ in range(max(1, args.runs // 2))]
     readies = [with_browser(panel_to_ready) for _ in range(args.runs)]
     with ModelServer() as model:
         model.required_key = None
         firsts = [with_browser(send_to_first_token(model)) for _ in range(args.runs)]
-        unscheduled = [with_browser(with_schedules(model, 0)) for _ in range(max(1, args.runs // 2))]
-        scheduled = [with_browser(with_schedules(model, 3)) for _ in range(max(1, args.runs // 2))]
+    unscheduled, scheduled = measure_schedules(args.runs)
     print(f"\nLean at rest ({args.runs} cold starts each; a new browser and profile per run)\n")
     print("| measure | median | spread | target |")
     print("|---|---|---|---|")
     print(f"| extension memory at rest (PSS), panel never opened | {spread([m['rest'] for m in memories], ' MB')} | < 30 MB |")
     print(f"| Python running at rest | {sum(m['python_at_rest'] for m in memories)} of {len(memories)} runs | | never |")
-    print(f"| at rest after saving settings, no schedule | {spread([m['rest'] for m in unscheduled], ' MB')} | |")
-    print(f"| … the same with three schedules set | {spread([m['rest'] for m in scheduled], ' MB')} | unchanged |")
-    print(f"| … after one scheduled run, Python closed when idle | {spread([m['after_run'] for m in scheduled], ' MB')} | unchanged |")
-    awake = sum(m["python_at_rest"] + m["python_after"] for m in scheduled)
-    print(f"| Python running between runs (before and after one) | {awake} of {2 * len(scheduled)} checks | | never |")
+    print_schedules(unscheduled, scheduled)
     print(f"| extension memory with Python started (PSS), for scale | {spread([m['python'] for m in memories], ' MB')} | |")
     print(f"| panel open → Python ready (cold, snapshot) | {spread([r['ready'] for r in readies], ' ms')} | < 1000 ms |")
     print(f"| … of which the offscreen document's own start-up | {spread([r['offscreen'] for r in readies], ' ms')} | |")
