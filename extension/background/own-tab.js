@@ -5,19 +5,23 @@
 // turn that works in it. Kept in session storage: this worker may be stopped between two events.
 
 import { refusal } from "./page-access.js";
+import { OWN_TABS, ownTabs } from "../shared/storage/own-tabs.js";
 
-const OWN_TABS = "ownTabs"; // { [tab id]: { conversationId, turnId } }
 const GROUP_COLOR = "purple";
 const GROUP_TITLE_LENGTH = 40;
 
-async function ownTabs() {
-  return (await chrome.storage.session.get(OWN_TABS))[OWN_TABS] ?? {};
-}
+// One change at a time: two managed agents open their tabs at once, and two read-change-write
+// rounds side by side would each write back the list without the other's tab.
+let changing = Promise.resolve();
 
-async function keep(change) {
-  const tabs = await ownTabs();
-  change(tabs);
-  await chrome.storage.session.set({ [OWN_TABS]: tabs });
+function keep(change) {
+  const done = changing.then(async () => {
+    const tabs = await ownTabs();
+    change(tabs);
+    await chrome.storage.session.set({ [OWN_TABS]: tabs });
+  });
+  changing = done.catch(() => {});
+  return done;
 }
 
 const groupTitle = (task) => (task.length > GROUP_TITLE_LENGTH ? `${task.slice(0, GROUP_TITLE_LENGTH - 1)}…` : task);
@@ -59,7 +63,8 @@ async function joinGroup(tab, groupId) {
 // The turn works in this tab: closing it stops the turn.
 export function ownTabOf(tabId, conversationId, turnId) {
   return keep((tabs) => {
-    tabs[tabId] = { conversationId, turnId };
+    const turns = tabs[tabId]?.conversationId === conversationId ? tabs[tabId].turns ?? [] : [];
+    tabs[tabId] = { conversationId, turnId, turns: [...new Set([...turns, turnId])] };
   });
 }
 

@@ -201,7 +201,7 @@ export class TurnView {
   // call that started it. The turn's own tab is the record's (ownTabLine), not an event's.
   on_own_tab(event) {
     const where = event.depth > 0 && this.nestFor.get(`${event.depth - 1}/${event.agent}`);
-    const line = where && tabLine(event.data.tab_id);
+    const line = where && tabLine(event.data.tab_id, this.id);
     if (line) where.prepend(line);
   }
 

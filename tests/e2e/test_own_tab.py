@@ -13,7 +13,8 @@ from selenium.webdriver.common.by import By
 
 from tests.helpers.model_server import Reply
 
-from .chat import ask_background, configure, last_turn, open_steps, send, wait, wait_for_status
+from .chat import ask_background, configure, last_turn, open_steps, send, stored_conversations, wait, wait_for_status
+from tests.helpers.history import import_file, notice, show_history, write_export
 from tests.helpers.questions import answer, boxes, question
 from tests.helpers.tool_calls import call, settings, told
 from tests.helpers.help_clicks import COUNT_HELP_CLICKS, HELP_CLICKS
@@ -176,3 +177,25 @@ def test_the_composers_own_tab_switch_chooses_for_one_message_the_setting_stayin
     assert own.in_page(USERS_TAB) == users_tab
     assert last_turn(own.driver).find_element(By.CSS_SELECTOR, ".own-tab").get_attribute("data-tab-id") == str(agents["id"])
     assert not toggle.is_selected()
+
+
+def test_red_team_an_imported_turn_naming_the_users_tab_shows_it_as_closed(own, model, site, tmp_path):
+    """Tab ids are the browser session's: a conversation from a file (or from before a restart)
+    may name any tab the user has open now. The panel names a tab only for the turn that worked
+    in it this session, so the user's tab is neither described nor offered."""
+    model.script(call("read_page"), Reply(text="Read."))
+    send(own.browser, "Read it in the background")
+    wait_for_status(own.browser, "ok")
+    [users] = [tab for tab in all_tabs(own.browser) if tab["group"] is None and tab["url"] == site.url("controls.html")]
+    [record] = [r for r in stored_conversations(own.browser) if r["title"] == "Read it in the background"]
+    forged = json.loads(json.dumps(record))
+    forged.update(id="forged-own-tab", title="A forged own tab")
+    forged["turns"][0]["agentOwnTab"]["tabId"] = users["id"]
+    import_file(own.browser, write_export(tmp_path / "forged.json", [forged]))
+    wait(own.browser, lambda d: "Imported 1 conversation" in notice(d), 30)
+    show_history(own.browser)["A forged own tab"].click()
+    line = lambda d: last_turn(d).find_element(By.CSS_SELECTOR, ".own-tab")  # noqa: E731
+    wait(own.browser, lambda d: line(d).get_attribute("data-state") == "closed", 10, "the user's tab was named")
+    assert site.url("controls.html") not in line(own.driver).text
+    assert not line(own.driver).find_element(By.CSS_SELECTOR, ".own-tab-show").is_displayed()
+    ask_background(own.browser, "delete-conversation", conversationId="forged-own-tab")
