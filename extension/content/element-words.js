@@ -46,16 +46,24 @@ function labelsOf(el) {
   return [...new Set([...naming, around])].filter((l) => l?.control === el);
 }
 
+// Roles whose name is the author's alone (WAI-ARIA "name from: author"): a tab list or a menu is
+// not named by all its items' text run together ("Section #2 Submit"), which reads like one of
+// them and was clicked for it.
+const NAMED_BY_AUTHOR = new Set(["tablist", "menu", "menubar", "listbox", "grid", "tree", "treegrid", "radiogroup",
+  "toolbar", "tabpanel", "table"]);
+
 // The accessible name, approximately: what a screen reader would announce.
 function nameOf(el) {
   const doc = el.ownerDocument;
+  const fromContent = !NAMED_BY_AUTHOR.has(el.getAttribute("role") || "");
   const labelledBy = (el.getAttribute("aria-labelledby") || "")
     .split(/\s+/).map((id) => id && doc.getElementById(id)?.textContent).filter(Boolean).join(" ");
   const labels = labelsOf(el).map((l) => l.textContent).join(" ");
   const candidates = [
     el.getAttribute("aria-label"), labelledBy, labels, el.getAttribute("placeholder"),
     el.getAttribute("alt"), el.localName === "input" ? el.getAttribute("value") : "",
-    el.innerText ?? el.textContent, imageText(el), el.getAttribute("title"), el.getAttribute("name"),
+    fromContent ? el.innerText ?? el.textContent : "", fromContent ? imageText(el) : "", el.getAttribute("title"),
+    el.getAttribute("name"),
   ];
   const name = candidates.map(squash).find(Boolean) || "";
   return truncate(name, 80).text;
