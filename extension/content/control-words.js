@@ -9,7 +9,7 @@
 import { squash, truncate } from "./snippets.js";
 
 const VALUE_CHARS = 500;
-const OPTIONS_SHOWN = 100;
+export const OPTIONS_SHOWN = 100; // a select's options named in its line, and in an error (gestures.js)
 const OPTION_CHARS = 60;
 const NEAR_CHARS = 40;
 const NO_VALUE_INPUTS = new Set(["checkbox", "radio", "button", "submit", "reset", "image", "file"]);

@@ -6,6 +6,7 @@
 import { isVisible, describe } from "./element-words.js";
 import { squash, truncate } from "./snippets.js";
 import { PageToolError } from "./tool-arguments.js";
+import { OPTIONS_SHOWN } from "./control-words.js";
 
 const quoted = (text, max = 200) => `“${truncate(text, max).text}”`;
 const currentText = (el) => (el.isContentEditable ? el.innerText : el.value);
@@ -56,8 +57,10 @@ function matchOption(options, want, el) {
   const found = options.find((o) => optionText(o).toLowerCase() === wanted) ??
     options.find((o) => (o.value ?? o.getAttribute("data-value") ?? "").toLowerCase() === wanted);
   if (found) return found;
-  const some = options.slice(0, 12).map((o) => quoted(optionText(o), 40)).join(", ");
-  throw new PageToolError(`The ${describe(el).summary} has no option “${want}”; it has ${some || "none"}${options.length > 12 ? ", …" : ""}.`);
+  // The options named as list_controls names them: all of them up to OPTIONS_SHOWN, never a guess.
+  const some = options.slice(0, OPTIONS_SHOWN).map((o) => quoted(optionText(o), 60)).join(", ");
+  const more = options.length > OPTIONS_SHOWN ? `, and ${options.length - OPTIONS_SHOWN} more` : "";
+  throw new PageToolError(`The ${describe(el).summary} has no option “${want}”; it has ${some || "none"}${more}.`);
 }
 
 function choose(el, chosen) {

@@ -83,3 +83,9 @@ def test_a_select_lists_all_its_30_options(clickables):
     lines = unlocated(listed(clickables))
     years = ", ".join(f"“{year}”" for year in range(2000, 2030))
     assert f"drop-down list “Year” = “2026” (30 options: {years})" in lines
+
+
+def test_an_option_not_in_a_select_is_told_with_all_its_options(clickables):
+    said = page_content(clickables.call("select_option", locator="#year", option="1999"))[1]
+    years = ", ".join(f"“{year}”" for year in range(2000, 2030))
+    assert f"has no option “1999”; it has {years}." in said, said
