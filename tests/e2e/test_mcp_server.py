@@ -1,6 +1,7 @@
 """TabAgent as an MCP server, in Chromium: the official Python SDK's stdio client starts
 `tabagent-mcp`, lists its tools, and reads and acts on a local page in the test browser, through
 the native host the extension connects to (registered into the test profile, never the user's).
+In both eras of the protocol (a stateless 2026-07-28 client, and one that shakes hands).
 Every call appears in the panel, in a conversation of the client's own; the click waits for the
 question there, answered like a person. Red team: with the setting off the client reaches
 nothing; a denied action never runs; Stop cuts the client off mid-question."""
@@ -15,7 +16,7 @@ from selenium.webdriver.common.by import By
 
 from tests.helpers.panel_backends import chromium_panel
 from tests.helpers.questions import answer, question
-from tests.helpers.tabagent_mcp import CLIENT, StdioClient, register, socket_folder
+from tests.helpers.tabagent_mcp import CLIENT, ERAS, StdioClient, register, socket_folder
 
 from .chat import wait
 from .page_tabs import page_content
@@ -65,8 +66,12 @@ def calls_in_panel(driver) -> list[str]:
     return [step.get_attribute("data-tool") for step in turn.find_elements(By.CSS_SELECTOR, "details.tool[data-tool]")]
 
 
-def test_a_client_lists_reads_and_acts_with_consent_in_the_panel(allowed, host_folder, site):
-    with StdioClient(host_folder) as client:
+@pytest.mark.parametrize("era", ERAS)
+def test_a_client_lists_reads_and_acts_with_consent_in_the_panel(era, allowed, host_folder, site):
+    """In either era of the protocol: a 2026-07-28 client (server/discover, `_meta`, no initialize)
+    or one that shakes hands (initialize)."""
+    with StdioClient(host_folder, era) as client:
+        assert client.server_name == "tabagent"
         assert {"read_page", "list_controls", "click", "screenshot", "list_tabs"} <= set(client.tool_names())
         failed, text, _ = client.call("read_page")
         assert not failed, text

@@ -1,7 +1,8 @@
 """TabAgent as an MCP server, in Firefox as in Chromium (tests/e2e/test_mcp_server.py): the
 official Python SDK's stdio client starts `tabagent-mcp`, lists its tools, reads a local page and
 clicks on it once the question is answered in the chat page, through the native host Firefox
-starts (registered with `tabagent-mcp register` into a HOME of the test's own, which this Firefox
+starts, in both eras of the protocol (a stateless 2026-07-28 client and a handshake one)
+(registered with `tabagent-mcp register` into a HOME of the test's own, which this Firefox
 is started with: never the user's). A denied click never happens."""
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import pytest
 
 from tests.helpers.firefox import Firefox
 from tests.helpers.panel_backends import firefox_panel
-from tests.helpers.tabagent_mcp import CLIENT, StdioClient, register, socket_folder
+from tests.helpers.tabagent_mcp import CLIENT, ERAS, StdioClient, register, socket_folder
 from tests.e2e.page_tabs import page_content
 
 from .page_tab import PageTab
@@ -56,10 +57,12 @@ def client_tab(firefox_with_host, firefox_host_folder, site):
     firefox_panel(firefox, tab.chat).ask_background("save-settings", settings={"mcp_clients": False})
 
 
-def test_a_client_lists_reads_and_acts_with_consent_in_the_chat(firefox_with_host, client_tab, firefox_host_folder, site):
+@pytest.mark.parametrize("era", ERAS)
+def test_a_client_lists_reads_and_acts_with_consent_in_the_chat(era, firefox_with_host, client_tab, firefox_host_folder, site):
     firefox, tab = firefox_with_host, client_tab
     panel = firefox_panel(firefox, tab.chat)
-    with StdioClient(firefox_host_folder) as client:
+    with StdioClient(firefox_host_folder, era) as client:
+        assert client.server_name == "tabagent"
         assert {"read_page", "click", "screenshot"} <= set(client.tool_names())
         failed, text, _ = client.call("read_page")
         assert not failed, text

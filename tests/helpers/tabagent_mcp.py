@@ -2,8 +2,10 @@
 starting `tabagent-mcp` (mcp-server/), and the native host registered into a test browser's
 profile or a temporary HOME, never the real user's.
 
-`StdioClient` keeps one SDK ClientSession open on a loop of its own, so a test can start a call,
-answer the question it asks in the panel, then take the call's result (`start(...).result()`)."""
+`StdioClient` keeps one SDK Client open on a loop of its own, so a test can start a call,
+answer the question it asks in the panel, then take the call's result (`start(...).result()`).
+It speaks either era of the protocol (ERAS): the stateless 2026-07-28 one (server/discover,
+client info in every request's `_meta`, no initialize) or the initialize handshake."""
 
 from __future__ import annotations
 
@@ -21,6 +23,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "mcp-server"
 CLIENT = "e2e-coding-agent"  # the name the test's client gives itself
+# The SDK's connect modes, by the protocol version each must end in: "auto" sends
+# server/discover first (a 2026-07-28 server answers it); "legacy" is the initialize handshake.
+ERAS = {"2026-07-28": "auto", "2025-11-25": "legacy"}
 
 
 def socket_folder() -> Path:
@@ -39,8 +44,8 @@ def register(home: Path, socket_dir: Path, *args: str) -> list[str]:
 class StdioClient:
     """The SDK's stdio client with TabAgent's MCP server started by it."""
 
-    def __init__(self, socket_dir: Path):
-        self.socket_dir = socket_dir
+    def __init__(self, socket_dir: Path, era: str = "2026-07-28", name: str = CLIENT):
+        self.socket_dir, self.era, self.name = socket_dir, era, name
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
 
@@ -63,15 +68,17 @@ class StdioClient:
 
     async def _live(self) -> None:
         """Opens the session, and closes it in the same task (anyio's rule) when told to."""
-        from mcp import ClientSession, types
-        from mcp.client.stdio import StdioServerParameters, stdio_client
+        from mcp import Client, types
+        from mcp.client.stdio import StdioServerParameters
 
         self.closing = asyncio.Event()
         params = StdioServerParameters(command=sys.executable, args=["-m", "tabagent_mcp"],
                                        env={"TABAGENT_MCP_DIR": str(self.socket_dir), "PYTHONPATH": str(PACKAGE)})
-        async with stdio_client(params) as (read, write), ClientSession(read, write, client_info=types.Implementation(name=CLIENT, version="1")) as session:
-            await session.initialize()
-            self.session = session
+        async with Client(params, mode=ERAS[self.era], client_info=types.Implementation(name=self.name, version="1")) as client:
+            if client.protocol_version != self.era:
+                raise RuntimeError(f"the session speaks {client.protocol_version}, not {self.era}")
+            self.session = client
+            self.server_name = client.server_info.name if client.server_info else None
             self.ready.set()
             await self.closing.wait()
 
