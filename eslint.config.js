@@ -67,8 +67,18 @@ export default [
     languageOptions: { sourceType: "script" },
   },
   {
+    // The MCP App frame's page script: classic, no imports (Firefox loads only web-accessible files there).
+    files: ["extension/app-frame/app-frame.js"],
+    languageOptions: { sourceType: "script" },
+  },
+  {
     files: ["extension/sandbox/worker.js", "extension/sidepanel/math-worker.js", "extension/offscreen/python/worker.js"],
     languageOptions: { globals: { ...extension, ...globals.worker } },
+  },
+  {
+    // The MCP Apps a test server ships (tests/helpers/mcp_app_server.py): pages' modules, bundled.
+    files: ["tests/helpers/mcp_apps/*.js"],
+    languageOptions: { sourceType: "module", globals: globals.browser },
   },
   {
     files: ["**/*.mjs", "eslint.config.js"],

@@ -11,6 +11,9 @@ vendor/ is generated, never edited and never committed. It holds:
                 (Readability and turndown among them), bundled by esbuild into the one file
                 the service worker injects into a tab
 - the rendering libraries, copied as the browser files they ship
+- ext-apps/app-bridge.mjs  the host side of MCP Apps (@modelcontextprotocol/ext-apps' AppBridge
+                and PostMessageTransport, with the MCP SDK parts they use), bundled by esbuild:
+                the panel talks to an MCP App's frame through it (sidepanel/app-view.js)
 - wheels/       pure-Python libraries for the sandbox (beautifulsoup4...), from PyPI, pinned
 
 Run it again after editing py/ and reload the extension. Unchanged files are not copied.
@@ -45,6 +48,12 @@ WIRE_JS = ROOT / "extension" / "shared" / "wire.js"
 CONTENT_ENTRY = ROOT / "extension" / "content" / "injected.js"
 CONTENT_BUNDLE = VENDOR / "injected.js"
 ESBUILD = NODE_MODULES / ".bin" / "esbuild"
+# MCP Apps' host-side bridge: the official package's, as one ES module the panel imports.
+APP_BRIDGE = VENDOR / "ext-apps" / "app-bridge.mjs"
+APP_BRIDGE_ENTRY = 'export { AppBridge, PostMessageTransport } from "@modelcontextprotocol/ext-apps/app-bridge";\n'
+APP_BRIDGE_LICENSES = {"@modelcontextprotocol/ext-apps/LICENSE": "ext-apps/LICENSE",
+                       "@modelcontextprotocol/client/LICENSE": "ext-apps/LICENSE-mcp-sdk",
+                       "zod/LICENSE": "ext-apps/LICENSE-zod"}
 
 PYODIDE_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"]
 
@@ -197,6 +206,18 @@ def content_bundle(entry: Path = CONTENT_ENTRY) -> bytes:
     return done.stdout
 
 
+def app_bridge_bundle() -> bytes:
+    """ext-apps' AppBridge and PostMessageTransport as one ES module (esbuild, from stdin, so
+    that nothing of ours sits beside node_modules), minified: it is large (the MCP SDK's
+    protocol layer and zod) and loaded only when a step shows an MCP App."""
+    command = [str(ESBUILD), "--bundle", "--format=esm", "--platform=browser", "--minify", "--target=chrome116,firefox140",
+               "--charset=utf8", "--legal-comments=eof", "--log-level=warning"]
+    done = subprocess.run(command, cwd=ROOT, input=APP_BRIDGE_ENTRY.encode(), capture_output=True)
+    if done.returncode != 0:
+        fail(f"esbuild could not bundle the MCP Apps bridge (@modelcontextprotocol/ext-apps):\n{done.stderr.decode()}")
+    return done.stdout
+
+
 def sha256_of(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
@@ -250,6 +271,11 @@ def main() -> None:
             changed.append(f"../{target.parent.name}/{target.name}")
     if write_if_changed(CONTENT_BUNDLE, content_bundle()):
         changed.append(CONTENT_BUNDLE.name)
+    if write_if_changed(APP_BRIDGE, app_bridge_bundle()):
+        changed.append("ext-apps/app-bridge.mjs")
+    for source, target in APP_BRIDGE_LICENSES.items():
+        if copy_if_changed(NODE_MODULES / source, VENDOR / target):
+            changed.append(target)
     for gone in NO_LONGER_VENDORED:
         (VENDOR / gone).unlink(missing_ok=True)  # an older build's copy: it must not ship
     archive = pack_package()

@@ -37,6 +37,8 @@ FIREFOX_SANDBOX_SCRIPTS = (
     "extension/vendor/pyodide/pyodide.mjs",
     "extension/vendor/pyodide/pyodide.asm.mjs",
 )
+# MCP Apps' frame (extension/app-frame/), framed the same way in Firefox: its one script.
+FIREFOX_APP_FRAME_SCRIPTS = ("extension/app-frame/app-frame.js",)
 
 
 def _without(manifest: dict, keys: tuple[str, ...]) -> dict:
@@ -55,7 +57,8 @@ def firefox_manifest(source: dict) -> dict:
     manifest["background"] = {key: value for key, value in manifest["background"].items() if key != "service_worker"}
     manifest["permissions"] = [p for p in manifest["permissions"] if p not in CHROME_ONLY_PERMISSIONS] + list(FIREFOX_ONLY_PERMISSIONS)
     manifest["content_security_policy"] = _without(manifest["content_security_policy"], ("sandbox",))
-    manifest["web_accessible_resources"] = [{"resources": list(FIREFOX_SANDBOX_SCRIPTS), "matches": ["<all_urls>"]}]
+    manifest["web_accessible_resources"] = [{"resources": [*FIREFOX_SANDBOX_SCRIPTS, *FIREFOX_APP_FRAME_SCRIPTS],
+                                             "matches": ["<all_urls>"]}]
     commands = manifest.get("commands", {})
     if CHROME_PANEL_COMMAND in commands:
         commands[FIREFOX_PANEL_COMMAND] = commands.pop(CHROME_PANEL_COMMAND)

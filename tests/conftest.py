@@ -7,7 +7,9 @@
 - `mcp`: an MCP server written with the official Python SDK (tests/helpers/mcp_server.py);
   `everything`: the reference server of the MCP project (server-everything, from npm);
   `asking`: one that asks the user for a form and the client's model for a reply, and reports
-  progress (tests/helpers/asking_mcp_server.py);
+  progress (tests/helpers/asking_mcp_server.py); `apps`: one whose tools return MCP Apps, with
+  `post` the one address its hostile app must never reach and `declared` one it declares
+  (tests/helpers/mcp_app_server.py);
 - `model`, `seeing_model`: the scripted OpenAI-compatible model server (the second's model
   list says "scripted-vision" takes images).
 """
@@ -17,6 +19,7 @@ from __future__ import annotations
 import pytest
 
 from tests.helpers.asking_mcp_server import AskingMCPServer
+from tests.helpers.mcp_app_server import MCPAppServer
 from tests.helpers.mcp_server import EverythingServer, MCPTestServer
 from tests.helpers.model_server import ModelServer
 from tests.helpers.page_server import PageServer
@@ -49,6 +52,19 @@ def mcp():
 def asking():
     """The server of tests/helpers/asking_mcp_server.py: it asks the user and the client's model."""
     with AskingMCPServer() as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def declared():
+    """The one origin the hostile MCP App declares: reaching it is allowed."""
+    with Tripwire() as listening:
+        yield listening
+
+
+@pytest.fixture(scope="module")
+def apps(post, declared):
+    with MCPAppServer(tripwire=post.origin, declared=declared.origin) as server:
         yield server
 
 

@@ -86,6 +86,24 @@ async function getMcpPrompt({ serverId, name, arguments: args }) {
   return askOffscreen({ type: MessageType.getMcpPrompt, server, headers: secrets, name: String(name), arguments: args ?? {} });
 }
 
+// MCP Apps (sidepanel/app-view.js): the app's page, and the calls it makes back, each to the
+// server the panel names for that app's step, with the stored headers (never through a page).
+async function mcpServerFor(serverId) {
+  const { servers, secrets } = await loadMcpServersSignedIn();
+  const server = servers.find((one) => one.id === serverId);
+  if (!server) throw new Error("That MCP server is no longer in the settings.");
+  return { server, headers: secrets };
+}
+
+async function readMcpApp({ serverId, uri }) {
+  return askOffscreen({ type: MessageType.readMcpApp, ...(await mcpServerFor(serverId)), uri: String(uri) });
+}
+
+async function mcpAppCall({ conversationId, appId, serverId, tool, arguments: args }) {
+  const call = { conversation_id: String(conversationId), app_id: String(appId), tool: String(tool), arguments: args ?? {} };
+  return askOffscreen({ type: MessageType.mcpAppCall, ...(await mcpServerFor(serverId)), appId: String(appId), call });
+}
+
 // Requests addressed to the service worker; each returns a promise of its answer. The agent's
 // page tools act in the user's tabs: only the agent (the offscreen document) runs them.
 const fromAgent = {
@@ -143,6 +161,8 @@ const handlers = {
   [MessageType.signOutMcpServer]: (message) => signOut(message),
   [MessageType.listMcpPrompts]: () => listMcpPrompts(),
   [MessageType.getMcpPrompt]: (message) => getMcpPrompt(message),
+  [MessageType.readMcpApp]: (message) => readMcpApp(message),
+  [MessageType.mcpAppCall]: (message) => mcpAppCall(message),
   [MessageType.saveWorkflow]: (message) => saveWorkflowOf(message),
   [MessageType.renameConversation]: async ({ conversationId, title }) => {
     await conversations.renameConversation(conversationId, title);

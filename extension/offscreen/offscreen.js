@@ -15,6 +15,7 @@ import { runPdfTool } from "./pdf/pdf-reader.js";
 import { PythonLink } from "./python/worker-link.js";
 import { TurnRunner } from "./python/turn-runner.js";
 import { ClientCalls } from "./python/client-calls.js";
+import { appCall } from "./python/app-calls.js";
 import { exposeForDebugging } from "../shared/debug/debug-handle.js";
 import { EntryPoint } from "../shared/wire.js";
 
@@ -75,6 +76,9 @@ const handlers = {
     (await turns.api()).call(EntryPoint.list_mcp_prompts_json, [mcpServers ?? [], mcpHeaders ?? {}]),
   [MessageType.getMcpPrompt]: async ({ server, headers, name, arguments: args }) =>
     (await turns.api()).call(EntryPoint.get_mcp_prompt_json, [server, headers ?? {}, name, args ?? {}]),
+  [MessageType.readMcpApp]: async ({ server, headers, uri }) =>
+    (await turns.api()).call(EntryPoint.read_mcp_app_json, [server, headers ?? {}, String(uri)]),
+  [MessageType.mcpAppCall]: (message) => appCall(turns.api(), message),
   [MessageType.saveWorkflow]: async ({ events, task, name }) =>
     (await turns.api()).call(EntryPoint.workflow_from_turn_json, [events ?? [], task ?? "", name ?? ""]),
   [MessageType.checkMcpServer]: async ({ server, headers }) =>

@@ -301,6 +301,14 @@ export const EVENT_KINDS = Object.freeze({
     "total",
     "message"
   ],
+  "tool_app": [
+    "name",
+    "server_id",
+    "server",
+    "uri",
+    "arguments",
+    "result"
+  ],
   "server_log": [
     "server",
     "level",
@@ -362,6 +370,7 @@ export const EventKind = Object.freeze({
   "hand_back": "hand_back",
   "own_tab": "own_tab",
   "tool_progress": "tool_progress",
+  "tool_app": "tool_app",
   "server_log": "server_log",
   "error": "error",
   "final_answer": "final_answer",
@@ -693,6 +702,41 @@ export const ENTRY_POINTS = Object.freeze({
     "message": "getMcpPrompt",
     "asked_by": "user pages"
   },
+  "read_mcp_app_json": {
+    "takes": [
+      "server_json",
+      "headers_json",
+      "uri"
+    ],
+    "lends": [],
+    "answers": [
+      "ok",
+      "html",
+      "csp",
+      "prefers_border",
+      "error"
+    ],
+    "message": "readMcpApp",
+    "asked_by": "user pages"
+  },
+  "mcp_app_call_json": {
+    "takes": [
+      "server_json",
+      "headers_json",
+      "call_json"
+    ],
+    "lends": [
+      "emit",
+      "page"
+    ],
+    "answers": [
+      "ok",
+      "result",
+      "error"
+    ],
+    "message": "mcpAppCall",
+    "asked_by": "user pages"
+  },
   "check_mcp_server_json": {
     "takes": [
       "server_json",
@@ -778,6 +822,8 @@ export const EntryPoint = Object.freeze({
   "list_mcp_tools_json": "list_mcp_tools_json",
   "list_mcp_prompts_json": "list_mcp_prompts_json",
   "get_mcp_prompt_json": "get_mcp_prompt_json",
+  "read_mcp_app_json": "read_mcp_app_json",
+  "mcp_app_call_json": "mcp_app_call_json",
   "check_mcp_server_json": "check_mcp_server_json",
   "mcp_sign_in_plan_json": "mcp_sign_in_plan_json",
   "mcp_sign_in_finish_json": "mcp_sign_in_finish_json",

@@ -7,6 +7,7 @@ import { isOffscreenDocument, isServiceWorker } from "../shared/protocol/senders
 import { listConversations, loadConversation } from "../shared/storage/conversations.js";
 import { TurnStatus } from "../shared/import-checks/conversation-schema.js";
 import { loadSettings, whatIsMissing } from "../shared/settings/settings.js";
+import { receiveAppCallEvents } from "./app-view.js";
 import { AttachmentsView } from "./attachments-view.js";
 import { ConversationView } from "./conversation-view.js";
 import { HistoryView } from "./history-view.js";
@@ -187,6 +188,7 @@ async function openInitialConversation() {
 chrome.runtime.onMessage.addListener((message, sender) => {
   if (message?.type === Broadcast.turnEvents && isOffscreenDocument(sender)) conversation.receive(message);
   else if (message?.type === Broadcast.turnFinished && isOffscreenDocument(sender)) conversation.finished(message);
+  else if (message?.type === Broadcast.appCallEvents && isOffscreenDocument(sender)) receiveAppCallEvents(message);
   else if (message?.type === Broadcast.conversationsChanged && isServiceWorker(sender)) {
     history.refresh();
     if (message.conversationId && message.conversationId === conversation.id) conversation.open(conversation.id);

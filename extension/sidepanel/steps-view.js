@@ -14,6 +14,7 @@ export class StepsView {
     this.body = h("div", { class: "trace" });
     this.element = h("details", { class: "steps", hidden: true }, h("summary", {}, this.label), this.body);
     this.running = false;
+    this.showsApp = false; // an MCP App is in a step: the steps stay open, the app is the result to see
     this.settled = false; // has setRunning been called? Its first call sets the fold, running or not
   }
 
@@ -40,7 +41,7 @@ export class StepsView {
   // all there is to read.
   setRunning(running, { answered = true } = {}) {
     if (running) this.element.open = true;
-    else if (this.running || !this.settled) this.element.open = this.stepsOpen || !answered;
+    else if (this.running || !this.settled) this.element.open = this.stepsOpen || this.showsApp || !answered;
     this.running = running;
     this.settled = true;
     this.relabel();

@@ -6,6 +6,7 @@
 import { TurnStatus } from "../shared/import-checks/conversation-schema.js";
 import { lastSeq } from "../shared/protocol/events.js";
 import { h } from "../shared/ui/dom.js";
+import { AppView } from "./app-view.js";
 import { attachedList } from "./attachments-view.js";
 import { ConfirmationView } from "./confirmation-view.js";
 import { HandBackView } from "./hand-back-view.js";
@@ -103,6 +104,7 @@ export class TurnView {
   // The turn is going off the screen: an answer still rendering stops.
   close() {
     stopRendering(this.answer);
+    for (const app of this.apps ?? []) app.close();
   }
 
   renderUnrendered() {
@@ -218,6 +220,18 @@ export class TurnView {
     else bar.removeAttribute("value"); // no total: an indeterminate bar
     text.textContent = [total ? t("progressOf", progress, total) : String(progress), message ? shown(message) : ""].filter(Boolean).join(" · ");
     if (!call.progress.isConnected) call.details.after(call.progress); // under the call, seen while it is folded
+  }
+
+  // A call whose tool names an MCP App: the app, at the end of the call's step (under the call
+  // and its question, seen while the call is folded).
+  on_tool_app(event) {
+    if (!this.running?.get(event.data.name)) return;
+    const app = new AppView(event);
+    (this.apps ??= []).push(app);
+    this.step(event).section.append(app.element);
+    this.stepsView.showsApp = true;
+    this.stepsView.element.open = true;
+    app.show();
   }
 
   // A log message an MCP server sent: in the turn's steps, and in its trace with the model

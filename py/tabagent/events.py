@@ -31,6 +31,7 @@ KINDS: dict[str, tuple[str, ...]] = {
     "hand_back": ("id", "kind", "question", "answer"),
     "own_tab": ("tab_id", "url"),
     "tool_progress": ("name", "progress", "total", "message"),
+    "tool_app": ("name", "server_id", "server", "uri", "arguments", "result"),
     "server_log": ("server", "level", "logger", "message"),
     "error": ("message", "kind", "reason", "retry_in", "attempt", "cause", "status", "max_attempts", "withdraw"),
     "final_answer": ("answer",),

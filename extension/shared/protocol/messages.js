@@ -42,6 +42,11 @@ export const MessageType = Object.freeze({
   // Side panel -> service worker -> offscreen document: MCP servers' prompts, as / commands.
   listMcpPrompts: "list-mcp-prompts", // {} -> { prompts: [{ server_id, server, name, description, arguments }] }
   getMcpPrompt: "get-mcp-prompt", // { serverId, name, arguments } -> { ok, text } | { ok: false, error }
+  // Side panel -> service worker -> offscreen document: MCP Apps (sidepanel/app-view.js). The page of
+  // the app a step shows, and a call the app makes to a tool of its server (its steps come back
+  // as Broadcast.appCallEvents while the user is asked).
+  readMcpApp: "read-mcp-app", // { serverId, uri } -> { ok, html, csp, prefers_border } | { ok: false, error }
+  mcpAppCall: "mcp-app-call", // { conversationId, appId, serverId, tool, arguments } -> { ok, result } | { ok: false, error }
   // Side panel -> service worker -> offscreen document: Save as workflow (shared/storage/workflows.js
   // keeps it). To Python: { events, task, name }.
   saveWorkflow: "save-workflow", // { conversationId, turnId } -> { name, source, sites, parameters }
@@ -85,6 +90,7 @@ export const Broadcast = Object.freeze({
   turnEvents: "turn-events", // { conversationId, turnId, events }
   turnFinished: "turn-finished", // { conversationId, turnId, status, memory, events }
   conversationsChanged: "conversations-changed", // { conversationId? }
+  appCallEvents: "app-call-events", // { appId, events }: an MCP App's call, as it goes (offscreen -> panel)
   // Offscreen document -> service worker: a scheduled run asks the user something; nobody is
   // there, so it stops as "needs you" (background/scheduled-runs.js).
   runNeedsYou: "run-needs-you", // { conversationId, question }

@@ -161,6 +161,33 @@ async def get_mcp_prompt_json(server_json: str, headers_json: str, name: str, ar
     return json.dumps({"ok": True, "text": text})
 
 
+async def read_mcp_app_json(server_json: str, headers_json: str, uri: str) -> str:
+    """An MCP App's page, to show in its step: {"ok", "html", "csp", "prefers_border"} or {"ok": false, "error"}."""
+    from .mcp_apps import read_app
+    from .mcp_servers import servers_from_wire
+
+    [server] = servers_from_wire([json.loads(server_json)]) or [None]
+    if server is None:
+        return json.dumps({"ok": False, "error": "That MCP server is off or its address is not usable."})
+    return json.dumps(await read_app(server, json.loads(headers_json or "{}"), uri))
+
+
+async def mcp_app_call_json(server_json: str, headers_json: str, call_json: str, *, emit, page) -> str:
+    """A call an MCP App makes to a tool of its own server, under the model's consent for that
+    tool: {"ok": true, "result"} or {"ok": false, "error"} (mcp_apps.AppCall)."""
+    from .mcp_apps import AppCall
+    from .mcp_servers import servers_from_wire
+
+    call = json.loads(call_json)
+    [server] = servers_from_wire([json.loads(server_json)]) or [None]
+    if server is None:
+        return json.dumps({"ok": False, "error": "That MCP server is off or its address is not usable."})
+    arguments = call.get("arguments") if isinstance(call.get("arguments"), dict) else {}
+    running = AppCall(server, json.loads(headers_json or "{}"), str(call.get("conversation_id") or ""),
+                      str(call.get("app_id") or ""), emit)
+    return json.dumps(await running.run(str(call.get("tool") or ""), arguments, JsonBridge(page)))
+
+
 async def check_mcp_server_json(server_json: str, headers_json: str) -> str:
     """Settings' Test connection: {"ok", "server", "version", "protocol", "transport",
     "tools": [{"name", "description", "fingerprint", "parameters"}]} or {"ok": false, "error"}."""

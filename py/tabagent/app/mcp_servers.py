@@ -28,6 +28,7 @@ import json
 import re
 
 from ..mcp import MCPClient, MCPError
+from ..mcp.apps import visible_to
 from ..tokens import count_text
 from ..mcp.tools import MCPTool, cut
 from ..unseen import bounded, shown, shown_within
@@ -102,6 +103,8 @@ def annotations_shown(definition: dict) -> dict:
 class AskedMCPTool(MCPTool):
     """An MCP tool that runs only as its policy and the user allow."""
 
+    ASKING = "Call a tool of the MCP server {server}"  # the question, in the caller's words
+
     def __init__(self, client, definition, server: dict, consent, conversation_id: str):
         super().__init__(client, definition, mark=untrusted)
         self.server, self.consent, self.conversation_id = server, consent, conversation_id
@@ -110,7 +113,18 @@ class AskedMCPTool(MCPTool):
     async def forward(self, **arguments):
         if not await self._allowed(arguments):
             return DENIED.format(tool=self.name)
-        return await super().forward(**arguments)
+        result = await self.call(arguments)
+        await self._show_app(arguments, result)
+        return self.answer(result)
+
+    async def _show_app(self, arguments: dict, result: dict) -> None:
+        """A tool that names an MCP App: the panel shows the app in the call's step (mcp_apps.py)."""
+        from .mcp_apps import tool_app_event
+
+        emit = getattr(self.consent, "emit", None)
+        shown_app = tool_app_event(self, arguments, result) if emit is not None else None
+        if shown_app is not None:
+            await emit("tool_app", shown_app)
 
     async def progress(self, progress, total, message) -> None:
         """Drawn in the panel under the call (a bar when the server gives a total)."""
@@ -134,7 +148,7 @@ class AskedMCPTool(MCPTool):
             details["changed"] = "This tool's description or arguments changed since you allowed it."
         # The server's name for the tool is its own words (it may be a sentence): not in the
         # question, which is ours, but under it, bounded and labelled as the server's.
-        message = f"Call a tool of the MCP server {self.server['name']}"
+        message = self.ASKING.format(server=self.server["name"])
         allowed = await self.consent.allows(self.name, message, details, scope=scope)
         if allowed and self.policy == "conversation":
             granted.add(scope)
@@ -235,8 +249,9 @@ class ServerConnections:
         self.requests.consent = consent
         for client in self.clients:
             client.on_log = self._kept(client, consent)
+        # A tool only the server's apps may call (MCP Apps' visibility) is never the model's.
         made = [(ResourcesTool if d is RESOURCES else AskedMCPTool)(client, d, server, consent, conversation_id)
-                for server, client, d in self.definitions]
+                for server, client, d in self.definitions if visible_to(d, "model")]
         return [tool for tool in made if tool.policy != "off"]
 
     def _kept(self, client: MCPClient, consent):

@@ -135,6 +135,13 @@ ENTRY_POINTS = {
                               "message": "listMcpPrompts", "asked_by": "user pages"},
     "get_mcp_prompt_json": {"takes": ("server_json", "headers_json", "name", "arguments_json"), "lends": (),
                             "answers": ("ok", "text", "error"), "message": "getMcpPrompt", "asked_by": "user pages"},
+    # MCP Apps (mcp_apps.py): the panel reads an app's page to show it, and passes on the calls
+    # the app makes to its server's tools (asked in the panel as a model's call is).
+    "read_mcp_app_json": {"takes": ("server_json", "headers_json", "uri"), "lends": (),
+                          "answers": ("ok", "html", "csp", "prefers_border", "error"), "message": "readMcpApp",
+                          "asked_by": "user pages"},
+    "mcp_app_call_json": {"takes": ("server_json", "headers_json", "call_json"), "lends": ("emit", "page"),
+                          "answers": ("ok", "result", "error"), "message": "mcpAppCall", "asked_by": "user pages"},
     "check_mcp_server_json": {"takes": ("server_json", "headers_json"), "lends": (),
                               "answers": ("ok", "server", "version", "protocol", "transport", "tools", "error"),
                               "message": "checkMcpServer", "asked_by": "user pages"},

@@ -16,7 +16,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any, Union
 
 from ..host import Host, default_host
-from . import messages
+from . import apps, messages
 from .errors import MCPError, SessionExpired
 from .legacy_sse import LegacySSE
 from .streamable_http import StreamableHTTP
@@ -57,9 +57,9 @@ class MCPClient:
         self.on_log = None  # on_log(params of notifications/message), plain or async
 
     def capabilities_offered(self) -> dict:
-        """Roots always, as none (TabAgent shares no files); elicitation (form only) and
+        """Roots always, as none (TabAgent shares no files), and MCP Apps; elicitation (form only) and
         sampling when someone is there to answer them."""
-        offered = {"roots": {}}
+        offered = {"roots": {}, "extensions": dict(apps.OFFERED)}  # MCP Apps: shown in the panel
         if self.answer is not None:
             offered.update(elicitation={"form": {}}, sampling={})
         return offered

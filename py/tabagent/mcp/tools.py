@@ -57,9 +57,15 @@ class MCPTool(Tool):
         return f"MCP server {self.client.name}, tool {bounded(self.remote_name, 80)}"
 
     async def forward(self, **arguments: Any) -> str:
+        return self.answer(await self.call(arguments))
+
+    async def call(self, arguments: dict) -> dict:
+        """The server's tools/call result, as it sent it (an MCP App shows it whole)."""
         # Progress is asked for on every call: a long call shows life where it is drawn.
-        result = await self.asking_server(self.client.call_tool(self.remote_name, arguments,
-                                                                on_progress=self.progress))
+        return await self.asking_server(self.client.call_tool(self.remote_name, arguments, on_progress=self.progress))
+
+    def answer(self, result: dict) -> str:
+        """A result as the model reads it: its text, inside the marking; an error raised."""
         text = cut(result_text(result), self.max_chars)
         if result.get("isError"):
             raise ToolCallError(self.mark(self.source, text or "(the tool reported an error and said nothing)"))
