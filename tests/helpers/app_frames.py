@@ -52,16 +52,21 @@ def _firefox(backend, n: int, expression: str):
     if not count or count <= n:
         return None
     [tree] = firefox.send("browsingContext.getTree", {"root": panel})["contexts"]
-    frames = [c for c in _descendants(tree) if c.get("parent") and c.get("children")]
     # The app frames in document order are the panel's framed children that have a child (the app).
     outers = [c for c in tree.get("children") or [] if c.get("children")]
-    if len(outers) <= n or not frames:
+    if len(outers) <= n:
         return None
     [view, *_] = outers[n]["children"]
     wrapped = f"(() => {{ try {{ return JSON.stringify(({expression}) ?? null); }} catch (e) {{ return null; }} }})()"
     result = firefox.send("script.evaluate", {"expression": wrapped, "target": {"context": view["context"]}, "awaitPromise": False})
     value = result.get("result", {}).get("value")
     return json.loads(value) if isinstance(value, str) else None
+
+
+def app_contexts(firefox, panel: str) -> set[str]:
+    """Firefox's browsing contexts of the apps in the chat page `panel` (their frames and views)."""
+    [tree] = firefox.send("browsingContext.getTree", {"root": panel})["contexts"]
+    return {c["context"] for c in _descendants(tree)}
 
 
 def _descendants(context: dict):
