@@ -5,7 +5,7 @@ each call of an MCP server (server.py) to the extension, and the extension's ans
 It decides nothing: the extension checks the setting, shows every call in the panel and asks
 the user before any action, as for its own agent. The host refuses connections from any
 other user, and the folder it listens in is this user's alone (meeting_place.py).
-Over the socket: one JSON object per line, {"tool", "args", "client"} in, {"ok", "result" |
+Over the socket: one JSON object per line, {"tool", "args", "client", "connection"} in, {"ok", "result" |
 "error", "images"?} out. To the browser: the same call with an "id", answered with that id.
 """
 
@@ -58,7 +58,8 @@ class Host:
         try:
             call = json.loads(line)
             message = {"tool": str(call["tool"]), "args": dict(call.get("args") or {}),
-                       "client": str(call.get("client") or "an MCP client")[:100]}
+                       "client": str(call.get("client") or "an MCP client")[:100],
+                       "connection": str(call.get("connection") or "")[:64]}
         except (ValueError, KeyError, TypeError):
             self.answer(connection, {"ok": False, "error": "A call is a JSON object with a tool and its args."})
             return

@@ -11,6 +11,7 @@ import asyncio
 import base64
 import json
 import re
+import uuid
 
 from mcp.server.mcpserver import Image, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
@@ -22,6 +23,11 @@ LONGEST_CALL_S = 600
 NOT_CONNECTED = ("TabAgent is not connected: open the browser where TabAgent is installed and switch on "
                  "\"Let MCP clients use TabAgent\" in its settings ({why}).")
 PICTURE = re.compile(r"^data:image/(png|jpeg|webp);base64,(.*)$", re.S)
+# This process's connection: an MCP client starts one server per connection (stdio), so every
+# call it makes carries this id, which the client cannot choose; its name (clientInfo, in either
+# era) is only its word. The extension keys a client's session, and so what the user allowed in
+# it, by this id, never by the name.
+CONNECTION = uuid.uuid4().hex
 
 
 async def call_extension(tool: str, args: dict, client: str = "an MCP client") -> dict:
@@ -33,7 +39,8 @@ async def call_extension(tool: str, args: dict, client: str = "an MCP client") -
     except (OSError, meeting_place.NotSafe) as error:
         raise ToolError(NOT_CONNECTED.format(why=error)) from None
     try:
-        writer.write(json.dumps({"tool": tool, "args": args, "client": client}).encode("utf-8") + b"\n")
+        call = {"tool": tool, "args": args, "client": client, "connection": CONNECTION}
+        writer.write(json.dumps(call).encode("utf-8") + b"\n")
         await writer.drain()
         line = await asyncio.wait_for(reader.readline(), LONGEST_CALL_S)
     finally:

@@ -28,7 +28,7 @@ def test_the_host_passes_a_call_to_the_browser_and_its_answer_back():
     try:
         client = ask(browser.socket, {"tool": "read_page", "args": {"page": 2}, "client": "inspector"})
         call = browser.receive()
-        assert call == {"id": call["id"], "tool": "read_page", "args": {"page": 2}, "client": "inspector"}
+        assert call == {"id": call["id"], "tool": "read_page", "args": {"page": 2}, "client": "inspector", "connection": ""}
         browser.send({"id": call["id"], "ok": True, "result": "the page"})
         assert json.loads(client.makefile().readline()) == {"ok": True, "result": "the page"}
         assert oct(browser.socket.stat().st_mode & 0o777) == "0o600"
@@ -90,3 +90,27 @@ def test_a_tool_with_no_tabagent_to_reach_says_how_to_switch_it_on(tool, tmp_pat
     monkeypatch.setenv("TABAGENT_MCP_DIR", str(socket_folder()))
     with pytest.raises(ToolError, match="Let MCP clients use TabAgent"):
         asyncio.run(getattr(tools, tool)(**({"locator": "#x"} if tool == "click" else {})))
+
+
+def test_each_client_connection_is_told_apart_whatever_name_it_claims():
+    """Red team: a second client names itself as the first (its clientInfo, in either era, is its
+    own word) to use what the user allowed the first. Each server process (one per client
+    connection) stamps its calls with an id of its own, which the extension keys sessions by."""
+    from tests.helpers.tabagent_mcp import CLIENT, StdioClient
+
+    folder = socket_folder()
+    browser = BrowserEnd(folder)
+    seen = []
+    try:
+        with StdioClient(folder, "2026-07-28") as first, StdioClient(folder, "2025-11-25", name=CLIENT) as impostor:
+            for client in (first, first, impostor):
+                pending = client.start("read_page")
+                call = browser.receive()
+                seen.append((call["client"], call["connection"]))
+                browser.send({"id": call["id"], "ok": True, "result": "the page"})
+                assert pending.result(30)[1] == "the page"
+    finally:
+        browser.close()
+    (name_1, first_id), (_, again), (name_2, impostor_id) = seen
+    assert name_1 == name_2 == CLIENT  # the same claimed name ...
+    assert first_id == again and len(first_id) == 32 and impostor_id != first_id  # ... two connections
