@@ -118,7 +118,7 @@ def test_the_message_that_runs_each_entry_point_is_taken_only_from_who_may_ask()
     offscreen = (EXTENSION / "offscreen" / "offscreen.js").read_text()
     worker_side = offscreen + "".join((EXTENSION / "offscreen" / f).read_text()
                                       for f in ("python/turn-runner.js", "python/page-bridge.js",
-                                               "python/client-calls.js"))
+                                               "python/client-calls.js", "python/app-calls.js"))
     router = (EXTENSION / "background" / "service-worker.js").read_text()
     from_pages = router[router.index("const handlers = {"):router.index("// Broadcasts from the offscreen")]
     for name, spec in wire.ENTRY_POINTS.items():

@@ -49,7 +49,7 @@ def visible_to(definition: dict, who: str) -> bool:
     return who in visibility
 
 
-def declared_domains(csp) -> dict:
+def declared_domains(csp: object) -> dict:
     """The origins an app declares, each kind kept only in a CSP source's one safe shape."""
     csp = csp if isinstance(csp, dict) else {}
     kept = {}
