@@ -30,6 +30,7 @@ class SSEParser:
         self._data: list[str] = []
         self._event = ""
         self._last_id: str | None = None
+        self.retry_ms: int | None = None  # the server's `retry:`, how long to wait before reconnecting
 
     def feed(self, chunk: bytes) -> list[SSEEvent]:
         return self._feed_text(self._decoder.decode(chunk))
@@ -71,3 +72,10 @@ class SSEParser:
             self._event = value
         elif name == "id" and "\0" not in value:
             self._last_id = value
+        elif name == "retry" and value.isascii() and value.isdigit():
+            self.retry_ms = int(value)
+
+    @property
+    def last_id(self) -> str | None:
+        """The last event id seen, also of an event that carried no data (a priming event)."""
+        return self._last_id

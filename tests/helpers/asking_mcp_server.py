@@ -1,8 +1,11 @@
 """A real MCP server that asks things of the client while a tool runs, written with the
-official Python SDK's MCPServer (FastMCP's API): it elicits a value from the user, samples
-the client's model, lists the client's roots, reports progress with a total and sends log
-messages. Stateful (a session, replies as event streams) or stateless (no session, replies in
-JSON: a transport on which the server cannot ask the client anything).
+official Python SDK's MCPServer (FastMCP's API, `mcp` 2.x): it elicits a value from the user,
+samples the client's model, lists the client's roots, reports progress with a total and sends
+log messages. Its questions are the SDK's resolvers (`Resolve(Elicit/Sample/ListRoots)`), which
+ask in the era the client speaks: requests mid-call in a handshake session, an
+`InputRequiredResult` and a retry in 2026-07-28. Stateful (a session, replies as event streams)
+or stateless (no session, replies in JSON: a transport on which a server of the handshake era
+cannot ask the client anything, and one of 2026-07-28 asks by input-required results).
 
     with AskingMCPServer(stateless=False) as server:
         server.url  # http://127.0.0.1:PORT/mcp
@@ -34,8 +37,12 @@ class AskingMCPServer(MCPTestServer):
 
 
 def build(instructions: str | None):
+    import json
+    from typing import Annotated
+
     from mcp import types
-    from mcp.server.mcpserver import Context, MCPServer
+    from mcp.server.mcpserver import (AcceptedElicitation, Context, Elicit, ElicitationResult, ListRoots, MCPServer,
+                                      Resolve, Sample)
     from pydantic import BaseModel, Field
 
     server = MCPServer("tabagent-asking-server", instructions=instructions)
@@ -46,31 +53,42 @@ def build(instructions: str | None):
         vegetarian: bool = Field(default=False, description="A vegetarian menu")
         day: str = Field(description="Which day", json_schema_extra={"enum": ["friday", "saturday"]})
 
+    def who_and_when() -> Elicit[Booking]:
+        return Elicit("Who is coming, and when?", Booking)
+
     @server.tool(description="Books a table, asking the user for the details.")
-    async def book_table(ctx: Context) -> str:
-        result = await ctx.elicit("Who is coming, and when?", Booking)
-        if result.action != "accept":
-            return f"booking {result.action}"
-        data = result.data
+    async def book_table(booking: Annotated[ElicitationResult[Booking], Resolve(who_and_when)]) -> str:
+        if not isinstance(booking, AcceptedElicitation):
+            return f"booking {booking.action}"
+        data = booking.data
         return f"booked for {data.name}, {data.guests} guests on {data.day}, vegetarian={data.vegetarian}"
 
     @server.tool(description="Asks the user for something by a schema the test gives.")
-    async def ask_for(message: str, schema_json: str, ctx: Context) -> str:
-        import json
+    async def ask_for(message: str, schema_json: str, ctx: Context) -> str | types.InputRequiredResult:
+        if (ctx.protocol_version or "") < "2026":
+            answer = await ctx.session.elicit_form(message, json.loads(schema_json), related_request_id=ctx.request_id)
+            return json.dumps({"action": answer.action, "content": answer.content})
+        answered = (ctx.input_responses or {}).get("form")
+        if answered is None:
+            form = types.ElicitRequestFormParams(message=message, requested_schema=json.loads(schema_json))
+            return types.InputRequiredResult(input_requests={"form": types.ElicitRequest(params=form)})
+        answered = answered if isinstance(answered, dict) else answered.model_dump(exclude_none=True)
+        return json.dumps({"action": answered.get("action"), "content": answered.get("content")})
 
-        answer = await ctx.session.elicit_form(message, json.loads(schema_json), related_request_id=ctx.request_id)
-        return json.dumps({"action": answer.action, "content": answer.content})
+    def summary_asked(text: str) -> Sample:
+        return Sample([types.SamplingMessage(role="user", content=types.TextContent(type="text", text=text))],
+                      max_tokens=200, system_prompt="Summarise in one line.")
 
     @server.tool(description="Asks the client's model to summarise a text.")
-    async def summarise_with_your_model(text: str, ctx: Context) -> str:
-        reply = await ctx.session.create_message(
-            [types.SamplingMessage(role="user", content=types.TextContent(type="text", text=text))],
-            max_tokens=200, system_prompt="Summarise in one line.", related_request_id=ctx.request_id)
+    async def summarise_with_your_model(text: str, reply: Annotated[types.CreateMessageResult,
+                                                                    Resolve(summary_asked)]) -> str:
         return f"the client's model said: {reply.content.text}"
 
+    def roots_asked() -> ListRoots:
+        return ListRoots()
+
     @server.tool(description="Lists the client's roots.")
-    async def list_roots(ctx: Context) -> str:
-        roots = await ctx.session.list_roots()
+    async def list_roots(roots: Annotated[types.ListRootsResult, Resolve(roots_asked)]) -> str:
         return f"{len(roots.roots)} roots"
 
     @server.tool(description="Works for a while, reporting progress out of a total and logging.")

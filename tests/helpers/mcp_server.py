@@ -34,8 +34,9 @@ def _free_port() -> int:
 class MCPTestServer:
     def __init__(self, transport: str = "streamable-http", json_response: bool = False,
                  description: str | None = None, extra_tools: int = 0, resumable: bool = False,
-                 resources: bool = True):
+                 resources: bool = True, handshake_only: bool = False):
         self.transport, self.json_response, self.description = transport, json_response, description
+        self.handshake_only = handshake_only  # as a server of the SDK 1.x: no server/discover
         self.resumable = resumable  # events get ids, and a stream cut short can be resumed
         self.resources = resources  # False: the resources capability, but not one resource
         self.extra_tools = extra_tools  # that many more tools, tool_0..., with long descriptions
@@ -66,6 +67,8 @@ class MCPTestServer:
             args.append("--resumable")
         if not self.resources:
             args.append("--no-resources")
+        if self.handshake_only:
+            args.append("--handshake-only")
         self.process = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                                         env={**os.environ, "PYTHONPATH": str(ROOT)})
         self._wait_until_listening()
@@ -144,7 +147,10 @@ def build(description: str | None, extra_tools: int = 0, resources: bool = True)
         def late() -> str:
             return "late"
 
-        await ctx.session.send_tool_list_changed()
+        if (ctx.protocol_version or "") >= "2026":
+            await ctx.notify_tools_changed()  # to the subscriptions/listen streams
+        else:
+            await ctx.session.send_tool_list_changed()
         return "grown"
 
     @server.tool(description="The headers the request carried.")
@@ -214,6 +220,32 @@ def event_store():
     return InMemory()
 
 
+def handshake_only(app):
+    """The app as a server of the handshake era (the Python SDK 1.x) answers: `server/discover`
+    is a request outside any session, refused with 400 as that SDK refuses it."""
+    import json
+
+    async def answered(scope, receive, send):
+        if scope["type"] != "http" or scope["method"] != "POST":
+            return await app(scope, receive, send)
+        received, body = [], b""
+        while not received or received[-1].get("more_body"):
+            received.append(await receive())
+            body += received[-1].get("body", b"")
+        try:
+            method = json.loads(body).get("method")
+        except (ValueError, AttributeError):
+            method = None
+        if method == "server/discover":
+            await send({"type": "http.response.start", "status": 400, "headers": [(b"content-type", b"text/plain")]})
+            return await send({"type": "http.response.body", "body": b"Bad Request: Missing session ID"})
+
+        async def replay():
+            return received.pop(0) if received else await receive()
+        return await app(scope, replay, send)
+    return answered
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--port", type=int, required=True)
@@ -223,10 +255,16 @@ def main() -> None:
     parser.add_argument("--extra-tools", type=int, default=0)
     parser.add_argument("--resumable", action="store_true")
     parser.add_argument("--no-resources", action="store_true")
+    parser.add_argument("--handshake-only", action="store_true")
     options = parser.parse_args()
     server = build(options.description, options.extra_tools, not options.no_resources)
     if options.transport == "sse":
         server.run("sse", host="127.0.0.1", port=options.port)
+    elif options.handshake_only:
+        import uvicorn
+
+        app = server.streamable_http_app(json_response=options.json, event_store=event_store() if options.resumable else None)
+        uvicorn.run(handshake_only(app), host="127.0.0.1", port=options.port, log_level="warning")
     else:
         server.run("streamable-http", host="127.0.0.1", port=options.port, json_response=options.json,
                    event_store=event_store() if options.resumable else None)

@@ -60,7 +60,7 @@ async def test_a_sign_in_found_from_the_401_gives_a_token_the_server_takes(serve
     challenge_sent = base64.urlsafe_b64encode(hashlib.sha256(plan["code_verifier"].encode()).digest()).rstrip(b"=").decode()
     assert query["code_challenge"] == [challenge_sent]
     assert query["redirect_uri"] == [REDIRECT] and query["scope"] == ["mcp openid"]
-    assert plan["issuer"] == server.issuer and plan["client_id"]  # registered by itself (RFC 7591)
+    assert plan["issuer"].rstrip("/") == server.issuer and plan["client_id"]  # registered by itself (RFC 7591)
     assert record["who"] == "Ada Lovelace (ada@example.test)"
     assert await call_whoami(server, record, host) == "signed in as user-1815"
 

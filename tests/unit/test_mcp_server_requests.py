@@ -196,12 +196,13 @@ async def test_progress_is_asked_on_every_call_and_logs_are_kept(asking):
         ("asking", "info", "starting 3 steps"), ("asking", "warning", "the job is done")]
 
 
-async def test_a_stateless_server_that_cannot_ask_fails_in_words_at_once(stateless):
+async def test_a_stateless_server_asks_by_input_required_results(stateless):
+    """2026-07-28: no session and no back-channel, and still the form is drawn and sent (the
+    server answers InputRequiredResult, TabAgent asks the user and sends the call again)."""
     model = calling("book_table", {})
-    started = time.monotonic()
-    await run(stateless, model, Panel("once"))
-    assert time.monotonic() - started < 10
-    assert "elicitation/create" in tool_result(model)
+    panel = Panel("once", forms=[{"decision": "once", "values": {"name": "Ada", "guests": 3, "day": "friday"}}])
+    await run(stateless, model, panel)
+    assert "booked for Ada, 3 guests on friday" in tool_result(model)
 
 
 async def test_the_server_s_instructions_reach_the_model_only_marked(asking):

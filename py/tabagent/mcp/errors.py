@@ -10,9 +10,10 @@ from ..unseen import bounded
 class MCPError(Exception):
     """The server could not be reached, refused us, or answered something unusable."""
 
-    def __init__(self, message: str, code: int | None = None) -> None:
+    def __init__(self, message: str, code: int | None = None, data: object = None) -> None:
         super().__init__(message)
         self.code = code  # the JSON-RPC error code, when the server sent one
+        self.data = data  # and its data (a -32022's supported versions)
 
 
 class SessionExpired(MCPError):
@@ -22,6 +23,15 @@ class SessionExpired(MCPError):
     def __init__(self, message: str, code: int | None = None, refusal: MCPError | None = None) -> None:
         super().__init__(message, code=code if code is not None or refusal is None else refusal.code)
         self.refusal = refusal  # (an error is made again as type(error)(text, code=...): same order)
+
+
+class SignInNeeded(MCPError):
+    """The server wants the user signed in: a 401, or a 403 naming the scope it lacks (a
+    "step-up"); `challenge` is its WWW-Authenticate, which says where and with what scope."""
+
+    def __init__(self, error: MCPError | str, code: int | None = None, status: int = 401, challenge: str = "") -> None:
+        super().__init__(str(error), code=code if code is not None else status)
+        self.status, self.challenge = status, challenge
 
 
 class ToolCallError(MCPError):

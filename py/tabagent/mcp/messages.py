@@ -70,7 +70,8 @@ def result_of(message: dict, method: str, url: str) -> dict:
         text = error.get("message") if isinstance(error, dict) else error
         code = error.get("code") if isinstance(error, dict) else None
         code = code if isinstance(code, int) and not isinstance(code, bool) else None
-        raise MCPError(f"the MCP server at {url} answered {method} with an error: {bounded(str(text), 1000)}", code=code)
+        raise MCPError(f"the MCP server at {url} answered {method} with an error: {bounded(str(text), 1000)}", code=code,
+                       data=error.get("data") if isinstance(error, dict) else None)
     result = message.get("result")
     if not isinstance(result, dict):
         raise MCPError(f"the MCP server at {url} answered {method} without a result object.")
@@ -103,16 +104,29 @@ def too_large(url: str, limit: int = MAX_MESSAGE_BYTES) -> MCPError:
                     f"TabAgent stopped reading it.")
 
 
-async def events(response: Response, url: str) -> AsyncGenerator[SSEEvent, None]:
+class StreamPosition:
+    """How far a stream of events was read: the id of its last event (to resume from), and the
+    time the server asked to be left before a reconnection (its `retry:`, in milliseconds)."""
+
+    last_event_id: str | None = None
+    retry_ms: int | None = None
+
+
+async def events(response: Response, url: str, position: StreamPosition | None = None) -> AsyncGenerator[SSEEvent, None]:
     """The server-sent events of a response, as they come; MCPError once more than a message's
-    worth of bytes has come without a whole event (a line that never ends)."""
+    worth of bytes has come without a whole event (a line that never ends). `position` follows
+    the stream's last event id and its `retry:` as they are read."""
     parser, unread = SSEParser(), 0
+    position = position or StreamPosition()
     async with contextlib.aclosing(response.chunks()) as chunks:
         async for chunk in chunks:
             unread += len(chunk)
             if unread > MAX_MESSAGE_BYTES:
                 raise too_large(url)
-            for event in parser.feed(chunk):
+            found = parser.feed(chunk)
+            position.last_event_id = parser.last_id or position.last_event_id
+            position.retry_ms = parser.retry_ms if parser.retry_ms is not None else position.retry_ms
+            for event in found:
                 unread = 0
                 yield event
 

@@ -5,12 +5,18 @@ well-known addresses, path first), and its authorization server's metadata (RFC 
 OpenID discovery, in the spec's order).
 
 What is refused, since each would hand a token for one server to another:
-- protected resource metadata whose `resource` is not the server we asked (RFC 9728 §3.3):
-  a hostile server naming a trusted authorization server would get a token meant for another
-  server;
+- protected resource metadata whose `resource` is not the server we asked (RFC 9728 §3.3),
+  nor a part of its origin above it (`https://host` for `https://host/mcp`, as the
+  specification's own examples publish it): a hostile server naming a trusted authorization
+  server would get a token meant for another server;
 - authorization server metadata whose `issuer` is not the server it was asked of (RFC 8414
   §3.3), and one that does not offer PKCE with S256 (the spec: refuse to go on);
-- any address of these that is neither https nor on this machine (loopback http).
+- any address of these that is neither https nor on this machine (loopback http), read by
+  the parser that will fetch it (the host's `resolve_url`: the browser's own in the extension),
+  so that `http://evil.example\\@127.0.0.1/` is evil.example here as it is to `fetch`.
+A server of the 2025-03-26 revision publishes no resource metadata: its own origin is then its
+authorization server, at the well-known address or, without metadata, at the default
+endpoints (/authorize, /token, /register) that revision names.
 An authorization server on another host than the MCP server is what the spec expects (the
 protected resource metadata names it): allowed. Redirects are never followed.
 """
@@ -48,20 +54,22 @@ def canonical(url: str) -> str:
     return f"{parts.scheme.lower()}://{parts.netloc.lower()}{path}{query}"
 
 
-def safe_address(url: str, what: str) -> str:
-    """`url` if it is https, or http on this machine; MCPError naming `what` otherwise."""
-    parts = urlsplit(url) if isinstance(url, str) else None
-    host = parts.hostname if parts else None
-    if parts and host and (parts.scheme == "https" or (parts.scheme == "http" and _loopback(parts.netloc))):
+def safe_address(url: str, what: str, host: Host | None = None) -> str:
+    """`url` if it is https, or http on this machine, as the parser that fetches it reads it
+    (the host's `resolve_url`); MCPError naming `what` otherwise."""
+    read = (host or Host()).resolve_url(url, url) if isinstance(url, str) else None
+    origin = read[1] if read else ""
+    scheme, _, authority = origin.partition("://")
+    name = authority.rsplit(":", 1)[0] if not authority.endswith("]") else authority
+    if scheme == "https" or (scheme == "http" and name in LOOPBACK):
         return url
     raise MCPError(f"TabAgent does not sign in through {what} {bounded(str(url), 200)!r}: it must be an "
                    f"https address (or http on this machine).")
 
 
-def _loopback(netloc: str) -> bool:
-    host = netloc.rsplit("@", 1)[-1]
-    host = host.rsplit(":", 1)[0] if not host.endswith("]") else host
-    return host.lower() in LOOPBACK
+def origin_of(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}"
 
 
 async def get_json(host: Host, url: str, timeout: float) -> dict | None:
@@ -88,21 +96,25 @@ def well_known(base: str, name: str, path_first: bool = True) -> list[str]:
     return [f"{root}{path}", root] if path and path_first else [root]
 
 
-async def protected_resource(host: Host, server_url: str, header: str, timeout: float) -> dict:
-    """The server's protected resource metadata, checked to be about this very server."""
+async def protected_resource(host: Host, server_url: str, header: str, timeout: float) -> dict | None:
+    """The server's protected resource metadata, checked to be about this very server; None
+    when a server that names none publishes none (a server of the 2025-03-26 revision)."""
     named = challenge(header).get("resource_metadata")
-    places = [safe_address(named, "the resource metadata at")] if named else well_known(server_url, "oauth-protected-resource")
+    places = [safe_address(named, "the resource metadata at", host)] if named else well_known(server_url, "oauth-protected-resource")
     for place in places:
         found = await get_json(host, place, timeout)
         if found is not None:
             return checked_resource(found, server_url)
-    raise MCPError(f"the MCP server at {server_url} asks for sign-in but publishes no protected resource "
-                   f"metadata (RFC 9728), so TabAgent cannot tell where to sign in.")
+    if named:
+        raise MCPError(f"the MCP server at {server_url} asks for sign-in but its protected resource metadata "
+                       f"(RFC 9728) cannot be read, so TabAgent cannot tell where to sign in.")
+    return None
 
 
 def checked_resource(metadata: dict, server_url: str) -> dict:
+    """The metadata, if its `resource` is this server or a part of its origin above it."""
     resource = metadata.get("resource")
-    if not isinstance(resource, str) or canonical(resource) != canonical(server_url):
+    if not isinstance(resource, str) or not covers(resource, server_url):
         raise MCPError(f"the MCP server at {server_url} sent sign-in details for another server "
                        f"({bounded(str(resource), 200)!r}): TabAgent refused them, since a token made for "
                        f"that server would be sent to this one.")
@@ -110,6 +122,15 @@ def checked_resource(metadata: dict, server_url: str) -> dict:
     if not isinstance(servers, list) or not servers or not all(isinstance(s, str) for s in servers):
         raise MCPError(f"the MCP server at {server_url} names no authorization server to sign in with.")
     return metadata
+
+
+def covers(resource: str, server_url: str) -> bool:
+    """Whether a resource names this server: the same address, or its origin with a path that
+    is a whole-segment beginning of the server's (`https://a/` and `https://a/v1` for `https://a/v1/mcp`)."""
+    ours, theirs = canonical(server_url), canonical(resource)
+    if "?" in theirs or "#" in resource:
+        return ours == theirs
+    return ours == theirs or (origin_of(ours) == origin_of(theirs) and ours.startswith(theirs + "/"))
 
 
 def authorization_metadata_addresses(issuer: str) -> list[str]:
@@ -122,18 +143,25 @@ def authorization_metadata_addresses(issuer: str) -> list[str]:
             f"{origin}{path}/.well-known/openid-configuration"]
 
 
-async def authorization_server(host: Host, issuer: str, timeout: float) -> dict:
-    """The authorization server's metadata, checked: its own issuer, PKCE with S256, safe endpoints."""
-    safe_address(issuer, "the authorization server")
+async def authorization_server(host: Host, issuer: str, timeout: float, defaults: bool = False) -> dict:
+    """The authorization server's metadata, checked: its own issuer, PKCE with S256, safe
+    endpoints. `defaults`: a 2025-03-26 server's own origin, whose metadata may be missing:
+    then the default endpoints that revision names."""
+    safe_address(issuer, "the authorization server", host)
     for place in authorization_metadata_addresses(issuer):
         found = await get_json(host, place, timeout)
         if found is not None:
-            return checked_authorization_server(found, issuer)
+            return checked_authorization_server(found, issuer, host)
+    if defaults:
+        origin = origin_of(issuer)
+        return checked_authorization_server({
+            "issuer": issuer, "authorization_endpoint": f"{origin}/authorize", "token_endpoint": f"{origin}/token",
+            "registration_endpoint": f"{origin}/register", "code_challenge_methods_supported": ["S256"]}, issuer, host)
     raise MCPError(f"the authorization server {bounded(issuer, 200)} publishes no metadata (RFC 8414 or "
                    f"OpenID discovery).")
 
 
-def checked_authorization_server(metadata: dict, issuer: str) -> dict:
+def checked_authorization_server(metadata: dict, issuer: str, host: Host | None = None) -> dict:
     said = metadata.get("issuer")
     if not isinstance(said, str) or canonical(said) != canonical(issuer):
         raise MCPError(f"the authorization server {bounded(issuer, 200)} calls itself "
@@ -144,8 +172,8 @@ def checked_authorization_server(metadata: dict, issuer: str) -> dict:
     for key in ("authorization_endpoint", "token_endpoint"):
         if not isinstance(metadata.get(key), str):
             raise MCPError(f"the authorization server {bounded(issuer, 200)} gives no {key}.")
-        safe_address(metadata[key], f"the {key.replace('_', ' ')}")
+        safe_address(metadata[key], f"the {key.replace('_', ' ')}", host)
     for key in ("registration_endpoint", "revocation_endpoint"):
         if metadata.get(key) is not None:
-            safe_address(metadata[key], f"the {key.replace('_', ' ')}")
+            safe_address(metadata[key], f"the {key.replace('_', ' ')}", host)
     return metadata
