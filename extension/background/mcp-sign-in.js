@@ -8,7 +8,15 @@
 //
 // A record's access token goes to one place: the Authorization header of the server whose
 // address it was issued for (`record.server_url`), added here when Python is handed the servers'
-// headers, and refreshed first when it would expire within REFRESH_BEFORE_MS.
+// headers, and refreshed first when it would expire within REFRESH_BEFORE_MS. A client secret the
+// user typed (a client registered beforehand) is kept in the record the same way: never
+// exported, never shown again, and sent by Python to the token endpoint only.
+//
+// A turn's server that answers 401 or asks for more scope (signInForTurn): its token refreshed
+// without a word when it can be; else, once the user said yes in the panel, the sign-in again,
+// with the record's client and scope and the scope the server named. One refresh of a server's
+// token at a time: a second asker waits for the first's (an authorization server that rotates
+// refresh tokens refuses the same one twice).
 
 import { MessageType } from "../shared/protocol/messages.js";
 import { loadMcpServers } from "../shared/settings/mcp-servers.js";
@@ -17,11 +25,14 @@ import { askOffscreen } from "./offscreen-document.js";
 
 const REFRESH_BEFORE_MS = 5 * 60_000; // a turn that starts then has its token for five minutes at least
 
-export async function signIn({ serverId, clientId }) {
+export async function signIn({ serverId, clientId, clientSecret, challenge }) {
   const { servers } = await loadMcpServers();
   const server = servers.find((one) => one.id === serverId);
   if (!server) throw new Error("That MCP server is not in the settings (save it first).");
-  const planned = await askOffscreen({ type: MessageType.mcpSignInPlan, server, redirectUri: chrome.identity.getRedirectURL(), clientId: clientId ?? "" });
+  const earlier = (await loadSignIns())[serverId];
+  const known = earlier?.server_url === server.url ? earlier : null;
+  const how = { client_secret: String(clientSecret ?? ""), known, header: typeof challenge === "string" ? challenge : null };
+  const planned = await askOffscreen({ type: MessageType.mcpSignInPlan, server, redirectUri: chrome.identity.getRedirectURL(), clientId: clientId ?? "", how });
   if (!planned.ok) return planned;
   const endedAt = await signInWindow(planned.plan.authorize_url);
   if (!endedAt.ok) return endedAt;
@@ -66,8 +77,40 @@ export async function loadMcpServersSignedIn() {
 async function freshRecord(serverId, record) {
   const due = typeof record.expires_at === "number" && record.expires_at * 1000 - Date.now() < REFRESH_BEFORE_MS;
   if (!due) return record;
-  const refreshed = await askOffscreen({ type: MessageType.mcpRefreshSignIn, record }).catch((error) => ({ ok: false, error: error.message }));
-  if (!refreshed.ok) return record; // the server says so (401) and settings offer to sign in again
-  await keepSignIn(serverId, refreshed.record);
-  return refreshed.record;
+  return (await refreshedOnce(serverId, record)) ?? record; // else the server says so (401), and the turn asks
+}
+
+const refreshing = new Map(); // server id -> the refresh under way
+
+// The record with new tokens, or null; a refresh of the same server already under way is
+// waited for, not repeated.
+function refreshedOnce(serverId, record) {
+  if (!refreshing.has(serverId)) {
+    const refresh = (async () => {
+      const refreshed = await askOffscreen({ type: MessageType.mcpRefreshSignIn, record }).catch((error) => ({ ok: false, error: error.message }));
+      if (!refreshed.ok) return null;
+      await keepSignIn(serverId, refreshed.record);
+      return refreshed.record;
+    })().finally(() => refreshing.delete(serverId));
+    refreshing.set(serverId, refresh);
+  }
+  return refreshing.get(serverId);
+}
+
+// A turn's server asked for sign-in (Python's bridge, offscreen/python/page-bridge.js signIn):
+// the header to send from now on, or why not.
+export async function signInForTurn({ serverId, challenge, interactive }) {
+  const { servers } = await loadMcpServers();
+  const server = servers.find((one) => one.id === serverId && one.enabled !== false);
+  if (!server) return { ok: false, error: "That MCP server is not in the settings." };
+  if (interactive !== true) {
+    const record = (await loadSignIns())[serverId];
+    if (!record?.refresh_token || record.server_url !== server.url) return { ok: false, error: "Not signed in to this server." };
+    const fresh = await refreshedOnce(serverId, record);
+    return fresh ? { ok: true, authorization: `Bearer ${fresh.access_token}` } : { ok: false, error: "The sign-in could not be refreshed." };
+  }
+  const signed = await signIn({ serverId, challenge: String(challenge ?? "") });
+  if (!signed.ok) return signed;
+  const record = (await loadSignIns())[serverId];
+  return { ok: true, authorization: `Bearer ${record.access_token}` };
 }

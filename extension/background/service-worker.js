@@ -16,7 +16,7 @@ import { applyImport, receiveImportPart } from "./imports.js";
 import { followConfiguredEndpoint, followMcpServers } from "./local-endpoint.js";
 import { mcpForPython, storeMcpServers } from "../shared/settings/mcp-servers.js";
 import { forgetSignInsOf } from "../shared/settings/mcp-sign-ins.js";
-import { loadMcpServersSignedIn, signIn, signOut } from "./mcp-sign-in.js";
+import { loadMcpServersSignedIn, signIn, signInForTurn, signOut } from "./mcp-sign-in.js";
 import { runPageTool } from "./page-tool-relay.js";
 import { noticeHandBacks } from "./hand-back-notice.js";
 import { followPanel } from "../platform/chrome/panel.js";
@@ -112,6 +112,7 @@ const fromAgent = {
   [MessageType.pageTool]: (message) => runPageTool(message, { pdfHere: true }),
   [MessageType.offscreenIdle]: () => closeIdleOffscreenDocument(), // only it knows it has been idle
   [MessageType.offscreenListening]: () => offscreenListening(),
+  [MessageType.mcpSignInForTurn]: (message) => signInForTurn(message),
 };
 
 // The window of the side panel that sent a request: the one it says (a side panel's sender

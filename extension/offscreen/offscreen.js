@@ -83,8 +83,8 @@ const handlers = {
     (await turns.api()).call(EntryPoint.workflow_from_turn_json, [events ?? [], task ?? "", name ?? ""]),
   [MessageType.checkMcpServer]: async ({ server, headers }) =>
     (await turns.api()).call(EntryPoint.check_mcp_server_json, [server, headers ?? {}]),
-  [MessageType.mcpSignInPlan]: async ({ server, redirectUri, clientId }) =>
-    (await turns.api()).call(EntryPoint.mcp_sign_in_plan_json, [server, String(redirectUri), String(clientId ?? "")]),
+  [MessageType.mcpSignInPlan]: async ({ server, redirectUri, clientId, how }) =>
+    (await turns.api()).call(EntryPoint.mcp_sign_in_plan_json, [server, String(redirectUri), String(clientId ?? ""), how ?? {}]),
   [MessageType.mcpSignInFinish]: async ({ plan, endedAt }) =>
     (await turns.api()).call(EntryPoint.mcp_sign_in_finish_json, [plan, String(endedAt)]),
   [MessageType.mcpRefreshSignIn]: async ({ record }) => (await turns.api()).call(EntryPoint.mcp_refresh_json, [record]),

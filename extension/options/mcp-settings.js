@@ -143,16 +143,21 @@ function signInRow(server) {
       el("button", { type: "button", class: "mcp-sign-out", onclick: () => signOut(server) }, t("mcpSignOut")));
   }
   const clientId = el("input", { type: "text", class: "mcp-client-id", placeholder: t("mcpClientId"), "aria-label": t("mcpClientId") });
+  // A secret the authorization server gave with the client id: kept with the sign-in like the API
+  // key (never exported, never shown again), sent to its token endpoint only.
+  const clientSecret = el("input", { type: "password", class: "mcp-client-secret", autocomplete: "off", placeholder: t("mcpClientSecret"), "aria-label": t("mcpClientSecret") });
   const said = el("output", { class: "mcp-sign-in-status", role: "status" });
   return el("div", { class: "row mcp-sign-in" },
-    el("button", { type: "button", class: "mcp-sign-in-button", onclick: () => signIn(server, clientId.value, said) }, t("mcpSignIn")),
-    clientId, said);
+    el("button", { type: "button", class: "mcp-sign-in-button", onclick: () => signIn(server, clientId.value, clientSecret, said) }, t("mcpSignIn")),
+    clientId, clientSecret, said);
 }
 
-async function signIn(server, clientId, said) {
+async function signIn(server, clientId, secretInput, said) {
   said.textContent = t("mcpSigningIn");
+  const clientSecret = secretInput.value;
+  secretInput.value = ""; // never shown again
   try {
-    const answer = await askBackground(MessageType.signInMcpServer, { serverId: server.id, clientId });
+    const answer = await askBackground(MessageType.signInMcpServer, { serverId: server.id, clientId, clientSecret });
     if (!answer.ok) {
       said.textContent = shown(answer.error);
       return;

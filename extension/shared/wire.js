@@ -759,7 +759,8 @@ export const ENTRY_POINTS = Object.freeze({
     "takes": [
       "server_json",
       "redirect_uri",
-      "client_id"
+      "client_id",
+      "how_json"
     ],
     "lends": [],
     "answers": [
@@ -837,7 +838,8 @@ export const LENT = Object.freeze({
   "page": [
     "call",
     "confirm",
-    "ask"
+    "ask",
+    "signIn"
   ],
   "browser_model": [
     "availability",

@@ -7,7 +7,6 @@ only ever make TabAgent ask more; structured results checked against the output 
 from __future__ import annotations
 
 import json
-import time
 
 import pytest
 

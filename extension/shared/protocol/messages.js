@@ -32,13 +32,16 @@ export const MessageType = Object.freeze({
   checkMcpServer: "check-mcp-server", // { serverId } -> { ok, server, version, protocol, tools } | { ok: false, error }
   // Settings -> service worker: sign in to an MCP server with OAuth (background/mcp-sign-in.js:
   // the browser's sign-in window between two steps in Python), and sign out.
-  signInMcpServer: "sign-in-mcp-server", // { serverId, clientId? } -> { ok, who, issuer } | { ok: false, error }
+  signInMcpServer: "sign-in-mcp-server", // { serverId, clientId?, clientSecret? } -> { ok, who, issuer } | { ok: false, error }
   signOutMcpServer: "sign-out-mcp-server", // { serverId } -> { ok }
   // Service worker -> offscreen document: the steps of a sign-in, in Python (app/mcp_sign_in.py).
-  mcpSignInPlan: "mcp-sign-in-plan", // { server, redirectUri, clientId } -> { ok, plan } | { ok: false, error }
+  mcpSignInPlan: "mcp-sign-in-plan", // { server, redirectUri, clientId, how } -> { ok, plan } | { ok: false, error }
   mcpSignInFinish: "mcp-sign-in-finish", // { plan, endedAt } -> { ok, record } | { ok: false, error }
   mcpRefreshSignIn: "mcp-refresh-sign-in", // { record } -> { ok, record } | { ok: false, error }
   mcpSignOut: "mcp-sign-out", // { record } -> { ok }
+  // Offscreen document (a turn's MCP server asked: a 401, or a 403 for more scope) -> service
+  // worker: the token refreshed, or with `interactive` (the user said yes) the sign-in window.
+  mcpSignInForTurn: "mcp-sign-in-for-turn", // { serverId, challenge, interactive } -> { ok, authorization } | { ok: false, error }
   // Side panel -> service worker -> offscreen document: MCP servers' prompts, as / commands.
   listMcpPrompts: "list-mcp-prompts", // {} -> { prompts: [{ server_id, server, name, description, arguments }] }
   getMcpPrompt: "get-mcp-prompt", // { serverId, name, arguments } -> { ok, text } | { ok: false, error }

@@ -196,11 +196,18 @@ async def check_mcp_server_json(server_json: str, headers_json: str) -> str:
     return json.dumps(await check_server(json.loads(server_json), json.loads(headers_json or "{}")))
 
 
-async def mcp_sign_in_plan_json(server_json: str, redirect_uri: str, client_id: str) -> str:
-    """Sign-in, first half: {"ok", "plan": {"authorize_url", ...}} (mcp_sign_in.plan)."""
+async def mcp_sign_in_plan_json(server_json: str, redirect_uri: str, client_id: str, how_json: str = "{}") -> str:
+    """Sign-in, first half: {"ok", "plan": {"authorize_url", ...}} (mcp_sign_in.plan). `how_json`:
+    {"client_secret", "known", "header"}, the secret the user typed with the client id, the
+    server's earlier sign-in and the challenge of the request that asked (a turn's)."""
     from .mcp_sign_in import plan
 
-    return json.dumps(await plan(json.loads(server_json), redirect_uri, client_id or ""))
+    how = json.loads(how_json or "{}")
+    how = how if isinstance(how, dict) else {}
+    known = how.get("known") if isinstance(how.get("known"), dict) else None
+    header = how.get("header") if isinstance(how.get("header"), str) else None
+    return json.dumps(await plan(json.loads(server_json), redirect_uri, client_id or "",
+                                 client_secret=str(how.get("client_secret") or ""), known=known, header=header))
 
 
 async def mcp_sign_in_finish_json(plan_json: str, ended_at: str) -> str:

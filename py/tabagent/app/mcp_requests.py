@@ -8,6 +8,10 @@
   page's words, or an attacker's); the model's reply is shown, and goes back only if the user
   allows that too. Nothing here is ever allowed for the turn: each request is asked.
 - Roots are none (mcp/client.py answers them).
+- Sign-in: a server that answers 401 (a token it no longer takes, or none) or 403 naming a scope
+  it lacks (a "step-up") is handed to the service worker, which refreshes the token without a
+  word when it can; else the user is asked, naming the server and the scope it wants, and only
+  if they say yes does the browser's sign-in window open. Once per call (mcp/client.py).
 
 A surface with nobody at the panel (the command line) is not offered either: the client does
 not declare them, and a server that asks anyway is refused.
@@ -18,6 +22,7 @@ from __future__ import annotations
 import uuid
 
 from ..mcp.elicitation import Refused, checked_content, form_fields
+from ..mcp.oauth_discovery import challenge
 from ..mcp.sampling import sampling_text
 from ..mcp.tools import MAX_RESULT_CHARS
 from ..unseen import bounded, shown
@@ -52,6 +57,33 @@ class ServerRequests:
                                                   f"asked something TabAgent refused: {refused}"})
                 raise
         return answer
+
+    def sign_in_for(self, server: dict):
+        async def sign_in(needed) -> dict | None:
+            bridge = getattr(self.consent, "bridge", None)
+            if bridge is None or not hasattr(bridge, "sign_in"):
+                return None
+            if needed.status == 401:  # a token that expired: refreshed without a word when it can be
+                fresh = await bridge.sign_in(server["id"], needed.challenge, False)
+                if fresh.get("ok"):
+                    return {"Authorization": fresh["authorization"]}
+            if (await self._asked(self._sign_in_question(server, needed)))["decision"] != "once":
+                return None
+            signed = await bridge.sign_in(server["id"], needed.challenge, True)
+            if not signed.get("ok"):
+                await self.consent.emit("error", {"kind": "mcp", "message": f"Signing in to the MCP server "
+                                                  f"{server['name']} did not work: {bounded(str(signed.get('error')), 400)}"})
+                return None
+            return {"Authorization": signed["authorization"]}
+        return sign_in
+
+    def _sign_in_question(self, server: dict, needed) -> dict:
+        scope = bounded(shown(str(challenge(needed.challenge).get("scope") or "")), 300)
+        more = needed.status == 403
+        message = (f"The MCP server {server['name']} asks for more access: sign in again?" if more
+                   else f"The MCP server {server['name']} asks you to sign in")
+        details = {"server": server["name"], "url": server["url"], **({"scope": scope} if scope else {})}
+        return self._question(server, message, details)
 
     async def elicit(self, server: dict, params: dict) -> dict:
         fields = form_fields(params)

@@ -224,13 +224,17 @@ class ServerConnections:
         self.problems: list[str] = []
         self.requests = ServerRequests()  # elicitation and sampling, once the turn has its agent
 
-    async def open(self, servers: list[dict], headers: dict, host=None, asking: bool = False) -> "ServerConnections":
-        """`asking`: a person is at the panel to answer the servers' forms and sampling."""
+    async def open(self, servers: list[dict], headers: dict, host=None, asking: bool = False,
+                   consent=None) -> "ServerConnections":
+        """`asking`: a person is at the panel to answer the servers' forms, sampling and
+        sign-ins; `consent` asks them while connecting (a server that wants a sign-in first)."""
+        self.requests.consent = consent
         for server in servers:
             client = MCPClient(server["url"], name=server["name"], host=host,
                                headers=server_headers(headers, server["id"]), timeout=CONNECT_TIMEOUT)
             if asking:
                 client.answer = self.requests.for_server(server)
+                client.sign_in = self.requests.sign_in_for(server)
             try:
                 await client.connect()
                 tools = await client.list_tools()

@@ -19,9 +19,14 @@ async def _answered(work, key: str) -> dict:
         return {"ok": False, "error": bounded(f"Sign-in failed: {type(error).__name__}: {error}", 400)}
 
 
-async def plan(server: dict, redirect_uri: str, client_id: str = "", host=None) -> dict:
-    """The sign-in window's address and what the token request will need (the plan)."""
-    return await _answered(oauth.plan_sign_in(str(server.get("url") or ""), redirect_uri, client_id.strip(), host), "plan")
+async def plan(server: dict, redirect_uri: str, client_id: str = "", host=None, client_secret: str = "",
+               known: dict | None = None, header: str | None = None) -> dict:
+    """The sign-in window's address and what the token request will need (the plan). A client
+    id and secret are the user's (a client registered beforehand); `known` is the server's
+    earlier sign-in and `header` the challenge of the request that asked (a step-up's names
+    the scope it lacks), when a turn asks."""
+    return await _answered(oauth.plan_sign_in(str(server.get("url") or ""), redirect_uri, client_id.strip(), host,
+                                              client_secret.strip(), header, known), "plan")
 
 
 async def finish(plan_: dict, ended_at: str, host=None) -> dict:

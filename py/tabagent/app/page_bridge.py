@@ -14,6 +14,10 @@ with two async methods:
     ask(id, question) -> str | None
         waits, with no timeout, for the user's answer to the `hand_back` event with that id
         (hand_back.py); None when the turn ended first.
+    sign_in(server_id, challenge, interactive) -> {"ok", "authorization"} | {"ok": False, "error"}
+        an MCP server of the turn asked for sign-in (its WWW-Authenticate: `challenge`): the
+        service worker refreshes its token, or, `interactive` (the user said yes), opens the
+        browser's sign-in window; the header to send from now on (mcp_requests.py).
 
 Tests hand in a fake; the extension's offscreen document hands in JavaScript functions
 that speak JSON text, wrapped by `JsonBridge`.
@@ -76,6 +80,15 @@ class JsonBridge:
     async def ask(self, id, question="") -> str | None:
         answer = json.loads(str(await self.host.ask(id, question)))
         return answer if isinstance(answer, str) else None
+
+    async def sign_in(self, server_id, challenge, interactive) -> dict:
+        try:
+            answer = json.loads(str(await self.host.signIn(server_id, challenge, bool(interactive))))
+        except ValueError:
+            answer = None
+        if not isinstance(answer, dict) or not isinstance(answer.get("authorization"), str):
+            return {"ok": False, "error": str((answer or {}).get("error") or "The sign-in did not happen.")}
+        return {"ok": True, "authorization": answer["authorization"]}
 
     async def fill(self, id) -> dict:
         """The user's answer to a `confirmation` carrying a form: wire.FORM_ANSWER, the values

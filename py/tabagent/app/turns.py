@@ -196,6 +196,22 @@ def _agent(spec: dict, model, tools: list, executor_factory, **options):
                              max_steps=int(spec.get("max_steps", SETTINGS["max_steps"])), managed_agents=team, **options)
 
 
+class EarlyEvents:
+    """The events of a turn before its agent exists (what its MCP servers ask while connecting:
+    a sign-in), as the agent's own: its name, step 0, the sequence it then continues."""
+
+    def __init__(self, request: dict, sink) -> None:
+        self.conversation_id, self.sink = request["conversation_id"], sink
+        try:
+            self.seq = Memory.from_json(request["memory"]).seq if request.get("memory") else 0
+        except (UnreadableMemory, ValueError, TypeError, KeyError):
+            self.seq = 0  # the turn says why once it builds its agent
+
+    async def emit(self, kind: str, data: dict) -> None:
+        self.seq += 1
+        self.sink(Event(kind, self.conversation_id, "TabAgent", 0, 0, self.seq, time.time(), data).to_dict())
+
+
 class Turns:
     """The turns running in this interpreter, by conversation id."""
 
@@ -210,11 +226,14 @@ class Turns:
             raise RuntimeError("This conversation already has a turn running: stop it first.")
         if build.get("model") is None:
             request = await endpoint_recognised(request, build.get("host"))
+        early = EarlyEvents(request, emit)  # a server's sign-in, asked while connecting
         mcp = await ServerConnections().open(servers_from_wire(request.get("mcp_servers")),
                                              request.get("mcp_headers") or {}, build.get("host"),
-                                             asking=build.get("page") is not None)
+                                             asking=build.get("page") is not None,
+                                             consent=AskTheUser(build["page"], early.emit) if build.get("page") else None)
         try:
             agent = build_agent(request, lambda event: emit(event.to_dict()), mcp=mcp, **build)
+            agent.memory.seq = max(agent.memory.seq, early.seq)
         except UnreadableMemory as error:  # an imported file's, or a newer version's: said in words
             await mcp.close()
             return _refused(request, str(error), emit, kind="memory")

@@ -147,7 +147,7 @@ ENTRY_POINTS = {
                               "message": "checkMcpServer", "asked_by": "user pages"},
     # Signing in to an MCP server (mcp_sign_in.py): the service worker asks, around the browser's
     # sign-in window, and keeps the record; settings ask it (signInMcpServer, signOutMcpServer).
-    "mcp_sign_in_plan_json": {"takes": ("server_json", "redirect_uri", "client_id"), "lends": (),
+    "mcp_sign_in_plan_json": {"takes": ("server_json", "redirect_uri", "client_id", "how_json"), "lends": (),
                               "answers": ("ok", "plan", "error"), "message": "mcpSignInPlan",
                               "asked_by": "service worker"},
     "mcp_sign_in_finish_json": {"takes": ("plan_json", "ended_at"), "lends": (), "answers": ("ok", "record", "error"),
@@ -162,7 +162,7 @@ ENTRY_POINTS = {
 # sandbox_for is a function of an agent's name giving that agent's code sandbox.
 LENT = {
     "emit": (),
-    "page": ("call", "confirm", "ask"),                               # offscreen/python/page-bridge.js
+    "page": ("call", "confirm", "ask", "signIn"),                     # offscreen/python/page-bridge.js
     "browser_model": ("availability", "seesImages", "stream", "abort"),  # offscreen/python/builtin-model.js
     "sandbox_for": ("warm", "reset", "stop", "runJson"),              # offscreen/code-sandboxes/sandbox-host.js
 }

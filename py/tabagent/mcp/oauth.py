@@ -73,10 +73,12 @@ async def unauthorized(host: Host, server_url: str) -> str:
 
 
 async def plan_sign_in(server_url: str, redirect_uri: str, client_id: str = "", host: Host | None = None,
-                       client_secret: str = "", scope: str | None = None, header: str | None = None) -> dict:
+                       client_secret: str = "", header: str | None = None, known: dict | None = None) -> dict:
     """Everything the sign-in window and the token request need, found from the server's 401
-    (`header`, its WWW-Authenticate, when the caller has it; else asked for). `scope`: what a
-    server asked for more of (step-up), added to what its challenge and metadata name."""
+    (`header`, its WWW-Authenticate, when the caller has it: a step-up's names the scope it
+    lacks; else asked for). `known`: the record of an earlier sign-in to this server, whose
+    client is used again with the same authorization server (a server that moved to another
+    is registered with anew) and whose granted scope is asked again with what is now needed."""
     host = host or default_host()
     safe_address(server_url, "the MCP server", host)
     header = await unauthorized(host, server_url) if header is None else header
@@ -87,9 +89,9 @@ async def plan_sign_in(server_url: str, redirect_uri: str, client_id: str = "", 
     else:
         issuer = _first_safe(resource["authorization_servers"], host)
         metadata = await authorization_server(host, issuer, TIMEOUT)
-    scope = _scope(header, resource, metadata, scope)
+    scope = _scope(header, resource, metadata, (known or {}).get("scope"))
     client = entered_client(client_id, client_secret, metadata) if client_id else \
-        await register(host, metadata, redirect_uri, scope)
+        same_client(known, metadata) or await register(host, metadata, redirect_uri, scope)
     verifier, challenge_ = pkce_pair()
     state = secrets.token_urlsafe(24)
     query = {"response_type": "code", "client_id": client["client_id"], "redirect_uri": redirect_uri,
@@ -122,6 +124,13 @@ def _scope(header: str, resource: dict, metadata: dict, more: str | None = None)
     extra = [*(more or "").split(), *(name for name in ("openid", "offline_access") if scopes and name in offered)]
     scopes += [name for name in extra if name not in scopes]
     return " ".join(scopes)
+
+
+def same_client(known: dict | None, metadata: dict) -> dict | None:
+    """The client of an earlier sign-in, if it was made with this very authorization server."""
+    if not known or not known.get("client_id") or known.get("issuer") != metadata["issuer"]:
+        return None
+    return {key: known[key] for key in ("client_id", "client_secret", "token_endpoint_auth_method") if known.get(key)}
 
 
 def entered_client(client_id: str, client_secret: str, metadata: dict) -> dict:
