@@ -47,6 +47,7 @@ MAX_TOOLS = 1000
 METHOD_NOT_FOUND = -32601
 INVALID_PARAMS = -32602
 UNSUPPORTED_VERSION = -32022
+TIMED_OUT = -32001  # the SDKs' code for a request that got no answer in time
 # on_progress(progress, total, message) as the server reports a call's progress; plain or async.
 OnProgress = Callable[[Any, Any, Any], Union[None, Awaitable[None]]]
 # answer(method, params): the result of a request the server sent (elicitation, sampling), or
@@ -117,13 +118,13 @@ class MCPClient:
         not know `server/discover` or names only versions of the handshake."""
         self.protocol_version = self.transport.protocol_version = MODERN
         try:
-            result = await self._request("server/discover", {}, timeout=min(self.timeout, 15), retry_session=False)
+            result = await self._request("server/discover", {}, retry_session=False)
         except SignInNeeded:
             raise
         except MCPError as refused:
             self.protocol_version = self.transport.protocol_version = None
-            if refused.code == 405 and self.transport_kind == "auto":
-                raise  # no POST at all: a server of the older HTTP+SSE transport
+            if (refused.code == 405 and self.transport_kind == "auto") or refused.code == TIMED_OUT:
+                raise  # no POST at all (a server of HTTP+SSE); or no answer, which says nothing of its era
             if refused.code == UNSUPPORTED_VERSION and not set(supported(refused)) & set(HANDSHAKE_VERSIONS):
                 raise unsupported(self.url, refused) from None
             return False
@@ -229,7 +230,7 @@ class MCPClient:
         except asyncio.TimeoutError:
             await self._cancel(message, "timed out")
             raise MCPError(f"the MCP server {self.name} did not answer {message['method']} within "
-                           f"{timeout:g} s.") from None
+                           f"{timeout:g} s.", code=TIMED_OUT) from None
         except asyncio.CancelledError:
             await asyncio.shield(self._cancel(message, "the user stopped the turn"))
             raise
