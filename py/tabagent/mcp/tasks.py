@@ -15,9 +15,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 
+from typing import TYPE_CHECKING
+
 from ..unseen import bounded, shown
 from .errors import MCPError
 from .input_required import answers
+
+if TYPE_CHECKING:
+    from .client import MCPClient, OnProgress
 
 TASKS = "io.modelcontextprotocol/tasks"
 POLL_DEFAULT_MS, POLL_MIN_MS, POLL_MAX_MS = 1000, 100, 10_000
@@ -25,7 +30,8 @@ MAX_POLLS = 10_000  # about three hours at the slowest poll: a task that never e
 TERMINAL = ("completed", "failed", "cancelled")
 
 
-async def follow_task(client, task: dict, on_progress=None, timeout: float | None = None) -> dict:
+async def follow_task(client: MCPClient, task: dict, on_progress: OnProgress | None = None,
+                      timeout: float | None = None) -> dict:
     """The result of the task a call became, once it is ready; the task cancelled on Stop."""
     task_id = task.get("taskId")
     if not isinstance(task_id, str) or not task_id:
