@@ -198,3 +198,184 @@ async def test_the_extension_s_steps_answer_in_words_never_with_a_traceback(serv
     broken = await mcp_sign_in.finish(planned["plan"], f"{REDIRECT}?error=access_denied&state={planned['plan']['state']}",
                                       host=CPythonHost())
     assert broken == {"ok": False, "error": "the authorization server did not sign you in: access_denied."}
+
+
+# --- Address tricks: an address is read as the fetch that follows it reads it -------------------
+
+ISSUER = "https://auth.example"
+TRICKS = ["http://evil.example\\@127.0.0.1/token",     # urlsplit: 127.0.0.1; fetch: evil.example
+          "http://evil.example\\\\@localhost:8080/token",
+          "http://127.0.0.1:80@evil.example/token",       # a user name before the @
+          "http://0x7f.1/token",                          # a shorthand the browser rewrites
+          "http://127.0.0.1.evil.example/token",
+          "http://[::ffff:7f00:1]/token"]
+
+
+@pytest.mark.parametrize("address", TRICKS)
+def test_an_endpoint_that_only_looks_local_is_refused(address):
+    from tabagent.mcp.oauth_discovery import checked_authorization_server
+
+    metadata = {"issuer": ISSUER, "authorization_endpoint": f"{ISSUER}/authorize", "token_endpoint": address,
+                "code_challenge_methods_supported": ["S256"]}
+    with pytest.raises(MCPError, match="must be an https address"):
+        checked_authorization_server(metadata, ISSUER)
+
+
+def test_the_browser_s_own_reader_decides_in_the_extension():
+    """The Pyodide host reads addresses with the browser's URL parser: what it says is what counts."""
+    from tabagent.host import Host
+    from tabagent.mcp.oauth_discovery import safe_address
+
+    class Browser(Host):
+        def resolve_url(self, url, base):
+            return (url, "http://evil.example") if "\\" in url else super().resolve_url(url, base)
+
+    with pytest.raises(MCPError):
+        safe_address("http://evil.example\\@127.0.0.1/token", "the token endpoint", Browser())
+    assert safe_address("http://127.0.0.1:9/token", "the token endpoint", Browser()) == "http://127.0.0.1:9/token"
+
+
+# --- One refresh at a time, secrets as registered -------------------------------------------------
+
+
+class TokenEndpoint(CPythonHost):
+    """A token endpoint that takes a while and rotates the refresh token: a second refresh with
+    the same token would be refused."""
+
+    def __init__(self):
+        super().__init__()
+        self.asked = []
+
+    async def request(self, method, url, headers, body=None, timeout=None, follow_redirects=True):
+        import asyncio
+
+        from tabagent.host import Response
+
+        self.asked.append((url, headers, body))
+        await asyncio.sleep(0.2)
+        answer = json.dumps({"access_token": f"a{len(self.asked)}", "token_type": "Bearer",
+                             "refresh_token": f"r{len(self.asked)}", "expires_in": 60}).encode()
+
+        class Answer(Response):
+            async def chunks(self):
+                yield answer
+
+            async def close(self):
+                pass
+        return Answer(200, {"content-type": "application/json"})
+
+
+RECORD = {"server_url": "http://127.0.0.1:9/mcp", "issuer": ISSUER, "token_endpoint": f"{ISSUER}/token",
+          "client_id": "tabagent", "refresh_token": "r0", "access_token": "a0"}
+
+
+async def test_two_refreshes_of_one_token_at_once_make_one_request():
+    import asyncio
+
+    host = TokenEndpoint()
+    first, second = await asyncio.gather(refresh(RECORD, host), refresh(RECORD, host))
+    assert len(host.asked) == 1 and first["access_token"] == second["access_token"] == "a1"
+
+
+@pytest.mark.parametrize("method, in_header", [("client_secret_basic", True), ("client_secret_post", False)])
+async def test_a_client_secret_goes_as_the_client_was_registered(method, in_header):
+    host = TokenEndpoint()
+    await refresh({**RECORD, "client_secret": "s3cr:et", "token_endpoint_auth_method": method}, host)
+    [(_, headers, body)] = host.asked
+    form = parse_qs(body.decode())
+    if in_header:
+        assert headers["authorization"] == "Basic " + base64.b64encode(b"tabagent:s3cr%3Aet").decode()
+        assert "client_secret" not in form
+    else:
+        assert form["client_secret"] == ["s3cr:et"] and "authorization" not in headers
+
+
+async def test_the_client_secret_never_goes_to_the_revocation_endpoint():
+    host = TokenEndpoint()
+    await sign_out({**RECORD, "client_secret": "s3cret", "revocation_endpoint": f"{ISSUER}/revoke"}, host)
+    assert all(b"s3cret" not in (body or b"") and "authorization" not in headers for _, headers, body in host.asked)
+
+
+# --- Sign-in asked by a turn ----------------------------------------------------------------------
+
+
+class Panel:
+    """The person at the panel, and the service worker's sign-in steps (mcp-sign-in.js
+    signInForTurn) done as it does them, with the login page filled as a person would."""
+
+    def __init__(self, server, *answers):
+        self.server, self.answers, self.asked, self.signed = server, list(answers), [], []
+        self.record = None
+
+    async def call(self, name, args, tab_id=None, expect_url=None):
+        return {"ok": False, "error": "no page"}
+
+    async def confirm(self, id_, tool, message, details):
+        self.asked.append((message, details))
+        return self.answers.pop(0)
+
+    async def sign_in(self, server_id, challenge_, interactive):
+        from tabagent.app import mcp_sign_in
+
+        host = CPythonHost()
+        self.signed.append(interactive)
+        if not interactive:
+            if not self.record:
+                return {"ok": False, "error": "not signed in"}
+            answer = await mcp_sign_in.refresh(self.record, host)
+        else:
+            planned = await mcp_sign_in.plan({"url": self.server.url}, REDIRECT, host=host, known=self.record,
+                                             header=challenge_)
+            answer = await mcp_sign_in.finish(planned["plan"], log_in_as_a_person(planned["plan"]["authorize_url"]), host)
+        self.record = answer["record"]
+        return {"ok": True, "authorization": f"Bearer {self.record['access_token']}"}
+
+
+def turn(server, headers=None):
+    return {"conversation_id": "c1", "task": "Who am I?", "memory": None,
+            "settings": {"base_url": "http://127.0.0.1:9/v1", "model": "m", "agent": "tool_calling"},
+            "mcp_servers": [{"id": "s", "name": "guarded", "url": server.url, "enabled": True, "tools": {}}],
+            "mcp_headers": {"s": headers or {}}}
+
+
+def whoami_twice():
+    from tabagent.testing import ScriptedModel
+
+    call = {"content": "", "tool_calls": [{"name": "guarded__whoami", "arguments": {}}]}
+    return ScriptedModel([call, call, "Done."])
+
+
+async def test_a_turn_asks_to_sign_in_when_its_server_asks_then_goes_on(server):
+    from tabagent.app.turns import Turns
+
+    panel, model = Panel(server, "once", "once", "once"), whoami_twice()
+    await Turns().run(turn(server), lambda e: None, model=model, page=panel)
+    assert panel.asked[0][0] == "The MCP server guarded asks you to sign in"
+    assert panel.signed == [False, True]  # nothing to refresh: asked, then signed in
+    assert [m["content"] for m in model.calls[-1]["messages"] if m["role"] == "tool"][0].count("signed in as user-1815")
+
+
+async def test_a_token_that_expires_mid_turn_is_refreshed_without_asking(server):
+    """The server's tokens live 3 s; the turn's second call comes after that."""
+
+    from tabagent.app.turns import Turns
+    from tabagent.testing import ScriptedModel
+
+    panel = Panel(server, "once", "once")
+    _, panel.record = await signed_in(server, CPythonHost())
+    call = {"content": "", "tool_calls": [{"name": "guarded__whoami", "arguments": {}}]}
+
+    def later(messages):  # the model thinks for 4 s before its second call
+        tools = [m for m in messages if m["role"] == "tool"]
+        if len(tools) == 1:
+            import time
+            time.sleep(4)
+        return call if len(tools) < 2 else "Done."
+
+    model = ScriptedModel(later)
+    await Turns().run(turn(server, {"Authorization": f"Bearer {panel.record['access_token']}"}), lambda e: None,
+                      model=model, page=panel)
+    said = [m["content"] for m in model.calls[-1]["messages"] if m["role"] == "tool"]
+    assert all("signed in as user-1815" in text for text in said), said
+    assert panel.signed == [False]  # refreshed, never asked
+    assert [message for message, _ in panel.asked] == ["Call a tool of the MCP server guarded"] * 2
