@@ -14,10 +14,11 @@ def url() -> str:
     return os.environ["TABAGENT_MCP_SERVER"]
 
 
-async def test_mcp_handshake_and_tools():
+async def test_mcp_discover_and_tools():
+    """The SDK 2.x's server speaks 2026-07-28: discovered, no handshake, no session."""
     async with MCPClient(url(), name="srv") as client:
-        assert client.protocol_version == "2025-11-25", client.protocol_version
-        assert client.transport.session_id
+        assert client.protocol_version == "2026-07-28", client.protocol_version
+        assert client.transport.session_id is None
         tools = {t.name: t for t in await mcp_tools(client)}
         assert "srv__add" in tools, sorted(tools)
         assert await tools["srv__add"](a=20, b=22) == '{\n  "sum": 42\n}'

@@ -44,12 +44,13 @@ def mcp_server():
 
 @pytest.fixture(scope="module")
 def mcp_relay():
-    """A resumable MCP server behind a relay that cuts the stream of a call once, after its
+    """A resumable MCP server (of the handshake era: a session's streams carry event ids) behind
+    a relay that cuts the stream of a call once, after its
     first progress event (cases_mcp.py); the relay's address, and how many cuts it made."""
     from tests.helpers.mcp_server import MCPTestServer
     from tests.helpers.relay import Relay
 
-    with MCPTestServer(resumable=True) as running, Relay(running.port, cut_after=b"notifications/progress",
+    with MCPTestServer(resumable=True, handshake_only=True) as running, Relay(running.port, cut_after=b"notifications/progress",
                                                          times=1000) as relay:
         yield relay
 
