@@ -71,6 +71,7 @@ function remotePage(key) {
     call: (requestJson) => rpc.call("page", key, "call", requestJson),
     confirm: (id, message) => rpc.call("page", key, "confirm", id, message),
     ask: (id, question) => rpc.call("page", key, "ask", id, question),
+    signIn: (serverId, challenge, interactive) => rpc.call("page", key, "signIn", serverId, challenge, interactive),
   };
 }
 
