@@ -10,6 +10,8 @@
   progress (tests/helpers/asking_mcp_server.py); `apps`: one whose tools return MCP Apps, with
   `post` the one address its hostile app must never reach and `declared` one it declares
   (tests/helpers/mcp_app_server.py);
+- `oauth_tracker`: an MCP server that signs people in with OAuth, and its authorization server
+  (tests/helpers/oauth_mcp_server.py);
 - `model`, `seeing_model`: the scripted OpenAI-compatible model server (the second's model
   list says "scripted-vision" takes images).
 """
@@ -21,6 +23,7 @@ import pytest
 from tests.helpers.asking_mcp_server import AskingMCPServer
 from tests.helpers.mcp_app_server import MCPAppServer
 from tests.helpers.mcp_server import EverythingServer, MCPTestServer
+from tests.helpers.oauth_mcp_server import OAuthMCPServer
 from tests.helpers.model_server import ModelServer
 from tests.helpers.page_server import PageServer
 from tests.helpers.pages import OWN_PAGES
@@ -84,4 +87,10 @@ def model():
 def seeing_model():
     with ModelServer(models=("scripted-model", "scripted-vision")) as server:
         server.seeing = {"scripted-vision"}
+        yield server
+
+
+@pytest.fixture(scope="module")
+def oauth_tracker():
+    with OAuthMCPServer() as server:
         yield server

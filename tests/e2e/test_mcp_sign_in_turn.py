@@ -13,7 +13,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 from tests.helpers.mcp_settings import server_entry, use_servers
 from tests.helpers.model_server import Reply
-from tests.helpers.oauth_mcp_server import PASSWORD, USER, OAuthMCPServer
+from tests.helpers.oauth_mcp_server import PASSWORD, USER
 from tests.helpers.panel_backends import chromium_panel
 
 from tests.helpers.tool_calls import call, told
@@ -21,12 +21,6 @@ from tests.helpers.tool_calls import call, told
 from .page_tabs import page_content
 
 pytestmark = pytest.mark.e2e
-
-
-@pytest.fixture(scope="module")
-def tracker():
-    with OAuthMCPServer() as server:
-        yield server
 
 
 def log_in_in_the_window(panel, before: set) -> None:
@@ -47,8 +41,8 @@ def sign_ins(panel) -> dict:
         "const done = arguments[0]; chrome.storage.local.get(['mcpSignIns']).then((s) => done(s.mcpSignIns || {}));")
 
 
-def test_a_turn_asks_to_sign_in_then_calls_with_the_token(panel, model, tracker):
-    use_servers(panel, server_entry(tracker, name="tracker"))
+def test_a_turn_asks_to_sign_in_then_calls_with_the_token(panel, model, oauth_tracker):
+    use_servers(panel, server_entry(oauth_tracker, name="tracker"))
     chat = chromium_panel(panel)
     try:
         model.script(call("tracker__whoami"), Reply(text="You are user-1815."))
@@ -65,23 +59,23 @@ def test_a_turn_asks_to_sign_in_then_calls_with_the_token(panel, model, tracker)
         chat.wait_for_status("ok")
         assert page_content(told(model, 1))[1] == "signed in as user-1815"
         record = sign_ins(panel)["id-tracker"]
-        assert record["server_url"] == tracker.url and record["access_token"].startswith("at-")
+        assert record["server_url"] == oauth_tracker.url and record["access_token"].startswith("at-")
     finally:
         use_servers(panel)
 
 
-def test_a_sign_in_the_user_refuses_opens_no_window(panel, model, tracker):
-    use_servers(panel, server_entry(tracker, name="tracker"))
+def test_a_sign_in_the_user_refuses_opens_no_window(panel, model, oauth_tracker):
+    use_servers(panel, server_entry(oauth_tracker, name="tracker"))
     chat = chromium_panel(panel)
     try:
         model.script(Reply(text="I could not reach the tracker."))
-        before, heard = set(panel.driver.window_handles), len(tracker.seen())
+        before, heard = set(panel.driver.window_handles), len(oauth_tracker.seen())
         chat.send("Who am I on the tracker?")
         chat.question(0, timeout=60)
         chat.answer_question(0, "deny")
         chat.wait_for_status("ok")
         assert set(panel.driver.window_handles) == before
-        assert [s for s in tracker.seen()[heard:] if s["path"] in ("/register", "/authorize", "/token")] == []
+        assert [s for s in oauth_tracker.seen()[heard:] if s["path"] in ("/register", "/authorize", "/token")] == []
         errors = chat.backend.run("[...document.querySelectorAll('article.turn')].at(-1).textContent")
         assert "needs authorisation" in errors
         assert json.dumps(sign_ins(panel)) == "{}"
