@@ -116,7 +116,7 @@ def test_a_server_that_never_answers_does_not_stick_the_turn(panel, model, silen
     send(panel, "Hello")
     wait_for_status(panel, "ok", timeout=60)
     notice = panel.driver.find_element("css selector", "article.turn .error.kind-mcp").text
-    assert notice == "The MCP server mute is left out of this turn: the MCP server mute did not answer initialize within 15 s."
+    assert notice == "The MCP server mute is left out of this turn: the MCP server mute did not answer server/discover within 15 s."
     assert not boxes(panel.driver)
     use_servers(panel)
 
