@@ -39,7 +39,7 @@ def test_settings_add_a_server_and_test_connection_shows_its_tools_as_the_model_
     driver.find_element(By.ID, "mcp-add-button").click()
     status = wait(browser, lambda d: (s := d.find_elements(By.CSS_SELECTOR, ".mcp-status[data-ok=true]")) and s[0], 60,
                   "Test connection never succeeded")
-    assert status.text == "tabagent-test-server · protocol 2025-11-25 · 8 tools"
+    assert status.text == "tabagent-test-server · protocol 2026-07-28 · 8 tools"
     tools = {li.get_attribute("data-tool"): li for li in driver.find_elements(By.CSS_SELECTOR, ".mcp-tool")}
     assert tools["add"].find_element(By.CSS_SELECTOR, ".mcp-tool-description").text == \
         "(from the MCP server 'lab') Adds two integers."

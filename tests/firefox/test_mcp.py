@@ -49,7 +49,7 @@ def use_lab(firefox, context, mcp, headers):
 def test_test_connection_answers_with_the_server_s_tools(firefox, chat):
     checked = ask_background(firefox, chat, "check-mcp-server", serverId="id-lab")
     assert checked["ok"], checked
-    assert checked["server"] == "tabagent-test-server" and checked["protocol"] == "2025-11-25"
+    assert checked["server"] == "tabagent-test-server" and checked["protocol"] == "2026-07-28"
     tools = {tool["name"] for tool in checked["tools"]}
     assert {"echo", "add", "slow", "fail", "huge", "grow", "whoami"} <= tools
 
