@@ -33,6 +33,9 @@ import tempfile
 import zipfile
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import vendor_wllama  # noqa: E402  (beside this script)
+
 ROOT = Path(__file__).resolve().parent.parent
 NODE_MODULES = ROOT / "node_modules"
 VENDOR = ROOT / "extension" / "vendor"
@@ -79,7 +82,11 @@ LIBRARIES = {
     "pdfjs-dist/build/pdf.min.mjs": "pdfjs/pdf.min.mjs",
     "pdfjs-dist/build/pdf.worker.min.mjs": "pdfjs/pdf.worker.min.mjs",
     "pdfjs-dist/LICENSE": "pdfjs/LICENSE",
+    # The on-device model's file checks: SHA-256 a piece at a time (WebCrypto hashes only whole buffers).
+    "hash-wasm/dist/index.esm.min.js": "hash-wasm/hash-wasm.mjs",
+    "hash-wasm/LICENSE": "hash-wasm/LICENSE",
 }
+# llama.cpp in WebAssembly, the on-device model's runtime: scripts/vendor_wllama.py.
 # npm folder -> vendor folder, every file in it: pdf.js's character maps, for the text of
 # PDFs in Chinese, Japanese and Korean fonts.
 LIBRARY_FOLDERS = {
@@ -266,6 +273,13 @@ def main() -> None:
             if copy_if_changed(path, VENDOR / target / path.name):
                 changed.append(f"{target}/{path.name}")
     changed += vendor_wheels()
+    try:
+        on_device = vendor_wllama.vendored_files(NODE_MODULES)
+    except (OSError, vendor_wllama.VendorError) as error:
+        fail(f"the on-device model's runtime: {error} (run `npm ci` if node_modules is missing)")
+    for target, data in on_device.items():
+        if write_if_changed(VENDOR / target, data):
+            changed.append(target)
     for target, text in wire_modules().items():
         if write_if_changed(target, text.encode()):
             changed.append(f"../{target.parent.name}/{target.name}")

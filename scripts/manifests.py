@@ -10,7 +10,10 @@ from __future__ import annotations
 import copy
 
 # Keys (or permissions) only one browser reads; the other package leaves them out.
-CHROME_ONLY_KEYS = ("side_panel", "sandbox", "minimum_chrome_version")
+# Cross-origin isolation (COOP/COEP) lets Chrome's extension pages run the on-device model on
+# every core (SharedArrayBuffer); Firefox has no such keys (docs/on-device.md).
+CHROME_ONLY_KEYS = ("side_panel", "sandbox", "minimum_chrome_version", "cross_origin_embedder_policy",
+                    "cross_origin_opener_policy")
 # (browser_specific_settings and background.scripts stay in Chrome's: Chrome ignores them, and
 # web-ext lint, Firefox's linter, counts their absence as errors.)
 FIREFOX_ONLY_KEYS = ("sidebar_action",)

@@ -6,6 +6,7 @@
 
 import * as conversations from "../shared/storage/conversations.js";
 import { Broadcast, MessageType, Target } from "../shared/protocol/messages.js";
+import { deviceModelHandlers, downloadProgress } from "./device-models.js";
 import { isOffscreenDocument, isUserPage } from "../shared/protocol/senders.js";
 import { storeSettings } from "../shared/settings/settings.js";
 import { migrateStoredSettings } from "../shared/settings/settings-migration.js";
@@ -180,6 +181,8 @@ const handlers = {
   },
   // Schedules are made only here, by a person on the settings page: never by an import.
   [MessageType.saveSchedule]: (message) => saveSchedule(message),
+  // The on-device models: a download starts only here, from a person's click on the settings page.
+  ...deviceModelHandlers,
   [MessageType.deleteSchedule]: (message) => deleteSchedule(message),
   [MessageType.importPart]: async (message, sender) => receiveImportPart(message, sender),
   [MessageType.importConversations]: async (message, sender) => {
@@ -201,6 +204,7 @@ const broadcasts = {
     await scheduledTurnFinished(); // a scheduled run's end is told, and the next waiting one starts
   },
   [Broadcast.runNeedsYou]: scheduledRunNeedsYou,
+  [Broadcast.deviceModelDownload]: downloadProgress,
 };
 
 // The handler for a message from this sender, or null: each type is taken only from the

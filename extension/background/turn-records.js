@@ -13,6 +13,7 @@ import { userTab } from "./page-access.js";
 import { openOwnTab, ownTabOf, stillOpenTabOf } from "./own-tab.js";
 import { keepBackgroundWhile } from "../platform/chrome/background-lifetime.js";
 import { loadWorkflows, workflowCommand, workflowsForPython } from "../shared/storage/workflows.js";
+import { chosenDeviceModel } from "./device-models.js";
 
 // What the user attached in the composer (sidepanel/attachments-view.js): tabs by id, each
 // with the address its chip showed (Python reads a tab only while it shows that site), and the
@@ -100,7 +101,7 @@ async function turnTab(windowId, wanted, runTab = null) {
 
 // attached: the tabs and the selection the user attached to this message themselves; reading
 // them is what they asked for, so Python reads them with no question (attachments.py).
-function runInPython(record, turnId, { text, context, settings, apiKey, mcp, attached, saved, agentTab, unattended }) {
+async function runInPython(record, turnId, { text, context, settings, apiKey, mcp, attached, saved, agentTab, unattended }) {
   return askOffscreen({
     type: MessageType.runTurn,
     conversationId: record.id,
@@ -118,6 +119,7 @@ function runInPython(record, turnId, { text, context, settings, apiKey, mcp, att
     ...saved, // workflows, and the one "/name" runs (savedWorkflows)
     agentTab,
     unattended, // nobody at the panel: a question stops the turn (offscreen/python/page-bridge.js)
+    deviceModel: await chosenDeviceModel(settings), // the on-device model's record, when that is the provider
   });
 }
 

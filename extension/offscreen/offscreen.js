@@ -18,6 +18,9 @@ import { ClientCalls } from "./python/client-calls.js";
 import { appCall } from "./python/app-calls.js";
 import { exposeForDebugging } from "../shared/debug/debug-handle.js";
 import { EntryPoint } from "../shared/wire.js";
+import { ModelRunner } from "./on-device/model-runner.js";
+import { ModelDownloads } from "./on-device/model-download.js";
+import { removeModelFile } from "../shared/on-device/model-files.js";
 
 // When this document started and its module ran (Unix ms), for the start-up profile.
 const documentTimes = { documentStarted: Math.round(performance.timeOrigin), documentModuleRan: Date.now() };
@@ -31,7 +34,13 @@ for (const waiting of [python, debugPython]) waiting.catch(() => {});
 const idle = new IdleClose(() => {
   chrome.runtime.sendMessage({ target: Target.background, type: MessageType.offscreenIdle }).catch(() => {});
 });
-const turns = new TurnRunner(python, idle);
+// The on-device model: loaded for a turn, unloaded after the same quiet spell as Python.
+const runner = new ModelRunner({ unloadAfterMs: idle.idleMs });
+exposeForDebugging("onDeviceModel", runner);
+const downloads = new ModelDownloads((progress) => {
+  chrome.runtime.sendMessage({ type: Broadcast.deviceModelDownload, ...progress }).catch(() => {}); // no settings page open
+}, idle);
+const turns = new TurnRunner(python, idle, runner);
 const clients = new ClientCalls(python, idle); // MCP clients' calls (TabAgent as an MCP server)
 const PANEL_PAGE = chrome.runtime.getURL("extension/sidepanel/sidepanel.html");
 
@@ -69,6 +78,15 @@ const handlers = {
     const mcp = await api.call(EntryPoint.list_mcp_tools_json, [mcpServers, mcpHeaders ?? {}]);
     return { tools: [...own.tools, ...mcp.tools], problems: [...own.problems, ...mcp.problems] };
   },
+  [MessageType.downloadDeviceModel]: async ({ request }) => downloads.start(request),
+  [MessageType.stopDeviceModelDownload]: async ({ id }) => downloads.stop(id),
+  [MessageType.deleteDeviceModel]: async ({ id }) => {
+    downloads.stop(id);
+    if (runner.loaded?.id === id) await runner.unload();
+    await removeModelFile(id);
+    return { deleted: true };
+  },
+  [MessageType.deviceModelStatus]: async () => ({ downloads: downloads.list(), runner: runner.status() }),
   [MessageType.idleCheck]: async () => ({ idle: idle.isIdle() }),
   [MessageType.idleCloseChanged]: async () => ({}),
   [MessageType.pdfTool]: (message) => runPdfTool(message),
@@ -103,6 +121,7 @@ chrome.runtime.onMessage.addListener((message, sender, sendResponse) => {
     return false;
   }
   idle.setMinutes(message.idle_close_minutes);
+  runner.setUnloadAfter(idle.idleMs);
   if (!LIFE_CYCLE.has(message.type)) idle.touch();
   handler(message).then(
     (result) => sendResponse({ ok: true, result }),

@@ -65,10 +65,19 @@ export const SETTINGS_LIMITS = Object.freeze({
 
 // The model providers offered, in order, with their presets (tabagent/providers.py).
 export const PROVIDERS = Object.freeze({
+  "ondevice": {
+    "needs_key": false,
+    "local": false,
+    "builtin": false,
+    "on_device": true,
+    "message": "providerOnDevice",
+    "base_url": ""
+  },
   "builtin": {
     "needs_key": false,
     "local": false,
     "builtin": true,
+    "on_device": false,
     "message": "providerBuiltin",
     "base_url": ""
   },
@@ -76,6 +85,7 @@ export const PROVIDERS = Object.freeze({
     "needs_key": true,
     "local": false,
     "builtin": false,
+    "on_device": false,
     "label": "OpenAI",
     "base_url": "https://api.openai.com/v1"
   },
@@ -83,6 +93,7 @@ export const PROVIDERS = Object.freeze({
     "needs_key": true,
     "local": false,
     "builtin": false,
+    "on_device": false,
     "label": "OpenRouter",
     "base_url": "https://openrouter.ai/api/v1"
   },
@@ -90,6 +101,7 @@ export const PROVIDERS = Object.freeze({
     "needs_key": true,
     "local": false,
     "builtin": false,
+    "on_device": false,
     "label": "Groq",
     "base_url": "https://api.groq.com/openai/v1"
   },
@@ -97,6 +109,7 @@ export const PROVIDERS = Object.freeze({
     "needs_key": false,
     "local": true,
     "builtin": false,
+    "on_device": false,
     "label": "Ollama",
     "base_url": "http://localhost:11434/v1"
   },
@@ -104,6 +117,7 @@ export const PROVIDERS = Object.freeze({
     "needs_key": false,
     "local": true,
     "builtin": false,
+    "on_device": false,
     "label": "LM Studio",
     "base_url": "http://localhost:1234/v1"
   },
@@ -111,6 +125,7 @@ export const PROVIDERS = Object.freeze({
     "needs_key": false,
     "local": true,
     "builtin": false,
+    "on_device": false,
     "label": "llama.cpp server",
     "base_url": "http://localhost:8080/v1"
   },
@@ -118,6 +133,7 @@ export const PROVIDERS = Object.freeze({
     "needs_key": false,
     "local": false,
     "builtin": false,
+    "on_device": false,
     "message": "providerCustom",
     "base_url": ""
   }
@@ -125,6 +141,7 @@ export const PROVIDERS = Object.freeze({
 
 // Each provider by its id: Provider.ollama, never "ollama".
 export const Provider = Object.freeze({
+  "ondevice": "ondevice",
   "builtin": "builtin",
   "openai": "openai",
   "openrouter": "openrouter",
@@ -568,6 +585,7 @@ export const ENTRY_POINTS = Object.freeze({
       "emit",
       "page",
       "browser_model",
+      "device_model",
       "sandbox_for"
     ],
     "answers": [
@@ -845,6 +863,11 @@ export const LENT = Object.freeze({
     "availability",
     "seesImages",
     "stream",
+    "abort"
+  ],
+  "device_model": [
+    "complete",
+    "window",
     "abort"
   ],
   "sandbox_for": [

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit, urlunsplit
 
-from .providers import HOSTED_PROVIDERS, LLAMACPP, LMSTUDIO, LOCAL_PROVIDERS, OLLAMA
+from .providers import HOSTED_PROVIDERS, LLAMACPP, LMSTUDIO, LOCAL_PROVIDERS, OLLAMA, ONDEVICE
 
 if TYPE_CHECKING:
     from .host import Host
@@ -97,6 +97,8 @@ async def discover(host: Host, base_url: str, model: str, api_key: str | None = 
             continue
         if tokens and provider == OLLAMA:  # asked for with num_ctx: as much as the user allows
             return _within_setting(tokens, where, setting)
+        if tokens and provider == ONDEVICE:  # loaded with the model file's own window, or what memory allows
+            return ContextWindow(tokens, "the model file")
         if tokens:
             return ContextWindow(tokens, f"the endpoint ({where})")
     # A local server sets its own window, whatever the model could do: its name says nothing.
@@ -119,6 +121,8 @@ def _probes(provider: str):
         return (_ollama_show,)
     if provider == LLAMACPP:
         return (_llama_props, _model_list)
+    if provider == ONDEVICE:  # llama.cpp in the extension answers /props (app/on_device_model.py)
+        return (_llama_props,)
     if provider == LMSTUDIO:
         return (_lmstudio_models, _model_list)
     if provider in HOSTED_PROVIDERS:

@@ -13,6 +13,7 @@ import pytest
 
 from tabagent.app import wire
 from tabagent.app.wire import SETTINGS, settings_from_wire
+from tabagent.providers import PROVIDERS
 
 ROOT = Path(__file__).resolve().parents[2]
 WIRE_JS = ROOT / "extension" / "shared" / "wire.js"
@@ -40,7 +41,9 @@ def test_javascript_reads_the_same_declarations():
     assert seen["wire"]["PAGE_TOOL_REQUEST"] == list(wire.PAGE_TOOL_REQUEST)
     # The extension stores them under the same names; what crosses is every setting, nothing else.
     assert set(seen["defaults"]) == set(SETTINGS)
-    assert seen["onTheWire"] == SETTINGS
+    # Nothing configured (no provider, no base URL): the extension's provider is the first, the
+    # model on this device (settings.js); Python's own default stays "" for the command line.
+    assert seen["onTheWire"] == {**SETTINGS, "provider": next(iter(PROVIDERS))}
     assert settings_from_wire(seen["partial"]) == {**SETTINGS, "base_url": "http://x/v1", "max_steps": 4}
 
 

@@ -7,6 +7,7 @@
 import { Broadcast } from "../../shared/protocol/messages.js";
 import { joinTokens } from "../../shared/protocol/events.js";
 import { builtinModel } from "./builtin-model.js";
+import { deviceModel } from "../on-device/device-model.js";
 import { fitted } from "../fit-message.js";
 import { pageBridge } from "./page-bridge.js";
 import { Sandboxes } from "../code-sandboxes/sandboxes.js";
@@ -65,8 +66,9 @@ export class EventBatcher {
 }
 
 export class TurnRunner {
-  constructor(python, idle) {
+  constructor(python, idle, runner) {
     this.python = python; // a promise of the PythonLink (worker-link.js), once Python is up
+    this.runner = runner; // the on-device model (on-device/model-runner.js), loaded when a turn needs it
     this.idle = idle; // counts the turns running, so that Python is not closed under one
     this.sandboxes = new Sandboxes();
     this.waiting = new Set(); // conversations whose turn waits for Python to start; stop() empties it
@@ -85,7 +87,7 @@ export class TurnRunner {
   // Starts a turn and returns at once, even while Python is still starting (the turn then
   // runs as soon as it is ready); its events stream out as it runs.
   start(message) {
-    const { conversationId, turnId, memory, agentTab, unattended } = message;
+    const { conversationId, turnId, memory, agentTab, unattended, deviceModel: record } = message;
     const batcher = new EventBatcher(conversationId, turnId);
     const request = turnRequest(message);
     // The page tools reach the user's tabs, and ask the user before acting, through this.
@@ -98,6 +100,7 @@ export class TurnRunner {
         emit: (events) => batcher.push(...events),
         page,
         browser_model: builtinModel,
+        device_model: deviceModel(this.runner, record ?? null),
         sandbox_for: (agentName) => this.sandboxes.forAgent(conversationId, agentName),
       });
     });

@@ -29,6 +29,7 @@ const STAND_INS = {
   emit: (key) => eventsOut(key),
   page: (key) => remotePage(key),
   browser_model: (key) => remoteModel(key),
+  device_model: (key) => remoteDeviceModel(key),
   sandbox_for: (key) => (agentName) => remoteSandbox(key, agentName),
 };
 
@@ -82,6 +83,15 @@ function remoteModel(key) {
     seesImages: () => rpc.call("browser_model", key, "seesImages"),
     stream: (...args) => rpc.call("browser_model", key, "stream", ...args),
     abort: (requestId) => rpc.notify("browser_model", key, "abort", requestId),
+  };
+}
+
+// The on-device model (on-device/device-model.js); complete() resolves to a transferred ReadableStream.
+function remoteDeviceModel(key) {
+  return {
+    complete: (...args) => rpc.call("device_model", key, "complete", ...args),
+    window: () => rpc.call("device_model", key, "window"),
+    abort: (requestId) => rpc.notify("device_model", key, "abort", requestId),
   };
 }
 

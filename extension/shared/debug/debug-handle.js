@@ -11,8 +11,10 @@
 //   python              offscreen document: the promise of the agent's Python (in its worker),
 //                       { info, run(code, sandboxFor) }: run resolves to the code's value
 //   sandboxStatus(host) offscreen document: a SandboxHost's state, { ready, running, spare, runs, restarts, ... }
+//   onDeviceModel       offscreen document: the on-device model's runner (on-device/model-runner.js):
+//                       status() { loaded, loads, replies }, unload()
 
-const ENTRIES = Object.freeze(["conversation", "python", "sandboxStatus"]);
+const ENTRIES = Object.freeze(["conversation", "python", "sandboxStatus", "onDeviceModel"]);
 const registered = new Map();
 
 // The handle exists once per page; its entries read what the page's modules registered.

@@ -82,6 +82,14 @@ export const MessageType = Object.freeze({
   clientCall: "client-call", // { conversationId, turnId, seq, site_rules, name, args, agentTab } -> { ok, result, images? } | { ok: false, error }
   // Side panel -> service worker, when it opens: mark turns that can never finish as interrupted.
   settleStaleTurns: "settle-stale-turns", // {} -> { settled }
+  // Settings -> service worker -> offscreen document: the on-device models (shared/on-device/,
+  // offscreen/on-device/): a download the user clicked, stopping it, deleting a model, what is
+  // under way. addDeviceModel: a file from disk, copied into OPFS by the settings page itself.
+  downloadDeviceModel: "download-device-model", // { request: { id, url, name, size?, sha256? } } -> { started }
+  stopDeviceModelDownload: "stop-device-model-download", // { id } -> { stopped }
+  deleteDeviceModel: "delete-device-model", // { id } -> { deleted }
+  addDeviceModel: "add-device-model", // { record } -> { record }
+  deviceModelStatus: "device-model-status", // {} -> { downloads: [progress], runner: { loaded, loads } }
   // Settings -> service worker: the user's schedules (shared/storage/schedules.js).
   saveSchedule: "save-schedule", // { schedule } -> { schedule }
   deleteSchedule: "delete-schedule", // { scheduleId } -> { deleted }
@@ -97,4 +105,7 @@ export const Broadcast = Object.freeze({
   // Offscreen document -> service worker: a scheduled run asks the user something; nobody is
   // there, so it stops as "needs you" (background/scheduled-runs.js).
   runNeedsYou: "run-needs-you", // { conversationId, question }
+  // Offscreen document -> settings and service worker: a model download's progress; the service
+  // worker keeps the model's record when it is done (shared/on-device/device-models.js).
+  deviceModelDownload: "device-model-download", // { id, status, received, total, error?, record? }
 });

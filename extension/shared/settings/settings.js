@@ -23,15 +23,19 @@ const AGENT_LABELS = {
 export const AGENTS = Object.freeze(WHY_NO_CODE_SANDBOX ? { get tool_calling() { return AGENT_LABELS.tool_calling; } } : AGENT_LABELS);
 const usableAgent = (agent) => (WHY_NO_CODE_SANDBOX && agent === "code" ? "tool_calling" : agent);
 
+// Nothing configured (no provider, no endpoint): the first provider, the model on this device.
+const FIRST_PROVIDER = Object.keys(PROVIDER_PRESETS)[0];
+const withProvider = (settings) => (settings.provider || settings.base_url ? settings : { ...settings, provider: FIRST_PROVIDER });
+
 // { provider, base_url, model, agent, max_steps, code_timeout, idle_close_minutes, team, ... }
-export const DEFAULT_SETTINGS = Object.freeze({ ...SETTINGS, agent: usableAgent(SETTINGS.agent) });
+export const DEFAULT_SETTINGS = Object.freeze(withProvider({ ...SETTINGS, agent: usableAgent(SETTINGS.agent) }));
 
 const SETTINGS_KEY = "settings";
 const API_KEY = "apiKey";
 
 export async function loadSettings() {
   const [stored, secrets] = await Promise.all([chrome.storage.local.get(SETTINGS_KEY), readSecrets([API_KEY])]);
-  const settings = { ...DEFAULT_SETTINGS, ...inOneSpelling(stored[SETTINGS_KEY]) };
+  const settings = withProvider({ ...DEFAULT_SETTINGS, ...inOneSpelling(stored[SETTINGS_KEY]) });
   return { settings: { ...settings, agent: usableAgent(settings.agent) }, apiKey: secrets[API_KEY] ?? "" };
 }
 
@@ -46,7 +50,7 @@ export async function storeSettings(settings, apiKey) {
 
 // What is missing before a turn can run, as one sentence a person can act on; or "".
 export function whatIsMissing(settings, apiKey) {
-  if (PROVIDERS[settings.provider]?.builtin) return "";
+  if (PROVIDERS[settings.provider]?.builtin || PROVIDERS[settings.provider]?.on_device) return ""; // no URL, no key
   if (!settings.base_url) return t("missingBaseUrl");
   if (!settings.model) return t("missingModel");
   if (PROVIDERS[settings.provider]?.needs_key && !apiKey) return t("missingKey", PROVIDERS[settings.provider].label);

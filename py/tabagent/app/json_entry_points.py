@@ -30,12 +30,12 @@ from .workflow_source import tool_name, workflow_source
 from .workflow_steps import sites_of_turn, steps_from_turn
 
 
-async def run_turn_json(request_json: str, *, emit, page=None, browser_model=None, sandbox_for=None,
-                        **build) -> str:
+async def run_turn_json(request_json: str, *, emit, page=None, browser_model=None, device_model=None,
+                        sandbox_for=None, **build) -> str:
     """Runs one turn (`turns.Turns.run`) with JSON in and out; `build` is for tests
     (a model of their own)."""
     build["page"] = JsonBridge(page) if page is not None else None
-    build["browser_model"] = browser_model
+    build["browser_model"], build["device_model"] = browser_model, device_model
     # The code a CodeAgent writes runs in the extension's sandbox: one per agent of the team.
     if sandbox_for is not None:
         timeout = settings_from_wire(json.loads(request_json).get("settings"))["code_timeout"]

@@ -25,6 +25,7 @@ import time
 from .. import prompts
 from .attachments import attached_tabs, task_with_attachments
 from .builtin_model import BrowserModel
+from .on_device_model import on_device_model
 from ..code_agent import CodeAgent
 from ..events import Event
 from ..memory import Memory, UnreadableMemory
@@ -34,7 +35,7 @@ from ..images import keep_images_within
 from ..vision import Vision
 from ..host import default_host
 from ..ollama import OllamaModel, recognise
-from ..providers import BUILTIN, CUSTOM, OLLAMA
+from ..providers import BUILTIN, CUSTOM, OLLAMA, ONDEVICE
 from .mcp_servers import AskedMCPTool, ServerConnections, crowding_notice, servers_from_wire
 from .hand_back import HandBack
 from .own_tabs import INSTRUCTIONS as OWN_TAB_INSTRUCTIONS, MembersTabs
@@ -52,7 +53,11 @@ from .workflow_turn import run_workflow_turn
 AGENT_KINDS = {"code": CodeAgent, "tool_calling": ToolCallingAgent}
 
 
-def build_model(settings: dict, api_key: str | None, host=None, browser_model=None):
+def build_model(settings: dict, api_key: str | None, host=None, browser_model=None, device_model=None):
+    if settings.get("provider") == ONDEVICE:
+        if device_model is None:
+            raise ValueError("The on-device model runs only inside the extension: choose an endpoint here.")
+        return on_device_model(device_model, settings, host)
     if settings.get("provider") == BUILTIN:
         if browser_model is None:
             raise ValueError("Chrome's built-in model can only be used inside the browser.")
@@ -104,14 +109,14 @@ def instructions_for(settings: dict) -> str:
 
 
 def build_agent(request: dict, listener, *, tools=(), executor_factory=None, host=None, model=None,
-                page=None, browser_model=None, mcp=None, consent=None):
+                page=None, browser_model=None, device_model=None, mcp=None, consent=None):
     """The agent the user talks to, with its team of managed agents from the settings.
 
     settings["team"] lists managed agents: {"name", "description", "agent", "max_steps",
     "team"} (a team member may have its own team). All share the model and the tools.
     """
     settings = settings_from_wire(request.get("settings"))
-    model = model or build_model(settings, request.get("api_key"), host, browser_model)
+    model = model or build_model(settings, request.get("api_key"), host, browser_model, device_model)
     memory = Memory.from_json(request["memory"]) if request.get("memory") else None
     top = {"name": "TabAgent", "description": "The agent the user talks to.", **settings}
     # Who says yes to what has effects: the person at the side panel, or (the command line,

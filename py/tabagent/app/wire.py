@@ -32,7 +32,7 @@ from ..providers import PROVIDERS
 # The user's settings as a turn receives them, with their defaults. Numbers are bounded so
 # that a stored value from an older version, or a typo, cannot make a turn misbehave.
 SETTINGS = {
-    "provider": "",            # a key of PROVIDERS (tabagent/providers.py)
+    "provider": "",            # a key of PROVIDERS (tabagent/providers.py); "" with no base_url: the first (settings.js)
     "base_url": "",            # the OpenAI-compatible endpoint
     "model": "",
     "agent": "code",           # "code" | "tool_calling"
@@ -112,7 +112,7 @@ PAGE_TOOL_REPLY = ("ok", "result", "error", "tab_id", "url", "title")
 # offscreen/python/worker-link.js and offscreen/python/worker.js call them by these names and nothing else;
 # tests/unit/test_entry_points.py fails when a function, a caller or this table differ.
 ENTRY_POINTS = {
-    "run_turn_json": {"takes": ("request_json",), "lends": ("emit", "page", "browser_model", "sandbox_for"),
+    "run_turn_json": {"takes": ("request_json",), "lends": ("emit", "page", "browser_model", "device_model", "sandbox_for"),
                       "answers": ("status", "memory"), "message": "runTurn", "asked_by": "service worker"},
     "stop_turn": {"takes": ("conversation_id",), "lends": (), "answers": None,
                   "message": "stopTurn", "asked_by": "service worker"},
@@ -164,6 +164,7 @@ LENT = {
     "emit": (),
     "page": ("call", "confirm", "ask", "signIn"),                     # offscreen/python/page-bridge.js
     "browser_model": ("availability", "seesImages", "stream", "abort"),  # offscreen/python/builtin-model.js
+    "device_model": ("complete", "window", "abort"),                  # offscreen/on-device/device-model.js
     "sandbox_for": ("warm", "reset", "stop", "runJson"),              # offscreen/code-sandboxes/sandbox-host.js
 }
 # The page tools' defaults that Python and the content scripts both apply, so that a user tool
