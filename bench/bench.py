@@ -41,6 +41,7 @@ BENCHMARKS = {
     "windows": [sys.executable, "bench/bench_windows.py"],
     "workflows": [sys.executable, "bench/bench_workflows.py"],
     "mcp-server": [sys.executable, "bench/bench_mcp_server.py"],
+    "on-device": [sys.executable, "bench/bench_on_device.py"],
 }
 
 

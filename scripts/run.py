@@ -25,6 +25,8 @@ import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "scripts"))
+import run_model  # noqa: E402  (beside this script: the on-device model a fresh profile answers with)
 CHROMIUM = os.environ.get("TABAGENT_CHROMIUM", "/usr/bin/chromium")
 DEVTOOLS_PORT = int(os.environ.get("TABAGENT_DEVTOOLS_PORT", "9222"))
 PROFILE = Path(os.environ.get("TABAGENT_PROFILE", ROOT / ".cache" / "chromium-profile"))
@@ -73,14 +75,24 @@ def devtools(path: str, method: str = "GET"):
     return json.load(urllib.request.urlopen(request, timeout=2))
 
 
-def keep_side_panel_open(ext_id: str, panel_url: str) -> None:
-    """Opens the panel page once the extension is up, and again after each reload closes it."""
+def keep_side_panel_open(ext_id: str, panel_url: str, model: dict) -> None:
+    """Opens the panel page once the extension is up, and again after each reload closes it;
+    before the first, hands the extension the on-device model (run_model.py)."""
     try:
-        urls = [target["url"] for target in devtools("/json/list")]
+        targets = devtools("/json/list")
     except OSError:
         return  # Chromium is still starting
-    loaded = any(url.startswith(f"chrome-extension://{ext_id}/") and url.endswith("service-worker.js") for url in urls)
-    if loaded and panel_url not in urls:
+    urls = [target["url"] for target in targets]
+    worker = next((t for t in targets if t["url"].startswith(f"chrome-extension://{ext_id}/") and t["url"].endswith("service-worker.js")), None)
+    if worker and not model.get("offered") and worker.get("webSocketDebuggerUrl"):
+        try:
+            run_model.offer(worker["webSocketDebuggerUrl"], model["record"])
+            model["offered"] = True
+            print(f"run: the on-device model ({model['record']['name']}) is served from {model['record']['url']}", flush=True)
+        except OSError as error:
+            print(f"run: could not hand the on-device model to the extension yet ({error})", flush=True)
+            return
+    if worker and panel_url not in urls:
         devtools(f"/json/new?{panel_url}", method="PUT")
 
 
@@ -118,13 +130,13 @@ def reload_extension(stamp: Path, edited: list[Path]) -> None:
     stamp.write_text(f"{time.time_ns()}\n")
 
 
-def watch(browser: subprocess.Popen, stamp: Path, panel_url: str) -> None:
+def watch(browser: subprocess.Popen, stamp: Path, panel_url: str, model: dict) -> None:
     """Until the browser ends: a saved py/ file is rebuilt, then any change to the extension
     (by hand or by that build) reloads it once, and the panel page is opened again."""
     python, extension = snapshot(PYTHON_SOURCES), snapshot(EXTENSION_SOURCES)
     while browser.poll() is None:
         time.sleep(0.5)
-        keep_side_panel_open(extension_id(ROOT), panel_url)
+        keep_side_panel_open(extension_id(ROOT), panel_url, model)
         if (now := snapshot(PYTHON_SOURCES)) != python:
             python = now
             rebuild()
@@ -144,18 +156,21 @@ def main() -> None:
             f"     {ROOT}\n"
             "     then click the TabAgent toolbar button to open the side panel."
         )
+    server, record = run_model.serve_model()
+    model = {"record": record, "offered": False}
     with tempfile.TemporaryDirectory(prefix="tabagent-run-") as work:
         stamp = Path(work) / "reload"
         stamp.write_text("\n")
         browser = start_web_ext(headless, stamp)
         print(f"run: side panel page: {panel_url}\n     Edits to extension/ reload it; edits to py/ rebuild, then reload. Ctrl-C stops.")
         try:
-            watch(browser, stamp, panel_url)
+            watch(browser, stamp, panel_url, model)
         except KeyboardInterrupt:
             pass
         finally:
             browser.terminate()
             browser.wait(timeout=10)
+            server.shutdown()
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ import { localizePage, t, tn } from "../shared/ui/i18n.js";
 import { initMcpSettings } from "./mcp-settings.js";
 import { initSchedules } from "./schedules-settings.js";
 import { readSiteRules } from "../shared/settings/site-rules.js";
+import { DeviceModelsSettings } from "./device-models-settings.js";
 
 const $ = (id) => document.getElementById(id);
 localizePage();
@@ -135,10 +136,22 @@ async function showStorageSize() {
   $("storage-size").textContent = bytes < 1e6 ? `${(bytes / 1e3).toFixed(1)} kB` : `${(bytes / 1e6).toFixed(1)} MB`;
 }
 
-// The fields a provider does not use are hidden (the built-in model has no URL, key or name).
+// The on-device models: the one in use is the `model` setting.
+const deviceModels = new DeviceModelsSettings({
+  chosen: () => form.elements.model.value,
+  choose: async (id) => {
+    form.elements.model.value = id;
+    await save();
+  },
+});
+
+// The fields a provider does not use are hidden (the built-in model and the on-device one have
+// no URL, key or model name); the on-device models show for their provider.
 function showFieldsFor(provider) {
-  const builtin = Boolean(PROVIDERS[provider]?.builtin);
-  for (const id of ["endpoint-fields"]) $(id).hidden = builtin;
+  const { builtin, on_device: onDevice } = PROVIDERS[provider] ?? {};
+  $("endpoint-fields").hidden = Boolean(builtin || onDevice);
+  $("device-models").hidden = !onDevice;
+  if (onDevice) deviceModels.show();
 }
 
 async function init() {
@@ -159,6 +172,7 @@ async function init() {
   showSiteRules();
   $("site_rules").addEventListener("input", showSiteRules);
 
+  deviceModels.listen();
   $("provider").addEventListener("change", () => {
     const preset = PROVIDERS[$("provider").value];
     if (preset?.base_url) $("base_url").value = preset.base_url;

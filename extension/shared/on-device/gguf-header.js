@@ -70,10 +70,11 @@ class BlobReader {
   }
 
   async skip(type) {
-    if (type === STRING) this.offset += await this.u64();
-    else if (type === ARRAY) await this.value(ARRAY);
-    else if (SIZES[type]) this.offset += SIZES[type];
-    else throw new NotAModelFile(`its header has a value of unknown type ${type}`);
+    if (type === ARRAY) return void (await this.value(ARRAY));
+    if (!SIZES[type] && type !== STRING) throw new NotAModelFile(`its header has a value of unknown type ${type}`);
+    // A string's length is read first: `offset += await ...` would add to the offset as it was before the read.
+    const length = type === STRING ? await this.u64() : SIZES[type];
+    this.offset += length;
   }
 }
 

