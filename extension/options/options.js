@@ -5,7 +5,7 @@
 import { MessageType } from "../shared/protocol/messages.js";
 import { askBackground } from "../shared/protocol/runtime.js";
 import { AGENTS, DEFAULT_SETTINGS, PROVIDERS, builtinModelAvailability, loadSettings } from "../shared/settings/settings.js";
-import { Provider, SETTINGS_LIMITS } from "../shared/wire.js";
+import { SETTINGS_LIMITS } from "../shared/wire.js";
 import { fetchModels } from "../shared/settings/connection.js";
 import { localizePage, t, tn } from "../shared/ui/i18n.js";
 import { initMcpSettings } from "./mcp-settings.js";
@@ -158,14 +158,10 @@ async function init() {
   const builtinAvailable = (await builtinModelAvailability()) !== "unavailable";
   fillChoices(builtinAvailable);
   setBounds();
-  const { settings, apiKey } = await loadSettings();
-  // First run: where Chrome has its own model, it is the no-key default.
-  const firstRun = !settings.provider && !settings.base_url;
-  if (firstRun && builtinAvailable) settings.provider = Provider.builtin;
+  const { settings, apiKey } = await loadSettings(); // nothing configured: the model on this device
   for (const name of FIELDS) form.elements[name].value = settings[name] ?? "";
   for (const name of CHECKBOXES) form.elements[name].checked = Boolean(settings[name]);
   showFieldsFor(settings.provider);
-  if (firstRun && builtinAvailable) save();
   $("team").value = settings.team?.length ? JSON.stringify(settings.team, null, 2) : "";
   $("apiKey").value = apiKey;
   showStorageSize();

@@ -8,6 +8,7 @@ import { AGENTS, CONVERSATION_OVERRIDES, PROVIDERS, builtinModelAvailability, lo
 import { fetchModels } from "../shared/settings/connection.js";
 import { t } from "../shared/ui/i18n.js";
 import { inOneSpelling } from "../shared/settings/settings-migration.js";
+import { loadDeviceModels } from "../shared/on-device/device-models.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -47,6 +48,7 @@ export class ModelPicker {
   }
 
   async listModels(settings, apiKey, { fetch = false } = {}) {
+    if (PROVIDERS[settings.provider]?.on_device) return this.listDeviceModels(settings);
     const builtin = Boolean(PROVIDERS[settings.provider]?.builtin);
     this.model.hidden = builtin;
     const current = settings.model ? [settings.model] : [];
@@ -55,6 +57,14 @@ export class ModelPicker {
     const { models } = await fetchModels(settings.base_url, apiKey);
     const names = [...new Set([...current, ...models])];
     fill(this.model, [...(settings.model ? [] : [["", t("chooseModel")]]), ...names.map((id) => [id, id])], settings.model);
+  }
+
+  // The models kept on this device (settings download them): their names, as text.
+  async listDeviceModels(settings) {
+    const kept = Object.values(await loadDeviceModels());
+    this.model.hidden = false;
+    const chosen = kept.some((record) => record.id === settings.model) ? settings.model : kept[0]?.id ?? "";
+    fill(this.model, kept.length ? kept.map((record) => [record.id, record.name]) : [["", t("deviceModelsNone")]], chosen);
   }
 
   async changeProvider() {

@@ -145,3 +145,47 @@ def test_an_idle_run_keeps_its_extension_and_a_saved_file_reloads_it_once():
         shutil.rmtree(profile, ignore_errors=True)
     assert "run: reloading the extension (extension/sidepanel/sidepanel.css saved)" in output
     assert output.count("Last extension reload") == 1, output
+
+
+def in_page(page_target, expression: str, timeout: float = 30):
+    ws = websocket.create_connection(page_target["webSocketDebuggerUrl"], timeout=timeout, suppress_origin=True)
+    try:
+        ws.send(json.dumps({"id": 1, "method": "Runtime.evaluate", "params": {"expression": expression, "awaitPromise": True, "returnByValue": True}}))
+        while True:
+            reply = json.loads(ws.recv())
+            if reply.get("id") == 1:
+                return reply["result"]["result"].get("value")
+    finally:
+        ws.close()
+
+
+STREAMED = """chrome.storage.local.get(null).then((all) => Object.values(all).filter((v) => v?.id === ID && v.turns)
+  .map((c) => c.turns.at(-1).events.filter((e) => e.kind === "token").map((e) => e.data.text).join(""))[0] ?? "")"""
+
+
+def test_a_fresh_run_answers_the_first_message_with_no_key_and_no_server(tmp_path):
+    """A new profile, nothing configured: the first message is answered by Qwen2.5-Coder-0.5B,
+    which `make run` took from its PyPI wheels and serves on 127.0.0.1, run inside the extension.
+    The test waits for the answer to stream, then stops the turn (a 0.5B model on two busy cores
+    writes slowly: the first words are the proof)."""
+    port = free_port()
+    runner = start_run(port, tmp_path / "profile")
+    try:
+        panel = wait_for(lambda: panel_page(port), 120, "the side panel page")
+        settings = wait_for(lambda: in_page(panel, "chrome.storage.local.get(['settings', 'deviceModels'])")
+                            .get("deviceModels") and in_page(panel, "chrome.storage.local.get(['settings', 'deviceModels'])"), 60,
+                            "the on-device model handed to the extension")
+        assert list(settings["deviceModels"]) == ["qwen2.5-coder-0.5b"]
+        assert settings["deviceModels"]["qwen2.5-coder-0.5b"]["url"].startswith("http://127.0.0.1:")
+        started = in_page(panel, "chrome.runtime.sendMessage({ target: 'background', type: 'start-turn', text: 'Say hello in one short sentence.' })")
+        assert started["ok"], started
+        conversation = started["result"]["conversationId"]
+        answer = wait_for(lambda: in_page(panel, STREAMED.replace("ID", json.dumps(conversation))).strip(), 600,
+                          "the first words of the on-device model's answer")
+        assert answer
+        in_page(panel, f"chrome.runtime.sendMessage({{ target: 'background', type: 'stop-turn', conversationId: {json.dumps(conversation)} }})")
+    except AssertionError as failure:
+        raise AssertionError(f"{failure}\n--- make run printed:\n{finish(runner)}") from None
+    finally:
+        output = finish(runner)
+    assert "the on-device model (Qwen2.5-Coder-0.5B-Instruct" in output and "is served from http://127.0.0.1:" in output

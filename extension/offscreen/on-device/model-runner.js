@@ -11,7 +11,8 @@ import { Wllama } from "../../vendor/wllama/index.js";
 const WASM = new URL("../../vendor/wllama/wllama.wasm", import.meta.url).href;
 export const LARGEST_WINDOW = 8192; // tokens: what one model's KV cache may take, whatever the file allows
 const FALLBACK_WINDOW = 4096; // a file that does not say its window
-const QUIET = { debug() {}, log() {}, warn() {}, error: (...args) => console.error("TabAgent on-device model:", ...args) };
+// wllama's own log: its errors reach the turn as the reply's error, in words; here only a warning.
+const QUIET = { debug() {}, log() {}, warn() {}, error: (...args) => console.warn("TabAgent on-device model:", ...args) };
 
 export function threadsHere() {
   return globalThis.crossOriginIsolated ? Math.max(1, Math.min(navigator.hardwareConcurrency || 1, 8)) : 1;
@@ -79,6 +80,9 @@ export class ModelRunner {
       if (body.tools?.length) request.tools = body.tools;
       if (body.temperature != null) request.temperature = body.temperature;
       yield* await this.wllama.createChatCompletion(request);
+    } catch (error) {
+      if (!signal?.aborted) await this.unload(); // a model that failed mid-reply is loaded afresh by the next message
+      throw error;
     } finally {
       this.replies -= 1;
       this.#unloadLater();
