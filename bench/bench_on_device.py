@@ -13,10 +13,10 @@ one a fresh `make run` answers with. For each side, on the same machine, one aft
 - memory: the PSS of the extension's renderer processes with the model loaded (wasm memory, its
   workers), less before; native: the process's RSS growth.
 Threads: Chrome's extension pages are cross-origin isolated, so wllama runs pthreads, one per
-core the browser reports (2 here): native gets the same count. Firefox (one thread, no
-SharedArrayBuffer in extension pages) is a row of its own with `--firefox`.
+core the browser reports (2 here): native gets the same count. Firefox (one thread: no
+SharedArrayBuffer in its extension pages) has rows of its own, beside native on one thread.
 
-    python bench/bench_on_device.py [--runs 3] [--firefox]
+    python bench/bench_on_device.py [--runs 2]
 
 Goal printed beside the figures: decode at half of native or better.
 """
@@ -108,6 +108,28 @@ def wasm_run(url: str) -> dict:
         remove_profile(profile)
 
 
+def firefox_run(url: str) -> dict:
+    """The same, in Firefox's build (an extension page of dist/firefox/, one thread)."""
+    from tests.helpers.firefox import FIREFOX_BUILD, Firefox
+
+    firefox = Firefox().start(FIREFOX_BUILD)
+    try:
+        page = firefox.open_tab(firefox.url("extension/options/options.html"))
+        firefox.evaluate(page, f"(({IN_PAGE})({json.dumps(url)}, {WINDOW}, {json.dumps(SHORT)}, {json.dumps(SUMMARY)})"
+                               ".catch((e) => (globalThis.benchOut = { error: String(e) })), 1)")
+        out = {}
+        for _ in range(3600):
+            out = firefox.evaluate(page, "globalThis.benchOut ?? {}")
+            if out.get("done") or out.get("error"):
+                break
+            time.sleep(1)
+        if out.get("error"):
+            raise RuntimeError(out["error"])
+        return {**out, "memory": None}
+    finally:
+        firefox.quit()
+
+
 def rss_mb() -> float:
     return int(Path("/proc/self/statm").read_text().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
 
@@ -151,27 +173,34 @@ def row(name, runs, unit, pick, goal=""):
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--runs", type=int, default=2)
     args = parser.parse_args()
     path = local_models.model_path(MODEL)
     with ModelHost({path.name: path}) as host:
         wasm = [wasm_run(host.url(f"/files/{path.name}")) for _ in range(args.runs)]
+        firefox = [firefox_run(host.url(f"/files/{path.name}"))]
     threads = wasm[0]["usedThreads"]
     native = [native_run(path, threads) for _ in range(args.runs)]
+    native_one = [native_run(path, 1)] if threads != 1 else native
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     print(f"\nQwen2.5-Coder-0.5B-Instruct Q4_K_M, {threads} thread(s) each (extension cross-origin isolated: "
           f"{wasm[0]['isolated']}); {args.runs} runs; load after: {load}\n")
     print("| measure | median | spread | goal |\n|---|---|---|---|")
-    for side, runs in (("in the extension (wasm)", wasm), ("native llama.cpp", native)):
+    sides = ((f"Chromium extension (wasm, {threads} threads)", wasm), (f"native llama.cpp ({threads} threads)", native),
+             ("Firefox extension (wasm, 1 thread)", firefox), ("native llama.cpp (1 thread)", native_one))
+    for side, runs in sides:
         print(row(f"load, {side}", runs, "s", lambda r: r["loadMs"] / 1000))
         print(row(f"prefill, 37-token question, {side}", runs, "tok/s", lambda r: r["short"]["timings"]["prompt_per_second"]))
         print(row(f"prefill, 2,000-word page, {side}", runs, "tok/s", lambda r: r["summary"]["timings"]["prompt_per_second"]))
         print(row(f"decode, {side}", runs, "tok/s", lambda r: r["short"]["timings"]["predicted_per_second"]))
         print(row(f"first token of the page's summary (loaded), {side}", runs, "s", lambda r: (r["summary"]["first"] or 0) / 1000))
-        print(row(f"memory with the model loaded, {side}", runs, "MB", lambda r: r["memory"]))
+        if runs[0]["memory"] is not None:
+            print(row(f"memory with the model loaded, {side}", runs, "MB", lambda r: r["memory"]))
     ratio = median([w["short"]["timings"]["predicted_per_second"] for w in wasm]) / median(
         [n["short"]["timings"]["predicted_per_second"] for n in native])
-    print(f"| decode, wasm ÷ native | {ratio:.2f} | | ≥ 0.5 |")
+    print(f"| decode, Chromium wasm ÷ native, {threads} threads | {ratio:.2f} | | ≥ 0.5 |")
+    firefox_ratio = firefox[0]["short"]["timings"]["predicted_per_second"] / native_one[0]["short"]["timings"]["predicted_per_second"]
+    print(f"| decode, Firefox wasm ÷ native, 1 thread | {firefox_ratio:.2f} | | ≥ 0.5 |")
     print(f"\nThe page's summary prompt: {wasm[0]['summary']['timings']['prompt_n']} tokens (wasm's count).")
 
 

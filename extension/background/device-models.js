@@ -8,6 +8,12 @@ import { checkedId } from "../shared/on-device/model-files.js";
 import { MessageType } from "../shared/protocol/messages.js";
 import { PROVIDERS } from "../shared/settings/settings.js";
 import { askOffscreen } from "./offscreen-document.js";
+import { keepBackgroundWhile } from "../platform/chrome/background-lifetime.js";
+
+// Firefox stops an idle event page (and the Python page in it) even mid-fetch: it is kept while
+// a download runs, as while a turn does (Chrome's offscreen document outlives this worker).
+const downloading = async () => ((await askOffscreen({ type: MessageType.deviceModelStatus })).downloads ?? [])
+  .some((download) => !["done", "failed", "paused"].includes(download.status));
 
 const RECORD_FIELDS = ["id", "name", "size", "sha256", "url", "stored", "window", "architecture", "added"];
 
@@ -31,8 +37,12 @@ export async function chosenDeviceModel(settings) {
 }
 
 export const deviceModelHandlers = {
-  [MessageType.downloadDeviceModel]: ({ request }) =>
-    askOffscreen({ type: MessageType.downloadDeviceModel, request: { ...cleanRecord(request), size: Number(request?.size) || 0, sha256: String(request?.sha256 ?? ""), url: String(request?.url ?? "") } }),
+  [MessageType.downloadDeviceModel]: async ({ request }) => {
+    const started = await askOffscreen({ type: MessageType.downloadDeviceModel,
+      request: { ...cleanRecord(request), size: Number(request?.size) || 0, sha256: String(request?.sha256 ?? ""), url: String(request?.url ?? "") } });
+    keepBackgroundWhile(downloading);
+    return started;
+  },
   [MessageType.stopDeviceModelDownload]: ({ id }) => askOffscreen({ type: MessageType.stopDeviceModelDownload, id: checkedId(id) }),
   [MessageType.deviceModelStatus]: () => askOffscreen({ type: MessageType.deviceModelStatus }),
   [MessageType.addDeviceModel]: async ({ record }) => ({ record: await keep(cleanRecord({ ...record, stored: true })) }),

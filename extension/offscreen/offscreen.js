@@ -109,7 +109,7 @@ const handlers = {
   [MessageType.mcpSignOut]: async ({ record }) => (await turns.api()).call(EntryPoint.mcp_sign_out_json, [record]),
 };
 // Messages about Python's life cycle are not a use of it.
-const LIFE_CYCLE = new Set([MessageType.idleCheck, MessageType.idleCloseChanged]);
+const LIFE_CYCLE = new Set([MessageType.idleCheck, MessageType.idleCloseChanged, MessageType.deviceModelStatus]);
 
 // Everything the offscreen document does for others comes through the service worker, which
 // checks who asked: a content script addressing this document directly is not answered.

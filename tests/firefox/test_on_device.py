@@ -62,9 +62,14 @@ def test_a_turn_is_answered_on_device_with_the_page_read_then_the_model_unloads(
         started = panel.ask_background("start-turn", text="What do sea otters do while they sleep?",
                                        attachedTabs=[{"tabId": tab["id"], "url": tab["url"], "title": "Otters"}])
         key = json.dumps("conversation:" + started["conversationId"])
-        conversation = firefox.wait_for_value(chat, f"""import(chrome.runtime.getURL("extension/platform/firefox/conversation-store.js"))
-          .then(({{ conversationStore }}) => conversationStore.get([{key}])).then((found) => {{
-            const c = found[{key}]; return c && !["running", undefined].includes(c.turns.at(-1).status) && c; }})""", 600, "the turn never ended")
+        stored = f"""import(chrome.runtime.getURL("extension/platform/firefox/conversation-store.js"))
+          .then(({{ conversationStore }}) => conversationStore.get([{key}])).then((found) => found[{key}])"""
+        try:
+            conversation = firefox.wait_for_value(chat, f"{stored}.then((c) => c && !['running', undefined].includes(c.turns.at(-1).status) && c)",
+                                                  600, "the turn never ended")
+        except Exception:
+            print(json.dumps(firefox.evaluate(chat, stored))[-3000:], panel.ask_background("device-model-status"))
+            raise
     assert conversation["turns"][-1]["status"] == "ok", conversation["turns"][-1]["events"][-2:]
     assert "token" in [e["kind"] for e in conversation["turns"][-1]["events"]]
     assert "Sea otters hold hands" in conversation["memory"]

@@ -35,6 +35,7 @@ export class ModelRunner {
     this.loading = null;
     this.replies = 0;
     this.timer = null;
+    this.lastUsed = Date.now(); // the quiet spell counts from the end of the last load or reply
     this.loads = 0; // how many times a model was loaded (tests: an idle unload is followed by a load)
   }
 
@@ -89,15 +90,18 @@ export class ModelRunner {
     }
   }
 
+  // The user's idle-close setting, sent with every message: a message is not a use of the model.
   setUnloadAfter(ms) {
-    if (Number(ms) > 0) this.unloadAfterMs = Number(ms);
-    this.#unloadLater();
+    if (!(Number(ms) > 0) || Number(ms) === this.unloadAfterMs) return;
+    this.unloadAfterMs = Number(ms);
+    this.#unloadLater({ used: false });
   }
 
-  #unloadLater() {
+  #unloadLater({ used = true } = {}) {
     clearTimeout(this.timer);
+    if (used) this.lastUsed = Date.now();
     if (!this.wllama || this.replies > 0 || this.loading) return;
-    this.timer = setTimeout(() => this.unload(), this.unloadAfterMs);
+    this.timer = setTimeout(() => this.unload(), Math.max(0, this.lastUsed + this.unloadAfterMs - Date.now()));
   }
 
   async unload() {
