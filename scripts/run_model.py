@@ -62,6 +62,9 @@ def offer(websocket_url: str, record: dict) -> str:
         while True:
             reply = json.loads(connection.recv())
             if reply.get("id") == 1:
-                return str(reply.get("result", {}).get("result", {}).get("value") or reply)
+                value = reply.get("result", {}).get("result", {}).get("value")
+                if value != "ok":
+                    raise OSError(f"the extension did not take it: {json.dumps(reply)[:300]}")
+                return value
     finally:
         connection.close()

@@ -66,6 +66,13 @@ export class DeviceModelsSettings {
     )));
   }
 
+  // Test connection, for the model on this device: which one a turn will load, or that there is none.
+  async describe() {
+    const kept = await loadDeviceModels();
+    const record = kept[this.chosen()] ?? Object.values(kept)[0];
+    return record ? { ok: true, message: t("deviceModelReady", record.name) } : { ok: false, message: t("missingDeviceModel") };
+  }
+
   async #use(id) {
     await this.choose(id);
     this.show();

@@ -188,6 +188,7 @@ async function init() {
     $("connection-result").textContent = t("testing");
     await save();
     if (PROVIDERS[$("provider").value]?.builtin) return show($("connection-result"), await describeBuiltin());
+    if (PROVIDERS[$("provider").value]?.on_device) return show($("connection-result"), await deviceModels.describe());
     show($("connection-result"), await loadModels());
   });
   $("delete-older").addEventListener("click", async () => {

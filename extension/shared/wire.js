@@ -451,6 +451,7 @@ export const FATAL_ERRORS = Object.freeze({
   "unreachable": "retry",
   "timeout": "retry",
   "unavailable": "retry",
+  "on_device": "settings",
   "memory": "retry",
   "agent": "retry"
 });
@@ -470,6 +471,7 @@ export const Fatal = Object.freeze({
   "unreachable": "unreachable",
   "timeout": "timeout",
   "unavailable": "unavailable",
+  "on_device": "on_device",
   "memory": "memory",
   "agent": "agent"
 });
@@ -478,7 +480,8 @@ export const Fatal = Object.freeze({
 export const FIXED_IN_SETTINGS = Object.freeze([
   "settings",
   "auth",
-  "not_found"
+  "not_found",
+  "on_device"
 ]);
 
 // The sandbox's limits and defaults.

@@ -7,6 +7,7 @@ shape is installed in the extension's pages; what is tested is TabAgent's side o
 from __future__ import annotations
 
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select
 
 from .chat import ask_background, fresh_panel, last_turn, send, wait, wait_for_status
 
@@ -51,13 +52,16 @@ def test_a_turn_runs_on_the_builtin_model_without_a_key(browser):
     assert used["destroyed"] is True
 
 
-def test_settings_offer_it_as_the_no_key_default_only_where_chrome_has_it(browser):
+def test_settings_offer_it_where_chrome_has_it_beside_the_on_device_default(browser):
+    """Nothing configured, the default is the model on this device (the first provider);
+    Chrome's own model is offered where Chrome has it, with no URL or key to fill in."""
     browser.open_side_panel()
     ask_background(browser, "save-settings", settings={"provider": "", "base_url": "", "model": ""}, apiKey="")
     browser.open_tab("about:blank")
     browser.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": FAKE_LANGUAGE_MODEL})
     browser.driver.get(browser.url("extension/options/options.html"))
-    wait(browser, lambda d: d.find_element(By.ID, "provider").get_attribute("value") == "builtin", 5)
+    wait(browser, lambda d: d.find_element(By.ID, "provider").get_attribute("value") == "ondevice", 5)
+    Select(browser.driver.find_element(By.ID, "provider")).select_by_value("builtin")
     assert not browser.driver.find_element(By.ID, "base_url").is_displayed()
     wait(browser, lambda d: d.execute_async_script(
         "const done = arguments[0]; chrome.storage.local.get('settings').then((s) => done(s.settings.provider));") == "builtin", 5)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select
 from selenium.webdriver.common.keys import Keys
 
 from tests.helpers.browser import Browser, fresh_profile, remove_profile
@@ -77,7 +78,8 @@ def test_the_settings_page_speaks_german_too(german_browser):
     assert driver.find_element(By.CSS_SELECTOR, "label[for=system_prompt]").text.startswith("Ihre Anweisungen")
     assert driver.find_element(By.ID, "toggle-key").text == "Zeigen"
     assert driver.find_element(By.CSS_SELECTOR, "label[for=context_window]").text.startswith("Kontextfenster in Tokens")
-    # A verdict of Test connection (written by the page's script, not the HTML).
+    # A verdict of Test connection (written by the page's script, not the HTML), for an endpoint.
+    Select(driver.find_element(By.ID, "provider")).select_by_value("custom")
     driver.find_element(By.ID, "base_url").clear()
     driver.find_element(By.ID, "test-connection").click()
     wait(browser, lambda d: d.find_element(By.ID, "connection-result").text == "Geben Sie zuerst eine Basis-URL an.", 10)

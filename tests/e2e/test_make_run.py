@@ -13,6 +13,7 @@ import time
 import urllib.request
 import uuid
 
+import pytest
 import websocket
 
 from tests.helpers.browser import ROOT
@@ -163,6 +164,7 @@ STREAMED = """chrome.storage.local.get(null).then((all) => Object.values(all).fi
   .map((c) => c.turns.at(-1).events.filter((e) => e.kind === "token").map((e) => e.data.text).join(""))[0] ?? "")"""
 
 
+@pytest.mark.timeout(900)
 def test_a_fresh_run_answers_the_first_message_with_no_key_and_no_server(tmp_path):
     """A new profile, nothing configured: the first message is answered by Qwen2.5-Coder-0.5B,
     which `make run` took from its PyPI wheels and serves on 127.0.0.1, run inside the extension.

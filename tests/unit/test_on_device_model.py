@@ -99,3 +99,32 @@ async def test_the_host_answers_nothing_but_the_model():
 def test_outside_the_extension_it_says_so():
     with pytest.raises(ValueError, match="only inside the extension"):
         build_model({"provider": ONDEVICE}, None)
+
+
+def turn_request(agent: str) -> dict:
+    return {"conversation_id": "c1", "task": "What is this page about?", "memory": None,
+            "settings": {"provider": ONDEVICE, "model": "smollm2", "agent": agent, "max_steps": 2}}
+
+
+async def test_a_turn_on_device_lists_the_compact_tool_set_for_the_files_small_window():
+    from tabagent.app.turns import Turns
+    from tabagent.tool_set import CORE
+    from tests.helpers.five_step_task import PageBridge
+
+    bridge = Bridge(events(delta(role="assistant", content="It is about a bridge."), finish("stop")), window=8192)
+    events_seen = []
+    result = await Turns().run(turn_request("tool_calling"), events_seen.append, device_model=bridge,
+                               page=PageBridge("# The bridge\n\nIt opened in 1875."))
+    assert result["status"] == "ok"
+    listed = {tool["function"]["name"] for tool in bridge.bodies[0]["tools"]}
+    assert listed <= {*CORE, "more_tools"} and "read_page" in listed and len(listed) < 15
+
+
+async def test_a_code_agent_runs_on_device_too():
+    from tabagent.app.turns import Turns
+
+    reply = 'Thought: answer.\n```python\nfinal_answer("It is about a bridge.")\n```'
+    bridge = Bridge(events(delta(role="assistant", content=reply), finish("stop")))
+    events_seen = []
+    await Turns().run(turn_request("code"), events_seen.append, device_model=bridge)
+    assert "tools" not in bridge.bodies[0] and bridge.bodies[0]["messages"][0]["role"] == "system"

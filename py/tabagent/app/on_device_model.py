@@ -30,7 +30,7 @@ WINDOW_PATH = "/props"  # where context_window.py asks a llama.cpp server for it
 
 
 class OnDeviceModelError(ModelError):
-    kind = "unavailable"
+    kind = "on_device"  # settings fix it: choose or download a model (wire.py FATAL_ERRORS)
 
 
 class OnDeviceHost(Host):

@@ -222,6 +222,7 @@ FATAL_ERRORS = {
     "unreachable": "retry",
     "timeout": "retry",
     "unavailable": "retry",     # Chrome's built-in model is not ready on this machine
+    "on_device": "settings",    # the on-device model: none chosen, or its file would not load or run
     "memory": "retry",          # the conversation's stored memory could not be read
     "agent": "retry",           # Python failed outside the model: a bug, said in its last line
 }
