@@ -31,7 +31,8 @@ CHROMIUM = os.environ.get("TABAGENT_CHROMIUM", "/usr/bin/chromium")
 DEVTOOLS_PORT = int(os.environ.get("TABAGENT_DEVTOOLS_PORT", "9222"))
 PROFILE = Path(os.environ.get("TABAGENT_PROFILE", ROOT / ".cache" / "chromium-profile"))
 EXTENSION_SOURCES = [ROOT / "manifest.json", ROOT / "_locales", ROOT / "extension"]  # what Chromium loads
-PYTHON_SOURCES = [ROOT / "py"]  # built into extension/vendor/ by scripts/build.py
+PYTHON_SOURCES = [ROOT / "py"]
+OFFER_TRIES = 40  # looks (every half second) at handing the extension its on-device model before giving up  # built into extension/vendor/ by scripts/build.py
 
 
 def extension_id(path: Path) -> str:
@@ -89,9 +90,12 @@ def keep_side_panel_open(ext_id: str, panel_url: str, model: dict) -> None:
             run_model.offer(worker["webSocketDebuggerUrl"], model["record"])
             model["offered"] = True
             print(f"run: the on-device model ({model['record']['name']}) is served from {model['record']['url']}", flush=True)
-        except OSError as error:
-            print(f"run: could not hand the on-device model to the extension yet ({error})", flush=True)
-            return
+        except Exception as error:  # the worker between lives, a refusal: asked again, a few times
+            model["tries"] = model.get("tries", 0) + 1
+            if model["tries"] < OFFER_TRIES:
+                return
+            model["offered"] = True  # the panel opens all the same; settings can still choose a model
+            print(f"run: could not hand the on-device model to the extension ({error}): choose a model in settings", flush=True)
     if worker and panel_url not in urls:
         devtools(f"/json/new?{panel_url}", method="PUT")
 
@@ -156,8 +160,12 @@ def main() -> None:
             f"     {ROOT}\n"
             "     then click the TabAgent toolbar button to open the side panel."
         )
-    server, record = run_model.serve_model()
-    model = {"record": record, "offered": False}
+    try:
+        server, record = run_model.serve_model()
+    except Exception as error:  # no network for the first download, a full disk: TabAgent runs all the same
+        print(f"run: the on-device model is not here ({error}); choose a model in settings", flush=True)
+        server, record = None, None
+    model = {"record": record, "offered": record is None}
     with tempfile.TemporaryDirectory(prefix="tabagent-run-") as work:
         stamp = Path(work) / "reload"
         stamp.write_text("\n")
@@ -170,7 +178,8 @@ def main() -> None:
         finally:
             browser.terminate()
             browser.wait(timeout=10)
-            server.shutdown()
+            if server:
+                server.shutdown()
 
 
 if __name__ == "__main__":
