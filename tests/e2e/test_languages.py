@@ -76,10 +76,11 @@ def test_the_settings_page_speaks_german_too(german_browser):
     wait(browser, lambda d: d.find_element(By.ID, "test-connection").text == "Verbindung testen", 10)
     assert driver.title == "TabAgent-Einstellungen"
     assert driver.find_element(By.CSS_SELECTOR, "label[for=system_prompt]").text.startswith("Ihre Anweisungen")
+    # An endpoint's fields (nothing configured, the page opens on the model on this device, which has none).
+    Select(driver.find_element(By.ID, "provider")).select_by_value("custom")
     assert driver.find_element(By.ID, "toggle-key").text == "Zeigen"
     assert driver.find_element(By.CSS_SELECTOR, "label[for=context_window]").text.startswith("Kontextfenster in Tokens")
     # A verdict of Test connection (written by the page's script, not the HTML), for an endpoint.
-    Select(driver.find_element(By.ID, "provider")).select_by_value("custom")
     driver.find_element(By.ID, "base_url").clear()
     driver.find_element(By.ID, "test-connection").click()
     wait(browser, lambda d: d.find_element(By.ID, "connection-result").text == "Geben Sie zuerst eine Basis-URL an.", 10)
