@@ -58,8 +58,8 @@ def panel_tool_names(page_target) -> list[str]:
         ws.send(json.dumps({"id": 1, "method": "Runtime.evaluate", "params": {"expression": expression, "awaitPromise": True, "returnByValue": True}}))
         while True:
             reply = json.loads(ws.recv())
-            if reply.get("id") == 1:
-                return reply["result"]["result"].get("value") or []
+            if reply.get("id") == 1:  # an error (the page closing for a reload): no list yet
+                return reply.get("result", {}).get("result", {}).get("value") or []
     finally:
         ws.close()
 
