@@ -17,7 +17,7 @@ CHROME_ONLY_KEYS = ("side_panel", "sandbox", "minimum_chrome_version", "cross_or
 # (browser_specific_settings and background.scripts stay in Chrome's: Chrome ignores them, and
 # web-ext lint, Firefox's linter, counts their absence as errors.)
 FIREFOX_ONLY_KEYS = ("sidebar_action",)
-CHROME_ONLY_PERMISSIONS = ("sidePanel", "offscreen")
+CHROME_ONLY_PERMISSIONS = ("sidePanel", "offscreen", "debugger")  # debugger: real input (docs/security.md)
 # Firefox's PDF viewer keeps extension scripts out: the event page sees which tabs a PDF arrived
 # in (extension/platform/firefox/pdf-viewer.js) before it downloads one with the site's cookies.
 FIREFOX_ONLY_PERMISSIONS = ("webRequest",)

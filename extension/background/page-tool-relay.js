@@ -16,6 +16,7 @@ import { PageUnavailable, agentTab, settled, tabById, whyUnreadable } from "./pa
 import { takeScreenshot } from "./screenshot.js";
 import { TAB_ACTIONS, TAB_TOOLS } from "./tab-tools.js";
 import { OPEN_OWN_TAB, openOwnTabFor } from "./own-tab.js";
+import { REAL_INPUT, withRealInput } from "./real-input-actions.js";
 
 // The content scripts of extension/content/, bundled by scripts/build.py into one file from
 // their entry module (content/injected.js); the browser's own file goes first.
@@ -28,11 +29,12 @@ function probe() {
 }
 
 // locatorsAfter: the highest locator number given in any page so far (see locators.js).
-function runInPage(name, args, planId, locatorsAfter) {
+// realInput: the actions that have a gesture answer it, for the service worker to give (real-input-actions.js).
+function runInPage(name, args, planId, locatorsAfter, realInput) {
   const page = globalThis.TabAgentPage;
   page.locators.continueAfter(locatorsAfter);
   const withLastLocator = (reply) => ({ ...reply, last_locator: page.locators.lastGiven() });
-  const reply = page.run(name, args, { planId });
+  const reply = page.run(name, args, { planId, realInput });
   return reply instanceof Promise ? reply.then(withLastLocator) : withLastLocator(reply);
 }
 
@@ -64,7 +66,7 @@ function claimFloor(stored) {
 async function runWithLocators(tab, name, toolArgs, planId) {
   const floor = claimFloor(await lastLocator());
   try {
-    const reply = await execute(tab, { func: runInPage, args: [name, toolArgs, planId, floor] }, allowedFor(name));
+    const reply = await execute(tab, { func: runInPage, args: [name, toolArgs, planId, floor, REAL_INPUT] }, allowedFor(name));
     if (!reply) return null;
     const { last_locator: last, ...rest } = reply;
     if (last > highestGiven) {
@@ -150,8 +152,9 @@ async function run(tab, name, args, pdfHere = false) {
     const pdf = { url: tab.url, name: name === "describe_action" ? toolArgs?.name : name, args: toolArgs };
     return pdfHere ? { ok: true, pdf } : askOffscreen({ type: MessageType.pdfTool, ...pdf });
   }
-  const reply = await runWithLocators(tab, name, toolArgs, planId);
-  if (!reply) return { ok: false, error: "The page went away while TabAgent was working on it (it navigated or was closed)." };
+  const inPage = async (tool, toolArgs) => (await runWithLocators(tab, tool, toolArgs, null)) ?? { ok: false, error: "the page went away" };
+  const reply = await withRealInput(tab, (await runWithLocators(tab, name, toolArgs, planId)) ?? { ok: false }, inPage);
+  if (!reply.ok && reply.error == null) return { ok: false, error: "The page went away while TabAgent was working on it (it navigated or was closed)." };
   // The content script's sentences quote the page (labels, text): Python marks them as page content.
   return reply.ok ? reply : { ok: false, error: String(reply.error), from_page: true };
 }

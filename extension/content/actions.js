@@ -17,13 +17,16 @@ import { isVisible, describe } from "./element-words.js";
 import { truncate } from "./snippets.js";
 import { PageToolError, readArgs, arg } from "./tool-arguments.js";
 import * as locators from "./locators.js";
-import { coveredBy, inView, click, typeText, choose, choicesOf, matchOption, optionText, isCheckable, isChecked, parseKeys, pressKey, hover, clickAt, outcome, currentText, setValue } from "./gestures.js";
+import { coveredBy, inView, click, typeText, choose, choicesOf, matchOption, optionText, isCheckable, isChecked, parseKeys, hover, clickAt, outcome, currentText, setValue } from "./gestures.js";
 import * as hoverStyles from "./hover-styles.js";
 import { atPlace, placeOf } from "./places.js";
 import { takesValue, fileRefused, checkedValue } from "./values.js";
 import { hitAt, siteOf } from "./points.js";
+import { watchMenu, menuSeen } from "./page-menus.js";
 import { drag } from "./dragging.js";
 import { boxInTopViewport } from "./screenshot-layout.js";
+import { gestureFor, checkGesture, gestureDone } from "./real-input.js";
+import { SYNTHETIC, pressAt, alongPoints, holdKey } from "./pointer-gestures.js";
 
 export const tools = {};
 
@@ -99,11 +102,13 @@ function notAPasswordField(el) {
 }
 
 const planners = {
-  click({ locator }) {
+  click({ locator, duration }) {
     const el = actionable(locator, "clicked");
     const url = destination(el);
     const newTab = el.closest("a")?.target === "_blank" ? " in a new tab" : "";
-    return { el, url, summary: `Click the ${describe(el).summary}${url ? `, which opens ${url}${newTab}` : ""}.` };
+    // A held press is shown with its spot, like the other presses by position.
+    const ends = duration ? [endOf({ locator }, "clicked")] : undefined;
+    return { el, url, ends, summary: `${pressWords("Click", duration)} the ${describe(el).summary}${url ? `, which opens ${url}${newTab}` : ""}.` };
   },
   type_text({ locator, text, clear, submit }) {
     const el = notAPasswordField(editable(actionable(locator, "typed into")));
@@ -134,22 +139,43 @@ const planners = {
   },
   // With no locator, the key goes to the element focused now, held like a located one: a page
   // that moves the focus to a look-alike field before the user answers gets nothing.
-  press_key({ locator, key }) {
+  press_key({ locator, key, duration }) {
     const el = locator ? actionable(locator, "given a key") : (document.activeElement ?? document.body);
     const keys = parseKeys(key);
     if (keys.key.length === 1) notAPasswordField(el); // a character, one at a time, is still typing
     const where = locator || el !== document.body ? ` in the ${describe(el).summary}` : " on the page";
-    return { el: locator ? el : null, target: el, keys, summary: `Press ${keys.label}${where}.` };
+    return { el: locator ? el : null, target: el, keys, summary: `${pressWords("Press", duration)} ${keys.label}${where}.` };
   },
-  click_at(point) {
+  click_at({ duration, ...point }) {
     const end = endOf(point, "clicked");
     const url = end.foreign ? null : destination(end.el);
-    return { el: end.el, ends: [end], url, summary: `Click the point marked in the picture, on the ${endWords(end)}${url ? `, which opens ${url}` : ""}.` };
+    return { el: end.el, ends: [end], url, summary: `${pressWords("Click", duration)} the point marked in the picture, on the ${endWords(end)}${url ? `, which opens ${url}` : ""}.` };
   },
+  right_click({ at }) {
+    const end = endOf(at, "right-clicked");
+    return { el: end.el, ends: [end], summary: `Right-click the ${at.locator ? "" : "point marked in the picture, on the "}${endWords(end)}.` };
+  },
+  double_click({ at }) {
+    const end = endOf(at, "double-clicked");
+    return { el: end.el, ends: [end], url: end.foreign ? null : destination(end.el),
+      summary: `Double-click the ${at.locator ? "" : "point marked in the picture, on the "}${endWords(end)}.` };
+  },
+  // Both ends on one element is a drag inside it (a canvas, a map, a slider's track): by points only.
   drag({ source, target }) {
     const [from, to] = [endOf(source, "dragged"), endOf(target, "dropped onto")];
-    if (from.el === to.el) throw new PageToolError(`Both ends of the drag are the ${endWords(from)}: name two places.`);
-    return { el: from.el, to: to.el, ends: [from, to], summary: `Drag the ${endWords(from)} onto the ${endWords(to)}.` };
+    const byPoints = source.locator == null && target.locator == null;
+    if (from.el === to.el && !(byPoints && (from.view.x !== to.view.x || from.view.y !== to.view.y))) {
+      throw new PageToolError(`Both ends of the drag are the ${endWords(from)}: name two places (two points of it, to drag inside it).`);
+    }
+    const onto = from.el === to.el ? `, from one marked point of it to the other` : ` onto the ${endWords(to)}`;
+    return { el: from.el, to: to.el === from.el ? undefined : to.el, ends: [from, to], summary: `Drag the ${endWords(from)}${onto}.` };
+  },
+  move_pointer({ points, press }) {
+    if (points.length < 2) throw new PageToolError("move_pointer takes two points or more: where the pointer starts, and where it goes.");
+    const ends = points.map((point) => endOf(point, "pointed at"));
+    const [first, last] = [ends[0], ends.at(-1)];
+    const how = press ? "Press the pointer on" : "Move the pointer from";
+    return { el: first.el, ends, summary: `${how} the ${endWords(first)} and ${press ? "drag it" : "move it"} along the ${ends.length} points marked in the picture, to the ${endWords(last)}.` };
   },
   hover({ locator }) {
     const el = actionable(locator, "hovered over");
@@ -168,6 +194,9 @@ const planners = {
     return { el, summary: `Scroll the ${describe(el).summary} into view.` };
   },
 };
+
+// "Click", or "Click and hold for 2 s": a press held a while says how long, in the question.
+const pressWords = (verb, seconds) => (seconds ? `${verb} and hold for ${+seconds.toFixed(2)} s` : verb);
 
 // A date, time, number, slider or colour: set to exactly the value the user is shown.
 function valuePlan(el, text, submit) {
@@ -266,8 +295,9 @@ function planned(name, args, planId) {
 }
 
 const perform = {
-  click(plan) {
-    click(plan.el);
+  async click(plan, { duration }) {
+    if (duration) await pressAt(plan.el, plan.ends[0].at, { heldMs: held_ms(duration) });
+    else click(plan.el);
     return outcome(plan.el.localName === "input" ? plan.el : null);
   },
   type_text(plan, { text, clear, submit }) {
@@ -284,19 +314,37 @@ const perform = {
     if (!plan.already) click(plan.el);
     return outcome(plan.el);
   },
-  press_key(plan) {
+  async press_key(plan, { duration }) {
     if (plan.el) inView(plan.el); // a field found by its locator: as a person would reach it
-    pressKey(plan.target, plan.keys);
+    await holdKey(plan.target, plan.keys, held_ms(duration));
     return outcome(plan.target);
   },
-  click_at(plan) {
+  async click_at(plan, { duration }) {
     reachable(plan);
-    clickAt(plan.el, plan.ends[0].at);
+    if (duration) await pressAt(plan.el, plan.ends[0].at, { heldMs: held_ms(duration) });
+    else clickAt(plan.el, plan.ends[0].at);
+    return outcome(plan.el.localName === "input" ? plan.el : null);
+  },
+  async right_click(plan) {
+    reachable(plan);
+    const menu = watchMenu();
+    await pressAt(plan.el, plan.ends[0].at, { button: 2 });
+    return { ...outcome(null), menu: menuSeen(menu) };
+  },
+  async double_click(plan) {
+    reachable(plan);
+    await pressAt(plan.el, plan.ends[0].at, { count: 2 });
     return outcome(plan.el.localName === "input" ? plan.el : null);
   },
   drag(plan) {
     reachable(plan);
+    if (!plan.to) return { ...alongPoints(plan.ends, true), events: "pointer and mouse (down, moves, up)", ...outcome(null) };
     return { ...drag(...plan.ends), ...outcome(null) };
+  },
+  move_pointer(plan, { press }) {
+    reachable(plan);
+    alongPoints(plan.ends, press);
+    return outcome(null);
   },
   hover(plan) {
     hover(plan.el);
@@ -311,31 +359,50 @@ const perform = {
 };
 
 const params = {
-  click: { locator: arg("string") },
+  click: { locator: arg("string"), duration: arg("number", null) },
   type_text: { locator: arg("string"), text: arg("string"), clear: arg("boolean", true), submit: arg("boolean", false) },
   scroll: { to: arg("any") },
   select_option: { locator: arg("string"), option: arg("any") },
   check: { locator: arg("string"), checked: arg("boolean", true) },
-  press_key: { locator: arg("string", null), key: arg("string") },
+  press_key: { locator: arg("string", null), key: arg("string"), duration: arg("number", null) },
   hover: { locator: arg("string") },
-  click_at: { x: arg("number"), y: arg("number"), scroll_x: arg("number", null), scroll_y: arg("number", null) },
+  click_at: { x: arg("number"), y: arg("number"), scroll_x: arg("number", null), scroll_y: arg("number", null), duration: arg("number", null) },
+  right_click: { at: arg("object") },
+  double_click: { at: arg("object") },
   drag: { source: arg("object"), target: arg("object") },
+  move_pointer: { points: arg("array"), press: arg("boolean", false) },
 };
 
 // (Python never lets one run, pointsOf says why: this is the last guard.)
 function reachable(plan) {
   if (plan.ends.some((end) => end.foreign)) throw new PageToolError(pointsOf(plan.ends).out_of_reach);
 }
+// A press held longer than this is cut to it: no page needs more of a hand.
+const held_ms = (seconds) => Math.min(10_000, Math.max(0, Math.round((seconds ?? 0) * 1000)));
+
 for (const name of Object.keys(planners)) {
   tools[name] = {
     params: params[name],
-    // With a plan id (every action the agent does), only what describe_action held.
-    run(args, { planId } = {}) {
+    // With a plan id (every action the agent does), only what describe_action held. realInput:
+    // the service worker gives the input itself (real-input.js); the plan is checked here first.
+    run(args, { planId, realInput = false } = {}) {
       const { plan, described } = planned(name, args, planId);
-      return { ...described, ...perform[name](plan, args) };
+      if (realInput && plan.ends) reachable(plan);
+      const gesture = realInput ? gestureFor(name, plan, args) : null;
+      if (gesture) return { ...described, gesture };
+      const done = perform[name](plan, args);
+      const fallback = realInput || !(INPUT_VERBS.has(name) || args.duration) ? {} : { input: SYNTHETIC };
+      return done instanceof Promise ? done.then((out) => ({ ...described, ...out, ...fallback })) : { ...described, ...done, ...fallback };
     },
   };
 }
+
+// The actions whose result says when the input was a script's events (pointer-gestures.js).
+const INPUT_VERBS = new Set(["right_click", "double_click", "move_pointer"]);
+
+// The service worker, giving a gesture: is the element still the one on top at the point?
+tools.input_check = { params: { id: arg("string"), end: arg("number") }, run: (args) => ({ refused: checkGesture(args) }) };
+tools.input_done = { params: { id: arg("string") }, run: gestureDone };
 
 // The argument that names the element an action is on (for a step found by its place).
 const TARGET = { scroll: "to" };

@@ -32,7 +32,7 @@ COMPACT_UP_TO = 16_384
 CORE = ("read_page", "find_in_page", "list_controls", "click", "type_text", "press_key", "navigate",
         "note", "ask_user", "final_answer")
 # Tools that show the model a picture, or go by one: offered only to a model that takes images (vision.py).
-NEEDS_SIGHT = ("screenshot", "click_at")  # click_at goes by a screenshot's points
+NEEDS_SIGHT = ("screenshot", "click_at", "move_pointer")  # these two go by a screenshot's points
 
 
 def compact_for(setting: str, window_tokens: int | None) -> bool:

@@ -88,14 +88,16 @@ class Tool:
 
     def shown(self) -> dict:
         """{"name", "description", "parameters"}: the tool as the model is shown it (and the
-        user, in the panel's Tools view), the `unlisted` arguments named in the description."""
+        user, in the panel's Tools view), the `unlisted` arguments named in the description (once:
+        one the docstring already names as `name=` is not named again)."""
         schema = self.parameters
         knobs = [n for n in self.unlisted if n in schema["properties"]]
         if not knobs:
             return {"name": self.name, "description": self.description, "parameters": schema}
-        also = ", ".join(f"{n}={json.dumps(schema['properties'][n].get('default'))}" for n in knobs)
+        also = ", ".join(f"{n}={json.dumps(schema['properties'][n].get('default'))}" for n in knobs
+                         if f"{n}=" not in self.description)
         properties = {n: p for n, p in schema["properties"].items() if n not in knobs}
-        return {"name": self.name, "description": f"{self.description} (Also: {also})",
+        return {"name": self.name, "description": f"{self.description} (Also: {also})" if also else self.description,
                 "parameters": {**schema, "properties": properties}}
 
     def to_openai(self) -> dict:

@@ -1,6 +1,9 @@
 """Page actions: click, type_text, select_option, check, press_key, hover, scroll, navigate,
-go_back, go_forward and open_tab, and click_at and drag by a screenshot's points, each only
-after the user allows it.
+go_back, go_forward and open_tab, and click_at, drag and move_pointer by a screenshot's points,
+each only after the user allows it. A click may be a right-click, a double-click or a press held
+for a `duration`, a key may be held too: each asked as what it is (right_click, double_click), with
+a picture of the spot. In Chrome they are given as real input (extension/platform/chrome/
+real-input.js); in Firefox as events a script sends, and the result says so.
 
 An action is first described by the code that will perform it (the content script's
 describe_action; the service worker for navigate and open_tab), so the sentence the user
@@ -32,10 +35,17 @@ BY_SETTINGS = {"allow": "allowed_by_settings", "never": "refused_by_settings"}
 
 # The actions that stay on the page they act on: "allow on this site for the turn" covers them
 # (navigating, going back and forth, or opening a tab leave it, and are asked each time).
-ON_THE_PAGE = ("click", "type_text", "select_option", "check", "press_key", "hover", "scroll", "click_at", "drag")
+ON_THE_PAGE = ("click", "type_text", "select_option", "check", "press_key", "hover", "scroll", "click_at", "drag",
+               "right_click", "double_click", "move_pointer")
 # The actions that go by a screenshot's points (or, a drag, by locators too): not replayed in
 # workflows, whose runs take no screenshots.
-BY_POSITION = ("click_at", "drag")
+BY_POSITION = ("click_at", "drag", "move_pointer")
+# The arguments of a press named in its tool's description, not listed (tools.py `unlisted`).
+HOW_PRESSED = ("button", "duration")
+# What a click's `button` asks for, as the action the user is asked about.
+OTHER_CLICKS = {"right": "right_click", "double": "double_click"}
+NOT_A_BUTTON = 'click: button is "left", "right" or "double", not {button!r}.'
+TOO_FEW_POINTS = 'move_pointer: give two points "x,y" of your last screenshot or more, in order.'
 
 DENIED = ("The user denied this {tool}: nothing was done. Do not try to get the same result "
           "another way; go on without it, or ask the user.")
@@ -209,13 +219,23 @@ class PageActor:
             return None, "Nothing was done: " + failure(reply, "the spot could not be pictured for the user to see.")
         return reply["result"]["image"], None
 
-    async def click(self, locator: str) -> str:
-        """Clicks an element (link, button, checkbox...).
+    async def click(self, locator: str, button: str = "left", duration: float = 0) -> str:
+        """Clicks an element (link, button, checkbox...); button="right"/"double", duration=seconds held.
 
         Args:
             locator: a locator from a tool's result ("ta-12"), or a CSS selector.
         """
-        return await self._act("click", {"locator": locator})
+        return await self._click({"locator": locator}, button, duration)
+
+    async def _click(self, at: dict, button: str, duration: float, refuse=None) -> str:
+        """A click on an element or at a point (`at`), of any button, held or not."""
+        if button not in ("left", *OTHER_CLICKS):
+            return NOT_A_BUTTON.format(button=button)
+        if button != "left":  # (held: a right or double click is not)
+            return (await self.attempt(OTHER_CLICKS[button], {"at": at}, refuse=refuse)).text
+        held = {"duration": duration} if duration else {}
+        tool, args = ("click", at) if "locator" in at else ("click_at", at)
+        return (await self.attempt(tool, {**args, **held}, refuse=refuse)).text
 
     async def type_text(self, locator: str, text: str, clear: bool = True,
                         submit: bool = False) -> str:
@@ -241,20 +261,38 @@ class PageActor:
         """
         return await self._act("check", {"locator": locator, "checked": checked})
 
-    async def press_key(self, key: str, locator: str | None = None) -> str:
-        """Presses a key ("Enter", "Tab", "ArrowDown", "Control+a"...).
+    async def press_key(self, key: str, locator: str | None = None, duration: float = 0) -> str:
+        """Presses a key ("Enter", "Tab", "ArrowDown", "Control+a"...); duration=seconds held.
 
         Args:
             locator: where; leave out for the focused element.
         """
-        return await self._act("press_key", {"locator": locator, "key": key})
+        held = {"duration": duration} if duration else {}
+        return await self._act("press_key", {"locator": locator, "key": key, **held})
 
-    async def click_at(self, x: float, y: float) -> str:
-        """Clicks a point (its pixels) of your last screenshot: for what has no locator."""
+    async def click_at(self, x: float, y: float, button: str = "left", duration: float = 0) -> str:
+        """Clicks a point (its pixels) of your last screenshot: for what has no locator;
+        button="right"/"double", duration=seconds held."""
         point = self.pictures.point(x, y)
         if isinstance(point, str):
             return point
-        return (await self.attempt("click_at", point, refuse=lambda d: self.pictures.not_of(d.get("page_url")))).text
+        return await self._click(point, button, duration, refuse=lambda d: self.pictures.not_of(d.get("page_url")))
+
+    async def move_pointer(self, points: list[str], press: bool = False) -> str:
+        """Moves the pointer along points "x,y" of your last screenshot, in order (a path to
+        follow, a map to pan, a line to draw).
+
+        Args:
+            press: hold the button down all the way (a drag along the path).
+        """
+        ends = [self.pictures.end(point) for point in points or []]
+        refusal = next((end for end in ends if isinstance(end, str)), None)
+        if refusal:
+            return refusal
+        if len(ends) < 2 or any("locator" in end for end in ends):
+            return TOO_FEW_POINTS
+        refuse = lambda d: self.pictures.not_of(d.get("page_url"))  # noqa: E731
+        return (await self.attempt("move_pointer", {"points": ends, "press": press}, refuse=refuse)).text
 
     async def drag(self, source: str, target: str) -> str:
         """Drags one thing onto another (a list item, a card, a handle).

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from .page_actions import ACTING, BY_POSITION, PageActor
+from .page_actions import ACTING, BY_POSITION, HOW_PRESSED, PageActor
 from .picture_points import LastScreenshot
 from .page_bridge import as_json, failure
 from .untrusted_content import untrusted
@@ -297,7 +297,7 @@ def page_tools(bridge, consent, part_tokens=None, attached=None, vision=None) ->
     seer = Screenshots(reader, vision or Vision.fixed(True), pictures)
     tools = ([FunctionTool(getattr(reader, name), unlisted=SIZE_KNOBS) for name in READING]
              + [FunctionTool(getattr(seer, name)) for name in SEEING]
-             + [FunctionTool(getattr(actor, name)) for name in ACTING + BY_POSITION]
+             + [FunctionTool(getattr(actor, name), unlisted=HOW_PRESSED) for name in ACTING + BY_POSITION]
              + [FunctionTool(getattr(working, name)) for name in CHOOSING_THE_TAB])
     for tool in tools:
         tool.built_in = True  # a compact request lists only the core ones (tool_set.py)

@@ -104,12 +104,23 @@ def _done(result: str) -> dict | None:
     return done if isinstance(done, dict) and done.get("action") else None
 
 
+def _plain_press(action: str, args: dict) -> dict:
+    """A click or key press as a workflow replays it: a plain one (no button or duration
+    arguments); a right, double or held one is refused in words, never replayed as a plain one."""
+    button, duration = args.pop("button", "left"), args.pop("duration", 0)
+    if button != "left" or duration:
+        raise ValueError(f"This turn used {action} with button={button!r} or a duration, which a workflow does not "
+                         "replay yet. Save a turn of plain clicks and key presses instead.")
+    return args
+
+
 def _step(call: dict, done: dict, task: str, defaults: dict) -> Step:
     if call["name"] in BY_POSITION:  # never left out in silence: the replay would skip a step
         raise ValueError(f"This turn used {call['name']} at a screenshot's points, which a workflow cannot replay: "
                          "where a point lands depends on the page's layout at that moment. Save a turn that "
                          "found its elements by their locators instead.")
     action, args = call["name"], {**_defaults_of(call["name"]), **call["arguments"]}
+    args = _plain_press(action, args)
     place = (done.get("element") or {}).get("place")
     at = None
     if action in TARGET and isinstance(place, dict) and args.get(TARGET[action]) not in (None, "") \
