@@ -16,13 +16,15 @@ export async function withRealInput(tab, reply, inPage) {
     const answer = await inPage("input_check", { id: gesture.id, end });
     return answer.ok ? answer.result.refused : answer.error;
   };
+  let given;
   try {
-    await giveInput(tab.id, gesture, check);
+    given = await giveInput(tab.id, gesture, check);
   } catch (error) {
     return { ok: false, error: stoppedInWords(error, described.summary), from_page: error instanceof InputStopped };
   }
   const done = await inPage("input_done", { id: gesture.id }).catch(() => null);
-  return { ...reply, result: { ...described, ...(done?.ok ? done.result : { page: "replaced: it navigated after the input" }) } };
+  const after = done?.ok ? done.result : { page: "replaced: it navigated after the input" };
+  return { ...reply, result: { ...described, ...given, ...after } };
 }
 
 function stoppedInWords(error, summary) {

@@ -1,7 +1,8 @@
 """A menu that opens on CSS :hover alone (no script listens to the pointer): hover opens it,
-so its items are listed and clicked like any control, and hovering elsewhere closes it. A
-menu whose :hover rule sits in another site's stylesheet (which the browser keeps from
-scripts) is said, in words, to stay closed. Called by hand through the real extension; and a
+so its items are listed and clicked like any control, and hovering elsewhere closes it. In
+Chromium the pointer is the browser's own (real input, issue 51): the page's :hover rules apply
+by themselves, those of another site's stylesheet too, and nothing of ours marks the page
+(Firefox, whose hover applies the page's rules itself, is tests/firefox/test_actions.py). Called by hand through the real extension; and a
 page that asks the agent to hover still needs the user, whose "no" leaves its styles as they were.
 A click moves the pointer onto the item first, so a menu that chooses the item under the pointer
 chooses it."""
@@ -37,7 +38,7 @@ def test_a_menu_that_opens_only_on_css_hover_opens_and_its_item_is_clicked(tabs,
     tabs.show(site.url("css-hover-menu.html"))
     assert listed(tabs, "Laptops") is None and not tabs.in_page(SHOWN, "laptops")
     result = hovered(tabs, "#products")
-    assert "the page's own :hover styles (2 rules) were applied" in result["hover_styles"]
+    assert "hover_styles" not in result, "the browser's own :hover, nothing applied by hand"
     assert tabs.in_page(SHOWN, "laptops")
     laptops = listed(tabs, "Laptops")
     assert laptops, "the opened menu's items are controls like any other"
@@ -48,16 +49,12 @@ def test_a_menu_that_opens_only_on_css_hover_opens_and_its_item_is_clicked(tabs,
 def test_hovering_something_else_closes_the_menu_and_leaves_nothing_behind(tabs, site):
     tabs.show(site.url("css-hover-menu.html"))
     hovered(tabs, "#products")
-    # Only the rules that style something where it rests: Help has no menu, only its underline.
-    assert "(1 rule) were applied" in hovered(tabs, "#help")["hover_styles"]
+    hovered(tabs, "#help")
     assert not tabs.in_page(SHOWN, "laptops")
-    # What is marked is where the pointer now rests: Help and the boxes around it, nothing of Products.
-    assert tabs.in_page("const help = document.getElementById('help'); "
-                        "return [...document.querySelectorAll('[data-tabagent-hover]')].every((el) => el.contains(help))")
-    assert tabs.in_page("return document.querySelector('#products[data-tabagent-hover], #products-menu[data-tabagent-hover]')") is None
+    assert tabs.in_page("return document.querySelector('[data-tabagent-hover]')") is None
 
 
-def test_a_hover_rule_in_another_sites_stylesheet_is_said_to_stay_closed(tabs, tmp_path):
+def test_a_hover_rule_in_another_sites_stylesheet_applies_under_the_real_pointer(tabs, tmp_path):
     (tmp_path / "sheets").mkdir()
     (tmp_path / "sheets" / "menu.css").write_text("li > ul { display: none } li:hover > ul { display: block }")
     with PageServer(tmp_path / "sheets") as styles:  # another port: another site
@@ -68,8 +65,7 @@ def test_a_hover_rule_in_another_sites_stylesheet_is_said_to_stay_closed(tabs, t
         with PageServer(tmp_path) as pages:
             tabs.show(pages.url("menu.html"))
             result = hovered(tabs, "#products")
-            assert "1 stylesheet(s) from another site could not be read" in result["hover_styles"]
-            assert "stays closed" in result["hover_styles"] and not tabs.in_page(SHOWN, "laptops")
+            assert "hover_styles" not in result and tabs.in_page(SHOWN, "laptops")
 
 
 def test_a_page_asking_for_a_hover_still_needs_the_user_and_a_denial_changes_nothing(tabs, site, model, tmp_path):
@@ -119,7 +115,7 @@ def test_a_click_moves_the_pointer_onto_the_item_first_so_a_menu_that_chooses_on
         reply = tabs.call_reply("click", locator=paris)
         assert reply["ok"], reply
         assert tabs.in_page("return document.getElementById('log').textContent") == "chose Paris"
-        # The events a person's mouse sends, in a person's order, on the item itself.
+        # The events a person's mouse sends, in the browser's own order (real input), on the item itself.
         events = tabs.in_page(
             "const seen = []; const rome = document.querySelectorAll('li')[2];"
             "for (const type of ['pointerover', 'pointerenter', 'mouseover', 'mouseenter', 'pointermove', 'mousemove',"
@@ -129,6 +125,6 @@ def test_a_click_moves_the_pointer_onto_the_item_first_so_a_menu_that_chooses_on
         rome = listed(tabs, "Rome")
         assert tabs.call_reply("click", locator=rome)["ok"]
         order = tabs.in_page("return window.seen")
-        assert order == ["pointerover", "mouseover", "pointerenter", "mouseenter", "pointermove", "mousemove",
+        assert order == ["pointerover", "pointerenter", "mouseover", "mouseenter", "pointermove", "mousemove",
                          "pointerdown", "mousedown", "pointerup", "mouseup", "click"], order
         assert tabs.in_page("return document.getElementById('log').textContent") == "chose Rome"

@@ -31,6 +31,7 @@ export async function giveInput(tabId, gesture, check) {
     });
     run.attached = true;
     for (const step of gesture.steps) await run.step(step);
+    return run.dropped ? { events: "HTML drag and drop, as the browser's own" } : run.dragged ? { events: "pointer and mouse (down, moves, up), as the browser's own" } : {};
   } catch (error) {
     if (error instanceof InputStopped) error.partway = run.touched;
     throw error;
@@ -44,7 +45,7 @@ export async function giveInput(tabId, gesture, check) {
 
 class GestureRun {
   constructor(target, check) {
-    Object.assign(this, { target, check, attached: false, touched: false, stopped: null, at: null, pressed: null, dragData: null, dragging: false });
+    Object.assign(this, { target, check, attached: false, touched: false, dragged: false, dropped: false, stopped: null, at: null, pressed: null, dragData: null, dragging: false });
     this.onTabChange = (tabId, change) => {
       if (tabId === target.tabId && (change.url || change.status === "loading")) this.stopped ??= "the tab started loading another page";
     };
@@ -85,6 +86,7 @@ class GestureRun {
       const point = { x: from.x + ((to.x - from.x) * i) / steps, y: from.y + ((to.y - from.y) * i) / steps };
       if (this.dragData) await this.dragTo(point);
       else await this.mouse("mouseMoved", point, pressed ? this.pressed : null);
+      this.dragged ||= Boolean(pressed);
       this.at = point;
     }
   }
@@ -99,7 +101,7 @@ class GestureRun {
   async release({ release, button, count }) {
     if (this.dragData) {
       await this.send("Input.dispatchDragEvent", { type: "drop", ...release, data: this.dragData });
-      this.dragData = null;
+      [this.dragData, this.dropped] = [null, true];
     }
     await this.mouse("mouseReleased", release, button, count);
     this.pressed = null;
