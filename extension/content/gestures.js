@@ -98,7 +98,8 @@ function parseKeys(text) {
     if (!name) throw new PageToolError(`press_key: “${part}” is not a modifier (Control, Shift, Alt, Meta).`);
     held[name] = true;
   }
-  const named = key.length === 1 ? key : Object.keys(KEY_CODES).find((k) => k.toLowerCase() === key.toLowerCase()) ?? key;
+  const spoken = key.toLowerCase() === "space" ? " " : key; // (" " cannot be written between the "+")
+  const named = spoken.length === 1 ? spoken : Object.keys(KEY_CODES).find((k) => k.toLowerCase() === key.toLowerCase()) ?? key;
   return { key: named, held, label: String(text) };
 }
 

@@ -40,8 +40,10 @@ function pressAt(view, button, count, heldMs) {
   const steps = [{ move: view }, { check: 0 }];
   for (let n = 1; n <= count; n++) {
     steps.push({ press: view, button, count: n });
-    if (heldMs) steps.push({ hold: heldMs, check: 0 });
-    steps.push({ check: 0 }, { release: view, button, count: n });
+    // Through a hold and at its end, the element must still be the one under the pointer (a press
+    // that is let go at once is let go wherever the page put things in answer to it, as a hand's is).
+    if (heldMs) steps.push({ hold: heldMs, check: 0 }, { check: 0 });
+    steps.push({ release: view, button, count: n });
   }
   return steps;
 }

@@ -21,11 +21,11 @@ const COMMANDS = { a: "selectAll", c: "copy", x: "cut", v: "paste", z: "undo", y
 function keyParams(key) {
   if (Object.hasOwn(NAMED, key)) {
     const [keyCode, code, text] = NAMED[key];
-    return { key, code, windowsVirtualKeyCode: keyCode, ...(text && { text }) };
+    return { key, code, windowsVirtualKeyCode: keyCode, ...(text && { text, unmodifiedText: text }) };
   }
   const upper = key.toUpperCase();
   const code = /^[A-Z]$/.test(upper) ? `Key${upper}` : /^[0-9]$/.test(key) ? `Digit${key}` : "";
-  return { key, code, windowsVirtualKeyCode: key.length === 1 ? upper.charCodeAt(0) : 0, ...(key.length === 1 && { text: key }) };
+  return { key, code, windowsVirtualKeyCode: key.length === 1 ? upper.charCodeAt(0) : 0, ...(key.length === 1 && { text: key, unmodifiedText: key }) };
 }
 
 // The steps of a key press: modifiers down, the key down (held `heldMs`), up, modifiers up.
@@ -40,11 +40,11 @@ function keyInput(plan, heldMs) {
   }
   const params = keyParams(key);
   const typing = params.text && !(modifiers & (2 | 4)); // Control or Meta: a shortcut, no character
-  if (!typing) delete params.text;
+  if (!typing) [params.text, params.unmodifiedText] = [undefined, undefined];
   const command = modifiers & (2 | 4) ? COMMANDS[key.toLowerCase()] : null;
   steps.push({ check: 0 }, { key_down: { ...params, modifiers, ...(command && { commands: [command] }) } });
   if (heldMs) steps.push({ hold: heldMs, check: 0 });
-  steps.push({ key_up: { ...params, text: undefined, modifiers } });
+  steps.push({ key_up: { ...params, text: undefined, unmodifiedText: undefined, modifiers } });
   for (const m of pressed.reverse()) {
     modifiers &= ~m.bit;
     steps.push({ key_up: { key: m.key, code: m.code, windowsVirtualKeyCode: m.keyCode, modifiers } });

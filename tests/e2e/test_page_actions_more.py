@@ -70,7 +70,11 @@ def test_keys_reach_the_page_and_enter_submits_the_field_s_form(form):
     assert blocked["form_invalid"] == "text field “Email”: Please fill out this field."
     assert form.in_page(LOG) == "escaped"  # the browser would not send a form with a field left empty
     done(form, "type_text", locator="#email", text="ada@example.org")
+    # A real Enter does what it does for a person (real input, issue 51): this form has several
+    # text fields and no submit button, so the browser submits nothing; type_text's submit does.
     done(form, "press_key", locator="#q", key="Enter")
+    assert form.in_page(LOG) == "escaped"
+    done(form, "type_text", locator="#q", text="tomatoes", submit=True)
     assert form.in_page(LOG) == "submitted tomatoes"
     assert "is not a modifier" in refused(form, "press_key", key="Hyper+x")
 

@@ -18,9 +18,15 @@ const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export class InputStopped extends Error {}
 
+// The tabs TabAgent is giving input to now: one gesture at a time in a tab (two turns acting in
+// the same tab would mix their presses), and what the red-team tests watch.
+const underInput = new Set();
+export const tabsUnderInput = () => [...underInput];
+
 // check(end): null while the end's element is still the one on top, else why not (in words).
 export async function giveInput(tabId, gesture, check) {
   const target = { tabId };
+  if (underInput.has(tabId)) throw new Error("Nothing was done: another action is giving input to this tab now; try again once it is done.");
   const run = new GestureRun(target, check);
   chrome.tabs.onUpdated.addListener(run.onTabChange);
   chrome.debugger.onDetach.addListener(run.onDetach);
@@ -30,6 +36,10 @@ export async function giveInput(tabId, gesture, check) {
       throw new Error(`Nothing was done: the browser would not let TabAgent give input in this tab (${error.message}).`);
     });
     run.attached = true;
+    underInput.add(tabId);
+    // A tab the user is not looking at has no focus, and the browser would drop its keys: while
+    // the gesture runs it is given as focused (no window or tab is brought forward).
+    await run.send("Emulation.setFocusEmulationEnabled", { enabled: true });
     for (const step of gesture.steps) await run.step(step);
     return run.dropped ? { events: "HTML drag and drop, as the browser's own" } : run.dragged ? { events: "pointer and mouse (down, moves, up), as the browser's own" } : {};
   } catch (error) {
@@ -40,17 +50,24 @@ export async function giveInput(tabId, gesture, check) {
     chrome.debugger.onDetach.removeListener(run.onDetach);
     chrome.debugger.onEvent.removeListener(run.onEvent);
     if (run.attached) await chrome.debugger.detach(target).catch(() => {}); // gone with its tab: nothing to detach
+    underInput.delete(tabId);
   }
 }
 
 class GestureRun {
   constructor(target, check) {
     Object.assign(this, { target, check, attached: false, touched: false, dragged: false, dropped: false, stopped: null, at: null, pressed: null, dragData: null, dragging: false });
+    // A stop answers a check still waiting on the page (a page that is leaving never answers).
+    this.stopping = new Promise((resolve) => {
+      this.stop = (why) => resolve((this.stopped ??= why));
+    });
     this.onTabChange = (tabId, change) => {
-      if (tabId === target.tabId && (change.url || change.status === "loading")) this.stopped ??= "the tab started loading another page";
+      if (tabId === target.tabId && (change.url || change.status === "loading")) this.stop("the tab started loading another page");
     };
     this.onDetach = (source) => {
-      if (source.tabId === target.tabId) [this.attached, this.stopped] = [false, this.stopped ?? "the input was cancelled from the browser's banner"];
+      if (source.tabId !== target.tabId) return;
+      this.attached = false;
+      this.stop("the input was cancelled from the browser's banner");
     };
     this.onEvent = (source, method, params) => {
       if (source.tabId === target.tabId && method === "Input.dragIntercepted") this.dragData = params.data;
@@ -63,7 +80,7 @@ class GestureRun {
   }
 
   async checked(end) {
-    const refused = this.stopped ?? (await this.check(end));
+    const refused = this.stopped ?? (await Promise.race([this.check(end).catch((error) => error.message), this.stopping]));
     if (refused) throw new InputStopped(refused);
   }
 

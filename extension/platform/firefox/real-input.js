@@ -7,6 +7,8 @@ export const REAL_INPUT = false;
 
 export class InputStopped extends Error {}
 
+export const tabsUnderInput = () => [];
+
 export async function giveInput(_tabId, _gesture, _check) {
   throw new InputStopped("this browser gives extensions no real input");
 }
