@@ -1,7 +1,7 @@
 // A menu that opens on CSS :hover alone. Events a script sends never set :hover (only the
-// browser's own pointer does), and the one way to move that pointer, the DevTools protocol,
-// needs the "debugger" permission, which Chrome grants only at install, never as an optional
-// permission. So hover also applies the page's own :hover rules to the element and the boxes
+// browser's own pointer does). Chrome moves that pointer for real (the DevTools protocol,
+// real-input.js); where the browser gives no real input (Firefox), hover instead applies the
+// page's own :hover rules to the element and the boxes
 // around it, as the browser does while the pointer rests there: the same styles, nothing of
 // ours. Kept until the next hover. A stylesheet from another site cannot be read (the browser
 // keeps its rules from scripts), so what it shows on :hover is said to stay as it was.

@@ -9,6 +9,7 @@
 - `panel`: the side panel on a new conversation with the scripted model (`model`, of
   tests/conftest.py);
 - `tabs`: a page tab the user is "on" and the side panel beside it (page_tabs.py), for a module;
+  `tabs_beside_the_panel`: the page in a window of its own, which the browser can picture;
   `tool_calling` saves the scripted model and the tool-calling agent in its settings (a module
   whose turns call tools uses it: `pytest.mark.usefixtures("tool_calling")`);
 - `chromium`: Chromium with no extension, the page tools injected by hand (tests/helpers/
@@ -96,6 +97,15 @@ def tabs(browser):
     from .page_tabs import PageTabs
 
     return PageTabs(browser)
+
+
+@pytest.fixture(scope="module")
+def tabs_beside_the_panel(browser):
+    """The page in a window of its own, in front there (so the browser can picture it), the
+    side panel's page in another (sight_tabs.py)."""
+    from .sight_tabs import WindowedTabs
+
+    return WindowedTabs(browser)
 
 
 @pytest.fixture(scope="module")

@@ -19,17 +19,12 @@ from tests.helpers.questions import answer, boxes, question
 from tests.helpers.tool_calls import call, told
 
 from .chat import configure, send, wait_for_status
-from .sight_tabs import WindowedTabs, near, picture
+from .sight_tabs import near, picture
 
 pytestmark = pytest.mark.e2e
 
 LOG = "return document.getElementById('log').textContent"
 BOARD = {"left": 40, "top": 60, "cell": 80, "gap": 10}
-
-
-@pytest.fixture(scope="module")
-def tabs_beside_the_panel(browser):
-    return WindowedTabs(browser)
 
 
 @pytest.fixture

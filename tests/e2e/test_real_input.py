@@ -26,17 +26,11 @@ from tests.helpers.panel_backends import chromium_panel
 from tests.helpers.tool_calls import call, told
 
 from .page_tabs import page_content
-from .sight_tabs import WindowedTabs
 
 pytestmark = pytest.mark.e2e
 
 SITE = Path(__file__).parent / "pages" / "real-input"
 LOG = "return document.getElementById('log').textContent"
-
-
-@pytest.fixture(scope="module")
-def tabs_beside_the_panel(browser):
-    return WindowedTabs(browser)
 
 
 def done(tabs, name, **args) -> dict:
@@ -104,7 +98,7 @@ def test_a_right_click_opens_the_pages_own_menu_and_says_whose_it_is(tabs_beside
 
 
 @pytest.fixture
-def seen(tabs_beside_the_panel, seeing_model):
+def seeing_panel(tabs_beside_the_panel, seeing_model):
     """The panel on a new conversation with the seeing model, which takes screenshots."""
     seeing_model.reset()
     panel = chromium_panel(tabs_beside_the_panel.browser)
@@ -119,18 +113,18 @@ def in_pad_picture(tabs, x, y) -> str:
     return f"{round((x + 1) * ratio)},{round((y + 1) * ratio)}"  # (its 1-pixel border)
 
 
-def test_a_path_drawn_on_a_canvas_is_asked_with_its_points_and_recorded_by_the_page(tabs_beside_the_panel, seen, seeing_model, site):
+def test_a_path_drawn_on_a_canvas_is_asked_with_its_points_and_recorded_by_the_page(tabs_beside_the_panel, seeing_panel, seeing_model, site):
     tabs = tabs_beside_the_panel
     tabs.show(site.url("canvas.html"))
     path = [in_pad_picture(tabs, x, y) for x, y in ((20, 20), (150, 30), (280, 180))]
     seeing_model.script(call("screenshot", locator="#pad"), call("move_pointer", points=path, press=True), Reply(text="Drawn."))
-    seen.send("Draw a line across the pad")
-    asked = seen.question(0)
+    seeing_panel.send("Draw a line across the pad")
+    asked = seeing_panel.question(0)
     assert asked["message"] == ("Press the pointer on the canvas “Drawing pad” and drag it along the 3 points marked in "
                                 "the picture, to the canvas “Drawing pad”.")
     assert tabs.driver.execute_script("return !!document.querySelector('.confirmation img.confirmation-picture')")
-    seen.answer_question(0, "once")
-    assert seen.wait_for_status("ok") == "ok"
+    seeing_panel.answer_question(0, "once")
+    assert seeing_panel.wait_for_status("ok") == "ok"
     drawn = tabs.in_page("return window.path")
     assert drawn["trusted"] and len(drawn["pressed"]) >= 10, drawn
     xs = [x for x, _ in drawn["pressed"]]
