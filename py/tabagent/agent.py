@@ -15,6 +15,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from . import prompts
+from .clock import Clock
 from .errors import ToolsRefusedError
 from .events import Event, deliver, jsonable
 from .images import without_image_data
@@ -65,6 +66,7 @@ class Agent:
         self._usage: dict[str, int] = {}  # the tokens of this run's model calls, summed
         self._streamed = {"text": 0, "reasoning": 0}  # by the model call under way: withdrawn if it fails
         self._reminded = False  # this turn's one reminder to act (reply_checks.py) was given
+        self.clock = Clock(getattr(model, "host", None))  # today's date and time, in every request
 
     async def run(self, task: str, reset: bool = True) -> Any:
         """Work on `task` until a final answer; returns it (None if cancelled).
@@ -149,7 +151,8 @@ class Agent:
     # --- Helpers ---------------------------------------------------------------------
 
     def write_messages(self) -> list[dict]:
-        prompt = "\n\n".join(p for p in (self.system_prompt(), self.instructions, notes_text(self.memory.notes)) if p)
+        prompt = "\n\n".join(p for p in (self.system_prompt(), self.clock.line(), self.instructions,
+                                          notes_text(self.memory.notes)) if p)
         return self.memory.to_messages(prompt, sees_images=self.sees_images)
 
     def listed_tools(self) -> list[Tool]:

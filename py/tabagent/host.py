@@ -9,6 +9,7 @@ hosts without touching the loop.
 from __future__ import annotations
 
 import asyncio
+import os
 import sys
 import time
 from collections.abc import AsyncGenerator
@@ -76,6 +77,12 @@ class Host:
     def now(self) -> float:
         return time.time()
 
+    def time_zone(self, when: float) -> tuple[int, str | None]:
+        """The user's offset from UTC at `when` (minutes east), and their time zone's name
+        ("Europe/Paris") when known: here the machine's; the Pyodide host asks the browser."""
+        local = time.localtime(when)
+        return (local.tm_gmtoff or 0) // 60, _zone_name() or local.tm_zone
+
     async def sleep(self, seconds: float) -> None:
         await asyncio.sleep(seconds)
 
@@ -87,3 +94,15 @@ def default_host() -> Host:
         return PyodideHost()
     from .hosts.cpython import CPythonHost
     return CPythonHost()
+
+
+def _zone_name() -> str | None:
+    """The machine's IANA zone name: $TZ, else where /etc/localtime points."""
+    name = os.environ.get("TZ", "").lstrip(":")
+    if "/" in name and not name.startswith("/"):
+        return name
+    try:
+        target = os.path.realpath("/etc/localtime")
+    except OSError:
+        return None
+    return target.split("/zoneinfo/", 1)[1] if "/zoneinfo/" in target else None

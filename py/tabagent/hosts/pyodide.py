@@ -53,6 +53,15 @@ class PyodideHost(Host):
             return None
         return str(parsed.href), str(parsed.origin)
 
+    def time_zone(self, when: float) -> tuple[int, str | None]:
+        """The browser's: the zone the user's system is set to (Intl), not the interpreter's."""
+        offset = -int(js.Date.new(when * 1000).getTimezoneOffset())
+        try:
+            zone = given(js.Intl.DateTimeFormat.new().resolvedOptions().timeZone)
+        except (JsException, AttributeError):
+            zone = None
+        return offset, str(zone) if zone else None
+
 
 class FetchResponse(Response):
     def __init__(self, response: JsProxy, controller: JsProxy, timeout: float | None) -> None:
