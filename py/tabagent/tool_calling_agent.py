@@ -1,7 +1,10 @@
 """ToolCallingAgent: the model acts through OpenAI-style tool calls.
 
-Several calls in one reply run concurrently; their results are kept in the order
-the model made them. A tool call the model wrote in its text (text_calls.py) is read and run.
+Several calls in one reply run in the order the model made them: a call that acts (on the
+page, on which tab is read) waits for the calls before it and the calls after it wait for it,
+so each action is described, confirmed and done on the page the earlier ones left, and a read
+after a click reads what the click did. Calls between two actions run at the same time. The
+results are kept in the order the model made them. A tool call the model wrote in its text (text_calls.py) is read and run.
 """
 
 from __future__ import annotations
@@ -57,14 +60,28 @@ class ToolCallingAgent(Agent):
         if said:  # the calls were streamed as text: the panel shows what was said around them
             await self.emit("text_call", {"said": said[0]})
         step.tool_calls = [{"id": c.id, "name": c.name, "arguments": c.arguments} for c in calls]
-        if len(calls) == 1:  # skip gather's task per call in the common case
-            results = [await self._call(calls[0])]
-        else:
-            results = await asyncio.gather(*(self._call(call) for call in calls))
+        results = await self._run_in_order(calls)
         step.observations = [observation(c, text, is_error, value) for c, (text, is_error, value) in zip(calls, results)]
         answers = [value for c, (_, is_error, value) in zip(calls, results)
                    if c.name == "final_answer" and not is_error]
         return (True, answers[-1]) if answers else (False, None)
+
+    async def _run_in_order(self, calls: list[ToolCall]) -> list[tuple[str, bool, object]]:
+        """Each call that acts after all before it; the calls between two actions together."""
+        results, together = [], []
+        for call in calls:
+            if getattr(self.tools.get(call.name), "acts", False):
+                results += await self._together(together)
+                together = []
+                results.append(await self._call(call))
+            else:
+                together.append(call)
+        return results + await self._together(together)
+
+    async def _together(self, calls: list[ToolCall]) -> list[tuple[str, bool, object]]:
+        if len(calls) <= 1:  # skip gather's task per call in the common case
+            return [await self._call(call) for call in calls]
+        return list(await asyncio.gather(*(self._call(call) for call in calls)))
 
     async def _call(self, call) -> tuple[str, bool, object]:
         """Run one call; every problem becomes an observation the model can act on."""

@@ -290,3 +290,35 @@ async def test_final_answer_next_to_other_calls_ends_the_run_after_they_ran(reco
     assert await ToolCallingAgent(model, [add], listeners=[recorder]).run("1+1") == "2"
     assert [e.data["name"] for e in recorder.of("tool_result")] == ["add", "final_answer"]
     assert len(model.calls) == 1
+
+
+async def test_an_action_waits_for_the_calls_before_it_and_the_calls_after_wait_for_it(recorder):
+    """Five clicks and a read in one reply: each click runs on what the one before left, and the
+    read sees the last click (issue 51: a read beside a click ran before it)."""
+    page, log = {"clicks": 0}, []
+
+    @tool
+    async def click(locator: str) -> str:
+        """Click.
+
+        Args:
+            locator: What.
+        """
+        log.append(f"start {locator}")
+        await asyncio.sleep(0.01)  # run at the same time, a later call would start here
+        page["clicks"] += 1
+        log.append(f"end {locator}")
+        return f"clicked {locator}"
+    click.acts = True
+
+    @tool
+    async def read_page() -> str:
+        """Read."""
+        return f"{page['clicks']} clicks"
+
+    clicks = [call("click", {"locator": f"ta-{i}"}, f"c{i}") for i in range(5)]
+    model = ScriptedModel([{"tool_calls": [*clicks, call("read_page", {}, "r")]}, final("done")])
+    assert await ToolCallingAgent(model, [click, read_page], listeners=[recorder]).run("go") == "done"
+    assert log == [f"{edge} ta-{i}" for i in range(5) for edge in ("start", "end")]
+    tool_messages = [m["content"] for m in model.calls[1]["messages"] if m["role"] == "tool"]
+    assert tool_messages == [*(f"clicked ta-{i}" for i in range(5)), "5 clicks"]
