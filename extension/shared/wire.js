@@ -31,7 +31,7 @@ export const SETTINGS = Object.freeze({
 export const SETTINGS_LIMITS = Object.freeze({
   "max_steps": [
     1,
-    100
+    300
   ],
   "code_timeout": [
     1,

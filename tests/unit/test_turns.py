@@ -181,3 +181,16 @@ def test_the_request_timeout_and_retries_are_the_users_settings_within_their_bou
     assert (unset.timeout, unset.max_retries) == (SETTINGS["request_timeout"], SETTINGS["max_retries"])
     wild = build_agent(request(settings={"base_url": "http://x/v1", "request_timeout": 0, "max_retries": 1000}), print).model
     assert (wild.timeout, wild.max_retries) == (LIMITS["request_timeout"][0], LIMITS["max_retries"][1])
+
+
+def test_the_user_may_give_300_steps_and_a_team_member_no_more():
+    """Issue 51: a memory game takes more than 100 clicks. The bound holds for the team too: a
+    member's max_steps in imported settings is the user's setting's bound, not whatever it says."""
+    team = [{"name": "helper", "description": "Helps.", "agent": "tool_calling", "max_steps": 10_000},
+            {"name": "quick", "description": "Quick.", "agent": "tool_calling", "max_steps": "lots"}]
+    settings = {"base_url": "http://x/v1", "agent": "tool_calling", "max_steps": 300, "team": team}
+    agent = build_agent(request(settings=settings), lambda event: None, model=ScriptedModel([]))
+    members = {name: agent.tools[name].agent.max_steps for name in ("helper", "quick")}
+    assert (agent.max_steps, members) == (300, {"helper": 300, "quick": SETTINGS["max_steps"]})
+    assert build_agent(request(settings={**settings, "max_steps": 301}), lambda event: None,
+                       model=ScriptedModel([])).max_steps == LIMITS["max_steps"][1] == 300

@@ -58,7 +58,7 @@ def test_the_extension_spells_no_setting_default_of_its_own():
     (None, SETTINGS),
     ({"max_steps": "7"}, {**SETTINGS, "max_steps": 7}),
     ({"max_steps": "lots", "code_timeout": -5}, {**SETTINGS, "code_timeout": 1}),
-    ({"max_steps": 10_000, "idle_close_minutes": float("nan")}, {**SETTINGS, "max_steps": 100}),
+    ({"max_steps": 10_000, "idle_close_minutes": float("nan")}, {**SETTINGS, "max_steps": 300}),
     ({"team": "not a list", "agent": "", "unknown": 1}, SETTINGS),
 ])
 def test_python_puts_its_defaults_in_place_of_missing_or_unusable_values(received, expected):

@@ -47,7 +47,7 @@ from ..tool_calling_agent import ToolCallingAgent
 from ..tools import FunctionTool
 from .user_tool_page import PageBound
 from .user_tools import describe_problem
-from .wire import SETTINGS, settings_from_wire
+from .wire import SETTINGS, settings_from_wire, steps_of
 from .workflow_turn import run_workflow_turn
 
 AGENT_KINDS = {"code": CodeAgent, "tool_calling": ToolCallingAgent}
@@ -198,7 +198,7 @@ def _agent(spec: dict, model, tools: list, executor_factory, **options):
         # each name gets its own sandbox, for the conversation).
         options["executor"] = executor_factory(spec.get("name") or "agent")
     return AGENT_KINDS[kind](model, tools, name=spec.get("name") or "agent", description=spec.get("description", ""),
-                             max_steps=int(spec.get("max_steps", SETTINGS["max_steps"])), managed_agents=team, **options)
+                             max_steps=steps_of(spec), managed_agents=team, **options)
 
 
 class EarlyEvents:

@@ -63,7 +63,8 @@ SETTINGS = {
     # (mcp-server/): every call shown in the panel, every action asked there. Off unless switched on.
     "mcp_clients": False,
 }
-LIMITS = {"max_steps": (1, 100), "code_timeout": (1, 3600), "idle_close_minutes": (0.01, 24 * 60),
+# max_steps: up to 300 where the user sets it (a memory game takes more than 100 clicks).
+LIMITS = {"max_steps": (1, 300), "code_timeout": (1, 3600), "idle_close_minutes": (0.01, 24 * 60),
           "context_window": (512, 10_000_000), "temperature": (0, 2), "max_output_tokens": (1, 1_000_000),
           "request_timeout": (5, 3600), "max_retries": (0, 10)}
 # Numeric settings whose default is None (left to the endpoint): the kind of number they take.
@@ -264,6 +265,11 @@ def settings_from_wire(received: dict | None) -> dict:
         else:
             settings[name] = str(value)
     return settings
+
+
+def steps_of(spec: dict) -> int:
+    """A team member's max_steps, within the setting's bounds like the user's own."""
+    return _number(spec.get("max_steps"), SETTINGS["max_steps"], *LIMITS["max_steps"], whole=True)
 
 
 def _number(value, default, low, high, whole):
