@@ -8,6 +8,7 @@ import { PageToolError, clamp, arg } from "./tool-arguments.js";
 import { toMarkdown } from "./html-to-markdown.js";
 import * as mainContent from "./main-content-choosing.js";
 import * as pagination from "./pagination.js";
+import { justChanged } from "./just-changed.js";
 
 export const tools = {};
 
@@ -45,6 +46,8 @@ function readPage({ page: number, max_tokens }) {
     pages: pages.length,
     markdown: pages[number - 1],
   };
+  const changed = justChanged(markdown); // a status line, an alert, a dialog, new text: on every page
+  if (changed.length) result.just_changed = changed;
   if (number < pages.length) result.note = `This is page ${number} of ${pages.length}; call read_page with page=${number + 1} for the next.`;
   return result;
 }

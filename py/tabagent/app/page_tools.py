@@ -48,7 +48,16 @@ def article_text(result: dict) -> str:
                  f"this is page {result.get('page')} of {result.get('pages')}")
     if result.get("note"):
         lines.append(result["note"])
-    return "\n".join(lines) + "\n\n" + (result.get("markdown") or "")
+    return "\n".join(lines) + just_changed_text(result.get("just_changed")) + "\n\n" + (result.get("markdown") or "")
+
+
+def just_changed_text(said) -> str:
+    """What the page says in its status, alert and live regions and dialogs, and text new since
+    the last read (content/just-changed.js): first, since it is often the outcome of the last action."""
+    if not isinstance(said, list) or not said:
+        return ""
+    lines = [f"- ({item.get('kind')}) {item.get('text')}" for item in said if isinstance(item, dict)]
+    return "\n\nWhat the page is saying now, and text new since the last read:\n" + "\n".join(lines)
 
 
 def controls_text(result: dict) -> str:
