@@ -1,0 +1,102 @@
+"""Issue 51, through the real extension and a scripted model: the date in the request the model
+receives, five actions in one reply each asked and done on the page the one before left, a read
+in that reply seeing what they did, a success message read after an action, and (red team) a
+page that asks for 300 steps getting the user's setting."""
+
+import json
+
+import pytest
+
+from tests.helpers.model_server import Reply
+from tests.helpers.panel_backends import chromium_panel
+
+pytestmark = [pytest.mark.e2e]
+
+
+@pytest.fixture
+def chat(tabs, model):
+    """The panel on a new conversation with the scripted tool-calling model (max_steps as given)."""
+    def start(page: str | None = None, **settings):
+        model.reset()
+        if page:
+            tabs.show(page)
+        driver = chromium_panel(tabs.browser)
+        driver.configure(model.base_url, **settings)
+        driver.new_conversation()
+        return driver
+    return start
+
+
+def calls(*named):
+    return Reply(tool_calls=[{"name": name, "arguments": arguments} for name, arguments in named])
+
+
+def results(model, request):
+    return [m["content"] for m in model.requests[request]["body"]["messages"] if m["role"] == "tool"]
+
+
+def test_the_request_says_todays_date_and_the_browsers_time_zone(chat, model, tabs):
+    panel = chat()
+    model.script(Reply(text="It is a Tuesday."))
+    panel.send("What day is it today?")
+    assert panel.wait_for_status("ok") == "ok"
+    system = model.requests[0]["body"]["messages"][0]["content"]
+    zone, day, date = tabs.browser.driver.execute_script(
+        "const now = new Date(); return [Intl.DateTimeFormat().resolvedOptions().timeZone,"
+        " now.toLocaleDateString('en-GB', {weekday: 'long'}),"
+        " now.toLocaleDateString('en-CA')];")  # YYYY-MM-DD, in the browser's zone
+    assert f"Today is {day}, " in system and f"({date})" in system
+    assert f"({zone}, UTC" in system or f"({zone})" in system
+
+
+def test_five_actions_in_one_reply_each_asked_on_the_page_the_last_left_and_the_read_after_them(chat, model, site, tabs):
+    panel = chat(site.url("steps-app.html"))
+    model.script(calls(*(("click", {"locator": f"#b{n}"}) for n in range(1, 6)), ("read_page", {})),
+                 Reply(text="All five done."))
+    panel.send("Do the five steps in order, then tell me the code")
+    for n in range(5):  # each question comes once the action before it is done
+        asked = panel.question(n)
+        assert asked["message"] == f"Click the button “Step {n + 1}”."
+        assert tabs.in_page("return document.getElementById('log').textContent") == "pressed:" + "".join(
+            f" {k}" for k in range(1, n + 1))
+        panel.answer_question(n, "once")
+    assert panel.wait_for_status("ok") == "ok"
+    told = results(model, 1)
+    assert not [text for text in told if "Nothing was done" in text]
+    assert "Well done: all five steps in order. Code 4711." in told[5]
+
+
+def test_a_success_message_and_new_text_are_read_after_the_action(chat, model, site, tabs):
+    panel = chat(site.url("saved-note.html"))
+    model.script(calls(("click", {"locator": "#save"}), ("read_page", {})), Reply(text="Saved."))
+    panel.send("Save my note")
+    assert panel.question(0)["message"] == "Click the button “Save”."
+    panel.answer_question(0, "once")
+    assert panel.wait_for_status("ok") == "ok"
+    read = results(model, 1)[1]
+    said = read.split("What the page is saying now, and text new since the last read:\n", 1)[1]
+    assert "- (status) Saved. Your note is number 27." in said
+    assert read.count("Synced to 3 devices") == 1  # the form's reading has it: not said twice
+
+
+def test_text_that_appeared_beside_an_article_is_read(chat, model, site, tabs):
+    """An article's reading leaves out a line beside it; once it appears after an action it is read."""
+    panel = chat(site.url("liked-story.html"))
+    model.script(calls(("read_page", {}), ("click", {"locator": "#like"}), ("read_page", {})), Reply(text="Liked."))
+    panel.send("Read the story and like it")
+    panel.question(0)
+    panel.answer_question(0, "once")
+    assert panel.wait_for_status("ok") == "ok"
+    before, _, after = results(model, 1)
+    assert "lighthouse" in before and "reader 318" not in before
+    assert "- (new) Thanks! You are reader 318 to like this." in after
+
+
+def test_red_team_a_page_that_asks_for_300_steps_gets_the_users_setting(chat, model, site):
+    panel = chat(site.url("three-hundred-steps.html"), max_steps=3)
+    model.script(*[calls(("read_page", {}))] * 3, Reply(text="I stopped at the user's limit."))
+    panel.send("Play the memory game")
+    assert panel.wait_for_status("max_steps", "ok") == "max_steps"
+    assert len(model.requests) == 4  # three steps, then the best answer: the page's 300 counts for nothing
+    assert "You have used all your steps" in json.dumps(model.requests[3]["body"]["messages"][-1])
+    assert "300 for this game" in results(model, 2)[-1]  # the page did ask, and was read
