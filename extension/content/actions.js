@@ -72,6 +72,27 @@ function endOf(spec, verb) {
   return hit.foreign && hit.el === el ? hit : { ...hit, el, site: siteOf(el), foreign: false };
 }
 
+// Where a drop onto an element named by its locator lands: past its centre in the direction of
+// travel (three quarters of the way to its far edge), as a person drops. A sortable list puts
+// the item before or after the one under the pointer by which half the pointer is in, so a drop
+// on the exact centre never moved an item down. A point the element does not get stays the centre.
+const PAST_CENTRE = 0.75;
+function pastCentre(from, to) {
+  const box = boxInTopViewport(to.el);
+  const [dx, dy] = [to.view.x - from.view.x, to.view.y - from.view.y];
+  const length = Math.hypot(dx, dy);
+  if (!length || to.foreign) return to;
+  const reach = Math.min(dx ? box.width / 2 / Math.abs(dx / length) : Infinity, dy ? box.height / 2 / Math.abs(dy / length) : Infinity);
+  const point = { x: to.view.x + (dx / length) * reach * PAST_CENTRE, y: to.view.y + (dy / length) * reach * PAST_CENTRE };
+  let hit;
+  try {
+    hit = hitAt(point);
+  } catch {
+    return to;
+  }
+  return hit.el === to.el || to.el.contains(hit.el) ? { ...hit, el: to.el, site: to.site, foreign: to.foreign } : to;
+}
+
 // An end in a frame of another site is named with that site, never acted in.
 const endWords = (end) => (end.foreign ? `frame from ${end.site}` : describe(end.el).summary);
 
@@ -162,7 +183,9 @@ const planners = {
   },
   // Both ends on one element is a drag inside it (a canvas, a map, a slider's track): by points only.
   drag({ source, target }) {
-    const [from, to] = [endOf(source, "dragged"), endOf(target, "dropped onto")];
+    const from = endOf(source, "dragged");
+    // onto a locator: past its centre in the direction of travel, as a person drops into a sortable list
+    const to = target.locator == null ? endOf(target, "dropped onto") : pastCentre(from, endOf(target, "dropped onto"));
     const byPoints = source.locator == null && target.locator == null;
     if (from.el === to.el && !(byPoints && (from.view.x !== to.view.x || from.view.y !== to.view.y))) {
       throw new PageToolError(`Both ends of the drag are the ${endWords(from)}: name two places (two points of it, to drag inside it).`);
