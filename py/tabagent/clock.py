@@ -19,14 +19,13 @@ REFRESH_SECONDS = 300  # a turn longer than this is told the time again
 
 
 def time_text(moment: datetime, zone: str | None) -> str:
-    """'Today is Tuesday, 28 July 2026; the time is 14:05 (Europe/Paris, UTC+02:00).'"""
+    """'Now: Tuesday 28 July 2026, 14:05 (Europe/Paris).' (short: it is in every request)"""
     offset = moment.utcoffset() or timedelta(0)
     minutes = int(offset.total_seconds() // 60)
     sign = "+" if minutes >= 0 else "-"
     utc = f"UTC{sign}{abs(minutes) // 60:02d}:{abs(minutes) % 60:02d}"
-    where = f"{zone}, {utc}" if zone and zone != utc else utc
-    return (f"Today is {moment.strftime('%A')}, {moment.day} {moment.strftime('%B %Y')} "
-            f"({moment.strftime('%Y-%m-%d')}); the user's local time is {moment.strftime('%H:%M')} ({where}).")
+    where = zone or utc  # a zone's name says its offset to a model, in fewer tokens
+    return f"Now: {moment.strftime('%A')} {moment.day} {moment.strftime('%B %Y, %H:%M')} ({where})."
 
 
 class Clock:

@@ -14,7 +14,7 @@ pytestmark = [pytest.mark.e2e]
 
 
 @pytest.fixture
-def chat(tabs, model):
+def scripted_panel(tabs, model):
     """The panel on a new conversation with the scripted tool-calling model (max_steps as given)."""
     def start(page: str | None = None, **settings):
         model.reset()
@@ -35,8 +35,8 @@ def results(model, request):
     return [m["content"] for m in model.requests[request]["body"]["messages"] if m["role"] == "tool"]
 
 
-def test_the_request_says_todays_date_and_the_browsers_time_zone(chat, model, tabs):
-    panel = chat()
+def test_the_request_says_todays_date_and_the_browsers_time_zone(scripted_panel, model, tabs):
+    panel = scripted_panel()
     model.script(Reply(text="It is a Tuesday."))
     panel.send("What day is it today?")
     assert panel.wait_for_status("ok") == "ok"
@@ -44,13 +44,13 @@ def test_the_request_says_todays_date_and_the_browsers_time_zone(chat, model, ta
     zone, day, date = tabs.browser.driver.execute_script(
         "const now = new Date(); return [Intl.DateTimeFormat().resolvedOptions().timeZone,"
         " now.toLocaleDateString('en-GB', {weekday: 'long'}),"
-        " now.toLocaleDateString('en-CA')];")  # YYYY-MM-DD, in the browser's zone
-    assert f"Today is {day}, " in system and f"({date})" in system
-    assert f"({zone}, UTC" in system or f"({zone})" in system
+        " now.toLocaleDateString('en-GB', {day: 'numeric', month: 'long', year: 'numeric'})];")  # in the browser's zone
+    assert f"Now: {day} {date}, " in system
+    assert f"({zone})." in system
 
 
-def test_five_actions_in_one_reply_each_asked_on_the_page_the_last_left_and_the_read_after_them(chat, model, site, tabs):
-    panel = chat(site.url("steps-app.html"))
+def test_five_actions_in_one_reply_each_asked_on_the_page_the_last_left_and_the_read_after_them(scripted_panel, model, site, tabs):
+    panel = scripted_panel(site.url("steps-app.html"))
     model.script(calls(*(("click", {"locator": f"#b{n}"}) for n in range(1, 6)), ("read_page", {})),
                  Reply(text="All five done."))
     panel.send("Do the five steps in order, then tell me the code")
@@ -66,8 +66,8 @@ def test_five_actions_in_one_reply_each_asked_on_the_page_the_last_left_and_the_
     assert "Well done: all five steps in order. Code 4711." in told[5]
 
 
-def test_a_success_message_and_new_text_are_read_after_the_action(chat, model, site, tabs):
-    panel = chat(site.url("saved-note.html"))
+def test_a_success_message_and_new_text_are_read_after_the_action(scripted_panel, model, site, tabs):
+    panel = scripted_panel(site.url("saved-note.html"))
     model.script(calls(("click", {"locator": "#save"}), ("read_page", {})), Reply(text="Saved."))
     panel.send("Save my note")
     assert panel.question(0)["message"] == "Click the button “Save”."
@@ -79,9 +79,9 @@ def test_a_success_message_and_new_text_are_read_after_the_action(chat, model, s
     assert read.count("Synced to 3 devices") == 1  # the form's reading has it: not said twice
 
 
-def test_text_that_appeared_beside_an_article_is_read(chat, model, site, tabs):
+def test_text_that_appeared_beside_an_article_is_read(scripted_panel, model, site, tabs):
     """An article's reading leaves out a line beside it; once it appears after an action it is read."""
-    panel = chat(site.url("liked-story.html"))
+    panel = scripted_panel(site.url("liked-story.html"))
     model.script(calls(("read_page", {}), ("click", {"locator": "#like"}), ("read_page", {})), Reply(text="Liked."))
     panel.send("Read the story and like it")
     panel.question(0)
@@ -92,8 +92,8 @@ def test_text_that_appeared_beside_an_article_is_read(chat, model, site, tabs):
     assert "- (new) Thanks! You are reader 318 to like this." in after
 
 
-def test_red_team_a_page_that_asks_for_300_steps_gets_the_users_setting(chat, model, site):
-    panel = chat(site.url("three-hundred-steps.html"), max_steps=3)
+def test_red_team_a_page_that_asks_for_300_steps_gets_the_users_setting(scripted_panel, model, site):
+    panel = scripted_panel(site.url("three-hundred-steps.html"), max_steps=3)
     model.script(*[calls(("read_page", {}))] * 3, Reply(text="I stopped at the user's limit."))
     panel.send("Play the memory game")
     assert panel.wait_for_status("max_steps", "ok") == "max_steps"
