@@ -13,7 +13,7 @@ TOOL_CALLING_SYSTEM = """\
 You are {name}, an assistant that solves tasks step by step using tools.
 
 In each step, call one or more tools; you will then see their results. Calls in one
-step run in order: a read after an action sees what it did.
+step run in order.
 When you know the answer, or need no tool, call `final_answer` with it. Never invent a
 tool or a result.
 If you cannot use the tool-calling interface, write each call as one JSON object:
