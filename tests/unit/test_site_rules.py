@@ -79,7 +79,22 @@ LINES = ["shop.example: allow", "Shop.Example.: never", "https://shop.example:84
          "256.1: never", "https://news.example/today: ask", "ftp://files.example: allow", "someone@shop.example: allow",
          "shop example: allow", "shop.example:99999: allow", "shop.example:8x: allow", "javascript:alert(1): allow",
          "shop.example: sometimes", "nonsense", "bank.example..: never", "xn--zz: never", "shop.example\\: allow",
-         "shop.example?: allow", "shop.example#x: allow"]
+         "shop.example?: allow", "shop.example#x: allow", "localhost: never", "LOCALHOST.:8080: allow",
+         "https://127.0.0.1: never"]
+
+
+def test_this_computers_names_are_one_host_to_a_rule():
+    """localhost, 127.0.0.1 and [::1] (in any spelling the browser reads) reach the same servers:
+    a `never` written with one covers the others (issue 46, 8)."""
+    for written in ("localhost", "127.0.0.1", "[::1]", "LocalHost.", "127.1", "[0:0::1]", "2130706433"):
+        rules, unreadable = parse_site_rules(f"{written}: never")
+        assert not unreadable, written
+        for page in ("http://localhost:8000", "http://127.0.0.1:8000", "http://[::1]:8000", "https://localhost",
+                     "http://app.localhost:3000"):
+            assert rule_for(rules, page) == "never", (written, page)
+    rules, _ = parse_site_rules("http://127.0.0.1:8000: allow")
+    assert rule_for(rules, "http://localhost:8000") == rule_for(rules, "http://[::1]:8000") == "allow"
+    assert rule_for(rules, "http://localhost:8001") == "ask"
 
 
 def test_the_settings_page_reads_each_line_as_python_does():

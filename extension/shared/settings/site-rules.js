@@ -6,6 +6,8 @@
 export const RULES = ["ask", "allow", "never"];
 const DEFAULT_PORTS = { http: 80, https: 443 };
 const SITE = /^[^/\\?#@\s]+\/?$/; // after "scheme://": a host, perhaps a port, perhaps a final "/"
+// This computer's own names reach the same servers: one host to a rule (site_rules.py LOOPBACK).
+const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
 // A host and port as written, parsed as a web address: { host, port } (port "" when none is
 // written), or null. The scheme's own port vanishes from the parsed address, so both schemes
@@ -21,8 +23,9 @@ function hostAndPort(site, scheme) {
   };
   const [http, https] = [parse("http"), parse("https")];
   if (!http || !https) return null;
-  const host = http.hostname.replace(/\.+$/, "");
-  if (!host) return null;
+  const written = http.hostname.replace(/\.+$/, "");
+  if (!written) return null;
+  const host = LOOPBACK.has(written) ? "localhost" : written;
   if (scheme) return { host, port: Number(parse(scheme).port || DEFAULT_PORTS[scheme]) };
   return { host, port: http.port || https.port ? Number(http.port || https.port) : null };
 }

@@ -14,8 +14,9 @@ how each line was read: extension/shared/settings/site-rules.js, the browser's r
 
 Hosts are compared as the browser's URL parser writes them (the WHATWG URL standard): lower case,
 international names in punycode, percent-escapes decoded, IPv4 in dotted decimal, plus one step
-of ours: trailing dots removed (bank.example. is bank.example). So a `never` cannot be missed by
-spelling its site another way. When two rules cover a page the most specific wins (the longer
+of ours: trailing dots removed (bank.example. is bank.example), and this computer's own names,
+`localhost`, `127.0.0.1` and `[::1]`, are one host. So a `never` cannot be missed by spelling
+its site another way. When two rules cover a page the most specific wins (the longer
 host, then a port, then a scheme); between equals, `never` wins.
 """
 
@@ -38,6 +39,8 @@ SITE = re.compile(r"\A[^/\\?#@\s]+/?\Z")
 FORBIDDEN = set("\x00\t\n\r #/:<>?@[\\]^|%\x7f") | {chr(c) for c in range(0x20)}
 # UTS 46 keeps these as they are (non-transitional processing), where case folding would change them.
 DEVIATIONS = "\u00df\u03c2\u200c\u200d"
+# The names of this computer a browser reaches the same servers by: one host to a rule.
+LOOPBACK = {"localhost": "localhost", "127.0.0.1": "localhost", "[::1]": "localhost"}
 DOTS = str.maketrans({"\u3002": ".", "\uff0e": ".", "\uff61": "."})
 
 
@@ -89,7 +92,7 @@ def read_rule(line: str) -> SiteRule | None:
     if not SITE.match(site):
         return None
     host, port = host_and_port(site.removesuffix("/"))
-    host = canonical_host(host) if port != -1 else None
+    host = rule_host(host) if port != -1 else None
     if not host:
         return None
     if scheme and port is None:
@@ -128,8 +131,14 @@ def origin_parts(site: str | None) -> tuple[str, str, int] | None:
     if parts.scheme not in DEFAULT_PORTS:
         return None
     host, port = host_and_port(parts.netloc.rpartition("@")[2])
-    host = canonical_host(host) if port != -1 else None
+    host = rule_host(host) if port != -1 else None
     return (parts.scheme, host, port if port is not None else DEFAULT_PORTS[parts.scheme]) if host else None
+
+
+def rule_host(text: str) -> str | None:
+    """A host as rules compare it: canonical, and this computer's names one."""
+    host = canonical_host(text)
+    return LOOPBACK.get(host, host) if host else None
 
 
 def canonical_host(text: str) -> str | None:
