@@ -166,7 +166,8 @@ export const TURN_REQUEST = Object.freeze([
   "mcp_headers",
   "attached_images",
   "workflow",
-  "workflows"
+  "workflows",
+  "schedule"
 ]);
 
 // The page tools an MCP client may call (TabAgent as an MCP server).
@@ -189,7 +190,8 @@ export const CLIENT_TOOLS = Object.freeze([
 export const CLIENT_SESSION = Object.freeze([
   "conversation_id",
   "site_rules",
-  "seq"
+  "seq",
+  "client"
 ]);
 
 // One page-tool call, Python -> JavaScript.
@@ -300,7 +302,9 @@ export const EVENT_KINDS = Object.freeze({
     "site",
     "decision",
     "answers",
-    "form"
+    "form",
+    "actor",
+    "allowed_by"
   ],
   "hand_back": [
     "id",

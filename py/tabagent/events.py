@@ -27,7 +27,7 @@ KINDS: dict[str, tuple[str, ...]] = {
     "tool_result": ("id", "name", "result", "is_error"),
     "code": ("code",),
     "code_output": ("output", "is_error"),
-    "confirmation": ("id", "tool", "message", "details", "site", "decision", "answers", "form"),
+    "confirmation": ("id", "tool", "message", "details", "site", "decision", "answers", "form", "actor", "allowed_by"),
     "hand_back": ("id", "kind", "question", "answer"),
     "own_tab": ("tab_id", "url"),
     "tool_progress": ("name", "progress", "total", "message"),

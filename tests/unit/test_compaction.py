@@ -14,7 +14,7 @@ from tabagent.memory import ActionStep, FinalAnswerStep, Memory, SummaryStep, Ta
 from tabagent.models import OpenAIModel
 from tabagent.app.untrusted_content import untrusted
 from tabagent.app.page_tools import page_tools
-from tabagent.app.page_actions import CalledByHand
+from tabagent.app.consent import CalledByHand
 from tabagent.tokens import count_messages, count_text
 from tabagent.tool_calling_agent import ToolCallingAgent
 

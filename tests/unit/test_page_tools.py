@@ -10,7 +10,8 @@ from pathlib import Path
 
 from tabagent import Agent
 from tabagent.testing import ScriptedModel
-from tabagent.app.page_actions import ACTING, BY_POSITION, AskTheUser, CalledByHand
+from tabagent.app.consent import Actor, CalledByHand, Consent
+from tabagent.app.page_actions import ACTING, BY_POSITION
 from tabagent.app.page_bridge import JsonBridge
 from tabagent.app.untrusted_content import FORGED_TAG, UNTRUSTED_NOTE, untrusted
 from tabagent.app.page_tools import CHOOSING_THE_TAB, READING, SEEING, page_tools
@@ -116,10 +117,15 @@ class TabsBridge(FakeBridge):
         return await super().call(name, args, tab_id, expect_url)
 
 
+def asking(bridge, emit, rules=()):
+    """The consent of a turn with this bridge, as its model asks (consent.py)."""
+    return Consent(bridge, list(rules), emit).asking(Actor("model", "TabAgent"))
+
+
 def asking_tools(bridge, events, attached=None):
     async def emit(kind, data):
         events.append((kind, data))
-    return tools_of(bridge, AskTheUser(bridge, emit), attached=attached)
+    return tools_of(bridge, asking(bridge, emit), attached=attached)
 
 
 async def test_another_tab_is_read_only_after_the_user_allows_it_once_per_turn_per_tab():
@@ -190,7 +196,7 @@ async def test_an_action_asks_then_acts_on_the_tab_it_described():
     async def emit(kind, data):
         events.append((kind, data))
 
-    tools = tools_of(bridge, AskTheUser(bridge, emit))
+    tools = tools_of(bridge, asking(bridge, emit))
     text = await tools["type_text"](locator="#q", text="hello")
     [(kind, data), (answered_kind, answered)] = events
     assert kind == "confirmation" and data["tool"] == "type_text" and data["message"] == "Do type_text."
@@ -203,7 +209,7 @@ async def test_an_action_asks_then_acts_on_the_tab_it_described():
 
 async def test_deny_acts_on_nothing_and_allow_for_turn_stops_asking_for_that_tool():
     bridge = FakeBridge(decisions=["deny", "turn", "once"])
-    consent = AskTheUser(bridge, lambda kind, data: asyncio.sleep(0))
+    consent = asking(bridge, lambda kind, data: asyncio.sleep(0))
     tools = tools_of(bridge, consent)
     denied = await tools["click"](locator="#a")
     assert denied.startswith("The user denied this click") and [c[0] for c in bridge.calls] == ["describe_action"]
@@ -278,7 +284,7 @@ async def test_an_action_is_bound_to_the_plan_the_user_confirmed():
             return reply
 
     bridge = Holding(decisions=["once"])
-    await tools_of(bridge, AskTheUser(bridge, lambda *a: asyncio.sleep(0)))["click"](locator="#go")
+    await tools_of(bridge, asking(bridge, lambda *a: asyncio.sleep(0)))["click"](locator="#go")
     assert bridge.calls[-1] == ("click", {"locator": "#go", "plan_id": "plan-1"}, 7, URL)
 
 
@@ -331,7 +337,7 @@ async def test_never_wins_over_what_the_turn_allowed_and_an_allowance_covers_onl
         events.append(data)
 
     bridge = SitesBridge(decisions=["turn", "site", "turn", "deny"])
-    tools = tools_of(bridge, AskTheUser(bridge, emit, site_rules=parse_site_rules("bank.example: never")[0]))
+    tools = tools_of(bridge, asking(bridge, emit, parse_site_rules("bank.example: never")[0]))
     await tools["click"](locator="#buy")  # asked: allowed for the turn, on the shop
     bridge.page = "https://shop.example/other"
     await tools["click"](locator="#buy")  # not asked again on that site

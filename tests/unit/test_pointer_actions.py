@@ -3,7 +3,7 @@ on the page whatever the device pixel ratio, the crop and the scaling; the quest
 picture of the spot; the element at each point decides the site (a `never` site's frame is
 refused by the settings, with no question; another site's frame is never acted in)."""
 
-from tabagent.app.page_actions import AskTheUser
+from tabagent.app.consent import Actor, Consent
 from tabagent.app.page_tools import page_tools
 from tabagent.app.picture_points import LastScreenshot
 from tabagent.app.site_rules import parse_site_rules
@@ -66,7 +66,7 @@ class Page:
 
 
 def tools_for(page, rules=""):
-    consent = AskTheUser(page, emit=record, site_rules=parse_site_rules(rules)[0])
+    consent = Consent(page, parse_site_rules(rules)[0], record).asking(Actor("model", "TabAgent"))
     return {t.name: t for t in page_tools(page, consent)}, consent
 
 
@@ -110,4 +110,4 @@ async def test_a_drag_across_two_sites_is_asked_with_no_offer_for_one_site_and_n
     page = Page(["https://shop.example", "https://other.example"])
     tools, consent = tools_for(page, "shop.example: allow\nother.example: allow")
     await tools["drag"](source="ta-1", target="ta-2")
-    assert len(page.asked) == 1 and "drag@https://shop.example+https://other.example" not in consent.allowed_for_turn
+    assert len(page.asked) == 1 and consent.consent.allowances == []

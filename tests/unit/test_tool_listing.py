@@ -12,7 +12,7 @@ from tabagent.vision import Vision
 from tabagent.testing import ScriptedModel
 from tabagent.tool_calling_agent import ToolCallingAgent
 from tabagent.tools import tool
-from tabagent.app.page_actions import CalledByHand
+from tabagent.app.consent import CalledByHand
 from tabagent.app.page_tools import page_tools
 from tabagent.app.turns import Turns
 from tabagent.app.user_tools import load_user_tools

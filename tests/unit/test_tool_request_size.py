@@ -11,7 +11,7 @@ import json
 import pytest
 
 from tabagent.app.json_entry_points import list_tools_json
-from tabagent.app.page_actions import CalledByHand
+from tabagent.app.consent import CalledByHand
 from tabagent.app.page_tools import page_tools
 from tabagent.app.turns import Turns
 from tabagent.app.user_tools import load_user_tools

@@ -113,9 +113,8 @@ class AskOnTheTerminal:
     def __init__(self, allow_all: bool):
         self.allow_all, self.allowed_for_turn = allow_all, set()
 
-    async def allows(self, tool: str, message: str, details: dict, scope: str | None = None,
-                     site: str | None = None) -> bool:
-        scope = scope or tool
+    async def allows(self, tool: str, message: str, details: dict, *, kind: str | None = None, **_) -> bool:
+        scope = kind or tool
         if self.allow_all or scope in self.allowed_for_turn:
             return True
         if details.get("tool"):  # an MCP tool's name, as its server wrote it (shown, bounded)

@@ -2,9 +2,12 @@
 program), for the coding agents people already use.
 
 A client's call is untrusted like the model's: it runs through the very page tools the agent
-has (page_tools.py), with the same consent (page_actions.AskTheUser: the user's site rules,
-then the question in the panel) and the same marking of what comes from the page. Each
-client session is a conversation the panel shows: every call a `tool_call` and its
+has (page_tools.py), with the same consent (consent.py: the user's site rules, then the
+question in the panel) and the same marking of what comes from the page. A session is one
+connection of one program to TabAgent (the host numbers them: mcp-server/tabagent_mcp/host.py):
+its questions name the client ("the MCP client claude-code"), what the user allows it is its
+own, and it ends with the connection; a second program is a second session, asked afresh.
+Each session is a conversation the panel shows: every call a `tool_call` and its
 `tool_result`, every action its `confirmation`, so the user sees what a client reads and
 does, and the panel's Stop ends the session (the extension, extension/offscreen/python/client-calls.js).
 """
@@ -17,7 +20,7 @@ import uuid
 from ..events import Event
 from ..images import image_url, is_image
 from ..tools import ToolInputError, format_result
-from .page_actions import AskTheUser
+from .consent import Actor, Consent
 from .page_tools import page_tools
 from .site_rules import parse_site_rules
 from .wire import CLIENT_TOOLS
@@ -26,13 +29,14 @@ AGENT = "MCP client"  # who the panel shows calling
 
 
 class ClientSession:
-    """One client session: its events' numbering, and what the user allowed in it ("allow for
-    this turn" lasts the session)."""
+    """One client connection's session: its events' numbering, and its consent service, which
+    keeps what the user allowed the client ("allow for this turn" lasts the connection)."""
 
-    def __init__(self, conversation_id: str, site_rules: str = "", seq: int = 0):
+    def __init__(self, conversation_id: str, site_rules: str = "", seq: int = 0, client: str = ""):
         self.conversation_id, self.seq, self.step = conversation_id, seq, 0
         self.rules, _ = parse_site_rules(site_rules or "")
-        self.allowed: set[str] = set()
+        self.allowed: list = []  # consent.Allowance: the client's, kept while its connection lasts
+        self.actor = Actor("mcp_client", client or "an MCP client", key=conversation_id)
 
     def _emitter(self, emit):
         async def emit_event(kind: str, data: dict) -> None:
@@ -41,9 +45,8 @@ class ClientSession:
         return emit_event
 
     def tools(self, bridge, emit_event) -> dict:
-        consent = AskTheUser(bridge, emit=emit_event, site_rules=self.rules)
-        consent.allowed_for_turn = self.allowed
-        return {t.name: t for t in page_tools(bridge, consent) if t.name in CLIENT_TOOLS}
+        consent = Consent(bridge, self.rules, emit_event, self.allowed)  # this call's bridge, the session's allowances
+        return {t.name: t for t in page_tools(bridge, consent.asking(self.actor)) if t.name in CLIENT_TOOLS}
 
     async def call(self, name: str, args: dict, bridge, emit) -> dict:
         """Runs one call as a step of the session: {"ok": true, "result", "images"?} or {"ok": false, "error"}."""
@@ -72,9 +75,9 @@ class ClientSessions:
     def __init__(self) -> None:
         self.running: dict[str, ClientSession] = {}
 
-    def session(self, conversation_id: str, site_rules: str, seq: int) -> ClientSession:
+    def session(self, conversation_id: str, site_rules: str, seq: int, client: str = "") -> ClientSession:
         if conversation_id not in self.running:
-            self.running[conversation_id] = ClientSession(conversation_id, site_rules, seq)
+            self.running[conversation_id] = ClientSession(conversation_id, site_rules, seq, client)
         return self.running[conversation_id]
 
     def end(self, conversation_id: str) -> bool:

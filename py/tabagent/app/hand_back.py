@@ -23,7 +23,7 @@ NOT_ANSWERED = "The user did not answer: the turn ended first."
 
 
 class HandBack:
-    """The `ask_user` tool. `consent` is the turn's page_actions.AskTheUser, whose `emit` puts
+    """The `ask_user` tool. `consent` is the asking agent's consent.AskTheUser, whose `emit` puts
     the request in the turn's events; `bridge.ask(id, question)` waits for the user's answer
     (the question goes along for a run nobody watches, which stops and says what it asks)."""
 

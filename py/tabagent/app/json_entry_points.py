@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import time
 
-from .page_actions import CalledByHand
+from .consent import CalledByHand
 from .page_bridge import JsonBridge
 from .page_tools import page_tools
 from .sandbox_executor import SandboxExecutor
@@ -106,7 +106,8 @@ async def client_call_json(session_json: str, call_json: str, *, emit, page) -> 
     from .client_calls import sessions
 
     session, call = json.loads(session_json), json.loads(call_json)
-    running = sessions.session(session["conversation_id"], session.get("site_rules") or "", int(session.get("seq") or 0))
+    running = sessions.session(session["conversation_id"], session.get("site_rules") or "", int(session.get("seq") or 0),
+                               str(session.get("client") or ""))
     args = call.get("args") if isinstance(call.get("args"), dict) else {}
     reply = await running.call(str(call.get("name")), args, JsonBridge(page), lambda event: emit(json.dumps(event)))
     return json.dumps(reply)

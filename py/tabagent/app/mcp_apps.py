@@ -26,13 +26,14 @@ from ..mcp.apps import NotAnApp, app_page, app_uri, visible_to
 from ..mcp.tools import result_text
 from ..unseen import bounded, shown_within
 from .mcp_servers import CALL_TIMEOUT, CONNECT_TIMEOUT, AskedMCPTool, server_headers
-from .page_actions import AskTheUser
+from .consent import Actor, Consent
 
 AGENT = "MCP app"  # who the panel shows calling
 MAX_RESULT_BYTES = 256 * 1024  # of a result handed to an app (its structured content is dropped past it)
 MAX_ARGUMENT_BYTES = 64 * 1024  # of an app's call's arguments
-# What the user allowed an app "for this turn": for as long as that app is on screen (by its view's id).
-_allowed_for_app: dict[str, set[str]] = {}
+# What the user allowed an app "for this turn" (consent.Allowance): for as long as that app is on
+# screen (by its view's id), the app's alone (consent.py: an actor of its own).
+_allowed_for_app: dict[str, list] = {}
 
 
 def shown_result(result: dict) -> dict:
@@ -113,9 +114,9 @@ class AppCall:
             return None, f"The MCP server {self.server['name']} has no tool named {bounded(str(name), 80)!r}."
         if not visible_to(definition, "app"):
             return None, f"The tool {bounded(name, 80)!r} of {self.server['name']} is not one its apps may call."
-        consent = AskTheUser(bridge, emit=self.emit)
-        consent.allowed_for_turn = _allowed_for_app.setdefault(f"{self.actor}:{self.app_id}", set())
-        tool = AppTool(client, definition, self.server, consent, self.actor)
+        allowed = _allowed_for_app.setdefault(f"{self.actor}:{self.app_id}", [])
+        asking = Consent(bridge, [], self.emit, allowed).asking(Actor("app", self.server["name"], key=f"{self.actor}:{self.app_id}"))
+        tool = AppTool(client, definition, self.server, asking, self.actor)
         if tool.policy == "off":
             return None, f"The tool {bounded(name, 80)!r} of {self.server['name']} is off in TabAgent's settings."
         return tool, None

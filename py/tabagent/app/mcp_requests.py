@@ -6,7 +6,9 @@
 - Sampling: the server's request shown in full in the panel; only if the user allows it does
   it go to the user's own model, its text inside the untrusted marking (a server may carry a
   page's words, or an attacker's); the model's reply is shown, and goes back only if the user
-  allows that too. Nothing here is ever allowed for the turn: each request is asked.
+  allows that too. Nothing here is ever allowed for the turn: each request is asked, through
+  the turn's consent service in the name of the server that asks (consent.py: "the MCP server
+  Files"), an actor whose allowances last one call.
 - Roots are none (mcp/client.py answers them).
 - Sign-in: a server that answers 401 (a token it no longer takes, or none) or 403 naming a scope
   it lacks (a "step-up") is handed to the service worker, which refreshes the token without a
@@ -21,6 +23,7 @@ from __future__ import annotations
 
 import uuid
 
+from .consent import Actor
 from ..mcp.elicitation import Refused, checked_content, form_fields
 from ..mcp.oauth_discovery import challenge
 from ..mcp.sampling import sampling_text
@@ -37,8 +40,8 @@ DECLINED = -1  # the spec's code for a sampling request the user refused
 
 
 class ServerRequests:
-    """Answers elicitation and sampling for the servers of one turn; `consent` (who asks the
-    user, AskTheUser) and `model` (the user's model) are set once the turn's agent exists."""
+    """Answers elicitation and sampling for the servers of one turn; `consent` (the turn's
+    consent.Consent) and `model` (the user's model) are set once the turn's agent exists."""
 
     def __init__(self) -> None:
         self.consent = None
@@ -48,10 +51,11 @@ class ServerRequests:
         async def answer(method: str, params: dict) -> dict:
             if getattr(self.consent, "bridge", None) is None:
                 raise Refused("Nobody is at TabAgent's panel to answer this request.")
+            asking = self.consent.asking(Actor("server", server["name"], key=uuid.uuid4().hex))
             try:
                 if method == "elicitation/create":
-                    return await self.elicit(server, params)
-                return await self.sample(server, params)
+                    return await self.elicit(server, params, asking)
+                return await self.sample(server, params, asking)
             except Refused as refused:
                 await self.consent.emit("error", {"kind": "mcp", "message": f"The MCP server {server['name']} "
                                                   f"asked something TabAgent refused: {refused}"})
@@ -67,7 +71,8 @@ class ServerRequests:
                 fresh = await bridge.sign_in(server["id"], needed.challenge, False)
                 if fresh.get("ok"):
                     return {"Authorization": fresh["authorization"]}
-            if (await self._asked(self._sign_in_question(server, needed)))["decision"] != "once":
+            asking = self.consent.asking(Actor("server", server["name"], key=uuid.uuid4().hex))
+            if (await self._asked(asking, self._sign_in_question(asking, server, needed)))["decision"] != "once":
                 return None
             signed = await bridge.sign_in(server["id"], needed.challenge, True)
             if not signed.get("ok"):
@@ -77,58 +82,55 @@ class ServerRequests:
             return {"Authorization": signed["authorization"]}
         return sign_in
 
-    def _sign_in_question(self, server: dict, needed) -> dict:
+    def _sign_in_question(self, asking, server: dict, needed) -> dict:
         scope = bounded(shown(str(challenge(needed.challenge).get("scope") or "")), 300)
         more = needed.status == 403
         message = (f"The MCP server {server['name']} asks for more access: sign in again?" if more
                    else f"The MCP server {server['name']} asks you to sign in")
         details = {"server": server["name"], "url": server["url"], **({"scope": scope} if scope else {})}
-        return self._question(server, message, details)
+        return self._question(asking, message, details)
 
-    async def elicit(self, server: dict, params: dict) -> dict:
+    async def elicit(self, server: dict, params: dict, asking) -> dict:
         fields = form_fields(params)
-        question = self._question(server, f"The MCP server {server['name']} asks you to fill in a form",
+        question = self._question(asking, f"The MCP server {server['name']} asks you to fill in a form",
                                   {"server": server["name"], "asks": bounded(shown(str(params.get("message") or "")), 2000)})
         question["form"] = fields
-        answer = await self._asked(question, form=True)
+        answer = await self._asked(asking, question, form=True)
         if answer["decision"] == "once":
             return {"action": "accept", "content": checked_content(fields, answer.get("values"))}
         return {"action": "decline" if answer["decision"] == "deny" else "cancel"}
 
-    async def sample(self, server: dict, params: dict) -> dict:
+    async def sample(self, server: dict, params: dict, asking) -> dict:
         request = sampling_text(params)
-        asked = self._question(server, f"The MCP server {server['name']} asks to use your model",
+        asked = self._question(asking, f"The MCP server {server['name']} asks to use your model",
                                {"server": server["name"], "request": request})
-        if (await self._asked(asked))["decision"] != "once":
+        if (await self._asked(asking, asked))["decision"] != "once":
             raise Refused("The user declined to send this request to their model.", code=DECLINED)
         reply = await self.model.generate(sampling_messages(server, request))
         for exchange in reply.exchanges:
             await self.consent.emit("model_call", exchange)
         text = bounded(reply.content, MAX_SHOWN)
-        back = self._question(server, f"Send your model's reply to the MCP server {server['name']}?",
+        back = self._question(asking, f"Send your model's reply to the MCP server {server['name']}?",
                               {"server": server["name"], "reply": shown(text)})
-        if (await self._asked(back))["decision"] != "once":
+        if (await self._asked(asking, back))["decision"] != "once":
             raise Refused("The user declined to send their model's reply.", code=DECLINED)
         return {"role": "assistant", "content": {"type": "text", "text": text},
                 "model": str(getattr(self.model, "model", "") or "the user's model"), "stopReason": "endTurn"}
 
-    def _question(self, server: dict, message: str, details: dict) -> dict:
+    def _question(self, asking, message: str, details: dict) -> dict:
         # Allowed once or not at all: a server's requests are never allowed for the turn.
-        return {"id": uuid.uuid4().hex, "tool": f"mcp:{server['name']}", "message": message, "details": details,
-                "answers": ["once", "deny"]}
+        return {"id": uuid.uuid4().hex, "tool": f"mcp:{asking.actor.name}", "message": message, "details": details,
+                "actor": asking.actor.shown(), "answers": ["once", "deny"]}
 
-    async def _asked(self, question: dict, form: bool = False) -> dict:
+    async def _asked(self, asking, question: dict, form: bool = False) -> dict:
         """The user's answer in the panel (FORM_ANSWER); the turn's record keeps the question
         and the decision, never what was typed into a form."""
         if form:
             question["answers"] = ["once", "deny", "cancel"]
-        await self.consent.emit("confirmation", question)
-        answer = await self.consent.bridge.fill(question["id"]) if form else \
-            {"decision": await self.consent.bridge.confirm(question["id"], question["tool"], question["message"],
-                                                           question["details"])}
-        answer = {key: answer.get(key) for key in FORM_ANSWER}
-        await self.consent.emit("confirmation", {**question, "decision": answer["decision"]})
-        return answer
+            answer = await asking.fill(question)
+        else:
+            answer = {"decision": await asking.ask(question)}
+        return {key: answer.get(key) for key in FORM_ANSWER}
 
 
 def sampling_messages(server: dict, request: str) -> list[dict]:

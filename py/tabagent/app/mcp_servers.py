@@ -149,7 +149,7 @@ class AskedMCPTool(MCPTool):
         # The server's name for the tool is its own words (it may be a sentence): not in the
         # question, which is ours, but under it, bounded and labelled as the server's.
         message = self.ASKING.format(server=self.server["name"])
-        allowed = await self.consent.allows(self.name, message, details, scope=scope)
+        allowed = await self.consent.allows(self.name, message, details, kind=scope, acts=False)
         if allowed and self.policy == "conversation":
             granted.add(scope)
         return allowed
@@ -249,11 +249,16 @@ class ServerConnections:
                 self.definitions.append((server, client, RESOURCES))
         return self
 
-    def tools(self, consent, conversation_id: str) -> list[AskedMCPTool]:
+    def listen(self, consent) -> None:
+        """The servers' requests (forms, sampling) and log messages go to `consent`, the
+        turn's (consent.Consent, or whoever a surface hands in)."""
         self.requests.consent = consent
         for client in self.clients:
             client.on_log = self._kept(client, consent)
-        # A tool only the server's apps may call (MCP Apps' visibility) is never the model's.
+
+    def tools(self, consent, conversation_id: str) -> list[AskedMCPTool]:
+        """The tools, each call asked through `consent`: the asking of the agent they are given to.
+        A tool only the server's apps may call (MCP Apps' visibility) is never the model's."""
         made = [(ResourcesTool if d is RESOURCES else AskedMCPTool)(client, d, server, consent, conversation_id)
                 for server, client, d in self.definitions if visible_to(d, "model")]
         return [tool for tool in made if tool.policy != "off"]

@@ -2,13 +2,16 @@
 opened for it in the background (its agent tab: extension/background/own-tab.js), never in the
 tab the user is on; and each managed agent works in one more tab of its own, opened at its first
 page-tool call, so that agents running in parallel never act in each other's tab, nor in the
-user's. Consent is unchanged: every action there is asked, and the site rules apply.
+user's. Consent is unchanged: every action there is asked, and the site rules apply; and with or
+without own tabs, each managed agent asks in its own name, so what the user allows one agent
+is that agent's alone (consent.py), never another's nor its manager's.
 """
 
 from __future__ import annotations
 
 import asyncio
 
+from .consent import Actor
 from .working_tab import about_the_window
 
 OPEN = "open_own_tab"  # the service worker's, never a tool the model can call
@@ -53,19 +56,29 @@ class OwnTab:
 
 class MembersTabs:
     """For a team member's spec, its tools: the same as its manager's, but its page tools
-    (`page_set` of a bridge and a consent) over a tab of its own, asking the user in its own
-    voice; `speaks_as` gives both the member's emit once it exists, so the panel shows the tab
-    it opened and its questions among that member's steps."""
+    (`page_set` of a bridge and an asking) asking the user in its own name, over a tab of its
+    own when `own_tab`, and its MCP tools (`served_to` an asking) asked in its name too;
+    `speaks_as` gives both the member's emit once it exists, so the panel shows the tab it
+    opened and its questions among that member's steps."""
 
-    def __init__(self, page, page_set, consent, before=(), after=()):
-        self.page, self.page_set, self.consent, self.before, self.after = page, page_set, consent, before, after
+    def __init__(self, page, page_set, consent, before=(), served_to=lambda asking: [], own_tab=True):
+        self.page, self.page_set, self.consent, self.before = page, page_set, consent, before
+        self.served_to, self.own_tab, self.made = served_to, own_tab, 0
         self.voices: dict[str, list] = {}  # member's name -> what speaks for it (its tab, its asking)
 
     def __call__(self, spec: dict) -> list:
         name = spec.get("name") or "agent"
-        tab, asking = OwnTab(self.page, name), self.consent.sharing_the_turn()
-        self.voices[name] = [tab, asking]
-        return [*self.before, *self.page_set(tab, asking), *self.after]
+        self.made += 1
+        asking = self.consent.consent.asking(self.member(name))
+        tab = OwnTab(self.page, name) if self.own_tab else self.page
+        self.voices[name] = [asking, *([tab] if self.own_tab else [])]
+        return [*self.before, *self.page_set(tab, asking), *self.served_to(asking)]
+
+    def member(self, name: str) -> Actor:
+        """A member as the consent service knows it: itself (two of one name are two), acting
+        for the schedule when the turn is a scheduled run."""
+        top = self.consent.actor
+        return Actor("agent", name, key=str(self.made), within=top if top.kind == "schedule" else top.within)
 
     def speaks_as(self, agent) -> None:
         for voice in self.voices.get(agent.name, ()):

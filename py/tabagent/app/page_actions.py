@@ -10,18 +10,19 @@ describe_action; the service worker for navigate and open_tab), so the sentence 
 confirms is what then happens, and it is then performed on that same tab, refused if the
 tab has left that page meanwhile. A click by position or a drag is asked with a picture of
 the spot, marked, taken when it is described; the element at each point decides the site, so
-a `never` site's frame under a point is refused like that site's page. The user answers in the side panel: allow once, allow
-for this turn (that tool on that site, until the turn ends), or deny. A denied action is reported to
-the model as such and the turn goes on.
+a `never` site's frame under a point is refused like that site's page. Whether it runs is the
+consent service's to say (consent.py), for the actor whose tools these are: the site rules, what
+that actor was allowed, else the user in the side panel (allow once, allow for this turn, allow
+on this site, or deny). A denied action is reported to the model as such and the turn goes on.
 """
 
 from __future__ import annotations
 
-import uuid
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from .page_bridge import as_json, failure
+from .consent import ON_THE_PAGE
 from .picture_points import LastScreenshot
 from .untrusted_content import untrusted
 from .site_rules import rule_for
@@ -29,14 +30,6 @@ from .wire import PAGE_ACTIONS
 
 ACTING = PAGE_ACTIONS  # declared in wire.py: the panel offers Save as workflow after one
 
-# What a site's rule in the settings answers for the user (site_rules.py), as the decision the
-# turn's record shows.
-BY_SETTINGS = {"allow": "allowed_by_settings", "never": "refused_by_settings"}
-
-# The actions that stay on the page they act on: "allow on this site for the turn" covers them
-# (navigating, going back and forth, or opening a tab leave it, and are asked each time).
-ON_THE_PAGE = ("click", "type_text", "select_option", "check", "press_key", "hover", "scroll", "click_at", "drag",
-               "right_click", "double_click", "move_pointer")
 # The actions that go by a screenshot's points (or, a drag, by locators too): not replayed in
 # workflows, whose runs take no screenshots.
 BY_POSITION = ("click_at", "drag", "move_pointer")
@@ -46,73 +39,13 @@ HOW_PRESSED = ("button", "duration")
 OTHER_CLICKS = {"right": "right_click", "double": "double_click"}
 NOT_A_BUTTON = 'click: button is "left", "right" or "double", not {button!r}.'
 TOO_FEW_POINTS = 'move_pointer: give two points "x,y" of your last screenshot or more, in order.'
+# The actions that leave the page for an address: one covered by an allowance (not asked now)
+# goes there only, never on to another site (a redirect is stopped: the service worker's
+# `stay_on`), so an allowance for one site is never carried to another.
+GOING_TO = ("navigate", "open_tab")
 
 DENIED = ("The user denied this {tool}: nothing was done. Do not try to get the same result "
           "another way; go on without it, or ask the user.")
-
-
-class AskTheUser:
-    """Consent from the person at the side panel: a `confirmation` event, then their answer.
-    Make one per turn: "allow for this turn" lasts as long as this object. It covers what
-    `scope` names: an action on one site ("click@https://shop.example"), an address left for
-    one site ("navigate@https://news.example"), reading one tab on one site
-    ("read_tab:<id>@<origin>"). Tabs the user attached are the reader's to allow (PageReader).
-
-    The order is the user's: a site their settings `never` allow is refused whatever was allowed
-    in the turn; then what they allowed in the turn; then a site their settings `allow`; then
-    the question."""
-
-    def __init__(self, bridge, emit, site_rules=None):
-        self.bridge, self.emit = bridge, emit  # emit: the agent's emit(kind, data)
-        self.allowed_for_turn: set[str] = set()
-        self.site_rules = list(site_rules or [])  # site_rules.SiteRule, as parse_site_rules read them
-
-    def sharing_the_turn(self) -> AskTheUser:
-        """One more asker for the same turn (a managed agent's, whose questions are its own
-        events: its `emit` is set once it exists); what the user allowed for the turn holds for both."""
-        other = AskTheUser(self.bridge, self.emit, self.site_rules)
-        other.allowed_for_turn = self.allowed_for_turn
-        return other
-
-    async def allows(self, tool: str, message: str, details: dict, scope: str | None = None,
-                     site: str | None = None) -> bool:
-        """`site`: the origin an action on a page happens on, for "allow on this site for the
-        turn" (offered only then) and for the site's rule in the settings."""
-        scope = scope or (f"{tool}@{site}" if site else tool)
-        question = {"id": uuid.uuid4().hex, "tool": tool, "message": message, "details": details}
-        if site:
-            question["site"] = site
-        ruled = BY_SETTINGS.get(rule_for(self.site_rules, site)) if site else None
-        if ruled == "refused_by_settings":
-            return await self._ruled(question, ruled)
-        if scope in self.allowed_for_turn or (site and f"site:{site}" in self.allowed_for_turn):
-            return True
-        if ruled:
-            return await self._ruled(question, ruled)
-        await self.emit("confirmation", question)
-        decision = await self.bridge.confirm(question["id"], tool, message, details)
-        # The answer becomes part of the turn's record: what the user allowed, or refused.
-        await self.emit("confirmation", {**question, "decision": decision})
-        if decision == "turn":
-            self.allowed_for_turn.add(scope)
-        if decision == "site" and site:
-            self.allowed_for_turn.add(f"site:{site}")
-        return decision in ("once", "turn", "site")
-
-    async def _ruled(self, question: dict, ruled: str) -> bool:
-        """The user's rule for the site answers; the turn's record still shows the action."""
-        for event in (question, {**question, "decision": ruled}):
-            await self.emit("confirmation", event)
-        return ruled == "allowed_by_settings"
-
-
-class CalledByHand:
-    """A person called the tool themselves (a developer trying a tool from the panel, with
-    no model involved): that call is their consent to exactly it."""
-
-    async def allows(self, tool: str, message: str, details: dict, scope: str | None = None,
-                     site: str | None = None) -> bool:
-        return True
 
 
 def site_of(url: str | None) -> str | None:
@@ -121,10 +54,10 @@ def site_of(url: str | None) -> str | None:
     return f"{parts.scheme}://{parts.netloc}" if parts.scheme in ("http", "https") and parts.netloc else None
 
 
-def leaving_scope(tool: str, described: dict) -> str:
-    """What "allow for this turn" covers for an action that leaves the page: that tool, to the
-    site it goes to (navigate, open_tab), or from the site it leaves (back, forward)."""
-    return f"{tool}@{site_of(described.get('url')) or site_of(described.get('page_url')) or ''}"
+def leaving_site(described: dict) -> str | None:
+    """Where an action that leaves the page is: the site it goes to (navigate, open_tab), or the
+    site it leaves (back, forward), whose `never` refuses it and whose allowance covers it."""
+    return site_of(described.get("url")) or site_of(described.get("page_url"))
 
 
 def confirmation_details(described: dict) -> dict:
@@ -182,33 +115,35 @@ class PageActor:
             return Attempt(reason)
         if at is not None:
             args = {**args, at[0]: described["element"]["locator"]}
-        if not await self._allowed(tool, described, plan.get("tab_id")):
+        verdict = await self._allowed(tool, described, plan.get("tab_id"))
+        if not verdict:
             return Attempt(described.get("refusal") or DENIED.format(tool=tool), denied=not described.get("refusal"))
         # The plan id makes the content script act on the very element the user saw, or not at all.
         bound = {**args, "plan_id": described["plan_id"]} if described.get("plan_id") else args
+        if tool in GOING_TO and getattr(verdict, "by", "") == "allowance":
+            bound = {**bound, "stay_on": leaving_site(described)}
         done = await self.bridge.call(tool, bound, plan.get("tab_id"), described.get("page_url"))
         if not done.get("ok"):
             return Attempt(failure(done, f"{tool} failed, and the browser did not say why."))
         return Attempt(untrusted(done.get("url", ""), as_json(done["result"])), done=True)
 
-    async def _allowed(self, tool: str, described: dict, tab_id) -> bool:
-        """The site rules, then the user's answer. An action on the page is on the site of each
-        element it touches: a site the user's settings `never` allow refuses it, without a question."""
-        page_site = site_of(described.get("page_url")) if tool in ON_THE_PAGE else None
-        sites, site = sites_of(described, page_site)
+    async def _allowed(self, tool: str, described: dict, tab_id):
+        """The consent service's answer (consent.py: the site rules, the actor's allowances, the
+        user). An action on the page is on the site of each element it touches; one that leaves
+        it, on the site it goes to: a site the user's settings `never` allow refuses it unasked."""
+        on_page = tool in ON_THE_PAGE
+        sites, _ = sites_of(described, site_of(described.get("page_url"))) if on_page else ([leaving_site(described)], None)
         rules = getattr(self.consent, "site_rules", [])
-        never = next((s for s in sites if rule_for(rules, s) == "never"), None)
-        if never is None and described.get("out_of_reach"):
+        never = any(rule_for(rules, site) == "never" for site in sites)
+        if not never and described.get("out_of_reach"):
             described["refusal"] = described["out_of_reach"]  # a frame of another site: nothing to ask
             return False
         details = confirmation_details(described)
-        if described.get("points") and never is None:
+        if described.get("points") and not never:
             details["picture"], described["refusal"] = await self._picture_of(described, tab_id)
             if described["refusal"]:
                 return False
-        scope = f"{tool}@{'+'.join(sites)}" if tool in ON_THE_PAGE else leaving_scope(tool, described)
-        return await self.consent.allows(tool, described["summary"], details,
-                                         scope=None if (never or site) else scope, site=never or site)
+        return await self.consent.allows(tool, described["summary"], details, sites=sites, on_page=on_page)
 
     async def _picture_of(self, described: dict, tab_id) -> tuple[str | None, str | None]:
         """A picture of the spot a click by position or a drag presses, each point marked, as

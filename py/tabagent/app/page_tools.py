@@ -6,13 +6,14 @@ What a tool returns is marked as untrusted page content (untrusted_content.untru
 the browser does not let the extension read (chrome://, the Web Store) gives a
 sentence saying so, as the result: the model can tell the user, and the turn goes on.
 
-    tools = page_tools(bridge, AskTheUser(bridge, agent.emit))   # reading and acting tools
+    tools = page_tools(bridge, consent.asking(actor))   # reading and acting tools (consent.py)
 """
 
 from __future__ import annotations
 
 from typing import Literal
 
+from .consent import RefusedWithoutAsking
 from .page_actions import ACTING, BY_POSITION, HOW_PRESSED, PageActor
 from .picture_points import LastScreenshot
 from .page_bridge import as_json, failure
@@ -67,14 +68,6 @@ def controls_text(result: dict) -> str:
     return "\n".join(lines) + ("\n\n" + result["controls"] if result.get("controls") else "")
 
 
-class RefusedWithoutAsking:
-    """Where no person can be asked (a user tool's `page`): other tabs stay closed."""
-
-    async def allows(self, tool: str, message: str, details: dict, scope: str | None = None,
-                     site: str | None = None) -> bool:
-        return False
-
-
 OTHER_TAB_DENIED = ("The user did not allow {what}: nothing was read. Do not try to get it another "
                     "way; go on with the tab the user is on, or ask the user.")
 
@@ -97,7 +90,9 @@ class PageReader:
     boundary: list_tabs and read_tab of another tab ask the user first (`consent`, as the
     actions do), once per turn per tab and site when the user allows it for the turn. A tab
     the user attached (`attached`: tab id -> the address its chip showed) is read without a
-    question while it shows that site."""
+    question while it shows that site. A tab this turn opened is never "the tab the user is
+    on", even while they look at it: it is read and pictured unasked only on the site the user
+    allowed it to open."""
 
     def __init__(self, bridge, consent=None, part_tokens=None, attached=None):
         self.bridge = bridge
@@ -117,12 +112,13 @@ class PageReader:
         if not plan.get("ok"):
             return False, failure(plan, f"{name} cannot be done here.")
         described = plan["result"]
-        if described.get("user_is_on") or shows_the_site_allowed(described):
+        if (described.get("user_is_on") and not args.get("opened_url")) or shows_the_site_allowed(described):
             return True, described
         details = {"url": described.get("url")} if described.get("url") else {}
         # Allowed for the turn means this tab on this site: gone elsewhere, it is asked again.
-        scope = f"{name}:{described.get('tab_id', '')}" + (f"@{described['site']}" if described.get("site") else "")
-        if await self.consent.allows(name, described["summary"], details, scope=scope):
+        tab = described.get("tab_id") if isinstance(described.get("tab_id"), int) else None
+        if await self.consent.allows(name, described["summary"], details, sites=[described.get("site")],
+                                     tab=tab, acts=False):
             return True, described
         return False, OTHER_TAB_DENIED.format(what=what)
 
@@ -297,7 +293,7 @@ class PageReader:
 
 def page_tools(bridge, consent, part_tokens=None, attached=None, vision=None) -> list[Tool]:
     """The page tools, reading, seeing and acting, as the agent's tools. `consent` asks the user
-    before each action (page_actions.AskTheUser); `part_tokens` sizes read_page's parts;
+    before each action (consent.AskTheUser, in the acting actor's name); `part_tokens` sizes read_page's parts;
     `attached` are the tabs the user attached (PageReader); `vision` says whether the model takes
     images (vision.Vision; None: it does, as for a person calling the tool by hand)."""
     working = WorkingTab(bridge)  # the user's tab, or one the turn opened (switch_tab)

@@ -7,7 +7,8 @@ events through `emit`; nothing here knows about the browser. A request:
      "context": {"selection", "title", "url"} | None (text the user selected on a page),
      "settings": wire.SETTINGS (base_url, model, agent: "code" | "tool_calling", max_steps, ...),
      "api_key": str, "attached_tabs": [{"tab_id", "url"}, ...], "attached_selection": {...},
-     "workflow": {"name", "arguments", "allowed_sites"} | None (a saved workflow to replay: workflow_turn.py)}
+     "workflow": {"name", "arguments", "allowed_sites"} | None (a saved workflow to replay: workflow_turn.py),
+     "schedule": {"name", "sites"} | None (a scheduled run's: who acts, and where it may act unasked)}
 
 (attached_tabs and attached_selection are what the user attached in the composer: attachments.py;
 read_tab asks nothing for an attached tab while it shows the site it showed when attached.)
@@ -39,7 +40,7 @@ from ..providers import BUILTIN, CUSTOM, OLLAMA, ONDEVICE
 from .mcp_servers import AskedMCPTool, ServerConnections, crowding_notice, servers_from_wire
 from .hand_back import HandBack
 from .own_tabs import INSTRUCTIONS as OWN_TAB_INSTRUCTIONS, MembersTabs
-from .page_actions import AskTheUser
+from .consent import ON_THE_PAGE, Actor, AskTheUser, Consent, outside_never
 from .site_rules import parse_site_rules
 from .page_bridge import selection_task
 from .page_tools import page_tools
@@ -119,10 +120,12 @@ def build_agent(request: dict, listener, *, tools=(), executor_factory=None, hos
     model = model or build_model(settings, request.get("api_key"), host, browser_model, device_model)
     memory = Memory.from_json(request["memory"]) if request.get("memory") else None
     top = {"name": "TabAgent", "description": "The agent the user talks to.", **settings}
-    # Who says yes to what has effects: the person at the side panel, or (the command line,
-    # with no page) whoever the surface hands in.
+    # Who says yes to what has effects: the consent service, asking the person at the side
+    # panel in the acting actor's name (consent.py), or (the command line, with no page)
+    # whoever the surface hands in.
     rules, _ = parse_site_rules(settings.get("site_rules", ""))
-    consent = AskTheUser(page, emit=None, site_rules=rules) if page is not None else consent
+    service = Consent(page, rules) if page is not None else None
+    consent = acting_for(service, request) if service is not None else consent
     context = context_keeper(model, settings, request.get("api_key"))
     if isinstance(model, OllamaModel):
         model.window = context.known_window  # num_ctx never beyond the window requests keep to
@@ -133,23 +136,40 @@ def build_agent(request: dict, listener, *, tools=(), executor_factory=None, hos
             return []
         return [*page_tools(bridge, asking, part_tokens=context.part_tokens, attached=attached_tabs(request),
                             vision=vision), hand_back_tool(bridge, asking)]
-    # The user's MCP servers' tools, each call as its policy says.
-    served = [*mcp.tools(consent, request["conversation_id"])] if consent is not None and mcp is not None else []
+
+    def served_to(asking):  # the user's MCP servers' tools, each call as its policy says, asked in this name
+        return [*mcp.tools(asking, request["conversation_id"])] if asking is not None and mcp is not None else []
+    served = served_to(consent)
+    if mcp is not None and consent is not None:
+        mcp.listen(service or consent)  # the servers' forms and sampling, each asked in the server's name
     instructions = instructions_for(settings)
     if served:  # what a server samples goes to the user's model, if they allow it; its instructions marked
         mcp.requests.model = model
         instructions = "\n\n".join(part for part in (instructions, mcp.instructions(served)) if part)
-    # Each managed agent in a tab of its own, when the turn works in one (own_tabs.py).
-    tools_for = MembersTabs(page, page_set, consent, tools, served) if page is not None and settings["own_tab"] else None
+    # Each managed agent asks in its own name (its allowances are its own), in a tab of its own
+    # when the turn works in one (own_tabs.py).
+    tools_for = MembersTabs(page, page_set, consent, tools, served_to, own_tab=settings["own_tab"]) if page is not None else None
     agent = _agent(top, model, [*tools, *page_set(page), *served], executor_factory, tools_for=tools_for,
                    conversation_id=request["conversation_id"], memory=memory, listeners=[listener],
                    instructions=instructions, context=context, vision=vision,
                    tool_set=settings.get("tool_set", SETTINGS["tool_set"]))
-    if isinstance(consent, AskTheUser):
-        consent.emit = agent.emit  # confirmations are the turn's events, in its sequence
+    if service is not None:
+        service.emit = agent.emit  # confirmations are the turn's events, in its sequence
         for bound in (t for t in tools if isinstance(t, PageBound)):
-            bound.consent = consent  # a saved workflow's actions are asked like the agent's
+            bound.consent = consent  # a saved workflow's replay asks in its own name (workflows.py)
     return agent
+
+
+def acting_for(service: Consent, request: dict) -> AskTheUser:
+    """Who acts in this turn: the model the user talks to, or a schedule (a scheduled run), to
+    which the user gave its sites: actions on their pages, unasked, for the run."""
+    schedule = request.get("schedule") if isinstance(request.get("schedule"), dict) else None
+    if not schedule or not schedule.get("name"):
+        return service.asking(Actor("model", "TabAgent"))
+    asking = service.asking(Actor("schedule", str(schedule["name"]), key=request["conversation_id"]))
+    sites = outside_never(service.site_rules, [str(site) for site in schedule.get("sites") or []])
+    asking.give_sites(sites, ON_THE_PAGE, "schedule_sites")
+    return asking
 
 
 def hand_back_tool(page, consent) -> FunctionTool:

@@ -34,7 +34,8 @@ class PageError(RuntimeError):
 @dataclass
 class _OnPage:
     bridge: object
-    consent: object = None  # the turn's (page_actions.AskTheUser), for a workflow's actions
+    consent: object = None  # who runs the tool (consent.AskTheUser), for a workflow's replay
+    tool: str = ""  # the tool's name: a workflow's replay asks in it
     url: str = ""  # the address of the last page read, for marking text from it
     read: bool = False  # has the tool read anything from the page?
 
@@ -91,14 +92,15 @@ page = Page()
 
 
 def acting_on_page(name: str):
-    """(bridge, consent) of the turn a tool is running in, for a saved workflow's actions
-    (workflows.py), which ask the user as the agent's own do. Raises PageUnavailable where
-    there is no page or no one to ask (the command line, the Tools view's hand call)."""
+    """(bridge, asking) of the turn a tool is running in, for a saved workflow's actions
+    (workflows.py), which ask the user as the agent's own do, in the name of the workflow's
+    replay (consent.py). Raises PageUnavailable where there is no page or no one to ask (the
+    command line, the Tools view's hand call)."""
     state = Page._state(name)
     if state.consent is None:
         raise PageUnavailable(f"{name}: a workflow acts on the page only in a turn, where each action is "
                               f"asked of the user: run it from the composer.")
-    return state.bridge, state.consent
+    return state.bridge, state.consent.replaying(state.tool)
 
 
 def with_page(tools, bridge) -> list[Tool]:
@@ -108,7 +110,7 @@ def with_page(tools, bridge) -> list[Tool]:
 
 
 class PageBound(Tool):
-    consent = None  # set by the turn (turn_request.build_agent): who is asked before a workflow acts
+    consent = None  # set by the turn (turns.build_agent): the turn's asking, whose replays ask in their own name
 
     def __init__(self, tool: Tool, bridge):
         self.tool, self.bridge = tool, bridge
@@ -126,7 +128,7 @@ class PageBound(Tool):
         self.tool.validate(arguments)
 
     async def __call__(self, *args, **kwargs):
-        state = _OnPage(self.bridge, self.consent)
+        state = _OnPage(self.bridge, self.consent, self.name)
         token = _current.set(state)
         marked, collecting = collecting_marked()
         try:

@@ -79,13 +79,15 @@ CLIENT_TOOLS = ("read_page", "list_controls", "find_in_page", "list_tabs", "scre
                 "select_option", "check", "press_key", "scroll", "navigate")
 # One call of an MCP client, the service worker -> the offscreen document -> Python
 # (json_entry_points.client_call_json): the session it belongs to, and the call.
-CLIENT_SESSION = ("conversation_id", "site_rules", "seq")
+CLIENT_SESSION = ("conversation_id", "site_rules", "seq", "client")
 CLIENT_CALL = ("name", "args")
 
 # One turn, JavaScript -> Python (json_entry_points.run_turn_json).
 # attached_images: the pictures the user pasted or dropped in the composer (attachments.py).
+# schedule: a scheduled run's {"name", "sites"}: who acts, and where it may act unasked (consent.py).
 TURN_REQUEST = ("conversation_id", "task", "context", "memory", "settings", "api_key", "attached_tabs",
-                "attached_selection", "mcp_servers", "mcp_headers", "attached_images", "workflow", "workflows")
+                "attached_selection", "mcp_servers", "mcp_headers", "attached_images", "workflow", "workflows",
+                "schedule")
 # The user's MCP servers (mcp_servers.py): one entry of the list a turn receives (its headers,
 # secrets like the API key, come apart: {server id: {header: value}}), and the per-tool policies.
 MCP_SERVER = ("id", "name", "url", "enabled", "tools")

@@ -5,6 +5,10 @@ The request names the workflow (a user tool) and its arguments:
     "workflow": {"name": "find_kettle", "arguments": {"search": "red kettle"},
                  "allowed_sites": ["https://shop.example"]}     # asked of no one on those sites
 
+The ticked sites are given to this replay alone ("the workflow find_kettle": consent.py), never
+to the agent that takes over, and not in a scheduled run, which acts unasked only on the
+schedule's own sites.
+
 The turn's events are the replay's: each step's `tool_call` and `tool_result`, the user's
 `confirmation`s, then `final_answer` and `done`, as a turn of the agent's. When a step cannot
 be done, an `error` of kind "workflow" says so in the panel, and the agent (either kind, with
@@ -15,7 +19,8 @@ from __future__ import annotations
 
 from ..memory import FinalAnswerStep, TaskStep
 from ..tools import format_result
-from .workflows import allow_sites, collecting_replays, stop_collecting_replays
+from .consent import AskTheUser
+from .workflows import collecting_replays, stop_collecting_replays
 
 
 async def run_workflow_turn(agent, task: str, asked: dict, reset: bool) -> None:
@@ -24,7 +29,9 @@ async def run_workflow_turn(agent, task: str, asked: dict, reset: bool) -> None:
     tool = agent.tools.get(asked.get("name") or "")
     if tool is None or not hasattr(tool, "consent"):
         return await _answer(agent, task, f"There is no saved workflow named “{asked.get('name')}”.", "error")
-    allow_sites(tool.consent, asked.get("allowed_sites") or ())
+    replaying = tool.consent.replaying(tool.name) if isinstance(tool.consent, AskTheUser) else None
+    if replaying is not None and tool.consent.actor.kind != "schedule":
+        replaying.give_sites(asked.get("allowed_sites") or ())
     replays, token = collecting_replays()
     agent.step = 1
     await agent.emit("step_start", {})
@@ -34,6 +41,8 @@ async def run_workflow_turn(agent, task: str, asked: dict, reset: bool) -> None:
         said = f"The workflow did not run: {error}"
     finally:
         stop_collecting_replays(token)
+        if replaying is not None:
+            replaying.end()  # the agent that may take over is not given what the replay was
     outcome = replays[-1] if replays else None
     if outcome is None or outcome.finished or outcome.denied:
         return await _answer(agent, task, said, "ok" if outcome and outcome.finished else "error")

@@ -4,7 +4,9 @@ A workflow is a user tool (a Python file, written by workflow_source.py from a f
 that holds its steps and calls `WORKFLOW.replay(...)` with its parameters. Each step finds its
 element by the place recorded (workflow_steps.Place), and acts through the same path as the
 agent's own actions (page_actions.PageActor): the site rules, then the user's consent for each
-action, unless the user allowed the workflow's sites when they ran it.
+action, asked in the replay's own name ("the workflow find_kettle": consent.py), unless the user
+allowed the workflow's sites when they ran it. What the replay was allowed ends with it: the
+agent that takes over asks again.
 
 A step is done only when exactly one element is where the workflow saw it, with as many of its
 role and name on the page as when it was saved. Otherwise (gone, moved, a second one with the
@@ -21,12 +23,10 @@ import contextvars
 import uuid
 from dataclasses import dataclass, field
 
-from .page_actions import AskTheUser, PageActor, site_of
+from .consent import AskTheUser
+from .page_actions import PageActor
 from .workflow_steps import TARGET, Parameter, Place, Step  # noqa: F401 (what a saved workflow imports)
 from .user_tool_page import acting_on_page
-
-# The actions that leave a page: "allowed sites" covers them to and from those sites.
-LEAVING = ("navigate", "open_tab", "go_back", "go_forward")
 
 
 class StepNotDone(Exception):
@@ -85,14 +85,23 @@ class Workflow:
 async def run_workflow(workflow: Workflow, values: dict, bridge, consent, emit=None,
                        allowed_sites=()) -> Replay:
     """The entry point: replays `workflow` with `values` (every parameter), no model involved.
-    `consent` is the turn's (AskTheUser); `allowed_sites` are origins the user allowed for this
-    workflow, whose actions are then not asked (a site rule `never` still refuses them)."""
+    `consent` is the replay's asking (AskTheUser.replaying); `allowed_sites` are origins the user
+    allowed for this workflow, whose actions are then not asked (a site rule `never` still
+    refuses them). Whatever the replay was allowed ends when it does."""
     missing = workflow.parameters() - set(values)
     if missing:
         raise ValueError(f"the workflow needs {', '.join(sorted(missing))}")
-    allow_sites(consent, allowed_sites)
+    if allowed_sites and isinstance(consent, AskTheUser):
+        consent.give_sites(allowed_sites)
+    try:
+        return await _replayed(workflow, values, PageActor(bridge, consent), emit)
+    finally:
+        if isinstance(consent, AskTheUser):
+            consent.end()  # control passes back: nothing the replay was allowed goes on
+
+
+async def _replayed(workflow: Workflow, values: dict, actor: PageActor, emit) -> Replay:
     outcome = Replay(workflow, dict(values))
-    actor = PageActor(bridge, consent)
     for number, step in enumerate(workflow.steps, 1):
         try:
             await _do(step, step.arguments(values), actor, emit)
@@ -106,13 +115,6 @@ async def run_workflow(workflow: Workflow, values: dict, bridge, consent, emit=N
 
 class Denied(StepNotDone):
     """The user said no: the replay stops, and nothing takes over."""
-
-
-def allow_sites(consent, sites) -> None:
-    if not isinstance(consent, AskTheUser):
-        return
-    for site in filter(None, map(site_of, sites)):
-        consent.allowed_for_turn.update({f"site:{site}", *(f"{tool}@{site}" for tool in LEAVING)})
 
 
 async def _do(step: Step, args: dict, actor: PageActor, emit) -> None:
