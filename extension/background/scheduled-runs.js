@@ -7,8 +7,7 @@
 
 import * as conversations from "../shared/storage/conversations.js";
 import { TurnStatus } from "../shared/import-checks/conversation-schema.js";
-import { runSiteRules, taskFor } from "../shared/storage/schedules.js";
-import { loadSettings } from "../shared/settings/settings.js";
+import { taskFor } from "../shared/storage/schedules.js";
 import { loadWorkflows } from "../shared/storage/workflows.js";
 import { closeRunTab, openRunTab } from "./run-tab.js";
 import { noticeRunEnded, noticeRunNotStarted } from "./run-notices.js";
@@ -60,11 +59,10 @@ async function startWaiting(runs) {
 async function startRun(schedule, missedAt) {
   const { tabId, windowId } = await openRunTab(schedule.url);
   try {
-    const { settings } = await loadSettings();
     const scheduled = { scheduleId: schedule.id, name: schedule.name, missedAt };
     const { conversationId, turnId } = await startTurn({
       text: taskFor(schedule.what, Object.keys(await loadWorkflows())), windowId,
-      unattended: { tabId, scheduled, site_rules: runSiteRules(settings.site_rules, schedule.sites) },
+      unattended: { tabId, scheduled, sites: schedule.sites },
     });
     return { name: schedule.name, conversationId, turnId, tabId, windowId, missedAt, needs: null };
   } catch (error) {

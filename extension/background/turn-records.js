@@ -44,11 +44,11 @@ function attachments(tabs, selection, images) {
 // inOwnTab: the composer's choice for this turn (a tab of the agent's own, or not), over the
 // "own tab" setting, which is what it is when the panel says nothing.
 // unattended: a scheduled run's (scheduled-runs.js) { tabId: its own tab, scheduled: the mark
-// its conversation keeps, site_rules: the rules it goes by }; its questions stop it.
+// its conversation keeps, sites: where the schedule may act unasked }; its questions stop it.
+// Python gives those sites to the schedule alone (py/tabagent/app/consent.py), under the user's rules.
 export async function startTurn({ conversationId, text, context, overrides, attachedTabs, attachedSelection, attachedImages, replacing, windowId, inOwnTab, unattended }) {
   if (!text?.trim()) throw new Error("Write a message first.");
-  const { settings: own, apiKey } = await loadSettings();
-  const settings = unattended ? { ...own, site_rules: unattended.site_rules } : own;
+  const { settings, apiKey } = await loadSettings();
   const missing = whatIsMissing(settings, apiKey);
   if (missing) throw new Error(missing);
   const title = conversations.titleFrom(unattended ? unattended.scheduled.name : context?.selection ? `${text} ${context.selection}` : text);
@@ -69,7 +69,8 @@ export async function startTurn({ conversationId, text, context, overrides, atta
     const record = await conversations.addTurn(found.id, turn, { overrides, replacing });
     if (own) await ownTabOf(own.tabId, found.id, turnId);
     const mcp = await loadMcpServersSignedIn();
-    await runInPython(record, turnId, { text, context, settings, apiKey, mcp, attached: attached.request, saved, agentTab, unattended: Boolean(unattended) });
+    const schedule = unattended ? { name: unattended.scheduled.name, sites: unattended.sites ?? [] } : null;
+    await runInPython(record, turnId, { text, context, settings, apiKey, mcp, attached: attached.request, saved, agentTab, unattended: Boolean(unattended), schedule });
     keepBackgroundWhile(async () => (await liveTurnIds())?.size > 0); // Firefox would stop it mid-turn
   } finally {
     starting.delete(turnId);
@@ -101,7 +102,7 @@ async function turnTab(windowId, wanted, runTab = null) {
 
 // attached: the tabs and the selection the user attached to this message themselves; reading
 // them is what they asked for, so Python reads them with no question (attachments.py).
-async function runInPython(record, turnId, { text, context, settings, apiKey, mcp, attached, saved, agentTab, unattended }) {
+async function runInPython(record, turnId, { text, context, settings, apiKey, mcp, attached, saved, agentTab, unattended, schedule }) {
   return askOffscreen({
     type: MessageType.runTurn,
     conversationId: record.id,
@@ -120,6 +121,7 @@ async function runInPython(record, turnId, { text, context, settings, apiKey, mc
     agentTab,
     unattended, // nobody at the panel: a question stops the turn (offscreen/python/page-bridge.js)
     deviceModel: await chosenDeviceModel(settings), // the on-device model's record, when that is the provider
+    schedule, // who acts in a scheduled run, and where it may act unasked
   });
 }
 

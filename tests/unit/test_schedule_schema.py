@@ -83,12 +83,6 @@ def test_the_next_time_of_each_kind():
     assert [a["value"] for a in answers] == [NOW + 60_000, None, NOW + 90 * 60_000, NOW + 1.25 * hour, NOW + 16 * hour, NOW + 24 * hour]
 
 
-def test_a_runs_site_rules_are_the_users_then_an_allow_for_each_of_its_sites():
-    [both, none] = run(["runSiteRules", "bank.example: never", ["news.example", "bank.example"]], ["runSiteRules", "", []])
-    assert both["value"] == "bank.example: never\nnews.example: allow"  # the never's own site: no allow
-    assert none["value"] == ""
-
-
 def test_a_tool_is_asked_of_the_agent_with_its_arguments():
     [prompt, tool] = run(["taskFor", {"kind": "prompt", "text": "Headlines?"}], ["taskFor", {"kind": "tool", "name": "check_prices", "args": {"q": "tea"}}])
     assert prompt["value"] == "Headlines?"
@@ -106,27 +100,3 @@ def test_a_saved_workflow_is_replayed_as_its_slash_command_without_the_model():
               '{ buy_kettle: { name: "buy_kettle", parameters: { search: "" }, allowedSites: [] } })));')
     done = subprocess.run([shutil.which("node"), "--input-type=module", "-e", script], capture_output=True, text=True, timeout=60)
     assert json.loads(done.stdout) == {"name": "buy_kettle", "arguments": {"search": "red kettle"}, "allowed_sites": []}  # what "/name" runs
-
-
-def test_the_users_never_wins_over_a_schedules_site_as_the_agent_reads_the_rules():
-    from tabagent.app.site_rules import parse_site_rules, rule_for
-
-    [answer] = run(["runSiteRules", "bank.example: never", ["news.example", "bank.example", "sub.bank.example"]])
-    rules, _ = parse_site_rules(answer["value"])
-    assert rule_for(rules, "https://news.example") == "allow"
-    assert rule_for(rules, "https://bank.example") == "never"
-    assert rule_for(rules, "https://shop.example") == "ask"
-    # more specific than the never, it would have won: a schedule's site never unmakes a never
-    assert rule_for(rules, "https://sub.bank.example") == "never"
-    assert "sub.bank.example: allow" not in answer["value"]
-
-
-def test_a_never_covers_a_schedules_site_whatever_its_port_or_scheme():
-    from tabagent.app.site_rules import parse_site_rules, rule_for
-
-    [answer] = run(["runSiteRules", "*.bank.example: never\nhttps://shop.example: never",
-                    ["https://pay.bank.example:8443", "shop.example", "news.example:8080"]])
-    rules, _ = parse_site_rules(answer["value"])
-    assert rule_for(rules, "https://pay.bank.example:8443") == "never"
-    assert rule_for(rules, "http://shop.example") != "allow"
-    assert rule_for(rules, "http://news.example:8080") == "allow"

@@ -11,8 +11,6 @@
 //   sites: ["shop.example", ...]: where it may act without asking (site rules' spelling),
 //   enabled, dueAt: when it runs next (ms), or null when it will not run again }
 
-import { readRule, readSiteRules } from "../settings/site-rules.js";
-
 export const SCHEDULES_KEY = "schedules";
 export const ALARM_PREFIX = "schedule:";
 export const MAX_SCHEDULES = 50;
@@ -109,21 +107,6 @@ export function nextRunAfter(when, now) {
   next.setHours(hours, minutes, 0, 0);
   if (next.getTime() <= now) next.setDate(next.getDate() + 1);
   return next.getTime();
-}
-
-// The site rules a run goes by: the user's own, then an `allow` for each of the schedule's
-// sites that no `never` of theirs covers. A `never` stays never: a schedule's site more
-// specific than it (sub.bank.example under "bank.example: never") would otherwise win by
-// being more specific (site_rules.py), so it is left out, whatever its port or scheme; a line
-// the rules cannot read is not read.
-export function runSiteRules(userRules, sites) {
-  const own = String(userRules ?? "").trim();
-  const nevers = readSiteRules(own).map(({ rule }) => rule).filter((rule) => rule?.rule === "never");
-  const coveredByNever = (site) => {
-    const read = readRule(`${site}: allow`);
-    return read && nevers.some((never) => read.host === never.host || (never.subdomains && read.host.endsWith(`.${never.host}`)));
-  };
-  return [own, ...sites.filter((site) => !coveredByNever(site)).map((site) => `${site}: allow`)].filter(Boolean).join("\n");
 }
 
 // What the run does: the prompt itself; a saved workflow (`workflows`: their names) replayed
