@@ -5,8 +5,13 @@ each call of an MCP server (server.py) to the extension, and the extension's ans
 It decides nothing: the extension checks the setting, shows every call in the panel and asks
 the user before any action, as for its own agent. The host refuses connections from any
 other user, and the folder it listens in is this user's alone (meeting_place.py).
-Over the socket: one JSON object per line, {"tool", "args", "client", "connection"} in, {"ok", "result" |
-"error", "images"?} out. To the browser: the same call with an "id", answered with that id.
+Over the socket: one JSON object per line, {"tool", "args", "client"} in, {"ok", "result" |
+"error", "images"?} out. To the browser: the same call with an "id", answered with that id, and
+the "connection" it came on. Each connection gets an id of the host's (never one a caller
+sends: any program of this user may reach the socket and write any id): it is one client's
+session, in which what the user allows that client lasts, and when it closes the browser is
+told ({"connection", "ended": true}), so that a second program, on a connection of its own, is
+asked afresh whatever name it gives.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ import os
 import socket
 import sys
 import threading
+import uuid
 
 from . import meeting_place
 from .native_messaging import read_message, write_message
@@ -44,22 +50,31 @@ class Host:
             if meeting_place.peer_uid(connection) != os.getuid():
                 connection.close()  # another user: never heard
                 continue
-            threading.Thread(target=self.serve, args=(connection,), daemon=True).start()
+            threading.Thread(target=self.serve, args=(connection, uuid.uuid4().hex), daemon=True).start()
 
-    def serve(self, connection: socket.socket) -> None:
-        with connection, connection.makefile("rb") as lines:
-            for line in lines:
-                if len(line) > MOST_FROM_CLIENT:
-                    self.answer(connection, {"ok": False, "error": "That call is too long."})
-                    return
-                self.pass_on(connection, line)
+    def serve(self, connection: socket.socket, session: str = "") -> None:
+        try:
+            with connection, connection.makefile("rb") as lines:
+                for line in lines:
+                    if len(line) > MOST_FROM_CLIENT:
+                        self.answer(connection, {"ok": False, "error": "That call is too long."})
+                        return
+                    self.pass_on(connection, line, session)
+        finally:
+            self.ended(session)
 
-    def pass_on(self, connection: socket.socket, line: bytes) -> None:
+    def ended(self, session: str) -> None:
+        """The connection closed: its session ends, and what its client was allowed with it."""
+        try:
+            self.send_to_browser({"connection": session, "ended": True})
+        except (OSError, ValueError):
+            pass  # the browser is gone too
+
+    def pass_on(self, connection: socket.socket, line: bytes, session: str = "") -> None:
         try:
             call = json.loads(line)
             message = {"tool": str(call["tool"]), "args": dict(call.get("args") or {}),
-                       "client": str(call.get("client") or "an MCP client")[:100],
-                       "connection": str(call.get("connection") or "")[:64]}
+                       "client": str(call.get("client") or "an MCP client")[:100]}
         except (ValueError, KeyError, TypeError):
             self.answer(connection, {"ok": False, "error": "A call is a JSON object with a tool and its args."})
             return
@@ -67,7 +82,7 @@ class Host:
         with self.lock:
             self.waiting[number] = connection
         try:
-            self.send_to_browser({"id": number, **message})
+            self.send_to_browser({"id": number, **message, "connection": session})
         except (OSError, ValueError) as error:
             self.waiting.pop(number, None)
             self.answer(connection, {"ok": False, "error": f"TabAgent could not be reached: {error}"})

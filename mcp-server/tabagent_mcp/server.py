@@ -11,7 +11,6 @@ import asyncio
 import base64
 import json
 import re
-import uuid
 
 from mcp.server.mcpserver import Image, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
@@ -23,28 +22,52 @@ LONGEST_CALL_S = 600
 NOT_CONNECTED = ("TabAgent is not connected: open the browser where TabAgent is installed and switch on "
                  "\"Let MCP clients use TabAgent\" in its settings ({why}).")
 PICTURE = re.compile(r"^data:image/(png|jpeg|webp);base64,(.*)$", re.S)
-# This process's connection: an MCP client starts one server per connection (stdio), so every
-# call it makes carries this id, which the client cannot choose; its name (clientInfo, in either
-# era) is only its word. The extension keys a client's session, and so what the user allowed in
-# it, by this id, never by the name.
-CONNECTION = uuid.uuid4().hex
+class Connection:
+    """This program's one connection to the host, kept for its whole session: an MCP client
+    starts one server per connection (stdio), whose calls all go on this one; the host gives it
+    an id of its own, and TabAgent keeps this client's session, and what the user allowed it,
+    while it lasts (host.py), never by the client's name (its clientInfo is only its word).
+    Calls go one at a time, each answered before the next is sent."""
+
+    def __init__(self):
+        self.reader = self.writer = None
+        self.lock = asyncio.Lock()
+
+    async def call(self, message: dict) -> bytes:
+        async with self.lock:
+            if self.writer is None or self.writer.is_closing():
+                await self.open()
+            try:
+                self.writer.write(json.dumps(message).encode("utf-8") + b"\n")
+                await self.writer.drain()
+                line = await asyncio.wait_for(self.reader.readline(), LONGEST_CALL_S)
+            except BaseException:
+                self.close()  # a call given up on: its late answer must not answer the next one
+                raise
+            if not line:
+                self.close()
+            return line
+
+    async def open(self) -> None:
+        path = meeting_place.socket_path()
+        try:
+            meeting_place.check_socket(path)
+            self.reader, self.writer = await asyncio.open_unix_connection(str(path), limit=64 * 1024 * 1024)
+        except (OSError, meeting_place.NotSafe) as error:
+            raise ToolError(NOT_CONNECTED.format(why=error)) from None
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+        self.reader = self.writer = None
+
+
+CONNECTION = Connection()
 
 
 async def call_extension(tool: str, args: dict, client: str = "an MCP client") -> dict:
     """One call through the native host; {"ok", "result" | "error", "images"?}."""
-    path = meeting_place.socket_path()
-    try:
-        meeting_place.check_socket(path)
-        reader, writer = await asyncio.open_unix_connection(str(path), limit=64 * 1024 * 1024)
-    except (OSError, meeting_place.NotSafe) as error:
-        raise ToolError(NOT_CONNECTED.format(why=error)) from None
-    try:
-        call = {"tool": tool, "args": args, "client": client, "connection": CONNECTION}
-        writer.write(json.dumps(call).encode("utf-8") + b"\n")
-        await writer.drain()
-        line = await asyncio.wait_for(reader.readline(), LONGEST_CALL_S)
-    finally:
-        writer.close()
+    line = await CONNECTION.call({"tool": tool, "args": args, "client": client})
     if not line:
         raise ToolError("TabAgent closed the connection before answering (the browser closed, or the user stopped this client).")
     return json.loads(line)

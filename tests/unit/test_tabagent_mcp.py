@@ -28,13 +28,36 @@ def test_the_host_passes_a_call_to_the_browser_and_its_answer_back():
     try:
         client = ask(browser.socket, {"tool": "read_page", "args": {"page": 2}, "client": "inspector"})
         call = browser.receive()
-        assert call == {"id": call["id"], "tool": "read_page", "args": {"page": 2}, "client": "inspector", "connection": ""}
+        assert call == {"id": call["id"], "tool": "read_page", "args": {"page": 2}, "client": "inspector",
+                        "connection": call["connection"]} and len(call["connection"]) == 32
         browser.send({"id": call["id"], "ok": True, "result": "the page"})
         assert json.loads(client.makefile().readline()) == {"ok": True, "result": "the page"}
+        client.close()
+        assert browser.receive() == {"connection": call["connection"], "ended": True}  # its session ends with it
         assert oct(browser.socket.stat().st_mode & 0o777) == "0o600"
     finally:
         browser.close()
     assert not browser.socket.exists()  # gone with the host: nobody to reach
+
+
+def test_each_connection_is_a_session_of_its_own_whatever_name_its_client_gives():
+    """A second program on the socket, calling itself what the first does, is another session:
+    the browser tells them apart by their connection, not by the name (issue 46, 5)."""
+    browser = BrowserEnd(socket_folder())
+    try:
+        first = ask(browser.socket, {"tool": "click", "args": {"locator": "#a"}, "client": "claude-code"})
+        one = browser.receive()
+        forged = {"tool": "click", "args": {"locator": "#a"}, "client": "claude-code", "connection": one["connection"]}
+        second = ask(browser.socket, forged)  # a second program writing the first one's id: not taken
+        two = browser.receive()
+        assert (one["client"], two["client"]) == ("claude-code", "claude-code") and one["connection"] != two["connection"]
+        first.sendall(json.dumps({"tool": "read_page", "args": {}}).encode() + b"\n")
+        assert browser.receive()["connection"] == one["connection"]  # the same connection, the same session
+        first.close()
+        assert browser.receive() == {"connection": one["connection"], "ended": True}
+        second.close()
+    finally:
+        browser.close()
 
 
 def test_a_call_that_is_not_one_is_answered_without_reaching_the_browser():
@@ -71,7 +94,7 @@ def test_the_firefox_id_is_the_manifests():
 
 def test_the_tools_offered_are_tabagents_own_with_their_parameters():
     from tabagent.app.page_tools import page_tools
-    from tabagent.app.page_actions import CalledByHand
+    from tabagent.app.consent import CalledByHand
     from tabagent.app.wire import CLIENT_TOOLS
 
     own = {t.name: t for t in page_tools(object(), CalledByHand())}  # listed, never called

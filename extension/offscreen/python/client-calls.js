@@ -35,13 +35,13 @@ export class ClientCalls {
   }
 
   async call(message) {
-    const { conversationId, seq, site_rules: siteRulesText, name, args, agentTab } = message;
+    const { conversationId, seq, client, site_rules: siteRulesText, name, args, agentTab } = message;
     const session = this.session(message);
     const page = pageBridge(conversationId, agentTab);
     session.bridges.add(page);
     try {
       const api = await this.python;
-      return await api.call(EntryPoint.client_call_json, [{ conversation_id: conversationId, site_rules: siteRulesText ?? "", seq: seq ?? 0 }, { name, args: args ?? {} }], {
+      return await api.call(EntryPoint.client_call_json, [{ conversation_id: conversationId, site_rules: siteRulesText ?? "", seq: seq ?? 0, client: client ?? "" }, { name, args: args ?? {} }], {
         emit: (events) => session.batcher.push(...events),
         page,
       });

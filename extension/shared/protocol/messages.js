@@ -79,7 +79,7 @@ export const MessageType = Object.freeze({
   liveTurns: "live-turns", // {} -> { turnIds: [...] }
   // Service worker -> offscreen document: one call of an MCP client (TabAgent as an MCP server,
   // background/mcp-clients.js), run in Python as a step of the client's session (its conversation).
-  clientCall: "client-call", // { conversationId, turnId, seq, site_rules, name, args, agentTab } -> { ok, result, images? } | { ok: false, error }
+  clientCall: "client-call", // { conversationId, turnId, seq, client, site_rules, name, args, agentTab } -> { ok, result, images? } | { ok: false, error }
   // Side panel -> service worker, when it opens: mark turns that can never finish as interrupted.
   settleStaleTurns: "settle-stale-turns", // {} -> { settled }
   // Settings -> service worker -> offscreen document: the on-device models (shared/on-device/,
