@@ -8,6 +8,7 @@
 import { PageUnavailable, siteOf, tabById, waitForLoad, whyUnreadable } from "./page-access.js";
 import { t, tn } from "../shared/ui/i18n.js";
 import { notShown } from "./screenshot.js";
+import { keptOn, stoppedNote } from "./stay-on-site.js";
 
 const NAVIGATION_WAIT_MS = 15000;
 const OWN_PAGES = chrome.runtime.getURL("");
@@ -42,9 +43,10 @@ async function aboutAnotherTab(tab, action, { tab_id: tabId, attached_url: attac
   const [site, attachedSite, openedSite] = [siteOf(other.url), attachedUrl ? siteOf(attachedUrl) : "", openedUrl ? siteOf(openedUrl) : ""];
   const summary = attachedSite && attachedSite !== site ? t(askMoved, attachedSite, pageName(other))
     : openedSite && openedSite !== site ? t(askLeft, openedSite, pageName(other)) : t(ask, pageName(other));
+  // A tab the agent opened is never the user's, even while they look at it.
   return { action, summary, page_url: tab.url, tab_id: other.id, url: other.url, site,
     ...(attachedSite && { attached_site: attachedSite }), ...(openedSite && { opened_site: openedSite }),
-    user_is_on: other.id === tab.id };
+    user_is_on: other.id === tab.id && !openedSite };
 }
 
 export const TAB_ACTIONS = {
@@ -80,6 +82,8 @@ export const TAB_ACTIONS = {
   },
 };
 
+const withNote = (note) => (note ? { note } : {});
+
 async function afterLoad(tabId, loading) {
   await loading;
   const tab = await chrome.tabs.get(tabId);
@@ -100,18 +104,25 @@ export const TAB_TOOLS = {
       })),
     };
   },
-  async navigate(tab, { url }) {
+  // stay_on: the site an earlier allowance covers, when the user was not asked now: the tab
+  // goes there and nowhere else (stay-on-site.js).
+  async navigate(tab, { url, stay_on: stayOn }) {
     const target = destination(tab, url);
     const loading = waitForLoad(tab.id, NAVIGATION_WAIT_MS, { next: true });
-    await chrome.tabs.update(tab.id, { url: target });
+    const result = await keptOn(stayOn, tab.id, () => chrome.tabs.update(tab.id, { url: target }), () => afterLoad(tab.id, loading));
     // asked_for: the address the user allowed; the tab may have been sent on from it since.
-    return { action: "navigate", asked_for: target, ...(await afterLoad(tab.id, loading)) };
+    return { action: "navigate", asked_for: target, ...result, ...withNote(stoppedNote(stayOn, result.url)) };
   },
-  async open_tab(tab, { url }) {
+  async open_tab(tab, { url, stay_on: stayOn }) {
     const target = destination(tab, url);
-    const opened = await chrome.tabs.create({ url: target, active: false, windowId: tab.windowId, index: tab.index + 1, openerTabId: tab.id });
-    const result = await afterLoad(opened.id, waitForLoad(opened.id, NAVIGATION_WAIT_MS));
-    return { action: "open_tab", asked_for: target, ...result, note: `Work in it with switch_tab(tab_id=${opened.id}) (then switch_tab() comes back to the tab the user is on), or read it with read_tab(tab_id=${opened.id}).` };
+    // Opened empty, then sent, so that a tab kept on a site is kept from its first request.
+    const opened = await chrome.tabs.create({ url: stayOn ? "about:blank" : target, active: false, windowId: tab.windowId, index: tab.index + 1, openerTabId: tab.id });
+    if (stayOn) await waitForLoad(opened.id, NAVIGATION_WAIT_MS);
+    const loading = waitForLoad(opened.id, NAVIGATION_WAIT_MS, { next: Boolean(stayOn) });
+    const go = () => (stayOn ? chrome.tabs.update(opened.id, { url: target }) : Promise.resolve());
+    const result = await keptOn(stayOn, opened.id, go, () => afterLoad(opened.id, loading));
+    const note = `Work in it with switch_tab(tab_id=${opened.id}) (then switch_tab() comes back to the tab the user is on), or read it with read_tab(tab_id=${opened.id}).`;
+    return { action: "open_tab", asked_for: target, ...result, note: [stoppedNote(stayOn, result.url), note].filter(Boolean).join(" ") };
   },
   go_back: (tab) => throughHistory(tab, "go_back", () => chrome.tabs.goBack(tab.id)),
   go_forward: (tab) => throughHistory(tab, "go_forward", () => chrome.tabs.goForward(tab.id)),
