@@ -1,6 +1,7 @@
-// A page action waiting for the user's consent (a `confirmation` event, docs/events.md): the
-// sentence saying exactly what will happen, its parts (page, element, text to type or value to set, address),
-// and three answers. Every character that draws nothing is written out (unseen-text.js
+// A page action waiting for the user's consent (a `confirmation` event, docs/events.md): who
+// asks (the actor: TabAgent, one of its agents, a workflow, a schedule, an MCP client or server,
+// py/tabagent/app/consent.py), the sentence saying exactly what will happen, its parts (page,
+// element, text to type or value to set, address), and three answers. Every character that draws nothing is written out (unseen-text.js
 // `shown`): the user approves only what they can read. The answer goes to the agent through the service worker; the box then
 // shows the decision and takes no other answer.
 
@@ -28,6 +29,19 @@ export const DECIDED = {
   once: "allowedOnce", turn: "allowedForTurn", site: "allowedOnSite", deny: "denied", cancel: "cancelled", ended: "notAnswered",
   allowed_by_settings: "allowedBySettings", refused_by_settings: "refusedBySettings", // the site's rule answered
 };
+// What allowed an action nobody was asked about (decision "allowed_by_allowance"): event.data.allowed_by.
+const ALLOWED_BY = {
+  your_turn: "allowedByYourTurn", your_site: "allowedByYourSite", workflow_sites: "allowedByWorkflowSites", schedule_sites: "allowedByScheduleSites",
+};
+const ACTORS = { model: "actorModel", agent: "actorAgent", workflow: "actorWorkflow", schedule: "actorSchedule", mcp_client: "actorMcpClient", server: "actorServer" };
+
+// Who asks, in the panel's words; every character that draws nothing written out (a client or
+// a server names itself).
+export function actorNamed(actor) {
+  if (!actor || !Object.hasOwn(ACTORS, actor.kind)) return "";
+  const named = t(ACTORS[actor.kind], shown(String(actor.name ?? "")));
+  return actor.within ? t("actorWithin", named, actorNamed(actor.within)) : named;
+}
 
 const hostOf = (site) => {
   try {
@@ -56,8 +70,9 @@ export function spotPicture(details) {
 
 export class ConfirmationView {
   constructor(event) {
-    const { id, tool, message, details, site, answers } = event.data;
+    const { id, tool, message, details, site, answers, actor, allowed_by: allowedBy } = event.data;
     this.question = { conversationId: event.conversation_id, id };
+    this.allowedBy = allowedBy;
     // answers: the only answers offered, when the question says (an MCP server's request: once or not).
     const offered = ([decision]) => (decision !== Decision.site || site) && (!answers || answers.includes(decision));
     this.buttons = ANSWERS.filter(offered).map(([decision, label]) =>
@@ -67,6 +82,7 @@ export class ConfirmationView {
     this.element = h(
       "div",
       { class: "confirmation", role: "group", "aria-label": t("confirmAsks", tool), "data-tool": tool, "data-state": "asking" },
+      actor ? h("p", { class: "confirmation-actor", "data-actor": actor.kind }, t("actorAsks", actorNamed(actor))) : null,
       h("p", { class: "confirmation-message" }, shown(message)),
       spotPicture(details),
       detailList(details),
@@ -93,7 +109,8 @@ export class ConfirmationView {
   settle(decision) {
     for (const button of this.buttons) button.disabled = true;
     this.element.dataset.state = decision;
-    this.say(DECIDED[decision] ? t(DECIDED[decision]) : decision);
+    const said = decision === "allowed_by_allowance" ? ALLOWED_BY[this.allowedBy] ?? "allowedOnce" : DECIDED[decision];
+    this.say(said ? t(said) : decision);
   }
 
   say(text) {
