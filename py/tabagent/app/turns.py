@@ -20,6 +20,7 @@ then gets the page tools, and its page actions ask the user through `confirmatio
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 
@@ -242,6 +243,7 @@ class Turns:
 
     def __init__(self) -> None:
         self._agents: dict[str, object] = {}
+        self._tasks: dict[str, asyncio.Task] = {}  # each turn's task: a replay runs outside the agent's loop
 
     async def run(self, request: dict, emit, *, problems=(), **build) -> dict:
         """Runs one turn; returns {"status", "memory"} once the agent is done. `problems` are
@@ -265,7 +267,7 @@ class Turns:
         except ValueError as error:  # a setting the user must fix: say so as the turn's events
             await mcp.close()
             return _refused(request, str(error), emit)
-        self._agents[conversation] = agent
+        self._agents[conversation], self._tasks[conversation] = agent, asyncio.current_task()
         for problem in problems:
             await agent.emit("error", {"kind": "user_tools", "message": describe_problem(problem)})
         for problem in [*mcp.problems, *await _crowded(agent)]:  # told; the turn goes on
@@ -283,6 +285,7 @@ class Turns:
             pass  # the agent has already emitted the error and a `done` event
         finally:
             self._agents.pop(conversation, None)
+            self._tasks.pop(conversation, None)
             await mcp.close()
         keep_images_within(agent.memory)  # the stored conversation keeps only the newest pictures
         return {"status": agent.status, "memory": agent.memory.to_json()}
@@ -291,7 +294,10 @@ class Turns:
         agent = self._agents.get(conversation_id)
         if agent is None:
             return False
-        agent.cancel()
+        if agent.status == "running":
+            agent.cancel()
+        else:  # a saved workflow replaying (workflow_turn.py), waiting for a question maybe
+            self._tasks[conversation_id].cancel()
         return True
 
 

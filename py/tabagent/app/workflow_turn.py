@@ -17,6 +17,8 @@ its model and rules) takes over from that step with the workflow's goal and what
 
 from __future__ import annotations
 
+import asyncio
+
 from ..memory import FinalAnswerStep, TaskStep
 from ..tools import format_result
 from .consent import AskTheUser
@@ -37,6 +39,9 @@ async def run_workflow_turn(agent, task: str, asked: dict, reset: bool) -> None:
     await agent.emit("step_start", {})
     try:
         said = format_result(await tool(**(asked.get("arguments") or {})))
+    except asyncio.CancelledError:  # stopped (Stop, or a scheduled run that needs the user)
+        asyncio.current_task().uncancel()
+        return await _stopped(agent)
     except Exception as error:  # wrong arguments, no page: said as the answer
         said = f"The workflow did not run: {error}"
     finally:
@@ -52,6 +57,11 @@ async def run_workflow_turn(agent, task: str, asked: dict, reset: bool) -> None:
         f"({step.summary(outcome.values)}): the page is not as it was when it was saved. "
         f"The agent takes over from that step.")})
     await agent.run(outcome.takeover_task(), reset=False)
+
+
+async def _stopped(agent) -> None:
+    agent.status = "cancelled"
+    await agent.emit("done", {"status": "cancelled", "steps": agent.step, "usage": {}})
 
 
 async def _answer(agent, task: str, said: str, status: str) -> None:
