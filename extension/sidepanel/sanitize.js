@@ -47,6 +47,11 @@ const STYLE_PROPERTIES = new Set([
 const LOADING_CSS = /url\s*\(|image|\\|@|expression|var\s*\(|attr\s*\(|env\s*\(|src\s*\(/i;
 
 const PLAIN_TEXT_ATTRIBUTES = /^(alt|title|aria-.*)$/i;
+// The panel's own question boxes (confirmation-view.js, hand-back-view.js, form-view.js): an
+// answer that writes their classes or states would draw a look-alike of TabAgent's question,
+// asking for a yes or a password that nobody asked for. Those names are taken out of it.
+const QUESTION_CLASS = /^(confirmation|hand-back|elicitation|form-|question)/i;
+const QUESTION_ATTRIBUTES = /^(role|data-(state|decision|tool|kind|detail|actor|id|request))$/i;
 const DATA_IMAGE = /^data:image\/(png|gif|jpeg|webp|avif|bmp|x-icon|svg\+xml)[;,]/i;
 const LINK_PROTOCOLS = new Set(["http:", "https:", "mailto:"]);
 const HTML_NAMESPACE = "http://www.w3.org/1999/xhtml";
@@ -132,6 +137,7 @@ function defuse(element) {
     if (/^(form|target|rel|referrerpolicy|http-equiv|srcdoc|is)$/i.test(name)) element.removeAttribute(name);
   }
   if (element.hasAttribute("style")) defuseStyle(element);
+  withoutQuestionLooks(element);
   if (tag === "input") {
     // Only the checkboxes of a Markdown task list, which cannot be changed or submitted.
     if (element.getAttribute("type")?.toLowerCase() !== "checkbox") return remoteMedia.set(element, { urls: [], alt: "", tag });
@@ -141,6 +147,13 @@ function defuse(element) {
     element.setAttribute("disabled", "");
     if (checked) element.setAttribute("checked", "");
   }
+}
+
+function withoutQuestionLooks(element) {
+  for (const name of element.getAttributeNames().filter((one) => QUESTION_ATTRIBUTES.test(one))) element.removeAttribute(name);
+  const classes = [...element.classList].filter((one) => QUESTION_CLASS.test(one));
+  if (classes.length) element.classList.remove(...classes);
+  if (element.getAttribute("class") === "") element.removeAttribute("class");
 }
 
 purify.addHook("afterSanitizeAttributes", (node) => {
