@@ -269,7 +269,7 @@ function pointsOf(ends) {
   const out = { points: ends.map(({ view }) => ({ x: Math.round(view.x), y: Math.round(view.y) })), sites: ends.map((end) => end.site) };
   if (ends.length > 1) out.target = { locator: locators.locatorFor(ends[1].el), ...describe(ends[1].el) };
   const foreign = ends.find((end) => end.foreign);
-  if (foreign) out.out_of_reach = `Nothing was done: that point is on a frame from ${foreign.site}, another site, which TabAgent cannot act in.`;
+  if (foreign) out.out_of_reach = `Nothing was done: that point is on a frame of another site (${foreign.site}), which TabAgent cannot act in.`;
   return out;
 }
 

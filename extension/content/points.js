@@ -39,11 +39,14 @@ function contentOrigin(frame) {
   return { left: box.left + frame.clientLeft + parseFloat(style.paddingLeft), top: box.top + frame.clientTop + parseFloat(style.paddingTop) };
 }
 
-// The origin a frame we cannot enter shows (from its address; a sandboxed one has none).
+// The origin a frame we cannot enter shows, as its address says (a sandboxed one has none). A
+// frame may have navigated away from its address: one whose address is of the page's own site,
+// yet closed to us, has left it for another, which only the frame knows; it is never named as ours.
 function frameSite(frame) {
   try {
     const origin = new URL(frame.src || "about:blank", frame.ownerDocument.baseURI).origin;
-    return origin === "null" ? "a sandboxed frame" : origin;
+    if (origin === "null") return "a sandboxed frame";
+    return origin === frame.ownerDocument.defaultView?.origin ? "not the one its address names" : origin;
   } catch {
     return "an unknown site";
   }
