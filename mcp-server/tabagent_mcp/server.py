@@ -35,8 +35,8 @@ class Connection:
 
     async def call(self, message: dict) -> bytes:
         async with self.lock:
-            if self.writer is None or self.writer.is_closing():
-                await self.open()
+            if self.writer is None or self.writer.is_closing() or self.reader.at_eof():
+                await self.open()  # none yet, or the host has gone since (a new host is a new session)
             try:
                 self.writer.write(json.dumps(message).encode("utf-8") + b"\n")
                 await self.writer.drain()
