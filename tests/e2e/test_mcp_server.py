@@ -125,3 +125,24 @@ def test_with_the_setting_off_a_client_reaches_nothing(tabs, host_folder, site):
     assert not (host_folder / "host.sock").exists()
     after = chromium_panel(tabs.browser).backend.run(STORED_KEYS)
     assert after == conversations_before  # no session was recorded: nothing was read
+
+
+def test_red_team_a_second_program_on_the_socket_is_not_served_under_the_first_clients_allowance(allowed, host_folder):
+    """The user allows the coding agent's clicks for its session; a second program connects to
+    TabAgent calling itself by the same name. Its click is asked, in a session of its own, in
+    the client's name (issue 46, 5); the first program's allowance still holds for it alone."""
+    with StdioClient(host_folder) as first, StdioClient(host_folder) as second:
+        pending = first.start("click", locator="#subscribe")
+        asked = question(allowed, 0)
+        assert asked["actor"] == f"The MCP client {CLIENT} asks:"
+        answer(allowed, 0, "turn")
+        assert not pending.result(30)[0]
+        failed, text, _ = first.call("click", locator="#subscribe")  # its own allowance: not asked
+        assert not failed, text
+        pending = second.start("click", locator="#subscribe")
+        asked = question(allowed, 0)  # a conversation of its own, opened in the panel
+        assert asked["actor"] == f"The MCP client {CLIENT} asks:"
+        answer(allowed, 0, "deny")
+        failed, text, _ = pending.result(30)
+        assert text.startswith("The user denied this click: nothing was done.")
+        assert allowed.in_page(LOG) == "subscribed after 2 press"  # the page's own words: two presses, both the first's

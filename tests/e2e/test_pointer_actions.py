@@ -151,7 +151,7 @@ def test_red_team_a_drag_onto_a_frame_of_a_site_never_allowed_is_refused_by_the_
         with PageServer(tmp_path) as pages:
             try:
                 chromium_panel(seen.browser).configure(seeing_model.base_url, model="scripted-vision",
-                                                       site_rules="127.0.0.1: allow\nlocalhost: never")
+                                                       site_rules=f"127.0.0.1:{pages.port}: allow\nlocalhost:{other.port}: never")
                 seen.show(pages.url("cards.html"))
                 seeing_model.script(call("drag", source="#card", target="#frame"), Reply(text="I could not."))
                 send(seen.browser, "Drop the card into the inbox")

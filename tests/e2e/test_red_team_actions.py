@@ -101,7 +101,7 @@ def work_in_a_new_tab(url, then):
 
 
 def test_a_click_allowed_for_the_turn_on_the_shop_does_not_reach_a_site_the_settings_never_allow(turn, model, shop, bank):
-    with_rules(turn, model, "localhost: never")  # the bank
+    with_rules(turn, model, f"localhost:{bank.url('').split(':')[2].rstrip('/')}: never")  # the bank (this computer's names are one host)
     model.script(call("click", locator="#buy"), *work_in_a_new_tab(bank.url("/bank"), call("click", locator="#send")),
                  Reply(text="Done."))
     send(turn.browser, "Buy the kettle, then see my bank")

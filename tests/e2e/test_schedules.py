@@ -274,8 +274,9 @@ def test_a_schedules_own_sites_let_it_act_there_without_asking(scheduling, model
     [run] = scheduling.wait_for(lambda: finished(scheduling), "the run never finished")
     assert run["turns"][0]["status"] == "ok"
     scheduling.wait_for(lambda: "/bought" in [request["path"] for request in site.requests], "the click was not made")
-    decided = [e["data"]["decision"] for e in run["turns"][0]["events"] if e["kind"] == "confirmation" and "decision" in e["data"]]
-    assert decided == ["allowed_by_settings"]
+    decided = [(e["data"]["decision"], e["data"].get("allowed_by"), e["data"]["actor"]["says"])
+               for e in run["turns"][0]["events"] if e["kind"] == "confirmation" and "decision" in e["data"]]
+    assert decided == [("allowed_by_allowance", "schedule_sites", "the schedule Buy a kettle")]  # who allowed it, on record
     assert scheduling.notices()[0]["message"] == "Finished: Bought it."
 
 
@@ -365,3 +366,69 @@ def test_red_team_a_notification_click_opens_only_a_stored_conversation_of_tabag
     scheduling.wait_for(lambda: open_conversation_id(browser.driver) == run["id"], "the real notice did not open the run", 10)
     urls = [tab["url"] for tab in scheduling.tabs()]
     assert len(urls) == len(before) and not any("127.0.0.2" in url for url in urls)
+
+
+def test_red_team_a_schedule_listing_no_site_replays_a_workflow_asking_on_the_site_ticked_for_it(scheduling, model, news_site):
+    """The user ticked the shop for the workflow's own replays; a schedule that lists no site
+    ("It may act on no site without asking") replays it: nothing is done unasked, the run stops as
+    needing the user, and its record shows the question in the replay's name (issue 46, 1)."""
+    site = news_site
+    origin = site.url("").rstrip("/")
+    ticked = {"buy_kettle": {"name": "buy_kettle", "source": WORKFLOW, "sites": [origin], "allowedSites": [origin], "parameters": {}}}
+    scheduling.sw(f"chrome.storage.local.set({{ workflows: {json.dumps(ticked)} }}).then(() => true)")
+    try:
+        saved = scheduling.save(name="Kettle", what={"kind": "tool", "name": "buy_kettle", "args": {}},
+                                when={"kind": "daily", "time": "08:00"}, url=site.url("/news"))
+        scheduling.fire(saved["id"])
+        [run] = scheduling.wait_for(lambda: finished(scheduling), "the run never stopped")
+        assert run["turns"][0]["status"] == "cancelled" and "/bought" not in [r["path"] for r in site.requests]
+        [asked] = [e["data"] for e in run["turns"][0]["events"] if e["kind"] == "confirmation" and "decision" not in e["data"]]
+        assert asked["actor"]["says"] == "the workflow buy_kettle, for the schedule Kettle"
+        assert scheduling.notices()[0]["message"].startswith("Needs you")
+    finally:
+        scheduling.sw("chrome.storage.local.remove('workflows').then(() => true)")
+
+
+def test_red_team_overlapping_runs_never_use_each_others_sites(scheduling, model, news_site):
+    """Two schedules run at once on the same page: the one that lists the site clicks there; the
+    one that lists none is asked (and, nobody being there, stops), never allowed by the other."""
+    site = news_site
+    both = threading.Event()
+    model.script(Reply(tool_calls=[{"name": "click", "arguments": {"locator": "#buy"}}], pause=both),
+                 Reply(tool_calls=[{"name": "click", "arguments": {"locator": "#buy"}}], pause=both),
+                 Reply(text="Bought it."), Reply(text="Bought it."))
+    listed = scheduling.save(name="Listed", what={"kind": "prompt", "text": "Buy a kettle"}, when={"kind": "daily", "time": "08:00"},
+                             url=site.url("/news"), sites=["127.0.0.1"])
+    unlisted = scheduling.save(name="Unlisted", what={"kind": "prompt", "text": "Buy a kettle"}, when={"kind": "daily", "time": "08:00"},
+                               url=site.url("/news"))
+    try:
+        assert scheduling.fire(listed["id"])["started"] and scheduling.fire(unlisted["id"])["started"]
+        scheduling.wait_for(lambda: len(model.requests) >= 2, "both runs never asked the model")
+    finally:
+        both.set()
+    runs = scheduling.wait_for(lambda: finished(scheduling, 2), "the runs never ended")
+    status = {run["scheduled"]["name"]: run["turns"][0]["status"] for run in runs}
+    assert status == {"Listed": "ok", "Unlisted": "cancelled"}
+    scheduling.wait_for(lambda: "/bought" in [r["path"] for r in site.requests], "the listed run's click was not made")
+    assert [r["path"] for r in site.requests].count("/bought") == 1
+
+
+def test_red_team_a_stale_needs_you_notification_opens_nothing_once_its_run_is_gone(scheduling, model, news_site, browser):
+    """A needs-you notice clicked after the user closed the run's tab and deleted its conversation
+    brings no tab forward and opens no conversation."""
+    saved = scheduling.save(name="Buy a kettle", what={"kind": "prompt", "text": "Buy a kettle"}, when={"kind": "daily", "time": "08:00"},
+                            url=news_site.url("/news"))
+    model.script(call("click", locator="#buy"), Reply(text="Bought it."))
+    scheduling.fire(saved["id"])
+    [run] = scheduling.wait_for(lambda: finished(scheduling), "the run never stopped")
+    [notice] = scheduling.notices()
+    run_tab = next(tab for tab in scheduling.tabs() if tab["url"] == news_site.url("/news"))
+    scheduling.sw(f"chrome.tabs.remove({run_tab['id']}).then(() => true)")
+    ask_background(browser, "delete-conversation", conversationId=run["id"])
+    scheduling.panel_showing()
+    scheduling.show_user_tab()
+    before = scheduling.tabs()
+    scheduling.click_notice(notice["id"])
+    time.sleep(2)  # what a click does is done by then
+    assert open_conversation_id(browser.driver) is None and scheduling.tabs() == before
+    assert scheduling.active_tab() == scheduling.user_tab

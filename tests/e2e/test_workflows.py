@@ -130,7 +130,7 @@ def test_a_saved_turn_replays_without_the_model_then_hands_a_changed_step_to_the
     new_chat(tabs, model, site.url("renumbered.html"))
     run(tabs, f"/{name} red kettle")
     wait_for_status(tabs.browser, "ok")
-    assert model.requests == [] and boxes(tabs.driver) == []
+    assert model.requests == [] and [box.get_attribute("data-state") for box in boxes(tabs.driver)] == ["allowed_by_allowance"] * 3
     assert tabs.in_page(LOG) == "search red kettle\nbuy\n"
 
     # the Buy button is gone: two steps done, then the agent takes over, and the panel says so

@@ -57,7 +57,9 @@ class SeleniumPanel:
     def read_question(self, box: str) -> dict:
         box = self.element(box, script=True)
         details = {dd.get_attribute("data-detail"): dd.text for dd in box.find_elements(By.CSS_SELECTOR, "dd")}
-        return {"message": box.find_element(By.CSS_SELECTOR, ".confirmation-message").text, "details": details}
+        actor = [p.text for p in box.find_elements(By.CSS_SELECTOR, ".confirmation-actor")]
+        return {"message": box.find_element(By.CSS_SELECTOR, ".confirmation-message").text, "details": details,
+                "actor": actor[0] if actor else None}
 
 
 class BidiPanel:
@@ -86,6 +88,7 @@ class BidiPanel:
     def read_question(self, box: str) -> dict:
         return self.run(f"""({{
           message: {box}.querySelector('.confirmation-message').textContent,
+          actor: {box}.querySelector('.confirmation-actor')?.textContent ?? null,
           details: Object.fromEntries([...{box}.querySelectorAll('dd')].map((dd) => [dd.dataset.detail, dd.textContent])),
         }})""")
 

@@ -68,7 +68,7 @@ class PanelDriver:
         return self.backend.run(CODE_OUTPUTS)
 
     def question(self, n: int = 0, timeout: float | None = None) -> dict:
-        """The last turn's n-th question, once it is asking: {message, details}."""
+        """The last turn's n-th question, once it is asking: {message, details, actor (who asks)}."""
         self.backend.wait_until(f"{question_box(n)}?.dataset.state === 'asking'", timeout, f"question {n} was never asked")
         return self.backend.read_question(question_box(n))
 

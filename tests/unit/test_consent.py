@@ -239,3 +239,24 @@ async def test_the_users_never_wins_over_a_schedules_site_whatever_its_port_sche
 
 def test_the_control_page_is_on_the_site():
     assert URL.startswith(SITE)
+
+
+async def test_stop_ends_a_replay_waiting_for_an_answer(tmp_path):
+    """A scheduled run's replay that asks is stopped (nobody is there): the turn ends cancelled,
+    and nothing was done (the question stays unanswered)."""
+    import asyncio
+
+    class Waiting(ControlPage):
+        async def confirm(self, id, tool, message, details):
+            self.asked.append(tool)
+            await asyncio.Event().wait()  # nobody answers
+
+    page, turns, events = Waiting(SHOP), Turns(), []
+    request_ = request("/find_kettle", workflow={"name": "find_kettle"}, schedule={"name": "Nightly", "sites": []})
+    running = asyncio.create_task(turns.run(request_, events.append, model=ScriptedModel([]), page=page,
+                                            tools=with_page(await workflow_tools(tmp_path), page)))
+    while not page.asked:
+        await asyncio.sleep(0.01)
+    assert turns.stop("c1")
+    result = await asyncio.wait_for(running, 5)
+    assert result["status"] == "cancelled" and page.done == [] and events[-1]["data"]["status"] == "cancelled"
