@@ -134,15 +134,14 @@ def test_red_team_a_second_program_on_the_socket_is_not_served_under_the_first_c
     with StdioClient(host_folder) as first, StdioClient(host_folder) as second:
         pending = first.start("click", locator="#subscribe")
         asked = question(allowed, 0)
-        assert asked["actor"] == f"The MCP client {CLIENT} asks:"
         answer(allowed, 0, "turn")
         assert not pending.result(30)[0]
         failed, text, _ = first.call("click", locator="#subscribe")  # its own allowance: not asked
         assert not failed, text
         pending = second.start("click", locator="#subscribe")
-        asked = question(allowed, 0)  # a conversation of its own, opened in the panel
-        assert asked["actor"] == f"The MCP client {CLIENT} asks:"
+        again = question(allowed, 0)  # a conversation of its own, opened in the panel
         answer(allowed, 0, "deny")
         failed, text, _ = pending.result(30)
         assert text.startswith("The user denied this click: nothing was done.")
+        assert asked["actor"] == again["actor"] == f"The MCP client {CLIENT} asks:"
         assert allowed.in_page(LOG) == "subscribed after 2 press"  # the page's own words: two presses, both the first's
