@@ -13,7 +13,9 @@
 - `oauth_tracker`: an MCP server that signs people in with OAuth, and its authorization server
   (tests/helpers/oauth_mcp_server.py);
 - `model`, `seeing_model`: the scripted OpenAI-compatible model server (the second's model
-  list says "scripted-vision" takes images).
+  list says "scripted-vision" takes images);
+- `consent_shop`: the shop of the consent red-team tests (tests/helpers/consent_pages.py), on
+  127.0.0.1, recording every request.
 """
 
 from __future__ import annotations
@@ -21,12 +23,14 @@ from __future__ import annotations
 import pytest
 
 from tests.helpers.asking_mcp_server import AskingMCPServer
+from tests.helpers.consent_pages import SHOP, html
 from tests.helpers.mcp_app_server import MCPAppServer
 from tests.helpers.mcp_server import EverythingServer, MCPTestServer
 from tests.helpers.oauth_mcp_server import OAuthMCPServer
 from tests.helpers.model_server import ModelServer
 from tests.helpers.page_server import PageServer
 from tests.helpers.pages import OWN_PAGES
+from tests.helpers.recording_site import Site
 from tests.helpers.tripwire import Tripwire
 
 
@@ -115,3 +119,10 @@ def model_host(smollm2_gguf):
 
     with ModelHost({"smollm2.gguf": smollm2_gguf}) as server:
         yield server
+
+
+@pytest.fixture(scope="module")
+def consent_shop():
+    site = Site("127.0.0.1", {"/shop": html(SHOP), "/a": html(SHOP)})
+    yield site
+    site.stop()

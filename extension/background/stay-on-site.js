@@ -39,9 +39,16 @@ export async function keptOn(site, tabId, go, loaded) {
   }
 }
 
-// What the model is told when the tab was stopped on its way to another site.
-export function stoppedNote(site, url) {
-  if (!site || origin(url) === origin(site)) return null;
-  return `The address sent the tab on to another site (${url}); TabAgent stopped it there, since only ${origin(site)} `
+// What the model is told when the tab was kept from another site: Chrome shows the stopped
+// address in the tab; Firefox leaves the tab where it was (`before`). Null when it went where asked.
+export function stoppedNote(site, { url, before, target }) {
+  const allowed = origin(site);
+  if (!allowed) return null;
+  if (url === before && url !== target) {
+    return `The tab did not go to ${target}: it stays on ${url || "an empty page"}. The address may have sent it on to another `
+      + `site: TabAgent stopped it, since only ${allowed} was allowed without asking. Navigating there yourself asks the user.`;
+  }
+  if (origin(url) === allowed) return null;
+  return `The address sent the tab on to another site (${url}); TabAgent stopped it there, since only ${allowed} `
     + "was allowed without asking: nothing was loaded from that site. Navigating there yourself asks the user.";
 }

@@ -111,7 +111,7 @@ export const TAB_TOOLS = {
     const loading = waitForLoad(tab.id, NAVIGATION_WAIT_MS, { next: true });
     const result = await keptOn(stayOn, tab.id, () => chrome.tabs.update(tab.id, { url: target }), () => afterLoad(tab.id, loading));
     // asked_for: the address the user allowed; the tab may have been sent on from it since.
-    return { action: "navigate", asked_for: target, ...result, ...withNote(stoppedNote(stayOn, result.url)) };
+    return { action: "navigate", asked_for: target, ...result, ...withNote(stoppedNote(stayOn, { url: result.url, before: tab.url, target })) };
   },
   async open_tab(tab, { url, stay_on: stayOn }) {
     const target = destination(tab, url);
@@ -122,7 +122,8 @@ export const TAB_TOOLS = {
     const go = () => (stayOn ? chrome.tabs.update(opened.id, { url: target }) : Promise.resolve());
     const result = await keptOn(stayOn, opened.id, go, () => afterLoad(opened.id, loading));
     const note = `Work in it with switch_tab(tab_id=${opened.id}) (then switch_tab() comes back to the tab the user is on), or read it with read_tab(tab_id=${opened.id}).`;
-    return { action: "open_tab", asked_for: target, ...result, note: [stoppedNote(stayOn, result.url), note].filter(Boolean).join(" ") };
+    const stopped = stoppedNote(stayOn, { url: result.url, before: stayOn ? "about:blank" : null, target });
+    return { action: "open_tab", asked_for: target, ...result, note: [stopped, note].filter(Boolean).join(" ") };
   },
   go_back: (tab) => throughHistory(tab, "go_back", () => chrome.tabs.goBack(tab.id)),
   go_forward: (tab) => throughHistory(tab, "go_forward", () => chrome.tabs.goForward(tab.id)),

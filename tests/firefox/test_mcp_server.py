@@ -82,3 +82,24 @@ def test_a_client_lists_reads_and_acts_with_consent_in_the_chat(era, firefox_wit
         failed, text, _ = pending.result(30)
         assert text.startswith("The user denied this click: nothing was done.")
         assert firefox.evaluate(tab.page, LOG) == "subscribed after 1 press"
+
+
+def test_red_team_a_second_program_on_the_socket_is_not_served_under_the_first_clients_allowance(
+        firefox_with_host, client_tab, firefox_host_folder):
+    """As in Chromium: the user allows the coding agent's clicks for its session; a second program
+    connected to TabAgent under the same name is asked, in a session of its own (issue 46, 5)."""
+    firefox, tab = firefox_with_host, client_tab
+    panel = firefox_panel(firefox, tab.chat)
+    with StdioClient(firefox_host_folder) as first, StdioClient(firefox_host_folder) as second:
+        pending = first.start("click", locator="#subscribe")
+        asked = panel.question(0)
+        panel.answer_question(0, "turn")
+        assert not pending.result(30)[0]
+        failed, text, _ = first.call("click", locator="#subscribe")  # its own allowance: not asked
+        assert not failed, text
+        pending = second.start("click", locator="#subscribe")
+        again = panel.question(0)  # a conversation of its own, opened in the chat
+        panel.answer_question(0, "deny")
+        assert pending.result(30)[1].startswith("The user denied this click: nothing was done.")
+        assert asked["actor"] == again["actor"] == f"The MCP client {CLIENT} asks:"
+        assert firefox.evaluate(tab.page, LOG) == "subscribed after 2 press"

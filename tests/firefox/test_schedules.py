@@ -6,6 +6,7 @@ that keeps none for getAll to list: the notification itself is checked in Chromi
 
 from __future__ import annotations
 
+import json
 import time
 
 
@@ -45,3 +46,33 @@ def test_a_schedule_runs_on_firefoxs_alarm_in_a_background_tab_of_its_own(firefo
     assert active_tab(firefox, chat) == mine  # the user's tab stayed in front
     schedule = firefox.evaluate(chat, "browser.storage.local.get('schedules').then(({ schedules }) => Object.values(schedules)[0])")
     assert schedule["enabled"] is False and schedule["dueAt"] is None  # once: it will not run again
+
+
+def test_red_team_a_schedule_listing_no_site_replays_a_workflow_asking_on_the_site_ticked_for_it(firefox, model, consent_shop):
+    """As in Chromium: the user ticked the shop for the workflow's own replays; a schedule that
+    lists no site replays it, asks, and stops as needing the user, having done nothing (issue 46, 1)."""
+    from tests.helpers.consent_pages import WORKFLOW
+
+    model.reset()
+    model.script(Reply(text="Done."))  # the agent taking over, were the replay to hand over
+    chat = open_chat(firefox)
+    configure(firefox, chat, model.base_url)
+    origin = consent_shop.url("").rstrip("/")
+    ticked = {"buy_kettle": {"name": "buy_kettle", "source": WORKFLOW, "sites": [origin], "allowedSites": [origin], "parameters": {}}}
+    firefox.evaluate(chat, f"browser.storage.local.set({{ workflows: {json.dumps(ticked)} }}).then(() => true)")
+    try:
+        ask_background(firefox, chat, "save-schedule", schedule={
+            "name": "Kettle", "enabled": True, "what": {"kind": "tool", "name": "buy_kettle", "args": {}},
+            "when": {"kind": "once", "at": int(time.time() * 1000) + 3000}, "url": consent_shop.url("/shop")})
+        entry = firefox.wait_for_value(chat, f"""{CONVERSATIONS}.then(async (c) => {{
+          const run = (await c.listConversations()).find((entry) => entry.scheduled?.name === "Kettle");
+          const record = run && await c.loadConversation(run.id);
+          return record?.turns[0].status !== "running" && record?.turns[0].status && run;
+        }})""", 90, "the scheduled run never ended")
+        record = firefox.evaluate(chat, f"{CONVERSATIONS}.then((c) => c.loadConversation({entry['id']!r}))")
+        events = record["turns"][0]["events"]
+        assert record["turns"][0]["status"] == "cancelled"
+        assert [e["data"]["actor"]["says"] for e in events if e["kind"] == "confirmation"] == [
+            "the workflow buy_kettle, for the schedule Kettle"]  # asked, never answered for the user
+    finally:
+        firefox.evaluate(chat, "browser.storage.local.remove('workflows').then(() => true)")
