@@ -91,6 +91,7 @@ def test_a_site_ticked_for_a_replay_never_reaches_the_agent_that_takes_over(cons
         panel.send("/buy_kettle")
         asked = ask(consent_turn, 1)  # box 0: the replay's step, allowed by the ticked site, recorded
         assert asked["actor"] == "TabAgent asks:" and asked["message"] == "Click the button “Delete my account”."
+        consent_turn.browser.screenshot("consent-replay-handed-over")
         answer(consent_turn, 1, "deny")
         assert finish(consent_turn) == "ok"
         assert consent_turn.in_page(LOG) == "search\n" and "/deleted" not in [r["path"] for r in consent_shop.requests]
@@ -111,6 +112,7 @@ def test_what_one_managed_agent_is_allowed_is_neither_anothers_nor_its_managers(
     answer(consent_turn, 0, "site")  # every action of the first agent on this site, for the turn
     ask(consent_turn, 1)  # another agent, the same site: asked
     answer(consent_turn, 1, "deny")
+    consent_turn.browser.screenshot("consent-second-agent-asks")
     ask(consent_turn, 2)  # the manager: asked too
     answer(consent_turn, 2, "deny")
     assert finish(consent_turn) == "ok"
