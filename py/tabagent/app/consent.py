@@ -152,11 +152,10 @@ class Allowance:
 
 @dataclass(frozen=True)
 class Verdict:
-    """The answer, and what gave it: "you" (answered now), "allowance" (`allowance`, given
-    before) or "settings" (a site rule). True when the action may run."""
+    """The answer, and what gave it: "you" (answered now), "allowance" (given before) or
+    "settings" (a site rule). True when the action may run."""
     allowed: bool
     by: str
-    allowance: Allowance | None = None
 
     def __bool__(self) -> bool:
         return self.allowed
@@ -202,7 +201,7 @@ class Consent:
             return await asker.record(refused, BY_SETTINGS["never"], Verdict(False, "settings"))
         given = self.allowance_for(actor, action)
         if given:
-            return await asker.record({**question, "allowed_by": given.given}, BY_ALLOWANCE, Verdict(True, "allowance", given))
+            return await asker.record({**question, "allowed_by": given.given}, BY_ALLOWANCE, Verdict(True, "allowance"))
         if ruled == "allow":
             return await asker.record(question, BY_SETTINGS["allow"], Verdict(True, "settings"))
         decision = await asker.ask(question)

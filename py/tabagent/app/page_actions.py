@@ -77,11 +77,10 @@ def confirmation_details(described: dict) -> dict:
     return details
 
 
-def sites_of(described: dict, site: str | None) -> tuple[list[str], str | None]:
+def sites_of(described: dict, site: str | None) -> list[str]:
     """The sites an action on the page touches (the element at each point decides its own: a
-    frame of another site is that site), and the one to ask about: one site, else none."""
-    sites = list(dict.fromkeys(described.get("sites") or ([site] if site else [])))
-    return sites, (sites[0] if len(sites) == 1 else None)
+    frame of another site is that site)."""
+    return list(dict.fromkeys(described.get("sites") or ([site] if site else [])))
 
 
 @dataclass
@@ -132,7 +131,7 @@ class PageActor:
         user). An action on the page is on the site of each element it touches; one that leaves
         it, on the site it goes to: a site the user's settings `never` allow refuses it unasked."""
         on_page = tool in ON_THE_PAGE
-        sites, _ = sites_of(described, site_of(described.get("page_url"))) if on_page else ([leaving_site(described)], None)
+        sites = sites_of(described, site_of(described.get("page_url"))) if on_page else [leaving_site(described)]
         rules = getattr(self.consent, "site_rules", [])
         never = any(rule_for(rules, site) == "never" for site in sites)
         if not never and described.get("out_of_reach"):
