@@ -33,7 +33,7 @@ export const DECIDED = {
 const ALLOWED_BY = {
   your_turn: "allowedByYourTurn", your_site: "allowedByYourSite", workflow_sites: "allowedByWorkflowSites", schedule_sites: "allowedByScheduleSites",
 };
-const ACTORS = { model: "actorModel", agent: "actorAgent", workflow: "actorWorkflow", schedule: "actorSchedule", mcp_client: "actorMcpClient", server: "actorServer" };
+const ACTORS = { model: "actorModel", agent: "actorAgent", workflow: "actorWorkflow", schedule: "actorSchedule", mcp_client: "actorMcpClient", server: "actorServer", app: "actorApp" };
 
 // Who asks, in the panel's words; every character that draws nothing written out (a client or
 // a server names itself).

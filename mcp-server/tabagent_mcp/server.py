@@ -22,6 +22,8 @@ LONGEST_CALL_S = 600
 NOT_CONNECTED = ("TabAgent is not connected: open the browser where TabAgent is installed and switch on "
                  "\"Let MCP clients use TabAgent\" in its settings ({why}).")
 PICTURE = re.compile(r"^data:image/(png|jpeg|webp);base64,(.*)$", re.S)
+
+
 class Connection:
     """This program's one connection to the host, kept for its whole session: an MCP client
     starts one server per connection (stdio), whose calls all go on this one; the host gives it
