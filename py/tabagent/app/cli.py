@@ -22,6 +22,7 @@ from .. import __version__
 from ..executor import LocalExecutor
 from ..hosts.cpython import CPythonHost
 from ..providers import BUILTIN, CUSTOM
+from .consent import Actor, Consent
 from .turns import AGENT_KINDS, Turns
 from .user_tools import load_user_tools
 from .wire import NOT_FATAL_ERRORS, SETTINGS, settings_from_wire
@@ -107,29 +108,27 @@ def mcp_from(args) -> tuple[list[dict], dict]:
 
 
 class AskOnTheTerminal:
-    """Consent for MCP calls at the command line: the person at the terminal says yes, or
-    --allow-mcp said it for every call; with no terminal to ask on, a call is refused."""
+    """The person at the terminal, as the consent service's bridge (consent.py) for MCP calls at
+    the command line: they say yes, or --allow-mcp said it for every call; with no terminal to
+    ask on, a call is refused. What they allow for the turn is kept by the service."""
 
     def __init__(self, allow_all: bool):
-        self.allow_all, self.allowed_for_turn = allow_all, set()
+        self.allow_all = allow_all
 
-    async def allows(self, tool: str, message: str, details: dict, *, kind: str | None = None, **_) -> bool:
-        scope = kind or tool
-        if self.allow_all or scope in self.allowed_for_turn:
-            return True
+    async def confirm(self, id, tool: str, message: str, details: dict) -> str:
+        if self.allow_all:
+            return "once"
         if details.get("tool"):  # an MCP tool's name, as its server wrote it (shown, bounded)
             message = f"{message}, the tool it names {details['tool']!r}"
         if not (sys.stdin.isatty() and sys.stderr.isatty()):
             print(f"tabagent: {message}: refused (no terminal to ask on; --allow-mcp allows MCP calls)",
                   file=sys.stderr)
-            return False
+            return "deny"
         print(f"{message}, with {details.get('arguments', '{}')}", file=sys.stderr)
         if details.get("changed"):
             print(details["changed"], file=sys.stderr)
         answer = (await asyncio.to_thread(input, "Allow? [y] once, [t] for this turn, [N] no: ")).strip().lower()
-        if answer == "t":
-            self.allowed_for_turn.add(scope)
-        return answer in ("y", "t")
+        return {"y": "once", "t": "turn"}.get(answer, "deny")
 
 
 def settings_file(path: str) -> dict:
@@ -359,7 +358,7 @@ class Conversation:
         with stop_on_interrupt(self.turns, self.id):
             result = await self.turns.run(request, emit, tools=self.tools(), host=self.host,
                                           executor_factory=lambda _name: LocalExecutor(),
-                                          consent=AskOnTheTerminal(self.allow_mcp))
+                                          consent=Consent(AskOnTheTerminal(self.allow_mcp)).asking(Actor("model", "TabAgent")))
         self.memory = result["memory"]
         return result["status"], failure or None
 

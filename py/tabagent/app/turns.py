@@ -122,8 +122,8 @@ def build_agent(request: dict, listener, *, tools=(), executor_factory=None, hos
     memory = Memory.from_json(request["memory"]) if request.get("memory") else None
     top = {"name": "TabAgent", "description": "The agent the user talks to.", **settings}
     # Who says yes to what has effects: the consent service, asking the person at the side
-    # panel in the acting actor's name (consent.py), or (the command line, with no page)
-    # whoever the surface hands in.
+    # panel in the acting actor's name (consent.py), or (the command line, with no page) the
+    # one the surface hands in (the terminal's, for MCP calls).
     rules, _ = parse_site_rules(settings.get("site_rules", ""))
     service = Consent(page, rules) if page is not None else None
     consent = acting_for(service, request) if service is not None else consent
@@ -149,15 +149,16 @@ def build_agent(request: dict, listener, *, tools=(), executor_factory=None, hos
         instructions = "\n\n".join(part for part in (instructions, mcp.instructions(served)) if part)
     # Each managed agent asks in its own name (its allowances are its own), in a tab of its own
     # when the turn works in one (own_tabs.py).
-    tools_for = MembersTabs(page, page_set, consent, tools, served_to, own_tab=settings["own_tab"]) if page is not None else None
+    tools_for = MembersTabs(page, page_set, consent, tools, served_to, own_tab=settings["own_tab"] and page is not None) \
+        if isinstance(consent, AskTheUser) else None
     agent = _agent(top, model, [*tools, *page_set(page), *served], executor_factory, tools_for=tools_for,
                    conversation_id=request["conversation_id"], memory=memory, listeners=[listener],
                    instructions=instructions, context=context, vision=vision,
                    tool_set=settings.get("tool_set", SETTINGS["tool_set"]))
-    if service is not None:
-        service.emit = agent.emit  # confirmations are the turn's events, in its sequence
-        for bound in (t for t in tools if isinstance(t, PageBound)):
-            bound.consent = consent  # a saved workflow's replay asks in its own name (workflows.py)
+    if isinstance(consent, AskTheUser):
+        consent.consent.emit = agent.emit  # confirmations are the turn's events, in its sequence
+    for bound in (t for t in tools if isinstance(t, PageBound) and service is not None):
+        bound.consent = consent  # a saved workflow's replay asks in its own name (workflows.py)
     return agent
 
 
