@@ -260,3 +260,12 @@ async def test_stop_ends_a_replay_waiting_for_an_answer(tmp_path):
     assert turns.stop("c1")
     result = await asyncio.wait_for(running, 5)
     assert result["status"] == "cancelled" and page.done == [] and events[-1]["data"]["status"] == "cancelled"
+
+
+def test_security_md_lists_every_actor_the_service_knows():
+    from pathlib import Path
+
+    from tabagent.app.consent import ACTORS
+
+    table = (Path(__file__).resolve().parents[2] / "docs" / "security.md").read_text(encoding="utf-8")
+    assert [kind for kind in ACTORS if f"(`{kind}`) |" not in table] == []
