@@ -1,9 +1,10 @@
 """Red team: consent for actions, attacked in real turns. A shop on 127.0.0.1 and the user's bank
-on localhost (another site) record every request an action makes; a scripted model follows what a
+on localhost (another port: another site) record every request an action makes; a scripted model follows what a
 hostile page would have it do; the questions are answered in the side panel like a person.
 
-- "Allow for this turn" given to a click on the shop does not carry a click onto the bank, which
-  the settings `never` allow, nor onto another site, which is asked.
+- "Allow for this turn" given to a click on the shop does not carry the agent onto the bank, which
+  the settings `never` allow (opening or navigating there is refused, not asked), nor a click onto
+  another site, which is asked.
 - `never` holds however the site is spelled ("LocalHost."); a rule written with a port covers
   that port only.
 - press_key with no locator presses in the field focused when the user was asked: a page that
@@ -101,18 +102,17 @@ def work_in_a_new_tab(url, then):
 
 
 def test_a_click_allowed_for_the_turn_on_the_shop_does_not_reach_a_site_the_settings_never_allow(turn, model, shop, bank):
+    """The bank, which the settings never allow, is not even opened (issue 46: refused, not asked)."""
     with_rules(turn, model, f"localhost:{bank.url('').split(':')[2].rstrip('/')}: never")  # the bank (this computer's names are one host)
-    model.script(call("click", locator="#buy"), *work_in_a_new_tab(bank.url("/bank"), call("click", locator="#send")),
+    model.script(call("click", locator="#buy"), call("open_tab", url=bank.url("/bank")), call("navigate", url=bank.url("/bank")),
                  Reply(text="Done."))
     send(turn.browser, "Buy the kettle, then see my bank")
     question(turn, 0)
     answer(turn, 0, "turn")  # every click of this turn, the user thinks: on the shop
-    question(turn, 1)  # opening the bank's tab
-    answer(turn, 1, "once")
     wait_for_status(turn.browser, "ok")
-    assert boxes(turn.driver)[2].get_attribute("data-state") == "refused_by_settings"
-    assert told(model, 4).startswith("The user denied this click: nothing was done.")
-    assert "/bought" in paths(shop) and not [p for p in paths(bank) if p.startswith("/transfer")]
+    assert [box.get_attribute("data-state") for box in boxes(turn.driver)] == ["turn", "refused_by_settings", "refused_by_settings"]
+    assert told(model, 2).startswith("The user denied this open_tab: nothing was done.")
+    assert "/bought" in paths(shop) and paths(bank) == []
 
 
 def test_a_click_allowed_for_the_turn_on_one_site_is_asked_on_another(turn, model, shop, other_shop):
