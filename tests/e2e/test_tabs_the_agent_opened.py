@@ -101,21 +101,18 @@ def test_a_turn_works_in_the_tab_it_opened_and_comes_back_to_the_users(turn, mod
                       "click", "read_page"]
 
 
-def test_a_site_the_settings_never_allow_is_not_acted_on_in_an_opened_tab(turn, model, site):
+def test_a_site_the_settings_never_allow_is_not_opened_in_a_tab(turn, model, site, browser):
+    """open_tab to a site the settings never allow is refused by them, with no question (issue 46):
+    no tab is opened, and the model is told."""
     host = site.url("").split("/")[2].split(":")[0]
     ask_background(turn.browser, "save-settings", settings=settings(model, site_rules=f"{host}: never"), apiKey="sk-test")
-    model.script(
-        call("open_tab", url="actions.html"),
-        later(lambda r: {"name": "switch_tab", "arguments": {"tab_id": opened_tab_id(r)}}),
-        call("click", locator="#subscribe"),
-        Reply(text="I could not."))
+    tabs_before = len(browser.driver.window_handles)
+    model.script(call("open_tab", url="actions.html"), Reply(text="I could not."))
     send(turn.browser, "Subscribe me on the actions page, in a new tab")
-    question(turn, 0)  # opening a tab leaves the page: asked, whatever the site's rule
-    answer(turn, 0, "once")
     wait_for_status(turn.browser, "ok")
-    assert boxes(turn.driver)[1].get_attribute("data-state") == "refused_by_settings"
-    assert told(model, 3).startswith("The user denied this click: nothing was done.")
-    assert in_opened_tab(turn, "return document.getElementById('log').textContent") == "nothing yet"
+    assert [box.get_attribute("data-state") for box in boxes(turn.driver)] == ["refused_by_settings"]
+    assert told(model, 1).startswith("The user denied this open_tab: nothing was done.")
+    assert len(browser.driver.window_handles) == tabs_before
 
 
 def test_a_tab_the_turn_did_not_open_cannot_be_switched_to(turn, model, site, browser):
