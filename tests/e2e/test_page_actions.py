@@ -36,7 +36,7 @@ def test_click_is_asked_denied_then_allowed(turn, model, site):
     model.script(call("click", locator="#subscribe"), call("click", locator="#subscribe"), Reply(text="Subscribed."))
     send(turn.browser, "Subscribe me")
     asked = question(turn, 0)
-    assert asked == {"message": "Click the button “Subscribe”.",
+    assert asked == {"message": "Click the button “Subscribe”.", "actor": "TabAgent asks:",
                      "details": {"page": site.url("actions.html"), "element": "button “Subscribe”", "locator": asked["details"]["locator"]}}
     turn.browser.screenshot("page-action-confirmation")
     answer(turn, 0, "deny")
@@ -64,7 +64,8 @@ def test_type_text_denied_then_allowed_for_the_rest_of_the_turn(turn, model):
     assert told(model, 1).startswith("The user denied this type_text")
     answer(turn, 1, "turn")
     wait_for_status(turn.browser, "ok")
-    assert len(boxes(turn.driver)) == 2  # the third call was not asked again
+    # the third call was not asked again: it is on record, allowed by that answer
+    assert [box.get_attribute("data-state") for box in boxes(turn.driver)] == ["deny", "turn", "allowed_by_allowance"]
     assert turn.in_page("return [document.getElementById('email').value, document.getElementById('log').textContent]") == \
         ["ada@example.org", "searched tomatoes"]
 
@@ -198,13 +199,14 @@ def test_actions_allowed_on_the_site_for_the_turn_are_not_asked_again_but_leavin
     site_button = boxes(turn.driver)[0].find_element(By.CSS_SELECTOR, 'button[data-decision="site"]')
     assert site_button.text == f"Allow on {site.url('').split('/')[2]} for this turn"
     answer(turn, 0, "site")
-    asked = question(turn, 1)  # the typing went through unasked; leaving the site is asked
+    asked = question(turn, 2)  # the typing went through unasked (box 1, on record); leaving the site is asked
     assert asked["message"].startswith("Open ") and asked["details"]["url"] == site.url("links.html")
-    assert not boxes(turn.driver)[1].find_elements(By.CSS_SELECTOR, 'button[data-decision="site"]')
+    assert not boxes(turn.driver)[2].find_elements(By.CSS_SELECTOR, 'button[data-decision="site"]')
     assert turn.in_page("return document.getElementById('email').value") == "ada@example.org"
-    answer(turn, 1, "deny")
+    answer(turn, 2, "deny")
     wait_for_status(turn.browser, "ok")
-    assert len(boxes(turn.driver)) == 2 and turn.in_page(LOG) == "subscribed after 1 press"
+    assert [box.get_attribute("data-state") for box in boxes(turn.driver)] == ["site", "allowed_by_allowance", "deny"]
+    assert turn.in_page(LOG) == "subscribed after 1 press"
 
 
 def with_site_rules(tabs, model, rules):
