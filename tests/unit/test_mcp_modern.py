@@ -194,6 +194,8 @@ async def test_a_discover_answer_that_calls_the_server_something_else_names_noth
         checked = await check_server({"id": "m", "name": "modern", "url": server.url}, {})
     assert [tool for tool, _, _ in panel.asked] == ["modern__confirm"]
     questions = [e["data"] for e in events if e["kind"] == "confirmation"]
-    assert all("TabAgent" not in json.dumps(q) for q in questions)
+    # (the actor that asks may be TabAgent's own model: the server's name is what must not show)
+    assert all("TabAgent" not in json.dumps({k: v for k, v in q.items() if k != "actor"}) for q in questions)
+    assert all("sgnittes" not in json.dumps(q) for q in questions)
     assert "\u202e" not in checked["server"] and checked["server"].startswith("TabAgent")
     assert checked["protocol"] == "2026-07-28"

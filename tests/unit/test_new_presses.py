@@ -7,7 +7,7 @@ double or held click as a plain one."""
 
 import pytest
 
-from tabagent.app.page_actions import AskTheUser
+from tabagent.app.consent import Actor, Consent
 from tabagent.app.page_tools import page_tools
 from tabagent.app.untrusted_content import untrusted
 from tabagent.app.workflow_steps import steps_from_turn
@@ -45,7 +45,7 @@ async def ignore(kind, data):
 
 
 def tools_of(page):
-    consent = AskTheUser(page, emit=ignore)
+    consent = Consent(page, emit=ignore).asking(Actor("model", "TabAgent"))
     return {t.name: t for t in page_tools(page, consent)}, consent
 
 
@@ -57,7 +57,7 @@ async def test_a_right_or_double_click_is_asked_as_what_it_is_with_the_spot_pict
     assert page.asked[0][0] == action and page.asked[0][1]["picture"] == SPOT
     assert page.calls[-1] == (action, {"at": {"locator": "ta-1"}, "plan_id": "p1"})
     # "Allow for this turn" covers that kind of click only, never a plain one.
-    assert f"{action}@https://shop.example" in consent.allowed_for_turn
+    assert [set(a.kinds) for a in consent.consent.allowances] == [{action}]
     await tools["click"](locator="ta-1")
     assert [tool for tool, _ in page.asked] == [action, "click"]
 

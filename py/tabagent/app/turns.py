@@ -258,7 +258,7 @@ class Turns:
         mcp = await ServerConnections().open(servers_from_wire(request.get("mcp_servers")),
                                              request.get("mcp_headers") or {}, build.get("host"),
                                              asking=build.get("page") is not None,
-                                             consent=AskTheUser(build["page"], early.emit) if build.get("page") else None)
+                                             consent=Consent(build["page"], emit=early.emit) if build.get("page") else None)
         try:
             agent = build_agent(request, lambda event: emit(event.to_dict()), mcp=mcp, **build)
             agent.memory.seq = max(agent.memory.seq, early.seq)
