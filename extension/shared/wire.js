@@ -686,6 +686,21 @@ export const ENTRY_POINTS = Object.freeze({
     "message": "saveWorkflow",
     "asked_by": "user pages"
   },
+  "read_workflow_json": {
+    "takes": [
+      "source"
+    ],
+    "lends": [],
+    "answers": [
+      "ok",
+      "parameters",
+      "sites",
+      "steps",
+      "error"
+    ],
+    "message": "readWorkflow",
+    "asked_by": "service worker"
+  },
   "list_mcp_tools_json": {
     "takes": [
       "servers_json",
@@ -845,6 +860,7 @@ export const EntryPoint = Object.freeze({
   "list_tools_json": "list_tools_json",
   "call_tool_json": "call_tool_json",
   "workflow_from_turn_json": "workflow_from_turn_json",
+  "read_workflow_json": "read_workflow_json",
   "list_mcp_tools_json": "list_mcp_tools_json",
   "list_mcp_prompts_json": "list_mcp_prompts_json",
   "get_mcp_prompt_json": "get_mcp_prompt_json",
@@ -975,4 +991,34 @@ export const UNSEEN = Object.freeze([
     917504,
     921599
   ]
+]);
+
+// Of those, the ones that hide words, [first, last]: page text loses them, an imported record holding them hides something (tabagent/unseen.py).
+export const HIDING = Object.freeze([
+  [
+    8234,
+    8238
+  ],
+  [
+    8294,
+    8297
+  ],
+  [
+    65024,
+    65039
+  ],
+  [
+    917504,
+    917631
+  ],
+  [
+    917760,
+    917999
+  ]
+]);
+
+// Of those, the range one of which alone hides nothing (an emoji's selector).
+export const LONE_SHOWS = Object.freeze([
+  65024,
+  65039
 ]);

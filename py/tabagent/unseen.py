@@ -27,6 +27,18 @@ UNSEEN = (
     (0x1D173, 0x1D17A), (0xE0000, 0xE0FFF),
 )
 
+# Of those, the ones that carry words a model reads while drawing nothing, or turn around the
+# words that are drawn: Unicode's tag characters ("ASCII smuggling"), the variation selectors and
+# their supplement (bytes hidden after a letter), the bidirectional embeddings, overrides and
+# isolates. Page text loses them before it reaches the model (app/untrusted_content.py, which
+# writes the list out to stand alone), and an imported record that holds them hides something
+# (import-checks/unseen-text.js `hidesText`, through wire.js HIDING): one list for both, a test
+# checks they agree. One variation selector after a letter is how an emoji is written (❤️): on
+# its own it hides nothing, and only a run of them does (LONE_SHOWS).
+HIDING = ((0x202A, 0x202E), (0x2066, 0x2069), (0xFE00, 0xFE0F), (0xE0000, 0xE007F), (0xE0100, 0xE01EF))
+LONE_SHOWS = (0xFE00, 0xFE0F)
+
+
 _UNSEEN = re.compile("[" + "".join(f"\\U{first:08x}-\\U{last:08x}" for first, last in UNSEEN) + "]")
 
 

@@ -7,12 +7,16 @@
 // reference definition. A real reply rarely holds any of these outside code; one that does is
 // treated as hiding something, which costs that memory, never the user's sight.
 
-import { UNSEEN } from "../wire.js";
+import { HIDING, LONE_SHOWS, UNSEEN } from "../wire.js";
 
-// Tag characters, the variation-selector supplement, two or more variation selectors in a row
-// (one after an emoji is how emoji are written), and the bidi embeddings, overrides, isolates.
-// eslint-disable-next-line no-misleading-character-class -- the class is of the selectors themselves, counted in a row
-const HIDING_CHARACTERS = /[\u{E0000}-\u{E007F}\u{E0100}-\u{E01EF}]|[\uFE00-\uFE0F]{2,}|[\u202A-\u202E\u2066-\u2069]/u;
+const hex = (code) => code.toString(16).toUpperCase().padStart(4, "0");
+const characterClass = (ranges) => `[${ranges.map(([first, last]) => `\\u{${hex(first)}}-\\u{${hex(last)}}`).join("")}]`;
+
+// The characters that hide words (tabagent/unseen.py HIDING, the list page text loses them by:
+// tag characters, variation selectors, bidi embeddings, overrides, isolates), but for one
+// variation selector alone, which is how an emoji is written: two or more in a row hide.
+const isLone = ([first, last]) => first === LONE_SHOWS[0] && last === LONE_SHOWS[1];
+const HIDING_CHARACTERS = new RegExp(`${characterClass(HIDING.filter((range) => !isLone(range)))}|${characterClass([LONE_SHOWS])}{2,}`, "u");
 
 // In Markdown: an HTML comment, a raw tag (not an autolink such as <https://…>), a link
 // reference definition, or a numeric character reference (which could write any of the above).
@@ -37,11 +41,20 @@ export function markdownHidesText(text) {
 // message box): every character that draws nothing is written out, as ⟨U+E0041⟩. The list is
 // Python's (tabagent/unseen.py, through wire.js), which writes out what the model is told the
 // same way, so the two read the same text.
-const hex = (code) => code.toString(16).toUpperCase().padStart(4, "0");
-const UNSEEN_CHARACTER = new RegExp(`[${UNSEEN.map(([first, last]) => `\\u{${hex(first)}}-\\u{${hex(last)}}`).join("")}]`, "gu");
+const UNSEEN_CHARACTER = new RegExp(characterClass(UNSEEN), "gu");
+const isUnseen = (code) => UNSEEN.some(([first, last]) => first <= code && code <= last);
 
 export function shown(text) {
   return String(text ?? "").replace(UNSEEN_CHARACTER, (character) => `⟨U+${hex(character.codePointAt(0))}⟩`);
+}
+
+// `shown` undone: each ⟨U+…⟩ of a character that draws nothing is that character again (an
+// edited text that was shown written out, kept as it was; a written-out letter stays text).
+export function unshown(text) {
+  return String(text ?? "").replace(/⟨U\+([0-9A-F]{4,6})⟩/g, (written, code) => {
+    const point = parseInt(code, 16);
+    return isUnseen(point) && !(point >= 0xD800 && point <= 0xDFFF) ? String.fromCodePoint(point) : written;
+  });
 }
 
 // `shown`, and at most `limit` characters of it (a name may be a sentence).

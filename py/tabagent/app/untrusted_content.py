@@ -51,12 +51,15 @@ def _forged_tag_pattern() -> re.Pattern:
 
 _FORGED_TAG = _forged_tag_pattern()
 
-# Characters that draw nothing yet carry text a model reads: Unicode's tag characters (ASCII
-# written invisibly, "ASCII smuggling") and variation selectors (bytes hidden after an emoji).
-# A page hides instructions in them as it hides them in white text; they go. (An emoji's
-# presentation selector and a regional flag's tag letters go with them: the model loses
-# nothing it would read.)
-_INVISIBLE_TEXT = re.compile("[\U000e0000-\U000e007f\U000e0100-\U000e01ef\ufe00-\ufe0f]")
+# Characters that draw nothing yet carry text a model reads (tag characters: "ASCII
+# smuggling"; variation selectors: bytes hidden after an emoji), or turn the drawn text around
+# (bidirectional controls). A page hides instructions in them as it hides them in white text;
+# they go. (An emoji's presentation selector and a regional flag's tag letters go with them: the
+# model loses nothing it would read.) The list is tabagent/unseen.py HIDING, which the import
+# check uses too, written out here so that this file stands alone for review: a test
+# (tests/unit/test_hiding_characters.py) fails when the two differ.
+HIDING = ((0x202A, 0x202E), (0x2066, 0x2069), (0xFE00, 0xFE0F), (0xE0000, 0xE007F), (0xE0100, 0xE01EF))
+_INVISIBLE_TEXT = re.compile("[" + "".join(f"{chr(first)}-{chr(last)}" for first, last in HIDING) + "]")
 
 
 CLOSING = "</page_content>"

@@ -25,7 +25,7 @@ import math
 
 # The framework's own vocabulary and defaults, which the wire carries as they are.
 from ..context_window import DEFAULT_WINDOW
-from ..unseen import UNSEEN
+from ..unseen import HIDING, LONE_SHOWS, UNSEEN
 from ..events import KINDS, STATUSES
 from ..providers import PROVIDERS
 
@@ -132,6 +132,10 @@ ENTRY_POINTS = {
     "workflow_from_turn_json": {"takes": ("events_json", "task", "name"), "lends": (),
                                 "answers": ("ok", "name", "source", "sites", "parameters", "error"),
                                 "message": "saveWorkflow", "asked_by": "user pages"},
+    # A workflow file read as data before it is kept (Import, an edit in the Tools view): the
+    # service worker asks, then stores it (background/workflow-saving.js).
+    "read_workflow_json": {"takes": ("source",), "lends": (), "answers": ("ok", "parameters", "sites", "steps", "error"),
+                           "message": "readWorkflow", "asked_by": "service worker"},
     "list_mcp_tools_json": {"takes": ("servers_json", "headers_json"), "lends": (), "answers": ("tools", "problems"),
                             "message": "listTools", "asked_by": "user pages"},
     "list_mcp_prompts_json": {"takes": ("servers_json", "headers_json"), "lends": (), "answers": ("prompts",),
@@ -345,4 +349,8 @@ def javascript_module() -> str:
         _constant("UNSEEN", [list(pair) for pair in UNSEEN],
                   "Code points that draw nothing, [first, last]: written out as ⟨U+…⟩ wherever the user is shown "
                   "what the model reads or what will run (tabagent/unseen.py)."),
+        _constant("HIDING", [list(pair) for pair in HIDING],
+                  "Of those, the ones that hide words, [first, last]: page text loses them, an imported record holding "
+                  "them hides something (tabagent/unseen.py)."),
+        _constant("LONE_SHOWS", list(LONE_SHOWS), "Of those, the range one of which alone hides nothing (an emoji's selector)."),
     ])
