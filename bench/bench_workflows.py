@@ -72,7 +72,7 @@ async def replay_turn(tools, page_ms: float) -> float:
 async def measure(runs: int, page_ms: float, folder: Path) -> tuple[list[float], list[float]]:
     _, events = await agent_turn(page_ms)
     steps, defaults = steps_from_turn(events, TASK)
-    (folder / "fill_order.py").write_text(workflow_source("fill order", TASK, steps, defaults))
+    (folder / "fill_order.py").write_text(workflow_source(TASK, steps, defaults))
     tools, problems = load_user_tools(folder)
     assert not problems, problems
     agent, replay = [], []

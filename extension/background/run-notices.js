@@ -46,6 +46,11 @@ export function noticeRunNotStarted(schedule, why) {
   return notify(`run:${schedule.id}:${Date.now()}`, shownWithin(schedule.name, 100), t("runNotStarted", shownWithin(why, 300)));
 }
 
+// A schedule's workflow is not the one it was saved with: it did not run, and needs the user.
+export function noticeWorkflowChanged(schedule) {
+  return notify(`run:${schedule.id}:${Date.now()}`, shownWithin(schedule.name, 100), t("runWorkflowChanged", shownWithin(schedule.what.name, 100)));
+}
+
 function notify(id, title, message) {
   const options = { type: "basic", iconUrl: chrome.runtime.getURL(ICON), title: `TabAgent: ${title}`, message };
   return chrome.notifications.create(id, options).catch((error) => console.warn("TabAgent: no notification:", error.message));

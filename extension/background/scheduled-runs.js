@@ -2,15 +2,16 @@
 // any other and marked as scheduled. A schedule never runs twice at once, and at most
 // MAX_AT_ONCE schedules run together: the rest wait their turn. A run's question to the user
 // (a consent nobody is there to answer) stops it as "needs you", never approved on their
-// behalf. Its end is said in a notification (run-notices.js). What runs and waits is kept in
+// behalf; so does a workflow that is not the one the schedule was saved with (schedules.js pins
+// it), before anything runs. Its end is said in a notification (run-notices.js). What runs and waits is kept in
 // chrome.storage.session: the service worker may stop between a run's start and its end.
 
 import * as conversations from "../shared/storage/conversations.js";
 import { TurnStatus } from "../shared/import-checks/conversation-schema.js";
 import { taskFor } from "../shared/storage/schedules.js";
-import { loadWorkflows } from "../shared/storage/workflows.js";
+import { loadWorkflows, workflowDigest } from "../shared/storage/workflows.js";
 import { closeRunTab, openRunTab } from "./run-tab.js";
-import { noticeRunEnded, noticeRunNotStarted } from "./run-notices.js";
+import { noticeRunEnded, noticeRunNotStarted, noticeWorkflowChanged } from "./run-notices.js";
 import { startTurn, stopTurn } from "./turn-records.js";
 
 export const MAX_AT_ONCE = 2;
@@ -56,12 +57,26 @@ async function startWaiting(runs) {
   }
 }
 
+// Whether the tool a schedule runs is a workflow other than the one it was saved with: changed,
+// deleted, or one by that name where there was none. (A schedule saved before workflows were
+// pinned pins none: one that meets a workflow is told so, once saved again it runs.)
+async function workflowChanged(schedule, workflows) {
+  if (schedule.what.kind !== "tool") return false;
+  const now = await workflowDigest(schedule.what.name, workflows);
+  return schedule.pinned === undefined ? now !== null : now !== schedule.pinned;
+}
+
 async function startRun(schedule, missedAt) {
+  const workflows = await loadWorkflows();
+  if (await workflowChanged(schedule, workflows)) {
+    await noticeWorkflowChanged(schedule);
+    return null;
+  }
   const { tabId, windowId } = await openRunTab(schedule.url);
   try {
     const scheduled = { scheduleId: schedule.id, name: schedule.name, missedAt };
     const { conversationId, turnId } = await startTurn({
-      text: taskFor(schedule.what, Object.keys(await loadWorkflows())), windowId,
+      text: taskFor(schedule.what, Object.keys(workflows)), windowId,
       unattended: { tabId, scheduled, sites: schedule.sites },
     });
     return { name: schedule.name, conversationId, turnId, tabId, windowId, missedAt, needs: null };

@@ -6,6 +6,7 @@
 
 import { SCHEDULES_KEY, MAX_SCHEDULES, alarmName, checkSchedule, nextRunAfter, scheduleIdOf } from "../shared/storage/schedules.js";
 import { runWhenFree } from "./scheduled-runs.js";
+import { loadWorkflows, workflowDigest } from "../shared/storage/workflows.js";
 
 // A run that starts this much later than it was due was missed (the browser was closed).
 export const LATE_MS = 2 * 60_000;
@@ -29,13 +30,16 @@ function arm(schedule) {
   return chrome.alarms.create(alarmName(schedule.id), { when: schedule.dueAt });
 }
 
-// A person saved a schedule on the settings page: checked, given its next time, armed.
+// A person saved a schedule on the settings page: checked, given its next time, armed. One
+// that runs a tool pins the workflow of that name as it is now (`pinned`: its code's digest,
+// null when there is none): a run of a workflow changed since then stops as needing the user.
 export function saveSchedule({ schedule }) {
   return serially(async () => {
     const schedules = await loadSchedules();
     const checked = checkSchedule({ ...schedule, id: schedule?.id || crypto.randomUUID() });
     if (!schedules[checked.id] && Object.keys(schedules).length >= MAX_SCHEDULES) throw new Error(`At most ${MAX_SCHEDULES} schedules.`);
-    const kept = { ...schedules[checked.id], ...checked, dueAt: checked.enabled ? nextRunAfter(checked.when, Date.now()) : null };
+    const pinned = checked.what.kind === "tool" ? { pinned: await workflowDigest(checked.what.name, await loadWorkflows()) } : {};
+    const kept = { ...schedules[checked.id], ...checked, ...pinned, dueAt: checked.enabled ? nextRunAfter(checked.when, Date.now()) : null };
     await store({ ...schedules, [kept.id]: kept });
     await arm(kept);
     return { schedule: kept };

@@ -28,7 +28,7 @@ import { followOwnTabs } from "./own-tab.js";
 import { deleteTurn, editTurn } from "./turn-edits.js";
 import { armAllSchedules, catchUpMissedRuns, deleteSchedule, onScheduleAlarm, saveSchedule } from "./schedules.js";
 import { scheduledRunNeedsYou, scheduledTurnFinished } from "./scheduled-runs.js";
-import { saveWorkflowOf } from "./workflow-saving.js";
+import { editWorkflow, importWorkflow, saveWorkflowOf } from "./workflow-saving.js";
 import { onNoticeClicked } from "./notice-clicks.js";
 import { followMcpClients, stopMcpClients } from "./mcp-clients.js";
 
@@ -166,6 +166,8 @@ const handlers = {
   [MessageType.readMcpApp]: (message) => readMcpApp(message),
   [MessageType.mcpAppCall]: (message) => mcpAppCall(message),
   [MessageType.saveWorkflow]: (message) => saveWorkflowOf(message),
+  [MessageType.importWorkflow]: (message) => importWorkflow(message),
+  [MessageType.editWorkflow]: (message) => editWorkflow(message),
   [MessageType.renameConversation]: async ({ conversationId, title }) => {
     await conversations.renameConversation(conversationId, title);
     changed(conversationId);

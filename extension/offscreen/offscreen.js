@@ -99,6 +99,7 @@ const handlers = {
   [MessageType.mcpAppCall]: (message) => appCall(turns.api(), message),
   [MessageType.saveWorkflow]: async ({ events, task, name }) =>
     (await turns.api()).call(EntryPoint.workflow_from_turn_json, [events ?? [], task ?? "", name ?? ""]),
+  [MessageType.readWorkflow]: async ({ source }) => (await turns.api()).call(EntryPoint.read_workflow_json, [String(source)]),
   [MessageType.checkMcpServer]: async ({ server, headers }) =>
     (await turns.api()).call(EntryPoint.check_mcp_server_json, [server, headers ?? {}]),
   [MessageType.mcpSignInPlan]: async ({ server, redirectUri, clientId, how }) =>

@@ -135,11 +135,11 @@ async function onTurnAction({ action, turnId, text }) {
 // Save as workflow: Python writes it, and it opens in the Tools view to be read before it runs.
 async function saveWorkflow(conversationId, turnId) {
   try {
-    const { name } = await askBackground(MessageType.saveWorkflow, { conversationId, turnId });
+    const { name, renamedFrom } = await askBackground(MessageType.saveWorkflow, { conversationId, turnId });
     await tools.toggle(true);
     $("show-tools").setAttribute("aria-pressed", "true");
     await workflows.refresh(name);
-    showNotice(t("workflowSavedNotice", name));
+    showNotice(renamedFrom ? t("workflowSavedRenamed", renamedFrom, name) : t("workflowSavedNotice", name));
   } catch (error) {
     showNotice(error.message);
   }

@@ -1,17 +1,24 @@
-// The user's saved workflows, at the top of the Tools view: each one's Python to read and edit
+// The user's saved workflows, at the top of the Tools view: each one's file to read and edit
 // before it runs, the sites it acts on (each with a box: act there without asking each time,
 // unchecked until the user checks it), Save, Export as a .py file, Delete; and Import of a .py
-// file, which allows no site. A workflow runs from the composer as "/name" (or "/name value"),
+// file, which allows no site and never replaces a workflow of the same name. A file is data,
+// which the service worker has Python read (never run) before it keeps it: one that holds code
+// is refused, in words. In the code box every character that draws nothing is written out
+// (⟨U+202E⟩), as everywhere the user is shown what will run; saving turns them back into the
+// characters they stand for. A workflow runs from the composer as "/name" (or "/name value"),
 // and the agent may call it as a tool in any turn.
 
+import { MessageType } from "../shared/protocol/messages.js";
+import { askBackground } from "../shared/protocol/runtime.js";
 import { h } from "../shared/ui/dom.js";
 import { t } from "../shared/ui/i18n.js";
-import { shown } from "../shared/import-checks/unseen-text.js";
-import { deleteWorkflow, loadWorkflows, storeWorkflow } from "../shared/storage/workflows.js";
+import { shown, unshown } from "../shared/import-checks/unseen-text.js";
+import { deleteWorkflow, loadWorkflows } from "../shared/storage/workflows.js";
 
 export class WorkflowsView {
   constructor(section, { onRun }) {
     this.list = section.querySelector(".workflows-list");
+    this.said = section.querySelector(".workflows-said");
     this.onRun = onRun;
     section.querySelector(".import-workflow").addEventListener("change", (event) => this.importFile(event.target));
   }
@@ -26,13 +33,19 @@ export class WorkflowsView {
 
   item(workflow, open) {
     const code = h("textarea", { class: "workflow-source", rows: 14, spellcheck: "false", "aria-label": t("workflowCode", workflow.name) });
-    code.value = workflow.source;
+    code.value = shown(workflow.source);
     const boxes = workflow.sites.map((site) => h("input", { type: "checkbox", value: site, checked: workflow.allowedSites.includes(site) }));
     const said = h("p", { class: "workflow-said", role: "status" });
     const save = async () => {
       const allowedSites = boxes.filter((box) => box.checked).map((box) => box.value);
-      await storeWorkflow({ ...workflow, source: code.value, allowedSites });
-      said.textContent = t("workflowSaved");
+      try {
+        await askBackground(MessageType.editWorkflow, { name: workflow.name, source: unshown(code.value), allowedSites });
+        said.classList.remove("error");
+        said.textContent = t("workflowSaved");
+      } catch (error) {
+        said.classList.add("error");
+        said.textContent = error.message;
+      }
     };
     const button = (label, name, onclick) => h("button", { type: "button", class: `workflow-${name}`, onclick }, label);
     return h("li", { "data-workflow": workflow.name }, h("details", { open },
@@ -43,7 +56,7 @@ export class WorkflowsView {
       h("div", { class: "message-actions" },
         button(t("workflowSave"), "save", save),
         button(t("workflowRun"), "run", () => this.onRun(workflow.name)),
-        button(t("workflowExport"), "export", () => exportFile(workflow.name, code.value)),
+        button(t("workflowExport"), "export", () => exportFile(workflow.name, unshown(code.value))),
         button(t("delete"), "delete", async () => {
           await deleteWorkflow(workflow.name);
           await this.refresh();
@@ -51,14 +64,21 @@ export class WorkflowsView {
       said));
   }
 
-  // A .py file from elsewhere: its code is kept to be read like any other, and allowed nowhere.
+  // A .py file from elsewhere: kept, once Python has read it as a workflow's data, to be read
+  // like any other, allowed nowhere, and under a name of its own.
   async importFile(input) {
     const [file] = input.files;
     input.value = "";
     if (!file) return;
-    const name = file.name.replace(/\.py$/i, "").replace(/[^\p{L}\p{N}_]+/gu, "_").replace(/^(?=\p{N})/u, "workflow_");
-    await storeWorkflow({ name, source: await file.text(), sites: [], allowedSites: [] });
-    await this.refresh(name);
+    this.said.classList.remove("error");
+    try {
+      const { workflow, renamedFrom } = await askBackground(MessageType.importWorkflow, { fileName: file.name, source: await file.text() });
+      await this.refresh(workflow.name);
+      this.said.textContent = renamedFrom ? t("workflowImportedRenamed", shown(renamedFrom), workflow.name) : t("workflowImported", workflow.name);
+    } catch (error) {
+      this.said.classList.add("error");
+      this.said.textContent = error.message;
+    }
   }
 }
 

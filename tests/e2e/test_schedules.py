@@ -312,6 +312,46 @@ def test_a_scheduled_workflow_is_replayed_without_the_model(scheduling, model, n
         scheduling.sw("chrome.storage.local.remove('workflows').then(() => true)")
 
 
+# The same workflow's file, changed since a schedule was saved: now it buys (issue 46, hole 2).
+SCROLLS = '''"""A saved workflow: it only looks."""
+
+from tabagent.app.workflows import Step, Workflow
+
+WORKFLOW = Workflow(goal="Look at the news", steps=[Step("scroll", to="bottom")])
+'''
+
+
+def test_red_team_a_schedule_runs_only_the_workflow_it_was_saved_with(scheduling, model, news_site):
+    """The schedule pins its workflow's code when a person saves it. A workflow changed since
+    (here to one that buys: an edit, or a file imported under its name by an earlier version)
+    does not run: the run stops as needing the user, before any tab opens. Saved again, it runs
+    the workflow as it is now."""
+    site = news_site
+    kept = lambda source: {"kettle": {"name": "kettle", "source": source, "sites": [], "allowedSites": [], "parameters": {}}}  # noqa: E731
+    scheduling.sw(f"chrome.storage.local.set({{ workflows: {json.dumps(kept(SCROLLS))} }}).then(() => true)")
+    try:
+        schedule = dict(name="Kettle", what={"kind": "tool", "name": "kettle", "args": {}}, when={"kind": "daily", "time": "08:00"},
+                        url=site.url("/news"), sites=["127.0.0.1"])
+        saved = scheduling.save(**schedule)
+        scheduling.sw(f"chrome.storage.local.set({{ workflows: {json.dumps(kept(WORKFLOW))} }}).then(() => true)")
+        tabs_before = scheduling.tabs()
+        scheduling.fire(saved["id"])
+        [notice] = scheduling.wait_for(lambda: scheduling.notices(), "the run never said it needs the user", 30)
+        assert notice["title"] == "TabAgent: Kettle"
+        assert notice["message"].startswith("Needs you: the workflow /kettle is not the one this schedule was saved with")
+        time.sleep(2)  # a run that had started would have clicked by now
+        assert "/bought" not in [request["path"] for request in site.requests]
+        assert scheduling.runs() == [] and scheduling.tabs() == tabs_before and model.requests == []
+
+        resaved = scheduling.save(**schedule, id=saved["id"])  # the person read it, and saves the schedule again
+        scheduling.fire(resaved["id"])
+        [run] = scheduling.wait_for(lambda: finished(scheduling), "the run never finished")
+        assert run["turns"][0]["status"] == "ok"
+        scheduling.wait_for(lambda: "/bought" in [request["path"] for request in site.requests], "the click was not made")
+    finally:
+        scheduling.sw("chrome.storage.local.remove('workflows').then(() => true)")
+
+
 # Clicking a run's notification (issue 39): the panel opens on that run's conversation.
 
 def test_clicking_a_finished_runs_notification_opens_the_panel_on_its_conversation(scheduling, model, news_site, browser):

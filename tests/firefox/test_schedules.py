@@ -76,3 +76,48 @@ def test_red_team_a_schedule_listing_no_site_replays_a_workflow_asking_on_the_si
             "the workflow buy_kettle, for the schedule Kettle"]  # asked, never answered for the user
     finally:
         firefox.evaluate(chat, "browser.storage.local.remove('workflows').then(() => true)")
+
+
+# A workflow's file, and the same workflow changed since its schedule was saved (issue 46, hole 2).
+LOOKS = '''"""A saved workflow: it only looks."""
+
+from tabagent.app.workflows import Step, Workflow
+
+WORKFLOW = Workflow(goal="Look at the page", steps=[Step("scroll", to="bottom")])
+'''
+CHANGED = LOOKS.replace('to="bottom"', 'to="top"')
+
+
+def scheduled_runs(firefox, chat):
+    return firefox.evaluate(chat, f"{CONVERSATIONS}.then(async (c) => (await c.listConversations()).filter((entry) => entry.scheduled))")
+
+
+def test_red_team_a_schedule_runs_only_the_workflow_it_was_saved_with_in_firefox(firefox, model, site):
+    """Firefox's own alarm fires a schedule whose workflow changed after it was saved: nothing
+    runs (no run, no conversation), the schedule is left for the user; saved again, it runs."""
+    model.reset()
+    chat = open_chat(firefox)
+    configure(firefox, chat, model.base_url)
+    ask_background(firefox, chat, "delete-older-than", days=0)
+    kept = lambda source: {"look": {"name": "look", "source": source, "sites": [], "allowedSites": [], "parameters": {}}}  # noqa: E731
+    store = lambda source: firefox.evaluate(chat, f"browser.storage.local.set({{ workflows: {json.dumps(kept(source))} }}).then(() => true)")  # noqa: E731
+    store(LOOKS)
+    try:
+        schedule = {"name": "Look", "enabled": True, "what": {"kind": "tool", "name": "look", "args": {}},
+                    "url": site.url("article.html"), "sites": ["127.0.0.1"]}
+        at = int(time.time() * 1000) + 3000
+        saved = ask_background(firefox, chat, "save-schedule", schedule={**schedule, "when": {"kind": "once", "at": at}})["schedule"]
+        store(CHANGED)
+        time.sleep(8)  # Firefox's alarm has fired by then
+        assert scheduled_runs(firefox, chat) == [] and model.requests == []
+
+        store(LOOKS.replace("Look at the page", "Look at the page again"))
+        at = int(time.time() * 1000) + 3000
+        ask_background(firefox, chat, "save-schedule", schedule={**schedule, "id": saved["id"], "when": {"kind": "once", "at": at}})
+        firefox.wait_for_value(chat, f"""{CONVERSATIONS}.then(async (c) => {{
+          const [run] = (await c.listConversations()).filter((entry) => entry.scheduled);
+          const record = run && await c.loadConversation(run.id);
+          return record?.turns[0]?.status === "ok";
+        }})""", 90, "the schedule saved again never ran")
+    finally:
+        firefox.evaluate(chat, "browser.storage.local.remove('workflows').then(() => true)")

@@ -1,4 +1,4 @@
-"""Save as workflow: a turn's page actions written as a Python user tool, replayed without the
+"""Save as workflow: a turn's page actions written as a workflow's data, replayed without the
 model on a page renumbered, changed or booby-trapped, the agent taking over where a step no
 longer fits. The page is tests/helpers/control_page.py, answering as the content scripts do."""
 
@@ -11,6 +11,7 @@ import pytest
 from tabagent.app.turns import Turns
 from tabagent.app.user_tool_page import with_page
 from tabagent.app.user_tools import load_user_tools
+from tabagent.app.workflow_reading import read_workflow
 from tabagent.app.workflow_source import workflow_source
 from tabagent.app.workflow_steps import Parameter, Place, steps_from_turn
 from tabagent.testing import ScriptedModel
@@ -43,7 +44,7 @@ async def recorded_turn():
 
 async def saved_tool(tmp_path):
     steps, defaults = steps_from_turn(await recorded_turn(), TASK)
-    (tmp_path / "buy_kettle.py").write_text(workflow_source("buy kettle", TASK, steps, defaults))
+    (tmp_path / "buy_kettle.py").write_text(workflow_source(TASK, steps, defaults))
     tools, problems = load_user_tools(tmp_path)
     assert problems == [] and [t.name for t in tools] == ["buy_kettle"]
     return tools
@@ -63,7 +64,7 @@ async def test_the_saved_steps_are_places_and_parameters_not_the_turns_numbers(t
     assert [s.action for s in steps] == ["type_text", "click", "click"]
     assert steps[0].args == {"clear": True, "submit": False, "text": Parameter("search")} and steps[0].at == Place("text field", "Search", "search")
     assert steps[2].at == Place("button", "Buy now", "form", "Checkout", nth=1, of=1, count=1)
-    assert "ta-" not in workflow_source("buy kettle", TASK, steps, defaults)
+    assert "ta-" not in workflow_source(TASK, steps, defaults)
 
 
 async def test_a_replay_on_a_renumbered_page_asks_no_model(tmp_path):
@@ -140,15 +141,14 @@ async def test_a_page_that_moves_or_copies_a_recorded_button_is_never_clicked_by
 def test_page_text_in_a_recorded_name_stays_a_string_in_the_code():
     hostile = 'Go"""\n\'); import os; os.system("x"); (\'\\'
     steps, defaults = steps_from_turn(_events_for(hostile), f"type {hostile} here")
-    source = workflow_source('x"; import os', f'task """ {hostile}', steps, defaults)
+    source = workflow_source(f'task """ {hostile}', steps, defaults, [URL])
     tree = ast.parse(source)
     imports = [ast.unparse(n) for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))]
-    assert imports == ["from tabagent import tool", "from tabagent.app.workflows import Parameter, Place, Step, Workflow"]
-    namespace = {}
-    exec(compile(source, "w.py", "exec"), namespace)
-    assert namespace["WORKFLOW"].steps[0].at.name == hostile
-    typed = namespace["WORKFLOW"].steps[0].args["text"]
-    assert isinstance(typed, Parameter) and typed.name.isidentifier() and defaults == {typed.name: hostile}
+    assert imports == ["from tabagent.app.workflows import Parameter, Place, Step, Workflow"]
+    read = read_workflow(source)  # the whole file is data the reader takes
+    assert read.workflow.steps[0].at.name == hostile and read.sites == [URL]
+    typed = read.workflow.steps[0].args["text"]
+    assert isinstance(typed, Parameter) and typed.name.isidentifier() and defaults == read.defaults == {typed.name: hostile}
 
 
 def _events_for(name):
@@ -189,10 +189,10 @@ async def test_the_panels_entry_point_writes_the_tool_and_a_turn_loads_it_from_s
     assert made["ok"] and made["name"] == "search_the_shop_for_blue" and made["sites"] == ["http://127.0.0.1:8000"]
     assert made["parameters"] == {"search": "blue kettle"}
     tools, problems = saved_workflow_tools([{"name": made["name"], "source": made["source"]},
-                                            {"name": "../broken", "source": "def ("}], folder=tmp_path)
+                                            {"name": "../broken", "source": "def ("}])
     assert [t.name for t in tools] == ["search_the_shop_for_blue"]
-    assert [p["file"].rsplit("/", 1)[-1] for p in problems] == ["broken.py"]  # told, in its own folder
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["broken.py", "search_the_shop_for_blue.py"]
+    assert [(p["file"], p["line"]) for p in problems] == [("the workflow broken", 1)]  # told, with its line
+    assert list(tmp_path.iterdir()) == []  # nothing written anywhere to be imported
     nothing = json.loads(workflow_from_turn_json("[]", TASK, "x"))
     assert nothing == {"ok": False, "error": "This turn did nothing on a page: there is no workflow to save."}
 

@@ -52,7 +52,12 @@ export const MessageType = Object.freeze({
   mcpAppCall: "mcp-app-call", // { conversationId, appId, serverId, tool, arguments } -> { ok, result } | { ok: false, error }
   // Side panel -> service worker -> offscreen document: Save as workflow (shared/storage/workflows.js
   // keeps it). To Python: { events, task, name }.
-  saveWorkflow: "save-workflow", // { conversationId, turnId } -> { name, source, sites, parameters }
+  saveWorkflow: "save-workflow", // { conversationId, turnId } -> { name, source, sites, parameters, renamedFrom }
+  // Side panel -> service worker: a workflow file imported, or edited in the Tools view; the
+  // service worker has Python read it (-> offscreen document: readWorkflow { source }) before it keeps it.
+  importWorkflow: "import-workflow", // { fileName, source } -> { workflow, renamedFrom } (background/workflow-saving.js)
+  editWorkflow: "edit-workflow", // { name, source, allowedSites } -> the workflow kept
+  readWorkflow: "read-workflow", // { source } -> { ok, parameters, sites, steps } | { ok: false, error }
   // Service worker -> offscreen document.
   runTurn: "run-turn", // { turnId, and wire.js TURN_REQUEST in camelCase: conversationId, task, ... } (offscreen/python/turn-request.js), and agentTab: the tab the page tools work on
   // Side panel -> service worker -> offscreen document: the page tools.

@@ -1,8 +1,10 @@
-// Saved workflows (Save as workflow: py/tabagent/app/workflow_source.py writes each as a Python
-// user tool), kept in chrome.storage.local under "workflows": { [name]: { name, source, sites,
-// allowedSites, parameters } }. `sites` are where the recorded turn acted; `allowedSites` the
-// ones the user allowed it to act on without asking each time, set only by the user's own
-// checkbox in the Tools view: an imported file never brings any.
+// Saved workflows (Save as workflow: py/tabagent/app/workflow_source.py writes each as a file of
+// data, which Python reads and never runs), kept in chrome.storage.local under "workflows":
+// { [name]: { name, source, sites, allowedSites, parameters } }. `sites` are where the recorded
+// turn acted; `allowedSites` the ones the user allowed it to act on without asking each time,
+// set only by the user's own checkbox in the Tools view: an imported file never brings any.
+// A new workflow (saved from a turn, or imported) never replaces one of the same name: it gets
+// a name of its own (addWorkflow), and the user is told.
 
 const KEY = "workflows";
 const NAME = /^[\p{L}_][\p{L}\p{N}_]{0,59}$/u;
@@ -23,13 +25,32 @@ export async function storeWorkflow({ name, source, sites = [], allowedSites = [
   return workflows[name];
 }
 
+// Adds a workflow under its name, or, when that name is taken, the first free one of name_2,
+// name_3...: { workflow, renamedFrom } (renamedFrom: the name asked for, when it was taken).
+export async function addWorkflow(workflow) {
+  const taken = await loadWorkflows();
+  const base = String(workflow.name ?? "").slice(0, 56);
+  let name = workflow.name;
+  for (let n = 2; Object.hasOwn(taken, name); n += 1) name = `${base}_${n}`;
+  const stored = await storeWorkflow({ ...workflow, name });
+  return { workflow: stored, renamedFrom: name === workflow.name ? null : workflow.name };
+}
+
+// A digest of a workflow's code, which a schedule keeps to run only the workflow it was saved
+// with (background/scheduled-runs.js); null when there is no workflow of that name.
+export async function workflowDigest(name, workflows) {
+  if (!Object.hasOwn(workflows, name)) return null;
+  const hash = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(String(workflows[name].source ?? "")));
+  return [...new Uint8Array(hash)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
 export async function deleteWorkflow(name) {
   const workflows = await loadWorkflows();
   delete workflows[name];
   await chrome.storage.local.set({ [KEY]: workflows });
 }
 
-// What every turn is handed: each workflow's name and code, loaded as the agent's tools.
+// What every turn is handed: each workflow's name and code, read (never run) as the agent's tools.
 export const workflowsForPython = (workflows) => Object.values(workflows).map(({ name, source }) => ({ name, source }));
 
 // "/name" or "/name value" (a workflow with one parameter) or "/name {json}" typed in the

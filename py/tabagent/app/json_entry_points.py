@@ -26,6 +26,7 @@ from .user_tool_page import with_page
 from .user_tools import describe_problem, load_user_tools
 from .wire import settings_from_wire
 from .workflow_files import saved_workflow_tools
+from .workflow_reading import NotAWorkflow, read_workflow
 from .workflow_source import tool_name, workflow_source
 from .workflow_steps import sites_of_turn, steps_from_turn
 
@@ -86,7 +87,7 @@ def list_tools_json(*, page=None) -> str:
 
 
 def workflow_from_turn_json(events_json: str, task: str, name: str) -> str:
-    """Save as workflow: {"ok": true, "name", "source" (the Python user tool), "sites" (where it
+    """Save as workflow: {"ok": true, "name", "source" (the workflow's file), "sites" (where it
     acts), "parameters" ({name: default})} from a finished turn's events and the user's message,
     or {"ok": false, "error"} in words (a turn that did nothing on a page)."""
     events = json.loads(events_json)
@@ -94,9 +95,22 @@ def workflow_from_turn_json(events_json: str, task: str, name: str) -> str:
         steps, defaults = steps_from_turn(events, task)
     except ValueError as error:
         return json.dumps({"ok": False, "error": str(error)})
-    source = workflow_source(name or task, task, steps, defaults)
-    return json.dumps({"ok": True, "name": tool_name(name or task), "source": source,
-                       "sites": sites_of_turn(events), "parameters": defaults})
+    sites = sites_of_turn(events)
+    return json.dumps({"ok": True, "name": tool_name(name or task), "source": workflow_source(task, steps, defaults, sites),
+                       "sites": sites, "parameters": defaults})
+
+
+def read_workflow_json(source: str) -> str:
+    """A workflow file checked before it is kept (Import, or the code edited in the Tools view):
+    {"ok": true, "parameters" ({name: default}), "sites", "steps" (how many)}, or {"ok":
+    false, "error"} saying why it is not a workflow's data. Read from its syntax tree, never run."""
+    try:
+        read = read_workflow(source)
+    except NotAWorkflow as refused:
+        where = f"line {refused.line}: " if refused.line else ""
+        return json.dumps({"ok": False, "error": f"This is not a workflow TabAgent can keep: {where}{refused}."})
+    return json.dumps({"ok": True, "parameters": read.defaults, "sites": read.sites,
+                       "steps": len(read.workflow.steps)})
 
 
 async def client_call_json(session_json: str, call_json: str, *, emit, page) -> str:

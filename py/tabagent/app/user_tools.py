@@ -1,7 +1,8 @@
 """Your own tools: each `.py` file in py/user_tools/ is imported, and every `Tool` in it
 (a function decorated with `@tool` is one) goes to the agent, with no other registration.
 
-Files are imported one by one, from their text: a file whose text changed is imported again
+A saved workflow's file (workflow_source.py) is read as data instead, never run
+(workflow_reading.py). Other files are imported one by one, from their text: a file whose text changed is imported again
 (a rebuilt extension, a file edited between two turns on the command line), an unchanged one
 is not. A file that fails to import becomes a problem, {"file", "line", "message"}, and the
 other files' tools still load. Nothing here runs at `import tabagent`: the build snapshots an
@@ -27,6 +28,7 @@ from .page_actions import ACTING, BY_POSITION
 from .page_tools import CHOOSING_THE_TAB, READING, SEEING
 # The page a user tool reads, under the import path tool files use (README, "Adding a tool").
 from .user_tool_page import PageError, PageUnavailable, page  # noqa: F401
+from .workflow_reading import NotAWorkflow, workflow_tool
 from ..tools import Tool
 
 # py/user_tools in a checkout; user_tools/ next to tabagent/ in the extension's zip.
@@ -95,6 +97,10 @@ def _import(path: Path, shown: str) -> _File:
         return earlier
     if earlier and earlier.module:
         sys.modules.pop(earlier.module, None)
+    workflow = _as_workflow(path, source)
+    if workflow is not None:  # a saved workflow is data: read, never run (workflow_reading.py)
+        _imported[path] = _File(digest, None, [workflow], [])
+        return _imported[path]
     # A new name per text: an edited file never runs as, or finds, its old module.
     name = f"tabagent_user_tool_{path.stem}_{digest[:12]}"
     module = types.ModuleType(name)
@@ -116,6 +122,14 @@ def _import(path: Path, shown: str) -> _File:
         loaded = _File(digest, name, tools, problems)
     _imported[path] = loaded
     return loaded
+
+
+def _as_workflow(path: Path, source: bytes) -> Tool | None:
+    """The workflow tool of a file that is a saved workflow's data; None for any other file."""
+    try:
+        return workflow_tool(path.stem, source.decode("utf-8"))
+    except (NotAWorkflow, UnicodeDecodeError):
+        return None
 
 
 def _describe(error: BaseException) -> str:

@@ -1,33 +1,27 @@
-"""The workflows the user saved in the extension, loaded as user tools for one turn.
+"""The workflows the user saved in the extension, as the agent's tools for one turn.
 
 The extension keeps each workflow's source in its storage and hands them in with every turn
-(the request's "workflows": [{"name", "source"}]); they are written to a folder of their own
-and imported as any user tool file is (user_tools.load_user_tools: a file that fails to import
-is told, the others load).
+(the request's "workflows": [{"name", "source"}]). Each is read as data from its syntax tree
+(workflow_reading.py), never imported or run: a file that is not a workflow's data is told, in
+words, as a problem of the turn, and the others load.
 """
 
 from __future__ import annotations
 
-import tempfile
-from pathlib import Path
-
-from .user_tools import load_user_tools
+from .workflow_reading import NotAWorkflow, workflow_tool
 from .workflow_source import tool_name
 
-FOLDER = Path(tempfile.gettempdir()) / "tabagent_workflows"
 
-
-def saved_workflow_tools(workflows, folder: Path = FOLDER):
-    """(tools, problems) of the saved workflows: [{"name", "source"}]."""
-    if not workflows:
-        return [], []
-    folder.mkdir(parents=True, exist_ok=True)
-    wanted = {f"{tool_name(str(w.get('name') or ''))}.py": str(w.get("source") or "") for w in workflows}
-    for old in folder.glob("*.py"):
-        if old.name not in wanted:
-            old.unlink()
-    for file, source in wanted.items():
-        path = folder / file
-        if not path.exists() or path.read_text() != source:
-            path.write_text(source)
-    return load_user_tools(folder)
+def saved_workflow_tools(workflows) -> tuple[list, list[dict]]:
+    """(tools, problems) of the saved workflows: [{"name", "source"}]; a problem is
+    {"file", "line", "message"}, as a user tool file's."""
+    tools, problems = [], []
+    for saved in workflows or ():
+        if not isinstance(saved, dict):
+            continue
+        name = tool_name(str(saved.get("name") or ""))
+        try:
+            tools.append(workflow_tool(name, str(saved.get("source") or "")))
+        except NotAWorkflow as refused:
+            problems.append({"file": f"the workflow {name}", "line": refused.line, "message": f"not read: {refused}"})
+    return tools, problems

@@ -1,9 +1,11 @@
-"""A workflow written as a Python user tool: the file the user reads, edits and shares.
+"""A workflow written as the file the user reads, edits and shares: data, one `Workflow(...)`
+literal of its steps, which TabAgent reads from the syntax tree and never runs
+(workflow_reading.py).
 
-    source = workflow_source("find_kettle", task, steps, defaults)   # workflow_steps.steps_from_turn
+    source = workflow_source(task, steps, defaults, sites)   # workflow_steps.steps_from_turn
 
-Every value in it (the task, the page's roles and names, what was typed) is written with
-repr(), so no text from the turn or the page can end a string and become code. The tool's
+Every value in it (the task, the page's roles and names, what was typed, the sites) is written
+with repr(), so no text from the turn or the page can end a string and become code. The tool's
 description and its parameters' are the user's task and the fields' names, squeezed to words.
 """
 
@@ -18,24 +20,23 @@ HEADER = '''"""A saved workflow: the page actions of one turn, replayed without 
 
 Each step finds its element by role, name and place, never by the turn's numbering; when one
 is not exactly where it was, the replay stops there and the agent takes over. Each action is
-asked of you as the agent's are, and your site rules apply. Edit the steps freely.
+asked of you as the agent's are, and your site rules apply. Edit the steps freely: this file is
+read as data (the Workflow below, its texts, numbers and lists), never run.
 """
 
-from tabagent import tool
 from tabagent.app.workflows import Parameter, Place, Step, Workflow
 '''
 
 
-def workflow_source(name: str, task: str, steps: list[Step], defaults: dict) -> str:
-    name = tool_name(name)
-    lines = [HEADER, f"WORKFLOW = Workflow(\n    goal={task!r},\n    steps=["]
+def workflow_source(task: str, steps: list[Step], defaults: dict, sites: list[str] = ()) -> str:
+    lines = [HEADER, f"WORKFLOW = Workflow(\n    goal={task!r},"]
+    if defaults:
+        lines.append(f"    parameters={{{', '.join(f'{p!r}: {v!r}' for p, v in defaults.items())}}},")
+    if sites:
+        lines.append(f"    sites={list(sites)!r},")
+    lines.append("    steps=[")
     lines += [f"        {_step(step)}," for step in steps]
     lines.append("    ],\n)\n")
-    params = ", ".join(f"{p}: {_type(v)} = {v!r}" for p, v in defaults.items())
-    docs = "".join(f"\n        {p}: {_words(_field_of(p, steps))}" for p in defaults)
-    lines.append(f"\n@tool\nasync def {name}({params}) -> str:")
-    lines.append(f'    """{_words(task) or "A saved workflow"} (a saved workflow).' + (f"\n\n    Args:{docs}" if docs else "") + '\n    """')
-    lines.append(f"    return await WORKFLOW.replay({', '.join(f'{p}={p}' for p in defaults)})\n")
     return "\n".join(lines)
 
 
@@ -58,17 +59,13 @@ def _place(place: Place) -> str:
     return "Place(" + ", ".join(f"{k}={v!r}" for k, v in vars(place).items()) + ")"
 
 
-def _type(value) -> str:
-    return "list[str]" if isinstance(value, list) else "str"
-
-
-def _field_of(parameter: str, steps: list[Step]) -> str:
+def field_of(parameter: str, steps: list[Step]) -> str:
     for step in steps:
         if Parameter(parameter) in step.args.values() and step.at is not None:
             return f"what goes into the {step.at.role} {step.at.name}"
     return "a value of the workflow"
 
 
-def _words(text: str) -> str:
+def words(text: str) -> str:
     """Text safe inside a docstring: letters, digits, spaces and plain punctuation, one line."""
     return " ".join(re.sub(r"[^\w\s,.:;!?()'-]", " ", text).split())[:200]

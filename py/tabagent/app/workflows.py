@@ -1,7 +1,8 @@
 """Saved workflows, replayed without the model.
 
-A workflow is a user tool (a Python file, written by workflow_source.py from a finished turn)
-that holds its steps and calls `WORKFLOW.replay(...)` with its parameters. Each step finds its
+A workflow is data: a Python file holding one `Workflow(...)` literal of its steps (written by
+workflow_source.py from a finished turn), read from its syntax tree and never run
+(workflow_reading.py), which becomes the agent's tool. Each step finds its
 element by the place recorded (workflow_steps.Place), and acts through the same path as the
 agent's own actions (page_actions.PageActor): the site rules, then the user's consent for each
 action, asked in the replay's own name ("the workflow find_kettle": consent.py), unless the user
@@ -66,8 +67,14 @@ class Replay:
 
 
 class Workflow:
-    def __init__(self, goal: str, steps: list[Step]):
+    """`parameters`: each value the steps take, with the one the recorded turn used; `sites`: where
+    it acted then (the user may allow them, in the Tools view: nothing here allows any)."""
+
+    def __init__(self, goal: str, steps: list[Step], parameters: dict | None = None, sites: list[str] | None = None):
+        if not isinstance(parameters or {}, dict) or not isinstance(sites or [], list):
+            raise TypeError("its parameters are a dict ({name: value}) and its sites a list")
         self.goal, self.steps = goal, list(steps)
+        self.defaults, self.sites = dict(parameters or {}), list(sites or [])
 
     def parameters(self) -> set[str]:
         return {v.name for s in self.steps for v in s.args.values() if isinstance(v, Parameter)}
