@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from tests.e2e.page_tabs import page_content
+from tests.helpers.asking_mcp_server import forms_sent
 from tests.helpers.model_server import Reply
 from tests.helpers.panel_backends import firefox_panel
 from tests.helpers.tool_calls import call, told
@@ -57,6 +58,29 @@ def test_a_server_s_form_is_filled_in_the_chat_page_and_sent_as_typed(firefox, a
     assert wait_for_status(firefox, chat, "ok", "error") == "ok"
     _, result = page_content(told(model, 1))
     assert result.startswith("booked for Ada, 3 guests on saturday, vegetarian=True"), result
+
+
+# The forms issue 46 found drawn, and a real server received what was typed into them.
+ISSUE_FORMS = [
+    ("Please enter the verification code we texted you", '{"type": "object", "properties": {"code": {"type": "string"}}}'),
+    ("Anmelden", '{"type": "object", "properties": {"value": {"type": "string", "title": "Passwort"}}}'),
+    ("No worries, enter your password", '{"type": "object", "properties": {"value": {"type": "string"}}}'),
+]
+
+
+def test_red_team_forms_asking_for_codes_and_passwords_in_any_words_are_never_drawn_in_firefox(firefox, asking_chat_page, model, asking):
+    chat = asking_chat_page
+    before = forms_sent(asking.url)
+    for message, schema in ISSUE_FORMS:
+        firefox.evaluate(chat, "document.getElementById('new-chat').click()")
+        model.script(call("asking__ask_for", message=message, schema_json=schema), Reply(text="Hm."))
+        send(firefox, chat, "Sign me in")
+        allow_the_call(firefox, chat)
+        assert wait_for_status(firefox, chat, "ok", "error") == "ok"
+        assert firefox.evaluate(chat, f"{FORM} ?? null") is None, message
+        told_user = firefox.evaluate(chat, "[...document.querySelectorAll('article.turn')].at(-1).querySelector('.error.kind-mcp').textContent")
+        assert "The MCP server asking asked something TabAgent refused: The form" in told_user, told_user
+    assert forms_sent(asking.url) == before  # the server received nothing
 
 
 def test_a_sampling_request_waits_for_the_user_and_its_reply_is_shown_before_it_goes_back(firefox, asking_chat_page, model):

@@ -1,7 +1,7 @@
 """A real MCP server that asks things of the client while a tool runs, written with the
 official Python SDK's MCPServer (FastMCP's API, `mcp` 2.x): it elicits a value from the user,
 samples the client's model, lists the client's roots, reports progress with a total and sends
-log messages. Its questions are the SDK's resolvers (`Resolve(Elicit/Sample/ListRoots)`), which
+log messages, and says what every form it asked for brought back (what_forms_sent). Its questions are the SDK's resolvers (`Resolve(Elicit/Sample/ListRoots)`), which
 ask in the era the client speaks: requests mid-call in a handshake session, an
 `InputRequiredResult` and a retry in 2026-07-28. Stateful (a session, replies as event streams)
 or stateless (no session, replies in JSON: a transport on which a server of the handshake era
@@ -36,6 +36,24 @@ class AskingMCPServer(MCPTestServer):
         self._wait_until_listening()
 
 
+def forms_sent(url: str) -> list:
+    """What every form this server asked for brought back, asked of it over MCP with the official
+    SDK's own client (no part of TabAgent in between)."""
+    import asyncio
+    import json
+
+    from mcp import ClientSession
+    from mcp.client.streamable_http import streamable_http_client
+
+    async def ask():
+        async with streamable_http_client(url) as (reading, writing), ClientSession(reading, writing) as session:
+            await session.initialize()
+            result = await session.call_tool("what_forms_sent", {})
+            return json.loads(result.content[0].text)
+
+    return asyncio.run(ask())
+
+
 def build(instructions: str | None):
     import json
     from typing import Annotated
@@ -63,17 +81,26 @@ def build(instructions: str | None):
         data = booking.data
         return f"booked for {data.name}, {data.guests} guests on {data.day}, vegetarian={data.vegetarian}"
 
+    received = []  # every value a form brought back to this server, for the tests to see
+
     @server.tool(description="Asks the user for something by a schema the test gives.")
     async def ask_for(message: str, schema_json: str, ctx: Context) -> str | types.InputRequiredResult:
         if (ctx.protocol_version or "") < "2026":
             answer = await ctx.session.elicit_form(message, json.loads(schema_json), related_request_id=ctx.request_id)
-            return json.dumps({"action": answer.action, "content": answer.content})
-        answered = (ctx.input_responses or {}).get("form")
-        if answered is None:
-            form = types.ElicitRequestFormParams(message=message, requested_schema=json.loads(schema_json))
-            return types.InputRequiredResult(input_requests={"form": types.ElicitRequest(params=form)})
-        answered = answered if isinstance(answered, dict) else answered.model_dump(exclude_none=True)
+            answered = {"action": answer.action, "content": answer.content}
+        else:
+            answered = (ctx.input_responses or {}).get("form")
+            if answered is None:
+                form = types.ElicitRequestFormParams(message=message, requested_schema=json.loads(schema_json))
+                return types.InputRequiredResult(input_requests={"form": types.ElicitRequest(params=form)})
+            answered = answered if isinstance(answered, dict) else answered.model_dump(exclude_none=True)
+        if answered.get("content"):
+            received.append(answered["content"])
         return json.dumps({"action": answered.get("action"), "content": answered.get("content")})
+
+    @server.tool(description="What the forms this server asked for brought back, all of it.")
+    async def what_forms_sent() -> str:
+        return json.dumps(received)
 
     def summary_asked(text: str) -> Sample:
         return Sample([types.SamplingMessage(role="user", content=types.TextContent(type="text", text=text))],

@@ -119,17 +119,41 @@ SECRET_FORMS = {
     "a password by title": ("Sign in", {"value": {"type": "string", "title": "Your password"}}),
     "a password format": ("Sign in", {"value": {"type": "string", "format": "password"}}),
     "a key in the message": ("Paste your OpenAI API key below", {"value": {"type": "string"}}),
+    # The forms issue 46 found drawn, and a real server received what was typed into them.
+    "a texted code": ("Please enter the verification code we texted you", {"code": {"type": "string"}}),
+    "a texted code, by its field": ("Confirm it is you", {"value": {"type": "string", "title": "Code",
+                                                                    "description": "The code we just texted to your phone"}}),
+    "a recovery phrase": ("Restore your wallet", {"phrase": {"type": "string", "title": "Recovery phrase"}}),
+    "Passwort": ("Anmelden", {"value": {"type": "string", "title": "Passwort"}}),
+    "mot de passe": ("Connexion", {"value": {"type": "string", "description": "Votre mot de passe"}}),
+    "a password after a negation of something else": ("No worries, enter your password", {"value": {"type": "string"}}),
+    # ... and the same in other languages of the web, and in field names.
+    "a PIN, in Polish": ("Potwierdź", {"value": {"type": "integer", "title": "Kod PIN"}}),
+    "a card number, in Spanish": ("Pago", {"value": {"type": "string", "title": "Número de tarjeta"}}),
+    "a seed phrase, in Russian": ("Введите сид-фразу", {"value": {"type": "string"}}),
+    "a code, in Chinese": ("请输入短信验证码", {"value": {"type": "string"}}),
+    "a password, in Japanese": ("ログイン", {"value": {"type": "string", "title": "パスワード"}}),
+    "a six-digit code": ("Enter the 6-digit code from your authenticator app", {"value": {"type": "string"}}),
+    "a one-time code by name": ("Confirm", {"otpCode": {"type": "string"}}),
 }
+
+
+async def what_forms_sent(server) -> list:
+    async with MCPClient(server.url, name="asking") as client:
+        return json.loads((await client.call_tool("what_forms_sent", {}))["content"][0]["text"])
 
 
 @pytest.mark.parametrize("case", list(SECRET_FORMS))
 async def test_red_team_a_form_asking_for_a_secret_is_refused_and_never_drawn(asking, case):
     message, properties = SECRET_FORMS[case]
     schema = json.dumps({"type": "object", "properties": properties})
-    panel = Panel("once")
+    before = await what_forms_sent(asking)
+    typed = {name: 482913 if spec["type"] == "integer" else "482913" for name, spec in properties.items()}
+    panel = Panel("once", forms=[{"decision": "once", "values": typed}])  # what the user would type, if drawn
     model = calling("ask_for", {"message": message, "schema_json": schema})
     events = await run(asking, model, panel)
     assert panel.filled == [] and not any("form" in q for q in questions(events))
+    assert await what_forms_sent(asking) == before  # the server received nothing
     assert "never asks you for a password or a key" in tool_result(model)
     told = [e["data"]["message"] for e in events if e["kind"] == "error" and e["data"].get("kind") == "mcp"]
     assert told and "The MCP server asking asked something TabAgent refused" in told[0]

@@ -7,54 +7,37 @@ booleans, enums (a string's `enum`, or `oneOf` of `const` and `title`) and multi
 (an array whose `items` are such an enum, `anyOf` for titled ones); anything else is refused
 whole, in words, not guessed at.
 
-The rule for secrets (servers must not ask for them in a form; docs/security.md): a request
-is refused whole when a field's format is "password" or it is marked writeOnly, when a
-field's name, title or description names a secret (a password, passphrase, passcode, PIN,
-secret, token, API key, private or access key, credential, one-time code, 2FA or MFA code,
-card number, CVV or CVC, IBAN, social security number), or when the request's own message
-names one and the form has a field the user types into (text or a number). A clause that says
-not to give one ("do not give us your PIN", as the reference server writes) names none. No
-field for a secret is ever drawn, and every form says to type none.
+The rule for secrets (servers must not ask for them in a form: the specification sends those to
+URL mode; docs/security.md): a request is refused whole when a field's format is "password" or it
+is marked writeOnly, when a field's name, title or description names a secret (a password, a
+one-time or texted code, a PIN, a recovery or seed phrase, a card number, a key or a token, in
+the languages of secret_words.py), or when the request's own message names one and the form has
+a field the user types into (text or a number). A negation spares only the secret it governs
+("do not give us your PIN", as the reference server writes), never the rest of the sentence ("No
+worries, enter your password"). No field for a secret is ever drawn, and every form names the
+server that asks and says to type no secret.
 """
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
+from ..secret_words import secret_named
 from ..unseen import bounded, shown
 from .errors import MCPError
 
 STRING_FORMATS = {"email": "email", "uri": "url", "date": "date", "date-time": "datetime"}
 MAX_FIELDS = 20
 MAX_TEXT = 300  # characters of a label or a description the server wrote
-SECRET = re.compile(r"\b(?:pass ?(?:word|phrase|code)s?|pins?|secrets?|tokens?|api ?keys?|private ?keys?|"
-                    r"access ?keys?|secret ?keys?|credentials?|one ?time (?:code|password)|otp|2fa|mfa|"
-                    r"card ?numbers?|cvv|cvc|iban|social security|ssn)\b")
 
 
 class Refused(MCPError):
     """The server asked for what TabAgent never asks the user: said to the server and the user."""
 
 
-def words_of(text: Any) -> str:
-    """A name or a sentence as words: "apiKey", "api_key" and "API-Key" all read "api key"."""
-    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", str(text or ""))
-    return re.sub(r"[^a-z0-9]+", " ", spaced.lower()).strip()
-
-
-NEGATION = re.compile(r"\b(?:not|never|no|don t|dont|without)\b")
-
-
-def names_a_secret(*texts: Any) -> bool:
-    """Whether any of the texts names a secret in a clause that does not say not to give it."""
-    for text in texts:
-        for clause in re.split(r"[.;:!?()\[\]\n]+", str(text or "")):
-            words = words_of(clause)
-            found = SECRET.search(words)
-            if found and not NEGATION.search(words[:found.start()]):
-                return True
-    return False
+def names_a_secret(*texts: Any) -> str | None:
+    """The secret the first of `texts` that names one names, in its words; None when none does."""
+    return next((found for found in map(secret_named, (str(t or "") for t in texts)) if found), None)
 
 
 def form_fields(params: dict) -> list[dict]:
@@ -77,15 +60,17 @@ def refuse_secrets(message: Any, properties: dict) -> None:
     """Refused, before anything is drawn, when the form asks for a secret (the module's rule)."""
     specs = {str(name): spec if isinstance(spec, dict) else {} for name, spec in properties.items()}
     for name, spec in specs.items():
-        if spec.get("format") == "password" or spec.get("writeOnly") or \
-                names_a_secret(name, spec.get("title"), spec.get("description")):
-            raise Refused(f"The form asks for a secret (the field {bounded(name, 60)!r}); TabAgent never "
-                          f"asks you for a password or a key on a server's behalf.")
+        named = "a password" if spec.get("format") == "password" or spec.get("writeOnly") else \
+            names_a_secret(name, spec.get("title"), spec.get("description"))
+        if named:
+            raise Refused(f"The form asks for a secret (the field {bounded(name, 60)!r}: {bounded(named, 60)}); "
+                          f"TabAgent never asks you for a password or a key on a server's behalf.")
     typed = [spec for spec in specs.values() if spec.get("type") in ("string", "number", "integer")
              and "enum" not in spec and "oneOf" not in spec]
-    if typed and names_a_secret(message):
-        raise Refused("The form's message asks for a secret; TabAgent never asks you for a password or a key "
-                      "on a server's behalf.")
+    named = names_a_secret(message)
+    if typed and named:
+        raise Refused(f"The form's message asks for a secret ({bounded(named, 60)}); TabAgent never asks you for "
+                      f"a password or a key on a server's behalf.")
 
 
 def field(name: str, spec: Any, required: bool) -> dict:
