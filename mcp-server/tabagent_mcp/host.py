@@ -53,9 +53,11 @@ class Host:
             threading.Thread(target=self.serve, args=(connection, uuid.uuid4().hex), daemon=True).start()
 
     def serve(self, connection: socket.socket, session: str = "") -> None:
+        # A line is read at most one byte past the longest call: a longer one is refused there,
+        # never read whole (a client could send gigabytes without a newline).
         try:
             with connection, connection.makefile("rb") as lines:
-                for line in lines:
+                while line := lines.readline(MOST_FROM_CLIENT + 1):
                     if len(line) > MOST_FROM_CLIENT:
                         self.answer(connection, {"ok": False, "error": "That call is too long."})
                         return

@@ -1,5 +1,7 @@
 """The browser's native messaging framing: each message is UTF-8 JSON after its length, four
-bytes in the machine's byte order. A host may send the extension at most 1 MB at a time."""
+bytes in the machine's byte order. A host may send the extension at most 1 MB at a time, and the
+browser sends a host at most 64 MiB: a length above that is no message of the browser's, and is
+never read (a stream that says so is broken, and the host ends)."""
 
 from __future__ import annotations
 
@@ -8,14 +10,17 @@ import struct
 from typing import BinaryIO
 
 MOST_TO_BROWSER = 1024 * 1024
+MOST_FROM_BROWSER = 64 * 1024 * 1024
 
 
 def read_message(stream: BinaryIO) -> dict | None:
-    """The next message, or None when the browser closed the pipe."""
+    """The next message, or None when the browser closed the pipe (or broke its framing)."""
     header = stream.read(4)
     if len(header) < 4:
         return None
     (length,) = struct.unpack("=I", header)
+    if length > MOST_FROM_BROWSER:
+        return None
     body = stream.read(length)
     if len(body) < length:
         return None

@@ -71,6 +71,49 @@ def test_a_call_that_is_not_one_is_answered_without_reaching_the_browser():
         browser.close()
 
 
+def test_red_team_a_call_longer_than_any_is_refused_before_it_is_read_whole():
+    """A local program sends the host a line with no end: it is refused once it passes the longest
+    call, and the host never waits for the rest (it read a whole line before checking it)."""
+    import socket
+    import time
+
+    from tabagent_mcp.host import MOST_FROM_CLIENT
+
+    browser = BrowserEnd(socket_folder())
+    try:
+        client = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        client.connect(str(browser.socket))
+        client.sendall(b'{"tool": "click", "args": {"locator": "' + b"x" * (MOST_FROM_CLIENT + 1024))  # and no end
+        client.settimeout(10)
+        started = time.monotonic()
+        answer = client.makefile().readline()
+        assert json.loads(answer) == {"ok": False, "error": "That call is too long."}
+        assert time.monotonic() - started < 10
+        ask(browser.socket, {"tool": "list_tabs"})
+        assert browser.receive()["tool"] == "list_tabs"  # the long one never reached the browser
+    finally:
+        browser.close()
+
+
+def test_red_team_a_length_from_the_browser_above_what_it_may_send_is_never_read():
+    import io
+    import struct
+
+    from tabagent_mcp.native_messaging import MOST_FROM_BROWSER, read_message
+
+    class Counting(io.BytesIO):
+        asked = 0
+
+        def read(self, size=-1):
+            Counting.asked = max(Counting.asked, size)
+            return super().read(size)
+
+    stream = Counting(struct.pack("=I", 0xFFFFFFFF) + b"{}")
+    assert read_message(stream) is None and Counting.asked <= 4  # the 4 GB body was never asked for
+    fine = io.BytesIO(struct.pack("=I", 2) + b"{}")
+    assert read_message(fine) == {} and MOST_FROM_BROWSER == 64 * 1024 * 1024
+
+
 def test_register_writes_each_browsers_manifest_with_the_extension_id(tmp_path):
     home, profile = tmp_path / "home", tmp_path / "profile"
     (home / ".mozilla").mkdir(parents=True)
