@@ -24,6 +24,7 @@ import { takesValue, fileRefused, checkedValue } from "./values.js";
 import { hitAt, siteOf } from "./points.js";
 import { watchMenu, menuSeen } from "./page-menus.js";
 import { drag } from "./dragging.js";
+import { isSecretField } from "./secret-fields.js";
 import { boxInTopViewport } from "./screenshot-layout.js";
 import { gestureFor, checkGesture, gestureDone } from "./real-input.js";
 import { SYNTHETIC, pressAt, alongPoints, holdKey } from "./pointer-gestures.js";
@@ -114,9 +115,10 @@ function editable(el) {
 const quoted = (text, max = 200) => `“${truncate(text, max).text}”`;
 
 // Credentials are the user's to type, never the agent's: whatever it would type came from the
-// conversation (the model, which may have read a hostile page). It hands the login back.
+// conversation (the model, which may have read a hostile page). It hands the login back. A
+// password field is one as a person knows it (secret-fields.js): marked, drawn as dots or named so.
 function notAPasswordField(el) {
-  if (el.localName === "input" && el.type === "password") {
+  if (isSecretField(el)) {
     throw new PageToolError(`TabAgent never types into a password field (the ${describe(el).summary}): ask the user to log in themselves with ask_user(login=True).`);
   }
   return el;
@@ -326,7 +328,7 @@ const perform = {
   type_text(plan, { text, clear, submit }) {
     if (plan.setsValue) return { ...setValue(plan.el, plan.text, submit), submitted: submit };
     typeText(plan.el, text, clear, submit);
-    const value = plan.el.type === "password" ? "•".repeat(plan.el.value.length) : currentText(plan.el);
+    const value = isSecretField(plan.el) ? "•".repeat(currentText(plan.el).length) : currentText(plan.el);
     return { value: truncate(value, 1000).text, submitted: submit };
   },
   select_option(plan) {

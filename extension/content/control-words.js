@@ -7,6 +7,7 @@
 // Names and options are squashed to a line.
 
 import { squash, truncate } from "./snippets.js";
+import { isSecretField } from "./secret-fields.js";
 
 const VALUE_CHARS = 500;
 export const OPTIONS_SHOWN = 100; // a select's options named in its line, and in an error (gestures.js)
@@ -49,9 +50,9 @@ function valueWords(el) {
   if (tag === "select") return selectWords(el);
   if ((tag === "input" && !NO_VALUE_INPUTS.has(el.type)) || tag === "textarea") {
     if (!el.value) return [];
-    return el.type === "password" ? ["= “•••”"] : exactValue(el.value);
+    return isSecretField(el) ? ["= “•••”"] : exactValue(el.value);
   }
-  if (el.isContentEditable && squash(el.innerText)) return exactValue(el.innerText.replace(/\n$/, ""));
+  if (el.isContentEditable && squash(el.innerText)) return isSecretField(el) ? ["= “•••”"] : exactValue(el.innerText.replace(/\n$/, ""));
   if (VALUE_ROLES.has(el.getAttribute("role"))) {
     const value = el.getAttribute("aria-valuetext") ?? el.getAttribute("aria-valuenow") ?? squash(el.textContent);
     if (squash(value)) return exactValue(value);

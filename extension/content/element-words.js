@@ -2,6 +2,7 @@
 // it is, its accessible name, and a one-line description.
 
 import { squash, truncate } from "./snippets.js";
+import { isSecretField } from "./secret-fields.js";
 
 function isVisible(el) {
   if (!el.isConnected) return false;
@@ -61,7 +62,7 @@ function nameOf(el) {
   const labels = labelsOf(el).map((l) => l.textContent).join(" ");
   const candidates = [
     el.getAttribute("aria-label"), labelledBy, labels, el.getAttribute("placeholder"),
-    el.getAttribute("alt"), el.localName === "input" ? el.getAttribute("value") : "",
+    el.getAttribute("alt"), el.localName === "input" && el.hasAttribute("value") && !isSecretField(el) ? el.getAttribute("value") : "",
     fromContent ? el.innerText ?? el.textContent : "", fromContent ? imageText(el) : "", el.getAttribute("title"),
     el.getAttribute("name"),
   ];

@@ -14,6 +14,7 @@
 import { squash } from "./snippets.js";
 import { measure } from "./content-quality.js";
 import { CONTENT_MARKERS, MIN_ARTICLE_CHARS } from "./main-content-cleaning.js";
+import { secretShown } from "./secret-fields.js";
 
 // At most this many characters of visible text per control, and at least this many controls.
 const CHARS_PER_CONTROL = 120;
@@ -53,15 +54,16 @@ function shownChars(body) {
 
 // What a field shows, as a short bracketed text: "[vina]", "[ ]" when empty (or the hint it
 // shows then: "[placeholder: From]"), "[x]" for a ticked box, "[March ▾]" for a list,
-// "[slider: 42]". A password shows that it is filled, never what it holds: a person sees dots.
+// "[slider: 42]". A password shows that it is filled, never what it holds: a person sees dots (the
+// copy read marks every password field, however the page made it one: secret-fields.js).
 function shownValue(el) {
+  if (el.hasAttribute("data-tabagent-secret")) return secretShown(el.getAttribute("data-tabagent-secret") === "filled");
   if (el.localName === "select") return `[${[...el.selectedOptions].map((o) => squash(o.textContent)).join(", ") || " "} ▾]`;
   if (el.localName === "textarea") return typed(el.value.trim(), el.placeholder);
   if (el.localName === "progress" || el.localName === "meter") return el.hasAttribute("value") ? `[${el.localName}: ${el.value} of ${el.max}]` : `[${el.localName}]`;
   if (el.localName !== "input") return ariaValue(el);
   const type = el.type;
   if (type === "checkbox" || type === "radio") return el.checked ? "[x]" : "[ ]";
-  if (type === "password") return el.value ? "[••••]" : "[ ]";
   if (type === "range") return `[slider: ${el.value}]`;
   if (type === "file") return "[file]"; // (the copy holds no file: cloning leaves the choice out)
   return TYPED.has(type) ? typed(el.value, el.placeholder) : null; // (a button's value is its label: kept as text)

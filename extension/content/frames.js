@@ -3,6 +3,7 @@
 // (cross-origin frames return null there and are skipped: the browser would not let us in).
 
 import * as visibility from "./visibility.js";
+import { hideSecrets, takeOutSecrets } from "./secret-fields.js";
 
 const MAX_FRAMES = 50;
 const MAX_DEPTH = 5;
@@ -43,15 +44,23 @@ function queryAll(selector) {
 // What a web component shows (its open shadow root, with the page's elements in its slots)
 // put in the copy in place of the host's children, which cloneNode alone would leave bare.
 // One level deep: a component inside a component keeps its light children only.
+// A live node copied into `doc`, what its password fields hold taken out (secret-fields.js).
+function copied(node, doc) {
+  const copy = doc.importNode(node, true);
+  if (node.nodeType === 1) hideSecrets(node, copy);
+  return copy;
+}
+
 function inlineShadow(host, placeholder) {
   const rendered = [...host.shadowRoot.childNodes].map((node) => placeholder.ownerDocument.importNode(node, true));
   const box = placeholder.ownerDocument.createElement("div");
   box.append(...rendered);
+  hideSecrets(host.shadowRoot, box);
   const liveSlots = host.shadowRoot.querySelectorAll("slot");
   const copiedSlots = box.querySelectorAll("slot");
   for (let i = 0; i < liveSlots.length && i < copiedSlots.length; i++) {
     const assigned = liveSlots[i].assignedNodes({ flatten: true });
-    if (assigned.length) copiedSlots[i].replaceWith(...assigned.map((node) => placeholder.ownerDocument.importNode(node, true)));
+    if (assigned.length) copiedSlots[i].replaceWith(...assigned.map((node) => copied(node, placeholder.ownerDocument)));
   }
   placeholder.replaceChildren(...box.childNodes);
 }
@@ -68,6 +77,7 @@ function inlineShadow(host, placeholder) {
 // live and copy still match 1:1.
 function cloneWithFrames(doc, { dropHidden = false, keepWaiting = false, dropUnseen = false, keepOptions = false, depth = 0 } = {}) {
   const copy = doc.cloneNode(true);
+  hideSecrets(doc, copy); // (first: it pairs live and copy by order, as the passes below do)
   const look = visibility.look(doc); // (one reading of styles for both passes)
   const unseen = dropUnseen && doc.body ? unseenTextIn(look, doc.body, copy.body) : [];
   // cloneNode copies the tree exactly, so the n-th match in one is the n-th in the other.
@@ -112,6 +122,7 @@ function cloneWithFrames(doc, { dropHidden = false, keepWaiting = false, dropUns
   }
   for (const el of hidden) el.remove();
   for (const text of unseen) leaveOut(text);
+  takeOutSecrets(copy);
   // Folded content is read as shown (what reads the copy takes [hidden] as gone).
   if (dropHidden) for (const el of copy.querySelectorAll('[hidden="until-found" i]')) el.removeAttribute("hidden");
   return copy;

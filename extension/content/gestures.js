@@ -7,6 +7,7 @@ import { isVisible, describe } from "./element-words.js";
 import { squash, truncate } from "./snippets.js";
 import { PageToolError } from "./tool-arguments.js";
 import { OPTIONS_SHOWN } from "./control-words.js";
+import { isSecretField } from "./secret-fields.js";
 
 const quoted = (text, max = 200) => `“${truncate(text, max).text}”`;
 const currentText = (el) => (el.isContentEditable ? el.innerText : el.value);
@@ -151,7 +152,7 @@ function pointerArrives(el, at) {
 // message, a box's state, a dialog that opened.
 function outcome(el) {
   const out = {};
-  if (el && "value" in el && el.localName !== "button") out.value = el.type === "password" ? "•••" : truncate(String(el.value), 1000).text;
+  if (el && "value" in el && el.localName !== "button") out.value = isSecretField(el) ? "•••" : truncate(String(el.value), 1000).text;
   if (el && isCheckable(el)) out.checked = isChecked(el);
   if (el?.localName === "select") out.selected = [...el.selectedOptions].map(optionText);
   if (el?.validationMessage) out.validation_message = el.validationMessage;

@@ -7,6 +7,7 @@ import { squash, truncate } from "./snippets.js";
 import { PageToolError, LIMITS, clamp, cap, arg } from "./tool-arguments.js";
 import * as frames from "./frames.js";
 import * as locators from "./locators.js";
+import { hideSecrets, isSecretField, takeOutSecrets } from "./secret-fields.js";
 
 export const tools = {};
 
@@ -17,8 +18,9 @@ const URL_ATTRIBUTES = new Set(["href", "src", "action", "poster"]);
 
 function attributesOf(el, names) {
   const out = {};
+  const secret = isSecretField(el); // (a password field's value is never shown)
   for (const name of names) {
-    if (!el.hasAttribute(name)) continue;
+    if (!el.hasAttribute(name) || (secret && name === "value")) continue;
     const raw = el.getAttribute(name);
     out[name] = URL_ATTRIBUTES.has(name) && typeof el[name] === "string" && el[name] ? el[name] : raw;
   }
@@ -90,7 +92,12 @@ function pageHtml({ selector, max_chars, keep_scripts }) {
   const maxChars = clamp(max_chars, 100, LIMITS.chars * 5);
   // The whole page comes with its same-origin frames inlined, as the other tools see it.
   const copies = selector
-    ? locators.findAll(selector).map((el) => el.cloneNode(true))
+    ? locators.findAll(selector).map((el) => {
+      const copy = el.cloneNode(true);
+      hideSecrets(el, copy);
+      takeOutSecrets(copy);
+      return copy;
+    })
     : [frames.cloneWithFrames(document).documentElement];
   if (!copies.length) throw new PageToolError(`Nothing on the page matches “${selector}”.`);
   const html = copies.map((copy) => {

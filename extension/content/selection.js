@@ -8,6 +8,7 @@ import { LIMITS, clamp, arg } from "./tool-arguments.js";
 import * as frames from "./frames.js";
 import * as visibility from "./visibility.js";
 import * as locators from "./locators.js";
+import { isSecretField } from "./secret-fields.js";
 
 export const tools = {};
 
@@ -22,7 +23,7 @@ function fieldSelection(doc) {
   } catch {
     return null; // input types without a text selection (number, email)
   }
-  if (start == null || start === end || field.type === "password") return null;
+  if (start == null || start === end || isSecretField(field)) return null;
   return { el: field, text: field.value.slice(start, end), before: field.value.slice(0, start), after: field.value.slice(end) };
 }
 

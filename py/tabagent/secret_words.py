@@ -170,6 +170,15 @@ _WORDS = {name: frozenset(normalized(" ".join(words)).split() + ([","] if name =
           for name, words in (("giving", GIVING), ("fillers", FILLERS), ("and_or", AND_OR), ("contracted", CONTRACTED))}
 _NOT_SECRET = frozenset(normalized(" ".join(NOT_SECRET_CODES)).split())
 MAX_ITEM_WORDS, MAX_ITEMS = 4, 6
+_BY_KINDS: dict[tuple[str, ...], re.Pattern] = {}
+
+
+def secret_word_in(text: str, kinds: tuple[str, ...] = tuple(SECRET_WORDS)) -> str | None:
+    """The first secret word of `kinds` in `text` (normalized), whatever is said around it: how a
+    field's name or label is read (extension/content/secret-fields.js `secretWordIn`)."""
+    pattern = _BY_KINDS.get(kinds) or _BY_KINDS.setdefault(kinds, _alternatives(e for k in kinds for e in SECRET_WORDS[k]))
+    found = pattern.search(normalized(text))
+    return found.group() if found else None
 
 
 def secret_named(text: str) -> str | None:

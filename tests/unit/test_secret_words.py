@@ -5,9 +5,17 @@ ordinary fields of a form (a name, a day, a ZIP code, a promo code) are not take
 
 from __future__ import annotations
 
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
 import pytest
 
-from tabagent.secret_words import normalized, secret_named
+from tabagent.secret_words import normalized, secret_named, secret_word_in
+
+ROOT = Path(__file__).resolve().parents[2]
+FIELDS_MODULE = ROOT / "extension" / "content" / "secret-fields.js"
 
 ASKS = [
     # the issue's examples
@@ -73,3 +81,25 @@ def test_a_negation_spares_only_the_clause_and_the_list_it_governs():
 def test_names_and_sentences_are_read_alike():
     assert normalized("apiKey") == normalized("API_KEY") == normalized("api-key") == "api key"
     assert normalized("OTPCode") == "otp code" and normalized("Bestätigungs-Code") == "bestatigungs code"
+
+
+# Field names and labels, as a page writes them: the content scripts read them with the same list.
+LABELS = [*ASKS, *NOT_SECRETS, "user_password", "txtPwd", "loginPasswort", "Mot de passe oublié ?", "PIN code",
+          "Postal PIN code", "Search", "E-mail", "Nom", "Benutzername", "ワンタイムパスワード", "otp-input-1"]
+
+
+def test_the_content_scripts_read_field_names_with_the_same_list():
+    script = f"""
+    import {{ secretWordIn, normalized }} from {json.dumps(FIELDS_MODULE.as_uri())};
+    let input = "";
+    for await (const chunk of process.stdin) input += chunk;
+    const kinds = ["password", "one_time_code"];
+    process.stdout.write(JSON.stringify(JSON.parse(input).map((text) => [normalized(text), secretWordIn(text, kinds)])));
+    """
+    done = subprocess.run([shutil.which("node"), "--input-type=module", "-e", script], input=json.dumps(LABELS),
+                          capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert done.returncode == 0, done.stderr
+    for text, (spelt, found) in zip(LABELS, json.loads(done.stdout)):
+        assert spelt == normalized(text), text
+        assert found == secret_word_in(text, ("password", "one_time_code")), text
+    assert sum(found is not None for _, found in json.loads(done.stdout)) > 60

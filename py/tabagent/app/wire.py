@@ -25,6 +25,7 @@ import math
 
 # The framework's own vocabulary and defaults, which the wire carries as they are.
 from ..context_window import DEFAULT_WINDOW
+from ..secret_words import SECRET_WORDS
 from ..unseen import HIDING, LONE_SHOWS, UNSEEN
 from ..events import KINDS, STATUSES
 from ..providers import PROVIDERS
@@ -353,4 +354,7 @@ def javascript_module() -> str:
                   "Of those, the ones that hide words, [first, last]: page text loses them, an imported record holding "
                   "them hides something (tabagent/unseen.py)."),
         _constant("LONE_SHOWS", list(LONE_SHOWS), "Of those, the range one of which alone hides nothing (an emoji's selector)."),
+        _constant("SECRET_WORDS", {kind: list(words) for kind, words in SECRET_WORDS.items()},
+                  "The words for secrets, by kind, in many languages: a field named so is a password field "
+                  "(tabagent/secret_words.py; content/secret-fields.js)."),
     ])

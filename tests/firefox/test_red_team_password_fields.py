@@ -1,0 +1,45 @@
+"""Red team: password fields that are not <input type=password> (issue 46, hole 7), in Firefox as
+in Chromium (tests/e2e/test_red_team_password_fields.py): a field marked for a password or a
+one-time code, drawn as dots by CSS, or named or labelled for a password is never typed into,
+and no reading tool shows what it holds."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.helpers.password_fields import PASSWORD, PIN, SECRET_FIELDS, login_pages
+
+from .page_tab import PageTab
+from .sidebar import ask_background
+
+SITE = login_pages  # the conftest's `site` serves it
+VALUES = "['city', 'login', 'pin', 'named', 'labelled', 'otp'].map((id) => document.getElementById(id).value)"
+
+
+@pytest.fixture
+def login(firefox, site):
+    tab = PageTab(firefox)
+    tab.show(site.url("login.html"))
+    return tab
+
+
+def reply(firefox, tab, name, **args):
+    return firefox.evaluate(tab.chat, f"chrome.runtime.sendMessage({{ target: 'background', type: 'call-tool', name: {name!r}, args: {args!r} }})")
+
+
+def test_red_team_the_agent_never_types_into_a_field_made_for_a_password_in_firefox(firefox, login):
+    for field in SECRET_FIELDS:
+        for name, args in (("type_text", {"text": "hunter3"}), ("press_key", {"key": "x"})):
+            said = reply(firefox, login, name, locator=field, **args)
+            assert "never types into a password field" in str(said), (field, said)
+    assert firefox.evaluate(login.page, VALUES) == ["", PASSWORD, PIN, PASSWORD, PASSWORD, PASSWORD]
+    ask_background(firefox, login.chat, "call-tool", name="type_text", args={"locator": "#city", "text": "Lyon"})
+    assert firefox.evaluate(login.page, VALUES)[0] == "Lyon"
+
+
+def test_red_team_no_reading_tool_shows_what_a_password_field_holds_in_firefox(firefox, login):
+    reads = [login.call("list_controls"), login.call("page_html"), login.call("read_page"),
+             login.call("query_page", selector="input")]
+    for read in reads:
+        assert PIN not in read and PASSWORD not in read, read
+    assert reads[0].count("= “•••”") == len(SECRET_FIELDS) and reads[2].count("[••••]") == len(SECRET_FIELDS)
