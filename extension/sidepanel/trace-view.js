@@ -1,5 +1,9 @@
 // A turn's trace: exactly what was sent to the model and what came back at each step
-// (messages, tool schemas, raw replies, token usage, timings), copyable as JSON.
+// (messages, tool schemas, raw replies, token usage, timings), copyable as JSON. Every character
+// that draws nothing is written out (⟨U+202E⟩), as wherever the user is shown what the model
+// reads: a page's zero-width or right-to-left characters, which the request's JSON carries as
+// escapes, would otherwise be drawn as nothing, or turn the words around. Copy as JSON copies
+// the data as it is.
 
 import { h } from "../shared/ui/dom.js";
 import { EventKind } from "../shared/wire.js";
@@ -61,11 +65,11 @@ export class TraceView {
       "details",
       { class: "model-call", "data-status": status ?? "" },
       h("summary", {}, title),
-      h("div", { class: "call-url" }, url),
+      h("div", { class: "call-url" }, shown(url)),
       h("h3", {}, t("sent")),
-      h("pre", { class: "call-request" }, pretty(request)),
+      h("pre", { class: "call-request" }, shown(pretty(request))),
       h("h3", {}, t("received")),
-      h("pre", { class: "call-response" }, response || t("nothingReceived")),
+      h("pre", { class: "call-response" }, response ? shown(response) : t("nothingReceived")),
     );
   }
 
@@ -83,8 +87,8 @@ export class TraceView {
       "details",
       { class: "trace-compaction" },
       h("summary", {}, `${index + 1}. ${t("agentStepLabel", event.agent, event.step)} · ${t("compacted")}`),
-      h("p", {}, message),
-      h("ul", {}, ...dropped.map((line) => h("li", {}, line))),
+      h("p", {}, shown(message)),
+      h("ul", {}, ...dropped.map((line) => h("li", {}, shown(line)))),
     );
   }
 }

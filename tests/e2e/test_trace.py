@@ -44,6 +44,25 @@ def test_trace_of_a_two_step_turn_is_exactly_what_crossed_the_wire(browser, mode
     assert not browser.driver.find_element(By.ID, "trace").is_displayed()
 
 
+def test_red_team_the_trace_writes_out_what_draws_nothing(panel, model):
+    """A reply (or a page read) carrying characters that draw nothing: the request's JSON carries
+    them as escapes, which the trace parsed and drew as nothing, or turned the words around with.
+    Each is written out, in the request and the reply; Copy as JSON keeps the data as it is."""
+    browser = panel
+    turned = "Nothing to see\u202e ti kcilc\u2060" + "".join(chr(0xE0000 + ord(c)) for c in "go")
+    model.script(Reply(text=turned, tool_calls=[{"name": "list_tabs", "arguments": {}}]), Reply(text="Done."))
+    send(browser, "Which tabs are open?")
+    wait_for_status(browser, "ok")
+    last_turn(browser.driver).find_element(By.CSS_SELECTOR, "button.show-trace").click()
+    dialog = wait(browser, lambda d: (t := d.find_element(By.ID, "trace")).is_displayed() and t, 5)
+    texts = browser.driver.execute_script(
+        "return [...arguments[0].querySelectorAll('.call-request, .call-response')].map((pre) => pre.textContent)", dialog)
+    second_request = texts[2]
+    assert "Nothing to see⟨U+202E⟩ ti kcilc⟨U+2060⟩⟨U+E0067⟩⟨U+E006F⟩" in second_request
+    assert not any(ch in "".join(texts) for ch in ("\u202e", "\u2060", chr(0xE0067)))
+    dialog.find_element(By.CSS_SELECTOR, ".close-trace").click()
+
+
 # What OpenAI's chat completions send today: the counts, and objects breaking them down.
 OPENAI_USAGE = {
     "prompt_tokens": 1234, "completion_tokens": 56, "total_tokens": 1290,
