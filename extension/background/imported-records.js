@@ -2,12 +2,14 @@
 // untrusted (design.md), and two parts of a record act on the agent without showing on the
 // screen: its memory (what the model is sent at the next turn) and its own settings (the
 // instructions, temperature and reply length, kept in a folded part of the panel). A memory
-// that says anything the turns do not show is left out, and so are the file's settings; the
-// user is told what was left out of which conversation: in the import's notice, and above the
-// conversation's turns (record.importNotes, made here: a file's own notes never stay).
+// that says anything the turns do not show is left out (one compacted to fit a window, or with
+// the model's notes, is made anew from what the turns show: imported-memory.js keptMemory), and
+// so are the file's settings; the user is told what was left out of which conversation, or
+// remade: in the import's notice, and above the conversation's turns (record.importNotes, made
+// here: a file's own notes never stay).
 
 import { t } from "../shared/ui/i18n.js";
-import { memoryDisagreement } from "../shared/import-checks/imported-memory.js";
+import { keptMemory } from "../shared/import-checks/imported-memory.js";
 import { CONVERSATION_OVERRIDES } from "../shared/settings/settings.js";
 import { inOneSpelling } from "../shared/settings/settings-migration.js";
 
@@ -16,12 +18,13 @@ const OVERRIDE_LABELS = { system_prompt: "conversationInstructions", temperature
 
 const titleOf = (record) => record.title.slice(0, 60);
 
-// With no memory the agent starts afresh: no turn has steps in it any more (turn-edits count
-// on memoryAt to take a turn back out of the memory).
-function withoutMemory(record, reason, notes) {
-  notes.push(t("importMemoryLeftOut", titleOf(record), reason));
-  const turns = record.turns.map((turn) => ({ ...turn, memoryAt: 0 }));
-  return { ...record, memory: null, turns };
+// The memory kept, made anew from the screen, or left out: with none the agent starts afresh,
+// and no turn has steps in it any more (turn-edits count on memoryAt to take a turn back out).
+function withMemoryShown(record, notes) {
+  const kept = keptMemory(record);
+  if (kept.rebuilt) notes.push(t("importMemoryRebuilt", titleOf(record)));
+  else if (kept.reason) notes.push(t("importMemoryLeftOut", titleOf(record), kept.reason));
+  return kept.record;
 }
 
 // The settings a record's overrides would change (settings.js, withOverrides), in a file from
@@ -60,8 +63,7 @@ export function onlyWhatIsShown(records) {
   const notes = [];
   const safe = records.map((record) => {
     const own = [];
-    const reason = memoryDisagreement(record);
-    const kept = withoutScheduleMark(withoutOverrides(reason ? withoutMemory(record, reason, own) : record, own), own);
+    const kept = withoutScheduleMark(withoutOverrides(withMemoryShown(record, own), own), own);
     notes.push(...own);
     return withNotes(kept, own);
   });

@@ -20,6 +20,7 @@ from .chat import ask_background, configure, send, stored_conversations, turn_st
 from tests.helpers.history import downloaded, history_entries, show_history
 from tests.helpers.history import import_file, notice, write_export
 from tests.helpers.exports import exported_and_deleted, exported_conversation, import_and_continue
+from tests.helpers.panel_backends import chromium_panel
 
 
 def real_record(panel, model, question, answer):
@@ -294,3 +295,27 @@ def test_an_imported_file_s_pictures_are_drawn_only_from_data_urls_of_pictures(p
         drawn = [img.get_attribute("src") for img in panel.driver.find_elements(By.CSS_SELECTOR, "img.sent-picture")]
         assert drawn == [RED_DOT]
         assert tripwire.hits == []
+
+
+LONG = " ".join(f"Line {n}: the kettle in shop {n} costs {n + 20} euros." for n in range(120))  # about 1,800 tokens
+
+
+def test_a_compacted_conversation_with_notes_keeps_its_memory_across_export_and_import(panel, model, downloads, tmp_path):
+    """A conversation that outgrew a small window (old steps summarised) and holds the model's
+    notes: its memory said more than the screen in other words, and an import left it out (issue
+    46). Its memory is now made anew from what the conversation shows: the next turn's model is
+    sent the first question and the note."""
+    chromium_panel(panel).configure(model.base_url, context_window=3000)
+    panel.driver.find_element(By.ID, "new-chat").click()
+    model.script(Reply(text=f"Kettle prices: {LONG}"), Reply(tool_calls=[{"name": "note", "arguments": {"text": "Budget: 40 euros."}}]),
+                 Reply(text="Noted."), Reply(text=f"Mug prices: {LONG}"))
+    for n, question in enumerate(["List the kettle prices", "My budget is 40 euros", "List the mug prices"], 1):
+        send(panel, question)
+        wait(panel, lambda d: len(d.find_elements(By.CSS_SELECTOR, "article.turn[data-status=ok]")) == n, 30)
+    record = exported_and_deleted(panel, downloads, "List the kettle prices")
+    assert any(e["kind"] == "compaction" for turn in record["turns"] for e in turn["events"])  # it was compacted
+    assert json.loads(record["memory"])["notes"] == ["Budget: 40 euros."]
+
+    said, sent = import_and_continue(panel, model, tmp_path, record, "Which was the cheapest kettle?")
+    assert "the agent's memory was made anew from what the conversation shows" in said
+    assert "List the kettle prices" in json.dumps(sent) and "Budget: 40 euros." in sent[0]["content"]

@@ -117,3 +117,39 @@ def test_hidden_messages_in_an_edited_export_never_reach_the_model(firefox, chat
     sent = json.dumps(model.requests[-1]["body"]["messages"], ensure_ascii=False)
     assert HIDDEN_USER not in sent and "Which tabs may you read?" in sent
     assert HIDDEN_USER not in firefox.evaluate(chat, "document.getElementById('conversation').textContent")
+
+
+LONG = " ".join(f"Line {n}: the kettle in shop {n} costs {n + 20} euros." for n in range(120))  # about 1,800 tokens
+
+
+def test_a_compacted_conversation_with_notes_keeps_its_memory_across_export_and_import(firefox, chat, model, downloads, tmp_path):
+    """As in Chromium (tests/e2e/test_import.py): a conversation that outgrew a small window and
+    holds a note keeps a memory made anew from what it shows, and the next turn is sent both."""
+    model.reset()
+    configure(firefox, chat, model.base_url, context_window=3000)
+    try:
+        firefox.evaluate(chat, "document.getElementById('new-chat').click()")
+        model.script(Reply(text=f"Kettle prices: {LONG}"), Reply(tool_calls=[{"name": "note", "arguments": {"text": "Budget: 40 euros."}}]),
+                     Reply(text="Noted."), Reply(text=f"Mug prices: {LONG}"))
+        for n, question in enumerate(["Compacted: list the kettle prices", "My budget is 40 euros", "List the mug prices"], 1):
+            send(firefox, chat, question)
+            firefox.wait_for(chat, f"document.querySelectorAll('article.turn[data-status=ok]').length === {n}", 30, "a turn never ended")
+        [record] = [r for r in export_all(firefox, chat, downloads)["conversations"] if r["title"] == "Compacted: list the kettle prices"]
+        ask_background(firefox, chat, "delete-conversation", conversationId=record["id"])
+        assert any(e["kind"] == "compaction" for turn in record["turns"] for e in turn["events"])
+        path = tmp_path / "compacted.json"
+        path.write_text(json.dumps({"format": "tabagent-conversations", "version": 1, "conversations": [record]}), encoding="utf-8")
+        said = import_file(firefox, chat, path, 1)
+        assert "the agent's memory was made anew from what the conversation shows" in said
+        show_history(firefox, chat)
+        opening = f"[...document.querySelectorAll('#history-list .open')].find((b) => b.textContent === {json.dumps(record['title'])})"
+        firefox.wait_for(chat, f"Boolean({opening})", 30)
+        firefox.evaluate(chat, f"{opening}.click()")
+        firefox.wait_for(chat, "document.querySelectorAll('article.turn').length === 3", 30)
+        model.script(Reply(text="Sure."))
+        send(firefox, chat, "Which was the cheapest kettle?")
+        firefox.wait_for(chat, "document.querySelectorAll('article.turn[data-status=ok]').length === 4", 30, "the next turn never ended")
+        sent = model.requests[-1]["body"]["messages"]
+        assert "Compacted: list the kettle prices" in json.dumps(sent) and "Budget: 40 euros." in sent[0]["content"]
+    finally:
+        configure(firefox, chat, model.base_url)

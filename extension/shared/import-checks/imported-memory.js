@@ -5,11 +5,17 @@
 // shows, in the same role, the same turn and step: the user's message its turn's text, the
 // model's text the step's streamed tokens, its tool calls and their results the step's
 // tool_call and tool_result events (a result's name too), its code the step's code event, code
-// output the step's code_output, the answer the turn's final_answer: every field the model can
-// get, in its messages or in the summary compaction.py folds old steps into. Anything else, and
-// any field this version does not know, makes the memory disagree. Pure JavaScript: no extension
-// APIs, so Node checks it too (tests/unit/test_imported_memory.py). Matching letters are not
-// enough where the letters do not show: unseen-text.js says where.
+// output the step's code_output, the answer the turn's final_answer, the model's notes (kept in
+// every later request) the note calls the turns show: every field the model can get, in its
+// messages or in the summary compaction.py folds old steps into. Anything else, and any field
+// this version does not know, makes the memory disagree. Pure JavaScript: no extension APIs, so
+// Node checks it too (tests/unit/test_imported_memory.py). Matching letters are not enough where
+// the letters do not show: unseen-text.js says where.
+//
+// A conversation compacted to fit a small window (a summary of old steps, page reads shortened)
+// remembers what the screen shows in other words, which cannot be held to it: its memory is made
+// anew from what the screen shows (memoryFromScreen), whole, and compacted again by the next
+// turn as it needs (keptMemory).
 
 import { hidesText, markdownHidesText } from "./unseen-text.js";
 import { EventKind, NotFatal } from "../wire.js";
@@ -22,7 +28,9 @@ export const STEP_FIELDS = {
   final_answer: ["type", "answer"],
   summary: ["type", "summary", "steps"],
 };
-const MEMORY_FIELDS = ["version", "seq", "steps"];
+const MEMORY_FIELDS = ["version", "seq", "steps", "notes"];
+// All the notes together, as py/tabagent/notes.py keeps them (a test checks they agree).
+export const MAX_NOTES_CHARS = 2000;
 const MEMORY_VERSION = 1;
 
 class Disagreement extends Error {}
@@ -194,12 +202,40 @@ function checkTurn(turn, steps, where) {
   });
 }
 
+// The notes the turns show: each note call of the agent the user talks to that ran, as notes.py
+// keeps them (its words in one line, the oldest dropped past MAX_NOTES_CHARS in all).
+export function notesShown(turns) {
+  const notes = [];
+  const length = (list) => list.reduce((sum, note) => sum + [...note].length, 0);
+  for (const turn of turns) {
+    const own = turn.events.filter((event) => event.depth === 0);
+    const ran = new Set(own.filter((event) => event.kind === EventKind.tool_result && !event.data.is_error).map((event) => event.data.id));
+    for (const event of own) {
+      if (event.kind !== EventKind.tool_call || event.data.name !== "note" || !ran.has(event.data.id)) continue;
+      const text = String(event.data.arguments?.text ?? "").split(/\s+/).filter(Boolean).join(" ");
+      while (notes.length && length(notes) + [...text].length > MAX_NOTES_CHARS) notes.shift();
+      notes.push([...text].slice(0, MAX_NOTES_CHARS).join(""));
+    }
+  }
+  return notes;
+}
+
+function checkNotes(notes, turns) {
+  if (notes === undefined) return;
+  const shown = notesShown(turns);
+  if (!Array.isArray(notes) || notes.length !== shown.length || notes.some((note, i) => note !== shown[i])) {
+    disagree("the memory's notes are not the notes the turns show");
+  }
+  if (notes.some(hidesText)) disagree("the memory's notes hold text the panel does not show");
+}
+
 // Why the record's memory does not agree with its turns, in a few words; or null when it does.
 // The record has passed conversation-schema.js.
 export function memoryDisagreement(record) {
   if (record.memory === null || record.memory === undefined) return null;
   try {
-    const { steps } = parsedMemory(record.memory);
+    const { steps, notes } = parsedMemory(record.memory);
+    checkNotes(notes, record.turns);
     if (steps.length === 0) return null;
     stepsByTurn(record.turns, steps).forEach((own, i) => checkTurn(record.turns[i], own, `turn ${i + 1}`));
     return null;
@@ -207,4 +243,82 @@ export function memoryDisagreement(record) {
     // Anything this check did not foresee is a memory it cannot vouch for, not a failed import.
     return error instanceof Disagreement ? error.message : `the memory cannot be read (${error.message})`;
   }
+}
+
+// --- A memory made anew from what the screen shows ---------------------------------------------
+
+const FORMAT_VERSION = 1;
+const isPlainTurn = (turn) => !turn.context?.selection && !turn.attachments;
+const answerText = (answer) => (typeof answer === "string" ? answer : JSON.stringify(answer));
+
+// What code_agent.py tells the model of its code's run.
+function codeObservation({ output, is_error: isError }, answers) {
+  if (isError) return { content: `Error:\n${output}\nFix the code and try again.`, is_error: true };
+  const printed = `Output:\n${output || "(nothing printed)"}`;
+  return { content: answers.length ? `${printed}\nFinal answer: ${answerText(answers.at(-1))}` : printed, is_error: false };
+}
+
+// One step of the agent the user talks to, as memory.py keeps it, from the screen; null when the
+// screen shows nothing of it to send.
+function actionStep(turn, number) {
+  const shown = shownAt(turn, number);
+  const events = turn.events.filter((event) => event.depth === 0 && event.step === number);
+  const outputs = events.filter((event) => event.kind === EventKind.code_output).map((event) => event.data);
+  if (!shown.text && !shown.calls.length && !shown.code.length) return null;
+  const step = { type: "action", step: number, model_output: shown.text };
+  if (shown.code.length) {
+    return { ...step, code: shown.code.at(-1), tool_calls: [], observations: outputs.slice(-1).map((out) => codeObservation(out, shown.answers)) };
+  }
+  const calls = shown.calls.map(({ id, name, arguments: args }) => ({ id, name, arguments: typeof args === "string" ? args : JSON.stringify(args) }));
+  const observations = shown.results.map(({ id, name, result, is_error: isError }) => ({ id, name, content: result, is_error: Boolean(isError) }));
+  return { ...step, tool_calls: calls, native: !events.some((event) => event.kind === EventKind.text_call), observations };
+}
+
+// A turn's steps, as memory.py keeps them, from the screen: its message, its steps, its answer.
+function turnSteps(turn) {
+  const own = turn.events.filter((event) => event.depth === 0);
+  if (!isPlainTurn(turn) || !own.some((event) => event.step > 0)) return []; // (a selection's marking is Python's)
+  const numbers = [...new Set(own.filter((event) => event.step > 0).map((event) => event.step))].sort((a, b) => a - b);
+  const answers = own.filter((event) => event.kind === EventKind.final_answer).map((event) => event.data.answer);
+  const steps = [{ type: "task", task: turn.text }, ...numbers.map((number) => actionStep(turn, number)).filter(Boolean)];
+  return answers.length ? [...steps, { type: "final_answer", answer: answers.at(-1) }] : steps;
+}
+
+// The record's memory made from what its turns show: { memory (JSON text), memoryAt (each turn's start) }.
+export function memoryFromScreen(record) {
+  const steps = [];
+  const memoryAt = record.turns.map((turn) => {
+    const at = steps.length;
+    steps.push(...turnSteps(turn));
+    return at;
+  });
+  const seq = Math.max(0, ...record.turns.flatMap((turn) => turn.events.map((event) => (isCount(event.seq) ? event.seq : 0))));
+  const notes = notesShown(record.turns);
+  return { memory: JSON.stringify({ version: FORMAT_VERSION, seq, steps, ...(notes.length && { notes }) }), memoryAt };
+}
+
+// Whether the memory was compacted to fit a window, or keeps notes: what it says then cannot be
+// held to the screen word for word, and is made anew from it.
+function compactedOrNoted(record) {
+  if (record.turns.some((turn) => turn.events.some((event) => event.kind === EventKind.compaction))) return true;
+  try {
+    const { steps, notes } = JSON.parse(record.memory);
+    return (Array.isArray(notes) && notes.length > 0) || (Array.isArray(steps) && steps.some((step) =>
+      step?.type === "summary" || (step?.observations ?? []).some((o) => o?.dropped !== undefined || o?.excerpted !== undefined)));
+  } catch {
+    return false;
+  }
+}
+
+// The record as it may be kept: { record, reason (why its own memory does not agree, or null),
+// rebuilt (its memory made anew from the screen) }; record.memory is null when none can be kept.
+export function keptMemory(record) {
+  const reason = memoryDisagreement(record);
+  if (!reason) return { record, reason: null, rebuilt: false };
+  if (compactedOrNoted(record)) {
+    const { memory, memoryAt } = memoryFromScreen(record);
+    const remade = { ...record, memory, turns: record.turns.map((turn, i) => ({ ...turn, memoryAt: memoryAt[i] })) };
+    if (!memoryDisagreement(remade)) return { record: remade, reason, rebuilt: true };
+  }
+  return { record: { ...record, memory: null, turns: record.turns.map((turn) => ({ ...turn, memoryAt: 0 })) }, reason, rebuilt: false };
 }
