@@ -181,6 +181,13 @@ def secret_word_in(text: str, kinds: tuple[str, ...] = tuple(SECRET_WORDS)) -> s
     return found.group() if found else None
 
 
+def names_a_code(text: str) -> bool:
+    """Whether `text` speaks of a one-time code, a PIN, a TAN or a password ("Your verification
+    code is 482913", "Your code: 482913"), not of a ZIP or promo code."""
+    kinds = ("one_time_code", "pin", "transaction_number", "password")
+    return secret_word_in(text, kinds) is not None or _secret_code(normalized(text)) is not None
+
+
 def secret_named(text: str) -> str | None:
     """The secret `text` names in a clause that does not say not to give it (its words, as
     found), or None."""

@@ -311,7 +311,7 @@ def test_a_compacted_conversation_with_notes_keeps_its_memory_across_export_and_
                  Reply(text="Noted."), Reply(text=f"Mug prices: {LONG}"))
     for n, question in enumerate(["List the kettle prices", "My budget is 40 euros", "List the mug prices"], 1):
         send(panel, question)
-        wait(panel, lambda d: len(d.find_elements(By.CSS_SELECTOR, "article.turn[data-status=ok]")) == n, 30)
+        wait(panel, lambda d, n=n: len(d.find_elements(By.CSS_SELECTOR, "article.turn[data-status=ok]")) == n, 30)
     record = exported_and_deleted(panel, downloads, "List the kettle prices")
     assert any(e["kind"] == "compaction" for turn in record["turns"] for e in turn["events"])  # it was compacted
     assert json.loads(record["memory"])["notes"] == ["Budget: 40 euros."]

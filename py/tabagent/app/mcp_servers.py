@@ -33,6 +33,7 @@ from ..tokens import count_text
 from ..mcp.tools import MCPTool, cut
 from ..unseen import bounded, shown, shown_within
 from .mcp_requests import ServerRequests
+from .one_time_codes import ask_for_the_code, carried_code
 from .untrusted_content import untrusted
 from .wire import MCP_POLICIES
 
@@ -136,6 +137,12 @@ class AskedMCPTool(MCPTool):
                                      "message": bounded(shown(str(message)), 200) if message else None})
 
     async def _allowed(self, arguments: dict) -> bool:
+        server = f"the MCP server {self.server['name']}"
+        carried = carried_code(json.dumps(arguments, ensure_ascii=False), server)
+        if carried:  # a one-time code read on a page: asked, once, whatever the policy (one_time_codes.py)
+            details = {"server": self.server["name"], "tool": bounded(self.remote_name, MAX_NAME_SHOWN),
+                       "arguments": json.dumps(shown_within(arguments), ensure_ascii=False, indent=1)}
+            return await ask_for_the_code(self.consent, self.name, f"Call a tool of {server}.", details, carried, server)
         scope = f"mcp:{self.server['id']}:{self.remote_name}"
         granted = _allowed_in_conversation.setdefault(self.conversation_id, set())
         if self.policy == "always" or (self.policy == "conversation" and scope in granted):

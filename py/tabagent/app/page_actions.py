@@ -14,6 +14,8 @@ a `never` site's frame under a point is refused like that site's page. Whether i
 consent service's to say (consent.py), for the actor whose tools these are: the site rules, what
 that actor was allowed, else the user in the side panel (allow once, allow for this turn, allow
 on this site, or deny). A denied action is reported to the model as such and the turn goes on.
+An action that would carry a one-time code read on another site is asked every time, once
+(one_time_codes.py).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
+from .one_time_codes import ask_for_the_code, carried_code
 from .page_bridge import as_json, failure
 from .consent import ON_THE_PAGE
 from .picture_points import LastScreenshot
@@ -83,6 +86,17 @@ def sites_of(described: dict, site: str | None) -> list[str]:
     return list(dict.fromkeys(described.get("sites") or ([site] if site else [])))
 
 
+def code_carried(described: dict, sites: list[str]) -> tuple[tuple[str, str] | None, str]:
+    """(code, where it was read) of a one-time code the action would carry to one of its sites
+    other than where it was read (one_time_codes.py), and that site; (None, "") if none."""
+    text = " ".join(str(described.get(k) or "") for k in ("text", "value", "url"))
+    for site in sites or [None]:
+        carried = carried_code(text, site)
+        if carried:
+            return carried, site or "another site"
+    return None, ""
+
+
 @dataclass
 class Attempt:
     """How one action went: `text` is what the model reads of it."""
@@ -142,6 +156,9 @@ class PageActor:
             details["picture"], described["refusal"] = await self._picture_of(described, tab_id)
             if described["refusal"]:
                 return False
+        carried, target = code_carried(described, sites)
+        if carried and not never:  # a one-time code read elsewhere: asked, once, whatever was allowed
+            return await ask_for_the_code(self.consent, tool, described["summary"], details, carried, target)
         return await self.consent.allows(tool, described["summary"], details, sites=sites, on_page=on_page)
 
     async def _picture_of(self, described: dict, tab_id) -> tuple[str | None, str | None]:

@@ -43,7 +43,9 @@ from .hand_back import HandBack
 from .own_tabs import INSTRUCTIONS as OWN_TAB_INSTRUCTIONS, MembersTabs
 from .consent import ON_THE_PAGE, Actor, AskTheUser, Consent, outside_never
 from .site_rules import parse_site_rules
+from .one_time_codes import read_in_memory
 from .page_bridge import selection_task
+from .untrusted_content import reading_into, stop_reading
 from .page_tools import page_tools
 from ..tool_calling_agent import ToolCallingAgent
 from ..tools import FunctionTool
@@ -273,6 +275,8 @@ class Turns:
             await agent.emit("error", {"kind": "user_tools", "message": describe_problem(problem)})
         for problem in [*mcp.problems, *await _crowded(agent)]:  # told; the turn goes on
             await agent.emit("error", {"kind": "mcp", "message": problem})
+        # What the turn reads of pages, and what its memory read before: where a code came from.
+        reading = reading_into(read_in_memory(agent.memory))
         try:
             task = selection_task(request["task"], request.get("context"))
             task = await task_with_attachments({**request, "task": task}, build.get("page"), agent.emit)
@@ -285,6 +289,7 @@ class Turns:
         except Exception:
             pass  # the agent has already emitted the error and a `done` event
         finally:
+            stop_reading(reading)
             self._agents.pop(conversation, None)
             self._tasks.pop(conversation, None)
             await mcp.close()

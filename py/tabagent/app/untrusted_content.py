@@ -91,10 +91,14 @@ def untrusted(source: str, text: str) -> str:
     page tool results, errors quoting the page, the selection a turn is about, user tools.
     A page that writes our tag, however disguised, cannot end the marking early, and text
     written in invisible characters is left out."""
-    marked = f"{_opening(source)}\n{_cleaned(str(text))}\n{CLOSING}"
+    cleaned = _cleaned(str(text))
+    marked = f"{_opening(source)}\n{cleaned}\n{CLOSING}"
     collected = _marked.get()
     if collected is not None:
         collected.add(marked)
+    read = _read.get()
+    if read is not None:
+        read.append((source or "", cleaned))
     return marked
 
 
@@ -122,3 +126,22 @@ def collecting_marked():
 
 def stop_collecting(token) -> None:
     _marked.reset(token)
+
+
+# What untrusted() marked during one turn, as (source, content): where each word the model read
+# came from, for an action that would carry it elsewhere (one_time_codes.py). Set by the turn.
+_read: contextvars.ContextVar[list | None] = contextvars.ContextVar("tabagent_read", default=None)
+
+
+def reading_into(collected: list):
+    """Collects what untrusted() marks in this context into `collected`; returns a token."""
+    return _read.set(collected)
+
+
+def stop_reading(token) -> None:
+    _read.reset(token)
+
+
+def read_so_far() -> list:
+    """(source, content) of what untrusted() marked in this turn so far; [] outside a turn."""
+    return _read.get() or []
