@@ -116,6 +116,20 @@ async def test_red_team_a_code_is_never_sent_to_an_mcp_server_unasked_even_one_a
     assert "denied" in told and "482913" not in json.dumps([e for e in events if e["kind"] == "tool_result"][-1])
 
 
+async def test_red_team_an_mcp_client_that_read_the_code_cannot_type_it_elsewhere_unasked():
+    """TabAgent as an MCP server: a client reads the user's mail through read_page, then has the
+    code typed into a shop's field the site rules allow. Asked, once; denied, nothing typed."""
+    from tabagent.app.client_calls import ClientSession
+
+    page, events = MailThenShop("deny"), []
+    session = ClientSession("client-1", ALLOWED)
+    assert (await session.call("read_page", {}, page, events.append))["ok"]
+    typed = await session.call("type_text", {"locator": "ta-1", "text": "482913"}, page, events.append)
+    [asked] = questions(events)
+    assert "the code 482913" in asked["message"] and asked["answers"] == ["once", "deny"]
+    assert "denied" in typed["result"] and page.done == []
+
+
 def test_what_is_a_code_and_what_carries_it():
     assert codes_in(MAILED) == {"482913"}
     assert codes_in("Votre code de vérification : 73 41 09") == {"734109"}

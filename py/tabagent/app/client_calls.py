@@ -23,6 +23,7 @@ from ..tools import ToolInputError, format_result
 from .consent import Actor, Consent
 from .page_tools import page_tools
 from .site_rules import parse_site_rules
+from .untrusted_content import reading_into, stop_reading
 from .wire import CLIENT_TOOLS
 
 AGENT = "MCP client"  # who the panel shows calling
@@ -37,6 +38,7 @@ class ClientSession:
         self.rules, _ = parse_site_rules(site_rules or "")
         self.allowed: list = []  # consent.Allowance: the client's, kept while its connection lasts
         self.actor = Actor("mcp_client", client or "an MCP client", key=conversation_id)
+        self.read: list = []  # what the client read of pages: a one-time code in it goes nowhere else unasked
 
     def _emitter(self, emit):
         async def emit_event(kind: str, data: dict) -> None:
@@ -58,11 +60,14 @@ class ClientSession:
         call_id = uuid.uuid4().hex[:12]
         await emit_event("step_start", {})
         await emit_event("tool_call", {"id": call_id, "name": name, "arguments": args})
+        reading = reading_into(self.read)
         try:
             value = await tools[name](**args)
         except (ToolInputError, TypeError) as error:
             await emit_event("tool_result", {"id": call_id, "name": name, "result": str(error), "is_error": True})
             return {"ok": False, "error": str(error)}
+        finally:
+            stop_reading(reading)
         text = format_result(value)
         await emit_event("tool_result", {"id": call_id, "name": name, "result": text, "is_error": False})
         pictures = [image_url(part) for part in getattr(value, "parts", []) if is_image(part)]
