@@ -105,7 +105,7 @@ def test_a_saved_turn_replays_without_the_model_then_hands_a_changed_step_to_the
     name, source = saved_workflow(tabs, model, site)
     assert name == "search_the_shop_for_blue"
     assert "Place(role='button', name='Buy now', landmark='form', landmark_name='Checkout'" in source
-    assert "search: str = 'blue kettle'" in source and "ta-" not in source
+    assert "parameters={'search': 'blue kettle'}" in source and "ta-" not in source
     browser.screenshot("workflow-saved")
 
     # renumbered: three questions, as for the agent's own actions, and no model call

@@ -55,7 +55,7 @@ def test_a_turn_saved_as_a_workflow_replays_in_firefox_without_the_model(firefox
     firefox.evaluate(tab.chat, f"{LAST_TURN}.querySelector('.action-save-workflow').click()")
     name, source = firefox.wait_for_value(tab.chat, SHOWN, 30, "the saved workflow was never shown")
     assert "Place(role='text field', name='Search', landmark='search'" in source
-    assert "search: str = 'blue kettle'" in source and "ta-" not in source
+    assert "parameters={'search': 'blue kettle'}" in source and "ta-" not in source
 
     model.reset()
     tab.show(site.url("renumbered.html"))
