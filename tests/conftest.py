@@ -44,6 +44,16 @@ def site(request, tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
+def gift_shop(tmp_path_factory):
+    """A shop on an origin of its own, whose checkout asks for a gift card's code (the one-time
+    code attack: tests/helpers/mail_and_shop.py)."""
+    from tests.helpers.mail_and_shop import shop_pages
+
+    with PageServer(shop_pages(tmp_path_factory.mktemp("shop"))) as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
 def post():
     with Tripwire() as listening:
         yield listening

@@ -77,6 +77,25 @@ def stored(firefox, chat, conversation_id) -> dict:
     return firefox.evaluate(chat, f"import(chrome.runtime.getURL('extension/shared/storage/conversations.js')).then((m) => m.loadConversation('{conversation_id}'))")
 
 
+def import_and_ask(firefox, chat, model, tmp_path, record, question):
+    """Imports the record as an export file, opens it from the history and asks `question`: the
+    notice the import showed, and the messages the model was sent."""
+    path = tmp_path / "edited.json"
+    path.write_text(json.dumps({"format": "tabagent-conversations", "version": 1, "conversations": [record]}), encoding="utf-8")
+    said = import_file(firefox, chat, path, 1)
+    show_history(firefox, chat)
+    opening = f"[...document.querySelectorAll('#history-list .open')].find((b) => b.textContent === {json.dumps(record['title'])})"
+    firefox.wait_for(chat, f"Boolean({opening})", 30)
+    firefox.evaluate(chat, f"{opening}.click()")
+    turns = len(record["turns"])
+    firefox.wait_for(chat, f"document.querySelectorAll('article.turn').length === {turns}", 30)
+    model.script(Reply(text="Sure."))
+    send(firefox, chat, question)
+    firefox.wait_for(chat, f"document.querySelectorAll('article.turn[data-status=ok]').length === {turns + 1}", 30,
+                     "the next turn never ended")
+    return said, model.requests[-1]["body"]["messages"]
+
+
 def test_a_real_export_round_trips(firefox, chat, model, downloads, tmp_path):
     model.reset()
     first = real_conversation(firefox, chat, model, "Round trip one", "Answer **one**, with ünïcödé and 🐍.")
@@ -103,18 +122,9 @@ def test_hidden_messages_in_an_edited_export_never_reach_the_model(firefox, chat
     memory = json.loads(record["memory"])
     memory["steps"][1:1] = [{"task": HIDDEN_USER, "type": "task"}, {"answer": "Understood.", "type": "final_answer"}]
     record["memory"] = json.dumps(memory)
-    path = tmp_path / "edited.json"
-    path.write_text(json.dumps({"format": "tabagent-conversations", "version": 1, "conversations": [record]}), encoding="utf-8")
-    said = import_file(firefox, chat, path, 1)
+    said, messages = import_and_ask(firefox, chat, model, tmp_path, record, "Which tabs may you read?")
     assert "the agent's memory in the file holds what the conversation does not show" in said
-    show_history(firefox, chat)
-    firefox.wait_for(chat, f"[...document.querySelectorAll('#history-list .open')].some((b) => b.textContent === {json.dumps(question)})", 30)
-    firefox.evaluate(chat, f"[...document.querySelectorAll('#history-list .open')].find((b) => b.textContent === {json.dumps(question)}).click()")
-    firefox.wait_for(chat, "document.querySelectorAll('article.turn').length === 1", 30)
-    model.script(Reply(text="Sure."))
-    send(firefox, chat, "Which tabs may you read?")
-    firefox.wait_for(chat, "document.querySelectorAll('article.turn[data-status=ok]').length === 2", 30, "the next turn never ended")
-    sent = json.dumps(model.requests[-1]["body"]["messages"], ensure_ascii=False)
+    sent = json.dumps(messages, ensure_ascii=False)
     assert HIDDEN_USER not in sent and "Which tabs may you read?" in sent
     assert HIDDEN_USER not in firefox.evaluate(chat, "document.getElementById('conversation').textContent")
 
@@ -137,19 +147,8 @@ def test_a_compacted_conversation_with_notes_keeps_its_memory_across_export_and_
         [record] = [r for r in export_all(firefox, chat, downloads)["conversations"] if r["title"] == "Compacted: list the kettle prices"]
         ask_background(firefox, chat, "delete-conversation", conversationId=record["id"])
         assert any(e["kind"] == "compaction" for turn in record["turns"] for e in turn["events"])
-        path = tmp_path / "compacted.json"
-        path.write_text(json.dumps({"format": "tabagent-conversations", "version": 1, "conversations": [record]}), encoding="utf-8")
-        said = import_file(firefox, chat, path, 1)
+        said, sent = import_and_ask(firefox, chat, model, tmp_path, record, "Which was the cheapest kettle?")
         assert "the agent's memory was made anew from what the conversation shows" in said
-        show_history(firefox, chat)
-        opening = f"[...document.querySelectorAll('#history-list .open')].find((b) => b.textContent === {json.dumps(record['title'])})"
-        firefox.wait_for(chat, f"Boolean({opening})", 30)
-        firefox.evaluate(chat, f"{opening}.click()")
-        firefox.wait_for(chat, "document.querySelectorAll('article.turn').length === 3", 30)
-        model.script(Reply(text="Sure."))
-        send(firefox, chat, "Which was the cheapest kettle?")
-        firefox.wait_for(chat, "document.querySelectorAll('article.turn[data-status=ok]').length === 4", 30, "the next turn never ended")
-        sent = model.requests[-1]["body"]["messages"]
         assert "Compacted: list the kettle prices" in json.dumps(sent) and "Budget: 40 euros." in sent[0]["content"]
     finally:
         configure(firefox, chat, model.base_url)

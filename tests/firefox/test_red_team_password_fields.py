@@ -17,7 +17,7 @@ VALUES = "['city', 'login', 'pin', 'named', 'labelled', 'otp'].map((id) => docum
 
 
 @pytest.fixture
-def login(firefox, site):
+def login_page(firefox, site):
     tab = PageTab(firefox)
     tab.show(site.url("login.html"))
     return tab
@@ -27,19 +27,19 @@ def reply(firefox, tab, name, **args):
     return firefox.evaluate(tab.chat, f"chrome.runtime.sendMessage({{ target: 'background', type: 'call-tool', name: {name!r}, args: {args!r} }})")
 
 
-def test_red_team_the_agent_never_types_into_a_field_made_for_a_password_in_firefox(firefox, login):
+def test_red_team_the_agent_never_types_into_a_field_made_for_a_password_in_firefox(firefox, login_page):
     for field in SECRET_FIELDS:
         for name, args in (("type_text", {"text": "hunter3"}), ("press_key", {"key": "x"})):
-            said = reply(firefox, login, name, locator=field, **args)
+            said = reply(firefox, login_page, name, locator=field, **args)
             assert "never types into a password field" in str(said), (field, said)
-    assert firefox.evaluate(login.page, VALUES) == ["", PASSWORD, PIN, PASSWORD, PASSWORD, PASSWORD]
-    ask_background(firefox, login.chat, "call-tool", name="type_text", args={"locator": "#city", "text": "Lyon"})
-    assert firefox.evaluate(login.page, VALUES)[0] == "Lyon"
+    assert firefox.evaluate(login_page.page, VALUES) == ["", PASSWORD, PIN, PASSWORD, PASSWORD, PASSWORD]
+    ask_background(firefox, login_page.chat, "call-tool", name="type_text", args={"locator": "#city", "text": "Lyon"})
+    assert firefox.evaluate(login_page.page, VALUES)[0] == "Lyon"
 
 
-def test_red_team_no_reading_tool_shows_what_a_password_field_holds_in_firefox(firefox, login):
-    reads = [login.call("list_controls"), login.call("page_html"), login.call("read_page"),
-             login.call("query_page", selector="input")]
+def test_red_team_no_reading_tool_shows_what_a_password_field_holds_in_firefox(firefox, login_page):
+    reads = [login_page.call("list_controls"), login_page.call("page_html"), login_page.call("read_page"),
+             login_page.call("query_page", selector="input")]
     for read in reads:
         assert PIN not in read and PASSWORD not in read, read
     assert reads[0].count("= “•••”") == len(SECRET_FIELDS) and reads[2].count("[••••]") == len(SECRET_FIELDS)

@@ -10,24 +10,12 @@ import pytest
 
 from tests.helpers.model_server import Reply
 from tests.helpers.panel_backends import firefox_panel
-from tests.helpers.workflow_files import a_workflow, close_tools, code_box, holding_code, import_workflow, kept_workflows
+from tests.helpers.workflow_files import a_workflow, account_pages, close_tools, code_box, holding_code, import_workflow, kept_workflows
 
 from .page_tab import PageTab
 from .sidebar import configure
 
 LOG = "document.getElementById('log').textContent"
-ACCOUNT = """<!doctype html><html><head><title>Account</title></head><body><main>
-<button type="button" onclick="log('search')">Search</button>
-<button id="delete" type="button" onclick="log('delete')">Delete account</button></main>
-<pre id="log"></pre><script>function log(t) { document.getElementById('log').textContent += t + '\\n'; }</script>
-</body></html>"""
-
-
-def account_pages(root):
-    (root / "account.html").write_text(ACCOUNT)
-    return root
-
-
 SITE = account_pages  # the conftest's `site` serves it
 
 

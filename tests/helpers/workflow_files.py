@@ -8,6 +8,19 @@ from __future__ import annotations
 import json
 
 SAID = "document.querySelector('.workflows-said')"
+# A page to act on: Search, and Delete account (what an attacker wants clicked), each logged.
+ACCOUNT = """<!doctype html><html><head><title>Account</title></head><body><main>
+<button type="button" onclick="log('search')">Search</button>
+<button id="delete" type="button" onclick="log('delete')">Delete account</button></main>
+<pre id="log"></pre><script>function log(t) { document.getElementById('log').textContent += t + '\\n'; }</script>
+</body></html>"""
+
+
+def account_pages(root):
+    (root / "account.html").write_text(ACCOUNT)
+    return root
+
+
 # A workflow's file as Save as workflow writes one (py/tabagent/app/workflow_source.py).
 FILE = '''"""A saved workflow: the page actions of one turn, replayed without the model."""
 
