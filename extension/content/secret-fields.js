@@ -7,7 +7,7 @@
 // (list_controls, read_page on a form, page_html, query_page, an action's outcome): a copy of
 // the page made for reading has their values taken out here (hideSecrets).
 
-import { SECRET_WORDS } from "../shared/wire.js";
+import { normalized, patternOf } from "../shared/secret-words.js";
 
 const AUTOCOMPLETE = new Set(["current-password", "new-password", "one-time-code"]);
 // A field named for these is a password field (a name or a label is no proof of a PIN: "PIN
@@ -19,36 +19,7 @@ const TEXTUAL = new Set(["", "text", "search", "email", "url", "tel", "password"
 const NAMED = new Set(["", "text", "tel", "password", "number"]);
 const FIELDS = "input, textarea, [contenteditable]";
 
-const LETTER = "[\\p{L}\\p{N}]";
-const NO_SPACES = /[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\u1100-\u11ff\uf900-\ufaff]/u;
-const escaped = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-
-// Text as the lists are read: a camelCase or snake_case name in words, accents and case gone,
-// everything but letters and digits a single space (secret_words.py `normalized`).
-export function normalized(text) {
-  const spaced = String(text ?? "").replace(/(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])/g, " ");
-  return spaced.normalize("NFKD").replace(/\p{Mn}/gu, "").toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim();
-}
-
-// One entry of the lists as a regular expression (secret_words.py `entry_pattern`).
-function entryPattern(entry) {
-  const words = entry.split(/\s+/).map((word) => {
-    const core = escaped(normalized(word.replace(/^\*+|\*+$/g, "")));
-    return (word.startsWith("*") ? `${LETTER}*` : "") + core + (word.endsWith("*") ? `${LETTER}*` : "");
-  });
-  const body = words.join(" ");
-  return NO_SPACES.test(entry) ? body : `(?<!${LETTER})${body}(?!${LETTER})`;
-}
-
-const patternOf = (kinds) => new RegExp(kinds.flatMap((kind) => SECRET_WORDS[kind])
-  .sort((a, b) => b.length - a.length).map(entryPattern).join("|"), "u");
 const FIELD_NAME = patternOf(FIELD_KINDS);
-
-// The secret words `text` holds (normalized), of the kinds given; null when none.
-export function secretWordIn(text, kinds = Object.keys(SECRET_WORDS)) {
-  const pattern = kinds === FIELD_KINDS ? FIELD_NAME : patternOf(kinds);
-  return normalized(text).match(pattern)?.[0] ?? null;
-}
 
 function isTextField(el) {
   if (el.localName === "input") return TEXTUAL.has(el.type);

@@ -15,7 +15,7 @@ import pytest
 from tabagent.secret_words import normalized, secret_named, secret_word_in
 
 ROOT = Path(__file__).resolve().parents[2]
-FIELDS_MODULE = ROOT / "extension" / "content" / "secret-fields.js"
+FIELDS_MODULE = ROOT / "extension" / "shared" / "secret-words.js"
 
 ASKS = [
     # the examples

@@ -16,20 +16,18 @@ conversation's memory holds from earlier turns.
 
 from __future__ import annotations
 
-import html
 import re
 import uuid
 from urllib.parse import unquote
 
 from ..secret_words import names_a_code
-from .untrusted_content import read_so_far, unmarked
+from .untrusted_content import read_so_far, source_of, unmarked
 
 # A code: 4 to 10 digits (one space or dash may part them: "482 913"), or 5 to 10 capitals and
 # digits with at least two digits ("K7X-Q2M9").
 DIGITS = re.compile(r"(?<![\w-])\d(?:[ -]?\d){3,9}(?![\w-])")
 MIXED = re.compile(r"(?<![\w-])(?=(?:[A-Z-]*\d){2})(?=[0-9-]*[A-Z])[A-Z0-9](?:-?[A-Z0-9]){4,9}(?![\w-])")
 SENTENCES = re.compile(r"(?<=[.!?。！？])\s+|\n+")
-SOURCE = re.compile(r'<page_content source="([^"]*)" untrusted="true">')
 
 
 def _bare(code: str) -> str:
@@ -78,9 +76,9 @@ def read_in_memory(memory) -> list[tuple[str, str]]:
     for step in getattr(memory, "steps", ()):
         for observation in getattr(step, "observations", ()) or ():
             text = str(observation.get("content") or "")
-            content, source = unmarked(text), SOURCE.search(text)
-            if content is not None and source:
-                found.append((html.unescape(source.group(1)), content))
+            content = unmarked(text)
+            if content is not None:
+                found.append((source_of(text), content))
     return found
 
 

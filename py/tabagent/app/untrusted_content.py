@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import contextvars
 import re
-from html import escape
+from html import escape, unescape
 
 
 # Said with every page tool's result, a page may contain text written to steer an agent. It
@@ -111,6 +111,15 @@ def unmarked(text: str) -> str | None:
         return None
     content = rest[: -len(CLOSING) - 1]
     return None if CLOSING in content else content
+
+
+def source_of(text: str) -> str | None:
+    """The source a whole marking untrusted() made names (as it was given); None when `text` is
+    not exactly one marking. Read with unmarked(), for where a text came from (one_time_codes.py)."""
+    if unmarked(text) is None:
+        return None
+    opening = text.partition(f"{ENDS_OPENING}\n")[0]
+    return unescape(opening.rpartition(' source="')[2].removesuffix('"'))
 
 
 # The texts untrusted() made during one user tool's call (user_tool_page.PageBound): a result
