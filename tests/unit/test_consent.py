@@ -128,7 +128,7 @@ def request(task, **more):
 
 
 async def workflow_tools(tmp_path):
-    (tmp_path / "find_kettle.py").write_text(workflow_source("find kettle", "Buy a kettle", WORKFLOW, {}))
+    (tmp_path / "find_kettle.py").write_text(workflow_source("Buy a kettle", WORKFLOW, {}))
     tools, problems = load_user_tools(tmp_path)
     assert problems == []
     return tools

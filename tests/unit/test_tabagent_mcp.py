@@ -89,6 +89,7 @@ def test_red_team_a_call_longer_than_any_is_refused_before_it_is_read_whole():
         answer = client.makefile().readline()
         assert json.loads(answer) == {"ok": False, "error": "That call is too long."}
         assert time.monotonic() - started < 10
+        assert browser.receive().get("ended") is True  # that connection's session ends with it
         ask(browser.socket, {"tool": "list_tabs"})
         assert browser.receive()["tool"] == "list_tabs"  # the long one never reached the browser
     finally:
