@@ -15,6 +15,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from . import prompts
+from .call_log import CallLog
 from .clock import Clock
 from .errors import ToolsRefusedError
 from .events import Event, deliver, jsonable
@@ -67,6 +68,7 @@ class Agent:
         self._streamed = {"text": 0, "reasoning": 0}  # by the model call under way: withdrawn if it fails
         self._reminded = False  # this turn's one reminder to act (reply_checks.py) was given
         self.clock = Clock(getattr(model, "host", None))  # today's date and time, in every request
+        self.calls = CallLog()  # what this run called: repeats are told (call_log.py)
 
     async def run(self, task: str, reset: bool = True) -> Any:
         """Work on `task` until a final answer; returns it (None if cancelled).
@@ -76,7 +78,7 @@ class Agent:
         self.memory.append(TaskStep(str(task), parts=list(getattr(task, "parts", ()))))  # pictures the user attached
         self._task, self._cancel_requested, self.step = asyncio.current_task(), False, 0
         self.status = "running"
-        self._usage, self._reminded = {}, False
+        self._usage, self._reminded, self.calls = {}, False, CallLog()
         try:
             answer, status = await self._loop()
         except asyncio.CancelledError:
@@ -107,7 +109,9 @@ class Agent:
             action = self.extract_action(reply)
             is_final, answer = False, None
             if action is not None:
+                self.calls.start_step(self.step)
                 is_final, answer = await self.execute_action(action, step)
+                self.calls.end_step()
             else:  # no action: the text is the answer, unless the model must be told otherwise
                 step.error = self.not_an_answer(reply.content)
                 is_final, answer = step.error is None, reply.content

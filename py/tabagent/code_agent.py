@@ -9,6 +9,7 @@ either name) is run as the code that makes those calls, never taken as the answe
 
 from __future__ import annotations
 
+import ast
 import keyword
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -16,6 +17,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from . import prompts
 from .code_names import code_names
 from .agent import Agent
+from .call_log import BOOKKEEPING, TOLD_IN_CODE, told_again
 from .events import jsonable
 from .executor import Executor, LocalExecutor
 from .memory import ActionStep, cut
@@ -29,6 +31,9 @@ if TYPE_CHECKING:
     from .models import Model
 
 MORE = "To see the rest, keep the value in a variable and print a slice of it, e.g. text[2000:4000]."
+ANSWER_WAITS = ("Your final answer was not taken: you wrote it out in the same code that called {tools}, "
+                "before seeing what they returned. Print what you need from them (they are in your "
+                "variables); then give the answer you find there with final_answer.")
 
 
 class CodeAgent(Agent):
@@ -38,7 +43,9 @@ class CodeAgent(Agent):
                  executor: Executor | None = None, **kwargs: Any) -> None:
         super().__init__(model, tools, **kwargs)
         self.executor = executor or LocalExecutor()
-        self.shown_parts: list[dict] = []
+        self.shown_parts: list[dict] = []  # what the code's tool calls showed, this step
+        self.step_notes: list[str] = []  # calls not run again (call_log.py), this step
+        self.unseen: list[str] = []  # tools the code called this step, whose results it has not printed
 
     def code_tools(self) -> dict[str, Tool]:
         """{the Python name the code calls a tool by: the tool}: the prompt, the executor
@@ -48,7 +55,8 @@ class CodeAgent(Agent):
     def system_prompt(self) -> str:
         code_name = {id(tool): name for name, tool in self.code_tools().items()}
         listed = {code_name[id(tool)]: tool for tool in self.listed_tools()}  # in the agent's order
-        return prompts.code_system(self.name, listed, brief=self.brief_prompt)
+        return prompts.code_system(self.name, listed, brief=self.brief_prompt,
+                                   environment=self.executor.environment)
 
     def extract_action(self, reply: ModelReply) -> str | WrittenCalls | None:
         tools = self.code_tools()
@@ -68,24 +76,52 @@ class CodeAgent(Agent):
         await self.emit("code", {"code": code})
         tools = {code_name: TracedTool(tool, self) for code_name, tool in self.code_tools().items()
                  if tool.name != "final_answer"}  # the executor provides final_answer itself
-        self.shown_parts = []  # the pictures the code's tool calls showed (TracedTool)
+        self.shown_parts, self.step_notes, self.unseen = [], [], []  # filled by TracedTool
         result = await self.executor.run(code, tools)
         output = cut(result.output, self.max_observation_chars, MORE)
         await self.emit("code_output", {"output": output, "is_error": result.is_error})
+        # An answer written out as a literal in code that also called tools was written before
+        # their results were seen (a guessed "10.23 kg"): it waits. One computed from them is taken.
+        is_final = result.is_final and not (self.unseen and answers_a_literal(code))
+        step.observations = [{"content": self._observed(result, output, is_final), "is_error": result.is_error}]
+        if self.shown_parts:  # the code's variables hold the text; the model sees the pictures
+            step.observations[0]["parts"] = self.shown_parts
+        return is_final, result.final_value if is_final else None
+
+    def _observed(self, result, output: str, is_final: bool) -> str:
+        """What the model reads of a run: its output, what was not run again, and the answer, or
+        why it was not taken (it came in the same code as calls whose results it had not seen)."""
         if result.is_error:
             text = f"Error:\n{output}\nFix the code and try again."
         else:
             text = f"Output:\n{output or '(nothing printed)'}"
-            if result.is_final:
-                text += f"\nFinal answer: {format_result(result.final_value)}"
-        step.observations = [{"content": text, "is_error": result.is_error}]
-        if self.shown_parts:  # the code's variables hold the text; the model sees the pictures
-            step.observations[0]["parts"] = self.shown_parts
-        return result.is_final, result.final_value
+        text = "\n".join([*self.step_notes, text])
+        if is_final:
+            text += f"\nFinal answer: {format_result(result.final_value)}"
+        elif result.is_final:
+            text += "\n" + ANSWER_WAITS.format(tools=", ".join(dict.fromkeys(self.unseen)))
+        return text
 
     async def reset(self) -> None:
         await super().reset()
         await self.executor.reset()
+
+
+def answers_a_literal(code: str) -> bool:
+    """Whether `code` calls final_answer with a value written out (a string, a number, a list
+    of them), not one computed from what the code got."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return False
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "final_answer":
+            try:
+                [ast.literal_eval(argument) for argument in [*node.args, *(k.value for k in node.keywords)]]
+            except ValueError:
+                continue
+            return True
+    return False
 
 
 class WrittenCalls(NamedTuple):
@@ -124,16 +160,26 @@ class TracedTool(Tool):
         self.inputs, self.output_type = tool.inputs, tool.output_type
 
     async def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        call_id = new_call_id()
+        call_id, calls = new_call_id(), self.agent.calls
         arguments = self.tool.bind(args, kwargs)
         await self.agent.emit("tool_call", {"id": call_id, "name": self.name,
                                             "arguments": jsonable(arguments)})
+        if (earlier := calls.repeat_of(self.name, arguments)) is not None:  # call_log.py
+            calls.repeated(self.name)
+            self.agent.step_notes.append(TOLD_IN_CODE.format(name=self.name, step=earlier.step))
+            await self._result(call_id, told_again(self.name, earlier))
+            return earlier.value
         try:
             value = await self.tool(**arguments)
         except Exception as e:
+            calls.ran(self.name, arguments, str(e), is_error=True)
             await self._result(call_id, f"{type(e).__name__}: {e}", is_error=True)
             raise  # into the model's code, where its traceback becomes the observation
-        await self._result(call_id, cut(format_result(value), self.agent.max_observation_chars, MORE))
+        text = cut(format_result(value), self.agent.max_observation_chars, MORE)
+        calls.ran(self.name, arguments, text, value)
+        if self.name not in BOOKKEEPING:
+            self.agent.unseen.append(self.name)
+        await self._result(call_id, text)
         if getattr(value, "parts", None):
             self.agent.shown_parts.extend(value.parts)
         return value

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import code_runner
+from .prompts import IN_A_SANDBOX
 
 
 @dataclass
@@ -23,6 +24,9 @@ class ExecutionResult:
 
 
 class Executor:
+    # What the code can and cannot do here, told to the model in the CodeAgent's prompt.
+    environment: str = IN_A_SANDBOX
+
     async def run(self, code: str, tools: dict) -> ExecutionResult:
         raise NotImplementedError
 
@@ -37,6 +41,8 @@ class LocalExecutor(Executor):
     modules, read files, loop forever and block the event loop). Use it for tests
     and for code you would run yourself; the extension runs code in a sandbox.
     """
+    environment = ("It runs in the agent's own process: install nothing (no pip); reach pages and "
+                   "the web through the tools, not requests or urllib.")
 
     def __init__(self, max_output_chars: int = 20_000) -> None:
         self.max_output_chars = max_output_chars

@@ -41,6 +41,10 @@ class NoteTool(Tool):
         notes = self.agent.memory.notes
         if not text:
             raise ToolInputError("note: the text is empty")
+        if refused := self.agent.calls.books_refusal(self.name):  # call_log.py: no loop of notes
+            raise ToolInputError(refused)
+        if any(text.casefold() == said.casefold() for said in notes):
+            return "You noted this already: your notes are in the system message. Go on with the task."
         while notes and sum(map(len, notes)) + len(text) > MAX_NOTES_CHARS:
             notes.pop(0)  # the oldest goes first
         notes.append(text[:MAX_NOTES_CHARS])

@@ -32,12 +32,11 @@ You are {name}, an assistant that solves tasks step by step by writing Python co
 
 In each step, say in one or two sentences what you will do, then write one code block:
 ```python
-prices = [12.5, 8.0, 3.25]
-print(sum(prices))
+{example}
 ```
-The code runs, and you see what it printed, or the error. Variables and imports are kept
-between steps. Print what you need to see; do not guess values you have not printed.
-When you know the answer, call `final_answer(answer)` in your code.
+You then see what it printed, or the error; variables are kept between steps. Print what you
+need; never guess a value you have not printed. {environment}
+Once your code has printed the answer, call `final_answer(answer)`.
 
 Tools are Python functions; call them directly, without `await`:
 
@@ -90,13 +89,37 @@ def brief_schema(tool: Tool) -> dict:
                                              "parameters": {**schema, "properties": properties}}}
 
 
-def code_system(name: str, tools: dict[str, Tool], brief: bool = False) -> str:
+# What the code can and cannot do, as the executor says it (executor.py): by default, a sandbox's.
+IN_A_SANDBOX = ("Your Python runs in a sandbox with the standard library only: no network, no "
+                "installing (requests, urllib and pip fail); the tools below are how you reach the "
+                "page and the web.")
+
+
+def code_system(name: str, tools: dict[str, Tool], brief: bool = False, environment: str = IN_A_SANDBOX) -> str:
     """`tools`: {the Python name the code calls it by: tool} (code_names.py). `brief`: each
-    tool as its signature and first sentence, for a small context window."""
+    tool as its signature and first sentence, for a small context window. `environment`: what
+    the code can and cannot do where it runs."""
     show = brief_signature if brief else (lambda code_name, t: t.python_signature(code_name))
     listing = ("\n" if brief else "\n\n").join(show(code_name, t) for code_name, t in tools.items()
                                                if t.name != "final_answer")
-    return CODE_SYSTEM.format(name=name, tools=listing or "(none)")
+    return CODE_SYSTEM.format(name=name, tools=listing or "(none)", example=code_example(tools),
+                              environment=environment)
+
+
+def code_example(tools: dict[str, Tool]) -> str:
+    """The prompt's example step: a call of the first tool listed, its arguments left as `...`,
+    and a print. No value in it a task could ask for: models copy examples (Qwen2.5-Coder 1.5B
+    answered a conversion with the example's `prices = [12.5, 8.0, 3.25]`), and `...` copied
+    as an argument is refused in words."""
+    code_name, tool = next(((n, t) for n, t in tools.items() if t.name not in _NOT_AN_EXAMPLE), (None, None))
+    if tool is None:
+        return "found = sorted(words, key=len)\nprint(found)"
+    required = tool.parameters.get("required") or []
+    arguments = ", ".join(f"{arg}=..." for arg in required if arg.isidentifier())
+    return f"found = {code_name}({arguments})\nprint(found)"
+
+
+_NOT_AN_EXAMPLE = ("final_answer", "note", "more_tools", "ask_user")
 
 
 def brief_signature(code_name: str, tool: Tool) -> str:

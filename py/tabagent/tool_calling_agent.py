@@ -14,6 +14,7 @@ from typing import Any, Union
 
 from . import prompts
 from .agent import Agent
+from .call_log import BOOKKEEPING, told_again
 from .memory import ActionStep, cut
 from .replies import ModelReply, ToolCall
 from .parsing import parse_arguments
@@ -24,6 +25,9 @@ from .tools import ToolInputError, format_result
 # text) what the model said before them.
 Calls = Union[tuple[list[ToolCall], bool], tuple[list[ToolCall], bool, str]]
 MORE = "To see the rest, call the tool again for a smaller part (a section, a page, an offset)."
+ANSWER_WAITS = ("Your final answer was not taken: you gave it in the same reply as {tools}, before "
+                "seeing what they returned. Read their results; then, if your answer still holds, "
+                "call final_answer again, on its own.")
 
 
 def observation(call: ToolCall, text: str, is_error: bool, value: Any) -> dict:
@@ -60,13 +64,20 @@ class ToolCallingAgent(Agent):
         if said:  # the calls were streamed as text: the panel shows what was said around them
             await self.emit("text_call", {"said": said[0]})
         step.tool_calls = [{"id": c.id, "name": c.name, "arguments": c.arguments} for c in calls]
-        results = await self._run_in_order(calls)
-        step.observations = [observation(c, text, is_error, value) for c, (text, is_error, value) in zip(calls, results)]
-        answers = [value for c, (_, is_error, value) in zip(calls, results)
-                   if c.name == "final_answer" and not is_error]
+        # A final answer sent with other calls waits for what they return (a guessed "10.23 kg"
+        # once ended a task before the page it needed was read): they run first, in order.
+        working = [c for c in calls if c.name != "final_answer"]
+        results = dict(zip((c.id for c in working), await self._run_in_order(working)))
+        unseen = [c.name for c in working if results[c.id][3]]
+        for call in calls:
+            if call.name == "final_answer":
+                results[call.id] = await self._answer(call, unseen)
+        seen = [results[c.id] for c in calls]
+        step.observations = [observation(c, text, is_error, value) for c, (text, is_error, value, _) in zip(calls, seen)]
+        answers = [value for c, (_, is_error, value, _) in zip(calls, seen) if c.name == "final_answer" and not is_error]
         return (True, answers[-1]) if answers else (False, None)
 
-    async def _run_in_order(self, calls: list[ToolCall]) -> list[tuple[str, bool, object]]:
+    async def _run_in_order(self, calls: list[ToolCall]) -> list[tuple]:
         """Each call that acts after all before it; the calls between two actions together."""
         results, together = [], []
         for call in calls:
@@ -78,14 +89,25 @@ class ToolCallingAgent(Agent):
                 together.append(call)
         return results + await self._together(together)
 
-    async def _together(self, calls: list[ToolCall]) -> list[tuple[str, bool, object]]:
+    async def _together(self, calls: list[ToolCall]) -> list[tuple]:
         if len(calls) <= 1:  # skip gather's task per call in the common case
             return [await self._call(call) for call in calls]
         return list(await asyncio.gather(*(self._call(call) for call in calls)))
 
-    async def _call(self, call) -> tuple[str, bool, object]:
-        """Run one call; every problem becomes an observation the model can act on."""
-        tool, value, problem = self.tools.get(call.name), None, None
+    async def _answer(self, call: ToolCall, unseen: list[str]) -> tuple:
+        """The final answer, unless it came with calls whose results the model has not seen."""
+        if not unseen:
+            return await self._call(call)
+        await self.emit("tool_call", {"id": call.id, "name": call.name, "arguments": call.arguments})
+        text = ANSWER_WAITS.format(tools=", ".join(dict.fromkeys(unseen)))
+        await self.emit("tool_result", {"id": call.id, "name": call.name, "result": text, "is_error": True})
+        return text, True, None, False
+
+    async def _call(self, call) -> tuple[str, bool, object, bool]:
+        """Run one call: (what the model reads, whether it is an error, the value, whether it
+        ran and gave something the model has not seen). Every problem becomes an observation
+        the model can act on."""
+        tool, value, problem, earlier = self.tools.get(call.name), None, None, None
         try:
             arguments = parse_arguments(call.arguments)
         except ValueError as e:
@@ -94,14 +116,23 @@ class ToolCallingAgent(Agent):
         if problem is None and tool is None:
             problem = (f"Error: there is no tool named '{call.name}'. "
                        f"Available tools: {', '.join(t.name for t in self.listed_tools())}.")
-        if problem is None:
-            try:
-                value = await tool(**arguments)
-            except ToolInputError as e:
-                problem = f"Error: {e}"
-            except Exception as e:
-                problem = f"Error: {call.name} failed: {type(e).__name__}: {e}"
+        if problem is None and (earlier := self.calls.repeat_of(call.name, arguments)) is not None:
+            problem = told_again(call.name, earlier)
+            self.calls.repeated(call.name)
+        elif problem is None:
+            value, problem = await self._run_tool(tool, call.name, arguments)
         text = problem or cut(format_result(value), self.max_observation_chars, MORE)
-        await self.emit("tool_result", {"id": call.id, "name": call.name, "result": text,
-                                        "is_error": problem is not None})
-        return text, problem is not None, value
+        if earlier is None:
+            self.calls.ran(call.name, arguments, text, value, is_error=problem is not None)
+        is_error = problem is not None and earlier is None  # a repeat told is no error
+        await self.emit("tool_result", {"id": call.id, "name": call.name, "result": text, "is_error": is_error})
+        return text, is_error, value, earlier is None and problem is None and call.name not in BOOKKEEPING
+
+    @staticmethod
+    async def _run_tool(tool, name: str, arguments) -> tuple[object, str | None]:
+        try:
+            return await tool(**arguments), None
+        except ToolInputError as e:
+            return None, f"Error: {e}"
+        except Exception as e:
+            return None, f"Error: {name} failed: {type(e).__name__}: {e}"

@@ -80,6 +80,7 @@ class MoreTools(Tool):
 
     def __init__(self, agent: Agent) -> None:
         self.agent = agent
+        self.listed_in: tuple | None = None  # (the run's call log, the step) it gave its list in
 
     @property
     def description(self) -> str:
@@ -90,15 +91,28 @@ class MoreTools(Tool):
         return "Lists the example tools, one line each; with names, makes those available."
 
     def forward(self, names: list[str] | None = None) -> str:
+        if refused := self.agent.calls.books_refusal(self.name):  # call_log.py: no loop of listings
+            raise ToolInputError(refused)
         left = {t.name: t for t in self.agent.tool_set.left_out(self.agent.tools, self.agent.sees_images)}
         if not names:
-            if not left:
-                return "Every tool is available already."
-            return "More tools (call more_tools with names to use them):\n" + "\n".join(
-                f"- {t.name}: {first_sentence(t.description)}" for t in left.values())
+            return self._listing(left)
         unknown = [n for n in names if n not in self.agent.tools]
         if unknown:
             raise ToolInputError(f"no tool named {', '.join(unknown)}; call more_tools() for the list")
-        self.agent.tool_set.added.update(names)
-        return "Now available: " + "; ".join(f"{n}: {first_sentence(self.agent.tools[n].description)}"
-                                             for n in names)
+        new = [n for n in names if n in left]
+        self.agent.tool_set.added.update(new)
+        already = "; ".join(f"{n} was available already" for n in names if n not in left)
+        added = "Now available: " + "; ".join(f"{n}: {first_sentence(self.agent.tools[n].description)}"
+                                              for n in new) if new else ""
+        return ". ".join(part for part in (added, already) if part) + "."
+
+    def _listing(self, left: dict[str, Tool]) -> str:
+        """The tools left out, once per run in full; asked again, only their names."""
+        if not left:
+            return "Every tool is available already: use them, or give your final answer."
+        if self.listed_in is not None and self.listed_in[0] is self.agent.calls:
+            return (f"You have this list already (step {self.listed_in[1]}): {', '.join(left)}. Call "
+                    f"more_tools with the names you need, or go on with the tools you have.")
+        self.listed_in = (self.agent.calls, self.agent.step)
+        return "More tools (call more_tools with names to use them):\n" + "\n".join(
+            f"- {t.name}: {first_sentence(t.description)}" for t in left.values())

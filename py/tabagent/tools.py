@@ -92,8 +92,9 @@ class Tool:
     def shown(self) -> dict:
         """{"name", "description", "parameters"}: the tool as the model is shown it (and the
         user, in the panel's Tools view), the `unlisted` arguments named in the description (once:
-        one the docstring already names as `name=` is not named again)."""
-        schema = self.parameters
+        one the docstring already names as `name=` is not named again), the schema's titles left
+        out (`without_titles`)."""
+        schema = without_titles(self.parameters)
         knobs = [n for n in self.unlisted if n in schema["properties"]]
         if not knobs:
             return {"name": self.name, "description": self.description, "parameters": schema}
@@ -190,6 +191,39 @@ class FinalAnswerTool(Tool):
 
     def forward(self, answer: Any) -> Any:
         return answer
+
+
+# Keywords whose value is one schema, or a list of them; and those whose value maps names to schemas.
+_SUBSCHEMA = ("items", "additionalProperties", "not", "contains", "if", "then", "else", "propertyNames")
+_SUBSCHEMAS = ("anyOf", "oneOf", "allOf", "prefixItems")
+_NAMED_SCHEMAS = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")
+
+
+def without_titles(schema: Any, name: str = "") -> Any:
+    """A schema as the model reads it, with no `title`. Pydantic (and so the MCP SDK's FastMCP)
+    titles every schema and field: "fetchArguments", "Url". A small model took "fetchArguments"
+    for the tool's name and called it. A field's title that says more than its name is kept, as
+    its description when it has none; the values a schema holds (default, enum) are left alone."""
+    if not isinstance(schema, dict) or '"title"' not in json.dumps(schema):
+        return schema  # most schemas have none: the same object, as it was sent
+    kept = {}
+    for key, value in schema.items():
+        if key in _SUBSCHEMA:
+            kept[key] = without_titles(value)
+        elif key in _SUBSCHEMAS and isinstance(value, list):
+            kept[key] = [without_titles(item) for item in value]
+        elif key in _NAMED_SCHEMAS and isinstance(value, dict):
+            kept[key] = {field: without_titles(item, field) for field, item in value.items()}
+        elif key != "title":
+            kept[key] = value
+    title = schema.get("title")
+    if name and isinstance(title, str) and "description" not in schema and _letters(title) != _letters(name):
+        kept["description"] = title
+    return kept
+
+
+def _letters(text: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", text.lower())
 
 
 def format_result(value: Any) -> str:

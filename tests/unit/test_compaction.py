@@ -103,12 +103,12 @@ def test_the_latest_observation_is_cut_when_nothing_else_is_left():
 
 
 async def test_an_agent_compacts_before_a_request_that_would_not_fit_and_says_so(recorder):
-    def read_page() -> str:
+    def read_page(part: int = 1) -> str:
         """Reads the page."""
         return PAGE
 
     replies = [{"tool_calls": [{"name": "read_page", "arguments": {}}]},
-               {"tool_calls": [{"name": "read_page", "arguments": {}}]},
+               {"tool_calls": [{"name": "read_page", "arguments": {"part": 2}}]},
                {"tool_calls": [{"name": "final_answer", "arguments": {"answer": "done"}}]}]
     model = ScriptedModel(replies)
     agent = ToolCallingAgent(model, [read_page], listeners=[recorder], context=ContextKeeper.fixed(4096))

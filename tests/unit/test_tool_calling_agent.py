@@ -285,10 +285,22 @@ async def test_native_tool_calls_take_precedence_over_text():
     assert await ToolCallingAgent(ScriptedModel([reply]), [add]).run("x") == "native"
 
 
-async def test_final_answer_next_to_other_calls_ends_the_run_after_they_ran(recorder):
-    model = ScriptedModel([{"tool_calls": [call("add", {"a": 1, "b": 1}, "x"), call("final_answer", {"answer": "2"}, "y")]}])
+async def test_final_answer_next_to_other_calls_waits_for_their_results(recorder):
+    """Issue 48: Qwen2.5-Coder 1.5B answered "10.23 kg" in the same reply as the fetch the answer
+    needed, and the run ended there. The other calls run; the answer is refused in words, and the
+    model answers again having seen their results."""
+    model = ScriptedModel([{"tool_calls": [call("final_answer", {"answer": "3"}, "y"), call("add", {"a": 1, "b": 1}, "x")]},
+                           {"tool_calls": [call("final_answer", {"answer": "2"}, "z")]}])
     assert await ToolCallingAgent(model, [add], listeners=[recorder]).run("1+1") == "2"
-    assert [e.data["name"] for e in recorder.of("tool_result")] == ["add", "final_answer"]
+    assert [(e.data["name"], e.data["is_error"]) for e in recorder.of("tool_result")] == \
+        [("add", False), ("final_answer", True), ("final_answer", False)]
+    told = {m["tool_call_id"]: m["content"] for m in model.calls[1]["messages"] if m["role"] == "tool"}
+    assert told["x"] == "2" and "not taken" in told["y"] and "add" in told["y"]
+
+
+async def test_final_answer_next_to_notes_only_is_taken():
+    model = ScriptedModel([{"tool_calls": [call("note", {"text": "Sum asked."}, "x"), call("final_answer", {"answer": "2"}, "y")]}])
+    assert await ToolCallingAgent(model, [add]).run("1+1") == "2"
     assert len(model.calls) == 1
 
 

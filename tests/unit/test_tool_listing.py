@@ -133,14 +133,16 @@ async def test_notes_stay_in_every_request_after_compaction_and_with_the_convers
     long_result = "Results of the long computation. " * 400
 
     @tool
-    def compute() -> str:
-        """Computes."""
+    def compute(part: int) -> str:
+        """Computes.
+
+        Args:
+            part: which part
+        """
         return long_result
 
     replies = [{"tool_calls": [{"name": "note", "arguments": {"text": "The bridge opened in 1911."}}]},
-               {"tool_calls": [{"name": "compute", "arguments": {}}]},
-               {"tool_calls": [{"name": "compute", "arguments": {}}]},
-               {"tool_calls": [{"name": "compute", "arguments": {}}]},
+               *({"tool_calls": [{"name": "compute", "arguments": {"part": part}}]} for part in (1, 2, 3)),
                "Done."]
     model = ScriptedModel(replies)
     agent = ToolCallingAgent(model, [compute], context=ContextKeeper.fixed(4096))

@@ -24,6 +24,10 @@ from .wire import SANDBOX
 
 
 class SandboxExecutor(Executor):
+    environment = ("Your Python runs in a sandbox with the standard library and BeautifulSoup (bs4): "
+                   "no network, no installing (requests, urllib and pip fail); the tools below are "
+                   "how you reach the page and the web.")
+
     def __init__(self, sandbox, *, timeout: float | None = None, memory_limit_mb: int | None = None,
                  max_output_chars: int = SANDBOX["max_output_chars"]):
         self.sandbox = sandbox

@@ -1,0 +1,244 @@
+"""What real small models did when they first ran the agent (issue 48: Qwen2.5-Coder 0.5B and
+1.5B on llama.cpp's server), answered at the mechanism, in both agents:
+
+- a tool's input schema is named by its `title` ("fetchArguments", as the MCP SDK titles it),
+  and the 0.5B called that name: titles never reach the model;
+- a final answer sent with the call it needed ("10.23 kg" beside the fetch) ended the task:
+  it waits for their results;
+- the same call six times in a row: a repeat is told, once, with what it returned;
+- `import requests`, `pip install` and the prompt's own example data as the answer: the
+  CodeAgent's prompt says what its Python can and cannot do, and its example holds no data;
+- fetch, note, more_tools, round again: note and more_tools cannot loop.
+"""
+
+import asyncio
+import json
+import re
+
+import pytest
+
+from tabagent import CodeAgent, ToolCallingAgent
+from tabagent.app.sandbox_executor import SandboxExecutor
+from tabagent.testing import ScriptedModel
+from tabagent.tools import Tool, tool
+
+pytestmark = pytest.mark.timeout(30)
+
+PAGE = "Hillside Garden Supplies. Compost, 40 litre bag: £9.45 (weighs 22 pounds)."
+
+
+def fetch_tool(log):
+    @tool
+    def fetch(url: str) -> str:
+        """Fetches a page.
+
+        Args:
+            url: the address
+        """
+        log.append(url)
+        return PAGE
+    return fetch
+
+
+def calls(*pairs):
+    return {"tool_calls": [{"name": name, "arguments": arguments} for name, arguments in pairs]}
+
+
+def told(model, n):
+    """What the model read last before its n-th reply (tool messages and observations)."""
+    messages = model.calls[n]["messages"]
+    tail = []
+    for message in reversed(messages):
+        if message["role"] == "assistant":
+            break
+        tail.append(message["content"] if isinstance(message["content"], str) else json.dumps(message["content"]))
+    return "\n".join(reversed(tail))
+
+
+# --- Titles ---------------------------------------------------------------------------------
+
+async def mcp_sdk_schema():
+    """A tool's input schema as the official MCP SDK makes it (pydantic titles it)."""
+    from mcp.server.mcpserver import MCPServer
+    server = MCPServer("web")
+
+    @server.tool()
+    def fetch(url: str, title: str = "", max_length: int = 5000) -> str:
+        """Fetches a URL."""
+        return ""
+
+    return (await server.list_tools())[0].input_schema
+
+
+class SchemaTool(Tool):
+    def __init__(self, name, schema):
+        self.name, self.description, self.inputs = name, "Fetches a URL.", schema
+
+    def forward(self, **arguments):
+        return PAGE
+
+
+async def test_schema_titles_never_reach_the_model():
+    schema = await mcp_sdk_schema()
+    assert schema["title"] == "fetchArguments"  # what the 0.5B called, six times
+    fetch = SchemaTool("web__fetch", schema)
+    model = ScriptedModel([calls(("web__fetch", {"url": "https://shop.example/"})), calls(("final_answer", {"answer": "ok"}))])
+    for agent in (ToolCallingAgent(model, [fetch]), CodeAgent(ScriptedModel(["It is ok."]), [fetch])):
+        await agent.run("Read the shop.")
+    sent = json.dumps(model.calls[0]["tools"])
+    code_prompt = agent.model.calls[0]["messages"][0]["content"]
+    assert "fetchArguments" not in sent and '"title"' not in sent.replace('"title": {', "")
+    assert "fetchArguments" not in code_prompt
+    shown = fetch.to_openai()["function"]["parameters"]
+    assert set(shown["properties"]) == {"url", "title", "max_length"}  # a field named title stays
+    assert shown["properties"]["url"] == {"type": "string"}  # "Url" says nothing more than its name
+
+
+def test_a_title_that_says_more_than_the_name_becomes_the_description():
+    shown = SchemaTool("t", {"type": "object", "title": "Args", "properties": {
+        "q": {"type": "string", "title": "Search words"},
+        "n": {"type": "integer", "title": "N", "description": "How many."},
+        "where": {"anyOf": [{"title": "Place", "type": "string"}, {"type": "null"}], "default": None}}}).shown()
+    assert shown["parameters"] == {"type": "object", "properties": {
+        "q": {"type": "string", "description": "Search words"},
+        "n": {"type": "integer", "description": "How many."},
+        "where": {"anyOf": [{"type": "string"}, {"type": "null"}], "default": None}}}
+
+
+# --- A final answer beside other calls --------------------------------------------------------
+
+async def test_the_code_agent_holds_an_answer_written_out_beside_a_tool_call(recorder):
+    log = []
+    model = ScriptedModel(["```python\npage = fetch(url='https://shop.example/')\nfinal_answer('10.23 kg')\n```",
+                           "```python\nprint(page)\n```",
+                           "```python\nfinal_answer(round(22 * 0.4536, 2))\n```"])
+    assert await CodeAgent(model, [fetch_tool(log)], listeners=[recorder]).run("How many kg?") == 9.98
+    assert "not taken" in told(model, 1) and "fetch" in told(model, 1)
+    assert "22 pounds" in told(model, 2)
+
+
+async def test_the_code_agent_takes_an_answer_computed_from_what_the_code_got():
+    model = ScriptedModel(["```python\npage = fetch(url='https://shop.example/')\nfinal_answer(page.split('£')[1][:4])\n```"])
+    assert await CodeAgent(model, [fetch_tool([])]).run("Price?") == "9.45"
+
+
+# --- A call repeated ------------------------------------------------------------------------
+
+async def test_a_repeated_call_is_told_once_with_what_it_returned(recorder):
+    log = []
+    url = {"url": "https://shop.example/"}
+    model = ScriptedModel([calls(("fetch", url)), calls(("note", {"text": "Compost weighs 22 lb."})),
+                           calls(("fetch", url)), calls(("fetch", url)), calls(("final_answer", {"answer": "9.98"}))])
+    assert await ToolCallingAgent(model, [fetch_tool(log)], listeners=[recorder]).run("Compost in kg?") == "9.98"
+    assert len(log) == 2  # the first repeat was told, the second (the model insists) ran
+    assert "same arguments in step 1" in told(model, 3) and "22 pounds" in told(model, 3)
+    assert "same arguments" not in told(model, 4)
+    results = [e.data for e in recorder.of("tool_result") if e.data["name"] == "fetch"]
+    assert [r["is_error"] for r in results] == [False, False, False]
+
+
+async def test_a_call_after_an_action_is_no_repeat():
+    log, clicks = [], []
+
+    @tool
+    def click(locator: str) -> str:
+        """Clicks.
+
+        Args:
+            locator: what
+        """
+        clicks.append(locator)
+        return "clicked"
+
+    url = {"url": "https://shop.example/"}
+    model = ScriptedModel([calls(("fetch", url)), calls(("click", {"locator": "#next"})), calls(("fetch", url)),
+                           calls(("final_answer", {"answer": "done"}))])
+    await ToolCallingAgent(model, [fetch_tool(log), click]).run("Next page")
+    assert len(log) == 2 and clicks == ["#next"]
+
+
+async def test_the_code_agent_gets_a_repeated_call_s_value_without_running_it_again():
+    log = []
+    model = ScriptedModel(["```python\npage = fetch(url='https://shop.example/')\nprint(len(page))\n```",
+                           "```python\nagain = fetch(url='https://shop.example/')\nprint(again == page)\n```",
+                           "```python\nfinal_answer('done')\n```"])
+    await CodeAgent(model, [fetch_tool(log)]).run("Read it")
+    assert len(log) == 1
+    assert "same arguments as in step 1" in told(model, 2) and "True" in told(model, 2)
+
+
+# --- The CodeAgent's prompt -----------------------------------------------------------------
+
+def test_the_code_prompt_says_what_its_python_can_and_cannot_do():
+    class Sandbox:
+        def warm(self):
+            pass
+
+    for agent, expected in ((CodeAgent(ScriptedModel([]), [fetch_tool([])], executor=SandboxExecutor(Sandbox())),
+                             "BeautifulSoup"), (CodeAgent(ScriptedModel([]), [fetch_tool([])]), "own process")):
+        prompt = agent.system_prompt()
+        assert expected in prompt and "pip" in prompt and "requests" in prompt
+        assert re.search(r"no network|reach pages and the web through the tools", prompt)
+
+
+@pytest.mark.parametrize("tools", [[], "fetch"])
+def test_the_code_prompt_s_example_holds_no_value_a_task_could_ask_for(tools):
+    agent = CodeAgent(ScriptedModel([]), [fetch_tool([])] if tools else [])
+    example = re.search(r"```python\n(.*?)```", agent.system_prompt(), re.S)[1]
+    assert not re.search(r"\d|['\"]", example), example  # no number, no string: nothing to copy as data
+    if tools:
+        assert example.startswith("found = fetch(url=...)")
+
+
+# --- note and more_tools cannot loop --------------------------------------------------------
+
+@tool
+def convert(value: float) -> float:
+    """Converts pounds to kilograms.
+
+    Args:
+        value: pounds
+    """
+    return value * 0.4536
+
+
+convert.example = True  # left out of the listing: more_tools has something to list
+
+
+async def test_note_and_more_tools_cannot_loop():
+    """The 1.5B went fetch, note, more_tools, round again for six steps, and never answered."""
+    log = []
+    url = {"url": "https://shop.example/"}
+    loop = [calls(("fetch", url)), calls(("note", {"text": "Find the address."})), calls(("more_tools", {}))] * 3
+    model = ScriptedModel([*loop, calls(("final_answer", {"answer": "14 Orchard Lane"}))])
+    agent = ToolCallingAgent(model, [fetch_tool(log), convert], tool_set="compact")
+    assert await agent.run("What is the shop's address?") == "14 Orchard Lane"
+    assert len(log) == 2 and agent.memory.notes == ["Find the address."]
+    assert "same arguments" in told(model, 4)  # the second fetch: told
+    assert "noted this already" in told(model, 5)
+    assert "list already" in told(model, 6)
+
+
+async def test_only_notes_and_listings_two_steps_running_are_refused():
+    model = ScriptedModel([calls(("note", {"text": "one"})), calls(("more_tools", {})), calls(("note", {"text": "two"})),
+                           calls(("final_answer", {"answer": "done"}))])
+    agent = ToolCallingAgent(model, [fetch_tool([])], tool_set="compact")
+    await agent.run("Go")
+    assert "does not move the task on" in told(model, 3) and agent.memory.notes == ["one"]
+
+
+async def test_more_tools_named_twice_says_so():
+    agent = ToolCallingAgent(ScriptedModel([]), [fetch_tool([])], tool_set="compact")
+    agent.tools["fetch"].example = True  # left out of the compact set's listing
+    more = agent.tools["more_tools"]
+    assert (await more(names=["fetch"])).startswith("Now available: fetch")
+    assert await more(names=["fetch"]) == "fetch was available already."
+
+
+async def test_a_managed_run_starts_with_its_own_call_log():
+    agent = ToolCallingAgent(ScriptedModel([calls(("final_answer", {"answer": "a"})), calls(("final_answer", {"answer": "b"}))]), [])
+    await agent.run("one")
+    first = agent.calls
+    await agent.run("two")
+    assert agent.calls is not first
+    await asyncio.sleep(0)
