@@ -23,6 +23,7 @@ from .images import without_image_data
 from .managed import AgentTool
 from .memory import ActionStep, FinalAnswerStep, Memory, TaskStep
 from .notes import NoteTool, notes_text
+from .page_quotes import PageQuotes
 from .parsing import parse_arguments
 from .reply_checks import TOOL_NOTES, Notes, promises_an_action, unread_call_note
 from .text_calls import read_text_calls
@@ -39,6 +40,10 @@ if TYPE_CHECKING:
 
 
 class Agent:
+    # mark(source, text): page text marked as untrusted, as the app's one marking function does
+    # (app/untrusted_content.py); a note the model made of page text is kept so (notes.py).
+    page_marker: Callable[[str, str], str] | None = None
+
     def __init__(self, model: Model, tools: Iterable[Tool | Callable[..., Any]] = (), *, name: str = "agent",
                  description: str = "", max_steps: int = 10, conversation_id: str | None = None,
                  memory: Memory | None = None, listeners: Iterable[Listener] = (),
@@ -69,6 +74,7 @@ class Agent:
         self._reminded = False  # this turn's one reminder to act (reply_checks.py) was given
         self.clock = Clock(getattr(model, "host", None))  # today's date and time, in every request
         self.calls = CallLog()  # what this run called: repeats are told (call_log.py)
+        self.page_quotes = PageQuotes()  # the calls pages wrote: copied, they do not run
 
     async def run(self, task: str, reset: bool = True) -> Any:
         """Work on `task` until a final answer; returns it (None if cancelled).

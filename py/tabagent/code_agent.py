@@ -11,21 +11,23 @@ from __future__ import annotations
 
 import ast
 import keyword
-from collections.abc import Callable, Iterable
+import re
+from collections.abc import Callable, Collection, Iterable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from . import prompts
 from .code_names import code_names
 from .agent import Agent
 from .call_log import BOOKKEEPING, TOLD_IN_CODE, told_again
+from .page_quotes import COPIED, COPIED_CODE, copied_code
 from .events import jsonable
 from .executor import Executor, LocalExecutor
 from .memory import ActionStep, cut
 from .replies import ModelReply, ToolCall, new_call_id
 from .parsing import find_code, parse_arguments
 from .reply_checks import CODE_NOTES
-from .text_calls import split_text_calls
-from .tools import Tool, format_result
+from .text_calls import nexus_raven_code, split_text_calls
+from .tools import Tool, ToolInputError, format_result
 
 if TYPE_CHECKING:
     from .models import Model
@@ -62,10 +64,12 @@ class CodeAgent(Agent):
         tools = self.code_tools()
         code = find_code(reply.content, tools)
         if code is not None:
-            return code
+            return without_default_api(code, tools)
         own_names = {tool.name: tool for tool in tools.values()}  # a call written as text may use either
         said, calls = split_text_calls(reply.content, {**own_names, **tools})
         code = code_for_calls(calls, {tool.name: code_name for code_name, tool in tools.items()})
+        if code is None and (raven := nexus_raven_code(reply.content)) is not None:
+            return WrittenCalls(raven, "")  # NexusRaven's call line is Python: nested calls run
         return WrittenCalls(code, said) if code is not None else None
 
     async def execute_action(self, code: str | WrittenCalls, step: ActionStep) -> tuple[bool, Any]:
@@ -74,6 +78,8 @@ class CodeAgent(Agent):
             code = code.code
         step.code = code
         await self.emit("code", {"code": code})
+        if page := copied_code(self.memory, code):  # a page's sample code, repeated (page_quotes.py)
+            return await self._not_run(step, COPIED_CODE.format(source=page))
         tools = {code_name: TracedTool(tool, self) for code_name, tool in self.code_tools().items()
                  if tool.name != "final_answer"}  # the executor provides final_answer itself
         self.shown_parts, self.step_notes, self.unseen = [], [], []  # filled by TracedTool
@@ -87,6 +93,11 @@ class CodeAgent(Agent):
         if self.shown_parts:  # the code's variables hold the text; the model sees the pictures
             step.observations[0]["parts"] = self.shown_parts
         return is_final, result.final_value if is_final else None
+
+    async def _not_run(self, step: ActionStep, why: str) -> tuple[bool, Any]:
+        await self.emit("code_output", {"output": why, "is_error": True})
+        step.observations = [{"content": f"Error:\n{why}", "is_error": True}]
+        return False, None
 
     def _observed(self, result, output: str, is_final: bool) -> str:
         """What the model reads of a run: its output, what was not run again, and the answer, or
@@ -105,6 +116,15 @@ class CodeAgent(Agent):
     async def reset(self) -> None:
         await super().reset()
         await self.executor.reset()
+
+
+def without_default_api(code: str, tools: Collection[str]) -> str:
+    """Gemini writes the functions it was given as `default_api.name(...)` (Google's Gemini
+    cookbook): those are our tools, called by their names."""
+    if "default_api." not in code:
+        return code
+    names = "|".join(re.escape(name) for name in tools)
+    return re.sub(rf"\bdefault_api\.(?=(?:{names})\s*\()", "", code) if names else code
 
 
 def answers_a_literal(code: str) -> bool:
@@ -164,6 +184,9 @@ class TracedTool(Tool):
         arguments = self.tool.bind(args, kwargs)
         await self.agent.emit("tool_call", {"id": call_id, "name": self.name,
                                             "arguments": jsonable(arguments)})
+        if page := self.agent.page_quotes.copied(self.agent.memory, self.agent.tools, self.name, arguments):
+            await self._result(call_id, COPIED.format(source=page), is_error=True)
+            raise ToolInputError(COPIED.format(source=page))  # page_quotes.py
         if (earlier := calls.repeat_of(self.name, arguments)) is not None:  # call_log.py
             calls.repeated(self.name)
             self.agent.step_notes.append(TOLD_IN_CODE.format(name=self.name, step=earlier.step))

@@ -59,7 +59,8 @@ _END_MARKERS = re.compile(r"\s*(<end_code>|<end_action>|</code>)\s*$")
 
 def find_code(content: str, tool_names: Collection[str] = ()) -> str | None:
     """The Python code in a reply, or None when the reply holds no code."""
-    blocks = [m["code"] for m in _FENCED.finditer(content) if m["tag"].lower() in _PYTHON_TAGS]
+    blocks = [m["code"] for m in _FENCED.finditer(content) if m["tag"].lower() in _PYTHON_TAGS
+              and (m["tag"] or _is_python(m["code"]))]  # an untagged block of something else quotes
     if not blocks and "<code>" in content:
         blocks = _CODE_TAGS.findall(content)
     if not blocks and len(_FENCE.findall(content)) == 1:
@@ -72,6 +73,14 @@ def find_code(content: str, tool_names: Collection[str] = ()) -> str | None:
     if code:
         return code
     return content.strip() if _is_bare_tool_code(content, tool_names) else None
+
+
+def _is_python(code: str) -> bool:
+    try:
+        ast.parse(code)
+    except SyntaxError:
+        return False
+    return True
 
 
 def _is_bare_tool_code(content: str, tool_names) -> bool:

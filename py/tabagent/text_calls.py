@@ -17,6 +17,11 @@ model that ignores it) leaves them in the content. `read_text_calls` finds them 
   `<invoke name=...>`, DeepSeek V3.2 `<｜DSML｜invoke ...>`, GLM `<arg_key>`) or as Gemma's
   `call:name{key:<|"|>v<|"|>}`.
 
+A call is read only where its family puts one (issue 46: a page's sample call, quoted by the
+model, ran): after its family's marker, or bare (JSON, a Python line) when the calls end the
+reply; never inside quoted text (code blocks, `inline code`, block quotes: quoted_text.py), but
+for a fence that is the whole reply and Gemma's ```tool_code.
+
 tests/unit/reply_shapes/ holds the recorded shapes, with where each came from.
 `why_unread` says what is wrong with a reply that looks like a call but reads as none.
 """
@@ -27,8 +32,10 @@ import ast
 import json
 import re
 from collections.abc import Collection
+from typing import NamedTuple
 
 from .lenient_json import python_words, read_value
+from .quoted_text import quote_at, quoted_spans
 from .replies import ToolCall, new_call_id
 
 _NAME_KEYS = ("name", "tool", "tool_name", "function")
@@ -37,20 +44,60 @@ _CALL_KEYS = set(_NAME_KEYS) | set(_ARG_KEYS) | {"type", "id", "tool_call_id"}
 _NAME = r"([A-Za-z_][\w.-]*)"
 
 
+class Found(NamedTuple):
+    start: int
+    end: int
+    name: str
+    arguments: str  # JSON text
+    marked: bool  # after its family's marker (a tag, a special token), not bare JSON or Python
+
+
 def read_text_calls(content: str, tools: Collection[str]) -> list[ToolCall]:
     """The calls written in `content` (`tools`: the names, or name -> Tool), in order."""
     return split_text_calls(content, tools)[1]
 
 
-def split_text_calls(content: str, tools: Collection[str]) -> tuple[str, list[ToolCall]]:
+def split_text_calls(content: str, tools: Collection[str], anywhere: bool = False) -> tuple[str, list[ToolCall]]:
     """(what the model said before its calls, the calls): the panel shows the first in place
-    of the streamed text once the calls are read (the `text_call` event)."""
-    for reader in (_named_json_calls, _xml_calls, _json_calls, _python_calls):
-        found = reader(content, tools)
-        if found:
-            calls = [ToolCall(new_call_id(), name, arguments) for _, name, arguments in found]
-            return _said_before(content, min(start for start, _, _ in found)), calls
+    of the streamed text once the calls are read (the `text_call` event). `anywhere`: quoted
+    calls too, wherever they stand (to know what a page's text would make: page_quotes.py)."""
+    if anywhere:  # every reading of every reader: what a page could make a model repeat
+        found = [f for reader in _READERS for f in reader(content, tools)]
+        return content, [ToolCall(new_call_id(), f.name, f.arguments) for f in found]
+    for reader in _READERS:
+        if found := _placed(content, reader(content, tools)):
+            calls = [ToolCall(new_call_id(), f.name, f.arguments) for f in found]
+            return _said_before(content, min(f.start for f in found)), calls
     return content, []
+
+
+def _placed(content: str, found: list[Found]) -> list[Found]:
+    """The calls that stand where their family puts one: never in quoted text; bare ones only
+    when the calls end the reply (prose may come first: "I'll look.\n{...}")."""
+    if not found:
+        return found
+    spans = quoted_spans(content)
+    kept = []
+    for call in found:
+        span = quote_at(spans, call.start)
+        if span is not None and span.kind != "call fence":
+            continue
+        if call.marked or span is not None or _ends_reply(content, call, found):
+            kept.append(call)
+    return kept
+
+
+_CLOSERS = re.compile(r"(?:\s|`{3,}|~{3,}|</?[\w:|-]+>|<\|[^|>\s]*\|>|<｜[^｜\s]*｜>|[;,\]])*")
+
+
+def _ends_reply(content: str, call: Found, found: list[Found]) -> bool:
+    """Whether nothing but more calls, closing marks and white space follows `call`."""
+    rest, cursor = [], call.end
+    for other in sorted(f for f in found if f.start >= call.end):
+        rest.append(content[cursor:other.start])
+        cursor = max(cursor, other.end)
+    rest.append(content[cursor:])
+    return all(_CLOSERS.fullmatch(piece) for piece in rest)
 
 
 def _said_before(content: str, start: int) -> str:
@@ -70,7 +117,8 @@ _NAME_THEN_ARGUMENTS = [re.compile(p) for p in (
     # DeepSeek V3.1
     r"<｜tool▁call▁begin｜>(?!\s*function\s*<｜tool▁sep｜>)\s*" + _NAME + r"\s*<｜tool▁sep｜>",
     # gpt-oss
-    r"to=functions\." + _NAME + r"(?:\s*<\|channel\|>\s*\w+)?\s*(?:<\|constrain\|>\s*\w+)?\s*<\|message\|>",
+    # gpt-oss: the recipient in the channel or in the role (then the channel); a content type, constrained or not
+    r"to=functions\." + _NAME + r"(?:\s*<\|channel\|>\s*\w+)?\s*(?:(?:<\|constrain\|>)?\s*\w+)?\s*<\|message\|>",
     # Kimi-K2: functions.name:index
     r"<\|tool_call_begin\|>\s*(?:functions\.)?([A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)*?)(?::\d+)?"
     r"\s*<\|tool_call_argument_begin\|>",
@@ -81,32 +129,34 @@ _NAME_THEN_ARGUMENTS = [re.compile(p) for p in (
 _ARGUMENTS_FENCE = re.compile(r"\s*(?:```(?:json)?\s*)?")
 
 
-def _named_json_calls(content: str, tools) -> list[tuple[int, str, str]]:
+def _named_json_calls(content: str, tools) -> list[Found]:
     found = []
     for pattern in _NAME_THEN_ARGUMENTS:
         for match in pattern.finditer(content):
-            name = match[1]
+            name, bare = match[1], pattern is _NAME_THEN_ARGUMENTS[-1] and not match[0].startswith(">>>")
             if pattern is _NAME_THEN_ARGUMENTS[-1] and name not in tools:
                 continue  # a bare word on a line of its own is a call only if it names a tool
-            found.append((match.start(), name, _arguments_after(content, match.end())))
+            arguments, end = _arguments_after(content, match.end())
+            found.append(Found(match.start(), end, name, arguments, not bare))
     return sorted(found)
 
 
-def _arguments_after(content: str, at: int) -> str:
+def _arguments_after(content: str, at: int) -> tuple[str, int]:
     """The JSON text of the arguments at `at` (after an optional ```json fence), as written
-    when it reads, else as much as is there, for the agent to say what is wrong."""
+    when it reads, else as much as is there, for the agent to say what is wrong; and where
+    it ends."""
     at = _ARGUMENTS_FENCE.match(content, at).end()
     try:
         value, end = read_value(content, at)
     except ValueError:
-        rest = content[at:]
-        return re.split(r"<\||<｜|```|\[TOOL_CALLS\]|</function>", rest)[0].strip()
-    return json.dumps(value, ensure_ascii=False) if isinstance(value, dict) else content[at:end]
+        rest = re.split(r"<\||<｜|```|\[TOOL_CALLS\]|</function>", content[at:])[0]
+        return rest.strip(), at + len(rest)
+    return (json.dumps(value, ensure_ascii=False) if isinstance(value, dict) else content[at:end]), end
 
 
 # --- JSON objects that are calls --------------------------------------------------------
 
-def _json_calls(content: str, tools) -> list[tuple[int, str, str]]:
+def _json_calls(content: str, tools) -> list[Found]:
     if "{" not in content:
         return []
     calls, i = [], 0
@@ -117,7 +167,8 @@ def _json_calls(content: str, tools) -> list[tuple[int, str, str]]:
             i += 1
             continue
         found = _as_calls(value, tools)
-        calls.extend((i, name, arguments) for name, arguments in found)
+        marked = bool(found) and _MARKER_BEFORE.search(content, 0, i) is not None
+        calls.extend(Found(i, end, name, arguments, marked) for name, arguments in found)
         i = end if found else i + 1
     return calls
 
@@ -178,27 +229,32 @@ def _as_json(arguments) -> str:
 # --- Python calls ---------------------------------------------------------------------
 
 _PYTHON_OPENERS = r"(?:<\|python_tag\|>|<\|python_start\|>|<\|tool_call_start\|>|<function_calls>)"
-_CALL_LINE = re.compile(r"(?:^[ \t]*" + _PYTHON_OPENERS + r"?|" + _PYTHON_OPENERS + r")[ \t]*\[?[ \t]*"
-                        r"([A-Za-z_]\w*)(?:\.call)?\(", re.MULTILINE)
+# A call on a line of its own, or after a family's opener: `[name(`, Gemini's `print(default_api.name(`.
+_CALL_LINE = re.compile(r"(?:^[ \t]*(?P<opener>" + _PYTHON_OPENERS + r")?|(?P<after>" + _PYTHON_OPENERS + r"))"
+                        r"[ \t]*\[?[ \t]*(?P<call>(?:print\(\s*)?(?:default_api\.)?)"
+                        r"(?P<name>[A-Za-z_]\w*)(?:\.call)?\(", re.MULTILINE)
 
 
-def _python_calls(content: str, tools) -> list[tuple[int, str, str]]:
+def _python_calls(content: str, tools) -> list[Found]:
     """Calls written as Python on a line of their own or after a family's marker (a mention
     inside a sentence is not one): `[click(locator="#b"), read_page()]`, one call a line,
-    `<|python_tag|>name.call(a=1)`; JSON's true/false/null are taken as Python's."""
+    `<|python_tag|>name.call(a=1)`, Gemini's `print(default_api.name(a=1))`; JSON's
+    true/false/null are taken as Python's."""
     calls, done = [], 0
     for match in _CALL_LINE.finditer(content):
-        if match.start(1) < done or match[1] not in tools:
+        if match.start("name") < done or match["name"] not in tools:
             continue
-        bracket = content.rfind("[", match.start(), match.start(1))
-        start = bracket if bracket >= 0 else match.start(1)
+        bracket = content.rfind("[", match.start(), match.start("call"))
+        start = bracket if bracket >= 0 else match.start("call")
         try:
             segment = _balanced(content, start)
             tree = ast.parse(python_words(segment), mode="eval")
         except (SyntaxError, ValueError):
             continue
         nodes = tree.body.elts if isinstance(tree.body, ast.List) else [tree.body]
-        found = [(match.start(), *c) for node in nodes if (c := _python_call(node, tools))]
+        marked = bool(match["opener"] or match["after"])
+        found = [Found(match.start(), start + len(segment), *c, marked) for node in nodes
+                 if (c := _python_call(node, tools))]
         calls.extend(found)
         done = start + len(segment) if found else done
     return calls
@@ -225,11 +281,14 @@ def _balanced(content: str, start: int) -> str:
 
 
 def _python_call(node, tools) -> tuple[str, str] | None:
+    node = _printed(node)
     if not isinstance(node, ast.Call):
         return None
     func = node.func
     if isinstance(func, ast.Attribute) and func.attr == "call":  # Llama 3.1's builtin tools
         func = func.value
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "default_api":
+        func = ast.Name(func.attr)  # Gemini's namespace for the functions it was given
     if not isinstance(func, ast.Name) or func.id not in tools:
         return None
     try:
@@ -244,6 +303,94 @@ def _python_call(node, tools) -> tuple[str, str] | None:
     return func.id, json.dumps(arguments, ensure_ascii=False)
 
 
+def _printed(node):
+    """`print(call)` (Gemini writes its calls so) as the call itself."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "print" \
+            and len(node.args) == 1 and not node.keywords and isinstance(node.args[0], ast.Call):
+        return node.args[0]
+    return node
+
+
+# --- Gemma's ```tool_code fence, NexusRaven's `Call:` -------------------------------------
+
+_TOOL_CODE = re.compile(r"^[ \t]{0,3}```tool_code[ \t]*\n(?P<code>.*?)(?:^[ \t]{0,3}```|\Z)", re.DOTALL | re.MULTILINE)
+_NEXUS_RAVEN = re.compile(r"\A\s*Call:[ \t]*(?P<code>.*?)[ \t]*(?:<bot_end>|\n\s*Thought:|\Z)", re.DOTALL)
+
+
+def _tool_code_calls(content: str, tools) -> list[Found]:
+    """The calls in Gemma 3's ```tool_code fences (Google's Gemma cookbook): statements that
+    call a tool, bare, printed or assigned (`summary = read_file(...)`); the rest is left."""
+    found = []
+    for fence in _TOOL_CODE.finditer(content):
+        try:
+            tree = ast.parse(python_words(fence["code"]))
+        except SyntaxError:
+            continue
+        values = [statement.value for statement in tree.body if isinstance(statement, (ast.Expr, ast.Assign))]
+        found += [Found(fence.start(), fence.end(), *c, True) for value in values if (c := _python_call(value, tools))]
+    return found
+
+
+def _nexus_raven_calls(content: str, tools) -> list[Found]:
+    """NexusRaven-V2's `Call: f(a=1); g(b=2)<bot_end>` (its model card), a Thought after it."""
+    match = _NEXUS_RAVEN.match(content)
+    if match is None:
+        return []
+    found, at = [], match.start("code")
+    for piece in _top_level_split(match["code"], ";"):
+        try:
+            node = ast.parse(python_words(piece.strip()), mode="eval").body
+        except SyntaxError:
+            return []
+        if (call := _python_call(node, tools)) is None:
+            return []  # a nested call, or not a tool: why_unread says so
+        found.append(Found(at, at + len(piece), *call, True))
+        at += len(piece) + 1
+    return found
+
+
+def nexus_raven_code(content: str) -> str | None:
+    """NexusRaven's `Call:` line as the Python it is, each call printed: for a CodeAgent, where a
+    nested call simply runs. None when the reply is not one, or is not Python."""
+    match = _NEXUS_RAVEN.match(content)
+    if match is None:
+        return None
+    lines = [f"print({piece.strip()})" for piece in _top_level_split(match["code"], ";") if piece.strip()]
+    try:
+        ast.parse("\n".join(lines))
+    except SyntaxError:
+        return None
+    return "\n".join(lines) or None
+
+
+def nested_call(content: str) -> str | None:
+    """The inner call of NexusRaven's nested `Call: f(x=g(y=1))`, which cannot run as one call."""
+    match = _NEXUS_RAVEN.match(content)
+    try:
+        tree = ast.parse(python_words(match["code"].split(";")[0].strip()), mode="eval") if match else None
+    except SyntaxError:
+        return None
+    inner = [n for n in ast.walk(tree.body) if isinstance(n, ast.Call) and n is not tree.body] if tree else []
+    return ast.unparse(inner[0]) if inner else None
+
+
+def _top_level_split(text: str, separator: str) -> list[str]:
+    pieces, depth, quote, start = [], 0, None, 0
+    for i, char in enumerate(text):
+        if quote:
+            quote = None if char == quote and text[i - 1] != "\\" else quote
+        elif char in "\"'":
+            quote = char
+        elif char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+        elif char == separator and depth == 0:
+            pieces.append(text[start:i])
+            start = i + 1
+    return [*pieces, text[start:]]
+
+
 def _parameter_names(tools, name: str) -> list[str]:
     tool = tools.get(name) if isinstance(tools, dict) else None
     return list(tool.parameters["properties"]) if tool is not None else []
@@ -253,12 +400,13 @@ def _parameter_names(tools, name: str) -> list[str]:
 
 _XML_FUNCTION = re.compile(r"<function=" + _NAME + r">(.*?)(?:</function>|$)", re.DOTALL)
 _XML_PARAMETER = re.compile(r"<parameter=(?P<key>[^>\s]+)>\s*(?P<value>.*?)\s*</parameter>", re.DOTALL)
-# MiniMax-M2's <invoke>, and DeepSeek V3.2's <｜DSML｜invoke> whose string="true" keeps a value text.
-_INVOKE = re.compile(r"<(?:｜DSML｜)?invoke name=\"" + _NAME + r"\">(.*?)(?:</(?:｜DSML｜)?invoke>|$)",
+# MiniMax-M2's <invoke>, DeepSeek V3.2's <｜DSML｜invoke> whose string="true" keeps a value text,
+# and Step3's <steptml:invoke>.
+_INVOKE = re.compile(r"<(?:｜DSML｜|steptml:)?invoke name=\"" + _NAME + r"\">(.*?)(?:</(?:｜DSML｜|steptml:)?invoke>|$)",
                      re.DOTALL)
-_INVOKE_PARAMETER = re.compile(r"<(?:｜DSML｜)?parameter name=\"(?P<key>[^\"]+)\""
+_INVOKE_PARAMETER = re.compile(r"<(?:｜DSML｜|steptml:)?parameter name=\"(?P<key>[^\"]+)\""
                                r"(?: string=\"(?P<string>true|false)\")?>"
-                               r"\s*(?P<value>.*?)\s*</(?:｜DSML｜)?parameter>", re.DOTALL)
+                               r"\s*(?P<value>.*?)\s*</(?:｜DSML｜|steptml:)?parameter>", re.DOTALL)
 _GLM_CALL = re.compile(r"<tool_call>\s*" + _NAME + r"\s*(<arg_key>.*?)(?:</tool_call>|$)", re.DOTALL)
 _GLM_PARAMETER = re.compile(r"<arg_key>\s*(?P<key>.*?)\s*</arg_key>\s*"
                             r"<arg_value>\s*(?P<value>.*?)\s*</arg_value>", re.DOTALL)
@@ -267,14 +415,20 @@ _GEMMA_QUOTES = ("<|\"|>", "<escape>")
 _BARE_KEY = re.compile(r"([{,]\s*)([A-Za-z_][\w-]*)\s*:")
 
 
-def _xml_calls(content: str, tools) -> list[tuple[int, str, str]]:
+def _xml_calls(content: str, tools) -> list[Found]:
     for function, parameter in ((_XML_FUNCTION, _XML_PARAMETER), (_INVOKE, _INVOKE_PARAMETER),
                                 (_GLM_CALL, _GLM_PARAMETER)):
-        calls = [(m.start(), m[1], json.dumps(_xml_parameters(parameter, m[2]), ensure_ascii=False))
+        calls = [Found(m.start(), m.end(), m[1], json.dumps(_xml_parameters(parameter, m[2]), ensure_ascii=False), True)
                  for m in function.finditer(content) if parameter.search(m[2]) or not m[2].strip()]
         if calls:
             return calls
-    return [(m.start(), m[1], _gemma_arguments(content, m.end() - 1)) for m in _GEMMA_CALL.finditer(content)]
+    return [Found(m.start(), _gemma_end(content, m.end()), m[1], _gemma_arguments(content, m.end() - 1), True)
+            for m in _GEMMA_CALL.finditer(content)]
+
+
+def _gemma_end(content: str, at: int) -> int:
+    ends = [i + len(mark) for mark in ("<tool_call|>", "<end_function_call>") if (i := content.find(mark, at)) >= 0]
+    return min(ends) if ends else len(content)
 
 
 def _xml_parameters(parameter, body: str) -> dict:
@@ -305,6 +459,9 @@ def _gemma_arguments(content: str, at: int) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
+_READERS = (_named_json_calls, _xml_calls, _json_calls, _tool_code_calls, _nexus_raven_calls, _python_calls)
+
+
 # --- Replies that look like a call but read as none --------------------------------------
 
 _CALL_MARKERS = re.compile("|".join(re.escape(m) for m in (
@@ -312,8 +469,11 @@ _CALL_MARKERS = re.compile("|".join(re.escape(m) for m in (
     "to=functions.", "<function=", "<function name=", "<invoke name=", "<|python_tag|>",
     "<|python_start|>", "<function_calls>", "functools[", "<TOOLCALL>", "<|START_ACTION|>",
     "<start_function_call>", "<|tools_prefix|>", "<minimax:tool_call>", "<seed:tool_call>",
-    "<|tool_calls_section_begin|>", "<｜DSML｜",
+    "<|tool_calls_section_begin|>", "<｜DSML｜", "<｜tool_calls_begin｜>", "<steptml:invoke",
 )))
+# A marker, special token or tag right before a JSON call: the call is not bare.
+_MARKER_BEFORE = re.compile(r"(?:" + _CALL_MARKERS.pattern + r"|functools|<\|[^|>\s]*\|>|<｜[^｜\s]*｜>"
+                            r"|<[A-Za-z_][\w:-]*>)\s*$")
 _OPENER = re.compile(r"(?:(?:`{3,}|~{3,})[\w+.-]*|<[\w:-]+>|functools|>>>"
                      r"|(?:<\|start\|>\w+)?<\|channel\|>\w+)\s*$")
 # Special tokens, and gpt-oss's message headers (`<|start|>assistant<|channel|>final<|message|>`).
@@ -323,9 +483,20 @@ _JSON_CALL = re.compile(r"""["']?(?:name|tool|tool_name)["']?\s*:\s*["'][\w.-]+[
                         r"""["']?(?:arguments|parameters|args)["']?\s*:""")
 
 
+QUOTED = ("it is inside quoted text (a code block, a quote or `inline code`), which is never run. "
+          "To call a tool, write the call itself, outside any code block")
+NESTED = ("{inner} is inside another call's arguments, and each call runs on its own. Call {inner} "
+          "first; then use what it returns")
+
+
 def why_unread(content: str, tools: Collection[str]) -> str | None:
     """What is wrong with a reply that looks like a tool call but reads as none ("" when that
     cannot be said; None when it does not look like a call: then it is prose)."""
+    if (inner := nested_call(content)) is not None:
+        return NESTED.format(inner=inner)
+    quoted = _placed_anywhere(content, tools)
+    if quoted is not None:  # a call in quoted text: told when the reply ends with it, else prose
+        return QUOTED if quoted else None
     marker = _CALL_MARKERS.search(content)
     python = _names_a_call(content, tools)
     if marker is None and not _JSON_CALL.search(content) and not python:
@@ -345,9 +516,19 @@ def why_unread(content: str, tools: Collection[str]) -> str | None:
 def _names_a_call(content: str, tools) -> bool:
     """A Python call of a tool left open (cut off): one that closes is code or prose."""
     for match in _CALL_LINE.finditer(content):
-        if match[1] in tools:
+        if match["name"] in tools:
             try:
-                _balanced(content, match.start(1))
+                _balanced(content, match.start("call"))
             except ValueError:
                 return True
     return False
+
+
+def _placed_anywhere(content: str, tools) -> bool | None:
+    """None when `content` has no call even in quoted text; else whether the quoted calls end it
+    (a reply that is a call in a code block, rather than an answer that quotes one)."""
+    for reader in _READERS:
+        found = [f for f in reader(content, tools) if quote_at(quoted_spans(content), f.start)]
+        if found:
+            return _ends_reply(content, max(found, key=lambda f: f.end), found)
+    return None

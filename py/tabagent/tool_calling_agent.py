@@ -15,6 +15,7 @@ from typing import Any, Union
 from . import prompts
 from .agent import Agent
 from .call_log import BOOKKEEPING, told_again
+from .page_quotes import COPIED
 from .memory import ActionStep, cut
 from .replies import ModelReply, ToolCall
 from .parsing import parse_arguments
@@ -116,6 +117,8 @@ class ToolCallingAgent(Agent):
         if problem is None and tool is None:
             problem = (f"Error: there is no tool named '{call.name}'. "
                        f"Available tools: {', '.join(t.name for t in self.listed_tools())}.")
+        if problem is None and (page := self.page_quotes.copied(self.memory, self.tools, call.name, arguments)):
+            problem = COPIED.format(source=page)  # a page's sample call, repeated (page_quotes.py)
         if problem is None and (earlier := self.calls.repeat_of(call.name, arguments)) is not None:
             problem = told_again(call.name, earlier)
             self.calls.repeated(call.name)

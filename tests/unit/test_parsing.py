@@ -13,7 +13,8 @@ TOOLS = {"search", "final_answer"}
 
 @pytest.mark.parametrize("content, expected", [
     ('{"name": "search", "arguments": {"q": "cats"}}', [("search", {"q": "cats"})]),
-    ('Calling:\n```json\n{"name": "search", "parameters": {"q": "x"}}\n```', [("search", {"q": "x"})]),
+    ('```json\n{"name": "search", "parameters": {"q": "x"}}\n```', [("search", {"q": "x"})]),  # the whole reply
+    ('Calling:\n```json\n{"name": "search", "parameters": {"q": "x"}}\n```', []),  # quoted (issue 46)
     ('<tool_call>\n{"name": "final_answer", "arguments": {"answer": "4"}}\n</tool_call>',
      [("final_answer", {"answer": "4"})]),
     ('[{"name": "search", "arguments": {"q": 1}}, {"name": "search", "arguments": {"q": 2}}]',

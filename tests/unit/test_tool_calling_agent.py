@@ -139,7 +139,7 @@ async def test_failing_tool_is_an_observation(recorder):
 
 async def test_tool_call_written_as_json_text_is_recovered(recorder):
     model = ScriptedModel([
-        'I will add them.\n```json\n{"name": "add", "arguments": {"a": 4, "b": 5}}\n```',
+        'I will add them.\n{"name": "add", "arguments": {"a": 4, "b": 5}}',
         '<tool_call>{"name": "final_answer", "arguments": {"answer": "9"}}</tool_call>',
     ])
     agent = ToolCallingAgent(model, [add], listeners=[recorder])
@@ -147,8 +147,21 @@ async def test_tool_call_written_as_json_text_is_recovered(recorder):
     assert recorder.of("tool_result")[0].data["result"] == "9"
     # Recovered calls are replayed as text plus an observation, not as native tool calls.
     assert model.calls[1]["messages"][-2:] == [
-        {"role": "assistant", "content": 'I will add them.\n```json\n{"name": "add", "arguments": {"a": 4, "b": 5}}\n```'},
+        {"role": "assistant", "content": 'I will add them.\n{"name": "add", "arguments": {"a": 4, "b": 5}}'},
         {"role": "user", "content": "Observation:\nadd returned:\n9"}]
+
+
+async def test_a_call_in_a_code_block_after_prose_is_told_not_run(recorder):
+    """Issue 46: a code block quotes; a call the model wrote in one, after its prose, does not run
+    (a page's sample call, quoted so, ran). The model is told where the call must stand."""
+    model = ScriptedModel([
+        'I will add them.\n```json\n{"name": "add", "arguments": {"a": 4, "b": 5}}\n```',
+        '{"name": "add", "arguments": {"a": 4, "b": 5}}',
+        '<tool_call>{"name": "final_answer", "arguments": {"answer": "9"}}</tool_call>',
+    ])
+    assert await ToolCallingAgent(model, [add], listeners=[recorder]).run("4+5") == "9"
+    assert [e.data["name"] for e in recorder.of("tool_result")] == ["add", "final_answer"]
+    assert "inside quoted text" in model.calls[1]["messages"][-1]["content"]
 
 
 async def test_max_steps_asks_once_for_a_best_answer(recorder):

@@ -45,7 +45,7 @@ from .consent import ON_THE_PAGE, Actor, AskTheUser, Consent, outside_never
 from .site_rules import parse_site_rules
 from .one_time_codes import read_in_memory
 from .page_bridge import selection_task
-from .untrusted_content import reading_into, stop_reading
+from .untrusted_content import reading_into, stop_reading, untrusted
 from .page_tools import page_tools
 from ..tool_calling_agent import ToolCallingAgent
 from ..tools import FunctionTool
@@ -221,8 +221,10 @@ def _agent(spec: dict, model, tools: list, executor_factory, **options):
         # Keyed by the agent's name, so an agent's variables outlive its turn (in the extension
         # each name gets its own sandbox, for the conversation).
         options["executor"] = executor_factory(spec.get("name") or "agent")
-    return AGENT_KINDS[kind](model, tools, name=spec.get("name") or "agent", description=spec.get("description", ""),
-                             max_steps=steps_of(spec), managed_agents=team, **options)
+    agent = AGENT_KINDS[kind](model, tools, name=spec.get("name") or "agent", description=spec.get("description", ""),
+                              max_steps=steps_of(spec), managed_agents=team, **options)
+    agent.page_marker = untrusted  # a note the model copies from a page stays marked (notes.py)
+    return agent
 
 
 class EarlyEvents:
