@@ -425,6 +425,7 @@ export const NOT_FATAL_ERRORS = Object.freeze({
   "attachment": "turn",
   "mcp": "turn",
   "text_calls": "turn",
+  "constrained": "step",
   "workflow": "turn"
 });
 
@@ -437,6 +438,7 @@ export const NotFatal = Object.freeze({
   "attachment": "attachment",
   "mcp": "mcp",
   "text_calls": "text_calls",
+  "constrained": "constrained",
   "workflow": "workflow"
 });
 

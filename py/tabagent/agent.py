@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from . import prompts
 from .call_log import CallLog
 from .clock import Clock
-from .errors import ToolsRefusedError
+from .errors import ModelError, ToolsRefusedError
 from .events import Event, deliver, jsonable
 from .images import without_image_data
 from .managed import AgentTool
@@ -26,6 +26,7 @@ from .notes import NoteTool, notes_text
 from .page_quotes import PageQuotes
 from .parsing import parse_arguments
 from .reply_checks import TOOL_NOTES, Notes, promises_an_action, unread_call_note
+from .reply_grammar import MISREADS, forget, tool_call_schema
 from .text_calls import read_text_calls
 from .tool_refusals import remember_refusal
 from .tool_set import MoreTools, ToolSet, compact_for
@@ -37,6 +38,10 @@ if TYPE_CHECKING:
     from .models import Model
     from .replies import ModelReply
     from .vision import Vision
+
+
+HELD = ("Two of the model's tool calls in this turn could not be read, so its next reply is held "
+        "to a tool call of the listed tools (the endpoint's constrained decoding).")
 
 
 class Agent:
@@ -75,6 +80,8 @@ class Agent:
         self.clock = Clock(getattr(model, "host", None))  # today's date and time, in every request
         self.calls = CallLog()  # what this run called: repeats are told (call_log.py)
         self.page_quotes = PageQuotes()  # the calls pages wrote: copied, they do not run
+        self.misread = 0  # replies whose calls could not be read since a reply was last held
+        self._holding: dict | None = None  # the schema the request under way holds its reply to
 
     async def run(self, task: str, reset: bool = True) -> Any:
         """Work on `task` until a final answer; returns it (None if cancelled).
@@ -84,7 +91,7 @@ class Agent:
         self.memory.append(TaskStep(str(task), parts=list(getattr(task, "parts", ()))))  # pictures the user attached
         self._task, self._cancel_requested, self.step = asyncio.current_task(), False, 0
         self.status = "running"
-        self._usage, self._reminded, self.calls = {}, False, CallLog()
+        self._usage, self._reminded, self.calls, self.misread = {}, False, CallLog(), 0
         try:
             answer, status = await self._loop()
         except asyncio.CancelledError:
@@ -133,6 +140,7 @@ class Agent:
         if not content.strip():
             return prompts.EMPTY_REPLY
         if note := unread_call_note(content, self.tools, self.notes):
+            self.misread += 1
             return note
         if not self._reminded and len(self.tools) > 1 and promises_an_action(content):
             self._reminded = True
@@ -221,9 +229,13 @@ class Agent:
 
     async def _generate(self, tail: Sequence[dict] = ()) -> ModelReply:
         """The model's reply to the memory's messages and `tail` (a last prompt). An endpoint
-        that refuses tool definitions is asked once more with the tools in the prompt."""
+        that refuses tool definitions is asked once more with the tools in the prompt; after
+        two replies whose calls could not be read, the next is held to a tool call where the
+        endpoint can (reply_grammar.py)."""
         sends_tools = self.tool_schemas() is not None
         try:
+            if not tail and self.misread >= MISREADS:
+                return await self._held_reply()
             return await self._fit_and_ask(self.write_messages() + list(tail))
         except ToolsRefusedError as refusal:
             if not sends_tools:
@@ -231,6 +243,24 @@ class Agent:
             remember_refusal(self.model)  # from now on tool_schemas() is None: text calls
             await self.emit("error", {"kind": "text_calls", "message": refusal.message})
             return await self._fit_and_ask(self.write_messages() + list(tail))
+
+    async def _held_reply(self) -> ModelReply:
+        self.misread = 0
+        way = await self.model.reply_constraint()
+        if way is None:
+            return await self._fit_and_ask(self.write_messages())
+        await self.emit("error", {"kind": "constrained", "message": HELD})
+        self._holding = tool_call_schema(self.listed_tools())
+        try:
+            return await self._fit_and_ask(self.write_messages())
+        except ModelError as error:
+            if error.retryable:
+                raise
+            forget(getattr(self.model, "url", ""))  # it said it could, and refused: ask as ever
+            self._holding = None
+            return await self._fit_and_ask(self.write_messages())
+        finally:
+            self._holding = None
 
     async def _fit_and_ask(self, messages: list[dict]):
         if self.context is not None:  # it fits them to the window, then sends them by ask_model
@@ -241,9 +271,10 @@ class Agent:
         """Sends `messages` to the model as they are, streaming its reply out as events; the
         context keeper (context_keeper.py) calls it once it has fitted them to the window."""
         self._streamed = {"text": 0, "reasoning": 0}
+        held = {"reply_schema": self._holding} if self._holding is not None else {}
         try:
             reply = await self.model.generate(messages, self.tool_schemas(), on_token=self._on_token,
-                                              on_retry=self._on_retry, on_reasoning=self._on_reasoning)
+                                              on_retry=self._on_retry, on_reasoning=self._on_reasoning, **held)
         except Exception as error:  # what was sent and received is the best clue to a failure
             await self._trace(getattr(error, "exchanges", ()))
             raise

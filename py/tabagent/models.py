@@ -20,6 +20,7 @@ from .errors import (BadResponseError, ModelError, ModelTimeoutError, Unreachabl
                      error_for_status, error_in_body)
 from .errors import empty_stream_error
 from .host import Host, NetworkError, RequestTimeout, default_host
+from . import reply_grammar
 from .replies import ModelReply, ReplyBuilder, reply_from_json
 from .sse import SSEParser
 from .tool_refusals import refused
@@ -55,6 +56,11 @@ class Model:
                        on_reasoning: OnToken | None = None) -> ModelReply:
         raise NotImplementedError
 
+    async def reply_constraint(self) -> str | None:
+        """How the endpoint can hold a reply to a tool call (reply_grammar.py); None: it cannot.
+        A model that can takes `reply_schema=` in generate()."""
+        return None
+
 
 async def notify(callback: Callable[..., Any] | None, *args: Any) -> None:
     """Call a callback that may be plain or async."""
@@ -82,6 +88,10 @@ class OpenAIModel(Model):
         self.max_retry_wait = max_retry_wait
         self.temperature, self.extra_body = temperature, extra_body or {}
         self.extra_headers = headers or {}
+        self.provider = ""  # the settings' provider, when the app knows it: which servers to ask about
+
+    async def reply_constraint(self) -> str | None:
+        return await reply_grammar.way_of(self.host, self.url, self.api_key, self.provider)
 
     @property
     def takes_tools(self) -> bool:
@@ -90,8 +100,10 @@ class OpenAIModel(Model):
 
     async def generate(self, messages: list[dict], tools: list[dict] | None = None,
                        on_token: OnToken | None = None, on_retry: OnRetry | None = None,
-                       on_reasoning: OnToken | None = None) -> ModelReply:
-        body = json.dumps(self._request_body(messages, tools)).encode()
+                       on_reasoning: OnToken | None = None, reply_schema: dict | None = None) -> ModelReply:
+        """`reply_schema`: hold the reply to it, the endpoint's way (reply_grammar.py)."""
+        body = {**self._request_body(messages, tools), **self._held(reply_schema, tools)}
+        body = json.dumps(body).encode()
         streamed = (on_token, on_reasoning)
         attempt, exchanges = 0, []
         while True:
@@ -123,6 +135,10 @@ class OpenAIModel(Model):
         if self.temperature is not None:
             body["temperature"] = self.temperature
         return {**body, **self.extra_body}
+
+    def _held(self, reply_schema: dict | None, tools: list[dict] | None) -> dict:
+        way = reply_grammar.known_way(self.url) if reply_schema is not None else None
+        return reply_grammar.request_fields(way, reply_schema, bool(tools)) if way else {}
 
     def _backoff(self, attempt: int, retry_after: float | None) -> float:
         if retry_after is not None:

@@ -26,14 +26,19 @@ class ScriptedModel(Model):
     The messages of each call are kept in `calls`.
     """
 
-    def __init__(self, replies: Iterable[Scripted] | Callable[[list[dict]], Scripted]) -> None:
+    def __init__(self, replies: Iterable[Scripted] | Callable[[list[dict]], Scripted],
+                 constraint: str | None = None) -> None:
         self.replies = replies if callable(replies) else list(replies)
         self.calls: list[dict] = []
+        self.constraint = constraint  # how it plays an endpoint that holds replies (reply_grammar.py)
+
+    async def reply_constraint(self) -> str | None:
+        return self.constraint
 
     async def generate(self, messages: list[dict], tools: list[dict] | None = None,
                        on_token: OnToken | None = None, on_retry: OnRetry | None = None,
-                       on_reasoning: OnToken | None = None) -> ModelReply:
-        self.calls.append({"messages": messages, "tools": tools})
+                       on_reasoning: OnToken | None = None, reply_schema: dict | None = None) -> ModelReply:
+        self.calls.append({"messages": messages, "tools": tools, **({"reply_schema": reply_schema} if reply_schema else {})})
         if callable(self.replies):
             reply = self.replies(messages)
         elif self.replies:

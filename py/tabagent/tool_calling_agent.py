@@ -117,6 +117,7 @@ class ToolCallingAgent(Agent):
         if problem is None and tool is None:
             problem = (f"Error: there is no tool named '{call.name}'. "
                        f"Available tools: {', '.join(t.name for t in self.listed_tools())}.")
+        self.misread += problem is not None  # a call that could not be read (reply_grammar.py)
         if problem is None and (page := self.page_quotes.copied(self.memory, self.tools, call.name, arguments)):
             problem = COPIED.format(source=page)  # a page's sample call, repeated (page_quotes.py)
         if problem is None and (earlier := self.calls.repeat_of(call.name, arguments)) is not None:

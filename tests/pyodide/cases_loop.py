@@ -6,6 +6,7 @@ cancelling the tree, and a conversation continued from saved memory.
 """
 
 import asyncio
+import json
 import os
 import uuid
 
@@ -159,3 +160,19 @@ async def test_max_steps_asks_for_a_best_answer():
     agent = ToolCallingAgent(model, [add], max_steps=1, listeners=[recorder])
     assert await agent.run("1+1") == "Probably 2."
     assert recorder.events[-1].data["status"] == "max_steps"
+
+
+async def test_two_calls_cut_off_then_a_reply_held_by_the_endpoint():
+    """Issue 48: the endpoint says, over this interpreter's own HTTP, that it takes a grammar
+    (llama-cpp-python's /openapi.json); after two replies whose calls could not be read, the
+    next request holds the reply to a tool call, and the held reply is read and run."""
+    server = os.environ["TABAGENT_TEST_SERVER"]
+    base = f"{server}/s/llama_cpp_python/{uuid.uuid4().hex}"
+    model = OpenAIModel(base + "/v1", api_key="sk-test", model="fake-model")
+    recorder = Recorder()
+    assert await ToolCallingAgent(model, [add], listeners=[recorder]).run("1+1") == "held"
+    stats = json.loads(await (await model.host.request("GET", base + "/stats", {}, None, 5)).read())
+    formats = [body.get("response_format") for body in stats["bodies"]]
+    assert formats[:2] == [None, None] and formats[2]["type"] == "json_object"
+    assert {o["properties"]["name"]["const"] for o in formats[2]["schema"]["anyOf"]} >= {"add", "final_answer"}
+    assert [e.data["kind"] for e in recorder.events if e.kind == "error"] == ["constrained"]

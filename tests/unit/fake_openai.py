@@ -49,6 +49,10 @@ class Handler(BaseHTTPRequestHandler):
         parts = self.path.strip("/").split("/")
         if len(parts) >= 4 and parts[0] == "s" and parts[-1] == "stats":
             self.send_json(200, self.server.fake.stats(parts[2]))
+        elif len(parts) == 4 and parts[1] == "llama_cpp_python" and parts[-1] == "openapi.json":
+            # llama-cpp-python's FastAPI schema says a chat request takes a grammar (reply_grammar.py)
+            fields = {name: {} for name in ("messages", "tools", "grammar", "response_format")}
+            self.send_json(200, {"components": {"schemas": {"CreateChatCompletionRequest": {"properties": fields}}}})
         else:
             self.send_json(404, {"error": {"message": "no such path"}})
 
@@ -139,6 +143,16 @@ class Handler(BaseHTTPRequestHandler):
         self.write(data[cut:])
         self.event(chunk({}, finish_reason="stop"))
         self.event(chunk(None, usage=USAGE))
+        self.end_sse()
+
+    def scenario_llama_cpp_python(self, attempt, body):
+        """Calls cut off until a reply is held to a tool call (response_format's schema): then one."""
+        held = (body.get("response_format") or {}).get("schema")
+        content = ('{"name": "final_answer", "arguments": {"answer": "held"}}' if held
+                   else '<tool_call>\n{"name": "add", "arguments": {"a": 1, "b"')
+        self.start_sse()
+        self.event(chunk({"role": "assistant", "content": content}))
+        self.event(chunk({}, finish_reason="stop"))
         self.end_sse()
 
     def scenario_tool_call_split(self, attempt, body):

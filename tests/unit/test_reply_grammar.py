@@ -1,0 +1,166 @@
+"""How each server says it can hold a reply to a tool call, and what the request then carries
+(reply_grammar.py). Each server is played on 127.0.0.1 by the answers its own documentation
+gives to the probe: llama.cpp's /props, the /openapi.json of llama-cpp-python and vLLM (FastAPI
+apps), Ollama's /api/version, LM Studio's /api/v0/models. The real llama-cpp-python server holds
+a real model's reply in tests/e2e/test_llama_grammar.py."""
+
+import json
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+
+from tabagent import CodeAgent, ToolCallingAgent, reply_grammar
+from tabagent.host import default_host
+from tabagent.models import OpenAIModel
+from tabagent.ollama import OllamaModel
+from tabagent.testing import ScriptedModel
+from tabagent.tools import tool
+
+pytestmark = pytest.mark.timeout(30)
+
+
+def openapi(request: str, *fields: str) -> dict:
+    return {"components": {"schemas": {request: {"properties": {name: {} for name in ("messages", *fields)}}}}}
+
+
+SERVERS = {
+    "llama.cpp": {"/props": {"default_generation_settings": {"n_ctx": 8192}, "total_slots": 1}},
+    "llama-cpp-python": {"/openapi.json": openapi("CreateChatCompletionRequest", "grammar", "response_format", "tools")},
+    "vLLM": {"/openapi.json": openapi("ChatCompletionRequest", "structured_outputs", "response_format", "tools")},
+    "Ollama": {"/api/version": {"version": "0.12.3"}},
+    "LM Studio": {"/api/v0/models": {"object": "list", "data": [{"id": "qwen2.5-coder-1.5b-instruct"}]}},
+    "a plain endpoint": {},
+}
+
+
+class Server:
+    def __init__(self, answers: dict):
+        self.answers, self.bodies = answers, []
+        outer = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args):
+                pass
+
+            def do_GET(self):
+                found = outer.answers.get(self.path)
+                self._send(200 if found is not None else 404, found or {"error": "not found"})
+
+            def do_POST(self):
+                outer.bodies.append(json.loads(self.rfile.read(int(self.headers["content-length"]))))
+                self._send(200, {"choices": [{"index": 0, "finish_reason": "stop", "message": {
+                    "role": "assistant", "content": '{"name": "look", "arguments": {"word": "kettle"}}'}}]})
+
+            def _send(self, status, data):
+                body = json.dumps(data).encode()
+                self.send_response(status)
+                self.send_header("content-type", "application/json")
+                self.send_header("content-length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+        self.root = f"http://127.0.0.1:{self.httpd.server_address[1]}"
+
+    def close(self):
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+@tool
+def look(word: str) -> str:
+    """Looks a word up.
+
+    Args:
+        word: the word
+    """
+    return word
+
+
+SCHEMA = reply_grammar.tool_call_schema([look])
+
+
+def final(answer):
+    return {"tool_calls": [{"name": "final_answer", "arguments": {"answer": answer}}]}
+
+
+@tool
+def fetch(url: str) -> str:
+    """Fetches a page.
+
+    Args:
+        url: the address
+    """
+    return "Compost: £9.45"
+
+
+@pytest.mark.parametrize("server, way, with_tools, without_tools", [
+    ("llama.cpp", "tool_choice", {"tool_choice": "required"},
+     {"response_format": {"type": "json_schema", "json_schema": {"name": "tool_call", "schema": SCHEMA}}}),
+    ("llama-cpp-python", "json_object", {"response_format": {"type": "json_object", "schema": SCHEMA}}, None),
+    ("vLLM", "tool_choice", {"tool_choice": "required"}, None),
+    ("Ollama", "json_schema", {"response_format": {"type": "json_schema", "json_schema": {"name": "tool_call", "schema": SCHEMA}}}, None),
+    ("LM Studio", "json_schema", {"response_format": {"type": "json_schema", "json_schema": {"name": "tool_call", "schema": SCHEMA}}}, None),
+    ("a plain endpoint", None, {}, None),
+])
+async def test_each_server_says_so_its_way_and_is_asked_its_way(server, way, with_tools, without_tools):
+    played = Server(SERVERS[server])
+    try:
+        model = OpenAIModel(played.root + "/v1", model="m", max_retries=0)
+        assert await model.reply_constraint() == way
+        await model.generate([{"role": "user", "content": "Look up kettle."}], [look.to_openai()], reply_schema=SCHEMA)
+        await model.generate([{"role": "user", "content": "Look up kettle."}], None, reply_schema=SCHEMA)
+        sent_with, sent_without = played.bodies
+        held = {key: sent_with[key] for key in ("tool_choice", "response_format") if key in sent_with}
+        assert held == with_tools
+        if without_tools is not None:
+            assert sent_without["response_format"] == without_tools["response_format"]
+    finally:
+        played.close()
+
+
+async def test_ollama_s_native_api_takes_the_schema_as_its_format():
+    played = Server(SERVERS["Ollama"])
+    try:
+        model = OllamaModel(played.root + "/v1", model="m", max_retries=0)
+        assert model.url.endswith("/api/chat")
+        assert await model.reply_constraint() == "format"
+        host = default_host()
+        assert await reply_grammar.way_of(host, model.url, None) == "format"
+        assert model._held(SCHEMA, None) == {"format": SCHEMA}
+    finally:
+        played.close()
+
+
+def test_a_refusal_is_remembered():
+    reply_grammar._known["http://127.0.0.1:1/v1/chat/completions"] = "json_object"
+    reply_grammar.forget("http://127.0.0.1:1/v1/chat/completions")
+    assert reply_grammar.known_way("http://127.0.0.1:1/v1/chat/completions") is None
+
+
+# --- In a turn ---------------------------------------------------------------------------------
+
+GARBLED = '<tool_call>\n{"name": "fetch", "arguments": {"url": "https://shop.example/'  # cut off
+
+
+@pytest.mark.parametrize("agent_class", [ToolCallingAgent, CodeAgent])
+async def test_after_two_unread_calls_the_next_reply_is_held_to_a_tool_call(agent_class, recorder):
+    model = ScriptedModel([GARBLED, GARBLED, '{"name": "fetch", "arguments": {"url": "https://shop.example/"}}',
+                           final("£9.45") if agent_class is ToolCallingAgent
+                           else "```python\nfinal_answer('£9.45')\n```"], constraint="json_object")
+    assert await agent_class(model, [fetch], listeners=[recorder]).run("Price?") == "£9.45"
+    held = [call.get("reply_schema") for call in model.calls]
+    assert held[:2] == [None, None] and held[3] is None
+    names = [option["properties"]["name"]["const"] for option in held[2]["anyOf"]]
+    assert "fetch" in names and "final_answer" in names
+    assert held[2]["anyOf"][names.index("fetch")]["properties"]["arguments"]["required"] == ["url"]
+    assert [(e.data["name"], e.data["result"]) for e in recorder.of("tool_result")][0] == ("fetch", "Compost: £9.45")
+    assert [e.data["kind"] for e in recorder.of("error")] == ["constrained"]
+
+
+async def test_an_endpoint_that_cannot_hold_a_reply_is_asked_as_ever():
+    model = ScriptedModel([GARBLED, GARBLED, final("x")])
+    assert await ToolCallingAgent(model, [fetch]).run("Price?") == "x"
+    assert not any("reply_schema" in call for call in model.calls)
