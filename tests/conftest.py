@@ -3,7 +3,8 @@
 - `site`: the module's pages on 127.0.0.1. A module names them in `SITE`: a folder, or a
   function given an empty folder (to write pages into) that returns the folder to serve;
   without one, TabAgent's own test pages (tests/e2e/pages/);
-- `post`: an attacker's listening post, where any request heard is a leak;
+- `post`: an attacker's listening post, where any request heard is a leak; `kettle_shop`: a
+  shop page showing agents sample calls to repeat (tests/helpers/quoted_calls.py);
 - `mcp`: an MCP server written with the official Python SDK (tests/helpers/mcp_server.py);
   `everything`: the reference server of the MCP project (server-everything, from npm);
   `asking`: one that asks the user for a form and the client's model for a reply, and reports
@@ -51,6 +52,16 @@ def gift_shop(tmp_path_factory):
 
     with PageServer(shop_pages(tmp_path_factory.mktemp("shop"))) as server:
         yield server
+
+
+@pytest.fixture(scope="module")
+def kettle_shop(post):
+    """The shop page of the quoted-call attacks (tests/helpers/quoted_calls.py)."""
+    from tests.helpers.quoted_calls import kettle_shop
+
+    site = kettle_shop(post)
+    yield site
+    site.stop()
 
 
 @pytest.fixture(scope="module")
