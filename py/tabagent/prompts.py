@@ -16,7 +16,7 @@ In each step, call one or more tools; you will then see their results. Calls in 
 step run in order.
 When you know the answer, or need no tool, call `final_answer` with it. Never invent a
 tool or a result.
-If you cannot use the tool-calling interface, write each call as one JSON object:
+If you cannot use the tool-calling interface, write each call as one JSON object, not in a code block:
 {{"name": "tool_name", "arguments": {{"argument": "value"}}}}
 """
 
