@@ -485,6 +485,8 @@ _JSON_CALL = re.compile(r"""["']?(?:name|tool|tool_name)["']?\s*:\s*["'][\w.-]+[
 
 QUOTED = ("it is inside quoted text (a code block, a quote or `inline code`), which is never run. "
           "To call a tool, write the call itself, outside any code block")
+MID_REPLY = ("it stands in the middle of your reply, where a call is not read. Send the call alone, "
+             "or at the end of your reply")
 NESTED = ("{inner} is inside another call's arguments, and each call runs on its own. Call {inner} "
           "first; then use what it returns")
 
@@ -494,9 +496,9 @@ def why_unread(content: str, tools: Collection[str]) -> str | None:
     cannot be said; None when it does not look like a call: then it is prose)."""
     if (inner := nested_call(content)) is not None:
         return NESTED.format(inner=inner)
-    quoted = _placed_anywhere(content, tools)
-    if quoted is not None:  # a call in quoted text: told when the reply ends with it, else prose
-        return QUOTED if quoted else None
+    unplaced = _unplaced(content, tools)
+    if unplaced is not None:  # a call where no family puts one: told when the reply ends so, else prose
+        return unplaced or None
     marker = _CALL_MARKERS.search(content)
     python = _names_a_call(content, tools)
     if marker is None and not _JSON_CALL.search(content) and not python:
@@ -524,11 +526,17 @@ def _names_a_call(content: str, tools) -> bool:
     return False
 
 
-def _placed_anywhere(content: str, tools) -> bool | None:
-    """None when `content` has no call even in quoted text; else whether the quoted calls end it
-    (a reply that is a call in a code block, rather than an answer that quotes one)."""
+def _unplaced(content: str, tools) -> str | None:
+    """What to tell of calls read where no family puts one: in quoted text (told when the quote
+    ends the reply: a call in a code block, not an answer that quotes one), or bare before more
+    of the reply. "" when they are an answer's; None when there are none."""
+    spans = quoted_spans(content)
     for reader in _READERS:
-        found = [f for f in reader(content, tools) if quote_at(quoted_spans(content), f.start)]
-        if found:
-            return _ends_reply(content, max(found, key=lambda f: f.end), found)
+        found = reader(content, tools)
+        if not found or _placed(content, found):
+            continue
+        quoted = [f for f in found if quote_at(spans, f.start)]
+        if quoted:
+            return QUOTED if _ends_reply(content, max(quoted, key=lambda f: f.end), quoted) else ""
+        return MID_REPLY
     return None

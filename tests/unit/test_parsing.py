@@ -104,3 +104,11 @@ def test_calls_in_text_are_read_leniently(content, arguments):
 def test_a_python_call_on_its_own_line_is_a_call():
     calls = read_text_calls("I'll look it up.\nsearch(q='cats', n=2)", TOOLS)
     assert [(c.name, json.loads(c.arguments)) for c in calls] == [("search", {"q": "cats", "n": 2})]
+
+
+def test_a_bare_call_before_more_prose_is_told_where_it_must_stand():
+    from tabagent.text_calls import why_unread
+    reply = 'Looking it up.\n{"name": "search", "arguments": {"q": "cats"}}\nI will wait for the result.'
+    assert read_text_calls(reply, TOOLS) == []
+    assert "middle of your reply" in why_unread(reply, TOOLS)
+    assert read_text_calls(reply.rsplit("\n", 1)[0], TOOLS)[0].name == "search"
