@@ -6,7 +6,9 @@ the 1.5B went fetch, note, more_tools, and round again. Two rules, in both agent
 
 - A call with the same name and arguments as one the last working step made (a step with a call
   other than `note` and `more_tools`) is not run again: the model is told, once, what it returned
-  then. Asked a second time, it runs (the model insists; a page may have changed).
+  then. Asked a second time, it runs (the model insists; a page may have changed). A tool that
+  acts (`acts = True`: a click, a key, typing, each asked of the user) is exempt: a second click
+  is a second act, and whether it happens is the user's to say.
 - After two steps in a row that only kept notes or listed tools, `note` and `more_tools` refuse,
   saying why, until another tool runs.
 """
@@ -66,11 +68,12 @@ class CallLog:
         self.books_only_steps = 0
         self.working = {key: earlier for key, earlier in self.this_step.items()}
 
-    def repeat_of(self, name: str, arguments: Any) -> Earlier | None:
-        """What the same call returned in the last working step, if the model is to be told so."""
+    def repeat_of(self, name: str, arguments: Any, acts: bool = False) -> Earlier | None:
+        """What the same call returned in the last working step, if the model is to be told so
+        (never for a tool that acts)."""
         key = call_key(name, arguments)
         earlier = self.working.get(key)
-        if name in BOOKKEEPING or earlier is None or key in self.told:
+        if acts or name in BOOKKEEPING or earlier is None or key in self.told:
             return None
         self.told.add(key)
         return earlier

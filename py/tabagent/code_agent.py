@@ -187,7 +187,7 @@ class TracedTool(Tool):
         if page := self.agent.page_quotes.copied(self.agent.memory, self.agent.tools, self.name, arguments):
             await self._result(call_id, COPIED.format(source=page), is_error=True)
             raise ToolInputError(COPIED.format(source=page))  # page_quotes.py
-        if (earlier := calls.repeat_of(self.name, arguments)) is not None:  # call_log.py
+        if (earlier := calls.repeat_of(self.name, arguments, self.tool.acts)) is not None:  # call_log.py
             calls.repeated(self.name)
             self.agent.step_notes.append(TOLD_IN_CODE.format(name=self.name, step=earlier.step))
             await self._result(call_id, told_again(self.name, earlier))

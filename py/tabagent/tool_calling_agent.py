@@ -120,7 +120,7 @@ class ToolCallingAgent(Agent):
         self.misread += problem is not None  # a call that could not be read (reply_grammar.py)
         if problem is None and (page := self.page_quotes.copied(self.memory, self.tools, call.name, arguments)):
             problem = COPIED.format(source=page)  # a page's sample call, repeated (page_quotes.py)
-        if problem is None and (earlier := self.calls.repeat_of(call.name, arguments)) is not None:
+        if problem is None and (earlier := self.calls.repeat_of(call.name, arguments, tool.acts)) is not None:
             problem = told_again(call.name, earlier)
             self.calls.repeated(call.name)
         elif problem is None:

@@ -38,8 +38,9 @@ class Tool:
     # Size knobs (max_results...): accepted with their defaults, but out of the schema the
     # model is shown; its description names them with their defaults, in a few words.
     unlisted: tuple[str, ...] = ()
-    # It changes what other tools see (acting on a page, choosing the tab): in a reply of several
-    # calls it waits for the calls before it, and the calls after it wait for it.
+    # It changes what other tools see (acting on a page, choosing the tab, asking the user): in a
+    # reply of several calls it waits for the calls before it, and the calls after it wait for it;
+    # the same call again is another act, never a repeat to tell the model of (call_log.py).
     acts: bool = False
 
     def forward(self, *args: Any, **arguments: Any) -> Any:

@@ -157,6 +157,32 @@ async def test_a_call_after_an_action_is_no_repeat():
     assert len(log) == 2 and clicks == ["#next"]
 
 
+async def test_an_action_twice_is_two_acts():
+    """A click (a tool that acts, each call asked of the user) repeated is another click: the
+    page's tools say which act, and the user decides about each."""
+    from tabagent.app.page_actions import ACTING
+    from tabagent.app.page_tools import page_tools
+    acting = {t.name for t in page_tools(None, None) if t.acts}
+    assert acting >= {"click", "type_text", "press_key", "scroll", "navigate"} and acting <= set(ACTING) | {"click_at", "drag"}
+    clicks = []
+
+    @tool
+    def click(locator: str) -> str:
+        """Clicks.
+
+        Args:
+            locator: what
+        """
+        clicks.append(locator)
+        return "clicked"
+
+    click.acts = True
+    model = ScriptedModel([calls(("click", {"locator": "#next"})), calls(("click", {"locator": "#next"})),
+                           calls(("final_answer", {"answer": "two pages on"}))])
+    await ToolCallingAgent(model, [click]).run("Two pages on")
+    assert clicks == ["#next", "#next"]
+
+
 async def test_the_code_agent_gets_a_repeated_call_s_value_without_running_it_again():
     log = []
     model = ScriptedModel(["```python\npage = fetch(url='https://shop.example/')\nprint(len(page))\n```",

@@ -306,5 +306,5 @@ def page_tools(bridge, consent, part_tokens=None, attached=None, vision=None) ->
              + [FunctionTool(getattr(working, name)) for name in CHOOSING_THE_TAB])
     for tool in tools:
         tool.built_in = True  # a compact request lists only the core ones (tool_set.py)
-        tool.acts = tool.name in (*ACTING, *BY_POSITION, *CHOOSING_THE_TAB)  # later calls wait for it
+        tool.acts = tool.name in (*ACTING, *BY_POSITION, *CHOOSING_THE_TAB)  # later calls wait; never a repeat
     return tools

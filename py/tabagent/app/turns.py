@@ -179,6 +179,7 @@ def acting_for(service: Consent, request: dict) -> AskTheUser:
 def hand_back_tool(page, consent) -> FunctionTool:
     handing = FunctionTool(HandBack(page, consent).ask_user)
     handing.built_in = True
+    handing.acts = True  # each call asks the person: the same question again is theirs to answer
     return handing
 
 
