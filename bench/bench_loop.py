@@ -46,7 +46,8 @@ def tool_calling_replies(steps: int, calls_per_step: int = 1):
         step = sum(1 for m in messages if m["role"] == "assistant")
         if step + 1 >= steps:
             return ModelReply(tool_calls=[ToolCall(f"f{step}", "final_answer", '{"answer": "done"}')])
-        return ModelReply(tool_calls=[ToolCall(f"c{step}.{i}", "add", '{"a": 1, "b": 2}')
+        # Other arguments each step: the same call again would be told, not run (call_log.py).
+        return ModelReply(tool_calls=[ToolCall(f"c{step}.{i}", "add", f'{{"a": {step}, "b": {i}}}')
                                       for i in range(calls_per_step)])
     return reply
 
@@ -56,7 +57,7 @@ def code_replies(steps: int):
         done = sum(1 for m in messages if m["role"] == "user") - 1  # minus the task
         if done + 1 >= steps:
             return ModelReply(content="```python\nfinal_answer(x)\n```")
-        return ModelReply(content="```python\nx = add(1, 2)\nprint(x)\n```")
+        return ModelReply(content=f"```python\nx = add({done}, 2)\nprint(x)\n```")
     return reply
 
 
@@ -86,7 +87,7 @@ async def measure(kind: str, runs: int, steps: int) -> list[float]:
             continue
         agent.listeners.append(listener)
         answer = await agent.run("Add 1 and 2 again and again.")
-        assert answer in ("done", 3), answer
+        assert answer == "done" or isinstance(answer, int), answer  # the CodeAgent answers its last sum
     return durations
 
 
