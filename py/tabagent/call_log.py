@@ -8,7 +8,8 @@ the 1.5B went fetch, note, more_tools, and round again. Two rules, in both agent
   other than `note` and `more_tools`) is not run again: the model is told, once, what it returned
   then. Asked a second time, it runs (the model insists; a page may have changed). A tool that
   acts (`acts = True`: a click, a key, typing, each asked of the user) is exempt: a second click
-  is a second act, and whether it happens is the user's to say.
+  is a second act, and whether it happens is the user's to say; so is a call the user refused
+  (`tools.Refused`): asked again, the user may say yes.
 - After two steps in a row that only kept notes or listed tools, `note` and `more_tools` refuse,
   saying why, until another tool runs.
 """
@@ -18,6 +19,8 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from typing import Any
+
+from .tools import Refused
 
 # TabAgent's own tools that change nothing the task is about: they keep the run's books.
 BOOKKEEPING = ("note", "more_tools")
@@ -80,7 +83,8 @@ class CallLog:
 
     def ran(self, name: str, arguments: Any, text: str, value: Any = None, is_error: bool = False) -> None:
         self.names_this_step.append(name)
-        if not is_error and name not in BOOKKEEPING:  # an error is worth trying again
+        # An error is worth trying again, and a refusal asks again (the user may say yes).
+        if not is_error and not isinstance(value, Refused) and name not in BOOKKEEPING:
             self.this_step[call_key(name, arguments)] = Earlier(self.step, text, value)
 
     def repeated(self, name: str) -> None:

@@ -131,6 +131,11 @@ class Tool:
         return f'def {name or python_name(self.name)}({", ".join(params)}) -> {returns}:\n    """{doc}\n    """'
 
 
+class Refused(str):
+    """A tool's answer that nothing was done because the user, or their rule for the site, said
+    no: the same call again asks again, and is never told as a repeat (call_log.py)."""
+
+
 class FunctionTool(Tool):
     def __init__(self, function: Callable[..., Any], name: str | None = None,
                  description: str | None = None, unlisted: tuple[str, ...] = ()) -> None:

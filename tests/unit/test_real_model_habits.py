@@ -268,3 +268,24 @@ async def test_a_managed_run_starts_with_its_own_call_log():
     await agent.run("two")
     assert agent.calls is not first
     await asyncio.sleep(0)
+
+
+async def test_a_refusal_is_no_result_to_tell_again():
+    """A read the user refused ("nothing was read") asks again when the model repeats it."""
+    from tabagent.tools import Refused
+    asked = []
+
+    @tool
+    def read_tab(tab_id: int) -> str:
+        """Reads another tab, if the user allows it.
+
+        Args:
+            tab_id: which
+        """
+        asked.append(tab_id)
+        return Refused("The user did not allow reading tab 7: nothing was read.") if len(asked) == 1 else "Balance: 9.00"
+
+    model = ScriptedModel([calls(("read_tab", {"tab_id": 7})), calls(("read_tab", {"tab_id": 7})),
+                           calls(("final_answer", {"answer": "9.00"}))])
+    assert await ToolCallingAgent(model, [read_tab]).run("My balance?") == "9.00"
+    assert asked == [7, 7]

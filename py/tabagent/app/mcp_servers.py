@@ -31,6 +31,7 @@ from ..mcp import MCPClient, MCPError
 from ..mcp.apps import visible_to
 from ..tokens import count_text
 from ..mcp.tools import MCPTool, cut
+from ..tools import Refused
 from ..unseen import bounded, shown, shown_within
 from .mcp_requests import ServerRequests
 from .one_time_codes import ask_for_the_code, carried_code
@@ -113,7 +114,7 @@ class AskedMCPTool(MCPTool):
 
     async def forward(self, **arguments):
         if not await self._allowed(arguments):
-            return DENIED.format(tool=self.name)
+            return Refused(DENIED.format(tool=self.name))
         result = await self.call(arguments)
         await self._show_app(arguments, result)
         return self.answer(result)
@@ -175,7 +176,7 @@ RESOURCES = {"name": "resources",
 class ResourcesTool(AskedMCPTool):
     async def forward(self, uri: str | None = None):
         if not await self._allowed({"uri": uri} if uri else {}):
-            return DENIED.format(tool=self.name)
+            return Refused(DENIED.format(tool=self.name))
         source = f"MCP server {self.client.name}, resources"
         if not uri:
             return self.mark(source, json.dumps(await self._listed(source), ensure_ascii=False, indent=1))

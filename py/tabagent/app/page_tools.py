@@ -22,7 +22,7 @@ from .wire import PAGE_TOOL_DEFAULTS
 from .screenshots import Screenshots
 from .working_tab import WorkingTab, about_the_window
 from ..vision import Vision
-from ..tools import FunctionTool, Tool
+from ..tools import FunctionTool, Refused, Tool
 
 # The content scripts apply the same defaults (wire.py), so page.call gets what these give.
 DEFAULT = PAGE_TOOL_DEFAULTS
@@ -120,7 +120,7 @@ class PageReader:
         if await self.consent.allows(name, described["summary"], details, sites=[described.get("site")],
                                      tab=tab, acts=False):
             return True, described
-        return False, OTHER_TAB_DENIED.format(what=what)
+        return False, Refused(OTHER_TAB_DENIED.format(what=what))
 
     async def in_the_working_tab(self, name: str) -> tuple[bool, dict | str | None]:
         """Whether the tab the tools work in may be read (or pictured: `name`) now: the user's tab
