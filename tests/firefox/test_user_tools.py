@@ -60,7 +60,8 @@ def test_the_models_code_calls_a_tool_that_reads_the_page_through_the_host(firef
         chat = open_chat(firefox)
         panel = firefox_panel(firefox, chat)
         panel.configure(model.base_url, agent="code")
-        model.script(Reply(text="```python\nheadings = page_headings()\nprint(headings)\nfinal_answer('listed')\n```"))
+        # The answer is made of what the tool gave: one written out beside the call would wait (issue 48).
+        model.script(Reply(text="```python\nheadings = page_headings()\nprint(headings)\nfinal_answer('listed' if headings else 'none')\n```"))
         panel.send("How many headings?")
         assert panel.wait_for_status("ok", "error", timeout=120) == "ok"
     (output, is_error), = panel.code_outputs()
