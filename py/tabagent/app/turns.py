@@ -70,7 +70,7 @@ def build_model(settings: dict, api_key: str | None, host=None, browser_model=No
         raise ValueError("No model is configured: open TabAgent's settings and choose one.")
     # Ollama through its own API, which lets each request ask for the context it needs.
     model_class = OllamaModel if settings.get("provider") == OLLAMA else OpenAIModel
-    return model_class(
+    model = model_class(
         settings["base_url"],
         api_key or None,
         settings.get("model", ""),
@@ -80,6 +80,8 @@ def build_model(settings: dict, api_key: str | None, host=None, browser_model=No
         temperature=_number(settings.get("temperature"), float),
         extra_body=_output_limit(settings),
     )
+    model.provider = settings.get("provider", "")  # which server to ask how it holds a reply (reply_grammar.py)
+    return model
 
 
 async def endpoint_recognised(request: dict, host=None) -> dict:
