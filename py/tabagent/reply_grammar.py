@@ -24,7 +24,7 @@ import contextlib
 from typing import TYPE_CHECKING
 
 from .context_window import _get_json, _root
-from .providers import LLAMACPP, LMSTUDIO, OLLAMA
+from .providers import HOSTED_PROVIDERS, LLAMACPP, LMSTUDIO, OLLAMA
 
 if TYPE_CHECKING:
     from .host import Host
@@ -81,6 +81,8 @@ def forget(chat_url: str) -> None:
 
 
 def _probes(provider: str):
+    if provider in HOSTED_PROVIDERS:
+        return ()  # their own model lists and docs say nothing of these: nothing is asked of them
     if provider == OLLAMA:
         return (_ollama,)
     if provider == LMSTUDIO:
