@@ -20,6 +20,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from .excerpt import cut_inside
 from .tools import Refused
 
 # TabAgent's own tools that change nothing the task is about: they keep the run's books.
@@ -96,6 +97,8 @@ class CallLog:
 
 
 def told_again(name: str, earlier: Earlier) -> str:
-    result = earlier.text if len(earlier.text) <= SHOWN_AGAIN else (
-        earlier.text[:SHOWN_AGAIN] + f"\n[… the rest is in step {earlier.step}'s result]")
+    result = earlier.text
+    if len(result) > SHOWN_AGAIN:  # page text keeps its marking whole (excerpt.py)
+        rest = f"[… the rest is in step {earlier.step}'s result]"
+        result = cut_inside(result, SHOWN_AGAIN, rest) or f"{result[:SHOWN_AGAIN]}\n{rest}"
     return TOLD.format(name=name, step=earlier.step, result=result)

@@ -289,3 +289,11 @@ async def test_a_refusal_is_no_result_to_tell_again():
                            calls(("final_answer", {"answer": "9.00"}))])
     assert await ToolCallingAgent(model, [read_tab]).run("My balance?") == "9.00"
     assert asked == [7, 7]
+
+
+def test_a_long_page_said_again_keeps_its_marking_whole():
+    from tabagent.app.untrusted_content import untrusted
+    from tabagent.call_log import Earlier, told_again
+    told = told_again("read_page", Earlier(2, untrusted("https://shop.example/", "Kettle. " * 1000)))
+    assert told.count("<page_content source=") == told.count("</page_content>") == 1
+    assert told.index("</page_content>") < told.index("the rest is in step 2")
