@@ -12,9 +12,11 @@ model that ignores it) leaves them in the content. `read_text_calls` finds them 
   Functionary `<function=name>` and `>>>name`);
 - Python calls on a line of their own or after a marker (Llama 3.2 and Gemma 3
   `[name(a=1)]`, Llama 4 `<|python_start|>`, OLMo 3 `<function_calls>`, Llama 3.1
-  `<|python_tag|>name.call(...)`);
+  `<|python_tag|>name.call(...)`, Gemini's `print(default_api.name(...))`), in Gemma 3's
+  ```tool_code fence, or after NexusRaven's `Call:`;
 - parameters as XML (Qwen3-Coder and Seed-OSS `<function=name><parameter=x>`, MiniMax-M2
-  `<invoke name=...>`, DeepSeek V3.2 `<｜DSML｜invoke ...>`, GLM `<arg_key>`) or as Gemma's
+  `<invoke name=...>`, DeepSeek V3.2 `<｜DSML｜invoke ...>`, Step3 `<steptml:invoke ...>`, GLM
+  `<arg_key>`) or as Gemma's
   `call:name{key:<|"|>v<|"|>}`.
 
 A call is read only where its family puts one (issue 46: a page's sample call, quoted by the
@@ -116,7 +118,6 @@ _NAME_THEN_ARGUMENTS = [re.compile(p) for p in (
     r"<｜tool▁calls｜>\s*function\s*<｜tool▁sep｜>\s*" + _NAME,
     # DeepSeek V3.1
     r"<｜tool▁call▁begin｜>(?!\s*function\s*<｜tool▁sep｜>)\s*" + _NAME + r"\s*<｜tool▁sep｜>",
-    # gpt-oss
     # gpt-oss: the recipient in the channel or in the role (then the channel); a content type, constrained or not
     r"to=functions\." + _NAME + r"(?:\s*<\|channel\|>\s*\w+)?\s*(?:(?:<\|constrain\|>)?\s*\w+)?\s*<\|message\|>",
     # Kimi-K2: functions.name:index
