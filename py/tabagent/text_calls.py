@@ -263,22 +263,26 @@ def _python_calls(content: str, tools) -> list[Found]:
 
 def _balanced(content: str, start: int) -> str:
     """The text from `start` to where its brackets close."""
+    for i, char, depth in _unquoted(content, start):
+        if char in ")]}" and depth == 0:
+            return content[start:i + 1]
+    raise ValueError("not closed")
+
+
+def _unquoted(text: str, start: int = 0):
+    """(position, character, bracket depth after it) of each character outside quoted strings."""
     depth, quote, i = 0, None, start
-    while i < len(content):
-        char = content[i]
+    while i < len(text):
+        char = text[i]
         if quote:
             i += char == "\\"
             quote = None if char == quote else quote
         elif char in "\"'":
             quote = char
-        elif char in "([{":
-            depth += 1
-        elif char in ")]}":
-            depth -= 1
-            if depth == 0:
-                return content[start:i + 1]
+        else:
+            depth += (char in "([{") - (char in ")]}")
+            yield i, char, depth
         i += 1
-    raise ValueError("not closed")
 
 
 def _python_call(node, tools) -> tuple[str, str] | None:
@@ -376,17 +380,9 @@ def nested_call(content: str) -> str | None:
 
 
 def _top_level_split(text: str, separator: str) -> list[str]:
-    pieces, depth, quote, start = [], 0, None, 0
-    for i, char in enumerate(text):
-        if quote:
-            quote = None if char == quote and text[i - 1] != "\\" else quote
-        elif char in "\"'":
-            quote = char
-        elif char in "([{":
-            depth += 1
-        elif char in ")]}":
-            depth -= 1
-        elif char == separator and depth == 0:
+    pieces, start = [], 0
+    for i, char, depth in _unquoted(text):
+        if char == separator and depth == 0:
             pieces.append(text[start:i])
             start = i + 1
     return [*pieces, text[start:]]

@@ -40,6 +40,19 @@ def fetch_tool(log):
     return fetch
 
 
+def click_tool(log):
+    @tool
+    def click(locator: str) -> str:
+        """Clicks.
+
+        Args:
+            locator: what
+        """
+        log.append(locator)
+        return "clicked"
+    return click
+
+
 def calls(*pairs):
     return {"tool_calls": [{"name": name, "arguments": arguments} for name, arguments in pairs]}
 
@@ -139,16 +152,7 @@ async def test_a_repeated_call_is_told_once_with_what_it_returned(recorder):
 
 async def test_a_call_after_an_action_is_no_repeat():
     log, clicks = [], []
-
-    @tool
-    def click(locator: str) -> str:
-        """Clicks.
-
-        Args:
-            locator: what
-        """
-        clicks.append(locator)
-        return "clicked"
+    click = click_tool(clicks)
 
     url = {"url": "https://shop.example/"}
     model = ScriptedModel([calls(("fetch", url)), calls(("click", {"locator": "#next"})), calls(("fetch", url)),
@@ -165,16 +169,7 @@ async def test_an_action_twice_is_two_acts():
     acting = {t.name for t in page_tools(None, None) if t.acts}
     assert acting >= {"click", "type_text", "press_key", "scroll", "navigate"} and acting <= set(ACTING) | {"click_at", "drag"}
     clicks = []
-
-    @tool
-    def click(locator: str) -> str:
-        """Clicks.
-
-        Args:
-            locator: what
-        """
-        clicks.append(locator)
-        return "clicked"
+    click = click_tool(clicks)
 
     click.acts = True
     model = ScriptedModel([calls(("click", {"locator": "#next"})), calls(("click", {"locator": "#next"})),
