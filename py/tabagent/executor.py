@@ -41,8 +41,7 @@ class LocalExecutor(Executor):
     modules, read files, loop forever and block the event loop). Use it for tests
     and for code you would run yourself; the extension runs code in a sandbox.
     """
-    environment = ("It runs in the agent's own process: install nothing (no pip); reach pages and "
-                   "the web through the tools, not requests or urllib.")
+    environment = "Install nothing (no pip); reach pages and the web through the tools, not requests or urllib."
 
     def __init__(self, max_output_chars: int = 20_000) -> None:
         self.max_output_chars = max_output_chars

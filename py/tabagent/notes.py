@@ -38,8 +38,7 @@ def note_words(note: str) -> str:
 class NoteTool(Tool):
     built_in = True  # TabAgent's own: told in one sentence in a compact request
     name = "note"
-    description = ("Keeps a short note (a fact you found, what is left to do) in every later "
-                   "request, even when older steps are dropped.")
+    description = "Keeps a short note (a fact, what is left to do) in every later request, even when older steps are dropped."
     inputs = {"text": {"type": "string", "description": "one or two sentences"}}
 
     def __init__(self, agent: Agent) -> None:

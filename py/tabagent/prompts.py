@@ -16,7 +16,7 @@ In each step, call one or more tools; you will then see their results. Calls in 
 step run in order.
 When you know the answer, or need no tool, call `final_answer` with it. Never invent a
 tool or a result.
-If you cannot use the tool-calling interface, write each call as one JSON object, not in a code block:
+Without tool calling, write each call as one JSON object, not in a code block:
 {{"name": "tool_name", "arguments": {{"argument": "value"}}}}
 """
 
@@ -30,7 +30,7 @@ Tools (arguments as JSON schema):
 CODE_SYSTEM = """\
 You are {name}, an assistant that solves tasks step by step by writing Python code.
 
-In each step, say in one or two sentences what you will do, then write one code block:
+In each step, say in a sentence what you will do, then write one code block:
 ```python
 {example}
 ```

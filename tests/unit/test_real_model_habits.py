@@ -164,10 +164,11 @@ async def test_a_call_after_an_action_is_no_repeat():
 async def test_an_action_twice_is_two_acts():
     """A click (a tool that acts, each call asked of the user) repeated is another click: the
     page's tools say which act, and the user decides about each."""
-    from tabagent.app.page_actions import ACTING
-    from tabagent.app.page_tools import page_tools
+    from tabagent.app.page_actions import ACTING, BY_POSITION
+    from tabagent.app.page_tools import CHOOSING_THE_TAB, page_tools
     acting = {t.name for t in page_tools(None, None) if t.acts}
-    assert acting >= {"click", "type_text", "press_key", "scroll", "navigate"} and acting <= set(ACTING) | {"click_at", "drag"}
+    assert acting >= {"click", "type_text", "press_key", "scroll", "navigate"}
+    assert acting <= {*ACTING, *BY_POSITION, *CHOOSING_THE_TAB}
     clicks = []
     click = click_tool(clicks)
 
@@ -196,7 +197,7 @@ def test_the_code_prompt_says_what_its_python_can_and_cannot_do():
             pass
 
     for agent, expected in ((CodeAgent(ScriptedModel([]), [fetch_tool([])], executor=SandboxExecutor(Sandbox())),
-                             "BeautifulSoup"), (CodeAgent(ScriptedModel([]), [fetch_tool([])]), "own process")):
+                             "BeautifulSoup"), (CodeAgent(ScriptedModel([]), [fetch_tool([])]), "Install nothing")):
         prompt = agent.system_prompt()
         assert expected in prompt and "pip" in prompt and "requests" in prompt
         assert re.search(r"no network|reach pages and the web through the tools", prompt)
