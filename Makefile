@@ -10,7 +10,7 @@ BROWSERS := chrome firefox
 # web-ext leaves out every zip by default; Python's standard library and TabAgent's package are zips.
 KEEP_ZIPS := '!extension/vendor/**/*.zip'
 
-.PHONY: run check check-unit check-built test build zips unpacked browsers lint bench setup chromium firefox clean llama models
+.PHONY: run check check-unit check-built test build zips unpacked browsers lint bench setup chromium firefox clean llama models peers
 
 run: setup unpacked
 	$(PY) scripts/run.py
@@ -62,7 +62,8 @@ zips:
 lint: browsers
 	for browser in $(BROWSERS); do echo "== $$browser"; $(WEB_EXT) lint --source-dir dist/$$browser --ignore-files $(KEEP_ZIPS) || exit 1; done
 
-bench: setup browsers $(VENV)/.bench-installed
+bench: setup browsers $(VENV)/.bench-installed $(if $(filter real-models,$(ONLY)),llama peers,)
+	@$(if $(filter real-models,$(ONLY)),$(MAKE) --no-print-directory models MODELS="qwen2.5-coder-0.5b qwen2.5-coder-1.5b",true)
 	$(PY) bench/bench.py
 
 setup: node_modules/.installed $(VENV)/.installed chromium firefox
@@ -85,6 +86,17 @@ $(VENV)/.installed: requirements-dev.txt
 # The reference extractors the read_page benchmark compares with: for the bench only.
 $(VENV)/.bench-installed: requirements-bench.txt $(VENV)/.installed
 	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements-bench.txt
+	@touch $@
+
+# The agents the real-model bench compares TabAgent with (smolagents, browser-use), in an
+# environment of their own: browser-use pins versions of pydantic, mcp and others that TabAgent's
+# test tools pin otherwise. Only `make bench ONLY=real-models` installs it.
+PEERS_VENV := .venv-peers
+peers: $(PEERS_VENV)/.installed
+
+$(PEERS_VENV)/.installed: bench/requirements-peers.txt
+	@test -x $(PEERS_VENV)/bin/python || $(PYTHON) -m venv $(PEERS_VENV)
+	$(PEERS_VENV)/bin/python -m pip install --quiet --disable-pip-version-check -r bench/requirements-peers.txt
 	@touch $@
 
 # A real model server for the e2e tests: llama.cpp's server (llama-cpp-python, built from

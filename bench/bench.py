@@ -42,12 +42,16 @@ BENCHMARKS = {
     "workflows": [sys.executable, "bench/bench_workflows.py"],
     "mcp-server": [sys.executable, "bench/bench_mcp_server.py"],
     "on-device": [sys.executable, "bench/bench_on_device.py"],
+    "real-models": [sys.executable, "bench/bench_real_models.py"],
 }
+# Run only when named (ONLY=...): hours of CPU on two cores, not part of a plain `make bench`.
+ON_REQUEST = {"real-models"}
 
 
 def main() -> int:
     only = os.environ.get("ONLY")
-    chosen = {name: command for name, command in BENCHMARKS.items() if not only or name == only}
+    chosen = {name: command for name, command in BENCHMARKS.items()
+              if name == only or not only and name not in ON_REQUEST}
     if not chosen:
         print(f"bench: no benchmark named {only!r}; there are {', '.join(BENCHMARKS)}", file=sys.stderr)
         return 2
