@@ -120,11 +120,12 @@ def run_task(task, agent: str, model: str, model_name: str, meter: Meter, site: 
     row = {"commit": made, "model": model, "agent": agent, "task": task.id, "kind": task.kind,
            "success": bool(task.check(result["answer"], list(site.log))), **tokens,
            "steps": result.get("steps"), "seconds": round(result["seconds"], 1),
-           "answer": str(result["answer"])[:300], "error": result.get("error"), "load": round(os.getloadavg()[0], 1)}
+           "answer": str(result["answer"])[:300], "did": result.get("did", [])[:20], "error": result.get("error"),
+           "load": round(os.getloadavg()[0], 1)}
     keep(row)
     print(f"{model} {agent} {task.id}: {'ok ' if row['success'] else 'NO '} {row['steps']} steps, "
           f"{tokens['prompt_tokens'] + tokens['completion_tokens']} tokens, {row['seconds']} s; "
-          f"answer {row['answer'][:100]!r} {row['error'] or ''}", file=sys.stderr, flush=True)
+          f"did {row['did']}; answer {row['answer'][:100]!r} {row['error'] or ''}", file=sys.stderr, flush=True)
     return row
 
 

@@ -40,8 +40,9 @@ def smolagents_run(kind: str, base_url: str, model: str, job: dict) -> dict:
         answer = agent.run(job["sentence"])
     except Exception as failure:  # the agent gave up: no answer
         error = f"{type(failure).__name__}: {failure}"[:300]
-    steps = sum(isinstance(step, ActionStep) for step in agent.memory.steps)
-    return {"answer": "" if answer is None else str(answer), "steps": steps, "error": error}
+    actions = [step for step in agent.memory.steps if isinstance(step, ActionStep)]
+    did = [call.name for step in actions for call in (step.tool_calls or [])]
+    return {"answer": "" if answer is None else str(answer), "steps": len(actions), "error": error, "did": did}
 
 
 async def browser_use_run(base_url: str, model: str, job: dict) -> dict:
@@ -58,9 +59,10 @@ async def browser_use_run(base_url: str, model: str, job: dict) -> dict:
             enable_default_extensions=False))  # its default fetches ad-blocking extensions from the web
         agent = Agent(task=job["sentence"], llm=llm, browser_session=session, use_vision=False,
                       llm_timeout=job["timeout"], step_timeout=job["timeout"])
-        answer, error = "", None
+        answer, error, did = "", None, []
         try:
             history = await agent.run(max_steps=job["max_steps"])
+            did = [name for action in history.model_actions() for name in action if name != "interacted_element"]
             answer = history.final_result() or ""
             errors = [e for e in history.errors() if e]
             error = errors[-1][:300] if errors and not history.is_done() else None
@@ -68,7 +70,7 @@ async def browser_use_run(base_url: str, model: str, job: dict) -> dict:
             error = f"{type(failure).__name__}: {failure}"[:300]
         finally:
             await session.kill()
-    return {"answer": answer, "steps": agent.state.n_steps - 1, "error": error}  # its history also holds the opening navigation
+    return {"answer": answer, "steps": agent.state.n_steps - 1, "error": error, "did": did}  # its history also holds the opening navigation
 
 
 def main() -> None:

@@ -80,6 +80,9 @@ class TabAgent:
         done = [e["data"] for e in events if e["kind"] == "done" and e.get("depth", 0) == 0]
         errors = [e["data"].get("message", "") for e in events if e["kind"] == "error"]
         answer = answers[-1] if answers else ""
-        return {"answer": answer if isinstance(answer, str) else json.dumps(answer),
+        # What it did, in short, for the reader of the rows: each call's name, "python" for code.
+        did = [e["data"]["name"] if e["kind"] == "tool_call" else "python" for e in events
+               if e["kind"] in ("tool_call", "code") and e.get("depth", 0) == 0]
+        return {"answer": answer if isinstance(answer, str) else json.dumps(answer), "did": did,
                 "steps": done[-1]["steps"] if done else None, "seconds": seconds, "status": status,
                 "error": None if status in ("ok", "max_steps") else (errors[-1] if errors else status)[:300]}

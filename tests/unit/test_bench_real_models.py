@@ -1,0 +1,91 @@
+"""The real-model bench's own parts (bench/real_models/): each task's check takes a right outcome
+and refuses a wrong one, the site logs what a form sends and answers a search, and the meter
+reads a reply's text and passes requests on in the spelling llama-cpp-python's server takes."""
+
+import json
+import sys
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+
+from real_models.site import Site  # noqa: E402
+from real_models.tasks import TASKS  # noqa: E402
+
+# A right outcome of each task, as an agent could give it: (answer, what the site was sent).
+RIGHT = {
+    "kettle-price": ("It costs £24.50.", []),
+    "shop-address": ("14 Quay Street, Portwell, PW3 9QA", []),
+    "closed-day": ("It is closed on Sundays.", []),
+    "article-author": ("Morwenna Tregaskis wrote it.", []),
+    "opening-date": ("Saturday 12 April 2025", []),
+    "report-link": ("http://127.0.0.1:8000/reports/harbour-trust-2024.pdf", []),
+    "best-city": ("Lyon, with 1,486 bikes.", []),
+    "ingredient-count": ("6 ingredients", []),
+    "delivery-ireland": ("5 to 7 working days", []),
+    "flour-kg": ("About 2.27 kg.", []),
+    "kettle-euros": ("€36.27", []),
+    "oven-celsius": ("180 °C", []),
+    "sales-total": ("4,864 bikes", []),
+    "newsletter": ("Done.", [("/submit/newsletter", {"email": "ada@example.org"})]),
+    "contact-billing": ("Sent.", [("/submit/contact", {"name": "Ada Lovelace", "topic": "billing",
+                                                        "message": "Please send me a copy of my invoice."})]),
+    "book-table": ("Booked.", [("/submit/booking", {"date": "2025-06-14", "people": "4", "window": "yes",
+                                                     "booker": "Ada Lovelace"})]),
+    "search-teapot": ("There are 3 results.", [("/search", {"q": "teapot"})]),
+    "returns-days": ("Within 30 days of delivery.", []),
+    "sign-out": ("You are signed out.", [("/signout", {})]),
+    "kettle-capacity": ("2.0 litres", []),
+    "cheaper-kettle": ("Quayside Kettles, at £21.90.", []),
+    "teapot-stock": ("12 are in stock.", []),
+}
+WRONG = {
+    "kettle-price": ("£31.00", []), "flour-kg": ("5 kg", []), "oven-celsius": ("350", []),
+    "book-table": ("Booked.", [("/submit/booking", {"date": "2025-06-14", "people": "2", "booker": "Ada Lovelace"})]),
+    "search-teapot": ("There are 3 results.", []),  # a guess: no search was made
+    "cheaper-kettle": ("Harbour Kitchen Shop, £24.50", []),
+}
+
+
+def test_there_are_at_least_20_tasks_of_every_kind_asked_for():
+    assert len(TASKS) >= 20 and len({t.id for t in TASKS}) == len(TASKS)
+    assert {t.kind for t in TASKS} == {"reading", "conversion", "form", "menu", "two tabs"}
+    pages = Path(__file__).resolve().parents[2] / "bench/real_models/pages"
+    assert all((pages / page).is_file() for t in TASKS for page in t.pages)
+
+
+@pytest.mark.parametrize("task", TASKS, ids=[t.id for t in TASKS])
+def test_each_check_takes_a_right_outcome_and_refuses_no_answer(task):
+    answer, log = RIGHT[task.id]
+    assert task.check(answer, log)
+    assert not task.check("I could not find it.", [])
+    if task.id in WRONG:
+        assert not task.check(*WRONG[task.id])
+
+
+def test_the_site_logs_a_form_and_answers_a_search():
+    with Site() as site:
+        with urllib.request.urlopen(site.url("search?q=teapot")) as response:
+            page = response.read().decode()
+        urllib.request.urlopen(site.url("submit/newsletter?email=ada%40example.org")).close()
+        with urllib.request.urlopen(site.url("shop.html")) as response:
+            assert b"Harbour Kitchen Shop" in response.read()
+    assert "3 results" in page and page.count("<li>") == 3
+    assert site.log == [("/search", {"q": "teapot"}), ("/submit/newsletter", {"email": "ada@example.org"})]
+
+
+def test_the_meter_reads_replies_and_speaks_llama_cpps_spelling():
+    pytest.importorskip("llama_cpp")  # the meter counts with llama-cpp-python's own template code
+    from real_models.meter import as_llama_cpp_takes_it, reply_text
+
+    streamed = b"".join(f"data: {json.dumps({'choices': [{'delta': d}]})}\n\n".encode() for d in (
+        {"role": "assistant", "content": "<tool_call>"}, {"content": '{"name": "x"}'},
+        {"tool_calls": [{"function": {"name": "read_page", "arguments": "{}"}}]})) + b"data: [DONE]\n\n"
+    assert reply_text(streamed) == '<tool_call>{"name": "x"}read_page{}'
+    assert reply_text(json.dumps({"choices": [{"message": {"content": "Hello"}}]}).encode()) == "Hello"
+    sent = as_llama_cpp_takes_it({"max_completion_tokens": 9, "response_format": {
+        "type": "json_schema", "json_schema": {"name": "out", "schema": {"type": "object"}}}})
+    assert sent == {"max_tokens": 9, "response_format": {"type": "json_object", "schema": {"type": "object"}}}
+    assert as_llama_cpp_takes_it({"max_tokens": 5, "max_completion_tokens": 9})["max_tokens"] == 5
