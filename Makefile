@@ -33,7 +33,7 @@ check-unit:
 check-built:
 	$(PY) -m pytest $(CHECK_BUILT)
 
-test: check setup llama build
+test: check setup llama models build
 	$(PY) -m pytest $(addprefix --ignore=,$(CHECK_TESTS))
 
 # The unpacked extension (what "Load unpacked" takes: the repository root) ...

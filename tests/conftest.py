@@ -17,6 +17,9 @@
   list says "scripted-vision" takes images);
 - `consent_shop`: the shop of the consent red-team tests (tests/helpers/consent_pages.py), on
   127.0.0.1, recording every request.
+
+- `real_model`: llama.cpp's server with a real instruction model, Qwen2.5-Coder-0.5B-Instruct
+  (`make models`; tests/helpers/llama_server.py), an 8,192-token window and two threads.
 """
 
 from __future__ import annotations
@@ -25,6 +28,9 @@ import pytest
 
 from tests.helpers.asking_mcp_server import AskingMCPServer
 from tests.helpers.consent_pages import SHOP, html
+
+from tests.helpers.coverage_skip import skip_or_fail_in_ci
+from tests.helpers.llama_server import LlamaServer, missing
 from tests.helpers.mcp_app_server import MCPAppServer
 from tests.helpers.mcp_server import EverythingServer, MCPTestServer
 from tests.helpers.oauth_mcp_server import OAuthMCPServer
@@ -147,3 +153,14 @@ def consent_shop():
     site = Site("127.0.0.1", {"/shop": html(SHOP), "/a": html(SHOP)})
     yield site
     site.stop()
+
+
+REAL_MODEL = "qwen2.5-coder-0.5b"
+
+
+@pytest.fixture(scope="module")
+def real_model():
+    if why := missing(REAL_MODEL):
+        skip_or_fail_in_ci(why)
+    with LlamaServer(8192, model=REAL_MODEL, threads=2) as server:
+        yield server
