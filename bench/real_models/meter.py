@@ -95,13 +95,16 @@ class _Handler(http.server.BaseHTTPRequestHandler):
                 self.send_header(name, response.getheader(name))
         self.end_headers()
         received = bytearray()
-        while chunk := response.read1(65536):
-            received += chunk
-            try:
-                self.wfile.write(chunk)
-                self.wfile.flush()
-            except OSError:  # the agent stopped listening (a stopped turn): the model's work still counts
-                pass
+        try:
+            while chunk := response.read1(65536):
+                received += chunk
+                try:
+                    self.wfile.write(chunk)
+                    self.wfile.flush()
+                except OSError:  # the agent stopped listening (a stopped turn): the model's work still counts
+                    pass
+        except (http.client.IncompleteRead, OSError):  # the server cut the reply short: counted as far as it came
+            pass
         upstream.close()
         if request is not None:
             meter.add(request, bytes(received))

@@ -11,13 +11,8 @@ import time
 
 from tests.helpers.browser import Browser, fresh_profile, remove_profile
 from tests.helpers.panel_backends import chromium_panel
+from tests.helpers.real_model_turns import last_turn_events
 
-# The newest conversation's last turn, its events without the streamed pieces.
-LAST_TURN_EVENTS = """chrome.storage.local.get(null).then((all) => {
-  const saved = Object.entries(all).filter(([k]) => k.startsWith("conversation:")).map(([, v]) => v);
-  const newest = saved.sort((a, b) => (a.updatedAt || 0) - (b.updatedAt || 0)).at(-1);
-  return (newest?.turns.at(-1)?.events || []).filter((e) => !["token", "reasoning", "model_call"].includes(e.kind));
-})"""
 ALLOW_ASKED = """[...[...document.querySelectorAll('article.turn')].at(-1)?.querySelectorAll(
   '.confirmation[data-state="asking"] button[data-decision="turn"]') ?? []].map((b) => (b.click(), 1)).length"""
 ENDED = ("ok", "max_steps", "error", "stopped", "cancelled")
@@ -75,7 +70,7 @@ class TabAgent:
             self.panel.wait_for_status(*ENDED, timeout=60)
             status = "timed out"
         seconds = time.monotonic() - started
-        events = self.panel.backend.run(LAST_TURN_EVENTS)
+        events = [e for e in last_turn_events(self.panel) if e["kind"] != "model_call"]
         answers = [e["data"].get("answer") for e in events if e["kind"] == "final_answer"]
         done = [e["data"] for e in events if e["kind"] == "done" and e.get("depth", 0) == 0]
         errors = [e["data"].get("message", "") for e in events if e["kind"] == "error"]
