@@ -64,6 +64,7 @@ def arguments():
     parser.add_argument("--task", action="append", choices=[t.id for t in TASKS], help="only these tasks")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--resume", action="store_true", help="skip the rows of this commit already measured")
+    parser.add_argument("--tables", metavar="VERSION", help="only print the tables of the rows kept for VERSION")
     return parser.parse_args()
 
 
@@ -193,7 +194,9 @@ def main() -> None:
     args = arguments()
     models, agents = args.model or MODELS, args.agent or AGENTS
     tasks = [t for t in TASKS if not args.task or t.id in args.task]
-    made = commit()
+    made = args.tables or commit()
+    if args.tables:
+        return tables([r for r in kept_rows() if r["commit"] == made], models, agents)
     earlier = [r for r in kept_rows() if r["commit"] == made] if args.resume else []
     for model in models:
         if why := missing(model):
