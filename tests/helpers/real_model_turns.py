@@ -15,6 +15,7 @@ one can read. These checks say nothing of whether it solved anything; they hold 
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Callable
 
@@ -101,8 +102,15 @@ def check_the_panel_shows_the_turn(panel, events: list[dict]) -> dict:
     if answers:
         answer = answers[-1]["data"]["answer"]
         answer = answer if isinstance(answer, str) else json.dumps(answer, indent=2)
-        assert " ".join(answer.split())[:200] in " ".join(shown["answer"].split()), (answer, shown["answer"])
+        assert words(answer)[:200] in words(shown["answer"]), (answer, shown["answer"])
     return shown
+
+
+def words(text: str) -> str:
+    """Text as read, whether written in Markdown or rendered from it: fences' lines, marks and
+    spacing aside."""
+    text = re.sub(r"^\s*```.*$", " ", text, flags=re.M)
+    return " ".join(re.sub(r"[^\w]+", " ", text).split())
 
 
 def requests_sent(events: list[dict]) -> list[list[dict]]:
