@@ -47,8 +47,8 @@ const layout = {
 };
 
 export default [
-  // .venv: a fresh clone holds the Python tools (and the JavaScript of the pages they ship) here.
-  { ignores: ["extension/vendor/", "dist/", ".cache/", ".venv/", "screenshots/"] },
+  // .venv, .venv-peers: a fresh clone holds the Python tools (and the JavaScript of the pages they ship) here.
+  { ignores: ["extension/vendor/", "dist/", ".cache/", ".venv/", ".venv-peers/", "screenshots/"] },
   js.configs.recommended,
   {
     rules: {
