@@ -31,7 +31,7 @@ def test_the_server_builds_each_prompt_with_the_models_own_template_and_tools(re
     import urllib.request
     request = urllib.request.Request(real_model.base_url + "/chat/completions", json.dumps(body).encode(),
                                      {"content-type": "application/json"})
-    with urllib.request.urlopen(request, timeout=600) as response:
+    with urllib.request.urlopen(request, timeout=1500) as response:
         reply = json.loads(response.read())
     template = ChatTemplate(real_model.file)
     prompt = template.render(messages, tools)
