@@ -17,7 +17,7 @@ from tests.helpers.real_model_turns import (ENDED, check_each_denial_is_told, ch
                                             check_each_unread_reply_is_told, check_the_panel_shows_the_turn,
                                             check_the_turn_ended, last_turn_events, real_model_settings, watch_and_deny)
 
-pytestmark = pytest.mark.timeout(1800)
+pytestmark = pytest.mark.timeout(3000)
 LOG = "return document.getElementById('log').textContent"
 
 
@@ -31,7 +31,7 @@ def test_the_server_builds_each_prompt_with_the_models_own_template_and_tools(re
     import urllib.request
     request = urllib.request.Request(real_model.base_url + "/chat/completions", json.dumps(body).encode(),
                                      {"content-type": "application/json"})
-    with urllib.request.urlopen(request, timeout=1500) as response:
+    with urllib.request.urlopen(request, timeout=2400) as response:
         reply = json.loads(response.read())
     template = ChatTemplate(real_model.file)
     prompt = template.render(messages, tools)
@@ -53,7 +53,7 @@ def test_a_turn_reading_the_page_ends_and_the_panel_shows_it(browser, site, real
     panel.ask_background("save-settings", apiKey="", settings=real_model_settings(real_model, "tool_calling"))
     panel.new_conversation()
     panel.send("How long does delivery of this blanket take?")
-    panel.wait_for_status(*ENDED, timeout=1500)
+    panel.wait_for_status(*ENDED, timeout=2400)
     browser.screenshot("real-model-read")
     events = last_turn_events(panel)
     check_the_turn_ended(panel, events)

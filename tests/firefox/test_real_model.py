@@ -14,7 +14,7 @@ from tests.helpers.real_model_turns import (check_each_denial_is_told, check_eac
                                             check_the_turn_ended, last_turn_events, real_model_settings,
                                             watch_and_deny)
 
-pytestmark = pytest.mark.timeout(1800)
+pytestmark = pytest.mark.timeout(3000)
 LOG = "document.getElementById('log').textContent"
 
 

@@ -167,7 +167,7 @@ def check_each_denial_is_told(events: list[dict], asked: list[str]) -> None:
         assert not sent[step:] or any("The user denied this" in str(text) for text in later), later[-3:]
 
 
-def watch_and_deny(panel, page_state: Callable[[], str], unchanged: str, timeout: float = 1500) -> list[str]:
+def watch_and_deny(panel, page_state: Callable[[], str], unchanged: str, timeout: float = 2400) -> list[str]:
     """Until the turn ends, the page must stay as it was (`page_state()` == `unchanged`); each
     question is answered "deny" once the page is seen unchanged while it asks. The questions."""
     asked, deadline = [], time.monotonic() + timeout
