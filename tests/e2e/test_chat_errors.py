@@ -108,10 +108,11 @@ def test_the_retries_setting_is_what_the_turn_uses(panel, model):
     assert len(model.requests) == 1 and not last_turn(panel.driver).find_elements(By.CSS_SELECTOR, ".retrying")
 
 
-def test_nothing_configured_says_what_to_do_instead_of_sending(panel, model):
+def test_an_endpoint_with_no_address_says_what_to_do_instead_of_sending(panel, model):
+    """(With nothing chosen at all the on-device model answers: tests/e2e/test_on_device.py.)"""
     panel.driver.execute_async_script(
         "const done = arguments[0]; chrome.runtime.sendMessage({target: 'background', type: 'save-settings',"
-        " settings: {provider: '', base_url: '', model: ''}, apiKey: ''}).then(done);"
+        " settings: {provider: 'custom', base_url: '', model: ''}, apiKey: ''}).then(done);"
     )
     wait(panel, lambda d: d.find_element(By.ID, "notice").is_displayed(), 5)
     assert "settings" in panel.driver.find_element(By.ID, "notice-text").text
