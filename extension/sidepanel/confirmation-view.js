@@ -3,14 +3,14 @@
 // py/tabagent/app/consent.py), the sentence saying exactly what will happen, its parts (page,
 // element, text to type or value to set, address), and three answers. Every character that draws nothing is written out (unseen-text.js
 // `shown`): the user approves only what they can read. The answer goes to the agent through the service worker; the box then
-// shows the decision and takes no other answer.
+// shows the decision and takes no other answer (question-view.js).
 
 import { MessageType } from "../shared/protocol/messages.js";
-import { askBackground } from "../shared/protocol/runtime.js";
 import { h } from "../shared/ui/dom.js";
 import { t } from "../shared/ui/i18n.js";
 import { Decision } from "../shared/wire.js";
 import { shown } from "../shared/import-checks/unseen-text.js";
+import { QuestionView } from "./question-view.js";
 
 // Message keys: the question itself is written by the code that will act (its own words).
 const DETAILS = {
@@ -25,7 +25,7 @@ const ANSWERS = [
   [Decision.site, "allowOnSite"], // offered for actions on a page (event.data.site)
   [Decision.deny, "denyIt"],
 ];
-export const DECIDED = {
+const DECIDED = {
   once: "allowedOnce", turn: "allowedForTurn", site: "allowedOnSite", deny: "denied", cancel: "cancelled", ended: "notAnswered",
   allowed_by_settings: "allowedBySettings", refused_by_settings: "refusedBySettings", // the site's rule answered
 };
@@ -68,53 +68,44 @@ export function spotPicture(details) {
   return h("img", { class: "confirmation-picture", src: picture, alt: t("confirmPicture"), "data-detail": "picture" });
 }
 
-export class ConfirmationView {
+// One button per answer offered: [decision, its label's message key]; pressing it answers `view`.
+export function decisionButtons(view, answers, label = (key) => t(key)) {
+  return answers.map(([decision, key]) =>
+    h("button", { type: "button", "data-decision": decision, onclick: () => view.answer(decision) }, label(key)));
+}
+
+// What the box says once decided (one of wire.js CONFIRMATION_DECISIONS, "ended" when the turn
+// ended unanswered, or the site's rule).
+export const decisionSaid = (decision) => (DECIDED[decision] ? t(DECIDED[decision]) : decision);
+
+export class ConfirmationView extends QuestionView {
   constructor(event) {
-    const { id, tool, message, details, site, answers, actor, allowed_by: allowedBy } = event.data;
-    this.question = { conversationId: event.conversation_id, id };
+    super(event, MessageType.answerConfirmation, "confirmation-outcome");
+    const { tool, message, details, site, answers, actor, allowed_by: allowedBy } = event.data;
     this.allowedBy = allowedBy;
     // answers: the only answers offered, when the question says (an MCP server's request: once or not).
     const offered = ([decision]) => (decision !== Decision.site || site) && (!answers || answers.includes(decision));
-    this.buttons = ANSWERS.filter(offered).map(([decision, label]) =>
-      h("button", { type: "button", "data-decision": decision, onclick: () => this.answer(decision) }, t(label, hostOf(site))),
-    );
-    this.outcome = h("p", { class: "confirmation-outcome", role: "status", hidden: true });
-    this.element = h(
-      "div",
-      { class: "confirmation", role: "group", "aria-label": t("confirmAsks", tool), "data-tool": tool, "data-state": "asking" },
+    this.buttons = decisionButtons(this, ANSWERS.filter(offered), (key) => t(key, hostOf(site)));
+    this.element = this.frame(
+      { class: "confirmation", "aria-label": t("confirmAsks", tool), "data-tool": tool },
       actor ? h("p", { class: "confirmation-actor", "data-actor": actor.kind }, t("actorAsks", actorNamed(actor))) : null,
       h("p", { class: "confirmation-message" }, shown(message)),
       spotPicture(details),
       detailList(details),
       h("div", { class: "confirmation-buttons" }, ...this.buttons),
-      this.outcome,
     );
   }
 
-  get asking() {
-    return this.element.dataset.state === "asking";
+  answer(decision) {
+    return this.send(decision, { decision });
   }
 
-  async answer(decision) {
-    this.settle(decision);
-    try {
-      const { answered } = await askBackground(MessageType.answerConfirmation, { ...this.question, decision });
-      if (!answered) this.say(t("questionClosed"));
-    } catch (error) {
-      this.say(t("answerNotSent", error.message));
-    }
-  }
-
-  // decision: one of wire.js CONFIRMATION_DECISIONS, or "ended" when the turn ended unanswered.
   settle(decision) {
-    for (const button of this.buttons) button.disabled = true;
-    this.element.dataset.state = decision;
-    const said = decision === "allowed_by_allowance" ? ALLOWED_BY[this.allowedBy] ?? "allowedOnce" : DECIDED[decision];
-    this.say(said ? t(said) : decision);
+    const said = decision === "allowed_by_allowance" ? t(ALLOWED_BY[this.allowedBy] ?? "allowedOnce") : decisionSaid(decision);
+    super.settle(decision, said);
   }
 
-  say(text) {
-    this.outcome.hidden = false;
-    this.outcome.textContent = text;
+  controls() {
+    return this.buttons;
   }
 }

@@ -3,15 +3,16 @@
 // Python drew it from the server's schema (simple types only, never a field for a secret:
 // py/tabagent/mcp/elicitation.py), and three answers: Send, Decline, Cancel. What the server
 // wrote is shown with every character that draws nothing written out (unseen-text.js). What is
-// sent is what the fields hold when Send is pressed; the form then takes no other answer.
+// sent is what the fields hold when Send is pressed; the form then takes no other answer
+// (question-view.js).
 
 import { MessageType } from "../shared/protocol/messages.js";
-import { askBackground } from "../shared/protocol/runtime.js";
 import { h } from "../shared/ui/dom.js";
 import { t } from "../shared/ui/i18n.js";
 import { Decision } from "../shared/wire.js";
 import { shown } from "../shared/import-checks/unseen-text.js";
-import { DECIDED, detailList } from "./confirmation-view.js";
+import { decisionButtons, decisionSaid, detailList } from "./confirmation-view.js";
+import { QuestionView } from "./question-view.js";
 
 const INPUT_TYPES = { text: "text", email: "email", url: "url", date: "date", datetime: "datetime-local", number: "number", integer: "number" };
 const ANSWERS = [[Decision.once, "formSend"], [Decision.deny, "formDecline"], [Decision.cancel, "formCancel"]];
@@ -54,41 +55,27 @@ function valueOf(field, input) {
   return input.value;
 }
 
-export class FormView {
+export class FormView extends QuestionView {
   constructor(event) {
-    const { id, tool, message, details, form } = event.data;
-    this.question = { conversationId: event.conversation_id, id };
+    super(event, MessageType.answerConfirmation, "confirmation-outcome");
+    const { tool, message, details, form } = event.data;
     this.fields = form.map((field) => [field, control(field)]);
     this.form = h("form", { class: "elicitation-form", onsubmit: (e) => e.preventDefault() }, ...this.fields.map(([field, input]) => row(field, input)));
-    this.buttons = ANSWERS.map(([decision, label]) =>
-      h("button", { type: "button", "data-decision": decision, onclick: () => this.answer(decision) }, t(label)));
-    this.outcome = h("p", { class: "confirmation-outcome", role: "status", hidden: true });
-    this.element = h(
-      "div",
-      { class: "confirmation elicitation", role: "group", "aria-label": shown(message), "data-tool": tool, "data-state": "asking" },
+    this.buttons = decisionButtons(this, ANSWERS);
+    this.element = this.frame(
+      { class: "confirmation elicitation", "aria-label": shown(message), "data-tool": tool },
       h("p", { class: "confirmation-message" }, shown(message)),
       detailList(details),
       h("p", { class: "form-never-secrets" }, t("formNeverSecrets")),
       this.form,
       h("div", { class: "confirmation-buttons" }, ...this.buttons),
-      this.outcome,
     );
   }
 
-  get asking() {
-    return this.element.dataset.state === "asking";
-  }
-
-  async answer(decision) {
+  // What is sent is what the fields hold when Send is pressed (a required field left empty: not sent).
+  answer(decision) {
     if (decision === Decision.once && !this.form.reportValidity()) return;
-    const values = decision === Decision.once ? this.values() : undefined;
-    this.settle(decision);
-    try {
-      const { answered } = await askBackground(MessageType.answerConfirmation, { ...this.question, decision, values: values ?? {} });
-      if (!answered) this.say(t("questionClosed"));
-    } catch (error) {
-      this.say(t("answerNotSent", error.message));
-    }
+    return this.send(decision, { decision, values: decision === Decision.once ? this.values() : {} });
   }
 
   values() {
@@ -97,13 +84,10 @@ export class FormView {
   }
 
   settle(decision) {
-    for (const element of [...this.buttons, ...this.form.elements]) element.disabled = true;
-    this.element.dataset.state = decision;
-    this.say(t(DECIDED[decision] ?? decision));
+    super.settle(decision, decisionSaid(decision));
   }
 
-  say(text) {
-    this.outcome.hidden = false;
-    this.outcome.textContent = text;
+  controls() {
+    return [...this.buttons, ...this.form.elements];
   }
 }

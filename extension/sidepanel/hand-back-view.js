@@ -3,62 +3,47 @@
 // once the user has done it in the tab. Page text that looks like such a request reaches the
 // panel only as a tool's result, never as one of these. The turn waits with no timeout, so the
 // request stays answerable after the panel is closed and opened again; the answer goes to the
-// agent through the service worker, after which the box takes no other.
+// agent through the service worker, after which the box takes no other (question-view.js).
 
 import { MessageType } from "../shared/protocol/messages.js";
-import { askBackground } from "../shared/protocol/runtime.js";
 import { h } from "../shared/ui/dom.js";
 import { t } from "../shared/ui/i18n.js";
 import { shown } from "../shared/import-checks/unseen-text.js";
+import { QuestionView } from "./question-view.js";
 
 const LOGIN = "login";
 
-export class HandBackView {
+export class HandBackView extends QuestionView {
   constructor(event) {
-    const { id, kind, question } = event.data;
-    this.request = { conversationId: event.conversation_id, id };
-    this.input = h("textarea", { class: "hand-back-answer", rows: 2, "aria-label": t(kind === LOGIN ? "handBackNote" : "handBackAnswer"),
-      placeholder: t(kind === LOGIN ? "handBackNote" : "handBackAnswer") });
-    this.button = h("button", { type: "button", class: "hand-back-send", onclick: () => this.send() },
-      t(kind === LOGIN ? "handBackContinue" : "handBackSend"));
-    this.outcome = h("p", { class: "hand-back-outcome", role: "status", hidden: true });
-    this.element = h(
-      "div",
-      { class: "hand-back", role: "group", "aria-label": t("handBackAsks"), "data-kind": kind === LOGIN ? LOGIN : "question", "data-state": "asking" },
-      h("p", { class: "hand-back-label" }, t(kind === LOGIN ? "handBackLogin" : "handBackQuestion")),
+    super(event, MessageType.answerHandBack, "hand-back-outcome");
+    const { kind, question } = event.data;
+    const login = kind === LOGIN;
+    this.input = h("textarea", { class: "hand-back-answer", rows: 2, "aria-label": t(login ? "handBackNote" : "handBackAnswer"),
+      placeholder: t(login ? "handBackNote" : "handBackAnswer") });
+    this.button = h("button", { type: "button", class: "hand-back-send", onclick: () => this.answer() },
+      t(login ? "handBackContinue" : "handBackSend"));
+    this.element = this.frame(
+      { class: "hand-back", "aria-label": t("handBackAsks"), "data-kind": login ? LOGIN : "question" },
+      h("p", { class: "hand-back-label" }, t(login ? "handBackLogin" : "handBackQuestion")),
       h("p", { class: "hand-back-question" }, shown(question ?? "")),
       this.input,
       h("div", { class: "hand-back-buttons" }, this.button),
-      this.outcome,
     );
   }
 
-  get asking() {
-    return this.element.dataset.state === "asking";
-  }
-
-  async send() {
+  answer() {
     const answer = this.input.value;
     if (!answer.trim() && this.element.dataset.kind !== LOGIN) return this.input.focus();
-    this.settle(answer);
-    try {
-      const { answered } = await askBackground(MessageType.answerHandBack, { ...this.request, answer });
-      if (!answered) this.say(t("questionClosed"));
-    } catch (error) {
-      this.say(t("answerNotSent", error.message));
-    }
+    return this.send(answer, { answer });
   }
 
   // answer: what the user said (possibly empty after a login), or null when the turn ended first.
   settle(answer) {
-    this.input.disabled = this.button.disabled = true;
-    this.element.dataset.state = answer === null ? "ended" : "answered";
     if (answer !== null) this.input.value = answer;
-    this.say(t(answer === null ? "notAnswered" : "handBackAnswered"));
+    super.settle(answer === null ? "ended" : "answered", t(answer === null ? "notAnswered" : "handBackAnswered"));
   }
 
-  say(text) {
-    this.outcome.hidden = false;
-    this.outcome.textContent = text;
+  controls() {
+    return [this.input, this.button];
   }
 }
