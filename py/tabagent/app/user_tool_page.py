@@ -116,6 +116,7 @@ class PageBound(Tool):
         self.tool, self.bridge = tool, bridge
         self.name, self.description = tool.name, tool.description
         self.inputs, self.output_type = tool.inputs, tool.output_type
+        self.example = getattr(tool, "example", False)  # an example stays off the list (tool_set.py)
 
     @property
     def parameters(self) -> dict:
