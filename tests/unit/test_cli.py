@@ -233,3 +233,43 @@ def test_every_error_that_does_not_end_the_turn_is_told_on_the_terminal_as_it_co
     screen = FakeTerminal()
     cli.Terminal(screen, screen)(event("error", kind=kind, message=f"About {kind}."))
     assert f"About {kind}." in screen.getvalue()
+
+
+MY_TOOL = '''from tabagent import tool
+
+
+@tool
+def shout(text: str) -> str:
+    """Says the text in capitals.
+
+    Args:
+        text: what to say.
+    """
+    return text.upper()
+'''
+
+
+def test_list_tools_prints_the_agent_s_tools_with_the_user_s_own_and_their_cost_without_a_browser_or_model(tmp_path):
+    (tmp_path / "shout.py").write_text(MY_TOOL)
+    done = tabagent("--list-tools", "--tools", str(tmp_path))
+    assert done.returncode == 0, done.stderr
+    rows = {line.split()[0]: line.split()[1:] for line in done.stdout.splitlines()[2:] if len(line.split()) >= 3}
+    assert rows["shout"][0] == "yours" and int(rows["shout"][1]) > 20
+    assert {"read_page", "click", "ask_user", "final_answer"} <= {name for name, row in rows.items() if row[0] == "TabAgent"}
+    assert f"with your tools from {tmp_path}" in done.stdout
+    total = next(line for line in done.stdout.splitlines() if line.startswith("Listed in every request"))
+    assert f"({rows['shout'][1]} of them yours)" in total
+
+
+def test_list_tools_names_a_tool_file_that_did_not_load_and_exits_1(tmp_path, capsys):
+    (tmp_path / "shout.py").write_text(MY_TOOL)
+    (tmp_path / "broken.py").write_text("from tabagent import tool\n\n\n@tool\ndef half(\n")
+    assert cli.main(["--list-tools", "--tools", str(tmp_path)]) == 1
+    said = capsys.readouterr().out
+    assert "shout" in said and f"Not loaded: {tmp_path.as_posix()}/broken.py, line 5" in said
+
+
+def test_an_example_tool_is_listed_as_reached_through_more_tools(capsys):
+    assert cli.main(["--list-tools"]) == 0
+    [line] = [line for line in capsys.readouterr().out.splitlines() if line.startswith("convert_units ")]
+    assert line.split()[1] == "yours" and line.endswith("(not listed: reached through more_tools)")

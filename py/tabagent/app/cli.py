@@ -57,6 +57,10 @@ def parse_args(argv) -> argparse.Namespace:
                              "agent, max_steps, code_timeout, team, ...: the names of wire.py, as the "
                              "extension stores them); the options above override it")
     parser.add_argument("--tools", metavar="FOLDER", help="where your tools are (default py/user_tools)")
+    parser.add_argument("--list-tools", action="store_true",
+                        help="print the tools a turn in the extension gives the agent, yours with them, and what each "
+                             "costs a request in tokens; then exit (no browser or model needed; exit status 1 when a "
+                             "tool file did not load)")
     parser.add_argument("--mcp", metavar="NAME=URL", action="append", default=[],
                         help="an MCP server whose tools the agent may call (Streamable HTTP or HTTP+SSE); "
                              "repeat for more. Each call is asked here first")
@@ -429,8 +433,18 @@ async def run(args, settings: dict, mcp) -> int:
         await conversation.close()
 
 
+def list_tools(folder) -> int:
+    from .tool_costs import costs_table, tool_costs
+
+    rows, problems = tool_costs(folder)
+    print(costs_table(rows, problems, folder or "py/user_tools"))
+    return MODEL_ERROR if problems else 0
+
+
 def main(argv=None) -> int:
     args = parse_args(argv)
+    if args.list_tools:
+        return list_tools(args.tools)
     try:
         import httpx  # noqa: F401  the CPython host's HTTP client: say so now, not mid-turn
     except ImportError:
