@@ -1,7 +1,7 @@
 """The model providers the user picks from, by id, declared once.
 
-Python compares a provider with these names (context_window.py, sight.py, the app's
-turn_request.py and cli.py), never with a literal; app/wire.py hands them to JavaScript as
+Python compares a provider with these names (context_window.py, vision.py, the app's
+turns.py and cli.py), never with a literal; app/wire.py hands them to JavaScript as
 wire.js PROVIDERS (the presets the settings page and the panel offer) and Provider (each id
 by its name). tests/unit/test_contract.py fails when an id is spelled anywhere else.
 """

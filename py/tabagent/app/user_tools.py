@@ -12,7 +12,7 @@ interpreter with tabagent imported, and a broken tool must not break that.
     tools = with_page(tools, bridge)         # user_tool_page.py: for one turn that can reach a tab
 
 A user tool reads the page through `page` (user_tool_page.py), imported from here as the
-README shows: `from tabagent.app.user_tools import page`.
+docs/extending.md shows: `from tabagent.app.user_tools import page`.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from pathlib import Path
 
 from .page_actions import ACTING, BY_POSITION
 from .page_tools import CHOOSING_THE_TAB, READING, SEEING
-# The page a user tool reads, under the import path tool files use (README, "Adding a tool").
+# The page a user tool reads, under the import path tool files use (docs/extending.md, "Adding a tool").
 from .user_tool_page import PageError, PageUnavailable, page  # noqa: F401
 from .workflow_reading import NotAWorkflow, workflow_tool
 from ..tools import Tool
