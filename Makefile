@@ -16,15 +16,18 @@ run: setup unpacked
 	$(PY) scripts/run.py
 
 # The fast check, which CI runs first: ruff (pyproject.toml) and ESLint (eslint.config.js) for
-# mistakes and layout, then the tests that need no browser, in two pytest processes side by
-# side (one per core; each one's output is printed whole when it ends): the unit tests, and
-# the Pyodide and build tests. `make test` then runs the rest.
+# mistakes and layout, before anything is built, so that a lint failure shows in seconds; then
+# the build, and the tests that need no browser in two pytest runs side by side (each one's
+# output printed whole when it ends): the unit tests, spread over three workers (they wait on
+# subprocesses and servers as much as they compute), and the Pyodide and build tests. `make test`
+# then runs the rest.
 CHECK_UNIT := tests/unit
 CHECK_BUILT := tests/pyodide tests/build
 CHECK_TESTS := $(CHECK_UNIT) $(CHECK_BUILT)
-check: node_modules/.installed $(VENV)/.installed unpacked
+check: node_modules/.installed $(VENV)/.installed
 	$(PY) -m ruff check .
 	node_modules/.bin/eslint .
+	@$(MAKE) --no-print-directory unpacked
 	@$(MAKE) --no-print-directory -j2 --output-sync=target check-unit check-built
 
 check-unit:
