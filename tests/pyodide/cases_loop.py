@@ -10,19 +10,9 @@ import json
 import os
 import uuid
 
-from tabagent import CodeAgent, Memory, OpenAIModel, ToolCallingAgent, tool
+from tabagent import CodeAgent, Memory, OpenAIModel, ToolCallingAgent
 from tabagent.testing import ScriptedModel
-
-
-@tool
-def add(a: int, b: int) -> int:
-    """Add two integers.
-
-    Args:
-        a: The first.
-        b: The second.
-    """
-    return a + b
+from sample_tools import add, waits_forever
 
 
 def calls(*pairs):
@@ -122,15 +112,7 @@ async def test_three_levels_of_managed_agents():
 
 
 async def test_cancelling_the_top_cancels_the_tree():
-    entered = asyncio.Event()
-
-    @tool
-    async def wait_forever() -> str:
-        """Never returns."""
-        entered.set()
-        await asyncio.sleep(60)
-        return "never"
-
+    wait_forever, entered = waits_forever()
     recorder = Recorder()
     worker = ToolCallingAgent(ScriptedModel([calls(("wait_forever", {}))]), [wait_forever],
                               name="worker", description="Waits.")

@@ -44,6 +44,8 @@ pyodide.FS.mkdirTree("/cases");
 for (const file of fs.readdirSync(here).filter((f) => f.endsWith(".py"))) {
   pyodide.FS.writeFile(`/cases/${file}`, fs.readFileSync(path.join(here, file)));
 }
+// The tools the cases share with the unit tests, importable as `sample_tools`.
+pyodide.FS.writeFile("/cases/sample_tools.py", fs.readFileSync(path.join(here, "..", "helpers", "sample_tools.py")));
 
 pyodide.runPython(`
 import asyncio, importlib, inspect, json, sys, time, traceback

@@ -34,15 +34,6 @@ CASES = case_ids()
 
 
 @pytest.fixture(scope="module")
-def mcp_server():
-    """A real MCP server (the official Python SDK's) for cases_mcp.py."""
-    from tests.helpers.mcp_server import MCPTestServer
-
-    with MCPTestServer() as running:
-        yield running
-
-
-@pytest.fixture(scope="module")
 def mcp_relay():
     """A resumable MCP server (of the handshake era: a session's streams carry event ids) behind
     a relay that cuts the stream of a call once, after its
@@ -56,13 +47,13 @@ def mcp_relay():
 
 
 @pytest.fixture(scope="module")
-def pyodide_results(server, mcp_server, mcp_relay):
+def pyodide_results(server, mcp, mcp_relay):
     node = shutil.which("node")
     if node is None:
         pytest.fail("node is not on PATH: install Node.js 20 to run the Pyodide tests")
     if not (ROOT / "node_modules" / "pyodide" / "pyodide.mjs").exists():
         pytest.fail("node_modules/pyodide is missing: run `npm ci` at the repository root")
-    process = subprocess.run([node, str(RUNNER), "--server", server.url, "--mcp", mcp_server.url,
+    process = subprocess.run([node, str(RUNNER), "--server", server.url, "--mcp", mcp.url,
                               "--mcp-relay", mcp_relay.url("/mcp")], cwd=ROOT,
                              capture_output=True, text=True, timeout=240)
     results = {}
@@ -86,9 +77,9 @@ def test_in_pyodide(pyodide_results, case):
 
 @pytest.mark.timeout(30)
 @pytest.mark.parametrize("case", CASES)
-async def test_in_cpython(server, mcp_server, mcp_relay, monkeypatch, case):
+async def test_in_cpython(server, mcp, mcp_relay, monkeypatch, case):
     monkeypatch.setenv("TABAGENT_TEST_SERVER", server.url)
-    monkeypatch.setenv("TABAGENT_MCP_SERVER", mcp_server.url)
+    monkeypatch.setenv("TABAGENT_MCP_SERVER", mcp.url)
     monkeypatch.setenv("TABAGENT_MCP_RELAY", mcp_relay.url("/mcp"))
     file, name = case.split("::")
     await getattr(importlib.import_module(file.removesuffix(".py")), name)()

@@ -13,16 +13,7 @@ for path in (HERE.parents[1] / "py", HERE):
         sys.path.insert(0, str(path))
 
 import pytest  # noqa: E402
-from fake_openai import FakeOpenAI  # noqa: E402
 from tabagent.events import KINDS, Event  # noqa: E402
-
-
-@pytest.fixture(scope="session")
-def server():
-    """A real local HTTP server playing an OpenAI-compatible endpoint."""
-    fake = FakeOpenAI().start()
-    yield fake
-    fake.stop()
 
 
 class Recorder:

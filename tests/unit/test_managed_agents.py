@@ -4,21 +4,11 @@ import asyncio
 
 import pytest
 
-from tabagent import AgentTool, CodeAgent, ToolCallingAgent, tool
+from tabagent import AgentTool, CodeAgent, ToolCallingAgent
 from tabagent.testing import ScriptedModel
+from tests.helpers.sample_tools import add, waits_forever
 
 pytestmark = pytest.mark.timeout(10)
-
-
-@tool
-def add(a: int, b: int) -> int:
-    """Add.
-
-    Args:
-        a: First.
-        b: Second.
-    """
-    return a + b
 
 
 def calls(*pairs):
@@ -78,15 +68,7 @@ async def test_sub_agent_listeners_see_their_own_depth(recorder):
 
 
 async def test_cancelling_the_top_agent_cancels_the_whole_tree(recorder):
-    entered = asyncio.Event()
-
-    @tool
-    async def wait_forever() -> str:
-        """Never returns."""
-        entered.set()
-        await asyncio.sleep(60)
-        return "never"
-
+    wait_forever, entered = waits_forever()
     boss, manager, researcher = three_levels(
         recorder, researcher_tools=[wait_forever], researcher_replies=[calls(("wait_forever", {}))])
     task = asyncio.create_task(boss.run("go"))

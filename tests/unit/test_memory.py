@@ -2,20 +2,10 @@
 
 import json
 
-from tabagent import CodeAgent, Memory, ToolCallingAgent, tool
+from tabagent import CodeAgent, Memory, ToolCallingAgent
 from tabagent.testing import ScriptedModel
 from tabagent.memory import ActionStep, TaskStep, cut
-
-
-@tool
-def add(a: int, b: int) -> int:
-    """Add.
-
-    Args:
-        a: First.
-        b: Second.
-    """
-    return a + b
+from tests.helpers.sample_tools import add
 
 
 def scripted_run():

@@ -9,19 +9,9 @@ from tabagent import ModelReply, ToolCall, ToolCallingAgent, tool
 from tabagent.testing import ScriptedModel
 from tabagent.errors import AuthError
 from tabagent.events import Event
+from tests.helpers.sample_tools import add, waits_forever
 
 pytestmark = pytest.mark.timeout(10)
-
-
-@tool
-def add(a: int, b: int) -> int:
-    """Add two integers.
-
-    Args:
-        a: The first.
-        b: The second.
-    """
-    return a + b
 
 
 def call(name, arguments, id=None):
@@ -230,15 +220,7 @@ async def test_retry_notice_is_an_error_event_with_a_countdown(recorder):
 
 
 async def test_cancel_stops_the_run_and_returns_none(recorder):
-    entered = asyncio.Event()
-
-    @tool
-    async def wait_forever() -> str:
-        """Never returns."""
-        entered.set()
-        await asyncio.sleep(60)
-        return "never"
-
+    wait_forever, entered = waits_forever()
     agent = ToolCallingAgent(ScriptedModel([{"tool_calls": [call("wait_forever", {})]}]),
                              [wait_forever], listeners=[recorder])
     task = asyncio.create_task(agent.run("wait"))
