@@ -33,7 +33,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tests.e2e.chat import ask_background, configure, stored_conversations  # noqa: E402
+from tests.helpers.panel_backends import chromium_panel  # noqa: E402
 from tests.helpers.browser import Browser, fresh_profile, remove_profile  # noqa: E402
 from tests.helpers.model_server import ModelServer, Reply  # noqa: E402
 
@@ -90,7 +90,7 @@ def memory(browser: Browser) -> dict:
     time.sleep(SETTLE_S)
     at_rest, python_then = extension_pss_mb(browser), offscreen_open(browser)
     browser.open_side_panel()
-    ask_background(browser, "ping")
+    chromium_panel(browser).ask_background("ping")
     return {"rest": at_rest, "python_at_rest": python_then, "python": extension_pss_mb(browser)}
 
 
@@ -127,8 +127,8 @@ def with_schedules(model: ModelServer, count: int):
         browser.open_tab(browser.url("extension/options/options.html"))
         settings = {"provider": "custom", "base_url": model.base_url, "model": "scripted-model", "agent": "tool_calling",
                     "idle_close_minutes": IDLE_CLOSE_MINUTES}
-        ask_background(browser, "save-settings", settings=settings, apiKey="sk-test")
-        ids = [ask_background(browser, "save-schedule", schedule={
+        chromium_panel(browser).ask_background("save-settings", settings=settings, apiKey="sk-test")
+        ids = [chromium_panel(browser).ask_background("save-schedule", schedule={
             "name": f"Watch {n}", "enabled": True, "what": {"kind": "prompt", "text": "Anything new?"},
             "when": {"kind": "every", "minutes": 60 * (n + 2)}})["schedule"]["id"] for n in range(count)]
         leave_settings(browser)
@@ -153,23 +153,23 @@ def panel_to_ready(browser: Browser) -> dict:
     time.sleep(SETTLE_S)
     browser.open_side_panel()
     origin = browser.driver.execute_script("return performance.timeOrigin")
-    info = ask_background(browser, "ping")
+    info = chromium_panel(browser).ask_background("ping")
     return {"ready": info["readyAt"] - origin, "offscreen": info["startupMs"], "pyodide": info["pyodideLoadMs"]}
 
 
 def send_to_first_token(model: ModelServer):
     def measure(browser: Browser) -> float:
         browser.open_tab(browser.url("extension/options/options.html"))
-        configure(browser, model.base_url)
+        chromium_panel(browser).configure(model.base_url)
         time.sleep(SETTLE_S)
         if offscreen_open(browser):
             raise RuntimeError("Python was running before the turn: not a cold start")
         model.script(Reply(text="Hello there, this is the first token."))
         sent = browser.driver.execute_script("return Date.now()")
-        conversation = ask_background(browser, "start-turn", text="Say hello")["conversationId"]
+        conversation = chromium_panel(browser).ask_background("start-turn", text="Say hello")["conversationId"]
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
-            record = next((c for c in stored_conversations(browser) if c["id"] == conversation), None)
+            record = next((c for c in chromium_panel(browser).stored_conversations() if c["id"] == conversation), None)
             tokens = [e for e in (record or {"turns": [{}]})["turns"][-1].get("events", []) if e["kind"] == "token"]
             if tokens:
                 return tokens[0]["time"] * 1000 - sent

@@ -22,7 +22,8 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "py"))
 
 from tabagent.tokens import count_text  # noqa: E402
-from tests.e2e.page_tabs import PageTabs, page_content  # noqa: E402
+from tests.helpers.page_content import page_content  # noqa: E402
+from tests.helpers.panel_backends import ChromiumPanel  # noqa: E402
 from tests.helpers.browser import Browser, fresh_profile, remove_profile  # noqa: E402
 from tests.helpers.page_server import PageServer  # noqa: E402
 
@@ -81,7 +82,7 @@ def main() -> None:
     profile = fresh_profile()
     browser = Browser(profile).start()
     try:
-        tabs = PageTabs(browser)
+        tabs = ChromiumPanel.beside_a_page(browser)
         with PageServer(made) as site:
             tabs.show(site.url("big.html"))
             elements = tabs.in_page("return document.getElementsByTagName('*').length")

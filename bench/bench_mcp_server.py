@@ -22,11 +22,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tests.e2e.page_tabs import PageTabs  # noqa: E402
 from tests.helpers.browser import Browser, fresh_profile, remove_profile  # noqa: E402
 from tests.helpers.page_server import PageServer  # noqa: E402
 from tests.helpers.pages import OWN_PAGES  # noqa: E402
-from tests.helpers.panel_backends import chromium_panel  # noqa: E402
+from tests.helpers.panel_backends import ChromiumPanel  # noqa: E402
 from tests.helpers.tabagent_mcp import StdioClient, register, socket_folder  # noqa: E402
 
 from bench_sandbox import row  # noqa: E402
@@ -44,17 +43,17 @@ def timed_calls(client: StdioClient, runs: int) -> list[float]:
     return times[WARM_UP:]
 
 
-def by_hand(tabs: PageTabs, runs: int) -> list[float]:
-    return [tabs.call_reply("read_page")["result"]["ms"] for _ in range(runs + WARM_UP)][WARM_UP:]
+def by_hand(tabs: ChromiumPanel, runs: int) -> list[float]:
+    return [tabs.tool_reply("read_page")["result"]["ms"] for _ in range(runs + WARM_UP)][WARM_UP:]
 
 
 def measure(browser: Browser, site: PageServer, runs: int) -> tuple[list[float], list[float]]:
     folder, home = socket_folder(), Path(tempfile.mkdtemp(prefix="tabagent-bench-home-"))
     try:
         register(home, folder, "--chrome-profile", str(browser.profile), "--chrome-extension-id", browser.extension_id)
-        tabs = PageTabs(browser)
+        tabs = ChromiumPanel.beside_a_page(browser)
         tabs.show(site.url("actions.html"))
-        chromium_panel(browser).ask_background("save-settings", settings={"mcp_clients": True})
+        tabs.ask_background("save-settings", settings={"mcp_clients": True})
         deadline = time.monotonic() + 30
         while not (folder / "host.sock").exists():
             assert time.monotonic() < deadline, "the extension never started the native host"

@@ -25,8 +25,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.e2e.chat import ask_background  # noqa: E402
-from tests.e2e.sight_tabs import WindowedTabs  # noqa: E402
+from tests.helpers.panel_backends import ChromiumPanel  # noqa: E402
 from tests.helpers.browser import Browser, fresh_profile, remove_profile  # noqa: E402
 from tests.helpers.miniwob import PUBLISHED, episode, task_pages  # noqa: E402
 from tests.helpers.miniwob_policies import HAND_BACK, POLICIES  # noqa: E402
@@ -65,8 +64,8 @@ def play(args, tasks) -> tuple[dict[str, list[float]], dict[str, str]]:
     browser = Browser(profile).start()
     try:
         with ToolModel() as scripted_model, PageServer(task_pages()) as site:
-            tabs = WindowedTabs(browser)
-            ask_background(browser, "save-settings", settings=settings(args, scripted_model), apiKey=args.api_key or "sk-test")
+            tabs = ChromiumPanel.in_windows(browser)
+            tabs.ask_background("save-settings", settings=settings(args, scripted_model), apiKey=args.api_key or "sk-test")
             for task in tasks:
                 for seed in range(args.seeds):
                     try:

@@ -39,7 +39,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tests.e2e.chat import configure, fresh_panel, send  # noqa: E402
+from tests.helpers.panel_backends import ChromiumPanel  # noqa: E402
 from tests.helpers.browser import Browser, fresh_profile, remove_profile  # noqa: E402
 from tests.helpers.model_server import ModelServer, Reply  # noqa: E402
 from bench_sandbox import offscreen as offscreen_target  # noqa: E402
@@ -143,15 +143,16 @@ def offscreen(browser: Browser) -> dict:
     return offscreen_target(browser)
 
 
-def panel_alone(browser: Browser) -> None:
+def panel_alone(browser: Browser) -> ChromiumPanel:
     """A fresh side panel, with every other tab closed."""
-    fresh_panel(browser)
+    panel = ChromiumPanel(browser).new_conversation()
     current = browser.driver.current_window_handle
     for handle in browser.driver.window_handles:
         if handle != current:
             browser.driver.switch_to.window(handle)
             browser.driver.close()
     browser.driver.switch_to.window(current)
+    return panel
 
 
 def token_latencies(browser: Browser, model: ModelServer, runs: int, tokens: int,
@@ -173,8 +174,8 @@ def token_latencies(browser: Browser, model: ModelServer, runs: int, tokens: int
     model.on_sent(on_sent)
     latencies, thought_latencies = [], []
     for run in range(runs):
-        panel_alone(browser)
-        configure(browser, model.base_url)
+        panel = panel_alone(browser)
+        panel.configure(model.base_url)
         browser.evaluate_in(offscreen(browser), STAMP_SENDS)
         browser.driver.execute_script(WATCH_TOKENS)
         thought_words = [f"r{run}th{i}" for i in range(thoughts)]
@@ -186,7 +187,7 @@ def token_latencies(browser: Browser, model: ModelServer, runs: int, tokens: int
         else:
             words = [f"r{run}t{i}" for i in range(tokens)]
             model.script(Reply(text=" ".join(words), reasoning=reasoning, token_delay=0.02))
-        send(browser, f"Stream {tokens} tokens")
+        panel.send(f"Stream {tokens} tokens")
         browser.driver.set_script_timeout(300)
         if (status := browser.driver.execute_async_script(TURN_ENDED)) != "ok":
             raise RuntimeError(f"the streamed turn ended {status}")
@@ -250,7 +251,7 @@ const [record, done] = arguments;
 
 
 def open_times(browser: Browser, steps: int) -> list[float]:
-    fresh_panel(browser)
+    ChromiumPanel(browser).new_conversation()
     return browser.driver.execute_async_script(OPEN, long_conversation(steps))
 
 

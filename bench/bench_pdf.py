@@ -24,7 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # for tests.helpers
 
-from tests.e2e.page_tabs import PageTabs  # noqa: E402
+from tests.helpers.panel_backends import ChromiumPanel  # noqa: E402
 from tests.helpers.browser import Browser, fresh_profile, remove_profile  # noqa: E402
 from tests.helpers.page_server import PageServer  # noqa: E402
 from tests.helpers.pdf import make_pdf  # noqa: E402
@@ -62,7 +62,7 @@ def show_pdf(tabs, url):
         if tabs.driver.execute_script("return document.contentType") == "application/pdf":
             break
         time.sleep(0.05)
-    tabs.driver.switch_to.window(tabs.panel)
+    tabs.driver.switch_to.window(tabs.window)
 
 
 def spread(samples):
@@ -82,7 +82,7 @@ def main():
         profile = fresh_profile()
         browser = Browser(profile).start()
         try:
-            tabs = PageTabs(browser)
+            tabs = ChromiumPanel.beside_a_page(browser)
             cold, warm = [], []
             with PageServer(folder) as server:
                 for run in range(args.runs):

@@ -32,7 +32,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # for tests.helpers
 
-from tests.e2e.page_tabs import PageTabs  # noqa: E402
+from tests.helpers.panel_backends import ChromiumPanel  # noqa: E402
 from tests.helpers.browser import Browser, fresh_profile, remove_profile  # noqa: E402
 from tests.helpers.page_server import PageServer  # noqa: E402
 
@@ -103,7 +103,7 @@ def main():
     profile = fresh_profile()
     browser = Browser(profile).start()
     try:
-        tabs = PageTabs(browser)
+        tabs = ChromiumPanel.beside_a_page(browser)
         with PageServer(CORPUS) as server:
             for name in pages:
                 tabs.show(server.url(f"{name}/source.html"))

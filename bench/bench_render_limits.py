@@ -27,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_panel import row  # noqa: E402
 from task_cpu import TaskCpu  # noqa: E402
-from tests.e2e.chat import configure, fresh_panel, open_in_panel, send, wait, wait_for_status  # noqa: E402
+from tests.helpers.panel_backends import ChromiumPanel  # noqa: E402
 from tests.e2e.render_bombs import deep_braces, deep_quote, macro_bomb  # noqa: E402
 from tests.e2e.stored import store, stored_answer  # noqa: E402
 from tests.helpers.browser import Browser, fresh_profile, remove_profile  # noqa: E402
@@ -72,26 +72,26 @@ return Boolean(answer && !answer.hidden && !answer.closest("[aria-busy]") && ans
 def longest_task_opening(browser: Browser, answer: str) -> tuple[float, int, float]:
     """The same, from opening a stored conversation (as History does) to its answer shown,
     and the longest task's CPU time (task_cpu.py)."""
-    fresh_panel(browser)
+    panel = ChromiumPanel(browser).new_conversation()
     record = stored_answer(answer)
     store(browser.driver, record)
     browser.driver.execute_async_script(WATCH_TASKS)
     with TaskCpu(browser) as trace:
-        open_in_panel(browser.driver, record["id"])
-        wait(browser, lambda d: d.execute_script(ALL_SHOWN), 60, "the long answer never showed whole")
+        panel.open_conversation(record["id"])
+        browser.wait(lambda d: d.execute_script(ALL_SHOWN), 60, "the long answer never showed whole")
     return (*watched_tasks(browser), trace.longest())
 
 
 def longest_task(browser: Browser, model: ModelServer, answer: str) -> tuple[float, int]:
     """(the panel's longest task in ms, how many long tasks) from sending the question to
     the answer shown with its fallback."""
-    fresh_panel(browser)
-    configure(browser, model.base_url)
+    panel = ChromiumPanel(browser).new_conversation()
+    panel.configure(model.base_url)
     model.script(Reply(text=f"The page says:\n\n{answer}\n\nThat is all."))
     browser.driver.execute_async_script(WATCH_TASKS)
-    send(browser, "Quote the page")
-    wait_for_status(browser, "ok", timeout=120)
-    wait(browser, lambda d: d.execute_script(SHOWN_AS_TEXT), 60, "the answer never showed as text")
+    panel.send("Quote the page")
+    panel.wait_for_status("ok", timeout=120)
+    browser.wait(lambda d: d.execute_script(SHOWN_AS_TEXT), 60, "the answer never showed as text")
     return watched_tasks(browser)
 
 

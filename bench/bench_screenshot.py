@@ -19,7 +19,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "py"))
 
 from bench_controls import big_page, call, row  # noqa: E402
-from tests.e2e.sight_tabs import WindowedTabs  # noqa: E402
+from tests.helpers.panel_backends import ChromiumPanel  # noqa: E402
 from tests.helpers.browser import Browser, fresh_profile, remove_profile  # noqa: E402
 from tests.helpers.page_server import PageServer  # noqa: E402
 
@@ -43,12 +43,12 @@ def main() -> None:
     profile = fresh_profile()
     browser = Browser(profile).start()
     try:
-        tabs = WindowedTabs(browser)
+        tabs = ChromiumPanel.in_windows(browser)
         with PageServer(made) as site:
             tabs.show(site.url("big.html"))
             tabs.driver.switch_to.window(tabs.page)
             tabs.driver.set_window_size(1366, 900)
-            tabs.driver.switch_to.window(tabs.panel)
+            tabs.driver.switch_to.window(tabs.window)
             call(tabs, "screenshot")  # the offscreen document and the canvas code, loaded once
             full = timed(tabs, args.runs)
             element = timed(tabs, args.runs, locator="#f section:nth-of-type(2)")

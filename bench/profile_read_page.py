@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # for tests.helper
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # for bench_read_page
 
 from bench_read_page import CORPUS, bring_to_front, timed_call  # noqa: E402
-from tests.e2e.page_tabs import PageTabs  # noqa: E402
+from tests.helpers.panel_backends import ChromiumPanel  # noqa: E402
 from tests.helpers.browser import Browser, fresh_profile, remove_profile  # noqa: E402
 from tests.helpers.page_server import PageServer  # noqa: E402
 
@@ -132,7 +132,7 @@ def main():
     profile_dir = fresh_profile()
     browser = Browser(profile_dir).start()
     try:
-        tabs = PageTabs(browser)
+        tabs = ChromiumPanel.beside_a_page(browser)
         with PageServer(CORPUS) as server:
             for name in args.pages or ["wikipedia", "pixnet"]:
                 url = server.url(f"{name}/source.html")

@@ -32,7 +32,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench_at_rest import offscreen_open  # noqa: E402  (beside this file)
-from tests.e2e.chat import ask_background, configure, stored_conversations  # noqa: E402
+from tests.helpers.panel_backends import chromium_panel  # noqa: E402
 from tests.helpers.browser import ROOT, Browser, fresh_profile, remove_profile  # noqa: E402
 from tests.helpers.model_server import ModelServer, Reply  # noqa: E402
 
@@ -87,7 +87,7 @@ def with_browser(measure, extension: Path = ROOT):
 
 def panel_start(browser: Browser) -> dict:
     browser.open_side_panel()
-    info = ask_background(browser, "ping")
+    info = chromium_panel(browser).ask_background("ping")
     moments = {**browser.driver.execute_script(PANEL_TIMES), **info["phases"]}
     return {k: moments[k] - moments["panelOpened"] for k in PANEL_MOMENTS if k in moments}
 
@@ -95,7 +95,7 @@ def panel_start(browser: Browser) -> dict:
 def first_token(model: ModelServer, asked: list[float]):
     def measure(browser: Browser) -> dict:
         browser.open_tab(browser.url("extension/options/options.html"))
-        configure(browser, model.base_url)
+        chromium_panel(browser).configure(model.base_url)
         time.sleep(SETTLE_S)
         if offscreen_open(browser):
             raise RuntimeError("Python was running before the turn: not a cold start")
@@ -103,9 +103,9 @@ def first_token(model: ModelServer, asked: list[float]):
         model.lookups.clear()
         model.script(Reply(text="Hello there, this is the first token."))
         sent = browser.driver.execute_script("return Date.now()")
-        conversation = ask_background(browser, "start-turn", text="Say hello")["conversationId"]
+        conversation = chromium_panel(browser).ask_background("start-turn", text="Say hello")["conversationId"]
         events = events_to_first_token(browser, conversation)
-        moments = {**ask_background(browser, "ping")["phases"], "sent": sent, "modelAsked": asked[0] * 1000,
+        moments = {**chromium_panel(browser).ask_background("ping")["phases"], "sent": sent, "modelAsked": asked[0] * 1000,
                    "firstToken": events[-1]["time"] * 1000, "firstEvent": events[0]["time"] * 1000,
                    **{f"lookup{n}": lookup["time"] * 1000 for n, lookup in enumerate(model.lookups[:3], 1)}}
         return {k: moments[k] - sent for k in FIRST_TOKEN_MOMENTS if k in moments}
@@ -116,7 +116,7 @@ def events_to_first_token(browser: Browser, conversation: str) -> list[dict]:
     """The turn's events up to its first token, once there is one."""
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
-        record = next((c for c in stored_conversations(browser) if c["id"] == conversation), None)
+        record = next((c for c in chromium_panel(browser).stored_conversations() if c["id"] == conversation), None)
         events = (record or {"turns": [{}]})["turns"][-1].get("events", [])
         first = next((n for n, e in enumerate(events) if e["kind"] == "token"), None)
         if first is not None:

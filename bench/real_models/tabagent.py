@@ -60,7 +60,7 @@ class TabAgent:
         self.panel.send(sentence)
         status = None
         while time.monotonic() - started < self.timeout:
-            self.panel.backend.run(ALLOW_ASKED)
+            self.panel.run(ALLOW_ASKED)
             status = self.panel.status()
             if status in ENDED:
                 break

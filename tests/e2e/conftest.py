@@ -1,17 +1,10 @@
-"""The e2e harness: the built extension in real headless Chromium.
+"""The e2e harness: the built extension in real headless Chromium (`browser`, of tests/conftest.py,
+where `panel`, `tabs`, `tool_calling` and `turn` are too: here each is a ChromiumPanel, a
+PanelDriver driving the side panel with Selenium, tests/helpers/panel_backends.py).
 
-- the extension is built once per test session;
-- `browser` is one Chromium with TabAgent loaded, shared by the tests of a module;
 - `fresh_browser` is a Chromium of its own with a new profile, for tests that need a cold
   start or stop the browser;
-- after every test, any uncaught exception or console error in the extension's contexts
-  fails it;
-- `panel`: the side panel on a new conversation with the scripted model (`model`, of
-  tests/conftest.py);
-- `tabs`: a page tab the user is "on" and the side panel beside it (page_tabs.py), for a module;
-  `tabs_beside_the_panel`: the page in a window of its own, which the browser can picture;
-  `tool_calling` saves the scripted model and the tool-calling agent in its settings (a module
-  whose turns call tools uses it: `pytest.mark.usefixtures("tool_calling")`);
+- `sandbox`: the offscreen document's code sandbox (tests/helpers/sandbox.py), for a module;
 - `chromium`: Chromium with no extension, the page tools injected by hand (tests/helpers/
   page_tools.py); `corpus`: the vendored Readability pages served;
 - `downloads`: an empty folder where the browser of the module saves downloads;
@@ -20,32 +13,11 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from tests.helpers.browser import ROOT, Browser, fresh_profile, remove_profile
-
-
-@pytest.fixture(scope="session")
-def built_extension():
-    subprocess.run([sys.executable, str(ROOT / "scripts" / "build.py")], check=True)
-    return ROOT
-
-
-def _launch(profile):
-    return Browser(profile).start()
-
-
-@pytest.fixture(scope="module")
-def browser(built_extension):
-    profile = fresh_profile()
-    instance = _launch(profile)
-    yield instance
-    instance.quit()
-    remove_profile(profile)
+from tests.helpers.browser import Browser, fresh_profile, remove_profile
 
 
 @pytest.fixture
@@ -54,7 +26,7 @@ def fresh_browser(built_extension):
     instances = []
 
     def launch():
-        instance = _launch(profile)
+        instance = Browser(profile).start()
         instances.append(instance)
         return instance
 
@@ -71,49 +43,15 @@ def fresh_browser(built_extension):
     assert not problems, "errors in the extension:\n" + "\n".join(map(str, problems))
 
 
-@pytest.fixture(autouse=True)
-def no_extension_errors(request):
-    """Fails the test on any uncaught error or console.error in the extension."""
-    watched = [name for name in ("browser",) if name in request.fixturenames]
-    yield
-    for name in watched:
-        problems = request.getfixturevalue(name).take_problems()
-        assert not problems, "errors in the extension:\n" + "\n".join(map(str, problems))
-
-
-@pytest.fixture
-def panel(browser, model):
-    """The side panel on a new conversation, talking to the scripted model (tool calling)."""
-    from .chat import configure, fresh_panel
-
-    model.reset()
-    fresh_panel(browser)
-    configure(browser, model.base_url)
-    return browser
-
-
 @pytest.fixture(scope="module")
-def tabs(browser):
-    from .page_tabs import PageTabs
+def sandbox(browser):
+    """The offscreen document's code sandbox, started by a panel, prepared from the build's snapshot."""
+    from tests.helpers.sandbox import open_sandbox
 
-    return PageTabs(browser)
-
-
-@pytest.fixture(scope="module")
-def tabs_beside_the_panel(browser):
-    """The page in a window of its own, in front there (so the browser can picture it), the
-    side panel's page in another (sight_tabs.py)."""
-    from .sight_tabs import WindowedTabs
-
-    return WindowedTabs(browser)
-
-
-@pytest.fixture(scope="module")
-def tool_calling(tabs, model):
-    from .chat import configure
-
-    configure(tabs.browser, model.base_url, agent="tool_calling")
-    return tabs
+    sandbox = open_sandbox(browser)
+    info = sandbox.js("globalThis.tabagent.sandbox.prepare()")
+    assert info["fromSnapshot"] is True, info
+    return sandbox
 
 
 @pytest.fixture(scope="module")

@@ -7,7 +7,8 @@ import json
 import pytest
 
 
-from .page_tabs import PageTabs, article
+from tests.helpers.page_content import article
+from tests.helpers.panel_backends import ChromiumPanel
 
 pytestmark = pytest.mark.e2e
 
@@ -28,14 +29,14 @@ const quietFor = (ms) => new Promise((resolve) => setTimeout(() => resolve(false
 
 
 def users_tab(tabs):
-    listing = tabs.call("list_tabs")
+    listing = tabs.call_tool("list_tabs")
     body = listing[listing.index("{"):listing.rindex("}") + 1]
     [tab_id] = [tab["tab_id"] for tab in json.loads(body)["tabs"] if tab["user_is_on"]]
     return tab_id
 
 
 def test_a_page_busy_with_its_own_script_gets_a_sentence_then_is_read_when_free(browser, site):
-    tabs = PageTabs(browser)
+    tabs = ChromiumPanel.beside_a_page(browser)
     tabs.show(site.url("article.html"))
     url = site.url("busy-page.html")
     reply = tabs.driver.execute_async_script(READ_WHILE_BUSY, users_tab(tabs), url)
@@ -44,5 +45,5 @@ def test_a_page_busy_with_its_own_script_gets_a_sentence_then_is_read_when_free(
     assert sentence.startswith(f"The page in this tab ({url}) did not answer for 15 s: its own scripts are keeping it busy")
     assert "look at the page before trying it again" in sentence
     # Thirty seconds after its load the page is free again: the same tool reads it.
-    _, markdown = article(tabs.call("read_page"))
+    _, markdown = article(tabs.call_tool("read_page"))
     assert "keeps itself busy" in markdown

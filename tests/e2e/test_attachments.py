@@ -14,7 +14,6 @@ from tests.helpers.page_server import PageServer
 from tests.helpers.pdf import make_pdf
 from tests.helpers.quiet import stays_quiet
 
-from .chat import wait, wait_for_status
 from tests.helpers.attachments import chips, open_page_tab, options, sent_task
 
 pytestmark = pytest.mark.e2e
@@ -38,18 +37,18 @@ def test_a_tab_attached_by_mention_reaches_the_model_marked_and_without_a_questi
     model.script(Reply(text="It is about tomatoes."))
     box = driver.find_element(By.ID, "prompt")
     box.send_keys("Summarise @tomat")
-    wait(panel, lambda d: [o.text.split("\n")[0] for o in options(d)] == ["Growing Tomatoes on a Balcony"], 30,
+    panel.wait(lambda d: [o.text.split("\n")[0] for o in options(d)] == ["Growing Tomatoes on a Balcony"], 30,
          "the suggestions never offered the tab")
     assert options(driver)[0].get_attribute("aria-selected") == "true"
     assert box.get_attribute("aria-activedescendant") == options(driver)[0].get_attribute("id")
     box.send_keys(Keys.ENTER)  # picks the suggestion; it does not send the message
-    wait(panel, lambda d: chips(d) == ["Growing Tomatoes on a Balcony"], 30, "no chip for the tab")
+    panel.wait(lambda d: chips(d) == ["Growing Tomatoes on a Balcony"], 30, "no chip for the tab")
     assert box.get_attribute("value") == "Summarise "
     assert not options(driver)
     panel.screenshot("attachments-tab-chip")
     box.send_keys("please")
     driver.find_element(By.ID, "send").click()
-    wait_for_status(panel, "ok")
+    panel.wait_for_status("ok")
 
     task = sent_task(model)
     assert task.startswith("Summarise please\n\nThe user attached this to the message:\n\nTab ")
@@ -82,18 +81,18 @@ def test_the_selection_attached_with_the_button_and_keyboard_reaches_the_model(p
     button = driver.find_element(By.ID, "attach")
     assert button.get_attribute("aria-label") == "Attach a tab or the selection"
     button.send_keys(Keys.ENTER)
-    wait(panel, lambda d: options(d) and d.switch_to.active_element.get_attribute("id") == "attach-options", 30)
+    panel.wait(lambda d: options(d) and d.switch_to.active_element.get_attribute("id") == "attach-options", 30)
     assert button.get_attribute("aria-expanded") == "true"
     assert options(driver)[0].text == "The selection on the page you are on"
     driver.switch_to.active_element.send_keys(Keys.ENTER)
-    wait(panel, lambda d: chips(d) and chips(d)[0].startswith("Selection: “"), 30, "no chip for the selection")
+    panel.wait(lambda d: chips(d) and chips(d)[0].startswith("Selection: “"), 30, "no chip for the selection")
     assert selected.split()[0] in chips(driver)[0]
     panel.screenshot("attachments-selection-chip")
 
     box = driver.find_element(By.ID, "prompt")
     box.send_keys("Explain")
     driver.find_element(By.ID, "send").click()
-    wait_for_status(panel, "ok")
+    panel.wait_for_status("ok")
     task = sent_task(model)
     inside = task.split(MARKED.format(url), 1)[1].split("\n</page_content>", 1)[0]
     assert inside == f"Page title: Growing Tomatoes on a Balcony\nPage address: {url}\nSelected text:\n{selected}"
@@ -105,18 +104,18 @@ def test_a_chip_can_be_removed_and_escape_closes_the_list(panel, site):
     open_page_tab(panel, site.url("tables.html"))
     box = driver.find_element(By.ID, "prompt")
     box.send_keys("@")
-    wait(panel, lambda d: len(options(d)) >= 2, 30)
+    panel.wait(lambda d: len(options(d)) >= 2, 30)
     box.send_keys(Keys.ESCAPE)
-    wait(panel, lambda d: not options(d), 30)
+    panel.wait(lambda d: not options(d), 30)
     box.send_keys(Keys.BACKSPACE, "@")
-    wait(panel, lambda d: len(options(d)) >= 2, 30)
+    panel.wait(lambda d: len(options(d)) >= 2, 30)
     panel.screenshot("attachments-suggestions")
     box.send_keys(Keys.ARROW_DOWN, Keys.ENTER)  # the first tab, below the selection
-    wait(panel, lambda d: len(chips(d)) == 1, 30)
+    panel.wait(lambda d: len(chips(d)) == 1, 30)
     remove = driver.find_element(By.CSS_SELECTOR, "#attachments .attachment-remove")
     assert remove.get_attribute("aria-label") == f"Remove {chips(driver)[0]}"
     remove.click()
-    wait(panel, lambda d: chips(d) == [], 30)
+    panel.wait(lambda d: chips(d) == [], 30)
     assert not driver.find_element(By.ID, "attachments").is_displayed()
 
 
@@ -129,13 +128,13 @@ def test_a_pdf_tab_and_a_hostile_page_attached_together_stay_inside_their_markin
     box = driver.find_element(By.ID, "prompt")
     for query in ("flights", "notes"):
         box.send_keys(f"@{query}")
-        wait(panel, lambda d: len(options(d)) == 1 and query in options(d)[0].text.lower(), 30, f"no suggestion for {query}")  # noqa: B023
+        panel.wait(lambda d: len(options(d)) == 1 and query in options(d)[0].text.lower(), 30, f"no suggestion for {query}")  # noqa: B023
         box.send_keys(Keys.TAB)
-    wait(panel, lambda d: len(chips(d)) == 2, 30)
+    panel.wait(lambda d: len(chips(d)) == 2, 30)
     assert chips(driver)[0] == "Cheap Flights to Lisbon"
     box.send_keys("Compare")
     driver.find_element(By.ID, "send").click()
-    wait_for_status(panel, "ok")
+    panel.wait_for_status("ok")
     task = sent_task(model)
     assert task.count("</page_content>") == 2
     page_part = task.split(MARKED.format(hostile), 1)[1].split("</page_content>", 1)[0]
@@ -150,9 +149,9 @@ def test_the_list_opened_with_the_button_closes_when_focus_leaves(panel):
     driver = panel.driver
     button = driver.find_element(By.ID, "attach")
     button.click()
-    wait(panel, lambda d: options(d), 30)
+    panel.wait(lambda d: options(d), 30)
     driver.find_element(By.ID, "prompt").click()
-    wait(panel, lambda d: not options(d), 30, "the list stayed open")
+    panel.wait(lambda d: not options(d), 30, "the list stayed open")
     assert button.get_attribute("aria-expanded") == "false"
 
 
@@ -161,16 +160,16 @@ def test_the_mention_list_follows_tabs_that_open_load_and_close_while_it_is_open
     box = driver.find_element(By.ID, "prompt")
     box.click()
     box.send_keys("Compare with @library")
-    wait(panel, lambda d: d.find_elements(By.CSS_SELECTOR, "#attach-options .attach-none"), 30, "no 'no match' line")
+    panel.wait(lambda d: d.find_elements(By.CSS_SELECTOR, "#attach-options .attach-none"), 30, "no 'no match' line")
     # A tab opened in the background (the panel keeps the focus) while the list is open.
     tab_id = driver.execute_async_script(
         "const [url, done] = arguments; chrome.tabs.create({ url, active: false }).then((tab) => done(tab.id));",
         site.url("news.html"))
-    wait(panel, lambda d: [o.text.split("\n")[0] for o in options(d)] == ["City opens its new central library"], 30,
+    panel.wait(lambda d: [o.text.split("\n")[0] for o in options(d)] == ["City opens its new central library"], 30,
          "the list never showed the tab that opened and loaded its title")
     assert options(driver)[0].get_attribute("aria-selected") == "true"
     driver.execute_script("chrome.tabs.remove(arguments[0])", tab_id)
-    wait(panel, lambda d: d.find_elements(By.CSS_SELECTOR, "#attach-options .attach-none"), 30,
+    panel.wait(lambda d: d.find_elements(By.CSS_SELECTOR, "#attach-options .attach-none"), 30,
          "the list still offered the closed tab")
 
 
@@ -179,19 +178,19 @@ def test_the_mention_list_closed_by_a_blur_comes_back_with_the_focus(panel, site
     open_page_tab(panel, site.url("live.html"))
     box = driver.find_element(By.ID, "prompt")
     box.send_keys("Summarise @night")
-    wait(panel, lambda d: len(options(d)) == 1, 30, "the suggestions never offered the tab")
+    panel.wait(lambda d: len(options(d)) == 1, 30, "the suggestions never offered the tab")
     driver.execute_script("document.getElementById('prompt').blur()")  # the focus leaves, as when the window loses it
-    wait(panel, lambda d: not options(d), 30, "the list stayed open without the focus")
+    panel.wait(lambda d: not options(d), 30, "the list stayed open without the focus")
     driver.execute_script("document.getElementById('prompt').focus()")
-    wait(panel, lambda d: [o.text.split("\n")[0] for o in options(d)] == ["Night trains are back"], 30,
+    panel.wait(lambda d: [o.text.split("\n")[0] for o in options(d)] == ["Night trains are back"], 30,
          "the list did not come back with the focus")
     # Away and straight back, then the list opened again: the first blur's late check leaves it open.
     box.send_keys(Keys.BACKSPACE * 6)
-    wait(panel, lambda d: not options(d), 30, "the list stayed open with no mention")
+    panel.wait(lambda d: not options(d), 30, "the list stayed open with no mention")
     driver.execute_script("const box = document.getElementById('prompt'); box.blur(); box.focus();")
     box.send_keys("@night")
-    wait(panel, lambda d: len(options(d)) == 1, 30, "the suggestions never offered the tab")
+    panel.wait(lambda d: len(options(d)) == 1, 30, "the suggestions never offered the tab")
     stays_quiet(lambda: len(options(driver)) != 1, 0.5,  # past the blur's check
                 why="a blur the focus had already come back from closed the list")
     box.send_keys(Keys.ENTER)
-    wait(panel, lambda d: chips(d) == ["Night trains are back"], 30, "no chip for the tab")
+    panel.wait(lambda d: chips(d) == ["Night trains are back"], 30, "no chip for the tab")

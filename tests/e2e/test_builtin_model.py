@@ -9,7 +9,8 @@ from __future__ import annotations
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
-from .chat import ask_background, fresh_panel, last_turn, send, wait, wait_for_status
+from tests.helpers.panel_backends import ChromiumPanel
+
 
 FAKE_LANGUAGE_MODEL = """
 globalThis.LanguageModel = {
@@ -40,12 +41,12 @@ def offscreen(browser):
 
 
 def test_a_turn_runs_on_the_builtin_model_without_a_key(browser):
-    fresh_panel(browser)
+    panel = ChromiumPanel(browser).new_conversation()
     browser.evaluate_in(offscreen(browser), FAKE_LANGUAGE_MODEL + "; true")
-    ask_background(browser, "save-settings", settings={"provider": "builtin", "base_url": "", "model": "", "agent": "code"}, apiKey="")
-    send(browser, "Say hello")
-    wait_for_status(browser, "ok")
-    assert last_turn(browser.driver).find_element(By.CSS_SELECTOR, ".message.assistant").text == "Hello from the device."
+    panel.ask_background("save-settings", settings={"provider": "builtin", "base_url": "", "model": "", "agent": "code"}, apiKey="")
+    panel.send("Say hello")
+    panel.wait_for_status("ok")
+    assert panel.last_turn().find_element(By.CSS_SELECTOR, ".message.assistant").text == "Hello from the device."
     used = browser.evaluate_in(offscreen(browser), "globalThis.fakeModel")
     assert used["prompt"] == "Say hello"
     assert used["initialPrompts"][0]["role"] == "system" and "final_answer" in used["initialPrompts"][0]["content"]
@@ -55,19 +56,18 @@ def test_a_turn_runs_on_the_builtin_model_without_a_key(browser):
 def test_settings_offer_it_where_chrome_has_it_beside_the_on_device_default(browser):
     """Nothing configured, the default is the model on this device (the first provider);
     Chrome's own model is offered where Chrome has it, with no URL or key to fill in."""
-    browser.open_side_panel()
-    ask_background(browser, "save-settings", settings={"provider": "", "base_url": "", "model": ""}, apiKey="")
+    ChromiumPanel(browser).ask_background("save-settings", settings={"provider": "", "base_url": "", "model": ""}, apiKey="")
     browser.open_tab("about:blank")
     browser.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": FAKE_LANGUAGE_MODEL})
     browser.driver.get(browser.url("extension/options/options.html"))
-    wait(browser, lambda d: d.find_element(By.ID, "provider").get_attribute("value") == "ondevice", 5)
+    browser.wait(lambda d: d.find_element(By.ID, "provider").get_attribute("value") == "ondevice", 5)
     Select(browser.driver.find_element(By.ID, "provider")).select_by_value("builtin")
     assert not browser.driver.find_element(By.ID, "base_url").is_displayed()
-    wait(browser, lambda d: d.execute_async_script(
+    browser.wait(lambda d: d.execute_async_script(
         "const done = arguments[0]; chrome.storage.local.get('settings').then((s) => done(s.settings.provider));") == "builtin", 5)
     browser.driver.find_element(By.ID, "test-connection").click()
-    wait(browser, lambda d: "ready on this device" in d.find_element(By.ID, "connection-result").text, 5)
+    browser.wait(lambda d: "ready on this device" in d.find_element(By.ID, "connection-result").text, 5)
 
     browser.open_tab(browser.url("extension/options/options.html"))  # no LanguageModel here
-    values = wait(browser, lambda d: [o.get_attribute("value") for o in d.find_elements(By.CSS_SELECTOR, "#provider option")], 5)
+    values = browser.wait(lambda d: [o.get_attribute("value") for o in d.find_elements(By.CSS_SELECTOR, "#provider option")], 5)
     assert "builtin" not in values and "openai" in values

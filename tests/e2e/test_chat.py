@@ -1,18 +1,18 @@
-"""A turn end to end in the real side panel, against a scripted model server."""
+"""A turn end to end in the real side panel, against a scripted model server (the conversation
+saved with its events, in both browsers: tests/both/test_chat.py)."""
 
 from __future__ import annotations
 
 from selenium.webdriver.common.by import By
 
 from tests.helpers.model_server import Reply
-
-from .chat import configure, last_turn, open_steps, send, stored_conversations, wait, wait_for_status
+from tests.helpers.panel_backends import last_turn, open_steps
 
 
 def test_streamed_answer_appears_token_by_token_and_ends_as_markdown(panel, model):
     words = "Here is **bold** text and a list:\n\n- one\n- two"
     model.script(Reply(text=words, token_delay=0.15))
-    send(panel, "Say something")
+    panel.send("Say something")
     seen = []
 
     def growing(driver):
@@ -25,10 +25,10 @@ def test_streamed_answer_appears_token_by_token_and_ends_as_markdown(panel, mode
             seen.append(text)
         return turn.get_attribute("data-status") == "ok"
 
-    wait(panel, growing, 30)
+    panel.wait(growing, 30)
     assert len(seen) >= 3, f"the reply did not appear piece by piece: {seen}"
     assert all(later.startswith(earlier.rstrip()) or len(later) > len(earlier) for earlier, later in zip(seen, seen[1:]))
-    answer = last_turn(panel.driver).find_element(By.CSS_SELECTOR, ".message.assistant")
+    answer = panel.last_turn().find_element(By.CSS_SELECTOR, ".message.assistant")
     assert answer.find_element(By.TAG_NAME, "strong").text == "bold"
     assert [li.text for li in answer.find_elements(By.TAG_NAME, "li")] == ["one", "two"]
     assert model.requests[0]["body"]["stream"] is True
@@ -36,31 +36,15 @@ def test_streamed_answer_appears_token_by_token_and_ends_as_markdown(panel, mode
     panel.screenshot("chat-streamed-answer")
 
 
-def test_conversation_is_saved_with_its_events(panel, model):
-    model.script(Reply(text="Saved answer"))
-    send(panel, "Remember this")
-    wait_for_status(panel, "ok")
-    # The panel hears the turn end as the service worker saves it: wait for the saved end.
-    wait(panel, lambda _: any(r["turns"][0]["status"] == "ok" for r in stored_conversations(panel) if r["turns"][0]["text"] == "Remember this"), 10)
-    records = [r for r in stored_conversations(panel) if r["turns"][0]["text"] == "Remember this"]
-    assert len(records) == 1
-    turn = records[0]["turns"][0]
-    assert turn["status"] == "ok"
-    kinds = [e["kind"] for e in turn["events"]]
-    assert kinds[0] == "step_start" and kinds[-2:] == ["final_answer", "done"]
-    assert records[0]["memory"] and "Remember this" in records[0]["memory"]
-    assert records[0]["title"] == "Remember this"
-
-
 def test_code_turn_shows_the_code_and_its_output(panel, model):
-    configure(panel, model.base_url, agent="code")
+    panel.configure(model.base_url, agent="code")
     model.script(
         Reply(text="Thought: add them.\n```python\nx = 2 + 2\nprint('sum is', x)\n```"),
         Reply(text="```python\nfinal_answer(f'The sum is {x}')\n```"),
     )
-    send(panel, "What is 2 + 2?")
-    wait_for_status(panel, "ok")
-    turn = last_turn(panel.driver)
+    panel.send("What is 2 + 2?")
+    panel.wait_for_status("ok")
+    turn = panel.last_turn()
     open_steps(turn)
     codes = [c.text for c in turn.find_elements(By.CSS_SELECTOR, "pre.code code")]
     assert codes[0].startswith("x = 2 + 2")
@@ -88,9 +72,9 @@ def test_three_level_managed_agents_are_nested(panel, model):
         Reply(text="Paris, per the reader."),
         Reply(text="The capital is **Paris**."),
     )
-    send(panel, "What is the capital of France?")
-    wait_for_status(panel, "ok")
-    turn = last_turn(panel.driver)
+    panel.send("What is the capital of France?")
+    panel.wait_for_status("ok")
+    turn = panel.last_turn()
     outer = turn.find_element(By.CSS_SELECTOR, 'details.tool[data-tool="researcher"]')
     middle = outer.find_element(By.CSS_SELECTOR, '.step[data-depth="1"]')
     inner = middle.find_element(By.CSS_SELECTOR, 'details.tool[data-tool="reader"] .step[data-depth="2"]')
@@ -104,9 +88,9 @@ def test_three_level_managed_agents_are_nested(panel, model):
 def test_markdown_from_the_model_renders_inert(panel, model):
     model.script(Reply(text='Look: <img src=x onerror="window.pwned=1"> <script>window.pwned=2</script> '
                             '[link](javascript:window.pwned=3) done'))
-    send(panel, "Show me something")
-    wait_for_status(panel, "ok")
-    answer = last_turn(panel.driver).find_element(By.CSS_SELECTOR, ".message.assistant")
+    panel.send("Show me something")
+    panel.wait_for_status("ok")
+    answer = panel.last_turn().find_element(By.CSS_SELECTOR, ".message.assistant")
     html = answer.get_attribute("innerHTML")
     assert "onerror" not in html and "<script" not in html and "javascript:" not in html
     for link in answer.find_elements(By.TAG_NAME, "a"):

@@ -11,7 +11,6 @@ from selenium.webdriver.common.keys import Keys
 
 from tests.helpers.model_server import Reply
 
-from .chat import ask_background, last_turn, send, stored_conversations, wait, wait_for_status
 from tests.helpers.rich_answer import RICH_ANSWER
 
 
@@ -21,29 +20,29 @@ RECORD_CLIPBOARD = "window.copied = []; navigator.clipboard.writeText = async (t
 
 def test_markdown_renders_live_block_by_block_while_streaming(panel, model):
     model.script(Reply(text=RICH_ANSWER, token_delay=0.08))
-    send(panel, "Show me everything")
+    panel.send("Show me everything")
     # The first paragraph, rendered and finished (not in the growing tail) while the reply streams...
-    wait(panel, lambda d: d.execute_script(
+    panel.wait(lambda d: d.execute_script(
         "const p = document.querySelector('article.turn:last-of-type .step .reply > p');"
         "if (p) p.dataset.marked = 'kept'; return Boolean(p);"), 20)
     reply = ".step .reply"
     assert panel.driver.execute_script(f"return document.querySelector('{reply} h2')?.textContent") == "Result"
-    assert last_turn(panel.driver).get_attribute("data-status") == "running"
+    assert panel.last_turn().get_attribute("data-status") == "running"
     # ... is the same element once the code block streams in: finished blocks are not redrawn.
-    wait(panel, lambda d: d.execute_script(f"return document.querySelector('{reply} pre code .hljs-keyword')"), 20)
+    panel.wait(lambda d: d.execute_script(f"return document.querySelector('{reply} pre code .hljs-keyword')"), 20)
     assert panel.driver.execute_script(f"return document.querySelector('{reply} > p').dataset.marked") == "kept"
-    wait_for_status(panel, "ok")
-    answer = last_turn(panel.driver).find_element(By.CSS_SELECTOR, ".message.assistant")
+    panel.wait_for_status("ok")
+    answer = panel.last_turn().find_element(By.CSS_SELECTOR, ".message.assistant")
     assert answer.find_element(By.TAG_NAME, "h2").text == "Result"
     # KaTeX renders in a worker: a formula shows as its source until its rendering is in.
-    wait(panel, lambda d: answer.find_elements(By.CSS_SELECTOR, ".katex") and answer.find_elements(By.CSS_SELECTOR, ".math-block .katex-display"), 10)
+    panel.wait(lambda d: answer.find_elements(By.CSS_SELECTOR, ".katex") and answer.find_elements(By.CSS_SELECTOR, ".math-block .katex-display"), 10)
     assert answer.find_elements(By.CSS_SELECTOR, ".math-pending") == []
     assert [c.text for c in answer.find_elements(By.CSS_SELECTOR, "table td")] == ["a", "1"]
     keywords = [k.text for k in answer.find_elements(By.CSS_SELECTOR, "pre code.language-python .hljs-keyword")]
     assert keywords == ["def", "return"]
     panel.driver.execute_script(RECORD_CLIPBOARD)
     answer.find_element(By.CSS_SELECTOR, "pre button.copy").click()
-    wait(panel, lambda d: d.execute_script("return window.copied.length") == 1, 5)
+    panel.wait(lambda d: d.execute_script("return window.copied.length") == 1, 5)
     assert panel.driver.execute_script("return window.copied[0]") == "def add(a, b):\n    return a + b\n"
     panel.screenshot("chat-rich-answer")
 
@@ -53,10 +52,10 @@ def test_answer_comes_first_and_the_steps_fold_into_one_line(panel, model):
         Reply(tool_calls=[{"name": "get_selection", "arguments": {}}], token_delay=0.05),
         Reply(text="The answer, *first*.", token_delay=0.3),
     )
-    send(panel, "What did I select?")
-    wait(panel, lambda d: d.find_elements(By.CSS_SELECTOR, "article.turn details.steps[open]"), 10, "steps not open while running")
-    wait_for_status(panel, "ok")
-    turn = last_turn(panel.driver)
+    panel.send("What did I select?")
+    panel.wait(lambda d: d.find_elements(By.CSS_SELECTOR, "article.turn details.steps[open]"), 10, "steps not open while running")
+    panel.wait_for_status("ok")
+    turn = panel.last_turn()
     steps = turn.find_element(By.CSS_SELECTOR, "details.steps")
     summary = steps.find_element(By.TAG_NAME, "summary")
     assert steps.get_attribute("open") is None
@@ -73,14 +72,14 @@ def test_answer_comes_first_and_the_steps_fold_into_one_line(panel, model):
 def test_show_steps_setting_keeps_them_open(panel, model):
     settings = {"provider": "custom", "base_url": model.base_url, "model": "scripted-model", "agent": "tool_calling",
                 "max_steps": 6, "show_steps": True}
-    ask_background(panel, "save-settings", settings=settings, apiKey="sk-test")
+    panel.ask_background("save-settings", settings=settings, apiKey="sk-test")
     shows_steps = """const done = arguments[arguments.length - 1];
       import(chrome.runtime.getURL("extension/sidepanel/sidepanel.js")).then(() => done(globalThis.tabagentDebug.conversation.stepsOpen));"""
-    wait(panel, lambda d: d.execute_async_script(shows_steps), 5)
+    panel.wait(lambda d: d.execute_async_script(shows_steps), 5)
     model.script(Reply(tool_calls=[{"name": "get_selection", "arguments": {}}]), Reply(text="Answer."))
-    send(panel, "Watch the steps")
-    wait_for_status(panel, "ok")
-    assert last_turn(panel.driver).find_element(By.CSS_SELECTOR, "details.steps").get_attribute("open") is not None
+    panel.send("Watch the steps")
+    panel.wait_for_status("ok")
+    assert panel.last_turn().find_element(By.CSS_SELECTOR, "details.steps").get_attribute("open") is not None
 
 
 def user_texts(driver):
@@ -93,47 +92,47 @@ def last_request_messages(model):
 
 def test_copy_answer_as_markdown_and_as_text(panel, model):
     model.script(Reply(text="Use **bold** and `code`."))
-    send(panel, "Format something")
-    wait_for_status(panel, "ok")
+    panel.send("Format something")
+    panel.wait_for_status("ok")
     panel.driver.execute_script(RECORD_CLIPBOARD)
-    turn = last_turn(panel.driver)
+    turn = panel.last_turn()
     turn.find_element(By.CSS_SELECTOR, ".action-copy-markdown").click()
     turn.find_element(By.CSS_SELECTOR, ".action-copy-text").click()
-    wait(panel, lambda d: d.execute_script("return window.copied.length") == 2, 5)
+    panel.wait(lambda d: d.execute_script("return window.copied.length") == 2, 5)
     assert panel.driver.execute_script("return window.copied") == ["Use **bold** and `code`.", "Use bold and code."]
 
 
 def test_regenerate_replaces_the_answer_and_the_agent_forgets_it(panel, model):
     model.script(Reply(text="First answer."), Reply(text="Second turn answer."), Reply(text="Regenerated answer."))
-    send(panel, "Question one")
-    wait_for_status(panel, "ok")
-    send(panel, "Question two")
-    wait(panel, lambda d: len(d.find_elements(By.CSS_SELECTOR, "article.turn")) == 2)
-    wait_for_status(panel, "ok")
+    panel.send("Question one")
+    panel.wait_for_status("ok")
+    panel.send("Question two")
+    panel.wait(lambda d: len(d.find_elements(By.CSS_SELECTOR, "article.turn")) == 2)
+    panel.wait_for_status("ok")
     first = panel.driver.find_elements(By.CSS_SELECTOR, "article.turn")[0]
     first.find_element(By.CSS_SELECTOR, ".action-regenerate").click()
-    wait(panel, lambda d: "Regenerated answer." in d.find_element(By.ID, "conversation").text, 20)
-    wait_for_status(panel, "ok")
+    panel.wait(lambda d: "Regenerated answer." in d.find_element(By.ID, "conversation").text, 20)
+    panel.wait_for_status("ok")
     assert user_texts(panel.driver) == ["Question one"]
     # The model saw the question again, without the turns it replaced.
     assert last_request_messages(model) == ["Question one"]
-    record = [r for r in stored_conversations(panel) if r["turns"] and r["turns"][0]["text"] == "Question one"][0]
+    record = [r for r in panel.stored_conversations() if r["turns"] and r["turns"][0]["text"] == "Question one"][0]
     assert len(record["turns"]) == 1
 
 
 def test_edit_with_the_up_key_resends_and_replaces_the_rest(panel, model):
     model.script(Reply(text="About cats."), Reply(text="About dogs."))
-    send(panel, "Tell me about cats")
-    wait_for_status(panel, "ok")
+    panel.send("Tell me about cats")
+    panel.wait_for_status("ok")
     box = panel.driver.find_element(By.ID, "prompt")
     box.send_keys(Keys.ARROW_UP)
-    editor = wait(panel, lambda d: d.find_element(By.CSS_SELECTOR, ".edit-box"), 5)
+    editor = panel.wait(lambda d: d.find_element(By.CSS_SELECTOR, ".edit-box"), 5)
     assert panel.driver.switch_to.active_element == editor
-    assert "replaces" in last_turn(panel.driver).find_element(By.CSS_SELECTOR, ".edit-hint").text
+    assert "replaces" in panel.last_turn().find_element(By.CSS_SELECTOR, ".edit-hint").text
     editor.send_keys(Keys.CONTROL, "a")
     editor.send_keys("Tell me about dogs", Keys.ENTER)
-    wait(panel, lambda d: "About dogs." in d.find_element(By.ID, "conversation").text, 20)
-    wait_for_status(panel, "ok")
+    panel.wait(lambda d: "About dogs." in d.find_element(By.ID, "conversation").text, 20)
+    panel.wait_for_status("ok")
     assert user_texts(panel.driver) == ["Tell me about dogs"]
     assert last_request_messages(model) == ["Tell me about dogs"]
     panel.screenshot("chat-edited")
@@ -142,14 +141,14 @@ def test_edit_with_the_up_key_resends_and_replaces_the_rest(panel, model):
 def test_delete_a_turn_in_the_middle(panel, model):
     model.script(Reply(text="One."), Reply(text="Two."), Reply(text="Three."), Reply(text="Four."))
     for question in ("First", "Second", "Third"):
-        send(panel, question)
-        wait(panel, lambda d, q=question: user_texts(d)[-1:] == [q])
-        wait_for_status(panel, "ok")
+        panel.send(question)
+        panel.wait(lambda d, q=question: user_texts(d)[-1:] == [q])
+        panel.wait_for_status("ok")
     panel.driver.find_elements(By.CSS_SELECTOR, "article.turn")[1].find_element(By.CSS_SELECTOR, ".action-delete").click()
-    wait(panel, lambda d: user_texts(d) == ["First", "Third"], 10)
-    send(panel, "Fourth")
-    wait(panel, lambda d: user_texts(d)[-1:] == ["Fourth"])
-    wait_for_status(panel, "ok")
+    panel.wait(lambda d: user_texts(d) == ["First", "Third"], 10)
+    panel.send("Fourth")
+    panel.wait(lambda d: user_texts(d)[-1:] == ["Fourth"])
+    panel.wait_for_status("ok")
     # The agent no longer remembers the deleted turn.
     assert last_request_messages(model) == ["First", "Third", "Fourth"]
 
@@ -161,9 +160,9 @@ def test_math_and_code_from_the_model_render_inert(panel, model):
                "```html\n<img src=x onerror=\"window.pwned=4\"><script>window.pwned=5</script>\n```\n\n"
                "`<b onmouseover=\"window.pwned=6\">inline</b>`")
     model.script(Reply(text=hostile, token_delay=0.02))
-    send(panel, "Render this")
-    wait_for_status(panel, "ok")
-    turn = last_turn(panel.driver)
+    panel.send("Render this")
+    panel.wait_for_status("ok")
+    turn = panel.last_turn()
     # The hostile words may show as text; no element may carry them as code or a link.
     live = panel.driver.execute_script(
         "const turn = arguments[0];"
@@ -188,20 +187,20 @@ return { gap: view.scrollHeight - view.scrollTop - view.clientHeight, top: view.
 def test_a_growing_reply_is_followed_until_the_user_scrolls_up_and_again_once_they_come_back(panel, model):
     lines = [f"Line {i} of a long answer, long enough to fill the panel." for i in range(80)]
     model.script(Reply(text="\n\n".join(lines), token_delay=0.015))
-    send(panel, "Write a long answer")
+    panel.send("Write a long answer")
     taller = lambda state: state["height"] > panel.driver.execute_script("return document.getElementById('conversation').clientHeight") * 2
-    wait(panel, lambda d: taller(d.execute_script(SCROLL_STATE)), 30, "the reply never filled the panel")
+    panel.wait(lambda d: taller(d.execute_script(SCROLL_STATE)), 30, "the reply never filled the panel")
     # While it streams, the end stays in view.
-    wait(panel, lambda d: d.execute_script(SCROLL_STATE)["gap"] < 80, 10, "the panel did not follow the reply")
+    panel.wait(lambda d: d.execute_script(SCROLL_STATE)["gap"] < 80, 10, "the panel did not follow the reply")
     # The user turns the wheel up to read: the view stays where they put it as the reply grows.
     view = panel.driver.find_element(By.ID, "conversation")
     ActionChains(panel.driver).scroll_from_origin(ScrollOrigin.from_element(view), 0, -600).perform()
-    wait(panel, lambda d: d.execute_script(SCROLL_STATE)["gap"] > 400, 10, "the wheel did not scroll up")
+    panel.wait(lambda d: d.execute_script(SCROLL_STATE)["gap"] > 400, 10, "the wheel did not scroll up")
     kept = panel.driver.execute_script(SCROLL_STATE)
-    wait(panel, lambda d: d.execute_script(SCROLL_STATE)["height"] > kept["height"] + 200, 30, "the reply stopped growing")
-    assert last_turn(panel.driver).get_attribute("data-status") == "running"
+    panel.wait(lambda d: d.execute_script(SCROLL_STATE)["height"] > kept["height"] + 200, 30, "the reply stopped growing")
+    assert panel.last_turn().get_attribute("data-status") == "running"
     assert panel.driver.execute_script(SCROLL_STATE)["top"] == kept["top"]
     # Back at the end, it follows again, through what the finished answer adds under it.
     ActionChains(panel.driver).scroll_from_origin(ScrollOrigin.from_element(view), 0, 100_000).perform()
-    wait_for_status(panel, "ok", timeout=60)
-    wait(panel, lambda d: d.execute_script(SCROLL_STATE)["gap"] < 80, 10, "the panel did not follow the end again")
+    panel.wait_for_status("ok", timeout=60)
+    panel.wait(lambda d: d.execute_script(SCROLL_STATE)["gap"] < 80, 10, "the panel did not follow the end again")

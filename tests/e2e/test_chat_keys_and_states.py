@@ -12,15 +12,15 @@ from selenium.webdriver.common.keys import Keys
 from tests.helpers.browser import ROOT
 from tests.helpers.model_server import Reply
 
-from .chat import fresh_panel, last_turn, send, stored_conversations, turn_status, wait, wait_for_status
 from tests.helpers.rich_answer import RICH_ANSWER
+from tests.helpers.panel_backends import ChromiumPanel
 
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"  # a test-only npm package, never shipped
 
 
 def test_composer_has_focus_when_the_panel_opens(browser):
     browser.open_side_panel()
-    wait(browser, lambda d: d.switch_to.active_element.get_attribute("id") == "prompt", 5)
+    browser.wait(lambda d: d.switch_to.active_element.get_attribute("id") == "prompt", 5)
 
 
 def test_shift_enter_adds_a_line_and_enter_sends(panel, model):
@@ -30,17 +30,17 @@ def test_shift_enter_adds_a_line_and_enter_sends(panel, model):
     assert box.get_attribute("value") == "line one\nline two"
     assert model.requests == []
     box.send_keys(Keys.ENTER)
-    wait_for_status(panel, "ok")
+    panel.wait_for_status("ok")
     assert model.requests[0]["body"]["messages"][-1]["content"] == "line one\nline two"
     assert box.get_attribute("value") == ""
 
 
 def test_escape_stops_a_running_turn(panel, model):
     model.script(Reply(text=" ".join(f"w{i}" for i in range(300)), token_delay=0.05))
-    send(panel, "Talk")
-    wait(panel, lambda d: "w3" in d.find_element(By.ID, "conversation").text, 20)
+    panel.send("Talk")
+    panel.wait(lambda d: "w3" in d.find_element(By.ID, "conversation").text, 20)
     panel.driver.switch_to.active_element.send_keys(Keys.ESCAPE)
-    wait_for_status(panel, "cancelled", timeout=10)
+    panel.wait_for_status("cancelled", timeout=10)
 
 
 # The conversation's stored record as the service worker leaves it between saving a turn's last
@@ -63,13 +63,13 @@ def test_a_turn_read_between_its_last_events_and_its_end_shows_how_it_ended(pane
     # Stop reloads the conversation from storage; under load that read can land after the
     # `done` event was saved and before the end was: the turn must not show as running again.
     model.script(Reply(text=" ".join(f"w{i}" for i in range(300)), token_delay=0.05))
-    send(panel, "Talk")
-    wait(panel, lambda d: "w3" in d.find_element(By.ID, "conversation").text, 20)
+    panel.send("Talk")
+    panel.wait(lambda d: "w3" in d.find_element(By.ID, "conversation").text, 20)
     panel.driver.find_element(By.ID, "stop").click()
-    wait_for_status(panel, "cancelled", timeout=30)
-    wait(panel, lambda d: any(t.get("status") == "cancelled" for c in stored_conversations(panel) for t in c["turns"]), 10)
+    panel.wait_for_status("cancelled", timeout=30)
+    panel.wait(lambda d: any(t.get("status") == "cancelled" for c in panel.stored_conversations() for t in c["turns"]), 10)
     assert panel.driver.execute_async_script(SAVED_BEFORE_THE_END) == ["cancelled"]
-    assert turn_status(panel.driver) == "cancelled"
+    assert panel.status() == "cancelled"
     assert panel.driver.find_element(By.ID, "stop").get_attribute("hidden") is not None
 
 
@@ -79,19 +79,19 @@ def test_empty_state_offers_three_suggestions_that_ask(panel, model):
     model.script(Reply(text="Here is what I can do."))
     chosen = suggestions[0].text
     suggestions[0].click()
-    wait_for_status(panel, "ok")
+    panel.wait_for_status("ok")
     assert model.requests[0]["body"]["messages"][-1]["content"] == chosen
     assert not panel.driver.find_elements(By.CSS_SELECTOR, ".empty")
 
 
 def test_wrong_key_offers_open_settings_and_retry_works(panel, model):
     model.script(Reply(status=401, error="Incorrect API key provided"), Reply(text="Now it works."))
-    send(panel, "Hello?")
-    wait_for_status(panel, "error")
-    turn = last_turn(panel.driver)
+    panel.send("Hello?")
+    panel.wait_for_status("error")
+    turn = panel.last_turn()
     assert turn.find_element(By.CSS_SELECTOR, ".turn-error .fix-settings").text == "Open settings"
     turn.find_element(By.CSS_SELECTOR, ".turn-error .fix-retry").click()
-    wait(panel, lambda d: "Now it works." in d.find_element(By.ID, "conversation").text, 20)
+    panel.wait(lambda d: "Now it works." in d.find_element(By.ID, "conversation").text, 20)
     assert [t.text for t in panel.driver.find_elements(By.CSS_SELECTOR, ".user-text")] == ["Hello?"]
 
 
@@ -100,11 +100,11 @@ def test_only_finished_messages_are_announced(panel, model):
     assert conversation.get_attribute("aria-live") is None
     assert not panel.driver.find_elements(By.CSS_SELECTOR, "#conversation [aria-live], #conversation [role=status], #conversation [role=alert]")
     model.script(Reply(text="The finished answer.", token_delay=0.05))
-    send(panel, "Announce this")
-    wait_for_status(panel, "ok")
+    panel.send("Announce this")
+    panel.wait_for_status("ok")
     announcer = panel.driver.find_element(By.ID, "announcer")
     assert announcer.get_attribute("role") == "status"
-    wait(panel, lambda d: "The finished answer." in announcer.get_attribute("textContent"), 5)
+    panel.wait(lambda d: "The finished answer." in announcer.get_attribute("textContent"), 5)
 
 
 def set_theme(driver, scheme):
@@ -126,23 +126,23 @@ def axe_violations(driver):
 def test_axe_finds_no_violations(panel, model, scheme):
     assert AXE.exists(), "npm ci installs axe-core (a devDependency)"
     try:
-        fresh_panel(panel)
+        panel = ChromiumPanel(panel.browser).new_conversation()
         set_theme(panel.driver, scheme)
         assert panel.driver.execute_script("return matchMedia('(prefers-color-scheme: dark)').matches") == (scheme == "dark")
         assert axe_violations(panel.driver) == [], "empty state"
         model.script(Reply(tool_calls=[{"name": "get_selection", "arguments": {}}]), Reply(text=RICH_ANSWER),
                      Reply(status=401, error="Incorrect API key provided"))
-        send(panel, "Everything at once")
-        wait_for_status(panel, "ok")
-        last_turn(panel.driver).find_element(By.CSS_SELECTOR, "details.steps summary").click()
-        send(panel, "And now an error")
-        wait(panel, lambda d: len(d.find_elements(By.CSS_SELECTOR, "article.turn")) == 2)
-        wait_for_status(panel, "error")
+        panel.send("Everything at once")
+        panel.wait_for_status("ok")
+        panel.last_turn().find_element(By.CSS_SELECTOR, "details.steps summary").click()
+        panel.send("And now an error")
+        panel.wait(lambda d: len(d.find_elements(By.CSS_SELECTOR, "article.turn")) == 2)
+        panel.wait_for_status("error")
         # The composer's extras too: an attached selection, a conversation's own settings.
         panel.driver.execute_async_script(
             "const done = arguments[0]; chrome.storage.session.set({ pendingContext: "
             "{ selection: 'Some selected words', title: 'A page', url: 'https://example.com/' } }).then(done);")
-        wait(panel, lambda d: d.find_element(By.ID, "attached").is_displayed(), 5)
+        panel.wait(lambda d: d.find_element(By.ID, "attached").is_displayed(), 5)
         panel.driver.find_element(By.CSS_SELECTOR, "#conversation-settings summary").click()
         violations = axe_violations(panel.driver)
         panel.screenshot(f"chat-axe-{scheme}")

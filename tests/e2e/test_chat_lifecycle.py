@@ -5,16 +5,7 @@ from __future__ import annotations
 from selenium.webdriver.common.by import By
 
 from tests.helpers.model_server import Reply
-
-from .chat import configure, fresh_panel, last_turn, send, stored_conversations, wait, wait_for_status
-
-
-def stored_turn(browser, text):
-    for record in stored_conversations(browser):
-        for turn in record["turns"]:
-            if turn["text"] == text:
-                return record, turn
-    return None, None
+from tests.helpers.panel_backends import ChromiumPanel, last_turn
 
 
 def slow_reply(words=40, delay=0.1):
@@ -23,13 +14,13 @@ def slow_reply(words=40, delay=0.1):
 
 def test_turn_finishes_and_is_saved_whole_when_the_service_worker_is_stopped(panel, model):
     model.script(slow_reply())
-    send(panel, "Survive the worker")
-    wait(panel, lambda d: "w3" in (last_turn(d).text if last_turn(d) else ""), 20)
-    panel.stop_service_worker()
-    wait_for_status(panel, "ok", timeout=30)
-    record, turn = stored_turn(panel, "Survive the worker")
-    wait(panel, lambda d: stored_turn(panel, "Survive the worker")[1]["status"] == "ok", 10)
-    record, turn = stored_turn(panel, "Survive the worker")
+    panel.send("Survive the worker")
+    panel.wait(lambda d: "w3" in (last_turn(d).text if last_turn(d) else ""), 20)
+    panel.browser.stop_service_worker()
+    panel.wait_for_status("ok", timeout=30)
+    record, turn = panel.stored_turn("Survive the worker")
+    panel.wait(lambda d: panel.stored_turn("Survive the worker")[1]["status"] == "ok", 10)
+    record, turn = panel.stored_turn("Survive the worker")
     streamed = "".join(e["data"]["text"] for e in turn["events"] if e["kind"] == "token")
     assert streamed.split() == [f"w{i}" for i in range(40)]
     assert [e["kind"] for e in turn["events"]][-2:] == ["final_answer", "done"]
@@ -37,70 +28,66 @@ def test_turn_finishes_and_is_saved_whole_when_the_service_worker_is_stopped(pan
 
 def test_panel_closed_and_reopened_mid_turn_shows_it_going_on(panel, model):
     model.script(slow_reply(words=150))  # 15 s: still going after a slow reopen
-    send(panel, "Keep going while I look away")
-    wait(panel, lambda d: "w2" in (last_turn(d).text if last_turn(d) else ""), 20)
+    panel.send("Keep going while I look away")
+    panel.wait(lambda d: "w2" in (last_turn(d).text if last_turn(d) else ""), 20)
     panel.driver.close()
     panel.driver.switch_to.window(panel.driver.window_handles[0])
-    panel.open_side_panel()
-    wait(panel, lambda d: last_turn(d) is not None and "Keep going" in last_turn(d).text, 10)
-    assert last_turn(panel.driver).get_attribute("data-status") == "running"
+    panel.browser.open_side_panel()
+    panel.wait(lambda d: last_turn(d) is not None and "Keep going" in last_turn(d).text, 10)
+    assert panel.last_turn().get_attribute("data-status") == "running"
     assert panel.driver.find_element(By.ID, "stop").is_displayed()
-    wait_for_status(panel, "ok", timeout=30)
-    reply = last_turn(panel.driver).find_element(By.CSS_SELECTOR, ".message.assistant").text
+    panel.wait_for_status("ok", timeout=30)
+    reply = panel.last_turn().find_element(By.CSS_SELECTOR, ".message.assistant").text
     assert reply.split() == [f"w{i}" for i in range(150)]
 
 
 def test_next_turn_continues_the_conversation(panel, model):
     model.script(Reply(text="Blue."), Reply(text="You asked about the sky."))
-    send(panel, "What colour is the sky?")
-    wait_for_status(panel, "ok")
-    send(panel, "What did I ask?")
-    wait(panel, lambda d: len(d.find_elements(By.CSS_SELECTOR, "article.turn")) == 2, 10)
-    wait_for_status(panel, "ok")
+    panel.send("What colour is the sky?")
+    panel.wait_for_status("ok")
+    panel.send("What did I ask?")
+    panel.wait(lambda d: len(d.find_elements(By.CSS_SELECTOR, "article.turn")) == 2, 10)
+    panel.wait_for_status("ok")
     second = model.requests[1]["body"]["messages"]
     contents = [m.get("content") for m in second]
     assert "What colour is the sky?" in contents and "Blue." in contents and contents[-1] == "What did I ask?"
-    records = [r for r in stored_conversations(panel) if r["turns"][0]["text"] == "What colour is the sky?"]
+    records = [r for r in panel.stored_conversations() if r["turns"][0]["text"] == "What colour is the sky?"]
     assert len(records) == 1 and len(records[0]["turns"]) == 2
 
 
 def test_conversation_survives_a_browser_restart(fresh_browser, model):
     model.reset()
-    first = fresh_browser()
-    fresh_panel(first)
-    configure(first, model.base_url)
+    first = ChromiumPanel(fresh_browser()).new_conversation()
+    first.configure(model.base_url)
     model.script(Reply(text="Still here after a restart."))
-    send(first, "Remember me")
-    wait_for_status(first, "ok")
-    first.quit()
+    first.send("Remember me")
+    first.wait_for_status("ok")
+    first.browser.quit()
 
-    second = fresh_browser()
-    second.open_side_panel()
+    second = ChromiumPanel(fresh_browser())
     second.driver.find_element(By.ID, "show-history").click()
-    entry = wait(second, lambda d: [b for b in d.find_elements(By.CSS_SELECTOR, "#history-list .open") if b.text == "Remember me"], 10)[0]
+    entry = second.wait(lambda d: [b for b in d.find_elements(By.CSS_SELECTOR, "#history-list .open") if b.text == "Remember me"], 10)[0]
     entry.click()
-    wait(second, lambda d: last_turn(d) is not None, 10)
-    assert last_turn(second.driver).find_element(By.CSS_SELECTOR, ".message.assistant").text == "Still here after a restart."
+    second.wait(lambda d: last_turn(d) is not None, 10)
+    assert second.last_turn().find_element(By.CSS_SELECTOR, ".message.assistant").text == "Still here after a restart."
 
 
 def test_a_turn_cut_off_by_a_browser_restart_is_marked_interrupted(fresh_browser, model):
     model.reset()
-    first = fresh_browser()
-    fresh_panel(first)
-    configure(first, model.base_url)
+    first = ChromiumPanel(fresh_browser()).new_conversation()
+    first.configure(model.base_url)
     model.script(slow_reply(words=100, delay=0.2))
-    send(first, "Cut me off")
-    wait(first, lambda d: "w2" in (last_turn(d).text if last_turn(d) else ""), 20)
-    first.quit()
+    first.send("Cut me off")
+    first.wait(lambda d: "w2" in (last_turn(d).text if last_turn(d) else ""), 20)
+    first.browser.quit()
 
-    second = fresh_browser()
-    second.open_side_panel()
+    second = ChromiumPanel(fresh_browser())
     record, turn = None, None
 
     def interrupted(_):
         nonlocal record, turn
-        record, turn = stored_turn(second, "Cut me off")
+        record, turn = second.stored_turn("Cut me off")
         return turn and turn["status"] == "interrupted"
 
-    wait(second, interrupted, 10)
+    second.wait(interrupted, 10)
     assert any(e["kind"] == "token" for e in turn["events"]), "the streamed part was lost"

@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from .page_tabs import page_content
+from tests.helpers.page_content import page_content
 
 pytestmark = pytest.mark.e2e
 
@@ -17,7 +17,7 @@ ANSWER = "The quick brown fox jumps over the lazy dog, then over the lazy cat, t
 
 
 def listed(tabs, **args):
-    _, content = page_content(tabs.call("list_controls", **args))
+    _, content = page_content(tabs.call_tool("list_controls", **args))
     return content.partition("\n\n")[2].splitlines()
 
 
@@ -45,7 +45,7 @@ def test_coloured_cells_with_only_a_handler_and_a_pointer_are_listed_by_colour_a
 
 def test_a_listed_cell_of_the_board_is_clicked_by_its_locator(clickables):
     fifth = next(line for line in listed(clickables) if "5th of 9 alike" in line).split()[0]
-    clickables.call("click", locator=fifth)
+    clickables.call_tool("click", locator=fifth)
     assert clickables.in_page("return [...document.querySelectorAll('#board div')].map((c) => c.textContent).join('')") == "✓"
     assert clickables.in_page("return document.querySelector('#board div:nth-child(5)').textContent") == "✓"
 
@@ -86,6 +86,6 @@ def test_a_select_lists_all_its_30_options(clickables):
 
 
 def test_an_option_not_in_a_select_is_told_with_all_its_options(clickables):
-    said = page_content(clickables.call("select_option", locator="#year", option="1999"))[1]
+    said = page_content(clickables.call_tool("select_option", locator="#year", option="1999"))[1]
     years = ", ".join(f"“{year}”" for year in range(2000, 2030))
     assert f"has no option “1999”; it has {years}." in said, said

@@ -11,9 +11,8 @@ from selenium.webdriver.common.by import By
 from tests.helpers.model_server import Reply
 from tests.helpers.page_server import PageServer
 
-from .chat import ask_background, last_turn, send, wait, wait_for_status
 from .long_article import write_long_article
-from .page_tabs import PageTabs
+from tests.helpers.panel_backends import ChromiumPanel
 
 READ = "I will read the page.\n```python\nprint(read_page())\n```"
 READ_MORE = "Now the next part.\n```python\nprint(read_page(page=2))\n```"
@@ -26,14 +25,12 @@ def test_a_turn_that_outgrows_the_window_is_compacted_and_says_so(browser, model
     model.context_length = 4096  # the endpoint says its window in its model list, as OpenRouter does
     name = write_long_article(tmp_path)
     with PageServer(tmp_path) as site:
-        tabs = PageTabs(browser)
-        tabs.show(site.url(name))
-        ask_background(browser, "save-settings", apiKey="", settings={
-            "provider": "custom", "base_url": model.base_url, "model": "scripted-model", "agent": "code", "max_steps": 5})
-        browser.driver.find_element(By.ID, "new-chat").click()
+        tabs = ChromiumPanel.beside_a_page(browser)
+        tabs.configure(model.base_url, agent="code", api_key="", max_steps=5)
+        tabs.new_conversation(on=site.url(name))
         model.script(Reply(text=READ), Reply(text=READ_MORE), Reply(text=READ_MORE_STILL), Reply(text=ANSWER))
-        send(browser, "What is this page about?")
-        wait_for_status(browser, "ok", timeout=90)
+        tabs.send("What is this page about?")
+        tabs.wait_for_status("ok", timeout=90)
         browser.screenshot("context-compaction")
 
     # The window was asked of the endpoint, and read_page's parts follow it (4096 // 4 tokens).
@@ -48,7 +45,7 @@ def test_a_turn_that_outgrows_the_window_is_compacted_and_says_so(browser, model
         "[Shortened to fit the model's context window", "[Dropped to fit the model's context window: the output"))
     assert "page 3 of" in fourth[-1]["content"]  # the latest read stays whole
 
-    turn = last_turn(browser.driver)
+    turn = tabs.last_turn()
     # In the steps, which fold when the turn ends: read, not seen. The label is the panel's,
     # the sentence Python's.
     notice = turn.find_element(By.CSS_SELECTOR, ".compaction")
@@ -56,7 +53,7 @@ def test_a_turn_that_outgrows_the_window_is_compacted_and_says_so(browser, model
     notice = notice.find_element(By.CSS_SELECTOR, ".compaction-message").get_attribute("textContent")
     assert notice.startswith("The conversation outgrew the model's context window (4,096 tokens, from the endpoint (/models))")
     turn.find_element(By.CSS_SELECTOR, ".show-trace").click()
-    entry = wait(browser, lambda d: d.find_element(By.CSS_SELECTOR, "#trace .trace-compaction"), 10)
+    entry = browser.wait(lambda d: d.find_element(By.CSS_SELECTOR, "#trace .trace-compaction"), 10)
     assert "compacted" in entry.text
     browser.driver.find_element(By.CSS_SELECTOR, "#trace .close-trace").click()
     model.context_length = None

@@ -10,15 +10,14 @@ from selenium.webdriver.common.keys import Keys
 
 from tests.helpers.model_server import Reply
 
-from .chat import ask_background, send, stored_conversations, wait, wait_for_status
 from tests.helpers.history import downloaded, history_entries, show_history
 
 
-def have_conversation(browser, model, question, answer):
-    browser.driver.find_element(By.ID, "new-chat").click()
+def have_conversation(panel, model, question, answer):
+    panel.new_conversation()
     model.script(Reply(text=answer))
-    send(browser, question)
-    wait_for_status(browser, "ok")
+    panel.send(question)
+    panel.wait_for_status("ok")
 
 
 def test_reopen_and_continue_an_older_conversation(panel, model):
@@ -27,11 +26,11 @@ def test_reopen_and_continue_an_older_conversation(panel, model):
     entries = show_history(panel)
     assert list(entries)[:2] == ["Second topic: pears", "First topic: apples"]  # newest first
     entries["First topic: apples"].click()
-    wait(panel, lambda d: "Apples are red." in d.find_element(By.ID, "conversation").text, 5)
+    panel.wait(lambda d: "Apples are red." in d.find_element(By.ID, "conversation").text, 5)
     model.script(Reply(text="Still apples."))
-    send(panel, "More about them?")
-    wait(panel, lambda d: len(d.find_elements(By.CSS_SELECTOR, "article.turn")) == 2, 5)
-    wait_for_status(panel, "ok")
+    panel.send("More about them?")
+    panel.wait(lambda d: len(d.find_elements(By.CSS_SELECTOR, "article.turn")) == 2, 5)
+    panel.wait_for_status("ok")
     assert "First topic: apples" in [m.get("content") for m in model.requests[-1]["body"]["messages"]]
     panel.screenshot("history-list")
 
@@ -42,23 +41,23 @@ def test_search_rename_and_delete(panel, model):
     show_history(panel)
     search = panel.driver.find_element(By.ID, "history-search")
     search.send_keys("awake")  # found in the answer, not the title
-    wait(panel, lambda d: list(history_entries(d)) == ["Quantum kittens"], 5)
+    panel.wait(lambda d: list(history_entries(d)) == ["Quantum kittens"], 5)
     search.clear()
     search.send_keys(Keys.SPACE, Keys.BACKSPACE)
-    wait(panel, lambda d: "Gardening tips" in history_entries(d), 5)
+    panel.wait(lambda d: "Gardening tips" in history_entries(d), 5)
     time.sleep(0.3)  # let the list settle after the search is cleared
     panel.driver.find_element(By.XPATH, "//li[button[@class='open' and text()='Gardening tips']]//button[@class='rename']").click()
     field = panel.driver.find_element(By.CSS_SELECTOR, "#history-list .title-field")
     field.send_keys(Keys.CONTROL, "a")
     field.send_keys("Plants", Keys.ENTER)
-    wait(panel, lambda d: "Plants" in history_entries(d), 5)
-    assert any(r["title"] == "Plants" for r in stored_conversations(panel))
+    panel.wait(lambda d: "Plants" in history_entries(d), 5)
+    assert any(r["title"] == "Plants" for r in panel.stored_conversations())
     delete = "//li[button[@class='open' and text()='Plants']]//button[@class='delete']"
     panel.driver.find_element(By.XPATH, delete).click()
     assert "Plants" in history_entries(panel.driver)  # asks once more first
     panel.driver.find_element(By.XPATH, delete).click()
-    wait(panel, lambda d: "Plants" not in history_entries(d), 5)
-    assert not any(r["title"] == "Plants" for r in stored_conversations(panel))
+    panel.wait(lambda d: "Plants" not in history_entries(d), 5)
+    assert not any(r["title"] == "Plants" for r in panel.stored_conversations())
 
 
 def test_export_json_and_markdown_then_import_round_trip(panel, model, downloads):
@@ -77,19 +76,19 @@ def test_export_json_and_markdown_then_import_round_trip(panel, model, downloads
     assert "# Export me please" in markdown and "**You:** Export me please" in markdown
     assert "**TabAgent:** Exported **answer**." in markdown
 
-    ask_background(panel, "delete-conversation", conversationId=record["id"])
-    assert not any(r["id"] == record["id"] for r in stored_conversations(panel))
+    panel.ask_background("delete-conversation", conversationId=record["id"])
+    assert not any(r["id"] == record["id"] for r in panel.stored_conversations())
     panel.driver.find_element(By.ID, "import-json").send_keys(str(downloaded(downloads, ".json")))
-    wait(panel, lambda d: "Imported 1 conversation" in d.find_element(By.ID, "notice-text").text, 5)
-    [restored] = [r for r in stored_conversations(panel) if r["id"] == record["id"]]
+    panel.wait(lambda d: "Imported 1 conversation" in d.find_element(By.ID, "notice-text").text, 5)
+    [restored] = [r for r in panel.stored_conversations() if r["id"] == record["id"]]
     assert restored["turns"] == record["turns"] and restored["memory"] == record["memory"]
     show_history(panel)["Export me please"].click()
-    wait(panel, lambda d: "Exported answer." in d.find_element(By.ID, "conversation").text, 5)
+    panel.wait(lambda d: "Exported answer." in d.find_element(By.ID, "conversation").text, 5)
 
 
 def test_import_refuses_a_file_that_is_not_an_export(panel, tmp_path):
     bogus = tmp_path / "bogus.json"
     bogus.write_text('{"hello": "world"}')
-    show_history(panel) if stored_conversations(panel) else panel.driver.find_element(By.ID, "show-history").click()
+    show_history(panel) if panel.stored_conversations() else panel.driver.find_element(By.ID, "show-history").click()
     panel.driver.find_element(By.ID, "import-json").send_keys(str(bogus))
-    wait(panel, lambda d: "not a TabAgent conversation export" in d.find_element(By.ID, "notice-text").text, 5)
+    panel.wait(lambda d: "not a TabAgent conversation export" in d.find_element(By.ID, "notice-text").text, 5)

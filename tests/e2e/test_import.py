@@ -16,20 +16,18 @@ from selenium.webdriver.common.by import By
 
 from tests.helpers.model_server import Reply
 
-from .chat import ask_background, configure, send, stored_conversations, turn_status, wait, wait_for_status
 from tests.helpers.history import downloaded, history_entries, show_history
 from tests.helpers.history import import_file, notice, write_export
 from tests.helpers.exports import exported_and_deleted, exported_conversation, import_and_continue
-from tests.helpers.panel_backends import chromium_panel
 
 
 def real_record(panel, model, question, answer):
     """A conversation made by a real turn, as it is stored."""
-    panel.driver.find_element(By.ID, "new-chat").click()
+    panel.new_conversation()
     model.script(Reply(text=answer))
-    send(panel, question)
-    wait_for_status(panel, "ok")
-    [record] = [r for r in stored_conversations(panel) if r["title"] == question]
+    panel.send(question)
+    panel.wait_for_status("ok")
+    [record] = [r for r in panel.stored_conversations() if r["title"] == question]
     return record
 
 
@@ -40,19 +38,19 @@ def test_a_real_export_of_several_conversations_round_trips(panel, model, downlo
     panel.driver.find_element(By.ID, "export-all-json").click()
     exported = json.loads(downloaded(downloads, ".json").read_text(encoding="utf-8"))
     for record in (first, second):
-        ask_background(panel, "delete-conversation", conversationId=record["id"])
+        panel.ask_background("delete-conversation", conversationId=record["id"])
     import_file(panel, downloaded(downloads, ".json"))
     count = len(exported["conversations"])
     try:
-        wait(panel, lambda d: f"Imported {count} conversation" in notice(d), 30)  # a bound, not a timing
+        panel.wait(lambda d: f"Imported {count} conversation" in notice(d), 30)  # a bound, not a timing
     except Exception:
         raise AssertionError(notice(panel.driver)) from None
-    stored = {r["id"]: r for r in stored_conversations(panel)}
+    stored = {r["id"]: r for r in panel.stored_conversations()}
     for record in (first, second):
         restored = stored[record["id"]]
         assert {k: v for k, v in restored.items() if k != "updatedAt"} == {k: v for k, v in record.items() if k != "updatedAt"}
     show_history(panel)["Round trip one"].click()
-    wait(panel, lambda d: "ünïcödé and 🐍" in d.find_element(By.ID, "conversation").text, 20)
+    panel.wait(lambda d: "ünïcödé and 🐍" in d.find_element(By.ID, "conversation").text, 20)
 
 
 def test_one_bad_record_imports_nothing_and_says_which_and_why(panel, model, tmp_path):
@@ -63,12 +61,12 @@ def test_one_bad_record_imports_nothing_and_says_which_and_why(panel, model, tmp
         record.update(id=f"import-{n}-{uuid.uuid4()}", title=title)
         records.append(record)
     records[1]["turns"][0]["events"] = None
-    before = {r["id"] for r in stored_conversations(panel)}
+    before = {r["id"] for r in panel.stored_conversations()}
     import_file(panel, write_export(tmp_path / "bad.json", records))
-    wait(panel, lambda d: "Nothing was imported" in notice(d), 10)
+    panel.wait(lambda d: "Nothing was imported" in notice(d), 10)
     assert "conversation 2 (“Import B”)" in notice(panel.driver)
     assert "turns[0].events must be a list, not null" in notice(panel.driver)
-    assert {r["id"] for r in stored_conversations(panel)} == before  # not even A, which was fine
+    assert {r["id"] for r in panel.stored_conversations()} == before  # not even A, which was fine
 
 
 def test_a_bad_record_already_stored_never_breaks_search_or_export(panel, model, downloads):
@@ -88,7 +86,7 @@ def test_a_bad_record_already_stored_never_breaks_search_or_export(panel, model,
     )
     show_history(panel)
     panel.driver.find_element(By.ID, "history-search").send_keys("bananas")
-    wait(panel, lambda d: list(history_entries(d)) == ["Healthy conversation"], 5)
+    panel.wait(lambda d: list(history_entries(d)) == ["Healthy conversation"], 5)
     panel.driver.find_element(By.ID, "history-search").clear()
     panel.driver.find_element(By.ID, "export-all-md").click()
     markdown = downloaded(downloads, ".md").read_text(encoding="utf-8")
@@ -96,7 +94,7 @@ def test_a_bad_record_already_stored_never_breaks_search_or_export(panel, model,
     panel.driver.find_element(By.ID, "export-all-json").click()
     exported = json.loads(downloaded(downloads, ".json").read_text(encoding="utf-8"))
     assert "Healthy conversation" in [r["title"] for r in exported["conversations"]]
-    ask_background(panel, "delete-conversation", conversationId=bad["id"])
+    panel.ask_background("delete-conversation", conversationId=bad["id"])
 
 
 def test_a_70_mb_export_imports(panel, model, tmp_path):
@@ -112,27 +110,22 @@ def test_a_70_mb_export_imports(panel, model, tmp_path):
     path = write_export(tmp_path / "big.json", records)
     assert path.stat().st_size > 70_000_000
     import_file(panel, path)
-    wait(panel, lambda d: "Imported 32 conversations" in notice(d), 180)
-    stored = {r["title"]: r for r in stored_conversations(panel)}
+    panel.wait(lambda d: "Imported 32 conversations" in notice(d), 180)
+    stored = {r["title"]: r for r in panel.stored_conversations()}
     assert all(f"Big conversation {n}" in stored for n in range(32))
     assert stored["Big conversation 31"]["turns"][0]["events"][1]["data"]["result"] == big_text
     for record in records:
-        ask_background(panel, "delete-conversation", conversationId=record["id"])
+        panel.ask_background("delete-conversation", conversationId=record["id"])
 
 
 def test_an_import_cut_short_by_a_worker_restart_stores_nothing_and_says_so(panel):
     """The parts wait in the service worker's memory; if Chrome stops it, they are gone."""
-    from .chat import SEND_MESSAGE
-
-    def ask(type_, **payload):
-        return panel.driver.execute_async_script(SEND_MESSAGE, {"target": "background", "type": type_, **payload})
-
-    before = {r["id"] for r in stored_conversations(panel)}
-    assert ask("import-part", importId="cut-short", text='{"format": "tabagent-conversations", ')["ok"]
-    panel.stop_service_worker()
-    reply = ask("import-conversations", importId="cut-short")
+    before = {r["id"] for r in panel.stored_conversations()}
+    assert panel.reply("import-part", importId="cut-short", text='{"format": "tabagent-conversations", ')["ok"]
+    panel.browser.stop_service_worker()
+    reply = panel.reply("import-conversations", importId="cut-short")
     assert not reply["ok"] and "The import was interrupted" in reply["error"] and "nothing was imported" in reply["error"]
-    assert {r["id"] for r in stored_conversations(panel)} == before
+    assert {r["id"] for r in panel.stored_conversations()} == before
 
 
 # --- What the model remembers is what the user sees -------------------------------------------
@@ -162,11 +155,11 @@ def test_an_unedited_export_continues_with_its_real_history(panel, model, downlo
 
 def test_an_unedited_export_of_a_code_agent_continues_with_its_real_history(panel, model, downloads, tmp_path):
     """The default agent: its observations are its code's output, framed by Python."""
-    configure(panel, model.base_url, agent="code")
-    panel.driver.find_element(By.ID, "new-chat").click()
+    panel.configure(model.base_url, agent="code")
+    panel.new_conversation()
     model.script(Reply(text="Counting.\n```python\nprint(6 * 7)\n```"), Reply(text="```python\nfinal_answer({'answer': 42})\n```"))
-    send(panel, "Code: what is six times seven?")
-    wait_for_status(panel, "ok")
+    panel.send("Code: what is six times seven?")
+    panel.wait_for_status("ok")
     sent = model.requests[-1]["body"]["messages"]
     record = exported_and_deleted(panel, downloads, "Code: what is six times seven?")
     said, messages = import_and_continue(panel, model, tmp_path, record, "And seven times eight?")
@@ -261,9 +254,9 @@ def test_a_stored_memory_this_version_cannot_read_fails_its_turn_in_words(panel,
         "const [key, record, done] = arguments; chrome.storage.local.set({ [key]: record }).then(() => done(true));",
         f"conversation:{record['id']}", {**record, "memory": json.dumps(memory)})
     show_history(panel)["Stored by a newer version"].click()
-    wait(panel, lambda d: "Fine." in d.find_element(By.ID, "conversation").text, 30)
-    send(panel, "And now?")
-    wait(panel, lambda d: len(d.find_elements(By.CSS_SELECTOR, "article.turn")) == 2 and turn_status(d) == "error", 30)
+    panel.wait(lambda d: "Fine." in d.find_element(By.ID, "conversation").text, 30)
+    panel.send("And now?")
+    panel.wait(lambda d: len(d.find_elements(By.CSS_SELECTOR, "article.turn")) == 2 and panel.status() == "error", 30)
     errors = panel.driver.find_elements(By.CSS_SELECTOR, "article.turn")[-1].find_element(By.CSS_SELECTOR, ".turn-errors").text
     assert "Step 2 of this conversation's memory has fields this version of TabAgent does not know (confidence)" in errors
     assert model.requests[-1]["body"]["messages"][-1]["content"] != "And now?"  # the model was not asked
@@ -282,16 +275,16 @@ def test_an_imported_file_s_pictures_are_drawn_only_from_data_urls_of_pictures(p
 
     record = real_record(panel, model, "Pictures from a file", "Seen.")
     svg = "data:image/svg+xml;base64,PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciIG9ubG9hZD0iYWxlcnQoMSkiLz4="
-    ask_background(panel, "delete-conversation", conversationId=record["id"])
+    panel.ask_background("delete-conversation", conversationId=record["id"])
     with Tripwire() as tripwire:
         record["turns"][0]["attachments"] = {"tabs": [], "selection": None, "images": [
             {"name": "tracker", "url": tripwire.url("opened.png")}, {"name": "script", "url": svg},
             {"name": {"toString": "x"}, "url": RED_DOT}, {"name": "odd", "url": {"toString": "x"}}]}
         record["turns"][0]["attachments"]["tabs"] = [{"tabId": 1, "title": {"toString": "x"}, "url": "http://127.0.0.1/"}]
         import_file(panel, write_export(tmp_path / "pictures.json", [record]))
-        wait(panel, lambda d: "Imported 1 conversation" in notice(d), 10)
+        panel.wait(lambda d: "Imported 1 conversation" in notice(d), 10)
         next(button for text, button in show_history(panel).items() if text.startswith("Pictures from a file")).click()
-        wait(panel, lambda d: d.find_elements(By.CSS_SELECTOR, "img.sent-picture"), 10, "the file's picture was not drawn")
+        panel.wait(lambda d: d.find_elements(By.CSS_SELECTOR, "img.sent-picture"), 10, "the file's picture was not drawn")
         drawn = [img.get_attribute("src") for img in panel.driver.find_elements(By.CSS_SELECTOR, "img.sent-picture")]
         assert drawn == [RED_DOT]
         assert tripwire.hits == []
@@ -305,13 +298,13 @@ def test_a_compacted_conversation_with_notes_keeps_its_memory_across_export_and_
     notes: its memory said more than the screen in other words, and an import left it out (issue
     46). Its memory is now made anew from what the conversation shows: the next turn's model is
     sent the first question and the note."""
-    chromium_panel(panel).configure(model.base_url, context_window=3000)
-    panel.driver.find_element(By.ID, "new-chat").click()
+    panel.configure(model.base_url, context_window=3000)
+    panel.new_conversation()
     model.script(Reply(text=f"Kettle prices: {LONG}"), Reply(tool_calls=[{"name": "note", "arguments": {"text": "Budget: 40 euros."}}]),
                  Reply(text="Noted."), Reply(text=f"Mug prices: {LONG}"))
     for n, question in enumerate(["List the kettle prices", "My budget is 40 euros", "List the mug prices"], 1):
-        send(panel, question)
-        wait(panel, lambda d, n=n: len(d.find_elements(By.CSS_SELECTOR, "article.turn[data-status=ok]")) == n, 30)
+        panel.send(question)
+        panel.wait(lambda d, n=n: len(d.find_elements(By.CSS_SELECTOR, "article.turn[data-status=ok]")) == n, 30)
     record = exported_and_deleted(panel, downloads, "List the kettle prices")
     assert any(e["kind"] == "compaction" for turn in record["turns"] for e in turn["events"])  # it was compacted
     assert json.loads(record["memory"])["notes"] == ["Budget: 40 euros."]

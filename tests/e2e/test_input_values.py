@@ -12,11 +12,9 @@ from selenium.webdriver.common.by import By
 
 from tests.helpers.model_server import Reply
 
-from tests.helpers.questions import answer, question
 from tests.helpers.tool_calls import call, told
 
-from .chat import send, wait_for_status
-from .page_tabs import page_content
+from tests.helpers.page_content import page_content
 
 pytestmark = [pytest.mark.e2e, pytest.mark.usefixtures("tool_calling")]  # the scripted model, tools on
 
@@ -29,7 +27,7 @@ def value_of(tabs, field):
 
 def set_to(tabs, field, text):
     """What the model reads back: the result, or the sentence saying why nothing was done."""
-    return page_content(tabs.call("type_text", locator=f"#{field}", text=text))[1]
+    return page_content(tabs.call_tool("type_text", locator=f"#{field}", text=text))[1]
 
 
 def done(said):
@@ -88,16 +86,16 @@ def test_a_file_field_is_refused_with_the_reason(booking):
 def test_the_question_says_the_value_that_will_be_set(tabs, site, model):
     model.reset()
     tabs.show(site.url("booking-form.html"))
-    tabs.driver.find_element(By.ID, "new-chat").click()
+    tabs.new_conversation()
     model.script(call("type_text", locator="#day", text="2026-03-14"), Reply(text="Booked."))
-    send(tabs.browser, "Book for the 14th of March")
-    asked = question(tabs, 0)
+    tabs.send("Book for the 14th of March")
+    asked = tabs.question(0)
     assert asked["message"] == "Set the date field “Day” to “2026-03-14”.", asked
     assert asked["details"]["value"] == "2026-03-14" and "text" not in asked["details"]  # set, not typed
     label = tabs.driver.find_element(By.CSS_SELECTOR, "article.turn .confirmation dd[data-detail=value]")
     assert label.find_element(By.XPATH, "preceding-sibling::dt[1]").text == "Value to set"
-    tabs.browser.screenshot("input-value-question")
-    answer(tabs, 0, "once")
-    wait_for_status(tabs.browser, "ok")
+    tabs.screenshot("input-value-question")
+    tabs.answer_question(0, "once")
+    tabs.wait_for_status("ok")
     assert tabs.in_page(STATE) == {"day": "2026-03-14"}
     assert '"value": "2026-03-14"' in page_content(told(model, 1))[1]

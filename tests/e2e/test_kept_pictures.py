@@ -16,7 +16,6 @@ from selenium.webdriver.common.by import By
 
 from tests.helpers.model_server import Reply
 
-from .chat import ask_background, open_in_panel, stored_conversations, wait
 from tests.helpers.history import import_file, notice, write_export
 
 pytestmark = pytest.mark.e2e
@@ -41,17 +40,17 @@ def picture(name):
     return noisy_png(1000, 1000, name)  # 4 MB of data URL: two fit in the size, three do not
 
 
-def send_with_pictures(browser, model, conversation_id, text, names):
+def send_with_pictures(panel, model, conversation_id, text, names):
     model.script(Reply(text=f"Seen {text}."))
     images = [{"name": f"{name}.png", "url": picture(name)} for name in names]
-    started = ask_background(browser, "start-turn", conversationId=conversation_id, text=text, attachedImages=images)
-    wait(browser, lambda _: any(t["id"] == started["turnId"] and t["status"] == "ok"
-                                for r in stored_conversations(browser) for t in r["turns"]), 60, "the turn never ended")
+    started = panel.ask_background("start-turn", conversationId=conversation_id, text=text, attachedImages=images)
+    panel.wait(lambda _: any(t["id"] == started["turnId"] and t["status"] == "ok"
+                             for r in panel.stored_conversations() for t in r["turns"]), 60, "the turn never ended")
     return started["conversationId"]
 
 
-def record_of(browser, conversation_id):
-    return next(r for r in stored_conversations(browser) if r["id"] == conversation_id)
+def record_of(panel, conversation_id):
+    return next(r for r in panel.stored_conversations() if r["id"] == conversation_id)
 
 
 def kept(record):
@@ -60,9 +59,9 @@ def kept(record):
             for turn in record["turns"]]
 
 
-def exported(browser, conversation_id):
+def exported(panel, conversation_id):
     """The conversation's JSON export, as History's export writes it."""
-    return browser.driver.execute_async_script("""
+    return panel.driver.execute_async_script("""
       const [id, done] = arguments;
       Promise.all([import(chrome.runtime.getURL("extension/shared/storage/export.js")),
                    chrome.storage.local.get(`conversation:${id}`)])
@@ -82,7 +81,7 @@ def test_the_oldest_pictures_give_way_first_and_the_user_sees_a_note(panel, mode
     export = exported(panel, conversation)
     assert LIMIT < 5 * len(picture("a")) and len(export) < LIMIT + 4_000_000  # 8 MB of pictures, not 20
 
-    open_in_panel(panel.driver, conversation)
+    panel.open_conversation(conversation)
     turns = panel.driver.find_elements(By.CSS_SELECTOR, "article.turn")
     notes = [[li.text for li in turn.find_elements(By.CSS_SELECTOR, '.attachment[data-kind="picture-not-kept"]')]
              for turn in turns]
@@ -101,6 +100,6 @@ def test_an_imported_conversation_full_of_pictures_is_stored_within_the_size(pan
     record.update(id=f"pictures-{uuid.uuid4()}", title="Many pictures, imported")
     path = write_export(tmp_path / "pictures.json", [record])
     import_file(panel, path)
-    wait(panel, lambda d: "Imported 1 conversation" in notice(d), 60)
-    [stored] = [r for r in stored_conversations(panel) if r["title"] == "Many pictures, imported"]
+    panel.wait(lambda d: "Imported 1 conversation" in notice(d), 60)
+    [stored] = [r for r in panel.stored_conversations() if r["title"] == "Many pictures, imported"]
     assert kept(stored) == [[False], [False], [True], [True]]

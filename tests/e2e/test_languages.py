@@ -10,8 +10,7 @@ from selenium.webdriver.common.keys import Keys
 
 from tests.helpers.browser import Browser, fresh_profile, remove_profile
 from tests.helpers.model_server import Reply
-
-from .chat import configure, last_turn, send, wait, wait_for_status
+from tests.helpers.panel_backends import ChromiumPanel
 
 
 @pytest.fixture
@@ -27,7 +26,7 @@ def german_browser(built_extension):
 
 def test_the_panel_speaks_german_in_a_german_browser(german_browser, model):
     browser = german_browser
-    browser.open_side_panel()
+    panel = ChromiumPanel(browser)
     driver = browser.driver
     assert driver.find_element(By.ID, "send").text == "Senden"
     assert driver.find_element(By.ID, "prompt").get_attribute("placeholder") == "TabAgent fragen…"
@@ -38,16 +37,16 @@ def test_the_panel_speaks_german_in_a_german_browser(german_browser, model):
     assert attach.get_attribute("aria-label") == "Einen Tab oder die Auswahl anhängen"
     assert attach.get_attribute("title").startswith("Einen Tab oder die Auswahl anhängen")
     attach.click()
-    offered = wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#attach-options .attach-title"), 10)
+    offered = browser.wait(lambda d: d.find_elements(By.CSS_SELECTOR, "#attach-options .attach-title"), 10)
     assert offered[0].text == "Die Auswahl auf der Seite, auf der Sie sind"
     browser.screenshot("panel-german-attach")
     driver.find_element(By.ID, "attach-options").send_keys(Keys.ESCAPE)
-    configure(browser, model.base_url)
+    panel.configure(model.base_url)
     model.script(Reply(tool_calls=[{"name": "get_selection", "arguments": {}}]),
                  Reply(reasoning="Ein kurzer Gruß.", reasoning_field="reasoning_content", text="Hallo!"))
-    send(browser, "Hallo, wie geht's?")
-    wait_for_status(browser, "ok")
-    turn = last_turn(driver)
+    panel.send("Hallo, wie geht's?")
+    panel.wait_for_status("ok")
+    turn = panel.last_turn()
     assert turn.find_element(By.CSS_SELECTOR, "details.steps summary").text == "2 Schritte · get_selection"
     assert turn.find_element(By.CSS_SELECTOR, ".action-regenerate").text == "Neu erzeugen"
     assert turn.find_element(By.CSS_SELECTOR, ".action-edit").text == "Bearbeiten"
@@ -64,7 +63,7 @@ def test_the_panel_speaks_german_in_a_german_browser(german_browser, model):
 def test_the_context_menu_speaks_german_too(german_browser):
     browser = german_browser
     browser.open_side_panel()
-    titles = wait(browser, lambda _: browser.call_module_function(
+    titles = browser.wait(lambda _: browser.call_module_function(
         browser.service_worker_target(), "createRightClickMenu", "return (await fn()).map((i) => i.title);"), 10)
     assert "Diese Seite zusammenfassen" in titles and "Zur Auswahl fragen…" in titles
 
@@ -73,7 +72,7 @@ def test_the_settings_page_speaks_german_too(german_browser):
     browser = german_browser
     browser.open_tab(browser.url("extension/options/options.html"))
     driver = browser.driver
-    wait(browser, lambda d: d.find_element(By.ID, "test-connection").text == "Verbindung testen", 10)
+    browser.wait(lambda d: d.find_element(By.ID, "test-connection").text == "Verbindung testen", 10)
     assert driver.title == "TabAgent-Einstellungen"
     assert driver.find_element(By.CSS_SELECTOR, "label[for=system_prompt]").text.startswith("Ihre Anweisungen")
     # An endpoint's fields (nothing configured, the page opens on the model on this device, which has none).
@@ -83,4 +82,4 @@ def test_the_settings_page_speaks_german_too(german_browser):
     # A verdict of Test connection (written by the page's script, not the HTML), for an endpoint.
     driver.find_element(By.ID, "base_url").clear()
     driver.find_element(By.ID, "test-connection").click()
-    wait(browser, lambda d: d.find_element(By.ID, "connection-result").text == "Geben Sie zuerst eine Basis-URL an.", 10)
+    browser.wait(lambda d: d.find_element(By.ID, "connection-result").text == "Geben Sie zuerst eine Basis-URL an.", 10)

@@ -19,9 +19,8 @@ from tests.helpers.browser import ROOT
 from tests.helpers.model_server import Reply
 from tests.helpers.page_server import PageServer
 
-from .chat import ask_background, last_turn, send, stored_conversations, wait, wait_for_status
 from .long_article import write_long_article
-from .page_tabs import PageTabs
+from tests.helpers.panel_backends import ChromiumPanel
 
 pytestmark = pytest.mark.timeout(600)
 
@@ -48,47 +47,47 @@ def test_the_token_estimate_is_within_15_percent_of_llama_cpps_tokenizer(llama, 
     assert abs(estimate - real) <= 0.15 * real, f"{kind}: estimated {estimate}, llama.cpp counts {real}"
 
 
-def use_llama(browser, llama, **extra):
-    ask_background(browser, "save-settings", apiKey="", settings={
+def use_llama(panel, llama, **extra):
+    panel.ask_background("save-settings", apiKey="", settings={
         "provider": "llamacpp", "base_url": llama.base_url, "model": llama.model, "agent": "code",
         "max_steps": 2, **extra})
 
 
-def last_turn_events(browser):
+def last_turn_events(panel):
     """The events of the newest conversation's last turn, as saved."""
-    conversation = max(stored_conversations(browser), key=lambda c: c.get("updatedAt") or 0)
+    conversation = max(panel.stored_conversations(), key=lambda c: c.get("updatedAt") or 0)
     return conversation["turns"][-1]["events"]
 
 
 def test_test_connection_and_load_list_against_the_server(browser, llama):
     browser.open_tab(browser.url("extension/options/options.html"))
     driver = browser.driver
-    wait(browser, lambda d: d.find_element(By.ID, "provider").find_elements(By.TAG_NAME, "option"), 5)
+    browser.wait(lambda d: d.find_element(By.ID, "provider").find_elements(By.TAG_NAME, "option"), 5)
     Select(driver.find_element(By.ID, "provider")).select_by_visible_text("llama.cpp server")
     base = driver.find_element(By.ID, "base_url")
     base.clear()
     base.send_keys(llama.base_url)
     driver.find_element(By.ID, "model").clear()
     driver.find_element(By.ID, "test-connection").click()
-    result = wait(browser, lambda d: (r := d.find_element(By.ID, "connection-result")).text.startswith("Connected") and r, 20)
+    result = browser.wait(lambda d: (r := d.find_element(By.ID, "connection-result")).text.startswith("Connected") and r, 20)
     assert result.text == "Connected: 1 model available." and result.get_attribute("data-ok") == "true"
     driver.find_element(By.ID, "load-models").click()
-    wait(browser, lambda d: [o.get_attribute("value") for o in d.find_elements(By.CSS_SELECTOR, "#models option")] == [llama.model], 10)
+    browser.wait(lambda d: [o.get_attribute("value") for o in d.find_elements(By.CSS_SELECTOR, "#models option")] == [llama.model], 10)
     assert driver.find_element(By.ID, "model").get_attribute("value") == llama.model
     browser.screenshot("llama-settings")
 
 
 def test_a_turn_streams_from_the_server(browser, llama):
-    browser.open_side_panel()
-    use_llama(browser, llama)
-    browser.driver.find_element(By.ID, "new-chat").click()
-    send(browser, "Say hello in one short sentence.")
-    wait_for_status(browser, "ok", "max_steps", "error", timeout=300)
-    browser.screenshot("llama-turn")
-    turn = last_turn(browser.driver)
+    panel = ChromiumPanel(browser)
+    use_llama(panel, llama)
+    panel.new_conversation()
+    panel.send("Say hello in one short sentence.")
+    panel.wait_for_status("ok", "max_steps", "error", timeout=300)
+    panel.screenshot("llama-turn")
+    turn = panel.last_turn()
     assert turn.get_attribute("data-status") in ("ok", "max_steps"), turn.text
     assert turn.find_element(By.CSS_SELECTOR, ".message.assistant").text.strip()
-    calls = [e for e in last_turn_events(browser) if e["kind"] == "model_call"]
+    calls = [e for e in last_turn_events(panel) if e["kind"] == "model_call"]
     # The answered call (the agent's full instructions with every page tool outgrow this 2,048-token
     # server, which then answers 200 with nothing; the agent retries within a guessed window).
     answered = calls[-1]["data"]
@@ -103,21 +102,20 @@ ANSWER = "```python\nfinal_answer('A chronicle of a town.')\n```"
 
 
 def a_conversation_with_a_long_page_read(browser, model, tmp_path):
-    """A first turn, with a scripted model of a large window, that read a long page."""
+    """A first turn, with a scripted model of a large window, that read a long page: its panel."""
     model.reset()
     model.context_length = 32_768
     with PageServer(tmp_path) as site:
-        tabs = PageTabs(browser)
-        tabs.show(site.url(write_long_article(tmp_path)))
-        ask_background(browser, "save-settings", apiKey="", settings={
-            "provider": "custom", "base_url": model.base_url, "model": "scripted-model", "agent": "code", "max_steps": 3})
-        browser.driver.find_element(By.ID, "new-chat").click()
+        tabs = ChromiumPanel.beside_a_page(browser)
+        tabs.configure(model.base_url, agent="code", api_key="", max_steps=3)
+        tabs.new_conversation(on=site.url(write_long_article(tmp_path)))
         model.script(Reply(text=READ), Reply(text=ANSWER))
-        send(browser, "What is this page about?")
-        wait_for_status(browser, "ok", timeout=120)
+        tabs.send("What is this page about?")
+        tabs.wait_for_status("ok", timeout=120)
     model.context_length = None
     read = model.requests[1]["body"]["messages"][-1]["content"]
     assert len(read) > 4 * 2048, "the page read alone should be longer than the small window"
+    return tabs
 
 
 @pytest.mark.parametrize("window_setting", [2048, None], ids=["window-from-the-setting", "window-learned-from-a-refusal"])
@@ -125,16 +123,16 @@ def test_a_conversation_with_a_page_read_longer_than_the_window_completes(fresh_
     # A browser of its own: a window another test's turn learned for this server would be known.
     browser = fresh_browser()
     browser.open_side_panel()
-    a_conversation_with_a_long_page_read(browser, model, tmp_path)
+    panel = a_conversation_with_a_long_page_read(browser, model, tmp_path)
     # The user switches to the small local model and goes on with the same conversation.
-    use_llama(browser, llama, **({"context_window": window_setting} if window_setting else {}))
-    send(browser, "Thanks. In one sentence, who might enjoy it?")
-    wait(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, "article.turn")) == 2, 30)
-    wait_for_status(browser, "ok", "max_steps", "error", timeout=300)
-    browser.screenshot(f"llama-compacted-{window_setting or 'learned'}")
-    turn = last_turn(browser.driver)
+    use_llama(panel, llama, **({"context_window": window_setting} if window_setting else {}))
+    panel.send("Thanks. In one sentence, who might enjoy it?")
+    panel.wait(lambda d: len(d.find_elements(By.CSS_SELECTOR, "article.turn")) == 2, 30)
+    panel.wait_for_status("ok", "max_steps", "error", timeout=300)
+    panel.screenshot(f"llama-compacted-{window_setting or 'learned'}")
+    turn = panel.last_turn()
     assert turn.get_attribute("data-status") in ("ok", "max_steps"), turn.text
-    events = last_turn_events(browser)
+    events = last_turn_events(panel)
     compactions = [e["data"] for e in events if e["kind"] == "compaction"]
     assert compactions, [e["kind"] for e in events]
     assert compactions[0]["reason"] == ("before_request" if window_setting else "server_refused")

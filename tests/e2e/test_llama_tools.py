@@ -14,12 +14,11 @@ import json
 import sys
 
 import pytest
-from selenium.webdriver.common.by import By
 
 from tests.helpers.browser import ROOT
 from tests.helpers.llama_server import NO_JINJA_STATUS, LlamaServer, NoJinjaFront, missing
+from tests.helpers.panel_backends import ChromiumPanel
 
-from .chat import ask_background, last_turn, send, stored_conversations, wait_for_status
 
 pytestmark = pytest.mark.timeout(600)
 sys.path.insert(0, str(ROOT / "py"))
@@ -95,16 +94,15 @@ async def test_llama_cpp_refusing_tools_is_asked_once_then_spoken_to_with_text_c
 def test_the_extension_speaks_to_llama_cpp_without_jinja_with_text_calls(browser, llama):
     """One turn in the panel, custom provider, ToolCallingAgent with the page tools."""
     with NoJinjaFront(llama.root) as front:
-        browser.open_side_panel()
-        ask_background(browser, "save-settings", apiKey="", settings={
-            "provider": "custom", "base_url": front.base_url, "model": llama.model, "agent": "tool_calling",
-            "max_steps": 2, "context_window": 8192, "max_output_tokens": 60})
-        browser.driver.find_element(By.ID, "new-chat").click()
-        send(browser, "Say hello in one short sentence.")
-        wait_for_status(browser, "ok", "max_steps", "error", timeout=400)
-        browser.screenshot("llama-text-calls")
-        turn = last_turn(browser.driver)
-        conversation = max(stored_conversations(browser), key=lambda c: c.get("updatedAt") or 0)
+        panel = ChromiumPanel(browser)
+        panel.configure(front.base_url, agent="tool_calling", api_key="", model=llama.model,
+                        max_steps=2, context_window=8192, max_output_tokens=60)
+        panel.new_conversation()
+        panel.send("Say hello in one short sentence.")
+        panel.wait_for_status("ok", "max_steps", "error", timeout=400)
+        panel.screenshot("llama-text-calls")
+        turn = panel.last_turn()
+        conversation = max(panel.stored_conversations(), key=lambda c: c.get("updatedAt") or 0)
         events = conversation["turns"][-1]["events"]
     assert turn.get_attribute("data-status") in ("ok", "max_steps"), turn.text
     calls = [e["data"] for e in events if e["kind"] == "model_call"]

@@ -8,28 +8,25 @@ import pytest
 from tests.helpers.mcp_server import MCPTestServer
 from tests.helpers.model_server import Reply
 
-from .chat import configure, send, wait_for_status
 from tests.helpers.mcp_settings import check, server_entry, use_servers
-from tests.helpers.questions import Panel, asked_in_panel as question
-from tests.helpers.questions import answer
 
 pytestmark = pytest.mark.e2e
 
 
 def test_the_model_s_python_calls_the_reference_server_s_hyphenated_tools(panel, model, everything):
     use_servers(panel, server_entry(everything, name="everything"))
-    configure(panel, model.base_url, agent="code")
+    panel.configure(model.base_url, agent="code")
     try:
         code = "print(everything__get_sum(a=2, b=40))"
         model.script(Reply(text=f"Adding on the server.\n```python\n{code}\n```"), Reply(text="42."))
-        send(panel, "2 + 40 with the everything server, in code")
-        asked = question(panel, 0)
+        panel.send("2 + 40 with the everything server, in code")
+        asked = panel.question(0)
         assert asked["message"] == "Call a tool of the MCP server everything"
         assert asked["details"]["tool"] == "get-sum"  # the tool's own name, not the Python one
-        answer(Panel(panel), 0, "once")
-        wait_for_status(panel, "ok", timeout=60)
+        panel.answer_question(0, "once")
+        panel.wait_for_status("ok", timeout=60)
     finally:
-        configure(panel, model.base_url, agent="tool_calling")
+        panel.configure(model.base_url, agent="tool_calling")
         use_servers(panel)
     prompt = model.requests[0]["body"]["messages"][0]["content"]
     assert "def everything__get_sum(a: float, b: float)" in prompt
@@ -47,8 +44,8 @@ def test_a_server_that_redirects_is_an_error_in_words_and_the_turn_goes_on(panel
             assert result["error"].startswith(f"the MCP server at {lab.url}/ answered with a redirect, which "
                                               f"TabAgent does not follow"), result
             model.script(Reply(text="Answered without the lab."))
-            send(panel, "Hello")
-            wait_for_status(panel, "ok", timeout=60)
+            panel.send("Hello")
+            panel.wait_for_status("ok", timeout=60)
         finally:
             use_servers(panel)
     notice = panel.driver.find_element("css selector", "article.turn .error.kind-mcp").text

@@ -14,12 +14,10 @@ from selenium.webdriver.common.by import By
 
 from tests.helpers.model_server import Reply
 from tests.helpers.oauth_mcp_server import PASSWORD, USER, Hostile, OAuthMCPServer
-from tests.helpers.questions import Panel, answer, asked_in_panel as question
 from tests.helpers.tool_calls import call, told
 from tests.helpers.mcp_settings import use_servers
 
-from .chat import send, stored_conversations, wait, wait_for_status
-from .page_tabs import page_content
+from tests.helpers.page_content import page_content
 from .red_team import as_content_script
 
 pytestmark = pytest.mark.e2e
@@ -41,9 +39,9 @@ def sign_in_as_a_person(browser, settings_tab):
     driver = browser.driver
     before = set(driver.window_handles)
     settings_row(driver).find_element(By.CSS_SELECTOR, ".mcp-sign-in-button").click()
-    window = wait(browser, lambda d: next(iter(set(d.window_handles) - before), None), 30, "no sign-in window opened")
+    window = browser.wait(lambda d: next(iter(set(d.window_handles) - before), None), 30, "no sign-in window opened")
     driver.switch_to.window(window)
-    wait(browser, lambda d: d.find_elements(By.NAME, "username"), 30, "the login page never showed")
+    browser.wait(lambda d: d.find_elements(By.NAME, "username"), 30, "the login page never showed")
     driver.find_element(By.NAME, "username").send_keys(USER)
     driver.find_element(By.NAME, "password").send_keys(PASSWORD)
     driver.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
@@ -62,11 +60,11 @@ def test_sign_in_call_refresh_and_sign_out(browser, panel, model, short_lived_tr
     browser.driver.execute_script("arguments[0].scrollIntoView()", settings_row(browser.driver))
     browser.screenshot("mcp-oauth-sign-in")
     sign_in_as_a_person(browser, settings_tab)
-    signed_in = wait(browser, lambda d: (s := d.find_elements(By.CSS_SELECTOR, ".mcp-signed-in")) and s[0], 30,
+    signed_in = browser.wait(lambda d: (s := d.find_elements(By.CSS_SELECTOR, ".mcp-signed-in")) and s[0], 30,
                      "settings never said who is signed in")
     assert signed_in.text == "Signed in as Ada Lovelace (ada@example.test)"
     browser.driver.execute_script("arguments[0].scrollIntoView()", signed_in)
-    status = wait(browser, lambda d: (s := d.find_elements(By.CSS_SELECTOR, ".mcp-status[data-ok=true]")) and s[0], 60,
+    status = browser.wait(lambda d: (s := d.find_elements(By.CSS_SELECTOR, ".mcp-status[data-ok=true]")) and s[0], 60,
                   "Test connection never succeeded after signing in")
     assert status.text.startswith("tabagent-oauth-test-server")
     browser.screenshot("mcp-oauth-signed-in")
@@ -80,15 +78,15 @@ def test_sign_in_call_refresh_and_sign_out(browser, panel, model, short_lived_tr
     tokens_before = [s for s in short_lived_tracker.seen() if s["path"] == "/token"]
     model.script(call("tracker__whoami"), Reply(text="You are user-1815."))
     browser.driver.switch_to.window(panel_tab)
-    send(panel, "Who am I on the tracker?")
-    assert question(panel, 0)["details"]["tool"] == "whoami"
-    answer(Panel(panel), 0, "once")
-    wait_for_status(panel, "ok")
+    panel.send("Who am I on the tracker?")
+    assert panel.question(0)["details"]["tool"] == "whoami"
+    panel.answer_question(0, "once")
+    panel.wait_for_status("ok")
     assert page_content(told(model, 1))[1] == "signed in as user-1815"
     assert len([s for s in short_lived_tracker.seen() if s["path"] == "/token"]) > len(tokens_before)  # refreshed
     fresh = stored_sign_ins(browser)["mcpSignIns"]["id-tracker"]["access_token"]
     assert fresh != record["access_token"]
-    assert fresh not in json.dumps(stored_conversations(browser))  # what an export writes
+    assert fresh not in json.dumps(panel.stored_conversations())  # what an export writes
 
     # A content script (in a web page's tab) reads no storage, so no token.
     browser.open_tab(site.url("article.html"))
@@ -100,7 +98,7 @@ def test_sign_in_call_refresh_and_sign_out(browser, panel, model, short_lived_tr
     # Sign out: forgotten here, revoked there.
     browser.driver.switch_to.window(settings_tab)
     settings_row(browser.driver).find_element(By.CSS_SELECTOR, ".mcp-sign-out").click()
-    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, ".mcp-sign-in-button"), 30, "Sign in never came back")
+    browser.wait(lambda d: d.find_elements(By.CSS_SELECTOR, ".mcp-sign-in-button"), 30, "Sign in never came back")
     assert "id-tracker" not in (stored_sign_ins(browser).get("mcpSignIns") or {})
     assert [s for s in short_lived_tracker.seen() if s["path"] == "/revoke"]
     use_servers(browser)
@@ -119,7 +117,7 @@ def test_a_server_whose_metadata_names_another_server_gets_no_sign_in(browser, s
         settings_tab = browser.open_tab(browser.url("extension/options/options.html"))
         before, heard_before = set(browser.driver.window_handles), len(short_lived_tracker.seen())
         settings_row(browser.driver).find_element(By.CSS_SELECTOR, ".mcp-sign-in-button").click()
-        said = wait(browser, lambda d: (s := d.find_elements(By.CSS_SELECTOR, ".mcp-sign-in-status")) and "another server" in s[0].text and s[0], 30,
+        said = browser.wait(lambda d: (s := d.find_elements(By.CSS_SELECTOR, ".mcp-sign-in-status")) and "another server" in s[0].text and s[0], 30,
                     "the sign-in was not refused in words")
         assert said.text.startswith(f"the MCP server at {hostile.url} sent sign-in details for another server")
         browser.driver.execute_script("arguments[0].scrollIntoView()", said)

@@ -14,12 +14,9 @@ import time
 import pytest
 from selenium.webdriver.common.by import By
 
-from tests.helpers.panel_backends import chromium_panel
-from tests.helpers.questions import answer, question
-from tests.helpers.tabagent_mcp import CLIENT, ERAS, StdioClient, register, socket_folder
+from tests.helpers.tabagent_mcp import CLIENT, ERAS, StdioClient, answered_click, register, socket_folder
 
-from .chat import wait
-from .page_tabs import page_content
+from tests.helpers.page_content import page_content
 
 pytestmark = pytest.mark.e2e
 
@@ -39,7 +36,7 @@ def host_folder(browser, tmp_path_factory):
 
 def allow_clients(tabs, on: bool) -> None:
     """The settings saved with "Let MCP clients use TabAgent" on or off, as the settings page does."""
-    chromium_panel(tabs.browser).ask_background("save-settings", settings={"mcp_clients": on})
+    tabs.ask_background("save-settings", settings={"mcp_clients": on})
 
 
 def host_listening(host_folder, timeout: float = 20) -> bool:
@@ -77,14 +74,14 @@ def test_a_client_lists_reads_and_acts_with_consent_in_the_panel(era, allowed, h
         assert not failed, text
         source, content = page_content(text)
         assert source == site.url("actions.html") and "The quick brown fox" in content
-        wait(allowed.browser, lambda d: "read_page" in calls_in_panel(d), message="the read never showed in the panel")
+        allowed.wait(lambda d: "read_page" in calls_in_panel(d), message="the read never showed in the panel")
         assert f"Calls from {CLIENT}" in allowed.driver.find_elements(By.CSS_SELECTOR, "article.turn")[-1].text
         pending = client.start("click", locator="#subscribe")
-        asked = question(allowed, 0)
+        asked = allowed.question(0)
         assert asked["message"] == "Click the button “Subscribe”."
         allowed.browser.screenshot("mcp-client-click-asked")
         assert allowed.in_page(LOG) == "nothing yet"
-        answer(allowed, 0, "once")
+        allowed.answer_question(0, "once")
         failed, text, _ = pending.result(30)
         assert not failed, text
         assert allowed.in_page(LOG) == "subscribed after 1 press"
@@ -93,10 +90,7 @@ def test_a_client_lists_reads_and_acts_with_consent_in_the_panel(era, allowed, h
 
 def test_a_denied_action_never_runs_and_the_client_is_told(allowed, host_folder):
     with StdioClient(host_folder) as client:
-        pending = client.start("click", locator="#subscribe")
-        question(allowed, 0)
-        answer(allowed, 0, "deny")
-        failed, text, _ = pending.result(30)
+        _, text = answered_click(client, allowed, 0, "deny")
         assert text.startswith("The user denied this click: nothing was done.")
         assert allowed.in_page(LOG) == "nothing yet"
 
@@ -104,11 +98,11 @@ def test_a_denied_action_never_runs_and_the_client_is_told(allowed, host_folder)
 def test_stop_in_the_panel_cuts_the_client_off_mid_question(allowed, host_folder):
     with StdioClient(host_folder) as client:
         pending = client.start("click", locator="#subscribe")
-        question(allowed, 0)
+        allowed.question(0)
         allowed.driver.find_element(By.ID, "stop").click()
         failed, text, _ = pending.result(30)
         assert allowed.in_page(LOG) == "nothing yet"
-        wait(allowed.browser, lambda d: not (host_folder / "host.sock").exists(), message="the host was not disconnected")
+        allowed.wait(lambda d: not (host_folder / "host.sock").exists(), message="the host was not disconnected")
         failed, text, _ = client.call("read_page")
         assert failed and "TabAgent is not connected" in text
 
@@ -116,14 +110,14 @@ def test_stop_in_the_panel_cuts_the_client_off_mid_question(allowed, host_folder
 def test_with_the_setting_off_a_client_reaches_nothing(tabs, host_folder, site):
     allow_clients(tabs, False)
     tabs.show(site.url("actions.html"))
-    conversations_before = chromium_panel(tabs.browser).backend.run(STORED_KEYS)
+    conversations_before = tabs.run(STORED_KEYS)
     with StdioClient(host_folder) as client:
         failed, text, _ = client.call("read_page")
         assert failed and "TabAgent is not connected" in text
         failed, text, _ = client.call("click", locator="#subscribe")
         assert failed and tabs.in_page(LOG) == "nothing yet"
     assert not (host_folder / "host.sock").exists()
-    after = chromium_panel(tabs.browser).backend.run(STORED_KEYS)
+    after = tabs.run(STORED_KEYS)
     assert after == conversations_before  # no session was recorded: nothing was read
 
 
@@ -133,14 +127,14 @@ def test_red_team_a_second_program_on_the_socket_is_not_served_under_the_first_c
     the client's name (issue 46, 5); the first program's allowance still holds for it alone."""
     with StdioClient(host_folder) as first, StdioClient(host_folder) as second:
         pending = first.start("click", locator="#subscribe")
-        asked = question(allowed, 0)
-        answer(allowed, 0, "turn")
+        asked = allowed.question(0)
+        allowed.answer_question(0, "turn")
         assert not pending.result(30)[0]
         failed, text, _ = first.call("click", locator="#subscribe")  # its own allowance: not asked
         assert not failed, text
         pending = second.start("click", locator="#subscribe")
-        again = question(allowed, 0)  # a conversation of its own, opened in the panel
-        answer(allowed, 0, "deny")
+        again = allowed.question(0)  # a conversation of its own, opened in the panel
+        allowed.answer_question(0, "deny")
         failed, text, _ = pending.result(30)
         assert text.startswith("The user denied this click: nothing was done.")
         assert asked["actor"] == again["actor"] == f"The MCP client {CLIENT} asks:"

@@ -14,11 +14,8 @@ from selenium.webdriver.support.ui import WebDriverWait
 from tests.helpers.mcp_settings import server_entry, use_servers
 from tests.helpers.model_server import Reply
 from tests.helpers.oauth_mcp_server import PASSWORD, USER
-from tests.helpers.panel_backends import chromium_panel
-
+from tests.helpers.page_content import page_content
 from tests.helpers.tool_calls import call, told
-
-from .page_tabs import page_content
 
 pytestmark = pytest.mark.e2e
 
@@ -43,20 +40,19 @@ def sign_ins(panel) -> dict:
 
 def test_a_turn_asks_to_sign_in_then_calls_with_the_token(panel, model, oauth_tracker):
     use_servers(panel, server_entry(oauth_tracker, name="tracker"))
-    chat = chromium_panel(panel)
     try:
         model.script(call("tracker__whoami"), Reply(text="You are user-1815."))
         before = set(panel.driver.window_handles)
-        chat.send("Who am I on the tracker?")
-        asked = chat.question(0, timeout=60)
+        panel.send("Who am I on the tracker?")
+        asked = panel.question(0, timeout=60)
         assert asked["message"] == "The MCP server tracker asks you to sign in"
         assert set(panel.driver.window_handles) == before  # no window before the user says yes
         panel.screenshot("mcp-turn-asks-sign-in")
-        chat.answer_question(0, "once")
+        panel.answer_question(0, "once")
         log_in_in_the_window(panel, before)
-        assert chat.question(1, timeout=60)["message"] == "Call a tool of the MCP server tracker"
-        chat.answer_question(1, "once")
-        chat.wait_for_status("ok")
+        assert panel.question(1, timeout=60)["message"] == "Call a tool of the MCP server tracker"
+        panel.answer_question(1, "once")
+        panel.wait_for_status("ok")
         assert page_content(told(model, 1))[1] == "signed in as user-1815"
         record = sign_ins(panel)["id-tracker"]
         assert record["server_url"] == oauth_tracker.url and record["access_token"].startswith("at-")
@@ -66,17 +62,16 @@ def test_a_turn_asks_to_sign_in_then_calls_with_the_token(panel, model, oauth_tr
 
 def test_a_sign_in_the_user_refuses_opens_no_window(panel, model, oauth_tracker):
     use_servers(panel, server_entry(oauth_tracker, name="tracker"))
-    chat = chromium_panel(panel)
     try:
         model.script(Reply(text="I could not reach the tracker."))
         before, heard = set(panel.driver.window_handles), len(oauth_tracker.seen())
-        chat.send("Who am I on the tracker?")
-        chat.question(0, timeout=60)
-        chat.answer_question(0, "deny")
-        chat.wait_for_status("ok")
+        panel.send("Who am I on the tracker?")
+        panel.question(0, timeout=60)
+        panel.answer_question(0, "deny")
+        panel.wait_for_status("ok")
         assert set(panel.driver.window_handles) == before
         assert [s for s in oauth_tracker.seen()[heard:] if s["path"] in ("/register", "/authorize", "/token")] == []
-        errors = chat.backend.run("[...document.querySelectorAll('article.turn')].at(-1).textContent")
+        errors = panel.run("[...document.querySelectorAll('article.turn')].at(-1).textContent")
         assert "needs authorisation" in errors
         assert json.dumps(sign_ins(panel)) == "{}"
     finally:

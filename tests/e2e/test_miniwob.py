@@ -5,12 +5,10 @@ sits beside the page, so it can be pictured. The full benchmark is bench/bench_m
 
 import pytest
 
-from tests.e2e.sight_tabs import WindowedTabs
 from tests.helpers.miniwob import episode, task_pages
 from tests.helpers.miniwob_policies import POLICIES
 from tests.helpers.tool_model import Call, ToolModel
 
-from .chat import ask_background
 
 pytestmark = pytest.mark.e2e
 
@@ -25,28 +23,24 @@ def miniwob_pages(_folder):
 
 
 SITE = miniwob_pages
+IN_WINDOWS = True  # `tabs`: the task page in front in its own window, so that it can be pictured
 
 
 @pytest.fixture(scope="module")
-def windowed(browser):
-    return WindowedTabs(browser)
-
-
-@pytest.fixture(scope="module")
-def player(browser, windowed):
+def player(browser, tabs):
     with ToolModel() as model:
         settings = {"provider": "custom", "base_url": model.base_url, "model": "scripted-vision", "agent": "tool_calling", "max_steps": 30, "tool_set": "full"}
-        ask_background(browser, "save-settings", settings=settings, apiKey="sk-test")
+        tabs.ask_background("save-settings", settings=settings, apiKey="sk-test")
         yield model
 
 
 @pytest.mark.parametrize("task", TASKS)
-def test_a_scripted_episode_earns_the_task_s_reward(windowed, site, player, task):
-    reward, why = episode(windowed, site, player, task, seed=7, scripted=True, timeout=60)
+def test_a_scripted_episode_earns_the_task_s_reward(tabs, site, player, task):
+    reward, why = episode(tabs, site, player, task, seed=7, scripted=True, timeout=60)
     assert reward > 0, f"{why}\n" + "\n".join(player.transcript)
 
 
-def test_the_task_page_is_pictured_as_a_user_sees_it(windowed, site, player, monkeypatch):
+def test_the_task_page_is_pictured_as_a_user_sees_it(tabs, site, player, monkeypatch):
     """A screenshot in an episode is of the task page (the page is the tab shown in its window)."""
     seen = []
 
@@ -54,14 +48,14 @@ def test_the_task_page_is_pictured_as_a_user_sees_it(windowed, site, player, mon
         seen.append((yield Call("screenshot")))
 
     monkeypatch.setitem(POLICIES, "click-color", look)
-    episode(windowed, site, player, "click-color", seed=7, scripted=True, timeout=60)
+    episode(tabs, site, player, "click-color", seed=7, scripted=True, timeout=60)
     [said] = seen
     assert len(said.pictures) == 1, said.text
     assert said.pictures[0].width > 100 and "A screenshot of the visible part of the page" in said.text
 
 
-def test_a_password_the_task_gives_is_handed_back_to_the_user(windowed, site, player):
+def test_a_password_the_task_gives_is_handed_back_to_the_user(tabs, site, player):
     """login-user's task text holds a password: type_text refuses the password field and says to
     hand the login back to the user (ask_user(login=True)); the task is not done by the agent."""
-    reward, why = episode(windowed, site, player, "login-user", seed=7, scripted=True, timeout=60)
+    reward, why = episode(tabs, site, player, "login-user", seed=7, scripted=True, timeout=60)
     assert reward <= 0 and why.startswith("gave up: hand-back"), why

@@ -10,8 +10,7 @@ import pytest
 
 from tests.helpers.recording_site import Site
 
-from .chat import wait
-from .page_tabs import page_content
+from tests.helpers.page_content import page_content
 from tests.helpers.locators import locators
 from tests.helpers.locators import LOCATOR
 
@@ -23,7 +22,7 @@ COUNT_HELP_CLICKS = f"window.helpClicks = 0; {HELP}.addEventListener('click', ()
 
 
 def click(tabs, locator):
-    reply = tabs.call_reply("click", locator=locator)
+    reply = tabs.tool_reply("click", locator=locator)
     assert reply["ok"], reply
     return reply["result"]["result"]
 
@@ -63,14 +62,14 @@ def test_a_locator_from_another_tab_is_refused_there(tabs, site, browser):
     other = browser.open_tab(site.url("controls.html"))  # the user moves to another tab
     try:
         browser.driver.execute_script(COUNT_HELP_CLICKS)
-        browser.driver.switch_to.window(tabs.panel)
+        browser.driver.switch_to.window(tabs.window)
         assert "was given on an earlier page or in another tab" in click(tabs, from_first_tab)
         browser.driver.switch_to.window(other)
         assert browser.driver.execute_script(HELP_CLICKS) == 0
     finally:
         browser.driver.switch_to.window(other)
         browser.driver.close()
-        browser.driver.switch_to.window(tabs.panel)
+        browser.driver.switch_to.window(tabs.window)
 
 
 def test_numbering_goes_on_after_the_service_worker_was_stopped(tabs, site, browser):
@@ -125,7 +124,7 @@ def two_windows(tabs, browser):
     driver.switch_to.new_window("window")
     driver.get(other.url("/buttons.html"))
     handle = driver.current_window_handle
-    driver.switch_to.window(tabs.panel)
+    driver.switch_to.window(tabs.window)
     windows = driver.execute_async_script(
         "const done = arguments[0]; chrome.tabs.query({}).then((all) => done(all.map((t) => [t.url, t.windowId])))")
     window_of = {url: window for url, window in windows}
@@ -133,7 +132,7 @@ def two_windows(tabs, browser):
     release.set()
     driver.switch_to.window(handle)
     driver.close()
-    driver.switch_to.window(tabs.panel)
+    driver.switch_to.window(tabs.window)
     slow.stop()
     other.stop()
 
@@ -145,12 +144,12 @@ def test_a_tab_listed_while_another_tabs_listing_is_running_never_shares_its_loc
     held, release, first, second = two_windows
     driver = tabs.driver
     driver.execute_async_script(START, {"name": "list_controls", "args": {}, "windowId": first}, "first")
-    wait(tabs.browser, lambda d: any(r["path"] == "/hold" for r in held.requests), 20, "the first listing never started")
+    tabs.wait(lambda d: any(r["path"] == "/hold" for r in held.requests), 20, "the first listing never started")
     driver.execute_async_script(START, {"name": "list_controls", "args": {}, "windowId": second}, "second")
     # The second does not wait for the first: it ends while the first is still held.
-    wait(tabs.browser, lambda d: d.execute_script("return window.replies.second"), 30, "the second listing never ended")
+    tabs.wait(lambda d: d.execute_script("return window.replies.second"), 30, "the second listing never ended")
     release.set()
-    replies = wait(tabs.browser, lambda d: d.execute_script(
+    replies = tabs.wait(lambda d: d.execute_script(
         "return window.replies.first && window.replies.second && window.replies"), 30, "the calls never finished")
     numbers = {}
     for name in ("first", "second"):
@@ -168,10 +167,10 @@ def test_a_page_that_holds_its_call_for_good_does_not_stop_the_tools_in_another_
     held, _release, first, second = two_windows
     driver = tabs.driver
     driver.execute_async_script(START, {"name": "list_controls", "args": {}, "windowId": first}, "first")
-    wait(tabs.browser, lambda d: any(r["path"] == "/hold" for r in held.requests), 20, "the first listing never started")
+    tabs.wait(lambda d: any(r["path"] == "/hold" for r in held.requests), 20, "the first listing never started")
     driver.execute_async_script(START, {"name": "list_controls", "args": {}, "windowId": second}, "second")
-    reply = wait(tabs.browser, lambda d: d.execute_script("return window.replies.second"), 60, "the other tab's call never ran")
+    reply = tabs.wait(lambda d: d.execute_script("return window.replies.second"), 60, "the other tab's call never ran")
     assert reply["ok"] and "“Three”" in reply["result"]["result"]
     assert driver.execute_script("return window.replies.first") is None  # still held
-    given_up = wait(tabs.browser, lambda d: d.execute_script("return window.replies.first"), 60, "the held call never ended")
+    given_up = tabs.wait(lambda d: d.execute_script("return window.replies.first"), 60, "the held call never ended")
     assert given_up["ok"] and "did not answer for 15 s: its own scripts are keeping it busy" in given_up["result"]["result"]

@@ -7,24 +7,17 @@ from __future__ import annotations
 from selenium.webdriver.common.by import By
 
 from tests.helpers.model_server import Reply
+from tests.helpers.panel_backends import chromium_panel, last_turn
+from tests.helpers.panel_driver import PANEL_MODULE
 
-from .chat import PANEL_MODULE, ask_background, configure, last_turn, open_in_panel, send, stored_conversations, wait, wait_for_status
 
 HUGE = 8_000_000
 
 
-def stored_turn(browser, text):
-    for record in stored_conversations(browser):
-        for turn in record["turns"]:
-            if turn["text"] == text:
-                return record, turn
-    return None, None
-
-
-def mark_running(browser, conversation_id):
+def mark_running(panel, conversation_id):
     """Leaves the conversation's last turn marked running, as when its end was lost: its
     status, and its last events with the `done` that says how it ended."""
-    browser.driver.execute_async_script("""
+    panel.driver.execute_async_script("""
       const [id, done] = arguments;
       const key = "conversation:" + id;
       chrome.storage.local.get(key).then(async (all) => {
@@ -36,12 +29,11 @@ def mark_running(browser, conversation_id):
       });""", conversation_id)
 
 
-def open_conversation(browser, conversation_id):
+def open_conversation(panel, conversation_id):
     """Opens it in a panel that did not see the turn's live events (they went elsewhere)."""
-    browser.driver.execute_async_script(
-        f"const done = arguments[0]; {PANEL_MODULE}.then(({{ conversation }}) => {{ conversation.recent.length = 0; done(); }});")
-    open_in_panel(browser.driver, conversation_id)
-    wait(browser, lambda d: last_turn(d) is not None, 10)
+    panel.run(f"{PANEL_MODULE}.then(({{ conversation }}) => {{ conversation.recent.length = 0; }})")
+    panel.open_conversation(conversation_id)
+    panel.wait(lambda d: last_turn(d) is not None, 10)
 
 
 TURN_SUMMARY = """
@@ -57,62 +49,61 @@ def test_an_eight_million_character_answer_still_ends_its_turn(fresh_browser, mo
     """Started from the settings page, so that no panel has to draw 8 million characters: the
     turn's end reaches storage, with the answer cut and a note saying how much. In a browser
     of its own: one holding such a conversation is slow for the tests after it."""
-    panel = fresh_browser()
+    browser = fresh_browser()
     model.reset()
     # Quotes, as in an answer full of code: each is escaped again at every level of JSON the
     # turn's end carries (events, the trace's raw response, the memory), past Chrome's 64 MiB.
     piece = 'say "hi" ' * 25_000
     model.script(Reply(text=piece * (HUGE // len(piece)), pieces=[piece] * (HUGE // len(piece))), Reply(text="Still here."))
-    panel.open_tab(panel.url("extension/options/options.html"))
-    configure(panel, model.base_url)
-    started = ask_background(panel, "start-turn", text="Write me a very long answer")
+    browser.open_tab(browser.url("extension/options/options.html"))
+    panel = chromium_panel(browser)  # the settings page speaks to the background as the panel does
+    panel.configure(model.base_url)
+    started = panel.ask_background("start-turn", text="Write me a very long answer")
     summary = lambda: panel.driver.execute_async_script(TURN_SUMMARY, started["conversationId"])
-    wait(panel, lambda d: summary()[0]["status"] != "running", 240, "the turn never ended")
+    panel.wait(lambda d: summary()[0]["status"] != "running", 240, "the turn never ended")
     [turn] = summary()
     assert turn["status"] == "ok", turn
     [answer] = turn["answers"]
     assert answer["length"] < HUGE
     assert "TabAgent cut this text to fit in one message: it had 7,875,000 characters" in answer["end"]
     # The conversation goes on: the next message is taken and answered.
-    ask_background(panel, "start-turn", text="And now a short one", conversationId=started["conversationId"])
-    wait(panel, lambda d: len(summary()) == 2 and summary()[1]["status"] == "ok", 60)
+    panel.ask_background("start-turn", text="And now a short one", conversationId=started["conversationId"])
+    panel.wait(lambda d: len(summary()) == 2 and summary()[1]["status"] == "ok", 60)
+
+
+def a_turn_whose_end_was_lost(panel, model, text: str) -> dict:
+    """A turn answered, then left marked running as when its end was lost; its conversation."""
+    model.script(Reply(text="Done."), Reply(text="Answered after the stop."))
+    panel.send(text)
+    panel.wait_for_status("ok")
+    record = panel.saved_conversation(text)
+    mark_running(panel, record["id"])
+    return record
 
 
 def test_a_turn_whose_end_was_lost_is_marked_interrupted_when_the_panel_starts(panel, model):
-    model.script(Reply(text="Done."))
-    send(panel, "A turn whose end will be lost")
-    wait_for_status(panel, "ok")
-    record, _ = stored_turn(panel, "A turn whose end will be lost")
-    mark_running(panel, record["id"])
-    panel.open_side_panel()  # a panel starting
-    wait(panel, lambda d: stored_turn(panel, "A turn whose end will be lost")[1]["status"] == "interrupted", 15)
+    a_turn_whose_end_was_lost(panel, model, "A turn whose end will be lost")
+    panel.browser.open_side_panel()  # a panel starting
+    panel.wait(lambda d: panel.stored_turn("A turn whose end will be lost")[1]["status"] == "interrupted", 15)
 
 
 def test_a_turn_whose_end_was_lost_is_marked_interrupted_when_the_service_worker_starts(panel, model):
-    model.script(Reply(text="Done."))
-    send(panel, "Another turn whose end will be lost")
-    wait_for_status(panel, "ok")
-    record, _ = stored_turn(panel, "Another turn whose end will be lost")
-    mark_running(panel, record["id"])
-    panel.stop_service_worker()
-    ask_background(panel, "ping")  # wakes a new service worker (Python is still running)
-    wait(panel, lambda d: stored_turn(panel, "Another turn whose end will be lost")[1]["status"] == "interrupted", 15)
+    a_turn_whose_end_was_lost(panel, model, "Another turn whose end will be lost")
+    panel.browser.stop_service_worker()
+    panel.ask_background("ping")  # wakes a new service worker (Python is still running)
+    panel.wait(lambda d: panel.stored_turn("Another turn whose end will be lost")[1]["status"] == "interrupted", 15)
 
 
 def test_stop_ends_a_turn_that_nothing_runs(panel, model):
-    model.script(Reply(text="Done."), Reply(text="Answered after the stop."))
-    send(panel, "Stop me later")
-    wait_for_status(panel, "ok")
-    record, _ = stored_turn(panel, "Stop me later")
-    mark_running(panel, record["id"])
+    record = a_turn_whose_end_was_lost(panel, model, "Stop me later")
     open_conversation(panel, record["id"])
-    wait_for_status(panel, "running")
+    panel.wait_for_status("running")
     panel.driver.find_element(By.ID, "stop").click()
-    wait_for_status(panel, "cancelled", timeout=15)
-    assert stored_turn(panel, "Stop me later")[1]["status"] == "cancelled"
-    send(panel, "Are you still there?")
-    wait(panel, lambda d: len(d.find_elements(By.CSS_SELECTOR, "article.turn")) == 2, 30)
-    wait_for_status(panel, "ok")
+    panel.wait_for_status("cancelled", timeout=15)
+    assert panel.stored_turn("Stop me later")[1]["status"] == "cancelled"
+    panel.send("Are you still there?")
+    panel.wait(lambda d: len(d.find_elements(By.CSS_SELECTOR, "article.turn")) == 2, 30)
+    panel.wait_for_status("ok")
 
 
 FIT = """(async () => {
@@ -135,8 +126,8 @@ FIT = """(async () => {
 
 def test_a_turn_end_larger_than_chrome_takes_is_cut_to_fit_with_a_note(panel):
     """In the offscreen document: Chrome refuses the whole 70 MiB turn end; the cut one goes."""
-    browser = panel
-    ask_background(browser, "ping")  # the offscreen document is there
+    panel.ask_background("ping")  # the offscreen document is there
+    browser = panel.browser
     offscreen = next(t for t in browser.extension_targets() if t["url"].endswith("offscreen.html"))
     seen = browser.evaluate_in(offscreen, FIT, timeout=120)
     assert "exceeded" in seen["whole"].lower() or "length" in seen["whole"].lower(), seen["whole"]
@@ -157,19 +148,14 @@ RUN_WITHOUT_PYTHON = """(async () => {
 def test_a_turn_python_could_not_run_ends_with_the_reason(panel, model):
     import json
 
-    model.script(Reply(text="Done."))
-    send(panel, "Before Python broke")
-    wait_for_status(panel, "ok")
-    wait(panel, lambda _: stored_turn(panel, "Before Python broke")[1]["status"] == "ok", 10)
-    record, _ = stored_turn(panel, "Before Python broke")
-    mark_running(panel, record["id"])  # the turn the service worker handed to Python
-    turn_id = stored_turn(panel, "Before Python broke")[1]["id"]
-    offscreen = next(t for t in panel.extension_targets() if t["url"].endswith("offscreen.html"))
-    panel.evaluate_in(offscreen, RUN_WITHOUT_PYTHON % (json.dumps(record["id"]), json.dumps(turn_id), json.dumps(record["memory"])))
-    wait(panel, lambda _: stored_turn(panel, "Before Python broke")[1]["status"] == "error", 15)
-    _, turn = stored_turn(panel, "Before Python broke")
+    record = a_turn_whose_end_was_lost(panel, model, "Before Python broke")  # the turn handed to Python
+    turn_id = record["turns"][-1]["id"]
+    offscreen = next(t for t in panel.browser.extension_targets() if t["url"].endswith("offscreen.html"))
+    panel.browser.evaluate_in(offscreen, RUN_WITHOUT_PYTHON % (json.dumps(record["id"]), json.dumps(turn_id), json.dumps(record["memory"])))
+    panel.wait(lambda _: panel.stored_turn("Before Python broke")[1]["status"] == "error", 15)
+    _, turn = panel.stored_turn("Before Python broke")
     errors = [e["data"]["message"] for e in turn["events"] if e["kind"] == "error"]
     assert errors == ["RuntimeError: Python could not start"], turn["events"]
-    assert stored_turn(panel, "Before Python broke")[0]["memory"] == record["memory"]  # kept as it was
+    assert panel.stored_turn("Before Python broke")[0]["memory"] == record["memory"]  # kept as it was
     open_conversation(panel, record["id"])
-    wait(panel, lambda d: "Python could not start" in last_turn(d).text, 10)
+    panel.wait(lambda d: "Python could not start" in last_turn(d).text, 10)

@@ -18,8 +18,7 @@ import pytest
 
 from tests.helpers.quiet import stays_quiet
 from tests.helpers.page_server import PageServer
-
-from .chat import ask_background, fresh_panel, stored_conversations
+from tests.helpers.panel_backends import ChromiumPanel, chromium_panel
 
 pytestmark = pytest.mark.timeout(900)
 
@@ -52,11 +51,11 @@ def device_models(browser) -> dict:
 
 
 def start(browser, **request):
-    return ask_background(browser, "download-device-model", request=request)
+    return chromium_panel(browser).ask_background("download-device-model", request=request)
 
 
 def test_a_cut_download_resumes_shows_progress_and_is_kept(browser, model_host, smollm2_gguf):
-    fresh_panel(browser)
+    ChromiumPanel(browser).new_conversation()
     browser.driver.execute_script(f"return {LISTEN}")
     data = smollm2_gguf.read_bytes()
     start(browser, id="smollm2", name="SmolLM2 135M", url=model_host.url("/cut/smollm2.gguf"), size=len(data),
@@ -78,7 +77,7 @@ def test_a_cut_download_resumes_shows_progress_and_is_kept(browser, model_host, 
     ("/away/smollm2.gguf", "", "another site"),
 ])
 def test_a_download_that_fails_its_checks_keeps_nothing(browser, model_host, path, expected, why):
-    fresh_panel(browser)
+    ChromiumPanel(browser).new_conversation()
     browser.driver.execute_script(f"return {LISTEN}")
     start(browser, id="refused", name="refused", url=model_host.url(path), sha256=expected)
     end = wait_for_download(browser, "refused")
@@ -92,7 +91,7 @@ def test_a_download_that_fails_its_checks_keeps_nothing(browser, model_host, pat
 def test_a_download_the_user_did_not_start_is_not_made(browser, model_host):
     """Only the service worker, for the settings page or the panel, may ask the Python page for a
     download: the same message sent to the offscreen document from anywhere else is not obeyed."""
-    fresh_panel(browser)
+    ChromiumPanel(browser).new_conversation()
     before = len(model_host.seen)
     panel_run(browser, "chrome.runtime.sendMessage(" + json.dumps({
         "target": "offscreen", "type": "download-device-model",
@@ -105,7 +104,7 @@ def finished(browser, conversation_id, timeout=600) -> dict:
     """The conversation once its last turn has ended (as saved)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        found = [c for c in stored_conversations(browser) if c["id"] == conversation_id]
+        found = [c for c in chromium_panel(browser).stored_conversations() if c["id"] == conversation_id]
         if found and found[0]["turns"][-1].get("status") not in (None, "running"):
             return found[0]
         time.sleep(1)
@@ -128,13 +127,13 @@ def test_a_turn_is_answered_on_device_with_the_page_read_then_the_model_unloads(
                                           + "Sea otters hold hands while they sleep. " * 20 + "</p>")
     with PageServer(tmp_path) as pages:
         browser.open_tab(pages.url("article.html"))
-        fresh_panel(browser)
-        ask_background(browser, "save-settings", apiKey="", settings={
+        panel = ChromiumPanel(browser).new_conversation()
+        panel.ask_background("save-settings", apiKey="", settings={
             "provider": "ondevice", "model": "smollm2", "agent": "tool_calling", "max_steps": 2,
             "max_output_tokens": 48, "idle_close_minutes": 0.1})
-        tabs = panel_run(browser, f"chrome.tabs.query({{ url: {json.dumps(pages.url('article.html'))} }})")
-        started = ask_background(browser, "start-turn", text="What do sea otters do while they sleep?",
-                                 attachedTabs=[{"tabId": tabs[0]["id"], "url": tabs[0]["url"], "title": "Otters"}])
+        tabs = panel.run(f"chrome.tabs.query({{ url: {json.dumps(pages.url('article.html'))} }})")
+        started = panel.ask_background("start-turn", text="What do sea otters do while they sleep?",
+                                       attachedTabs=[{"tabId": tabs[0]["id"], "url": tabs[0]["url"], "title": "Otters"}])
         conversation = finished(browser, started["conversationId"])
     assert conversation["turns"][-1]["status"] == "ok", conversation["turns"][-1]["events"][-2:]
     kinds = [e["kind"] for e in conversation["turns"][-1]["events"]]

@@ -13,11 +13,10 @@ from selenium.webdriver.common.by import By
 
 from tests.helpers.model_server import Reply
 
-from .chat import ask_background, configure, last_turn, open_steps, send, stored_conversations, wait, wait_for_status
 from tests.helpers.history import import_file, notice, show_history, write_export
-from tests.helpers.questions import answer, boxes, question
 from tests.helpers.tool_calls import call, settings, told
 from tests.helpers.help_clicks import COUNT_HELP_CLICKS, HELP_CLICKS
+from tests.helpers.panel_backends import last_turn, open_steps
 
 pytestmark = [pytest.mark.e2e, pytest.mark.usefixtures("tool_calling")]  # the scripted model, tools on
 
@@ -38,28 +37,28 @@ def agents_tabs(browser, site):
 def own(tabs, model, site):
     """A new conversation with the own-tab setting on; the user is on controls.html."""
     model.reset()
-    ask_background(tabs.browser, "save-settings", settings=settings(model, own_tab=True), apiKey="sk-test")
+    tabs.ask_background("save-settings", settings=settings(model, own_tab=True), apiKey="sk-test")
     tabs.show(site.url("controls.html"))
     tabs.in_page(COUNT_HELP_CLICKS)
-    tabs.driver.find_element(By.ID, "new-chat").click()
+    tabs.new_conversation()
     with tabs.closing_new_tabs():
         yield tabs
-    configure(tabs.browser, model.base_url, agent="tool_calling")
+    tabs.configure(model.base_url, agent="tool_calling")
 
 
 def test_a_turn_in_its_own_tab_leaves_the_users_tab_untouched(own, model, site):
     users_tab = own.in_page(USERS_TAB)
     model.script(call("read_page"), call("click", locator="[aria-label=Help]"), call("read_page"), Reply(text="Helped."))
-    send(own.browser, "Press Help for me")
-    assert question(own, 0)["details"]["page"] == site.url("controls.html")  # asked like any action
-    own.browser.screenshot("own-tab-indicator")
-    answer(own, 0, "once")
-    wait_for_status(own.browser, "ok")
+    own.send("Press Help for me")
+    assert own.question(0)["details"]["page"] == site.url("controls.html")  # asked like any action
+    own.screenshot("own-tab-indicator")
+    own.answer_question(0, "once")
+    own.wait_for_status("ok")
     [agents] = agents_tabs(own.browser, site)
     assert agents["group"] == "Press Help for me" and not agents["active"]  # in a group named for the task, behind
     assert own.in_page(USERS_TAB) == users_tab and own.in_page(HELP_CLICKS) == 0  # the user's tab: untouched
     assert "controls.html" in told(model, 1)
-    line = last_turn(own.driver).find_element(By.CSS_SELECTOR, ".own-tab")
+    line = own.last_turn().find_element(By.CSS_SELECTOR, ".own-tab")
     assert line.get_attribute("data-tab-id") == str(agents["id"]) and site.url("controls.html") in line.text
 
 
@@ -91,24 +90,24 @@ def agent_call(steps, name):
 
 
 def test_two_managed_agents_work_at_once_each_in_its_own_tab_with_their_steps_apart(own, model, site):
-    ask_background(own.browser, "save-settings", settings=team(model), apiKey="sk-test")
+    own.ask_background("save-settings", settings=team(model), apiKey="sk-test")
     users_tab = own.in_page(USERS_TAB)
     model.script(Reply(tool_calls=[{"name": "north", "arguments": {"task": "Write in the note"}},
                                    {"name": "south", "arguments": {"task": "Write in the note"}}]),
                  Reply(calls_from=writes_its_name), Reply(calls_from=writes_its_name),
                  Reply(text="Written."), Reply(text="Written."), Reply(text="Both wrote."))
-    send(own.browser, "Compare with two helpers")
+    own.send("Compare with two helpers")
     # Both ask at once, each inside its own agent's call, unfolded for the user to see: in parallel.
-    asked = [question(own, 0), question(own, 1)]
-    assert all(box.is_displayed() for box in boxes(own.driver)), "a managed agent's question is folded away"
-    own.browser.screenshot("own-tab-parallel-agents-asking")
-    answer(own, 0, "once")
-    answer(own, 1, "once")
-    wait_for_status(own.browser, "ok")
+    asked = [own.question(0), own.question(1)]
+    assert all(box.is_displayed() for box in own.question_boxes()), "a managed agent's question is folded away"
+    own.screenshot("own-tab-parallel-agents-asking")
+    own.answer_question(0, "once")
+    own.answer_question(1, "once")
+    own.wait_for_status("ok")
     tabs = agents_tabs(own.browser, site)
     assert [tab["group"] for tab in tabs] == ["Compare with two helpers"] * 3  # the turn's tab and one per agent, one group
-    turns_tab = int(last_turn(own.driver).find_element(By.CSS_SELECTOR, ":scope > .own-tab").get_attribute("data-tab-id"))
-    steps = open_steps(last_turn(own.driver))
+    turns_tab = int(own.last_turn().find_element(By.CSS_SELECTOR, ":scope > .own-tab").get_attribute("data-tab-id"))
+    steps = open_steps(own.last_turn())
     named = {}
     for name in ("north", "south"):
         nested = agent_call(steps, name)
@@ -123,59 +122,59 @@ def test_two_managed_agents_work_at_once_each_in_its_own_tab_with_their_steps_ap
     assert note_in(own.browser, turns_tab) == "" and own.in_page(USERS_TAB) == users_tab
     assert own.in_page("return document.querySelector('#note').value") == ""
     assert sorted(q["details"]["page"] for q in asked) == [site.url("controls.html")] * 2
-    own.browser.screenshot("own-tab-parallel-agents")
+    own.screenshot("own-tab-parallel-agents")
 
 
 def test_closing_the_agents_tab_stops_the_turn(own, model, site):
     held = threading.Event()
     model.script(call("read_page"), Reply(text="Never said.", pause=held))
-    send(own.browser, "Read it slowly")
-    wait(own.browser, lambda d: len(model.requests) == 2, 30, "the model was never asked again")
+    own.send("Read it slowly")
+    own.wait(lambda d: len(model.requests) == 2, 30, "the model was never asked again")
     [agents] = agents_tabs(own.browser, site)
     own.browser.evaluate_in(own.browser.service_worker_target(), f"chrome.tabs.remove({agents['id']})")
     try:
-        wait_for_status(own.browser, "cancelled")
+        own.wait_for_status("cancelled")
     finally:
         held.set()
-    wait(own.browser, lambda d: last_turn(d).find_element(By.CSS_SELECTOR, ".own-tab").get_attribute("data-state") == "closed",
+    own.wait(lambda d: last_turn(d).find_element(By.CSS_SELECTOR, ".own-tab").get_attribute("data-state") == "closed",
          10, "the panel never said the agent's tab was closed")
 
 
 def test_the_site_rules_hold_in_the_agents_own_tab(own, model, site):
     host = site.url("").split("/")[2].split(":")[0]
-    ask_background(own.browser, "save-settings", settings=settings(model, own_tab=True, site_rules=f"{host}: never"), apiKey="sk-test")
+    own.ask_background("save-settings", settings=settings(model, own_tab=True, site_rules=f"{host}: never"), apiKey="sk-test")
     model.script(call("click", locator="[aria-label=Help]"), Reply(text="I could not."))
-    send(own.browser, "Press Help in the background")
-    wait_for_status(own.browser, "ok")
-    assert boxes(own.driver)[0].get_attribute("data-state") == "refused_by_settings"
+    own.send("Press Help in the background")
+    own.wait_for_status("ok")
+    assert own.question_boxes()[0].get_attribute("data-state") == "refused_by_settings"
     assert told(model, 1).startswith("The user denied this click: nothing was done.")
     assert len(agents_tabs(own.browser, site)) == 1 and own.in_page(HELP_CLICKS) == 0
 
 
 def test_the_composers_own_tab_switch_chooses_for_one_message_the_setting_staying_the_default(own, model, site):
     toggle = own.driver.find_element(By.ID, "own-tab-toggle")
-    wait(own.browser, lambda d: toggle.is_selected(), 10, "the switch does not start as the setting (on)")
+    own.wait(lambda d: toggle.is_selected(), 10, "the switch does not start as the setting (on)")
     toggle.click()  # this message: on the user's tab
     model.script(call("read_page"), Reply(text="Read here."))
-    send(own.browser, "Read my page")
-    wait_for_status(own.browser, "ok")
+    own.send("Read my page")
+    own.wait_for_status("ok")
     assert agents_tabs(own.browser, site) == [] and "controls.html" in told(model, 1)
-    assert last_turn(own.driver).find_elements(By.CSS_SELECTOR, ".own-tab") == []
-    wait(own.browser, lambda d: toggle.is_selected(), 10, "the switch is not the setting again after the message")
+    assert own.last_turn().find_elements(By.CSS_SELECTOR, ".own-tab") == []
+    own.wait(lambda d: toggle.is_selected(), 10, "the switch is not the setting again after the message")
 
-    ask_background(own.browser, "save-settings", settings=settings(model, own_tab=False), apiKey="sk-test")
-    wait(own.browser, lambda d: not toggle.is_selected(), 10, "the switch does not follow the setting")
+    own.ask_background("save-settings", settings=settings(model, own_tab=False), apiKey="sk-test")
+    own.wait(lambda d: not toggle.is_selected(), 10, "the switch does not follow the setting")
     users_tab = own.in_page(USERS_TAB)
     toggle.click()  # this message: in a tab of its own, though the setting is off
-    own.browser.screenshot("own-tab-composer-switch")
+    own.screenshot("own-tab-composer-switch")
     model.script(call("read_page"), Reply(text="Read there."))
-    send(own.browser, "Read it in your own tab")
-    wait(own.browser, lambda d: len(model.requests) == 4 and "Read there." in last_turn(d).text, 30, "the second message was not answered")
-    wait_for_status(own.browser, "ok")
+    own.send("Read it in your own tab")
+    own.wait(lambda d: len(model.requests) == 4 and "Read there." in last_turn(d).text, 30, "the second message was not answered")
+    own.wait_for_status("ok")
     [agents] = agents_tabs(own.browser, site)
     assert agents["group"] == "Read it in your own tab" and not agents["active"]
     assert own.in_page(USERS_TAB) == users_tab
-    assert last_turn(own.driver).find_element(By.CSS_SELECTOR, ".own-tab").get_attribute("data-tab-id") == str(agents["id"])
+    assert own.last_turn().find_element(By.CSS_SELECTOR, ".own-tab").get_attribute("data-tab-id") == str(agents["id"])
     assert not toggle.is_selected()
 
 
@@ -184,18 +183,18 @@ def test_red_team_an_imported_turn_naming_the_users_tab_shows_it_as_closed(own, 
     may name any tab the user has open now. The panel names a tab only for the turn that worked
     in it this session, so the user's tab is neither described nor offered."""
     model.script(call("read_page"), Reply(text="Read."))
-    send(own.browser, "Read it in the background")
-    wait_for_status(own.browser, "ok")
+    own.send("Read it in the background")
+    own.wait_for_status("ok")
     [users] = [tab for tab in all_tabs(own.browser) if tab["group"] is None and tab["url"] == site.url("controls.html")]
-    [record] = [r for r in stored_conversations(own.browser) if r["title"] == "Read it in the background"]
+    [record] = [r for r in own.stored_conversations() if r["title"] == "Read it in the background"]
     forged = json.loads(json.dumps(record))
     forged.update(id="forged-own-tab", title="A forged own tab")
     forged["turns"][0]["agentOwnTab"]["tabId"] = users["id"]
-    import_file(own.browser, write_export(tmp_path / "forged.json", [forged]))
-    wait(own.browser, lambda d: "Imported 1 conversation" in notice(d), 30)
-    show_history(own.browser)["A forged own tab"].click()
+    import_file(own, write_export(tmp_path / "forged.json", [forged]))
+    own.wait(lambda d: "Imported 1 conversation" in notice(d), 30)
+    show_history(own)["A forged own tab"].click()
     line = lambda d: last_turn(d).find_element(By.CSS_SELECTOR, ".own-tab")  # noqa: E731
-    wait(own.browser, lambda d: line(d).get_attribute("data-state") == "closed", 10, "the user's tab was named")
+    own.wait(lambda d: line(d).get_attribute("data-state") == "closed", 10, "the user's tab was named")
     assert site.url("controls.html") not in line(own.driver).text
     assert not line(own.driver).find_element(By.CSS_SELECTOR, ".own-tab-show").is_displayed()
-    ask_background(own.browser, "delete-conversation", conversationId="forged-own-tab")
+    own.ask_background("delete-conversation", conversationId="forged-own-tab")

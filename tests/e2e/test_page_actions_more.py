@@ -5,7 +5,7 @@ each reporting what changed; the confirmations themselves are tested in test_pag
 
 import pytest
 
-from .page_tabs import page_content
+from tests.helpers.page_content import page_content
 
 pytestmark = pytest.mark.e2e
 
@@ -21,11 +21,11 @@ def form(tabs, site):
 def done(tabs, name, **args):
     import json
 
-    return json.loads(page_content(tabs.call(name, **args))[1])
+    return json.loads(page_content(tabs.call_tool(name, **args))[1])
 
 
 def refused(tabs, name, **args):
-    reply = tabs.call_reply(name, **args)
+    reply = tabs.tool_reply(name, **args)
     assert reply["ok"], reply
     return reply["result"]["result"]
 
@@ -141,7 +141,7 @@ def test_text_is_not_typed_into_a_field_the_page_moves_the_focus_to(tabs, site):
     # gets none in headless Chromium).
     tabs.driver.switch_to.window(tabs.page)
     tabs.driver.execute_cdp_cmd("Emulation.setFocusEmulationEnabled", {"enabled": True})
-    tabs.driver.switch_to.window(tabs.panel)
+    tabs.driver.switch_to.window(tabs.window)
     text = refused(tabs, "type_text", locator="#card", text="4111 1111 1111 1111")
     assert ("Nothing was done: the page moved the focus from the text field “Card number” to the text field "
             "“Card number” as it was focused") in text

@@ -6,13 +6,13 @@ import re
 
 import pytest
 
-from .page_tabs import page_content
+from tests.helpers.page_content import page_content
 
 pytestmark = pytest.mark.e2e
 
 
 def listed(tabs, **args):
-    source, content = page_content(tabs.call("list_controls", **args))
+    source, content = page_content(tabs.call_tool("list_controls", **args))
     head, _, body = content.partition("\n\n")
     return head, [re.sub(r"^ta-\d+ ", "", line) for line in body.splitlines()], body
 
@@ -46,7 +46,7 @@ def test_a_locator_from_the_list_is_what_the_actions_take(tabs, site):
     tabs.show(site.url("controls.html"))
     _, _, body = listed(tabs)
     shadow = next(line for line in body.splitlines() if "Shadow button" in line).split()[0]
-    found = page_content(tabs.call("query_page", selector=shadow))[1]
+    found = page_content(tabs.call_tool("query_page", selector=shadow))[1]
     assert "Shadow button" in found
 
 

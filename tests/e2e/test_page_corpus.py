@@ -15,7 +15,7 @@ import pytest
 
 from tests.helpers.word_recall import html_text, word_recall
 
-from .page_tabs import article
+from tests.helpers.page_content import article
 
 pytestmark = pytest.mark.e2e
 
@@ -33,9 +33,9 @@ RECALLS = {}  # page name -> recall, for the summary at the end
 
 def read_whole_page(tabs):
     """(header fields of part 1, the Markdown of every part joined)."""
-    fields, markdown = article(tabs.call("read_page"))
+    fields, markdown = article(tabs.call_tool("read_page"))
     parts = int(re.search(r"page 1 of (\d+)", fields["Length"]).group(1))
-    rest = [article(tabs.call("read_page", page=n))[1] for n in range(2, parts + 1)]
+    rest = [article(tabs.call_tool("read_page", page=n))[1] for n in range(2, parts + 1)]
     return fields, "\n\n".join([markdown, *rest])
 
 

@@ -11,7 +11,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 
 
-from .page_tabs import article, page_content
+from tests.helpers.page_content import article, page_content
 
 pytestmark = pytest.mark.e2e
 
@@ -49,7 +49,7 @@ def data(text):
 
 def test_read_page_gives_markdown_and_what_the_page_is(tabs, site):
     tabs.show(site.url("article.html"))
-    text = tabs.call("read_page")
+    text = tabs.call_tool("read_page")
     assert page_content(text)[0] == site.url("article.html")
     fields, markdown = article(text)
     assert fields["Title"] == "Growing Tomatoes on a Balcony"
@@ -60,7 +60,7 @@ def test_read_page_gives_markdown_and_what_the_page_is(tabs, site):
 
 def test_read_page_reads_same_origin_frames_with_the_page(tabs, site):
     tabs.show(site.url("frame.html"))
-    _, markdown = article(tabs.call("read_page"))
+    _, markdown = article(tabs.call_tool("read_page"))
     assert "The outer page introduces" in markdown
     assert "The inner frame reports that the harvest doubled this year." in markdown
     assert "another origin" not in markdown  # the cross-origin frame stays closed
@@ -68,37 +68,37 @@ def test_read_page_reads_same_origin_frames_with_the_page(tabs, site):
 
 def test_get_selection(tabs, site):
     tabs.show(site.url("actions.html"))
-    assert data(tabs.call("get_selection"))["text"] == ""
+    assert data(tabs.call_tool("get_selection"))["text"] == ""
     tabs.in_page("""
         const text = document.getElementById('quote').firstChild;
         const start = text.data.indexOf('quick brown fox');
         getSelection().setBaseAndExtent(text, start, text, start + 'quick brown fox'.length);""")
-    selection = data(tabs.call("get_selection", context_chars=20))
+    selection = data(tabs.call_tool("get_selection", context_chars=20))
     assert (selection["before"], selection["text"], selection["after"]) == ("the selection. The", "quick brown fox", "jumps over the lazy")
 
 
 def test_find_in_page_then_query_page_by_its_locator(tabs, site):
     tabs.show(site.url("actions.html"))
-    found = data(tabs.call("find_in_page", query="subscribe"))
+    found = data(tabs.call_tool("find_in_page", query="subscribe"))
     assert found["count"] == 1 and found["matches"][0]["element"] == "button “Subscribe”"
     locator = found["matches"][0]["locator"]
-    element = data(tabs.call("query_page", selector=locator, attributes=["id"]))["results"][0]
+    element = data(tabs.call_tool("query_page", selector=locator, attributes=["id"]))["results"][0]
     assert element["attributes"] == {"id": "subscribe"} and element["text"] == "Subscribe"
     # The tools stay in the page between calls: the locator is the same the second time.
-    assert data(tabs.call("find_in_page", query="subscribe"))["matches"][0]["locator"] == locator
+    assert data(tabs.call_tool("find_in_page", query="subscribe"))["matches"][0]["locator"] == locator
 
 
 def test_list_links(tabs, site):
     tabs.show(site.url("links.html"))
-    links = data(tabs.call("list_links", scope="external"))["links"]
+    links = data(tabs.call_tool("list_links", scope="external"))["links"]
     assert [link["text"] for link in links] == ["external paper", "Wikipedia logo", "write to us"]
-    internal = data(tabs.call("list_links", filter="about"))["links"]
+    internal = data(tabs.call_tool("list_links", filter="about"))["links"]
     assert internal == [{**internal[0], "text": "About us", "url": site.url("about.html"), "internal": True}]
 
 
 def test_extract_tables_with_header_rows_and_spans(tabs, site):
     tabs.show(site.url("tables.html"))
-    tables = data(tabs.call("extract_tables"))
+    tables = data(tabs.call_tool("extract_tables"))
     assert tables["count"] == 3  # the layout table (role=presentation) is not data
     sales = tables["tables"][0]
     assert sales["caption"] == "Quarterly sales"
@@ -108,7 +108,7 @@ def test_extract_tables_with_header_rows_and_spans(tabs, site):
 
 def test_page_html_of_a_selector(tabs, site):
     tabs.show(site.url("tables.html"))
-    html = data(tabs.call("page_html", selector="#people"))
+    html = data(tabs.call_tool("page_html", selector="#people"))
     assert html["count"] == 1 and "<td>Ada</td>" in html["html"] and html["html"].startswith('<table id="people">')
 
 
@@ -117,19 +117,19 @@ def test_list_tabs_and_read_another_tab_without_switching(tabs, site, browser):
     other = browser.open_tab(site.url("article.html"))
     try:
         tabs.driver.switch_to.window(tabs.page)  # the user goes back to the tables
-        tabs.driver.switch_to.window(tabs.panel)
-        listed = data(tabs.call("list_tabs"))["tabs"]
+        tabs.driver.switch_to.window(tabs.window)
+        listed = data(tabs.call_tool("list_tabs"))["tabs"]
         by_title = {tab["title"]: tab for tab in listed}
         assert by_title["Sales tables"]["user_is_on"] and not by_title["Growing Tomatoes on a Balcony"]["user_is_on"]
         assert not any(tab["url"].startswith("chrome-extension://") for tab in listed)  # not our own panel
-        fields, markdown = article(tabs.call("read_tab", tab_id=by_title["Growing Tomatoes on a Balcony"]["tab_id"]))
+        fields, markdown = article(tabs.call_tool("read_tab", tab_id=by_title["Growing Tomatoes on a Balcony"]["tab_id"]))
         assert fields["Title"] == "Growing Tomatoes on a Balcony" and "Choosing a variety" in markdown
-        assert article(tabs.call("read_page"))[0]["Title"] == "Sales tables"  # still on the tables
-        assert tabs.call("read_tab", tab_id=1) == "There is no tab 1 with a web page; list_tabs gives the ids of the open tabs."
+        assert article(tabs.call_tool("read_page"))[0]["Title"] == "Sales tables"  # still on the tables
+        assert tabs.call_tool("read_tab", tab_id=1) == "There is no tab 1 with a web page; list_tabs gives the ids of the open tabs."
     finally:
         tabs.driver.switch_to.window(other)
         tabs.driver.close()
-        tabs.driver.switch_to.window(tabs.panel)
+        tabs.driver.switch_to.window(tabs.window)
 
 
 def test_a_browser_page_gives_a_clear_sentence(tabs):
@@ -137,31 +137,31 @@ def test_a_browser_page_gives_a_clear_sentence(tabs):
     tabs.show("chrome://version")
     sentence = ("TabAgent cannot read or act on chrome://version/: it is one of the browser's own pages, "
                 f"which browsers keep every extension out of. {elsewhere}")
-    assert tabs.call("read_page") == sentence
-    assert tabs.call("find_in_page", query="Chromium") == sentence
+    assert tabs.call_tool("read_page") == sentence
+    assert tabs.call_tool("find_in_page", query="Chromium") == sentence
     tabs.show("about:blank")  # (a tab with no page: not one of the browser's own pages)
-    assert tabs.call("read_page") == f"TabAgent cannot read or act on about:blank: the tab shows no page, so there is nothing to read. {elsewhere}"
+    assert tabs.call_tool("read_page") == f"TabAgent cannot read or act on about:blank: the tab shows no page, so there is nothing to read. {elsewhere}"
 
 
 def test_a_loading_page_is_waited_for_briefly_then_explained(tabs, site, slow_site):
     tabs.show(site.url("article.html"))
-    [user_tab] = [tab["tab_id"] for tab in data(tabs.call("list_tabs"))["tabs"] if tab["user_is_on"]]
+    [user_tab] = [tab["tab_id"] for tab in data(tabs.call_tool("list_tabs"))["tabs"] if tab["user_is_on"]]
 
     def start_loading(url):  # from the panel, so that Selenium does not wait for the load
         tabs.driver.execute_async_script(
             "chrome.tabs.update(arguments[0], { url: arguments[1] }).then(() => arguments[2]())", user_tab, url)
 
     start_loading(f"{slow_site}/1.5")
-    _, markdown = article(tabs.call("read_page"))
+    _, markdown = article(tabs.call_tool("read_page"))
     assert "The end of the slow page." in markdown  # it waited for the page
     start_loading(f"{slow_site}/8")
-    assert tabs.call("read_page") == f"The page in this tab ({slow_site}/8) is still loading; try again in a moment."
+    assert tabs.call_tool("read_page") == f"The page in this tab ({slow_site}/8) is still loading; try again in a moment."
 
 
 def test_a_wrong_call_by_hand_is_refused_with_the_reason(tabs, site):
     tabs.show(site.url("article.html"))
-    assert "missing required argument 'query'" in tabs.call_reply("find_in_page")["error"]
-    assert "There is no tool named 'read_everything'" in tabs.call_reply("read_everything")["error"]
+    assert "missing required argument 'query'" in tabs.tool_reply("find_in_page")["error"]
+    assert "There is no tool named 'read_everything'" in tabs.tool_reply("read_everything")["error"]
     # A tool that fails on the page says why in a sentence (marked: such sentences quote the
     # page); the turn would go on.
-    assert page_content(tabs.call("find_in_page", query="   "))[1] == "find_in_page needs some text to look for."
+    assert page_content(tabs.call_tool("find_in_page", query="   "))[1] == "find_in_page needs some text to look for."

@@ -14,26 +14,23 @@ from selenium.webdriver.common.by import By
 
 from tests.helpers.model_server import Reply
 from tests.helpers.page_server import PageServer
-from tests.helpers.panel_backends import chromium_panel
-from tests.helpers.questions import answer, boxes, question
 from tests.helpers.tool_calls import call, told
 
-from .chat import configure, send, wait_for_status
-from .sight_tabs import near, picture
+from tests.helpers.pictures import near, picture
 
 pytestmark = pytest.mark.e2e
+IN_WINDOWS = True  # `tabs`: the browser pictures only the tab shown in a window
 
 LOG = "return document.getElementById('log').textContent"
 BOARD = {"left": 40, "top": 60, "cell": 80, "gap": 10}
 
 
 @pytest.fixture
-def seen(tabs_beside_the_panel, seeing_model):
+def seen(tabs, seeing_model):
     """A new conversation with the seeing model, which takes screenshots."""
     seeing_model.reset()
-    configure(tabs_beside_the_panel.browser, seeing_model.base_url, agent="tool_calling", model="scripted-vision")
-    tabs_beside_the_panel.driver.find_element(By.ID, "new-chat").click()
-    return tabs_beside_the_panel
+    tabs.configure(seeing_model.base_url, agent="tool_calling", model="scripted-vision")
+    return tabs.new_conversation()
 
 
 def cell_centre(n: int) -> tuple[int, int]:
@@ -54,8 +51,8 @@ def test_a_cell_with_no_locator_is_clicked_by_its_place_in_the_screenshot(seen, 
     seen.show(site.url("cell-board.html"))
     model = seeing_model
     model.script(call("screenshot", locator="#board"), call("click_at", **in_board_picture(seen, 6)), Reply(text="Marked."))
-    send(seen.browser, "Mark the middle cell of the right column")
-    asked = question(seen, 0)
+    seen.send("Mark the middle cell of the right column")
+    asked = seen.question(0)
     assert asked["message"] == "Click the point marked in the picture, on the div."
     assert asked["details"]["page"] == site.url("cell-board.html") and asked["details"]["element"] == "div"
     shown = seen.driver.find_element(By.CSS_SELECTOR, ".confirmation img.confirmation-picture")
@@ -64,9 +61,9 @@ def test_a_cell_with_no_locator_is_clicked_by_its_place_in_the_screenshot(seen, 
     centre = (spot.width // 2, spot.height // 2)
     assert near(spot.getpixel(centre), (221, 0, 0), 60), "the point is marked where the pointer will press"
     assert near(spot.getpixel((centre[0] + round(30 * ratio), centre[1] + round(20 * ratio))), (0xb0, 0xc0, 0xd0), 40)
-    seen.browser.screenshot("click-at-confirmation")
-    answer(seen, 0, "once")
-    wait_for_status(seen.browser, "ok")
+    seen.screenshot("click-at-confirmation")
+    seen.answer_question(0, "once")
+    seen.wait_for_status("ok")
     assert seen.in_page(LOG) == "clicked c6"
     assert '"summary": "Click the point marked in the picture, on the div."' in told(model, 2)
 
@@ -75,21 +72,21 @@ def test_a_point_outside_the_picture_or_with_no_screenshot_is_refused_in_words(s
     seen.show(site.url("cell-board.html"))
     seeing_model.script(call("click_at", x=20, y=20), call("screenshot", locator="#board"), call("click_at", x=5000, y=10),
                         Reply(text="No."))
-    send(seen.browser, "Mark a cell")
-    wait_for_status(seen.browser, "ok")
+    seen.send("Mark a cell")
+    seen.wait_for_status("ok")
     assert told(seeing_model, 1).startswith("No screenshot of this page was taken in this turn")
     assert "is outside the last screenshot" in told(seeing_model, 3)
-    assert boxes(seen.driver) == [] and seen.in_page(LOG) == "nothing yet"
+    assert seen.question_boxes() == [] and seen.in_page(LOG) == "nothing yet"
 
 
 def test_red_team_a_page_that_moves_another_cell_under_the_point_while_asked_gets_nothing_clicked(seen, seeing_model, site):
     seen.show(site.url("cell-board.html"))
     seeing_model.script(call("screenshot", locator="#board"), call("click_at", **in_board_picture(seen, 5)), Reply(text="Done?"))
-    send(seen.browser, "Mark the centre cell")
-    question(seen, 0)
+    seen.send("Mark the centre cell")
+    seen.question(0)
     seen.in_page("swapCells('c5', 'c1')")  # the page's own script, between the question and the answer
-    answer(seen, 0, "once")
-    wait_for_status(seen.browser, "ok")
+    seen.answer_question(0, "once")
+    seen.wait_for_status("ok")
     assert "Nothing was done: the page changed what the user confirmed" in told(seeing_model, 2)
     assert "the element the user saw has been replaced or moved" in told(seeing_model, 2)
     assert seen.in_page(LOG) == "nothing yet"
@@ -100,16 +97,16 @@ def order(tabs):
 
 
 @pytest.mark.parametrize("page", ["sortable-pointer.html", "sortable-dnd.html"])
-def test_a_list_is_sorted_by_drag_both_ways(tabs_beside_the_panel, site, page):
-    tabs_beside_the_panel.show(site.url(page))
-    down = tabs_beside_the_panel.call_reply("drag", source="#apple", target="#damson")
+def test_a_list_is_sorted_by_drag_both_ways(tabs, site, page):
+    tabs.show(site.url(page))
+    down = tabs.tool_reply("drag", source="#apple", target="#damson")
     assert down["ok"], down
     # Dropped past the target's centre in the direction of travel, as a person drops: it takes the
     # target's place (on the exact centre the list kept it above: issue 51, 0 of 6 moved down).
-    assert order(tabs_beside_the_panel) == "Banana, Cherry, Damson, Apple" == tabs_beside_the_panel.in_page(LOG)
-    up = tabs_beside_the_panel.call_reply("drag", source="#damson", target="#banana")
+    assert order(tabs) == "Banana, Cherry, Damson, Apple" == tabs.in_page(LOG)
+    up = tabs.tool_reply("drag", source="#damson", target="#banana")
     assert up["ok"], up
-    assert order(tabs_beside_the_panel) == "Damson, Banana, Cherry, Apple" == tabs_beside_the_panel.in_page(LOG)
+    assert order(tabs) == "Damson, Banana, Cherry, Apple" == tabs.in_page(LOG)
     used = "HTML drag and drop" if page == "sortable-dnd.html" else "pointer and mouse"
     assert used in up["result"]["result"]
 
@@ -120,13 +117,13 @@ def test_a_drag_by_the_screenshots_points_is_asked_naming_both_ends(seen, seeing
     centre = "const b = document.getElementById(arguments[0]).getBoundingClientRect(); return [b.left + b.width / 2, b.top + b.height / 2]"
     ends = [",".join(str(round(v * scale)) for v in seen.in_page(centre, name)) for name in ("damson", "banana")]
     seeing_model.script(call("screenshot"), call("drag", source=ends[0], target=ends[1]), Reply(text="Moved."))
-    send(seen.browser, "Put Damson before Banana")
-    asked = question(seen, 0)
+    seen.send("Put Damson before Banana")
+    asked = seen.question(0)
     assert asked["message"] == "Drag the li “Damson” onto the li “Banana”."
     assert asked["details"]["element"] == "li “Damson”" and asked["details"]["target"] == "li “Banana”"
-    seen.browser.screenshot("drag-confirmation")
-    answer(seen, 0, "once")
-    wait_for_status(seen.browser, "ok")
+    seen.screenshot("drag-confirmation")
+    seen.answer_question(0, "once")
+    seen.wait_for_status("ok")
     assert order(seen) == "Apple, Damson, Banana, Cherry"
 
 
@@ -150,15 +147,15 @@ def test_red_team_a_drag_onto_a_frame_of_a_site_never_allowed_is_refused_by_the_
         (tmp_path / "cards.html").write_text(FRAMED.format(frame=framed))
         with PageServer(tmp_path) as pages:
             try:
-                chromium_panel(seen.browser).configure(seeing_model.base_url, model="scripted-vision",
-                                                       site_rules=f"127.0.0.1:{pages.port}: allow\nlocalhost:{other.port}: never")
+                seen.configure(seeing_model.base_url, model="scripted-vision",
+                               site_rules=f"127.0.0.1:{pages.port}: allow\nlocalhost:{other.port}: never")
                 seen.show(pages.url("cards.html"))
                 seeing_model.script(call("drag", source="#card", target="#frame"), Reply(text="I could not."))
-                send(seen.browser, "Drop the card into the inbox")
-                wait_for_status(seen.browser, "ok")
-                [box] = boxes(seen.driver)
+                seen.send("Drop the card into the inbox")
+                seen.wait_for_status("ok")
+                [box] = seen.question_boxes()
                 assert box.get_attribute("data-state") == "refused_by_settings"
                 assert told(seeing_model, 1).startswith("The user denied this drag: nothing was done.")
                 assert seen.in_page(LOG) == "nothing yet"
             finally:
-                configure(seen.browser, seeing_model.base_url, agent="tool_calling", model="scripted-vision")
+                seen.configure(seeing_model.base_url, agent="tool_calling", model="scripted-vision")

@@ -11,8 +11,8 @@ from selenium.webdriver.common.by import By
 from tests.helpers.cdp import CDPError
 from tests.helpers.model_server import Reply
 from tests.helpers.quiet import stays_quiet
+from tests.helpers.panel_backends import ChromiumPanel, chromium_panel
 
-from .chat import ask_background, configure, stored_conversations, wait
 
 OFFSCREEN = "extension/offscreen/offscreen.html"
 IDLE_MINUTES = 0.05  # 3 s
@@ -43,8 +43,8 @@ def contexts_in_worker(browser):
                                "chrome.runtime.getContexts({}).then((all) => all.map((c) => c.contextType))")
 
 
-def set_idle_minutes(browser, minutes):
-    browser.driver.execute_async_script("""
+def set_idle_minutes(panel, minutes):
+    panel.driver.execute_async_script("""
       const [minutes, done] = arguments;
       chrome.storage.local.get("settings").then(({ settings }) =>
         chrome.runtime.sendMessage({ target: "background", type: "save-settings",
@@ -61,28 +61,29 @@ def test_no_python_at_rest_then_on_demand_then_closed_when_idle(fresh_browser, m
     assert "OFFSCREEN_DOCUMENT" not in contexts_in_worker(browser)  # ... and the worker answers
     assert offscreen_targets(browser) == []
 
-    panel_tab = browser.open_side_panel()  # opening the panel starts Python ...
-    status = wait(browser, lambda d: (el := d.find_element(By.ID, "python-status")).get_attribute("data-ready") == "true" and el, 60)
+    panel = ChromiumPanel(browser)  # opening the panel starts Python ...
+    status = browser.wait(lambda d: (el := d.find_element(By.ID, "python-status")).get_attribute("data-ready") == "true" and el, 60)
     assert not status.is_displayed(), "readiness is shown only while Python is not ready"
     assert len(offscreen_targets(browser)) == 1
 
-    configure(browser, model.base_url)
-    set_idle_minutes(browser, IDLE_MINUTES)
+    panel.configure(model.base_url)
+    set_idle_minutes(panel, IDLE_MINUTES)
     # Longer than the idle time: the open panel keeps Python.
     stays_quiet(lambda: len(offscreen_targets(browser)) != 1, IDLE_MINUTES * 60 * 2, every=0.5,
                 why="Python closed while the panel was open")
 
     browser.open_tab(browser.url("extension/options/options.html"))
-    browser.driver.switch_to.window(panel_tab)
+    browser.driver.switch_to.window(panel.window)
     browser.driver.close()  # ... and closing it lets Python go once idle
     browser.driver.switch_to.window(browser.driver.window_handles[-1])
+    settings_page = chromium_panel(browser)  # speaks to the background as the panel did
     wait_until_closed(browser)
 
     # A turn sent while Python is not even started: it is accepted at once and runs when ready.
     model.script(Reply(text="Started cold."))
-    started = ask_background(browser, "start-turn", text="Hello from a cold start")
-    ready = ask_background(browser, "ping")
-    record = wait(browser, lambda d: next((c for c in stored_conversations(browser)
+    started = settings_page.ask_background("start-turn", text="Hello from a cold start")
+    ready = settings_page.ask_background("ping")
+    record = browser.wait(lambda d: next((c for c in settings_page.stored_conversations()
                                            if c["id"] == started["conversationId"] and c["turns"][-1]["status"] == "ok"), None), 60)
     assert record["turns"][-1]["startedAt"] < ready["readyAt"], "the turn was sent before Python was ready"
     assert "Started cold." in str(record["turns"][-1]["events"])
@@ -90,8 +91,8 @@ def test_no_python_at_rest_then_on_demand_then_closed_when_idle(fresh_browser, m
 
     # Stopped while Python starts: it never reaches the model.
     asked = len(model.requests)
-    started = ask_background(browser, "start-turn", text="Never mind")
-    assert ask_background(browser, "stop-turn", conversationId=started["conversationId"])["stopped"] is True
-    wait(browser, lambda d: next((c for c in stored_conversations(browser) if c["id"] == started["conversationId"]
+    started = settings_page.ask_background("start-turn", text="Never mind")
+    assert settings_page.ask_background("stop-turn", conversationId=started["conversationId"])["stopped"] is True
+    browser.wait(lambda d: next((c for c in settings_page.stored_conversations() if c["id"] == started["conversationId"]
                                   and c["turns"][-1]["status"] == "cancelled"), None), 60)
     assert len(model.requests) == asked

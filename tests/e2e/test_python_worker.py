@@ -10,8 +10,8 @@ neither can happen before the computation ends."""
 from __future__ import annotations
 
 import json
+from tests.helpers.panel_backends import ChromiumPanel
 
-from .chat import ask_background, fresh_panel
 
 BUSY_SECONDS = 8
 
@@ -47,8 +47,8 @@ def offscreen(browser) -> dict:
 
 
 def test_the_panel_keeps_running_while_python_computes(browser):
-    fresh_panel(browser)
-    ask_background(browser, "ping")  # Python is up
+    panel = ChromiumPanel(browser).new_conversation()
+    panel.ask_background("ping")  # Python is up
     target = offscreen(browser)
     browser.evaluate_in(target, START_BUSY, timeout=60)
     browser.driver.set_script_timeout(60)
@@ -60,4 +60,4 @@ def test_the_panel_keeps_running_while_python_computes(browser):
     assert during, f"no panel timer fired while Python computed ({started:.0f}–{ended:.0f}): {seen['ticks'][:3]}…"
     assert seen["answered"] is not None and seen["answered"] < ended, (seen["answered"], ended)
     # And the interpreter the computation ran in is the agent's, whole after it.
-    assert "read_page" in [tool["name"] for tool in ask_background(browser, "list-tools")["tools"]]
+    assert "read_page" in [tool["name"] for tool in panel.ask_background("list-tools")["tools"]]

@@ -9,8 +9,8 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from tests.helpers.model_server import Reply
+from tests.helpers.panel_backends import last_turn
 
-from .chat import ask_background, last_turn, wait, wait_for_status
 
 PAGE = "data:text/html,<title>Fox facts</title><p>The quick brown fox jumps over the lazy dog.</p>"
 
@@ -24,17 +24,16 @@ def selection_marked(task: str, selection: str) -> bool:
 def click_menu(panel, item_id, selection=None):
     """Calls the context menu's handler as Chrome does for a click on `item_id` in the page's tab."""
     info = {"menuItemId": item_id, "selectionText": selection} if selection else {"menuItemId": item_id}
-    return panel.call_module_function(
-        panel.service_worker_target(), "onRightClickMenuClick",
+    return panel.browser.call_module_function(
+        panel.browser.service_worker_target(), "onRightClickMenuClick",
         f"""const [tab] = await chrome.tabs.query({{ title: "Fox facts" }});
           return fn({{ ...{json.dumps(info)}, pageUrl: tab.url }}, tab);""",
     )
 
 
 def open_page_then_panel(panel):
-    panel_tab = panel.driver.current_window_handle
-    panel.open_tab(PAGE)
-    panel.driver.switch_to.window(panel_tab)
+    panel.browser.open_tab(PAGE)
+    panel.driver.switch_to.window(panel.window)
 
 
 def chat_requests(model):
@@ -44,13 +43,13 @@ def chat_requests(model):
 def save_prompts(panel, model, prompts):
     settings = {"provider": "custom", "base_url": model.base_url, "model": "scripted-model", "agent": "tool_calling",
                 "max_steps": 6, "custom_prompts": prompts}
-    ask_background(panel, "save-settings", settings=settings, apiKey="sk-test")
+    panel.ask_background("save-settings", settings=settings, apiKey="sk-test")
 
 
 def menu_items(panel):
     # Chrome offers no API to read the menu back: making it again returns what it creates.
-    return panel.call_module_function(panel.service_worker_target(), "createRightClickMenu",
-                                      "return (await fn()).map((i) => i.title);")
+    return panel.browser.call_module_function(panel.browser.service_worker_target(), "createRightClickMenu",
+                                              "return (await fn()).map((i) => i.title);")
 
 
 def test_menu_offers_the_ready_made_actions_and_the_users_prompts(panel, model):
@@ -65,8 +64,8 @@ def test_summarize_this_page_starts_its_turn(panel, model):
     open_page_then_panel(panel)
     model.script(Reply(text="A page about a fox."))
     assert click_menu(panel, "summarize-page")["conversationId"]
-    wait(panel, lambda d: last_turn(d) is not None and "Summarize this page." in last_turn(d).text, 10)
-    wait_for_status(panel, "ok")
+    panel.wait(lambda d: last_turn(d) is not None and "Summarize this page." in last_turn(d).text, 10)
+    panel.wait_for_status("ok")
     assert chat_requests(model)[-1]["body"]["messages"][-1]["content"] == "Summarize this page."
 
 
@@ -74,28 +73,28 @@ def test_translate_and_rewrite_send_the_selection_marked_as_page_content(panel, 
     open_page_then_panel(panel)
     model.script(Reply(text="Der schnelle braune Fuchs."), Reply(text="A fast fox."))
     click_menu(panel, "translate-selection", "The quick brown fox")
-    wait_for_status(panel, "ok")
+    panel.wait_for_status("ok")
     task = chat_requests(model)[-1]["body"]["messages"][-1]["content"]
     assert task.startswith("Translate this selection into ") and selection_marked(task, "The quick brown fox")
     click_menu(panel, "rewrite-selection", "The quick brown fox")
-    wait(panel, lambda d: "Rewrite this selection" in last_turn(d).text, 10)
-    wait_for_status(panel, "ok")
+    panel.wait(lambda d: "Rewrite this selection" in last_turn(d).text, 10)
+    panel.wait_for_status("ok")
 
 
 def test_ask_about_selection_attaches_it_and_puts_the_cursor_in_the_box(panel, model):
     open_page_then_panel(panel)
     assert click_menu(panel, "ask-about-selection", "The quick brown fox") is None
-    attached = wait(panel, lambda d: d.find_element(By.ID, "attached").is_displayed() and d.find_element(By.ID, "attached"), 10)
+    attached = panel.wait(lambda d: d.find_element(By.ID, "attached").is_displayed() and d.find_element(By.ID, "attached"), 10)
     assert "The quick brown fox" in attached.text and "Fox facts" in attached.text
     assert panel.driver.switch_to.active_element.get_attribute("id") == "prompt"
     assert chat_requests(model) == []  # nothing asked until the user writes
     model.script(Reply(text="It is about a fox."))
     panel.driver.switch_to.active_element.send_keys("Who is quick here?", Keys.ENTER)
-    wait_for_status(panel, "ok")
+    panel.wait_for_status("ok")
     task = chat_requests(model)[-1]["body"]["messages"][-1]["content"]
     assert task.startswith("Who is quick here?") and selection_marked(task, "The quick brown fox")
     assert not panel.driver.find_element(By.ID, "attached").is_displayed()
-    assert last_turn(panel.driver).find_element(By.CSS_SELECTOR, "blockquote.context").text == "The quick brown fox"
+    assert panel.last_turn().find_element(By.CSS_SELECTOR, "blockquote.context").text == "The quick brown fox"
 
 
 def test_own_prompt_from_the_menu_and_as_a_slash_command(panel, model):
@@ -103,16 +102,16 @@ def test_own_prompt_from_the_menu_and_as_a_slash_command(panel, model):
     save_prompts(panel, model, "tldr: Summarize {{selection}} in one sentence.\nkids: Explain {{page}} to a child.")
     model.script(Reply(text="A fox jumps."), Reply(text="A story about a fox."))
     click_menu(panel, "prompt:0", "The quick brown fox")
-    wait_for_status(panel, "ok")
+    panel.wait_for_status("ok")
     task = chat_requests(model)[-1]["body"]["messages"][-1]["content"]
     assert task.startswith("Summarize the selected text (below) in one sentence.") and "The quick brown fox" in task
     box = panel.driver.find_element(By.ID, "prompt")
     box.send_keys("/ki")
-    hint = wait(panel, lambda d: d.find_element(By.ID, "slash-commands").is_displayed() and d.find_element(By.ID, "slash-commands"), 5)
+    hint = panel.wait(lambda d: d.find_element(By.ID, "slash-commands").is_displayed() and d.find_element(By.ID, "slash-commands"), 5)
     assert hint.text.startswith("/kids")
     hint.find_element(By.CSS_SELECTOR, "button").click()
     assert box.get_attribute("value") == "/kids "
     box.send_keys(Keys.ENTER)
-    wait(panel, lambda d: len(chat_requests(model)) == 2, 10)
-    wait_for_status(panel, "ok")
+    panel.wait(lambda d: len(chat_requests(model)) == 2, 10)
+    panel.wait_for_status("ok")
     assert chat_requests(model)[-1]["body"]["messages"][-1]["content"] == "Explain the page I am on to a child."

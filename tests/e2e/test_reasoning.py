@@ -9,8 +9,8 @@ import threading
 from selenium.webdriver.common.by import By
 
 from tests.helpers.model_server import Reply
+from tests.helpers.panel_backends import last_turn
 
-from .chat import last_turn, send, stored_conversations, wait, wait_for_status
 
 THOUGHTS = " ".join(f"thought{i}" for i in range(30))
 
@@ -37,32 +37,32 @@ def test_thinking_streams_open_then_folds_when_the_answer_starts(panel, model):
     model.script(Reply(reasoning=THOUGHTS, reasoning_field="reasoning_content", text="The answer is 42.",
                        pause=answer_may_start))
     try:
-        send(panel, "What is six times seven?")
-        wait(panel, lambda d: (thinking(d) or (False, ""))[1].strip().endswith("thought29"), 30,
+        panel.send("What is six times seven?")
+        panel.wait(lambda d: (thinking(d) or (False, ""))[1].strip().endswith("thought29"), 30,
              "the thoughts never streamed into the panel")
         # The answer is held back by the server: the block stays open, the reply empty.
-        wait(panel, lambda d: thinking(d)[0] and last_turn(d).find_elements(By.CSS_SELECTOR, ".step .reply"), 10,
+        panel.wait(lambda d: thinking(d)[0] and last_turn(d).find_elements(By.CSS_SELECTOR, ".step .reply"), 10,
              "the Thinking block should be open while the model thinks")
         assert "thought" not in reply_text(panel.driver)
         panel.screenshot("reasoning-thinking")
         # Saved as it streams, the pieces joined (each save rewrites the record: it stays small).
-        saved = lambda: [e for r in stored_conversations(panel) for t in r["turns"] if t["text"] == "What is six times seven?"
+        saved = lambda: [e for r in panel.stored_conversations() for t in r["turns"] if t["text"] == "What is six times seven?"
                          for e in t["events"] if e["kind"] == "reasoning"]
-        wait(panel, lambda d: "".join(e["data"]["text"] for e in saved()).strip() == THOUGHTS, 10, "never saved")
+        panel.wait(lambda d: "".join(e["data"]["text"] for e in saved()).strip() == THOUGHTS, 10, "never saved")
         assert len(saved()) == 1
     finally:
         answer_may_start.set()
-    wait_for_status(panel, "ok")
+    panel.wait_for_status("ok")
     is_open, text = thinking(panel.driver)
     assert not is_open and text.strip() == THOUGHTS
-    turn = last_turn(panel.driver)
+    turn = panel.last_turn()
     # The steps fold when the turn ends: the label is read, not what is on screen.
     assert turn.find_element(By.CSS_SELECTOR, "details.thinking > summary").get_attribute("textContent") == "Thought"
     answer = turn.find_element(By.CSS_SELECTOR, ".message.assistant").text
     assert answer == "The answer is 42.", answer
     panel.screenshot("reasoning-folded")
     # Kept in the saved turn (pieces joined) and in the Markdown export, apart from the answer.
-    record = [r for r in stored_conversations(panel) if r["turns"][-1]["text"] == "What is six times seven?"][0]
+    record = [r for r in panel.stored_conversations() if r["turns"][-1]["text"] == "What is six times seven?"][0]
     events = record["turns"][-1]["events"]
     thoughts = [e["data"]["text"] for e in events if e["kind"] == "reasoning"]
     assert "".join(thoughts).strip() == THOUGHTS and len(thoughts) == 1
@@ -74,8 +74,8 @@ def test_thinking_streams_open_then_folds_when_the_answer_starts(panel, model):
     assert "- thought: thought0 thought1" in markdown and "**TabAgent:** The answer is 42." in markdown
     # The next request carries the answer, not the thoughts.
     model.script(Reply(text="Yes."))
-    send(panel, "Sure?")
-    wait(panel, lambda d: len(model.requests) == 2 and "Yes." in last_turn(d).text, 30, "the second turn never answered")
+    panel.send("Sure?")
+    panel.wait(lambda d: len(model.requests) == 2 and "Yes." in last_turn(d).text, 30, "the second turn never answered")
     sent = model.requests[-1]["raw"]
     assert "The answer is 42." in sent and "thought1" not in sent, [(m["role"], m.get("content")) for m in model.requests[-1]["body"]["messages"]][1:]
 
@@ -88,11 +88,11 @@ def test_a_retry_takes_back_the_failed_attempts_thoughts_and_text(panel, model):
         Reply(reasoning="second thoughts", text="Fresh answer.", pause=answer_now),
     )
     try:
-        send(panel, "Try hard")
-        wait(panel, lambda d: "Stale partial words" in reply_text(d), 30, "the first attempt never streamed")
+        panel.send("Try hard")
+        panel.wait(lambda d: "Stale partial words" in reply_text(d), 30, "the first attempt never streamed")
         assert "first try" in thinking(panel.driver)[1]
         fail_now.set()
-        wait(panel, lambda d: "second thoughts" in (thinking(d) or (False, ""))[1], 30, "the retry never streamed")
+        panel.wait(lambda d: "second thoughts" in (thinking(d) or (False, ""))[1], 30, "the retry never streamed")
         is_open, text = thinking(panel.driver)
         assert is_open and "first try" not in text, "the retry thinks afresh, in the open"
         assert "Stale" not in reply_text(panel.driver)
@@ -100,8 +100,8 @@ def test_a_retry_takes_back_the_failed_attempts_thoughts_and_text(panel, model):
     finally:
         fail_now.set()
         answer_now.set()
-    wait_for_status(panel, "ok")
-    turn = last_turn(panel.driver)
+    panel.wait_for_status("ok")
+    turn = panel.last_turn()
     assert "Stale" not in turn.text and "first try" not in thinking(panel.driver)[1]
     assert turn.find_element(By.CSS_SELECTOR, ".message.assistant").text == "Fresh answer."
     assert len(model.requests) == 2
@@ -114,11 +114,11 @@ def test_hostile_thoughts_are_shown_as_text_and_load_nothing(panel, model):
     hostile = (f'<img src="{leak}" onerror="window.pwned=1"> <script>window.pwned=2</script> '
                f'<style>@import url({leak}/css);</style>')
     model.script(Reply(reasoning=hostile, reasoning_field="think", text="Done."))
-    send(panel, "Read that page")
-    wait_for_status(panel, "ok")
-    block = last_turn(panel.driver).find_element(By.CSS_SELECTOR, "details.thinking")
+    panel.send("Read that page")
+    panel.wait_for_status("ok")
+    block = panel.last_turn().find_element(By.CSS_SELECTOR, "details.thinking")
     assert not block.find_elements(By.CSS_SELECTOR, "img, script, style")
     assert "<img src=" in block.find_element(By.CSS_SELECTOR, ".thinking-text").get_attribute("textContent")
-    assert last_turn(panel.driver).find_element(By.CSS_SELECTOR, ".message.assistant").text == "Done."
+    assert panel.last_turn().find_element(By.CSS_SELECTOR, ".message.assistant").text == "Done."
     assert panel.driver.execute_script("return window.pwned === undefined")
     assert not [r for r in model.requests if "/leak" in r["path"]]

@@ -19,9 +19,7 @@ import pytest
 from tests.helpers.model_server import Reply
 from tests.helpers.recording_site import Site
 
-from .chat import ask_background, send, wait, wait_for_status
-from .page_tabs import page_content
-from tests.helpers.questions import answer, boxes, question
+from tests.helpers.page_content import page_content
 from tests.helpers.tool_calls import call, told
 from tests.helpers.tool_calls import later, settings
 
@@ -70,21 +68,19 @@ def other_shop():
     site.stop()
 
 
-@pytest.fixture
-def turn(tabs, model, shop, bank, other_shop):
-    """A new conversation on the shop (the user's tab), with no site rules unless a test sets them."""
-    model.reset()
+USER_SITE, USER_PAGE = "shop", "/shop"  # the `turn` starts on the shop
+
+
+@pytest.fixture(autouse=True)
+def no_rules_and_nothing_heard(tabs, model, shop, bank, other_shop):
+    """Each test starts with no site rules unless it sets them, and no request heard."""
+    tabs.ask_background("save-settings", settings=settings(model), apiKey="sk-test")
     for site in (shop, bank, other_shop):
         site.requests.clear()
-    tabs.show(shop.url("/shop"))
-    tabs.driver.find_element("id", "new-chat").click()
-    with tabs.closing_new_tabs():
-        yield tabs
-    ask_background(tabs.browser, "save-settings", settings=settings(model), apiKey="sk-test")
 
 
 def with_rules(turn, model, rules):
-    ask_background(turn.browser, "save-settings", settings=settings(model, site_rules=rules), apiKey="sk-test")
+    turn.ask_background("save-settings", settings=settings(model, site_rules=rules), apiKey="sk-test")
 
 
 def paths(site):
@@ -106,11 +102,11 @@ def test_a_click_allowed_for_the_turn_on_the_shop_does_not_reach_a_site_the_sett
     with_rules(turn, model, f"localhost:{bank.url('').split(':')[2].rstrip('/')}: never")  # the bank (this computer's names are one host)
     model.script(call("click", locator="#buy"), call("open_tab", url=bank.url("/bank")), call("navigate", url=bank.url("/bank")),
                  Reply(text="Done."))
-    send(turn.browser, "Buy the kettle, then see my bank")
-    question(turn, 0)
-    answer(turn, 0, "turn")  # every click of this turn, the user thinks: on the shop
-    wait_for_status(turn.browser, "ok")
-    assert [box.get_attribute("data-state") for box in boxes(turn.driver)] == ["turn", "refused_by_settings", "refused_by_settings"]
+    turn.send("Buy the kettle, then see my bank")
+    turn.question(0)
+    turn.answer_question(0, "turn")  # every click of this turn, the user thinks: on the shop
+    turn.wait_for_status("ok")
+    assert [box.get_attribute("data-state") for box in turn.question_boxes()] == ["turn", "refused_by_settings", "refused_by_settings"]
     assert told(model, 2).startswith("The user denied this open_tab: nothing was done.")
     assert "/bought" in paths(shop) and paths(bank) == []
 
@@ -118,15 +114,15 @@ def test_a_click_allowed_for_the_turn_on_the_shop_does_not_reach_a_site_the_sett
 def test_a_click_allowed_for_the_turn_on_one_site_is_asked_on_another(turn, model, shop, other_shop):
     model.script(call("click", locator="#buy"), *work_in_a_new_tab(other_shop.url("/shop"), call("click", locator="#buy")),
                  Reply(text="Done."))
-    send(turn.browser, "Buy the kettle here and in the other shop")
-    question(turn, 0)
-    answer(turn, 0, "turn")
-    question(turn, 1)
-    answer(turn, 1, "once")
-    asked = question(turn, 2)  # the same click on another site: asked
+    turn.send("Buy the kettle here and in the other shop")
+    turn.question(0)
+    turn.answer_question(0, "turn")
+    turn.question(1)
+    turn.answer_question(1, "once")
+    asked = turn.question(2)  # the same click on another site: asked
     assert asked["details"]["page"] == other_shop.url("/shop")
-    answer(turn, 2, "deny")
-    wait_for_status(turn.browser, "ok")
+    turn.answer_question(2, "deny")
+    turn.wait_for_status("ok")
     assert "/bought" in paths(shop) and "/bought" not in paths(other_shop)
 
 
@@ -134,35 +130,35 @@ def test_never_covers_its_site_in_any_spelling(turn, model, bank):
     with_rules(turn, model, "LocalHost.: never")
     turn.show(bank.url("/bank"))
     model.script(call("click", locator="#send"), Reply(text="I could not."))
-    send(turn.browser, "Send the money")
-    wait_for_status(turn.browser, "ok")
-    assert boxes(turn.driver)[0].get_attribute("data-state") == "refused_by_settings"
+    turn.send("Send the money")
+    turn.wait_for_status("ok")
+    assert turn.question_boxes()[0].get_attribute("data-state") == "refused_by_settings"
     assert not [p for p in paths(bank) if p.startswith("/transfer")]
 
 
 def test_a_rule_written_with_a_port_covers_that_port_only(turn, model, shop, other_shop):
     with_rules(turn, model, f"http://{other_shop.url('').split('/')[2]}: allow")  # the other shop, its port
     model.script(call("click", locator="#buy"), Reply(text="Done."))
-    send(turn.browser, "Buy the kettle")
-    assert question(turn, 0)["details"]["page"] == shop.url("/shop")  # this shop is asked
-    answer(turn, 0, "deny")
-    wait_for_status(turn.browser, "ok")
+    turn.send("Buy the kettle")
+    assert turn.question(0)["details"]["page"] == shop.url("/shop")  # this shop is asked
+    turn.answer_question(0, "deny")
+    turn.wait_for_status("ok")
     assert "/bought" not in paths(shop)
 
 
 def test_a_key_for_the_focused_field_never_reaches_a_field_focused_after_the_question(turn, model, shop):
     turn.show(shop.url("/search"))
     model.script(call("press_key", key="Enter"), call("press_key", key="Enter"), Reply(text="Done."))
-    send(turn.browser, "Search")
-    asked = question(turn, 0)
+    turn.send("Search")
+    asked = turn.question(0)
     assert asked["message"] == "Press Enter in the text field “Search”."
     turn.in_page("document.getElementById('q2').focus()")  # the page moves the focus to the twin
-    answer(turn, 0, "once")
-    asked = question(turn, 1)  # the model tries again: asked about where the focus is now
+    turn.answer_question(0, "once")
+    asked = turn.question(1)  # the model tries again: asked about where the focus is now
     assert "Nothing was done: the page changed what the user confirmed" in told(model, 1)
     turn.in_page("document.getElementById('q').focus()")  # and the page moves it back meanwhile
-    answer(turn, 1, "once")
-    wait_for_status(turn.browser, "ok")
+    turn.answer_question(1, "once")
+    turn.wait_for_status("ok")
     assert "Nothing was done: the page changed what the user confirmed" in told(model, 2)
     assert "/account-deleted" not in paths(shop) and "/searched" not in paths(shop)
 
@@ -170,29 +166,29 @@ def test_a_key_for_the_focused_field_never_reaches_a_field_focused_after_the_que
 def test_a_key_for_the_focused_field_is_pressed_there_when_nothing_moved(turn, model, shop):
     turn.show(shop.url("/search"))
     model.script(call("press_key", key="Enter"), Reply(text="Done."))
-    send(turn.browser, "Search")
-    question(turn, 0)
-    answer(turn, 0, "once")
-    wait_for_status(turn.browser, "ok")
-    wait(turn.browser, lambda _: "/searched" in paths(shop), 10, "the search was never sent")
+    turn.send("Search")
+    turn.question(0)
+    turn.answer_question(0, "once")
+    turn.wait_for_status("ok")
+    turn.wait(lambda _: "/searched" in paths(shop), 10, "the search was never sent")
     assert "/account-deleted" not in paths(shop)
 
 
 def test_a_tab_the_agent_opened_that_a_redirect_took_to_another_site_is_read_only_when_allowed(turn, model, shop, bank):
     shop.pages["/go"] = go_to(bank.url("/bank"))  # the shop's link sends the tab on to the bank
     model.script(*work_in_a_new_tab(shop.url("/go"), call("read_page")), call("read_page"), Reply(text="Done."))
-    send(turn.browser, "Open the shop's offer in a new tab and read it")
-    assert question(turn, 0)["message"] == f"Open {shop.url('/go')} in a new tab."
-    answer(turn, 0, "once")
-    asked = question(turn, 1)
+    turn.send("Open the shop's offer in a new tab and read it")
+    assert turn.question(0)["message"] == f"Open {shop.url('/go')} in a new tab."
+    turn.answer_question(0, "once")
+    asked = turn.question(1)
     bank_site = bank.url("").rstrip("/")
     assert asked["message"] == (f"This tab was opened for {shop.url('').rstrip('/')} and has gone to another site since: "
                                 f"it now shows “Bank” ({bank.url('/bank')}). Read it there and give its text to the model?")
     assert asked["details"]["url"] == bank.url("/bank") and bank_site in asked["message"]
-    answer(turn, 1, "deny")
-    asked = question(turn, 2)  # asked again: the model tries once more
-    answer(turn, 2, "once")
-    wait_for_status(turn.browser, "ok")
+    turn.answer_question(1, "deny")
+    asked = turn.question(2)  # asked again: the model tries once more
+    turn.answer_question(2, "once")
+    turn.wait_for_status("ok")
     assert told(model, 3).startswith("The user did not allow reading tab")
     source, content = page_content(told(model, 4))
     assert source == bank.url("/bank") and "Balance: 52,318.07 EUR" in content

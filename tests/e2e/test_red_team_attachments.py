@@ -19,8 +19,8 @@ from selenium.webdriver.common.keys import Keys
 from tests.helpers.model_server import Reply
 from tests.helpers.page_server import PageServer
 
-from .chat import last_turn, wait, wait_for_status
 from tests.helpers.attachments import chips, open_page_tab, options, sent_task
+from tests.helpers.panel_backends import last_turn
 
 pytestmark = pytest.mark.e2e
 
@@ -59,18 +59,18 @@ def outside_markings(text: str) -> str:
 def attach_tab(panel, query, title):
     box = panel.driver.find_element(By.ID, "prompt")
     box.send_keys(f"@{query}")
-    wait(panel, lambda d: [o.text.split("\n")[0] for o in options(d)] == [title], 30, "the suggestions never offered the tab")
+    panel.wait(lambda d: [o.text.split("\n")[0] for o in options(d)] == [title], 30, "the suggestions never offered the tab")
     box.send_keys(Keys.ENTER)
-    wait(panel, lambda d: chips(d) == [title], 30, "no chip for the tab")
+    panel.wait(lambda d: chips(d) == [title], 30, "no chip for the tab")
     return box
 
 
 def page_goes_to(panel, now, then):
     """The page showing `now` sends its own tab to `then`: a script of the page's, run in its
     main world (through the DevTools protocol, so no window changes focus)."""
-    [target] = [t for t in panel.cdp.targets() if t["type"] == "page" and t["url"] == now]
-    panel.evaluate_in(target, f"location.href = {json.dumps(then)}")
-    wait(panel, lambda d: d.execute_async_script(
+    [target] = [t for t in panel.browser.cdp.targets() if t["type"] == "page" and t["url"] == now]
+    panel.browser.evaluate_in(target, f"location.href = {json.dumps(then)}")
+    panel.wait(lambda d: d.execute_async_script(
         "const [url, done] = arguments; chrome.tabs.query({}).then((tabs) => done(tabs.some((t) => t.url === url && t.status === 'complete')));",
         then), 30, "the page never got to its new address")
 
@@ -99,7 +99,7 @@ def test_an_attached_tab_sent_to_another_site_is_not_read_and_the_user_is_told(p
     statement = elsewhere.url("statement.html")
     page_goes_to(panel, article, statement)
     # Before anything is sent, the chip says where the tab has gone.
-    wait(panel, lambda d: [m.text for m in d.find_elements(By.CSS_SELECTOR, "#attachments .attachment-moved")]
+    panel.wait(lambda d: [m.text for m in d.find_elements(By.CSS_SELECTOR, "#attachments .attachment-moved")]
          == [f"now on 127.0.0.1:{elsewhere.port}: not read there"], 30, "the chip never said the tab had gone elsewhere")
     panel.screenshot("red-team-attachment-moved-chip")
     tab_id = tab_id_showing(panel, statement)
@@ -107,19 +107,19 @@ def test_an_attached_tab_sent_to_another_site_is_not_read_and_the_user_is_told(p
     box.send_keys("Summarise it")
     panel.driver.find_element(By.ID, "send").click()
 
-    wait(panel, lambda d: confirmations(d) and confirmations(d)[0].get_attribute("data-state") == "asking", 30,
+    panel.wait(lambda d: confirmations(d) and confirmations(d)[0].get_attribute("data-state") == "asking", 30,
          "read_tab of the moved tab was never asked")
     question = confirmations(panel.driver)[0].find_element(By.CSS_SELECTOR, ".confirmation-message").text
     assert f"when it showed {site.origin}" in question and statement in question
     panel.screenshot("red-team-attachment-moved-question")
     confirmations(panel.driver)[0].find_element(By.CSS_SELECTOR, "[data-decision=deny]").click()
-    wait_for_status(panel, "ok")
+    panel.wait_for_status("ok")
 
     assert SECRET not in everything_the_model_read(model)
     task = [m["content"] for m in model.requests[0]["body"]["messages"] if m["role"] == "user"][-1]
     assert f"Tab {tab_id} was not read: it has gone to another site since the user attached it" in task
     assert statement not in outside_markings(task)  # the page chose that address: marked
-    told = last_turn(panel.driver).find_element(By.CSS_SELECTOR, ".error.kind-attachment")
+    told = panel.last_turn().find_element(By.CSS_SELECTOR, ".error.kind-attachment")
     assert told.is_displayed()
     assert told.text == (f"The tab you attached on {site.origin} was not read: it has gone to another site since "
                          f"({statement}). Attach it again if you want it read there.")
@@ -137,12 +137,12 @@ def test_an_attached_tab_that_moves_within_its_site_is_read_without_a_question(p
     model.script(Reply(text="It is about the library."))
     box.send_keys("Summarise it")
     panel.driver.find_element(By.ID, "send").click()
-    wait_for_status(panel, "ok")
+    panel.wait_for_status("ok")
     task = sent_task(model)
     inside = task.split(f'<page_content source="{news}" untrusted="true">\n', 1)[1].split("</page_content>", 1)[0]
     assert inside.startswith("Title: City opens its new central library\n")
     assert not confirmations(panel.driver)
-    assert not last_turn(panel.driver).find_elements(By.CSS_SELECTOR, ".error.kind-attachment")
+    assert not panel.last_turn().find_elements(By.CSS_SELECTOR, ".error.kind-attachment")
 
 
 def test_an_attached_selections_page_title_reaches_the_model_only_inside_the_marking(panel, model, elsewhere):
@@ -156,12 +156,12 @@ def test_an_attached_selections_page_title_reaches_the_model_only_inside_the_mar
     panel.driver.switch_to.window(panel_tab)
     model.script(Reply(text="The committee meets on Thursday."))
     panel.driver.find_element(By.ID, "attach").send_keys(Keys.ENTER)
-    wait(panel, lambda d: options(d) and d.switch_to.active_element.get_attribute("id") == "attach-options", 30)
+    panel.wait(lambda d: options(d) and d.switch_to.active_element.get_attribute("id") == "attach-options", 30)
     panel.driver.switch_to.active_element.send_keys(Keys.ENTER)
-    wait(panel, lambda d: chips(d) and chips(d)[0].startswith("Selection: “"), 30, "no chip for the selection")
+    panel.wait(lambda d: chips(d) and chips(d)[0].startswith("Selection: “"), 30, "no chip for the selection")
     panel.driver.find_element(By.ID, "prompt").send_keys("When do they meet?")
     panel.driver.find_element(By.ID, "send").click()
-    wait_for_status(panel, "ok")
+    panel.wait_for_status("ok")
 
     task = sent_task(model)
     assert ORDERS in task  # it did reach the model...
@@ -178,16 +178,16 @@ def test_an_empty_panels_suggestions_never_put_a_page_title_in_the_users_mouth(p
     # The page in a window of its own, focused: the tab the user is on, as beside a real side panel.
     panel.driver.execute_async_script(
         "const [url, done] = arguments; chrome.windows.create({ url, focused: true }).then(() => done());", hostile)
-    wait(panel, lambda d: d.execute_async_script(
+    panel.wait(lambda d: d.execute_async_script(
         "const [url, done] = arguments; chrome.tabs.query({ active: true, lastFocusedWindow: true })"
         ".then(([tab]) => done(tab?.url === url && tab.status === 'complete'));", hostile), 30,
          "the hostile page never became the tab the user is on")
-    panel.driver.execute_script("document.getElementById('new-chat').click()")
-    wait(panel, lambda d: len(d.find_elements(By.CSS_SELECTOR, ".empty .suggestion")) == 3, 30, "no suggestions")
+    panel.new_conversation()
+    panel.wait(lambda d: len(d.find_elements(By.CSS_SELECTOR, ".empty .suggestion")) == 3, 30, "no suggestions")
     suggestions = [s.text for s in panel.driver.find_elements(By.CSS_SELECTOR, ".empty .suggestion")]
     assert suggestions[0] == "Summarize this page"
     assert not any("SYSTEM" in text or "Ignore" in text or "Notes" in text for text in suggestions)
     model.script(Reply(text="A page of notes."))
     panel.driver.find_element(By.CSS_SELECTOR, ".empty .suggestion").click()
-    wait_for_status(panel, "ok")
+    panel.wait_for_status("ok")
     assert sent_task(model) == "Summarize this page"

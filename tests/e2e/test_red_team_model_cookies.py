@@ -11,11 +11,9 @@ Python and the model list the panel and the settings load.
 from __future__ import annotations
 
 import pytest
-from selenium.webdriver.common.by import By
 
 from tests.helpers.model_server import Reply
 
-from .chat import configure, send, wait_for_status
 from .red_team import RED_TEAM_PAGES
 
 pytestmark = [pytest.mark.e2e, pytest.mark.usefixtures("signed_in")]
@@ -34,7 +32,7 @@ SITE = RED_TEAM_PAGES
 @pytest.fixture(scope="module")
 def signed_in(tabs, model, site):
     """The scripted model with an API key, and the user's session cookie on the hostile host."""
-    configure(tabs.browser, model.base_url, agent="tool_calling", api_key="sk-endpoint-key")
+    tabs.configure(model.base_url, agent="tool_calling", api_key="sk-endpoint-key")
     tabs.show(site.url("private.html"))
     tabs.in_page(f"document.cookie = '{COOKIE}; path=/'")  # the user's session on that host
 
@@ -42,9 +40,9 @@ def signed_in(tabs, model, site):
 def test_the_chat_requests_carry_the_key_and_no_cookie(tabs, model):
     model.reset()
     model.script(Reply(text="Hello."))
-    tabs.driver.find_element(By.ID, "new-chat").click()
-    send(tabs.browser, "Say hello")
-    wait_for_status(tabs.browser, "ok")
+    tabs.new_conversation()
+    tabs.send("Say hello")
+    tabs.wait_for_status("ok")
     assert model.requests, "the turn reached the model"
     for request in model.requests + model.lookups:
         assert request["headers"].get("authorization") == "Bearer sk-endpoint-key"

@@ -14,8 +14,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
 from tests.helpers.gguf_files import with_keys
-
-from .chat import ask_background, fresh_panel, stored_conversations
+from tests.helpers.panel_backends import ChromiumPanel
 
 pytestmark = pytest.mark.timeout(900)
 
@@ -44,13 +43,13 @@ def test_a_hostile_name_is_text_and_a_hostile_template_runs_nothing(browser, hos
     records = driver.execute_async_script("chrome.storage.local.get('deviceModels').then((s) => arguments[0](s.deviceModels))")
     model_id = next(id for id, record in records.items() if record["name"] == NAME)
 
-    fresh_panel(browser)
-    ask_background(browser, "save-settings", apiKey="sk-secret-key", settings={
+    panel = ChromiumPanel(browser).new_conversation()
+    panel.ask_background("save-settings", apiKey="sk-secret-key", settings={
         "provider": "ondevice", "model": model_id, "agent": "tool_calling", "max_steps": 1, "max_output_tokens": 16})
-    started = ask_background(browser, "start-turn", text="Say hello.")
+    started = panel.ask_background("start-turn", text="Say hello.")
     deadline = time.monotonic() + 600
     while time.monotonic() < deadline:
-        found = [c for c in stored_conversations(browser) if c["id"] == started["conversationId"]]
+        found = [c for c in panel.stored_conversations() if c["id"] == started["conversationId"]]
         if found and found[0]["turns"][-1].get("status") not in (None, "running"):
             break
         time.sleep(1)

@@ -16,14 +16,12 @@ from __future__ import annotations
 import json
 
 import pytest
-from selenium.webdriver.common.by import By
 
 from tests.helpers.model_server import Reply
 from tests.helpers.pdf import make_pdf
 from tests.helpers.recording_site import Site, downloads, shown_in_the_tab
 
-from .chat import send, wait, wait_for_status
-from .page_tabs import article
+from tests.helpers.page_content import article
 
 pytestmark = [pytest.mark.e2e, pytest.mark.usefixtures("signed_in_to_the_bank")]
 
@@ -91,16 +89,16 @@ def show_pdf(tabs, url):
     """Load `url` in the user's tab and wait until the viewer shows a PDF there."""
     tabs.show(url)
     tabs.driver.switch_to.window(tabs.page)
-    wait(tabs.browser, lambda d: d.execute_script("return document.contentType") == "application/pdf", 20)
-    tabs.driver.switch_to.window(tabs.panel)
+    tabs.wait(lambda d: d.execute_script("return document.contentType") == "application/pdf", 20)
+    tabs.driver.switch_to.window(tabs.window)
 
 
 def test_a_pdf_whose_download_is_redirected_to_another_site_is_not_read(fresh, model, bank, shop):
     model.script(Reply(tool_calls=[{"name": "read_page", "arguments": {}}]), Reply(text="It is an offer."))
     show_pdf(fresh, shop.url("/offer.pdf"))
-    fresh.driver.find_element(By.ID, "new-chat").click()
-    send(fresh.browser, "What does this PDF say?")
-    wait_for_status(fresh.browser, "ok")
+    fresh.new_conversation()
+    fresh.send("What does this PDF say?")
+    fresh.wait_for_status("ok")
     assert len(downloads(shop.requests)) == 1  # TabAgent did ask the shop, and was redirected
     # Nothing reached the bank, with its cookie or without: no fetch of TabAgent's, and nothing
     # else but the icon the browser may still be asking for the login page the user opened.
@@ -115,14 +113,14 @@ def test_a_download_redirected_within_the_same_site_is_refused_too(fresh, shop):
     # The tab's address is where the browser's own redirects ended; a different answer to
     # TabAgent is not what the tab shows, wherever it points.
     show_pdf(fresh, shop.url("/moving.pdf"))
-    text = fresh.call("read_page")
+    text = fresh.call_tool("read_page")
     assert "with a redirect to another address" in text and "Apples" not in text
     assert [r["path"] for r in downloads(shop.requests)] == ["/moving.pdf"]
 
 
 def test_a_download_answered_with_something_else_than_a_pdf_is_dropped_in_words(fresh, shop):
     show_pdf(fresh, shop.url("/swapped.pdf"))
-    text = fresh.call("read_page")
+    text = fresh.call_tool("read_page")
     assert text.startswith("This page can't be read:") and "is not a PDF" in text and "stopped the download" in text
     assert "Ada" not in text
     assert [r["path"] for r in downloads(shop.requests)] == ["/swapped.pdf"]
@@ -130,7 +128,7 @@ def test_a_download_answered_with_something_else_than_a_pdf_is_dropped_in_words(
 
 def test_the_users_own_pdf_behind_their_login_is_still_read(fresh, bank):
     show_pdf(fresh, bank.url("/statement.pdf"))
-    _, markdown = article(fresh.call("read_page"))
+    _, markdown = article(fresh.call_tool("read_page"))
     assert "Balance: 48,210.55 EUR" in markdown
     # The download went to the tab's own site, with the cookie the tab was shown with.
     [download] = downloads(bank.requests)
@@ -139,6 +137,6 @@ def test_the_users_own_pdf_behind_their_login_is_still_read(fresh, bank):
 
 def test_a_pdf_the_tab_reached_through_a_redirect_is_read(fresh, shop):
     show_pdf(fresh, shop.url("/latest.pdf"))
-    fields, markdown = article(fresh.call("read_page"))
+    fields, markdown = article(fresh.call_tool("read_page"))
     assert fields["URL"] == shop.url("/offer-2026.pdf")
     assert "Apples at half price until Sunday." in markdown

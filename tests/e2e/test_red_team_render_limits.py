@@ -18,8 +18,7 @@ from selenium.webdriver.common.by import By
 from tests.helpers.model_server import Reply
 from tests.helpers.page_server import PageServer
 
-from .chat import configure, send, wait, wait_for_status
-from .page_tabs import PageTabs
+from tests.helpers.panel_backends import ChromiumPanel
 from .render_bombs import BOMBS, DEPTH, ORDINARY
 from tests.helpers.render_in_panel import RENDER_IN_PANEL
 
@@ -47,7 +46,7 @@ return {
 
 def settled(browser, box):
     """The answer's report once every formula in it has been rendered or given up on."""
-    return wait(browser, lambda d: (r := d.execute_script(INSPECT, box))["pending"] == 0 and r, 30, "a formula never settled")
+    return browser.wait(lambda d: (r := d.execute_script(INSPECT, box))["pending"] == 0 and r, 30, "a formula never settled")
 
 
 def answer_of(turn):
@@ -88,32 +87,32 @@ def test_a_quoted_bomb_shows_as_text_and_the_conversation_stays_usable(browser, 
     conversation opens again from History."""
     site = hostile_site(tmp_path)
     try:
-        tabs = PageTabs(browser)
+        tabs = ChromiumPanel.beside_a_page(browser)
         tabs.show(site.url("formulas.html"))
         model.reset()
-        configure(browser, model.base_url)
+        tabs.configure(model.base_url)
         for number, (name, bomb) in enumerate(BOMBS.items(), start=1):
             model.script(Reply(tool_calls=[{"name": "read_page", "arguments": {}}]),
                          Reply(text=f"The page says:\n\n{bomb}\n\n{AFTER}"))
-            send(browser, f"What does the page say? ({name})")
-            wait(browser, lambda d, n=number: len(turns(d)) == n)
-            wait_for_status(browser, "ok", timeout=60)  # not stuck "running"
+            tabs.send(f"What does the page say? ({name})")
+            browser.wait(lambda d, n=number: len(turns(d)) == n)
+            tabs.wait_for_status("ok", timeout=60)  # not stuck "running"
             assert "quote the block below exactly" in model.requests[-1]["raw"]
             report = settled(browser, answer_of(turns(browser.driver)[-1]))
             assert_shown_as_text(report, bomb)
             assert report["paragraphs"] == ["The page says:", AFTER], name  # the rest renders as usual
         model.script(Reply(text=ORDINARY))
-        send(browser, "And something ordinary?")
-        wait(browser, lambda d: len(turns(d)) == 4)
-        wait_for_status(browser, "ok")
+        tabs.send("And something ordinary?")
+        browser.wait(lambda d: len(turns(d)) == 4)
+        tabs.wait_for_status("ok")
         assert_ordinary(settled(browser, answer_of(turns(browser.driver)[-1])))
         browser.screenshot("red-team-render-limits")
 
         # Opened again from storage, every turn is there: the bombs as text, the rest rendered.
         browser.driver.refresh()
         browser.driver.find_element(By.ID, "show-history").click()
-        wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#history-list .open"), 5)[0].click()
-        wait(browser, lambda d: len(turns(d)) == 4, 10)
+        browser.wait(lambda d: d.find_elements(By.CSS_SELECTOR, "#history-list .open"), 5)[0].click()
+        browser.wait(lambda d: len(turns(d)) == 4, 10)
         reopened = turns(browser.driver)
         assert [turn.get_attribute("data-status") for turn in reopened] == ["ok"] * 4
         for turn, bomb in zip(reopened, BOMBS.values()):
@@ -148,10 +147,10 @@ def test_an_imported_conversation_with_bombs_opens_with_every_turn(browser, tmp_
     browser.open_side_panel()
     browser.driver.find_element(By.ID, "show-history").click()
     browser.driver.find_element(By.ID, "import-json").send_keys(str(path))
-    wait(browser, lambda d: "Imported 1 conversation" in d.find_element(By.ID, "notice-text").text, 10)
-    entry = wait(browser, lambda d: [b for b in d.find_elements(By.CSS_SELECTOR, "#history-list .open") if b.text.startswith("Shared formulas")], 5)
+    browser.wait(lambda d: "Imported 1 conversation" in d.find_element(By.ID, "notice-text").text, 10)
+    entry = browser.wait(lambda d: [b for b in d.find_elements(By.CSS_SELECTOR, "#history-list .open") if b.text.startswith("Shared formulas")], 5)
     entry[0].click()
-    wait(browser, lambda d: len(turns(d)) == 3, 10)
+    browser.wait(lambda d: len(turns(d)) == 3, 10)
     first, middle, last = turns(browser.driver)
     assert_ordinary(settled(browser, answer_of(first)))
     assert_ordinary(settled(browser, answer_of(last)))

@@ -12,7 +12,6 @@ import json
 import pytest
 from selenium.webdriver.common.by import By
 
-from .chat import ask_background
 from tests.helpers.exports import exported_conversation, import_and_continue
 from tests.helpers.history import EXPORT_FORMAT, show_history
 
@@ -33,7 +32,7 @@ def alarms(panel):
 
 
 def test_an_imported_file_cannot_make_or_edit_a_schedule_nor_pass_for_a_scheduled_run(panel, model, downloads, tmp_path):
-    own = ask_background(panel, "save-schedule", schedule={"id": "nightly", "name": "Morning news", "enabled": True,
+    own = panel.ask_background("save-schedule", schedule={"id": "nightly", "name": "Morning news", "enabled": True,
                                                           "what": {"kind": "prompt", "text": "Headlines?"},
                                                           "when": {"kind": "daily", "time": "08:00"}})["schedule"]
     record, _ = exported_conversation(panel, model, downloads, "Forged schedule: how many km is 26.2 miles?")

@@ -8,10 +8,9 @@ import pytest
 
 from tests.helpers.model_server import Reply
 
-from .chat import configure, send, wait_for_status
 from .red_team import RED_TEAM_PAGES
-from .sight_tabs import WindowedTabs, near, picture
-from tests.helpers.questions import answer, question
+from tests.helpers.panel_backends import ChromiumPanel
+from tests.helpers.pictures import near, picture
 
 pytestmark = pytest.mark.e2e
 
@@ -36,21 +35,17 @@ def model(seeing_model):
 
 
 SITE = RED_TEAM_PAGES
+USER_PAGE = "painted-instructions.html"
 
 
 @pytest.fixture(scope="module")
-def windowed_tabs(browser, model, site):
-    windowed_tabs = WindowedTabs(browser, other=site.url("private.html"))  # in front in its window: it could be pictured
-    configure(browser, model.base_url, agent="tool_calling", model="scripted-vision")
-    return windowed_tabs
-
-
-@pytest.fixture
-def turn(windowed_tabs, model, site):
-    model.reset()
-    windowed_tabs.show(site.url("painted-instructions.html"))
-    windowed_tabs.driver.find_element("id", "new-chat").click()
-    return windowed_tabs
+def tabs(browser, model, site):
+    """The page tab in a window of its own (the browser pictures only the tab shown in a window),
+    opened after a page the user has open in front of a window of its own (it could be pictured
+    too), with a model that sees."""
+    tabs = ChromiumPanel.in_windows(browser, other=site.url("private.html"))
+    tabs.configure(model.base_url, agent="tool_calling", model="scripted-vision")
+    return tabs
 
 
 def screenshot(**arguments):
@@ -65,12 +60,12 @@ def test_a_tab_the_user_did_not_allow_is_not_pictured(turn, model, site):
     private = site.url("private.html")
     tab_id = turn.driver.execute_async_script(TAB_ID, private)
     model.script(screenshot(tab_id=tab_id), screenshot(tab_id=tab_id), Reply(text="Done."))
-    send(turn.browser, "Describe this page")
-    assert private in question(turn, 0)["message"]
-    answer(turn, 0, "deny")
-    question(turn, 1)
-    answer(turn, 1, "once")  # the same request allowed: only the denial kept it from the model
-    wait_for_status(turn.browser, "ok")
+    turn.send("Describe this page")
+    assert private in turn.question(0)["message"]
+    turn.answer_question(0, "deny")
+    turn.question(1)
+    turn.answer_question(1, "once")  # the same request allowed: only the denial kept it from the model
+    turn.wait_for_status("ok")
     assert "The user did not allow a screenshot of tab" in told(model, 1)
     assert model.pictures(1) == []  # nothing of the private tab reached the model
     [allowed] = model.pictures(2)
@@ -80,8 +75,8 @@ def test_a_tab_the_user_did_not_allow_is_not_pictured(turn, model, site):
 def test_a_tab_not_in_front_is_refused_without_asking(turn, model, site):
     hidden = turn.driver.execute_async_script(HIDDEN_TAB, site.url("painted-instructions.html"), site.url("private.html"))
     model.script(screenshot(tab_id=hidden), Reply(text="Done."))
-    send(turn.browser, "Describe this page")
-    wait_for_status(turn.browser, "ok")
+    turn.send("Describe this page")
+    turn.wait_for_status("ok")
     turn.driver.execute_async_script(CLOSE_TAB, hidden)  # it would be the tab looked at last
     assert "is not the tab shown in its window" in told(model, 1)
     assert model.pictures(1) == []
@@ -90,8 +85,8 @@ def test_a_tab_not_in_front_is_refused_without_asking(turn, model, site):
 
 def test_instructions_painted_in_pixels_reach_the_model_as_marked_page_content(turn, model, site):
     model.script(screenshot(), Reply(text="It shows a note."))
-    send(turn.browser, "What is on this page?")
-    wait_for_status(turn.browser, "ok")
+    turn.send("What is on this page?")
+    turn.wait_for_status("ok")
     [shown] = model.pictures(1)
     image = picture(shown["url"])
     inked = sum(near(image.getpixel((x, y)), (0, 0, 0), 90) for x in range(10, 300, 2) for y in range(12, 95, 2))

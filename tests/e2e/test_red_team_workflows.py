@@ -36,10 +36,10 @@ def panel_on_account(tool_calling, model, site):
     model.reset()
     tabs.show(site.url("account.html"))
     panel = chromium_panel(tabs.browser)
-    panel.backend.run("chrome.storage.local.remove('workflows').then(() => true)")
+    panel.run("chrome.storage.local.remove('workflows').then(() => true)")
     yield tabs, panel
     close_tools(panel)
-    panel.backend.run("chrome.storage.local.remove('workflows').then(() => true)")
+    panel.run("chrome.storage.local.remove('workflows').then(() => true)")
 
 
 def test_red_team_an_imported_workflow_holding_code_is_refused_and_never_runs(panel_on_account, model, site, post):

@@ -9,9 +9,9 @@ is still rendering renders no more of it."""
 
 from __future__ import annotations
 
-from .chat import fresh_panel, open_in_panel, wait
 from .stored import store, stored_answer
 from tests.helpers.render_windows import OPEN_LINK, REFERENCE, TEXTS, WINDOWS_AGAINST_WHOLE, window_sizes
+from tests.helpers.panel_backends import ChromiumPanel
 
 
 def windows_against_whole(browser, text: str) -> dict:
@@ -143,7 +143,7 @@ import(chrome.runtime.getURL("extension/sidepanel/sidepanel.js")).then(async () 
 
 
 def test_a_conversation_switched_away_from_while_rendering_renders_no_more(browser):
-    fresh_panel(browser)
+    panel = ChromiumPanel(browser).new_conversation()
     long, short = stored_answer(megabyte()), stored_answer("The short conversation's answer.", "A short one")
     for record in (long, short):
         store(browser.driver, record)
@@ -153,13 +153,13 @@ def test_a_conversation_switched_away_from_while_rendering_renders_no_more(brows
     # Once the old answer is no longer busy (stopped, or all rendered), it is as it was when it
     # left the screen, and the short conversation is shown alone.
     # (The old answer is off the page: the panel keeps it for the test.)
-    wait(browser, lambda d: d.execute_script("return !window.leftAnswer.hasAttribute('aria-busy')"), 60, "the old answer stayed busy")
+    browser.wait(lambda d: d.execute_script("return !window.leftAnswer.hasAttribute('aria-busy')"), 60, "the old answer stayed busy")
     assert browser.driver.execute_script("return window.leftAnswer.querySelectorAll('p').length") == left
     shown = browser.driver.execute_script("return document.querySelector('#conversation').textContent")
     assert "short conversation" in shown and "Paragraph" not in shown
     # And opened again, it renders whole.
-    open_in_panel(browser.driver, long["id"])
-    wait(browser, lambda d: d.execute_script(
+    panel.open_conversation(long["id"])
+    browser.wait(lambda d: d.execute_script(
         "const a = document.querySelector('#conversation .message.assistant'); return !a.closest('[aria-busy]') && a.querySelectorAll('p').length"),
         60, "never rendered whole")
     assert browser.driver.execute_script("return document.querySelectorAll('#conversation .message.assistant p').length") == 1_000

@@ -18,7 +18,7 @@ import time
 import pytest
 
 from tests.helpers.quiet import stays_quiet
-from tests.helpers.sandbox import ESCAPES, PING_FROM_PANEL, open_sandbox
+from tests.helpers.sandbox import ESCAPES, PING_FROM_PANEL
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(120)]
 
@@ -47,14 +47,6 @@ class Tripwire:
         self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}/secret?cookie=stolen"
-
-
-@pytest.fixture(scope="module")
-def sandbox(browser):
-    sandbox = open_sandbox(browser)
-    info = sandbox.js("globalThis.tabagent.sandbox.prepare()")
-    assert info["fromSnapshot"] is True, info
-    return sandbox
 
 
 @pytest.fixture(scope="module")

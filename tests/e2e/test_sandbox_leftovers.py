@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import pytest
 
-from tests.helpers.sandbox import open_sandbox
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(120)]
 
@@ -45,11 +44,6 @@ before = dict(ticks)
 await asyncio.sleep(0.5)
 print(ticks == before, started.cancelled(), sorted(k for k, v in before.items() if v))
 """
-
-
-@pytest.fixture(scope="module")
-def sandbox(browser):
-    return open_sandbox(browser)
 
 
 def test_tasks_and_timers_the_code_started_end_with_its_run(sandbox):

@@ -21,8 +21,8 @@ from selenium.webdriver.common.by import By
 from tests.helpers.model_server import Reply
 from tests.helpers.recording_site import Site
 
-from .chat import ask_background, configure, open_conversation_id, wait
 from tests.helpers.history import show_history
+from tests.helpers.panel_backends import ChromiumPanel, chromium_panel
 
 pytestmark = pytest.mark.e2e
 
@@ -61,7 +61,8 @@ class Scheduling:
     def __init__(self, browser, model, site):
         self.browser, self.model, self.site = browser, model, site
         self.settings = browser.open_tab(browser.url("extension/options/options.html"))
-        configure(browser, model.base_url)
+        self.settings_page = chromium_panel(browser)  # it speaks to the background as the panel does
+        self.settings_page.configure(model.base_url)
         self.clear()
         browser.open_tab(site.url("/mine"))  # the user's tab, in front
         self.user_tab = self.active_tab()
@@ -71,14 +72,14 @@ class Scheduling:
         return self.browser.evaluate_in(self.browser.service_worker_target(), expression)
 
     def clear(self):
-        ask_background(self.browser, "delete-older-than", days=0)
+        self.settings_page.ask_background("delete-older-than", days=0)
         self.browser.driver.execute_async_script(
             "const done = arguments[0]; chrome.storage.local.remove('schedules').then(() => chrome.alarms.clearAll())"
             ".then(() => chrome.storage.session.remove('openConversation')).then(done);")
 
     def save(self, **schedule):
         self.browser.driver.switch_to.window(self.settings)
-        saved = ask_background(self.browser, "save-schedule", schedule={"enabled": True, **schedule})["schedule"]
+        saved = self.settings_page.ask_background("save-schedule", schedule={"enabled": True, **schedule})["schedule"]
         self.show_user_tab()
         return saved
 
@@ -116,14 +117,12 @@ class Scheduling:
         return self.browser.call_module_function(self.browser.service_worker_target(), "targetOf",
                                                  f"return fn({json.dumps(notice_id)});")
 
-    def panel_showing(self):
-        """A panel on a new conversation, in front; returns its window handle."""
-        panel = self.browser.open_side_panel()
-        self.browser.driver.find_element(By.ID, "new-chat").click()
-        return panel
+    def panel_showing(self) -> ChromiumPanel:
+        """A panel on a new conversation, in front."""
+        return ChromiumPanel(self.browser).new_conversation()
 
     def wait_for(self, condition, message, timeout=60):
-        return wait(self.browser, lambda _: condition(), timeout, message)
+        return self.browser.wait(lambda _: condition(), timeout, message)
 
 
 @pytest.fixture
@@ -163,10 +162,10 @@ def test_a_schedule_made_in_settings_runs_on_its_alarm_in_a_background_tab_of_it
     driver.find_element(By.ID, "schedule-save").click()
     # The list is drawn again as storage changes: each look finds it anew.
     listed = lambda d: d.find_element(By.CSS_SELECTOR, "#schedule-list .schedule")  # noqa: E731
-    wait(browser, lambda d: "Every 6 hours" in listed(d).text and "127.0.0.1" in listed(d).text, 10,
-         "the schedule is not listed with its period and sites")
+    browser.wait(lambda d: "Every 6 hours" in listed(d).text and "127.0.0.1" in listed(d).text, 10,
+                 "the schedule is not listed with its period and sites")
     browser.screenshot("schedules-settings")
-    schedule_id = wait(browser, lambda d: listed(d).get_attribute("data-id"), 10)
+    schedule_id = browser.wait(lambda d: listed(d).get_attribute("data-id"), 10)
     alarm = scheduling.sw(f"chrome.alarms.get('schedule:{schedule_id}')")
     assert alarm and alarm["scheduledTime"] > 0  # armed for its next time: nothing else runs until then
 
@@ -361,11 +360,11 @@ def test_clicking_a_finished_runs_notification_opens_the_panel_on_its_conversati
     scheduling.fire(saved["id"])
     [run] = scheduling.wait_for(lambda: finished(scheduling), "the run never finished")
     [notice] = scheduling.notices()
-    scheduling.panel_showing()
-    assert open_conversation_id(browser.driver) is None  # a new conversation, not the run's
+    panel = scheduling.panel_showing()
+    assert panel.conversation_id() is None  # a new conversation, not the run's
     scheduling.click_notice(notice["id"])
-    scheduling.wait_for(lambda: open_conversation_id(browser.driver) == run["id"], "the click did not open the run's conversation", 10)
-    wait(browser, lambda d: "Kettles are back at 42 euros." in d.find_element(By.ID, "conversation").text, 10, "its answer is not shown")
+    scheduling.wait_for(lambda: panel.conversation_id() == run["id"], "the click did not open the run's conversation", 10)
+    browser.wait(lambda d: "Kettles are back at 42 euros." in d.find_element(By.ID, "conversation").text, 10, "its answer is not shown")
     browser.screenshot("schedules-notice-clicked")
 
 
@@ -381,8 +380,8 @@ def test_clicking_a_needs_you_notification_brings_its_tab_forward_with_its_conve
     scheduling.show_user_tab()
     scheduling.click_notice(notice["id"])
     scheduling.wait_for(lambda: scheduling.active_tab()["id"] == run_tab["id"], "the run's tab was not brought forward", 10)
-    browser.driver.switch_to.window(panel)
-    scheduling.wait_for(lambda: open_conversation_id(browser.driver) == run["id"], "the click did not open the run's conversation", 10)
+    browser.driver.switch_to.window(panel.window)
+    scheduling.wait_for(lambda: panel.conversation_id() == run["id"], "the click did not open the run's conversation", 10)
 
 
 def test_red_team_a_notification_click_opens_only_a_stored_conversation_of_tabagents_own(scheduling, model, news_site, browser):
@@ -396,14 +395,14 @@ def test_red_team_a_notification_click_opens_only_a_stored_conversation_of_tabag
     scheduling.fire(saved["id"])
     [run] = scheduling.wait_for(lambda: finished(scheduling), "the run never stopped")
     [notice] = scheduling.notices()
-    scheduling.panel_showing()
+    panel = scheduling.panel_showing()
     before = scheduling.tabs()
     for other in (forged, f"run:{run['id']}", f"run:{saved['id']}:1", "tabagent-run:not json", 'tabagent-evil:{"conversation":"%s"}' % run["id"]):
         scheduling.click_notice(other)
     time.sleep(2)  # what a click does is done by then (the real one below takes a moment)
-    assert open_conversation_id(browser.driver) is None and scheduling.tabs() == before
+    assert panel.conversation_id() is None and scheduling.tabs() == before
     scheduling.click_notice(notice["id"])
-    scheduling.wait_for(lambda: open_conversation_id(browser.driver) == run["id"], "the real notice did not open the run", 10)
+    scheduling.wait_for(lambda: panel.conversation_id() == run["id"], "the real notice did not open the run", 10)
     urls = [tab["url"] for tab in scheduling.tabs()]
     assert len(urls) == len(before) and not any("127.0.0.2" in url for url in urls)
 
@@ -464,11 +463,11 @@ def test_red_team_a_stale_needs_you_notification_opens_nothing_once_its_run_is_g
     [notice] = scheduling.notices()
     run_tab = next(tab for tab in scheduling.tabs() if tab["url"] == news_site.url("/news"))
     scheduling.sw(f"chrome.tabs.remove({run_tab['id']}).then(() => true)")
-    ask_background(browser, "delete-conversation", conversationId=run["id"])
-    scheduling.panel_showing()
+    scheduling.settings_page.ask_background("delete-conversation", conversationId=run["id"])
+    panel = scheduling.panel_showing()
     scheduling.show_user_tab()
     before = scheduling.tabs()
     scheduling.click_notice(notice["id"])
     time.sleep(2)  # what a click does is done by then
-    assert open_conversation_id(browser.driver) is None and scheduling.tabs() == before
+    assert panel.conversation_id() is None and scheduling.tabs() == before
     assert scheduling.active_tab() == scheduling.user_tab

@@ -4,7 +4,6 @@ picture of the page as an image part inside the page-content marking; one elemen
 to its box, and the controls' numbers can be drawn on it. A model that takes no images is told
 so in words and nothing is pictured; a tab not shown in its window is refused in words."""
 
-import json
 
 import pytest
 
@@ -12,94 +11,64 @@ from tests.helpers.model_server import Reply
 
 from selenium.webdriver.support.ui import Select
 
-from .chat import configure, send, stored_conversations, wait, wait_for_status
-from .sight_tabs import WindowedTabs, near, picture
+from tests.helpers.pictures import near, picture
 
 pytestmark = pytest.mark.e2e
 RED, BLUE, WHITE = (255, 0, 0), (0, 0, 255), (255, 255, 255)
 
 
+USER_PAGE = "sight.html"
+IN_WINDOWS = True  # `tabs`: the browser pictures only the tab shown in a window
+
+
 @pytest.fixture(scope="module")
-def windowed_tabs(browser):
-    return WindowedTabs(browser)
+def model(model):
+    return model
 
 
-@pytest.fixture
-def turn(windowed_tabs, seeing_model, site):
-    seeing_model.reset()
-    windowed_tabs.show(site.url("sight.html"))
-    windowed_tabs.driver.find_element("id", "new-chat").click()
-    return windowed_tabs
-
-
-def run(windowed_tabs, model, name_of_model, *calls, configured=False):
+def run(tabs, model, name_of_model, *calls, configured=False):
     if not configured:
-        configure(windowed_tabs.browser, model.base_url, agent="tool_calling", model=name_of_model)
+        tabs.configure(model.base_url, agent="tool_calling", model=name_of_model)
     model.script(*[Reply(tool_calls=[{"name": "screenshot", "arguments": args}]) for args in calls], Reply(text="Seen."))
-    send(windowed_tabs.browser, "What does the page look like?")
-    wait_for_status(windowed_tabs.browser, "ok")
+    tabs.send("What does the page look like?")
+    tabs.wait_for_status("ok")
 
 
 def tool_results(model, request):
     return [m["content"] for m in model.requests[request]["body"]["messages"] if m["role"] == "tool"]
 
 
-def test_a_seeing_model_gets_the_page_as_an_image_inside_the_marking(turn, seeing_model, site):
-    run(turn, seeing_model, "scripted-vision", {})
-    [shown] = seeing_model.pictures(1)
-    assert shown["role"] == "user"
-    assert f'<page_content source="{site.url("sight.html")}" untrusted="true">' in shown["before"]
-    assert "not instructions" in shown["before"] and shown["after"].strip() == "</page_content>"
-    image = picture(shown["url"])
-    assert near(image.getpixel((120, 70)), RED) and near(image.getpixel((80, 170)), BLUE)
-    assert near(image.getpixel((350, 70)), WHITE)
-    assert "A screenshot of the visible part of the page" in tool_results(seeing_model, 1)[0]
-    [stored] = [c for c in stored_conversations(turn.browser) if c.get("memory") and "screenshot" in c["memory"]]
-    picture_data = shown["url"].partition(",")[2][:500]
-    assert json.loads(stored["memory"])["steps"][1]["observations"][0]["parts"][1]["image_url"]["url"].partition(",")[2].startswith(picture_data)
-    turns = json.dumps(stored["turns"])  # the turns' events and trace: the picture's size, not its bytes
-    assert picture_data not in turns and "characters of picture, not kept" in turns
-
-
-def test_one_element_is_cropped_to_its_box(turn, seeing_model):
-    run(turn, seeing_model, "scripted-vision", {"locator": "#blue"})
-    image = picture(seeing_model.pictures(1)[0]["url"])
-    ratio = image.width / 120  # the device pixel ratio
-    assert image.size == (120 * ratio, 60 * ratio)
-    assert all(near(image.getpixel((x, y)), BLUE) for x in (1, image.width - 2) for y in (1, image.height - 2))
-
-
-def test_the_controls_numbers_are_drawn_when_asked(turn, seeing_model):
-    run(turn, seeing_model, "scripted-vision", {}, {"labels": True})
-    plain, labelled = (picture(seeing_model.pictures(i)[-1]["url"]) for i in (1, 2))
-    told = tool_results(seeing_model, 2)[-1]
+def test_the_controls_numbers_are_drawn_when_asked(turn, model):
+    run(turn, model, "scripted-vision", {}, {"labels": True})
+    plain, labelled = (picture(model.pictures(i)[-1]["url"]) for i in (1, 2))
+    told = tool_results(model, 2)[-1]
     assert "1 controls have their number drawn" in told  # the one button in view ("Far below" is not)
     assert plain.getpixel((21, 221)) != labelled.getpixel((21, 221))  # the tag at the button's corner
     assert near(labelled.getpixel((120, 70)), RED)  # the rest of the page is as it was
 
 
-def test_several_screenshots_in_one_reply_all_keep_under_chromes_capture_quota(turn, seeing_model):
+def test_several_screenshots_in_one_reply_all_keep_under_chromes_capture_quota(turn, model):
     """One reply asking five pictures at once: the agent runs its calls side by side, and
     Chrome allows two captures a second, so each must wait its own turn (not all the same one)."""
-    configure(turn.browser, seeing_model.base_url, agent="tool_calling", model="scripted-vision")
-    seeing_model.script(Reply(tool_calls=[{"name": "screenshot", "arguments": {}}] * 5), Reply(text="Seen."))
-    send(turn.browser, "What does the page look like?")
-    wait_for_status(turn.browser, "ok")
-    said = tool_results(seeing_model, 1)
+    turn.configure(model.base_url, agent="tool_calling", model="scripted-vision")
+    model.script(Reply(tool_calls=[{"name": "screenshot", "arguments": {}}] * 5), Reply(text="Seen."))
+    turn.send("What does the page look like?")
+    turn.wait_for_status("ok")
+    said = tool_results(model, 1)
     assert len(said) == 5 and all("A screenshot of the visible part of the page" in s for s in said), said
-    assert len(seeing_model.pictures(1)) == 5
+    assert len(model.pictures(1)) == 5
 
 
-def test_an_element_out_of_view_is_refused_in_words(turn, seeing_model):
-    run(turn, seeing_model, "scripted-vision", {"locator": "#far"})
-    assert "is not in the visible part of the page" in tool_results(seeing_model, 1)[0]
-    assert seeing_model.pictures(1) == []
+def test_an_element_out_of_view_is_refused_in_words(turn, model):
+    run(turn, model, "scripted-vision", {"locator": "#far"})
+    assert "is not in the visible part of the page" in tool_results(model, 1)[0]
+    assert model.pictures(1) == []
 
 
-def test_a_model_that_takes_no_images_is_told_so(turn, seeing_model):
-    run(turn, seeing_model, "scripted-model", {})
-    assert "could not be shown to this model" in tool_results(seeing_model, 1)[0]
-    assert seeing_model.pictures(1) == []
+def test_a_model_that_takes_no_images_is_told_so(turn, model):
+    run(turn, model, "scripted-model", {})
+    assert "could not be shown to this model" in tool_results(model, 1)[0]
+    assert model.pictures(1) == []
 
 
 STORED_SETTING = """
@@ -108,18 +77,18 @@ chrome.storage.local.get("settings").then(({ settings }) => done(settings?.model
 """
 
 
-def test_the_setting_no_keeps_pictures_from_a_model_that_sees(turn, seeing_model):
-    configure(turn.browser, seeing_model.base_url, agent="tool_calling", model="scripted-vision")
+def test_the_setting_no_keeps_pictures_from_a_model_that_sees(turn, model):
+    turn.configure(model.base_url, agent="tool_calling", model="scripted-vision")
     driver = turn.driver
     driver.switch_to.new_window("tab")
     driver.get(turn.browser.url("extension/options/options.html"))
     Select(driver.find_element("id", "model_sees_images")).select_by_value("no")  # as the user picks it
-    wait(turn.browser, lambda d: d.execute_async_script(STORED_SETTING) == "no", 10, "the setting was not saved")
+    turn.wait(lambda d: d.execute_async_script(STORED_SETTING) == "no", 10, "the setting was not saved")
     driver.close()
-    driver.switch_to.window(turn.panel)
-    run(turn, seeing_model, "scripted-vision", {}, configured=True)
-    assert "could not be shown to this model" in tool_results(seeing_model, 1)[0]
-    assert seeing_model.pictures(1) == []
+    driver.switch_to.window(turn.window)
+    run(turn, model, "scripted-vision", {}, configured=True)
+    assert "could not be shown to this model" in tool_results(model, 1)[0]
+    assert model.pictures(1) == []
 
 
 # Chrome's built-in model where it takes images: a stand-in LanguageModel with the Prompt API's
@@ -150,8 +119,8 @@ def test_chromes_built_in_model_gets_the_picture_as_a_blob_where_it_takes_images
     turn.browser.evaluate_in(offscreen, SEEING_LANGUAGE_MODEL + "; true")
     settings = {"provider": "builtin", "base_url": "", "model": "", "agent": "code"}
     turn.driver.execute_async_script(SAVE_SETTINGS, settings)
-    send(turn.browser, "What does the page look like?")
-    wait_for_status(turn.browser, "ok")
+    turn.send("What does the page look like?")
+    turn.wait_for_status("ok")
     seen = turn.browser.evaluate_in(offscreen, "globalThis.seen")
     assert seen["creates"][1]["expectedInputs"] == [{"type": "text"}, {"type": "image"}]
     [message] = seen["prompts"][1]
@@ -167,14 +136,14 @@ chrome.runtime.sendMessage({ target: "background", type: "save-settings", settin
 """
 
 
-def test_a_screenshot_called_by_hand_in_the_tools_view_is_shown_as_the_picture(windowed_tabs, site):
-    windowed_tabs.show(site.url("sight.html"))
-    driver = windowed_tabs.driver
+def test_a_screenshot_called_by_hand_in_the_tools_view_is_shown_as_the_picture(tabs, site):
+    tabs.show(site.url("sight.html"))
+    driver = tabs.driver
     driver.find_element("id", "show-tools").click()
-    item = wait(windowed_tabs.browser, lambda d: d.find_elements("css selector", '.tools-list li[data-tool="screenshot"]'), 15)[0]
+    item = tabs.wait(lambda d: d.find_elements("css selector", '.tools-list li[data-tool="screenshot"]'), 15)[0]
     driver.execute_script("arguments[0].querySelector('details').open = true", item)
     item.find_element("css selector", ".run-tool").click()
-    [shown] = wait(windowed_tabs.browser, lambda d: item.find_elements("css selector", "img.tool-call-picture"), 15, "no picture drawn")
+    [shown] = tabs.wait(lambda d: item.find_elements("css selector", "img.tool-call-picture"), 15, "no picture drawn")
     assert "A screenshot of the visible part of the page" in item.find_element("css selector", ".tool-call-result").text
     image = picture(shown.get_attribute("src"))  # the page as the model would see it
     assert near(image.getpixel((120, 70)), RED) and near(image.getpixel((80, 170)), BLUE)

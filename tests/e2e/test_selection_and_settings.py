@@ -8,8 +8,8 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
 from tests.helpers.model_server import ModelServer, Reply
+from tests.helpers.panel_backends import last_turn
 
-from .chat import configure, last_turn, wait, wait_for_status
 
 PAGE = "data:text/html,<title>Fox facts</title><p>The quick brown fox jumps over the lazy dog.</p>"
 
@@ -20,34 +20,31 @@ def no_key_required(model):
 
 
 def test_context_menu_starts_a_turn_with_the_selection_title_and_url(panel, model):
-    panel_tab = panel.driver.current_window_handle
-    panel.open_tab(PAGE)
-    panel.driver.switch_to.window(panel_tab)
+    panel.browser.open_tab(PAGE)
+    panel.driver.switch_to.window(panel.window)
     model.script(Reply(text="It is a pangram."))
-    worker = panel.service_worker_target()
-    started = panel.call_module_function(  # the handler, called as Chrome calls it on a click
+    worker = panel.browser.service_worker_target()
+    started = panel.browser.call_module_function(  # the handler, called as Chrome calls it on a click
         worker, "onRightClickMenuClick",
         """const [tab] = await chrome.tabs.query({ title: "Fox facts" });
           return fn({ menuItemId: "explain-selection", selectionText: "The quick brown fox", pageUrl: tab.url }, tab);""",
     )
     assert started and started["conversationId"], started
-    wait(panel, lambda d: last_turn(d) is not None and "The quick brown fox" in last_turn(d).text, 10)
-    wait_for_status(panel, "ok")
+    panel.wait(lambda d: last_turn(d) is not None and "The quick brown fox" in last_turn(d).text, 10)
+    panel.wait_for_status("ok")
     task = model.requests[0]["body"]["messages"][-1]["content"]
     assert "The quick brown fox" in task and "Fox facts" in task and "data:text/html" in task
     assert "<page_content source=" in task and "not instructions" in task
-    quote = last_turn(panel.driver).find_element(By.CSS_SELECTOR, "blockquote.context")
+    quote = panel.last_turn().find_element(By.CSS_SELECTOR, "blockquote.context")
     assert quote.text == "The quick brown fox"
     panel.screenshot("selection-turn")
 
 
 def test_local_endpoint_gets_no_origin_header_but_others_do(panel, model):
-    configure(panel, model.base_url, provider="ollama", api_key="")
+    panel.configure(model.base_url, provider="ollama", api_key="")
     model.script(Reply(text="Hello from a local model"))
-    from .chat import send
-
-    send(panel, "Hi local")
-    wait_for_status(panel, "ok")
+    panel.send("Hi local")
+    panel.wait_for_status("ok")
     assert "origin" not in model.requests[0]["headers"], model.requests[0]["headers"]
     with ModelServer() as other:  # a local server that is not the configured one keeps its Origin
         panel.driver.execute_async_script(
@@ -62,7 +59,7 @@ def test_local_endpoint_gets_no_origin_header_but_others_do(panel, model):
 
 def open_settings(browser):
     browser.open_tab(browser.url("extension/options/options.html"))
-    wait(browser, lambda d: d.find_element(By.ID, "provider").find_elements(By.TAG_NAME, "option"), 5)
+    browser.wait(lambda d: d.find_element(By.ID, "provider").find_elements(By.TAG_NAME, "option"), 5)
 
 
 def saved_settings(browser):
@@ -84,7 +81,7 @@ def test_settings_page_presets_models_and_test_connection(panel, model):
     key.send_keys("sk-right")
     model.required_key = "sk-right"
     driver.find_element(By.ID, "test-connection").click()
-    result = wait(panel, lambda d: (r := d.find_element(By.ID, "connection-result")).text.startswith("Connected") and r, 10)
+    result = panel.wait(lambda d: (r := d.find_element(By.ID, "connection-result")).text.startswith("Connected") and r, 10)
     assert result.text == "Connected: 2 models available."
     options = [o.get_attribute("value") for o in driver.find_elements(By.CSS_SELECTOR, "#models option")]
     assert options == ["scripted-model", "scripted-model-large"]
@@ -97,7 +94,7 @@ def test_settings_page_presets_models_and_test_connection(panel, model):
     key.clear()
     key.send_keys("sk-wrong")
     driver.find_element(By.ID, "test-connection").click()
-    wait(panel, lambda d: "check the API key" in d.find_element(By.ID, "connection-result").text, 10)
+    panel.wait(lambda d: "check the API key" in d.find_element(By.ID, "connection-result").text, 10)
     assert driver.find_element(By.ID, "connection-result").get_attribute("data-ok") == "false"
 
 
@@ -107,7 +104,7 @@ def test_settings_page_says_when_the_endpoint_is_unreachable(panel):
     base.clear()
     base.send_keys("http://127.0.0.1:9/v1")
     panel.driver.find_element(By.ID, "test-connection").click()
-    wait(panel, lambda d: "Could not reach" in d.find_element(By.ID, "connection-result").text, 15)
+    panel.wait(lambda d: "Could not reach" in d.find_element(By.ID, "connection-result").text, 15)
 
 
 def test_the_settings_page_offers_every_setting_within_wire_py_s_bounds(panel):
@@ -127,7 +124,7 @@ def test_the_settings_page_offers_every_setting_within_wire_py_s_bounds(panel):
     retries.clear()
     retries.send_keys("0")
     driver.find_element(By.ID, "max_steps").click()  # leaving the field saves
-    wait(panel, lambda d: saved_settings(panel)["settings"].get("max_retries") == 0, 5)
+    panel.wait(lambda d: saved_settings(panel)["settings"].get("max_retries") == 0, 5)
     assert saved_settings(panel)["settings"]["request_timeout"] == wire["settings"]["request_timeout"]
 
 
@@ -136,17 +133,17 @@ def test_a_team_that_is_not_valid_json_is_reported_not_saved(panel):
     team = panel.driver.find_element(By.ID, "team")
     team.send_keys("[{not json")
     panel.driver.find_element(By.ID, "max_steps").click()  # leaving the field saves
-    wait(panel, lambda d: "Not saved" in d.find_element(By.ID, "team-error").text, 5)
+    panel.wait(lambda d: "Not saved" in d.find_element(By.ID, "team-error").text, 5)
 
 
 def test_storage_size_and_delete_older_than(panel, model):
     open_settings(panel)
-    wait(panel, lambda d: d.find_element(By.ID, "storage-size").text.endswith("B"), 5)
+    panel.wait(lambda d: d.find_element(By.ID, "storage-size").text.endswith("B"), 5)
     older = panel.driver.find_element(By.ID, "older-than")
     older.clear()
     older.send_keys("0")
     panel.driver.find_element(By.ID, "delete-older").click()
-    wait(panel, lambda d: d.find_element(By.ID, "delete-result").text.startswith("Deleted"), 5)
+    panel.wait(lambda d: d.find_element(By.ID, "delete-result").text.startswith("Deleted"), 5)
     stored = saved_settings(panel)
     assert not [k for k in stored if k.startswith("conversation:")]
 
@@ -167,4 +164,4 @@ def test_the_settings_page_shows_how_each_site_rule_was_read(panel):
          "site is a host, host:port or http(s)://host:port, with no path.", "false")]
     rules.clear()
     panel.driver.find_element(By.ID, "max_steps").click()  # leaving the field saves it empty again
-    wait(panel, lambda d: not saved_settings(panel)["settings"].get("site_rules"), 5)
+    panel.wait(lambda d: not saved_settings(panel)["settings"].get("site_rules"), 5)

@@ -9,7 +9,6 @@ from selenium.webdriver.support.ui import Select
 
 from tests.helpers.old_settings import NEW_SHAPE, OLD_SHAPE
 
-from .chat import ask_background, wait
 
 STORE_OLD_SHAPE = """
 const [settings, done] = arguments;
@@ -27,12 +26,12 @@ def test_settings_stored_in_the_old_spelling_are_kept_across_a_restart(fresh_bro
     after = fresh_browser()  # the same profile, as after an update
     after.open_tab(after.url("extension/options/options.html"))
     driver = after.driver
-    wait(after, lambda d: d.find_element(By.ID, "base_url").get_attribute("value"), 10, "the settings page showed no base URL")
+    after.wait(lambda d: d.find_element(By.ID, "base_url").get_attribute("value"), 10, "the settings page showed no base URL")
     shown = {name: driver.find_element(By.ID, name).get_attribute("value")
              for name in ("base_url", "model", "max_steps", "code_timeout", "context_window", "system_prompt", "site_rules")}
     assert shown == {name: str(NEW_SHAPE[name]) for name in shown}
     assert Select(driver.find_element(By.ID, "tool_set")).first_selected_option.get_attribute("value") == "compact"
     assert driver.find_element(By.ID, "show_steps").is_selected() and not driver.find_element(By.ID, "page_tools").is_selected()
 
-    ask_background(after, "delete-older-than", days=36500)  # wakes the service worker (nothing is that old)
-    wait(after, lambda d: d.execute_async_script(STORED) == NEW_SHAPE, 10, "the stored settings were not rewritten")
+    after.ask_background("delete-older-than", days=36500)  # wakes the service worker (nothing is that old)
+    after.wait(lambda d: d.execute_async_script(STORED) == NEW_SHAPE, 10, "the stored settings were not rewritten")

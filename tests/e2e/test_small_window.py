@@ -10,16 +10,13 @@ import html
 import re
 
 import pytest
-from selenium.webdriver.common.by import By
 
 from tests.helpers.five_step_task import TASK, article
 from tests.helpers.model_server import ModelServer, Reply
 from tests.helpers.page_server import PageServer
 from tests.helpers.real_tokens import count_request
 
-from .chat import configure, last_turn, send, wait_for_status
-from .page_tabs import PageTabs
-from tests.helpers.questions import answer, question
+from tests.helpers.panel_backends import ChromiumPanel
 
 pytestmark = pytest.mark.e2e
 WINDOW = 4096
@@ -76,21 +73,21 @@ def test_the_five_step_task_completes_in_a_4096_token_window(browser, bridge):
     server, name, opened = bridge
     with ModelServer() as model:
         model.context_length = WINDOW
-        tabs = PageTabs(browser)
-        configure(browser, model.base_url, agent="tool_calling")
+        tabs = ChromiumPanel.beside_a_page(browser)
+        tabs.configure(model.base_url, agent="tool_calling")
         tabs.show(server.url("bridge.html"))
-        tabs.driver.find_element(By.ID, "new-chat").click()
+        tabs.new_conversation()
         model.script(reply("read_page", lambda r: {}), reply("list_controls", lambda r: {}),
                      reply("click", lambda r: {"locator": search_box(r)}),
                      reply("type_text", lambda r: {"locator": search_box(r), "text": engineer(r)}),
                      reply("final_answer", lambda r: {"answer": year(r)}))
-        send(browser, TASK)
-        question(tabs, 0)
-        answer(tabs, 0, "once")
-        question(tabs, 1)
-        answer(tabs, 1, "once")
-        wait_for_status(browser, "ok", timeout=60)
-        assert f"It opened in {opened}." in last_turn(tabs.driver).text
+        tabs.send(TASK)
+        tabs.question(0)
+        tabs.answer_question(0, "once")
+        tabs.question(1)
+        tabs.answer_question(1, "once")
+        tabs.wait_for_status("ok", timeout=60)
+        assert f"It opened in {opened}." in tabs.last_turn().text
         assert tabs.in_page("return document.getElementById('q').value") == name
         sent = [r["body"] for r in model.requests]
         assert len(sent) == 5

@@ -18,8 +18,8 @@ from selenium.webdriver.common.by import By
 
 from tests.helpers.browser import ROOT
 from tests.helpers.model_server import ModelServer, Reply
+from tests.helpers.panel_backends import ChromiumPanel
 
-from .chat import configure, fresh_panel, last_turn, send, wait, wait_for_status
 
 SLOW_TOOL = ROOT / "py" / "user_tools" / "e2e_slow_count.py"
 
@@ -60,16 +60,16 @@ def test_the_tokens_of_one_network_read_reach_the_panel_in_one_message(panel, mo
     text_may_go = threading.Event()
     model.script(Reply(text=text, together=True, pause=text_may_go, pause_at="text"))
     panel.driver.execute_script(COUNT_MESSAGES)
-    send(panel, "Answer quickly")
-    wait(panel, lambda _: model.requests, 30, "the model was not asked")
+    panel.send("Answer quickly")
+    panel.wait(lambda _: model.requests, 30, "the model was not asked")
     # The turn's first events went out a while ago: what joins the tokens below is that they
     # came together, not the batching of events that come within a few milliseconds.
     time.sleep(0.2)
     text_may_go.set()
-    wait_for_status(panel, "ok")
+    panel.wait_for_status("ok")
     messages = panel.driver.execute_script("return window.tokenMessages")
     assert ["".join(tokens) for tokens in messages] == [text], f"the tokens came in {len(messages)} messages"
-    reply = last_turn(panel.driver).find_element(By.CSS_SELECTOR, ".message.assistant")
+    reply = panel.last_turn().find_element(By.CSS_SELECTOR, ".message.assistant")
     assert reply.text == text
 
 
@@ -77,11 +77,11 @@ def test_tokens_read_one_by_one_arrive_complete_and_in_order(panel, model):
     words = [f"v{i}" for i in range(60)]
     model.script(Reply(text=" ".join(words), token_delay=0.003))
     panel.driver.execute_script(COUNT_MESSAGES)
-    send(panel, "Answer")
-    wait_for_status(panel, "ok")
+    panel.send("Answer")
+    panel.wait_for_status("ok")
     messages = panel.driver.execute_script("return window.tokenMessages")
     assert "".join(token for tokens in messages for token in tokens).split() == words
-    reply = last_turn(panel.driver).find_element(By.CSS_SELECTOR, ".message.assistant")
+    reply = panel.last_turn().find_element(By.CSS_SELECTOR, ".message.assistant")
     assert reply.text.split() == words
 
 
@@ -112,13 +112,13 @@ def slow_tool():
 
 def test_a_tool_call_reaches_the_panel_while_python_still_runs_the_tool(slow_tool, fresh_browser):
     browser = fresh_browser()
-    fresh_panel(browser)
+    panel = ChromiumPanel(browser).new_conversation()
     with ModelServer() as model:
-        configure(browser, model.base_url, agent="tool_calling")
+        panel.configure(model.base_url, agent="tool_calling")
         model.script(Reply(tool_calls=[{"name": "slow_count", "arguments": {"seconds": 4}}]), Reply(text="Counted."))
         browser.driver.execute_script(WATCH_TOOL_EVENTS)
-        send(browser, "Count for a while")
-        wait_for_status(browser, "ok", timeout=60)
+        panel.send("Count for a while")
+        panel.wait_for_status("ok", timeout=60)
     seen = browser.driver.execute_script("return window.toolEvents")
     [(_, call_at, call)] = [e for e in seen if e[0] == "tool_call"]
     [(_, _, result)] = [e for e in seen if e[0] == "tool_result"]

@@ -13,27 +13,26 @@ import pytest
 
 from tests.helpers.model_server import Reply
 
-from .chat import ask_background, configure, send, stored_conversations, wait, wait_for_status
-from .page_tabs import page_content
-from tests.helpers.questions import answer, boxes, question
+from tests.helpers.page_content import page_content
 from tests.helpers.tool_calls import call, told
 from tests.helpers.tool_calls import later, settings
 from tests.helpers.help_clicks import COUNT_HELP_CLICKS, HELP_CLICKS
 
-pytestmark = [pytest.mark.e2e, pytest.mark.usefixtures("tool_calling")]  # the scripted model, tools on
+pytestmark = [pytest.mark.e2e, pytest.mark.usefixtures("steps_enough", "help_clicks_counted")]
+USER_PAGE = "controls.html"  # the `turn` starts there
 
 
 @pytest.fixture
-def turn(tabs, model, site):
-    """A new conversation on controls.html (the user's tab), with steps enough for the errand."""
-    model.reset()
-    ask_background(tabs.browser, "save-settings", settings=settings(model), apiKey="sk-test")
-    tabs.show(site.url("controls.html"))
-    tabs.in_page(COUNT_HELP_CLICKS)
-    tabs.driver.find_element("id", "new-chat").click()
-    with tabs.closing_new_tabs():
-        yield tabs
-    configure(tabs.browser, model.base_url, agent="tool_calling")
+def steps_enough(tabs, model):
+    """The scripted model, tools on, with steps enough for the errand and no site rules (a test may set them)."""
+    tabs.ask_background("save-settings", settings=settings(model), apiKey="sk-test")
+    yield
+    tabs.configure(model.base_url, agent="tool_calling")
+
+
+@pytest.fixture
+def help_clicks_counted(turn):
+    turn.in_page(COUNT_HELP_CLICKS)
 
 
 def result_of(requests, n):
@@ -52,12 +51,12 @@ def subscribe_locator(requests, n=3):
 
 
 def in_opened_tab(tabs, script):
-    page, = set(tabs.driver.window_handles) - {tabs.page, tabs.panel}
+    page, = set(tabs.driver.window_handles) - {tabs.page, tabs.window}
     tabs.driver.switch_to.window(page)
     try:
         return tabs.driver.execute_script(script)
     finally:
-        tabs.driver.switch_to.window(tabs.panel)
+        tabs.driver.switch_to.window(tabs.window)
 
 
 def test_a_turn_works_in_the_tab_it_opened_and_comes_back_to_the_users(turn, model, site):
@@ -72,16 +71,16 @@ def test_a_turn_works_in_the_tab_it_opened_and_comes_back_to_the_users(turn, mod
         later(lambda r: {"name": "click", "arguments": {"locator": subscribe_locator(r)}}),
         call("read_page"),
         Reply(text="Subscribed in the new tab."))
-    send(turn.browser, "Subscribe me on the actions page, in a new tab")
-    assert question(turn, 0)["message"] == f"Open {site.url('actions.html')} in a new tab."
-    answer(turn, 0, "once")
-    clicked = question(turn, 1)  # asked like any click, on the page of the opened tab
+    turn.send("Subscribe me on the actions page, in a new tab")
+    assert turn.question(0)["message"] == f"Open {site.url('actions.html')} in a new tab."
+    turn.answer_question(0, "once")
+    clicked = turn.question(1)  # asked like any click, on the page of the opened tab
     assert clicked["message"] == "Click the button “Subscribe”." and clicked["details"]["page"] == site.url("actions.html")
-    answer(turn, 1, "once")
-    typed = question(turn, 2)
+    turn.answer_question(1, "once")
+    typed = turn.question(2)
     assert typed["details"]["page"] == site.url("actions.html") and typed["details"]["text"] == "ada@example.org"
-    answer(turn, 2, "once")
-    wait_for_status(turn.browser, "ok")
+    turn.answer_question(2, "once")
+    turn.wait_for_status("ok")
 
     assert in_opened_tab(turn, "return [document.getElementById('log').textContent, document.getElementById('email').value]") == \
         ["subscribed after 1 press", "ada@example.org"]
@@ -93,9 +92,9 @@ def test_a_turn_works_in_the_tab_it_opened_and_comes_back_to_the_users(turn, mod
     assert "the tab the user is on" in result_of(model.requests, 7) and site.url("controls.html") in result_of(model.requests, 7)
     # Back in the user's tab: the opened tab's locator names nothing here, and the reading is this tab's.
     assert "was given on an earlier page or in another tab" in result_of(model.requests, 8)
-    assert turn.in_page(HELP_CLICKS) == 0 and len(boxes(turn.driver)) == 3
+    assert turn.in_page(HELP_CLICKS) == 0 and len(turn.question_boxes()) == 3
     assert page_content(result_of(model.requests, 9))[0] == site.url("controls.html")
-    record = next(r for r in stored_conversations(turn.browser) if r["turns"][0]["text"].startswith("Subscribe me on the actions"))
+    record = next(r for r in turn.stored_conversations() if r["turns"][0]["text"].startswith("Subscribe me on the actions"))
     called = [e["data"]["name"] for e in record["turns"][0]["events"] if e["kind"] == "tool_call"]
     assert called == ["open_tab", "switch_tab", "list_controls", "click", "type_text", "read_page", "switch_tab",
                       "click", "read_page"]
@@ -105,12 +104,12 @@ def test_a_site_the_settings_never_allow_is_not_opened_in_a_tab(turn, model, sit
     """open_tab to a site the settings never allow is refused by them, with no question (issue 46):
     no tab is opened, and the model is told."""
     host = site.url("").split("/")[2].split(":")[0]
-    ask_background(turn.browser, "save-settings", settings=settings(model, site_rules=f"{host}: never"), apiKey="sk-test")
+    turn.ask_background("save-settings", settings=settings(model, site_rules=f"{host}: never"), apiKey="sk-test")
     tabs_before = len(browser.driver.window_handles)
     model.script(call("open_tab", url="actions.html"), Reply(text="I could not."))
-    send(turn.browser, "Subscribe me on the actions page, in a new tab")
-    wait_for_status(turn.browser, "ok")
-    assert [box.get_attribute("data-state") for box in boxes(turn.driver)] == ["refused_by_settings"]
+    turn.send("Subscribe me on the actions page, in a new tab")
+    turn.wait_for_status("ok")
+    assert [box.get_attribute("data-state") for box in turn.question_boxes()] == ["refused_by_settings"]
     assert told(model, 1).startswith("The user denied this open_tab: nothing was done.")
     assert len(browser.driver.window_handles) == tabs_before
 
@@ -119,14 +118,14 @@ def test_a_tab_the_turn_did_not_open_cannot_be_switched_to(turn, model, site, br
     other = browser.open_tab(site.url("actions.html"))  # the user's own other tab
     try:
         turn.show(site.url("controls.html"))  # the user comes back to their tab, then the panel
-        tabs_now = ask_background(browser, "call-tool", name="list_tabs", args={})
-        other_id = int(re.search(r'"tab_id": (\d+), "title": "Actions"', tabs_now["result"]).group(1))
+        tabs_now = turn.call_tool("list_tabs")
+        other_id = int(re.search(r'"tab_id": (\d+), "title": "Actions"', tabs_now).group(1))
         model.script(call("switch_tab", tab_id=other_id), call("click", locator="[aria-label=Help]"), Reply(text="No."))
-        send(turn.browser, "Subscribe me in my other tab")
-        clicked = question(turn, 0)  # the click is asked about the user's tab, not the other one
+        turn.send("Subscribe me in my other tab")
+        clicked = turn.question(0)  # the click is asked about the user's tab, not the other one
         assert clicked["details"]["page"] == site.url("controls.html")
-        answer(turn, 0, "deny")
-        wait_for_status(turn.browser, "ok")
+        turn.answer_question(0, "deny")
+        turn.wait_for_status("ok")
         assert told(model, 1).startswith(f"TabAgent did not switch to tab {other_id}")
         assert f"read_tab(tab_id={other_id})" in told(model, 1)
         browser.driver.switch_to.window(other)
@@ -134,7 +133,7 @@ def test_a_tab_the_turn_did_not_open_cannot_be_switched_to(turn, model, site, br
     finally:
         browser.driver.switch_to.window(other)
         browser.driver.close()
-        browser.driver.switch_to.window(turn.panel)
+        browser.driver.switch_to.window(turn.window)
 
 
 def test_the_opened_tab_stays_the_working_tab_after_the_service_worker_was_stopped(turn, model, site):
@@ -145,14 +144,14 @@ def test_the_opened_tab_stays_the_working_tab_after_the_service_worker_was_stopp
         Reply(tool_calls=[{"name": "list_controls", "arguments": {}}], pause=stopped),  # waits for the stop
         later(lambda r: {"name": "click", "arguments": {"locator": subscribe_locator(r)}}),
         Reply(text="Subscribed."))
-    send(turn.browser, "Subscribe me on the actions page, in a new tab")
-    question(turn, 0)
-    answer(turn, 0, "once")
-    wait(turn.browser, lambda _: len(model.requests) == 3, 30, "the model was never asked after switch_tab")
+    turn.send("Subscribe me on the actions page, in a new tab")
+    turn.question(0)
+    turn.answer_question(0, "once")
+    turn.wait(lambda _: len(model.requests) == 3, 30, "the model was never asked after switch_tab")
     turn.browser.stop_service_worker()  # as Chrome does when it is idle, between two steps
     stopped.set()
-    assert question(turn, 1)["details"]["page"] == site.url("actions.html")
-    answer(turn, 1, "once")
-    wait_for_status(turn.browser, "ok")
+    assert turn.question(1)["details"]["page"] == site.url("actions.html")
+    turn.answer_question(1, "once")
+    turn.wait_for_status("ok")
     assert in_opened_tab(turn, "return document.getElementById('log').textContent") == "subscribed after 1 press"
     assert turn.in_page(HELP_CLICKS) == 0

@@ -7,21 +7,20 @@ import json
 from selenium.webdriver.common.by import By
 
 from tests.helpers.model_server import Reply
-
-from .chat import configure, fresh_panel, last_turn, send, stored_conversations, wait, wait_for_status
+from tests.helpers.panel_backends import ChromiumPanel
 
 
 def test_trace_of_a_two_step_turn_is_exactly_what_crossed_the_wire(browser, model):
-    fresh_panel(browser)
-    configure(browser, model.base_url, agent="tool_calling")
+    panel = ChromiumPanel(browser).new_conversation()
+    panel.configure(model.base_url, agent="tool_calling")
     model.script(Reply(text="Let me look at the tabs.", tool_calls=[{"name": "list_tabs", "arguments": {}}]),
                  Reply(text="You have some tabs open."))
-    send(browser, "Which tabs are open?")
-    wait_for_status(browser, "ok")
+    panel.send("Which tabs are open?")
+    panel.wait_for_status("ok")
     # The panel hears the turn end as the service worker saves it: wait for the saved end.
-    wait(browser, lambda _: any(r["turns"][0]["status"] == "ok" for r in stored_conversations(browser)
+    panel.wait(lambda _: any(r["turns"][0]["status"] == "ok" for r in panel.stored_conversations()
                                 if r["turns"][0]["text"] == "Which tabs are open?"), 10)
-    [record] = [r for r in stored_conversations(browser) if r["turns"][0]["text"] == "Which tabs are open?"]
+    [record] = [r for r in panel.stored_conversations() if r["turns"][0]["text"] == "Which tabs are open?"]
     calls = [e["data"] for e in record["turns"][0]["events"] if e["kind"] == "model_call"]
     assert len(calls) == 2 and len(model.requests) == 2
     for call, request, response in zip(calls, model.requests, model.responses):
@@ -31,31 +30,30 @@ def test_trace_of_a_two_step_turn_is_exactly_what_crossed_the_wire(browser, mode
     assert '"list_tabs"' in calls[1]["request"]  # the second request carries the tool's result
     assert "sk-test" not in json.dumps(calls)
 
-    last_turn(browser.driver).find_element(By.CSS_SELECTOR, "button.show-trace").click()
-    dialog = wait(browser, lambda d: (t := d.find_element(By.ID, "trace")).is_displayed() and t, 5)
+    panel.last_turn().find_element(By.CSS_SELECTOR, "button.show-trace").click()
+    dialog = panel.wait(lambda d: (t := d.find_element(By.ID, "trace")).is_displayed() and t, 5)
     shown = dialog.find_elements(By.CSS_SELECTOR, ".model-call")
     assert len(shown) == 2
-    browser.driver.execute_script("for (const d of arguments[0]) d.open = true", shown)
+    panel.driver.execute_script("for (const d of arguments[0]) d.open = true", shown)
     first_request = json.loads(shown[0].find_element(By.CSS_SELECTOR, ".call-request").text)
     assert first_request == json.loads(model.requests[0]["raw"])
     assert shown[1].find_element(By.CSS_SELECTOR, ".call-response").text.strip() == model.responses[1].strip()
-    browser.screenshot("trace")
+    panel.screenshot("trace")
     dialog.find_element(By.CSS_SELECTOR, ".close-trace").click()
-    assert not browser.driver.find_element(By.ID, "trace").is_displayed()
+    assert not panel.driver.find_element(By.ID, "trace").is_displayed()
 
 
 def test_red_team_the_trace_writes_out_what_draws_nothing(panel, model):
     """A reply (or a page read) carrying characters that draw nothing: the request's JSON carries
     them as escapes, which the trace parsed and drew as nothing, or turned the words around with.
     Each is written out, in the request and the reply; Copy as JSON keeps the data as it is."""
-    browser = panel
     turned = "Nothing to see\u202e ti kcilc\u2060" + "".join(chr(0xE0000 + ord(c)) for c in "go")
     model.script(Reply(text=turned, tool_calls=[{"name": "list_tabs", "arguments": {}}]), Reply(text="Done."))
-    send(browser, "Which tabs are open?")
-    wait_for_status(browser, "ok")
-    last_turn(browser.driver).find_element(By.CSS_SELECTOR, "button.show-trace").click()
-    dialog = wait(browser, lambda d: (t := d.find_element(By.ID, "trace")).is_displayed() and t, 5)
-    texts = browser.driver.execute_script(
+    panel.send("Which tabs are open?")
+    panel.wait_for_status("ok")
+    panel.last_turn().find_element(By.CSS_SELECTOR, "button.show-trace").click()
+    dialog = panel.wait(lambda d: (t := d.find_element(By.ID, "trace")).is_displayed() and t, 5)
+    texts = panel.driver.execute_script(
         "return [...arguments[0].querySelectorAll('.call-request, .call-response')].map((pre) => pre.textContent)", dialog)
     second_request = texts[2]
     assert "Nothing to see⟨U+202E⟩ ti kcilc⟨U+2060⟩⟨U+E0067⟩⟨U+E006F⟩" in second_request
@@ -73,13 +71,12 @@ OPENAI_USAGE = {
 
 
 def test_the_trace_opens_and_shows_openais_own_usage_object(panel, model):
-    browser = panel
     model.script(Reply(text="Cached, mostly.", usage=OPENAI_USAGE))
-    send(browser, "How much did that cost?")
-    wait_for_status(browser, "ok")
+    panel.send("How much did that cost?")
+    panel.wait_for_status("ok")
     assert '"prompt_tokens_details": {"cached_tokens": 1024' in model.responses[-1]  # sent as OpenAI does
-    last_turn(browser.driver).find_element(By.CSS_SELECTOR, "button.show-trace").click()
-    dialog = wait(browser, lambda d: (t := d.find_element(By.ID, "trace")).is_displayed() and t, 5)
+    panel.last_turn().find_element(By.CSS_SELECTOR, "button.show-trace").click()
+    dialog = panel.wait(lambda d: (t := d.find_element(By.ID, "trace")).is_displayed() and t, 5)
     [call] = dialog.find_elements(By.CSS_SELECTOR, ".model-call")
     assert call.find_element(By.TAG_NAME, "summary").text.endswith("· 1234 in / 56 out tokens")
     dialog.find_element(By.CSS_SELECTOR, ".close-trace").click()
@@ -105,15 +102,15 @@ def test_an_imported_trace_shows_only_whole_numbers_of_its_usage(browser, tmp_pa
     path = tmp_path / "shared.json"
     hostile = {"prompt_tokens": "<b>9999</b>", "completion_tokens": {"nested": 1}}
     path.write_text(json.dumps({"format": "tabagent-conversations", "version": 1, "conversations": [imported_with_usage(hostile)]}))
-    fresh_panel(browser)
-    browser.driver.find_element(By.ID, "show-history").click()
-    browser.driver.find_element(By.ID, "import-json").send_keys(str(path))
-    wait(browser, lambda d: "Imported 1 conversation" in d.find_element(By.ID, "notice-text").text, 10)
-    entry = wait(browser, lambda d: [b for b in d.find_elements(By.CSS_SELECTOR, "#history-list .open") if b.text.startswith("Shared usage")], 5)[0]
+    panel = ChromiumPanel(browser).new_conversation()
+    panel.driver.find_element(By.ID, "show-history").click()
+    panel.driver.find_element(By.ID, "import-json").send_keys(str(path))
+    panel.wait(lambda d: "Imported 1 conversation" in d.find_element(By.ID, "notice-text").text, 10)
+    entry = panel.wait(lambda d: [b for b in d.find_elements(By.CSS_SELECTOR, "#history-list .open") if b.text.startswith("Shared usage")], 5)[0]
     entry.click()
-    wait(browser, lambda d: "Shared answer." in d.find_element(By.ID, "conversation").text, 10)
-    last_turn(browser.driver).find_element(By.CSS_SELECTOR, "button.show-trace").click()
-    dialog = wait(browser, lambda d: (t := d.find_element(By.ID, "trace")).is_displayed() and t, 5)
+    panel.wait(lambda d: "Shared answer." in d.find_element(By.ID, "conversation").text, 10)
+    panel.last_turn().find_element(By.CSS_SELECTOR, "button.show-trace").click()
+    dialog = panel.wait(lambda d: (t := d.find_element(By.ID, "trace")).is_displayed() and t, 5)
     [call] = dialog.find_elements(By.CSS_SELECTOR, ".model-call")
     assert call.find_element(By.TAG_NAME, "summary").text.endswith("· ? in / ? out tokens")
     dialog.find_element(By.CSS_SELECTOR, ".close-trace").click()

@@ -10,8 +10,8 @@ from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.common.by import By
 
 from tests.helpers.model_server import Reply
+from tests.helpers.panel_backends import last_turn
 
-from .chat import last_turn, open_conversation_id, open_in_panel, send, stored_conversations, wait, wait_for_status
 
 # The second panel clicks Send when the first says "now", and the first clicks too: both
 # messages leave in the same instant, before either panel hears of the other's turn.
@@ -45,33 +45,33 @@ def told_busy(driver, handles) -> list[str]:
     return told
 
 
-def two_armed_panels(browser, model, question: str, second_text: str):
+def two_armed_panels(panel, model, question: str, second_text: str):
     """Asks `question` in the panel, then opens a second panel on that conversation with
     `second_text` in its box, sending when the first says "now". The model answers the
     question, then holds its next reply until `held` is set. Returns the conversation's id,
     the two panels' windows (the first current) and `held`."""
-    driver, held = browser.driver, threading.Event()
+    driver, held = panel.driver, threading.Event()
     model.script(Reply(text="First answer."), Reply(text="Whichever got through.", pause=held))
-    send(browser, question)
-    wait_for_status(browser, "ok")
-    conversation_id = open_conversation_id(driver)
+    panel.send(question)
+    panel.wait_for_status("ok")
+    conversation_id = panel.conversation_id()
     # The panel hears the turn end as the service worker saves it: wait for the saved end.
-    wait_for_saved_end(browser, conversation_id)
+    wait_for_saved_end(panel, conversation_id)
     first = driver.current_window_handle
-    second = browser.open_side_panel()
-    open_in_panel(driver, conversation_id)
-    wait(browser, lambda d: last_turn(d) is not None, 10)
+    second = panel.browser.open_side_panel()
+    panel.open_conversation(conversation_id)
+    panel.wait(lambda d: last_turn(d) is not None, 10)
     type_into(driver, second_text)
     driver.execute_script(ARM, conversation_id)
     driver.switch_to.window(first)
     return conversation_id, first, second, held
 
 
-def the_panel_told_busy(browser, held, first: str, second: str) -> str:
+def the_panel_told_busy(panel, held, first: str, second: str) -> str:
     """Waits for the one panel told, in words, that the conversation is busy, then lets the
     other's turn (held at the model, so that the two surely overlapped) answer."""
     try:
-        told = wait(browser, lambda d: told_busy(d, (first, second)), 20, "neither panel was told its request did not go")
+        told = panel.wait(lambda d: told_busy(d, (first, second)), 20, "neither panel was told its request did not go")
     finally:
         held.set()
     assert len(told) == 1, told
@@ -79,15 +79,15 @@ def the_panel_told_busy(browser, held, first: str, second: str) -> str:
 
 
 def test_two_panels_sending_at_once_run_one_turn_and_tell_the_other_why(panel, model):
-    browser, driver = panel, panel.driver
-    conversation_id, first, second, held = two_armed_panels(browser, model, "Hello", "From the second panel")
+    driver = panel.driver
+    conversation_id, first, second, held = two_armed_panels(panel, model, "Hello", "From the second panel")
     type_into(driver, "From the first panel")
     driver.execute_script(FIRE, conversation_id)
-    told = the_panel_told_busy(browser, held, first, second)
+    told = the_panel_told_busy(panel, held, first, second)
     ran = second if told == first else first
     driver.switch_to.window(ran)
-    wait_for_status(browser, "ok")
-    turns = wait_for_saved_end(browser, conversation_id)
+    panel.wait_for_status("ok")
+    turns = wait_for_saved_end(panel, conversation_id)
     assert [turn["status"] for turn in turns] == ["ok", "ok"], turns
     assert turns[1]["text"] == ("From the first panel" if ran == first else "From the second panel")
     assert len(model.requests) == 2  # the refused message never reached the model
@@ -104,26 +104,26 @@ document.querySelector("article.turn .action-regenerate").click();
 
 
 def test_a_regenerate_and_a_send_at_once_lose_no_turn(panel, model):
-    browser, driver = panel, panel.driver
-    conversation_id, first, second, held = two_armed_panels(browser, model, "First question", "A new question")
+    driver = panel.driver
+    conversation_id, first, second, held = two_armed_panels(panel, model, "First question", "A new question")
     driver.execute_script(FIRE_REGENERATE, conversation_id)
-    told = the_panel_told_busy(browser, held, first, second)
-    texts = [turn["text"] for turn in wait_for_saved_end(browser, conversation_id)]
+    told = the_panel_told_busy(panel, held, first, second)
+    texts = [turn["text"] for turn in wait_for_saved_end(panel, conversation_id)]
     if told == first:  # the send went: the regenerate was refused and took nothing away
         assert texts == ["First question", "A new question"], texts
     else:  # the regenerate went: it replaced the first turn, the send was refused
         assert texts == ["First question"], texts
 
 
-def wait_for_saved_end(browser, conversation_id, timeout: float = 30) -> list[dict]:
+def wait_for_saved_end(panel, conversation_id, timeout: float = 30) -> list[dict]:
     """The conversation's turns once the last one is saved as answered (they say why not)."""
     try:
-        wait(browser, lambda _: stored_turns(browser, conversation_id)[-1]["status"] == "ok", timeout)
+        panel.wait(lambda _: stored_turns(panel, conversation_id)[-1]["status"] == "ok", timeout)
     except TimeoutException:
-        raise AssertionError(f"never saved as answered: {stored_turns(browser, conversation_id)}") from None
-    return stored_turns(browser, conversation_id)
+        raise AssertionError(f"never saved as answered: {stored_turns(panel, conversation_id)}") from None
+    return stored_turns(panel, conversation_id)
 
 
-def stored_turns(browser, conversation_id) -> list[dict]:
-    [record] = [r for r in stored_conversations(browser) if r["id"] == conversation_id]
+def stored_turns(panel, conversation_id) -> list[dict]:
+    [record] = [r for r in panel.stored_conversations() if r["id"] == conversation_id]
     return record["turns"]

@@ -12,9 +12,6 @@ from selenium.webdriver.common.by import By
 
 from tests.helpers.model_server import Reply
 
-from tests.helpers.questions import answer, boxes, question
-
-from .chat import last_turn, send, wait, wait_for_status
 
 pytestmark = pytest.mark.e2e
 
@@ -58,16 +55,16 @@ def call(name, **arguments):
 def new_chat(tabs, model, page):
     model.reset()
     tabs.show(page)
-    tabs.driver.find_element(By.ID, "new-chat").click()
+    tabs.new_conversation()
 
 
 def allow_all(tabs, count):
     for n in range(count):
         try:
-            question(tabs, n)  # waits until it is asking
+            tabs.question(n)  # waits until it is asking
         except TimeoutException:
-            pytest.fail(f"confirmation {n} was never asked; the turn shows: {last_turn(tabs.driver).get_attribute('textContent')}")
-        answer(tabs, n, "once")
+            pytest.fail(f"confirmation {n} was never asked; the turn shows: {tabs.last_turn().get_attribute('textContent')}")
+        tabs.answer_question(n, "once")
 
 
 def saved_workflow(tool_calling, model, site):
@@ -76,14 +73,14 @@ def saved_workflow(tool_calling, model, site):
     new_chat(tabs, model, site.url("shop.html"))
     model.script(call("type_text", locator="#q", text="blue kettle"), call("click", locator="#go"),
                  call("click", locator="main form button"), Reply(text="Bought the blue kettle."))
-    send(tabs.browser, TASK)
+    tabs.send(TASK)
     allow_all(tabs, 3)
-    wait_for_status(tabs.browser, "ok")
+    tabs.wait_for_status("ok")
     assert tabs.in_page(LOG) == "search blue kettle\nbuy\n"
-    save = last_turn(tabs.driver).find_element(By.CSS_SELECTOR, ".action-save-workflow")
+    save = tabs.last_turn().find_element(By.CSS_SELECTOR, ".action-save-workflow")
     assert save.is_displayed()
     save.click()
-    return wait(tabs.browser, shown_workflow, 30, "the saved workflow was never shown")
+    return tabs.wait(shown_workflow, 30, "the saved workflow was never shown")
 
 
 def shown_workflow(driver):
@@ -97,7 +94,7 @@ def shown_workflow(driver):
 def run(tabs, text):
     if tabs.driver.find_element(By.ID, "tools").is_displayed():  # back to the conversation
         tabs.driver.find_element(By.ID, "show-tools").click()
-    send(tabs.browser, text)
+    tabs.send(text)
 
 
 def test_a_saved_turn_replays_without_the_model_then_hands_a_changed_step_to_the_agent(tool_calling, model, site, browser):
@@ -112,33 +109,33 @@ def test_a_saved_turn_replays_without_the_model_then_hands_a_changed_step_to_the
     new_chat(tabs, model, site.url("renumbered.html"))
     run(tabs, f"/{name}")
     allow_all(tabs, 3)
-    wait_for_status(tabs.browser, "ok")
+    tabs.wait_for_status("ok")
     assert model.requests == []
     assert tabs.in_page(LOG) == "search blue kettle\nbuy\n"
 
     # new value, the shop allowed when the user ticked its box: no question, no model
     tabs.driver.find_element(By.ID, "show-tools").click()
     # pressed once the view has drawn its list again: the list shown before is replaced then
-    wait(tabs.browser, lambda d: d.find_element(By.ID, "show-tools").get_attribute("aria-pressed") == "true", 10)
-    wait(tabs.browser, lambda d: d.find_elements(By.CSS_SELECTOR, f'[data-workflow="{name}"] .workflow-site input'), 10)
+    tabs.wait(lambda d: d.find_element(By.ID, "show-tools").get_attribute("aria-pressed") == "true", 10)
+    tabs.wait(lambda d: d.find_elements(By.CSS_SELECTOR, f'[data-workflow="{name}"] .workflow-site input'), 10)
     item = tabs.driver.find_element(By.CSS_SELECTOR, f'[data-workflow="{name}"]')
     if not item.find_element(By.TAG_NAME, "details").get_attribute("open"):
         item.find_element(By.TAG_NAME, "summary").click()
     item.find_element(By.CSS_SELECTOR, ".workflow-site input").click()
     item.find_element(By.CSS_SELECTOR, ".workflow-save").click()
-    wait(tabs.browser, lambda d: d.find_element(By.CSS_SELECTOR, f'[data-workflow="{name}"] .workflow-said').text, 10)
+    tabs.wait(lambda d: d.find_element(By.CSS_SELECTOR, f'[data-workflow="{name}"] .workflow-said').text, 10)
     new_chat(tabs, model, site.url("renumbered.html"))
     run(tabs, f"/{name} red kettle")
-    wait_for_status(tabs.browser, "ok")
-    assert model.requests == [] and [box.get_attribute("data-state") for box in boxes(tabs.driver)] == ["allowed_by_allowance"] * 3
+    tabs.wait_for_status("ok")
+    assert model.requests == [] and [box.get_attribute("data-state") for box in tabs.question_boxes()] == ["allowed_by_allowance"] * 3
     assert tabs.in_page(LOG) == "search red kettle\nbuy\n"
 
     # the Buy button is gone: two steps done, then the agent takes over, and the panel says so
     new_chat(tabs, model, site.url("changed.html"))
     model.script(Reply(text="There is no Buy now button any more; I did not order."))
     run(tabs, f"/{name}")
-    wait_for_status(tabs.browser, "ok")
-    notice = last_turn(tabs.driver).find_element(By.CSS_SELECTOR, ".kind-workflow").text
+    tabs.wait_for_status("ok")
+    notice = tabs.last_turn().find_element(By.CSS_SELECTOR, ".kind-workflow").text
     assert "could not do step 3 of 3" in notice and "agent takes over" in notice
     browser.screenshot("workflow-takeover")
     assert tabs.in_page(LOG) == "search blue kettle\n"
@@ -155,7 +152,7 @@ def test_a_same_named_decoy_added_before_the_real_button_is_never_clicked_by_a_r
     model.script(Reply(text="Two Buy now buttons now: nothing ordered, as which one is meant is unclear."))
     run(tabs, f"/{name}")
     allow_all(tabs, 2)
-    wait_for_status(tabs.browser, "ok")
+    tabs.wait_for_status("ok")
     assert tabs.in_page(LOG) == "search blue kettle\n"  # neither Buy now was clicked
     assert len(model.requests) == 1  # handed to the agent, with its rules, not done silently
-    assert last_turn(tabs.driver).find_elements(By.CSS_SELECTOR, ".kind-workflow")
+    assert tabs.last_turn().find_elements(By.CSS_SELECTOR, ".kind-workflow")

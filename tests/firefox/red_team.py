@@ -6,10 +6,10 @@ from __future__ import annotations
 import json
 
 
-def as_content_script(firefox, context: str, tab_url: str, function_source: str, *args):
+def as_content_script(panel, tab_url: str, function_source: str, *args):
     """Runs `function_source` (an async function) in TabAgent's content-script world of the tab
-    showing `tab_url`, injected from the extension page `context`, and returns its value."""
-    return firefox.evaluate(context, f"""(async () => {{
+    showing `tab_url`, injected from the chat page of `panel` (a FirefoxPanel), and returns its value."""
+    return panel.run(f"""(async () => {{
       const tab = (await chrome.tabs.query({{}})).find((t) => t.url === {json.dumps(tab_url)});
       if (!tab) throw new Error("no tab shows " + {json.dumps(tab_url)});
       const [frame] = await chrome.scripting.executeScript({{ target: {{ tabId: tab.id }}, world: "ISOLATED", func: {function_source},

@@ -4,22 +4,21 @@ scrolled into view, is not typed into, hovered or chosen from, and the cover is 
 
 from __future__ import annotations
 
-
-from .page_tab import PageTab
+from tests.helpers.panel_backends import FirefoxPanel
 
 LOG = "document.getElementById('log').textContent"
 
 
 def test_an_element_out_of_view_when_planned_is_checked_for_a_cover_where_it_is_acted_on(firefox, site):
-    tab = PageTab(firefox)
+    tab = FirefoxPanel.beside_a_page(firefox)
     tab.show(site.url("covered-below.html"))
     for name, args in (("type_text", {"locator": "#far", "text": "hello"}), ("hover", {"locator": "#menu"}),
                        ("select_option", {"locator": "#plan", "option": "Pro"})):
-        firefox.evaluate(tab.page, "scrollTo(0, 0)")
-        said = tab.call(name, **args)
+        tab.in_page("scrollTo(0, 0)")
+        said = tab.call_tool(name, **args)
         assert "is covered by the div “Sign up for our newsletter No thanks”" in said, (name, said)
-        assert firefox.evaluate(tab.page, LOG) == "nothing yet"
-    firefox.evaluate(tab.page, "scrollTo(0, 0)")
-    tab.call("click", locator="#close")
-    tab.call("type_text", locator="#far", text="hello")
-    assert firefox.evaluate(tab.page, LOG) == "typed hello"
+        assert tab.in_page(LOG) == "nothing yet"
+    tab.in_page("scrollTo(0, 0)")
+    tab.call_tool("click", locator="#close")
+    tab.call_tool("type_text", locator="#far", text="hello")
+    assert tab.in_page(LOG) == "typed hello"

@@ -6,14 +6,11 @@ from __future__ import annotations
 
 from tests.helpers.model_server import Reply
 
-from tests.helpers.panel_backends import firefox_panel
-
-from .sidebar import open_chat
+from tests.helpers.panel_backends import FirefoxPanel
 
 
 def test_the_agent_picker_offers_both_agents(firefox):
-    context = open_chat(firefox)
-    kinds = firefox.evaluate(context, "[...document.querySelectorAll('#pick-agent option')].map((option) => option.value)")
+    kinds = FirefoxPanel(firefox).run("[...document.querySelectorAll('#pick-agent option')].map((option) => option.value)")
     assert sorted(kinds) == ["code", "tool_calling"]
     options = firefox.open_tab(firefox.url("extension/options/options.html"))
     firefox.wait_for(options, "document.querySelectorAll('#agent option').length > 0", 30)
@@ -21,10 +18,7 @@ def test_the_agent_picker_offers_both_agents(firefox):
     assert sorted(offered) == ["code", "tool_calling"]
 
 
-def test_a_code_agent_in_the_settings_runs_the_models_code(firefox, model):
-    model.reset()
-    context = open_chat(firefox)
-    panel = firefox_panel(firefox, context)
+def test_a_code_agent_in_the_settings_runs_the_models_code(panel, model):
     panel.configure(model.base_url, agent="code")
     model.script(Reply(text="```python\nprint(2 + 2)\nfinal_answer('ran in a sandbox')\n```"))
     panel.send("Add two and two")
@@ -35,10 +29,7 @@ def test_a_code_agent_in_the_settings_runs_the_models_code(firefox, model):
     assert panel.answer() == "ran in a sandbox"
 
 
-def test_a_team_member_that_writes_code_runs_it(firefox, model):
-    model.reset()
-    context = open_chat(firefox)
-    panel = firefox_panel(firefox, context)
+def test_a_team_member_that_writes_code_runs_it(panel, model):
     team = [{"name": "coder", "description": "Writes Python.", "agent": "code"}]
     panel.configure(model.base_url, team=team)
     model.script(

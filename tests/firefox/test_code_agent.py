@@ -1,32 +1,25 @@
 """A CodeAgent turn in Firefox: the model's code runs in the sandbox (a sandboxed frame of the
 Python page, extension/platform/firefox/code-sandbox.js), calls a page tool through the host, streams its
-output and errors into the chat, keeps a variable for the next step, and ends the run; code that
-never ends is stopped by the timeout and the next step runs."""
+output and errors into the chat, keeps a variable for the next step, and ends the run (code that
+never ends, in both browsers: tests/both/test_code_agent.py)."""
 
 from __future__ import annotations
 
-import re
-
 
 from tests.helpers.model_server import Reply
-
-from tests.helpers.panel_backends import firefox_panel
-
-from .sidebar import LAST_TURN, open_chat
+from tests.helpers.panel_backends import FirefoxPanel
+from tests.helpers.panel_driver import LAST_TURN
 
 
 def test_the_code_agent_is_offered_again(firefox):
-    context = open_chat(firefox)
-    kinds = firefox.evaluate(context, "[...document.querySelectorAll('#pick-agent option')].map((option) => option.value)")
+    kinds = FirefoxPanel(firefox).run("[...document.querySelectorAll('#pick-agent option')].map((option) => option.value)")
     assert "code" in kinds and "tool_calling" in kinds, kinds
 
 
-def test_code_reads_the_page_through_the_host_keeps_a_variable_and_answers(firefox, model, site):
+def test_code_reads_the_page_through_the_host_keeps_a_variable_and_answers(tabs, model, site):
     model.reset()
     url = site.url("article.html")
-    firefox.open_tab(url)  # the user's tab: the page tools read it
-    chat = open_chat(firefox)
-    panel = firefox_panel(firefox, chat)
+    panel = tabs.new_conversation(on=url)  # the user's tab: the page tools read it
     panel.configure(model.base_url, agent="code")
     model.script(
         Reply(text="Thought: read it.\n```python\npage = read_page()\nprint(next(line for line in page.splitlines() if line.startswith('<page_content')))\n1 / 0\n```"),
@@ -41,20 +34,7 @@ def test_code_reads_the_page_through_the_host_keeps_a_variable_and_answers(firef
     assert "ZeroDivisionError" in outputs[0][0], outputs
     assert outputs[1] == ["True\n", False], outputs  # `page` was still there in the next step
     assert panel.answer() == "True"
-    tools = firefox.evaluate(chat, f"[...{LAST_TURN}.querySelectorAll('details.tool')].map((d) => d.dataset.tool)")
+    tools = panel.run(f"[...{LAST_TURN}.querySelectorAll('details.tool')].map((d) => d.dataset.tool)")
     assert tools == ["read_page"]
     # What the code printed is what the model read next.
     assert "ZeroDivisionError" in model.requests[1]["body"]["messages"][-1]["content"]
-
-
-def test_code_that_never_ends_is_stopped_and_the_next_step_runs(firefox, model):
-    model.reset()
-    chat = open_chat(firefox)
-    panel = firefox_panel(firefox, chat)
-    panel.configure(model.base_url, agent="code", code_timeout=2)
-    model.script(Reply(text="```python\nwhile True:\n    pass\n```"), Reply(text="```python\nfinal_answer('recovered')\n```"))
-    panel.send("Spin forever")
-    assert panel.wait_for_status("ok", "error", timeout=120) == "ok"
-    outputs = panel.code_outputs()
-    assert re.match(r"Execution timed out after 2 s and was stopped\.", outputs[0][0]) and outputs[0][1], outputs
-    assert panel.answer() == "recovered"

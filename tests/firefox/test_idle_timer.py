@@ -15,9 +15,8 @@ import pytest
 from tests.helpers.firefox import ADDON_ID, Firefox
 from tests.helpers.model_server import Reply
 
-from tests.helpers.panel_backends import firefox_panel
-
-from .sidebar import LAST_TURN, open_chat
+from tests.helpers.panel_backends import FirefoxPanel
+from tests.helpers.panel_driver import LAST_TURN
 
 IDLE_MS = 4000
 LONGER_THAN_IDLE = 3.5 * IDLE_MS / 1000  # seconds: long past the stop Firefox would make
@@ -31,23 +30,17 @@ def firefox(firefox_build):
     instance.quit()
 
 
-def test_a_model_call_longer_than_the_idle_timer_ends_with_its_answer(firefox, model):
-    model.reset()
-    chat = open_chat(firefox)
-    panel = firefox_panel(firefox, chat)
-    panel.configure(model.base_url)
+def test_a_model_call_longer_than_the_idle_timer_ends_with_its_answer(panel, model):
     model.script(Reply(text="Worth the wait.", first_token_delay=LONGER_THAN_IDLE))
     panel.send("Think slowly")
     assert panel.wait_for_status("ok", "error", "interrupted", "cancelled", timeout=90) == "ok"
     assert panel.answer() == "Worth the wait."
 
 
-def test_a_tool_run_longer_than_the_idle_timer_ends_with_its_answer(firefox, model, site):
+def test_a_tool_run_longer_than_the_idle_timer_ends_with_its_answer(tabs, model, site):
     model.reset()
-    firefox.open_tab(site.url("article.html"))
-    chat = open_chat(firefox)
-    panel = firefox_panel(firefox, chat)
-    panel.configure(model.base_url)
+    tabs.configure(model.base_url)
+    panel = tabs.new_conversation(on=site.url("article.html"))
     # wait_for waits in the page for text that never comes: a long tool run, all in a content script.
     waiting = {"text": "This text is on no page", "timeout": LONGER_THAN_IDLE}
     model.script(Reply(tool_calls=[{"name": "wait_for", "arguments": waiting}]), Reply(text="It never showed up."))
@@ -62,21 +55,20 @@ def test_a_compacted_turn_longer_than_the_idle_timer_ends_with_its_answer(firefo
     model.reset()
     model.context_length = 8192  # the endpoint's window, from its model list
     try:
-        chat = open_chat(firefox)
-        panel = firefox_panel(firefox, chat)
+        panel = FirefoxPanel(firefox).new_conversation()
         panel.configure(model.base_url)
         # The first turn fills most of the window: the second holds only once it is compacted.
         model.script(Reply(text="First answer " + "word " * 4000))
         panel.send("First question " + "long " * 4000)
-        assert panel.wait_for_status("ok", "error", timeout=60) == "ok", firefox.evaluate(chat, f"{LAST_TURN}.textContent.slice(-600)")
+        assert panel.wait_for_status("ok", "error", timeout=60) == "ok", panel.run(f"{LAST_TURN}.textContent.slice(-600)")
         model.script(Reply(text="Second answer, after a compaction.", first_token_delay=LONGER_THAN_IDLE))
         panel.send("Second question")
-        firefox.wait_for(chat, "document.querySelectorAll('article.turn').length === 2", 30, "the second turn never showed")
+        panel.wait_for("document.querySelectorAll('article.turn').length === 2", 30, "the second turn never showed")
         assert panel.wait_for_status("ok", "error", "interrupted", "cancelled", timeout=90) == "ok"
     finally:
         model.context_length = None
     assert panel.answer() == "Second answer, after a compaction."
-    assert firefox.evaluate(chat, f"Boolean({LAST_TURN}.querySelector('.compaction'))")
+    assert panel.run(f"Boolean({LAST_TURN}.querySelector('.compaction'))")
 
 
 STOP_THE_EVENT_PAGE = """(async () => {
@@ -86,17 +78,13 @@ STOP_THE_EVENT_PAGE = """(async () => {
 })()"""
 
 
-def test_a_turn_whose_event_page_was_stopped_is_marked_interrupted_not_left_running(firefox, model):
+def test_a_turn_whose_event_page_was_stopped_is_marked_interrupted_not_left_running(panel, firefox, model):
     """Stopped anyway (here as Firefox's own tests stop it, past the heartbeat), the event page
     takes Python and the turn with it; when it starts again the turn is marked interrupted."""
-    model.reset()
-    chat = open_chat(firefox)
-    panel = firefox_panel(firefox, chat)
-    panel.configure(model.base_url)
     held = threading.Event()
     model.script(Reply(text="Never sent.", pause=held))
     panel.send("A turn cut short")
-    firefox.wait_for_value(chat, "Promise.resolve(document.querySelector('article.turn')?.dataset.status === 'running')", 30)
+    panel.wait_for_value("Promise.resolve(document.querySelector('article.turn')?.dataset.status === 'running')", 30)
     try:
         [window, *_] = firefox.send("browsingContext.getTree", {"moz:scope": "chrome"})["contexts"]
         stopped = firefox.send("script.evaluate", {"expression": STOP_THE_EVENT_PAGE % json.dumps(ADDON_ID),
@@ -105,8 +93,8 @@ def test_a_turn_whose_event_page_was_stopped_is_marked_interrupted_not_left_runn
     finally:
         held.set()
     # The chat's next message starts the event page again.
-    firefox.evaluate(chat, "chrome.runtime.sendMessage({ target: 'background', type: 'settle-stale-turns' })")
-    status = firefox.wait_for_value(chat, """import(chrome.runtime.getURL('extension/shared/storage/conversations.js')).then((m) => m.loadAllConversations()).then((all) => all
+    panel.run("chrome.runtime.sendMessage({ target: 'background', type: 'settle-stale-turns' })")
+    status = panel.wait_for_value("""import(chrome.runtime.getURL('extension/shared/storage/conversations.js')).then((m) => m.loadAllConversations()).then((all) => all
       .find((record) => record?.turns?.[0]?.text === 'A turn cut short')?.turns[0].status)
       .then((status) => status !== 'running' && status)""", 60, "the turn stayed running")
     assert status == "interrupted"

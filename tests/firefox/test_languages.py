@@ -8,9 +8,7 @@ import pytest
 from tests.helpers.firefox import Firefox
 from tests.helpers.model_server import Reply
 
-from tests.helpers.panel_backends import firefox_panel
-
-from .sidebar import LAST_TURN, open_chat
+from tests.helpers.panel_driver import LAST_TURN
 
 
 @pytest.fixture(scope="module")
@@ -20,11 +18,8 @@ def firefox(firefox_build):
     instance.quit()
 
 
-def test_the_panel_speaks_german_in_a_german_browser(firefox, model):
-    model.reset()
-    chat = open_chat(firefox)
-    panel = firefox_panel(firefox, chat)
-    shown = firefox.evaluate(chat, """({
+def test_the_panel_speaks_german_in_a_german_browser(panel, model):
+    shown = panel.run("""({
       send: document.getElementById('send').textContent,
       placeholder: document.getElementById('prompt').placeholder,
       history: document.getElementById('show-history').textContent,
@@ -33,12 +28,11 @@ def test_the_panel_speaks_german_in_a_german_browser(firefox, model):
     })""")
     assert shown == {"send": "Senden", "placeholder": "TabAgent fragen…", "history": "Verlauf", "lang": "de",
                      "attach": "Einen Tab oder die Auswahl anhängen"}
-    panel.configure(model.base_url)
     model.script(Reply(tool_calls=[{"name": "get_selection", "arguments": {}}]), Reply(text="Hallo!"))
     panel.send("Hallo, wie geht's?")
     assert panel.wait_for_status("ok", "error") == "ok"
-    assert firefox.evaluate(chat, f"{LAST_TURN}.querySelector('details.steps summary').textContent") == "2 Schritte · get_selection"
-    assert firefox.evaluate(chat, f"{LAST_TURN}.querySelector('.action-edit').textContent") == "Bearbeiten"
+    assert panel.run(f"{LAST_TURN}.querySelector('details.steps summary').textContent") == "2 Schritte · get_selection"
+    assert panel.run(f"{LAST_TURN}.querySelector('.action-edit').textContent") == "Bearbeiten"
 
 
 def test_the_settings_page_speaks_german_too(firefox):

@@ -6,20 +6,13 @@ from __future__ import annotations
 
 from tests.helpers.model_server import ModelServer, Reply
 
-from tests.helpers.panel_backends import firefox_panel
 
-from .sidebar import open_chat
-
-
-def test_the_local_endpoint_gets_no_origin_header_but_others_do(firefox, model):
-    model.reset()
-    context = open_chat(firefox)
-    panel = firefox_panel(firefox, context)
+def test_the_local_endpoint_gets_no_origin_header_but_others_do(panel, model):
     panel.configure(model.base_url, provider="ollama", api_key="")
     model.script(Reply(text="Hello from a local model"))
     panel.send("Hi local")
     assert panel.wait_for_status("ok", "error") == "ok"
     assert "origin" not in model.requests[0]["headers"], model.requests[0]["headers"]
     with ModelServer() as other:  # a local server that is not the configured one keeps its Origin
-        firefox.evaluate(context, f"fetch({other.base_url!r} + '/chat/completions', {{ method: 'POST', body: '{{}}' }}).then(() => 1, () => 0)")
+        panel.run(f"fetch({other.base_url!r} + '/chat/completions', {{ method: 'POST', body: '{{}}' }}).then(() => 1, () => 0)")
         assert other.requests[0]["headers"].get("origin", "").startswith("moz-extension://")

@@ -5,26 +5,18 @@ gives Python a response with status 0 and a null body)."""
 
 from __future__ import annotations
 
-
 from tests.helpers.mcp_server import MCPTestServer
 from tests.helpers.model_server import Reply
 
-from tests.helpers.panel_backends import firefox_panel
 
-from .sidebar import ask_background, open_chat
-
-
-def use_server(firefox, context, name, url):
+def use_server(panel, name, url):
     server = {"id": f"id-{name}", "name": name, "url": url, "enabled": True, "tools": {}}
-    ask_background(firefox, context, "save-mcp-servers", servers=[server], secrets={})
+    panel.ask_background("save-mcp-servers", servers=[server], secrets={})
 
 
-def test_the_model_s_python_calls_the_reference_server_s_hyphenated_tools(firefox, model, everything):
-    model.reset()
-    chat = open_chat(firefox)
-    panel = firefox_panel(firefox, chat)
+def test_the_model_s_python_calls_the_reference_server_s_hyphenated_tools(panel, model, everything):
     panel.configure(model.base_url, agent="code")
-    use_server(firefox, chat, "everything", everything.url)
+    use_server(panel, "everything", everything.url)
     try:
         model.script(Reply(text="Adding.\n```python\nprint(everything__get_sum(a=2, b=40))\n```"), Reply(text="42."))
         panel.send("2 + 40 with the everything server, in code")
@@ -40,11 +32,9 @@ def test_the_model_s_python_calls_the_reference_server_s_hyphenated_tools(firefo
     assert "The sum of 2 and 40 is 42." in observation and "NameError" not in observation, observation
 
 
-def test_a_server_that_redirects_is_an_error_in_words(firefox):
-    chat = open_chat(firefox)
-    panel = firefox_panel(firefox, chat)
+def test_a_server_that_redirects_is_an_error_in_words(panel):
     with MCPTestServer() as lab:  # its endpoint is /mcp: /mcp/ is redirected there
-        use_server(firefox, chat, "lab", lab.url + "/")
+        use_server(panel, "lab", lab.url + "/")
         try:
             checked = panel.ask_background("check-mcp-server", serverId="id-lab")
         finally:

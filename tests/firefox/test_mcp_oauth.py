@@ -13,7 +13,7 @@ import pytest
 
 from tests.helpers.oauth_mcp_server import PASSWORD, USER, OAuthMCPServer
 
-from .sidebar import ask_background
+from tests.helpers.panel_backends import FirefoxPanel
 
 SERVER_ID = "id-tracker"
 
@@ -37,8 +37,9 @@ def window_at(firefox, prefix: str, timeout: float = 30) -> str:
 
 def test_sign_in_through_firefox_s_own_window_then_sign_out(firefox, tracker):
     settings = firefox.open_tab(firefox.url("extension/options/options.html"))
+    settings_page = FirefoxPanel(firefox, settings)  # it speaks to the background as the chat does
     server = {"id": SERVER_ID, "name": "tracker", "url": tracker.url, "enabled": True, "tools": {}}
-    ask_background(firefox, settings, "save-mcp-servers", servers=[server], secrets={})
+    settings_page.ask_background("save-mcp-servers", servers=[server], secrets={})
     firefox.send("browsingContext.reload", {"context": settings, "wait": "complete"})
     firefox.wait_for(settings, "document.querySelector('.mcp-sign-in-button')")
     firefox.evaluate(settings, "(document.querySelector('.mcp-sign-in-button').click(), true)")
@@ -55,14 +56,14 @@ def test_sign_in_through_firefox_s_own_window_then_sign_out(firefox, tracker):
     said = firefox.wait_for(settings, "document.querySelector('.mcp-signed-in')?.textContent", 60,
                             "settings never said who is signed in")
     assert said == "Signed in as Ada Lovelace (ada@example.test)"
-    checked = ask_background(firefox, settings, "check-mcp-server", serverId=SERVER_ID)
+    checked = settings_page.ask_background("check-mcp-server", serverId=SERVER_ID)
     assert checked["ok"] and checked["server"] == "tabagent-oauth-test-server", checked
     redirect = [s for s in tracker.seen() if s["path"] == "/register"]
     assert redirect  # registered by itself, with Firefox's redirect address
 
     firefox.evaluate(settings, "(document.querySelector('.mcp-sign-out').click(), true)")
     firefox.wait_for(settings, "document.querySelector('.mcp-sign-in-button')")
-    refused = ask_background(firefox, settings, "check-mcp-server", serverId=SERVER_ID)
+    refused = settings_page.ask_background("check-mcp-server", serverId=SERVER_ID)
     assert not refused["ok"] and "needs authorisation" in refused["error"]
     assert [s for s in tracker.seen() if s["path"] == "/revoke"]
-    ask_background(firefox, settings, "save-mcp-servers", servers=[], secrets={})
+    settings_page.ask_background("save-mcp-servers", servers=[], secrets={})

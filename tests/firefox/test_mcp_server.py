@@ -13,11 +13,9 @@ import time
 import pytest
 
 from tests.helpers.firefox import Firefox
-from tests.helpers.panel_backends import firefox_panel
-from tests.helpers.tabagent_mcp import CLIENT, ERAS, StdioClient, register, socket_folder
-from tests.e2e.page_tabs import page_content
-
-from .page_tab import PageTab
+from tests.helpers.page_content import page_content
+from tests.helpers.panel_backends import FirefoxPanel
+from tests.helpers.tabagent_mcp import CLIENT, ERAS, StdioClient, answered_click, register, socket_folder
 
 LOG = "document.getElementById('log').textContent"
 
@@ -45,22 +43,20 @@ def firefox_with_host(firefox_build, firefox_host_folder, tmp_path_factory):
 
 @pytest.fixture
 def client_tab(firefox_with_host, firefox_host_folder, site):
-    firefox = firefox_with_host
-    tab = PageTab(firefox)
+    tab = FirefoxPanel.beside_a_page(firefox_with_host)
     tab.show(site.url("actions.html"))
-    firefox_panel(firefox, tab.chat).ask_background("save-settings", settings={"mcp_clients": True})
+    tab.ask_background("save-settings", settings={"mcp_clients": True})
     deadline = time.monotonic() + 30
     while not (firefox_host_folder / "host.sock").exists():
         assert time.monotonic() < deadline, "Firefox never started the native host"
         time.sleep(0.05)
     yield tab
-    firefox_panel(firefox, tab.chat).ask_background("save-settings", settings={"mcp_clients": False})
+    tab.ask_background("save-settings", settings={"mcp_clients": False})
 
 
 @pytest.mark.parametrize("era", ERAS)
-def test_a_client_lists_reads_and_acts_with_consent_in_the_chat(era, firefox_with_host, client_tab, firefox_host_folder, site):
-    firefox, tab = firefox_with_host, client_tab
-    panel = firefox_panel(firefox, tab.chat)
+def test_a_client_lists_reads_and_acts_with_consent_in_the_chat(era, client_tab, firefox_host_folder, site):
+    panel = client_tab
     with StdioClient(firefox_host_folder, era) as client:
         assert client.server_name == "tabagent"
         assert {"read_page", "click", "screenshot"} <= set(client.tool_names())
@@ -70,26 +66,21 @@ def test_a_client_lists_reads_and_acts_with_consent_in_the_chat(era, firefox_wit
         assert source == site.url("actions.html") and "The quick brown fox" in content
         pending = client.start("click", locator="#subscribe")
         assert panel.question(0)["message"] == "Click the button “Subscribe”."
-        assert CLIENT in firefox.evaluate(tab.chat, "document.querySelector('article.turn:last-of-type')?.textContent ?? ''")
-        assert firefox.evaluate(tab.page, LOG) == "nothing yet"
+        assert CLIENT in panel.run("document.querySelector('article.turn:last-of-type')?.textContent ?? ''")
+        assert panel.in_page(LOG) == "nothing yet"
         panel.answer_question(0, "once")
         failed, text, _ = pending.result(30)
         assert not failed, text
-        assert firefox.evaluate(tab.page, LOG) == "subscribed after 1 press"
-        pending = client.start("click", locator="#subscribe")
-        panel.question(1)
-        panel.answer_question(1, "deny")
-        failed, text, _ = pending.result(30)
+        assert panel.in_page(LOG) == "subscribed after 1 press"
+        _, text = answered_click(client, panel, 1, "deny")
         assert text.startswith("The user denied this click: nothing was done.")
-        assert firefox.evaluate(tab.page, LOG) == "subscribed after 1 press"
+        assert panel.in_page(LOG) == "subscribed after 1 press"
 
 
-def test_red_team_a_second_program_on_the_socket_is_not_served_under_the_first_clients_allowance(
-        firefox_with_host, client_tab, firefox_host_folder):
+def test_red_team_a_second_program_on_the_socket_is_not_served_under_the_first_clients_allowance(client_tab, firefox_host_folder):
     """As in Chromium: the user allows the coding agent's clicks for its session; a second program
     connected to TabAgent under the same name is asked, in a session of its own (issue 46, 5)."""
-    firefox, tab = firefox_with_host, client_tab
-    panel = firefox_panel(firefox, tab.chat)
+    panel = client_tab
     with StdioClient(firefox_host_folder) as first, StdioClient(firefox_host_folder) as second:
         pending = first.start("click", locator="#subscribe")
         asked = panel.question(0)
@@ -102,4 +93,4 @@ def test_red_team_a_second_program_on_the_socket_is_not_served_under_the_first_c
         panel.answer_question(0, "deny")
         assert pending.result(30)[1].startswith("The user denied this click: nothing was done.")
         assert asked["actor"] == again["actor"] == f"The MCP client {CLIENT} asks:"
-        assert firefox.evaluate(tab.page, LOG) == "subscribed after 2 press"
+        assert panel.in_page(LOG) == "subscribed after 2 press"

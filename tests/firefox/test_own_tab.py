@@ -5,38 +5,35 @@ a question in the chat and goes on with the answer; the user's tab is left as it
 
 from __future__ import annotations
 
-
 from tests.helpers.model_server import Reply
-
-from .page_tab import PageTab
-from .sidebar import LAST_TURN, configure, send, wait_for_status
+from tests.helpers.panel_driver import LAST_TURN
 
 USERS_TAB = "[location.href, document.documentElement.outerHTML]"
 GROUPED = """browser.tabs.query({}).then((tabs) => Promise.all(tabs.filter((tab) => tab.groupId > -1)
   .map(async (tab) => [tab.url, (await browser.tabGroups.get(tab.groupId)).title, tab.active])))"""
 
 
-def test_a_turn_in_its_own_tab_asks_the_user_and_leaves_their_tab_alone(firefox, model, site):
+def test_a_turn_in_its_own_tab_asks_the_user_and_leaves_their_tab_alone(tabs, model, site):
     model.reset()
-    tab = PageTab(firefox)
-    configure(firefox, tab.chat, model.base_url, own_tab=True)
-    tab.show(site.url("article.html"))
-    users_tab = firefox.evaluate(tab.page, USERS_TAB)
+    tab = tabs
+    tab.configure(model.base_url, own_tab=True)
+    tab.new_conversation(on=site.url("article.html"))
+    users_tab = tab.in_page(USERS_TAB)
     model.script(Reply(tool_calls=[{"name": "ask_user", "arguments": {"question": "Short or long summary?"}}]),
                  Reply(tool_calls=[{"name": "read_page", "arguments": {}}]), Reply(text="Summarised."))
-    send(firefox, tab.chat, "Summarise this page")
-    firefox.wait_for(tab.chat, f"{LAST_TURN}?.querySelector('.hand-back[data-state=asking]') != null", 60,
-                     "the hand-back never showed")
-    firefox.evaluate(tab.chat, f"""(() => {{
+    tab.send("Summarise this page")
+    tab.wait_for(f"{LAST_TURN}?.querySelector('.hand-back[data-state=asking]') != null", 60,
+                 "the hand-back never showed")
+    tab.run(f"""(() => {{
       const box = {LAST_TURN}.querySelector('.hand-back');
       box.querySelector('textarea').value = 'Short';
       box.querySelector('button').click();
     }})()""")
-    assert wait_for_status(firefox, tab.chat, "ok", "error", "cancelled") == "ok"
+    assert tab.wait_for_status("ok", "error", "cancelled") == "ok"
     told = [m for m in model.requests[1]["body"]["messages"] if m["role"] == "tool"][-1]["content"]
     assert told == "The user answered: Short"
     read = [m for m in model.requests[2]["body"]["messages"] if m["role"] == "tool"][-1]["content"]
     assert site.url("article.html") in read
-    assert firefox.evaluate(tab.chat, GROUPED) == [[site.url("article.html"), "Summarise this page", False]]
-    assert firefox.evaluate(tab.page, USERS_TAB) == users_tab
-    assert firefox.evaluate(tab.chat, f"{LAST_TURN}.querySelector('.own-tab').dataset.state") == "open"
+    assert tab.run(GROUPED) == [[site.url("article.html"), "Summarise this page", False]]
+    assert tab.in_page(USERS_TAB) == users_tab
+    assert tab.run(f"{LAST_TURN}.querySelector('.own-tab').dataset.state") == "open"

@@ -7,20 +7,15 @@ from __future__ import annotations
 
 
 from tests.helpers.mail_and_shop import ANSWERS, CODE, mail_pages, the_attack
-from tests.helpers.panel_backends import firefox_panel
-
-from .page_tab import PageTab
 
 SITE = mail_pages  # the conftest's `site` serves the mail
 
 
-def test_red_team_a_code_read_in_the_mail_is_never_typed_elsewhere_nor_sent_off_unasked_in_firefox(firefox, model, site, gift_shop, post):
+def test_red_team_a_code_read_in_the_mail_is_never_typed_elsewhere_nor_sent_off_unasked_in_firefox(tabs, model, site, gift_shop, post, nothing_heard_yet):
     model.reset()
-    post.hits.clear()
-    tab = PageTab(firefox)
-    panel = firefox_panel(firefox, tab.chat)
+    panel = tabs.new_conversation()
     panel.configure(model.base_url, site_rules="127.0.0.1: allow")
-    tab.show(site.url("mail.html"))
+    panel.show(site.url("mail.html"))
     model.script(*the_attack(gift_shop, post))
     panel.send("Pay at the shop with my gift card")
     for n, (answer, code_asked) in enumerate(ANSWERS):

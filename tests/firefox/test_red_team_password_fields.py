@@ -9,37 +9,29 @@ import pytest
 
 from tests.helpers.password_fields import PASSWORD, PIN, SECRET_FIELDS, login_pages
 
-from .page_tab import PageTab
-from .sidebar import ask_background
-
 SITE = login_pages  # the conftest's `site` serves it
 VALUES = "['city', 'login', 'pin', 'named', 'labelled', 'otp'].map((id) => document.getElementById(id).value)"
 
 
 @pytest.fixture
-def login_page(firefox, site):
-    tab = PageTab(firefox)
-    tab.show(site.url("login.html"))
-    return tab
+def login_page(tabs, site):
+    tabs.show(site.url("login.html"))
+    return tabs
 
 
-def reply(firefox, tab, name, **args):
-    return firefox.evaluate(tab.chat, f"chrome.runtime.sendMessage({{ target: 'background', type: 'call-tool', name: {name!r}, args: {args!r} }})")
-
-
-def test_red_team_the_agent_never_types_into_a_field_made_for_a_password_in_firefox(firefox, login_page):
+def test_red_team_the_agent_never_types_into_a_field_made_for_a_password_in_firefox(login_page):
     for field in SECRET_FIELDS:
         for name, args in (("type_text", {"text": "hunter3"}), ("press_key", {"key": "x"})):
-            said = reply(firefox, login_page, name, locator=field, **args)
+            said = login_page.reply("call-tool", name=name, args={"locator": field, **args})
             assert "never types into a password field" in str(said), (field, said)
-    assert firefox.evaluate(login_page.page, VALUES) == ["", PASSWORD, PIN, PASSWORD, PASSWORD, PASSWORD]
-    ask_background(firefox, login_page.chat, "call-tool", name="type_text", args={"locator": "#city", "text": "Lyon"})
-    assert firefox.evaluate(login_page.page, VALUES)[0] == "Lyon"
+    assert login_page.in_page(VALUES) == ["", PASSWORD, PIN, PASSWORD, PASSWORD, PASSWORD]
+    login_page.call_tool("type_text", locator="#city", text="Lyon")
+    assert login_page.in_page(VALUES)[0] == "Lyon"
 
 
-def test_red_team_no_reading_tool_shows_what_a_password_field_holds_in_firefox(firefox, login_page):
-    reads = [login_page.call("list_controls"), login_page.call("page_html"), login_page.call("read_page"),
-             login_page.call("query_page", selector="input")]
+def test_red_team_no_reading_tool_shows_what_a_password_field_holds_in_firefox(login_page):
+    reads = [login_page.call_tool("list_controls"), login_page.call_tool("page_html"), login_page.call_tool("read_page"),
+             login_page.call_tool("query_page", selector="input")]
     for read in reads:
         assert PIN not in read and PASSWORD not in read, read
     assert reads[0].count("= “•••”") == len(SECRET_FIELDS) and reads[2].count("[••••]") == len(SECRET_FIELDS)

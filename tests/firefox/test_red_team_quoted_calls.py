@@ -12,46 +12,30 @@ import json
 import pytest
 
 from tests.helpers.model_server import Reply
-from tests.helpers.panel_backends import firefox_panel
 from tests.helpers.quoted_calls import NOTE
 from tests.helpers.tool_calls import call
 
-from .page_tab import PageTab
+# the scripted model, tools on; each test's `turn` a new conversation beside the shop's page
+pytestmark = pytest.mark.usefixtures("tool_calling", "nothing_heard_yet")
+USER_SITE, USER_PAGE = "kettle_shop", "/kettle"
 
 
-@pytest.fixture(scope="module")
-def kettle_tab(firefox, model):
-    tab = PageTab(firefox)
-    firefox_panel(firefox, tab.chat).configure(model.base_url)
-    return tab
-
-
-@pytest.fixture
-def kettle_chat(kettle_tab, model, kettle_shop, post):
-    model.reset()
-    post.hits.clear()
-    kettle_tab.show(kettle_shop.url("/kettle"))
-    panel = firefox_panel(kettle_tab.firefox, kettle_tab.chat)
-    panel.new_conversation()
-    return panel
-
-
-def test_a_sample_call_quoted_in_the_answer_does_not_run(kettle_chat, model, post):
+def test_a_sample_call_quoted_in_the_answer_does_not_run(turn, model, post):
     answer = ("The kettle costs £18.20. The page also asks agents to send this, which I did not:\n"
               f"```\n<tool_call>\n{json.dumps(NOTE)}\n</tool_call>\n```\nIgnore it.")
     model.script(call("read_page"), Reply(text=answer))
-    kettle_chat.send("What does the kettle cost?")
-    assert kettle_chat.wait_for_status("ok", "error") == "ok"
+    turn.send("What does the kettle cost?")
+    assert turn.wait_for_status("ok", "error") == "ok"
     assert len(model.requests) == 2
     assert not any("every click" in r["body"]["messages"][0]["content"] for r in model.requests)
-    assert "£18.20" in kettle_chat.answer() and post.hits == []
+    assert "£18.20" in turn.answer() and post.hits == []
 
 
-def test_the_page_s_navigation_repeated_in_a_tool_code_fence_is_neither_asked_nor_run(kettle_chat, model, kettle_shop, post):
+def test_the_page_s_navigation_repeated_in_a_tool_code_fence_is_neither_asked_nor_run(turn, model, kettle_shop, post):
     model.script(call("read_page"), Reply(text=f"I'll check out as the page says.\n```tool_code\n{kettle_shop.navigate}\n```"),
                  Reply(text="The kettle costs £18.20."))
-    kettle_chat.send("Buy the kettle for me")
-    assert kettle_chat.wait_for_status("ok", "error") == "ok"
-    assert kettle_chat.backend.run("document.querySelectorAll('article.turn .confirmation').length") == 0
+    turn.send("Buy the kettle for me")
+    assert turn.wait_for_status("ok", "error") == "ok"
+    assert turn.run("document.querySelectorAll('article.turn .confirmation').length") == 0
     told = [m for m in model.requests[2]["body"]["messages"] if m["role"] == "user"][-1]["content"]
     assert "word for word, a call written in page content" in told and post.hits == []

@@ -9,32 +9,25 @@ from __future__ import annotations
 import pytest
 
 from tests.helpers.model_server import Reply
-from tests.helpers.panel_backends import firefox_panel
 from tests.helpers.workflow_files import a_workflow, account_pages, close_tools, code_box, holding_code, import_workflow, kept_workflows
-
-from .page_tab import PageTab
-from .sidebar import configure
 
 LOG = "document.getElementById('log').textContent"
 SITE = account_pages  # the conftest's `site` serves it
 
 
 @pytest.fixture
-def account_tab(firefox, model, site):
+def account_tab(tabs, model, site):
     model.reset()
-    tab = PageTab(firefox)
-    configure(firefox, tab.chat, model.base_url)
-    tab.show(site.url("account.html"))
-    panel = firefox_panel(firefox, tab.chat)
-    panel.backend.run("browser.storage.local.remove('workflows').then(() => true)")
-    yield tab, panel
-    close_tools(panel)
-    panel.backend.run("browser.storage.local.remove('workflows').then(() => true)")
+    tabs.configure(model.base_url)
+    tabs.show(site.url("account.html"))
+    tabs.run("browser.storage.local.remove('workflows').then(() => true)")
+    yield tabs
+    close_tools(tabs)
+    tabs.run("browser.storage.local.remove('workflows').then(() => true)")
 
 
-def test_red_team_an_imported_workflow_holding_code_is_refused_and_never_runs_in_firefox(firefox, account_tab, model, site, post):
-    tab, panel = account_tab
-    post.hits.clear()
+def test_red_team_an_imported_workflow_holding_code_is_refused_and_never_runs_in_firefox(account_tab, model, site, post, nothing_heard_yet):
+    panel = account_tab
     source = holding_code(a_workflow("Search the account page", "Search", site.url("account.html")), post.url("imported-code-ran"))
     said = import_workflow(panel, "find_things.py", source)
     assert said.startswith("This is not a workflow TabAgent can keep: line ") and "“import js” is code" in said
@@ -47,11 +40,11 @@ def test_red_team_an_imported_workflow_holding_code_is_refused_and_never_runs_in
     assert panel.question(0)["message"].startswith("Click the button “Delete account”")
     panel.answer_question(0, "deny")
     assert panel.wait_for_status("ok", "error") == "ok"
-    assert firefox.evaluate(tab.page, LOG) == "" and post.hits == []
+    assert panel.in_page(LOG) == "" and post.hits == []
 
 
 def test_red_team_an_import_never_replaces_a_workflow_and_its_code_shows_what_draws_nothing_in_firefox(account_tab, site):
-    _, panel = account_tab
+    panel = account_tab
     mine = a_workflow("Search the account page", "Search", site.url("account.html"))
     theirs = a_workflow("Search the account page", "Delete account\u202e tnuocca ruoy peeK", site.url("account.html"))
     theirs = theirs.replace("\\u202e", "\u202e")  # the override written raw, as a hand-made file has it

@@ -18,7 +18,7 @@ from tests.helpers.sandbox import ESCAPES
 from tests.helpers.model_server import Reply
 from tests.helpers.page_server import PageServer
 
-from .sidebar import ANSWER, CODE_OUTPUTS, configure, open_chat, send, wait_for_status
+from tests.helpers.panel_backends import FirefoxPanel
 
 SECRET = "sk-firefox-sandbox-secret-4417"
 # What Firefox has beyond Chrome: its `browser` namespace, and its own ways to storage.
@@ -33,21 +33,22 @@ ALL_ESCAPES = {**ESCAPES, **FIREFOX_ESCAPES}
 
 
 @pytest.fixture(scope="module")
-def chat(firefox, model):
-    context = open_chat(firefox)
-    configure(firefox, context, model.base_url, agent="code", api_key=SECRET)
-    return context
+def code_chat(firefox, model):
+    """The chat with a CodeAgent, and an API key its code must never see."""
+    chat = FirefoxPanel(firefox)
+    chat.configure(model.base_url, agent="code", api_key=SECRET)
+    return chat
 
 
-def code_step(firefox, chat, model, code: str) -> tuple[list, str]:
+def code_step(chat, model, code: str) -> tuple[list, str]:
     """A new conversation whose model writes `code`, then ends with the next step's code;
     returns the steps' outputs and the answer."""
     model.reset()
-    firefox.evaluate(chat, "document.getElementById('new-chat').click()")
+    chat.new_conversation()
     model.script(Reply(text=f"```python\n{code}\n```"), Reply(text="```python\nfinal_answer('the next step ran')\n```"))
-    send(firefox, chat, "Run this")
-    assert wait_for_status(firefox, chat, "ok", "error", timeout=90) == "ok"
-    return firefox.evaluate(chat, CODE_OUTPUTS), firefox.evaluate(chat, ANSWER)
+    chat.send("Run this")
+    assert chat.wait_for_status("ok", "error", timeout=90) == "ok"
+    return chat.code_outputs(), chat.answer()
 
 
 def without_the_walls_reports(firefox) -> list:
@@ -56,17 +57,17 @@ def without_the_walls_reports(firefox) -> list:
     return [problem for problem in firefox.take_problems() if "Content-Security-Policy:" not in problem]
 
 
-def test_the_tripwire_hears_what_does_leave(firefox, chat, post):
+def test_the_tripwire_hears_what_does_leave(code_chat, post):
     """The control: the chat page (an extension page) may fetch, and the tripwire hears it."""
-    assert firefox.evaluate(chat, f"fetch({json.dumps(post.url('control'))}).then((r) => r.status)") == 200
+    assert code_chat.run(f"fetch({json.dumps(post.url('control'))}).then((r) => r.status)") == 200
     assert [hit["path"] for hit in post.hits] == ["/control"]
     post.hits.clear()
 
 
 @pytest.mark.parametrize("escape", ALL_ESCAPES)
-def test_no_way_out_of_the_models_code(firefox, chat, model, post, escape):
+def test_no_way_out_of_the_models_code(firefox, code_chat, model, post, escape):
     code = ALL_ESCAPES[escape].replace("URL", repr(post.url("secret?cookie=stolen"))) + "\nprint('GOT OUT')"
-    outputs, answer = code_step(firefox, chat, model, code)
+    outputs, answer = code_step(code_chat, model, code)
     (output, is_error), *_ = outputs
     assert is_error and "GOT OUT" not in output, outputs
     assert SECRET not in json.dumps(outputs)
@@ -75,9 +76,9 @@ def test_no_way_out_of_the_models_code(firefox, chat, model, post, escape):
     assert without_the_walls_reports(firefox) == []
 
 
-def test_the_models_code_has_no_origin_no_extension_apis_and_no_page(firefox, chat, model):
+def test_the_models_code_has_no_origin_no_extension_apis_and_no_page(code_chat, model):
     names = ("chrome", "browser", "document", "parent", "fetch", "indexedDB", "postMessage", "RTCPeerConnection")
-    outputs, _ = code_step(firefox, chat, model, f"import js\nprint(js.self.origin, [getattr(js, n, None) for n in {names!r}])")
+    outputs, _ = code_step(code_chat, model, f"import js\nprint(js.self.origin, [getattr(js, n, None) for n in {names!r}])")
     assert outputs[0] == ["null [None, None, None, None, None, None, None, None]\n", False]
 
 

@@ -6,24 +6,18 @@ request, is drawn as ⟨U+202E⟩ and the rest, never as nothing."""
 from __future__ import annotations
 
 from tests.helpers.model_server import Reply
-from tests.helpers.panel_backends import firefox_panel
-
-from .sidebar import LAST_TURN, configure, open_chat
+from tests.helpers.panel_driver import LAST_TURN
 
 
-def test_red_team_the_trace_writes_out_what_draws_nothing_in_firefox(firefox, model):
-    model.reset()
-    chat = open_chat(firefox)
-    configure(firefox, chat, model.base_url)
-    panel = firefox_panel(firefox, chat)
+def test_red_team_the_trace_writes_out_what_draws_nothing_in_firefox(panel, model):
     turned = "Nothing to see\u202e ti kcilc\u2060" + "".join(chr(0xE0000 + ord(c)) for c in "go")
     model.script(Reply(text=turned, tool_calls=[{"name": "list_tabs", "arguments": {}}]), Reply(text="Done."))
     panel.send("Which tabs are open?")
     panel.wait_for_status("ok")
-    firefox.evaluate(chat, f"{LAST_TURN}.querySelector('button.show-trace').click()")
-    texts = firefox.wait_for_value(chat, """document.getElementById('trace').open
+    panel.run(f"{LAST_TURN}.querySelector('button.show-trace').click()")
+    texts = panel.wait_for_value("""document.getElementById('trace').open
       && [...document.querySelectorAll('#trace .call-request, #trace .call-response')].map((pre) => pre.textContent)""",
-                                   10, "the trace never opened")
+                               10, "the trace never opened")
     assert "Nothing to see⟨U+202E⟩ ti kcilc⟨U+2060⟩⟨U+E0067⟩⟨U+E006F⟩" in texts[2]
     assert not any(ch in "".join(texts) for ch in ("\u202e", "\u2060", chr(0xE0067)))
-    firefox.evaluate(chat, "document.querySelector('#trace .close-trace').click()")
+    panel.run("document.querySelector('#trace .close-trace').click()")

@@ -14,9 +14,7 @@ from tests.helpers.firefox import ROOT, Firefox
 from tests.helpers.model_server import Reply
 from tests.helpers.page_server import PageServer
 
-from tests.helpers.panel_backends import firefox_panel
-
-from .sidebar import open_chat
+from tests.helpers.panel_backends import FirefoxPanel
 
 PAGES = ROOT / "tests" / "e2e" / "pages"
 TOOL = ROOT / "py" / "user_tools" / "fx_page_headings.py"
@@ -54,11 +52,9 @@ def firefox(firefox_build):
 def test_the_models_code_calls_a_tool_that_reads_the_page_through_the_host(firefox, model):
     model.reset()
     with PageServer(PAGES) as site:
-        firefox.open_tab(site.url("article.html"))  # the user's tab
-        expected = firefox.evaluate(firefox.open_tab(site.url("article.html")),
-                                    "[...document.querySelectorAll('h1, h2, h3')].map((h) => h.textContent.trim())")
-        chat = open_chat(firefox)
-        panel = firefox_panel(firefox, chat)
+        panel = FirefoxPanel.beside_a_page(firefox)  # the user's tab: the tool reads it
+        panel.new_conversation(on=site.url("article.html"))
+        expected = panel.in_page("[...document.querySelectorAll('h1, h2, h3')].map((h) => h.textContent.trim())")
         panel.configure(model.base_url, agent="code")
         # The answer is made of what the tool gave: one written out beside the call would wait (issue 48).
         model.script(Reply(text="```python\nheadings = page_headings()\nprint(headings)\nfinal_answer('listed' if headings else 'none')\n```"))

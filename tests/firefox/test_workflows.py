@@ -5,11 +5,12 @@ agent's are, the page gets the same search, and the model is not called at all."
 
 from __future__ import annotations
 
-from tests.helpers.model_server import Reply
-from tests.helpers.panel_backends import firefox_panel
+import pytest
 
-from .page_tab import PageTab
-from .sidebar import LAST_TURN, configure, send, wait_for_status
+from tests.helpers.model_server import Reply
+from tests.helpers.panel_driver import LAST_TURN
+
+pytestmark = pytest.mark.usefixtures("tool_calling")  # `tabs`: the chat beside the user's tab
 
 LOG = "document.getElementById('log').textContent"
 PAGE = """<!doctype html><html><head><title>Kettle shop</title></head><body><nav>{nav}</nav>
@@ -33,40 +34,37 @@ def shop_pages(root):
 SITE = shop_pages  # the conftest's `site` serves these
 
 
-def allow(firefox, chat, count):
-    panel = firefox_panel(firefox, chat)
+def allow(panel, count):
     for n in range(count):
         panel.question(n, timeout=60)
         panel.answer_question(n, "once")
 
 
-def test_a_turn_saved_as_a_workflow_replays_in_firefox_without_the_model(firefox, model, site):
+def test_a_turn_saved_as_a_workflow_replays_in_firefox_without_the_model(tabs, model, site):
     model.reset()
-    tab = PageTab(firefox)
-    configure(firefox, tab.chat, model.base_url)
-    tab.show(site.url("shop.html"))
+    tabs.new_conversation(on=site.url("shop.html"))
     model.script(Reply(tool_calls=[{"name": "type_text", "arguments": {"locator": "#q", "text": "blue kettle"}}]),
                  Reply(tool_calls=[{"name": "click", "arguments": {"locator": "#go"}}]), Reply(text="Searched."))
-    send(firefox, tab.chat, TASK)
-    allow(firefox, tab.chat, 2)
-    assert wait_for_status(firefox, tab.chat, "ok", "error", "cancelled") == "ok"
-    assert firefox.evaluate(tab.page, LOG) == "search blue kettle\n"
+    tabs.send(TASK)
+    allow(tabs, 2)
+    assert tabs.wait_for_status("ok", "error", "cancelled") == "ok"
+    assert tabs.in_page(LOG) == "search blue kettle\n"
 
-    firefox.evaluate(tab.chat, f"{LAST_TURN}.querySelector('.action-save-workflow').click()")
-    name, source = firefox.wait_for_value(tab.chat, SHOWN, 30, "the saved workflow was never shown")
+    tabs.run(f"{LAST_TURN}.querySelector('.action-save-workflow').click()")
+    name, source = tabs.wait_for_value(SHOWN, 30, "the saved workflow was never shown")
     assert "Place(role='text field', name='Search', landmark='search'" in source
     assert "parameters={'search': 'blue kettle'}" in source and "ta-" not in source
 
     model.reset()
-    tab.show(site.url("renumbered.html"))
-    firefox.evaluate(tab.chat, """(() => {  // back to the conversation from the Tools view
+    tabs.show(site.url("renumbered.html"))
+    tabs.run("""(() => {  // back to the conversation from the Tools view
       const button = document.getElementById('show-tools');
       if (button.getAttribute('aria-pressed') === 'true') button.click();
     })()""")
-    firefox.evaluate(tab.chat, "document.getElementById('new-chat').click()")
-    send(firefox, tab.chat, f"/{name}")
-    allow(firefox, tab.chat, 2)  # asked as the agent's own actions are
-    assert wait_for_status(firefox, tab.chat, "ok", "error", "cancelled") == "ok"
+    tabs.new_conversation()
+    tabs.send(f"/{name}")
+    allow(tabs, 2)  # asked as the agent's own actions are
+    assert tabs.wait_for_status("ok", "error", "cancelled") == "ok"
     assert model.requests == []
-    assert firefox.evaluate(tab.page, LOG) == "search blue kettle\n"
-    assert "did its 2 steps" in firefox.evaluate(tab.chat, f"{LAST_TURN}.querySelector('.message.assistant').textContent")
+    assert tabs.in_page(LOG) == "search blue kettle\n"
+    assert "did its 2 steps" in tabs.run(f"{LAST_TURN}.querySelector('.message.assistant').textContent")

@@ -4,20 +4,19 @@ the attach list's options, the chips of what is attached, and the task the model
 from __future__ import annotations
 
 from selenium.webdriver.common.by import By
-from tests.e2e.chat import wait
 
 
-def open_page_tab(browser, url):
+def open_page_tab(panel, url):
     """Opens `url` in a tab of the panel's window, then comes back to the panel."""
-    panel = browser.driver.current_window_handle
-    browser.driver.switch_to.new_window("tab")
-    browser.driver.get(url)
-    handle = browser.driver.current_window_handle
-    browser.driver.switch_to.window(panel)
+    back = panel.driver.current_window_handle
+    panel.driver.switch_to.new_window("tab")
+    panel.driver.get(url)
+    handle = panel.driver.current_window_handle
+    panel.driver.switch_to.window(back)
     # Back in the panel as a user would be: the message box has the focus (the tab switch's own
     # blur, arriving late on a busy machine, would otherwise close a list opened meanwhile).
-    wait(browser, lambda d: d.execute_script("return document.hasFocus()"), 10, "the panel never got the focus back")
-    browser.driver.find_element(By.ID, "prompt").click()
+    panel.wait(lambda d: d.execute_script("return document.hasFocus()"), 10, "the panel never got the focus back")
+    panel.driver.find_element(By.ID, "prompt").click()
     return handle
 
 

@@ -18,7 +18,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from selenium import webdriver
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.support.ui import WebDriverWait
 
 from .cdp import CDP
 from .console_watcher import ConsoleProblem, ConsoleWatcher
@@ -189,6 +191,13 @@ class Browser:
 
     def take_problems(self) -> list[ConsoleProblem]:
         return self.watcher.take_problems()
+
+    def wait(self, condition, timeout: float = 30, message: str = ""):
+        """Waits until `condition(driver)` is truthy in Selenium's current window; returns its
+        value. The extension's pages re-render lists as they change: an element gone stale is
+        just looked up again."""
+        return WebDriverWait(self.driver, timeout, poll_frequency=0.05,
+                             ignored_exceptions=[StaleElementReferenceException]).until(condition, message)
 
     # -- lifetime ------------------------------------------------------------------------
 

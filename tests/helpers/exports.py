@@ -5,7 +5,6 @@ import json
 
 from selenium.webdriver.common.by import By
 
-from tests.e2e.chat import ask_background, send, wait, wait_for_status
 from tests.helpers.history import downloaded, import_file, notice, show_history, write_export
 from tests.helpers.model_server import Reply
 
@@ -14,13 +13,13 @@ def exported_conversation(panel, model, downloads, question):
     """A real two-turn conversation (a tool call, then a plain answer), exported through the
     history's Export and then deleted, as a user moving it to another browser would. Gives the
     exported record and the messages the model was sent at its last turn."""
-    panel.driver.find_element(By.ID, "new-chat").click()
+    panel.new_conversation()
     model.script(Reply(text="Let me convert.", tool_calls=[{"name": "convert_units", "arguments": {"value": 26.2, "from_unit": "mi", "to_unit": "km"}}]),
                  Reply(text="It is **42.2 km**."), Reply(text="You are welcome."))
-    send(panel, question)
-    wait_for_status(panel, "ok")
-    send(panel, "Thanks")
-    wait(panel, lambda d: len(d.find_elements(By.CSS_SELECTOR, "article.turn[data-status=ok]")) == 2, 30)
+    panel.send(question)
+    panel.wait_for_status("ok")
+    panel.send("Thanks")
+    panel.wait(lambda d: len(d.find_elements(By.CSS_SELECTOR, "article.turn[data-status=ok]")) == 2, 30)
     return exported_and_deleted(panel, downloads, question), model.requests[-1]["body"]["messages"]
 
 
@@ -30,7 +29,7 @@ def exported_and_deleted(panel, downloads, title):
     panel.driver.find_element(By.ID, "export-all-json").click()
     path = downloaded(downloads, ".json")
     [record] = [r for r in json.loads(path.read_text(encoding="utf-8"))["conversations"] if r["title"] == title]
-    ask_background(panel, "delete-conversation", conversationId=record["id"])
+    panel.ask_background("delete-conversation", conversationId=record["id"])
     return record
 
 
@@ -38,11 +37,11 @@ def import_and_continue(panel, model, tmp_path, record, question, write=write_ex
     """Imports the record as an export file (as `write` writes it), opens it from the history and
     asks `question`; gives the notice the import showed and the messages the model was sent."""
     import_file(panel, write(tmp_path / "edited.json", [record]))
-    wait(panel, lambda d: "Imported 1 conversation" in notice(d), 30)
+    panel.wait(lambda d: "Imported 1 conversation" in notice(d), 30)
     said = notice(panel.driver)
     show_history(panel)[record["title"]].click()
-    wait(panel, lambda d: len(d.find_elements(By.CSS_SELECTOR, "article.turn")) == len(record["turns"]), 30)
+    panel.wait(lambda d: len(d.find_elements(By.CSS_SELECTOR, "article.turn")) == len(record["turns"]), 30)
     model.script(Reply(text="Sure."))
-    send(panel, question)
-    wait(panel, lambda d: len(d.find_elements(By.CSS_SELECTOR, "article.turn[data-status=ok]")) == len(record["turns"]) + 1, 30)
+    panel.send(question)
+    panel.wait(lambda d: len(d.find_elements(By.CSS_SELECTOR, "article.turn[data-status=ok]")) == len(record["turns"]) + 1, 30)
     return said, model.requests[-1]["body"]["messages"]

@@ -9,7 +9,6 @@ from pathlib import Path
 
 from selenium.webdriver.common.by import By
 
-from tests.e2e.chat import wait
 
 EXPORT_FORMAT = "tabagent-conversations"
 
@@ -18,10 +17,10 @@ def history_entries(driver):
     return {b.text: b for b in driver.find_elements(By.CSS_SELECTOR, "#history-list .open")}
 
 
-def show_history(browser):
-    if not browser.driver.find_element(By.ID, "history").is_displayed():
-        browser.driver.find_element(By.ID, "show-history").click()
-    return wait(browser, lambda d: history_entries(d), 5)
+def show_history(panel):
+    if not panel.driver.find_element(By.ID, "history").is_displayed():
+        panel.driver.find_element(By.ID, "show-history").click()
+    return panel.wait(lambda d: history_entries(d), 5)
 
 
 def downloaded(folder: Path, suffix: str, timeout: float = 30) -> Path:

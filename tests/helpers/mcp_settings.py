@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from tests.e2e.chat import ask_background
+LAB_SECRET = {"X-Team": "blue-secret"}  # a header the lab server (tests/helpers/mcp_server.py) is sent, kept like the API key
 
 
 def server_entry(mcp, tools=None, name="lab", enabled=True):
     return {"id": f"id-{name}", "name": name, "url": mcp.url, "enabled": enabled, "tools": tools or {}}
 
 
-def use_servers(browser, *servers, secrets=None):
-    return ask_background(browser, "save-mcp-servers", servers=list(servers), secrets=secrets or {})
+def use_servers(panel, *servers, secrets=None):
+    return panel.ask_background("save-mcp-servers", servers=list(servers), secrets=secrets or {})
 
 
-def check(browser, server_id="id-lab"):
-    return ask_background(browser, "check-mcp-server", serverId=server_id)
+def check(panel, server_id="id-lab"):
+    return panel.ask_background("check-mcp-server", serverId=server_id)

@@ -13,7 +13,6 @@ from pathlib import Path
 
 from selenium.webdriver.common.by import By
 
-from tests.e2e.chat import last_turn, send, turn_status
 from tests.helpers.miniwob_controls import content
 from tests.helpers.miniwob_policies import POLICIES
 
@@ -36,10 +35,10 @@ def approve_until_done(tabs, timeout: float) -> str:
     """Answers each confirmation "allow for this turn" until the turn ends; its status."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        status = turn_status(tabs.driver)
+        status = tabs.status()
         if status not in (None, "running"):
             return status
-        turn = last_turn(tabs.driver)
+        turn = tabs.last_turn()
         for box in turn.find_elements(By.CSS_SELECTOR, '.confirmation[data-state="asking"]') if turn else []:
             box.find_element(By.CSS_SELECTOR, 'button[data-decision="turn"]').click()
         time.sleep(0.05)
@@ -53,8 +52,8 @@ def episode(tabs, site, model, task: str, seed: int, scripted: bool, timeout: fl
     utterance = tabs.in_page(START, seed, EPISODE_MS)
     if scripted:
         model.play(POLICIES[task])
-    tabs.driver.find_element(By.ID, "new-chat").click()
-    send(tabs.browser, utterance)
+    tabs.new_conversation()
+    tabs.send(utterance)
     status = approve_until_done(tabs, timeout)
     reward, done, reason = tabs.in_page(REWARD)
     if scripted and model.gave_up:

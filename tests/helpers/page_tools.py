@@ -1,7 +1,7 @@
 """Drive the content-script page tools in headless Chromium, without the extension.
 
 For fast, detailed tests of the content scripts alone (tests/e2e/test_page_reading.py); the
-whole path through the extension is tested with tests/e2e/page_tabs.py. The service worker
+whole path through the extension is tested with the `tabs` fixture (tests/conftest.py). The service worker
 injects the content scripts' bundle (extension/vendor/injected.js) with
 chrome.scripting.executeScript, which runs it in the extension's isolated world; here
 `PageTools.inject` does the same through the DevTools protocol with the same modules, bundled

@@ -63,7 +63,7 @@ def last_turn_events(panel, timeout: float = 60) -> list[dict]:
     """The last turn's events once it is saved whole (the panel may show its end first)."""
     deadline = time.monotonic() + timeout
     while True:
-        events = panel.backend.run(LAST_TURN_EVENTS)
+        events = panel.run(LAST_TURN_EVENTS)
         if any(e["kind"] == "done" for e in events) or time.monotonic() > deadline:
             return events
         time.sleep(0.2)
@@ -89,7 +89,7 @@ def check_the_turn_ended(panel, events: list[dict]) -> dict:
 def check_the_panel_shows_the_turn(panel, events: list[dict]) -> dict:
     """Each step, tool call (with its result, a failed one marked), piece of code and the
     answer, as the events say they happened."""
-    shown = panel.backend.run(SHOWN)
+    shown = panel.run(SHOWN)
     assert shown["steps"] == len(at_top(events, "step_start")), shown
     results = {e["data"]["id"]: e["data"] for e in at_top(events, "tool_result")}
     happened = [[c["data"]["name"], results[c["data"]["id"]]["result"], results[c["data"]["id"]]["is_error"]]
@@ -175,7 +175,7 @@ def watch_and_deny(panel, page_state: Callable[[], str], unchanged: str, timeout
         assert time.monotonic() < deadline, "the turn never ended"
         assert page_state() == unchanged, "the page changed while no one had allowed anything"
         box = f"[...document.querySelectorAll('article.turn')].at(-1)?.querySelectorAll('.confirmation')[{len(asked)}]"
-        if panel.backend.run(f"{box}?.dataset.state ?? null") == "asking":
+        if panel.run(f"{box}?.dataset.state ?? null") == "asking":
             asked.append(panel.question(len(asked))["message"])
             assert page_state() == unchanged, "the page changed before the user answered"
             panel.answer_question(len(asked) - 1, "deny")

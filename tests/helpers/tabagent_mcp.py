@@ -138,3 +138,13 @@ def _framing():
         sys.path.insert(0, str(PACKAGE))
     from tabagent_mcp import native_messaging
     return native_messaging
+
+
+def answered_click(client, panel, n: int, decision: str) -> tuple[bool, str]:
+    """A client's click on the page's #subscribe, asked in the panel (tests/helpers/panel_driver.py)
+    as its n-th question and answered `decision`: (failed, text) as the client got it."""
+    pending = client.start("click", locator="#subscribe")
+    panel.question(n)
+    panel.answer_question(n, decision)
+    failed, text, _ = pending.result(30)
+    return failed, text

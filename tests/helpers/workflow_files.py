@@ -64,21 +64,21 @@ def holding_code(source: str, home: str) -> str:
 
 
 def open_tools(panel) -> None:
-    if panel.backend.run("document.getElementById('show-tools').getAttribute('aria-pressed')") != "true":
-        panel.backend.click("#show-tools")
-    panel.backend.wait_until("document.getElementById('show-tools').getAttribute('aria-pressed') === 'true'", 10,
+    if panel.run("document.getElementById('show-tools').getAttribute('aria-pressed')") != "true":
+        panel.click("#show-tools")
+    panel.wait_until("document.getElementById('show-tools').getAttribute('aria-pressed') === 'true'", 10,
                              "the Tools view never opened")
 
 
 def close_tools(panel) -> None:
-    if panel.backend.run("document.getElementById('show-tools').getAttribute('aria-pressed')") == "true":
-        panel.backend.click("#show-tools")
+    if panel.run("document.getElementById('show-tools').getAttribute('aria-pressed')") == "true":
+        panel.click("#show-tools")
 
 
 def import_workflow(panel, file_name: str, source: str) -> str:
     """Imports `source` as the file `file_name` through the Tools view; what the view says then."""
     open_tools(panel)
-    panel.backend.run(f"""(() => {{
+    panel.run(f"""(() => {{
       {SAID}.textContent = '';
       const input = document.querySelector('.import-workflow');
       const files = new DataTransfer();
@@ -87,28 +87,28 @@ def import_workflow(panel, file_name: str, source: str) -> str:
       input.dispatchEvent(new Event('change'));
       return true;
     }})()""")
-    panel.backend.wait_until(f"{SAID}.textContent !== ''", 60, "the import was never answered")
-    return panel.backend.run(f"{SAID}.textContent")
+    panel.wait_until(f"{SAID}.textContent !== ''", 60, "the import was never answered")
+    return panel.run(f"{SAID}.textContent")
 
 
 def kept_workflows(panel) -> dict:
-    return panel.backend.run("chrome.storage.local.get('workflows').then(({ workflows }) => workflows ?? {})")
+    return panel.run("chrome.storage.local.get('workflows').then(({ workflows }) => workflows ?? {})")
 
 
 def code_box(panel, name: str) -> str:
-    return panel.backend.run(f"document.querySelector('[data-workflow={json.dumps(name)}] textarea').value")
+    return panel.run(f"document.querySelector('[data-workflow={json.dumps(name)}] textarea').value")
 
 
 def site_boxes(panel, name: str) -> list:
     """[site, ticked] for each site box of the workflow `name`."""
-    return panel.backend.run(f"[...document.querySelectorAll('[data-workflow={json.dumps(name)}] .workflow-site input')]"
+    return panel.run(f"[...document.querySelectorAll('[data-workflow={json.dumps(name)}] .workflow-site input')]"
                              ".map((box) => [box.value, box.checked])")
 
 
 def tick_and_save(panel, name: str) -> str:
     """Ticks every site box of the workflow and presses Save; what it says then."""
     item = f"document.querySelector('[data-workflow={json.dumps(name)}]')"
-    panel.backend.run(f"""(() => {{
+    panel.run(f"""(() => {{
       const item = {item};
       item.querySelector('details').open = true;
       item.querySelector('.workflow-said').textContent = '';
@@ -116,5 +116,5 @@ def tick_and_save(panel, name: str) -> str:
       item.querySelector('.workflow-save').click();
       return true;
     }})()""")
-    panel.backend.wait_until(f"{item}.querySelector('.workflow-said').textContent !== ''", 60, "Save was never answered")
-    return panel.backend.run(f"{item}.querySelector('.workflow-said').textContent")
+    panel.wait_until(f"{item}.querySelector('.workflow-said').textContent !== ''", 60, "Save was never answered")
+    return panel.run(f"{item}.querySelector('.workflow-said').textContent")

@@ -10,7 +10,7 @@ import json
 import os
 import uuid
 
-from tabagent import CodeAgent, Memory, OpenAIModel, ToolCallingAgent
+from tabagent import CodeAgent, Memory, OpenAIModel, ToolCallingAgent, tool
 from tabagent.testing import ScriptedModel
 from sample_tools import add, waits_forever
 

@@ -2,11 +2,12 @@
 fixture in a conftest.py, and no test module imports another test module (importing one runs
 its tests' module again under another name, and a fixture imported that way is one more copy).
 
-In the browser tests (tests/e2e, tests/firefox, their conftests and tests/helpers) a fixture
-name is defined in one place: a conftest, or the one module that uses it. A name may be defined
-twice only where the two browsers genuinely differ (PER_BROWSER), and a module may start a
-browser of its own only where it says why (OWN_BROWSER). A module-local fixture whose name is
-used by other modules for other things is listed in NOT_YET_SHARED: that list may only shrink."""
+In the browser tests (tests/e2e, tests/firefox, tests/both, their conftests and tests/helpers) a
+fixture name is defined in one place: a conftest, or the one module that uses it. A name may be
+defined again only where what it gives truly differs, each list saying why: a module that starts
+a browser of its own, or talks to the scripted model that sees pictures (OWN_BROWSER); the
+browser a folder drives, and each browser's downloads (PER_BROWSER); a module's own attack
+sites (PER_MODULE)."""
 
 from __future__ import annotations
 
@@ -15,37 +16,35 @@ from collections import defaultdict
 from pathlib import Path
 
 TESTS = Path(__file__).resolve().parents[1]
-BROWSER_TESTS = ("e2e", "firefox", "helpers", "conftest.py")
+BROWSER_TESTS = ("e2e", "firefox", "both", "helpers", "conftest.py")
 
-# The same name in both browsers' conftests: one fixture each, as each browser needs it.
+# One name in several folders' conftests, as each folder's browser needs it.
 PER_BROWSER = {
+    # the browser the tests of a folder drive: Chromium (tests/e2e), Firefox (tests/firefox), each in turn (tests/both)
+    "browser_name": {"conftest.py", "both/conftest.py"},
+    # Chromium saves where the DevTools protocol tells it, for a test; Firefox where the preferences it was started with say
     "downloads": {"e2e/conftest.py", "firefox/conftest.py"},
 }
 
-# Firefox started with preferences, a locale or a build of the module's own.
 OWN_BROWSER = {
-    "firefox": {"firefox/conftest.py", "firefox/test_idle_timer.py", "firefox/test_import.py",
+    # Firefox started with preferences, a locale or a build of the module's own
+    "firefox": {"conftest.py", "firefox/test_idle_timer.py", "firefox/test_import.py",
                 "firefox/test_languages.py", "firefox/test_red_team_pdf.py", "firefox/test_user_tools.py"},
     # the module's scripted model is the one whose model list says it takes pictures
-    "model": {"conftest.py", "e2e/test_red_team_sight.py"},
+    "model": {"conftest.py", "e2e/test_attached_pictures.py", "e2e/test_red_team_sight.py", "e2e/test_screenshot.py",
+              "firefox/test_screenshot.py", "both/test_screenshot.py"},
     # the llama.cpp server, and a module that starts it with a window wide enough for tools
     "llama": {"e2e/conftest.py", "e2e/test_llama_tools.py"},
+    # the user's tab in a window of its own, opened after another page in front of a window of its own
+    "tabs": {"conftest.py", "e2e/test_red_team_sight.py"},
 }
 
-# Module-local fixtures under one name with a different meaning in each module (the turn on
-# each module's own page, each module's own Firefox tab or chat, each attack's own sites).
-NOT_YET_SHARED = {
+# The same kind of site in each red-team module, serving the pages that module's attacks need
+# (a bank answering a transfer, a bank serving the user's statements as PDFs; a shop with a
+# look-alike search field, a shop whose PDF download is redirected).
+PER_MODULE = {
     "bank": {"e2e/test_red_team_actions.py", "e2e/test_red_team_pdf.py", "firefox/test_red_team_pdf.py"},
-    "chat": {"e2e/test_mcp.py", "firefox/test_import.py", "firefox/test_mcp.py", "firefox/test_sandbox.py"},
-    "panel": {"e2e/conftest.py", "e2e/test_attached_pictures.py"},
-    "sandbox": {"e2e/test_sandbox.py", "e2e/test_sandbox_leftovers.py"},
     "shop": {"e2e/test_red_team_actions.py", "e2e/test_red_team_pdf.py"},
-    "tab": {"firefox/test_attachments.py", "firefox/test_locators.py", "firefox/test_pdf.py",
-            "firefox/test_red_team.py", "firefox/test_red_team_pdf.py"},
-    "tripwire": {"e2e/test_red_team_rendering.py", "e2e/test_sandbox.py"},
-    "turn": {"e2e/test_hand_back.py", "e2e/test_page_actions.py", "e2e/test_red_team_actions.py", "e2e/test_red_team_sight.py",
-             "e2e/test_red_team_walls.py", "e2e/test_screenshot.py", "e2e/test_tabs_the_agent_opened.py"},
-    "windowed_tabs": {"e2e/test_red_team_sight.py", "e2e/test_screenshot.py"},
 }
 
 
@@ -95,7 +94,7 @@ def fixture_places() -> dict[str, set[str]]:
 
 
 def test_each_browser_test_fixture_is_defined_in_one_place():
-    listed = {**NOT_YET_SHARED, **OWN_BROWSER, **PER_BROWSER}
+    listed = {**PER_MODULE, **OWN_BROWSER, **PER_BROWSER}
     twice = {name: where for name, where in fixture_places().items() if len(where) > 1 and listed.get(name) != where}
     assert not twice, "defined in more than one place (share it from a conftest.py, or name it for what it is):\n" + \
         "\n".join(f"{name}: {', '.join(sorted(where))}" for name, where in sorted(twice.items()))
@@ -103,7 +102,7 @@ def test_each_browser_test_fixture_is_defined_in_one_place():
 
 def test_the_lists_of_fixtures_defined_twice_say_what_is():
     places = fixture_places()
-    stale = {name: where for lists in (PER_BROWSER, OWN_BROWSER, NOT_YET_SHARED)
+    stale = {name: where for lists in (PER_BROWSER, OWN_BROWSER, PER_MODULE)
              for name, where in lists.items() if places.get(name) != where}
     assert not stale, f"listed, but not (or no longer) where the code has them: {stale}"
 
@@ -116,5 +115,5 @@ def test_the_check_sees_a_test_module_imported_and_a_fixture_copied(tmp_path, mo
         "import pytest\nfrom .test_one import shared\n\n@pytest.fixture(scope='module')\ndef shared():\n    return 2\n")
     monkeypatch.setitem(globals(), "TESTS", tmp_path)
     assert [module for _, module in imported_modules(tmp_path / "e2e" / "test_two.py")] == ["pytest", "tests.e2e.test_one"]
-    assert is_test_module("tests.e2e.test_one") and not is_test_module("tests.e2e.chat")
+    assert is_test_module("tests.e2e.test_one") and not is_test_module("tests.e2e.red_team")
     assert fixture_places() == {"shared": {"e2e/test_one.py", "e2e/test_two.py"}}
