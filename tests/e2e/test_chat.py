@@ -1,5 +1,5 @@
 """A turn end to end in the real side panel, against a scripted model server (the conversation
-saved with its events, in both browsers: tests/both/test_chat.py)."""
+saved with its events, in both browsers: tests/both/test_turns.py)."""
 
 from __future__ import annotations
 

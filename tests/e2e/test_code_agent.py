@@ -1,6 +1,6 @@
 """A CodeAgent turn in the real extension: the model's code runs in the sandbox, calls a page
 tool, parses with BeautifulSoup, keeps a variable for the next step and ends the run (code that never ends, in both browsers:
-tests/both/test_code_agent.py)."""
+tests/both/test_turns.py)."""
 
 from __future__ import annotations
 

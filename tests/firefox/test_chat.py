@@ -1,5 +1,5 @@
 """A chat turn in Firefox, end to end: the event page's Python streams from the scripted model
-(the conversation saved with its events, in both browsers: tests/both/test_chat.py)."""
+(the conversation saved with its events, in both browsers: tests/both/test_turns.py)."""
 
 from __future__ import annotations
 

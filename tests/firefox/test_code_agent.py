@@ -1,7 +1,7 @@
 """A CodeAgent turn in Firefox: the model's code runs in the sandbox (a sandboxed frame of the
 Python page, extension/platform/firefox/code-sandbox.js), calls a page tool through the host, streams its
 output and errors into the chat, keeps a variable for the next step, and ends the run (code that
-never ends, in both browsers: tests/both/test_code_agent.py)."""
+never ends, in both browsers: tests/both/test_turns.py)."""
 
 from __future__ import annotations
 
