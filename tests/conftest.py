@@ -164,19 +164,10 @@ def turn(tabs, model, request):
         yield tabs
 
 
-def with_mcp_server(panel, entry, secrets=None):
-    """`panel` with the MCP server `entry` saved (and its secret headers) until the test ends."""
-    from tests.helpers.mcp_settings import use_servers
-
-    use_servers(panel, entry, secrets=secrets)
-    yield panel
-    use_servers(panel)
-
-
 @pytest.fixture
 def lab_chat(panel, mcp):
     """`panel`, with the lab server saved with its secret header; no server after."""
-    from tests.helpers.mcp_settings import LAB_SECRET, server_entry
+    from tests.helpers.mcp_settings import LAB_SECRET, server_entry, with_mcp_server
 
     yield from with_mcp_server(panel, server_entry(mcp), {"id-lab": LAB_SECRET})
 
@@ -184,7 +175,7 @@ def lab_chat(panel, mcp):
 @pytest.fixture
 def asking_chat(panel, asking):
     """`panel`, with the server of `asking` saved; no server after."""
-    from tests.helpers.mcp_settings import server_entry
+    from tests.helpers.mcp_settings import server_entry, with_mcp_server
 
     yield from with_mcp_server(panel, server_entry(asking, name="asking"))
 

@@ -14,7 +14,6 @@ import pytest
 from tests.helpers.app_frames import in_app
 from tests.helpers.mcp_settings import server_entry, use_servers
 from tests.helpers.model_server import Reply
-from tests.helpers.panel_backends import chromium_panel
 from tests.helpers.tool_calls import call
 
 pytestmark = pytest.mark.e2e
@@ -27,7 +26,7 @@ NETWORK = "[...document.querySelectorAll('article.turn')].at(-1).querySelectorAl
 
 def test_a_hostile_app_reaches_neither_the_extension_nor_other_frames_nor_the_network(panel, model, apps, mcp, post, declared):
     use_servers(panel, server_entry(apps, name="apps"), server_entry(mcp, name="other"))
-    chat = chromium_panel(panel)
+    chat = panel
     try:
         model.script(call("apps__show_counter", start=5), call("apps__show_hostile"), Reply(text="Both shown."))
         chat.send("Show the counter and the dashboard")
@@ -53,14 +52,14 @@ def test_a_hostile_app_reaches_neither_the_extension_nor_other_frames_nor_the_ne
         assert seen["declared"] == "reached" and seen["fetch"] == "blocked"
         assert [hit["path"] for hit in declared.hits] == ["/declared"]
         assert post.hits == []
-        assert chat.backend.run(NETWORK) == f"This app may connect to: {declared.origin}"
+        assert chat.run(NETWORK) == f"This app may connect to: {declared.origin}"
         # The forged messages fooled nobody: the counter kept its count and asked nothing; the
         # forged tools/call counts as the hostile app's own (the one frame it can speak through),
         # so it is a question under the hostile app, unanswered, and nothing reached the server.
         assert in_app(chat, 0, "document.getElementById('count').textContent") == "5"
         assert apps.bumps() == []
-        assert chat.backend.run(f"{APPS}[0].querySelectorAll('.confirmation').length") == 0
-        asked = chat.backend.run(f"[...{APPS}[1].querySelectorAll('.confirmation')].map((b) => [b.dataset.state, b.querySelector('[data-detail=tool]').textContent])")
+        assert chat.run(f"{APPS}[0].querySelectorAll('.confirmation').length") == 0
+        asked = chat.run(f"[...{APPS}[1].querySelectorAll('.confirmation')].map((b) => [b.dataset.state, b.querySelector('[data-detail=tool]').textContent])")
         assert asked == [["asking", "bump"]]
         assert chat.status() == "ok"
     finally:

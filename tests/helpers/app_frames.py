@@ -4,6 +4,8 @@ person's clicks reach it: Selenium switches into the frames in Chromium; in Fire
 BiDi evaluates in the app's browsing context, found in the panel's tree.
 
     in_app(panel, 0, "document.getElementById('count').textContent")
+
+`panel` is a PanelDriver (tests/helpers/panel_driver.py) of either browser.
 """
 
 from __future__ import annotations
@@ -15,19 +17,18 @@ APPS = "[...document.querySelectorAll('article.turn')].at(-1).querySelectorAll('
 
 def in_app(panel, n: int, expression: str, timeout: float = 30):
     """The value of `expression` in the n-th app of the last turn, once it is truthy."""
-    backend = panel.backend
     deadline = time.monotonic() + timeout
     while True:
-        value = _chromium(backend, n, expression) if hasattr(backend, "driver") else _firefox(backend, n, expression)
+        value = _chromium(panel, n, expression) if hasattr(panel, "driver") else _firefox(panel, n, expression)
         if value or time.monotonic() > deadline:
             return value
         time.sleep(0.2)
 
 
-def _chromium(backend, n: int, expression: str):
+def _chromium(panel, n: int, expression: str):
     from selenium.common.exceptions import NoSuchFrameException, WebDriverException
 
-    driver = backend.driver
+    driver = panel.driver
     try:
         outer = driver.execute_script(f"return {APPS}[{n}] ?? null")
         if outer is None:
@@ -44,14 +45,14 @@ def _chromium(backend, n: int, expression: str):
         driver.switch_to.default_content()
 
 
-def _firefox(backend, n: int, expression: str):
+def _firefox(panel, n: int, expression: str):
     import json
 
-    firefox, panel = backend.firefox, backend.context
-    count = backend.run(f"{APPS}.length")
+    firefox = panel.firefox
+    count = panel.run(f"{APPS}.length")
     if not count or count <= n:
         return None
-    [tree] = firefox.send("browsingContext.getTree", {"root": panel})["contexts"]
+    [tree] = firefox.send("browsingContext.getTree", {"root": panel.context})["contexts"]
     # The app frames in document order are the panel's framed children that have a child (the app).
     outers = [c for c in tree.get("children") or [] if c.get("children")]
     if len(outers) <= n:
@@ -63,10 +64,14 @@ def _firefox(backend, n: int, expression: str):
     return json.loads(value) if isinstance(value, str) else None
 
 
-def app_contexts(firefox, panel: str) -> set[str]:
-    """Firefox's browsing contexts of the apps in the chat page `panel` (their frames and views)."""
-    [tree] = firefox.send("browsingContext.getTree", {"root": panel})["contexts"]
-    return {c["context"] for c in _descendants(tree)}
+def forget_the_apps_own_errors(panel) -> None:
+    """What an app's own page logs (the eval its SDK tries, which its CSP refuses) is the app's,
+    not the extension's: left out of the check for errors in the extension. (Firefox reports
+    every context's; Chromium's watcher hears the extension's alone.)"""
+    if hasattr(panel, "firefox"):
+        [tree] = panel.firefox.send("browsingContext.getTree", {"root": panel.context})["contexts"]
+        apps_own = {c["context"] for c in _descendants(tree)}
+        panel.firefox.problems[:] = [p for p in panel.firefox.problems if p.split(":", 1)[0] not in apps_own]
 
 
 def _descendants(context: dict):

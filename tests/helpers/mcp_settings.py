@@ -15,3 +15,11 @@ def use_servers(panel, *servers, secrets=None):
 
 def check(panel, server_id="id-lab"):
     return panel.ask_background("check-mcp-server", serverId=server_id)
+
+
+def with_mcp_server(panel, entry, secrets=None):
+    """A fixture's body: `panel` with the MCP server `entry` saved (and its secret headers) until
+    the test ends, then no server."""
+    use_servers(panel, entry, secrets=secrets)
+    yield panel
+    use_servers(panel)
