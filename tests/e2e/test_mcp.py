@@ -14,6 +14,7 @@ from tests.helpers.model_server import Reply
 
 from tests.helpers.page_content import page_content
 from tests.helpers.tool_calls import call, told
+from tests.helpers.panel_backends import chromium_panel
 from tests.helpers.mcp_settings import check, server_entry, use_servers
 
 pytestmark = pytest.mark.e2e
@@ -40,14 +41,14 @@ def test_settings_add_a_server_and_test_connection_shows_its_tools_as_the_model_
     assert server["name"] == "lab" and server["url"] == mcp.url
     assert "blue-secret" not in json.dumps(server)  # the header is kept apart, like the API key
     assert stored["mcpSecrets"] == {server["id"]: {"X-Team": "blue-secret"}}
-    use_servers(browser)
+    use_servers(chromium_panel(browser))
 
 
 def test_test_connection_says_in_words_why_it_failed(browser, mcp):
-    use_servers(browser, {**server_entry(mcp), "url": "http://127.0.0.1:9/mcp"})
-    result = check(browser)
+    use_servers(chromium_panel(browser), {**server_entry(mcp), "url": "http://127.0.0.1:9/mcp"})
+    result = check(chromium_panel(browser))
     assert not result["ok"] and result["error"].startswith("could not reach the MCP server at http://127.0.0.1:9/mcp")
-    use_servers(browser)
+    use_servers(chromium_panel(browser))
 
 
 def test_a_tool_calling_turn_asks_before_the_call_and_reads_the_result_as_untrusted(lab_chat, model):

@@ -15,6 +15,7 @@ from selenium.webdriver.common.by import By
 from tests.helpers.model_server import Reply
 from tests.helpers.oauth_mcp_server import PASSWORD, USER, Hostile, OAuthMCPServer
 from tests.helpers.tool_calls import call, told
+from tests.helpers.panel_backends import chromium_panel
 from tests.helpers.mcp_settings import use_servers
 
 from tests.helpers.page_content import page_content
@@ -55,7 +56,7 @@ def stored_sign_ins(browser):
 
 def test_sign_in_call_refresh_and_sign_out(browser, panel, model, short_lived_tracker, site):
     panel_tab = browser.driver.current_window_handle
-    use_servers(browser, {"id": "id-tracker", "name": "tracker", "url": short_lived_tracker.url, "enabled": True, "tools": {}})
+    use_servers(chromium_panel(browser), {"id": "id-tracker", "name": "tracker", "url": short_lived_tracker.url, "enabled": True, "tools": {}})
     settings_tab = browser.open_tab(browser.url("extension/options/options.html"))
     browser.driver.execute_script("arguments[0].scrollIntoView()", settings_row(browser.driver))
     browser.screenshot("mcp-oauth-sign-in")
@@ -101,7 +102,7 @@ def test_sign_in_call_refresh_and_sign_out(browser, panel, model, short_lived_tr
     browser.wait(lambda d: d.find_elements(By.CSS_SELECTOR, ".mcp-sign-in-button"), 30, "Sign in never came back")
     assert "id-tracker" not in (stored_sign_ins(browser).get("mcpSignIns") or {})
     assert [s for s in short_lived_tracker.seen() if s["path"] == "/revoke"]
-    use_servers(browser)
+    use_servers(chromium_panel(browser))
 
 
 def test_a_server_whose_metadata_names_another_server_gets_no_sign_in(browser, short_lived_tracker):
@@ -113,7 +114,7 @@ def test_a_server_whose_metadata_names_another_server_gets_no_sign_in(browser, s
     hostile = Hostile({"/mcp": (401, {"www-authenticate": 'Bearer resource_metadata="http://127.0.0.1:{port}/prm"'}, b""),
                        "/prm": (200, {"content-type": "application/json"}, metadata)})
     try:
-        use_servers(browser, {"id": "id-tracker", "name": "lookalike", "url": hostile.url, "enabled": True, "tools": {}})
+        use_servers(chromium_panel(browser), {"id": "id-tracker", "name": "lookalike", "url": hostile.url, "enabled": True, "tools": {}})
         settings_tab = browser.open_tab(browser.url("extension/options/options.html"))
         before, heard_before = set(browser.driver.window_handles), len(short_lived_tracker.seen())
         settings_row(browser.driver).find_element(By.CSS_SELECTOR, ".mcp-sign-in-button").click()
@@ -127,4 +128,4 @@ def test_a_server_whose_metadata_names_another_server_gets_no_sign_in(browser, s
         assert not (stored_sign_ins(browser).get("mcpSignIns") or {})
     finally:
         hostile.close()
-        use_servers(browser)
+        use_servers(chromium_panel(browser))

@@ -13,6 +13,7 @@ from selenium.webdriver.support.ui import Select
 
 from tests.helpers.model_server import Reply
 
+from tests.helpers.panel_backends import chromium_panel
 from tests.helpers.mcp_settings import server_entry, use_servers
 from tests.helpers.tool_calls import call, told
 
@@ -70,7 +71,7 @@ def stored_tools(browser):
 
 def test_always_for_a_tool_that_may_destroy_takes_a_second_look_in_settings(browser, asking):
     browser.open_tab(browser.url("extension/options/options.html"))
-    use_servers(browser, server_entry(asking, name="asking"))
+    use_servers(chromium_panel(browser), server_entry(asking, name="asking"))
     try:
         driver = browser.driver
         driver.refresh()
@@ -89,4 +90,4 @@ def test_always_for_a_tool_that_may_destroy_takes_a_second_look_in_settings(brow
              "the second look was never saved")
         assert stored_tools(browser)["book_table"]["policy"] == "always"
     finally:
-        use_servers(browser)
+        use_servers(chromium_panel(browser))

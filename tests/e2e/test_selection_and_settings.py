@@ -57,9 +57,10 @@ def test_local_endpoint_gets_no_origin_header_but_others_do(panel, model):
     assert [r["condition"]["urlFilter"] for r in rules] == [f"|{model.base_url.rsplit('/v1', 1)[0]}/"]
 
 
-def open_settings(browser):
-    browser.open_tab(browser.url("extension/options/options.html"))
-    browser.wait(lambda d: d.find_element(By.ID, "provider").find_elements(By.TAG_NAME, "option"), 5)
+def open_settings(panel):
+    """The settings page, in the panel's browser (the verbs then act there)."""
+    panel.browser.open_tab(panel.browser.url("extension/options/options.html"))
+    panel.wait(lambda d: d.find_element(By.ID, "provider").find_elements(By.TAG_NAME, "option"), 5)
 
 
 def saved_settings(browser):

@@ -8,6 +8,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
 from tests.helpers.old_settings import NEW_SHAPE, OLD_SHAPE
+from tests.helpers.panel_backends import chromium_panel
 
 
 STORE_OLD_SHAPE = """
@@ -33,5 +34,5 @@ def test_settings_stored_in_the_old_spelling_are_kept_across_a_restart(fresh_bro
     assert Select(driver.find_element(By.ID, "tool_set")).first_selected_option.get_attribute("value") == "compact"
     assert driver.find_element(By.ID, "show_steps").is_selected() and not driver.find_element(By.ID, "page_tools").is_selected()
 
-    after.ask_background("delete-older-than", days=36500)  # wakes the service worker (nothing is that old)
+    chromium_panel(after).ask_background("delete-older-than", days=36500)  # wakes the service worker (nothing is that old)
     after.wait(lambda d: d.execute_async_script(STORED) == NEW_SHAPE, 10, "the stored settings were not rewritten")
