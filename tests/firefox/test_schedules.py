@@ -32,7 +32,7 @@ def test_a_schedule_runs_on_firefoxs_alarm_in_a_background_tab_of_its_own(panel,
     entry = panel.wait_for_value(f"""{CONVERSATIONS}.then(async (c) => {{
       const [run] = (await c.listConversations()).filter((entry) => entry.scheduled);
       const record = run && await c.loadConversation(run.id);
-      return record?.turns[0].status !== "running" && record?.turns[0].status && run;
+      return record?.turns[0]?.status !== "running" && record?.turns[0]?.status && run;
     }})""", 90, "the scheduled run never finished")
     assert entry["scheduled"]["name"] == "Tomato watch" and entry["title"] == "Tomato watch"
     record = panel.run(f"{CONVERSATIONS}.then((c) => c.loadConversation({entry['id']!r}))")
