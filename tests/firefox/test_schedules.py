@@ -60,7 +60,7 @@ def test_red_team_a_schedule_listing_no_site_replays_a_workflow_asking_on_the_si
         entry = panel.wait_for_value(f"""{CONVERSATIONS}.then(async (c) => {{
           const run = (await c.listConversations()).find((entry) => entry.scheduled?.name === "Kettle");
           const record = run && await c.loadConversation(run.id);
-          return record?.turns[0].status !== "running" && record?.turns[0].status && run;
+          return record?.turns[0]?.status !== "running" && record?.turns[0]?.status && run;
         }})""", 90, "the scheduled run never ended")
         record = panel.run(f"{CONVERSATIONS}.then((c) => c.loadConversation({entry['id']!r}))")
         events = record["turns"][0]["events"]
