@@ -267,7 +267,9 @@ def test_hidden_instructions_cannot_read_other_tabs_without_the_user(turn, model
 
 
 def test_another_tab_allowed_for_the_turn_is_asked_once(turn, model, private_tab):
-    model.script(call("read_tab", tab_id=private_tab), call("read_tab", tab_id=private_tab), Reply(text="Read twice."))
+    # (other arguments the second time: the same read again is told as a repeat, never run: call_log.py)
+    model.script(call("read_tab", tab_id=private_tab), call("read_tab", tab_id=private_tab, max_tokens=900),
+                 Reply(text="Read twice."))
     turn.send("Read my statement tab")
     turn.answer_question(0, "turn")
     turn.wait_for_status("ok")
