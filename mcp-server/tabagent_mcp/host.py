@@ -105,13 +105,18 @@ class Host:
 
 
 def listen() -> socket.socket:
-    path = meeting_place.make_folder() / meeting_place.SOCKET_NAME
-    if path.exists() or path.is_symlink():
-        path.unlink()  # an earlier host's (the newest browser to connect is the one served)
+    """The socket, put in its place only once it listens and is the user's alone: a client never
+    meets one that refuses it, or one open to others (bound under a name of its own, then
+    renamed over an earlier host's: the newest browser to connect is the one served)."""
+    folder = meeting_place.make_folder()
+    private = folder / f".{meeting_place.SOCKET_NAME}.{os.getpid()}"
+    if private.exists() or private.is_symlink():
+        private.unlink()
     listening = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    listening.bind(str(path))
-    os.chmod(path, 0o600)
+    listening.bind(str(private))
+    os.chmod(private, 0o600)
     listening.listen()
+    os.replace(private, folder / meeting_place.SOCKET_NAME)
     return listening
 
 
