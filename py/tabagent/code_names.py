@@ -18,10 +18,15 @@ from __future__ import annotations
 import keyword
 import re
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from typing import Protocol, TypeVar
 
-if TYPE_CHECKING:
-    from .tools import Tool
+
+class Named(Protocol):
+    """What a name is given to: a tool (tools.Tool), as far as this module reads it."""
+    name: str
+
+
+Tool = TypeVar("Tool", bound=Named)
 
 MAX_LENGTH = 64
 _NOT_IN_A_NAME = re.compile(r"\W", re.ASCII)

@@ -11,10 +11,7 @@ write a call as text (prompts.tool_calling_system), and the parser reads those c
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from .models import Model
+from typing import Any
 
 # (the endpoint's chat URL, the model's name) of those that refused tool definitions.
 _refused: set[tuple[str, str]] = set()
@@ -25,12 +22,13 @@ def _key(model) -> tuple[str, str] | None:
     return (url, getattr(model, "model", "")) if url else None
 
 
-def refused(model: Model) -> bool:
-    """Whether `model`'s endpoint refused tool definitions for it in this interpreter."""
+def refused(model: Any) -> bool:
+    """Whether `model`'s endpoint (a models.Model's `url` and `model`) refused tool definitions
+    for it in this interpreter."""
     return _key(model) in _refused
 
 
-def remember_refusal(model: Model) -> None:
+def remember_refusal(model: Any) -> None:
     if (key := _key(model)) is not None:
         _refused.add(key)
     else:  # a model with no endpoint (a scripted one): on itself
