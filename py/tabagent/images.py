@@ -15,10 +15,7 @@ import base64
 import binascii
 import re
 import struct
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from .memory import Memory
+from collections.abc import Iterable
 
 # Claude counts width * height / 750 and scales pictures to about 1,600 tokens; GPT-4o's tiles
 # come to about as much for a screenshot. A picture of unknown size counts as a large one.
@@ -110,11 +107,11 @@ def without_image_data(text: str) -> str:
     return _IMAGE_DATA.sub(lambda m: f"{m.group(1)}[{len(m.group(2)):,} characters of picture, not kept]", text)
 
 
-def keep_images_within(memory: Memory, limit: int = KEPT_IMAGE_CHARS) -> int:
-    """Keeps the newest pictures of `memory` that fit in `limit` characters, replacing the
-    others by a note; returns how many were replaced."""
+def keep_images_within(steps: Iterable, limit: int = KEPT_IMAGE_CHARS) -> int:
+    """Keeps the newest pictures of `steps` (a memory's, memory.py) that fit in `limit`
+    characters, replacing the others by a note; returns how many were replaced."""
     room, replaced = limit, 0
-    for observation in reversed(list(_observations_with_parts(memory))):
+    for observation in reversed(list(_observations_with_parts(steps))):
         kept = []
         for part in reversed(observation["parts"]):
             if is_image(part):
@@ -126,10 +123,10 @@ def keep_images_within(memory: Memory, limit: int = KEPT_IMAGE_CHARS) -> int:
     return replaced
 
 
-def _observations_with_parts(memory):
+def _observations_with_parts(steps: Iterable):
     """What holds pictures, as dicts with "parts": a task's own fields (the user's pictures),
     a tool result's observation."""
-    for step in memory.steps:
+    for step in steps:
         for holder in [vars(step) if step.type == "task" else None, *getattr(step, "observations", ())]:
             if holder and holder.get("parts"):
                 yield holder

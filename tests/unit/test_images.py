@@ -75,7 +75,7 @@ def test_compaction_drops_old_pictures_first_with_a_note():
 def test_the_stored_memory_keeps_only_the_newest_pictures_within_its_size():
     old, new = png(10, 10, padding=3000), png(10, 10, padding=3000)
     memory = Memory([TaskStep("look"), step_with_picture(1, old), step_with_picture(2, new)])
-    assert keep_images_within(memory, limit=len(new) + 10) == 1
+    assert keep_images_within(memory.steps, limit=len(new) + 10) == 1
     assert memory.steps[1].observations[0]["parts"][1] == text_part(NOT_KEPT)
     assert memory.steps[2].observations[0]["parts"][1] == image_part(new)
     assert Memory.from_json(memory.to_json()).steps[2].observations[0]["parts"][1] == image_part(new)
@@ -180,7 +180,7 @@ def test_an_old_tasks_pictures_are_dropped_first_and_the_stored_memory_limits_th
     report = compact(memory, 0, before - 1000)
     assert report.dropped[0] == "the user's message: 1 picture" and old.parts == [text_part(DROPPED)]
     kept = TaskStep("look", parts=[image_part(png(10, 10, padding=3000))])
-    assert keep_images_within(Memory([kept]), limit=100) == 1 and kept.parts == [text_part(NOT_KEPT)]
+    assert keep_images_within(Memory([kept]).steps, limit=100) == 1 and kept.parts == [text_part(NOT_KEPT)]
 
 
 def test_the_largest_picture_the_panel_attaches_reaches_the_model():

@@ -35,7 +35,7 @@ from ..models import OpenAIModel
 from ..context_keeper import DEFAULT_WINDOW, ContextKeeper
 from ..images import keep_images_within
 from ..vision import Vision
-from ..host import default_host
+from ..hosts import default_host
 from ..ollama import OllamaModel, recognise
 from ..providers import BUILTIN, CUSTOM, OLLAMA, ONDEVICE
 from .mcp_servers import AskedMCPTool, ServerConnections, crowding_notice, servers_from_wire
@@ -298,7 +298,7 @@ class Turns:
             self._agents.pop(conversation, None)
             self._tasks.pop(conversation, None)
             await mcp.close()
-        keep_images_within(agent.memory)  # the stored conversation keeps only the newest pictures
+        keep_images_within(agent.memory.steps)  # the stored conversation keeps only the newest pictures
         return {"status": agent.status, "memory": agent.memory.to_json()}
 
     def stop(self, conversation_id: str) -> bool:
