@@ -23,7 +23,8 @@ from .code_agent import CodeAgent
 from .errors import ModelError
 from .events import Event
 from .executor import ExecutionResult, Executor, LocalExecutor
-from .host import Host, Response, default_host
+from .host import Host, Response
+from .hosts import default_host
 from .managed import AgentTool
 from .memory import ActionStep, FinalAnswerStep, Memory, TaskStep
 from .models import Model, OpenAIModel

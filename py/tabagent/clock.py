@@ -10,10 +10,9 @@ OpenAI, Anthropic) read the whole conversation again; a long turn still gets it 
 from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from .host import Host
+from .host import Host
+from .hosts import default_host
 
 REFRESH_SECONDS = 300  # a turn longer than this is told the time again
 
@@ -38,7 +37,6 @@ class Clock:
     @property
     def host(self) -> Host:
         if self._host is None:
-            from .host import default_host
             self._host = default_host()
         return self._host
 

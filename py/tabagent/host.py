@@ -2,17 +2,18 @@
 
 The agent never imports a browser or an HTTP library. It asks a `Host` to make a
 request, to tell the time and to sleep; the host picks the real mechanism
-(httpx in CPython, JavaScript `fetch` in Pyodide). Tests and the extension swap
-hosts without touching the loop.
+(httpx in CPython, JavaScript `fetch` in Pyodide: hosts/, whose `default_host` picks
+the one for the interpreter). Tests and the extension swap hosts without touching the loop.
 """
 
 from __future__ import annotations
 
 import asyncio
 import os
-import sys
 import time
 from collections.abc import AsyncGenerator
+
+from .origins import resolve
 
 
 class NetworkError(Exception):
@@ -71,7 +72,6 @@ class Host:
         (the WHATWG URL standard), for deciding where a request may go; None when it cannot
         be read so (then it is refused). Here: only what Python's parser reads the same way
         (tabagent.origins); the Pyodide host asks the browser's own parser."""
-        from .origins import resolve
         return resolve(url, base)
 
     def now(self) -> float:
@@ -85,15 +85,6 @@ class Host:
 
     async def sleep(self, seconds: float) -> None:
         await asyncio.sleep(seconds)
-
-
-def default_host() -> Host:
-    """The host for the interpreter we are running in."""
-    if sys.platform == "emscripten":
-        from .hosts.pyodide import PyodideHost
-        return PyodideHost()
-    from .hosts.cpython import CPythonHost
-    return CPythonHost()
 
 
 def _zone_name() -> str | None:

@@ -19,7 +19,8 @@ from typing import Any, Union
 from .errors import (BadResponseError, ModelError, ModelTimeoutError, UnreachableError,
                      error_for_status, error_in_body)
 from .errors import empty_stream_error
-from .host import Host, NetworkError, RequestTimeout, default_host
+from .host import Host, NetworkError, RequestTimeout
+from .hosts import default_host
 from . import reply_grammar
 from .replies import ModelReply, ReplyBuilder, reply_from_json
 from .sse import SSEParser

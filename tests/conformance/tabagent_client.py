@@ -21,7 +21,7 @@ import sys
 
 from tabagent.app import mcp_sign_in
 from tabagent.app.turns import Turns
-from tabagent.host import default_host
+from tabagent.hosts import default_host
 from tabagent.testing import ScriptedModel
 
 REDIRECT = "http://127.0.0.1:1/tabagent-sign-in"  # never reached: the window stops at it

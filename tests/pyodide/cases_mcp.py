@@ -73,7 +73,7 @@ async def test_mcp_an_endpoint_is_read_by_the_parser_that_fetches_it():
     """The host decides an old-transport endpoint's origin: in Pyodide with JavaScript's URL
     (the parser fetch uses), in CPython refusing what the two parsers might read differently.
     Python's urlsplit reads the first address as 127.0.0.1; fetch would go to evil.example."""
-    from tabagent.host import default_host
+    from tabagent.hosts import default_host
 
     host, base = default_host(), "http://127.0.0.1:1234/sse"
     read = host.resolve_url("http://evil.example\\@127.0.0.1:1234/x", base)

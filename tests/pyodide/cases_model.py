@@ -13,7 +13,7 @@ import sys
 import uuid
 
 from tabagent.errors import AuthError, ModelTimeoutError, RateLimitError, ServerError, UnreachableError
-from tabagent.host import default_host
+from tabagent.hosts import default_host
 from tabagent.models import OpenAIModel
 
 

@@ -241,7 +241,7 @@ def test_base_url_may_be_given_with_or_without_the_endpoint_path():
 
 
 def test_default_host_in_cpython_is_httpx():
-    from tabagent.host import default_host
+    from tabagent.hosts import default_host
 
     assert isinstance(default_host(), CPythonHost)
 

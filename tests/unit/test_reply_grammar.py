@@ -11,7 +11,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 
 from tabagent import CodeAgent, ToolCallingAgent, reply_grammar
-from tabagent.host import default_host
+from tabagent.hosts import default_host
 from tabagent.models import OpenAIModel
 from tabagent.ollama import OllamaModel
 from tabagent.testing import ScriptedModel

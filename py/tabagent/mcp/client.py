@@ -26,7 +26,8 @@ import itertools
 from collections.abc import Awaitable, Callable
 from typing import Any, Union
 
-from ..host import Host, default_host
+from ..host import Host
+from ..hosts import default_host
 from ..unseen import bounded, shown
 from . import apps, messages
 from .errors import MCPError, SessionExpired, SignInNeeded

@@ -35,7 +35,8 @@ import json
 import secrets
 from urllib.parse import parse_qs, quote, urlencode, urlsplit
 
-from ..host import Host, NetworkError, RequestTimeout, default_host
+from ..host import Host, NetworkError, RequestTimeout
+from ..hosts import default_host
 from ..unseen import bounded
 from . import messages
 from .errors import MCPError
