@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from . import prompts
 from .call_log import CallLog
 from .clock import Clock
-from .errors import ModelError, ToolsRefusedError
+from .errors import ContextTooLongError, ModelError, ToolsRefusedError
 from .events import Event, deliver, jsonable
 from .images import without_image_data
 from .managed import AgentTool
@@ -191,12 +191,15 @@ class Agent:
     async def reset(self) -> None:
         self.memory.reset()
 
-    def tell_tools_briefly(self) -> None:
+    def tell_tools_briefly(self) -> bool:
         """From now on each tool is told in one line in the system prompt: for a window the
         full descriptions would crowd (context_keeper.py); and the compact set, unless the setting
-        asks for the full one."""
+        asks for the full one. False when they were told so already."""
+        if self.brief_prompt:
+            return False
         self.brief_prompt = True
         self.tool_set.compact = self.tool_set.setting != "full"
+        return True
 
     def fit_tools_to(self, window_tokens: int) -> bool:
         """The compact tool set for a small window, unless the setting says otherwise
@@ -262,14 +265,19 @@ class Agent:
         finally:
             self._holding = None
 
-    async def _fit_and_ask(self, messages: list[dict]):
-        if self.context is not None:  # it fits them to the window, then sends them by ask_model
-            return await self.context.generate(self, messages)
-        return await self.ask_model(messages)
+    async def _fit_and_ask(self, messages: list[dict]) -> ModelReply:
+        """`messages` fitted to the context window (context_keeper.py), then sent; if the server
+        still refuses them as too long, compacted once more and sent once more."""
+        if self.context is None:
+            return await self.ask_model(messages)
+        messages = await self.context.fit(self, messages)
+        try:
+            return await self.ask_model(messages)
+        except ContextTooLongError as error:
+            return await self.ask_model(await self.context.recover(self, messages, self.tool_schemas(), error))
 
     async def ask_model(self, messages: list[dict]) -> ModelReply:
-        """Sends `messages` to the model as they are, streaming its reply out as events; the
-        context keeper (context_keeper.py) calls it once it has fitted them to the window."""
+        """Sends `messages` to the model as they are, streaming its reply out as events."""
         self._streamed = {"text": 0, "reasoning": 0}
         held = {"reply_schema": self._holding} if self._holding is not None else {}
         try:

@@ -5,13 +5,14 @@ request it counts the tokens (tokens.py) against the window (context_window.py) 
 the request would not fit, compacts the agent's memory (compaction.py) and says so with a
 `compaction` event. When a server still refuses a request as too long, `recover` compacts
 once more against the window the server named (or a smaller guess), so the agent can try
-once again: never the same request twice.
+once again: never the same request twice. The agent asks the model itself (agent.py); the
+keeper knows of it only what `Requester` names.
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from .compaction import Compaction, DoesNotFit, compact
 from .context_window import DEFAULT_WINDOW, ContextWindow, discover, window_from_error
@@ -19,15 +20,32 @@ from .errors import ContextTooLongError
 from .tokens import count_messages
 
 if TYPE_CHECKING:
-    from .agent import Agent
     from .host import Host
-    from .replies import ModelReply
+    from .memory import Memory
 
 # The share of a request the instructions (system prompt and tools) may take before the tools
 # are told in one line each.
 BRIEF_ABOVE = 0.4
 # Windows found, by (endpoint, model, setting): asked once per interpreter, not every turn.
 _found: dict[tuple, ContextWindow] = {}
+
+
+class Requester(Protocol):
+    """What the keeper reads and changes of the agent whose requests it fits (agent.Agent)."""
+    memory: Memory  # compacted when a request does not fit
+
+    def write_messages(self) -> list[dict]:
+        """The request's messages, written from the memory."""
+
+    def tool_schemas(self) -> list[dict] | None: ...
+
+    def fit_tools_to(self, window_tokens: int) -> bool:
+        """The compact tool set for a small window; True when the requests changed."""
+
+    def tell_tools_briefly(self) -> bool:
+        """Each tool told in one line from now on; True when they were not already."""
+
+    async def emit(self, kind: str, data: dict) -> object: ...
 
 
 class ContextKeeper:
@@ -60,27 +78,18 @@ class ContextKeeper:
         """How long one part of a page read should be for this window."""
         return self.window.part_tokens if self.window else default
 
-    async def generate(self, agent: Agent, messages: list[dict]) -> ModelReply:
-        """The agent's request, fitted to the window; if the server still refuses it as too
-        long, compacted once more and sent once more."""
+    async def fit(self, agent: Requester, messages: list[dict]) -> list[dict]:
+        """`messages` if they fit; else the agent's memory compacted, and its messages. A small
+        window gives the agent the compact tool set, from then on."""
         window = await self.known_window()
-        if agent.fit_tools_to(window.tokens):  # a small window: the compact tool set, from now on
+        if agent.fit_tools_to(window.tokens):
             messages = agent.write_messages() + messages[len(agent.write_messages()):]
-        messages = await self.fit(agent, messages)
-        try:
-            return await agent.ask_model(messages)
-        except ContextTooLongError as error:
-            return await agent.ask_model(await self.recover(agent, messages, agent.tool_schemas(), error))
-
-    async def fit(self, agent: Agent, messages: list[dict]) -> list[dict]:
-        """`messages` if they fit; else the agent's memory compacted, and its messages."""
-        window = await self.known_window()
         messages, tools = _brief_if_crowded(agent, messages, agent.tool_schemas(), window)
         if count_messages(messages, tools) <= window.budget:
             return messages
         return await self._compact(agent, messages, tools, window, "before_request")
 
-    async def recover(self, agent: Agent, messages: list[dict], tools: list[dict] | None,
+    async def recover(self, agent: Requester, messages: list[dict], tools: list[dict] | None,
                       error: ContextTooLongError) -> list[dict]:
         """After a server refused `messages` as too long: the messages compacted to fit a
         smaller window. Raises `error`, explained, when compacting changes nothing."""
@@ -103,7 +112,7 @@ class ContextKeeper:
             raise error
         return compacted
 
-    async def _compact(self, agent, messages, tools, window: ContextWindow, reason: str) -> list[dict]:
+    async def _compact(self, agent: Requester, messages, tools, window: ContextWindow, reason: str) -> list[dict]:
         written = agent.write_messages()
         tail = messages[len(written):]  # what the request adds after the memory (e.g. a last prompt)
         fixed = count_messages([written[0], *tail], tools)
@@ -123,13 +132,14 @@ class ContextKeeper:
             _found[self._key] = window
 
 
-def _brief_if_crowded(agent, messages: list[dict], tools, window: ContextWindow) -> tuple[list[dict], list | None]:
+def _brief_if_crowded(agent: Requester, messages: list[dict], tools, window: ContextWindow) -> tuple[list[dict], list | None]:
     """When the instructions would crowd the conversation out, the same request (messages,
     tools) with each tool told in one line, and the compact set unless the setting wants all."""
-    if agent.brief_prompt or count_messages(messages[:1], tools) <= window.budget * BRIEF_ABOVE:
+    if count_messages(messages[:1], tools) <= window.budget * BRIEF_ABOVE:
         return messages, tools
     tail = messages[len(agent.write_messages()):]
-    agent.tell_tools_briefly()
+    if not agent.tell_tools_briefly():
+        return messages, tools
     return agent.write_messages() + tail, agent.tool_schemas()
 
 

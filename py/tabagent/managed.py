@@ -7,19 +7,25 @@ manager's listeners one level deeper, so the side panel can indent them.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from . import prompts
 from .tools import Tool
 
-if TYPE_CHECKING:
-    from .agent import Agent
+
+class ManagedAgent(Protocol):
+    """What the tool reads of the agent it runs (agent.Agent): who it is, and its run."""
+    name: str
+    description: str
+    status: str | None  # "running", or how its last run ended
+
+    async def run(self, task: str) -> Any: ...
 
 
 class AgentTool(Tool):
     output_type = "string"
 
-    def __init__(self, agent: Agent) -> None:
+    def __init__(self, agent: ManagedAgent) -> None:
         if not agent.name or not agent.description:
             raise ValueError("an agent used as a tool needs a name and a description: the "
                              "manager's model reads them to decide when to call it")

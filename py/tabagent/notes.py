@@ -8,13 +8,15 @@ message, and kept with the conversation (Memory.notes).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Protocol
 
 from .page_quotes import marked_texts, quoted_page
 from .tools import Tool, ToolInputError
 
 if TYPE_CHECKING:
-    from .agent import Agent
+    from .call_log import CallLog
+    from .memory import Memory
 
 MAX_NOTES_CHARS = 2000  # all notes together: a notebook, not a second copy of the page
 # The notes are the model's own words: never the user's, never an allowance. One copied from a
@@ -35,13 +37,21 @@ def note_words(note: str) -> str:
     return inner.strip() if inner is not None else note
 
 
+class NoteTaker(Protocol):
+    """What the note tool reads of its agent (agent.Agent): the memory the notes are kept in,
+    the run's calls (no loop of notes) and how page text is marked."""
+    memory: Memory
+    calls: CallLog
+    page_marker: Callable[[str, str], str] | None
+
+
 class NoteTool(Tool):
     built_in = True  # TabAgent's own: told in one sentence in a compact request
     name = "note"
     description = "Keeps a short note (a fact, what is left to do) in every later request, even when older steps are dropped."
     inputs = {"text": {"type": "string", "description": "one or two sentences"}}
 
-    def __init__(self, agent: Agent) -> None:
+    def __init__(self, agent: NoteTaker) -> None:
         self.agent = agent
 
     def forward(self, text: str) -> str:

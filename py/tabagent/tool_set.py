@@ -16,13 +16,13 @@ The setting ("tool_set": auto, full, compact) decides; on auto the window does (
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from .prompts import first_sentence
 from .tools import Tool, ToolInputError
 
 if TYPE_CHECKING:
-    from .agent import Agent
+    from .call_log import CallLog
 
 SETTING_CHOICES = ("auto", "full", "compact")
 # Windows (tokens) up to which "auto" gives the compact set: Ollama's 4,096 below 24 GiB of
@@ -71,6 +71,18 @@ class ToolSet:
         return not self.compact or tool.name in CORE or not getattr(tool, "built_in", False)
 
 
+class ToolHolder(Protocol):
+    """What more_tools reads of its agent (agent.Agent): its tools and their listing, whether
+    it sees images, and the run's calls and step (one full listing a run)."""
+    tools: dict[str, Tool]
+    tool_set: ToolSet
+    calls: CallLog
+    step: int
+
+    @property
+    def sees_images(self) -> bool: ...
+
+
 class MoreTools(Tool):
     """Lists the tools a request left out, and adds the ones the model names."""
     built_in = True  # TabAgent's own: told in one sentence in a compact request
@@ -78,7 +90,7 @@ class MoreTools(Tool):
     inputs = {"properties": {"names": {"type": "array", "items": {"type": "string"},
                                        "description": "names from the list it gives"}}}
 
-    def __init__(self, agent: Agent) -> None:
+    def __init__(self, agent: ToolHolder) -> None:
         self.agent = agent
         self.listed_in: tuple | None = None  # (the run's call log, the step) it gave its list in
 
