@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import json
 import re
 
 EXTENSION = "io.modelcontextprotocol/ui"
@@ -21,10 +22,22 @@ MIME_TYPE = "text/html;profile=mcp-app"
 OFFERED = {EXTENSION: {"mimeTypes": [MIME_TYPE]}}
 MAX_HTML_BYTES = 2 * 1024 * 1024  # an app's page; the bundled apps people ship are well under
 MAX_DOMAINS = 20  # of each kind an app may declare
+MAX_RESULT_BYTES = 256 * 1024  # of a result handed to an app (its structured content is dropped past it)
 # A CSP source an app may declare: scheme://host[:port], the host maybe "*."-prefixed. No path,
 # no quote, no space, no ';': nothing that would read as a second source or directive.
 DOMAIN = re.compile(r"^(https?|wss?)://(\*\.)?[a-z0-9-]+(\.[a-z0-9-]+)*(:[0-9]{1,5})?$", re.I)
 DECLARED = ("connectDomains", "resourceDomains")  # frames and base URIs are never granted
+
+
+def shown_result(result: dict) -> dict:
+    """A tools/call result as the app gets it: content, structured content, error flag; the
+    structured part left out, then the content, when it is too large to keep in a step."""
+    kept = {key: result[key] for key in ("content", "structuredContent", "isError") if key in result}
+    if len(json.dumps(kept, ensure_ascii=False)) > MAX_RESULT_BYTES:
+        kept.pop("structuredContent", None)
+    if len(json.dumps(kept, ensure_ascii=False)) > MAX_RESULT_BYTES:
+        kept["content"] = [{"type": "text", "text": "(the result was too large to show in the app)"}]
+    return kept
 
 
 class NotAnApp(ValueError):

@@ -33,6 +33,7 @@ from . import apps, messages
 from .errors import MCPError, SessionExpired, SignInNeeded
 from .input_required import InputRounds
 from .legacy_sse import LegacySSE
+from .messages import OnProgress
 from .streamable_http import StreamableHTTP
 from .tool_headers import checked_tools, param_headers
 from .tasks import TASKS, follow_task
@@ -49,8 +50,6 @@ METHOD_NOT_FOUND = -32601
 INVALID_PARAMS = -32602
 UNSUPPORTED_VERSION = -32022
 TIMED_OUT = -32001  # the SDKs' code for a request that got no answer in time
-# on_progress(progress, total, message) as the server reports a call's progress; plain or async.
-OnProgress = Callable[[Any, Any, Any], Union[None, Awaitable[None]]]
 # answer(method, params): the result of a request the server sent (elicitation, sampling), or
 # MCPError for a refusal; the client offers what the surface that asks the user can answer.
 Answer = Callable[[str, dict], Awaitable[dict]]

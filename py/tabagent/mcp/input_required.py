@@ -19,23 +19,28 @@ allows it, roots none). What the server sent is untrusted and bounded:
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from ..unseen import bounded
 from .errors import MCPError
-
-if TYPE_CHECKING:
-    from .client import MCPClient
 
 MAX_ROUNDS = 10
 MAX_INPUTS = 10
 MAX_STATE = 64 * 1024  # characters of a requestState
 
 
+class Answering(Protocol):
+    """What the rounds read of the MCP client (client.MCPClient): the server's name, and how
+    the client answers one input request."""
+    name: str
+
+    async def answer_input(self, method: str, params: dict) -> dict: ...
+
+
 class InputRounds:
     """The rounds of one request: its parameters as first sent, and how many rounds so far."""
 
-    def __init__(self, client: MCPClient, method: str, params: dict) -> None:
+    def __init__(self, client: Answering, method: str, params: dict) -> None:
         self.client, self.method, self.params = client, method, params
         self.rounds = 0
 
@@ -66,7 +71,7 @@ class InputRounds:
         return MCPError(f"the MCP server {self.client.name} {why}: TabAgent stopped the {self.method} request.")
 
 
-async def answers(client: MCPClient, requests: object, refused: Callable[[str], MCPError]) -> dict:
+async def answers(client: Answering, requests: object, refused: Callable[[str], MCPError]) -> dict:
     """The user's answers to a server's input requests, by key, each as `answer_input` makes
     it; `refused(why)` makes the error for requests TabAgent does not read."""
     if not isinstance(requests, dict) or len(requests) > MAX_INPUTS:

@@ -7,7 +7,7 @@ import asyncio
 import contextlib
 import json
 from collections.abc import AsyncGenerator, Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Union
 
 from ..sse import SSEParser
 from ..unseen import bounded
@@ -19,6 +19,8 @@ if TYPE_CHECKING:
 
 # on_message(message): what a server sends that answers no request of ours.
 OnMessage = Callable[[dict], Awaitable[None]]
+# on_progress(progress, total, message) as the server reports a call's progress; plain or async.
+OnProgress = Callable[[Any, Any, Any], Union[None, Awaitable[None]]]
 
 # No message of a server's may be larger: a result far past what the model could read, or a
 # body that never ends, is refused instead of filling the memory of the tab's Python.

@@ -15,14 +15,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from ..unseen import bounded, shown
 from .errors import MCPError
-from .input_required import answers
+from .input_required import Answering, answers
 
 if TYPE_CHECKING:
-    from .client import MCPClient, OnProgress
+    from ..host import Host
+    from .messages import OnProgress
 
 TASKS = "io.modelcontextprotocol/tasks"
 POLL_DEFAULT_MS, POLL_MIN_MS, POLL_MAX_MS = 1000, 100, 10_000
@@ -30,7 +31,16 @@ MAX_POLLS = 10_000  # about three hours at the slowest poll: a task that never e
 TERMINAL = ("completed", "failed", "cancelled")
 
 
-async def follow_task(client: MCPClient, task: dict, on_progress: OnProgress | None = None,
+class TaskAsking(Answering, Protocol):
+    """What following a task reads of the MCP client (client.MCPClient), beside answering:
+    its host (to wait between polls) and its requests to the server."""
+    host: Host
+
+    async def _request(self, method: str, params: dict | None = None, timeout: float | None = None,
+                       retry_session: bool = True, signed: list | None = None) -> dict: ...
+
+
+async def follow_task(client: TaskAsking, task: dict, on_progress: OnProgress | None = None,
                       timeout: float | None = None) -> dict:
     """The result of the task a call became, once it is ready; the task cancelled on Stop."""
     task_id = task.get("taskId")
