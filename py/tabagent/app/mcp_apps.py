@@ -2,8 +2,8 @@
 as that app (the panel's sidepanel/app-view.js, in a walled frame: app-frame/), and what the
 app asks of its server goes through here.
 
-- `tool_app_event`: after a call the user allowed, the `tool_app` event that tells the panel
-  which app to show with which arguments and result (the server's words, bounded).
+- After a call the user allowed, the `tool_app` event tells the panel which app to show with
+  which arguments and result (the server's words, bounded): mcp_servers.py, `tool_app_event`.
 - `read_app`: the app's page (`resources/read`), checked (mcp/apps.py), with the network it
   declares: the panel builds the frame's walls from that and nothing else.
 - `AppCall`: a tool call the app makes back. The app is an actor of its own: it reaches only
@@ -22,38 +22,17 @@ import uuid
 
 from ..events import Event
 from ..mcp import MCPClient, MCPError
-from ..mcp.apps import NotAnApp, app_page, app_uri, visible_to
+from ..mcp.apps import NotAnApp, app_page, shown_result, visible_to
 from ..mcp.tools import result_text
 from ..unseen import bounded, shown_within
 from .mcp_servers import CALL_TIMEOUT, CONNECT_TIMEOUT, AskedMCPTool, server_headers
 from .consent import Actor, Consent
 
 AGENT = "MCP app"  # who the panel shows calling
-MAX_RESULT_BYTES = 256 * 1024  # of a result handed to an app (its structured content is dropped past it)
 MAX_ARGUMENT_BYTES = 64 * 1024  # of an app's call's arguments
 # What the user allowed an app "for this turn" (consent.Allowance): for as long as that app is on
 # screen (by its view's id), the app's alone (consent.py: an actor of its own).
 _allowed_for_app: dict[str, list] = {}
-
-
-def shown_result(result: dict) -> dict:
-    """A tools/call result as the app gets it: content, structured content, error flag; the
-    structured part left out, then the content, when it is too large to keep in a step."""
-    kept = {key: result[key] for key in ("content", "structuredContent", "isError") if key in result}
-    if len(json.dumps(kept, ensure_ascii=False)) > MAX_RESULT_BYTES:
-        kept.pop("structuredContent", None)
-    if len(json.dumps(kept, ensure_ascii=False)) > MAX_RESULT_BYTES:
-        kept["content"] = [{"type": "text", "text": "(the result was too large to show in the app)"}]
-    return kept
-
-
-def tool_app_event(tool: AskedMCPTool, arguments: dict, result: dict) -> dict | None:
-    """The `tool_app` event's data for a call whose tool names an app; None when it names none."""
-    uri = app_uri(tool.definition)
-    if uri is None or result.get("isError"):
-        return None
-    return {"name": tool.name, "server_id": tool.server["id"], "server": tool.server["name"], "uri": uri,
-            "arguments": arguments, "result": shown_result(result)}
 
 
 async def read_app(server: dict, headers: dict, uri: str, host=None) -> dict:

@@ -28,7 +28,7 @@ import json
 import re
 
 from ..mcp import MCPClient, MCPError
-from ..mcp.apps import visible_to
+from ..mcp.apps import app_uri, shown_result, visible_to
 from ..tokens import count_text
 from ..mcp.tools import MCPTool, cut
 from ..tools import Refused
@@ -102,6 +102,15 @@ def annotations_shown(definition: dict) -> dict:
             "idempotent": hints.get("idempotentHint") is True, "open_world": hints.get("openWorldHint") is not False}
 
 
+def tool_app_event(tool: AskedMCPTool, arguments: dict, result: dict) -> dict | None:
+    """The `tool_app` event's data for a call whose tool names an app; None when it names none."""
+    uri = app_uri(tool.definition)
+    if uri is None or result.get("isError"):
+        return None
+    return {"name": tool.name, "server_id": tool.server["id"], "server": tool.server["name"], "uri": uri,
+            "arguments": arguments, "result": shown_result(result)}
+
+
 class AskedMCPTool(MCPTool):
     """An MCP tool that runs only as its policy and the user allow."""
 
@@ -121,8 +130,6 @@ class AskedMCPTool(MCPTool):
 
     async def _show_app(self, arguments: dict, result: dict) -> None:
         """A tool that names an MCP App: the panel shows the app in the call's step (mcp_apps.py)."""
-        from .mcp_apps import tool_app_event
-
         emit = getattr(self.consent, "emit", None)
         shown_app = tool_app_event(self, arguments, result) if emit is not None else None
         if shown_app is not None:

@@ -21,6 +21,7 @@ import uuid
 from urllib.parse import unquote
 
 from ..secret_words import names_a_code
+from .site_rules import site_of
 from .untrusted_content import read_so_far, source_of, unmarked
 
 # A code: 4 to 10 digits (one space or dash may part them: "482 913"), or 5 to 10 capitals and
@@ -45,8 +46,6 @@ def codes_in(text: str) -> set[str]:
 
 def site_of_source(source: str) -> str:
     """Where a text was read: a page's origin, or the words untrusted() was given (an MCP server)."""
-    from .page_actions import site_of  # (page_actions imports this module)
-
     return site_of(source) or source
 
 

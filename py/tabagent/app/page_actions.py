@@ -21,14 +21,13 @@ An action that would carry a one-time code read on another site is asked every t
 from __future__ import annotations
 
 from dataclasses import dataclass
-from urllib.parse import urlsplit
 
 from .one_time_codes import ask_for_the_code, carried_code
 from .page_bridge import as_json, failure
 from .consent import ON_THE_PAGE
 from .picture_points import LastScreenshot
 from .untrusted_content import untrusted
-from .site_rules import rule_for
+from .site_rules import rule_for, site_of
 from .wire import PAGE_ACTIONS
 
 ACTING = PAGE_ACTIONS  # declared in wire.py: the panel offers Save as workflow after one
@@ -49,12 +48,6 @@ GOING_TO = ("navigate", "open_tab")
 
 DENIED = ("The user denied this {tool}: nothing was done. Do not try to get the same result "
           "another way; go on without it, or ask the user.")
-
-
-def site_of(url: str | None) -> str | None:
-    """The origin of an http(s) page, as "https://example.org"; None for anything else."""
-    parts = urlsplit(url or "")
-    return f"{parts.scheme}://{parts.netloc}" if parts.scheme in ("http", "https") and parts.netloc else None
 
 
 def leaving_site(described: dict) -> str | None:

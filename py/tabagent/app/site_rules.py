@@ -116,6 +116,12 @@ def host_and_port(text: str) -> tuple[str, int | None]:
     return (host, int(port)) if port.isascii() and port.isdigit() and int(port) <= 65535 else (host, -1)
 
 
+def site_of(url: str | None) -> str | None:
+    """The origin of an http(s) page, as "https://example.org"; None for anything else."""
+    parts = urlsplit(url or "")
+    return f"{parts.scheme}://{parts.netloc}" if parts.scheme in ("http", "https") and parts.netloc else None
+
+
 def rule_for(rules: list[SiteRule], site: str | None) -> str:
     """The rule for the origin `site` ("https://www.bank.example"): the most specific rule that
     covers it, or "ask"."""

@@ -18,7 +18,8 @@ import keyword
 import re
 from dataclasses import dataclass, field
 
-from .page_actions import ACTING, BY_POSITION, PageActor, site_of
+from .page_actions import ACTING, BY_POSITION, PageActor
+from .site_rules import site_of
 from .untrusted_content import unmarked
 
 # The argument of each action that names the element it acts on.

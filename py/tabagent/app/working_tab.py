@@ -12,7 +12,7 @@ only while it shows the site the user allowed it to open (page_tools.PageReader 
 
 from __future__ import annotations
 
-from .page_actions import site_of
+from .site_rules import site_of
 from .untrusted_content import untrusted
 
 # Tools about the user's window rather than a page in it: their "the tab the user is on" is the
