@@ -15,6 +15,7 @@ import { askOffscreen } from "./offscreen-document.js";
 import { PageUnavailable, agentTab, settled, tabById, whyUnreadable } from "./page-access.js";
 import { takeScreenshot } from "./screenshot.js";
 import { TAB_ACTIONS, TAB_TOOLS } from "./tab-tools.js";
+import { describeDownload, fetchDownload } from "./downloads.js";
 import { OPEN_OWN_TAB, openOwnTabFor } from "./own-tab.js";
 import { REAL_INPUT, withRealInput } from "./real-input-actions.js";
 
@@ -141,6 +142,9 @@ async function run(tab, name, args, pdfHere = false) {
   if (name === "describe_action" && Object.hasOwn(TAB_ACTIONS, args?.name)) {
     return { ok: true, result: await TAB_ACTIONS[args.name](tab, args.args ?? {}) };
   }
+  // A file the tab downloaded in the turn: its bytes, which the offscreen document reads (downloaded-file.js).
+  if (name === "describe_action" && args?.name === "read_download") return { ok: true, result: await describeDownload(tab, args.args) };
+  if (name === "read_download") return { ok: true, download: await fetchDownload(tab, args) };
   // (A PDF tab answers the layout with what to read: it is pictured whole, and never downloaded for it.)
   if (name === "screenshot") return takeScreenshot(tab, args, (tool, toolArgs) => run(tab, tool, toolArgs, true));
   const refused = await whyUnreadable(tab);

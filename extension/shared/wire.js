@@ -264,6 +264,26 @@ export const PAGE_TOOL_DEFAULTS = Object.freeze({
   }
 });
 
+// How much of a downloaded file read_download reads.
+export const DOWNLOADS = Object.freeze({
+  "max_mb": 8
+});
+
+// A download of the turn, described and read (read_download).
+export const DOWNLOAD = Object.freeze([
+  "download_id",
+  "file_name",
+  "mime",
+  "size",
+  "from_site",
+  "site",
+  "tab_id",
+  "url",
+  "text",
+  "kind",
+  "cut"
+]);
+
 // The event stream: each kind and the keys of its data (docs/events.md).
 export const EVENT_KINDS = Object.freeze({
   "step_start": [],

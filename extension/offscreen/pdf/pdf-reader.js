@@ -37,7 +37,8 @@ function pageText(content) {
   return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, "").replace(/[ \t]+\n/g, "\n").replace(/\n{3,}/g, "\n\n").trim();
 }
 
-async function parse(url, bytes) {
+// Also read_download's, for a downloaded PDF (downloaded-file.js).
+export async function parse(url, bytes) {
   const { getDocument } = await pdfjs();
   const task = getDocument({
     data: bytes,

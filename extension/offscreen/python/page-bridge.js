@@ -10,6 +10,7 @@ import { CONFIRMATION_DECISIONS, Decision, EntryPoint } from "../../shared/wire.
 import { Broadcast, MessageType, Target } from "../../shared/protocol/messages.js";
 import { readyForModel } from "../../shared/pictures/screenshot-canvas.js";
 import { runPdfTool } from "../pdf/pdf-reader.js";
+import { readDownloadedFile } from "../pdf/downloaded-file.js";
 
 const waiting = new Map(); // confirmation id -> { conversationId, resolve }
 const handedBack = new Map(); // hand-back id -> { conversationId, resolve }
@@ -33,6 +34,8 @@ export function pageBridge(conversationId, agentTab = null, { unattended = false
       }
       // A PDF tab: read here with pdf.js, as the service worker said what to read.
       if (reply.result?.pdf) reply.result = { ...reply.result, ...(await runPdfTool(reply.result.pdf)), pdf: undefined };
+      // A download of the turn (read_download): its bytes, fetched by the service worker, read here (text, or pdf.js).
+      if (reply.result?.download) reply.result = { ...reply.result, ...(await readDownloadedFile(reply.result.download)), download: undefined };
       // A screenshot is made ready for the model here, where there is a canvas, on its way to Python.
       if (name === "screenshot" && reply.result?.ok) reply.result.result = await readyForModel(reply.result.result);
       return JSON.stringify(reply.result);

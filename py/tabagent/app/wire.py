@@ -192,6 +192,13 @@ PAGE_TOOL_DEFAULTS = {
     "extract_tables": {"max_tables": 10, "max_rows": 200},
 }
 
+# read_download (app/downloads.py, extension/background/downloads.js): a file the page downloaded
+# during the turn, fetched again by the extension (the browsers give no extension the file's bytes):
+# at most max_mb of it is read. DOWNLOAD is the download as the service worker describes it (for
+# the question) and as the offscreen document reads it (text, or a PDF's text by pdf.js).
+DOWNLOADS = {"max_mb": 8}
+DOWNLOAD = ("download_id", "file_name", "mime", "size", "from_site", "site", "tab_id", "url", "text", "kind", "cut")
+
 # The pictures one message takes, from the composer (a paste, a drop, a screenshot of the tab:
 # extension/sidepanel/attachments-view.js) to the model (attachments.py): how many, and how
 # large each picture's file may be, in MB of 1024 × 1024 bytes. The panel's words about them
@@ -312,6 +319,8 @@ def javascript_module() -> str:
         _constant("PAGE_ACTIONS", list(PAGE_ACTIONS), "The page tools that act: a turn that did one may be saved as a workflow."),
         _constant("PAGE_TOOL_REPLY", list(PAGE_TOOL_REPLY), "Its reply."),
         _constant("PAGE_TOOL_DEFAULTS", PAGE_TOOL_DEFAULTS, "The page tools' defaults both sides apply."),
+        _constant("DOWNLOADS", DOWNLOADS, "How much of a downloaded file read_download reads."),
+        _constant("DOWNLOAD", list(DOWNLOAD), "A download of the turn, described and read (read_download)."),
         _constant("EVENT_KINDS", {kind: list(keys) for kind, keys in EVENT_KINDS.items()},
                   "The event stream: each kind and the keys of its data (docs/events.md)."),
         _constant("EventKind", {kind: kind for kind in EVENT_KINDS},
