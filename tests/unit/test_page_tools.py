@@ -14,7 +14,7 @@ from tabagent.app.consent import Actor, CalledByHand, Consent
 from tabagent.app.page_actions import ACTING, BY_POSITION
 from tabagent.app.page_bridge import JsonBridge
 from tabagent.app.untrusted_content import FORGED_TAG, UNTRUSTED_NOTE, untrusted
-from tabagent.app.page_tools import CHOOSING_THE_TAB, READING, SEEING, page_tools
+from tabagent.app.page_tools import CHOOSING_THE_TAB, DOWNLOADED, READING, SEEING, page_tools
 from tabagent.app.json_entry_points import call_tool_json
 from tabagent.app.turns import Turns
 
@@ -49,7 +49,7 @@ def tools_of(bridge, consent=None, attached=None):
 
 def test_every_tool_is_there_and_uses_the_content_scripts_argument_names():
     tools = tools_of(FakeBridge())
-    assert list(tools) == [*READING, *SEEING, *ACTING, *BY_POSITION, *CHOOSING_THE_TAB]
+    assert list(tools) == [*READING, *DOWNLOADED, *SEEING, *ACTING, *BY_POSITION, *CHOOSING_THE_TAB]
     sources = "\n".join(p.read_text() for p in CONTENT.glob("*.js"))
     for name in ("read_page", "get_selection", "find_in_page", "query_page", "list_links",
                  "extract_tables", "page_html", "click", "type_text", "scroll"):

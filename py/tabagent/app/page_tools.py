@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Literal
 
 from .consent import RefusedWithoutAsking
+from .downloads import Downloads
 from .page_actions import ACTING, BY_POSITION, HOW_PRESSED, PageActor
 from .picture_points import LastScreenshot
 from .page_bridge import as_json, failure
@@ -33,6 +34,7 @@ READING = ("read_page", "list_controls", "wait_for", "get_selection", "find_in_p
            "list_links", "extract_tables", "page_html", "list_tabs", "read_tab")
 SEEING = ("screenshot",)
 CHOOSING_THE_TAB = ("switch_tab",)
+DOWNLOADED = ("read_download",)  # the files the working tab downloaded in this turn (downloads.py)
 # How much a reading tool gives: left out of the schema the model is shown, named with their
 # defaults in the description (tools.Tool.unlisted), still taken when a model sends them.
 SIZE_KNOBS = ("max_results", "max_chars", "context_chars", "max_tables", "max_rows", "max_controls")
@@ -300,11 +302,15 @@ def page_tools(bridge, consent, part_tokens=None, attached=None, vision=None) ->
     pictures = LastScreenshot()  # the screenshot the model saw last, whose points it may act on
     reader, actor = PageReader(working, consent, part_tokens, attached), PageActor(working, consent, pictures)
     seer = Screenshots(reader, vision or Vision.fixed(True), pictures)
+    downloads = Downloads(working, consent, part_tokens)
     tools = ([FunctionTool(getattr(reader, name), unlisted=SIZE_KNOBS) for name in READING]
+             + [FunctionTool(getattr(downloads, name)) for name in DOWNLOADED]
              + [FunctionTool(getattr(seer, name)) for name in SEEING]
              + [FunctionTool(getattr(actor, name), unlisted=HOW_PRESSED) for name in ACTING + BY_POSITION]
              + [FunctionTool(getattr(working, name)) for name in CHOOSING_THE_TAB])
     for tool in tools:
         tool.built_in = True  # a compact request lists only the core ones (tool_set.py)
         tool.acts = tool.name in (*ACTING, *BY_POSITION, *CHOOSING_THE_TAB)  # later calls wait; never a repeat
+        if tool.name in DOWNLOADED:  # named by more_tools, listed when asked for (tool_set.py)
+            tool.on_demand = "files the page downloaded"
     return tools

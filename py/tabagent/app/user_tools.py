@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .page_actions import ACTING, BY_POSITION
-from .page_tools import CHOOSING_THE_TAB, READING, SEEING
+from .page_tools import CHOOSING_THE_TAB, DOWNLOADED, READING, SEEING
 # The page a user tool reads, under the import path tool files use (docs/extending.md, "Adding a tool").
 from .user_tool_page import PageError, PageUnavailable, page  # noqa: F401
 from .workflow_reading import NotAWorkflow, workflow_tool
@@ -35,7 +35,7 @@ from ..tools import Tool
 DEFAULT_FOLDER = Path(__file__).resolve().parents[2] / "user_tools"
 SHOWN_AS = "py/user_tools"  # the default folder as the developer knows it
 # A user tool by one of these names would shadow TabAgent's own (the agent keeps the first).
-RESERVED = frozenset({"final_answer", "ask_user", *READING, *SEEING, *ACTING, *BY_POSITION, *CHOOSING_THE_TAB})
+RESERVED = frozenset({"final_answer", "ask_user", *READING, *DOWNLOADED, *SEEING, *ACTING, *BY_POSITION, *CHOOSING_THE_TAB})
 
 
 @dataclass

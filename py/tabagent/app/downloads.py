@@ -1,0 +1,108 @@
+"""read_download: the file the page downloaded during this turn, as text.
+
+The browsers give no extension a downloaded file's bytes (Chrome's and Firefox's `downloads`
+API say what was downloaded, from where and when, never what), so the service worker finds the
+download there and fetches it again from where it came, as the page's own request would
+(extension/background/downloads.js; docs/security.md says with which cookies and why), and the
+offscreen document reads it: text as it is, a PDF with pdf.js. What is offered is fenced:
+
+- only a download that started during this turn (after the tools were made), never one before;
+- only one the tab the tools work in started (its page is that tab's site);
+- asked of the user like reading another tab, each time unless they allow it for the turn, and
+  refused without a question where their site rules say `never` (the tab's site or the file's);
+- its name is shown made harmless (`harmless_name`): no path, no invisible or direction-turning
+  characters, bounded; its text reaches the model inside the page-content marking, in parts.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+import unicodedata
+
+from ..tools import Refused
+from .page_bridge import failure
+from .untrusted_content import untrusted
+from .wire import PAGE_TOOL_DEFAULTS
+
+PART_CHARS_PER_TOKEN = 4  # as read_page parts a page (extension/content/read-page.js)
+PART_TOKENS = PAGE_TOOL_DEFAULTS["read_page"]["max_tokens"]
+LONGEST_NAME = 80
+DENIED = ("The user did not allow reading the downloaded file {name}: nothing was read. Do not try to get "
+          "it another way; go on without it, or ask the user.")
+
+
+def harmless_name(name: str) -> str:
+    """A downloaded file's name as the user and the model are shown it: its last part only (no
+    folder, either separator: "../../.bashrc" is ".bashrc", "C:\\Windows\\system32\\x.dll" is
+    "x.dll"), without control, format or direction characters (a right-to-left override turns
+    "cod.exe" into what reads "exe.doc"), bounded."""
+    last = re.split(r"[\\/]", str(name or ""))[-1]
+    shown = "".join(c for c in last if unicodedata.category(c)[0] not in "CZ" or c == " ").strip(" .")
+    shown = shown or "download"
+    return shown if len(shown) <= LONGEST_NAME else shown[:LONGEST_NAME - 1] + "…"
+
+
+def size_in_words(size) -> str:
+    if not isinstance(size, (int, float)) or size < 0:
+        return "size unknown"
+    return f"{size / 1024 / 1024:.1f} MB" if size >= 1024 * 1024 else f"{max(1, round(size / 1024))} KB"
+
+
+class Downloads:
+    """read_download for one turn: `since_ms` is when the turn began (epoch ms, the browser's clock)."""
+
+    def __init__(self, bridge, consent, part_tokens=None, since_ms: float | None = None):
+        self.bridge, self.consent = bridge, consent
+        self.part_tokens = part_tokens or (lambda default: default)
+        self.since_ms = int(since_ms if since_ms is not None else time.time() * 1000)
+
+    async def _described(self, name: str | None) -> dict | str:
+        args = {"since": self.since_ms, **({"name": name} if name else {})}
+        plan = await self.bridge.call("describe_action", {"name": "read_download", "args": args})
+        if not plan.get("ok"):
+            return failure(plan, "read_download cannot be done here.")
+        return plan["result"]
+
+    async def _allowed(self, described: dict) -> bool:
+        name = harmless_name(described.get("file_name"))
+        from_site = described.get("from_site") or described.get("site")
+        message = (f"Read the file “{name}” ({size_in_words(described.get('size'))}) that the page "
+                   f"{described.get('site')} downloaded in this turn?")
+        details = {"file": name, "type": described.get("mime") or "unknown", "from": from_site,
+                   "url": described.get("url")}
+        # acts: the user's `never` for either site refuses it unasked; `allow` still asks (a file is not a page).
+        return bool(await self.consent.allows("read_download", message, details, tab=described.get("tab_id"),
+                                              sites=[described.get("site"), from_site], acts=True))
+
+    async def read_download(self, name: str | None = None, page: int = 1) -> str:
+        """Reads a file the page downloaded during this turn (text or PDF; the latest, or the one
+        named); the user is asked first. A long file comes in parts: page=2 for the next.
+
+        Args:
+            name: part of the file's name, when there were several.
+            page: which part, from 1.
+        """
+        described = await self._described(name)
+        if isinstance(described, str):
+            return described
+        shown = harmless_name(described.get("file_name"))
+        if not await self._allowed(described):
+            return Refused(DENIED.format(name=shown))
+        args = {"since": self.since_ms, "download_id": described.get("download_id")}
+        reply = await self.bridge.call("read_download", args, described.get("tab_id"), described.get("url"))
+        if not reply.get("ok"):
+            return failure(reply, "read_download failed, and the browser did not say why.")
+        return untrusted(f"the downloaded file {shown}", self._part(reply["result"], shown, page))
+
+    def _part(self, read: dict, shown: str, page: int) -> str:
+        text, size = str(read.get("text") or ""), max(200, self.part_tokens(PART_TOKENS)) * PART_CHARS_PER_TOKEN
+        parts = max(1, -(-len(text) // size))
+        page = min(max(1, int(page)), parts)
+        head = [f"File: {shown} ({read.get('kind')}, {size_in_words(read.get('size'))})",
+                f"Length: {len(text)} characters; this is part {page} of {parts}"]
+        if read.get("cut"):
+            head.append(f"Only the first {read['cut']} MB of the file were read: TabAgent reads no more of a download.")
+        if parts > page:
+            head.append(f"read_download(page={page + 1}) gives the next part.")
+        return "\n".join(head) + "\n\n" + text[(page - 1) * size: page * size]

@@ -1,0 +1,110 @@
+"""read_download in Python (app/downloads.py), over a bridge that answers as the service worker
+does: the download is asked of the user like another tab, its name shown made harmless, its
+text marked as page content and given in parts; a `never` site is refused unasked; a refusal
+reads nothing; the service worker's "no download this turn" reaches the model as a sentence."""
+
+from __future__ import annotations
+
+import pytest
+
+from tabagent.app.consent import Actor, Consent
+from tabagent.app.downloads import harmless_name
+from tabagent.app.page_tools import page_tools
+from tabagent.app.site_rules import parse_site_rules
+
+SITE = "http://127.0.0.1:8000"
+
+
+class Bridge:
+    """The service worker's answers: one download of the turn, `name`, holding `text`."""
+
+    def __init__(self, name="notes.txt", text="The code is 4417.", decision="once", found=True):
+        self.name, self.text, self.decision, self.found = name, text, decision, found
+        self.calls, self.asked = [], []
+
+    async def call(self, name, args, tab_id=None, expect_url=None):
+        self.calls.append((name, args, tab_id, expect_url))
+        if name == "describe_action" and not self.found:
+            return {"ok": False, "error": "No file was downloaded by this tab's page during this turn."}
+        if name == "describe_action":
+            return {"ok": True, "result": {"download_id": 7, "file_name": self.name, "mime": "text/plain", "size": 2048,
+                                           "from_site": SITE, "site": SITE, "tab_id": 3, "url": f"{SITE}/files"}}
+        return {"ok": True, "result": {"file_name": self.name, "kind": "text", "size": len(self.text), "text": self.text, "cut": 0}}
+
+    async def confirm(self, id, tool, message, details):
+        self.asked.append((tool, message, details))
+        return self.decision
+
+
+def read_download(bridge, rules=""):
+    async def emit(*_):
+        pass
+    consent = Consent(bridge, parse_site_rules(rules)[0], emit)
+    return {t.name: t for t in page_tools(bridge, consent.asking(Actor("model", "TabAgent")))}["read_download"]
+
+
+async def test_a_download_of_the_turn_is_asked_then_read_inside_the_marking():
+    bridge = Bridge()
+    said = await read_download(bridge)()
+    assert [tool for tool, *_ in bridge.asked] == ["read_download"]
+    assert bridge.asked[0][1] == f"Read the file “notes.txt” (2 KB) that the page {SITE} downloaded in this turn?"
+    assert '<page_content source="the downloaded file notes.txt" untrusted="true">' in said
+    assert "The code is 4417." in said and said.rstrip().endswith("</page_content>")
+    # Read is asked for the download the user was asked about, in the tab and page they saw.
+    assert bridge.calls[-1] == ("read_download", {"since": bridge.calls[0][1]["args"]["since"], "download_id": 7}, 3, f"{SITE}/files")
+
+
+async def test_the_turn_start_is_sent_so_only_its_downloads_are_offered():
+    bridge = Bridge(found=False)
+    tool = read_download(bridge)
+    said = await tool()
+    assert "No file was downloaded" in said and bridge.asked == []
+    assert [name for name, *_ in bridge.calls] == ["describe_action"]  # nothing read
+    since = bridge.calls[0][1]["args"]["since"]
+    assert isinstance(since, int) and since > 1_700_000_000_000  # epoch milliseconds, the browser's clock
+
+
+async def test_refused_by_the_user_reads_nothing():
+    bridge = Bridge(decision="deny")
+    said = await read_download(bridge)()
+    assert "did not allow reading the downloaded file notes.txt" in str(said)
+    assert [name for name, *_ in bridge.calls] == ["describe_action"]
+
+
+async def test_a_site_the_rules_never_allow_is_refused_without_a_question():
+    bridge = Bridge()
+    said = await read_download(bridge, "127.0.0.1:8000: never")()
+    assert bridge.asked == [] and "did not allow" in str(said)
+    assert [name for name, *_ in bridge.calls] == ["describe_action"]
+
+
+async def test_a_long_file_comes_in_parts():
+    bridge = Bridge(text="x" * 40_000)
+    tool = read_download(bridge)
+    first = await tool()
+    assert "this is part 1 of 3" in first and "read_download(page=2)" in first
+    assert "x" * 16_000 in first and "x" * 16_001 not in first
+    last = await tool(page=3)
+    assert "this is part 3 of 3" in last and "x" * 8000 in last and "x" * 8001 not in last
+
+
+@pytest.mark.parametrize("name, shown", [
+    ("../../.bashrc", "bashrc"),
+    ("C:\\Windows\\system32\\drivers\\etc\\hosts", "hosts"),
+    ("invoice\u202efdp.exe", "invoicefdp.exe"),  # would draw as "invoiceexe.pdf"
+    ("report\u200b\u2066.pdf\u2069", "report.pdf"),
+    ("/etc/passwd", "passwd"),
+    ("..", "download"),
+    ("a" * 300 + ".txt", "a" * 79 + "…"),
+])
+def test_a_name_like_a_system_file_is_shown_harmless(name, shown):
+    assert harmless_name(name) == shown
+
+
+async def test_the_question_and_the_model_see_the_harmless_name():
+    bridge = Bridge(name="..\\..\\Windows\\system32\\evil\u202etxt.exe")
+    said = await read_download(bridge)()
+    message, details = bridge.asked[0][1], bridge.asked[0][2]
+    for seen in (message, details["file"], said):
+        assert "\u202e" not in seen and "system32" not in seen and "\\" not in seen
+    assert details["file"] == "eviltxt.exe"
