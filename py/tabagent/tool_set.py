@@ -2,8 +2,9 @@
 some are listed (their schemas sent, or told in the prompt).
 
 - The full set: every tool but the examples (a tool marked `example = True`, such as
-  py/user_tools/convert_units.py) and those the model cannot use (`screenshot` for a model
-  that takes no images).
+  py/user_tools/convert_units.py), those offered on demand (`on_demand`: a few words of what
+  for, which more_tools' description says with their names: read_download) and those the model
+  cannot use (`screenshot` for a model that takes no images).
 - The compact set, for a small context window: of TabAgent's own tools (marked `built_in`,
   as the page tools are) the core reading and acting ones (CORE) and the notes tool, with
   one-line descriptions; the tools the user added (their own, MCP servers', managed agents)
@@ -66,7 +67,7 @@ class ToolSet:
     def _shows(self, tool: Tool) -> bool:
         if tool.name in self.added:
             return True
-        if getattr(tool, "example", False):
+        if getattr(tool, "example", False) or getattr(tool, "on_demand", False):
             return False
         return not self.compact or tool.name in CORE or not getattr(tool, "built_in", False)
 
@@ -98,8 +99,12 @@ class MoreTools(Tool):
     def description(self) -> str:
         """What it has to offer: a compact set leaves out TabAgent's own tools, a full one only examples."""
         if self.agent.tool_set.compact:
-            return ("Lists more tools (reading tables, links, tabs, forms, scrolling and others), "
+            return ("Lists more tools (reading tables, links, tabs, downloads, forms, scrolling and others), "
                     "one line each; with names, makes those tools available.")
+        on_demand = [t for t in self.agent.tools.values() if getattr(t, "on_demand", False)]
+        if on_demand:  # told here by name, listed when asked for: the request stays within its budget
+            said = " and ".join(f"{t.name} ({t.on_demand})" for t in on_demand)
+            return f"Lists {said} and example tools; with names, makes those available."
         return "Lists the example tools, one line each; with names, makes those available."
 
     def forward(self, names: list[str] | None = None) -> str:
