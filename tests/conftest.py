@@ -35,6 +35,8 @@ tests/both: a test written once and run in each).
   list says "scripted-vision" takes images);
 - `consent_shop`: the shop of the consent red-team tests (tests/helpers/consent_pages.py), on
   127.0.0.1, recording every request.
+- `download_sites`: (the page whose links download files, another site that answers with an
+  attachment and records its requests) of the read_download tests (tests/helpers/download_pages.py).
 
 - `real_model`: llama.cpp's server with a real instruction model, Qwen2.5-Coder-0.5B-Instruct
   (`make models`; tests/helpers/llama_server.py), an 8,192-token window and two threads.
@@ -53,6 +55,7 @@ from tests.helpers.asking_mcp_server import AskingMCPServer
 from tests.helpers.consent_pages import SHOP, html
 
 from tests.helpers.coverage_skip import skip_or_fail_in_ci
+from tests.helpers.download_pages import download_site, other_site
 from tests.helpers.llama_server import LlamaServer, missing
 from tests.helpers.mcp_app_server import MCPAppServer
 from tests.helpers.mcp_server import EverythingServer, MCPTestServer
@@ -317,3 +320,13 @@ def server():
     fake = FakeOpenAI().start()
     yield fake
     fake.stop()
+
+
+@pytest.fixture(scope="module")
+def download_sites(tmp_path_factory):
+    elsewhere = other_site()
+    try:
+        with PageServer(download_site(tmp_path_factory.mktemp("files"), elsewhere.url("/secret.txt"))) as files:
+            yield files, elsewhere
+    finally:
+        elsewhere.stop()

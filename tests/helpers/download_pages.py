@@ -1,0 +1,42 @@
+"""The pages read_download is tried on, in both browsers: a page on 127.0.0.1 whose links make the
+browser download a text file, a PDF, a file named like a system file (a path, a right-to-left
+override), and a 20 MB text file; and a second site whose file the first page links, downloaded
+as an attachment (its own site, which the user's rules may refuse)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.helpers.pdf import make_pdf
+from tests.helpers.recording_site import Site
+
+NOTES = "The vault combination is 31-7-4419."
+REPORT = "Quarterly report: revenue rose to 7,310 kettles."
+HUGE_MB = 20
+# What a hostile page names its download: a path out of the downloads folder, and a right-to-left
+# override that makes "txt.exe" draw as "exe.txt".
+SPOOFED = "../../.bashrc\u202etxt.exe"
+PAGE = """<!doctype html><meta charset="utf-8"><title>Files</title>
+<h1>Files</h1>
+<p><a id="txt" href="notes.txt" download>Notes</a></p>
+<p><a id="pdf" href="report.pdf" download>Report</a></p>
+<p><a id="spoof" href="notes.txt" download="{spoofed}">Settings</a></p>
+<p><a id="huge" href="huge.txt" download>Everything</a></p>
+<p><a id="elsewhere" href="{elsewhere}">The other site's file</a></p>
+"""
+
+
+def download_site(folder: Path, elsewhere: str = "") -> Path:
+    """Writes the files and the page (linking `elsewhere`, the other site's file) into `folder`."""
+    (folder / "notes.txt").write_text(NOTES + "\n", encoding="utf-8")
+    (folder / "report.pdf").write_bytes(make_pdf([REPORT, "Page two."], title="Report"))
+    line = ("All work and no play. " * 46 + "\n").encode()  # about 1 KB
+    (folder / "huge.txt").write_bytes(line * (HUGE_MB * 1024 * 1024 // len(line)))
+    (folder / "files.html").write_text(PAGE.format(spoofed=SPOOFED, elsewhere=elsewhere), encoding="utf-8")
+    return folder
+
+
+def other_site() -> Site:
+    """Another origin (another port) that answers /secret.txt as an attachment."""
+    attachment = {"content-type": "text/plain", "content-disposition": 'attachment; filename="secret.txt"'}
+    return Site("127.0.0.1", {"/secret.txt": lambda request: (200, attachment, b"From the other site.\n")})
