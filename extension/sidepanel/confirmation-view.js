@@ -16,6 +16,7 @@ import { QuestionView } from "./question-view.js";
 const DETAILS = {
   page: "confirmPage", element: "confirmElement", locator: "confirmLocator", target: "confirmTarget", target_locator: "confirmLocator",
   text: "confirmText", value: "confirmValue", url: "confirmUrl",
+  file: "confirmFile", from: "confirmFrom", // a download read_download reads
   server: "confirmServer", tool: "confirmTool", arguments: "confirmArguments", changed: "confirmChanged", // an MCP tool's call
   asks: "confirmServerAsks", request: "confirmSamplingRequest", reply: "confirmSamplingReply", // what an MCP server asks
 };

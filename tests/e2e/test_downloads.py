@@ -65,7 +65,7 @@ def test_a_download_named_like_a_system_file_is_shown_harmless(download_turn, mo
     download_turn.answer_question(1, "once")
     assert download_turn.wait_for_status("ok", "error") == "ok"
     said = told(model, 2)
-    for seen in (asked["message"], asked["details"].get("file", ""), said):
+    for seen in (asked["message"], asked["details"]["file"], said):
         assert "\u202e" not in seen and "../" not in seen and "..\\" not in seen
     assert NOTES in said  # the file itself is read: only its name was hostile
 

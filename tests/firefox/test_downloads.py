@@ -79,7 +79,7 @@ def test_a_download_named_like_a_system_file_is_shown_harmless(download_chat, mo
     download_chat.answer_question(1, "once")
     assert download_chat.wait_for_status("ok", "error") == "ok"
     said = told(model, 2)
-    for seen in (asked["message"], asked["details"].get("file", ""), said):
+    for seen in (asked["message"], asked["details"]["file"], said):
         assert "\u202e" not in seen and "../" not in seen and "..\\" not in seen
     assert NOTES in said
 

@@ -69,8 +69,7 @@ class Downloads:
         from_site = described.get("from_site") or described.get("site")
         message = (f"Read the file “{name}” ({size_in_words(described.get('size'))}) that the page "
                    f"{described.get('site')} downloaded in this turn?")
-        details = {"file": name, "type": described.get("mime") or "unknown", "from": from_site,
-                   "url": described.get("url")}
+        details = {"file": name, "from": from_site, "url": described.get("url")}  # each shown in the panel
         # acts: the user's `never` for either site refuses it unasked; `allow` still asks (a file is not a page).
         return bool(await self.consent.allows("read_download", message, details, tab=described.get("tab_id"),
                                               sites=[described.get("site"), from_site], acts=True))
