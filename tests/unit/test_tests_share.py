@@ -29,8 +29,7 @@ PER_BROWSER = {
 OWN_BROWSER = {
     # Firefox started with preferences, a locale or a build of the module's own
     "firefox": {"conftest.py", "firefox/test_idle_timer.py", "firefox/test_import.py",
-                "firefox/test_languages.py", "firefox/test_red_team_pdf.py", "firefox/test_user_tools.py",
-                "firefox/test_downloads.py"},
+                "firefox/test_languages.py", "firefox/test_red_team_pdf.py", "firefox/test_user_tools.py"},
     # the module's scripted model is the one whose model list says it takes pictures
     "model": {"conftest.py", "e2e/test_attached_pictures.py", "e2e/test_red_team_sight.py", "e2e/test_screenshot.py",
               "firefox/test_screenshot.py", "both/test_screenshot.py"},
