@@ -6,13 +6,16 @@
 // - what shows a pointer cursor, also where it shows one only under a :hover rule
 //   (an icon that turns into a hand as the mouse comes over it);
 // - the items of a container: the entries of a menu, a list box or an autocomplete list, and
-//   a run of like cells in a pointer container (a colour grid whose container has the handler).
+//   a run of like cells in a pointer container (a colour grid whose container has the handler);
+// - a previous or next arrow (element-words.js, stepOf), whatever its tag: a date picker's
+//   month arrows are links without href, with their handler on the calendar.
 //
 // A native control (a link, a button, a field) or a leaf ARIA widget (button, option, menu
 // item) holds no other control: what is inside it is its own. Any other listed element (a
 // menu, a list box, a focusable panel) is a container: its items are listed too.
 
 import { squash } from "./snippets.js";
+import { stepOf } from "./element-words.js";
 
 const CONTROL_TAGS = new Set(["a", "button", "input", "select", "textarea", "summary"]);
 const LEAF_ROLES = new Set(["button", "link", "checkbox", "radio", "switch", "tab", "menuitem", "menuitemcheckbox",
@@ -23,11 +26,18 @@ const HANDLERS = ["onclick", "onmousedown", "onmouseup", "onpointerdown", "onpoi
   "ng-click", "v-on:click", "x-on:click", "@click"];
 const SMALL_CHILDREN = 3;
 const SMALL_TEXT = 80;
+// What holds a control of its own: an arrow that does is not the control, what it holds is.
+const INNER_CONTROL = "a[href], button, input, select, textarea, [role=button], [role=link], [tabindex]";
 const HOVER_AT_START = /(^|[\s>+~(,]):hover(?![\w-])/g;
 const HOVER = /:hover(?![\w-])/g;
 const HAS_HOVER = /:hover(?![\w-])/;
 
 const isSmall = (el) => el.childElementCount <= SMALL_CHILDREN && squash(el.textContent).length <= SMALL_TEXT;
+// An arrow holds at most an icon (an element with none inside, or an SVG): looked at first, so
+// the text of no bigger element is read for it (this is asked of every element of the page).
+const holdsAtMostAnIcon = (el) => el.childElementCount === 0
+  || (el.childElementCount === 1 && (el.firstElementChild.childElementCount === 0 || el.firstElementChild.localName === "svg"));
+const isArrow = (el) => holdsAtMostAnIcon(el) && isSmall(el) && Boolean(stepOf(el)) && !el.querySelector(INNER_CONTROL);
 
 function declaredClickable(el) {
   if (!el.attributes.length) return false;
@@ -39,13 +49,14 @@ function declaredClickable(el) {
 // A control by what it is (tag, role, editable root), or null when it is not one.
 function kindOf(el) {
   const tag = el.localName;
-  if (tag === "a") return el.hasAttribute("href") ? "leaf" : null;
+  if (tag === "a") return el.hasAttribute("href") || isArrow(el) ? "leaf" : null;
   if (tag === "input") return el.type === "hidden" ? null : "leaf";
   if (CONTROL_TAGS.has(tag)) return "leaf";
   const role = el.getAttribute("role");
   if (LEAF_ROLES.has(role)) return "leaf";
   if (CONTAINER_ROLES.has(role)) return "container";
   if (el.isContentEditable && !el.parentElement?.isContentEditable) return "leaf";
+  if (tag !== "body" && tag !== "html" && isArrow(el)) return "leaf";
   return null;
 }
 

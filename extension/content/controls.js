@@ -23,7 +23,7 @@ import * as locators from "./locators.js";
 
 export const tools = {};
 
-const NATIVE = new Set(["a", "button", "input", "select", "textarea", "summary"]);
+const NATIVE = new Set(["button", "input", "select", "textarea", "summary"]); // (a link without href is no link)
 const LINE_NAME_CHARS = 80;
 
 // Walks the elements under `root` in document order, into open shadow roots and same-origin

@@ -67,7 +67,37 @@ function nameOf(el) {
     el.getAttribute("name"),
   ];
   const name = candidates.map(squash).find(Boolean) || "";
-  return truncate(name, 80).text;
+  return truncate(stepName(el, name), 80).text;
+}
+
+// A previous or next arrow (a date picker's month arrows, a carousel's, a pager's), told by
+// what it shows or what the page calls it: only an arrow glyph for text, or the word in its
+// class, id, aria-label, title or rel, with no other text than an arrow or that word.
+const ARROWS = /^(?:[‹«◀◁◂⏴⯇←⟨❮〈<]+|[›»▶▷▸⏵⯈→⟩❯〉>]+)$/u;
+const BACKWARD = /^[‹«◀◁◂⏴⯇←⟨❮〈<]/u;
+const STEP_WORDS = { prev: "previous", previous: "previous", next: "next" };
+const STEP_TEXT = /^(?:[^\p{L}\p{N}]*)(prev|previous|next)(?:[^\p{L}\p{N}]*)$/iu;
+
+function stepOf(el) {
+  const text = squash(el.textContent);
+  if (text && ARROWS.test(text)) return BACKWARD.test(text) ? "previous" : "next";
+  if (text && !STEP_TEXT.test(text)) return null;
+  for (const attribute of ["class", "id", "aria-label", "title", "rel"]) {
+    const words = (el.getAttribute(attribute) || "").replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase().split(/[^a-z]+/);
+    const step = words.map((word) => STEP_WORDS[word]).find(Boolean);
+    if (step) return step;
+  }
+  return text ? STEP_WORDS[STEP_TEXT.exec(text)[1].toLowerCase()] : null;
+}
+
+// An arrow's name says which way it goes: "Previous (‹)" for a glyph, "Next" for an icon the
+// page named only in its class.
+function stepName(el, name) {
+  if (name && !ARROWS.test(name)) return name;
+  const step = stepOf(el);
+  if (!step) return name;
+  const word = step[0].toUpperCase() + step.slice(1);
+  return name ? `${word} (${name})` : word;
 }
 
 // A link or button that holds only an image or an icon is named by what the page says of it:
@@ -92,4 +122,4 @@ function describe(el) {
   return info;
 }
 
-export { isVisible, roleOf, nameOf, describe };
+export { isVisible, roleOf, nameOf, describe, stepOf };
