@@ -98,7 +98,30 @@ function controls(root, keep = null) {
     containers.add(el);
     return false;
   });
-  return listed;
+  return withoutWrappers(listed, containers);
+}
+
+// One line per control: a box listed for its pointer or focus that holds exactly one listed
+// control of the same name or none (a menu entry's <li> around its menu item, an autocomplete
+// suggestion's wrapper around the suggestion) is that control's wrapper, and is left out, so
+// the locator given is the item's and a click on it reaches the item, not the box.
+function withoutWrappers(listed, containers) {
+  const wrappers = new Set();
+  for (let i = 0; i < listed.length; i++) {
+    const el = listed[i];
+    if (!containers.has(el) || el.hasAttribute("role")) continue; // a menu or list box is no wrapper
+    let inside = 0;
+    while (i + 1 + inside < listed.length && el.contains(listed[i + 1 + inside])) inside++;
+    if (inside === 1 && namesNoMore(el, listed[i + 1])) wrappers.add(el);
+  }
+  return wrappers.size ? listed.filter((el) => !wrappers.has(el)) : listed;
+}
+
+// The box's name says nothing the item's does not: the same, or none (an icon-only item's name
+// is its own aria-label or title, which the box's text does not hold).
+function namesNoMore(box, item) {
+  const name = squash(nameOf(box)).toLowerCase();
+  return !name || name === squash(nameOf(item)).toLowerCase();
 }
 
 tools.list_controls = {

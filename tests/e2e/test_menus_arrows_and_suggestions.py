@@ -47,3 +47,34 @@ def test_arrow_glyphs_are_named_by_the_way_they_go(tabs, site):
         assert f"clickable “{name}”" in plain, plain
     tabs.call("click", locator=locator_of(lines, "clickable “Next (»)”"))
     assert tabs.in_page("return document.getElementById('page').textContent") == "13"
+
+
+MENU_ITEMS = ["Save", "Print", "Zoom in", "Zoom out", "Share"]
+
+
+def test_each_entry_of_an_icon_menu_is_listed_once_by_its_accessible_name(tabs, site):
+    tabs.show(site.url("icon-menu.html"))
+    lines = unlocated(listed(tabs))
+    assert [line for line in lines if line.startswith("menuitem")] == [f"menuitem “{name}”" for name in MENU_ITEMS]
+    for name in MENU_ITEMS:
+        assert sum(f"“{name}”" in line for line in lines) == 1, lines
+
+
+def test_a_click_on_a_listed_menu_entry_reaches_the_item_not_its_wrapper(tabs, site):
+    tabs.show(site.url("icon-menu.html"))
+    lines = listed(tabs)
+    for name in MENU_ITEMS:  # the first control of that name, as a model picks it
+        tabs.call("click", locator=next(line.split()[0] for line in lines if f"“{name}”" in line))
+        assert tabs.in_page("return document.getElementById('chosen').value") == name
+
+
+def test_each_autocomplete_suggestion_is_listed_once_and_its_click_picks_it(tabs, site):
+    tabs.show(site.url("suggestions.html"))
+    lines = listed(tabs)
+    plain = unlocated(lines)
+    for name in ["Laos", "Latvia", "Lima", "Lisbon", "Lyon"]:
+        assert sum(line.endswith(f"“{name}”") or f"“{name}” " in line for line in plain) == 1, plain
+    assert "option “Lisbon” selected" in plain and "option “Lyon”" in plain
+    latvia = next(line.split()[0] for line in lines if "“Latvia”" in line)
+    tabs.call("click", locator=latvia)
+    assert tabs.in_page("return document.getElementById('country').value") == "Latvia"
