@@ -7,6 +7,7 @@
 //   (an icon that turns into a hand as the mouse comes over it);
 // - the items of a container: the entries of a menu, a list box or an autocomplete list, and
 //   a run of like cells in a pointer container (a colour grid whose container has the handler);
+//   an entry of a run is listed however long its text (a menu item with a long name);
 // - a previous or next arrow (element-words.js, stepOf), whatever its tag: a date picker's
 //   month arrows are links without href, with their handler on the calendar.
 //
@@ -26,6 +27,8 @@ const HANDLERS = ["onclick", "onmousedown", "onmouseup", "onpointerdown", "onpoi
   "ng-click", "v-on:click", "x-on:click", "@click"];
 const SMALL_CHILDREN = 3;
 const SMALL_TEXT = 80;
+const ITEM_CHILDREN = 8; // an entry of a run: an icon, a name, a shortcut, a badge ...
+const ITEM_TEXT = 300;
 // What holds a control of its own: an arrow that does is not the control, what it holds is.
 const INNER_CONTROL = "a[href], button, input, select, textarea, [role=button], [role=link], [tabindex]";
 const HOVER_AT_START = /(^|[\s>+~(,]):hover(?![\w-])/g;
@@ -33,6 +36,7 @@ const HOVER = /:hover(?![\w-])/g;
 const HAS_HOVER = /:hover(?![\w-])/;
 
 const isSmall = (el) => el.childElementCount <= SMALL_CHILDREN && squash(el.textContent).length <= SMALL_TEXT;
+const isItemSized = (el) => el.childElementCount <= ITEM_CHILDREN && squash(el.textContent).length <= ITEM_TEXT;
 // An arrow holds at most an icon (an element with none inside, or an SVG): looked at first, so
 // the text of no bigger element is read for it (this is asked of every element of the page).
 const holdsAtMostAnIcon = (el) => el.childElementCount === 0
@@ -129,7 +133,8 @@ function clickableTest() {
 // A small element that shows a pointer and is not a part of a box that shows it (the cursor
 // is inherited): the box is the control, unless it is a large box of like items.
 function pointedAt(el, pointer) {
-  if (!pointer(el) || !isSmall(el)) return false;
+  if (!pointer(el)) return false;
+  if (!isSmall(el)) return isItemSized(el) && hasLikeSibling(el); // an entry of a run, with a long name
   const up = el.parentElement;
   if (!up || !pointer(up)) return true;
   return !isSmall(up) && hasLikeSibling(el);

@@ -27,6 +27,34 @@ def locator_of(lines, line_without_locator):
     return found
 
 
+MENU_ITEMS = ["Save", "Print", "Zoom in", "Zoom out", "Share"]
+
+
+def test_each_entry_of_an_icon_menu_is_listed_once_by_its_accessible_name(tabs, site):
+    tabs.show(site.url("icon-menu.html"))
+    lines = unlocated(listed(tabs))
+    assert [line for line in lines if line.startswith("menuitem")] == [f"menuitem “{name}”" for name in MENU_ITEMS]
+    for name in MENU_ITEMS:
+        assert sum(f"“{name}”" in line for line in lines) == 1, lines
+
+
+def test_a_click_on_a_listed_menu_entry_reaches_the_item_not_its_wrapper(tabs, site):
+    tabs.show(site.url("icon-menu.html"))
+    lines = listed(tabs)
+    for name in MENU_ITEMS:  # the first control of that name, as a model picks it
+        tabs.call("click", locator=next(line.split()[0] for line in lines if f"“{name}”" in line))
+        assert tabs.in_page("return document.getElementById('chosen').value") == name
+
+
+def test_an_entry_of_a_plain_menu_is_listed_however_long_its_name(tabs, site):
+    tabs.show(site.url("icon-menu.html"))
+    lines = listed(tabs)
+    [export] = [line for line in lines if "Export the current document" in line]
+    assert export.split()[1] == "clickable" and any("“Close”" in line for line in lines)
+    tabs.call("click", locator=export.split()[0])
+    assert tabs.in_page("return document.getElementById('chosen').value") == "Export"
+
+
 def test_a_date_picker_s_month_arrows_are_listed_and_clicked(tabs, site):
     tabs.show(site.url("date-arrows.html"))
     lines = listed(tabs)
@@ -47,25 +75,6 @@ def test_arrow_glyphs_are_named_by_the_way_they_go(tabs, site):
         assert f"clickable “{name}”" in plain, plain
     tabs.call("click", locator=locator_of(lines, "clickable “Next (»)”"))
     assert tabs.in_page("return document.getElementById('page').textContent") == "13"
-
-
-MENU_ITEMS = ["Save", "Print", "Zoom in", "Zoom out", "Share"]
-
-
-def test_each_entry_of_an_icon_menu_is_listed_once_by_its_accessible_name(tabs, site):
-    tabs.show(site.url("icon-menu.html"))
-    lines = unlocated(listed(tabs))
-    assert [line for line in lines if line.startswith("menuitem")] == [f"menuitem “{name}”" for name in MENU_ITEMS]
-    for name in MENU_ITEMS:
-        assert sum(f"“{name}”" in line for line in lines) == 1, lines
-
-
-def test_a_click_on_a_listed_menu_entry_reaches_the_item_not_its_wrapper(tabs, site):
-    tabs.show(site.url("icon-menu.html"))
-    lines = listed(tabs)
-    for name in MENU_ITEMS:  # the first control of that name, as a model picks it
-        tabs.call("click", locator=next(line.split()[0] for line in lines if f"“{name}”" in line))
-        assert tabs.in_page("return document.getElementById('chosen').value") == name
 
 
 def test_each_autocomplete_suggestion_is_listed_once_and_its_click_picks_it(tabs, site):
