@@ -41,7 +41,8 @@ const isItemSized = (el) => el.childElementCount <= ITEM_CHILDREN && squash(el.t
 // the text of no bigger element is read for it (this is asked of every element of the page).
 const holdsAtMostAnIcon = (el) => el.childElementCount === 0
   || (el.childElementCount === 1 && (el.firstElementChild.childElementCount === 0 || el.firstElementChild.localName === "svg"));
-const isArrow = (el) => holdsAtMostAnIcon(el) && isSmall(el) && Boolean(stepOf(el)) && !el.querySelector(INNER_CONTROL);
+const ARROW_TEXT = 40; // an arrow's text as the page writes it, spaces and all: a glyph or "« Previous"
+const isArrow = (el) => holdsAtMostAnIcon(el) && el.textContent.length <= ARROW_TEXT && Boolean(stepOf(el)) && !el.querySelector(INNER_CONTROL);
 
 function declaredClickable(el) {
   if (!el.attributes.length) return false;
