@@ -8,13 +8,13 @@ import re
 
 import pytest
 
-from .page_tabs import page_content
+from tests.helpers.page_content import page_content
 
 pytestmark = pytest.mark.e2e
 
 
 def listed(tabs):
-    _, content = page_content(tabs.call("list_controls"))
+    _, content = page_content(tabs.call_tool("list_controls"))
     return content.partition("\n\n")[2].splitlines()
 
 
@@ -42,7 +42,7 @@ def test_a_click_on_a_listed_menu_entry_reaches_the_item_not_its_wrapper(tabs, s
     tabs.show(site.url("icon-menu.html"))
     lines = listed(tabs)
     for name in MENU_ITEMS:  # the first control of that name, as a model picks it
-        tabs.call("click", locator=next(line.split()[0] for line in lines if f"“{name}”" in line))
+        tabs.call_tool("click", locator=next(line.split()[0] for line in lines if f"“{name}”" in line))
         assert tabs.in_page("return document.getElementById('chosen').value") == name
 
 
@@ -51,7 +51,7 @@ def test_an_entry_of_a_plain_menu_is_listed_however_long_its_name(tabs, site):
     lines = listed(tabs)
     [export] = [line for line in lines if "Export the current document" in line]
     assert export.split()[1] == "clickable" and any("“Close”" in line for line in lines)
-    tabs.call("click", locator=export.split()[0])
+    tabs.call_tool("click", locator=export.split()[0])
     assert tabs.in_page("return document.getElementById('chosen').value") == "Export"
 
 
@@ -60,10 +60,10 @@ def test_a_date_picker_s_month_arrows_are_listed_and_clicked(tabs, site):
     lines = listed(tabs)
     plain = unlocated(lines)
     assert "clickable “Prev”" in plain and "clickable “Next”" in plain, "\n".join(plain)
-    tabs.call("click", locator=locator_of(lines, "clickable “Next”"))
+    tabs.call_tool("click", locator=locator_of(lines, "clickable “Next”"))
     assert tabs.in_page("return document.getElementById('month').textContent") == "August 2016"
-    tabs.call("click", locator=locator_of(lines, "clickable “Prev”"))
-    tabs.call("click", locator=locator_of(lines, "clickable “Prev”"))
+    tabs.call_tool("click", locator=locator_of(lines, "clickable “Prev”"))
+    tabs.call_tool("click", locator=locator_of(lines, "clickable “Prev”"))
     assert tabs.in_page("return document.getElementById('month').textContent") == "June 2016"
 
 
@@ -73,7 +73,7 @@ def test_arrow_glyphs_are_named_by_the_way_they_go(tabs, site):
     plain = unlocated(lines)
     for name in ["Previous («)", "Previous (‹)", "Next (›)", "Next (»)"]:
         assert f"clickable “{name}”" in plain, plain
-    tabs.call("click", locator=locator_of(lines, "clickable “Next (»)”"))
+    tabs.call_tool("click", locator=locator_of(lines, "clickable “Next (»)”"))
     assert tabs.in_page("return document.getElementById('page').textContent") == "13"
 
 
@@ -85,5 +85,5 @@ def test_each_autocomplete_suggestion_is_listed_once_and_its_click_picks_it(tabs
         assert sum(line.endswith(f"“{name}”") or f"“{name}” " in line for line in plain) == 1, plain
     assert "option “Lisbon” selected" in plain and "option “Lyon”" in plain
     latvia = next(line.split()[0] for line in lines if "“Latvia”" in line)
-    tabs.call("click", locator=latvia)
+    tabs.call_tool("click", locator=latvia)
     assert tabs.in_page("return document.getElementById('country').value") == "Latvia"
