@@ -30,19 +30,19 @@ def login_tab(tool_calling, site):
 @pytest.mark.parametrize("field", SECRET_FIELDS)
 def test_red_team_the_agent_never_types_into_a_field_made_for_a_password(login_tab, field):
     for name, args in (("type_text", {"text": "hunter3"}), ("press_key", {"key": "x"})):
-        said = login_tab.call_reply(name, locator=field, **args)
+        said = login_tab.tool_reply(name, locator=field, **args)
         assert "never types into a password field" in str(said), said
         assert "ask_user(login=True)" in str(said)
     assert login_tab.in_page(VALUES) == ["", PASSWORD, PIN, PASSWORD, PASSWORD, PASSWORD]  # nothing typed
-    login_tab.call("type_text", locator="#city", text="Lyon")  # an ordinary field still takes text
+    login_tab.call_tool("type_text", locator="#city", text="Lyon")  # an ordinary field still takes text
     assert login_tab.in_page(VALUES)[0] == "Lyon"
 
 
 def test_red_team_no_reading_tool_shows_what_a_password_field_holds(login_tab):
-    controls = login_tab.call("list_controls")
-    html = login_tab.call("page_html")
-    form = login_tab.call("read_page")
-    queried = login_tab.call("query_page", selector="input")
+    controls = login_tab.call_tool("list_controls")
+    html = login_tab.call_tool("page_html")
+    form = login_tab.call_tool("read_page")
+    queried = login_tab.call_tool("query_page", selector="input")
     for read in (controls, html, form, queried):
         assert PIN not in read and PASSWORD not in read, read
     assert controls.count("= “•••”") == len(SECRET_FIELDS)  # each says it is filled, as a person sees dots
