@@ -172,7 +172,9 @@ def test_a_schedule_made_in_settings_runs_on_its_alarm_in_a_background_tab_of_it
     scheduling.show_user_tab()
     model.script(call("read_page"), Reply(text="Kettles are back at the village shop.\nAt 42 euros."))
     assert scheduling.fire(schedule_id)["started"] is True
-    run_tab = next(tab for tab in scheduling.tabs() if tab["url"] == site.url("/news"))
+    # (a new tab has no url until its page commits, only a pendingUrl: on a busy machine, a while)
+    run_tab = scheduling.wait_for(lambda: next((tab for tab in scheduling.tabs() if tab["url"] == site.url("/news")), None),
+                                  "the run's tab never opened on its page", timeout=30)
     assert run_tab["active"] is False
     assert scheduling.active_tab() == scheduling.user_tab  # the user's tab stayed in front
     [run] = scheduling.wait_for(lambda: finished(scheduling), "the scheduled run never finished")
