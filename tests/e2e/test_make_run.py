@@ -155,9 +155,21 @@ def in_page(page_target, expression: str, timeout: float = 30):
         while True:
             reply = json.loads(ws.recv())
             if reply.get("id") == 1:
+                if "result" not in reply:  # the page went away mid-call (a reload): ask again
+                    raise websocket.WebSocketException(f"the page did not answer: {reply.get('error')}")
                 return reply["result"]["result"].get("value")
     finally:
         ws.close()
+
+
+def stored_device_models(port):
+    """The settings once `make run` has handed the on-device model over, asked of whichever panel
+    page is open now (the extension may reload, and the panel with it, while the model starts)."""
+    panel = panel_page(port)
+    if panel is None:
+        return None
+    stored = in_page(panel, "chrome.storage.local.get(['settings', 'deviceModels'])")
+    return stored if stored and stored.get("deviceModels") else None
 
 
 STREAMED = """chrome.storage.local.get(null).then((all) => Object.values(all).filter((v) => v?.id === ID && v.turns)
@@ -174,9 +186,8 @@ def test_a_fresh_run_answers_the_first_message_with_no_key_and_no_server(tmp_pat
     runner = start_run(port, tmp_path / "profile")
     try:
         panel = wait_for(lambda: panel_page(port), 120, "the side panel page")
-        settings = wait_for(lambda: in_page(panel, "chrome.storage.local.get(['settings', 'deviceModels'])")
-                            .get("deviceModels") and in_page(panel, "chrome.storage.local.get(['settings', 'deviceModels'])"), 60,
-                            "the on-device model handed to the extension")
+        settings = wait_for(lambda: stored_device_models(port), 60, "the on-device model handed to the extension")
+        panel = wait_for(lambda: panel_page(port), 60, "the side panel page")
         assert list(settings["deviceModels"]) == ["qwen2.5-coder-0.5b"]
         assert settings["deviceModels"]["qwen2.5-coder-0.5b"]["url"].startswith("http://127.0.0.1:")
         started = in_page(panel, "chrome.runtime.sendMessage({ target: 'background', type: 'start-turn', text: 'Say hello in one short sentence.' })")
