@@ -59,7 +59,7 @@ def big_page() -> str:
     return "".join(parts)
 
 
-def call(tabs, name, **args):
+def run_page_tool(tabs, name, **args):
     reply = tabs.driver.execute_async_script(TIMED, name, args)
     if "error" in reply:
         raise RuntimeError(f"{name} failed: {reply['error']}")
@@ -86,15 +86,15 @@ def main() -> None:
         with PageServer(made) as site:
             tabs.show(site.url("big.html"))
             elements = tabs.in_page("return document.getElementsByTagName('*').length")
-            call(tabs, "list_controls")  # injects the content scripts
-            listing = [call(tabs, "list_controls")["ms"] for _ in range(args.runs)]
-            checks = [call(tabs, "check", locator="#box", checked=i % 2 == 0)["ms"] for _ in range(args.runs) for i in (0, 1)]
-            hovers = [call(tabs, "hover", locator=f".item-{n} button")["ms"] for n in range(1, args.runs + 1)]
+            run_page_tool(tabs, "list_controls")  # injects the content scripts
+            listing = [run_page_tool(tabs, "list_controls")["ms"] for _ in range(args.runs)]
+            checks = [run_page_tool(tabs, "check", locator="#box", checked=i % 2 == 0)["ms"] for _ in range(args.runs) for i in (0, 1)]
+            hovers = [run_page_tool(tabs, "hover", locator=f".item-{n} button")["ms"] for n in range(1, args.runs + 1)]
         per_control = []
         with PageServer(CORPUS) as corpus:
             for folder in real:
                 tabs.show(corpus.url(f"{folder.name}/source.html"))
-                _, content = page_content(call(tabs, "list_controls", max_controls=500)["text"])
+                _, content = page_content(run_page_tool(tabs, "list_controls", max_controls=500)["text"])
                 lines = content.partition("\n\n")[2].splitlines()
                 if lines:
                     per_control.append(count_text("\n".join(lines)) / len(lines))

@@ -37,7 +37,7 @@ def timed_calls(client: StdioClient, runs: int) -> list[float]:
     times = []
     for _ in range(runs + WARM_UP):
         started = time.perf_counter()
-        failed, text, _ = client.call("read_page")
+        failed, text, _ = client.call_tool("read_page")
         assert not failed, text
         times.append((time.perf_counter() - started) * 1000)
     return times[WARM_UP:]

@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "py"))
 
-from bench_controls import big_page, call, row  # noqa: E402
+from bench_controls import big_page, row, run_page_tool  # noqa: E402
 from tests.helpers.panel_backends import ChromiumPanel  # noqa: E402
 from tests.helpers.browser import Browser, fresh_profile, remove_profile  # noqa: E402
 from tests.helpers.page_server import PageServer  # noqa: E402
@@ -30,7 +30,7 @@ def timed(tabs, runs, **args):
     values = []
     for _ in range(runs):
         time.sleep(SPACING_S)
-        values.append(call(tabs, "screenshot", **args)["ms"])
+        values.append(run_page_tool(tabs, "screenshot", **args)["ms"])
     return values
 
 
@@ -49,7 +49,7 @@ def main() -> None:
             tabs.driver.switch_to.window(tabs.page)
             tabs.driver.set_window_size(1366, 900)
             tabs.driver.switch_to.window(tabs.window)
-            call(tabs, "screenshot")  # the offscreen document and the canvas code, loaded once
+            run_page_tool(tabs, "screenshot")  # the offscreen document and the canvas code, loaded once
             full = timed(tabs, args.runs)
             element = timed(tabs, args.runs, locator="#f section:nth-of-type(2)")
             labelled = timed(tabs, args.runs, labels=True)

@@ -67,15 +67,15 @@ const handlers = {
   [MessageType.runTurn]: (message) => turns.start(message),
   [MessageType.stopTurn]: (message) => (clients.owns(message.conversationId) ? clients.stop(message) : turns.stop(message)),
   [MessageType.liveTurns]: async () => ({ turnIds: [...turns.liveTurnIds(), ...clients.liveTurnIds()] }),
-  [MessageType.clientCall]: (message) => clients.call(message),
+  [MessageType.clientCall]: (message) => clients.runClientCall(message),
   [MessageType.answerConfirmation]: (message) => answerConfirmation(message),
   [MessageType.answerHandBack]: (message) => answerHandBack(message),
   [MessageType.callTool]: async (message) => callTool(await turns.api(), message),
   [MessageType.listTools]: async ({ mcpServers, mcpHeaders }) => {
     const api = await turns.api();
-    const own = await api.call(EntryPoint.list_tools_json, [], { page: pageBridge(null) });
+    const own = await api.runEntryPoint(EntryPoint.list_tools_json, [], { page: pageBridge(null) });
     if (!mcpServers?.length) return own;
-    const mcp = await api.call(EntryPoint.list_mcp_tools_json, [mcpServers, mcpHeaders ?? {}]);
+    const mcp = await api.runEntryPoint(EntryPoint.list_mcp_tools_json, [mcpServers, mcpHeaders ?? {}]);
     return { tools: [...own.tools, ...mcp.tools], problems: [...own.problems, ...mcp.problems] };
   },
   [MessageType.downloadDeviceModel]: async ({ request }) => downloads.start(request),
@@ -91,23 +91,23 @@ const handlers = {
   [MessageType.idleCloseChanged]: async () => ({}),
   [MessageType.pdfTool]: (message) => runPdfTool(message),
   [MessageType.listMcpPrompts]: async ({ mcpServers, mcpHeaders }) =>
-    (await turns.api()).call(EntryPoint.list_mcp_prompts_json, [mcpServers ?? [], mcpHeaders ?? {}]),
+    (await turns.api()).runEntryPoint(EntryPoint.list_mcp_prompts_json, [mcpServers ?? [], mcpHeaders ?? {}]),
   [MessageType.getMcpPrompt]: async ({ server, headers, name, arguments: args }) =>
-    (await turns.api()).call(EntryPoint.get_mcp_prompt_json, [server, headers ?? {}, name, args ?? {}]),
+    (await turns.api()).runEntryPoint(EntryPoint.get_mcp_prompt_json, [server, headers ?? {}, name, args ?? {}]),
   [MessageType.readMcpApp]: async ({ server, headers, uri }) =>
-    (await turns.api()).call(EntryPoint.read_mcp_app_json, [server, headers ?? {}, String(uri)]),
+    (await turns.api()).runEntryPoint(EntryPoint.read_mcp_app_json, [server, headers ?? {}, String(uri)]),
   [MessageType.mcpAppCall]: (message) => appCall(turns.api(), message),
   [MessageType.saveWorkflow]: async ({ events, task, name }) =>
-    (await turns.api()).call(EntryPoint.workflow_from_turn_json, [events ?? [], task ?? "", name ?? ""]),
-  [MessageType.readWorkflow]: async ({ source }) => (await turns.api()).call(EntryPoint.read_workflow_json, [String(source)]),
+    (await turns.api()).runEntryPoint(EntryPoint.workflow_from_turn_json, [events ?? [], task ?? "", name ?? ""]),
+  [MessageType.readWorkflow]: async ({ source }) => (await turns.api()).runEntryPoint(EntryPoint.read_workflow_json, [String(source)]),
   [MessageType.checkMcpServer]: async ({ server, headers }) =>
-    (await turns.api()).call(EntryPoint.check_mcp_server_json, [server, headers ?? {}]),
+    (await turns.api()).runEntryPoint(EntryPoint.check_mcp_server_json, [server, headers ?? {}]),
   [MessageType.mcpSignInPlan]: async ({ server, redirectUri, clientId, how }) =>
-    (await turns.api()).call(EntryPoint.mcp_sign_in_plan_json, [server, String(redirectUri), String(clientId ?? ""), how ?? {}]),
+    (await turns.api()).runEntryPoint(EntryPoint.mcp_sign_in_plan_json, [server, String(redirectUri), String(clientId ?? ""), how ?? {}]),
   [MessageType.mcpSignInFinish]: async ({ plan, endedAt }) =>
-    (await turns.api()).call(EntryPoint.mcp_sign_in_finish_json, [plan, String(endedAt)]),
-  [MessageType.mcpRefreshSignIn]: async ({ record }) => (await turns.api()).call(EntryPoint.mcp_refresh_json, [record]),
-  [MessageType.mcpSignOut]: async ({ record }) => (await turns.api()).call(EntryPoint.mcp_sign_out_json, [record]),
+    (await turns.api()).runEntryPoint(EntryPoint.mcp_sign_in_finish_json, [plan, String(endedAt)]),
+  [MessageType.mcpRefreshSignIn]: async ({ record }) => (await turns.api()).runEntryPoint(EntryPoint.mcp_refresh_json, [record]),
+  [MessageType.mcpSignOut]: async ({ record }) => (await turns.api()).runEntryPoint(EntryPoint.mcp_sign_out_json, [record]),
 };
 // Messages about Python's life cycle are not a use of it.
 const LIFE_CYCLE = new Set([MessageType.idleCheck, MessageType.idleCloseChanged, MessageType.deviceModelStatus]);

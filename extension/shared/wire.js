@@ -899,7 +899,7 @@ export const EntryPoint = Object.freeze({
 export const LENT = Object.freeze({
   "emit": [],
   "page": [
-    "call",
+    "runPageTool",
     "confirm",
     "ask",
     "signIn"

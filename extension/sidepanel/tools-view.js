@@ -53,7 +53,7 @@ export class ToolsView {
     const result = h("pre", { class: "tool-call-result", hidden: true });
     const pictures = h("div", { class: "tool-call-pictures" });
     const run = h("button", { type: "button", class: "run-tool" }, t("runOnTab"));
-    run.addEventListener("click", () => this.call(tool.name, args, { result, pictures }, run));
+    run.addEventListener("click", () => this.runTool(tool.name, args, { result, pictures }, run));
     return h(
       "li",
       { "data-tool": tool.name },
@@ -89,7 +89,7 @@ export class ToolsView {
   }
 
   // shown: { result (the text a model reads), pictures (what it is shown after it) }.
-  async call(name, argsField, { result, pictures }, button) {
+  async runTool(name, argsField, { result, pictures }, button) {
     pictures.replaceChildren();
     result.hidden = false;
     result.classList.remove("error");

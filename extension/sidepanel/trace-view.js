@@ -51,11 +51,11 @@ export class TraceView {
   show(calls) {
     this.calls = calls;
     this.dialog.querySelector(".copy-trace").textContent = t("copyAsJson");
-    this.body.replaceChildren(...calls.map((event, index) => this.call(event, index)));
+    this.body.replaceChildren(...calls.map((event, index) => this.modelCall(event, index)));
     this.dialog.showModal();
   }
 
-  call(event, index) {
+  modelCall(event, index) {
     if (event.kind === EventKind.compaction) return this.compaction(event, index);
     if (event.kind === EventKind.server_log) return this.serverLog(event, index);
     const { status, started, ended, request, response, url, usage } = event.data;

@@ -35,7 +35,7 @@ class Connection:
         self.reader = self.writer = None
         self.lock = asyncio.Lock()
 
-    async def call(self, message: dict) -> bytes:
+    async def request(self, message: dict) -> bytes:
         async with self.lock:
             if self.writer is None or self.writer.is_closing() or self.reader.at_eof():
                 await self.open()  # none yet, or the host has gone since (a new host is a new session)
@@ -69,7 +69,7 @@ CONNECTION = Connection()
 
 async def call_extension(tool: str, args: dict, client: str = "an MCP client") -> dict:
     """One call through the native host; {"ok", "result" | "error", "images"?}."""
-    line = await CONNECTION.call({"tool": tool, "args": args, "client": client})
+    line = await CONNECTION.request({"tool": tool, "args": args, "client": client})
     if not line:
         raise ToolError("TabAgent closed the connection before answering (the browser closed, or the user stopped this client).")
     return json.loads(line)

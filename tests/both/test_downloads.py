@@ -15,7 +15,7 @@ import pytest
 from tests.helpers.download_pages import NOTES, REPORT
 from tests.helpers.model_server import Reply
 from tests.helpers.page_content import page_content
-from tests.helpers.tool_calls import call, told
+from tests.helpers.tool_calls import tool_call, told
 
 STATES = "[...[...document.querySelectorAll('article.turn')].at(-1).querySelectorAll('.confirmation')].map((b) => b.dataset.state)"
 
@@ -32,7 +32,7 @@ def download_turn(tabs, model, download_sites, browser_name, tmp_path):
 
 
 def click_then_read(panel, model, locator):
-    model.script(call("click", locator=locator), call("read_download"), Reply(text="Done."))
+    model.script(tool_call("click", locator=locator), tool_call("read_download"), Reply(text="Done."))
     panel.send("Read the file the page gives")
     panel.question(0)
     panel.answer_question(0, "once")
@@ -71,7 +71,7 @@ def test_a_download_named_like_a_system_file_is_shown_harmless(download_turn, mo
 def test_a_download_from_before_the_turn_is_not_offered(download_turn, model):
     download_turn.in_page("document.getElementById('txt').click()")
     time.sleep(1.5)
-    model.script(call("read_download"), Reply(text="Nothing to read."))
+    model.script(tool_call("read_download"), Reply(text="Nothing to read."))
     download_turn.send("Read the file the page gave")
     assert download_turn.wait_for_status("ok", "error", timeout=60) == "ok"
     assert "No file was downloaded by this tab's page during this turn" in told(model, 1)
@@ -83,7 +83,7 @@ def test_a_download_from_a_site_the_rules_never_allow_is_refused_unasked(downloa
     never = f"127.0.0.1:{elsewhere.url('').rsplit(':', 1)[1].rstrip('/')}: never"
     download_turn.configure(model.base_url, max_steps=8, site_rules=never)
     elsewhere.requests.clear()
-    model.script(call("click", locator="#elsewhere"), call("read_download"), Reply(text="Refused."))
+    model.script(tool_call("click", locator="#elsewhere"), tool_call("read_download"), Reply(text="Refused."))
     download_turn.send("Read the other site's file")
     download_turn.question(0)
     download_turn.answer_question(0, "once")

@@ -12,7 +12,7 @@ import pytest
 from tests.helpers.app_frames import forget_the_apps_own_errors, in_app
 from tests.helpers.mcp_settings import server_entry, with_mcp_server
 from tests.helpers.model_server import Reply
-from tests.helpers.tool_calls import call
+from tests.helpers.tool_calls import tool_call
 
 COUNT = "document.body.dataset.ready === 'yes' && document.getElementById('count').textContent"
 SAID = "document.getElementById('said').textContent"
@@ -33,7 +33,7 @@ def press(panel, button: str) -> None:
 def test_an_app_is_shown_in_its_step_and_calls_its_server_only_as_the_user_allows(apps_chat, model, apps):
     chat = apps_chat
     earlier = len(apps.bumps())  # the server is the module's: the other browser's run bumped it too
-    model.script(call("apps__show_counter", start=5), Reply(text="There is your counter."))
+    model.script(tool_call("apps__show_counter", start=5), Reply(text="There is your counter."))
     chat.send("Show me a counter from 5")
     assert chat.question(0)["message"] == "Call a tool of the MCP server apps"
     chat.answer_question(0, "once")

@@ -13,7 +13,7 @@ import json
 from tests.helpers.asking_mcp_server import forms_sent
 from tests.helpers.model_server import Reply
 from tests.helpers.page_content import page_content
-from tests.helpers.tool_calls import call, told
+from tests.helpers.tool_calls import tool_call, told
 
 FORMS = "article.turn .confirmation.elicitation"
 FORM = f"[...document.querySelectorAll({json.dumps(FORMS)})].at(-1)"
@@ -36,7 +36,7 @@ def press(chat, decision: str) -> None:
 
 def test_a_server_s_form_is_filled_in_the_panel_and_sent_as_typed(asking_chat, model):
     chat = asking_chat
-    model.script(call("asking__book_table"), Reply(text="Booked."))
+    model.script(tool_call("asking__book_table"), Reply(text="Booked."))
     chat.send("Book a table")
     allow_the_call(chat)
     asked = the_form(chat)
@@ -56,7 +56,7 @@ def test_a_server_s_form_is_filled_in_the_panel_and_sent_as_typed(asking_chat, m
 
 def test_a_form_sent_empty_where_a_field_is_required_is_not_sent(asking_chat, model):
     chat = asking_chat
-    model.script(call("asking__book_table"), Reply(text="Not booked."))
+    model.script(tool_call("asking__book_table"), Reply(text="Not booked."))
     chat.send("Book a table")
     allow_the_call(chat)
     the_form(chat)
@@ -82,7 +82,7 @@ def test_red_team_forms_asking_for_codes_phrases_and_passwords_in_any_words_are_
     before = forms_sent(asking.url)
     for message, schema in ISSUE_FORMS:
         chat.new_conversation()
-        model.script(call("asking__ask_for", message=message, schema_json=schema), Reply(text="Hm."))
+        model.script(tool_call("asking__ask_for", message=message, schema_json=schema), Reply(text="Hm."))
         chat.send("Sign me in")
         allow_the_call(chat)
         assert chat.wait_for_status("ok", "error", timeout=60) == "ok"
@@ -94,7 +94,7 @@ def test_red_team_forms_asking_for_codes_phrases_and_passwords_in_any_words_are_
 
 def test_a_sampling_request_waits_for_the_user_and_its_reply_is_shown_before_it_goes_back(asking_chat, model):
     chat = asking_chat
-    model.script(call("asking__summarise_with_your_model", text="A page about locks and keys."),
+    model.script(tool_call("asking__summarise_with_your_model", text="A page about locks and keys."),
                  Reply(text="Locks."), Reply(text="Summarised."))
     chat.send("Summarise it with the server")
     allow_the_call(chat)
@@ -111,7 +111,7 @@ def test_a_sampling_request_waits_for_the_user_and_its_reply_is_shown_before_it_
 
 def test_a_long_call_draws_its_progress_and_the_server_s_log_is_kept(asking_chat, model):
     chat = asking_chat
-    model.script(call("asking__long_job", steps=12), Reply(text="Done."))
+    model.script(tool_call("asking__long_job", steps=12), Reply(text="Done."))
     chat.send("Run the long job")
     allow_the_call(chat)
     bar = "document.querySelector('article.turn .tool-progress progress')"

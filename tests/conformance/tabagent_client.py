@@ -57,7 +57,7 @@ class User:
         if event.get("kind") == "confirmation" and "form" in event.get("data", {}):
             self.forms[event["data"]["id"]] = event["data"]["form"]
 
-    async def call(self, name, args, tab_id=None, expect_url=None):
+    async def run_page_tool(self, name, args, tab_id=None, expect_url=None):
         return {"ok": False, "error": "no page in a conformance run"}
 
     async def confirm(self, id_, tool, message, details):

@@ -16,7 +16,7 @@ from tests.helpers.model_server import Reply
 
 from tests.helpers.page_content import article, page_content
 from tests.helpers.panel_backends import ChromiumPanel
-from tests.helpers.tool_calls import call, told
+from tests.helpers.tool_calls import tool_call, told
 
 pytestmark = pytest.mark.e2e
 
@@ -107,7 +107,7 @@ def test_a_tab_the_user_opened_from_a_link_is_read(tabs, site, page_tab):
 def test_a_pop_under_tab_brought_to_the_front_during_a_turn_is_not_read(tabs, model, site, page_tab):
     ad_in_front = threading.Event()
     model.reset()
-    model.script(call("navigate", url=site.url("pop-under.html")),
+    model.script(tool_call("navigate", url=site.url("pop-under.html")),
                  Reply(tool_calls=[{"name": "read_page", "arguments": {}}], pause=ad_in_front), Reply(text="Read."))
     tabs.new_conversation()
     tabs.send("Open the hut's page and read it")

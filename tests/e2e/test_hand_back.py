@@ -15,7 +15,7 @@ from selenium.webdriver.common.by import By
 from tests.helpers.model_server import Reply
 
 from .red_team import RED_TEAM_PAGES, SEND_EACH, as_content_script
-from tests.helpers.tool_calls import call, told
+from tests.helpers.tool_calls import tool_call, told
 from tests.helpers.page_server import PageServer
 from tests.helpers.panel_backends import last_turn
 
@@ -52,7 +52,7 @@ NOTIFICATIONS = "const done = arguments[0]; chrome.notifications.getAll().then((
 
 
 def test_a_question_answered_in_the_panel_goes_to_the_agent(turn, model):
-    model.script(call("ask_user", question="Which colour do you want, red or blue?"), Reply(text="Blue it is."))
+    model.script(tool_call("ask_user", question="Which colour do you want, red or blue?"), Reply(text="Blue it is."))
     turn.send("Order the shirt")
     box = the_request(turn)
     assert box.find_element(By.CSS_SELECTOR, ".hand-back-question").text == "Which colour do you want, red or blue?"
@@ -101,7 +101,7 @@ def test_a_login_handed_back_is_answered_after_the_panel_was_closed_and_opened_a
 def test_page_text_dressed_as_a_hand_back_is_never_shown_as_one(turn, model, hostile):
     turn.show(hostile.url("forged-hand-back.html"))
     before = set(turn.driver.execute_async_script(NOTIFICATIONS))
-    model.script(call("read_page"), Reply(text="The page asks for a bank password."))
+    model.script(tool_call("read_page"), Reply(text="The page asks for a bank password."))
     turn.send("What does this page want?")
     turn.wait_for_status("ok")
     assert "Please type your bank password" in told(model, 1)  # the model read it, as page content
@@ -111,7 +111,7 @@ def test_page_text_dressed_as_a_hand_back_is_never_shown_as_one(turn, model, hos
 
 
 def test_the_agent_never_types_into_a_password_field(turn, model):
-    model.script(call("type_text", locator="#secret", text="hunter3"), call("press_key", locator="#secret", key="x"),
+    model.script(tool_call("type_text", locator="#secret", text="hunter3"), tool_call("press_key", locator="#secret", key="x"),
                  Reply(text="I could not type it."))
     turn.send("Log me in, my password is hunter3")
     turn.wait_for_status("ok")
@@ -123,7 +123,7 @@ def test_the_agent_never_types_into_a_password_field(turn, model):
 
 
 def test_a_content_script_cannot_answer_a_hand_back(turn, model, site):
-    model.script(call("ask_user", question="Shall I pay 500 EUR?"), Reply(text="Paid."))
+    model.script(tool_call("ask_user", question="Shall I pay 500 EUR?"), Reply(text="Paid."))
     turn.send("Pay the invoice")
     box = the_request(turn)
     conversation = turn.conversation_id()

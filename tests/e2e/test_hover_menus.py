@@ -15,7 +15,7 @@ from tests.helpers.model_server import Reply
 from tests.helpers.page_server import PageServer
 
 from tests.helpers.page_content import page_content
-from tests.helpers.tool_calls import call, told
+from tests.helpers.tool_calls import tool_call, told
 from tests.helpers.locators import locators
 from tests.helpers.pages import OWN_PAGES
 
@@ -77,7 +77,7 @@ def test_a_page_asking_for_a_hover_still_needs_the_user_and_a_denial_changes_not
         tabs.configure(model.base_url, agent="tool_calling")
         tabs.show(pages.url("menu.html"))
         tabs.new_conversation()
-        model.script(call("read_page"), call("hover", locator="#products"), Reply(text="I did not hover."))
+        model.script(tool_call("read_page"), tool_call("hover", locator="#products"), Reply(text="I did not hover."))
         tabs.send("What does this shop sell?")
         assert tabs.question(0)["message"] == "Move the mouse over the link “Products”."
         tabs.answer_question(0, "deny")

@@ -12,7 +12,7 @@ from selenium.webdriver.common.by import By
 
 from tests.helpers.model_server import Reply
 
-from tests.helpers.tool_calls import call, told
+from tests.helpers.tool_calls import tool_call, told
 
 from tests.helpers.page_content import page_content
 
@@ -87,7 +87,7 @@ def test_the_question_says_the_value_that_will_be_set(tabs, site, model):
     model.reset()
     tabs.show(site.url("booking-form.html"))
     tabs.new_conversation()
-    model.script(call("type_text", locator="#day", text="2026-03-14"), Reply(text="Booked."))
+    model.script(tool_call("type_text", locator="#day", text="2026-03-14"), Reply(text="Booked."))
     tabs.send("Book for the 14th of March")
     asked = tabs.question(0)
     assert asked["message"] == "Set the date field “Day” to “2026-03-14”.", asked

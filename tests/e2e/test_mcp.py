@@ -13,7 +13,7 @@ from tests.helpers.mcp_server import MCPTestServer
 from tests.helpers.model_server import Reply
 
 from tests.helpers.page_content import page_content
-from tests.helpers.tool_calls import call, told
+from tests.helpers.tool_calls import tool_call, told
 from tests.helpers.panel_backends import chromium_panel
 from tests.helpers.mcp_settings import check, server_entry, use_servers
 
@@ -52,7 +52,7 @@ def test_test_connection_says_in_words_why_it_failed(browser, mcp):
 
 
 def test_a_tool_calling_turn_asks_before_the_call_and_reads_the_result_as_untrusted(lab_chat, model):
-    model.script(call("lab__add", a=2, b=40), Reply(text="It is 42."))
+    model.script(tool_call("lab__add", a=2, b=40), Reply(text="It is 42."))
     lab_chat.send("What is 2 + 40? Use the lab.")
     asked = lab_chat.question(0)
     assert asked["message"] == "Call a tool of the MCP server lab"
@@ -70,7 +70,7 @@ def test_a_tool_calling_turn_asks_before_the_call_and_reads_the_result_as_untrus
 
 
 def test_a_denied_call_never_reaches_the_server(lab_chat, model, mcp):
-    model.script(call("lab__slow", seconds=0.1), Reply(text="As you wish."))
+    model.script(tool_call("lab__slow", seconds=0.1), Reply(text="As you wish."))
     lab_chat.send("Wait a bit on the lab")
     lab_chat.question(0)
     lab_chat.answer_question(0, "deny")
@@ -82,7 +82,7 @@ def test_policies_always_and_off(lab_chat, model, mcp):
     fingerprints = {t["name"]: t["fingerprint"] for t in check(lab_chat)["tools"]}
     use_servers(lab_chat, server_entry(mcp, {"add": {"policy": "always", "second_look": True, "fingerprint": fingerprints["add"]},
                                          "fail": {"policy": "off", "fingerprint": fingerprints["fail"]}}))
-    model.script(call("lab__add", a=1, b=1), Reply(text="2."))
+    model.script(tool_call("lab__add", a=1, b=1), Reply(text="2."))
     lab_chat.send("1 + 1 on the lab")
     lab_chat.wait_for_status("ok")
     assert not lab_chat.question_boxes()  # always allowed: not asked
@@ -109,7 +109,7 @@ def test_stop_during_a_long_call_cancels_it_on_the_server(lab_chat, model, mcp):
     fingerprint = {t["name"]: t["fingerprint"] for t in check(lab_chat)["tools"]}["slow"]
     use_servers(lab_chat, server_entry(mcp, {"slow": {"policy": "always", "second_look": True, "fingerprint": fingerprint}}))
     before = mcp.cancelled_calls()
-    model.script(call("lab__slow", seconds=60), Reply(text="never"))
+    model.script(tool_call("lab__slow", seconds=60), Reply(text="never"))
     lab_chat.send("Wait a minute on the lab")
     lab_chat.wait(lambda d: d.find_elements(By.CSS_SELECTOR, "article.turn details.tool"), 30, "the call never started")
     lab_chat.driver.find_element(By.ID, "stop").click()
@@ -150,7 +150,7 @@ def test_a_tool_the_server_adds_is_offered_from_the_next_turn_on(panel, model):
         use_servers(panel, server_entry(growing))
         fingerprint = {t["name"]: t["fingerprint"] for t in check(panel)["tools"]}["grow"]
         use_servers(panel, server_entry(growing, {"grow": {"policy": "always", "second_look": True, "fingerprint": fingerprint}}))
-        model.script(call("lab__grow"), Reply(text="Grown."), Reply(text="I see a new tool."))
+        model.script(tool_call("lab__grow"), Reply(text="Grown."), Reply(text="I see a new tool."))
         panel.send("Grow the lab")
         panel.wait_for_status("ok")
         assert "lab__late" not in {t["function"]["name"] for t in model.requests[0]["body"]["tools"]}

@@ -14,7 +14,7 @@ from selenium.webdriver.common.by import By
 
 from tests.helpers.model_server import Reply
 from tests.helpers.oauth_mcp_server import PASSWORD, USER, Hostile, OAuthMCPServer
-from tests.helpers.tool_calls import call, told
+from tests.helpers.tool_calls import tool_call, told
 from tests.helpers.panel_backends import chromium_panel
 from tests.helpers.mcp_settings import use_servers
 
@@ -77,7 +77,7 @@ def test_sign_in_call_refresh_and_sign_out(browser, panel, model, short_lived_tr
     # A turn calls the tool with a token refreshed after the first one expired.
     time.sleep(TOKEN_SECONDS + 1)
     tokens_before = [s for s in short_lived_tracker.seen() if s["path"] == "/token"]
-    model.script(call("tracker__whoami"), Reply(text="You are user-1815."))
+    model.script(tool_call("tracker__whoami"), Reply(text="You are user-1815."))
     browser.driver.switch_to.window(panel_tab)
     panel.send("Who am I on the tracker?")
     assert panel.question(0)["details"]["tool"] == "whoami"

@@ -70,7 +70,7 @@ def test_a_client_lists_reads_and_acts_with_consent_in_the_panel(era, allowed, h
     with StdioClient(host_folder, era) as client:
         assert client.server_name == "tabagent"
         assert {"read_page", "list_controls", "click", "screenshot", "list_tabs"} <= set(client.tool_names())
-        failed, text, _ = client.call("read_page")
+        failed, text, _ = client.call_tool("read_page")
         assert not failed, text
         source, content = page_content(text)
         assert source == site.url("actions.html") and "The quick brown fox" in content
@@ -103,7 +103,7 @@ def test_stop_in_the_panel_cuts_the_client_off_mid_question(allowed, host_folder
         failed, text, _ = pending.result(30)
         assert allowed.in_page(LOG) == "nothing yet"
         allowed.wait(lambda d: not (host_folder / "host.sock").exists(), message="the host was not disconnected")
-        failed, text, _ = client.call("read_page")
+        failed, text, _ = client.call_tool("read_page")
         assert failed and "TabAgent is not connected" in text
 
 
@@ -112,9 +112,9 @@ def test_with_the_setting_off_a_client_reaches_nothing(tabs, host_folder, site):
     tabs.show(site.url("actions.html"))
     conversations_before = tabs.run(STORED_KEYS)
     with StdioClient(host_folder) as client:
-        failed, text, _ = client.call("read_page")
+        failed, text, _ = client.call_tool("read_page")
         assert failed and "TabAgent is not connected" in text
-        failed, text, _ = client.call("click", locator="#subscribe")
+        failed, text, _ = client.call_tool("click", locator="#subscribe")
         assert failed and tabs.in_page(LOG) == "nothing yet"
     assert not (host_folder / "host.sock").exists()
     after = tabs.run(STORED_KEYS)
@@ -130,7 +130,7 @@ def test_red_team_a_second_program_on_the_socket_is_not_served_under_the_first_c
         asked = allowed.question(0)
         allowed.answer_question(0, "turn")
         assert not pending.result(30)[0]
-        failed, text, _ = first.call("click", locator="#subscribe")  # its own allowance: not asked
+        failed, text, _ = first.call_tool("click", locator="#subscribe")  # its own allowance: not asked
         assert not failed, text
         pending = second.start("click", locator="#subscribe")
         again = allowed.question(0)  # a conversation of its own, opened in the panel

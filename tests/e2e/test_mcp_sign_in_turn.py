@@ -15,7 +15,7 @@ from tests.helpers.mcp_settings import server_entry, use_servers
 from tests.helpers.model_server import Reply
 from tests.helpers.oauth_mcp_server import PASSWORD, USER
 from tests.helpers.page_content import page_content
-from tests.helpers.tool_calls import call, told
+from tests.helpers.tool_calls import tool_call, told
 
 pytestmark = pytest.mark.e2e
 
@@ -41,7 +41,7 @@ def sign_ins(panel) -> dict:
 def test_a_turn_asks_to_sign_in_then_calls_with_the_token(panel, model, oauth_tracker):
     use_servers(panel, server_entry(oauth_tracker, name="tracker"))
     try:
-        model.script(call("tracker__whoami"), Reply(text="You are user-1815."))
+        model.script(tool_call("tracker__whoami"), Reply(text="You are user-1815."))
         before = set(panel.driver.window_handles)
         panel.send("Who am I on the tracker?")
         asked = panel.question(0, timeout=60)

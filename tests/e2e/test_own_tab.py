@@ -14,7 +14,7 @@ from selenium.webdriver.common.by import By
 from tests.helpers.model_server import Reply
 
 from tests.helpers.history import import_file, notice, show_history, write_export
-from tests.helpers.tool_calls import call, settings, told
+from tests.helpers.tool_calls import tool_call, settings, told
 from tests.helpers.help_clicks import COUNT_HELP_CLICKS, HELP_CLICKS
 from tests.helpers.panel_backends import last_turn, open_steps
 
@@ -48,7 +48,7 @@ def own(tabs, model, site):
 
 def test_a_turn_in_its_own_tab_leaves_the_users_tab_untouched(own, model, site):
     users_tab = own.in_page(USERS_TAB)
-    model.script(call("read_page"), call("click", locator="[aria-label=Help]"), call("read_page"), Reply(text="Helped."))
+    model.script(tool_call("read_page"), tool_call("click", locator="[aria-label=Help]"), tool_call("read_page"), Reply(text="Helped."))
     own.send("Press Help for me")
     assert own.question(0)["details"]["page"] == site.url("controls.html")  # asked like any action
     own.screenshot("own-tab-indicator")
@@ -127,7 +127,7 @@ def test_two_managed_agents_work_at_once_each_in_its_own_tab_with_their_steps_ap
 
 def test_closing_the_agents_tab_stops_the_turn(own, model, site):
     held = threading.Event()
-    model.script(call("read_page"), Reply(text="Never said.", pause=held))
+    model.script(tool_call("read_page"), Reply(text="Never said.", pause=held))
     own.send("Read it slowly")
     own.wait(lambda d: len(model.requests) == 2, 30, "the model was never asked again")
     [agents] = agents_tabs(own.browser, site)
@@ -143,7 +143,7 @@ def test_closing_the_agents_tab_stops_the_turn(own, model, site):
 def test_the_site_rules_hold_in_the_agents_own_tab(own, model, site):
     host = site.url("").split("/")[2].split(":")[0]
     own.ask_background("save-settings", settings=settings(model, own_tab=True, site_rules=f"{host}: never"), apiKey="sk-test")
-    model.script(call("click", locator="[aria-label=Help]"), Reply(text="I could not."))
+    model.script(tool_call("click", locator="[aria-label=Help]"), Reply(text="I could not."))
     own.send("Press Help in the background")
     own.wait_for_status("ok")
     assert own.question_boxes()[0].get_attribute("data-state") == "refused_by_settings"
@@ -155,7 +155,7 @@ def test_the_composers_own_tab_switch_chooses_for_one_message_the_setting_stayin
     toggle = own.driver.find_element(By.ID, "own-tab-toggle")
     own.wait(lambda d: toggle.is_selected(), 10, "the switch does not start as the setting (on)")
     toggle.click()  # this message: on the user's tab
-    model.script(call("read_page"), Reply(text="Read here."))
+    model.script(tool_call("read_page"), Reply(text="Read here."))
     own.send("Read my page")
     own.wait_for_status("ok")
     assert agents_tabs(own.browser, site) == [] and "controls.html" in told(model, 1)
@@ -167,7 +167,7 @@ def test_the_composers_own_tab_switch_chooses_for_one_message_the_setting_stayin
     users_tab = own.in_page(USERS_TAB)
     toggle.click()  # this message: in a tab of its own, though the setting is off
     own.screenshot("own-tab-composer-switch")
-    model.script(call("read_page"), Reply(text="Read there."))
+    model.script(tool_call("read_page"), Reply(text="Read there."))
     own.send("Read it in your own tab")
     own.wait(lambda d: len(model.requests) == 4 and "Read there." in last_turn(d).text, 30, "the second message was not answered")
     own.wait_for_status("ok")
@@ -182,7 +182,7 @@ def test_red_team_an_imported_turn_naming_the_users_tab_shows_it_as_closed(own, 
     """Tab ids are the browser session's: a conversation from a file (or from before a restart)
     may name any tab the user has open now. The panel names a tab only for the turn that worked
     in it this session, so the user's tab is neither described nor offered."""
-    model.script(call("read_page"), Reply(text="Read."))
+    model.script(tool_call("read_page"), Reply(text="Read."))
     own.send("Read it in the background")
     own.wait_for_status("ok")
     [users] = [tab for tab in all_tabs(own.browser) if tab["group"] is None and tab["url"] == site.url("controls.html")]

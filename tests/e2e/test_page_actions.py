@@ -13,7 +13,7 @@ from selenium.webdriver.common.by import By
 from tests.helpers.model_server import Reply
 
 from tests.helpers.page_content import page_content
-from tests.helpers.tool_calls import call, told
+from tests.helpers.tool_calls import tool_call, told
 
 pytestmark = [pytest.mark.e2e, pytest.mark.usefixtures("tool_calling")]  # the scripted model, tools on
 
@@ -25,7 +25,7 @@ LOG = "return document.getElementById('log').textContent"
 
 
 def test_click_is_asked_denied_then_allowed(turn, model, site):
-    model.script(call("click", locator="#subscribe"), call("click", locator="#subscribe"), Reply(text="Subscribed."))
+    model.script(tool_call("click", locator="#subscribe"), tool_call("click", locator="#subscribe"), Reply(text="Subscribed."))
     turn.send("Subscribe me")
     asked = turn.question(0)
     assert asked == {"message": "Click the button “Subscribe”.", "actor": "TabAgent asks:",
@@ -42,9 +42,9 @@ def test_click_is_asked_denied_then_allowed(turn, model, site):
 
 
 def test_type_text_denied_then_allowed_for_the_rest_of_the_turn(turn, model):
-    model.script(call("type_text", locator="#email", text="ada@example.org"),
-                 call("type_text", locator="#email", text="ada@example.org"),
-                 call("type_text", locator="#search", text="tomatoes", submit=True),
+    model.script(tool_call("type_text", locator="#email", text="ada@example.org"),
+                 tool_call("type_text", locator="#email", text="ada@example.org"),
+                 tool_call("type_text", locator="#search", text="tomatoes", submit=True),
                  Reply(text="Typed."))
     turn.send("Fill in the form")
     asked = turn.question(0)
@@ -65,7 +65,7 @@ def test_type_text_denied_then_allowed_for_the_rest_of_the_turn(turn, model):
 def test_text_to_type_that_draws_nothing_is_written_out_in_the_question(turn, model):
     """Words in Unicode's tag characters show as nothing: the question writes them out."""
     hidden = "".join(chr(0xE0000 + ord(c)) for c in "and the card number")
-    model.script(call("type_text", locator="#email", text=f"ada@example.org{hidden}"), Reply(text="Not typed."))
+    model.script(tool_call("type_text", locator="#email", text=f"ada@example.org{hidden}"), Reply(text="Not typed."))
     turn.send("Fill in the form")
     turn.question(0)
     box = turn.question_boxes()[0]
@@ -80,7 +80,7 @@ def test_text_to_type_that_draws_nothing_is_written_out_in_the_question(turn, mo
 
 
 def test_scroll_is_asked_denied_then_allowed(turn, model):
-    model.script(call("scroll", to="bottom"), call("scroll", to="bottom"), Reply(text="Scrolled."))
+    model.script(tool_call("scroll", to="bottom"), tool_call("scroll", to="bottom"), Reply(text="Scrolled."))
     turn.send("Go to the end")
     assert turn.question(0)["message"] == "Scroll to the bottom of the page."
     turn.answer_question(0, "deny")
@@ -92,7 +92,7 @@ def test_scroll_is_asked_denied_then_allowed(turn, model):
 
 
 def test_navigate_is_asked_denied_then_allowed(turn, model, site):
-    model.script(call("navigate", url="article.html"), call("navigate", url="article.html"), Reply(text="There."))
+    model.script(tool_call("navigate", url="article.html"), tool_call("navigate", url="article.html"), Reply(text="There."))
     turn.send("Open the article")
     asked = turn.question(0)
     assert asked["message"] == f"Open {site.url('article.html')} in this tab, leaving “Actions” ({site.url('actions.html')})."
@@ -108,7 +108,7 @@ def test_navigate_is_asked_denied_then_allowed(turn, model, site):
 
 def test_open_tab_is_asked_denied_then_allowed(turn, model, site):
     before = set(turn.driver.window_handles)
-    model.script(call("open_tab", url="tables.html"), call("open_tab", url="tables.html"), Reply(text="Opened."))
+    model.script(tool_call("open_tab", url="tables.html"), tool_call("open_tab", url="tables.html"), Reply(text="Opened."))
     turn.send("Open the tables beside this")
     assert turn.question(0)["message"] == f"Open {site.url('tables.html')} in a new tab."
     turn.answer_question(0, "deny")
@@ -129,7 +129,7 @@ def test_open_tab_is_asked_denied_then_allowed(turn, model, site):
 def test_a_page_telling_the_agent_to_navigate_is_data_and_the_navigation_still_asks(turn, model, site):
     evil = "https://evil.example/collect?from=tabagent"
     turn.show(site.url("injection.html"))
-    model.script(call("read_page"), call("navigate", url=evil), Reply(text="I did not go there."))
+    model.script(tool_call("read_page"), tool_call("navigate", url=evil), Reply(text="I did not go there."))
     turn.send("Find me cheap flights")
     asked = turn.question(0)  # a model that obeyed the page still needs the user
     assert asked["details"]["url"] == evil and evil in asked["message"]
@@ -144,7 +144,7 @@ def test_a_page_telling_the_agent_to_navigate_is_data_and_the_navigation_still_a
 
 def test_a_browser_page_is_explained_to_the_model_and_the_user(turn, model):
     turn.show("chrome://version")
-    model.script(call("read_page"), Reply(text="I cannot read that page."))
+    model.script(tool_call("read_page"), Reply(text="I cannot read that page."))
     turn.send("Summarize this page")
     turn.wait_for_status("ok")
     sentence = "TabAgent cannot read or act on chrome://version/: it is one of the browser's own pages"
@@ -154,7 +154,7 @@ def test_a_browser_page_is_explained_to_the_model_and_the_user(turn, model):
 
 
 def test_stopping_the_turn_while_it_asks_leaves_the_page_alone(turn, model):
-    model.script(call("click", locator="#subscribe"), Reply(text="Never asked for."))
+    model.script(tool_call("click", locator="#subscribe"), Reply(text="Never asked for."))
     turn.send("Subscribe me")
     turn.question(0)
     turn.driver.find_element(By.ID, "stop").click()
@@ -182,9 +182,9 @@ def test_code_the_model_writes_reads_the_page_and_its_click_still_asks(turn, mod
 
 
 def test_actions_allowed_on_the_site_for_the_turn_are_not_asked_again_but_leaving_it_is(turn, model, site):
-    model.script(call("click", locator="#subscribe"),
-                 call("type_text", locator="#email", text="ada@example.org"),
-                 call("navigate", url=site.url("links.html")),
+    model.script(tool_call("click", locator="#subscribe"),
+                 tool_call("type_text", locator="#email", text="ada@example.org"),
+                 tool_call("navigate", url=site.url("links.html")),
                  Reply(text="Done."))
     turn.send("Subscribe me with my address, then go to the links")
     turn.question(0)
@@ -209,7 +209,7 @@ def test_a_site_the_settings_never_allow_is_not_acted_on_and_one_they_allow_is_n
     host = site.url("").split("/")[2].split(":")[0]
     try:
         with_site_rules(turn, model, f"{host}: never")
-        model.script(call("click", locator="#subscribe"), Reply(text="I could not."))
+        model.script(tool_call("click", locator="#subscribe"), Reply(text="I could not."))
         turn.send("Subscribe me")
         turn.wait_for_status("ok")
         [box] = turn.question_boxes()
@@ -222,7 +222,7 @@ def test_a_site_the_settings_never_allow_is_not_acted_on_and_one_they_allow_is_n
         with_site_rules(turn, model, f"{host}: allow")
         turn.new_conversation()
         model.reset()
-        model.script(call("click", locator="#subscribe"), Reply(text="Subscribed."))
+        model.script(tool_call("click", locator="#subscribe"), Reply(text="Subscribed."))
         turn.send("Subscribe me")
         turn.wait_for_status("ok")
         assert turn.question_boxes()[0].get_attribute("data-state") == "allowed_by_settings"

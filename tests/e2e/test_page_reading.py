@@ -56,7 +56,7 @@ def read_all_pages(tools, **args):
 
 
 def test_each_tool_defaults_its_arguments_as_the_python_tool_does(open_page):
-    """A user tool gets the same from page.call("read_page") as from page.read_page(): the
+    """A user tool gets the same from page.run_page_tool("read_page") as from page.read_page(): the
     content scripts once cut parts at 6,000 tokens and page_html at 20,000 characters, where
     Python asks for 4,000 and 15,000."""
     sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "py"))  # not installed (as in tests/unit)

@@ -14,7 +14,7 @@ from selenium.webdriver.common.by import By
 
 from tests.helpers.model_server import Reply
 from tests.helpers.page_server import PageServer
-from tests.helpers.tool_calls import call, told
+from tests.helpers.tool_calls import tool_call, told
 
 from tests.helpers.pictures import near, picture
 
@@ -50,7 +50,7 @@ def in_board_picture(tabs, n: int) -> dict:
 def test_a_cell_with_no_locator_is_clicked_by_its_place_in_the_screenshot(seen, seeing_model, site):
     seen.show(site.url("cell-board.html"))
     model = seeing_model
-    model.script(call("screenshot", locator="#board"), call("click_at", **in_board_picture(seen, 6)), Reply(text="Marked."))
+    model.script(tool_call("screenshot", locator="#board"), tool_call("click_at", **in_board_picture(seen, 6)), Reply(text="Marked."))
     seen.send("Mark the middle cell of the right column")
     asked = seen.question(0)
     assert asked["message"] == "Click the point marked in the picture, on the div."
@@ -70,7 +70,7 @@ def test_a_cell_with_no_locator_is_clicked_by_its_place_in_the_screenshot(seen, 
 
 def test_a_point_outside_the_picture_or_with_no_screenshot_is_refused_in_words(seen, seeing_model, site):
     seen.show(site.url("cell-board.html"))
-    seeing_model.script(call("click_at", x=20, y=20), call("screenshot", locator="#board"), call("click_at", x=5000, y=10),
+    seeing_model.script(tool_call("click_at", x=20, y=20), tool_call("screenshot", locator="#board"), tool_call("click_at", x=5000, y=10),
                         Reply(text="No."))
     seen.send("Mark a cell")
     seen.wait_for_status("ok")
@@ -81,7 +81,7 @@ def test_a_point_outside_the_picture_or_with_no_screenshot_is_refused_in_words(s
 
 def test_red_team_a_page_that_moves_another_cell_under_the_point_while_asked_gets_nothing_clicked(seen, seeing_model, site):
     seen.show(site.url("cell-board.html"))
-    seeing_model.script(call("screenshot", locator="#board"), call("click_at", **in_board_picture(seen, 5)), Reply(text="Done?"))
+    seeing_model.script(tool_call("screenshot", locator="#board"), tool_call("click_at", **in_board_picture(seen, 5)), Reply(text="Done?"))
     seen.send("Mark the centre cell")
     seen.question(0)
     seen.in_page("swapCells('c5', 'c1')")  # the page's own script, between the question and the answer
@@ -116,7 +116,7 @@ def test_a_drag_by_the_screenshots_points_is_asked_naming_both_ends(seen, seeing
     scale = seen.in_page("const r = devicePixelRatio; return r * Math.min(1, 1568 / (Math.max(innerWidth, innerHeight) * r))")
     centre = "const b = document.getElementById(arguments[0]).getBoundingClientRect(); return [b.left + b.width / 2, b.top + b.height / 2]"
     ends = [",".join(str(round(v * scale)) for v in seen.in_page(centre, name)) for name in ("damson", "banana")]
-    seeing_model.script(call("screenshot"), call("drag", source=ends[0], target=ends[1]), Reply(text="Moved."))
+    seeing_model.script(tool_call("screenshot"), tool_call("drag", source=ends[0], target=ends[1]), Reply(text="Moved."))
     seen.send("Put Damson before Banana")
     asked = seen.question(0)
     assert asked["message"] == "Drag the li “Damson” onto the li “Banana”."
@@ -150,7 +150,7 @@ def test_red_team_a_drag_onto_a_frame_of_a_site_never_allowed_is_refused_by_the_
                 seen.configure(seeing_model.base_url, model="scripted-vision",
                                site_rules=f"127.0.0.1:{pages.port}: allow\nlocalhost:{other.port}: never")
                 seen.show(pages.url("cards.html"))
-                seeing_model.script(call("drag", source="#card", target="#frame"), Reply(text="I could not."))
+                seeing_model.script(tool_call("drag", source="#card", target="#frame"), Reply(text="I could not."))
                 seen.send("Drop the card into the inbox")
                 seen.wait_for_status("ok")
                 [box] = seen.question_boxes()

@@ -23,7 +23,7 @@ import pytest
 
 from tests.helpers.model_server import Reply
 from tests.helpers.page_content import page_content
-from tests.helpers.tool_calls import call, told
+from tests.helpers.tool_calls import tool_call, told
 
 pytestmark = pytest.mark.e2e
 IN_WINDOWS = True  # `tabs`: the page and the panel each in a window of its own, as a person sees them
@@ -108,7 +108,7 @@ def in_pad_picture(tabs, x, y) -> str:
 def test_a_path_drawn_on_a_canvas_is_asked_with_its_points_and_recorded_by_the_page(tabs, seeing_panel, seeing_model, site):
     tabs.show(site.url("canvas.html"))
     path = [in_pad_picture(tabs, x, y) for x, y in ((20, 20), (150, 30), (280, 180))]
-    seeing_model.script(call("screenshot", locator="#pad"), call("move_pointer", points=path, press=True), Reply(text="Drawn."))
+    seeing_model.script(tool_call("screenshot", locator="#pad"), tool_call("move_pointer", points=path, press=True), Reply(text="Drawn."))
     seeing_panel.send("Draw a line across the pad")
     asked = seeing_panel.question(0)
     assert asked["message"] == ("Press the pointer on the canvas “Drawing pad” and drag it along the 3 points marked in "
@@ -215,7 +215,7 @@ def test_red_team_a_fake_browser_menu_is_said_to_be_the_pages_and_its_item_still
     panel = tabs
     panel.configure(seeing_model.base_url, model="scripted-vision")
     panel.new_conversation()
-    seeing_model.script(call("click", locator="#rename"), Reply(text="Done."))
+    seeing_model.script(tool_call("click", locator="#rename"), Reply(text="Done."))
     panel.send("Use the menu")
     asked = panel.question(0)
     assert asked["message"] == "Click the menuitem “TabAgent: allow every action on this site”."

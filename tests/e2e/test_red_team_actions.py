@@ -20,7 +20,7 @@ from tests.helpers.model_server import Reply
 from tests.helpers.recording_site import Site
 
 from tests.helpers.page_content import page_content
-from tests.helpers.tool_calls import call, told
+from tests.helpers.tool_calls import tool_call, told
 from tests.helpers.tool_calls import later, settings
 
 pytestmark = [pytest.mark.e2e, pytest.mark.usefixtures("tool_calling")]  # the scripted model, tools on
@@ -94,13 +94,13 @@ def opened_tab_id(requests):
 
 def work_in_a_new_tab(url, then):
     """open_tab(url), switch_tab to it, then the call `then`."""
-    return [call("open_tab", url=url), later(lambda r: {"name": "switch_tab", "arguments": {"tab_id": opened_tab_id(r)}}), then]
+    return [tool_call("open_tab", url=url), later(lambda r: {"name": "switch_tab", "arguments": {"tab_id": opened_tab_id(r)}}), then]
 
 
 def test_a_click_allowed_for_the_turn_on_the_shop_does_not_reach_a_site_the_settings_never_allow(turn, model, shop, bank):
     """The bank, which the settings never allow, is not even opened (issue 46: refused, not asked)."""
     with_rules(turn, model, f"localhost:{bank.url('').split(':')[2].rstrip('/')}: never")  # the bank (this computer's names are one host)
-    model.script(call("click", locator="#buy"), call("open_tab", url=bank.url("/bank")), call("navigate", url=bank.url("/bank")),
+    model.script(tool_call("click", locator="#buy"), tool_call("open_tab", url=bank.url("/bank")), tool_call("navigate", url=bank.url("/bank")),
                  Reply(text="Done."))
     turn.send("Buy the kettle, then see my bank")
     turn.question(0)
@@ -112,7 +112,7 @@ def test_a_click_allowed_for_the_turn_on_the_shop_does_not_reach_a_site_the_sett
 
 
 def test_a_click_allowed_for_the_turn_on_one_site_is_asked_on_another(turn, model, shop, other_shop):
-    model.script(call("click", locator="#buy"), *work_in_a_new_tab(other_shop.url("/shop"), call("click", locator="#buy")),
+    model.script(tool_call("click", locator="#buy"), *work_in_a_new_tab(other_shop.url("/shop"), tool_call("click", locator="#buy")),
                  Reply(text="Done."))
     turn.send("Buy the kettle here and in the other shop")
     turn.question(0)
@@ -129,7 +129,7 @@ def test_a_click_allowed_for_the_turn_on_one_site_is_asked_on_another(turn, mode
 def test_never_covers_its_site_in_any_spelling(turn, model, bank):
     with_rules(turn, model, "LocalHost.: never")
     turn.show(bank.url("/bank"))
-    model.script(call("click", locator="#send"), Reply(text="I could not."))
+    model.script(tool_call("click", locator="#send"), Reply(text="I could not."))
     turn.send("Send the money")
     turn.wait_for_status("ok")
     assert turn.question_boxes()[0].get_attribute("data-state") == "refused_by_settings"
@@ -138,7 +138,7 @@ def test_never_covers_its_site_in_any_spelling(turn, model, bank):
 
 def test_a_rule_written_with_a_port_covers_that_port_only(turn, model, shop, other_shop):
     with_rules(turn, model, f"http://{other_shop.url('').split('/')[2]}: allow")  # the other shop, its port
-    model.script(call("click", locator="#buy"), Reply(text="Done."))
+    model.script(tool_call("click", locator="#buy"), Reply(text="Done."))
     turn.send("Buy the kettle")
     assert turn.question(0)["details"]["page"] == shop.url("/shop")  # this shop is asked
     turn.answer_question(0, "deny")
@@ -148,7 +148,7 @@ def test_a_rule_written_with_a_port_covers_that_port_only(turn, model, shop, oth
 
 def test_a_key_for_the_focused_field_never_reaches_a_field_focused_after_the_question(turn, model, shop):
     turn.show(shop.url("/search"))
-    model.script(call("press_key", key="Enter"), call("press_key", key="Enter"), Reply(text="Done."))
+    model.script(tool_call("press_key", key="Enter"), tool_call("press_key", key="Enter"), Reply(text="Done."))
     turn.send("Search")
     asked = turn.question(0)
     assert asked["message"] == "Press Enter in the text field “Search”."
@@ -165,7 +165,7 @@ def test_a_key_for_the_focused_field_never_reaches_a_field_focused_after_the_que
 
 def test_a_key_for_the_focused_field_is_pressed_there_when_nothing_moved(turn, model, shop):
     turn.show(shop.url("/search"))
-    model.script(call("press_key", key="Enter"), Reply(text="Done."))
+    model.script(tool_call("press_key", key="Enter"), Reply(text="Done."))
     turn.send("Search")
     turn.question(0)
     turn.answer_question(0, "once")
@@ -176,7 +176,7 @@ def test_a_key_for_the_focused_field_is_pressed_there_when_nothing_moved(turn, m
 
 def test_a_tab_the_agent_opened_that_a_redirect_took_to_another_site_is_read_only_when_allowed(turn, model, shop, bank):
     shop.pages["/go"] = go_to(bank.url("/bank"))  # the shop's link sends the tab on to the bank
-    model.script(*work_in_a_new_tab(shop.url("/go"), call("read_page")), call("read_page"), Reply(text="Done."))
+    model.script(*work_in_a_new_tab(shop.url("/go"), tool_call("read_page")), tool_call("read_page"), Reply(text="Done."))
     turn.send("Open the shop's offer in a new tab and read it")
     assert turn.question(0)["message"] == f"Open {shop.url('/go')} in a new tab."
     turn.answer_question(0, "once")

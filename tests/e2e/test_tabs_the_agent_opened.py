@@ -14,7 +14,7 @@ import pytest
 from tests.helpers.model_server import Reply
 
 from tests.helpers.page_content import page_content
-from tests.helpers.tool_calls import call, told
+from tests.helpers.tool_calls import tool_call, told
 from tests.helpers.tool_calls import later, settings
 from tests.helpers.help_clicks import COUNT_HELP_CLICKS, HELP_CLICKS
 
@@ -61,15 +61,15 @@ def in_opened_tab(tabs, script):
 
 def test_a_turn_works_in_the_tab_it_opened_and_comes_back_to_the_users(turn, model, site):
     model.script(
-        call("open_tab", url="actions.html"),
+        tool_call("open_tab", url="actions.html"),
         later(lambda r: {"name": "switch_tab", "arguments": {"tab_id": opened_tab_id(r)}}),
-        call("list_controls"),
+        tool_call("list_controls"),
         later(lambda r: {"name": "click", "arguments": {"locator": subscribe_locator(r)}}),
-        call("type_text", locator="#email", text="ada@example.org"),
-        call("read_page"),
-        call("switch_tab"),
+        tool_call("type_text", locator="#email", text="ada@example.org"),
+        tool_call("read_page"),
+        tool_call("switch_tab"),
         later(lambda r: {"name": "click", "arguments": {"locator": subscribe_locator(r)}}),
-        call("read_page"),
+        tool_call("read_page"),
         Reply(text="Subscribed in the new tab."))
     turn.send("Subscribe me on the actions page, in a new tab")
     assert turn.question(0)["message"] == f"Open {site.url('actions.html')} in a new tab."
@@ -106,7 +106,7 @@ def test_a_site_the_settings_never_allow_is_not_opened_in_a_tab(turn, model, sit
     host = site.url("").split("/")[2].split(":")[0]
     turn.ask_background("save-settings", settings=settings(model, site_rules=f"{host}: never"), apiKey="sk-test")
     tabs_before = len(browser.driver.window_handles)
-    model.script(call("open_tab", url="actions.html"), Reply(text="I could not."))
+    model.script(tool_call("open_tab", url="actions.html"), Reply(text="I could not."))
     turn.send("Subscribe me on the actions page, in a new tab")
     turn.wait_for_status("ok")
     assert [box.get_attribute("data-state") for box in turn.question_boxes()] == ["refused_by_settings"]
@@ -120,7 +120,7 @@ def test_a_tab_the_turn_did_not_open_cannot_be_switched_to(turn, model, site, br
         turn.show(site.url("controls.html"))  # the user comes back to their tab, then the panel
         tabs_now = turn.call_tool("list_tabs")
         other_id = int(re.search(r'"tab_id": (\d+), "title": "Actions"', tabs_now).group(1))
-        model.script(call("switch_tab", tab_id=other_id), call("click", locator="[aria-label=Help]"), Reply(text="No."))
+        model.script(tool_call("switch_tab", tab_id=other_id), tool_call("click", locator="[aria-label=Help]"), Reply(text="No."))
         turn.send("Subscribe me in my other tab")
         clicked = turn.question(0)  # the click is asked about the user's tab, not the other one
         assert clicked["details"]["page"] == site.url("controls.html")
@@ -139,7 +139,7 @@ def test_a_tab_the_turn_did_not_open_cannot_be_switched_to(turn, model, site, br
 def test_the_opened_tab_stays_the_working_tab_after_the_service_worker_was_stopped(turn, model, site):
     stopped = threading.Event()
     model.script(
-        call("open_tab", url="actions.html"),
+        tool_call("open_tab", url="actions.html"),
         later(lambda r: {"name": "switch_tab", "arguments": {"tab_id": opened_tab_id(r)}}),
         Reply(tool_calls=[{"name": "list_controls", "arguments": {}}], pause=stopped),  # waits for the stop
         later(lambda r: {"name": "click", "arguments": {"locator": subscribe_locator(r)}}),

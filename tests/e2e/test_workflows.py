@@ -48,7 +48,7 @@ def shop_pages(root):
 SITE = shop_pages  # the conftest's `site` serves these
 
 
-def call(name, **arguments):
+def tool_call(name, **arguments):
     return Reply(tool_calls=[{"name": name, "arguments": arguments}])
 
 
@@ -71,8 +71,8 @@ def saved_workflow(tool_calling, model, site):
     tabs = tool_calling
     """The recorded turn, saved from its button: the workflow's name and its source as shown."""
     new_chat(tabs, model, site.url("shop.html"))
-    model.script(call("type_text", locator="#q", text="blue kettle"), call("click", locator="#go"),
-                 call("click", locator="main form button"), Reply(text="Bought the blue kettle."))
+    model.script(tool_call("type_text", locator="#q", text="blue kettle"), tool_call("click", locator="#go"),
+                 tool_call("click", locator="main form button"), Reply(text="Bought the blue kettle."))
     tabs.send(TASK)
     allow_all(tabs, 3)
     tabs.wait_for_status("ok")

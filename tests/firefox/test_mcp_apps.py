@@ -12,7 +12,7 @@ import time
 from tests.helpers.app_frames import forget_the_apps_own_errors, in_app
 from tests.helpers.mcp_settings import server_entry, use_servers
 from tests.helpers.model_server import Reply
-from tests.helpers.tool_calls import call
+from tests.helpers.tool_calls import tool_call
 
 SEEN = "JSON.parse(document.getElementById('seen').textContent || '{}')"
 FINISHED = f"(({SEEN}).call_model_only && ({SEEN}).declared && ({SEEN}).fetch) ? {SEEN} : null"
@@ -23,7 +23,7 @@ def test_a_hostile_app_reaches_neither_the_extension_nor_the_network(panel, mode
     use_servers(chat, server_entry(apps, name="apps"))
     bumped = apps.bumps()
     try:
-        model.script(call("apps__show_hostile"), Reply(text="Shown."))
+        model.script(tool_call("apps__show_hostile"), Reply(text="Shown."))
         chat.send("Show the dashboard")
         chat.question(0)
         chat.answer_question(0, "once")

@@ -60,7 +60,7 @@ def test_a_client_lists_reads_and_acts_with_consent_in_the_chat(era, client_tab,
     with StdioClient(firefox_host_folder, era) as client:
         assert client.server_name == "tabagent"
         assert {"read_page", "click", "screenshot"} <= set(client.tool_names())
-        failed, text, _ = client.call("read_page")
+        failed, text, _ = client.call_tool("read_page")
         assert not failed, text
         source, content = page_content(text)
         assert source == site.url("actions.html") and "The quick brown fox" in content
@@ -86,7 +86,7 @@ def test_red_team_a_second_program_on_the_socket_is_not_served_under_the_first_c
         asked = panel.question(0)
         panel.answer_question(0, "turn")
         assert not pending.result(30)[0]
-        failed, text, _ = first.call("click", locator="#subscribe")  # its own allowance: not asked
+        failed, text, _ = first.call_tool("click", locator="#subscribe")  # its own allowance: not asked
         assert not failed, text
         pending = second.start("click", locator="#subscribe")
         again = panel.question(0)  # a conversation of its own, opened in the chat

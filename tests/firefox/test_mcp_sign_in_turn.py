@@ -11,7 +11,7 @@ import time
 from tests.helpers.model_server import Reply
 from tests.helpers.oauth_mcp_server import PASSWORD, USER
 from tests.helpers.panel_backends import firefox_panel
-from tests.helpers.tool_calls import call, told
+from tests.helpers.tool_calls import tool_call, told
 
 
 def login_window(firefox, prefix: str, timeout: float = 30) -> str:
@@ -35,7 +35,7 @@ def test_a_turn_asks_to_sign_in_then_calls_with_the_token(firefox, model, oauth_
     server = {"id": "id-tracker", "name": "tracker", "url": oauth_tracker.url, "enabled": True, "tools": {}}
     chat.ask_background("save-mcp-servers", servers=[server], secrets={})
     try:
-        model.script(call("tracker__whoami"), Reply(text="You are user-1815."))
+        model.script(tool_call("tracker__whoami"), Reply(text="You are user-1815."))
         chat.send("Who am I on the tracker?")
         assert chat.question(0, timeout=90)["message"] == "The MCP server tracker asks you to sign in"
         chat.answer_question(0, "once")

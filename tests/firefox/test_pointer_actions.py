@@ -10,7 +10,7 @@ import pytest
 
 from tests.helpers.pictures import picture
 from tests.helpers.model_server import Reply
-from tests.helpers.tool_calls import call
+from tests.helpers.tool_calls import tool_call
 
 IN_WINDOWS = True  # `tabs`: Firefox pictures only the tab shown in a window
 LOG = "document.getElementById('log').textContent"
@@ -23,7 +23,7 @@ def test_a_cell_with_no_locator_is_clicked_by_its_place_in_the_screenshot(tabs, 
     panel = tabs.new_conversation(on=site.url("cell-board.html"))
     ratio = panel.in_page("devicePixelRatio")
     point = {"x": round(220 * ratio), "y": round(130 * ratio)}  # the right column's middle cell, in the board's picture
-    seeing_model.script(call("screenshot", locator="#board"), call("click_at", **point), Reply(text="Marked."))
+    seeing_model.script(tool_call("screenshot", locator="#board"), tool_call("click_at", **point), Reply(text="Marked."))
     panel.send("Mark the middle cell of the right column")
     assert panel.question(0)["message"] == "Click the point marked in the picture, on the div."
     spot = picture(panel.run("document.querySelector('.confirmation img.confirmation-picture').src"))

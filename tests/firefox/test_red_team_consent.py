@@ -23,7 +23,7 @@ from tests.helpers.consent_pages import DRAWN, FRAMED, INBOX, LOOK_ALIKES, OTHER
 from tests.helpers.model_server import Reply
 from tests.helpers.page_content import page_content
 from tests.helpers.recording_site import Site
-from tests.helpers.tool_calls import call, later, settings, told
+from tests.helpers.tool_calls import tool_call, later, settings, told
 
 LOG = "document.getElementById('log').textContent"
 BOXES = """[...[...document.querySelectorAll('article.turn')].at(-1).querySelectorAll('.confirmation')]
@@ -53,7 +53,7 @@ def test_a_site_ticked_for_a_replay_never_reaches_the_agent_that_takes_over(cons
     stored = {"buy_kettle": {"name": "buy_kettle", "source": WORKFLOW, "sites": [site], "allowedSites": [site], "parameters": {}}}
     consent_chat.run(f"chrome.storage.local.set({{ workflows: {json.dumps(stored)} }})")
     try:
-        model.script(call("click", locator="#delete"), Reply(text="I did not delete it."))
+        model.script(tool_call("click", locator="#delete"), Reply(text="I did not delete it."))
         consent_chat.send("/buy_kettle")
         consent_chat.question(1)  # box 0: the replay's step, allowed by the ticked site, recorded
         consent_chat.answer_question(1, "deny")
@@ -67,10 +67,10 @@ def test_a_site_ticked_for_a_replay_never_reaches_the_agent_that_takes_over(cons
 def test_what_one_managed_agent_is_allowed_is_neither_anothers_nor_its_managers(consent_chat, model, consent_shop):
     team = [{"name": name, "description": f"The {name} helper: give it a task.", "agent": "tool_calling"} for name in ("first", "second")]
     with_settings(consent_chat, model, team=team)
-    delegate = [call(name, task="Work on the shop page.") for name in ("first", "second")]
-    model.script(delegate[0], call("click", locator="#go"), Reply(text="Searched."),
-                 delegate[1], call("click", locator="#delete"), Reply(text="Not deleted."),
-                 call("click", locator="#delete"), Reply(text="Done."))
+    delegate = [tool_call(name, task="Work on the shop page.") for name in ("first", "second")]
+    model.script(delegate[0], tool_call("click", locator="#go"), Reply(text="Searched."),
+                 delegate[1], tool_call("click", locator="#delete"), Reply(text="Not deleted."),
+                 tool_call("click", locator="#delete"), Reply(text="Done."))
     consent_chat.send("Tidy up the shop")
     consent_chat.question(0)
     consent_chat.answer_question(0, "site")
@@ -86,7 +86,7 @@ def test_what_one_managed_agent_is_allowed_is_neither_anothers_nor_its_managers(
 
 def test_opening_a_tab_on_a_site_the_settings_never_allow_is_refused_without_a_question(consent_chat, model, post):
     with_settings(consent_chat, model, site_rules=f"127.0.0.1:{post.origin.rsplit(':', 1)[1]}: never")
-    model.script(call("open_tab", url=post.url("leak?balance=52318")), Reply(text="I could not."))
+    model.script(tool_call("open_tab", url=post.url("leak?balance=52318")), Reply(text="I could not."))
     consent_chat.send("Open the offer")
     assert finish(consent_chat) == "ok"
     assert [state for state, _ in consent_chat.run(BOXES)] == ["refused_by_settings"]
@@ -95,7 +95,7 @@ def test_opening_a_tab_on_a_site_the_settings_never_allow_is_refused_without_a_q
 
 def test_navigate_allowed_for_the_turn_is_not_carried_by_an_open_redirect_to_another_site(consent_chat, model, consent_shop, post):
     consent_shop.pages["/go"] = go_to(post.url("leak?balance=52318"))
-    model.script(call("navigate", url=consent_shop.url("/a")), call("navigate", url=consent_shop.url("/go")), Reply(text="Done."))
+    model.script(tool_call("navigate", url=consent_shop.url("/a")), tool_call("navigate", url=consent_shop.url("/go")), Reply(text="Done."))
     consent_chat.send("Look around the shop")
     consent_chat.question(0)
     consent_chat.answer_question(0, "turn")
@@ -115,7 +115,7 @@ def test_a_tab_the_agent_opened_that_a_redirect_took_elsewhere_is_not_pictured_u
         consent_shop.pages["/offer"] = go_to(other.url("/other"))
         with_settings(consent_chat, model, model_sees_images="yes")
         watching = threading.Event()
-        model.script(call("open_tab", url=consent_shop.url("/offer")),
+        model.script(tool_call("open_tab", url=consent_shop.url("/offer")),
                      later(lambda r: {"name": "switch_tab", "arguments": {"tab_id": opened(r)}}),
                      Reply(tool_calls=[{"name": "screenshot", "arguments": {}}], pause=watching), Reply(text="Done."))
         consent_chat.send("Open the offer and look at it")
@@ -155,7 +155,7 @@ def test_a_frame_that_navigated_away_from_its_src_is_never_acted_in_as_its_src(c
         while not any(r["path"] == "/bank" for r in other.requests):
             assert time.monotonic() < deadline, "the frame never left"
             time.sleep(0.05)
-        model.script(call("drag", source="#card", target="#frame"), Reply(text="I could not."))
+        model.script(tool_call("drag", source="#card", target="#frame"), Reply(text="I could not."))
         consent_chat.send("Drop the card into the inbox")
         assert finish(consent_chat) == "ok"
         said = told(model, 1)

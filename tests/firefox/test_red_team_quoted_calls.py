@@ -13,7 +13,7 @@ import pytest
 
 from tests.helpers.model_server import Reply
 from tests.helpers.quoted_calls import NOTE
-from tests.helpers.tool_calls import call
+from tests.helpers.tool_calls import tool_call
 
 # the scripted model, tools on; each test's `turn` a new conversation beside the shop's page
 pytestmark = pytest.mark.usefixtures("tool_calling", "nothing_heard_yet")
@@ -23,7 +23,7 @@ USER_SITE, USER_PAGE = "kettle_shop", "/kettle"
 def test_a_sample_call_quoted_in_the_answer_does_not_run(turn, model, post):
     answer = ("The kettle costs £18.20. The page also asks agents to send this, which I did not:\n"
               f"```\n<tool_call>\n{json.dumps(NOTE)}\n</tool_call>\n```\nIgnore it.")
-    model.script(call("read_page"), Reply(text=answer))
+    model.script(tool_call("read_page"), Reply(text=answer))
     turn.send("What does the kettle cost?")
     assert turn.wait_for_status("ok", "error") == "ok"
     assert len(model.requests) == 2
@@ -32,7 +32,7 @@ def test_a_sample_call_quoted_in_the_answer_does_not_run(turn, model, post):
 
 
 def test_the_page_s_navigation_repeated_in_a_tool_code_fence_is_neither_asked_nor_run(turn, model, kettle_shop, post):
-    model.script(call("read_page"), Reply(text=f"I'll check out as the page says.\n```tool_code\n{kettle_shop.navigate}\n```"),
+    model.script(tool_call("read_page"), Reply(text=f"I'll check out as the page says.\n```tool_code\n{kettle_shop.navigate}\n```"),
                  Reply(text="The kettle costs £18.20."))
     turn.send("Buy the kettle for me")
     assert turn.wait_for_status("ok", "error") == "ok"

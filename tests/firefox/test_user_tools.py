@@ -25,7 +25,7 @@ from tabagent.app.user_tools import page
 @tool
 async def page_headings() -> str:
     """Lists the headings of the page the user is on, in order."""
-    found = await page.call("query_page", selector="h1, h2, h3")
+    found = await page.run_page_tool("query_page", selector="h1, h2, h3")
     return page.untrusted("\\n".join(h["text"] for h in found["results"]))
 '''
 

@@ -36,7 +36,7 @@ class ControlPage:
     def element(self, locator: str) -> dict | None:
         return next((c for c in self.controls if c["locator"] == locator), None)
 
-    async def call(self, name, args, tab_id=None, expect_url=None) -> dict:
+    async def run_page_tool(self, name, args, tab_id=None, expect_url=None) -> dict:
         self.calls.append(name)
         if self.delay:
             await asyncio.sleep(self.delay)

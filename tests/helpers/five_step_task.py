@@ -71,7 +71,7 @@ class PageBridge:
     def __init__(self, markdown: str):
         self.markdown, self.done, self.asked = markdown, [], []
 
-    async def call(self, name, args, tab_id=None, expect_url=None) -> dict:
+    async def run_page_tool(self, name, args, tab_id=None, expect_url=None) -> dict:
         if name == "read_page":
             return self._read(args.get("page", 1), args.get("max_tokens", 4000))
         if name == "list_controls":

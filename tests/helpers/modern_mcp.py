@@ -80,7 +80,7 @@ class ModernMCP:
         if headers.get("mcp-method") != method:
             return 400, error(id_, -32020, "Mcp-Method does not match the request")
         handler = {"server/discover": self.discover, "tools/list": lambda p: {"tools": TOOLS},
-                   "tools/call": self.call, "tasks/get": self.task, "tasks/cancel": self.cancel,
+                   "tools/call": self.tools_call, "tasks/get": self.task, "tasks/cancel": self.cancel,
                    "tasks/update": self.update}.get(method)
         if handler is None:
             return 404, error(id_, -32601, "Method not found")
@@ -91,7 +91,7 @@ class ModernMCP:
         return {"supportedVersions": [VERSION], "capabilities": {"tools": {}, "extensions": {f"{META}tasks": {}}},
                 "_meta": {f"{META}serverInfo": {"name": name, "version": "1"}}}
 
-    def call(self, params: dict) -> dict:
+    def tools_call(self, params: dict) -> dict:
         name, answers = params.get("name"), params.get("inputResponses") or {}
         if name == "report":
             task = {"taskId": f"task-{len(self.tasks) + 1}", "status": "working", "statusMessage": "starting",

@@ -89,14 +89,14 @@ class StdioClient:
 
     def start(self, name: str, **arguments):
         """The call under way: .result(timeout) gives (is_error, text, pictures)."""
-        async def call():
+        async def called():
             result = await self.session.call_tool(name, arguments)
             texts = [part.text for part in result.content if part.type == "text"]
             pictures = [part for part in result.content if part.type == "image"]
             return result.is_error, "\n".join(texts), pictures
-        return self._run(call())
+        return self._run(called())
 
-    def call(self, name: str, timeout: float = 60, **arguments):
+    def call_tool(self, name: str, timeout: float = 60, **arguments):
         return self.start(name, **arguments).result(timeout)
 
 

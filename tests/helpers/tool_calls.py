@@ -6,7 +6,7 @@ from __future__ import annotations
 from tests.helpers.model_server import Reply
 
 
-def call(name, **arguments):
+def tool_call(name, **arguments):
     return Reply(tool_calls=[{"name": name, "arguments": arguments}])
 
 

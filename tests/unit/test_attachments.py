@@ -25,7 +25,7 @@ class Tabs:
     def __init__(self, tabs, now=None, user_is_on=None):
         self.tabs, self.now, self.user_is_on, self.calls, self.asked = tabs, now or {}, user_is_on, [], []
 
-    async def call(self, name, args, tab_id=None, expect_url=None):
+    async def run_page_tool(self, name, args, tab_id=None, expect_url=None):
         self.calls.append((name, args, tab_id) + ((expect_url,) if expect_url else ()))
         tab_id = args["args"]["tab_id"] if name == "describe_action" else tab_id
         if tab_id not in self.tabs:

@@ -189,7 +189,7 @@ async def test_read_page_parts_follow_the_window():
     class Bridge:
         calls = []
 
-        async def call(self, name, args, tab_id=None, expect_url=None):
+        async def run_page_tool(self, name, args, tab_id=None, expect_url=None):
             if name == "describe_action":  # read_tab asks first; CalledByHand allows it
                 return {"ok": True, "result": {"summary": "Read tab 1", "tab_id": 1, "url": "u"}}
             self.calls.append(args)

@@ -199,7 +199,7 @@ async def test_each_mcp_client_connection_is_a_session_of_its_own():
     second = sessions.session("conn-2", "", 0, "claude-code")
     page.decisions = ["turn", "once"]
     for session in (first, first, second):
-        await session.call("click", {"locator": "ta-3"}, page, lambda event: events.append(json.loads(json.dumps(event))))
+        await session.run_client_call("click", {"locator": "ta-3"}, page, lambda event: events.append(json.loads(json.dumps(event))))
     assert page.asked == ["click", "click"]
     asked = [e for e in events if e["kind"] == "confirmation" and "decision" not in e["data"]]
     assert [e["data"]["actor"]["says"] for e in asked] == ["the MCP client claude-code"] * 3

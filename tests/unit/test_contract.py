@@ -225,7 +225,7 @@ def test_no_page_tool_takes_a_number_default_javascript_writes_by_hand():
 
 @pytest.mark.parametrize("tool", sorted(wire.PAGE_TOOL_DEFAULTS))
 def test_the_python_page_tools_give_wire_pys_defaults(tool):
-    """So that page.read_page() in a user tool and page.call("read_page") get the same answer."""
+    """So that page.read_page() in a user tool and page.run_page_tool("read_page") get the same answer."""
     import inspect
     from tabagent.app.page_tools import PageReader
     parameters = inspect.signature(getattr(PageReader, tool)).parameters

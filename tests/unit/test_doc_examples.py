@@ -60,7 +60,7 @@ class Page:
     url = "https://example.org/guide"
     headings = [("h1", "Growing tomatoes"), ("h2", "Choosing a variety"), ("h2", "Watering")]
 
-    async def call(self, name, args, tab_id=None, expect_url=None) -> dict:
+    async def run_page_tool(self, name, args, tab_id=None, expect_url=None) -> dict:
         assert (name, args) == ("query_page", {"selector": "h1, h2, h3"}), (name, args)
         results = [{"locator": f"ta-{n}", "tag": tag, "text": text, "attributes": {}}
                    for n, (tag, text) in enumerate(self.headings, 1)]

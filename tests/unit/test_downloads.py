@@ -22,7 +22,7 @@ class Bridge:
         self.name, self.text, self.decision, self.found = name, text, decision, found
         self.calls, self.asked = [], []
 
-    async def call(self, name, args, tab_id=None, expect_url=None):
+    async def run_page_tool(self, name, args, tab_id=None, expect_url=None):
         self.calls.append((name, args, tab_id, expect_url))
         if name == "describe_action" and not self.found:
             return {"ok": False, "error": "No file was downloaded by this tab's page during this turn."}

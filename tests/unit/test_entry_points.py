@@ -87,12 +87,12 @@ def balanced(text: str, start: int) -> str:
 
 
 def calls_of_entry_points():
-    """(file, name, [argument texts], {lent keys}) of every `.call(EntryPoint.name, [...], {...})`."""
+    """(file, name, [argument texts], {lent keys}) of every `.runEntryPoint(EntryPoint.name, [...], {...})`."""
     found = []
     for path in extension_scripts():
         text = path.read_text()
-        for match in re.finditer(r"\.call\(EntryPoint\.(\w+)", text):
-            arguments = top_level_split(balanced(text, match.start() + len(".call")))
+        for match in re.finditer(r"\.runEntryPoint\(EntryPoint\.(\w+)", text):
+            arguments = top_level_split(balanced(text, match.start() + len(".runEntryPoint")))
             items = top_level_split(arguments[1][1:-1]) if len(arguments) > 1 else []
             lent = {re.match(r"\s*(\w+)", part)[1] for part in top_level_split(arguments[2][1:-1])} \
                 if len(arguments) > 2 else set()

@@ -22,7 +22,7 @@ class Page:
         self.questions: list[str] = []  # what each ask carried, for a run nobody watches
         self.came = asyncio.Event()
 
-    async def call(self, name, args, tab_id=None, expect_url=None):
+    async def run_page_tool(self, name, args, tab_id=None, expect_url=None):
         return {"ok": True, "result": {"title": "Shop", "url": "https://shop.example/"}}
 
     async def confirm(self, id_, tool, message, details):

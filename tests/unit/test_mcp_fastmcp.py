@@ -25,7 +25,7 @@ class Panel:
     def __init__(self, *answers, forms=()):
         self.answers, self.forms, self.asked = list(answers), list(forms), []
 
-    async def call(self, name, args, tab_id=None, expect_url=None):
+    async def run_page_tool(self, name, args, tab_id=None, expect_url=None):
         return {"ok": False, "error": "no page in this test"}
 
     async def confirm(self, id_, tool, message, details):

@@ -29,7 +29,7 @@ class Panel:
         self.answers, self.forms = list(answers), list(forms)
         self.asked = []
 
-    async def call(self, name, args, tab_id=None, expect_url=None):
+    async def run_page_tool(self, name, args, tab_id=None, expect_url=None):
         return {"ok": False, "error": "no page in this test"}
 
     async def confirm(self, id_, tool, message, details):

@@ -307,7 +307,7 @@ class Panel:
         self.server, self.answers, self.asked, self.signed = server, list(answers), [], []
         self.record = None
 
-    async def call(self, name, args, tab_id=None, expect_url=None):
+    async def run_page_tool(self, name, args, tab_id=None, expect_url=None):
         return {"ok": False, "error": "no page"}
 
     async def confirm(self, id_, tool, message, details):

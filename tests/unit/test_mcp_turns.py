@@ -24,7 +24,7 @@ class Page:
     def __init__(self, *answers):
         self.answers, self.asked = list(answers), []
 
-    async def call(self, name, args, tab_id=None, expect_url=None):
+    async def run_page_tool(self, name, args, tab_id=None, expect_url=None):
         return {"ok": False, "error": "no page in this test"}
 
     async def confirm(self, id_, tool, message, details):

@@ -25,7 +25,7 @@ class MailThenShop:
     def __init__(self, *decisions):
         self.decisions, self.asked, self.done = list(decisions), [], []
 
-    async def call(self, name, args, tab_id=None, expect_url=None):
+    async def run_page_tool(self, name, args, tab_id=None, expect_url=None):
         if name == "read_page":
             return {"ok": True, "url": MAIL, "result": {"title": "Inbox", "url": MAIL, "markdown": MAILED,
                                                          "page": 1, "pages": 1, "length": len(MAILED)}}
@@ -79,8 +79,8 @@ async def test_red_team_a_code_read_in_the_mail_is_never_given_to_another_site_u
 
 async def test_a_code_typed_on_the_site_that_showed_it_goes_as_any_action_does():
     class OnTheMail(MailThenShop):
-        async def call(self, name, args, tab_id=None, expect_url=None):
-            reply = await super().call(name, args, tab_id, expect_url)
+        async def run_page_tool(self, name, args, tab_id=None, expect_url=None):
+            reply = await super().run_page_tool(name, args, tab_id, expect_url)
             if name == "describe_action":
                 reply["result"]["page_url"] = MAIL
             return reply
@@ -123,8 +123,8 @@ async def test_red_team_an_mcp_client_that_read_the_code_cannot_type_it_elsewher
 
     page, events = MailThenShop("deny"), []
     session = ClientSession("client-1", ALLOWED)
-    assert (await session.call("read_page", {}, page, events.append))["ok"]
-    typed = await session.call("type_text", {"locator": "ta-1", "text": "482913"}, page, events.append)
+    assert (await session.run_client_call("read_page", {}, page, events.append))["ok"]
+    typed = await session.run_client_call("type_text", {"locator": "ta-1", "text": "482913"}, page, events.append)
     [asked] = questions(events)
     assert "the code 482913" in asked["message"] and asked["answers"] == ["once", "deny"]
     assert "denied" in typed["result"] and page.done == []

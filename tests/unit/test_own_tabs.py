@@ -21,7 +21,7 @@ class Page:
         self.calls: list[tuple[str, int | None]] = []
         self.opened: list[str] = []
 
-    async def call(self, name, args, tab_id=None, expect_url=None):
+    async def run_page_tool(self, name, args, tab_id=None, expect_url=None):
         if name == "open_own_tab":
             self.opened.append(args["task"])
             tab_id = 100 + len(self.opened)

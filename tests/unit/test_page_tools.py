@@ -30,7 +30,7 @@ class FakeBridge:
         self.decisions = list(decisions)
         self.results = results or {}
 
-    async def call(self, name, args, tab_id=None, expect_url=None):
+    async def run_page_tool(self, name, args, tab_id=None, expect_url=None):
         self.calls.append((name, args, tab_id, expect_url))
         if name == "describe_action":
             return {"ok": True, "tab_id": 7, "url": URL, "result": {
@@ -104,7 +104,7 @@ class TabsBridge(FakeBridge):
 
     sites: dict[int, str] = {}
 
-    async def call(self, name, args, tab_id=None, expect_url=None):
+    async def run_page_tool(self, name, args, tab_id=None, expect_url=None):
         if name == "describe_action" and args["name"] in ("read_tab", "list_tabs", "screenshot"):
             self.calls.append((name, args, tab_id, expect_url))
             other = args["args"].get("tab_id", 0)
@@ -114,7 +114,7 @@ class TabsBridge(FakeBridge):
                                            "url": url, "site": site, "user_is_on": other == 1,
                                            **({"attached_site": attached.rsplit("/", 1)[0]} if attached else {}),
                                            **({"opened_site": opened.rsplit("/", 1)[0]} if opened else {})}}
-        return await super().call(name, args, tab_id, expect_url)
+        return await super().run_page_tool(name, args, tab_id, expect_url)
 
 
 def asking(bridge, emit, rules=()):
@@ -245,7 +245,7 @@ class JsonHost:
     def __init__(self):
         self.requests, self.questions = [], []
 
-    async def call(self, request_json):
+    async def runPageTool(self, request_json):
         self.requests.append(json.loads(request_json))
         return json.dumps({"ok": True, "url": URL, "result": {"count": 0, "matches": []}})
 
@@ -277,8 +277,8 @@ async def test_a_whole_part_of_a_page_fits_the_observation_budget():
 
 async def test_an_action_is_bound_to_the_plan_the_user_confirmed():
     class Holding(FakeBridge):
-        async def call(self, name, args, tab_id=None, expect_url=None):
-            reply = await super().call(name, args, tab_id, expect_url)
+        async def run_page_tool(self, name, args, tab_id=None, expect_url=None):
+            reply = await super().run_page_tool(name, args, tab_id, expect_url)
             if name == "describe_action":
                 reply["result"]["plan_id"] = "plan-1"
             return reply
@@ -319,8 +319,8 @@ class SitesBridge(FakeBridge):
 
     page = "https://shop.example/cart"
 
-    async def call(self, name, args, tab_id=None, expect_url=None):
-        reply = await super().call(name, args, tab_id, expect_url)
+    async def run_page_tool(self, name, args, tab_id=None, expect_url=None):
+        reply = await super().run_page_tool(name, args, tab_id, expect_url)
         if name == "describe_action":
             reply["result"]["page_url"] = self.page
             if args["name"] in ("navigate", "open_tab"):
@@ -361,13 +361,13 @@ async def test_never_wins_over_what_the_turn_allowed_and_an_allowance_covers_onl
 class OpenedTabBridge(TabsBridge):
     """open_tab opens tab 12 for what the user allowed; `sites` says where tab 12 is now."""
 
-    async def call(self, name, args, tab_id=None, expect_url=None):
+    async def run_page_tool(self, name, args, tab_id=None, expect_url=None):
         if name == "open_tab":
             self.calls.append((name, args, tab_id, expect_url))
             return {"ok": True, "tab_id": 1, "url": URL, "result": {"tab_id": 12, "asked_for": "http://127.0.0.1/tab12.html"}}
         if name == "list_tabs":
             return {"ok": True, "tab_id": 12, "url": "http://127.0.0.1/tab12.html", "title": "T", "result": {}}
-        return await super().call(name, args, tab_id, expect_url)
+        return await super().run_page_tool(name, args, tab_id, expect_url)
 
 
 async def test_a_tab_the_turn_opened_is_read_freely_on_its_site_and_asked_about_once_it_left():

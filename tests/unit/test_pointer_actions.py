@@ -46,7 +46,7 @@ class Page:
         self.sites, self.decisions, self.out_of_reach = sites, list(decisions), out_of_reach
         self.calls, self.asked = [], []
 
-    async def call(self, name, args, tab_id=None, expect_url=None):
+    async def run_page_tool(self, name, args, tab_id=None, expect_url=None):
         self.calls.append((name, args))
         if name == "screenshot":
             area = {"left": 0, "top": 0, "width": 800, "height": 600, "scroll_x": 0, "scroll_y": 0}

@@ -46,7 +46,7 @@ const results = {
   oneGo: await after((rpc) => { for (const n of [1, 2, 3]) rpc.notifyGathered("emit", 7, n); }),
   callBetween: await after((rpc) => {
     rpc.notifyGathered("emit", 7, 1);
-    rpc.call("page", 7, "confirm", "c1");
+    rpc.request("page", 7, "confirm", "c1");
     rpc.notifyGathered("emit", 7, 2);
   }),
   noticeBetween: await after((rpc) => {

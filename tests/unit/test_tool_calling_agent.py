@@ -14,17 +14,17 @@ from tests.helpers.sample_tools import add, waits_forever
 pytestmark = pytest.mark.timeout(10)
 
 
-def call(name, arguments, id=None):
+def tool_call(name, arguments, id=None):
     return {"name": name, "arguments": arguments, "id": id}
 
 
 def final(answer):
-    return {"tool_calls": [call("final_answer", {"answer": answer})]}
+    return {"tool_calls": [tool_call("final_answer", {"answer": answer})]}
 
 
 async def test_think_act_observe_then_final_answer(recorder):
     model = ScriptedModel([
-        {"content": "Let me add.", "tool_calls": [call("add", {"a": 2, "b": 3}, "c1")],
+        {"content": "Let me add.", "tool_calls": [tool_call("add", {"a": 2, "b": 3}, "c1")],
          "usage": {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}},
         final("5"),
     ])
@@ -35,8 +35,8 @@ async def test_think_act_observe_then_final_answer(recorder):
     assert [e.seq for e in recorder.events] == list(range(1, 10))
     assert {(e.conversation_id, e.agent, e.depth) for e in recorder.events} == {("conv-1", "agent", 0)}
     assert [e.step for e in recorder.events] == [1, 1, 1, 1, 2, 2, 2, 2, 2]
-    tool_call, tool_result = recorder.of("tool_call")[0], recorder.of("tool_result")[0]
-    assert tool_call.data == {"id": "c1", "name": "add", "arguments": {"a": 2, "b": 3}}
+    called, tool_result = recorder.of("tool_call")[0], recorder.of("tool_result")[0]
+    assert called.data == {"id": "c1", "name": "add", "arguments": {"a": 2, "b": 3}}
     assert tool_result.data == {"id": "c1", "name": "add", "result": "5", "is_error": False}
     assert recorder.of("done")[0].data == {"status": "ok", "steps": 2, "usage": {
         "prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}}
@@ -55,7 +55,7 @@ async def test_think_act_observe_then_final_answer(recorder):
 
 
 async def test_events_serialise_to_json_and_back(recorder):
-    agent = ToolCallingAgent(ScriptedModel([{"tool_calls": [call("add", {"a": 1, "b": 1})]}, final(2)]),
+    agent = ToolCallingAgent(ScriptedModel([{"tool_calls": [tool_call("add", {"a": 1, "b": 1})]}, final(2)]),
                              [add], listeners=[recorder])
     await agent.run("1+1")
     for event in recorder.events:
@@ -87,8 +87,8 @@ async def test_parallel_calls_run_concurrently_and_results_keep_their_order(reco
             release.set()
         return name.upper()
 
-    model = ScriptedModel([{"tool_calls": [call("slow", {"name": "first", "wait": True}, "a"),
-                                           call("slow", {"name": "second", "wait": False}, "b")]},
+    model = ScriptedModel([{"tool_calls": [tool_call("slow", {"name": "first", "wait": True}, "a"),
+                                           tool_call("slow", {"name": "second", "wait": False}, "b")]},
                            final("done")])
     agent = ToolCallingAgent(model, [slow], listeners=[recorder])
     assert await agent.run("go") == "done"
@@ -99,13 +99,13 @@ async def test_parallel_calls_run_concurrently_and_results_keep_their_order(reco
 
 
 @pytest.mark.parametrize("bad_call, expected", [
-    (call("add", '{"a": 2, "b": }'), "the arguments are not valid JSON (Expecting value: line 1 column 15"),
-    (call("add", {"a": 2}), "missing required argument 'b'"),
-    (call("add", {"a": "two", "b": 3}), "argument 'a' should be integer, got string \"two\""),
-    (call("subtract", {"a": 1}), "there is no tool named 'subtract'. Available tools: add, note, final_answer"),
+    (tool_call("add", '{"a": 2, "b": }'), "the arguments are not valid JSON (Expecting value: line 1 column 15"),
+    (tool_call("add", {"a": 2}), "missing required argument 'b'"),
+    (tool_call("add", {"a": "two", "b": 3}), "argument 'a' should be integer, got string \"two\""),
+    (tool_call("subtract", {"a": 1}), "there is no tool named 'subtract'. Available tools: add, note, final_answer"),
 ])
 async def test_bad_calls_become_observations_and_the_run_continues(recorder, bad_call, expected):
-    model = ScriptedModel([{"tool_calls": [bad_call]}, {"tool_calls": [call("add", {"a": 2, "b": 3})]},
+    model = ScriptedModel([{"tool_calls": [bad_call]}, {"tool_calls": [tool_call("add", {"a": 2, "b": 3})]},
                            final("5")])
     agent = ToolCallingAgent(model, [add], listeners=[recorder])
     assert await agent.run("2+3") == "5"
@@ -121,7 +121,7 @@ async def test_failing_tool_is_an_observation(recorder):
         """Always fails."""
         raise RuntimeError("disk on fire")
 
-    agent = ToolCallingAgent(ScriptedModel([{"tool_calls": [call("broken", {})]}, final("gave up")]),
+    agent = ToolCallingAgent(ScriptedModel([{"tool_calls": [tool_call("broken", {})]}, final("gave up")]),
                              [broken], listeners=[recorder])
     assert await agent.run("try") == "gave up"
     assert recorder.of("tool_result")[0].data["result"] == "Error: broken failed: RuntimeError: disk on fire"
@@ -155,7 +155,7 @@ async def test_a_call_in_a_code_block_after_prose_is_told_not_run(recorder):
 
 
 async def test_max_steps_asks_once_for_a_best_answer(recorder):
-    replies = [{"tool_calls": [call("add", {"a": i, "b": 1})]} for i in range(3)]
+    replies = [{"tool_calls": [tool_call("add", {"a": i, "b": 1})]} for i in range(3)]
     model = ScriptedModel(replies + ["Best guess: 3 (I ran out of steps)."])
     agent = ToolCallingAgent(model, [add], max_steps=3, listeners=[recorder])
     assert await agent.run("count") == "Best guess: 3 (I ran out of steps)."
@@ -167,7 +167,7 @@ async def test_max_steps_asks_once_for_a_best_answer(recorder):
 
 
 async def test_best_answer_given_through_final_answer_call():
-    model = ScriptedModel([{"tool_calls": [call("add", {"a": 1, "b": 1})]}, final("2")])
+    model = ScriptedModel([{"tool_calls": [tool_call("add", {"a": 1, "b": 1})]}, final("2")])
     agent = ToolCallingAgent(model, [add], max_steps=1)
     assert await agent.run("1+1") == "2"
 
@@ -175,7 +175,7 @@ async def test_best_answer_given_through_final_answer_call():
 @pytest.mark.parametrize("agent_class", ["ToolCallingAgent", "CodeAgent"])
 async def test_best_answer_given_through_a_final_answer_call_written_as_text(agent_class):
     from tabagent import CodeAgent
-    model = ScriptedModel([{"tool_calls": [call("add", {"a": 1, "b": 1})]} if agent_class == "ToolCallingAgent"
+    model = ScriptedModel([{"tool_calls": [tool_call("add", {"a": 1, "b": 1})]} if agent_class == "ToolCallingAgent"
                            else "```python\nprint(add(1, 1))\n```",
                            '<tool_call>\n{"name": "final_answer", "arguments": {"answer": "2"}}\n</tool_call>'])
     agent = (ToolCallingAgent if agent_class == "ToolCallingAgent" else CodeAgent)(model, [add], max_steps=1)
@@ -221,7 +221,7 @@ async def test_retry_notice_is_an_error_event_with_a_countdown(recorder):
 
 async def test_cancel_stops_the_run_and_returns_none(recorder):
     wait_forever, entered = waits_forever()
-    agent = ToolCallingAgent(ScriptedModel([{"tool_calls": [call("wait_forever", {})]}]),
+    agent = ToolCallingAgent(ScriptedModel([{"tool_calls": [tool_call("wait_forever", {})]}]),
                              [wait_forever], listeners=[recorder])
     task = asyncio.create_task(agent.run("wait"))
     await entered.wait()
@@ -253,7 +253,7 @@ async def test_long_observations_are_cut_with_a_note():
         """Read a long page."""
         return "x" * 5000
 
-    model = ScriptedModel([{"tool_calls": [call("read", {})]}, "ok"])
+    model = ScriptedModel([{"tool_calls": [tool_call("read", {})]}, "ok"])
     agent = ToolCallingAgent(model, [read], max_observation_chars=1000)
     await agent.run("read")
     observation = model.calls[1]["messages"][-1]["content"]
@@ -270,7 +270,7 @@ async def test_plain_functions_are_accepted_as_tools():
         """
         return text.upper()
 
-    model = ScriptedModel([{"tool_calls": [call("shout", {"text": "hi"})]}, final("HI")])
+    model = ScriptedModel([{"tool_calls": [tool_call("shout", {"text": "hi"})]}, final("HI")])
     assert await ToolCallingAgent(model, [shout]).run("shout") == "HI"
 
 
@@ -284,8 +284,8 @@ async def test_final_answer_next_to_other_calls_waits_for_their_results(recorder
     """Issue 48: Qwen2.5-Coder 1.5B answered "10.23 kg" in the same reply as the fetch the answer
     needed, and the run ended there. The other calls run; the answer is refused in words, and the
     model answers again having seen their results."""
-    model = ScriptedModel([{"tool_calls": [call("final_answer", {"answer": "3"}, "y"), call("add", {"a": 1, "b": 1}, "x")]},
-                           {"tool_calls": [call("final_answer", {"answer": "2"}, "z")]}])
+    model = ScriptedModel([{"tool_calls": [tool_call("final_answer", {"answer": "3"}, "y"), tool_call("add", {"a": 1, "b": 1}, "x")]},
+                           {"tool_calls": [tool_call("final_answer", {"answer": "2"}, "z")]}])
     assert await ToolCallingAgent(model, [add], listeners=[recorder]).run("1+1") == "2"
     assert [(e.data["name"], e.data["is_error"]) for e in recorder.of("tool_result")] == \
         [("add", False), ("final_answer", True), ("final_answer", False)]
@@ -294,7 +294,7 @@ async def test_final_answer_next_to_other_calls_waits_for_their_results(recorder
 
 
 async def test_final_answer_next_to_notes_only_is_taken():
-    model = ScriptedModel([{"tool_calls": [call("note", {"text": "Sum asked."}, "x"), call("final_answer", {"answer": "2"}, "y")]}])
+    model = ScriptedModel([{"tool_calls": [tool_call("note", {"text": "Sum asked."}, "x"), tool_call("final_answer", {"answer": "2"}, "y")]}])
     assert await ToolCallingAgent(model, [add]).run("1+1") == "2"
     assert len(model.calls) == 1
 
@@ -323,8 +323,8 @@ async def test_an_action_waits_for_the_calls_before_it_and_the_calls_after_wait_
         """Read."""
         return f"{page['clicks']} clicks"
 
-    clicks = [call("click", {"locator": f"ta-{i}"}, f"c{i}") for i in range(5)]
-    model = ScriptedModel([{"tool_calls": [*clicks, call("read_page", {}, "r")]}, final("done")])
+    clicks = [tool_call("click", {"locator": f"ta-{i}"}, f"c{i}") for i in range(5)]
+    model = ScriptedModel([{"tool_calls": [*clicks, tool_call("read_page", {}, "r")]}, final("done")])
     assert await ToolCallingAgent(model, [click, read_page], listeners=[recorder]).run("go") == "done"
     assert log == [f"{edge} ta-{i}" for i in range(5) for edge in ("start", "end")]
     tool_messages = [m["content"] for m in model.calls[1]["messages"] if m["role"] == "tool"]

@@ -62,7 +62,7 @@ def reader(name: str):
     class Bridge:
         calls = []
 
-        async def call(self, tool, args, tab_id=None, expect_url=None):
+        async def run_page_tool(self, tool, args, tab_id=None, expect_url=None):
             self.calls.append(args)
             return {"ok": True, "url": "https://example.org/", "result": {"matches": []}}
 

@@ -34,14 +34,14 @@ export class ClientCalls {
     return this.sessions.get(conversationId);
   }
 
-  async call(message) {
+  async runClientCall(message) {
     const { conversationId, seq, client, site_rules: siteRulesText, name, args, agentTab } = message;
     const session = this.session(message);
     const page = pageBridge(conversationId, agentTab);
     session.bridges.add(page);
     try {
       const api = await this.python;
-      return await api.call(EntryPoint.client_call_json, [{ conversation_id: conversationId, site_rules: siteRulesText ?? "", seq: seq ?? 0, client: client ?? "" }, { name, args: args ?? {} }], {
+      return await api.runEntryPoint(EntryPoint.client_call_json, [{ conversation_id: conversationId, site_rules: siteRulesText ?? "", seq: seq ?? 0, client: client ?? "" }, { name, args: args ?? {} }], {
         emit: (events) => session.batcher.push(...events),
         page,
       });
@@ -57,7 +57,7 @@ export class ClientCalls {
     this.sessions.delete(conversationId);
     for (const page of session.bridges) page.close();
     const api = await this.python;
-    await api.call(EntryPoint.end_client_session, [conversationId]);
+    await api.runEntryPoint(EntryPoint.end_client_session, [conversationId]);
     const seq = session.batcher.all.at(-1)?.seq ?? 0;
     const at = { conversation_id: conversationId, agent: "MCP client", depth: 0, step: 0, time: Date.now() / 1000 };
     session.batcher.push({ ...at, kind: EventKind.done, seq: seq + 1, data: { status: Status.cancelled, steps: 0, usage: {} } });

@@ -1,5 +1,5 @@
 // The page bridge handed to Python (JsonBridge in py/tabagent/app/page_bridge.py), JSON text both
-// ways. call() sends a page-tool call to the service worker, which runs it in the user's tab;
+// ways. runPageTool() sends a page-tool call to the service worker, which runs it in the user's tab;
 // confirm() waits for the user's answer to a confirmation the agent has emitted, which the
 // side panel sends back through the service worker (MessageType.answerConfirmation); ask()
 // waits, with no timeout, for the user's answer to a hand-back (MessageType.answerHandBack).
@@ -23,7 +23,7 @@ export function pageBridge(conversationId, agentTab = null, { unattended = false
   const asked = new Set();
   const handed = new Set();
   return {
-    async call(requestJson) {
+    async runPageTool(requestJson) {
       // Passed on as Python wrote it: the wire's spelling (wire.js PAGE_TOOL_REQUEST), no renaming.
       const { name, args, tab_id, expect_url } = JSON.parse(requestJson);
       const message = { target: Target.background, type: MessageType.pageTool, name, args, tab_id, expect_url, agent_tab: agentTab };
@@ -115,7 +115,7 @@ export async function answerConfirmation({ conversationId, id, decision, values 
 // One tool called by hand (MessageType.callTool): the exact text a model would get, and the
 // time from the call to the result measured in Python.
 export async function callTool(api, { name, args, agentTab }) {
-  const reply = await api.call(EntryPoint.call_tool_json, [name, args ?? {}], { page: pageBridge(null, agentTab) });
+  const reply = await api.runEntryPoint(EntryPoint.call_tool_json, [name, args ?? {}], { page: pageBridge(null, agentTab) });
   if (!reply.ok) throw new Error(reply.error);
   return { result: reply.result, ms: reply.ms, images: reply.images ?? [] };
 }

@@ -21,7 +21,7 @@ export class Rpc {
     port.addEventListener("message", (event) => this.#receive(event.data));
   }
 
-  call(method, ...args) {
+  request(method, ...args) {
     if (this.broken) return Promise.reject(this.broken);
     const id = this.nextId++;
     return new Promise((resolve, reject) => {

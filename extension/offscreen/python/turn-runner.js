@@ -96,7 +96,7 @@ export class TurnRunner {
     this.waiting.add(conversationId);
     const running = this.api().then((api) => {
       if (!this.waiting.delete(conversationId)) return { status: Status.cancelled, memory };
-      return api.call(EntryPoint.run_turn_json, [request], {
+      return api.runEntryPoint(EntryPoint.run_turn_json, [request], {
         emit: (events) => batcher.push(...events),
         page,
         browser_model: builtinModel,
@@ -146,7 +146,7 @@ export class TurnRunner {
   async stop({ conversationId }) {
     if (this.waiting.delete(conversationId)) return { stopped: true }; // stopped before it began
     const api = await this.api();
-    return { stopped: await api.call(EntryPoint.stop_turn, [conversationId]) };
+    return { stopped: await api.runEntryPoint(EntryPoint.stop_turn, [conversationId]) };
   }
 }
 

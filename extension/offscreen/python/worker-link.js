@@ -1,5 +1,5 @@
 // The offscreen document's side of the agent's Python, which runs in a worker
-// (worker.js) so that it never holds up the side panel's drawing. `call(name, args,
+// (worker.js) so that it never holds up the side panel's drawing. `runEntryPoint(name, args,
 // lent)` runs one of Python's entry points, as wire.py's ENTRY_POINTS declares it: the
 // arguments whose declared name ends in _json are written as JSON here, the answer is read
 // from JSON when the entry point answers an object, and what it is lent (the page bridge, the
@@ -36,23 +36,23 @@ export class PythonLink {
     this.nextKey = 1;
     this.rpc = new Rpc(worker, this.#handlers());
     worker.addEventListener("error", (event) => this.rpc.fail(new Error(`Python's worker failed: ${event.message || "it did not load"}`)));
-    this.ready = this.rpc.call("info"); // resolves to the start's figures once Python is up
+    this.ready = this.rpc.request("info"); // resolves to the start's figures once Python is up
   }
 
   // One entry point of Python's (wire.js EntryPoint), with its arguments as values.
-  async call(name, args = [], lent = {}) {
+  async runEntryPoint(name, args = [], lent = {}) {
     const spec = Object.hasOwn(ENTRY_POINTS, name) ? ENTRY_POINTS[name] : null;
     if (!spec) throw new Error(`${name} is not one of Python's entry points`);
     const texts = asTexts(name, spec.takes, args);
     checkLent(name, spec.lends, lent);
-    const answer = await this.#lending(lent, (key) => this.rpc.call("entry", name, key, ...texts));
+    const answer = await this.#lending(lent, (key) => this.rpc.request("entry", name, key, ...texts));
     return spec.answers ? JSON.parse(answer) : answer;
   }
 
   // For the debug handle: `code` run in the agent's interpreter (top-level await allowed),
   // with sandbox_for(agent_name) giving the sandbox `sandboxFor` returns; resolves to its value.
   run(code, sandboxFor = null) {
-    return this.#lending({ sandbox_for: sandboxFor }, (key) => this.rpc.call("run", key, code));
+    return this.#lending({ sandbox_for: sandboxFor }, (key) => this.rpc.request("run", key, code));
   }
 
   async #lending(objects, work) {
@@ -80,7 +80,7 @@ export class PythonLink {
       sandbox_for: (key, agentName, method, ...args) => callOne(this.#lentAs(key, "sandbox_for")(agentName), "sandbox_for", method, args),
       // The sandbox's tool calls go back to the Python function the worker holds for this run.
       sandboxRun: (key, agentName, code, optionsJson, callId) =>
-        this.#lentAs(key, "sandbox_for")(agentName).runJson(code, optionsJson, (name, argsJson) => this.rpc.call("toolCall", callId, name, argsJson)),
+        this.#lentAs(key, "sandbox_for")(agentName).runJson(code, optionsJson, (name, argsJson) => this.rpc.request("toolCall", callId, name, argsJson)),
     };
   }
 }

@@ -69,19 +69,19 @@ function eventsOut(key) {
 // The page bridge (page-bridge.js pageBridge) lent for `key`.
 function remotePage(key) {
   return {
-    call: (requestJson) => rpc.call("page", key, "call", requestJson),
-    confirm: (id, message) => rpc.call("page", key, "confirm", id, message),
-    ask: (id, question) => rpc.call("page", key, "ask", id, question),
-    signIn: (serverId, challenge, interactive) => rpc.call("page", key, "signIn", serverId, challenge, interactive),
+    runPageTool: (requestJson) => rpc.request("page", key, "runPageTool", requestJson),
+    confirm: (id, message) => rpc.request("page", key, "confirm", id, message),
+    ask: (id, question) => rpc.request("page", key, "ask", id, question),
+    signIn: (serverId, challenge, interactive) => rpc.request("page", key, "signIn", serverId, challenge, interactive),
   };
 }
 
 // Chrome's built-in model (builtin-model.js); stream() resolves to a transferred ReadableStream.
 function remoteModel(key) {
   return {
-    availability: () => rpc.call("browser_model", key, "availability"),
-    seesImages: () => rpc.call("browser_model", key, "seesImages"),
-    stream: (...args) => rpc.call("browser_model", key, "stream", ...args),
+    availability: () => rpc.request("browser_model", key, "availability"),
+    seesImages: () => rpc.request("browser_model", key, "seesImages"),
+    stream: (...args) => rpc.request("browser_model", key, "stream", ...args),
     abort: (requestId) => rpc.notify("browser_model", key, "abort", requestId),
   };
 }
@@ -89,8 +89,8 @@ function remoteModel(key) {
 // The on-device model (on-device/device-model.js); complete() resolves to a transferred ReadableStream.
 function remoteDeviceModel(key) {
   return {
-    complete: (...args) => rpc.call("device_model", key, "complete", ...args),
-    window: () => rpc.call("device_model", key, "window"),
+    complete: (...args) => rpc.request("device_model", key, "complete", ...args),
+    window: () => rpc.request("device_model", key, "window"),
     abort: (requestId) => rpc.notify("device_model", key, "abort", requestId),
   };
 }
@@ -101,13 +101,13 @@ function remoteSandbox(key, agentName) {
   if (WHY_NO_CODE_SANDBOX) throw new Error(WHY_NO_CODE_SANDBOX);
   return {
     warm: () => rpc.notify("sandbox_for", key, agentName, "warm"),
-    reset: () => rpc.call("sandbox_for", key, agentName, "reset"),
+    reset: () => rpc.request("sandbox_for", key, agentName, "reset"),
     stop: () => rpc.notify("sandbox_for", key, agentName, "stop"),
     async runJson(code, optionsJson, onToolCall) {
       const callId = nextCallId++;
       toolHandlers.set(callId, onToolCall);
       try {
-        return await rpc.call("sandboxRun", key, agentName, code, optionsJson, callId);
+        return await rpc.request("sandboxRun", key, agentName, code, optionsJson, callId);
       } finally {
         toolHandlers.delete(callId);
       }

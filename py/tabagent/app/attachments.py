@@ -100,7 +100,7 @@ def gone_elsewhere(tab_id: int, described: dict) -> tuple[str, str]:
 
 async def read_attached_tab(reader: PageReader, tab_id: int, tell_user) -> str:
     try:
-        plan = await reader.bridge.call("describe_action", {"name": "read_tab", "args": reader.tab_args(tab_id)})
+        plan = await reader.bridge.run_page_tool("describe_action", {"name": "read_tab", "args": reader.tab_args(tab_id)})
         if not plan.get("ok"):
             return could_not_read(tab_id, plan)
         described = plan["result"]
@@ -110,7 +110,7 @@ async def read_attached_tab(reader: PageReader, tab_id: int, tell_user) -> str:
             await tell_user(for_user)
             return for_model
         # Pinned to the address just described: a tab that moves on meanwhile is not read.
-        reply = await reader.bridge.call("read_page", {"page": 1, "max_tokens": PART_TOKENS}, tab_id, described.get("url"))
+        reply = await reader.bridge.run_page_tool("read_page", {"page": 1, "max_tokens": PART_TOKENS}, tab_id, described.get("url"))
     except Exception as error:  # the bridge broke: the turn goes on, and the model is told
         reply = {"ok": False, "error": str(error)}
     if reply.get("ok") and read_elsewhere(reply["result"], described):

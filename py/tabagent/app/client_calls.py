@@ -50,7 +50,7 @@ class ClientSession:
         consent = Consent(bridge, self.rules, emit_event, self.allowed)  # this call's bridge, the session's allowances
         return {t.name: t for t in page_tools(bridge, consent.asking(self.actor)) if t.name in CLIENT_TOOLS}
 
-    async def call(self, name: str, args: dict, bridge, emit) -> dict:
+    async def run_client_call(self, name: str, args: dict, bridge, emit) -> dict:
         """Runs one call as a step of the session: {"ok": true, "result", "images"?} or {"ok": false, "error"}."""
         emit_event = self._emitter(emit)
         tools = self.tools(bridge, emit_event)

@@ -59,7 +59,7 @@ class Downloads:
 
     async def _described(self, name: str | None) -> dict | str:
         args = {"since": self.since_ms, **({"name": name} if name else {})}
-        plan = await self.bridge.call("describe_action", {"name": "read_download", "args": args})
+        plan = await self.bridge.run_page_tool("describe_action", {"name": "read_download", "args": args})
         if not plan.get("ok"):
             return failure(plan, "read_download cannot be done here.")
         return plan["result"]
@@ -89,7 +89,7 @@ class Downloads:
         if not await self._allowed(described):
             return Refused(DENIED.format(name=shown))
         args = {"since": self.since_ms, "download_id": described.get("download_id")}
-        reply = await self.bridge.call("read_download", args, described.get("tab_id"), described.get("url"))
+        reply = await self.bridge.run_page_tool("read_download", args, described.get("tab_id"), described.get("url"))
         if not reply.get("ok"):
             return failure(reply, "read_download failed, and the browser did not say why.")
         return untrusted(f"the downloaded file {shown}", self._part(reply["result"], shown, page))

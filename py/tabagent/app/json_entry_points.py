@@ -123,7 +123,7 @@ async def client_call_json(session_json: str, call_json: str, *, emit, page) -> 
     running = sessions.session(session["conversation_id"], session.get("site_rules") or "", int(session.get("seq") or 0),
                                str(session.get("client") or ""))
     args = call.get("args") if isinstance(call.get("args"), dict) else {}
-    reply = await running.call(str(call.get("name")), args, JsonBridge(page), lambda event: emit(json.dumps(event)))
+    reply = await running.run_client_call(str(call.get("name")), args, JsonBridge(page), lambda event: emit(json.dumps(event)))
     return json.dumps(reply)
 
 

@@ -106,7 +106,7 @@ class AppCall:
         if not await tool._allowed(arguments):
             await self.emit("tool_result", {"id": call_id, "name": tool.name, "result": "denied", "is_error": True})
             return {"ok": False, "error": f"The user denied this call of {tool.remote_name}: nothing was done."}
-        result = await tool.call(arguments)
+        result = await tool.server_result(arguments)
         text = bounded(result_text(result), 2000)
         await self.emit("tool_result", {"id": call_id, "name": tool.name, "result": text, "is_error": bool(result.get("isError"))})
         return {"ok": True, "result": shown_result(result)}

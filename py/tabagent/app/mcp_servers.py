@@ -124,7 +124,7 @@ class AskedMCPTool(MCPTool):
     async def forward(self, **arguments):
         if not await self._allowed(arguments):
             return Refused(DENIED.format(tool=self.name))
-        result = await self.call(arguments)
+        result = await self.server_result(arguments)
         await self._show_app(arguments, result)
         return self.answer(result)
 

@@ -30,17 +30,17 @@ class OwnTab:
         self.emit = None
         self._opening = asyncio.Lock()  # two calls at once in one reply open one tab, not two
 
-    async def call(self, name, args, tab_id=None, expect_url=None) -> dict:
+    async def run_page_tool(self, name, args, tab_id=None, expect_url=None) -> dict:
         if tab_id is None and not about_the_window(name, args):
             tab_id = await self._tab()
             if tab_id is None:
                 return {"ok": False, "error": f"TabAgent could not open a tab for {self.task}."}
-        return await self.bridge.call(name, args, tab_id, expect_url)
+        return await self.bridge.run_page_tool(name, args, tab_id, expect_url)
 
     async def _tab(self) -> int | None:
         async with self._opening:
             if self.tab_id is None:
-                reply = await self.bridge.call(OPEN, {"task": self.task})
+                reply = await self.bridge.run_page_tool(OPEN, {"task": self.task})
                 opened = (reply.get("result") or {}) if reply.get("ok") else {}
                 self.tab_id = opened.get("tab_id")
                 if self.tab_id is not None and self.emit is not None:

@@ -112,7 +112,7 @@ class PageActor:
         `at`: (argument, place) for a workflow's step, whose element the same describe_action
         call finds by its recorded place (content/places.js) and puts in that argument."""
         asked = {"name": tool, "args": args} if at is None else {"name": tool, "args": args, "at": at[1]}
-        plan = await self.bridge.call("describe_action", asked)
+        plan = await self.bridge.run_page_tool("describe_action", asked)
         if not plan.get("ok"):
             return Attempt(failure(plan, f"{tool} cannot be done on this page."))
         described = plan["result"]
@@ -128,7 +128,7 @@ class PageActor:
         bound = {**args, "plan_id": described["plan_id"]} if described.get("plan_id") else args
         if tool in GOING_TO and getattr(verdict, "by", "") == "allowance":
             bound = {**bound, "stay_on": leaving_site(described)}
-        done = await self.bridge.call(tool, bound, plan.get("tab_id"), described.get("page_url"))
+        done = await self.bridge.run_page_tool(tool, bound, plan.get("tab_id"), described.get("page_url"))
         if not done.get("ok"):
             return Attempt(failure(done, f"{tool} failed, and the browser did not say why."))
         return Attempt(untrusted(done.get("url", ""), as_json(done["result"])), done=True)
@@ -158,7 +158,7 @@ class PageActor:
         """A picture of the spot a click by position or a drag presses, each point marked, as
         the page shows it now: the user approves what they see. (data URL, None), or (None, why
         there is none: then nothing is done)."""
-        reply = await self.bridge.call("screenshot", {"around": described["points"]}, tab_id, described.get("page_url"))
+        reply = await self.bridge.run_page_tool("screenshot", {"around": described["points"]}, tab_id, described.get("page_url"))
         if not reply.get("ok"):
             return None, "Nothing was done: " + failure(reply, "the spot could not be pictured for the user to see.")
         return reply["result"]["image"], None

@@ -5,7 +5,7 @@ The page tools (page_tools.py, page_actions.py) run in Python but their work is 
 the tab, by a content script reached through the service worker. A bridge is any object
 with two async methods:
 
-    call(name, args, tab_id=None, expect_url=None) -> dict
+    run_page_tool(name, args, tab_id=None, expect_url=None) -> dict
         {"ok": True, "result": ..., "tab_id", "url", "title"} or {"ok": False, "error": str}
         `tab_id` pins the call to one tab and `expect_url` refuses it if that tab has left
         the page since (an action the user confirmed must land where they saw it).
@@ -61,7 +61,7 @@ def as_json(value) -> str:
 
 class JsonBridge:
     """A bridge whose host passes JSON text both ways, so no JavaScript objects are
-    proxied into Python: `host.call(request_json)` resolves to the reply as JSON and
+    proxied into Python: `host.runPageTool(request_json)` resolves to the reply as JSON and
     `host.confirm(id, message)` to the decision (the question's sentence goes along for a run
     nobody watches, which stops and says what it was asking), `host.ask(id, question)` to the user's
     answer as JSON."""
@@ -69,9 +69,9 @@ class JsonBridge:
     def __init__(self, host):
         self.host = host
 
-    async def call(self, name, args, tab_id=None, expect_url=None) -> dict:
+    async def run_page_tool(self, name, args, tab_id=None, expect_url=None) -> dict:
         request = {"name": name, "args": args, "tab_id": tab_id, "expect_url": expect_url}
-        return json.loads(str(await self.host.call(as_json(request))))
+        return json.loads(str(await self.host.runPageTool(as_json(request))))
 
     async def confirm(self, id, tool, message, details) -> str:
         decision = str(await self.host.confirm(id, message))

@@ -25,7 +25,7 @@ from .working_tab import WorkingTab, about_the_window
 from ..vision import Vision
 from ..tools import FunctionTool, Refused, Tool
 
-# The content scripts apply the same defaults (wire.py), so page.call gets what these give.
+# The content scripts apply the same defaults (wire.py), so page.run_page_tool gets what these give.
 DEFAULT = PAGE_TOOL_DEFAULTS
 PART_TOKENS = PAGE_TOOL_DEFAULTS["read_page"]["max_tokens"]
 HTML_CHARS = PAGE_TOOL_DEFAULTS["page_html"]["max_chars"]
@@ -110,7 +110,7 @@ class PageReader:
 
     async def _may(self, name: str, args: dict, what: str) -> tuple[bool, dict | str]:
         """(allowed, the description of what was allowed) or (False, the sentence for the model)."""
-        plan = await self.bridge.call("describe_action", {"name": name, "args": args})
+        plan = await self.bridge.run_page_tool("describe_action", {"name": name, "args": args})
         if not plan.get("ok"):
             return False, failure(plan, f"{name} cannot be done here.")
         described = plan["result"]
@@ -142,7 +142,7 @@ class PageReader:
                 return said
             if said:  # read only if the tab still shows the page that was allowed
                 tab_id, expect_url = said.get("tab_id"), said.get("url")
-        reply = await self.bridge.call(name, args, tab_id, expect_url)
+        reply = await self.bridge.run_page_tool(name, args, tab_id, expect_url)
         if not reply.get("ok"):
             return failure(reply, f"{name} failed, and the browser did not say why.")
         return untrusted(source or reply.get("url", ""), show(reply["result"]))

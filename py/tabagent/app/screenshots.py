@@ -59,7 +59,7 @@ class Screenshots:
             return said
         if said:
             tab_id, expect_url = said.get("tab_id"), said.get("url")
-        reply = await self.reader.bridge.call("screenshot", args, tab_id, expect_url)
+        reply = await self.reader.bridge.run_page_tool("screenshot", args, tab_id, expect_url)
         if not reply.get("ok"):
             return failure(reply, "The screenshot failed, and the browser did not say why.")
         shot, url = reply["result"], reply.get("url", "")

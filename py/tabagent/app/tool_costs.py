@@ -24,7 +24,7 @@ SETTINGS = {"agent": "tool_calling", "tool_set": "full", "model_sees_images": "y
 class NoBrowser:
     """The page bridge where there is no browser: the tools are listed, never called."""
 
-    async def call(self, name, args, tab_id=None, expect_url=None) -> dict:
+    async def run_page_tool(self, name, args, tab_id=None, expect_url=None) -> dict:
         return {"ok": False, "error": "there is no browser here"}
 
     async def confirm(self, ask_id, tool, message, details) -> str:

@@ -5,7 +5,7 @@ A user tool reads the page during a turn in the browser (reading only: acting on
 needs the user's consent, which only the built-in action tools ask for):
 
     from tabagent.app.user_tools import page                 # re-exported there for tool files
-    found = await page.call("query_page", selector="h1")     # the content script's data
+    found = await page.run_page_tool("query_page", selector="h1")     # the content script's data
     text = await page.read_page()                            # what the built-in tool returns
 
 What a tool that read the page returns reaches the model marked as page content
@@ -44,7 +44,7 @@ class _OnPage:
 # several turns may run at once, and the sandbox calls tools back from callbacks of its own.
 _current: contextvars.ContextVar[_OnPage | None] = contextvars.ContextVar("tabagent_page", default=None)
 
-# What `page.call` may ask for: the reading tools by their bridge names (read_tab is read_page
+# What `page.run_page_tool` may ask for: the reading tools by their bridge names (read_tab is read_page
 # on another tab). Actions are left out on purpose: they go through the user's consent.
 CALLABLE = tuple(name for name in READING if name != "read_tab")
 
@@ -52,14 +52,14 @@ CALLABLE = tuple(name for name in READING if name != "read_tab")
 class Page:
     """The page the user is on, as a user tool's code reaches it during a turn."""
 
-    async def call(self, name: str, **args):
+    async def run_page_tool(self, name: str, **args):
         """Runs one reading tool of the content script (CALLABLE) with its own argument names
         and returns its result as data; raises PageError with the browser's sentence."""
         if name not in CALLABLE:
-            raise ValueError(f"page.call can run {', '.join(CALLABLE)}; not {name!r}")
+            raise ValueError(f"page.run_page_tool can run {', '.join(CALLABLE)}; not {name!r}")
         state = self._state(name)
         state.read = True
-        reply = await state.bridge.call(name, args)
+        reply = await state.bridge.run_page_tool(name, args)
         if not reply.get("ok"):
             raise PageError(failure(reply, f"{name} failed, and the browser did not say why."))
         state.url = reply.get("url") or state.url

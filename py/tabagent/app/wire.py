@@ -170,13 +170,13 @@ ENTRY_POINTS = {
 # sandbox_for is a function of an agent's name giving that agent's code sandbox.
 LENT = {
     "emit": (),
-    "page": ("call", "confirm", "ask", "signIn"),                     # offscreen/python/page-bridge.js
+    "page": ("runPageTool", "confirm", "ask", "signIn"),                     # offscreen/python/page-bridge.js
     "browser_model": ("availability", "seesImages", "stream", "abort"),  # offscreen/python/builtin-model.js
     "device_model": ("complete", "window", "abort"),                  # offscreen/on-device/device-model.js
     "sandbox_for": ("warm", "reset", "stop", "runJson"),              # offscreen/code-sandboxes/sandbox-host.js
 }
 # The page tools' defaults that Python and the content scripts both apply, so that a user tool
-# gets the same answer from page.read_page() and page.call("read_page"). read_page's part size
+# gets the same answer from page.read_page() and page.run_page_tool("read_page"). read_page's part size
 # and page_html's cut are set so that one result, with its header and marking, fits the agent's
 # observation budget (20,000 characters): nothing is lost between one part and the next.
 # Every number a page tool takes has its default here.

@@ -45,10 +45,10 @@ class WorkingTab:
         self.tab_id: int | None = None  # None: the turn's own tab, the one the user is on
         self.opened: dict[int, str] = {}  # tab id -> the address the user allowed it to open
 
-    async def call(self, name, args, tab_id=None, expect_url=None) -> dict:
+    async def run_page_tool(self, name, args, tab_id=None, expect_url=None) -> dict:
         if tab_id is None and self.tab_id is not None and not about_the_window(name, args):
             tab_id = self.tab_id
-        reply = await self.bridge.call(name, args, tab_id, expect_url)
+        reply = await self.bridge.run_page_tool(name, args, tab_id, expect_url)
         result = (reply.get("result") or {}) if reply.get("ok") else {}
         asked_for = result.get("asked_for") or args.get("url") or ""
         if name == "open_tab" and isinstance(result.get("tab_id"), int):
@@ -78,7 +78,7 @@ class WorkingTab:
         if tab_id is not None and int(tab_id) not in self.opened:
             return NOT_OPENED.format(tab_id=tab_id)
         chosen = None if tab_id is None else int(tab_id)
-        reply = await self.bridge.call("list_tabs", {}, chosen)  # the tab is still there, and which it is
+        reply = await self.bridge.run_page_tool("list_tabs", {}, chosen)  # the tab is still there, and which it is
         if not reply.get("ok"):
             self.tab_id = None
             return CLOSED.format(tab_id=tab_id) if chosen is not None else reply.get("error", "")

@@ -57,9 +57,9 @@ class MCPTool(Tool):
         return f"MCP server {self.client.name}, tool {bounded(self.remote_name, 80)}"
 
     async def forward(self, **arguments: Any) -> str:
-        return self.answer(await self.call(arguments))
+        return self.answer(await self.server_result(arguments))
 
-    async def call(self, arguments: dict) -> dict:
+    async def server_result(self, arguments: dict) -> dict:
         """The server's tools/call result, as it sent it (an MCP App shows it whole)."""
         # Progress is asked for on every call: a long call shows life where it is drawn.
         return await self.asking_server(self.client.call_tool(self.remote_name, arguments, on_progress=self.progress))

@@ -11,7 +11,7 @@ app.ontoolresult = (result) => {
   count.textContent = String(result.structuredContent?.count ?? "?");
   document.body.dataset.ready = "yes";
 };
-async function call(name, args) {
+async function callServerTool(name, args) {
   try {
     const result = await app.callServerTool({ name, arguments: args });
     if (result.structuredContent?.count !== undefined) count.textContent = String(result.structuredContent.count);
@@ -20,7 +20,7 @@ async function call(name, args) {
     said.textContent = `${name} refused: ${error.message}`;
   }
 }
-document.getElementById("bump").addEventListener("click", () => call("bump", { by: 1 }));
-document.getElementById("model-only").addEventListener("click", () => call("model_only", {}));
-document.getElementById("other").addEventListener("click", () => call("other__add", { a: 1, b: 2 }));
+document.getElementById("bump").addEventListener("click", () => callServerTool("bump", { by: 1 }));
+document.getElementById("model-only").addEventListener("click", () => callServerTool("model_only", {}));
+document.getElementById("other").addEventListener("click", () => callServerTool("other__add", { a: 1, b: 2 }));
 app.connect();
