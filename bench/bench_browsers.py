@@ -13,7 +13,7 @@ Each run is a new browser with a new profile:
   sidebar page, opened as a tab;
 - send → first token: a turn started from the settings page while Python is not running, to
   its first token event, against a local model that answers at once;
-- sandbox round trip: `print(1)` in a warm sandbox of the model's code, SandboxHost.run to its
+- sandbox round trip: `print(1)` in a warm sandbox of the model's code, CodeSandbox.run to its
   result timed in an extension page (the settings page) of each browser: Chromium's manifest
   sandbox page, Firefox's the same page framed sandboxed (`make bench ONLY=sandbox` has
   Chromium's other sandbox rows).
@@ -40,11 +40,11 @@ SETTLE_S = chromium.SETTLE_S
 PING = "chrome.runtime.sendMessage({ target: 'background', type: 'ping' })"
 SANDBOX_RUNS = 20
 
-# SandboxHost, imported in an extension page: its start from the snapshot, warm-up runs, then
+# CodeSandbox, imported in an extension page: its start from the snapshot, warm-up runs, then
 # each `print(1)` from run() to its result (ms).
 SANDBOX_ROUND_TRIPS = """(async () => {
-  const { SandboxHost } = await import(chrome.runtime.getURL("extension/offscreen/code-sandboxes/sandbox-host.js"));
-  const sandbox = new SandboxHost();
+  const { CodeSandbox } = await import(chrome.runtime.getURL("extension/offscreen/code-sandboxes/code-sandbox.js"));
+  const sandbox = new CodeSandbox();
   try {
     await sandbox.prepare();
     for (let i = 0; i < 3; i++) await sandbox.run("print(1)");

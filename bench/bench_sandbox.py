@@ -3,13 +3,13 @@
 
 Times are taken inside the offscreen document (performance.now), so the DevTools
 connection that drives the benchmark is not counted:
-- `print(1)` in a warm sandbox: SandboxHost.run to its result;
+- `print(1)` in a warm sandbox: CodeSandbox.run to its result;
 - a tool call: sandboxed code calling a tool in the parent and getting its answer, for a
-  JavaScript tool given to SandboxHost.run and for a Python tool through SandboxExecutor
+  JavaScript tool given to CodeSandbox.run and for a Python tool through SandboxExecutor
   (the path a CodeAgent takes): a run making CALLS calls, less a run making none, over CALLS;
 - after a timeout: from the timed-out run's result to the next `print(1)` done (on the
   spare), and the new spare's own start-up in the background;
-- Stop: from SandboxHost.stop() on code that never ends to its result;
+- Stop: from CodeSandbox.stop() on code that never ends to its result;
 - while code spins in the sandbox: a message from the panel through the service worker to
   the offscreen document and back (timed in the panel).
 """

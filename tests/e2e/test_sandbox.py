@@ -1,7 +1,7 @@
 """The sandbox that runs a CodeAgent's code, red-teamed in the real extension.
 
 Each escape attempt is Python run in the sandbox (through the offscreen document's
-SandboxHost, reached over CDP), and each checks that nothing left (a local HTTP server
+CodeSandbox, reached over CDP), and each checks that nothing left (a local HTTP server
 records every request it gets: there must be none) and that nothing broke (the sandbox
 runs the next code). Also: state between runs and reset, tool stubs calling tools in the
 parent, BeautifulSoup offline, final_answer, the output cap, clean tracebacks, code that

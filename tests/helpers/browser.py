@@ -177,13 +177,13 @@ class Browser:
             self.cdp.send("Target.detachFromTarget", {"sessionId": session})
 
     # The offscreen document's Python (from its debug handle, extension/shared/debug/debug-handle.js)
-    # and a SandboxHost of the test's own, as globalThis.tabagent there: made by the tests and
+    # and a CodeSandbox of the test's own, as globalThis.tabagent there: made by the tests and
     # benchmarks, not by the document. A module imported again by its URL is the very instance
     # the document runs, and the import waits for it to have run.
     OFFSCREEN_HANDLES = """(async () => {
       const base = chrome.runtime.getURL("extension/offscreen/");
-      const [{ SandboxHost }] = await Promise.all([import(base + "code-sandboxes/sandbox-host.js"), import(base + "offscreen.js")]);
-      globalThis.tabagent ??= { sandbox: new SandboxHost(), python: globalThis.tabagentDebug.python };
+      const [{ CodeSandbox }] = await Promise.all([import(base + "code-sandboxes/code-sandbox.js"), import(base + "offscreen.js")]);
+      globalThis.tabagent ??= { sandbox: new CodeSandbox(), python: globalThis.tabagentDebug.python };
     })()"""
 
     def expose_offscreen_for_tests(self, target: dict) -> None:

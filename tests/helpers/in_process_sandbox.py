@@ -10,13 +10,13 @@ from tabagent.app.in_sandbox.runtime import SandboxRuntime
 
 
 class InProcessSandbox:
-    """SandboxHost's part played in Python: runs go to a SandboxRuntime as JSON text and
+    """CodeSandbox's part played in Python: runs go to a SandboxRuntime as JSON text and
     its tool calls come back to onToolCall, as between the offscreen document and the worker."""
 
     def __init__(self):
         self.worker, self.last_run, self.stops = Worker(), 0, 0
 
-    async def runJson(self, code, options_json, on_tool_call):  # noqa: N802  SandboxHost's name
+    async def runJson(self, code, options_json, on_tool_call):  # noqa: N802  CodeSandbox's name
         options = json.loads(options_json)
         self.last_run += 1
         self.worker.runtime.start_run(run_message(self.last_run, code, options["tools"], options["max_output_chars"]))

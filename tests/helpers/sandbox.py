@@ -19,7 +19,7 @@ chrome.runtime.sendMessage({ target: "background", type: "ping" }).then(
 
 
 class Sandbox:
-    """The offscreen document's SandboxHost, driven from the test over CDP."""
+    """The offscreen document's CodeSandbox, driven from the test over CDP."""
 
     def __init__(self, browser):
         self.browser = browser
@@ -41,7 +41,7 @@ class Sandbox:
 
     def python(self, code: str):
         """Runs `code` (top-level await allowed) in the offscreen document's own Python (in its
-        worker), where sandbox_for(name) is the test's SandboxHost, globalThis.tabagent.sandbox."""
+        worker), where sandbox_for(name) is the test's CodeSandbox, globalThis.tabagent.sandbox."""
         return self.js(f"""(async () => {{
             const {{ run }} = await globalThis.tabagent.python;
             return await run({json.dumps(code)}, () => globalThis.tabagent.sandbox);

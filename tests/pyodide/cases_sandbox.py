@@ -1,6 +1,6 @@
 """SandboxExecutor across the boundary between Python and JavaScript, inside Pyodide.
 
-In Pyodide the host is a JavaScript object, as the offscreen document's SandboxHost is:
+In Pyodide the host is a JavaScript object, as the offscreen document's CodeSandbox is:
 the run's options go through to_js, the tool handler is a proxy that JavaScript calls and
 awaits, and the result comes back as a JsProxy. In CPython (run too, for parity) a Python
 stand-in plays the same part.
@@ -27,7 +27,7 @@ HOST_JS = """({
 })"""
 
 
-class PythonHost:
+class PythonSandbox:
     def __init__(self):
         self.warmed = self.resets = 0
         self.seen = None
@@ -35,7 +35,7 @@ class PythonHost:
     def warm(self):
         self.warmed += 1
 
-    async def runJson(self, code, options_json, call):  # noqa: N802  SandboxHost's name
+    async def runJson(self, code, options_json, call):  # noqa: N802  CodeSandbox's name
         self.seen = json.dumps({"code": code, **json.loads(options_json)})
         total = json.loads(await call("add", json.dumps({"args": [2], "kwargs": {"b": 3}})))
         bad = json.loads(await call("add", json.dumps({"args": ["two"], "kwargs": {}})))
@@ -51,7 +51,7 @@ def make_host():
         from pyodide.code import run_js
 
         return run_js(HOST_JS)
-    return PythonHost()
+    return PythonSandbox()
 
 
 @tool

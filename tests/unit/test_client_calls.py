@@ -31,7 +31,7 @@ class PageSide:
         return self.decisions.pop(0)
 
 
-class Host:
+class LentPage:
     """The page bridge as the extension lends it to Python: JSON text both ways."""
 
     def __init__(self, bridge):
@@ -40,7 +40,7 @@ class Host:
     async def runPageTool(self, request_json):
         request = json.loads(request_json)
         return json.dumps(await self.bridge.run_page_tool(request["name"], request["args"], request.get("tab_id"),
-                                                 request.get("expect_url")))
+                                                          request.get("expect_url")))
 
     async def confirm(self, ask_id, message):
         return await self.bridge.confirm(ask_id, None, message, {})
@@ -49,7 +49,7 @@ class Host:
 async def run_client_call(session, name, args, bridge, events, rules=""):
     reply = await client_call_json(json.dumps({"conversation_id": session, "site_rules": rules, "seq": 0}),
                                    json.dumps({"name": name, "args": args}),
-                                   emit=lambda event: events.append(json.loads(event)), page=Host(bridge))
+                                   emit=lambda event: events.append(json.loads(event)), page=LentPage(bridge))
     return json.loads(reply)
 
 

@@ -43,7 +43,7 @@ def test_each_function_takes_what_it_declares_and_is_lent_by_keyword(name):
 
 
 # Where Python holds each lent object, and the name it holds it by.
-HOLDERS = {"page": ("page_bridge.py", "self.host"), "browser_model": ("builtin_model.py", "self.bridge"),
+HOLDERS = {"page": ("page_bridge.py", "self.lent"), "browser_model": ("builtin_model.py", "self.bridge"),
            "sandbox_for": ("sandbox_executor.py", "self.sandbox")}
 
 
@@ -141,7 +141,7 @@ def test_each_stand_in_offers_exactly_the_lent_methods():
 def test_each_lent_object_has_the_declared_methods():
     sources = {"page": ("offscreen/python/page-bridge.js", r"^\s{4}(?:async )?(\w+)\("),
                "browser_model": ("offscreen/python/builtin-model.js", r"^\s{2}(?:async )?(\w+)\("),
-               "sandbox_for": ("offscreen/code-sandboxes/sandbox-host.js", r"^\s{2}(?:async )?(\w+)\(")}
+               "sandbox_for": ("offscreen/code-sandboxes/code-sandbox.js", r"^\s{2}(?:async )?(\w+)\(")}
     for lent, (file, pattern) in sources.items():
         has = set(re.findall(pattern, (EXTENSION / file).read_text(), re.M))
         assert set(wire.LENT[lent]) <= has, (lent, set(wire.LENT[lent]) - has)

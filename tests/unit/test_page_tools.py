@@ -239,7 +239,7 @@ async def test_a_turn_with_a_page_emits_the_confirmation_in_its_sequence():
     assert {"read_page", "click"} <= {t["function"]["name"] for t in model.calls[0]["tools"]}
 
 
-class JsonHost:
+class LentPage:
     """The offscreen document's side of JsonBridge: JSON text in and out."""
 
     def __init__(self):
@@ -255,15 +255,15 @@ class JsonHost:
 
 
 async def test_json_bridge_and_calling_a_tool_by_hand():
-    host = JsonHost()
-    reply = json.loads(await call_tool_json("find_in_page", '{"query": "x"}', page=host))
+    lent = LentPage()
+    reply = json.loads(await call_tool_json("find_in_page", '{"query": "x"}', page=lent))
     assert reply["ok"] and reply["result"].startswith(UNTRUSTED_NOTE) and reply["ms"] >= 0
-    assert host.requests[0] == {"name": "find_in_page", "args": {"query": "x", "max_results": 20,
+    assert lent.requests[0] == {"name": "find_in_page", "args": {"query": "x", "max_results": 20,
                                 "context_chars": 80, "case_sensitive": False}, "tab_id": None, "expect_url": None}
-    assert await JsonBridge(host).confirm("id", "click", "m", {}) == "deny"
-    assert host.questions == ["m"]
-    assert not json.loads(await call_tool_json("nope", "{}", page=host))["ok"]
-    wrong = json.loads(await call_tool_json("find_in_page", '{"q": "x"}', page=host))
+    assert await JsonBridge(lent).confirm("id", "click", "m", {}) == "deny"
+    assert lent.questions == ["m"]
+    assert not json.loads(await call_tool_json("nope", "{}", page=lent))["ok"]
+    wrong = json.loads(await call_tool_json("find_in_page", '{"q": "x"}', page=lent))
     assert not wrong["ok"] and "missing required argument 'query'" in wrong["error"]
 
 

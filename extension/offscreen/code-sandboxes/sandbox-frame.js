@@ -131,7 +131,7 @@ export function takeFrame(container, bootTimeoutMs) {
   return frame;
 }
 
-// For tabagentDebug.sandboxStatus (sandbox-host.js): is a spare waiting, and is it ready?
+// For tabagentDebug.sandboxStatus (code-sandbox.js): is a spare waiting, and is it ready?
 export function spareState() {
   if (!spare) return "none";
   return spare.info ? "ready" : spare.broken ? "broken" : "starting";

@@ -3,14 +3,14 @@
 // the least recently used is closed when a new one is needed (its variables are lost).
 
 import { WHY_NO_CODE_SANDBOX } from "../../platform/chrome/code-sandbox.js";
-import { SandboxHost } from "./sandbox-host.js";
+import { CodeSandbox } from "./code-sandbox.js";
 
 const KEEP = 4;
 
 export class Sandboxes {
   constructor({ keep = KEEP } = {}) {
     this.keep = keep;
-    this.hosts = new Map(); // "conversation/agent" -> SandboxHost, least recently used first
+    this.hosts = new Map(); // "conversation/agent" -> CodeSandbox, least recently used first
   }
 
   // (Where the browser has no sandbox for it, the model's code is refused before it exists.)
@@ -21,7 +21,7 @@ export class Sandboxes {
     if (host) {
       this.hosts.delete(key);
     } else {
-      host = new SandboxHost();
+      host = new CodeSandbox();
       while (this.hosts.size >= this.keep) this.#evictOldestIdle();
     }
     this.hosts.set(key, host);

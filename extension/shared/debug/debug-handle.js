@@ -10,7 +10,7 @@
 //   conversation        side panel: the ConversationView on screen (its id, open(id), stepsOpen)
 //   python              offscreen document: the promise of the agent's Python (in its worker),
 //                       { info, run(code, sandboxFor) }: run resolves to the code's value
-//   sandboxStatus(host) offscreen document: a SandboxHost's state, { ready, running, spare, runs, restarts, ... }
+//   sandboxStatus(host) offscreen document: a CodeSandbox's state, { ready, running, spare, runs, restarts, ... }
 //   onDeviceModel       offscreen document: the on-device model's runner (on-device/model-runner.js):
 //                       status() { loaded, loads, replies }, unload()
 

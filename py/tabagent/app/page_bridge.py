@@ -60,30 +60,30 @@ def as_json(value) -> str:
 
 
 class JsonBridge:
-    """A bridge whose host passes JSON text both ways, so no JavaScript objects are
-    proxied into Python: `host.runPageTool(request_json)` resolves to the reply as JSON and
-    `host.confirm(id, message)` to the decision (the question's sentence goes along for a run
-    nobody watches, which stops and says what it was asking), `host.ask(id, question)` to the user's
+    """A bridge over the page bridge the extension lent (wire.py LENT["page"]), passing JSON text
+    both ways, so no JavaScript objects are proxied into Python: `lent.runPageTool(request_json)` resolves to the reply as JSON and
+    `lent.confirm(id, message)` to the decision (the question's sentence goes along for a run
+    nobody watches, which stops and says what it was asking), `lent.ask(id, question)` to the user's
     answer as JSON."""
 
-    def __init__(self, host):
-        self.host = host
+    def __init__(self, lent):
+        self.lent = lent
 
     async def run_page_tool(self, name, args, tab_id=None, expect_url=None) -> dict:
         request = {"name": name, "args": args, "tab_id": tab_id, "expect_url": expect_url}
-        return json.loads(str(await self.host.runPageTool(as_json(request))))
+        return json.loads(str(await self.lent.runPageTool(as_json(request))))
 
     async def confirm(self, id, tool, message, details) -> str:
-        decision = str(await self.host.confirm(id, message))
+        decision = str(await self.lent.confirm(id, message))
         return decision if decision in DECISIONS else "deny"
 
     async def ask(self, id, question="") -> str | None:
-        answer = json.loads(str(await self.host.ask(id, question)))
+        answer = json.loads(str(await self.lent.ask(id, question)))
         return answer if isinstance(answer, str) else None
 
     async def sign_in(self, server_id, challenge, interactive) -> dict:
         try:
-            answer = json.loads(str(await self.host.signIn(server_id, challenge, bool(interactive))))
+            answer = json.loads(str(await self.lent.signIn(server_id, challenge, bool(interactive))))
         except ValueError:
             answer = None
         if not isinstance(answer, dict) or not isinstance(answer.get("authorization"), str):
@@ -94,7 +94,7 @@ class JsonBridge:
         """The user's answer to a `confirmation` carrying a form: wire.FORM_ANSWER, the values
         typed only when they sent it (the page bridge resolves the same wait as JSON text)."""
         try:
-            answer = json.loads(str(await self.host.confirm(id)))
+            answer = json.loads(str(await self.lent.confirm(id)))
         except ValueError:
             answer = None
         decision = answer.get("decision") if isinstance(answer, dict) else None

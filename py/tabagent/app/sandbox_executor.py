@@ -2,8 +2,8 @@
 
 The code runs in a sandboxed extension page with a Pyodide of its own, never in this
 interpreter: it has no network, no extension APIs, no cookies and no way to reach the
-agent. `sandbox` is the offscreen document's SandboxHost (extension/offscreen/
-sandbox-host.js), which Python sees as a JsProxy. The tools stay here: inside the sandbox
+agent. `sandbox` is the offscreen document's CodeSandbox (extension/offscreen/
+code-sandbox.js), which Python sees as a JsProxy. The tools stay here: inside the sandbox
 each is an async stub with the tool's name and signature, and a call to it comes back to
 `answer_tool_call`, which runs the real tool. What the sandbox sends is untrusted, so a
 call is checked before any tool runs, and a malformed one is answered with an error.
@@ -127,7 +127,7 @@ def _lent_to_javascript(function):
     """`function` as JavaScript may keep calling it for the whole run, and how to free it."""
     try:
         from pyodide.ffi import create_proxy
-    except ImportError:  # CPython: the tests' stand-in for SandboxHost is Python
+    except ImportError:  # CPython: the tests' stand-in for CodeSandbox is Python
         return function, lambda: None
     handler = create_proxy(function)
     return handler, handler.destroy

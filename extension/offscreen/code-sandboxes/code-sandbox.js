@@ -3,7 +3,7 @@
 // that code makes. Whatever the sandbox sends is untrusted: messages are taken only from
 // the windows of our own sandbox frames and only in the shapes sandbox-protocol.js allows.
 //
-//   const sandbox = new SandboxHost();
+//   const sandbox = new CodeSandbox();
 //   const result = await sandbox.run("print(add(2, 3))", {
 //     tools: [{ name: "add", doc: "Adds.", params: [{ name: "a", required: true }, { name: "b", required: true }] }],
 //     onToolCall: async (name, argsJson) => JSON.stringify({ ok: true, value: 5 }),
@@ -55,7 +55,7 @@ class Countdown {
   }
 }
 
-export class SandboxHost {
+export class CodeSandbox {
   constructor(options = {}) {
     const { container = document.body, ...limits } = options;
     this.options = { ...SANDBOX_DEFAULTS, ...limits };
