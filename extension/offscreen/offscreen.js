@@ -73,7 +73,7 @@ const handlers = {
   [MessageType.callTool]: async (message) => callTool(await turns.api(), message),
   [MessageType.listTools]: async ({ mcpServers, mcpHeaders }) => {
     const api = await turns.api();
-    const own = await api.runEntryPoint(EntryPoint.list_tools_json, [], { page: pageBridge(null) });
+    const own = await api.runEntryPoint(EntryPoint.list_tools_json, [], { page_bridge: pageBridge(null) });
     if (!mcpServers?.length) return own;
     const mcp = await api.runEntryPoint(EntryPoint.list_mcp_tools_json, [mcpServers, mcpHeaders ?? {}]);
     return { tools: [...own.tools, ...mcp.tools], problems: [...own.problems, ...mcp.problems] };

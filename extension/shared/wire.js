@@ -612,7 +612,7 @@ export const ENTRY_POINTS = Object.freeze({
     ],
     "lends": [
       "emit",
-      "page",
+      "page_bridge",
       "browser_model",
       "device_model",
       "sandbox_for"
@@ -640,7 +640,7 @@ export const ENTRY_POINTS = Object.freeze({
     ],
     "lends": [
       "emit",
-      "page"
+      "page_bridge"
     ],
     "answers": [
       "ok",
@@ -663,7 +663,7 @@ export const ENTRY_POINTS = Object.freeze({
   "list_tools_json": {
     "takes": [],
     "lends": [
-      "page"
+      "page_bridge"
     ],
     "answers": [
       "tools",
@@ -678,7 +678,7 @@ export const ENTRY_POINTS = Object.freeze({
       "args_json"
     ],
     "lends": [
-      "page"
+      "page_bridge"
     ],
     "answers": [
       "ok",
@@ -789,7 +789,7 @@ export const ENTRY_POINTS = Object.freeze({
     ],
     "lends": [
       "emit",
-      "page"
+      "page_bridge"
     ],
     "answers": [
       "ok",
@@ -898,7 +898,7 @@ export const EntryPoint = Object.freeze({
 // What is lent to Python during a call, and the methods Python may call on it.
 export const LENT = Object.freeze({
   "emit": [],
-  "page": [
+  "page_bridge": [
     "runPageTool",
     "confirm",
     "ask",

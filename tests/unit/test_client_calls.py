@@ -49,7 +49,7 @@ class LentPage:
 async def run_client_call(session, name, args, bridge, events, rules=""):
     reply = await client_call_json(json.dumps({"conversation_id": session, "site_rules": rules, "seq": 0}),
                                    json.dumps({"name": name, "args": args}),
-                                   emit=lambda event: events.append(json.loads(event)), page=LentPage(bridge))
+                                   emit=lambda event: events.append(json.loads(event)), page_bridge=LentPage(bridge))
     return json.loads(reply)
 
 

@@ -43,7 +43,7 @@ def test_each_function_takes_what_it_declares_and_is_lent_by_keyword(name):
 
 
 # Where Python holds each lent object, and the name it holds it by.
-HOLDERS = {"page": ("page_bridge.py", "self.lent"), "browser_model": ("builtin_model.py", "self.bridge"),
+HOLDERS = {"page_bridge": ("page_bridge.py", "self.lent"), "browser_model": ("builtin_model.py", "self.bridge"),
            "sandbox_for": ("sandbox_executor.py", "self.sandbox")}
 
 
@@ -130,7 +130,7 @@ def test_the_message_that_runs_each_entry_point_is_taken_only_from_who_may_ask()
 
 def test_each_stand_in_offers_exactly_the_lent_methods():
     worker = (EXTENSION / "offscreen" / "python" / "worker.js").read_text()
-    stand_ins = {"page": "remotePage", "browser_model": "remoteModel", "sandbox_for": "remoteSandbox"}
+    stand_ins = {"page_bridge": "remotePage", "browser_model": "remoteModel", "sandbox_for": "remoteSandbox"}
     for lent, function in stand_ins.items():
         body = worker[worker.index(f"function {function}("):]
         body = body[:body.index("\n}\n")]
@@ -139,7 +139,7 @@ def test_each_stand_in_offers_exactly_the_lent_methods():
 
 
 def test_each_lent_object_has_the_declared_methods():
-    sources = {"page": ("offscreen/python/page-bridge.js", r"^\s{4}(?:async )?(\w+)\("),
+    sources = {"page_bridge": ("offscreen/python/page-bridge.js", r"^\s{4}(?:async )?(\w+)\("),
                "browser_model": ("offscreen/python/builtin-model.js", r"^\s{2}(?:async )?(\w+)\("),
                "sandbox_for": ("offscreen/code-sandboxes/code-sandbox.js", r"^\s{2}(?:async )?(\w+)\(")}
     for lent, (file, pattern) in sources.items():

@@ -256,14 +256,14 @@ class LentPage:
 
 async def test_json_bridge_and_calling_a_tool_by_hand():
     lent = LentPage()
-    reply = json.loads(await call_tool_json("find_in_page", '{"query": "x"}', page=lent))
+    reply = json.loads(await call_tool_json("find_in_page", '{"query": "x"}', page_bridge=lent))
     assert reply["ok"] and reply["result"].startswith(UNTRUSTED_NOTE) and reply["ms"] >= 0
     assert lent.requests[0] == {"name": "find_in_page", "args": {"query": "x", "max_results": 20,
                                 "context_chars": 80, "case_sensitive": False}, "tab_id": None, "expect_url": None}
     assert await JsonBridge(lent).confirm("id", "click", "m", {}) == "deny"
     assert lent.questions == ["m"]
-    assert not json.loads(await call_tool_json("nope", "{}", page=lent))["ok"]
-    wrong = json.loads(await call_tool_json("find_in_page", '{"q": "x"}', page=lent))
+    assert not json.loads(await call_tool_json("nope", "{}", page_bridge=lent))["ok"]
+    wrong = json.loads(await call_tool_json("find_in_page", '{"q": "x"}', page_bridge=lent))
     assert not wrong["ok"] and "missing required argument 'query'" in wrong["error"]
 
 

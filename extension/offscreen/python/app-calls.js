@@ -14,7 +14,7 @@ export async function appCall(python, { server, headers, appId, call }) {
     chrome.runtime.sendMessage({ type: Broadcast.appCallEvents, appId, events }).catch(() => {}); // no panel open: nobody to show
   };
   try {
-    return await (await python).runEntryPoint(EntryPoint.mcp_app_call_json, [server, headers ?? {}, call], { emit, page });
+    return await (await python).runEntryPoint(EntryPoint.mcp_app_call_json, [server, headers ?? {}, call], { emit, page_bridge: page });
   } finally {
     page.close(); // a question nobody answered is denied
   }

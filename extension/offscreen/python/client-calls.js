@@ -43,7 +43,7 @@ export class ClientCalls {
       const api = await this.python;
       return await api.runEntryPoint(EntryPoint.client_call_json, [{ conversation_id: conversationId, site_rules: siteRulesText ?? "", seq: seq ?? 0, client: client ?? "" }, { name, args: args ?? {} }], {
         emit: (events) => session.batcher.push(...events),
-        page,
+        page_bridge: page,
       });
     } finally {
       session.bridges.delete(page);

@@ -115,7 +115,7 @@ export async function answerConfirmation({ conversationId, id, decision, values 
 // One tool called by hand (MessageType.callTool): the exact text a model would get, and the
 // time from the call to the result measured in Python.
 export async function callTool(api, { name, args, agentTab }) {
-  const reply = await api.runEntryPoint(EntryPoint.call_tool_json, [name, args ?? {}], { page: pageBridge(null, agentTab) });
+  const reply = await api.runEntryPoint(EntryPoint.call_tool_json, [name, args ?? {}], { page_bridge: pageBridge(null, agentTab) });
   if (!reply.ok) throw new Error(reply.error);
   return { result: reply.result, ms: reply.ms, images: reply.images ?? [] };
 }

@@ -98,7 +98,7 @@ export class TurnRunner {
       if (!this.waiting.delete(conversationId)) return { status: Status.cancelled, memory };
       return api.runEntryPoint(EntryPoint.run_turn_json, [request], {
         emit: (events) => batcher.push(...events),
-        page,
+        page_bridge: page,
         browser_model: builtinModel,
         device_model: deviceModel(this.runner, record ?? null),
         sandbox_for: (agentName) => this.sandboxes.forAgent(conversationId, agentName),

@@ -31,7 +31,7 @@ function checkLent(name, declared, lent) {
 
 export class PythonLink {
   constructor(worker = new Worker(new URL("worker.js", import.meta.url), { type: "module" })) {
-    this.lent = new Map(); // key -> { emit, page, browser_model, device_model, sandbox_for }, while their call runs
+    this.lent = new Map(); // key -> { emit, page_bridge, browser_model, device_model, sandbox_for }, while their call runs
     // (emit is given the events Python made in one go, in order)
     this.nextKey = 1;
     this.rpc = new Rpc(worker, this.#handlers());
@@ -74,7 +74,7 @@ export class PythonLink {
   #handlers() {
     return {
       emit: (key, events) => this.#lentAs(key, "emit")(events),
-      page: (key, method, ...args) => callOne(this.#lentAs(key, "page"), "page", method, args),
+      page_bridge: (key, method, ...args) => callOne(this.#lentAs(key, "page_bridge"), "page_bridge", method, args),
       browser_model: (key, method, ...args) => callOne(this.#lentAs(key, "browser_model"), "browser_model", method, args),
       device_model: (key, method, ...args) => callOne(this.#lentAs(key, "device_model"), "device_model", method, args),
       sandbox_for: (key, agentName, method, ...args) => callOne(this.#lentAs(key, "sandbox_for")(agentName), "sandbox_for", method, args),

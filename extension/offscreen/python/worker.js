@@ -27,7 +27,7 @@ async function api() {
 // what each is lent crosses as stand-ins that call the offscreen document back by the key.
 const STAND_INS = {
   emit: (key) => eventsOut(key),
-  page: (key) => remotePage(key),
+  page_bridge: (key) => remotePage(key),
   browser_model: (key) => remoteModel(key),
   device_model: (key) => remoteDeviceModel(key),
   sandbox_for: (key) => (agentName) => remoteSandbox(key, agentName),
@@ -69,10 +69,10 @@ function eventsOut(key) {
 // The page bridge (page-bridge.js pageBridge) lent for `key`.
 function remotePage(key) {
   return {
-    runPageTool: (requestJson) => rpc.request("page", key, "runPageTool", requestJson),
-    confirm: (id, message) => rpc.request("page", key, "confirm", id, message),
-    ask: (id, question) => rpc.request("page", key, "ask", id, question),
-    signIn: (serverId, challenge, interactive) => rpc.request("page", key, "signIn", serverId, challenge, interactive),
+    runPageTool: (requestJson) => rpc.request("page_bridge", key, "runPageTool", requestJson),
+    confirm: (id, message) => rpc.request("page_bridge", key, "confirm", id, message),
+    ask: (id, question) => rpc.request("page_bridge", key, "ask", id, question),
+    signIn: (serverId, challenge, interactive) => rpc.request("page_bridge", key, "signIn", serverId, challenge, interactive),
   };
 }
 
@@ -95,7 +95,7 @@ function remoteDeviceModel(key) {
   };
 }
 
-// An agent's code sandbox (sandbox-host.js SandboxHost). Where the browser has none, the
+// An agent's code sandbox (code-sandbox.js CodeSandbox). Where the browser has none, the
 // model's code is refused here, at once, as Sandboxes.forAgent would refuse it.
 function remoteSandbox(key, agentName) {
   if (WHY_NO_CODE_SANDBOX) throw new Error(WHY_NO_CODE_SANDBOX);

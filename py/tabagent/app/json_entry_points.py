@@ -5,7 +5,7 @@ a turn (`run_turn_json`, `stop_turn`), one tool called by hand (`call_tool_json`
 of tools with their schemas (`list_tools_json`) and the MCP servers' tools, prompts and Test
 connection. Each is declared in wire.py's ENTRY_POINTS (what it takes, is lent, answers, and
 who asks for it), which the JavaScript side follows. What the host lends comes by keyword:
-`emit` (the turn's events), `page` (the user's tabs, see page_bridge.py), `sandbox_for` (a
+`emit` (the turn's events), `page_bridge` (the user's tabs, see page_bridge.py), `sandbox_for` (a
 sandbox per agent, for the code a CodeAgent writes) and `browser_model` (Chrome's built-in
 model).
 """
@@ -31,11 +31,11 @@ from .workflow_source import tool_name, workflow_source
 from .workflow_steps import sites_of_turn, steps_from_turn
 
 
-async def run_turn_json(request_json: str, *, emit, page=None, browser_model=None, device_model=None,
+async def run_turn_json(request_json: str, *, emit, page_bridge=None, browser_model=None, device_model=None,
                         sandbox_for=None, **build) -> str:
     """Runs one turn (`turns.Turns.run`) with JSON in and out; `build` is for tests
     (a model of their own)."""
-    build["page"] = JsonBridge(page) if page is not None else None
+    build["page"] = JsonBridge(page_bridge) if page_bridge is not None else None
     build["browser_model"], build["device_model"] = browser_model, device_model
     # The code a CodeAgent writes runs in the extension's sandbox: one per agent of the team.
     if sandbox_for is not None:
@@ -51,12 +51,12 @@ async def run_turn_json(request_json: str, *, emit, page=None, browser_model=Non
     return json.dumps(result)
 
 
-async def call_tool_json(name: str, args_json: str, *, page) -> str:
+async def call_tool_json(name: str, args_json: str, *, page_bridge) -> str:
     """One page tool called by a person, with no model and no turn (a developer trying a
     tool). Returns {"ok": true, "result": the exact text a model would get, "ms": the time
     from the call to the result in Python, "images"?: the pictures it shows after that text},
     or {"ok": false, "error"} for a wrong call."""
-    tools = {t.name: t for t in _all_tools(JsonBridge(page))[0]}
+    tools = {t.name: t for t in _all_tools(JsonBridge(page_bridge))[0]}
     if name not in tools:
         return json.dumps({"ok": False, "error": f"There is no tool named {name!r}; there are: "
                                                  f"{', '.join(tools)}."})
@@ -78,10 +78,10 @@ def _all_tools(bridge):
     return [*page_tools(bridge, CalledByHand()), *with_page(user_tools, bridge)], problems
 
 
-def list_tools_json(*, page=None) -> str:
+def list_tools_json(*, page_bridge=None) -> str:
     """Every tool with the schema the model sees (and, for a CodeAgent, the Python signature),
     plus the user tools that did not load: for the panel's tools view."""
-    tools, problems = _all_tools(JsonBridge(page))
+    tools, problems = _all_tools(JsonBridge(page_bridge))
     listed = [{**t.shown(), "signature": t.python_signature()} for t in [*tools, FinalAnswerTool()]]
     return json.dumps({"tools": listed, "problems": [{**p, "text": describe_problem(p)} for p in problems]})
 
@@ -113,7 +113,7 @@ def read_workflow_json(source: str) -> str:
                        "steps": len(read.workflow.steps)})
 
 
-async def client_call_json(session_json: str, call_json: str, *, emit, page) -> str:
+async def client_call_json(session_json: str, call_json: str, *, emit, page_bridge) -> str:
     """One call of an MCP client (TabAgent as an MCP server), run as a step of its session
     (client_calls.py) with the page tools and consent of a turn: {"ok": true, "result",
     "images"?} or {"ok": false, "error"}."""
@@ -123,7 +123,7 @@ async def client_call_json(session_json: str, call_json: str, *, emit, page) -> 
     running = sessions.session(session["conversation_id"], session.get("site_rules") or "", int(session.get("seq") or 0),
                                str(session.get("client") or ""))
     args = call.get("args") if isinstance(call.get("args"), dict) else {}
-    reply = await running.run_client_call(str(call.get("name")), args, JsonBridge(page), lambda event: emit(json.dumps(event)))
+    reply = await running.run_client_call(str(call.get("name")), args, JsonBridge(page_bridge), lambda event: emit(json.dumps(event)))
     return json.dumps(reply)
 
 
@@ -187,7 +187,7 @@ async def read_mcp_app_json(server_json: str, headers_json: str, uri: str) -> st
     return json.dumps(await read_app(server, json.loads(headers_json or "{}"), uri))
 
 
-async def mcp_app_call_json(server_json: str, headers_json: str, call_json: str, *, emit, page) -> str:
+async def mcp_app_call_json(server_json: str, headers_json: str, call_json: str, *, emit, page_bridge) -> str:
     """A call an MCP App makes to a tool of its own server, under the model's consent for that
     tool: {"ok": true, "result"} or {"ok": false, "error"} (mcp_apps.AppCall)."""
     from .mcp_apps import AppCall
@@ -200,7 +200,7 @@ async def mcp_app_call_json(server_json: str, headers_json: str, call_json: str,
     arguments = call.get("arguments") if isinstance(call.get("arguments"), dict) else {}
     running = AppCall(server, json.loads(headers_json or "{}"), str(call.get("conversation_id") or ""),
                       str(call.get("app_id") or ""), emit)
-    return json.dumps(await running.run(str(call.get("tool") or ""), arguments, JsonBridge(page)))
+    return json.dumps(await running.run(str(call.get("tool") or ""), arguments, JsonBridge(page_bridge)))
 
 
 async def check_mcp_server_json(server_json: str, headers_json: str) -> str:

@@ -116,18 +116,18 @@ PAGE_TOOL_REPLY = ("ok", "result", "error", "tab_id", "url", "title")
 # offscreen/python/worker-link.js and offscreen/python/worker.js call them by these names and nothing else;
 # tests/unit/test_entry_points.py fails when a function, a caller or this table differ.
 ENTRY_POINTS = {
-    "run_turn_json": {"takes": ("request_json",), "lends": ("emit", "page", "browser_model", "device_model", "sandbox_for"),
+    "run_turn_json": {"takes": ("request_json",), "lends": ("emit", "page_bridge", "browser_model", "device_model", "sandbox_for"),
                       "answers": ("status", "memory"), "message": "runTurn", "asked_by": "service worker"},
     "stop_turn": {"takes": ("conversation_id",), "lends": (), "answers": None,
                   "message": "stopTurn", "asked_by": "service worker"},
-    "client_call_json": {"takes": ("session_json", "call_json"), "lends": ("emit", "page"),
+    "client_call_json": {"takes": ("session_json", "call_json"), "lends": ("emit", "page_bridge"),
                          "answers": ("ok", "result", "images", "error"), "message": "clientCall",
                          "asked_by": "service worker"},
     "end_client_session": {"takes": ("conversation_id",), "lends": (), "answers": None,
                            "message": "stopTurn", "asked_by": "service worker"},
-    "list_tools_json": {"takes": (), "lends": ("page",), "answers": ("tools", "problems"),
+    "list_tools_json": {"takes": (), "lends": ("page_bridge",), "answers": ("tools", "problems"),
                         "message": "listTools", "asked_by": "user pages"},
-    "call_tool_json": {"takes": ("name", "args_json"), "lends": ("page",),
+    "call_tool_json": {"takes": ("name", "args_json"), "lends": ("page_bridge",),
                        "answers": ("ok", "result", "ms", "images", "error"),
                        "message": "callTool", "asked_by": "user pages"},
     "workflow_from_turn_json": {"takes": ("events_json", "task", "name"), "lends": (),
@@ -148,7 +148,7 @@ ENTRY_POINTS = {
     "read_mcp_app_json": {"takes": ("server_json", "headers_json", "uri"), "lends": (),
                           "answers": ("ok", "html", "csp", "prefers_border", "error"), "message": "readMcpApp",
                           "asked_by": "user pages"},
-    "mcp_app_call_json": {"takes": ("server_json", "headers_json", "call_json"), "lends": ("emit", "page"),
+    "mcp_app_call_json": {"takes": ("server_json", "headers_json", "call_json"), "lends": ("emit", "page_bridge"),
                           "answers": ("ok", "result", "error"), "message": "mcpAppCall", "asked_by": "user pages"},
     "check_mcp_server_json": {"takes": ("server_json", "headers_json"), "lends": (),
                               "answers": ("ok", "server", "version", "protocol", "transport", "tools", "error"),
@@ -170,10 +170,10 @@ ENTRY_POINTS = {
 # sandbox_for is a function of an agent's name giving that agent's code sandbox.
 LENT = {
     "emit": (),
-    "page": ("runPageTool", "confirm", "ask", "signIn"),                     # offscreen/python/page-bridge.js
+    "page_bridge": ("runPageTool", "confirm", "ask", "signIn"),              # offscreen/python/page-bridge.js
     "browser_model": ("availability", "seesImages", "stream", "abort"),  # offscreen/python/builtin-model.js
     "device_model": ("complete", "window", "abort"),                  # offscreen/on-device/device-model.js
-    "sandbox_for": ("warm", "reset", "stop", "runJson"),              # offscreen/code-sandboxes/sandbox-host.js
+    "sandbox_for": ("warm", "reset", "stop", "runJson"),              # offscreen/code-sandboxes/code-sandbox.js
 }
 # The page tools' defaults that Python and the content scripts both apply, so that a user tool
 # gets the same answer from page.read_page() and page.run_page_tool("read_page"). read_page's part size
