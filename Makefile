@@ -19,11 +19,12 @@ run: setup unpacked
 # mistakes and layout, before anything is built, so that a lint failure shows in seconds; then
 # the build, and the tests that need no browser in two pytest runs side by side (each one's
 # output printed whole when it ends): the unit tests, spread over three workers (they wait on
-# subprocesses and servers as much as they compute), and the Pyodide and build tests. `make test`
-# then runs the rest.
+# subprocesses and servers as much as they compute), and the Pyodide and build tests. It leaves
+# to `make test` the tests of those folders marked `after_check` (packing both packages and
+# linting them with web-ext) and every browser, real-model and conformance test: tests/conftest.py
+# marks what `make check` runs `check`, and `make test` runs all the others (-m "not check").
 CHECK_UNIT := tests/unit
 CHECK_BUILT := tests/pyodide tests/build
-CHECK_TESTS := $(CHECK_UNIT) $(CHECK_BUILT)
 check: node_modules/.installed $(VENV)/.installed
 	$(PY) -m ruff check .
 	node_modules/.bin/eslint .
@@ -31,13 +32,13 @@ check: node_modules/.installed $(VENV)/.installed
 	@$(MAKE) --no-print-directory -j2 --output-sync=target check-unit check-built
 
 check-unit:
-	$(PY) -m pytest -n 3 $(CHECK_UNIT)
+	$(PY) -m pytest -n 3 -m check $(CHECK_UNIT)
 
 check-built:
-	$(PY) -m pytest $(CHECK_BUILT)
+	$(PY) -m pytest -m check $(CHECK_BUILT)
 
 test: check setup llama models build
-	$(PY) -m pytest $(addprefix --ignore=,$(CHECK_TESTS))
+	$(PY) -m pytest -m "not check"
 
 # The unpacked extension (what "Load unpacked" takes: the repository root) ...
 unpacked: node_modules/.installed

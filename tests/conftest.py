@@ -68,6 +68,18 @@ from tests.helpers.tripwire import Tripwire
 
 ROOT = Path(__file__).resolve().parents[1]
 
+# `make check` runs the tests of these folders but those marked `after_check` (they need the packed
+# packages, a browser or a long build); `make test` runs everything else, those included. Each
+# test is marked `check` or not here, and each make target picks by the mark (-m), so no test is
+# in both or in neither.
+CHECK_FOLDERS = ("unit", "pyodide", "build")
+
+
+def pytest_itemcollected(item):
+    folder = item.path.relative_to(ROOT / "tests").parts[0]
+    if folder in CHECK_FOLDERS and not item.get_closest_marker("after_check"):
+        item.add_marker("check")
+
 
 @pytest.fixture(scope="session")
 def built_extension():

@@ -1,8 +1,10 @@
 """The build: what the packed zip holds, what lint says, what the repository root may hold.
 
 The packages are staged and packed in a folder of their own, from the unpacked extension
-`make check` built first: these tests run beside the unit tests, which read the tree
-(extension/shared/wire.js, dist/), and never run a make target that installs."""
+`make check` built first, never in the tree the unit tests read (extension/shared/wire.js, dist/),
+and never by a make target that installs. Packing both and linting them (web-ext: about 50 s of
+CPU) is most of these tests' cost, so the tests that read the packages (`PACKED`) run in
+`make test`, after `make check`; the rest run in `make check`."""
 
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 VENDOR = ROOT / "extension" / "vendor"
+PACKED = pytest.mark.after_check  # reads the packed packages: left to `make test`
 
 
 @pytest.fixture(scope="module")
@@ -56,6 +59,7 @@ def test_packing_installs_nothing_and_builds_nothing_in_the_tree():
     assert not re.search(r"npm (ci|install)|pip install|scripts/(build|browser_builds)\.py", plan), plan
 
 
+@PACKED
 def test_each_browsers_zip_ships_the_extension_and_nothing_else(dist):
     for browser in ("chrome", "firefox"):
         files = _zip_files(browser, dist)
@@ -81,6 +85,7 @@ def test_each_browsers_zip_ships_the_extension_and_nothing_else(dist):
         assert not [n for n in files if n.startswith(f"extension/platform/{other}/")], browser
 
 
+@PACKED
 def test_each_package_has_its_browsers_modules(dist):
     chrome, firefox = (dist / "chrome" / "extension" / "platform" / "chrome"), (dist / "firefox" / "extension" / "platform" / "firefox")
     source = ROOT / "extension" / "platform"
@@ -112,6 +117,7 @@ def _named_files(page: Path, extension: Path) -> list[Path]:
     return named + [extension.parent / path for path in FROM_ROOT.findall(text)]
 
 
+@PACKED
 def test_every_file_each_package_names_is_a_file_it_holds(dist):
     """What a package's scripts and pages import, start or inject is in that package: Firefox's
     imports its own platform modules (the source imports Chrome's), and no move left a name
@@ -136,6 +142,7 @@ def test_the_named_files_pattern_sees_each_way_a_file_is_named(tmp_path):
         Path("extension/offscreen/offscreen.html")]
 
 
+@PACKED
 def test_chromes_manifest_is_the_source_without_firefoxs_sidebar(dist):
     source = json.loads((ROOT / "manifest.json").read_text())
     chrome = _zip_manifest("chrome", dist)
@@ -145,6 +152,7 @@ def test_chromes_manifest_is_the_source_without_firefoxs_sidebar(dist):
     assert chrome["background"]["service_worker"] == "extension/background/service-worker.js"
 
 
+@PACKED
 def test_firefoxs_manifest_has_a_sidebar_an_event_page_and_a_stable_id(dist):
     firefox = _zip_manifest("firefox", dist)
     assert firefox["sidebar_action"]["default_panel"] == "extension/sidepanel/sidepanel.html"
@@ -181,11 +189,13 @@ def test_make_lint_lints_both_packages_as_these_tests_do():
     assert "for browser in chrome firefox" in recipe
 
 
+@PACKED
 def test_lint_finds_no_errors_in_either_package(lint_reports):
     for browser, report in lint_reports.items():
         assert report["errors"] == [], (browser, report["errors"])
 
 
+@PACKED
 def test_firefoxs_package_uses_no_api_firefox_lacks(lint_reports):
     report = lint_reports["firefox"]
     unsupported = [m for m in report["warnings"] if m["code"] in {"UNSUPPORTED_API", "MANIFEST_PERMISSIONS"} or "UNSUPPORTED" in m["code"] and "ANDROID" not in m["code"]]
