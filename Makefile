@@ -10,7 +10,7 @@ BROWSERS := chrome firefox
 # web-ext leaves out every zip by default; Python's standard library and TabAgent's package are zips.
 KEEP_ZIPS := '!extension/vendor/**/*.zip'
 
-.PHONY: run check check-unit check-built test build zips unpacked browsers lint bench setup chromium firefox clean llama models peers
+.PHONY: run check check-lint check-unit check-built test build zips unpacked browsers lint bench setup chromium firefox clean llama models peers
 
 run: setup unpacked
 	$(PY) scripts/run.py
@@ -25,11 +25,13 @@ run: setup unpacked
 # marks what `make check` runs `check`, and `make test` runs all the others (-m "not check").
 CHECK_UNIT := tests/unit
 CHECK_BUILT := tests/pyodide tests/build
-check: node_modules/.installed $(VENV)/.installed
-	$(PY) -m ruff check .
-	node_modules/.bin/eslint .
+check: check-lint
 	@$(MAKE) --no-print-directory unpacked
 	@$(MAKE) --no-print-directory -j2 --output-sync=target check-unit check-built
+
+check-lint: node_modules/.installed $(VENV)/.installed
+	$(PY) -m ruff check .
+	node_modules/.bin/eslint .
 
 check-unit:
 	$(PY) -m pytest -n 3 -m check $(CHECK_UNIT)
@@ -37,7 +39,10 @@ check-unit:
 check-built:
 	$(PY) -m pytest -m check $(CHECK_BUILT)
 
-test: check setup llama models build
+# llama.cpp comes before the check's tests (after its lint, which stays first), so that the unit
+# tests that need its wheel or SmolLM2's file (test_bench_real_models.py, test_on_device_files.py)
+# run on a fresh clone rather than skip; `make check` alone needs no llama.cpp.
+test: check-lint llama check setup models build
 	$(PY) -m pytest -m "not check"
 
 # The unpacked extension (what "Load unpacked" takes: the repository root) ...

@@ -2,6 +2,7 @@
 and refuses a wrong one, the site logs what a form sends and answers a search, and the meter
 reads a reply's text and passes requests on in the spelling llama-cpp-python's server takes."""
 
+import importlib.util
 import json
 import sys
 import urllib.request
@@ -13,6 +14,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 
 from real_models.site import Site  # noqa: E402
 from real_models.tasks import TASKS  # noqa: E402
+
+from tests.helpers.coverage_skip import skip_or_fail_in_ci  # noqa: E402
 
 # A right outcome of each task, as an agent could give it: (answer, what the site was sent).
 RIGHT = {
@@ -77,7 +80,8 @@ def test_the_site_logs_a_form_and_answers_a_search():
 
 
 def test_the_meter_reads_replies_and_speaks_llama_cpps_spelling():
-    pytest.importorskip("llama_cpp")  # the meter counts with llama-cpp-python's own template code
+    if importlib.util.find_spec("llama_cpp") is None:  # the meter counts with llama-cpp-python's own template code
+        skip_or_fail_in_ci("llama-cpp-python is not installed: run `make llama` (make test does, before these tests)")
     from real_models.meter import as_llama_cpp_takes_it, reply_text
 
     streamed = b"".join(f"data: {json.dumps({'choices': [{'delta': d}]})}\n\n".encode() for d in (
