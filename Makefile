@@ -29,9 +29,11 @@ check: check-lint
 	@$(MAKE) --no-print-directory unpacked
 	@$(MAKE) --no-print-directory -j2 --output-sync=target check-unit check-built
 
+# ESLint keeps what it found of each unchanged file (by content) in node_modules/.cache, as ruff
+# does in .ruff_cache: 0.7 s of CPU instead of 6.5 s when little changed.
 check-lint: node_modules/.installed $(VENV)/.installed
 	$(PY) -m ruff check .
-	node_modules/.bin/eslint .
+	node_modules/.bin/eslint --cache --cache-strategy content --cache-location node_modules/.cache/eslint/ .
 
 check-unit:
 	$(PY) -m pytest -n 3 -m check $(CHECK_UNIT)
