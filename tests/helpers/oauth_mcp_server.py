@@ -259,6 +259,7 @@ def with_empty_secret(receive):
 def resource_server(provider, url: str, issuer: str):
     from mcp.server.auth.settings import AuthSettings
     from mcp.server.mcpserver import Context, MCPServer
+    from mcp.types import ToolAnnotations
 
     class Verifier:
         async def verify_token(self, token):
@@ -269,7 +270,7 @@ def resource_server(provider, url: str, issuer: str):
                        auth=AuthSettings(issuer_url=issuer, resource_server_url=url, required_scopes=["mcp"],
                                          validate_token_resource=False))
 
-    @server.tool(description="Says who the token belongs to.")
+    @server.tool(description="Says who the token belongs to.", annotations=ToolAnnotations(readOnlyHint=True))
     def whoami(ctx: Context) -> str:
         from mcp.server.auth.middleware.auth_context import get_access_token
 

@@ -15,7 +15,9 @@ until the user looks at it again in settings.
 A tool's annotations are the server's word, so they only ever make TabAgent ask more: a tool
 that may destroy (not read-only, and not said to be harmless) is "always" allowed only when
 the user took a second look at that in settings ("second_look"), else asked; a read-only
-hint skips nothing.
+hint skips nothing. What a read-only hint does change is the model's side (mcp/tools.py,
+`acts`): such a call runs beside the reply's other reads, and the same call again is told, not
+run again; every other tool is an act, which waits for the calls before it and runs again.
 
 What a server returns reaches the model inside the untrusted marking, as page content does.
 """
@@ -30,7 +32,7 @@ import re
 from ..mcp import MCPClient, MCPError
 from ..mcp.apps import app_uri, shown_result, visible_to
 from ..tokens import count_text
-from ..mcp.tools import MCPTool, cut
+from ..mcp.tools import MCPTool, cut, read_only
 from ..tools import Refused
 from ..unseen import bounded, shown, shown_within
 from .mcp_requests import ServerRequests
@@ -91,14 +93,13 @@ def may_destroy(definition: dict) -> bool:
     """As the spec reads the hints: a tool not said to be read-only may destroy, unless its
     server says it does not (destructiveHint false)."""
     hints = definition.get("annotations") if isinstance(definition.get("annotations"), dict) else {}
-    return hints.get("readOnlyHint") is not True and hints.get("destructiveHint") is not False
+    return not read_only(definition) and hints.get("destructiveHint") is not False
 
 
 def annotations_shown(definition: dict) -> dict:
     """A tool's hints as settings show them: each a yes or no, the spec's default when absent."""
     hints = definition.get("annotations") if isinstance(definition.get("annotations"), dict) else {}
-    read_only = hints.get("readOnlyHint") is True
-    return {"read_only": read_only, "destructive": may_destroy(definition),
+    return {"read_only": read_only(definition), "destructive": may_destroy(definition),
             "idempotent": hints.get("idempotentHint") is True, "open_world": hints.get("openWorldHint") is not False}
 
 
@@ -164,7 +165,9 @@ class AskedMCPTool(MCPTool):
         # The server's name for the tool is its own words (it may be a sentence): not in the
         # question, which is ours, but under it, bounded and labelled as the server's.
         message = self.ASKING.format(server=self.server["name"])
-        allowed = await self.consent.allows(self.name, message, details, kind=scope, acts=False)
+        # Asked as an act whatever the hints say (Tool.acts follows readOnlyHint): a server's
+        # word never spares the user a question.
+        allowed = await self.consent.allows(self.name, message, details, kind=scope, acts=True)
         if allowed and self.policy == "conversation":
             granted.add(scope)
         return allowed

@@ -9,6 +9,11 @@ tabagent.app.untrusted_content.untrusted). Results are cut at `max_chars` with a
 
 What the model is told of a tool (its description, its schema) has every character that
 draws nothing written out (tabagent.unseen), so that it reads what the user is shown.
+
+A tool acts (`Tool.acts`: ordered among the calls of a reply, never told as a repeat) unless
+its server says it is read-only (`readOnlyHint: true`); unannotated, it may change the world,
+as the spec reads it. The hint is the server's word: it may spare the model a second run of
+the same call, never a question to the user (app/mcp_servers.py, docs/security.md).
 """
 
 from __future__ import annotations
@@ -41,6 +46,15 @@ def _plain(source: str, text: str) -> str:
     return text
 
 
+def read_only(definition: dict) -> bool:
+    """Whether the server says the tool changes nothing: `readOnlyHint` true, nothing else
+    (absent, or not a boolean, the spec's default holds: it may change its environment).
+    `destructiveHint` and `idempotentHint` speak only of a tool that is not read-only, so
+    neither makes one act less: an idempotent act is still an act."""
+    hints = definition.get("annotations")
+    return isinstance(hints, dict) and hints.get("readOnlyHint") is True
+
+
 class MCPTool(Tool):
     def __init__(self, client: MCPClient, definition: dict, mark: Mark = _plain,
                  max_chars: int = MAX_RESULT_CHARS) -> None:
@@ -48,6 +62,7 @@ class MCPTool(Tool):
         self.remote_name = str(definition.get("name", ""))
         self.name = tool_name(client.name, self.remote_name)
         self.description = describe(client.name, definition)
+        self.acts = not read_only(definition)
         schema = definition.get("inputSchema")
         self.inputs = shown_within(schema) if isinstance(schema, dict) and isinstance(schema.get("properties"), dict) \
             else {"type": "object", "properties": {}}
