@@ -14,9 +14,13 @@
 // - data: from the address itself.
 // Only a download that started since the turn began (`since`), that the tab's site started
 // (its referrer, or a blob's own origin) and that the browser made for a page (not for an
-// extension) is offered; at most DOWNLOADS.max_mb of it is read.
+// extension) is offered; at most DOWNLOADS.max_mb of it is read. The APIs name no tab, so the
+// site is the fence for a download the page started on its own; one an action of TabAgent's
+// started is known by the action's tab (action-downloads.js): offered to that tab first, and
+// never to another tab of the same site.
 
 import { PageUnavailable, siteOf } from "./page-access.js";
+import { lastPart, pageSiteOf, startedBy } from "./action-downloads.js";
 import { DOWNLOADS } from "../shared/wire.js";
 
 const MAX_BYTES = DOWNLOADS.max_mb * 1024 * 1024;
@@ -28,17 +32,18 @@ const REDIRECTED = "The site answered TabAgent's request for this download with 
 const REVOKED = "The page no longer holds this file (it made it in the tab and has let it go), so TabAgent cannot read it " +
   "again; the user can open it from the browser's downloads.";
 
-// The page a download came from: a blob's own origin (the page that made it), else its referrer.
-const pageSiteOf = (item) => (item.url.startsWith("blob:") ? siteOf(item.url.slice(5)) : siteOf(item.referrer ?? ""));
 const addressOf = (item) => item.finalUrl || item.url;
-const lastPart = (path) => String(path ?? "").split(/[\\/]/).pop();
 
 async function downloadsOfTheTurn(tab, since) {
   const from = Number(since);
   if (!Number.isFinite(from)) throw new PageUnavailable("read_download needs the turn's start.");
   const items = await chrome.downloads.search({ startedAfter: new Date(from - 1).toISOString(), orderBy: ["-startTime"] });
   const site = siteOf(tab.url);
-  return items.filter((item) => Date.parse(item.startTime) >= from && !item.byExtensionId && site && pageSiteOf(item) === site);
+  const whose = await startedBy();
+  const mine = (item) => whose[item.id] === tab.id;
+  const offered = items.filter((item) => Date.parse(item.startTime) >= from && !item.byExtensionId && site
+    && pageSiteOf(item) === site && (whose[item.id] === undefined || mine(item)));
+  return [...offered.filter(mine), ...offered.filter((item) => !mine(item))];
 }
 
 function chosen(items, name) {

@@ -16,6 +16,7 @@ import { PageUnavailable, agentTab, settled, tabById, whyUnreadable } from "./pa
 import { takeScreenshot } from "./screenshot.js";
 import { TAB_ACTIONS, TAB_TOOLS } from "./tab-tools.js";
 import { describeDownload, fetchDownload } from "./downloads.js";
+import { STARTS_DOWNLOADS, watchingDownloads } from "./action-downloads.js";
 import { OPEN_OWN_TAB, openOwnTabFor } from "./own-tab.js";
 import { REAL_INPUT, withRealInput } from "./real-input-actions.js";
 
@@ -172,7 +173,10 @@ export async function runPageTool({ name, args, tab_id: tabId, expect_url: expec
     if (expectUrl && withoutFragment(tab.url) !== withoutFragment(expectUrl)) {
       throw new PageUnavailable(`Nothing was done: the tab has left ${expectUrl} since the user confirmed (it now shows ${tab.url}).`);
     }
-    return { ...(await run(tab, name, args, pdfHere)), tab_id: tab.id, url: tab.url, title: tab.title };
+    // A click or a key press may start a download: its reply says which (action-downloads.js).
+    const done = STARTS_DOWNLOADS.has(name) ? await watchingDownloads(tab, () => run(tab, name, args, pdfHere))
+      : await run(tab, name, args, pdfHere);
+    return { ...done, tab_id: tab.id, url: tab.url, title: tab.title };
   } catch (error) {
     if (error instanceof PageUnavailable) return { ok: false, error: error.message };
     throw error;

@@ -3,7 +3,8 @@ after the user allows it like reading another tab, its text inside the page-cont
 text file and a PDF (pdf.js). Red team, on the same pages: a download named like a system file (a
 path, a right-to-left override) is shown harmless to the user and the model; a download from before
 the turn is not offered; a download from a site the rules `never` allow is refused unasked and not
-fetched again; a 20 MB file is read only up to its bound."""
+fetched again; a 20 MB file is read only up to its bound. A click that started a download says so in
+its result (a link's file, a file the page made), and one that started none says nothing of it."""
 
 from __future__ import annotations
 
@@ -48,6 +49,25 @@ def test_a_text_download_of_the_turn_is_asked_then_read_as_page_content(download
     assert download_turn.wait_for_status("ok", "error") == "ok"
     source, content = page_content(told(model, 2))
     assert re.fullmatch(r"the downloaded file notes(\(\d+\))?\.txt", source) and NOTES in content
+
+
+def test_a_click_that_started_a_download_says_so_and_one_that_did_not_says_nothing(download_turn, model):
+    """The service worker watches the tab while a click runs (action-downloads.js): a link's file and a
+    file the page made (a blob) are named in the click's result; read_download then reads the one asked
+    (the link's: Firefox's content scripts cannot fetch the page's blob again, docs/firefox.md)."""
+    model.script(tool_call("click", locator="#txt"), tool_call("click", locator="#made"), tool_call("click", locator="#nothing"),
+                 Reply(tool_calls=[{"name": "read_download", "arguments": {"name": "notes"}}]), Reply(text="Done."))
+    download_turn.send("Get my files")
+    for n in range(4):
+        download_turn.question(n, timeout=30)
+        download_turn.answer_question(n, "once")
+    assert download_turn.wait_for_status("ok", "error") == "ok"
+    started = "This click started a download in this tab: read_download can read it (the user is asked first)."
+    link, made, nothing = told(model, 1), told(model, 2), told(model, 3)
+    assert started in link and re.search(r"\nnotes(\(\d+\))?\.txt \((1 KB|size unknown)\)\n</page_content>", link)
+    assert started in made and re.search(r"\nlist(\(\d+\))?\.txt \((1 KB|size unknown)\)\n</page_content>", made)
+    assert "download" not in nothing
+    assert NOTES in told(model, 4)
 
 
 def test_a_pdf_download_is_read_with_pdfjs(download_turn, model):

@@ -1,10 +1,11 @@
 """The pages read_download is tried on, in both browsers: a page on 127.0.0.1 whose links make the
 browser download a text file, a PDF, a file named like a system file (a path, a right-to-left
-override), and a 20 MB text file; and a second site whose file the first page links, downloaded
+override), and a 20 MB text file, a file the page makes (a blob), and a button that downloads nothing; and a second site whose file the first page links, downloaded
 as an attachment (its own site, which the user's rules may refuse)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from tests.helpers.pdf import make_pdf
@@ -12,6 +13,7 @@ from tests.helpers.recording_site import Site
 
 NOTES = "The vault combination is 31-7-4419."
 REPORT = "Quarterly report: revenue rose to 7,310 kettles."
+LIST = "Shopping: a kettle, two cups."
 HUGE_MB = 20
 # What a hostile page names its download: a path out of the downloads folder, and a right-to-left
 # override that makes "txt.exe" draw as "exe.txt".
@@ -23,6 +25,15 @@ PAGE = """<!doctype html><meta charset="utf-8"><title>Files</title>
 <p><a id="spoof" href="notes.txt" download="{spoofed}">Settings</a></p>
 <p><a id="huge" href="huge.txt" download>Everything</a></p>
 <p><a id="elsewhere" href="{elsewhere}">The other site's file</a></p>
+<p><button id="made" type="button">Make my list</button> <button id="nothing" type="button">Nothing</button></p>
+<script>
+document.getElementById("made").onclick = () => {{  // a file the page makes: a blob download
+  const link = Object.assign(document.createElement("a"), {{ download: "list.txt",
+    href: URL.createObjectURL(new Blob([{listed}], {{ type: "text/plain" }})) }});
+  document.body.append(link);
+  link.click();
+}};
+</script>
 """
 
 
@@ -32,7 +43,7 @@ def download_site(folder: Path, elsewhere: str = "") -> Path:
     (folder / "report.pdf").write_bytes(make_pdf([REPORT, "Page two."], title="Report"))
     line = ("All work and no play. " * 46 + "\n").encode()  # about 1 KB
     (folder / "huge.txt").write_bytes(line * (HUGE_MB * 1024 * 1024 // len(line)))
-    (folder / "files.html").write_text(PAGE.format(spoofed=SPOOFED, elsewhere=elsewhere), encoding="utf-8")
+    (folder / "files.html").write_text(PAGE.format(spoofed=SPOOFED, elsewhere=elsewhere, listed=json.dumps(LIST)), encoding="utf-8")
     return folder
 
 

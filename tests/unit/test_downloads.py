@@ -108,3 +108,37 @@ async def test_the_question_and_the_model_see_the_harmless_name():
     for seen in (message, details["file"], said):
         assert "\u202e" not in seen and "system32" not in seen and "\\" not in seen
     assert details["file"] == "eviltxt.exe"
+
+
+class ClickBridge(Bridge):
+    """The service worker's answers to a click, which started `started` (action-downloads.js)."""
+
+    def __init__(self, started):
+        super().__init__()
+        self.started = started
+
+    async def run_page_tool(self, name, args, tab_id=None, expect_url=None):
+        self.calls.append((name, args, tab_id, expect_url))
+        if name == "describe_action":
+            return {"ok": True, "tab_id": 3, "result": {"plan_id": "p1", "summary": "Click the link “Notes”.",
+                                                        "page_url": f"{SITE}/files", "element": {"locator": "#txt"}}}
+        return {"ok": True, "url": f"{SITE}/files", "result": {"did": "click"}, **({"downloads": self.started} if self.started else {})}
+
+
+def click(bridge):
+    async def emit(*_):
+        pass
+    consent = Consent(bridge, [], emit)
+    return {t.name: t for t in page_tools(bridge, consent.asking(Actor("model", "TabAgent")))}["click"]
+
+
+async def test_a_click_that_started_a_download_says_so_with_the_name_made_harmless():
+    said = await click(ClickBridge([{"file_name": "../../.bashrc\u202etxt.exe", "mime": "text/plain", "size": 2048}]))(locator="#txt")
+    told, _, marked = said.partition("This click started a download in this tab: read_download can read it")
+    assert '"did": "click"' in told and "(the user is asked first)" in marked
+    assert "\u202e" not in marked and "../" not in marked
+    assert '<page_content source="http://127.0.0.1:8000/files" untrusted="true">\nbashrctxt.exe (2 KB)\n</page_content>' in marked
+
+
+async def test_a_click_that_started_none_says_nothing_of_downloads():
+    assert "download" not in await click(ClickBridge([]))(locator="#txt")

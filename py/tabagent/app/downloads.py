@@ -7,7 +7,10 @@ download there and fetches it again from where it came, as the page's own reques
 offscreen document reads it: text as it is, a PDF with pdf.js. What is offered is fenced:
 
 - only a download that started during this turn (after the tools were made), never one before;
-- only one the tab the tools work in started (its page is that tab's site);
+- only one the tab the tools work in started: one an action of the turn started there (the
+  service worker watched the tab while it ran, and the action's result named it: `said_started`),
+  or, for a download the page started on its own, one whose page is that tab's site (the
+  browsers' downloads API names no tab);
 - asked of the user like reading another tab, each time unless they allow it for the turn, and
   refused without a question where their site rules say `never` (the tab's site or the file's);
 - its name is shown made harmless (`harmless_name`): no path, no invisible or direction-turning
@@ -41,6 +44,23 @@ def harmless_name(name: str) -> str:
     shown = "".join(c for c in last if unicodedata.category(c)[0] not in "CZ" or c == " ").strip(" .")
     shown = shown or "download"
     return shown if len(shown) <= LONGEST_NAME else shown[:LONGEST_NAME - 1] + "…"
+
+
+STARTED = ("This {tool} started {count} in this tab: read_download can read {it} (the user is asked "
+           "first). As the site named {it}:")
+
+
+def said_started(tool: str, done: dict) -> str:
+    """What the model is told of the downloads an action started (the service worker watched the
+    tab while it ran: extension/background/action-downloads.js), or "" when it started none. The
+    names are the site's words: made harmless and inside the marking, like the page's."""
+    started = [d for d in done.get("downloads") or [] if isinstance(d, dict)][:5]
+    if not started:
+        return ""
+    listed = "\n".join(f"{harmless_name(d.get('file_name'))} ({size_in_words(d.get('size'))})" for d in started)
+    many = len(started) > 1
+    return "\n\n" + STARTED.format(tool=tool, count=f"{len(started)} downloads" if many else "a download",
+                                    it="them" if many else "it") + "\n" + untrusted(done.get("url", ""), listed)
 
 
 def size_in_words(size) -> str:

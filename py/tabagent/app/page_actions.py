@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .downloads import said_started
 from .one_time_codes import ask_for_the_code, carried_code
 from .page_bridge import as_json, failure
 from .consent import ON_THE_PAGE
@@ -131,7 +132,7 @@ class PageActor:
         done = await self.bridge.run_page_tool(tool, bound, plan.get("tab_id"), described.get("page_url"))
         if not done.get("ok"):
             return Attempt(failure(done, f"{tool} failed, and the browser did not say why."))
-        return Attempt(untrusted(done.get("url", ""), as_json(done["result"])), done=True)
+        return Attempt(untrusted(done.get("url", ""), as_json(done["result"])) + said_started(tool, done), done=True)
 
     async def _allowed(self, tool: str, described: dict, tab_id):
         """The consent service's answer (consent.py: the site rules, the actor's allowances, the
