@@ -11,7 +11,10 @@ from dataclasses import dataclass
 from .tool_model import GaveUp
 
 CONTENT = re.compile(r'<page_content source="[^"]*" untrusted="true">\n(.*?)\n</page_content>', re.S)
-LINE = re.compile(r"^(?P<locator>ta-\d+) (?P<kind>[^“=(]+)(?: “(?P<name>.*?)”)?(?: = “(?P<value>.*?)”)?(?: (?P<rest>.*))?$")
+# "ta-4 text area “Notes” (coloured #ffffff; beside “Submit”) = “Dear…” ...": what the listing says
+# of a control (its name, then what sets it apart in brackets) comes before its value.
+LINE = re.compile(r"^(?P<locator>ta-\d+) (?P<kind>[^“=(]+)(?: “(?P<name>.*?)”)?(?: \((?P<about>[^()]*)\))?"
+                  r"(?: = “(?P<value>.*?)”)?(?: (?P<rest>.*))?$")
 
 
 @dataclass

@@ -354,15 +354,33 @@ def item_shown(name: str):
     return found[0]["locator"] if found else None
 
 
+def drag_place(where: str, at: int, count: int) -> int:
+    """The place (from 1) "to the top", "to the bottom", "up/down by one position" or "to the 3rd
+    position" means, for an item now at `at` of `count`."""
+    named = {"to the top": 1, "to the bottom": count, "up by one position": at - 1, "down by one position": at + 1}
+    if where in named:
+        return named[where]
+    number = re.search(r"to the (\d+)", where)
+    if not number:
+        raise GaveUp(f"the task's place is not one the policy reads: {where!r}")
+    return int(number.group(1))
+
+
 def drag_items(task, can):
     if "drag" not in can:
         raise GaveUp("there is no drag")
-    name, place = re.search(r"Drag (\w+) to the (\d+)", task).groups()
+    said = re.search(r"Drag (\S+) ((?:to the|up by|down by) [^.\n]*)", task)
+    if not said:
+        raise GaveUp(f"the task names no item and place the policy reads: {task[:100]!r}")
+    name, where = said.groups()
     items = [line.strip("- ").strip() for line in markdown((yield Call("read_page")).text).splitlines() if line.startswith("- ")]
-    if len(items) < int(place):
+    if name not in items:
+        raise GaveUp("read_page does not list the item to drag")
+    place = drag_place(where, items.index(name) + 1, len(items))
+    if not 1 <= place <= len(items):
         raise GaveUp("read_page shows fewer items than the place asked")
     source = yield from item_shown(name)
-    target = yield from item_shown(items[int(place) - 1])
+    target = yield from item_shown(items[place - 1])
     if not (source and target):
         raise GaveUp("find_in_page gives the items no locator")
     yield Call("drag", source=source, target=target)

@@ -66,3 +66,21 @@ def test_a_policy_that_gives_up_answers_in_words_and_says_why():
         body["messages"] += [{"role": "assistant", "content": None}, {"role": "tool", "content": MARK.format("0 controls")}]
         reply = model._step(body)
     assert not reply.tool_calls and "cannot" in reply.text and "no button named “no”" in model.gave_up
+
+
+def test_a_value_after_what_sets_the_control_apart_is_read():
+    listing = "3 controls\n\nta-1 text area (no name; coloured #ffffff; beside “Submit”) = “Donec ridiculus eget.”\nta-2 text field\nta-3 button “Submit”"
+    calls = play("scroll-text", "Find the last word in the text area, enter it into the text field and hit Submit.", listing, listing, "ok", "ok")
+    assert ("type_text", {"locator": "ta-2", "text": "eget"}) in calls
+
+
+def test_a_drag_goes_to_the_place_the_sentence_names_in_its_own_words():
+    page = "Title: T\nURL: http://x/t.html\nLength: 9\n\n- Ann\n- Bob\n- Sara-Ann\n- Dee\n- Eve"
+    found = '{{"matches": [{{"locator": "ta-{}", "match": "{}", "element": "list item “{}”", "visible": true}}]}}'
+    for sentence, target in (("Drag Sara-Ann to the top.", "Ann"), ("Drag Sara-Ann to the bottom.", "Eve"),
+                             ("Drag Sara-Ann up by one position.", "Bob"), ("Drag Sara-Ann down by one position.", "Dee"),
+                             ("Drag Sara-Ann to the 4th position.", "Dee")):
+        calls = play("drag-items", sentence, page, found.format(1, "Sara-Ann", "Sara-Ann"), found.format(2, target, target),
+                     can={"drag"})
+        assert [name for name, _ in calls] == ["read_page", "find_in_page", "find_in_page", "drag"], calls
+        assert calls[2][1]["query"] == target
