@@ -3,7 +3,7 @@
 // chosen one to each turn, and relays what the settings page asks (a download the user clicked,
 // Delete) to the Python page, which holds the files and the loaded model.
 
-import { DEVICE_MODELS, loadDeviceModels } from "../shared/on-device/device-models.js";
+import { DEVICE_MODELS, loadDeviceModels, pinnedRequest } from "../shared/on-device/device-models.js";
 import { checkedId } from "../shared/on-device/model-files.js";
 import { MessageType } from "../shared/protocol/messages.js";
 import { PROVIDERS } from "../shared/settings/settings.js";
@@ -38,8 +38,8 @@ export async function chosenDeviceModel(settings) {
 
 export const deviceModelHandlers = {
   [MessageType.downloadDeviceModel]: async ({ request }) => {
-    const started = await askOffscreen({ type: MessageType.downloadDeviceModel,
-      request: { ...cleanRecord(request), size: Number(request?.size) || 0, sha256: String(request?.sha256 ?? ""), url: String(request?.url ?? "") } });
+    const started = await askOffscreen({ type: MessageType.downloadDeviceModel, request: pinnedRequest(
+      { ...cleanRecord(request), size: Number(request?.size) || 0, sha256: String(request?.sha256 ?? ""), url: String(request?.url ?? "") }) });
     keepBackgroundWhile(downloading);
     return started;
   },

@@ -61,7 +61,7 @@ export class DeviceModelsSettings {
       text(model.name, "name"),
       progress.has(model.id) && !["failed", "done"].includes(progress.get(model.id).status)
         ? button(t("deviceModelStop"), () => askBackground(MessageType.stopDeviceModelDownload, { id: model.id }))
-        : button(t("deviceModelDownload", sizeInWords(model.approxSize)), () => this.#download(model)),
+        : button(t("deviceModelDownload", sizeInWords(model.size)), () => this.#download(model)),
       text(progressText(model.id), "progress"),
     )));
   }

@@ -16,6 +16,7 @@ import time
 
 import pytest
 
+from tests.helpers.model_host import tampered
 from tests.helpers.quiet import stays_quiet
 from tests.helpers.page_server import PageServer
 from tests.helpers.panel_backends import ChromiumPanel, chromium_panel
@@ -85,6 +86,27 @@ def test_a_download_that_fails_its_checks_keeps_nothing(browser, model_host, pat
     assert "refused" not in device_models(browser)
     size = panel_run(browser, """navigator.storage.getDirectory().then((root) => root.getDirectoryHandle("on-device-models"))
       .then((dir) => dir.getFileHandle("refused.gguf")).then((h) => h.getFile()).then((f) => f.size, () => -1)""")
+    assert size == -1
+
+
+def test_a_file_with_the_right_name_and_size_but_other_bytes_is_refused(browser, model_host, smollm2_gguf):
+    """Red team: a host (or a cache, or a man in the middle) serves a swapped file under the pinned
+    name, of the pinned size, beginning as a GGUF file does. Only its SHA-256 tells it apart: it is
+    refused, with both hashes and what to do said, nothing of it is kept, and the models kept
+    before are all still there."""
+    ChromiumPanel(browser).new_conversation()
+    browser.driver.execute_script(f"return {LISTEN}")
+    data = smollm2_gguf.read_bytes()
+    before = device_models(browser)
+    start(browser, id="swapped", name="SmolLM2 135M", url=model_host.url("/tampered/smollm2.gguf"), size=len(data),
+          sha256=hashlib.sha256(data).hexdigest())
+    end = wait_for_download(browser, "swapped")
+    assert end["status"] == "failed", end
+    assert hashlib.sha256(data).hexdigest() in end["error"] and "Download again" in end["error"], end
+    assert hashlib.sha256(tampered(data)).hexdigest() in end["error"], end  # the hash of what arrived
+    assert device_models(browser) == before
+    size = panel_run(browser, """navigator.storage.getDirectory().then((root) => root.getDirectoryHandle("on-device-models"))
+      .then((dir) => dir.getFileHandle("swapped.gguf")).then((h) => h.getFile()).then((f) => f.size, () => -1)""")
     assert size == -1
 
 

@@ -13,6 +13,7 @@ import time
 
 import pytest
 
+from tests.helpers.model_host import tampered
 from tests.helpers.page_server import PageServer
 from tests.helpers.panel_backends import firefox_panel
 
@@ -45,8 +46,12 @@ def test_a_cut_download_resumes_and_a_wrong_hash_is_refused(firefox, on_device_c
     assert ranges[0] is None and ranges[1] and ranges[1] != "bytes=0-", ranges
     wrong = download(firefox, chat, id="wrong", name="wrong", url=model_host.url("/files/smollm2.gguf"), sha256="0" * 64)
     assert wrong["status"] == "failed" and "SHA-256" in wrong["error"], wrong
+    # Red team: the right name and size, a GGUF file's first bytes, other bytes after: refused by its hash.
+    swapped = download(firefox, chat, id="swapped", name="SmolLM2", url=model_host.url("/tampered/smollm2.gguf"), size=len(data),
+                       sha256=hashlib.sha256(data).hexdigest())
+    assert swapped["status"] == "failed" and hashlib.sha256(tampered(data)).hexdigest() in swapped["error"], swapped
     kept = firefox.evaluate(chat, "chrome.storage.local.get('deviceModels').then((s) => s.deviceModels)")
-    assert kept["smollm2"]["size"] == len(data) and "wrong" not in kept
+    assert kept["smollm2"]["size"] == len(data) and "wrong" not in kept and "swapped" not in kept
 
 
 def test_a_turn_is_answered_on_device_with_the_page_read_then_the_model_unloads(firefox, on_device_chat, tmp_path):

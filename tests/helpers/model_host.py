@@ -6,6 +6,8 @@ provider's downloads must survive or refuse:
     /cut/<name>        the first request ends after a third of the file (the connection closes);
                        later ones answer normally, so a resumed download completes
     /away/<name>       a redirect to the same file at localhost (another origin, another site)
+    /tampered/<name>   a file of the same name and size that begins as a GGUF file does but whose
+                       bytes differ after its first kilobytes (a swapped or corrupted model)
     /not-gguf.gguf     a page of HTML named like a model
 
 Each request's path and Range header are kept in `seen`. The server stops when the test ends.
@@ -18,6 +20,14 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 NOT_GGUF = b"<!doctype html><title>Sign in</title><p>Please sign in to download this file.</p>" * 40
+
+
+def tampered(data: bytes) -> bytes:
+    """The same length and the same first 4 KiB (the GGUF magic and header start), other bytes after."""
+    rest = bytearray(data[4096:])
+    for at in range(0, len(rest), 997):
+        rest[at] ^= 0xFF
+    return data[:4096] + bytes(rest)
 
 
 class ModelHost:
@@ -43,9 +53,11 @@ class ModelHost:
                     self.send_header("location", f"http://localhost:{host.port}/files/{name}")
                     self.send_header("content-length", "0")
                     return self.end_headers()
-                if kind not in ("files", "cut") or name not in host.files:
+                if kind not in ("files", "cut", "tampered") or name not in host.files:
                     return self._send(b"not found", 404, 9)
                 data = host.files[name].read_bytes()
+                if kind == "tampered":
+                    data = tampered(data)
                 start = 0
                 if rng := self.headers.get("range"):
                     start = int(rng.removeprefix("bytes=").split("-")[0])

@@ -63,3 +63,31 @@ def test_a_download_is_redirected_only_within_its_site(origin, target, hashed, a
     rule = source[source.index("const MODEL_HOST_DOWNLOADS"):source.index("async function sha256Of")]
     assert node(rule.replace("export function", "function") +
                 f"console.log(JSON.stringify(redirectAllowed({json.dumps(origin)}, {json.dumps(target)}, {json.dumps(hashed)})));") is allowed
+
+
+MODELS_JS = (ROOT / "extension" / "shared" / "on-device" / "device-models.js").as_uri()
+
+
+def test_every_model_of_the_short_list_is_pinned_and_its_pins_are_the_files_own():
+    """Each model offered for download has its exact size and SHA-256, and a download of it is of
+    its pinned address, size and hash whatever the asking page sent. The Qwen2.5-Coder pins are
+    the ones scripts/local_models.py checks the same files against, computed from their bytes."""
+    import local_models  # scripts/, on the path through tests/helpers/llama_server.py
+
+    out = node(f"""
+      import {{ SHORT_LIST, pinnedRequest }} from {json.dumps(MODELS_JS)};
+      const asked = {{ id: "qwen2.5-coder-0.5b", name: "x", url: "http://127.0.0.1:9/other.gguf", size: 10, sha256: "" }};
+      const other = {{ id: "my-model", name: "mine", url: "https://example.org/m.gguf", size: 0, sha256: "" }};
+      console.log(JSON.stringify({{ list: SHORT_LIST, pinned: pinnedRequest(asked), other: pinnedRequest(other) }}));
+    """)
+    assert out["list"]
+    for model in out["list"]:
+        assert isinstance(model["size"], int) and model["size"] > 0, model
+        assert len(model["sha256"]) == 64 and int(model["sha256"], 16) >= 0, model
+        assert model["url"].startswith("https://huggingface.co/") and model["url"].endswith(".gguf"), model
+        pinned = local_models.MODELS.get(model["id"])
+        assert pinned is not None, f"{model['id']}: no file here to check its pin against"
+        assert (model["size"], model["sha256"]) == (pinned.size, pinned.sha256)
+        assert model["url"].endswith("/" + pinned.file)
+    assert {k: out["pinned"][k] for k in ("url", "size", "sha256")} == {k: out["list"][0][k] for k in ("url", "size", "sha256")}
+    assert out["other"]["url"] == "https://example.org/m.gguf" and out["other"]["sha256"] == ""

