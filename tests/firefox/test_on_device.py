@@ -17,10 +17,12 @@ from tests.helpers.model_host import tampered
 from tests.helpers.page_server import PageServer
 from tests.helpers.panel_backends import firefox_panel
 
-pytestmark = pytest.mark.timeout(900)
+pytestmark = pytest.mark.timeout(1200)
 
+# The chat page keeps what it is told: downloads' progress, and each turn's end (with its events
+# and memory), so the tests wait on those messages, not on polling storage against a clock.
 LISTEN = """(() => { globalThis.heard = []; chrome.runtime.onMessage.addListener((m) => {
-  if (m?.type === "device-model-download") globalThis.heard.push(m); }); return true; })()"""
+  if (["device-model-download", "turn-finished"].includes(m?.type)) globalThis.heard.push(m); }); return true; })()"""
 
 
 @pytest.fixture(scope="module")
@@ -66,21 +68,23 @@ def test_a_turn_is_answered_on_device_with_the_page_read_then_the_model_unloads(
         tab = firefox.evaluate(chat, f"chrome.tabs.query({{}}).then((tabs) => tabs.find((t) => t.url === {json.dumps(pages.url('article.html'))}))")
         started = panel.ask_background("start-turn", text="What do sea otters do while they sleep?",
                                        attachedTabs=[{"tabId": tab["id"], "url": tab["url"], "title": "Otters"}])
-        key = json.dumps("conversation:" + started["conversationId"])
-        stored = f"""import(chrome.runtime.getURL("extension/platform/firefox/conversation-store.js"))
-          .then(({{ conversationStore }}) => conversationStore.get([{key}])).then((found) => found[{key}])"""
+        # The turn's end is the Python page's turn-finished message, heard by this page: polling the
+        # conversation store (an IndexedDB open 20 times a second, in the extension's one process,
+        # beside the model) until a clock ran out was the flaky part at a high load.
+        ended = f"globalThis.heard.find((m) => m.type === 'turn-finished' && m.conversationId === {json.dumps(started['conversationId'])})"
         try:
-            conversation = firefox.wait_for_value(chat, f"{stored}.then((c) => c && !['running', undefined].includes(c.turns.at(-1).status) && c)",
-                                                  600, "the turn never ended")
+            finished = firefox.wait_for_value(chat, ended, 840, "the turn never ended")
         except Exception:
-            print(json.dumps(firefox.evaluate(chat, stored))[-3000:], panel.ask_background("device-model-status"))
+            print(panel.ask_background("device-model-status"))
             raise
-    assert conversation["turns"][-1]["status"] == "ok", conversation["turns"][-1]["events"][-2:]
-    assert "token" in [e["kind"] for e in conversation["turns"][-1]["events"]]
-    assert "Sea otters hold hands" in conversation["memory"]
+    assert finished["status"] == "ok", finished["events"][-2:]
+    assert "token" in [e["kind"] for e in finished["events"]]
+    assert "Sea otters hold hands" in json.dumps(finished["memory"])
+    # What the load was, read from the runner's record of it: the model may already be unloaded
+    # here (the idle spell is 6 s, and a loaded machine takes longer than that to get here).
     status = panel.ask_background("device-model-status")["runner"]
-    assert status["loads"] == 1 and status["loaded"]["threads"] == 1  # one thread: no SharedArrayBuffer here
-    deadline = time.monotonic() + 60
+    assert status["loads"] == 1 and status["lastLoaded"]["threads"] == 1  # one thread: no SharedArrayBuffer here
+    deadline = time.monotonic() + 180  # the spell is 6 s from the last reply: generous for a busy machine's timers
     while panel.ask_background("device-model-status")["runner"]["loaded"] is not None and time.monotonic() < deadline:
         time.sleep(1)
     assert panel.ask_background("device-model-status")["runner"]["loaded"] is None, "the model stayed loaded"

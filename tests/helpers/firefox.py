@@ -153,8 +153,10 @@ class Firefox:
         script = f"Services.locale.availableLocales = [{json.dumps(locale)}, 'en-US']; Services.locale.requestedLocales = [{json.dumps(locale)}];"
         self.send("script.evaluate", {"expression": script, "target": {"context": window["context"]}, "awaitPromise": False})
 
-    def _connect(self, port: int, timeout: float = 60) -> None:
-        """Waits for Firefox to listen (it prints the address once it does), then connects."""
+    def _connect(self, port: int, timeout: float = 300) -> None:
+        """Waits for Firefox to listen (it prints the address once it does), then connects. The
+        wait ends as soon as it listens or its process ends; the deadline only bounds a Firefox
+        that hangs (at a load of 30 to 40 on two cores a start took over 60 s)."""
         deadline = time.monotonic() + timeout
         while True:
             try:

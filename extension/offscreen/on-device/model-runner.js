@@ -37,6 +37,7 @@ export class ModelRunner {
     this.timer = null;
     this.lastUsed = Date.now(); // the quiet spell counts from the end of the last load or reply
     this.loads = 0; // how many times a model was loaded (tests: an idle unload is followed by a load)
+    this.lastLoaded = null; // what `loaded` was at the last load, kept after an unload (tests read it after the idle spell)
   }
 
   // The model of `record` loaded, from `file` (a Blob), loading it (or another in its place) if needed.
@@ -66,6 +67,7 @@ export class ModelRunner {
     this.wllama = wllama;
     this.loads += 1;
     this.loaded = { id: record.id, window, threads: wllama.getNumThreads(), gpu, loadMs: Math.round(performance.now() - started) };
+    this.lastLoaded = this.loaded;
     return this.loaded;
   }
 
@@ -113,6 +115,6 @@ export class ModelRunner {
   }
 
   status() {
-    return { loaded: this.loaded, loads: this.loads, replies: this.replies };
+    return { loaded: this.loaded, lastLoaded: this.lastLoaded, loads: this.loads, replies: this.replies };
   }
 }
