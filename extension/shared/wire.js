@@ -18,7 +18,7 @@ export const SETTINGS = Object.freeze({
   "show_steps": false,
   "custom_prompts": "",
   "site_rules": "",
-  "request_timeout": 120,
+  "request_timeout": null,
   "max_retries": 3,
   "model_sees_images": "auto",
   "tool_set": "auto",

@@ -266,9 +266,10 @@ class OpenAIModel(Model):
         return builder.reply()
 
     def _timeout_error(self) -> ModelError:
-        return ModelTimeoutError(f"no response from {self.url} within {self.timeout:g} s: the "
-                                 f"server may be busy or still loading the model; try again or "
-                                 f"raise the timeout.", url=self.url)
+        return ModelTimeoutError(f"no response from {self.url} within {self.timeout:g} s: the server may be "
+                                 f"busy or still loading the model. Try again, or give it longer: in TabAgent's "
+                                 f"settings, Model, \"Wait this long for the model's answer\" (request_timeout), "
+                                 f"in seconds.", url=self.url)
 
 
 def parse_retry_after(value: str | None, now: float) -> float | None:

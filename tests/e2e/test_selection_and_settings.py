@@ -126,7 +126,8 @@ def test_the_settings_page_offers_every_setting_within_wire_py_s_bounds(panel):
     retries.send_keys("0")
     driver.find_element(By.ID, "max_steps").click()  # leaving the field saves
     panel.wait(lambda d: saved_settings(panel)["settings"].get("max_retries") == 0, 5)
-    assert saved_settings(panel)["settings"]["request_timeout"] == wire["settings"]["request_timeout"]
+    # Left empty, the request's timeout is the provider's default (longer for a model on this machine).
+    assert wire["settings"]["request_timeout"] is None and saved_settings(panel)["settings"]["request_timeout"] in ("", None)
 
 
 def test_a_team_that_is_not_valid_json_is_reported_not_saved(panel):

@@ -12,6 +12,7 @@ import pytest
 from tabagent.app import cli, wire
 from tabagent.images import KEPT_IMAGE_CHARS
 from tabagent.mcp.tools import MAX_RESULT_CHARS
+from tabagent.providers import LOCAL_TIMEOUT, REMOTE_TIMEOUT
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -30,7 +31,10 @@ CLAIMS = [
     ("README.md", r"the setting \(([\d,]+) by default\)", lambda: wire.SETTINGS["context_window"]),
     ("docs/using.md", r"\*\*Context window\*\*.*?setting \(([\d,]+) by default\)",
      lambda: wire.SETTINGS["context_window"]),
-    ("docs/using.md", r"\(([\d,]+) s by default", lambda: wire.SETTINGS["request_timeout"]),
+    ("docs/using.md", r"([\d,]+) s by default for an API", lambda: REMOTE_TIMEOUT),
+    ("docs/using.md", r"([\d,]+) s for a model on this computer", lambda: LOCAL_TIMEOUT),
+    ("_locales/en/messages.json", r"empty: ([\d,]+) for an API", lambda: REMOTE_TIMEOUT),
+    ("_locales/en/messages.json", r"([\d,]+) for a model on this computer", lambda: LOCAL_TIMEOUT),
     ("docs/using.md", r"tried again \(([\d,]+) by default", lambda: wire.SETTINGS["max_retries"]),
     ("docs/architecture.md", r"closes after ([\d,]+) minutes", lambda: wire.SETTINGS["idle_close_minutes"]),
     ("docs/tools.md", r"untrusted content, cut at ([\d,]+)\s+characters", lambda: MAX_RESULT_CHARS),

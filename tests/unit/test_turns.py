@@ -5,10 +5,13 @@ from __future__ import annotations
 import asyncio
 import json
 
+import pytest
+
 from tabagent.testing import ScriptedModel
 from tabagent.memory import Memory
 from tabagent.app.turns import Turns, build_agent
-from tabagent.app.wire import LIMITS, SETTINGS
+from tabagent.app.wire import LIMITS, SETTINGS, settings_from_wire
+from tabagent.providers import LOCAL_TIMEOUT, REMOTE_TIMEOUT
 from tabagent.code_agent import CodeAgent
 from tabagent.tool_calling_agent import ToolCallingAgent
 
@@ -178,9 +181,56 @@ def test_the_request_timeout_and_retries_are_the_users_settings_within_their_bou
     model = build_agent(request(settings={"base_url": "http://x/v1", "request_timeout": 600, "max_retries": 0}), print).model
     assert (model.timeout, model.max_retries) == (600, 0)
     unset = build_agent(request(settings={"base_url": "http://x/v1"}), print).model
-    assert (unset.timeout, unset.max_retries) == (SETTINGS["request_timeout"], SETTINGS["max_retries"])
+    assert (unset.timeout, unset.max_retries) == (REMOTE_TIMEOUT, SETTINGS["max_retries"])
     wild = build_agent(request(settings={"base_url": "http://x/v1", "request_timeout": 0, "max_retries": 1000}), print).model
     assert (wild.timeout, wild.max_retries) == (LIMITS["request_timeout"][0], LIMITS["max_retries"][1])
+
+
+@pytest.mark.parametrize(("provider", "base_url", "local"), [
+    ("llamacpp", "http://localhost:8080/v1", True),
+    ("ollama", "http://localhost:11434/v1", True),
+    ("lmstudio", "http://localhost:1234/v1", True),
+    ("custom", "http://127.0.0.1:8081/v1", True),
+    ("custom", "http://localhost:5000/v1", True),
+    ("", "http://[::1]:8080/v1", True),
+    ("openai", "https://api.openai.com/v1", False),
+    ("groq", "https://api.groq.com/openai/v1", False),
+    ("custom", "https://models.example.org/v1", False),
+    ("custom", "https://127.0.0.1.example.org/v1", False),
+    ("custom", "http://127.0.0.1:1234\\@evil.example/v1", False),  # the browser goes to evil.example
+])
+def test_a_model_on_this_machine_is_waited_for_longer_unless_the_user_said(provider, base_url, local):
+    """Issue 48: a 1.5B model's first request on two busy cores takes minutes; 120 s cut it off."""
+    settings = {"provider": provider, "base_url": base_url, "model": "m"}
+    model = build_agent(request(settings=settings), print).model
+    assert model.timeout == (LOCAL_TIMEOUT if local else REMOTE_TIMEOUT) and LOCAL_TIMEOUT > REMOTE_TIMEOUT
+    for chosen in (60, 2000):  # the user's own setting wins, shorter or longer, local or not
+        assert build_agent(request(settings={**settings, "request_timeout": chosen}), print).model.timeout == chosen
+    through_the_wire = settings_from_wire({**settings, "request_timeout": None})  # what the panel sends when unset
+    assert build_agent(request(settings=through_the_wire), print).model.timeout == model.timeout
+
+
+async def test_the_timeout_message_says_what_to_change():
+    from tabagent.errors import ModelTimeoutError
+    from tabagent.host import RequestTimeout
+
+    class Silent:
+        async def request(self, *args, **kwargs):
+            raise RequestTimeout()
+
+        def now(self):
+            return 0.0
+
+        async def sleep(self, seconds):
+            pass
+
+    model = build_agent(request(settings={"provider": "llamacpp", "base_url": "http://localhost:8080/v1", "model": "m",
+                                          "max_retries": 0}), print).model
+    model.host = Silent()
+    with pytest.raises(ModelTimeoutError) as raised:
+        await model.generate([{"role": "user", "content": "hi"}])
+    assert f"within {LOCAL_TIMEOUT} s" in str(raised.value) and "request_timeout" in str(raised.value)
+    assert "Wait this long for the model's answer" in str(raised.value)
 
 
 def test_the_user_may_give_300_steps_and_a_team_member_no_more():

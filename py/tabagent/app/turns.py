@@ -37,7 +37,7 @@ from ..images import keep_images_within
 from ..vision import Vision
 from ..hosts import default_host
 from ..ollama import OllamaModel, recognise
-from ..providers import BUILTIN, CUSTOM, OLLAMA, ONDEVICE
+from ..providers import BUILTIN, CUSTOM, OLLAMA, ONDEVICE, default_timeout
 from .mcp_servers import AskedMCPTool, ServerConnections, crowding_notice, servers_from_wire
 from .hand_back import HandBack
 from .own_tabs import INSTRUCTIONS as OWN_TAB_INSTRUCTIONS, MembersTabs
@@ -75,7 +75,7 @@ def build_model(settings: dict, api_key: str | None, host=None, browser_model=No
         api_key or None,
         settings.get("model", ""),
         host=host,
-        timeout=float(settings.get("request_timeout", SETTINGS["request_timeout"])),
+        timeout=request_timeout(settings),
         max_retries=int(settings.get("max_retries", SETTINGS["max_retries"])),
         temperature=_number(settings.get("temperature"), float),
         extra_body=_output_limit(settings),
@@ -94,6 +94,13 @@ async def endpoint_recognised(request: dict, host=None) -> dict:
     if not await recognise(host or default_host(), settings["base_url"], request.get("api_key") or None):
         return request
     return {**request, "settings": {**settings, "provider": OLLAMA}}
+
+
+def request_timeout(settings: dict) -> float:
+    """The user's request_timeout if they set one, else the provider's default: longer for a
+    model on this machine than for an API on the internet (providers.default_timeout)."""
+    chosen = _number(settings.get("request_timeout"), float)
+    return chosen if chosen is not None else float(default_timeout(settings.get("provider", ""), settings.get("base_url", "")))
 
 
 def _number(value, kind):

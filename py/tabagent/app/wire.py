@@ -48,7 +48,9 @@ SETTINGS = {
     "show_steps": False,       # the panel keeps a turn's steps open after it ends
     "custom_prompts": "",      # the user's own prompts, "name: prompt" per line (context menu, /name)
     "site_rules": "",          # actions on pages, per site: "example.org: allow" / "bank.example: never" per line
-    "request_timeout": 120,    # seconds to wait for the model's answer to start, then for each next piece
+    # Seconds to wait for the model's answer to start, then for each next piece; None: the
+    # provider's default (tabagent/providers.py default_timeout: longer for a model on this machine).
+    "request_timeout": None,
     "max_retries": 3,          # times a failed model request (busy, 5xx, no network) is tried again
     # Whether the model is sent the pictures it asks for (screenshots): "auto" learns it from the
     # endpoint or the model's name (tabagent/vision.py), "yes" and "no" decide.
@@ -68,8 +70,8 @@ SETTINGS = {
 LIMITS = {"max_steps": (1, 300), "code_timeout": (1, 3600), "idle_close_minutes": (0.01, 24 * 60),
           "context_window": (512, 10_000_000), "temperature": (0, 2), "max_output_tokens": (1, 1_000_000),
           "request_timeout": (5, 3600), "max_retries": (0, 10)}
-# Numeric settings whose default is None (left to the endpoint): the kind of number they take.
-NUMBER_OR_NONE = {"temperature": float, "max_output_tokens": int}
+# Numeric settings whose default is None (left to the endpoint, or the provider): the kind of number they take.
+NUMBER_OR_NONE = {"temperature": float, "max_output_tokens": int, "request_timeout": int}
 
 # The page tools that act (page_actions.py): a turn that did one may be saved as a workflow.
 PAGE_ACTIONS = ("click", "type_text", "select_option", "check", "press_key", "hover", "scroll", "navigate",
