@@ -11,7 +11,11 @@ one a fresh `make run` answers with. For each side, on the same machine, one aft
   question (37 tokens in, 64 out) and for a summary of a 2,000-word page (its prefill);
 - time to the first token of that summary, the model loaded;
 - memory: the PSS of the extension's renderer processes with the model loaded (wasm memory, its
-  workers), less before; native: the process's RSS growth.
+  workers), less before; native: the process's RSS growth;
+- memory at rest with the model downloaded: a cold Chromium start on a profile that holds the
+  model (downloaded through the extension's own download, into its OPFS, its record kept), the
+  panel never opened, beside a cold start of the same profile before the download.
+The machine is shared: every row prints the 1-minute load average its runs were measured at.
 Threads: Chrome's extension pages are cross-origin isolated, so wllama runs pthreads, one per
 core the browser reports (2 here): native gets the same count. Firefox (one thread: no
 SharedArrayBuffer in its extension pages) has rows of its own, beside native on one thread.
@@ -36,11 +40,13 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
 import local_models  # noqa: E402
-from bench_at_rest import extension_pss_mb  # noqa: E402
+from bench_at_rest import SETTLE_S, extension_pss_mb, offscreen_open  # noqa: E402
+from tests.helpers.panel_backends import chromium_panel  # noqa: E402
 from tests.helpers.browser import Browser, fresh_profile, remove_profile  # noqa: E402
 from tests.helpers.model_host import ModelHost  # noqa: E402
 
 MODEL = "qwen2.5-coder-0.5b"
+KEPT_ID = "bench-model"  # not the short list's id: that one is always fetched from its pinned address
 WINDOW = 4096
 SHORT = [{"role": "user", "content": "Write a short poem about the sea."}]
 WORDS = ("The committee met again on Tuesday to review the harbour's budget, the new ferry timetable and the "
@@ -102,7 +108,7 @@ def wasm_run(url: str) -> dict:
             time.sleep(1)
         if out.get("error"):
             raise RuntimeError(out["error"])
-        return {**out, "memory": (loaded_pss or 0) - before}
+        return {**out, "memory": (loaded_pss or 0) - before, "load": os.getloadavg()[0]}
     finally:
         browser.quit()
         remove_profile(profile)
@@ -125,7 +131,7 @@ def firefox_run(url: str) -> dict:
             time.sleep(1)
         if out.get("error"):
             raise RuntimeError(out["error"])
-        return {**out, "memory": None}
+        return {**out, "memory": None, "load": os.getloadavg()[0]}
     finally:
         firefox.quit()
 
@@ -158,7 +164,57 @@ def native_run(path: Path, threads: int) -> dict:
     out = {"loadMs": (time.perf_counter() - started) * 1000, "memory": rss_mb() - before}
     out["short"], out["summary"] = native_reply(llm, SHORT, 64), native_reply(llm, SUMMARY, 16)
     llm.close()
-    return out
+    return {**out, "load": os.getloadavg()[0]}
+
+
+def at_rest_pss(profile: Path) -> dict:
+    """A cold start of Chromium on `profile`: the extension's PSS at rest, panel never opened."""
+    browser = Browser(profile).start()
+    try:
+        time.sleep(SETTLE_S)
+        return {"pss": extension_pss_mb(browser), "python": offscreen_open(browser), "load": os.getloadavg()[0]}
+    finally:
+        browser.quit()
+
+
+def download_into(profile: Path, url: str, size: int, sha256: str) -> None:
+    """The model downloaded through the extension (the settings page's Download), then the browser closed."""
+    browser = Browser(profile).start()
+    try:
+        browser.open_side_panel()
+        panel = chromium_panel(browser)
+        panel.ask_background("download-device-model", request={"id": KEPT_ID, "name": "Qwen2.5-Coder 0.5B", "url": url,
+                                                               "size": size, "sha256": sha256})
+        kept = "chrome.storage.local.get('deviceModels').then((s) => (s.deviceModels ?? {}))"
+        for _ in range(1800):
+            if KEPT_ID in panel.run(kept):
+                return
+            status = panel.ask_background("device-model-status")
+            failed = [d for d in status.get("downloads", []) if d.get("status") in ("failed", "paused")]
+            if failed:
+                raise RuntimeError(f"the download failed: {failed}")
+            time.sleep(1)
+        raise RuntimeError("the download never ended")
+    finally:
+        browser.quit()
+
+
+def rest_with_model(url: str, path: Path, runs: int) -> tuple[list[dict], list[dict]]:
+    """At rest before and after a model is downloaded, cold starts of one profile."""
+    import hashlib
+
+    profile = fresh_profile()
+    try:
+        before = [at_rest_pss(profile) for _ in range(runs)]
+        digest = hashlib.sha256()
+        with path.open("rb") as file:
+            while piece := file.read(16 << 20):
+                digest.update(piece)
+        download_into(profile, url, path.stat().st_size, digest.hexdigest())
+        after = [at_rest_pss(profile) for _ in range(runs)]
+        return before, after
+    finally:
+        remove_profile(profile)
 
 
 def median(values):
@@ -166,42 +222,79 @@ def median(values):
     return statistics.median(values) if values else float("nan")
 
 
+def loads(runs) -> str:
+    values = [r["load"] for r in runs]
+    return f"{min(values):.1f}" if len(values) == 1 else f"{min(values):.1f}–{max(values):.1f}"
+
+
 def row(name, runs, unit, pick, goal=""):
     values = [pick(r) for r in runs]
-    return f"| {name} | {median(values):.1f} {unit} | {min(values):.1f}–{max(values):.1f} | {goal} |"
+    return f"| {name} | {median(values):.1f} {unit} | {min(values):.1f}–{max(values):.1f} | {loads(runs)} | {goal} |"
+
+
+SIDES = ("rest", "native", "chromium", "native-1", "firefox")
+
+
+def print_side(side: str, runs: list[dict]) -> None:
+    """One side's rows, printed as soon as it is measured (a long run on a shared machine may be cut short)."""
+    rows = [row(f"load, {side}", runs, "s", lambda r: r["loadMs"] / 1000),
+            row(f"prefill, 37-token question, {side}", runs, "tok/s", lambda r: r["short"]["timings"]["prompt_per_second"]),
+            row(f"prefill, 2,000-word page, {side}", runs, "tok/s", lambda r: r["summary"]["timings"]["prompt_per_second"]),
+            row(f"decode, {side}", runs, "tok/s", lambda r: r["short"]["timings"]["predicted_per_second"]),
+            row(f"first token of the page's summary (loaded), {side}", runs, "s", lambda r: (r["summary"]["first"] or 0) / 1000)]
+    if runs[0]["memory"] is not None:
+        rows.append(row(f"memory with the model loaded, {side}", runs, "MB", lambda r: r["memory"]))
+    print("\n".join(rows), flush=True)
+
+
+def print_rest(path: Path, before: list[dict], after: list[dict]) -> None:
+    print(row("extension memory at rest (PSS), no model downloaded, Chromium", before, "MB", lambda r: r["pss"]))
+    print(row(f"extension memory at rest (PSS), {path.stat().st_size:,}-byte model downloaded, Chromium", after, "MB",
+              lambda r: r["pss"], "unchanged"))
+    print(f"| Python running at rest, model downloaded | {sum(r['python'] for r in after)} of {len(after)} starts | | "
+          f"{loads(after)} | never |", flush=True)
+
+
+def decode_ratio(name: str, wasm: list[dict], native: list[dict]) -> None:
+    if wasm and native:
+        ratio = median([w["short"]["timings"]["predicted_per_second"] for w in wasm]) / median(
+            [n["short"]["timings"]["predicted_per_second"] for n in native])
+        print(f"| decode, {name} | {ratio:.2f} | | {loads(wasm + native)} | ≥ 0.5 |", flush=True)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=2)
+    parser.add_argument("--only", default=",".join(SIDES), help=f"which of {', '.join(SIDES)} to measure, in that order")
     args = parser.parse_args()
+    only = set(args.only.split(","))
     path = local_models.model_path(MODEL)
+    threads = max(1, min(os.cpu_count() or 1, 8))  # what the extension runs with where it is isolated (model-runner.js)
+    print(f"\nQwen2.5-Coder-0.5B-Instruct Q4_K_M; {args.runs} run(s) a side; each row with the 1-minute load average "
+          f"it was measured at (a shared machine)\n")
+    print("| measure | median | spread | load (1 min) | goal |\n|---|---|---|---|---|", flush=True)
+    found = {}
     with ModelHost({path.name: path}) as host:
-        wasm = [wasm_run(host.url(f"/files/{path.name}")) for _ in range(args.runs)]
-        firefox = [firefox_run(host.url(f"/files/{path.name}"))]
-    threads = wasm[0]["usedThreads"]
-    native = [native_run(path, threads) for _ in range(args.runs)]
-    native_one = [native_run(path, 1)] if threads != 1 else native
-    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
-    print(f"\nQwen2.5-Coder-0.5B-Instruct Q4_K_M, {threads} thread(s) each (extension cross-origin isolated: "
-          f"{wasm[0]['isolated']}); {args.runs} runs; load after: {load}\n")
-    print("| measure | median | spread | goal |\n|---|---|---|---|")
-    sides = ((f"Chromium extension (wasm, {threads} threads)", wasm), (f"native llama.cpp ({threads} threads)", native),
-             ("Firefox extension (wasm, 1 thread)", firefox), ("native llama.cpp (1 thread)", native_one))
-    for side, runs in sides:
-        print(row(f"load, {side}", runs, "s", lambda r: r["loadMs"] / 1000))
-        print(row(f"prefill, 37-token question, {side}", runs, "tok/s", lambda r: r["short"]["timings"]["prompt_per_second"]))
-        print(row(f"prefill, 2,000-word page, {side}", runs, "tok/s", lambda r: r["summary"]["timings"]["prompt_per_second"]))
-        print(row(f"decode, {side}", runs, "tok/s", lambda r: r["short"]["timings"]["predicted_per_second"]))
-        print(row(f"first token of the page's summary (loaded), {side}", runs, "s", lambda r: (r["summary"]["first"] or 0) / 1000))
-        if runs[0]["memory"] is not None:
-            print(row(f"memory with the model loaded, {side}", runs, "MB", lambda r: r["memory"]))
-    ratio = median([w["short"]["timings"]["predicted_per_second"] for w in wasm]) / median(
-        [n["short"]["timings"]["predicted_per_second"] for n in native])
-    print(f"| decode, Chromium wasm ÷ native, {threads} threads | {ratio:.2f} | | ≥ 0.5 |")
-    firefox_ratio = firefox[0]["short"]["timings"]["predicted_per_second"] / native_one[0]["short"]["timings"]["predicted_per_second"]
-    print(f"| decode, Firefox wasm ÷ native, 1 thread | {firefox_ratio:.2f} | | ≥ 0.5 |")
-    print(f"\nThe page's summary prompt: {wasm[0]['summary']['timings']['prompt_n']} tokens (wasm's count).")
+        url = host.url(f"/files/{path.name}")
+        if "rest" in only:
+            print_rest(path, *rest_with_model(url, path, args.runs))
+        if "native" in only:
+            found["native"] = [native_run(path, threads) for _ in range(args.runs)]
+            print_side(f"native llama.cpp ({threads} threads)", found["native"])
+        if "chromium" in only:
+            found["chromium"] = [wasm_run(url) for _ in range(args.runs)]
+            print_side(f"Chromium extension (wasm, {found['chromium'][0]['usedThreads']} threads, isolated: "
+                       f"{found['chromium'][0]['isolated']})", found["chromium"])
+        if "native-1" in only:
+            found["native-1"] = [native_run(path, 1)]
+            print_side("native llama.cpp (1 thread)", found["native-1"])
+        if "firefox" in only:
+            found["firefox"] = [firefox_run(url)]
+            print_side("Firefox extension (wasm, 1 thread)", found["firefox"])
+    decode_ratio(f"Chromium wasm ÷ native, {threads} threads", found.get("chromium"), found.get("native"))
+    decode_ratio("Firefox wasm ÷ native, 1 thread", found.get("firefox"), found.get("native-1"))
+    if found.get("chromium"):
+        print(f"\nThe page's summary prompt: {found['chromium'][0]['summary']['timings']['prompt_n']} tokens (wasm's count).")
 
 
 if __name__ == "__main__":
