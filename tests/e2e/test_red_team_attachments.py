@@ -17,6 +17,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from tests.helpers.model_server import Reply
+from tests.helpers.tool_calls import tool_call
 from tests.helpers.page_server import PageServer
 
 from tests.helpers.attachments import chips, open_page_tab, options, sent_task
@@ -42,10 +43,6 @@ def elsewhere(tmp_path_factory):
         "<p id='quote'>The committee meets on Thursday to discuss the new library.</p></main>")
     with PageServer(folder) as server:
         yield server
-
-
-def tool_call(name, **arguments):
-    return Reply(tool_calls=[{"name": name, "arguments": arguments}])
 
 
 def everything_the_model_read(model) -> str:

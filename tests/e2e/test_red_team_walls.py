@@ -14,6 +14,7 @@ import pytest
 from selenium.webdriver.common.by import By
 
 from tests.helpers.model_server import Reply
+from tests.helpers.tool_calls import tool_call
 
 from .red_team import RED_TEAM_PAGES, SEND_EACH, as_content_script, forged_commands, marked_blocks, read_in_a_turn
 from tests.helpers.panel_backends import last_turn
@@ -22,10 +23,6 @@ pytestmark = [pytest.mark.e2e, pytest.mark.usefixtures("secret_api_key", "nothin
 
 SITE = RED_TEAM_PAGES
 USER_PAGE = "hostile.html"
-
-
-def tool_call(name, **arguments):
-    return Reply(tool_calls=[{"name": name, "arguments": arguments}])
 
 
 LOG = "return document.getElementById('log').textContent"

@@ -19,6 +19,7 @@ import pytest
 from selenium.webdriver.common.by import By
 
 from tests.helpers.model_server import Reply
+from tests.helpers.tool_calls import tool_call
 from tests.helpers.recording_site import Site
 
 from tests.helpers.history import show_history
@@ -34,10 +35,6 @@ MINE = """<!doctype html><title>My own page</title><p>What the user is reading.<
 
 def html(text):
     return lambda request: (200, {"content-type": "text/html; charset=utf-8"}, text.encode())
-
-
-def tool_call(name, **arguments):
-    return Reply(tool_calls=[{"name": name, "arguments": arguments}])
 
 
 @pytest.fixture(scope="module")

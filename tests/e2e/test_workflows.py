@@ -11,6 +11,7 @@ from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.common.by import By
 
 from tests.helpers.model_server import Reply
+from tests.helpers.tool_calls import tool_call
 
 
 pytestmark = pytest.mark.e2e
@@ -46,10 +47,6 @@ def shop_pages(root):
 
 
 SITE = shop_pages  # the conftest's `site` serves these
-
-
-def tool_call(name, **arguments):
-    return Reply(tool_calls=[{"name": name, "arguments": arguments}])
 
 
 def new_chat(tabs, model, page):
