@@ -3,7 +3,7 @@
 or allowed for the turn) has the model type that code into its field, or carry it off in an
 address or an MCP call: whoever gets the code signs in or pays as the user. Such an action is
 now asked every time, once only, saying which code and where it was read; typing it on the
-site that showed it goes as any action does. (The browser: tests/e2e/test_red_team_codes.py.)"""
+site that showed it goes as any action does. (The browsers: tests/both/test_red_team_codes.py.)"""
 
 from __future__ import annotations
 
