@@ -1,7 +1,7 @@
-"""What the consent red-team tests share in Chromium and Firefox (tests/e2e/test_red_team_consent.py,
-tests/firefox/test_red_team_consent.py): the shop's page, a saved workflow whose second step's
-button the page no longer has, a look-alike of TabAgent's question and hand-back boxes, and a
-page whose frame leaves its address for another site."""
+"""What the consent red-team tests (tests/both/test_red_team_consent.py, in both browsers) use:
+the shop's page, a saved workflow whose second step's button the page no longer has, a
+look-alike of TabAgent's question and hand-back boxes, and a page whose frame leaves its address
+for another site."""
 
 from __future__ import annotations
 

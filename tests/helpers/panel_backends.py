@@ -8,7 +8,8 @@ tab beside it (`page`: the tab looked at last before the panel, which the page t
 - FirefoxPanel: the Firefox chat page, a browsing context of tests/helpers/firefox.py's Firefox;
   typing sets the box's value and fires its input event, clicks are the element's click().
 Each reads a question as its tests always have: Selenium as the text shown, BiDi as the text
-content."""
+content; each gives `page_value(expression)`, an expression's value in the
+user's tab."""
 
 from __future__ import annotations
 
@@ -145,6 +146,10 @@ class ChromiumPanel(PanelDriver):
         finally:
             self.driver.switch_to.window(self.window)
 
+    def page_value(self, expression: str):
+        """The value of the JavaScript `expression` in the user's page (as FirefoxPanel's `in_page`)."""
+        return self.in_page(f"return ({expression})")
+
     @contextmanager
     def closing_new_tabs(self):
         """Runs the block; then closes every tab opened during it (the tabs a turn opened) but
@@ -233,6 +238,8 @@ class FirefoxPanel(PanelDriver):
     def in_page(self, expression: str):
         """The value of the JavaScript `expression` in the user's page."""
         return self.firefox.evaluate(self.page, expression)
+
+    page_value = in_page
 
     def top_contexts(self) -> set[str]:
         return {c["context"] for c in self.firefox.send("browsingContext.getTree", {"maxDepth": 0})["contexts"]}
