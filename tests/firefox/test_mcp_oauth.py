@@ -6,8 +6,6 @@ signed in, Test connection reaches the server with the token, and Sign out forge
 
 from __future__ import annotations
 
-import json
-import time
 
 import pytest
 
@@ -24,17 +22,6 @@ def tracker():
         yield server
 
 
-def window_at(firefox, prefix: str, timeout: float = 30) -> str:
-    """The browsing context (tab or window) whose address starts with `prefix`."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        for context in firefox.send("browsingContext.getTree", {})["contexts"]:
-            if context["url"].startswith(prefix):
-                return context["context"]
-        time.sleep(0.1)
-    raise AssertionError(f"no window showed {prefix}")
-
-
 def test_sign_in_through_firefox_s_own_window_then_sign_out(firefox, tracker):
     settings = firefox.open_tab(firefox.url("extension/options/options.html"))
     settings_page = FirefoxPanel(firefox, settings)  # it speaks to the background as the chat does
@@ -44,14 +31,8 @@ def test_sign_in_through_firefox_s_own_window_then_sign_out(firefox, tracker):
     firefox.wait_for(settings, "document.querySelector('.mcp-sign-in-button')")
     firefox.evaluate(settings, "(document.querySelector('.mcp-sign-in-button').click(), true)")
 
-    login = window_at(firefox, f"{tracker.issuer}/login")
-    firefox.wait_for(login, "document.querySelector('[name=username]')")
-    firefox.evaluate(login, f"""(() => {{
-      document.querySelector('[name=username]').value = {json.dumps(USER)};
-      document.querySelector('[name=password]').value = {json.dumps(PASSWORD)};
-      document.querySelector('button[type=submit]').click();
-      return true;
-    }})()""")
+    login = firefox.context_showing(f"{tracker.issuer}/login")
+    firefox.submit_form(login, {"username": USER, "password": PASSWORD})
 
     said = firefox.wait_for(settings, "document.querySelector('.mcp-signed-in')?.textContent", 60,
                             "settings never said who is signed in")

@@ -4,24 +4,11 @@ the turn goes on with the token and the call is asked as ever."""
 
 from __future__ import annotations
 
-import json
-import time
-
 
 from tests.helpers.model_server import Reply
 from tests.helpers.oauth_mcp_server import PASSWORD, USER
 from tests.helpers.panel_backends import firefox_panel
 from tests.helpers.tool_calls import tool_call, told
-
-
-def login_window(firefox, prefix: str, timeout: float = 30) -> str:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        for context in firefox.send("browsingContext.getTree", {})["contexts"]:
-            if context["url"].startswith(prefix):
-                return context["context"]
-        time.sleep(0.1)
-    raise AssertionError(f"no window showed {prefix}")
 
 
 def test_a_turn_asks_to_sign_in_then_calls_with_the_token(firefox, model, oauth_tracker):
@@ -39,14 +26,8 @@ def test_a_turn_asks_to_sign_in_then_calls_with_the_token(firefox, model, oauth_
         chat.send("Who am I on the tracker?")
         assert chat.question(0, timeout=90)["message"] == "The MCP server tracker asks you to sign in"
         chat.answer_question(0, "once")
-        login = login_window(firefox, f"{oauth_tracker.issuer}/login")
-        firefox.wait_for(login, "document.querySelector('[name=username]')")
-        firefox.evaluate(login, f"""(() => {{
-          document.querySelector('[name=username]').value = {json.dumps(USER)};
-          document.querySelector('[name=password]').value = {json.dumps(PASSWORD)};
-          document.querySelector('button[type=submit]').click();
-          return true;
-        }})()""")
+        login = firefox.context_showing(f"{oauth_tracker.issuer}/login")
+        firefox.submit_form(login, {"username": USER, "password": PASSWORD})
         assert chat.question(1, timeout=60)["message"] == "Call a tool of the MCP server tracker"
         chat.answer_question(1, "once")
         chat.wait_for_status("ok")

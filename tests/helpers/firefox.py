@@ -266,6 +266,26 @@ class Firefox:
         element = {"sharedId": found["result"]["sharedId"]}
         self.send("input.setFiles", {"context": context, "element": element, "files": [str(path) for path in paths]})
 
+    def context_showing(self, prefix: str, timeout: float = 30) -> str:
+        """The browsing context (tab or window) whose address starts with `prefix`, once one does."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            for context in self.send("browsingContext.getTree", {})["contexts"]:
+                if context["url"].startswith(prefix):
+                    return context["context"]
+            time.sleep(0.1)
+        raise AssertionError(f"no window showed {prefix}")
+
+    def submit_form(self, context: str, fields: dict[str, str]) -> None:
+        """Fills the page's fields (by name) once they are shown, and presses its submit button."""
+        first = next(iter(fields))
+        self.wait_for(context, f"document.querySelector('[name={first}]')")
+        self.evaluate(context, f"""(() => {{
+          for (const [name, value] of Object.entries({json.dumps(fields)})) document.querySelector(`[name=${{name}}]`).value = value;
+          document.querySelector('button[type=submit]').click();
+          return true;
+        }})()""")
+
     def take_problems(self) -> list:
         problems, self.problems = self.problems, []
         return problems
