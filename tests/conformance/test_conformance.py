@@ -85,20 +85,26 @@ CLIENT_CASES = [(revision, name) for revision in REVISIONS for name in listed(re
 AT_ONCE = 3
 
 
-@pytest.fixture(scope="module")
-def client_runs(tmp_path_factory):
-    """Every client case's checks, by revision and scenario."""
+def run_cases(cases: list[tuple[str, str]], side: list[str], tmp_path_factory) -> dict[str, dict]:
+    """Every case's checks, by revision and scenario: the suite run on `side` (["client",
+    "--command", ...] or ["server", "--url", ...]), AT_ONCE cases at a time."""
     def one(case):
         revision, scenario = case
-        out = tmp_path_factory.mktemp(f"client-{revision}")
-        run_suite(["client", "--command", CLIENT, "--scenario", scenario, "--spec-version", revision], out)
+        out = tmp_path_factory.mktemp(f"{side[0]}-{revision}")
+        run_suite([*side, "--scenario", scenario, "--spec-version", revision], out)
         return revision, results(out)
 
     runs: dict[str, dict] = {}
     with ThreadPoolExecutor(AT_ONCE) as pool:
-        for revision, found in pool.map(one, CLIENT_CASES):
+        for revision, found in pool.map(one, cases):
             runs.setdefault(revision, {}).update(found)
     return runs
+
+
+@pytest.fixture(scope="module")
+def client_runs(tmp_path_factory):
+    """Every client case's checks, by revision and scenario."""
+    return run_cases(CLIENT_CASES, ["client", "--command", CLIENT], tmp_path_factory)
 
 
 @pytest.mark.parametrize(("revision", "scenario"), CLIENT_CASES)
@@ -126,19 +132,7 @@ def server_runs(tmp_path_factory):
                 break
             except OSError:
                 time.sleep(0.1)
-
-        def one(case):
-            revision, scenario = case
-            out = tmp_path_factory.mktemp(f"server-{revision}")
-            run_suite(["server", "--url", f"http://127.0.0.1:{port}/mcp", "--scenario", scenario,
-                       "--spec-version", revision], out)
-            return revision, results(out)
-
-        runs: dict[str, dict] = {}
-        with ThreadPoolExecutor(AT_ONCE) as pool:
-            for revision, found in pool.map(one, SERVER_CASES):
-                runs.setdefault(revision, {}).update(found)
-        yield runs
+        yield run_cases(SERVER_CASES, ["server", "--url", f"http://127.0.0.1:{port}/mcp"], tmp_path_factory)
     finally:
         front.terminate()
         front.wait(10)
