@@ -89,32 +89,33 @@ asyncio.get_running_loop().call_soon(again)
 print('started')
 """
 
-BLOCKS_THE_THREAD = """
+
+def fresh_run(sandbox, code: str):
+    """The sandbox's restarts so far, and its run of `code` in a new sandbox."""
+    sandbox.js("globalThis.tabagent.sandbox.reset()")
+    before = restarts(sandbox)
+    return before, sandbox.run(code)
+
+
+def cancelled_then(what: str) -> str:
+    """A step's code leaving a task that, cancelled, does `what` (indented in its except block)."""
+    return f"""
 import asyncio
 kept = 'from the step before'
 async def stubborn():
     try:
         await asyncio.sleep(3600)
     except asyncio.CancelledError:
-        while True:
-            pass
+{what}
 asyncio.ensure_future(stubborn())
 await asyncio.sleep(0)
 print('started')
 """
 
-SLEEPS_THROUGH_ITS_CANCELLATION = """
-import asyncio
-kept = 'from the step before'
-async def stubborn():
-    try:
-        await asyncio.sleep(3600)
-    except asyncio.CancelledError:
-        await asyncio.sleep(3600)  # quiet now, but it would wake in an hour, in some later step
-asyncio.ensure_future(stubborn())
-await asyncio.sleep(0)
-print('started')
-"""
+
+BLOCKS_THE_THREAD = cancelled_then("        while True:\n            pass")
+# quiet once cancelled, but it would wake in an hour, in some later step
+SLEEPS_THROUGH_ITS_CANCELLATION = cancelled_then("        await asyncio.sleep(3600)")
 
 TOLD = ("The sandbox was restarted because code from the previous step kept running: "
         "variables and imports from earlier steps are gone.\n")
@@ -125,9 +126,7 @@ TOLD = ("The sandbox was restarted because code from the previous step kept runn
                          ids=["swallows-its-cancellation", "queues-itself-again", "blocks-the-thread",
                               "sleeps-through-its-cancellation"])
 def test_a_sandbox_still_busy_after_its_run_is_replaced_and_the_next_step_is_told(sandbox, code):
-    sandbox.js("globalThis.tabagent.sandbox.reset()")
-    before = restarts(sandbox)
-    first = sandbox.run(code)
+    before, first = fresh_run(sandbox, code)
     assert first["output"] == "started\n" and not first["isError"], first
     # The next step waits for the verdict on the last one: no polling needed.
     told = sandbox.run("print('kept' in globals())")
@@ -140,9 +139,7 @@ def test_a_sandbox_still_busy_after_its_run_is_replaced_and_the_next_step_is_tol
 
 
 def test_code_that_leaves_nothing_running_keeps_its_sandbox_and_variables(sandbox):
-    sandbox.js("globalThis.tabagent.sandbox.reset()")
-    before = restarts(sandbox)
-    first = sandbox.run("""
+    before, first = fresh_run(sandbox, """
 import asyncio
 cleaned = []
 async def waits():
@@ -165,9 +162,7 @@ count = 1
 
 
 def test_a_timer_that_code_of_the_run_sets_after_the_run_never_fires(sandbox):
-    sandbox.js("globalThis.tabagent.sandbox.reset()")
-    before = restarts(sandbox)
-    first = sandbox.run("""
+    before, first = fresh_run(sandbox, """
 import asyncio, js
 from pyodide.ffi import create_proxy
 changed = []
