@@ -9,12 +9,12 @@ import pytest
 
 from tabagent.app.consent import Actor, Consent
 from tabagent.app.page_tools import page_tools
+from tests.helpers.pictures import SPOT, screenshot_reply
 from tabagent.app.untrusted_content import untrusted
 from tabagent.app.workflow_steps import steps_from_turn
 from tabagent.tool_set import NEEDS_SIGHT
 
 PAGE = "https://shop.example/files"
-SPOT = "data:image/png;base64,iVBORw0KGgo="
 
 
 class Page:
@@ -26,8 +26,7 @@ class Page:
     async def run_page_tool(self, name, args, tab_id=None, expect_url=None):
         self.calls.append((name, args))
         if name == "screenshot":
-            area = {"left": 0, "top": 0, "width": 800, "height": 600, "scroll_x": 0, "scroll_y": 0}
-            return {"ok": True, "url": PAGE, "result": {"image": SPOT, "width": 400, "height": 300, "area": area}}
+            return screenshot_reply(PAGE)
         if name == "describe_action":
             described = {"action": args["name"], "summary": f"Do {args['name']}.", "page_url": PAGE, "plan_id": "p1",
                          "points": [{"x": 10, "y": 10}], "sites": ["https://shop.example"],

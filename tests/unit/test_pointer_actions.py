@@ -5,12 +5,12 @@ refused by the settings, with no question; another site's frame is never acted i
 
 from tabagent.app.consent import Actor, Consent
 from tabagent.app.page_tools import page_tools
+from tests.helpers.pictures import SPOT, screenshot_reply
 from tabagent.app.picture_points import LastScreenshot
 from tabagent.app.site_rules import parse_site_rules
 
 PAGE = "https://shop.example/board"
 FRAME_SITE = "https://bank.example"
-SPOT = "data:image/png;base64,iVBORw0KGgo="
 
 
 def shot(size, **area):
@@ -49,8 +49,7 @@ class Page:
     async def run_page_tool(self, name, args, tab_id=None, expect_url=None):
         self.calls.append((name, args))
         if name == "screenshot":
-            area = {"left": 0, "top": 0, "width": 800, "height": 600, "scroll_x": 0, "scroll_y": 0}
-            return {"ok": True, "url": PAGE, "result": {"image": SPOT, "width": 400, "height": 300, "area": area}}
+            return screenshot_reply(PAGE)
         if name == "describe_action":
             described = {"action": args["name"], "summary": "Drag the card onto the frame.", "page_url": PAGE,
                          "plan_id": "p1", "points": [{"x": 10, "y": 10}], "sites": self.sites,
