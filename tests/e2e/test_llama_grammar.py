@@ -11,15 +11,12 @@ from __future__ import annotations
 
 import json
 import sys
-import threading
-import urllib.error
-import urllib.request
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Literal
 
 import pytest
 
 from tests.helpers.browser import ROOT
+from tests.helpers.llama_server import Front
 
 pytestmark = pytest.mark.timeout(600)
 sys.path.insert(0, str(ROOT / "py"))
@@ -32,56 +29,19 @@ from tabagent.tools import tool  # noqa: E402
 CUT_OFF = '<tool_call>\n{"name": "look", "arguments": {"word": "ket'
 
 
-class GarblingFront:
+class GarblingFront(Front):
     """The real server behind a front whose first `garbled` chat replies are a call cut off."""
 
     def __init__(self, upstream: str, garbled: int = 2):
-        self.upstream, self.garbled, self.requests = upstream, garbled, []
-        front = self
+        super().__init__(upstream)
+        self.garbled = garbled
 
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args):
-                pass
-
-            def do_GET(self):
-                self._pass_on(None)
-
-            def do_POST(self):
-                body = self.rfile.read(int(self.headers.get("content-length") or 0))
-                front.requests.append(json.loads(body))
-                if len(front.requests) <= front.garbled:
-                    reply = {"choices": [{"index": 0, "finish_reason": "stop",
-                                          "message": {"role": "assistant", "content": CUT_OFF}}]}
-                    return self._send(200, json.dumps(reply).encode())
-                self._pass_on(json.dumps({**front.requests[-1], "stream": False}).encode())
-
-            def _pass_on(self, body):
-                request = urllib.request.Request(front.upstream + self.path, body, method=self.command,
-                                                 headers={"content-type": "application/json"} if body else {})
-                try:
-                    with urllib.request.urlopen(request, timeout=300) as response:
-                        self._send(response.status, response.read())
-                except urllib.error.HTTPError as error:  # /props: not this server's
-                    self._send(error.code, error.read())
-
-            def _send(self, status, payload):
-                self.send_response(status)
-                self.send_header("content-type", "application/json")
-                self.send_header("content-length", str(len(payload)))
-                self.end_headers()
-                self.wfile.write(payload)
-
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.httpd.daemon_threads = True
-        threading.Thread(target=self.httpd.serve_forever, args=(0.05,), daemon=True).start()
-
-    @property
-    def base_url(self) -> str:
-        return f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
-
-    def close(self):
-        self.httpd.shutdown()
-        self.httpd.server_close()
+    def answer(self, path: str, body: bytes) -> tuple[int, bytes, str] | bytes:
+        self.requests.append(json.loads(body))
+        if len(self.requests) <= self.garbled:
+            reply = {"choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": CUT_OFF}}]}
+            return 200, json.dumps(reply).encode(), "application/json"
+        return json.dumps({**self.requests[-1], "stream": False}).encode()
 
 
 @tool
@@ -101,15 +61,12 @@ async def test_the_real_server_says_it_can_hold_a_reply(llama):
 
 
 async def test_after_two_calls_cut_off_the_real_server_holds_the_next_reply_to_a_tool_call(llama):
-    front = GarblingFront(llama.root)
     events = []
-    try:
+    with GarblingFront(llama.root) as front:
         model = OpenAIModel(front.base_url, model=llama.model, timeout=300, stream=False,
                             extra_body={"max_tokens": 80, "temperature": 0})
         agent = ToolCallingAgent(model, [look], listeners=[events.append], max_steps=3)
         await agent.run("Is the kettle in stock? Look it up.")
-    finally:
-        front.close()
     held = [r.get("response_format") for r in front.requests]
     assert held[:2] == [None, None]
     assert held[2]["type"] == "json_object"

@@ -47,6 +47,7 @@ import urllib.request
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
+
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "scripts"))
 
@@ -196,15 +197,10 @@ class _FrontHandler(BaseHTTPRequestHandler):
         self._pass_on(None)
 
     def do_POST(self):
-        body = self.rfile.read(int(self.headers.get("content-length") or 0))
-        try:
-            tools = json.loads(body or b"{}").get("tools")
-        except ValueError:
-            tools = None
-        self.server.front.requests.append(body)
-        if tools and self.path.endswith("/chat/completions"):
-            return self._send(NO_JINJA_STATUS, json.dumps(NO_JINJA_BODY).encode(), "application/json")
-        self._pass_on(body)
+        answered = self.server.front.answer(self.path, self.rfile.read(int(self.headers.get("content-length") or 0)))
+        if isinstance(answered, tuple):
+            return self._send(*answered)
+        self._pass_on(answered)
 
     def _pass_on(self, body):
         request = urllib.request.Request(self.server.front.upstream + self.path, body, method=self.command,
@@ -223,11 +219,10 @@ class _FrontHandler(BaseHTTPRequestHandler):
         self.wfile.write(payload)
 
 
-class NoJinjaFront:
-    """The real server's replies behind llama.cpp's refusal of `tools` without --jinja:
-    llama-cpp-python's server never refuses them (its default chat handler hands `tools` to
-    the model's Jinja template, which may ignore them), so this front on 127.0.0.1 answers a
-    request with tools as llama-server without --jinja does, and passes the rest on."""
+class Front:
+    """A front on 127.0.0.1 before the real server at `upstream`: `answer` says what becomes of
+    each POST (answered here as (status, body, content type), or the body passed on); the rest
+    passes on as it is."""
 
     def __init__(self, upstream: str):
         self.upstream, self.requests = upstream, []
@@ -235,14 +230,34 @@ class NoJinjaFront:
         self._server.daemon_threads, self._server.front = True, self
         self._thread = threading.Thread(target=self._server.serve_forever, args=(0.05,), daemon=True)
 
+    def answer(self, path: str, body: bytes) -> tuple[int, bytes, str] | bytes:
+        return body
+
     @property
     def base_url(self) -> str:
         return f"http://127.0.0.1:{self._server.server_address[1]}/v1"
 
-    def __enter__(self) -> NoJinjaFront:
+    def __enter__(self):
         self._thread.start()
         return self
 
     def __exit__(self, *exc) -> None:
         self._server.shutdown()
         self._server.server_close()
+
+
+class NoJinjaFront(Front):
+    """The real server's replies behind llama.cpp's refusal of `tools` without --jinja:
+    llama-cpp-python's server never refuses them (its default chat handler hands `tools` to
+    the model's Jinja template, which may ignore them), so this front on 127.0.0.1 answers a
+    request with tools as llama-server without --jinja does, and passes the rest on."""
+
+    def answer(self, path: str, body: bytes) -> tuple[int, bytes, str] | bytes:
+        try:
+            tools = json.loads(body or b"{}").get("tools")
+        except ValueError:
+            tools = None
+        self.requests.append(body)
+        if tools and path.endswith("/chat/completions"):
+            return NO_JINJA_STATUS, json.dumps(NO_JINJA_BODY).encode(), "application/json"
+        return body
