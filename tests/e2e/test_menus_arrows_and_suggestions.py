@@ -13,7 +13,9 @@ from tests.helpers.page_content import page_content
 pytestmark = pytest.mark.e2e
 
 
-def listed(tabs):
+def listed(tabs, address: str) -> list[str]:
+    """What list_controls lists on the page at `address` (shown in the user's tab), a line each."""
+    tabs.show(address)
     _, content = page_content(tabs.call_tool("list_controls"))
     return content.partition("\n\n")[2].splitlines()
 
@@ -31,24 +33,21 @@ MENU_ITEMS = ["Save", "Print", "Zoom in", "Zoom out", "Share"]
 
 
 def test_each_entry_of_an_icon_menu_is_listed_once_by_its_accessible_name(tabs, site):
-    tabs.show(site.url("icon-menu.html"))
-    lines = unlocated(listed(tabs))
+    lines = unlocated(listed(tabs, site.url("icon-menu.html")))
     assert [line for line in lines if line.startswith("menuitem")] == [f"menuitem “{name}”" for name in MENU_ITEMS]
     for name in MENU_ITEMS:
         assert sum(f"“{name}”" in line for line in lines) == 1, lines
 
 
 def test_a_click_on_a_listed_menu_entry_reaches_the_item_not_its_wrapper(tabs, site):
-    tabs.show(site.url("icon-menu.html"))
-    lines = listed(tabs)
+    lines = listed(tabs, site.url("icon-menu.html"))
     for name in MENU_ITEMS:  # the first control of that name, as a model picks it
         tabs.call_tool("click", locator=next(line.split()[0] for line in lines if f"“{name}”" in line))
         assert tabs.in_page("return document.getElementById('chosen').value") == name
 
 
 def test_an_entry_of_a_plain_menu_is_listed_however_long_its_name(tabs, site):
-    tabs.show(site.url("icon-menu.html"))
-    lines = listed(tabs)
+    lines = listed(tabs, site.url("icon-menu.html"))
     [export] = [line for line in lines if "Export the current document" in line]
     assert export.split()[1] == "clickable" and any("“Close”" in line for line in lines)
     tabs.call_tool("click", locator=export.split()[0])
@@ -56,8 +55,7 @@ def test_an_entry_of_a_plain_menu_is_listed_however_long_its_name(tabs, site):
 
 
 def test_a_date_picker_s_month_arrows_are_listed_and_clicked(tabs, site):
-    tabs.show(site.url("date-arrows.html"))
-    lines = listed(tabs)
+    lines = listed(tabs, site.url("date-arrows.html"))
     plain = unlocated(lines)
     assert "clickable “Prev”" in plain and "clickable “Next”" in plain, "\n".join(plain)
     tabs.call_tool("click", locator=locator_of(lines, "clickable “Next”"))
@@ -68,8 +66,7 @@ def test_a_date_picker_s_month_arrows_are_listed_and_clicked(tabs, site):
 
 
 def test_arrow_glyphs_are_named_by_the_way_they_go(tabs, site):
-    tabs.show(site.url("date-arrows.html"))
-    lines = listed(tabs)
+    lines = listed(tabs, site.url("date-arrows.html"))
     plain = unlocated(lines)
     for name in ["Previous («)", "Previous (‹)", "Next (›)", "Next (»)"]:
         assert f"clickable “{name}”" in plain, plain
@@ -78,8 +75,7 @@ def test_arrow_glyphs_are_named_by_the_way_they_go(tabs, site):
 
 
 def test_each_autocomplete_suggestion_is_listed_once_and_its_click_picks_it(tabs, site):
-    tabs.show(site.url("suggestions.html"))
-    lines = listed(tabs)
+    lines = listed(tabs, site.url("suggestions.html"))
     plain = unlocated(lines)
     for name in ["Laos", "Latvia", "Lima", "Lisbon", "Lyon"]:
         assert sum(line.endswith(f"“{name}”") or f"“{name}” " in line for line in plain) == 1, plain
