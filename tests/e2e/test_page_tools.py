@@ -11,7 +11,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 
 
-from tests.helpers.page_content import article, page_content
+from tests.helpers.page_content import article, page_content, read_on
 
 pytestmark = pytest.mark.e2e
 
@@ -48,9 +48,7 @@ def data(text):
 
 
 def test_read_page_gives_markdown_and_what_the_page_is(tabs, site):
-    tabs.show(site.url("article.html"))
-    text = tabs.call_tool("read_page")
-    assert page_content(text)[0] == site.url("article.html")
+    text = read_on(tabs, site.url("article.html"))
     fields, markdown = article(text)
     assert fields["Title"] == "Growing Tomatoes on a Balcony"
     assert (fields["URL"], fields["Byline"], fields["Language"]) == (site.url("article.html"), "Ada Gardener", "en")

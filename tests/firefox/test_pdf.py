@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 
 
-from tests.helpers.page_content import article, page_content
+from tests.helpers.page_content import article, page_content, read_on
 from tests.helpers.pdf import make_pdf
 
 PAGES = [
@@ -30,9 +30,7 @@ SITE = pdfs
 
 
 def test_read_page_gives_the_text_of_each_pdf_page_with_its_number(tabs, site):
-    tabs.show(site.url("report.pdf"))
-    text = tabs.call_tool("read_page")
-    assert page_content(text)[0] == site.url("report.pdf")
+    text = read_on(tabs, site.url("report.pdf"))
     fields, markdown = article(text)
     assert fields["Title"] == "Orchard report"
     for number, page in enumerate(PAGES, start=1):

@@ -23,3 +23,12 @@ def article(text):
     head, _, markdown = content.partition("\n\n")
     fields = dict(line.split(": ", 1) for line in head.splitlines() if ": " in line)
     return fields, markdown
+
+
+def read_on(tabs, address: str) -> str:
+    """read_page's result on the page at `address`, shown in the user's tab of `tabs` (a
+    PanelDriver); fails if the result is not marked as that page's content."""
+    tabs.show(address)
+    text = tabs.call_tool("read_page")
+    assert page_content(text)[0] == address
+    return text
