@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import websocket
+from tests.helpers.processes import end_within
 
 ROOT = Path(__file__).resolve().parents[2]
 FIREFOX = os.environ.get("TABAGENT_FIREFOX", "/usr/bin/firefox-esr")
@@ -301,10 +302,6 @@ class Firefox:
             self._ws.close()
         except Exception:
             pass  # never connected, or already gone
-        try:
-            self.process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
+        end_within(self.process, 20)
         self.log.close()
         shutil.rmtree(self.profile, ignore_errors=True)

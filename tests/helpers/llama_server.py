@@ -47,6 +47,7 @@ import urllib.request
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
+from tests.helpers.processes import end_within
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "scripts"))
@@ -141,11 +142,7 @@ class LlamaServer:
     def __exit__(self, *exc) -> None:
         if self.process and self.process.poll() is None:
             self.process.terminate()
-            try:
-                self.process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+            end_within(self.process, 20)
         self._log.close()
 
     def count_tokens(self, text: str) -> int:

@@ -21,6 +21,7 @@ import sys
 import time
 import urllib.request
 from pathlib import Path
+from tests.helpers.processes import end_within
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -94,10 +95,7 @@ class MCPTestServer:
 
     def _stop(self) -> None:
         self.process.terminate()
-        try:
-            self.process.wait(10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
+        end_within(self.process, 10)
 
 
 def build(description: str | None, extra_tools: int = 0, resources: bool = True):

@@ -22,6 +22,7 @@ from pathlib import Path
 from .browser import CHROMIUM, CHROMIUM_FLAGS
 from .cdp import CDP
 from .content_bundle import for_tests
+from tests.helpers.processes import end_within
 
 # The whole Markdown in one part (read_page's largest budget) and Readability.js alone, as
 # Firefox's Reader View would give it, on a copy of the same document.
@@ -173,9 +174,5 @@ class PageReader:
             self.cdp.close()
         finally:
             self.process.terminate()
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+            end_within(self.process, 10)
             shutil.rmtree(self.profile, ignore_errors=True)
