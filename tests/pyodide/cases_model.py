@@ -17,6 +17,15 @@ from tabagent.hosts import default_host
 from tabagent.models import OpenAIModel
 
 
+async def refused(model, error_type) -> Exception:
+    """The `error_type` error that asking `model` to answer "hi" raises; fails if it answers."""
+    try:
+        await model.generate([{"role": "user", "content": "hi"}])
+    except error_type as error:
+        return error
+    raise AssertionError(f"expected {error_type.__name__}")
+
+
 def base_url(scenario: str) -> str:
     return f"{os.environ['TABAGENT_TEST_SERVER']}/s/{scenario}/{uuid.uuid4().hex}/v1"
 
@@ -84,32 +93,23 @@ async def test_429_with_retry_after_then_success():
 
 async def test_500_three_times_then_a_clear_error():
     model = model_for("server_error", max_retries=2)
-    try:
-        await model.generate([{"role": "user", "content": "hi"}])
-        raise AssertionError("expected ServerError")
-    except ServerError as error:
-        assert str(error).startswith(f"500 from {model.url}: the server failed"), str(error)
-        assert "gave up after 3 tries" in str(error)
+    error = await refused(model, ServerError)
+    assert str(error).startswith(f"500 from {model.url}: the server failed"), str(error)
+    assert "gave up after 3 tries" in str(error)
     assert (await server_stats(model))["requests"] == 3
 
 
 async def test_401_fails_at_once():
     model = model_for("unauthorized")
-    try:
-        await model.generate([{"role": "user", "content": "hi"}])
-        raise AssertionError("expected AuthError")
-    except AuthError as error:
-        assert str(error).startswith(f"401 from {model.url}: check the API key."), str(error)
+    error = await refused(model, AuthError)
+    assert str(error).startswith(f"401 from {model.url}: check the API key."), str(error)
     assert model.host.sleeps == [] and (await server_stats(model))["requests"] == 1
 
 
 async def test_dropped_connection_mid_stream():
     model = model_for("drop_mid_stream", max_retries=0)
-    try:
-        await model.generate([{"role": "user", "content": "hi"}])
-        raise AssertionError("expected UnreachableError")
-    except UnreachableError as error:
-        assert "mid-response" in str(error), str(error)
+    error = await refused(model, UnreachableError)
+    assert "mid-response" in str(error), str(error)
 
 
 async def test_dropped_connection_is_retried():
@@ -137,11 +137,8 @@ async def test_cancellation_mid_stream_aborts_the_request():
 
 async def test_timeout_waiting_for_headers():
     model = model_for("slow_headers", timeout=0.2, max_retries=0)
-    try:
-        await model.generate([{"role": "user", "content": "hi"}])
-        raise AssertionError("expected ModelTimeoutError")
-    except ModelTimeoutError as error:
-        assert "within 0.2 s" in str(error)
+    error = await refused(model, ModelTimeoutError)
+    assert "within 0.2 s" in str(error)
 
 
 async def test_endpoint_that_does_not_stream():

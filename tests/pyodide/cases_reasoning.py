@@ -2,7 +2,7 @@
 JavaScript-fetch host: the recorded provider streams of tests/unit/provider_streams.py,
 played by tests/unit/fake_openai.py in small pieces."""
 
-from cases_model import model_for, server_stats
+from cases_model import model_for, refused, server_stats
 
 from tabagent import ToolCallingAgent, tool
 from tabagent.errors import BadRequestError
@@ -25,11 +25,8 @@ async def test_think_tags_split_across_chunks_stay_out_of_the_answer():
 
 async def test_an_error_inside_the_stream_is_a_400_not_retried():
     model = model_for("recorded_groq_tool_use_failed")
-    try:
-        await model.generate([{"role": "user", "content": "hi"}])
-        raise AssertionError("expected BadRequestError")
-    except BadRequestError as error:
-        assert "tool call the server could not read" in str(error), str(error)
+    error = await refused(model, BadRequestError)
+    assert "tool call the server could not read" in str(error), str(error)
     assert (await server_stats(model))["requests"] == 1
 
 
