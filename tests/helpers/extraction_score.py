@@ -29,8 +29,10 @@ def normalise(text: str) -> str:
 # -- Markdown -> the text a reader sees ------------------------------------------------------
 
 _FENCE = re.compile(r"^\s*(```|~~~)")
-_IMAGE = re.compile(r"!\[((?:[^\]\\]|\\.)*)\]\((?:[^()\s]|\([^()]*\))*(?:\s+\"(?:[^\"\\]|\\.)*\")?\)")
-_INLINE_LINK = re.compile(r"\[((?:[^\]\\]|\\.)*)\]\((?:[^()\s]|\([^()]*\))*(?:\s+\"(?:[^\"\\]|\\.)*\")?\)")
+# [text](target "title"): the text kept; an image is the same after a "!".
+_LINK = r"\[((?:[^\]\\]|\\.)*)\]\((?:[^()\s]|\([^()]*\))*(?:\s+\"(?:[^\"\\]|\\.)*\")?\)"
+_IMAGE = re.compile("!" + _LINK)
+_INLINE_LINK = re.compile(_LINK)
 _REFERENCE_LINK = re.compile(r"\[((?:[^\]\\]|\\.)+)\]\[\d+\]")
 _REFERENCE_DEFINITION = re.compile(r"^\s*\[\d+\]:\s+\S.*$")
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+")
