@@ -8,7 +8,7 @@ nothing.
 - What the user allows one managed agent is that agent's: another agent, and the manager, are asked.
 - open_tab to a site the settings `never` allow is refused, not asked.
 - "navigate allowed for this turn" on the shop is not carried by its open redirect to another site,
-  nor is "open_tab allowed for this turn" (in Firefox it can be: FIREFOX_OPEN_TAB_RACE).
+  nor is "open_tab allowed for this turn" after it (in Firefox it can be: FIREFOX_OPEN_TAB_RACE).
 - A tab the agent opened, that a redirect took elsewhere, is not pictured unasked while the user
   watches it.
 - A look-alike of TabAgent's question or hand-back box, in what the model writes, is never drawn
@@ -32,7 +32,7 @@ from tests.helpers.consent_pages import DRAWN, FRAMED, INBOX, LOOK_ALIKES, OTHER
 
 LOG = "document.getElementById('log').textContent"
 # open_tab with a site kept (extension/background/tab-tools.js): in Firefox the post heard the
-# shop's 302 in 2 runs of 3, and the tool said the tab was still on about:blank. Likely the new
+# shop's 302 in 3 runs of 4, and the tool said the tab was still on about:blank. Likely the new
 # tab's first about:blank load ends the wait for the address's load, and with it the guard of
 # stay-on-site.js, before the redirect is followed.
 FIREFOX_OPEN_TAB_RACE = "Firefox: open_tab's guard can end before the redirect (a known hole, not fixed here)"
@@ -120,11 +120,23 @@ def test_opening_a_tab_on_a_site_the_settings_never_allow_is_refused_without_a_q
     assert told(model, 1).startswith("The user denied this open_tab: nothing was done.") and post.hits == []
 
 
-def test_navigate_allowed_for_the_turn_is_not_carried_by_an_open_redirect_to_another_site(
-        consent_turn, model, consent_shop, post, browser_name, request):
-    if browser_name == "firefox":  # seen when the two browsers' tests became one (Firefox's tested navigate only)
-        request.applymarker(pytest.mark.xfail(reason=FIREFOX_OPEN_TAB_RACE))
+def test_navigate_allowed_for_the_turn_is_not_carried_by_an_open_redirect_to_another_site(consent_turn, model, consent_shop, post):
     consent_shop.pages["/go"] = go_to(post.url("leak?balance=52318"))  # the shop's open redirect
+    model.script(tool_call("navigate", url=consent_shop.url("/a")), tool_call("navigate", url=consent_shop.url("/go")), Reply(text="Done."))
+    consent_turn.send("Look around the shop")
+    consent_turn.question(0)
+    consent_turn.answer_question(0, "turn")  # navigating to the consent_shop, for the turn
+    assert finish(consent_turn) == "ok"  # box 1: the second navigation, allowed by the turn's answer, recorded
+    assert post.hits == []  # the redirect's request was never made
+    assert "TabAgent stopped it" in told(model, 2)
+    assert [state for state, _ in boxes(consent_turn)] == ["turn", "allowed_by_allowance"]
+
+
+def test_open_tab_allowed_for_the_turn_after_navigating_is_not_carried_by_an_open_redirect_either(
+        consent_turn, model, consent_shop, post, browser_name, request):
+    if browser_name == "firefox":  # seen when the two browsers' tests became one (Firefox's tried navigate only)
+        request.applymarker(pytest.mark.xfail(reason=FIREFOX_OPEN_TAB_RACE))
+    consent_shop.pages["/go"] = go_to(post.url("leak?balance=52318"))
     model.script(tool_call("navigate", url=consent_shop.url("/a")), tool_call("navigate", url=consent_shop.url("/go")),
                  tool_call("open_tab", url=consent_shop.url("/a")), tool_call("open_tab", url=consent_shop.url("/go")), Reply(text="Done."))
     consent_turn.send("Look around the shop")
