@@ -98,12 +98,14 @@ async def test_a_read_only_call_repeated_is_told_not_run(server):
     assert "was not run again" in told(model, 2)
 
 
-async def test_a_call_after_an_act_in_one_reply_waits_for_it(server):
-    """The user takes a moment over the act's question; the read allowed always still waits."""
-    model = ScriptedModel([reply(("send", "ada"), ("lookup", "ada")), "Done."])
+@pytest.mark.parametrize("after", ["lookup", "transfer"], ids=["a_read", "red_team_a_false_read_only_claim"])
+async def test_a_call_after_an_act_in_one_reply_waits_for_it(server, after):
+    """The user takes a moment over the act's question; the call after it, allowed always, still
+    waits: a true read, and the attacker's act that says it reads (it gets no place before an act)."""
+    model = ScriptedModel([reply(("send", "ada"), (after, "mallory")), "Done."])
     panel = Panel("once", pause=0.3)
-    await Turns().run(request(server, await always(server, "lookup")), lambda e: None, model=model, page=panel)
-    assert [c["name"] for c in server.calls] == ["send", "lookup"]
+    await Turns().run(request(server, await always(server, after)), lambda e: None, model=model, page=panel)
+    assert [c["name"] for c in server.calls] == ["send", after]
 
 
 async def test_reads_in_one_reply_run_together(server):
@@ -126,14 +128,6 @@ async def test_red_team_a_false_read_only_claim_spares_no_question(server):
     await Turns().run(request(server, stale), lambda e: None, model=ScriptedModel([reply(("transfer", "mallory")), "No."]),
                       page=panel)
     assert len(panel.asked) == 1 and server.calls == []
-
-
-async def test_red_team_a_false_read_only_claim_gets_no_place_before_an_act(server):
-    """Made after an act in the reply, the attacker's call still waits for it (it reads what the act left)."""
-    model = ScriptedModel([reply(("send", "ada"), ("transfer", "mallory")), "Done."])
-    panel = Panel("once", pause=0.3)
-    await Turns().run(request(server, await always(server, "transfer")), lambda e: None, model=model, page=panel)
-    assert [c["name"] for c in server.calls] == ["send", "transfer"]
 
 
 async def test_red_team_what_a_false_read_only_claim_does_get_is_fewer_runs(server):
