@@ -25,7 +25,7 @@ from .memory import ActionStep, FinalAnswerStep, Memory, TaskStep
 from .notes import NoteTool, notes_text
 from .page_quotes import PageQuotes
 from .parsing import parse_arguments
-from .reply_checks import TOOL_NOTES, Notes, promises_an_action, unread_call_note
+from .reply_checks import TOOL_NOTES, Notes, promises_an_action, quoted_before_acting_note, unread_call_note
 from .reply_grammar import MISREADS, forget, tool_call_schema
 from .text_calls import read_text_calls
 from .tool_refusals import remember_refusal
@@ -142,7 +142,12 @@ class Agent:
         if note := unread_call_note(content, self.tools, self.notes):
             self.misread += 1
             return note
-        if not self._reminded and len(self.tools) > 1 and promises_an_action(content):
+        if self._reminded or len(self.tools) <= 1:
+            return None
+        if not self.calls.made and (note := quoted_before_acting_note(content, self.tools, self.notes)):
+            self._reminded = True
+            return note
+        if promises_an_action(content):
             self._reminded = True
             return self.notes.reminder
         return None

@@ -512,6 +512,12 @@ def why_unread(content: str, tools: Collection[str]) -> str | None:
     return "" if marker or python else None  # JSON that reads but is no call: data, not a call
 
 
+def quotes_a_call(content: str, tools: Collection[str]) -> bool:
+    """Whether the reply quotes a call of one of `tools` (in a code block, a quote or `inline
+    code`) with more of the reply after it, and makes none: read as an answer that quotes one."""
+    return _unplaced(content, tools) == ""
+
+
 def _names_a_call(content: str, tools) -> bool:
     """A Python call of a tool left open (cut off): one that closes is code or prose."""
     for match in _CALL_LINE.finditer(content):

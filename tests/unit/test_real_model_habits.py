@@ -8,7 +8,9 @@
 - the same call six times in a row: a repeat is told, once, with what it returned;
 - `import requests`, `pip install` and the prompt's own example data as the answer: the
   CodeAgent's prompt says what its Python can and cannot do, and its example holds no data;
-- fetch, note, more_tools, round again: note and more_tools cannot loop.
+- fetch, note, more_tools, round again: note and more_tools cannot loop;
+- the first reply showed the call in a ```json block and went on talking ("This will read the
+  page at ..."), and that was taken as the answer: before anything ran, it is told, once.
 """
 
 import asyncio
@@ -293,3 +295,52 @@ def test_a_long_page_said_again_keeps_its_marking_whole():
     told = told_again("read_page", Earlier(2, untrusted("https://shop.example/", "Kettle. " * 1000)))
     assert told.count("<page_content source=") == told.count("</page_content>") == 1
     assert told.index("</page_content>") < told.index("the rest is in step 2")
+
+
+# --- A call shown, not made, before anything ran ------------------------------------------
+
+# Qwen2.5-Coder-0.5B-Instruct (Q4_K_M, its own chat template, llama-cpp-python's server) as
+# TabAgent's ToolCallingAgent, first reply of the real-model bench's kettle-price task
+# (bench/results/real-models-rows.jsonl, 2026-12-06); cut where the row keeps it, address kept.
+SHOWN_NOT_MADE = (
+    "To answer this question, I'll use the `read_page` function from the provided tools. The page "
+    "is located at http://127.0.0.1:40811/shop.html.\n\nHere's how I'll call the `read_page` "
+    "function:\n\n```json\n{\"name\": \"read_page\", \"arguments\": {\"page\": 1, \"max_tokens\": "
+    "100000}}\n```\n\nThis will read the page at ")
+
+
+def read_page_tool(log):
+    @tool
+    def read_page(page: int = 1, max_tokens: int = 2000) -> str:
+        """Reads the page the user is on.
+
+        Args:
+            page: which part
+            max_tokens: how much
+        """
+        log.append(page)
+        return PAGE
+    return read_page
+
+
+@pytest.mark.parametrize("agent_class", [ToolCallingAgent, CodeAgent])
+async def test_a_call_shown_in_a_code_block_before_anything_ran_is_told_not_taken_as_the_answer(agent_class):
+    log = []
+    again = calls(("read_page", {})) if agent_class is ToolCallingAgent else "```python\nprint(read_page())\n```"
+    answer = calls(("final_answer", {"answer": "£9.45"})) if agent_class is ToolCallingAgent else \
+        "```python\nfinal_answer(\"£9.45\")\n```"
+    model = ScriptedModel([SHOWN_NOT_MADE, again, answer])
+    assert await agent_class(model, [read_page_tool(log)]).run("What does the compost cost?") == "£9.45"
+    assert log == [1]  # the shown call never ran; the one made next did
+    assert ("inside a code block" if agent_class is ToolCallingAgent else "not Python code") in told(model, 1)
+
+
+async def test_told_once_a_turn_then_a_reply_that_shows_a_call_is_the_answer():
+    model = ScriptedModel([SHOWN_NOT_MADE, SHOWN_NOT_MADE])
+    assert await ToolCallingAgent(model, [read_page_tool([])]).run("How do I read a page?") == SHOWN_NOT_MADE
+
+
+async def test_after_a_read_an_answer_that_quotes_a_call_stays_the_answer():
+    model = ScriptedModel([calls(("read_page", {})), SHOWN_NOT_MADE])
+    assert await ToolCallingAgent(model, [read_page_tool([])]).run("How do I read a page?") == SHOWN_NOT_MADE
+    assert len(model.calls) == 2
