@@ -2,6 +2,9 @@
 writes one for both eras: a tool that needs the user asks with `ctx.elicit`/`ctx.sample` in a
 handshake session, and by returning an `InputRequiredResult` (reading `ctx.input_responses` when
 the client calls again) on 2026-07-28, where a server has no back-channel. Progress with a total.
+A long tool that runs as a task (the Tasks extension, served by `fastmcp-tasks` on a Docket queue
+in memory): its progress is the task's status message, `tasks/cancel` cancels it, and the calls it
+saw cancelled are counted at /test/cancelled.
 Stateful (a session) or stateless (`stateless_http`, FastMCP's deployment for many workers).
 
     with FastMCPServer(stateless=True) as server:
@@ -13,6 +16,8 @@ import asyncio
 import os
 import subprocess
 import sys
+import urllib.request
+from datetime import timedelta
 
 from tests.helpers.mcp_server import ROOT, MCPTestServer
 
@@ -30,12 +35,18 @@ class FastMCPServer(MCPTestServer):
                                         env={**os.environ, "PYTHONPATH": str(ROOT), "FASTMCP_SHOW_CLI_BANNER": "false"})
         self._wait_until_listening()
 
+    def cancelled_tasks(self) -> int:
+        with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/test/cancelled", timeout=5) as reply:
+            return int(reply.read())
+
 
 def build():
     from fastmcp import Context, FastMCP
+    from fastmcp_tasks import TasksExtension
     from mcp import types
 
     server = FastMCP("fastmcp-test-server")
+    server.add_extension(TasksExtension())
     colours = {"type": "object", "properties": {"colour": {"type": "string", "enum": ["red", "blue"]}},
                "required": ["colour"]}
 
@@ -72,7 +83,32 @@ def build():
             await asyncio.sleep(0.2)
         return f"counted to {steps}"
 
+    add_report(server, Context)
     return server
+
+
+def add_report(server, Context) -> None:
+    """The long tool, run as a task when the client takes tasks, and what it saw cancelled."""
+    from fastmcp.utilities.tasks import TaskConfig
+    from starlette.responses import PlainTextResponse
+
+    cancelled = {"tasks": 0}
+    every_tenth = TaskConfig(mode="optional", poll_interval=timedelta(milliseconds=100))
+
+    @server.tool(description="Writes a long report, a page every 0.2 s.", task=every_tenth)
+    async def report(pages: int, ctx: Context) -> str:
+        try:
+            for page in range(pages):
+                await ctx.report_progress(page, pages, f"writing page {page + 1} of {pages}")
+                await asyncio.sleep(0.2)
+        except asyncio.CancelledError:
+            cancelled["tasks"] += 1
+            raise
+        return f"the report, {pages} pages" + (" (run as a task)" if ctx.is_background_task else "")
+
+    @server.custom_route("/test/cancelled", methods=["GET"])
+    async def seen_cancelled(request) -> PlainTextResponse:
+        return PlainTextResponse(str(cancelled["tasks"]))
 
 
 def main() -> None:

@@ -35,9 +35,10 @@ def _free_port() -> int:
 class MCPTestServer:
     def __init__(self, transport: str = "streamable-http", json_response: bool = False,
                  description: str | None = None, extra_tools: int = 0, resumable: bool = False,
-                 resources: bool = True, handshake_only: bool = False):
+                 resources: bool = True, handshake_only: bool = False, stateless: bool = False):
         self.transport, self.json_response, self.description = transport, json_response, description
         self.handshake_only = handshake_only  # as a server of the SDK 1.x: no server/discover
+        self.stateless = stateless  # `stateless_http`: no session even in the handshake era
         self.resumable = resumable  # events get ids, and a stream cut short can be resumed
         self.resources = resources  # False: the resources capability, but not one resource
         self.extra_tools = extra_tools  # that many more tools, tool_0..., with long descriptions
@@ -70,6 +71,8 @@ class MCPTestServer:
             args.append("--no-resources")
         if self.handshake_only:
             args.append("--handshake-only")
+        if self.stateless:
+            args.append("--stateless")
         self.process = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                                         env={**os.environ, "PYTHONPATH": str(ROOT)})
         self._wait_until_listening()
@@ -254,6 +257,7 @@ def main() -> None:
     parser.add_argument("--resumable", action="store_true")
     parser.add_argument("--no-resources", action="store_true")
     parser.add_argument("--handshake-only", action="store_true")
+    parser.add_argument("--stateless", action="store_true")
     options = parser.parse_args()
     server = build(options.description, options.extra_tools, not options.no_resources)
     if options.transport == "sse":
@@ -261,10 +265,12 @@ def main() -> None:
     elif options.handshake_only:
         import uvicorn
 
-        app = server.streamable_http_app(json_response=options.json, event_store=event_store() if options.resumable else None)
+        app = server.streamable_http_app(json_response=options.json, stateless_http=options.stateless,
+                                         event_store=event_store() if options.resumable else None)
         uvicorn.run(handshake_only(app), host="127.0.0.1", port=options.port, log_level="warning")
     else:
         server.run("streamable-http", host="127.0.0.1", port=options.port, json_response=options.json,
+                   stateless_http=options.stateless,
                    event_store=event_store() if options.resumable else None)
 
 

@@ -32,9 +32,12 @@ const only = option("--only");
 const mcpServer = option("--mcp") ?? process.env.TABAGENT_MCP_SERVER ?? "";
 // The same kind of server, resumable, behind a relay that cuts a stream mid-call.
 const mcpRelay = option("--mcp-relay") ?? process.env.TABAGENT_MCP_RELAY ?? "";
+// A FastMCP 4 server whose long tool runs as a task (tests/helpers/fastmcp_server.py).
+const fastMCP = option("--fastmcp") ?? process.env.TABAGENT_FASTMCP_SERVER ?? "";
 
 const pyodide = await loadPyodide({
-  env: { TABAGENT_TEST_SERVER: server, TABAGENT_MCP_SERVER: mcpServer, TABAGENT_MCP_RELAY: mcpRelay, HOME: "/home/pyodide" },
+  env: { TABAGENT_TEST_SERVER: server, TABAGENT_MCP_SERVER: mcpServer, TABAGENT_MCP_RELAY: mcpRelay,
+    TABAGENT_FASTMCP_SERVER: fastMCP, HOME: "/home/pyodide" },
   stdout: (line) => process.stderr.write(line + "\n"),
   stderr: (line) => process.stderr.write(line + "\n"),
 });

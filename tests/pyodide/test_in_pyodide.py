@@ -47,14 +47,23 @@ def mcp_relay():
 
 
 @pytest.fixture(scope="module")
-def pyodide_results(server, mcp, mcp_relay):
+def fastmcp_tasks():
+    """A stateless FastMCP 4 server whose long tool runs as a task (cases_mcp_tasks.py)."""
+    from tests.helpers.fastmcp_server import FastMCPServer
+
+    with FastMCPServer(stateless=True) as running:
+        yield running
+
+
+@pytest.fixture(scope="module")
+def pyodide_results(server, mcp, mcp_relay, fastmcp_tasks):
     node = shutil.which("node")
     if node is None:
         pytest.fail("node is not on PATH: install Node.js 20 to run the Pyodide tests")
     if not (ROOT / "node_modules" / "pyodide" / "pyodide.mjs").exists():
         pytest.fail("node_modules/pyodide is missing: run `npm ci` at the repository root")
     process = subprocess.run([node, str(RUNNER), "--server", server.url, "--mcp", mcp.url,
-                              "--mcp-relay", mcp_relay.url("/mcp")], cwd=ROOT,
+                              "--mcp-relay", mcp_relay.url("/mcp"), "--fastmcp", fastmcp_tasks.url], cwd=ROOT,
                              capture_output=True, text=True, timeout=240)
     results = {}
     for line in process.stdout.splitlines():
@@ -77,8 +86,9 @@ def test_in_pyodide(pyodide_results, case):
 
 @pytest.mark.timeout(30)
 @pytest.mark.parametrize("case", CASES)
-async def test_in_cpython(server, mcp, mcp_relay, monkeypatch, case):
+async def test_in_cpython(server, mcp, mcp_relay, fastmcp_tasks, monkeypatch, case):
     monkeypatch.setenv("TABAGENT_TEST_SERVER", server.url)
+    monkeypatch.setenv("TABAGENT_FASTMCP_SERVER", fastmcp_tasks.url)
     monkeypatch.setenv("TABAGENT_MCP_SERVER", mcp.url)
     monkeypatch.setenv("TABAGENT_MCP_RELAY", mcp_relay.url("/mcp"))
     file, name = case.split("::")

@@ -1,5 +1,7 @@
 """The MCP client against a real MCP server written with the official Python SDK
-(tests/helpers/mcp_server.py), over each transport it speaks: the handshake, paged tools,
+(tests/helpers/mcp_server.py), over each transport it speaks, stateful and stateless (`mcp`
+2.3.0 serves no Tasks extension: its long tools are followed by progress and cancelled by
+Stop; FastMCP's tasks are test_mcp_fastmcp.py's): the handshake, paged tools,
 calls with structured results, errors and progress, resources and prompts, Stop and time
 limits that cancel on the server, list_changed, an expired session, and failures in words."""
 
@@ -22,8 +24,13 @@ pytestmark = pytest.mark.timeout(60)
 TRANSPORTS = {"streamable-http, events": dict(transport="streamable-http"),
               "streamable-http, json": dict(transport="streamable-http", json_response=True),
               "streamable-http, handshake": dict(transport="streamable-http", handshake_only=True),
+              # stateless_http, the SDK's deployment for many workers: no session in either era.
+              "streamable-http, stateless": dict(transport="streamable-http", stateless=True),
+              "streamable-http, stateless handshake": dict(transport="streamable-http", stateless=True,
+                                                           handshake_only=True),
               "http+sse": dict(transport="sse")}
-VERSION = {"streamable-http, events": "2026-07-28", "streamable-http, json": "2026-07-28"}
+VERSION = {"streamable-http, events": "2026-07-28", "streamable-http, json": "2026-07-28",
+           "streamable-http, stateless": "2026-07-28"}
 
 
 @pytest.fixture(scope="module", params=list(TRANSPORTS))
@@ -122,6 +129,8 @@ async def test_a_call_past_its_time_limit_fails_in_words_and_is_cancelled(server
 async def test_a_changed_tool_list_is_noticed(server):
     if server.json_response:
         pytest.skip("a JSON reply carries no notification")
+    if server.kind == "streamable-http, stateless handshake":
+        pytest.skip("a stateless server of the handshake era keeps no stream of its own to announce on")
     async with MCPClient(server.url) as client:
         heard = []
         client.on_tools_changed = lambda: heard.append(True)

@@ -1,9 +1,12 @@
 """A server written with FastMCP 4 (tests/helpers/fastmcp_server.py), stateful and stateless,
 through a turn: it speaks 2026-07-28 with TabAgent, and its form, its sampling request and its
 progress reach the user as any server's do (the form drawn and sent, sampling held until
-allowed, progress in the step)."""
+allowed, progress in the step); its long tool runs as a task (`fastmcp-tasks`): progress in the
+step, the result when ready, Stop cancelling it on the server."""
 
 from __future__ import annotations
+
+import asyncio
 
 import pytest
 
@@ -74,3 +77,30 @@ async def test_its_progress_is_shown_in_the_step(server):
     assert "counted to 3" in said
     progress = [(e["data"]["progress"], e["data"]["total"]) for e in events if e["kind"] == "tool_progress"]
     assert progress == [(1, 3), (2, 3), (3, 3)]
+
+
+async def test_a_long_call_runs_as_a_task_its_progress_in_the_step(server):
+    said, events = await run(server, "report", {"pages": 3}, Panel("once"))
+    assert "the report, 3 pages (run as a task)" in said
+    shown = [e["data"]["message"] for e in events if e["kind"] == "tool_progress"]
+    assert "writing page 1 of 3" in shown and "writing page 3 of 3" in shown, shown
+
+
+async def test_stop_cancels_the_task_and_the_server_sees_it(server):
+    before = server.cancelled_tasks()
+    async with MCPClient(server.url, name="fast") as client:
+        started = asyncio.Event()
+        call = asyncio.ensure_future(client.call_tool("report", {"pages": 1000}, on_progress=lambda *p: started.set()))
+        await asyncio.wait_for(started.wait(), 20)
+        call.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await call
+    await until(lambda: server.cancelled_tasks() == before + 1)
+
+
+async def until(condition, timeout: float = 20) -> None:
+    """Waits for what the server's worker does in its own time, however loaded the machine."""
+    deadline = asyncio.get_running_loop().time() + timeout
+    while not condition():
+        assert asyncio.get_running_loop().time() < deadline, "the server never saw it"
+        await asyncio.sleep(0.1)

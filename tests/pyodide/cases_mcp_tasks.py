@@ -1,0 +1,52 @@
+"""The Tasks extension inside Pyodide (and, for parity, in CPython), against a real FastMCP 4
+server (tests/helpers/fastmcp_server.py, stateless) whose long tool runs as a task on
+`fastmcp-tasks`; its address comes in TABAGENT_FASTMCP_SERVER. The task's progress reaches the
+caller, its result arrives when ready, and Stop cancels it on the server."""
+
+import asyncio
+import os
+import time
+
+from tabagent.mcp import MCPClient
+
+
+def url() -> str:
+    return os.environ["TABAGENT_FASTMCP_SERVER"]
+
+
+async def cancelled_on_server() -> int:
+    address = url().rsplit("/", 1)[0] + "/test/cancelled"
+    try:
+        from pyodide.http import pyfetch
+    except ImportError:
+        import urllib.request
+
+        return int(await asyncio.to_thread(lambda: urllib.request.urlopen(address, timeout=5).read()))
+    return int(await (await pyfetch(address)).string())
+
+
+async def test_mcp_task_progress_then_its_result():
+    async with MCPClient(url(), name="fast") as client:
+        seen = []
+        result = await client.call_tool("report", {"pages": 3}, on_progress=lambda *p: seen.append(p[2]))
+        assert result["content"][0]["text"] == "the report, 3 pages (run as a task)", result
+        assert "writing page 1 of 3" in seen and "writing page 3 of 3" in seen, seen
+
+
+async def test_mcp_stop_cancels_the_task_on_the_server():
+    before = await cancelled_on_server()
+    async with MCPClient(url(), name="fast") as client:
+        started = asyncio.Event()
+        call = asyncio.ensure_future(client.call_tool("report", {"pages": 1000}, on_progress=lambda *p: started.set()))
+        await asyncio.wait_for(started.wait(), 20)
+        call.cancel()
+        try:
+            await asyncio.wait_for(call, 10)
+        except asyncio.CancelledError:
+            pass
+        else:
+            raise AssertionError("the task was not stopped")
+    deadline = time.monotonic() + 20
+    while await cancelled_on_server() == before:  # the server's worker sees the cancel in its own time
+        assert time.monotonic() < deadline, "the server never saw the task cancelled"
+        await asyncio.sleep(0.1)
