@@ -19,6 +19,7 @@ import argparse
 import asyncio
 import base64
 import json
+import re
 import secrets
 import threading
 import time
@@ -61,6 +62,21 @@ class OAuthMCPServer(MCPTestServer):
 
         with urllib.request.urlopen(f"{self.issuer}/test/seen", timeout=5) as reply:
             return json.loads(reply.read())
+
+
+def log_in_as_a_person(authorize_url: str, password: str = PASSWORD) -> str:
+    """Opens the authorization address, fills the login page's form and submits it; the
+    address the browser is sent back to."""
+    import httpx
+
+    with httpx.Client(follow_redirects=False, timeout=10) as browser:
+        page = browser.get(authorize_url)
+        assert page.status_code == 302, page.text
+        login = browser.get(page.headers["location"])
+        pending = re.search(r'name="pending" value="([^"]+)"', login.text).group(1)
+        sent = browser.post(str(login.url.join("/login")), data={"pending": pending, "username": USER, "password": password})
+        assert sent.status_code == 302, sent.text
+        return sent.headers["location"]
 
 
 class Hostile:

@@ -17,7 +17,7 @@ from tabagent.hosts.cpython import CPythonHost
 from tabagent.mcp import MCPClient, MCPError
 from tabagent.mcp.oauth import finish_sign_in, plan_sign_in, refresh, sign_out
 from tabagent.mcp.oauth_discovery import challenge
-from tests.helpers.oauth_mcp_server import PASSWORD, USER, Hostile, OAuthMCPServer
+from tests.helpers.oauth_mcp_server import Hostile, OAuthMCPServer, log_in_as_a_person
 
 pytestmark = pytest.mark.timeout(60)
 REDIRECT = "https://abcdefghijklmnop.chromiumapp.org/"
@@ -27,19 +27,6 @@ REDIRECT = "https://abcdefghijklmnop.chromiumapp.org/"
 def server():
     with OAuthMCPServer(token_seconds=3) as running:
         yield running
-
-
-def log_in_as_a_person(authorize_url: str, password: str = PASSWORD) -> str:
-    """Opens the authorization address, fills the login page's form and submits it; the
-    address the browser is sent back to."""
-    with httpx.Client(follow_redirects=False, timeout=10) as browser:
-        page = browser.get(authorize_url)
-        assert page.status_code == 302, page.text
-        login = browser.get(page.headers["location"])
-        pending = re.search(r'name="pending" value="([^"]+)"', login.text).group(1)
-        sent = browser.post(str(login.url.join("/login")), data={"pending": pending, "username": USER, "password": password})
-        assert sent.status_code == 302, sent.text
-        return sent.headers["location"]
 
 
 async def signed_in(server, host):

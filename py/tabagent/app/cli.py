@@ -21,7 +21,9 @@ import uuid
 from .. import __version__
 from ..executor import LocalExecutor
 from ..hosts.cpython import CPythonHost
+from ..mcp import MCPError
 from ..providers import BUILTIN, CUSTOM
+from .cli_sign_in import SignIns, TerminalSignIn, sign_in
 from .consent import Actor, Consent
 from .turns import AGENT_KINDS, Turns
 from .user_tools import load_user_tools
@@ -66,6 +68,16 @@ def parse_args(argv) -> argparse.Namespace:
                              "repeat for more. Each call is asked here first")
     parser.add_argument("--mcp-header", metavar="NAME=HEADER:VALUE", action="append", default=[],
                         help="a header for that MCP server, e.g. files=Authorization:Bearer ...")
+    parser.add_argument("--sign-in", metavar="NAME",
+                        help="sign in to the --mcp server NAME through your browser (its address is printed; the "
+                             "answer comes back to 127.0.0.1), keep the token in ~/.config/tabagent/mcp-sign-ins.json "
+                             "(readable by you only; $XDG_CONFIG_HOME if set), then exit. Later runs with that "
+                             "server use it, refreshed when it expires")
+    parser.add_argument("--sign-out", metavar="NAME", help="forget the kept sign-in to the --mcp server NAME, then exit")
+    parser.add_argument("--client-id", metavar="ID",
+                        help="with --sign-in: a client registered beforehand with the server's authorization server; "
+                             "its secret, if it has one, in the TABAGENT_MCP_CLIENT_SECRET environment variable")
+    parser.add_argument("--no-browser", action="store_true", help="with --sign-in: only print the address")
     parser.add_argument("--allow-mcp", action="store_true",
                         help="call MCP tools without asking (needed when there is no terminal to ask on)")
     parser.add_argument("--events", action="store_true",
@@ -116,8 +128,14 @@ class AskOnTheTerminal:
     the command line: they say yes, or --allow-mcp said it for every call; with no terminal to
     ask on, a call is refused. What they allow for the turn is kept by the service."""
 
-    def __init__(self, allow_all: bool):
-        self.allow_all = allow_all
+    def __init__(self, allow_all: bool, signing: TerminalSignIn | None = None):
+        self.allow_all, self.signing = allow_all, signing
+
+    async def sign_in(self, server_id, challenge: str, interactive: bool) -> dict:
+        """A server asks mid-turn: its kept token refreshed, or (asked first) a sign-in here."""
+        if self.signing is None:
+            return {"ok": False, "error": "no sign-in at the command line"}
+        return await self.signing.sign_in(server_id, challenge, interactive)
 
     async def confirm(self, id, tool: str, message: str, details: dict) -> str:
         if self.allow_all:
@@ -335,6 +353,8 @@ class Conversation:
         self.mcp_servers, self.mcp_headers = mcp or ((), {})  # a dict of its own for each conversation
         self.allow_mcp = allow_mcp
         self.id, self.memory, self.turns, self.host = uuid.uuid4().hex, None, Turns(), CPythonHost()
+        self.signing = TerminalSignIn(list(self.mcp_servers), SignIns(), self.host,
+                                      sys.stdin.isatty() and sys.stderr.isatty())
         self.shown_problems: list[dict] = []
 
     def tools(self) -> list:
@@ -358,11 +378,11 @@ class Conversation:
 
         request = {"conversation_id": self.id, "task": task, "memory": self.memory,
                    "settings": self.settings, "api_key": self.api_key,
-                   "mcp_servers": list(self.mcp_servers), "mcp_headers": self.mcp_headers}
+                   "mcp_servers": list(self.mcp_servers), "mcp_headers": await self.signing.headers(self.mcp_headers)}
+        asking = Consent(AskOnTheTerminal(self.allow_mcp, self.signing)).asking(Actor("model", "TabAgent"))
         with stop_on_interrupt(self.turns, self.id):
             result = await self.turns.run(request, emit, tools=self.tools(), host=self.host,
-                                          executor_factory=lambda _name: LocalExecutor(),
-                                          consent=Consent(AskOnTheTerminal(self.allow_mcp)).asking(Actor("model", "TabAgent")))
+                                          executor_factory=lambda _name: LocalExecutor(), consent=asking)
         self.memory = result["memory"]
         return result["status"], failure or None
 
@@ -433,6 +453,54 @@ async def run(args, settings: dict, mcp) -> int:
         await conversation.close()
 
 
+def sign_in_or_out(args, sign_ins: SignIns | None = None) -> int:
+    """--sign-in NAME or --sign-out NAME, for a server given with --mcp NAME=URL."""
+    name = args.sign_in or args.sign_out
+    try:
+        servers = {server["name"]: server["url"] for server in mcp_from(args)[0]}
+        if name not in servers:
+            raise UsageError(f"no MCP server {name!r}: give it with --mcp {name}=URL")
+    except UsageError as error:
+        print(f"tabagent: {error}", file=sys.stderr)
+        return USAGE_ERROR
+    sign_ins = sign_ins or SignIns()
+    if args.sign_out:
+        gone = sign_ins.forget(servers[name])
+        if gone:
+            asyncio.run(oauth_sign_out(gone))
+        print(f"tabagent: {'signed out of' if gone else 'there was no sign-in to keep for'} {name}.", file=sys.stderr)
+        return 0
+    try:
+        record = asyncio.run(_signed_in(args, name, servers[name], sign_ins))
+    except MCPError as error:
+        print(f"tabagent: {error}", file=sys.stderr)
+        return MODEL_ERROR
+    except KeyboardInterrupt:
+        return STOPPED
+    who = f" as {record['who']}" if record.get("who") else ""
+    print(f"tabagent: signed in to {name}{who}; the token is kept in {sign_ins.path}.", file=sys.stderr)
+    return 0
+
+
+async def _signed_in(args, name: str, url: str, sign_ins: SignIns) -> dict:
+    host = CPythonHost()
+    try:
+        return await sign_in(name, url, sign_ins, host, args.client_id or "",
+                             os.environ.get("TABAGENT_MCP_CLIENT_SECRET", ""), open_browser=not args.no_browser)
+    finally:
+        await host.aclose()
+
+
+async def oauth_sign_out(record: dict) -> None:
+    from ..mcp.oauth import sign_out
+
+    host = CPythonHost()
+    try:
+        await sign_out(record, host)
+    finally:
+        await host.aclose()
+
+
 def list_tools(folder) -> int:
     from .tool_costs import costs_table, tool_costs
 
@@ -445,6 +513,8 @@ def main(argv=None) -> int:
     args = parse_args(argv)
     if args.list_tools:
         return list_tools(args.tools)
+    if args.sign_in or args.sign_out:
+        return sign_in_or_out(args)
     try:
         import httpx  # noqa: F401  the CPython host's HTTP client: say so now, not mid-turn
     except ImportError:
