@@ -59,7 +59,7 @@ from tests.helpers.download_pages import download_site, other_site
 from tests.helpers.llama_server import LlamaServer, missing
 from tests.helpers.mcp_app_server import MCPAppServer
 from tests.helpers.mcp_server import EverythingServer, MCPTestServer
-from tests.helpers.oauth_mcp_server import OAuthMCPServer
+from tests.helpers.oauth_mcp_server import CLIENT_ID, CLIENT_SECRET, OAuthMCPServer
 from tests.helpers.model_server import ModelServer
 from tests.helpers.page_server import PageServer
 from tests.helpers.pages import OWN_PAGES
@@ -281,6 +281,14 @@ def seeing_model():
 @pytest.fixture(scope="module")
 def oauth_tracker():
     with OAuthMCPServer() as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def confidential_tracker():
+    """A tracker whose authorization server registers no clients by itself: an administrator gave
+    the user a client id and secret (HTTP Basic, which its token endpoint checks)."""
+    with OAuthMCPServer(registration=False, client=(CLIENT_ID, CLIENT_SECRET, "client_secret_basic")) as server:
         yield server
 
 

@@ -13,7 +13,7 @@ import pytest
 from selenium.webdriver.common.by import By
 
 from tests.helpers.model_server import Reply
-from tests.helpers.oauth_mcp_server import PASSWORD, USER, Hostile, OAuthMCPServer
+from tests.helpers.oauth_mcp_server import CLIENT_ID, CLIENT_SECRET, Hostile, OAuthMCPServer, PASSWORD, USER
 from tests.helpers.tool_calls import tool_call, told
 from tests.helpers.panel_backends import chromium_panel
 from tests.helpers.mcp_settings import use_servers
@@ -129,3 +129,36 @@ def test_a_server_whose_metadata_names_another_server_gets_no_sign_in(browser, s
     finally:
         hostile.close()
         use_servers(chromium_panel(browser))
+
+
+def test_a_typed_client_secret_goes_to_the_token_endpoint_only(browser, panel, confidential_tracker):
+    """The secret is typed in settings, the sign-in uses it (the token endpoint checks it), and
+    afterwards it is not in the field, not in what an export writes or the server list, and no
+    request but the token request carried it."""
+    use_servers(chromium_panel(browser), {"id": "id-tracker", "name": "tracker", "url": confidential_tracker.url,
+                                          "enabled": True, "tools": {}})
+    settings_tab = browser.open_tab(browser.url("extension/options/options.html"))
+    row = settings_row(browser.driver)
+    row.find_element(By.CSS_SELECTOR, ".mcp-client-id").send_keys(CLIENT_ID)
+    row.find_element(By.CSS_SELECTOR, ".mcp-client-secret").send_keys(CLIENT_SECRET)
+    sign_in_as_a_person(browser, settings_tab)
+    signed_in = browser.wait(lambda d: (s := d.find_elements(By.CSS_SELECTOR, ".mcp-signed-in")) and s[0], 30,
+                             "settings never said who is signed in")
+    assert signed_in.text == "Signed in as Ada Lovelace (ada@example.test)"
+    carried = [(seen["side"], seen["path"]) for seen in confidential_tracker.seen(everywhere=True) if seen["secret"]]
+    assert carried == [("authorization server", "/token")]
+    page = browser.driver.execute_script("return document.documentElement.outerHTML")
+    fields = browser.driver.execute_script("return [...document.querySelectorAll('input')].map((i) => i.value)")
+    assert CLIENT_SECRET not in page and CLIENT_SECRET not in json.dumps(fields)
+    stored = stored_sign_ins(browser)
+    assert stored["mcpSignIns"]["id-tracker"]["client_secret"] == CLIENT_SECRET  # kept like the API key
+    assert CLIENT_SECRET not in json.dumps(stored["mcpServers"]) + json.dumps(stored.get("mcpSecrets") or {})
+    browser.driver.switch_to.window(settings_tab)
+    browser.driver.refresh()
+    browser.wait(lambda d: d.find_elements(By.CSS_SELECTOR, ".mcp-signed-in"), 30, "settings did not come back")
+    assert CLIENT_SECRET not in browser.driver.execute_script("return document.documentElement.outerHTML")
+    assert CLIENT_SECRET not in json.dumps(panel.stored_conversations())  # what an export writes
+    settings_row(browser.driver).find_element(By.CSS_SELECTOR, ".mcp-sign-out").click()
+    browser.wait(lambda d: d.find_elements(By.CSS_SELECTOR, ".mcp-sign-in-button"), 30, "Sign in never came back")
+    assert [seen["path"] for seen in confidential_tracker.seen(everywhere=True) if seen["secret"]] == ["/token"]
+    use_servers(chromium_panel(browser))

@@ -7,9 +7,11 @@ signed in, Test connection reaches the server with the token, and Sign out forge
 from __future__ import annotations
 
 
+import json
+
 import pytest
 
-from tests.helpers.oauth_mcp_server import PASSWORD, USER, OAuthMCPServer
+from tests.helpers.oauth_mcp_server import CLIENT_ID, CLIENT_SECRET, OAuthMCPServer, PASSWORD, USER
 
 from tests.helpers.panel_backends import FirefoxPanel
 
@@ -47,4 +49,38 @@ def test_sign_in_through_firefox_s_own_window_then_sign_out(firefox, tracker):
     refused = settings_page.ask_background("check-mcp-server", serverId=SERVER_ID)
     assert not refused["ok"] and "needs authorisation" in refused["error"]
     assert [s for s in tracker.seen() if s["path"] == "/revoke"]
+    settings_page.ask_background("save-mcp-servers", servers=[], secrets={})
+
+
+def test_a_typed_client_secret_goes_to_the_token_endpoint_only(firefox, confidential_tracker):
+    """The secret is typed in settings, the sign-in uses it (the token endpoint checks it), and
+    afterwards it is not in the field, not in what an export writes or the server list, and no
+    request but the token request carried it."""
+    settings = firefox.open_tab(firefox.url("extension/options/options.html"))
+    settings_page = FirefoxPanel(firefox, settings)
+    server = {"id": SERVER_ID, "name": "tracker", "url": confidential_tracker.url, "enabled": True, "tools": {}}
+    settings_page.ask_background("save-mcp-servers", servers=[server], secrets={})
+    firefox.send("browsingContext.reload", {"context": settings, "wait": "complete"})
+    firefox.wait_for(settings, "document.querySelector('.mcp-sign-in-button')")
+    settings_page.type_into(".mcp-client-id", CLIENT_ID)
+    settings_page.type_into(".mcp-client-secret", CLIENT_SECRET)
+    firefox.evaluate(settings, "(document.querySelector('.mcp-sign-in-button').click(), true)")
+    login = firefox.context_showing(f"{confidential_tracker.issuer}/login")
+    firefox.submit_form(login, {"username": USER, "password": PASSWORD})
+    said = firefox.wait_for(settings, "document.querySelector('.mcp-signed-in')?.textContent", 60,
+                            "settings never said who is signed in")
+    assert said == "Signed in as Ada Lovelace (ada@example.test)"
+    carried = [(seen["side"], seen["path"]) for seen in confidential_tracker.seen(everywhere=True) if seen["secret"]]
+    assert carried == [("authorization server", "/token")]
+    shown = firefox.evaluate(settings, "document.documentElement.outerHTML + JSON.stringify("
+                                       "[...document.querySelectorAll('input')].map((i) => i.value))")
+    assert CLIENT_SECRET not in shown
+    kept = firefox.evaluate(settings, "import('/extension/shared/settings/mcp-sign-ins.js').then((m) => m.loadSignIns())")
+    assert kept[SERVER_ID]["client_secret"] == CLIENT_SECRET  # kept like the API key (the extension's IndexedDB)
+    stored = firefox.evaluate(settings, "browser.storage.local.get(null)")  # what content scripts could read
+    assert CLIENT_SECRET not in json.dumps(stored)
+    assert CLIENT_SECRET not in json.dumps(settings_page.stored_conversations())  # what an export writes
+    firefox.evaluate(settings, "(document.querySelector('.mcp-sign-out').click(), true)")
+    firefox.wait_for(settings, "document.querySelector('.mcp-sign-in-button')")
+    assert [seen["path"] for seen in confidential_tracker.seen(everywhere=True) if seen["secret"]] == ["/token"]
     settings_page.ask_background("save-mcp-servers", servers=[], secrets={})

@@ -8,7 +8,13 @@ The authorization server's login page asks for a name and a password (ada / love
 sends the browser back to the client's redirect address with the code. Its token answers carry
 an OpenID-style `id_token` (the claims unsigned: TabAgent only shows them). Tokens live
 `--token-seconds`, so that a test sees one expire and be refreshed. `/test/seen` lists the
-requests each side received (path and whether they carried a bearer token).
+requests each side received (path, whether they carried a bearer token, and whether the client
+secret was anywhere in them: address, headers, a Basic header decoded, body).
+
+`client=(id, secret, method)` registers a confidential client beforehand, as an administrator
+would, whose token requests the SDK's token endpoint checks by its `token_endpoint_auth_method`
+(`client_secret_basic` or `client_secret_post`); any redirect address is taken for it (each
+browser gives the extension its own).
 
     with OAuthMCPServer(token_seconds=5) as server:
         server.url          # http://127.0.0.1:PORT/mcp, the MCP endpoint (401 without a token)
@@ -30,15 +36,17 @@ from tests.helpers.mcp_server import MCPTestServer, _free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 USER, PASSWORD = "ada", "lovelace"
+# A client an administrator registered for the user, with its secret (typed in the settings).
+CLIENT_ID, CLIENT_SECRET = "tabagent-registered", "typed-s3cret-7f2b"
 PROFILE = {"sub": "user-1815", "name": "Ada Lovelace", "email": "ada@example.test"}
 
 
 class OAuthMCPServer(MCPTestServer):
-    def __init__(self, token_seconds: int = 3600, registration: bool = True):
+    def __init__(self, token_seconds: int = 3600, registration: bool = True, client: tuple | None = None):
         super().__init__("streamable-http")
         self.as_port = _free_port()
         self.issuer = f"http://127.0.0.1:{self.as_port}"
-        self.token_seconds, self.registration = token_seconds, registration
+        self.token_seconds, self.registration, self.client = token_seconds, registration, client
 
     def _start(self) -> None:
         import os
@@ -49,6 +57,8 @@ class OAuthMCPServer(MCPTestServer):
                 "--as-port", str(self.as_port), "--token-seconds", str(self.token_seconds)]
         if not self.registration:
             args.append("--no-registration")
+        if self.client:
+            args += ["--client", json.dumps(list(self.client))]
         self.process = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                                         env={**os.environ, "PYTHONPATH": str(ROOT)})
         self._wait_until_listening()
@@ -57,11 +67,13 @@ class OAuthMCPServer(MCPTestServer):
         with socket.create_connection(("127.0.0.1", self.as_port), timeout=5):
             pass
 
-    def seen(self) -> dict:
+    def seen(self, everywhere: bool = False) -> list[dict]:
+        """The requests the authorization server received; `everywhere`: the MCP server's too."""
         import urllib.request
 
         with urllib.request.urlopen(f"{self.issuer}/test/seen", timeout=5) as reply:
-            return json.loads(reply.read())
+            seen = json.loads(reply.read())
+        return seen if everywhere else [one for one in seen if one["side"] == "authorization server"]
 
 
 def log_in_as_a_person(authorize_url: str, password: str = PASSWORD) -> str:
@@ -115,6 +127,19 @@ class Hostile:
 def _unsigned_jwt(claims: dict) -> str:
     part = lambda value: base64.urlsafe_b64encode(json.dumps(value).encode()).rstrip(b"=").decode()  # noqa: E731
     return f"{part({'alg': 'none', 'typ': 'JWT'})}.{part(claims)}."
+
+
+def registered_client(client_id: str, secret: str, method: str):
+    """A confidential client an administrator registered, taking any redirect address."""
+    from mcp.shared.auth import OAuthClientInformationFull
+
+    class Registered(OAuthClientInformationFull):
+        def validate_redirect_uri(self, redirect_uri):
+            return redirect_uri
+
+    return Registered(client_id=client_id, client_secret=secret, token_endpoint_auth_method=method,
+                      redirect_uris=["https://registered.invalid/"], grant_types=["authorization_code", "refresh_token"],
+                      response_types=["code"], scope="mcp openid")
 
 
 def provider_for(issuer: str, token_seconds: int):
@@ -221,17 +246,64 @@ def authorization_server(provider, issuer: str, registration: bool, seen: list):
     return with_id_token(Starlette(routes=routes), issuer, seen)
 
 
+def carries(secret: str | None, scope, body: bytes) -> bool:
+    """Whether the client secret is anywhere in a request: address, headers (a Basic one
+    decoded), body, as sent or form-encoded."""
+    if not secret:
+        return False
+    from urllib.parse import quote_plus
+
+    raw = b" ".join([scope.get("query_string", b""), body, *(v for _, v in scope.get("headers") or [])])
+    for _, value in scope.get("headers") or []:
+        if value.lower().startswith(b"basic "):
+            try:
+                raw += b" " + base64.b64decode(value[6:])
+            except ValueError:
+                pass
+    return any(form.encode() in raw for form in {secret, quote_plus(secret), secret.replace(":", "%3A")})
+
+
+def seeing(app, side: str, seen: list, secret: str | None):
+    """Records each request that reaches `side` (not the tests' own /test/ paths)."""
+
+    async def wrapped(scope, receive, send):
+        if scope["type"] != "http" or scope["path"].startswith("/test/"):
+            return await app(scope, receive, send)
+        body, more = b"", True
+        while more:
+            message = await receive()
+            body, more = body + message.get("body", b""), message.get("more_body", False)
+        headers = dict(scope.get("headers") or [])
+        seen.append({"side": side, "path": scope["path"], "secret": carries(secret, scope, body),
+                     "bearer": headers.get(b"authorization", b"").lower().startswith(b"bearer")})
+
+        replay = [{"type": "http.request", "body": with_client_id(scope, body), "more_body": False}]
+
+        async def replayed():  # the body once, then what the connection says (a disconnect)
+            return replay.pop() if replay else await receive()
+
+        return await app(scope, replayed, send)
+
+    return wrapped
+
+
+def with_client_id(scope, body: bytes) -> bytes:
+    """The SDK's client authenticator reads `client_id` from the form even when the client
+    authenticates with HTTP Basic (where RFC 6749 §2.3.1 puts it): copied from the header."""
+    basic = dict(scope.get("headers") or []).get(b"authorization", b"")
+    if scope["path"] != "/token" or not basic.lower().startswith(b"basic ") or b"client_id=" in body:
+        return body
+    client_id = base64.b64decode(basic[6:]).split(b":", 1)[0]
+    return body + b"&client_id=" + client_id
+
+
 def with_id_token(app, issuer: str, seen: list):
     """Adds an OpenID-style id_token to the token endpoint's successful answers (the SDK's
-    token model has none), and records what reached the authorization server."""
+    token model has none)."""
 
     async def wrapped(scope, receive, send):
         if scope["type"] != "http":
             return await app(scope, receive, send)
-        headers = dict(scope.get("headers") or [])
-        if not scope["path"].startswith("/test/"):
-            seen.append({"side": "authorization server", "path": scope["path"],
-                         "bearer": headers.get(b"authorization", b"").lower().startswith(b"bearer")})
         if scope["path"] == "/revoke":
             return await app(scope, with_empty_secret(receive), send)
         if scope["path"] != "/token":
@@ -296,14 +368,18 @@ def resource_server(provider, url: str, issuer: str):
     return server
 
 
-async def serve(port: int, as_port: int, token_seconds: int, registration: bool) -> None:
+async def serve(port: int, as_port: int, token_seconds: int, registration: bool, client: str | None = None) -> None:
     import uvicorn
 
     issuer, url = f"http://127.0.0.1:{as_port}", f"http://127.0.0.1:{port}/mcp"
     seen: list = []
     provider = provider_for(issuer, token_seconds)
-    mcp_app = resource_server(provider, url, issuer).streamable_http_app()
-    as_app = authorization_server(provider, issuer, registration, seen)
+    secret = None
+    if client:
+        client_id, secret, method = json.loads(client)
+        provider.clients[client_id] = registered_client(client_id, secret, method)
+    mcp_app = seeing(resource_server(provider, url, issuer).streamable_http_app(), "mcp server", seen, secret)
+    as_app = seeing(authorization_server(provider, issuer, registration, seen), "authorization server", seen, secret)
     servers = [uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=p, log_level="warning"))
                for app, p in ((as_app, as_port), (mcp_app, port))]
     await asyncio.gather(*(s.serve() for s in servers))
@@ -315,8 +391,9 @@ def main() -> None:
     parser.add_argument("--as-port", type=int, required=True)
     parser.add_argument("--token-seconds", type=int, default=3600)
     parser.add_argument("--no-registration", action="store_true")
+    parser.add_argument("--client", help="[id, secret, method] in JSON: a client registered beforehand")
     options = parser.parse_args()
-    asyncio.run(serve(options.port, options.as_port, options.token_seconds, not options.no_registration))
+    asyncio.run(serve(options.port, options.as_port, options.token_seconds, not options.no_registration, options.client))
 
 
 if __name__ == "__main__":

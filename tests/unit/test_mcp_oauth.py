@@ -366,3 +366,20 @@ async def test_a_token_that_expires_mid_turn_is_refreshed_without_asking(server)
     assert all("signed in as user-1815" in text for text in said), said
     assert panel.signed == [False]  # refreshed, never asked
     assert [message for message, _ in panel.asked] == ["Call a tool of the MCP server guarded"] * 2
+
+
+async def test_a_registered_client_s_secret_is_taken_by_the_token_endpoint_and_goes_nowhere_else():
+    """The SDK's token endpoint checks the secret as the client was registered (HTTP Basic, which
+    TabAgent uses for an entered client when the server offers it); the secret is in the token
+    request only (not the authorization address, the MCP server), and a wrong one is refused."""
+    with OAuthMCPServer(registration=False, client=("registered", "s3cret:42", "client_secret_basic")) as server:
+        host = CPythonHost()
+        plan = await plan_sign_in(server.url, REDIRECT, "registered", host, client_secret="s3cret:42")
+        assert "s3cret" not in plan["authorize_url"]
+        record = await finish_sign_in(plan, log_in_as_a_person(plan["authorize_url"]), host=host)
+        assert await call_whoami(server, record, host) == "signed in as user-1815"
+        carried = {seen["path"] for seen in server.seen(everywhere=True) if seen["secret"]}
+        assert carried == {"/token"}
+        wrong = await plan_sign_in(server.url, REDIRECT, "registered", host, client_secret="not-it")
+        with pytest.raises(MCPError, match="refused the token request"):
+            await finish_sign_in(wrong, log_in_as_a_person(wrong["authorize_url"]), host=host)
