@@ -7,13 +7,12 @@ beyond the one origin it declares (fetch, image, stylesheet, CSS url, beacon, fr
 declaration written to widen its CSP; then it calls tools it may not: another server's, and a
 model-only one of its own. Every request that gets out lands on the `post` tripwire."""
 
-import time
-
 import pytest
 
 from tests.helpers.app_frames import in_app
 from tests.helpers.mcp_settings import server_entry, use_servers
 from tests.helpers.model_server import Reply
+from tests.helpers.quiet import stays_quiet
 from tests.helpers.tool_calls import tool_call
 
 pytestmark = pytest.mark.e2e
@@ -37,7 +36,8 @@ def test_a_hostile_app_reaches_neither_the_extension_nor_other_frames_nor_the_ne
         chat.wait_for_status("ok")
         assert in_app(chat, 0, "document.body.dataset.ready === 'yes' && document.getElementById('count').textContent") == "5"
         seen = in_app(chat, 1, FINISHED, timeout=60)
-        time.sleep(2)  # what it sent last (its own navigation) has had time to land
+        assert in_app(chat, 1, "window.leave()") == "asked"  # its last way out, now that it is read
+        stays_quiet(lambda: post.hits, 3, why="the hostile app reached the network")
         panel.screenshot("mcp-app-hostile")
         assert seen["chrome"] == "no extension API" and seen["browser"] == "no extension API"
         assert seen["origin"] == "null"

@@ -7,11 +7,10 @@ tests/both/test_mcp_apps.py."""
 
 from __future__ import annotations
 
-import time
-
 from tests.helpers.app_frames import forget_the_apps_own_errors, in_app
 from tests.helpers.mcp_settings import server_entry, use_servers
 from tests.helpers.model_server import Reply
+from tests.helpers.quiet import stays_quiet
 from tests.helpers.tool_calls import tool_call
 
 SEEN = "JSON.parse(document.getElementById('seen').textContent || '{}')"
@@ -29,7 +28,8 @@ def test_a_hostile_app_reaches_neither_the_extension_nor_the_network(panel, mode
         chat.answer_question(0, "once")
         chat.wait_for_status("ok")
         seen = in_app(chat, 0, FINISHED, timeout=60)
-        time.sleep(2)
+        assert in_app(chat, 0, "window.leave()") == "asked"  # its last way out, now that it is read
+        stays_quiet(lambda: post.hits, 3, why="the hostile app reached the network")
         chat.screenshot("mcp-app-hostile")
         assert seen["chrome"] == "no extension API" and seen["browser"] == "no extension API"
         assert seen["origin"] == "null"

@@ -7,7 +7,7 @@ provider would be on two hosts.
 The authorization server's login page asks for a name and a password (ada / lovelace), then
 sends the browser back to the client's redirect address with the code. Its token answers carry
 an OpenID-style `id_token` (the claims unsigned: TabAgent only shows them). Tokens live
-`--token-seconds`, so that a test sees one expire and be refreshed. `/test/seen` lists the
+`--token-seconds`; `expire_tokens()` ends them all at once, for a test to see one refreshed. `/test/seen` lists the
 requests each side received (path, whether they carried a bearer token, and whether the client
 secret was anywhere in them: address, headers, a Basic header decoded, body).
 
@@ -66,6 +66,12 @@ class OAuthMCPServer(MCPTestServer):
 
         with socket.create_connection(("127.0.0.1", self.as_port), timeout=5):
             pass
+
+    def expire_tokens(self) -> None:
+        """Ends every access token the server has given, now."""
+        import urllib.request
+
+        urllib.request.urlopen(urllib.request.Request(f"{self.issuer}/test/expire", method="POST"), timeout=5).close()
 
     def seen(self, everywhere: bool = False) -> list[dict]:
         """The requests the authorization server received; `everywhere`: the MCP server's too."""
@@ -201,6 +207,13 @@ def provider_for(issuer: str, token_seconds: int):
             found = self.access.get(token)
             return found if found and found.expires_at > time.time() else None
 
+        def expire_all(self) -> int:
+            """Every access token ends now (refresh tokens live on): what a test waits for, made
+            to happen, instead of a sleep past a short lifetime that a loaded machine outruns."""
+            for token, found in self.access.items():
+                self.access[token] = found.model_copy(update={"expires_at": int(time.time()) - 1})
+            return len(self.access)
+
         async def revoke_token(self, token):
             self.access.pop(token.token, None)
             self.refresh.pop(token.token, None)
@@ -235,8 +248,11 @@ def authorization_server(provider, issuer: str, registration: bool, seen: list):
     async def seen_requests(request):
         return JSONResponse(seen)
 
+    async def expire(request):
+        return JSONResponse(provider.expire_all())
+
     routes = [Route("/login", login_page, methods=["GET"]), Route("/login", login, methods=["POST"]),
-              Route("/test/seen", seen_requests)]
+              Route("/test/seen", seen_requests), Route("/test/expire", expire, methods=["POST"])]
     from pydantic import AnyHttpUrl
 
     routes += create_auth_routes(provider, issuer_url=AnyHttpUrl(issuer),

@@ -60,6 +60,7 @@ app.connect().then(async () => {
       note(`call_${name}`, `refused: ${error.message}`);
     }
   }
-  // Last: leave by navigating itself (its own frame), a different way out.
-  setTimeout(() => { location.href = `${tripwire}/self`; }, 300);
+  // Last: leave by navigating itself (its own frame), a different way out. The test says when,
+  // once it has read this page: on a timer, the page could be gone before the test read it.
+  window.leave = () => { location.href = `${tripwire}/self`; return "asked"; };
 });
