@@ -33,7 +33,7 @@ class FastMCPServer(MCPTestServer):
             args.append("--stateless")
         self.process = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                                         env={**os.environ, "PYTHONPATH": str(ROOT), "FASTMCP_SHOW_CLI_BANNER": "false"})
-        self._wait_until_listening()
+        self._wait_until_listening(timeout=90)  # FastMCP, its tasks and their queue import slowly under load
 
     def cancelled_tasks(self) -> int:
         with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/test/cancelled", timeout=5) as reply:
