@@ -139,16 +139,18 @@ export async function settled(tab, timeoutMs = LOAD_WAIT_MS) {
 
 // Resolves when the tab's page has loaded, or after timeoutMs, whichever comes first.
 // With { next: true } it waits for the next load (call it before starting a navigation:
-// until then the tab still says "complete" about the page it is leaving).
-export function waitForLoad(tabId, timeoutMs, { next = false } = {}) {
+// until then the tab still says "complete" about the page it is leaving). `leaving`: an
+// address whose load does not count (Firefox may say a new tab's about:blank is complete late,
+// after the navigation from it has started).
+export function waitForLoad(tabId, timeoutMs, { next = false, leaving = null } = {}) {
   return new Promise((resolve) => {
     const done = () => {
       clearTimeout(timer);
       chrome.tabs.onUpdated.removeListener(listener);
       resolve();
     };
-    const listener = (id, change) => {
-      if (id === tabId && change.status === "complete") done();
+    const listener = (id, change, tab) => {
+      if (id === tabId && change.status === "complete" && !(leaving && tab?.url === leaving)) done();
     };
     const timer = setTimeout(done, timeoutMs);
     chrome.tabs.onUpdated.addListener(listener);

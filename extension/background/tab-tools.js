@@ -118,7 +118,8 @@ export const TAB_TOOLS = {
     // Opened empty, then sent, so that a tab kept on a site is kept from its first request.
     const opened = await chrome.tabs.create({ url: stayOn ? "about:blank" : target, active: false, windowId: tab.windowId, index: tab.index + 1, openerTabId: tab.id });
     if (stayOn) await waitForLoad(opened.id, NAVIGATION_WAIT_MS);
-    const loading = waitForLoad(opened.id, NAVIGATION_WAIT_MS, { next: Boolean(stayOn) });
+    // Kept on a site, the tab's guard lasts until the target's load, never an about:blank's.
+    const loading = waitForLoad(opened.id, NAVIGATION_WAIT_MS, stayOn ? { next: true, leaving: "about:blank" } : {});
     const go = () => (stayOn ? chrome.tabs.update(opened.id, { url: target }) : Promise.resolve());
     const result = await keptOn(stayOn, opened.id, go, () => afterLoad(opened.id, loading));
     const note = `Work in it with switch_tab(tab_id=${opened.id}) (then switch_tab() comes back to the tab the user is on), or read it with read_tab(tab_id=${opened.id}).`;

@@ -8,7 +8,7 @@ nothing.
 - What the user allows one managed agent is that agent's: another agent, and the manager, are asked.
 - open_tab to a site the settings `never` allow is refused, not asked.
 - "navigate allowed for this turn" on the shop is not carried by its open redirect to another site,
-  nor is "open_tab allowed for this turn" after it (in Firefox it can be: FIREFOX_OPEN_TAB_RACE).
+  nor is "open_tab allowed for this turn" after it.
 - A tab the agent opened, that a redirect took elsewhere, is not pictured unasked while the user
   watches it.
 - A look-alike of TabAgent's question or hand-back box, in what the model writes, is never drawn
@@ -35,7 +35,6 @@ LOG = "document.getElementById('log').textContent"
 # shop's 302 in 3 runs of 4, and the tool said the tab was still on about:blank. Likely the new
 # tab's first about:blank load ends the wait for the address's load, and with it the guard of
 # stay-on-site.js, before the redirect is followed.
-FIREFOX_OPEN_TAB_RACE = "Firefox: open_tab's guard can end before the redirect (a known hole, not fixed here)"
 
 
 @pytest.fixture(scope="module")
@@ -133,9 +132,7 @@ def test_navigate_allowed_for_the_turn_is_not_carried_by_an_open_redirect_to_ano
 
 
 def test_open_tab_allowed_for_the_turn_after_navigating_is_not_carried_by_an_open_redirect_either(
-        consent_turn, model, consent_shop, post, browser_name, request):
-    if browser_name == "firefox":  # seen when the two browsers' tests became one (Firefox's tried navigate only)
-        request.applymarker(pytest.mark.xfail(reason=FIREFOX_OPEN_TAB_RACE))
+        consent_turn, model, consent_shop, post):
     consent_shop.pages["/go"] = go_to(post.url("leak?balance=52318"))
     model.script(tool_call("navigate", url=consent_shop.url("/a")), tool_call("navigate", url=consent_shop.url("/go")),
                  tool_call("open_tab", url=consent_shop.url("/a")), tool_call("open_tab", url=consent_shop.url("/go")), Reply(text="Done."))
