@@ -27,7 +27,7 @@ sys.path.insert(0, str(ROOT))
 
 from tests.helpers.panel_backends import ChromiumPanel  # noqa: E402
 from tests.helpers.browser import Browser, fresh_profile, remove_profile  # noqa: E402
-from tests.helpers.miniwob import PUBLISHED, episode, task_pages  # noqa: E402
+from tests.helpers.miniwob_episode import PUBLISHED, episode, task_pages  # noqa: E402
 from tests.helpers.miniwob_policies import HAND_BACK, POLICIES  # noqa: E402
 from tests.helpers.page_server import PageServer  # noqa: E402
 from tests.helpers.tool_model import ToolModel  # noqa: E402

@@ -5,7 +5,7 @@ sits beside the page, so it can be pictured. The full benchmark is bench/bench_m
 
 import pytest
 
-from tests.helpers.miniwob import episode, task_pages
+from tests.helpers.miniwob_episode import episode, task_pages
 from tests.helpers.miniwob_policies import POLICIES
 from tests.helpers.tool_model import Call, ToolModel
 

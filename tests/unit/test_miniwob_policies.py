@@ -84,3 +84,14 @@ def test_a_drag_goes_to_the_place_the_sentence_names_in_its_own_words():
                      can={"drag"})
         assert [name for name, _ in calls] == ["read_page", "find_in_page", "find_in_page", "drag"], calls
         assert calls[2][1]["query"] == target
+
+
+def test_the_task_pages_are_the_installed_package_s_even_with_the_helpers_on_sys_path(monkeypatch):
+    """tests/pyodide's conftest puts tests/helpers on sys.path, where a module named like the
+    package would shadow it (the CI failure of 2026-12-06): the pages are the distribution's."""
+    from pathlib import Path
+
+    from tests.helpers.miniwob_episode import task_pages
+
+    monkeypatch.syspath_prepend(str(Path(__file__).resolve().parents[1] / "helpers"))
+    assert (task_pages() / "miniwob" / "click-checkboxes.html").is_file()

@@ -7,7 +7,7 @@ decided from what the tools return, never from the page."""
 
 from __future__ import annotations
 
-import importlib.util
+import importlib.metadata
 import time
 from pathlib import Path
 
@@ -25,10 +25,12 @@ REWARD = "return [WOB_RAW_REWARD_GLOBAL, WOB_DONE_GLOBAL, WOB_REWARD_REASON];"
 
 
 def task_pages() -> Path:
-    spec = importlib.util.find_spec("miniwob")
-    if spec is None:
-        raise SystemExit("bench_miniwob: the miniwob package is missing: make bench installs it (requirements-bench.txt)")
-    return Path(spec.submodule_search_locations[0]) / "html"
+    """The installed miniwob distribution's pages, found by its files, not by a module name that a
+    folder on sys.path could shadow."""
+    try:
+        return Path(importlib.metadata.distribution("miniwob").locate_file("miniwob/html"))
+    except importlib.metadata.PackageNotFoundError:
+        raise SystemExit("bench_miniwob: the miniwob package is missing: make bench installs it (requirements-bench.txt)") from None
 
 
 def approve_until_done(tabs, timeout: float) -> str:
