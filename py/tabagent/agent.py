@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import time
 import uuid
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
@@ -22,12 +23,10 @@ from .events import Event, deliver, jsonable
 from .images import without_image_data
 from .managed import AgentTool
 from .memory import ActionStep, FinalAnswerStep, Memory, TaskStep
-from .notes import NoteTool, notes_text
+from .notes import NoteTool, note_words, notes_text
 from .page_quotes import PageQuotes
-from .parsing import parse_arguments
 from .reply_checks import TOOL_NOTES, Notes, promises_an_action, quoted_before_acting_note, unread_call_note
 from .reply_grammar import MISREADS, forget, tool_call_schema
-from .text_calls import read_text_calls
 from .tool_refusals import remember_refusal
 from .tool_set import MoreTools, ToolSet, compact_for
 from .tools import FinalAnswerTool, FunctionTool, Tool
@@ -38,6 +37,26 @@ if TYPE_CHECKING:
     from .models import Model
     from .replies import ModelReply
     from .vision import Vision
+
+
+NOT_AN_ANSWER = object()  # a last reply that asks for something to run: it is not the answer
+OUT_OF_STEPS = ("I ran out of steps ({steps}) before I could answer: my last reply asked for another "
+                "step instead of answering, and it was not run.")
+
+
+def out_of_steps(steps: int, calls: Sequence[str], notes: Sequence[str]) -> str:
+    """What the user is told when the run ended with no answer: that, what it did, and the notes
+    the model kept (its own words; nothing is made up from what the tools returned)."""
+    said = [OUT_OF_STEPS.format(steps=steps)]
+    if calls:
+        counted = Counter(calls)
+        said.append("What I did: " + ", ".join(
+            f"{name} ({n} times)" if n > 1 else name for name, n in counted.items()) + ".")
+    else:
+        said.append("I called no tool.")
+    if notes:
+        said.append("My notes:\n" + "\n".join(f"- {note_words(note)}" for note in notes))
+    return " ".join(said[:2]) + ("\n\n" + said[2] if len(said) > 2 else "")
 
 
 HELD = ("Two of the model's tool calls in this turn could not be read, so its next reply is held "
@@ -324,20 +343,30 @@ class Agent:
                                   "attempt": attempt, "max_attempts": tries, "withdraw": withdraw})
 
     async def _best_answer(self):
-        """Out of steps: ask once for the best answer from what the run found."""
+        """Out of steps: ask once for the best answer from what the run found. A reply that is
+        a call (made, or written in any shape the agent reads) or code is not an answer, and
+        nothing runs now: the user is told the run ran out of steps, and what it did."""
         await self.emit("error", {"kind": "max_steps", "message": f"{self.name} ran out of steps "
                                   f"({self.max_steps}) before finishing; asking for its best answer."})
         reply = await self._generate([{"role": "user", "content": prompts.MAX_STEPS}])
-        answer = reply.content
-        written = [] if reply.tool_calls else read_text_calls(reply.content, {"final_answer"})
-        for call in reply.tool_calls or written:  # some models answer through final_answer anyway
-            if call.name == "final_answer":
-                try:
-                    answer = parse_arguments(call.arguments).get("answer", answer)
-                except ValueError:
-                    pass
+        answer = self.answer_in(reply)
+        if answer is NOT_AN_ANSWER:
+            answer = out_of_steps(self.max_steps, self.calls.history, self.memory.notes)
         self.memory.append(ActionStep(self.step, model_output=str(answer), usage=reply.usage))
         return answer
+
+    def answer_in(self, reply: ModelReply) -> object:
+        """The answer a last reply gives: its text, or what a final_answer call in it says;
+        NOT_AN_ANSWER when it is empty, a call that could not be read, or any other action."""
+        action = self.extract_action(reply)
+        if action is None:
+            unread = not reply.content.strip() or unread_call_note(reply.content, self.tools, self.notes)
+            return NOT_AN_ANSWER if unread else reply.content
+        return self.final_answer_in(action)
+
+    def final_answer_in(self, action: Any) -> object:
+        """The answer a final_answer in an action not run gives, or NOT_AN_ANSWER."""
+        return NOT_AN_ANSWER
 
     async def _finish(self, status: str, **extra) -> None:
         self.status = status

@@ -60,6 +60,7 @@ class CallLog:
     told: set[str] = field(default_factory=set)  # repeats told once already: run when asked again
     books_only_steps: int = 0  # steps in a row that only kept notes or listed tools
     made: int = 0  # the calls this run has run (any tool, any outcome)
+    history: list[str] = field(default_factory=list)  # the names of the calls this run ran, in order
 
     def start_step(self, step: int) -> None:
         self.step, self.this_step, self.names_this_step = step, {}, []
@@ -86,6 +87,7 @@ class CallLog:
     def ran(self, name: str, arguments: Any, text: str, value: Any = None, is_error: bool = False) -> None:
         self.names_this_step.append(name)
         self.made += 1
+        self.history.append(name)
         # An error is worth trying again, and a refusal asks again (the user may say yes).
         if not is_error and not isinstance(value, Refused) and name not in BOOKKEEPING:
             self.this_step[call_key(name, arguments)] = Earlier(self.step, text, value)

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from . import prompts
 from .code_names import code_names
-from .agent import Agent
+from .agent import NOT_AN_ANSWER, Agent
 from .call_log import BOOKKEEPING, TOLD_IN_CODE, told_again
 from .page_quotes import COPIED, COPIED_CODE, copied_code
 from .events import jsonable
@@ -71,6 +71,11 @@ class CodeAgent(Agent):
         if code is None and (raven := nexus_raven_code(reply.content)) is not None:
             return WrittenCalls(raven, "")  # NexusRaven's call line is Python: nested calls run
         return WrittenCalls(code, said) if code is not None else None
+
+    def final_answer_in(self, code: str | WrittenCalls) -> object:
+        """A last reply's code is not run: only a final_answer(...) written out in it answers."""
+        written = literal_answers(code.code if isinstance(code, WrittenCalls) else code)
+        return written[-1] if written else NOT_AN_ANSWER
 
     async def execute_action(self, code: str | WrittenCalls, step: ActionStep) -> tuple[bool, Any]:
         if isinstance(code, WrittenCalls):  # streamed as text: the panel shows what was said
@@ -130,18 +135,26 @@ def without_default_api(code: str, tools: Collection[str]) -> str:
 def answers_a_literal(code: str) -> bool:
     """Whether `code` calls final_answer with a value written out (a string, a number, a list
     of them), not one computed from what the code got."""
+    return bool(literal_answers(code))
+
+
+def literal_answers(code: str | None) -> list:
+    """The values `code` passes to final_answer written out (literals), in order."""
     try:
-        tree = ast.parse(code)
+        tree = ast.parse(code or "")
     except SyntaxError:
-        return False
+        return []
+    found = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "final_answer":
+            given = [*node.args, *(k.value for k in node.keywords)]
             try:
-                [ast.literal_eval(argument) for argument in [*node.args, *(k.value for k in node.keywords)]]
+                values = [ast.literal_eval(argument) for argument in given]
             except ValueError:
                 continue
-            return True
-    return False
+            if values:
+                found.append(values[0])
+    return found
 
 
 class WrittenCalls(NamedTuple):

@@ -13,7 +13,7 @@ import asyncio
 from typing import Any, Union
 
 from . import prompts
-from .agent import Agent
+from .agent import NOT_AN_ANSWER, Agent
 from .call_log import BOOKKEEPING, told_again
 from .page_quotes import COPIED
 from .memory import ActionStep, cut
@@ -59,6 +59,18 @@ class ToolCallingAgent(Agent):
             return reply.tool_calls, True
         said, calls = split_text_calls(reply.content, self.tools)
         return (calls, False, said) if calls else None
+
+    def final_answer_in(self, action: Calls) -> object:
+        """A last reply's final_answer call (made or written), if it has one that reads."""
+        for call in reversed(action[0]):
+            if call.name == "final_answer":
+                try:
+                    given = parse_arguments(call.arguments)
+                except ValueError:
+                    continue
+                if "answer" in given or len(given) == 1:  # a model may name it otherwise
+                    return given.get("answer", next(iter(given.values())))
+        return NOT_AN_ANSWER
 
     async def execute_action(self, action: Calls, step: ActionStep) -> tuple[bool, Any]:
         calls, step.native, *said = action

@@ -144,6 +144,17 @@ async def test_max_steps_asks_for_a_best_answer():
     assert recorder.events[-1].data["status"] == "max_steps"
 
 
+async def test_out_of_steps_a_last_reply_that_is_a_call_is_not_the_answer():
+    """Qwen2.5-Coder-0.5B's last reply in the real-model bench was a read_page call in a ```json
+    block, and the user got it as the answer: in both agents it is not run, and not the answer."""
+    written = '```json\n{"name": "add", "arguments": {"a": 2, "b": 2}}\n```'
+    for agent_class, first in ((ToolCallingAgent, calls(("add", {"a": 1, "b": 1}))),
+                               (CodeAgent, "```python\nprint(add(1, 1))\n```")):
+        model = ScriptedModel([first, written])
+        answer = await agent_class(model, [add], max_steps=1).run("1+1")
+        assert answer.startswith("I ran out of steps (1)") and "What I did: add." in answer, answer
+
+
 async def test_two_calls_cut_off_then_a_reply_held_by_the_endpoint():
     """Issue 48: the endpoint says, over this interpreter's own HTTP, that it takes a grammar
     (llama-cpp-python's /openapi.json); after two replies whose calls could not be read, the

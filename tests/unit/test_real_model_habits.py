@@ -344,3 +344,55 @@ async def test_after_a_read_an_answer_that_quotes_a_call_stays_the_answer():
     model = ScriptedModel([calls(("read_page", {})), SHOWN_NOT_MADE])
     assert await ToolCallingAgent(model, [read_page_tool([])]).run("How do I read a page?") == SHOWN_NOT_MADE
     assert len(model.calls) == 2
+
+
+# --- Out of steps: a last reply that is a call is not the answer ------------------------------
+
+# Qwen2.5-Coder-0.5B-Instruct (Q4_K_M, its own chat template, llama-cpp-python's server) as
+# TabAgent's ToolCallingAgent, its reply to "You have used all your steps" in the real-model
+# bench's shop-address task (bench/results/real-models-rows.jsonl, 0822f43, 2026-12-06): kept as
+# the final answer the user got.
+LAST_REPLY_A_CALL = ('```json\n{\n  "name": "read_page",\n  "arguments": {\n    "page": 1,\n'
+                     '    "max_tokens": 200\n  }\n}\n```')
+
+
+@pytest.mark.parametrize("last", [
+    LAST_REPLY_A_CALL,  # written as text, as the 0.5B did
+    calls(("read_page", {"page": 2})),  # made natively
+    '<tool_call>\n{"name": "read_page", "arguments": {"page": 2}}\n</tool_call>',  # Hermes/Qwen's tags
+    '{"name": "read_page", "arguments": {"page": 2',  # cut off: a call that could not be read
+    "",  # nothing
+])
+async def test_a_tool_calling_agent_out_of_steps_never_answers_with_a_call(last):
+    log = []
+    model = ScriptedModel([calls(("read_page", {"page": 1, "max_tokens": 200})),
+                           calls(("note", {"text": "The address is on part 1."})), last])
+    answer = await ToolCallingAgent(model, [read_page_tool(log)], max_steps=2).run("What is the shop's address?")
+    assert log == [1]  # the last reply's call did not run
+    assert answer.startswith("I ran out of steps (2) before I could answer")
+    assert "What I did: read_page, note." in answer and "- The address is on part 1." in answer
+    assert "max_tokens" not in answer and '"name"' not in answer
+
+
+@pytest.mark.parametrize("last", [
+    "```python\nprint(read_page(page=2))\n```",  # code: not run, not an answer
+    "```python\naddress = read_page()\nfinal_answer(address)\n```",  # its answer needs the code run
+    LAST_REPLY_A_CALL,  # a call the tool-calling way
+])
+async def test_a_code_agent_out_of_steps_never_answers_with_code_not_run(last):
+    log = []
+    model = ScriptedModel(["```python\nprint(read_page(page=1, max_tokens=200))\n```", last])
+    answer = await CodeAgent(model, [read_page_tool(log)], max_steps=1).run("What is the shop's address?")
+    assert log == [1]
+    assert answer == "I ran out of steps (1) before I could answer: my last reply asked for another step " \
+                     "instead of answering, and it was not run. What I did: read_page."
+
+
+@pytest.mark.parametrize("agent_class", [ToolCallingAgent, CodeAgent])
+async def test_out_of_steps_an_answer_in_words_or_written_out_is_kept(agent_class):
+    for last, expected in (("The shop is at 14 Quay Street.", "The shop is at 14 Quay Street."),
+                           ('```python\nfinal_answer("14 Quay Street")\n```' if agent_class is CodeAgent
+                            else calls(("final_answer", {"answer": "14 Quay Street"})), "14 Quay Street")):
+        first = calls(("read_page", {})) if agent_class is ToolCallingAgent else "```python\nprint(read_page())\n```"
+        model = ScriptedModel([first, last])
+        assert await agent_class(model, [read_page_tool([])], max_steps=1).run("Address?") == expected
