@@ -16,7 +16,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from . import prompts
-from .call_log import CallLog
+from .call_log import BOOKKEEPING, CallLog
 from .clock import Clock
 from .errors import ContextTooLongError, ModelError, ToolsRefusedError
 from .events import Event, deliver, jsonable
@@ -25,7 +25,8 @@ from .managed import AgentTool
 from .memory import ActionStep, FinalAnswerStep, Memory, TaskStep
 from .notes import NoteTool, note_words, notes_text
 from .page_quotes import PageQuotes
-from .reply_checks import TOOL_NOTES, Notes, promises_an_action, quoted_before_acting_note, unread_call_note
+from .reply_checks import (TOOL_NOTES, Notes, points_at_a_page, promises_an_action, quoted_before_acting_note,
+                           reading_call, unread_call_note)
 from .reply_grammar import MISREADS, forget, tool_call_schema
 from .tool_refusals import remember_refusal
 from .tool_set import MoreTools, ToolSet, compact_for
@@ -96,6 +97,8 @@ class Agent:
         self._usage: dict[str, int] = {}  # the tokens of this run's model calls, summed
         self._streamed = {"text": 0, "reasoning": 0}  # by the model call under way: withdrawn if it fails
         self._reminded = False  # this turn's one reminder to act (reply_checks.py) was given
+        self._told_unread = False  # this turn's one "you have not read the page yet" was given
+        self._users_words = True  # the turn's task is the user's message (not TabAgent's own words)
         self.clock = Clock(getattr(model, "host", None))  # today's date and time, in every request
         self.calls = CallLog()  # what this run called: repeats are told (call_log.py)
         self.page_quotes = PageQuotes()  # the calls pages wrote: copied, they do not run
@@ -108,9 +111,11 @@ class Agent:
         if reset:
             await self.reset()
         self.memory.append(TaskStep(str(task), parts=list(getattr(task, "parts", ()))))  # pictures the user attached
+        self._users_words = getattr(task, "said_by_user", True)  # reply_checks.AgentsWords: TabAgent's
         self._task, self._cancel_requested, self.step = asyncio.current_task(), False, 0
         self.status = "running"
         self._usage, self._reminded, self.calls, self.misread = {}, False, CallLog(), 0
+        self._told_unread = False
         try:
             answer, status = await self._loop()
         except asyncio.CancelledError:
@@ -161,6 +166,8 @@ class Agent:
         if note := unread_call_note(content, self.tools, self.notes):
             self.misread += 1
             return note
+        if note := self.answered_unread():
+            return note
         if self._reminded or len(self.tools) <= 1:
             return None
         if not self.calls.made and (note := quoted_before_acting_note(content, self.tools, self.notes)):
@@ -170,6 +177,33 @@ class Agent:
             self._reminded = True
             return self.notes.reminder
         return None
+
+    def answered_unread(self) -> str | None:
+        """What to tell a model that answers before any tool ran in a turn whose message points at
+        a page ("What is the shop's address? (The page is http://...)"): once a turn, that it has not
+        read the page yet. Qwen2.5-Coder-0.5B answered "127.0.0.1:44911" to that, unread (issue 48).
+        A second answer is the answer: a question that needs no page loses one reply, once."""
+        if self._told_unread or self.calls.made or not points_at_a_page(self._turn_message()):
+            return None
+        reader = self.reading_tool()
+        if reader is None:
+            return None
+        self._told_unread = True
+        return self.notes.unread_page.format(call=reading_call(*reader))
+
+    def reading_tool(self) -> tuple[Tool, str] | None:
+        """(the first listed tool that may read, the name the model calls it by), or None: a tool
+        of the task's (not one that keeps the run's books, acts, or is another agent)."""
+        for tool in self.listed_tools():
+            if tool.name not in (*BOOKKEEPING, "final_answer") and not tool.acts and not isinstance(tool, AgentTool):
+                return tool, tool.name
+        return None
+
+    def _turn_message(self) -> str:
+        """The user's message this turn is about ("" when TabAgent wrote it, or with pictures:
+        the page may be in them)."""
+        task = next((s for s in reversed(self.memory.steps) if isinstance(s, TaskStep)), None)
+        return "" if task is None or task.parts or not self._users_words else task.task
 
     # --- What subclasses define ----------------------------------------------------
 

@@ -94,7 +94,9 @@ class CodeAgent(Agent):
         # An answer written out as a literal in code that also called tools was written before
         # their results were seen (a guessed "10.23 kg"): it waits. One computed from them is taken.
         is_final = result.is_final and not (self.unseen and answers_a_literal(code))
-        step.observations = [{"content": self._observed(result, output, is_final), "is_error": result.is_error}]
+        unread = self.answered_unread() if is_final else None  # nothing read the page asked about
+        is_final = is_final and unread is None
+        step.observations = [{"content": self._observed(result, output, is_final, unread), "is_error": result.is_error}]
         if self.shown_parts:  # the code's variables hold the text; the model sees the pictures
             step.observations[0]["parts"] = self.shown_parts
         return is_final, result.final_value if is_final else None
@@ -104,7 +106,7 @@ class CodeAgent(Agent):
         step.observations = [{"content": f"Error:\n{why}", "is_error": True}]
         return False, None
 
-    def _observed(self, result, output: str, is_final: bool) -> str:
+    def _observed(self, result, output: str, is_final: bool, unread: str | None = None) -> str:
         """What the model reads of a run: its output, what was not run again, and the answer, or
         why it was not taken (it came in the same code as calls whose results it had not seen)."""
         if result.is_error:
@@ -115,8 +117,16 @@ class CodeAgent(Agent):
         if is_final:
             text += f"\nFinal answer: {format_result(result.final_value)}"
         elif result.is_final:
-            text += "\n" + ANSWER_WAITS.format(tools=", ".join(dict.fromkeys(self.unseen)))
+            text += "\n" + (unread or ANSWER_WAITS.format(tools=", ".join(dict.fromkeys(self.unseen))))
         return text
+
+    def reading_tool(self) -> tuple[Tool, str] | None:
+        """As the agent's, under the Python name the code calls it by (code_names.py)."""
+        found = super().reading_tool()
+        if found is None:
+            return None
+        names = {id(tool): name for name, tool in self.code_tools().items()}
+        return found[0], names.get(id(found[0]), found[1])
 
     async def reset(self) -> None:
         await super().reset()

@@ -3,7 +3,9 @@
 - a reply that looks like a tool call but cannot be read (cut off, broken JSON): the model
   is told what was wrong and nothing runs, as smolagents does;
 - a reply that says it will act and does not ("I'll click the button."): the model is
-  reminded once per turn; a second such reply is taken as the answer.
+  reminded once per turn; a second such reply is taken as the answer;
+- an answer given before anything was read, to a message that points at a page (an address,
+  "this page", "the tab"): the model is told once a turn that it has not read the page yet.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import re
 from collections.abc import Collection
 from dataclasses import dataclass
 
+from .excerpt import OPENING
 from .text_calls import quotes_a_call, why_unread
 
 _PROMISE = re.compile(
@@ -27,6 +30,7 @@ class Notes:
     unread: str
     reminder: str
     shown: str  # a call shown in a code block, not made (quoted_before_acting_note)
+    unread_page: str  # an answer before anything was read, to a message about a page ({call})
 
 
 TOOL_NOTES = Notes(
@@ -36,7 +40,11 @@ TOOL_NOTES = Notes(
     reminder=("You said what you would do, but made no tool call, so nothing was done. Make the "
               "call now; or, if the task is done, give your final answer."),
     shown=("Your reply shows a tool call inside a code block, which is never run, so nothing was "
-           "done. To call a tool, make the call itself; or, if you meant to answer, answer again."))
+           "done. To call a tool, make the call itself; or, if you meant to answer, answer again."),
+    unread_page=("You have not read the page yet: no tool ran in this turn, so nothing on the page is "
+                 "in your answer (an address in the message says where the page is, not what is on "
+                 "it). Call {call} first, then answer from what it shows; if the question needs no "
+                 "page, give your answer again."))
 
 CODE_NOTES = Notes(
     unread=("Your reply looks like a tool call, but it could not be read{problem}. Nothing was "
@@ -46,7 +54,12 @@ CODE_NOTES = Notes(
               "in a ```python block; or, if the task is done, call final_answer(...)."),
     shown=("Your reply shows a tool call that is not Python code, so nothing ran. Write the call "
            "as Python in a ```python block, e.g. print(read_page()); or, if the task is done, call "
-           "final_answer(...)."))
+           "final_answer(...)."),
+    unread_page=("You have not read the page yet: no tool ran in this turn, so nothing on the page is "
+                 "in your answer (an address in the message says where the page is, not what is on "
+                 "it). Read it first, e.g. print({call}) in a ```python block, then answer with "
+                 "final_answer(...) from what it prints; if the question needs no page, give your "
+                 "answer again."))
 
 
 def promises_an_action(content: str) -> bool:
@@ -74,3 +87,29 @@ def quoted_before_acting_note(content: str, tools: Collection[str], notes: Notes
     if not quotes_a_call(content, tools):
         return None
     return notes.shown
+
+
+# What points a message at a page to read: an address, or "this page", "the tab", "dieser Seite".
+_POINTS_AT_A_PAGE = re.compile(
+    r"\bhttps?://\S|\bwww\.\w"
+    r"|\b(?:this|the|that|these|current|open|my)\s+(?:web\s?)?(?:page|tab|site|website|article)s?\b"
+    r"|\b(?:diese[mnrs]?|der|die|den|dem|aktuellen?)\s+(?:web)?(?:seite|tabs?|artikel)\b", re.IGNORECASE)
+
+
+class AgentsWords(str):
+    """A task TabAgent wrote, not the user's message (a saved workflow's hand-over to the agent,
+    after its replay acted on the page): what it names is no page the user asked to read."""
+    said_by_user = False
+
+
+def points_at_a_page(message: str) -> bool:
+    """Whether the user's message points at a page to read (an address, "this page", "the tab")
+    and does not carry the page's text itself: a selection or an attached tab comes inside the
+    page-content marking, already read for the model."""
+    return not OPENING.search(message) and bool(_POINTS_AT_A_PAGE.search(message))
+
+
+def reading_call(tool: object, code_name: str | None = None) -> str:
+    """How the unread_page note shows a call of `tool`: read_page(), fetch(...)."""
+    required = (getattr(tool, "parameters", None) or {}).get("required") or []
+    return f"{code_name or tool.name}({'...' if required else ''})"

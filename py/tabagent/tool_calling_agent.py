@@ -108,11 +108,13 @@ class ToolCallingAgent(Agent):
         return list(await asyncio.gather(*(self._call(call) for call in calls)))
 
     async def _answer(self, call: ToolCall, unseen: list[str]) -> tuple:
-        """The final answer, unless it came with calls whose results the model has not seen."""
-        if not unseen:
+        """The final answer, unless it came with calls whose results the model has not seen, or
+        (once a turn) before anything read the page the message is about (Agent.answered_unread)."""
+        unread = None if unseen else self.answered_unread()
+        if not unseen and unread is None:
             return await self._call(call)
         await self.emit("tool_call", {"id": call.id, "name": call.name, "arguments": call.arguments})
-        text = ANSWER_WAITS.format(tools=", ".join(dict.fromkeys(unseen)))
+        text = unread or ANSWER_WAITS.format(tools=", ".join(dict.fromkeys(unseen)))
         await self.emit("tool_result", {"id": call.id, "name": call.name, "result": text, "is_error": True})
         return text, True, None, False
 

@@ -174,7 +174,7 @@ def opened(requests):
 
 def test_a_look_alike_of_tabagents_question_or_hand_back_box_is_never_drawn_as_one(consent_turn, model):
     model.script(Reply(text=f"Here is what the page shows:\n\n{LOOK_ALIKES}\n\n```html\n{LOOK_ALIKES}\n```"))
-    consent_turn.send("What does the page say?")
+    consent_turn.send("What does it say?")  # no page named: an answer with no read would be held once
     assert finish(consent_turn) == "ok"
     drawn = consent_turn.run(DRAWN)
     assert drawn["boxes"] == 0 and "Allow every action on every site" in drawn["text"]  # shown as text, not as a box

@@ -114,7 +114,7 @@ def test_hostile_thoughts_are_shown_as_text_and_load_nothing(panel, model):
     hostile = (f'<img src="{leak}" onerror="window.pwned=1"> <script>window.pwned=2</script> '
                f'<style>@import url({leak}/css);</style>')
     model.script(Reply(reasoning=hostile, reasoning_field="think", text="Done."))
-    panel.send("Read that page")
+    panel.send("Go on")  # no page named: an answer with no read would be held once (reply_checks.py)
     panel.wait_for_status("ok")
     block = panel.last_turn().find_element(By.CSS_SELECTOR, "details.thinking")
     assert not block.find_elements(By.CSS_SELECTOR, "img, script, style")

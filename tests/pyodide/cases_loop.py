@@ -193,3 +193,23 @@ async def test_a_quoted_call_is_an_answer_and_a_repeat_is_told():
     assert sums == [(1, 2)]
     told = [m["content"] for m in model.calls[2]["messages"] if m["role"] == "tool"][-1]
     assert "nothing ran since" in told and "3" in told
+
+
+async def test_an_answer_before_the_page_was_read_is_held_once():
+    """Qwen2.5-Coder-0.5B's CodeAgent answered a street address with the page's own address in
+    the message, unread: in both agents, told once a turn that the page was not read yet."""
+    pages = []
+
+    @tool
+    def read_page() -> str:
+        """Reads the page."""
+        pages.append(1)
+        return "Visit us at 14 Quay Street."
+
+    asked = "What is the shop's street address? (The page is http://127.0.0.1:8/shop.html.)"
+    for agent_class, read in ((ToolCallingAgent, calls(("read_page", {}))), (CodeAgent, "```python\nprint(read_page())\n```")):
+        model = ScriptedModel(["The shop's street address is 127.0.0.1:8", read, final("14 Quay Street")
+                               if agent_class is ToolCallingAgent else "```python\nfinal_answer('14 Quay Street')\n```"])
+        assert await agent_class(model, [read_page]).run(asked) == "14 Quay Street"
+        assert "You have not read the page yet" in model.calls[1]["messages"][-1]["content"]
+    assert pages == [1, 1]

@@ -396,3 +396,72 @@ async def test_out_of_steps_an_answer_in_words_or_written_out_is_kept(agent_clas
         first = calls(("read_page", {})) if agent_class is ToolCallingAgent else "```python\nprint(read_page())\n```"
         model = ScriptedModel([first, last])
         assert await agent_class(model, [read_page_tool([])], max_steps=1).run("Address?") == expected
+
+
+# --- An answer before the page the message points at was read -------------------------------
+
+# Qwen2.5-Coder-0.5B-Instruct (Q4_K_M, llama-cpp-python's server) as TabAgent's CodeAgent, its
+# first and only reply in the real-model bench's shop-address task (bench/results/real-models-
+# rows.jsonl, 0822f43, 2026-12-06): the address of the page in the message, as the shop's.
+ASKED = "What is the shop's street address? (The page is http://127.0.0.1:44911/shop.html.)"
+UNREAD_ANSWER = "The shop's street address is 127.0.0.1:44911"
+
+
+def unread_answers(agent_class):
+    """The same unread answer in each way the agent can give one."""
+    if agent_class is ToolCallingAgent:
+        return [UNREAD_ANSWER, calls(("final_answer", {"answer": UNREAD_ANSWER}))]
+    return [UNREAD_ANSWER, f"```python\nfinal_answer({UNREAD_ANSWER!r})\n```"]
+
+
+def read_then_answer(agent_class, answer="14 Quay Street"):
+    if agent_class is ToolCallingAgent:
+        return [calls(("read_page", {})), calls(("final_answer", {"answer": answer}))]
+    return ["```python\nprint(read_page())\n```", f"```python\nfinal_answer({answer!r})\n```"]
+
+
+@pytest.mark.parametrize("agent_class", [ToolCallingAgent, CodeAgent])
+async def test_an_answer_before_the_page_was_read_is_held_once(agent_class):
+    for unread in unread_answers(agent_class):
+        log = []
+        model = ScriptedModel([unread, *read_then_answer(agent_class)])
+        assert await agent_class(model, [read_page_tool(log)]).run(ASKED) == "14 Quay Street"
+        assert log == [1]
+        said = told(model, 1)
+        assert "You have not read the page yet" in said
+        assert ("Call read_page() first" if agent_class is ToolCallingAgent else "print(read_page())") in said
+
+
+@pytest.mark.parametrize("agent_class", [ToolCallingAgent, CodeAgent])
+async def test_held_once_a_turn_then_the_answer_stands(agent_class):
+    unread = unread_answers(agent_class)
+    model = ScriptedModel([unread[1], unread[0]])
+    assert await agent_class(model, [read_page_tool([])]).run(ASKED) == UNREAD_ANSWER
+    assert len(model.calls) == 2
+
+
+@pytest.mark.parametrize("agent_class", [ToolCallingAgent, CodeAgent])
+@pytest.mark.parametrize("message", [
+    "What is 17 times 3?",  # needs no page
+    "How do I add a page number in Word?",  # "a page", not one to read
+    # the page's text is in the message: a selection (as page_bridge.selection_task marks it)
+    "What does this mean?\n\nThe user selected text on a web page; it is below, with the page's title and "
+    "address.\n<page_content source=\"https://shop.example/\">\nPage address: https://shop.example/\n"
+    "Selected text:\nPW3 9QA\n</page_content>",
+])
+async def test_a_message_that_points_at_no_page_to_read_is_answered_at_once(agent_class, message):
+    model = ScriptedModel(unread_answers(agent_class)[1:])
+    assert await agent_class(model, [read_page_tool([])]).run(message) == UNREAD_ANSWER
+    assert len(model.calls) == 1
+
+
+@pytest.mark.parametrize("agent_class", [ToolCallingAgent, CodeAgent])
+async def test_after_a_read_the_answer_is_not_held(agent_class):
+    model = ScriptedModel(read_then_answer(agent_class, UNREAD_ANSWER))
+    assert await agent_class(model, [read_page_tool([])]).run("What does this page say?") == UNREAD_ANSWER
+    assert len(model.calls) == 2
+
+
+async def test_without_a_tool_that_reads_nothing_is_held():
+    model = ScriptedModel([UNREAD_ANSWER])
+    assert await ToolCallingAgent(model, []).run(ASKED) == UNREAD_ANSWER

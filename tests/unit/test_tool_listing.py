@@ -42,7 +42,7 @@ def names(tools) -> list[str]:
 async def first_request(agent_class, tools, window, model=None, **options):
     model = model or ScriptedModel(["Done."])
     agent = agent_class(model, tools, context=ContextKeeper.fixed(window), **options)
-    await agent.run("What does the page say?")
+    await agent.run("What does it say?")  # not "the page": an answer unread would be held (reply_checks.py)
     return model.calls[0], agent
 
 

@@ -24,6 +24,7 @@ import contextvars
 import uuid
 from dataclasses import dataclass, field
 
+from ..reply_checks import AgentsWords
 from .consent import AskTheUser
 from .page_actions import PageActor
 from .workflow_steps import TARGET, Parameter, Place, Step  # noqa: F401 (what a saved workflow imports)
@@ -60,10 +61,12 @@ class Replay:
         """The task the agent is given to carry on: the goal, what was done, what is left."""
         left = self.workflow.steps[self.stopped_at - 1:]
         steps = "".join(f"\n{n}. {s.summary(self.values)}" for n, s in enumerate(left, self.stopped_at))
-        return (f"Carry on a saved workflow that could not finish by itself.\nIts goal, in the user's words "
-                f"when it was saved: {self.workflow.goal}\nWith these values: {self.values!r}\n"
-                f"{self.report()}\nThe steps it had left, as saved (the page may have changed: "
-                f"find the right elements again, and do not act on one you are unsure of):{steps}")
+        # TabAgent's words, after the replay acted: no page the user asked to read (reply_checks.py)
+        return AgentsWords(
+            f"Carry on a saved workflow that could not finish by itself.\nIts goal, in the user's words "
+            f"when it was saved: {self.workflow.goal}\nWith these values: {self.values!r}\n"
+            f"{self.report()}\nThe steps it had left, as saved (the page may have changed: "
+            f"find the right elements again, and do not act on one you are unsure of):{steps}")
 
 
 class Workflow:
