@@ -6,7 +6,7 @@
 
 import { WHY_NO_CODE_SANDBOX } from "../../platform/chrome/code-sandbox.js";
 import { readSecrets, writeSecrets } from "../../platform/chrome/secrets.js";
-import { inOneSpelling } from "./settings-migration.js";
+import { asCurrent, inOneSpelling, readStoredSettings, storedAsCurrent } from "./settings-migration.js";
 import { PROVIDERS as PROVIDER_PRESETS, SETTINGS } from "../wire.js";
 import { t } from "../ui/i18n.js";
 
@@ -30,12 +30,11 @@ const withProvider = (settings) => (settings.provider || settings.base_url ? set
 // { provider, base_url, model, agent, max_steps, code_timeout, idle_close_minutes, team, ... }
 export const DEFAULT_SETTINGS = Object.freeze(withProvider({ ...SETTINGS, agent: usableAgent(SETTINGS.agent) }));
 
-const SETTINGS_KEY = "settings";
 const API_KEY = "apiKey";
 
 export async function loadSettings() {
-  const [stored, secrets] = await Promise.all([chrome.storage.local.get(SETTINGS_KEY), readSecrets([API_KEY])]);
-  const settings = withProvider({ ...DEFAULT_SETTINGS, ...inOneSpelling(stored[SETTINGS_KEY]) });
+  const [{ stored, version }, secrets] = await Promise.all([readStoredSettings(), readSecrets([API_KEY])]);
+  const settings = withProvider({ ...DEFAULT_SETTINGS, ...asCurrent(stored, version) });
   return { settings: { ...settings, agent: usableAgent(settings.agent) }, apiKey: secrets[API_KEY] ?? "" };
 }
 
@@ -43,7 +42,7 @@ export async function loadSettings() {
 // rule always follows the saved base URL.
 export async function storeSettings(settings, apiKey) {
   await Promise.all([
-    chrome.storage.local.set({ [SETTINGS_KEY]: { ...DEFAULT_SETTINGS, ...settings } }),
+    chrome.storage.local.set(storedAsCurrent({ ...DEFAULT_SETTINGS, ...settings })),
     apiKey !== undefined && writeSecrets({ [API_KEY]: apiKey }),
   ]);
 }
