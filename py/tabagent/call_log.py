@@ -12,6 +12,12 @@ the 1.5B went fetch, note, more_tools, and round again. Two rules, in both agent
   (`tools.Refused`): asked again, the user may say yes.
 - After two steps in a row that only kept notes or listed tools, `note` and `more_tools` refuse,
   saying why, until another tool runs.
+
+A call is known by what it asks, not how it is spelled: its arguments with the tool's defaults
+filled in (`read_page()` is `read_page(page=1)`). And a call that returns, word for word, what a
+call made since the last act returned (the 0.5B read the same short page eight times in the
+real-model bench, at `max_tokens` 200 and after `list_controls`: the whole page each time) is
+told so, once for that text: reading again shows nothing new.
 """
 
 from __future__ import annotations
@@ -32,16 +38,32 @@ TOLD = ("You called {name} with these same arguments in step {step}, and nothing
         "final answer.")
 TOLD_IN_CODE = ("Note: {name}(...) was called with the same arguments as in step {step} and nothing "
                 "ran since, so it was not run again: the code got what it returned then.")
+SAME = ("{name} returned the same text, word for word, as a call in step {step} did:\n{result}\n"
+        "Nothing in it is new. Use it: answer from it, or do something else.")
+SAME_IN_CODE = ("Note: {name}(...) returned the same text, word for word, as a call in step {step} did: "
+                "nothing in it is new. Use it.")
 BOOKS_ONLY = ("{name}: the last two steps only kept notes or listed tools, which does not move the "
               "task on. Call a tool that works on the task, or give your final answer.")
 
 
-def call_key(name: str, arguments: Any) -> str:
-    """One text for a call and its arguments, however the model spaced or ordered them."""
+def call_key(name: str, arguments: Any, tool: Any = None) -> str:
+    """One text for a call and its arguments, however the model spaced or ordered them, with the
+    defaults of `tool` (its schema's) filled in."""
+    arguments = with_defaults(tool, arguments)
     try:
         return name + json.dumps(arguments, sort_keys=True, ensure_ascii=False, default=str)
     except (TypeError, ValueError):
         return name + repr(arguments)
+
+
+def with_defaults(tool: Any, arguments: Any) -> Any:
+    """`arguments` with what `tool`'s schema gives by default for those left out (a None counts as
+    left out: weak models send null for "not given")."""
+    properties = ((getattr(tool, "parameters", None) or {}) if tool is not None else {}).get("properties") or {}
+    if not isinstance(arguments, dict) or not properties:
+        return arguments
+    given = {name: value for name, value in arguments.items() if value is not None}
+    return {**{name: p["default"] for name, p in properties.items() if isinstance(p, dict) and "default" in p}, **given}
 
 
 @dataclass
@@ -61,6 +83,8 @@ class CallLog:
     books_only_steps: int = 0  # steps in a row that only kept notes or listed tools
     made: int = 0  # the calls this run has run (any tool, any outcome)
     history: list[str] = field(default_factory=list)  # the names of the calls this run ran, in order
+    returned: dict[str, int] = field(default_factory=dict)  # name + text returned since the last act: step
+    same_told: set[str] = field(default_factory=set)  # those told as the same once already
 
     def start_step(self, step: int) -> None:
         self.step, self.this_step, self.names_this_step = step, {}, []
@@ -74,23 +98,36 @@ class CallLog:
         self.books_only_steps = 0
         self.working = {key: earlier for key, earlier in self.this_step.items()}
 
-    def repeat_of(self, name: str, arguments: Any, acts: bool = False) -> Earlier | None:
+    def repeat_of(self, name: str, arguments: Any, acts: bool = False, tool: Any = None) -> Earlier | None:
         """What the same call returned in the last working step, if the model is to be told so
         (never for a tool that acts)."""
-        key = call_key(name, arguments)
+        key = call_key(name, arguments, tool)
         earlier = self.working.get(key)
         if acts or name in BOOKKEEPING or earlier is None or key in self.told:
             return None
         self.told.add(key)
         return earlier
 
-    def ran(self, name: str, arguments: Any, text: str, value: Any = None, is_error: bool = False) -> None:
+    def ran(self, name: str, arguments: Any, text: str, value: Any = None, is_error: bool = False,
+            tool: Any = None) -> int | None:
+        """Record a call that ran; the step an earlier call returned this very text in, since the
+        last act, when the model is to be told so (once for that text), else None."""
         self.names_this_step.append(name)
         self.made += 1
         self.history.append(name)
+        if getattr(tool, "acts", False):  # the page may show something else now
+            self.returned.clear()
+            return None
         # An error is worth trying again, and a refusal asks again (the user may say yes).
-        if not is_error and not isinstance(value, Refused) and name not in BOOKKEEPING:
-            self.this_step[call_key(name, arguments)] = Earlier(self.step, text, value)
+        if is_error or isinstance(value, Refused) or name in BOOKKEEPING:
+            return None
+        self.this_step[call_key(name, arguments, tool)] = Earlier(self.step, text, value)
+        said = name + "\0" + text
+        earlier = self.returned.setdefault(said, self.step)
+        if earlier == self.step or said in self.same_told:
+            return None
+        self.same_told.add(said)
+        return earlier
 
     def repeated(self, name: str) -> None:
         """A repeat was told: for what follows, the step used that call."""
@@ -106,3 +143,7 @@ def told_again(name: str, earlier: Earlier) -> str:
         rest = f"[… the rest is in step {earlier.step}'s result]"
         result = cut_inside(result, SHOWN_AGAIN, rest) or f"{result[:SHOWN_AGAIN]}\n{rest}"
     return TOLD.format(name=name, step=earlier.step, result=result)
+
+
+def told_same(name: str, step: int, text: str) -> str:
+    return SAME.format(name=name, step=step, result=text)

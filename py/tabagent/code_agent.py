@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from . import prompts
 from .code_names import code_names
 from .agent import NOT_AN_ANSWER, Agent
-from .call_log import BOOKKEEPING, TOLD_IN_CODE, told_again
+from .call_log import BOOKKEEPING, SAME_IN_CODE, TOLD_IN_CODE, told_again
 from .page_quotes import COPIED, COPIED_CODE, copied_code
 from .events import jsonable
 from .executor import Executor, LocalExecutor
@@ -210,7 +210,7 @@ class TracedTool(Tool):
         if page := self.agent.page_quotes.copied(self.agent.memory, self.agent.tools, self.name, arguments):
             await self._result(call_id, COPIED.format(source=page), is_error=True)
             raise ToolInputError(COPIED.format(source=page))  # page_quotes.py
-        if (earlier := calls.repeat_of(self.name, arguments, self.tool.acts)) is not None:  # call_log.py
+        if (earlier := calls.repeat_of(self.name, arguments, self.tool.acts, self.tool)) is not None:  # call_log.py
             calls.repeated(self.name)
             self.agent.step_notes.append(TOLD_IN_CODE.format(name=self.name, step=earlier.step))
             await self._result(call_id, told_again(self.name, earlier))
@@ -218,11 +218,12 @@ class TracedTool(Tool):
         try:
             value = await self.tool(**arguments)
         except Exception as e:
-            calls.ran(self.name, arguments, str(e), is_error=True)
+            calls.ran(self.name, arguments, str(e), is_error=True, tool=self.tool)
             await self._result(call_id, f"{type(e).__name__}: {e}", is_error=True)
             raise  # into the model's code, where its traceback becomes the observation
         text = cut(format_result(value), self.agent.max_observation_chars, MORE)
-        calls.ran(self.name, arguments, text, value)
+        if (same := calls.ran(self.name, arguments, text, value, tool=self.tool)) is not None:
+            self.agent.step_notes.append(SAME_IN_CODE.format(name=self.name, step=same))
         if self.name not in BOOKKEEPING:
             self.agent.unseen.append(self.name)
         await self._result(call_id, text)

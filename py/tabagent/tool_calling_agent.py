@@ -14,7 +14,7 @@ from typing import Any, Union
 
 from . import prompts
 from .agent import NOT_AN_ANSWER, Agent
-from .call_log import BOOKKEEPING, told_again
+from .call_log import BOOKKEEPING, told_again, told_same
 from .page_quotes import COPIED
 from .memory import ActionStep, cut
 from .replies import ModelReply, ToolCall
@@ -134,14 +134,15 @@ class ToolCallingAgent(Agent):
         self.misread += problem is not None  # a call that could not be read (reply_grammar.py)
         if problem is None and (page := self.page_quotes.copied(self.memory, self.tools, call.name, arguments)):
             problem = COPIED.format(source=page)  # a page's sample call, repeated (page_quotes.py)
-        if problem is None and (earlier := self.calls.repeat_of(call.name, arguments, tool.acts)) is not None:
+        if problem is None and (earlier := self.calls.repeat_of(call.name, arguments, tool.acts, tool)) is not None:
             problem = told_again(call.name, earlier)
             self.calls.repeated(call.name)
         elif problem is None:
             value, problem = await self._run_tool(tool, call.name, arguments)
         text = problem or cut(format_result(value), self.max_observation_chars, MORE)
-        if earlier is None:
-            self.calls.ran(call.name, arguments, text, value, is_error=problem is not None)
+        if earlier is None and (same := self.calls.ran(call.name, arguments, text, value, is_error=problem is not None,
+                                                       tool=tool)) is not None:
+            text = told_same(call.name, same, text)  # word for word what it had: said so (call_log.py)
         is_error = problem is not None and earlier is None  # a repeat told is no error
         await self.emit("tool_result", {"id": call.id, "name": call.name, "result": text, "is_error": is_error})
         return text, is_error, value, earlier is None and problem is None and call.name not in BOOKKEEPING

@@ -410,3 +410,24 @@ async def test_the_title_of_a_site_an_opened_tab_was_sent_on_to_is_not_read_unas
     switched = await tools["switch_tab"](tab_id=12)
     for said in (opened, switched):
         assert "Ada" not in said and "sent on from https://shop.example/offer to another site" in said
+
+
+async def test_parts_the_model_made_small_are_told_once_how_to_read_whole():
+    """Qwen2.5-Coder-0.5B asked read_page for max_tokens=200, the smallest its description names
+    (issue 48's real-model bench): the result says, once a turn and after the page's marking,
+    that the page comes whole without it."""
+    article = {"title": "T", "url": URL, "length": 2400, "page": 1, "pages": 3, "markdown": "# Shop",
+               "note": "This is page 1 of 3; call read_page with page=2 for the next."}
+    bridge = FakeBridge(results={"read_page": {"ok": True, "url": URL, "result": article}})
+    read_page = tools_of(bridge)["read_page"]
+    first = await read_page(page=1, max_tokens=200)
+    said = ("TabAgent's note: you set max_tokens=200, so this page comes in 3 parts; it is about 600 tokens "
+            "in all. Call read_page() without max_tokens to read it whole, in one part.")
+    assert first.endswith("</page_content>\n" + said)
+    assert "TabAgent's note" not in await read_page(page=1, max_tokens=200)  # once a turn
+    fresh = tools_of(bridge)["read_page"]
+    assert "TabAgent's note" not in await fresh(page=1)  # the window's own part size: nothing to tell
+    assert "TabAgent's note" not in await fresh(page=1, max_tokens=4000)
+    one = {**article, "pages": 1, "length": 600}
+    short = tools_of(FakeBridge(results={"read_page": {"ok": True, "url": URL, "result": one}}))["read_page"]
+    assert "TabAgent's note" not in await short(max_tokens=200)  # whole already

@@ -10,7 +10,12 @@
   CodeAgent's prompt says what its Python can and cannot do, and its example holds no data;
 - fetch, note, more_tools, round again: note and more_tools cannot loop;
 - the first reply showed the call in a ```json block and went on talking ("This will read the
-  page at ..."), and that was taken as the answer: before anything ran, it is told, once.
+  page at ..."), and that was taken as the answer: before anything ran, it is told, once;
+- out of steps, the last reply (a read_page call in a ```json block) was the answer the user got:
+  a call or code is never the answer;
+- the address in the message given as the shop's, unread: held once a turn;
+- the same short page read eight times at max_tokens 200: the same text, however asked for, is
+  told once, and parts made small say how to read the page whole.
 """
 
 import asyncio
@@ -465,3 +470,71 @@ async def test_after_a_read_the_answer_is_not_held(agent_class):
 async def test_without_a_tool_that_reads_nothing_is_held():
     model = ScriptedModel([UNREAD_ANSWER])
     assert await ToolCallingAgent(model, []).run(ASKED) == UNREAD_ANSWER
+
+
+# --- Reading the same thing again, in other words ---------------------------------------------
+
+def short_page_tools(log):
+    """read_page on a short page: any part size gives the whole page, as the bench's shop page
+    (about 620 characters of Markdown) at max_tokens 200 or 100000; and list_controls."""
+    @tool
+    def read_page(page: int = 1, max_tokens: int = 4000) -> str:
+        """Reads the page the user is on.
+
+        Args:
+            page: which part
+            max_tokens: how much
+        """
+        log.append((page, max_tokens))
+        return "Length: 620 characters; this is page 1 of 1\n\n" + PAGE
+
+    @tool
+    def list_controls() -> str:
+        """Lists the controls."""
+        return "1 control: textbox Email"
+    return [read_page, list_controls]
+
+
+async def test_the_same_text_read_again_after_another_read_is_told_once():
+    """The 0.5B's shop-address run (bench rows, 0822f43): read_page, read_page, list_controls,
+    then read_page five times, max_tokens 200. The second read was told; the others ran unsaid,
+    each giving the whole page again."""
+    log = []
+    again = calls(("read_page", {"page": 1, "max_tokens": 200}))
+    model = ScriptedModel([again, again, calls(("list_controls", {})), again, again,
+                           calls(("final_answer", {"answer": "£9.45"}))])
+    assert await ToolCallingAgent(model, short_page_tools(log)).run("Compost price?") == "£9.45"
+    assert len(log) == 3
+    assert "same arguments in step 1" in told(model, 2)
+    assert "same text, word for word, as a call in step 1 did" in told(model, 4) and "£9.45" in told(model, 4)
+    assert "word for word" not in told(model, 5)  # told once for that text
+
+
+async def test_arguments_that_differ_only_in_size_or_spelling_are_one_reading():
+    log = []
+    model = ScriptedModel([calls(("read_page", {"max_tokens": 200})), calls(("read_page", {"page": 1, "max_tokens": 100000})),
+                           calls(("read_page", {})), calls(("read_page", {"page": 1, "max_tokens": None})),
+                           calls(("final_answer", {"answer": "£9.45"}))])
+    await ToolCallingAgent(model, short_page_tools(log)).run("Compost price?")
+    assert "same text, word for word, as a call in step 1 did" in told(model, 2)  # another size, the same page
+    assert log == [(1, 200), (1, 100000), (1, 4000)]  # read_page() and read_page(page=1, max_tokens=None): one call
+    assert "same arguments in step 3" in told(model, 4)
+
+
+async def test_the_code_agent_is_told_a_read_gave_nothing_new():
+    log = []
+    model = ScriptedModel(["```python\nprint(read_page(max_tokens=200))\n```",
+                           "```python\nprint(read_page(max_tokens=100000))\n```",
+                           "```python\nfinal_answer('£9.45')\n```"])
+    await CodeAgent(model, short_page_tools(log)).run("Compost price?")
+    assert "returned the same text, word for word, as a call in step 1 did" in told(model, 2)
+
+
+async def test_after_an_action_the_same_text_is_no_news_to_tell():
+    clicks = []
+    click = click_tool(clicks)
+    click.acts = True
+    model = ScriptedModel([calls(("read_page", {"max_tokens": 200})), calls(("click", {"locator": "#more"})),
+                           calls(("read_page", {"max_tokens": 300})), calls(("final_answer", {"answer": "ok"}))])
+    await ToolCallingAgent(model, [*short_page_tools([]), click]).run("More?")
+    assert "word for word" not in told(model, 3)

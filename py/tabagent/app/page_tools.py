@@ -70,6 +70,16 @@ def controls_text(result: dict) -> str:
     return "\n".join(lines) + ("\n\n" + result["controls"] if result.get("controls") else "")
 
 
+SMALL_PARTS = ("TabAgent's note: you set max_tokens={asked}, so this page comes in {pages} parts; it is "
+               "about {tokens} tokens in all. Call {tool} without max_tokens to read it {how}.")
+
+
+def parts_at(length: int, part_tokens: int) -> int:
+    """About how many parts a page of `length` characters of Markdown comes in at `part_tokens`
+    a part (content/read-page.js: 4 characters a token)."""
+    return max(1, -(-int(length) // (part_tokens * 4)))
+
+
 OTHER_TAB_DENIED = ("The user did not allow {what}: nothing was read. Do not try to get it another "
                     "way; go on with the tab the user is on, or ask the user.")
 
@@ -102,6 +112,7 @@ class PageReader:
         # part_tokens(default) -> the part size that suits the model's window (context_keeper.py)
         self.part_tokens = part_tokens or (lambda default: default)
         self.attached = dict(attached or {})
+        self.told_small_parts = False  # read_page's note on parts the model made small: once a turn
 
     def tab_args(self, tab_id: int) -> dict:
         """read_tab's arguments for the service worker, with the address an attached tab showed."""
@@ -135,7 +146,10 @@ class PageReader:
         return await self._may(name, {"tab_id": tab_id, "opened_url": url}, f"reading tab {tab_id}"
                                if name == "read_tab" else f"a screenshot of tab {tab_id}")
 
-    async def _read(self, name: str, args: dict, show=as_json, tab_id=None, source=None, expect_url=None) -> str:
+    async def _read(self, name: str, args: dict, show=as_json, tab_id=None, source=None, expect_url=None,
+                    told=None) -> str:
+        """The tool's result, shown by `show` inside the untrusted marking; `told(result)`: what
+        TabAgent says of it, after the marking (not page text)."""
         if tab_id is None and not about_the_window(name, args):
             allowed, said = await self.in_the_working_tab("read_tab")
             if not allowed:
@@ -145,7 +159,9 @@ class PageReader:
         reply = await self.bridge.run_page_tool(name, args, tab_id, expect_url)
         if not reply.get("ok"):
             return failure(reply, f"{name} failed, and the browser did not say why.")
-        return untrusted(source or reply.get("url", ""), show(reply["result"]))
+        marked = untrusted(source or reply.get("url", ""), show(reply["result"]))
+        said = told(reply["result"]) if told is not None else ""
+        return f"{marked}\n{said}" if said else marked
 
     async def read_page(self, page: int = DEFAULT["read_page"]["page"], max_tokens: int | None = None) -> str:
         """Reads the user's page (main content) as Markdown, after its title, address, author,
@@ -156,8 +172,25 @@ class PageReader:
             page: which part, from 1.
             max_tokens: tokens per part, about (200 to 100000); leave out to fit your window.
         """
-        max_tokens = max_tokens or self.part_tokens(PART_TOKENS)
-        return await self._read("read_page", {"page": page, "max_tokens": max_tokens}, article_text)
+        return await self._read("read_page", {"page": page, "max_tokens": max_tokens or self.part_tokens(PART_TOKENS)},
+                                article_text, told=self._small_parts("read_page()", max_tokens))
+
+    def _small_parts(self, tool: str, asked: int | None):
+        """What to tell of a read in parts smaller than the window fits, because the model asked
+        for them (the 0.5B asked for max_tokens=200, the smallest the description names, and read
+        eight times: issue 48's real-model bench): once a turn, how to read it whole."""
+        fits = self.part_tokens(PART_TOKENS)
+
+        def told(result: dict) -> str:
+            pages, length = result.get("pages"), result.get("length")
+            if self.told_small_parts or not isinstance(asked, int) or asked >= fits or not isinstance(pages, int) \
+                    or not isinstance(length, int) or parts_at(length, fits) >= pages:
+                return ""
+            self.told_small_parts = True
+            whole = parts_at(length, fits)
+            how = "whole, in one part" if whole == 1 else f"in {whole} parts"
+            return SMALL_PARTS.format(asked=asked, pages=pages, tokens=length // 4, tool=tool, how=how)
+        return told
 
     async def list_controls(self, within: str | None = None, page: int = DEFAULT["list_controls"]["page"],
                             max_controls: int = DEFAULT["list_controls"]["max_controls"]) -> str:
@@ -287,10 +320,10 @@ class PageReader:
         allowed, said = await self._may("read_tab", self.tab_args(tab_id), f"reading tab {tab_id}")
         if not allowed:
             return said
-        max_tokens = max_tokens or self.part_tokens(PART_TOKENS)
         # Read only if the tab still shows the page the user allowed.
-        return await self._read("read_page", {"page": page, "max_tokens": max_tokens},
-                                article_text, tab_id=tab_id, expect_url=said.get("url"))
+        return await self._read("read_page", {"page": page, "max_tokens": max_tokens or self.part_tokens(PART_TOKENS)},
+                                article_text, tab_id=tab_id, expect_url=said.get("url"),
+                                told=self._small_parts(f"read_tab(tab_id={tab_id})", max_tokens))
 
 
 def page_tools(bridge, consent, part_tokens=None, attached=None, vision=None) -> list[Tool]:
