@@ -85,6 +85,8 @@ STEPS = {
     "parse": "Readability",
     "pageMetadata": "metadata",
     "isFormOrApp": "form or app? (its signals)",
+    "hideSecrets": "password fields found and emptied",
+    "justChanged": "what just changed: live regions, dialogs, new text",
     "firstChoice": "first choice: marker, widening",
     "notJustTheChrome": "candidates weighed",
     "choose": "first choice: marker, widening",
