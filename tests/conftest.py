@@ -287,8 +287,10 @@ def oauth_tracker():
 @pytest.fixture(scope="module")
 def confidential_tracker():
     """A tracker whose authorization server registers no clients by itself: an administrator gave
-    the user a client id and secret (HTTP Basic, which its token endpoint checks)."""
-    with OAuthMCPServer(registration=False, client=(CLIENT_ID, CLIENT_SECRET, "client_secret_basic")) as server:
+    the user a client id and secret, registered to be sent in the form (which its token endpoint
+    checks), though its metadata lists HTTP Basic first."""
+    with OAuthMCPServer(registration=False, client=(CLIENT_ID, CLIENT_SECRET, "client_secret_post"),
+                        offered=["client_secret_basic", "client_secret_post"]) as server:
         yield server
 
 

@@ -72,6 +72,8 @@ def test_a_typed_client_secret_goes_to_the_token_endpoint_only(firefox, confiden
     assert said == "Signed in as Ada Lovelace (ada@example.test)"
     carried = [(seen["side"], seen["path"]) for seen in confidential_tracker.seen(everywhere=True) if seen["secret"]]
     assert carried == [("authorization server", "/token")]
+    # in the form, as the client was registered, though the metadata lists HTTP Basic first
+    assert [seen["client_auth"] for seen in confidential_tracker.seen() if seen["path"] == "/token"] == ["post"]
     shown = firefox.evaluate(settings, "document.documentElement.outerHTML + JSON.stringify("
                                        "[...document.querySelectorAll('input')].map((i) => i.value))")
     assert CLIENT_SECRET not in shown

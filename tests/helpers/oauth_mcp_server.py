@@ -14,7 +14,10 @@ secret was anywhere in them: address, headers, a Basic header decoded, body).
 `client=(id, secret, method)` registers a confidential client beforehand, as an administrator
 would, whose token requests the SDK's token endpoint checks by its `token_endpoint_auth_method`
 (`client_secret_basic` or `client_secret_post`); any redirect address is taken for it (each
-browser gives the extension its own).
+browser gives the extension its own). `offered` replaces the list of ways the metadata says the
+token endpoint takes a secret (`token_endpoint_auth_methods_supported`; the SDK's own is
+["client_secret_post", "client_secret_basic"]); `seen` says which way each token request
+carried one (`client_auth`: "basic", "post" or None).
 
     with OAuthMCPServer(token_seconds=5) as server:
         server.url          # http://127.0.0.1:PORT/mcp, the MCP endpoint (401 without a token)
@@ -42,11 +45,12 @@ PROFILE = {"sub": "user-1815", "name": "Ada Lovelace", "email": "ada@example.tes
 
 
 class OAuthMCPServer(MCPTestServer):
-    def __init__(self, token_seconds: int = 3600, registration: bool = True, client: tuple | None = None):
+    def __init__(self, token_seconds: int = 3600, registration: bool = True, client: tuple | None = None,
+                 offered: list[str] | None = None):
         super().__init__("streamable-http")
         self.as_port = _free_port()
         self.issuer = f"http://127.0.0.1:{self.as_port}"
-        self.token_seconds, self.registration, self.client = token_seconds, registration, client
+        self.token_seconds, self.registration, self.client, self.offered = token_seconds, registration, client, offered
 
     def _start(self) -> None:
         import os
@@ -59,6 +63,8 @@ class OAuthMCPServer(MCPTestServer):
             args.append("--no-registration")
         if self.client:
             args += ["--client", json.dumps(list(self.client))]
+        if self.offered is not None:
+            args += ["--offered", json.dumps(self.offered)]
         self.process = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                                         env={**os.environ, "PYTHONPATH": str(ROOT)})
         self._wait_until_listening()
@@ -290,8 +296,11 @@ def seeing(app, side: str, seen: list, secret: str | None):
             message = await receive()
             body, more = body + message.get("body", b""), message.get("more_body", False)
         headers = dict(scope.get("headers") or [])
+        authorization = headers.get(b"authorization", b"").lower()
         seen.append({"side": side, "path": scope["path"], "secret": carries(secret, scope, body),
-                     "bearer": headers.get(b"authorization", b"").lower().startswith(b"bearer")})
+                     "bearer": authorization.startswith(b"bearer"),
+                     "client_auth": "basic" if authorization.startswith(b"basic ") else
+                     "post" if b"client_secret=" in body else None})
 
         replay = [{"type": "http.request", "body": with_client_id(scope, body), "more_body": False}]
 
@@ -311,6 +320,30 @@ def with_client_id(scope, body: bytes) -> bytes:
         return body
     client_id = base64.b64decode(basic[6:]).split(b":", 1)[0]
     return body + b"&client_id=" + client_id
+
+
+def offering(app, offered: list[str] | None):
+    """The authorization server's metadata saying its token endpoint takes a secret the
+    `offered` ways (in that order), whatever the SDK says."""
+    if offered is None:
+        return app
+
+    async def wrapped(scope, receive, send):
+        if scope["type"] != "http" or scope["path"] != "/.well-known/oauth-authorization-server":
+            return await app(scope, receive, send)
+        parts = []
+
+        async def collect(message):
+            parts.append(message)
+
+        await app(scope, receive, collect)
+        metadata = json.loads(b"".join(p.get("body", b"") for p in parts[1:]))
+        body = json.dumps({**metadata, "token_endpoint_auth_methods_supported": offered}).encode()
+        await send({**parts[0], "headers": [(k, v) for k, v in parts[0]["headers"] if k != b"content-length"]
+                    + [(b"content-length", str(len(body)).encode())]})
+        await send({"type": "http.response.body", "body": body})
+
+    return wrapped
 
 
 def with_id_token(app, issuer: str, seen: list):
@@ -384,7 +417,8 @@ def resource_server(provider, url: str, issuer: str):
     return server
 
 
-async def serve(port: int, as_port: int, token_seconds: int, registration: bool, client: str | None = None) -> None:
+async def serve(port: int, as_port: int, token_seconds: int, registration: bool, client: str | None = None,
+                offered: list[str] | None = None) -> None:
     import uvicorn
 
     issuer, url = f"http://127.0.0.1:{as_port}", f"http://127.0.0.1:{port}/mcp"
@@ -395,7 +429,8 @@ async def serve(port: int, as_port: int, token_seconds: int, registration: bool,
         client_id, secret, method = json.loads(client)
         provider.clients[client_id] = registered_client(client_id, secret, method)
     mcp_app = seeing(resource_server(provider, url, issuer).streamable_http_app(), "mcp server", seen, secret)
-    as_app = seeing(authorization_server(provider, issuer, registration, seen), "authorization server", seen, secret)
+    as_app = seeing(offering(authorization_server(provider, issuer, registration, seen), offered),
+                    "authorization server", seen, secret)
     servers = [uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=p, log_level="warning"))
                for app, p in ((as_app, as_port), (mcp_app, port))]
     await asyncio.gather(*(s.serve() for s in servers))
@@ -408,8 +443,10 @@ def main() -> None:
     parser.add_argument("--token-seconds", type=int, default=3600)
     parser.add_argument("--no-registration", action="store_true")
     parser.add_argument("--client", help="[id, secret, method] in JSON: a client registered beforehand")
+    parser.add_argument("--offered", type=json.loads, help="the metadata's token_endpoint_auth_methods_supported, in JSON")
     options = parser.parse_args()
-    asyncio.run(serve(options.port, options.as_port, options.token_seconds, not options.no_registration, options.client))
+    asyncio.run(serve(options.port, options.as_port, options.token_seconds, not options.no_registration, options.client,
+                      options.offered))
 
 
 if __name__ == "__main__":

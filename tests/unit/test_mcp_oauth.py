@@ -371,9 +371,9 @@ async def test_a_token_that_expires_mid_turn_is_refreshed_without_asking(server)
 
 
 async def test_a_registered_client_s_secret_is_taken_by_the_token_endpoint_and_goes_nowhere_else():
-    """The SDK's token endpoint checks the secret as the client was registered (HTTP Basic, which
-    TabAgent uses for an entered client when the server offers it); the secret is in the token
-    request only (not the authorization address, the MCP server), and a wrong one is refused."""
+    """The SDK's token endpoint checks the secret as the client was registered (here HTTP Basic);
+    the secret is in the token requests only (not the authorization address, the MCP server), and
+    a wrong one is refused."""
     with OAuthMCPServer(registration=False, client=("registered", "s3cret:42", "client_secret_basic")) as server:
         host = CPythonHost()
         plan = await plan_sign_in(server.url, REDIRECT, "registered", host, client_secret="s3cret:42")
@@ -385,3 +385,35 @@ async def test_a_registered_client_s_secret_is_taken_by_the_token_endpoint_and_g
         wrong = await plan_sign_in(server.url, REDIRECT, "registered", host, client_secret="not-it")
         with pytest.raises(MCPError, match="refused the token request"):
             await finish_sign_in(wrong, log_in_as_a_person(wrong["authorize_url"]), host=host)
+
+
+# How the entered client was registered (what its token endpoint checks), what the metadata
+# offers, in its order, and the ways TabAgent's token requests carried the secret: the form when
+# offered, Basic when only Basic is; the other offered way once after an `invalid_client`, then
+# only the way that worked (the refresh).
+ENTERED = [("client_secret_post", ["client_secret_basic", "client_secret_post"], ["post", "post"]),
+           ("client_secret_post", None, ["post", "post"]),  # the SDK's own: post, basic
+           ("client_secret_basic", None, ["post", "basic", "basic"]),
+           ("client_secret_basic", ["client_secret_basic"], ["basic", "basic"])]
+
+
+@pytest.mark.parametrize("registered, offered, sent", ENTERED)
+async def test_an_entered_client_s_secret_goes_the_way_the_server_takes_it(registered, offered, sent):
+    with OAuthMCPServer(registration=False, client=("registered", "s3cret", registered), offered=offered) as server:
+        host = CPythonHost()
+        plan = await plan_sign_in(server.url, REDIRECT, "registered", host, client_secret="s3cret")
+        record = await finish_sign_in(plan, log_in_as_a_person(plan["authorize_url"]), host=host)
+        assert record["token_endpoint_auth_method"] == registered and "auth_method_fallback" not in record
+        record = await refresh(record, host)
+        assert await call_whoami(server, record, host) == "signed in as user-1815"
+        assert [seen["client_auth"] for seen in server.seen() if seen["path"] == "/token"] == sent
+
+
+async def test_a_form_client_at_a_server_that_takes_only_basic_is_refused_in_words():
+    with OAuthMCPServer(registration=False, client=("registered", "s3cret", "client_secret_post"),
+                        offered=["client_secret_basic"]) as server:
+        host = CPythonHost()
+        plan = await plan_sign_in(server.url, REDIRECT, "registered", host, client_secret="s3cret")
+        with pytest.raises(MCPError, match=r"refused the token request \(HTTP 401"):
+            await finish_sign_in(plan, log_in_as_a_person(plan["authorize_url"]), host=host)
+        assert [seen["client_auth"] for seen in server.seen() if seen["path"] == "/token"] == ["basic"]

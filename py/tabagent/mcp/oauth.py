@@ -18,9 +18,12 @@ ID metadata document needs an https address of TabAgent's own to publish it at, 
 has no server; a user who publishes one enters its address as the client id.
 
 A client secret goes to the token endpoint only, as the registration chose
-(`token_endpoint_auth_method`: HTTP Basic, or in the form), or, for a client the user entered,
-as the authorization server offers (Basic first, RFC 8414's default); never to the
-authorization window, the revocation endpoint or the MCP server.
+(`token_endpoint_auth_method`: HTTP Basic, or in the form); never to the authorization window,
+the revocation endpoint or the MCP server. A client the user entered was registered in a way
+TabAgent cannot read, and the server's `token_endpoint_auth_methods_supported` (RFC 8414: Basic
+when it says nothing) lists what it takes of any client, not how this one was registered: the
+form when offered, Basic when only Basic is, and, where both are, the other one once when the
+token endpoint refuses the client (`invalid_client`, RFC 6749 §5.2); the one that worked is kept.
 
 A server may ask for more than was granted (a 403 with `insufficient_scope`, "step-up"): the
 sign-in is planned again with the scope it names added to what was asked before.
@@ -134,19 +137,24 @@ def same_client(known: dict | None, metadata: dict) -> dict | None:
     return {key: known[key] for key in ("client_id", "client_secret", "token_endpoint_auth_method") if known.get(key)}
 
 
+SECRET_METHODS = ("client_secret_post", "client_secret_basic")  # the order tried, where both are offered
+
+
 def entered_client(client_id: str, client_secret: str, metadata: dict) -> dict:
-    """A client the user registered beforehand: its id, its secret if it has one, and how the
-    token endpoint takes that secret (Basic unless the server offers only the form)."""
+    """A client the user registered beforehand: its id, its secret if it has one, how the token
+    endpoint takes that secret (the form when offered, else Basic), and the other way, to try
+    once if the token endpoint refuses the client that way (`auth_method_fallback`)."""
     if not client_secret:
         return {"client_id": client_id, "token_endpoint_auth_method": "none"}
-    offered = metadata.get("token_endpoint_auth_methods_supported") or ["client_secret_basic"]
-    method = "client_secret_basic" if "client_secret_basic" in offered else \
-        "client_secret_post" if "client_secret_post" in offered else None
-    if method is None:
+    offered = metadata.get("token_endpoint_auth_methods_supported")
+    offered = offered if isinstance(offered, list) and offered else ["client_secret_basic"]
+    methods = [method for method in SECRET_METHODS if method in offered]
+    if not methods:
         raise MCPError(f"the authorization server {metadata['issuer']} takes a client secret in none of the ways "
                        f"TabAgent sends one (HTTP Basic or the form): leave the secret out, or ask for a client "
                        f"without one.")
-    return {"client_id": client_id, "client_secret": client_secret, "token_endpoint_auth_method": method}
+    return {"client_id": client_id, "client_secret": client_secret, "token_endpoint_auth_method": methods[0],
+            **({"auth_method_fallback": methods[1]} if len(methods) > 1 else {})}
 
 
 async def register(host: Host, metadata: dict, redirect_uri: str, scope: str) -> dict:
@@ -186,7 +194,8 @@ async def _post(host: Host, url: str, body: bytes, kind: str, what: str, headers
     if not 200 <= response.status < 300 or not isinstance(answer, dict):
         said = answer.get("error_description") or answer.get("error") if isinstance(answer, dict) else ""
         raise MCPError(f"the authorization server refused the {what} (HTTP {response.status}"
-                       f"{': ' + bounded(str(said), 200) if said else ''}).")
+                       f"{': ' + bounded(str(said), 200) if said else ''}).", code=response.status,
+                       data=answer.get("error") if isinstance(answer, dict) else None)
     return answer
 
 
@@ -238,9 +247,15 @@ async def refresh(record: dict, host: Host | None = None) -> dict:
 
 
 async def _tokens(host: Host, record: dict, form: dict) -> dict:
-    form, headers = client_authentication(record, {**form, "resource": record.get("resource") or record["server_url"]})
-    answer = await _post(host, record["token_endpoint"], urlencode(form).encode(),
-                         "application/x-www-form-urlencoded", "token request", headers)
+    form = {**form, "resource": record.get("resource") or record["server_url"]}
+    try:
+        answer = await _token_request(host, record, form)
+    except MCPError as refused:
+        fallback = record.get("auth_method_fallback")
+        if not fallback or not (refused.data == "invalid_client" or refused.code == 401):
+            raise
+        record = {**record, "token_endpoint_auth_method": fallback}  # (the fallback itself is not KEPT)
+        answer = await _token_request(host, record, form)
     if not isinstance(answer.get("access_token"), str) or str(answer.get("token_type", "")).lower() != "bearer":
         raise MCPError("the authorization server answered without a bearer access token.")
     kept = {k: record[k] for k in KEPT if record.get(k) is not None}
@@ -250,6 +265,12 @@ async def _tokens(host: Host, record: dict, form: dict) -> dict:
             "refresh_token": answer.get("refresh_token") or record.get("refresh_token"),
             "expires_at": host.now() + float(expires) if isinstance(expires, (int, float)) else None,
             "who": signed_in_as(answer.get("id_token")) or kept.get("who")}
+
+
+async def _token_request(host: Host, record: dict, form: dict) -> dict:
+    form, headers = client_authentication(record, form)
+    return await _post(host, record["token_endpoint"], urlencode(form).encode(), "application/x-www-form-urlencoded",
+                       "token request", headers)
 
 
 KEPT = ("server_url", "resource", "issuer", "token_endpoint", "revocation_endpoint", "client_id", "client_secret",
