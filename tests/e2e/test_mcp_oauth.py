@@ -3,17 +3,16 @@ server and its authorization server made of the official Python SDK's auth piece
 of 127.0.0.1 (tests/helpers/oauth_mcp_server.py): Sign in in settings opens the browser's own
 sign-in window (identity.launchWebAuthFlow), whose login page is filled as a person would;
 settings then say who is signed in; a turn calls the server's tool with the token, refreshed
-after it expired; Sign out forgets it. The token is never in what a content script, the
-conversations (what an export writes) or the server list can see."""
+without asking when the server has ended it; Sign out forgets it. The token is never in what a
+content script, the conversations (what an export writes) or the server list can see."""
 
 import json
-import time
 
 import pytest
 from selenium.webdriver.common.by import By
 
 from tests.helpers.model_server import Reply
-from tests.helpers.oauth_mcp_server import CLIENT_ID, CLIENT_SECRET, Hostile, OAuthMCPServer, PASSWORD, USER
+from tests.helpers.oauth_mcp_server import CLIENT_ID, CLIENT_SECRET, Hostile, PASSWORD, USER
 from tests.helpers.tool_calls import tool_call, told
 from tests.helpers.panel_backends import chromium_panel
 from tests.helpers.mcp_settings import use_servers
@@ -22,13 +21,6 @@ from tests.helpers.page_content import page_content
 from .red_team import as_content_script
 
 pytestmark = pytest.mark.e2e
-TOKEN_SECONDS = 4
-
-
-@pytest.fixture(scope="module")
-def short_lived_tracker():
-    with OAuthMCPServer(token_seconds=TOKEN_SECONDS) as server:
-        yield server
 
 
 def settings_row(driver):
@@ -54,9 +46,9 @@ def stored_sign_ins(browser):
         "const done = arguments[0]; chrome.storage.local.get(['mcpSignIns', 'mcpServers', 'mcpSecrets']).then(done);")
 
 
-def test_sign_in_call_refresh_and_sign_out(browser, panel, model, short_lived_tracker, site):
+def test_sign_in_call_refresh_and_sign_out(browser, panel, model, oauth_tracker, site):
     panel_tab = browser.driver.current_window_handle
-    use_servers(chromium_panel(browser), {"id": "id-tracker", "name": "tracker", "url": short_lived_tracker.url, "enabled": True, "tools": {}})
+    use_servers(chromium_panel(browser), {"id": "id-tracker", "name": "tracker", "url": oauth_tracker.url, "enabled": True, "tools": {}})
     settings_tab = browser.open_tab(browser.url("extension/options/options.html"))
     browser.driver.execute_script("arguments[0].scrollIntoView()", settings_row(browser.driver))
     browser.screenshot("mcp-oauth-sign-in")
@@ -71,12 +63,13 @@ def test_sign_in_call_refresh_and_sign_out(browser, panel, model, short_lived_tr
     browser.screenshot("mcp-oauth-signed-in")
     stored = stored_sign_ins(browser)
     record = stored["mcpSignIns"]["id-tracker"]
-    assert record["server_url"] == short_lived_tracker.url and record["access_token"].startswith("at-")
+    assert record["server_url"] == oauth_tracker.url and record["access_token"].startswith("at-")
     assert "at-" not in json.dumps(stored["mcpServers"]) + json.dumps(stored.get("mcpSecrets") or {})
 
-    # A turn calls the tool with a token refreshed after the first one expired.
-    time.sleep(TOKEN_SECONDS + 1)
-    tokens_before = [s for s in short_lived_tracker.seen() if s["path"] == "/token"]
+    # The server ends the token (as its lifetime would, long before the record says): the turn's
+    # call is refused, and the token refreshed and the call made again without asking the user.
+    tokens_before = [s for s in oauth_tracker.seen() if s["path"] == "/token"]
+    oauth_tracker.expire_tokens()
     model.script(tool_call("tracker__whoami"), Reply(text="You are user-1815."))
     browser.driver.switch_to.window(panel_tab)
     panel.send("Who am I on the tracker?")
@@ -84,7 +77,8 @@ def test_sign_in_call_refresh_and_sign_out(browser, panel, model, short_lived_tr
     panel.answer_question(0, "once")
     panel.wait_for_status("ok")
     assert page_content(told(model, 1))[1] == "signed in as user-1815"
-    assert len([s for s in short_lived_tracker.seen() if s["path"] == "/token"]) > len(tokens_before)  # refreshed
+    assert panel.run("document.querySelectorAll('article.turn .confirmation').length") == 1  # no sign-in asked
+    assert len([s for s in oauth_tracker.seen() if s["path"] == "/token"]) > len(tokens_before)  # refreshed
     fresh = stored_sign_ins(browser)["mcpSignIns"]["id-tracker"]["access_token"]
     assert fresh != record["access_token"]
     assert fresh not in json.dumps(panel.stored_conversations())  # what an export writes
@@ -101,22 +95,22 @@ def test_sign_in_call_refresh_and_sign_out(browser, panel, model, short_lived_tr
     settings_row(browser.driver).find_element(By.CSS_SELECTOR, ".mcp-sign-out").click()
     browser.wait(lambda d: d.find_elements(By.CSS_SELECTOR, ".mcp-sign-in-button"), 30, "Sign in never came back")
     assert "id-tracker" not in (stored_sign_ins(browser).get("mcpSignIns") or {})
-    assert [s for s in short_lived_tracker.seen() if s["path"] == "/revoke"]
+    assert [s for s in oauth_tracker.seen() if s["path"] == "/revoke"]
     use_servers(chromium_panel(browser))
 
 
-def test_a_server_whose_metadata_names_another_server_gets_no_sign_in(browser, short_lived_tracker):
+def test_a_server_whose_metadata_names_another_server_gets_no_sign_in(browser, oauth_tracker):
     """A hostile server answers 401 with resource metadata naming the real tracker as its
     resource and the tracker's authorization server: signing in would make a token for the
     tracker and hand it to the hostile server. Settings refuse in words, no window opens, and
     the authorization server hears nothing."""
-    metadata = json.dumps({"resource": short_lived_tracker.url, "authorization_servers": [short_lived_tracker.issuer]}).encode()
+    metadata = json.dumps({"resource": oauth_tracker.url, "authorization_servers": [oauth_tracker.issuer]}).encode()
     hostile = Hostile({"/mcp": (401, {"www-authenticate": 'Bearer resource_metadata="http://127.0.0.1:{port}/prm"'}, b""),
                        "/prm": (200, {"content-type": "application/json"}, metadata)})
     try:
         use_servers(chromium_panel(browser), {"id": "id-tracker", "name": "lookalike", "url": hostile.url, "enabled": True, "tools": {}})
         settings_tab = browser.open_tab(browser.url("extension/options/options.html"))
-        before, heard_before = set(browser.driver.window_handles), len(short_lived_tracker.seen())
+        before, heard_before = set(browser.driver.window_handles), len(oauth_tracker.seen())
         settings_row(browser.driver).find_element(By.CSS_SELECTOR, ".mcp-sign-in-button").click()
         said = browser.wait(lambda d: (s := d.find_elements(By.CSS_SELECTOR, ".mcp-sign-in-status")) and "another server" in s[0].text and s[0], 30,
                     "the sign-in was not refused in words")
@@ -124,7 +118,7 @@ def test_a_server_whose_metadata_names_another_server_gets_no_sign_in(browser, s
         browser.driver.execute_script("arguments[0].scrollIntoView()", said)
         browser.screenshot("mcp-oauth-refused")
         assert set(browser.driver.window_handles) == before and browser.driver.current_window_handle == settings_tab
-        assert short_lived_tracker.seen()[heard_before:] == []
+        assert oauth_tracker.seen()[heard_before:] == []
         assert not (stored_sign_ins(browser).get("mcpSignIns") or {})
     finally:
         hostile.close()
