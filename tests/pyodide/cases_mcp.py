@@ -39,18 +39,24 @@ async def test_mcp_progress_and_errors():
             raise AssertionError("a failing tool did not raise")
 
 
+async def stopped_at_its_first_progress(client: MCPClient, tool: str, arguments: dict, started_within: float,
+                                        stopped_within: float) -> None:
+    """Calls `tool`, presses Stop (cancels the call) once it reports progress, and checks the
+    call ends, as stopped, within `stopped_within` seconds (cases_mcp_tasks.py too)."""
+    started = asyncio.Event()
+    call = asyncio.ensure_future(client.call_tool(tool, arguments, on_progress=lambda *p: started.set()))
+    await asyncio.wait_for(started.wait(), started_within)
+    call.cancel()
+    try:
+        await asyncio.wait_for(call, stopped_within)
+    except asyncio.CancelledError:
+        return
+    raise AssertionError(f"the call of {tool} was not stopped")
+
+
 async def test_mcp_stop_ends_a_long_call_at_once():
     async with MCPClient(url()) as client:
-        started = asyncio.Event()
-        call = asyncio.ensure_future(client.call_tool("slow", {"seconds": 30}, on_progress=lambda *p: started.set()))
-        await asyncio.wait_for(started.wait(), 10)
-        call.cancel()
-        try:
-            await asyncio.wait_for(call, 5)
-        except asyncio.CancelledError:
-            pass
-        else:
-            raise AssertionError("the call was not stopped")
+        await stopped_at_its_first_progress(client, "slow", {"seconds": 30}, started_within=10, stopped_within=5)
         assert (await client.call_tool("echo", {"text": "still here"}))["content"][0]["text"] == "still here"
 
 

@@ -7,6 +7,7 @@ import asyncio
 import os
 import time
 
+from cases_mcp import stopped_at_its_first_progress
 from tabagent.mcp import MCPClient
 
 
@@ -36,16 +37,7 @@ async def test_mcp_task_progress_then_its_result():
 async def test_mcp_stop_cancels_the_task_on_the_server():
     before = await cancelled_on_server()
     async with MCPClient(url(), name="fast") as client:
-        started = asyncio.Event()
-        call = asyncio.ensure_future(client.call_tool("report", {"pages": 1000}, on_progress=lambda *p: started.set()))
-        await asyncio.wait_for(started.wait(), 20)
-        call.cancel()
-        try:
-            await asyncio.wait_for(call, 10)
-        except asyncio.CancelledError:
-            pass
-        else:
-            raise AssertionError("the task was not stopped")
+        await stopped_at_its_first_progress(client, "report", {"pages": 1000}, started_within=20, stopped_within=10)
     deadline = time.monotonic() + 20
     while await cancelled_on_server() == before:  # the server's worker sees the cancel in its own time
         assert time.monotonic() < deadline, "the server never saw the task cancelled"
