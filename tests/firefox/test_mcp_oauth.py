@@ -6,49 +6,56 @@ signed in, Test connection reaches the server with the token, and Sign out forge
 
 from __future__ import annotations
 
-
 import json
 
-import pytest
-
-from tests.helpers.oauth_mcp_server import CLIENT_ID, CLIENT_SECRET, OAuthMCPServer, PASSWORD, USER
+from tests.helpers.oauth_mcp_server import CLIENT_ID, CLIENT_SECRET, PASSWORD, USER
 
 from tests.helpers.panel_backends import FirefoxPanel
 
 SERVER_ID = "id-tracker"
+SIGN_IN = "document.querySelector('.mcp-sign-in-button')"
 
 
-@pytest.fixture(scope="module")
-def tracker():
-    with OAuthMCPServer() as server:
-        yield server
-
-
-def test_sign_in_through_firefox_s_own_window_then_sign_out(firefox, tracker):
+def settings_with(firefox, server_url: str) -> tuple[str, FirefoxPanel]:
+    """Settings in a tab of their own, with the one MCP server at `server_url` saved, once its
+    Sign in is drawn: the tab, and a driver of it (it speaks to the background as the chat does)."""
     settings = firefox.open_tab(firefox.url("extension/options/options.html"))
-    settings_page = FirefoxPanel(firefox, settings)  # it speaks to the background as the chat does
-    server = {"id": SERVER_ID, "name": "tracker", "url": tracker.url, "enabled": True, "tools": {}}
+    settings_page = FirefoxPanel(firefox, settings)
+    server = {"id": SERVER_ID, "name": "tracker", "url": server_url, "enabled": True, "tools": {}}
     settings_page.ask_background("save-mcp-servers", servers=[server], secrets={})
     firefox.send("browsingContext.reload", {"context": settings, "wait": "complete"})
-    firefox.wait_for(settings, "document.querySelector('.mcp-sign-in-button')")
-    firefox.evaluate(settings, "(document.querySelector('.mcp-sign-in-button').click(), true)")
+    firefox.wait_for(settings, SIGN_IN)
+    return settings, settings_page
 
+
+def sign_in_as_a_person(firefox, settings: str, tracker) -> None:
+    """Presses Sign in, fills the login page Firefox's sign-in window shows, and waits until
+    settings say who is signed in."""
+    firefox.evaluate(settings, f"({SIGN_IN}.click(), true)")
     login = firefox.context_showing(f"{tracker.issuer}/login")
     firefox.submit_form(login, {"username": USER, "password": PASSWORD})
-
     said = firefox.wait_for(settings, "document.querySelector('.mcp-signed-in')?.textContent", 60,
                             "settings never said who is signed in")
     assert said == "Signed in as Ada Lovelace (ada@example.test)"
+
+
+def sign_out(firefox, settings: str) -> None:
+    firefox.evaluate(settings, "(document.querySelector('.mcp-sign-out').click(), true)")
+    firefox.wait_for(settings, SIGN_IN)
+
+
+def test_sign_in_through_firefox_s_own_window_then_sign_out(firefox, oauth_tracker):
+    settings, settings_page = settings_with(firefox, oauth_tracker.url)
+    sign_in_as_a_person(firefox, settings, oauth_tracker)
     checked = settings_page.ask_background("check-mcp-server", serverId=SERVER_ID)
     assert checked["ok"] and checked["server"] == "tabagent-oauth-test-server", checked
-    redirect = [s for s in tracker.seen() if s["path"] == "/register"]
+    redirect = [s for s in oauth_tracker.seen() if s["path"] == "/register"]
     assert redirect  # registered by itself, with Firefox's redirect address
 
-    firefox.evaluate(settings, "(document.querySelector('.mcp-sign-out').click(), true)")
-    firefox.wait_for(settings, "document.querySelector('.mcp-sign-in-button')")
+    sign_out(firefox, settings)
     refused = settings_page.ask_background("check-mcp-server", serverId=SERVER_ID)
     assert not refused["ok"] and "needs authorisation" in refused["error"]
-    assert [s for s in tracker.seen() if s["path"] == "/revoke"]
+    assert [s for s in oauth_tracker.seen() if s["path"] == "/revoke"]
     settings_page.ask_background("save-mcp-servers", servers=[], secrets={})
 
 
@@ -56,20 +63,10 @@ def test_a_typed_client_secret_goes_to_the_token_endpoint_only(firefox, confiden
     """The secret is typed in settings, the sign-in uses it (the token endpoint checks it), and
     afterwards it is not in the field, not in what an export writes or the server list, and no
     request but the token request carried it."""
-    settings = firefox.open_tab(firefox.url("extension/options/options.html"))
-    settings_page = FirefoxPanel(firefox, settings)
-    server = {"id": SERVER_ID, "name": "tracker", "url": confidential_tracker.url, "enabled": True, "tools": {}}
-    settings_page.ask_background("save-mcp-servers", servers=[server], secrets={})
-    firefox.send("browsingContext.reload", {"context": settings, "wait": "complete"})
-    firefox.wait_for(settings, "document.querySelector('.mcp-sign-in-button')")
+    settings, settings_page = settings_with(firefox, confidential_tracker.url)
     settings_page.type_into(".mcp-client-id", CLIENT_ID)
     settings_page.type_into(".mcp-client-secret", CLIENT_SECRET)
-    firefox.evaluate(settings, "(document.querySelector('.mcp-sign-in-button').click(), true)")
-    login = firefox.context_showing(f"{confidential_tracker.issuer}/login")
-    firefox.submit_form(login, {"username": USER, "password": PASSWORD})
-    said = firefox.wait_for(settings, "document.querySelector('.mcp-signed-in')?.textContent", 60,
-                            "settings never said who is signed in")
-    assert said == "Signed in as Ada Lovelace (ada@example.test)"
+    sign_in_as_a_person(firefox, settings, confidential_tracker)
     carried = [(seen["side"], seen["path"]) for seen in confidential_tracker.seen(everywhere=True) if seen["secret"]]
     assert carried == [("authorization server", "/token")]
     # in the form, as the client was registered, though the metadata lists HTTP Basic first
@@ -82,7 +79,6 @@ def test_a_typed_client_secret_goes_to_the_token_endpoint_only(firefox, confiden
     stored = firefox.evaluate(settings, "browser.storage.local.get(null)")  # what content scripts could read
     assert CLIENT_SECRET not in json.dumps(stored)
     assert CLIENT_SECRET not in json.dumps(settings_page.stored_conversations())  # what an export writes
-    firefox.evaluate(settings, "(document.querySelector('.mcp-sign-out').click(), true)")
-    firefox.wait_for(settings, "document.querySelector('.mcp-sign-in-button')")
+    sign_out(firefox, settings)
     assert [seen["path"] for seen in confidential_tracker.seen(everywhere=True) if seen["secret"]] == ["/token"]
     settings_page.ask_background("save-mcp-servers", servers=[], secrets={})
