@@ -27,6 +27,24 @@ def settings_row(driver):
     return driver.find_element(By.CSS_SELECTOR, '.mcp-server[data-server-id="id-tracker"]')
 
 
+def settings_with(browser, server_url: str, name: str = "tracker") -> str:
+    """Settings in a tab of their own, with the one MCP server at `server_url` saved, once its
+    Sign in is drawn (a loaded machine draws it after the tab has loaded): the tab."""
+    use_servers(chromium_panel(browser), {"id": "id-tracker", "name": name, "url": server_url, "enabled": True, "tools": {}})
+    settings_tab = browser.open_tab(browser.url("extension/options/options.html"))
+    browser.wait(lambda d: d.find_elements(By.CSS_SELECTOR, '.mcp-server[data-server-id="id-tracker"] .mcp-sign-in-button'),
+                 30, "the server's Sign in was never drawn")
+    return settings_tab
+
+
+def shown(browser, selector: str, timeout: float, message: str) -> str:
+    """The text of the settings' element at `selector`, once drawn with some, scrolled into view;
+    read in the page each time (settings draw a row again as a sign-in and its check land)."""
+    return browser.wait(lambda d: d.execute_script(
+        "const e = document.querySelector(arguments[0]); e?.scrollIntoView(); return e?.textContent.trim();", selector),
+        timeout, message)
+
+
 def sign_in_as_a_person(browser, settings_tab):
     """Clicks Sign in, finds the browser's sign-in window, fills its login page and submits it."""
     driver = browser.driver
@@ -48,18 +66,14 @@ def stored_sign_ins(browser):
 
 def test_sign_in_call_refresh_and_sign_out(browser, panel, model, oauth_tracker, site):
     panel_tab = browser.driver.current_window_handle
-    use_servers(chromium_panel(browser), {"id": "id-tracker", "name": "tracker", "url": oauth_tracker.url, "enabled": True, "tools": {}})
-    settings_tab = browser.open_tab(browser.url("extension/options/options.html"))
+    settings_tab = settings_with(browser, oauth_tracker.url)
     browser.driver.execute_script("arguments[0].scrollIntoView()", settings_row(browser.driver))
     browser.screenshot("mcp-oauth-sign-in")
     sign_in_as_a_person(browser, settings_tab)
-    signed_in = browser.wait(lambda d: (s := d.find_elements(By.CSS_SELECTOR, ".mcp-signed-in")) and s[0], 30,
-                     "settings never said who is signed in")
-    assert signed_in.text == "Signed in as Ada Lovelace (ada@example.test)"
-    browser.driver.execute_script("arguments[0].scrollIntoView()", signed_in)
-    status = browser.wait(lambda d: (s := d.find_elements(By.CSS_SELECTOR, ".mcp-status[data-ok=true]")) and s[0], 60,
-                  "Test connection never succeeded after signing in")
-    assert status.text.startswith("tabagent-oauth-test-server")
+    assert shown(browser, ".mcp-signed-in", 30, "settings never said who is signed in") == \
+        "Signed in as Ada Lovelace (ada@example.test)"
+    status = shown(browser, ".mcp-status[data-ok=true]", 60, "Test connection never succeeded after signing in")
+    assert status.startswith("tabagent-oauth-test-server")
     browser.screenshot("mcp-oauth-signed-in")
     stored = stored_sign_ins(browser)
     record = stored["mcpSignIns"]["id-tracker"]
@@ -108,8 +122,7 @@ def test_a_server_whose_metadata_names_another_server_gets_no_sign_in(browser, o
     hostile = Hostile({"/mcp": (401, {"www-authenticate": 'Bearer resource_metadata="http://127.0.0.1:{port}/prm"'}, b""),
                        "/prm": (200, {"content-type": "application/json"}, metadata)})
     try:
-        use_servers(chromium_panel(browser), {"id": "id-tracker", "name": "lookalike", "url": hostile.url, "enabled": True, "tools": {}})
-        settings_tab = browser.open_tab(browser.url("extension/options/options.html"))
+        settings_tab = settings_with(browser, hostile.url, name="lookalike")
         before, heard_before = set(browser.driver.window_handles), len(oauth_tracker.seen())
         settings_row(browser.driver).find_element(By.CSS_SELECTOR, ".mcp-sign-in-button").click()
         said = browser.wait(lambda d: (s := d.find_elements(By.CSS_SELECTOR, ".mcp-sign-in-status")) and "another server" in s[0].text and s[0], 30,
@@ -129,16 +142,13 @@ def test_a_typed_client_secret_goes_to_the_token_endpoint_only(browser, panel, c
     """The secret is typed in settings, the sign-in uses it (the token endpoint checks it), and
     afterwards it is not in the field, not in what an export writes or the server list, and no
     request but the token request carried it."""
-    use_servers(chromium_panel(browser), {"id": "id-tracker", "name": "tracker", "url": confidential_tracker.url,
-                                          "enabled": True, "tools": {}})
-    settings_tab = browser.open_tab(browser.url("extension/options/options.html"))
+    settings_tab = settings_with(browser, confidential_tracker.url)
     row = settings_row(browser.driver)
     row.find_element(By.CSS_SELECTOR, ".mcp-client-id").send_keys(CLIENT_ID)
     row.find_element(By.CSS_SELECTOR, ".mcp-client-secret").send_keys(CLIENT_SECRET)
     sign_in_as_a_person(browser, settings_tab)
-    signed_in = browser.wait(lambda d: (s := d.find_elements(By.CSS_SELECTOR, ".mcp-signed-in")) and s[0], 30,
-                             "settings never said who is signed in")
-    assert signed_in.text == "Signed in as Ada Lovelace (ada@example.test)"
+    assert shown(browser, ".mcp-signed-in", 30, "settings never said who is signed in") == \
+        "Signed in as Ada Lovelace (ada@example.test)"
     carried = [(seen["side"], seen["path"]) for seen in confidential_tracker.seen(everywhere=True) if seen["secret"]]
     assert carried == [("authorization server", "/token")]
     # in the form, as the client was registered, though the metadata lists HTTP Basic first
