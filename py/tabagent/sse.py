@@ -29,7 +29,8 @@ class SSEParser:
         self._started = False
         self._data: list[str] = []
         self._event = ""
-        self._last_id: str | None = None
+        self._id = None         # the id field's value so far (the spec's "last event ID buffer")
+        self._last_id: str | None = None  # the id of the last whole event (set as it is dispatched)
         self.retry_ms: int | None = None  # the server's `retry:`, how long to wait before reconnecting
 
     def feed(self, chunk: bytes) -> list[SSEEvent]:
@@ -56,10 +57,10 @@ class SSEParser:
         return events
 
     def _line(self, line: str, events: list[SSEEvent]) -> None:
-        if not line:  # a blank line dispatches the event
+        if not line:  # a blank line dispatches the event, and makes its id the stream's last
+            self._last_id = self._id
             if self._data:
-                events.append(SSEEvent("\n".join(self._data), self._event or "message",
-                                       self._last_id))
+                events.append(SSEEvent("\n".join(self._data), self._event or "message", self._id))
             self._data, self._event = [], ""
             return
         if line.startswith(":"):  # a comment, e.g. a keep-alive
@@ -71,11 +72,14 @@ class SSEParser:
         elif name == "event":
             self._event = value
         elif name == "id" and "\0" not in value:
-            self._last_id = value
+            self._id = value
         elif name == "retry" and value.isascii() and value.isdigit():
             self.retry_ms = int(value)
 
     @property
     def last_id(self) -> str | None:
-        """The last event id seen, also of an event that carried no data (a priming event)."""
+        """The id of the last whole event (also of one that carried no data: a priming event),
+        what a reconnection resumes after. An event whose blank line has not come yet does not
+        count (WHATWG: the last event ID is set as an event is dispatched): a stream cut in the
+        middle of one is resumed before it, and the server sends it again whole."""
         return self._last_id

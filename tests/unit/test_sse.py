@@ -42,6 +42,15 @@ def test_byte_order_mark_and_unterminated_last_event():
     assert parse(b"\xef\xbb\xbfdata: x\n\ndata: cut off") == [SSEEvent("x")]
 
 
+def test_the_id_to_resume_from_is_the_last_whole_event_s():
+    """A stream cut after an event's id but before its blank line: resuming after that id would
+    lose the event, so the last id stays the previous whole event's (a data-less one counts)."""
+    parser = SSEParser()
+    parser.feed(b"id: 1\ndata: a\n\nid: 2\n\nid: 3\nevent: message\ndata: {\"half")
+    assert parser.last_id == "2"
+    assert parser.feed(b"\"}\n\n") == [SSEEvent('{"half"}', "message", "3")] and parser.last_id == "3"
+
+
 # Any valid stream, cut into chunks anywhere (inside a CRLF pair, inside a UTF-8
 # character), gives the same events as the stream in one piece.
 
