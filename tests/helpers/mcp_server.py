@@ -196,27 +196,41 @@ def build(description: str | None, extra_tools: int = 0, resources: bool = True)
 
 
 def event_store():
-    """The events of every stream, kept in memory, for a client that resumes a stream."""
+    """The events of every stream, kept in memory, for a client that resumes a stream.
+
+    A resume is replayed to the stream's end (its response), events stored meanwhile included:
+    the SDK attaches a resumed stream to the live events only once the replay has returned, and
+    an event stored between the two reaches no one (its own "replay -> live-tail ordering
+    window"), which lost one progress event in about 20 resumes on a loaded machine."""
     from mcp.server.streamable_http import EventMessage, EventStore
+    from mcp.types import JSONRPCError, JSONRPCResponse
 
     class InMemory(EventStore):
         def __init__(self):
             self.events: list[tuple[str, str, object]] = []  # (event id, stream id, message)
+            self.stored = asyncio.Event()  # set, and replaced, as each event is stored
 
         async def store_event(self, stream_id, message):
             event_id = str(len(self.events) + 1)
             self.events.append((event_id, stream_id, message))
+            self.stored.set()
+            self.stored = asyncio.Event()
             return event_id
 
         async def replay_events_after(self, last_event_id, send_callback):
             known = [i for i, (event_id, _, _) in enumerate(self.events) if event_id == last_event_id]
             if not known:
                 return None
-            stream = self.events[known[0]][1]
-            for event_id, stream_id, message in self.events[known[0] + 1:]:
-                if stream_id == stream and message is not None:
-                    await send_callback(EventMessage(message, event_id))
-            return stream
+            stream, at = self.events[known[0]][1], known[0] + 1
+            while True:
+                while at < len(self.events):
+                    event_id, stream_id, message = self.events[at]
+                    at += 1
+                    if stream_id == stream and message is not None:
+                        await send_callback(EventMessage(message, event_id))
+                        if isinstance(message, JSONRPCResponse | JSONRPCError):
+                            return stream
+                await self.stored.wait()  # (a client that leaves ends this: send_callback raises)
 
     return InMemory()
 
