@@ -31,7 +31,10 @@ async def test_mcp_task_progress_then_its_result():
         seen = []
         result = await client.call_tool("report", {"pages": 3}, on_progress=lambda *p: seen.append(p[2]))
         assert result["content"][0]["text"] == "the report, 3 pages (run as a task)", result
-        assert "writing page 1 of 3" in seen and "writing page 3 of 3" in seen, seen
+        # A task's progress is its status message when polled: a loaded machine polls less often
+        # than the pages change, so some are skipped, never shown out of order.
+        pages = [int(message.split()[2]) for message in seen]
+        assert pages and pages == sorted(pages) and set(pages) <= {1, 2, 3}, seen
 
 
 async def test_mcp_stop_cancels_the_task_on_the_server():
