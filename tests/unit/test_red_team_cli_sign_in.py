@@ -23,15 +23,9 @@ import pytest
 from tabagent.app.cli_sign_in import SignIns, TerminalSignIn, sign_in
 from tabagent.hosts.cpython import CPythonHost
 from tabagent.mcp import MCPError
-from tests.helpers.oauth_mcp_server import Hostile, OAuthMCPServer, log_in_as_a_person
+from tests.helpers.oauth_mcp_server import Hostile, log_in_as_a_person
 
 pytestmark = pytest.mark.timeout(60)
-
-
-@pytest.fixture(scope="module")
-def server():
-    with OAuthMCPServer() as running:
-        yield running
 
 
 @pytest.fixture
@@ -63,7 +57,7 @@ async def signing_in(server, sign_ins, monkeypatch, browse):
     return await sign_in("guarded", server.url, sign_ins, CPythonHost(), say=lambda words: None, timeout=30)
 
 
-async def test_a_redirect_with_another_state_is_refused_and_the_real_one_still_signs_in(server, sign_ins, monkeypatch):
+async def test_a_redirect_with_another_state_is_refused_and_the_real_one_still_signs_in(oauth_tracker, sign_ins, monkeypatch):
     answered = {}
 
     def browse(address):
@@ -72,14 +66,14 @@ async def test_a_redirect_with_another_state_is_refused_and_the_real_one_still_s
         answered["real"] = httpx.get(log_in_as_a_person(address), timeout=10).status_code
         return True
 
-    before = token_requests(server)
-    record = await signing_in(server, sign_ins, monkeypatch, browse)
+    before = token_requests(oauth_tracker)
+    record = await signing_in(oauth_tracker, sign_ins, monkeypatch, browse)
     assert answered == {"forged": 400, "real": 200}
-    assert token_requests(server) == before + 1  # the attacker's code never went for tokens
-    assert sign_ins.get(server.url)["access_token"] == record["access_token"]
+    assert token_requests(oauth_tracker) == before + 1  # the attacker's code never went for tokens
+    assert sign_ins.get(oauth_tracker.url)["access_token"] == record["access_token"]
 
 
-async def test_one_code_is_taken_once(server, sign_ins, monkeypatch):
+async def test_one_code_is_taken_once(oauth_tracker, sign_ins, monkeypatch):
     answered = []
 
     def browse(address):
@@ -91,13 +85,13 @@ async def test_one_code_is_taken_once(server, sign_ins, monkeypatch):
                 answered.append("closed")
         return True
 
-    before = token_requests(server)
-    await signing_in(server, sign_ins, monkeypatch, browse)
+    before = token_requests(oauth_tracker)
+    await signing_in(oauth_tracker, sign_ins, monkeypatch, browse)
     assert answered[0] == 200 and answered[1] in (400, "closed")
-    assert token_requests(server) == before + 1
+    assert token_requests(oauth_tracker) == before + 1
 
 
-async def test_the_listener_is_on_127_0_0_1_only(server, sign_ins, monkeypatch):
+async def test_the_listener_is_on_127_0_0_1_only(oauth_tracker, sign_ins, monkeypatch):
     reached, outward = {}, outward_address()
     assert not outward.startswith("127.")
 
@@ -117,7 +111,7 @@ async def test_the_listener_is_on_127_0_0_1_only(server, sign_ins, monkeypatch):
         httpx.get(log_in_as_a_person(address), timeout=10)
         return True
 
-    await signing_in(server, sign_ins, monkeypatch, browse)
+    await signing_in(oauth_tracker, sign_ins, monkeypatch, browse)
     assert reached == {"::1": False, "this machine's network address": False, "127.0.0.2": False}
 
 
@@ -153,8 +147,8 @@ async def test_a_token_endpoint_elsewhere_that_redirects_the_code_is_not_followe
     assert elsewhere.heard == [] and sign_ins.all() == {}
 
 
-async def test_a_kept_token_goes_to_its_own_server_only(server, sign_ins, monkeypatch):
-    await signing_in(server, sign_ins, monkeypatch, lambda address: bool(httpx.get(log_in_as_a_person(address))))
+async def test_a_kept_token_goes_to_its_own_server_only(oauth_tracker, sign_ins, monkeypatch):
+    await signing_in(oauth_tracker, sign_ins, monkeypatch, lambda address: bool(httpx.get(log_in_as_a_person(address))))
     other = Hostile({})
     try:
         signing = TerminalSignIn([{"id": "guarded", "url": other.url}], sign_ins, CPythonHost(), can_ask=False)
