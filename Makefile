@@ -35,6 +35,12 @@ check-lint: node_modules/.installed $(VENV)/.installed
 	$(PY) -m ruff check .
 	node_modules/.bin/eslint --cache --cache-strategy content --cache-location node_modules/.cache/eslint/ .
 
+# Python keeps what it compiled (the tests' assertions rewritten by pytest, TabAgent, the MCP SDK
+# its test servers import) in .cache/pycache, out of the tree, even where PYTHONDONTWRITEBYTECODE is
+# set: without it every worker and every server compiles them all again, about 3 s of CPU each.
+check-unit check-built: export PYTHONDONTWRITEBYTECODE :=
+check-unit check-built: export PYTHONPYCACHEPREFIX := $(CURDIR)/.cache/pycache
+
 check-unit:
 	$(PY) -m pytest -n 3 -m check $(CHECK_UNIT)
 
