@@ -73,11 +73,19 @@ ROOT = Path(__file__).resolve().parents[1]
 # test is marked `check` or not here, and each make target picks by the mark (-m), so no test is
 # in both or in neither.
 CHECK_FOLDERS = ("unit", "pyodide", "build")
+# Interoperability with servers others wrote, started from npm or PyPI (the MCP project's reference
+# server, FastMCP 4's): slow to start and restart, and left to `make test` like the conformance
+# suite. What they show of TabAgent's own client (sessions, resuming a stream, tasks, forms)
+# `make check` shows against the project's own test servers (test_mcp_client.py,
+# test_mcp_server_requests.py, tests/pyodide).
+AFTER_CHECK_MODULES = ("unit/test_mcp_everything.py", "unit/test_mcp_fastmcp.py")
 
 
 def pytest_itemcollected(item):
-    folder = item.path.relative_to(ROOT / "tests").parts[0]
-    if folder in CHECK_FOLDERS and not item.get_closest_marker("after_check"):
+    where = item.path.relative_to(ROOT / "tests")
+    if where.as_posix() in AFTER_CHECK_MODULES:
+        item.add_marker("after_check")
+    if where.parts[0] in CHECK_FOLDERS and not item.get_closest_marker("after_check"):
         item.add_marker("check")
 
 
