@@ -21,7 +21,7 @@ import sys
 import time
 import urllib.request
 from pathlib import Path
-from tests.helpers.processes import end_within
+from tests.helpers.processes import end_within, listens_on
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -30,6 +30,10 @@ def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+class PortTaken(RuntimeError):
+    """The server could not bind its port: another process holds it."""
 
 
 class MCPTestServer:
@@ -48,8 +52,17 @@ class MCPTestServer:
         self.process = None
 
     def __enter__(self) -> "MCPTestServer":
-        self._start()
-        return self
+        for _attempt in range(3):
+            try:
+                self._start()
+                return self
+            except PortTaken:  # another test's server took the port between our pick and our bind
+                self._new_ports()
+        raise RuntimeError("three free ports in a row were taken before the MCP test server could listen")
+
+    def _new_ports(self) -> None:
+        old, self.port = self.port, _free_port()
+        self.url = self.url.replace(f":{old}/", f":{self.port}/")
 
     def restart(self) -> None:
         """A new server process on the same port: it knows none of the old sessions."""
@@ -77,16 +90,19 @@ class MCPTestServer:
                                         env={**os.environ, "PYTHONPATH": str(ROOT)})
         self._wait_until_listening()
 
-    def _wait_until_listening(self, timeout: float = 30) -> None:
+    def _wait_until_listening(self, timeout: float = 30, port: int | None = None) -> None:
+        """Until the server's own process listens on `port` (its MCP port unless said)."""
+        port = port or self.port
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                raise RuntimeError(f"the MCP test server exited: {self.process.stderr.read().decode()[-2000:]}")
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=0.5):
-                    return
-            except OSError:
-                time.sleep(0.1)
+                said = self.process.stderr.read().decode()[-2000:]
+                if "address already in use" in said.lower():
+                    raise PortTaken(said)
+                raise RuntimeError(f"the MCP test server exited: {said}")
+            if listens_on(self.process.pid, port):  # ours: not another test's on a reused port
+                return
+            time.sleep(0.1)
         raise RuntimeError("the MCP test server never listened")
 
     def cancelled_calls(self) -> int:

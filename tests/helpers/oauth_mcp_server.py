@@ -68,10 +68,12 @@ class OAuthMCPServer(MCPTestServer):
         self.process = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                                         env={**os.environ, "PYTHONPATH": str(ROOT)})
         self._wait_until_listening()
-        import socket
+        self._wait_until_listening(port=self.as_port)  # its authorization server, in another thread
 
-        with socket.create_connection(("127.0.0.1", self.as_port), timeout=5):
-            pass
+    def _new_ports(self) -> None:
+        super()._new_ports()
+        self.as_port = _free_port()
+        self.issuer = f"http://127.0.0.1:{self.as_port}"
 
     def expire_tokens(self) -> None:
         """Ends every access token the server has given, now."""
