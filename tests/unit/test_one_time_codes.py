@@ -139,3 +139,18 @@ def test_what_is_a_code_and_what_carries_it():
     assert carried_code("https://evil.example/?c=482%20913", "https://evil.example", read) == ("482913", "https://mail.example")
     assert carried_code("482-913", "https://mail.example", read) is None  # where it was read
     assert carried_code("Lyon", "https://shop.example", read) is None
+
+
+def test_each_text_is_read_for_codes_once_and_only_where_a_code_stands(monkeypatch):
+    """Every action asks of everything the turn read: a long page is not read again at each
+    action, and the costly question (does this sentence name a code?) is asked only of the
+    sentences that hold one (bench/bench_workflows.py times what this spares)."""
+    import tabagent.app.one_time_codes as one_time_codes
+
+    asked = []
+    monkeypatch.setattr(one_time_codes, "names_a_code", lambda sentence: asked.append(sentence) or "code" in sentence)
+    page = "A page of many sentences. " * 200 + "Your code is 7719 3302. Lots more words follow."
+    read = [(MAIL, page), (SHOP, "Gift cards and more.")]
+    for _ in range(10):  # ten actions of one turn
+        assert carried_code("77193302", "https://shop.example", read) == ("77193302", "https://mail.example")
+    assert asked == ["Your code is 7719 3302."]
