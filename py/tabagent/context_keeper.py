@@ -33,6 +33,7 @@ _found: dict[tuple, ContextWindow] = {}
 class Requester(Protocol):
     """What the keeper reads and changes of the agent whose requests it fits (agent.Agent)."""
     memory: Memory  # compacted when a request does not fit
+    brief_prompt: bool  # its tools are told in one line each already
 
     def write_messages(self) -> list[dict]:
         """The request's messages, written from the memory."""
@@ -135,7 +136,8 @@ class ContextKeeper:
 def _brief_if_crowded(agent: Requester, messages: list[dict], tools, window: ContextWindow) -> tuple[list[dict], list | None]:
     """When the instructions would crowd the conversation out, the same request (messages,
     tools) with each tool told in one line, and the compact set unless the setting wants all."""
-    if count_messages(messages[:1], tools) <= window.budget * BRIEF_ABOVE:
+    # Told briefly already: counting the instructions again, at every step, would change nothing.
+    if agent.brief_prompt or count_messages(messages[:1], tools) <= window.budget * BRIEF_ABOVE:
         return messages, tools
     tail = messages[len(agent.write_messages()):]
     if not agent.tell_tools_briefly():
