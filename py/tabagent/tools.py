@@ -95,7 +95,7 @@ class Tool:
         user, in the panel's Tools view), the `unlisted` arguments named in the description (once:
         one the docstring already names as `name=` is not named again), the schema's titles left
         out (`without_titles`)."""
-        schema = without_titles(self.parameters)
+        schema = self._titleless
         knobs = [n for n in self.unlisted if n in schema["properties"]]
         if not knobs:
             return {"name": self.name, "description": self.description, "parameters": schema}
@@ -104,6 +104,12 @@ class Tool:
         properties = {n: p for n, p in schema["properties"].items() if n not in knobs}
         return {"name": self.name, "description": f"{self.description} (Also: {also})" if also else self.description,
                 "parameters": {**schema, "properties": properties}}
+
+    @cached_property
+    def _titleless(self) -> dict:
+        # shown() runs for every listed tool at every step; without_titles serializes the
+        # schema to look for a title: once a tool, like `parameters`.
+        return without_titles(self.parameters)
 
     def to_openai(self) -> dict:
         return {"type": "function", "function": self.shown()}
