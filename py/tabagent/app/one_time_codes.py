@@ -16,7 +16,7 @@ conversation's memory holds from earlier turns.
 
 from __future__ import annotations
 
-import functools
+import hashlib
 import re
 import uuid
 from urllib.parse import unquote
@@ -37,17 +37,27 @@ def _bare(code: str) -> str:
 
 
 # Every action asks again of each text the turn read, and names_a_code costs some 3 µs of CPU a
-# character (hundreds of words tried at every place): a text is read once, and only the sentences
-# that hold a code are asked whether they name one. 128 texts: a turn's pages and mails, held anyway.
-@functools.lru_cache(maxsize=128)
+# character (hundreds of words tried at every place): a text is scanned once, and only the
+# sentences that hold a code are asked whether they name one. What a text holds is kept by its
+# SHA-256, not the text: the pages a turn read are not held after it. The oldest goes first past
+# MOST_KEPT (more texts than a turn of 300 steps reads).
+MOST_KEPT = 4096
+_scanned: dict[bytes, frozenset[str]] = {}
+
+
 def codes_in(text: str) -> frozenset[str]:
     """The codes in `text`: in a sentence that names a one-time code, a PIN or a password."""
-    found = set()
-    for sentence in SENTENCES.split(text):
-        codes = {_bare(m.group()) for pattern in (DIGITS, MIXED) for m in pattern.finditer(sentence)}
-        if codes and names_a_code(sentence):
-            found |= codes
-    return frozenset(found)
+    key = hashlib.sha256(text.encode("utf-8", "surrogatepass")).digest()
+    if key not in _scanned:
+        if len(_scanned) >= MOST_KEPT:
+            del _scanned[next(iter(_scanned))]
+        _scanned[key] = frozenset(code for sentence in SENTENCES.split(text) for code in _codes_named(sentence))
+    return _scanned[key]
+
+
+def _codes_named(sentence: str) -> set[str]:
+    codes = {_bare(m.group()) for pattern in (DIGITS, MIXED) for m in pattern.finditer(sentence)}
+    return codes if codes and names_a_code(sentence) else set()
 
 
 def site_of_source(source: str) -> str:
