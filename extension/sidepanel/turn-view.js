@@ -208,7 +208,8 @@ export class TurnView {
   }
 
   // What an MCP server reports of a call under way: a bar when it gives a total, its words
-  // (shown as written out), else a count; under the newest call of that tool still running.
+  // (shown as written out), and a count only when there are no words and no total (a count with
+  // no total, as a task's polls, says nothing beside words); under the newest call still running.
   on_tool_progress(event) {
     const call = this.running?.get(event.data.name);
     if (!call || !call.result.classList.contains("pending")) return;
@@ -218,7 +219,8 @@ export class TurnView {
     if (total) bar.setAttribute("max", String(total));
     if (total) bar.value = Math.min(progress, total);
     else bar.removeAttribute("value"); // no total: an indeterminate bar
-    text.textContent = [total ? t("progressOf", progress, total) : String(progress), message ? shown(message) : ""].filter(Boolean).join(" · ");
+    const count = total ? t("progressOf", progress, total) : message ? "" : String(progress);
+    text.textContent = [count, message ? shown(message) : ""].filter(Boolean).join(" · ");
     if (!call.progress.isConnected) call.details.after(call.progress); // under the call, seen while it is folded
   }
 

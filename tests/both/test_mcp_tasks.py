@@ -38,7 +38,8 @@ def start_report(chat, model, pages: int) -> None:
     chat.send("Write the report")
     assert chat.question(0)["message"] == "Call a tool of the MCP server fast"
     chat.answer_question(0, "once")
-    chat.wait_for(f"/writing page \\d+ of {pages}/.test({PROGRESS})", 60, "the task's progress was never drawn")
+    chat.wait_for(f"/^writing page \\d+ of {pages}$/.test({PROGRESS})", 60,
+                  "the task's progress was never drawn as its own words (no count of polls before them)")
 
 
 def test_a_task_s_progress_is_drawn_in_the_step_and_its_result_arrives_when_ready(fast_chat, model):
