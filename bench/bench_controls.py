@@ -6,7 +6,9 @@
 - tokens per control on real saved pages (the Readability test pages beside the checkout, or
   the few the tests vendor), counted with tabagent.tokens as the model would be sent them;
 - an action and its result without navigation: check on a box, and hover through a
-  stylesheet of :hover rules (applied as the pointer would apply them), timed the same way.
+  stylesheet of :hover rules (applied as the pointer would apply them), timed the same way;
+  and on a small page, check and a click on a button that starts no download (its reply waits
+  for none: background/action-downloads.js), the same.
 """
 
 from __future__ import annotations
@@ -37,6 +39,11 @@ chrome.runtime.sendMessage({ target: "background", type: "call-tool", name, args
   (reply) => done(reply.ok ? { ms: reply.result.ms, text: reply.result.result } : { error: reply.error }),
   (error) => done({ error: String(error) }));
 """
+
+
+# A button that does nothing (no download: its click's reply waits for none) and a box, alone.
+PLAIN = ("<!doctype html><title>Plain</title><button type='button' id='plain'>Plain</button>"
+         "<label><input type='checkbox' id='box'> Box</label>")
 
 
 def big_page() -> str:
@@ -78,6 +85,7 @@ def main() -> None:
     args = parser.parse_args()
     made = Path(tempfile.mkdtemp(prefix="tabagent-controls-"))
     (made / "big.html").write_text(big_page())
+    (made / "plain.html").write_text(PLAIN)
     real = sorted(p.parent for p in CORPUS.glob("*/source.html"))[: args.pages]
     profile = fresh_profile()
     browser = Browser(profile).start()
@@ -90,6 +98,11 @@ def main() -> None:
             listing = [run_page_tool(tabs, "list_controls")["ms"] for _ in range(args.runs)]
             checks = [run_page_tool(tabs, "check", locator="#box", checked=i % 2 == 0)["ms"] for _ in range(args.runs) for i in (0, 1)]
             hovers = [run_page_tool(tabs, "hover", locator=f".item-{n} button")["ms"] for n in range(1, args.runs + 1)]
+            # A small page, where what an action itself costs is not hidden by the page's size.
+            tabs.show(site.url("plain.html"))
+            run_page_tool(tabs, "list_controls")
+            clicks = [run_page_tool(tabs, "click", locator="#plain")["ms"] for _ in range(args.runs)]
+            small_checks = [run_page_tool(tabs, "check", locator="#box", checked=i % 2 == 0)["ms"] for i in range(args.runs)]
         per_control = []
         with PageServer(CORPUS) as corpus:
             for folder in real:
@@ -107,6 +120,8 @@ def main() -> None:
     print(row(f"list_controls on a page of {elements:,} elements", listing, "< 100"))
     print(row("check (action → result, no navigation)", checks, "< 50"))
     print(row("hover through a sheet of 200 :hover rules (its section's applied)", hovers, "< 50"))
+    print(row("small page: check (action → result)", small_checks, "< 50"))
+    print(row("small page: click on a button that starts no download (action → result)", clicks, "< 50"))
     print(row(f"tokens per control, {len(per_control)} real pages", per_control))
 
 

@@ -1,23 +1,35 @@
-// Which downloads an action started: a click or a key press in a tab is watched from just before
-// it until a moment after it, and a download the browser created in that time, from a page of
-// the tab's site and by no extension, is said in the action's result (the model then knows
-// read_download can read it) and kept as that tab's (downloads.js offers it to that tab only).
+// Which downloads the turn's actions started: a download the browser created after a click or a
+// key press in a tab began, from a page of the tab's site and by no extension, is that action's. It
+// is said to the model (read_download can read it) and kept as that tab's (downloads.js offers it
+// to that tab only).
 //
 // Neither browser's downloads API names the tab a download came from (Chrome's DownloadItem and
 // Firefox's have no tab id), so the time of the action in that tab is what ties the two: both
-// fire downloads.onCreated as the download starts, with its address and referrer.
+// give each download its start time, address and referrer.
+//
+// An action's reply does not wait for a download: most clicks start none, and one that does may
+// appear only when the server answers, seconds later. So the turn keeps watching: an action gives
+// a watch ({ tab_id, site, since }), which the turn's page bridge (offscreen/python/page-bridge.js)
+// sends back with each later call of the turn; each call claims the downloads its watches caused
+// since and says them: `downloads` (its own action's), `late_downloads` (an earlier action's,
+// which appeared after that action's reply).
 
 import { siteOf } from "./page-access.js";
 
 // The actions that can start a download (a link or a button clicked, Enter pressed on one).
 export const STARTS_DOWNLOADS = new Set(["click", "click_at", "double_click", "press_key"]);
-// How long after an action's reply a download it started may take to appear: the browser creates
-// it once the server's answer arrives (a file sent with Content-Disposition), or at once (a
-// `download` link, a blob the page made).
-const AFTER_MS = 500;
+// A call that reads a download (read_download, or the question before it): the turn's watches
+// claim theirs first, so that none is offered as a page's own (to any tab of its site) while it
+// is an action's.
+const readsDownloads = ({ name, args }) => name === "read_download" || (name === "describe_action" && args?.name === "read_download");
 // downloadId -> tabId, in session storage: a service worker stopped between the action and
 // read_download must still know whose it is.
 const STARTED_BY = "actionDownloads";
+// The watches a call takes from its turn at most (the bridge keeps the latest per tab and site).
+const WATCHES_TAKEN = 20;
+// Chrome names a download a moment after creating it: the name is awaited this long, only for a
+// download there is.
+const NAMED_WITHIN_MS = 1000;
 
 // The page a download came from: a blob's own origin (the page that made it), else its referrer.
 export const pageSiteOf = (item) => (item.url.startsWith("blob:") ? siteOf(item.url.slice(5)) : siteOf(item.referrer ?? ""));
@@ -27,7 +39,7 @@ export async function startedBy() {
   return (await chrome.storage.session.get(STARTED_BY))[STARTED_BY] ?? {};
 }
 
-// The file's name as the browser saves it (Chrome names it a moment after onCreated), else its address's.
+// The file's name as the browser saves it, else its address's.
 function nameOf(item) {
   const named = lastPart(item.filename);
   if (named) return named;
@@ -38,25 +50,77 @@ function nameOf(item) {
   }
 }
 
-// Runs `act` (the action's relay) while watching; its reply gains `downloads`: [{file_name, mime, size}].
-export async function watchingDownloads(tab, act) {
-  const heard = [];
-  const listen = (item) => heard.push(item);
-  const site = siteOf(tab.url);
-  chrome.downloads.onCreated.addListener(listen);
-  let reply;
-  try {
-    reply = await act();
-    if (reply?.ok) await new Promise((resolve) => setTimeout(resolve, AFTER_MS));
-  } finally {
-    chrome.downloads.onCreated.removeListener(listen);
+// A watch as the page bridge sent it back, or null.
+function watchOf(value) {
+  const { tab_id: tabId, site, since } = value ?? {};
+  return Number.isInteger(tabId) && typeof site === "string" && site && Number.isFinite(since) ? { tab_id: tabId, site, since } : null;
+}
+
+// The watch a download is of: the latest action begun before the download started, in a tab of
+// the site of its page; none for an extension's download.
+function whoseWatch(item, watches) {
+  if (item.byExtensionId) return null;
+  const started = Date.parse(item.startTime);
+  const site = pageSiteOf(item);
+  let found = null;
+  for (const watch of watches) {
+    if (watch.site === site && watch.since <= started && (!found || watch.since > found.since)) found = watch;
   }
-  const ours = heard.filter((item) => !item.byExtensionId && site && pageSiteOf(item) === site);
-  if (!reply?.ok || !ours.length) return reply;
-  const kept = await startedBy();
-  for (const item of ours) kept[item.id] = tab.id;
-  await chrome.storage.session.set({ [STARTED_BY]: kept });
-  const now = await Promise.all(ours.map(async (item) => (await chrome.downloads.search({ id: item.id }))[0] ?? item));
-  return { ...reply, downloads: now.map((item) => ({ file_name: nameOf(item), mime: item.mime || "",
-    size: item.fileSize > 0 ? item.fileSize : item.totalBytes })) };
+  return found;
+}
+
+// Claims are read, changed and written one call at a time: two calls at once never claim one twice.
+let claiming = Promise.resolve();
+
+// The downloads the watches caused that nobody has claimed yet, each with its watch, now the tab's.
+function claim(watches) {
+  if (!watches.length) return Promise.resolve([]);
+  const from = Math.min(...watches.map((watch) => watch.since));
+  const claimed = claiming.then(async () => {
+    const items = await chrome.downloads.search({ startedAfter: new Date(from - 1).toISOString() });
+    const kept = await startedBy();
+    const fresh = items.filter((item) => kept[item.id] === undefined)
+      .map((item) => ({ item, watch: whoseWatch(item, watches) })).filter(({ watch }) => watch);
+    for (const { item, watch } of fresh) kept[item.id] = watch.tab_id;
+    if (fresh.length) await chrome.storage.session.set({ [STARTED_BY]: kept });
+    return fresh;
+  });
+  claiming = claimed.catch(() => []);
+  return claimed;
+}
+
+async function named(items) {
+  const until = Date.now() + NAMED_WITHIN_MS;
+  let now = items;
+  while (now.some((item) => !item.filename) && Date.now() < until) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    now = await Promise.all(now.map(async (item) => (await chrome.downloads.search({ id: item.id }))[0] ?? item));
+  }
+  return now;
+}
+
+async function told(claimed) {
+  const items = await named(claimed.map(({ item }) => item));
+  return items.map((item, i) => ({ file_name: nameOf(item), mime: item.mime || "",
+    size: item.fileSize > 0 ? item.fileSize : item.totalBytes, tab_id: claimed[i].watch.tab_id, site: claimed[i].watch.site }));
+}
+
+// Runs `act` (the relay of a page tool `call`, { name, args }, in `tab`) for a turn whose earlier actions gave the
+// watches `watching`. Its reply gains the downloads claimed: `downloads` [{file_name, mime, size,
+// tab_id, site}] this action started, `late_downloads` the earlier actions did; and an action that
+// may start one gives its `watch`, whether or not one came yet.
+export async function withDownloads(tab, call, watching, act) {
+  const watches = (Array.isArray(watching) ? watching : []).slice(-WATCHES_TAKEN).map(watchOf).filter(Boolean);
+  // (What a read claims first is what it reads: its answer names it.)
+  if (readsDownloads(call)) await claim(watches);
+  const began = Date.now();
+  const reply = await act();
+  const site = siteOf(tab.url);
+  const watch = STARTS_DOWNLOADS.has(call.name) && reply?.ok && site ? { tab_id: tab.id, site, since: began } : null;
+  const claimed = await claim(watch ? [...watches, watch] : watches);
+  if (!claimed.length) return watch ? { ...reply, watch } : reply;
+  const all = await told(claimed);
+  const own = all.filter((_, i) => claimed[i].watch === watch);
+  const late = all.filter((_, i) => claimed[i].watch !== watch);
+  return { ...reply, ...(watch ? { watch } : {}), ...(own.length ? { downloads: own } : {}), ...(late.length ? { late_downloads: late } : {}) };
 }

@@ -16,7 +16,7 @@ import { PageUnavailable, agentTab, settled, tabById, whyUnreadable } from "./pa
 import { takeScreenshot } from "./screenshot.js";
 import { TAB_ACTIONS, TAB_TOOLS } from "./tab-tools.js";
 import { describeDownload, fetchDownload } from "./downloads.js";
-import { STARTS_DOWNLOADS, watchingDownloads } from "./action-downloads.js";
+import { withDownloads } from "./action-downloads.js";
 import { OPEN_OWN_TAB, openOwnTabFor } from "./own-tab.js";
 import { REAL_INPUT, withRealInput } from "./real-input-actions.js";
 
@@ -164,8 +164,9 @@ async function run(tab, name, args, pdfHere = false) {
   return reply.ok ? reply : { ok: false, error: String(reply.error), from_page: true };
 }
 
-// agent_tab: whose tab the tools work on ({tab_id?, window_id?}: the turn's, see agentTab).
-export async function runPageTool({ name, args, tab_id: tabId, expect_url: expectUrl, agent_tab: agent }, { pdfHere = false } = {}) {
+// agent_tab: whose tab the tools work on ({tab_id?, window_id?}: the turn's, see agentTab);
+// watching: the watches for downloads the turn's earlier actions gave (action-downloads.js).
+export async function runPageTool({ name, args, tab_id: tabId, expect_url: expectUrl, agent_tab: agent, watching }, { pdfHere = false } = {}) {
   try {
     const tab = await settled(tabId != null ? await tabById(tabId) : await agentTab(agent));
     if (name === OPEN_OWN_TAB) return { ok: true, result: await openOwnTabFor(agent, tab, args) }; // a managed agent's
@@ -173,9 +174,8 @@ export async function runPageTool({ name, args, tab_id: tabId, expect_url: expec
     if (expectUrl && withoutFragment(tab.url) !== withoutFragment(expectUrl)) {
       throw new PageUnavailable(`Nothing was done: the tab has left ${expectUrl} since the user confirmed (it now shows ${tab.url}).`);
     }
-    // A click or a key press may start a download: its reply says which (action-downloads.js).
-    const done = STARTS_DOWNLOADS.has(name) ? await watchingDownloads(tab, () => run(tab, name, args, pdfHere))
-      : await run(tab, name, args, pdfHere);
+    // A click or a key press may start a download, now or later in the turn: the replies say which (action-downloads.js).
+    const done = await withDownloads(tab, { name, args }, watching, () => run(tab, name, args, pdfHere));
     return { ...done, tab_id: tab.id, url: tab.url, title: tab.title };
   } catch (error) {
     if (error instanceof PageUnavailable) return { ok: false, error: error.message };

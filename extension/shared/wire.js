@@ -224,7 +224,9 @@ export const PAGE_TOOL_REPLY = Object.freeze([
   "error",
   "tab_id",
   "url",
-  "title"
+  "title",
+  "downloads",
+  "late_downloads"
 ]);
 
 // The page tools' defaults both sides apply.

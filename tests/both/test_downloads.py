@@ -4,7 +4,8 @@ text file and a PDF (pdf.js). Red team, on the same pages: a download named like
 path, a right-to-left override) is shown harmless to the user and the model; a download from before
 the turn is not offered; a download from a site the rules `never` allow is refused unasked and not
 fetched again; a 20 MB file is read only up to its bound. A click that started a download says so in
-its result (a link's file, a file the page made), and one that started none says nothing of it."""
+its result or the next (a link's file, a file the page made), and one that started none says nothing
+of it; a download whose server answers 1.5 s after the click is still said in the turn, and read."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import time
 
 import pytest
 
-from tests.helpers.download_pages import NOTES, REPORT
+from tests.helpers.download_pages import LATE, NOTES, REPORT
 from tests.helpers.model_server import Reply
 from tests.helpers.page_content import page_content
 from tests.helpers.tool_calls import tool_call, told
@@ -52,9 +53,11 @@ def test_a_text_download_of_the_turn_is_asked_then_read_as_page_content(download
 
 
 def test_a_click_that_started_a_download_says_so_and_one_that_did_not_says_nothing(download_turn, model):
-    """The service worker watches the tab while a click runs (action-downloads.js): a link's file and a
-    file the page made (a blob) are named in the click's result; read_download then reads the one asked
-    (the link's: Firefox's content scripts cannot fetch the page's blob again, docs/firefox.md)."""
+    """The service worker watches the tab's downloads for the rest of the turn (action-downloads.js):
+    a link's file and a file the page made (a blob) are named in the click's result, or, when the
+    browser made the download after the click was answered, in the next result; read_download then
+    reads the one asked (the link's: Firefox's content scripts cannot fetch the page's blob again,
+    docs/firefox.md)."""
     model.script(tool_call("click", locator="#txt"), tool_call("click", locator="#made"), tool_call("click", locator="#nothing"),
                  Reply(tool_calls=[{"name": "read_download", "arguments": {"name": "notes"}}]), Reply(text="Done."))
     download_turn.send("Get my files")
@@ -63,11 +66,30 @@ def test_a_click_that_started_a_download_says_so_and_one_that_did_not_says_nothi
         download_turn.answer_question(n, "once")
     assert download_turn.wait_for_status("ok", "error") == "ok"
     started = "This click started a download in this tab: read_download can read it (the user is asked first)."
+    late = "Since the last result, a download started in tab "
     link, made, nothing = told(model, 1), told(model, 2), told(model, 3)
-    assert started in link and re.search(r"\nnotes(\(\d+\))?\.txt \((1 KB|size unknown)\)\n</page_content>", link)
-    assert started in made and re.search(r"\nlist(\(\d+\))?\.txt \((1 KB|size unknown)\)\n</page_content>", made)
-    assert "download" not in nothing
+    notes, listed = r"\nnotes(\(\d+\))?\.txt \((1 KB|size unknown)\)\n</page_content>", r"\nlist(\(\d+\))?\.txt \((1 KB|size unknown)\)\n</page_content>"
+    assert (started in link and re.search(notes, link)) or (late in made and re.search(notes, made))
+    assert (started in made and re.search(listed, made)) or (late in nothing and re.search(listed, nothing))
+    assert started not in nothing
     assert NOTES in told(model, 4)
+
+
+def test_a_download_the_server_answers_late_is_still_said_in_the_turn_and_read(download_turn, model):
+    """The click is answered without waiting for a download; the server answers 1.5 s later, while
+    the model waits on the page: that result says the download, and read_download reads it."""
+    model.script(tool_call("click", locator="#late"), tool_call("wait_for", text="Never on this page", timeout=4),
+                 tool_call("read_download"), Reply(text="Done."))
+    download_turn.send("Get the slow report")
+    download_turn.question(0)
+    download_turn.answer_question(0, "once")
+    download_turn.question(1, timeout=30)
+    download_turn.answer_question(1, "once")
+    assert download_turn.wait_for_status("ok", "error", timeout=60) == "ok"
+    clicked, waited = told(model, 1), told(model, 2)
+    assert "a download" not in clicked  # answered before the server was
+    assert "Since the last result, a download started in tab " in waited and re.search(r"\nlate(\(\d+\))?\.txt \(", waited)
+    assert LATE in told(model, 3)
 
 
 def test_a_pdf_download_is_read_with_pdfjs(download_turn, model):

@@ -1,11 +1,13 @@
 """The pages read_download is tried on, in both browsers: a page on 127.0.0.1 whose links make the
 browser download a text file, a PDF, a file named like a system file (a path, a right-to-left
-override), and a 20 MB text file, a file the page makes (a blob), and a button that downloads nothing; and a second site whose file the first page links, downloaded
-as an attachment (its own site, which the user's rules may refuse)."""
+override), and a 20 MB text file, a file the page makes (a blob), and a button that downloads nothing; and a second site whose files the first page links, downloaded
+as attachments (its own site, which the user's rules may refuse): one at once, one that the
+server answers only after LATE_S seconds."""
 
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 from tests.helpers.pdf import make_pdf
@@ -14,6 +16,8 @@ from tests.helpers.recording_site import Site
 NOTES = "The vault combination is 31-7-4419."
 REPORT = "Quarterly report: revenue rose to 7,310 kettles."
 LIST = "Shopping: a kettle, two cups."
+LATE = "The slow report: 12 kettles shipped."
+LATE_S = 1.5
 HUGE_MB = 20
 # What a hostile page names its download: a path out of the downloads folder, and a right-to-left
 # override that makes "txt.exe" draw as "exe.txt".
@@ -25,6 +29,7 @@ PAGE = """<!doctype html><meta charset="utf-8"><title>Files</title>
 <p><a id="spoof" href="notes.txt" download="{spoofed}">Settings</a></p>
 <p><a id="huge" href="huge.txt" download>Everything</a></p>
 <p><a id="elsewhere" href="{elsewhere}">The other site's file</a></p>
+<p><a id="late" href="{late}">The report that takes a while</a></p>
 <p><button id="made" type="button">Make my list</button> <button id="nothing" type="button">Nothing</button></p>
 <script>
 document.getElementById("made").onclick = () => {{  // a file the page makes: a blob download
@@ -43,11 +48,23 @@ def download_site(folder: Path, elsewhere: str = "") -> Path:
     (folder / "report.pdf").write_bytes(make_pdf([REPORT, "Page two."], title="Report"))
     line = ("All work and no play. " * 46 + "\n").encode()  # about 1 KB
     (folder / "huge.txt").write_bytes(line * (HUGE_MB * 1024 * 1024 // len(line)))
-    (folder / "files.html").write_text(PAGE.format(spoofed=SPOOFED, elsewhere=elsewhere, listed=json.dumps(LIST)), encoding="utf-8")
+    late = elsewhere.rsplit("/", 1)[0] + "/late.txt"
+    page = PAGE.format(spoofed=SPOOFED, elsewhere=elsewhere, late=late, listed=json.dumps(LIST))
+    (folder / "files.html").write_text(page, encoding="utf-8")
     return folder
 
 
+def attachment(name: str) -> dict:
+    return {"content-type": "text/plain", "content-disposition": f'attachment; filename="{name}"'}
+
+
+def late_file(request):
+    time.sleep(LATE_S)  # as a server that makes the file first
+    return 200, attachment("late.txt"), (LATE + "\n").encode()
+
+
 def other_site() -> Site:
-    """Another origin (another port) that answers /secret.txt as an attachment."""
-    attachment = {"content-type": "text/plain", "content-disposition": 'attachment; filename="secret.txt"'}
-    return Site("127.0.0.1", {"/secret.txt": lambda request: (200, attachment, b"From the other site.\n")})
+    """Another origin (another port) that answers /secret.txt as an attachment, and /late.txt too,
+    LATE_S seconds after it is asked."""
+    return Site("127.0.0.1", {"/secret.txt": lambda request: (200, attachment("secret.txt"), b"From the other site.\n"),
+                              "/late.txt": late_file})

@@ -142,3 +142,33 @@ async def test_a_click_that_started_a_download_says_so_with_the_name_made_harmle
 
 async def test_a_click_that_started_none_says_nothing_of_downloads():
     assert "download" not in await click(ClickBridge([]))(locator="#txt")
+
+
+class LateBridge(ClickBridge):
+    """A click that started nothing yet, then a read whose reply brings the download the click's site
+    answered late (action-downloads.js `late_downloads`)."""
+
+    def __init__(self, late):
+        super().__init__([])
+        self.late = late
+
+    async def run_page_tool(self, name, args, tab_id=None, expect_url=None):
+        if name != "read_page":
+            return await super().run_page_tool(name, args, tab_id, expect_url)
+        late, self.late = self.late, []
+        page = {"title": "Files", "url": f"{SITE}/files", "markdown": "Your file is ready.", "length": 18, "page": 1, "pages": 1}
+        return {"ok": True, "url": f"{SITE}/files", "result": page, **({"late_downloads": late} if late else {})}
+
+
+async def test_a_download_that_came_after_the_click_is_said_once_in_the_next_result():
+    bridge = LateBridge([{"file_name": "..\\report\u202etxt.exe", "size": 3072, "tab_id": 3, "site": SITE}])
+
+    async def emit(*_):
+        pass
+    tools = {t.name: t for t in page_tools(bridge, Consent(bridge, [], emit).asking(Actor("model", "TabAgent")))}
+    assert "download" not in await tools["click"](locator="#txt")
+    read = await tools["read_page"]()
+    page, _, late = read.partition("Since the last result, a download started in tab 3 after an earlier click")
+    assert "Your file is ready." in page and "read_download in that tab can read it" in late
+    assert f'<page_content source="{SITE}" untrusted="true">\nreporttxt.exe (3 KB)\n</page_content>' in late
+    assert "download" not in await tools["read_page"]()

@@ -22,16 +22,22 @@ const handedBack = new Map(); // hand-back id -> { conversationId, resolve }
 export function pageBridge(conversationId, agentTab = null, { unattended = false } = {}) {
   const asked = new Set();
   const handed = new Set();
+  // The turn's watches for the downloads its actions start (background/action-downloads.js): the
+  // latest per tab and site, sent with each call, so that a download that comes late is still the turn's.
+  let watching = [];
   return {
     async runPageTool(requestJson) {
       // Passed on as Python wrote it: the wire's spelling (wire.js PAGE_TOOL_REQUEST), no renaming.
       const { name, args, tab_id, expect_url } = JSON.parse(requestJson);
-      const message = { target: Target.background, type: MessageType.pageTool, name, args, tab_id, expect_url, agent_tab: agentTab };
+      const message = { target: Target.background, type: MessageType.pageTool, name, args, tab_id, expect_url, agent_tab: agentTab, watching };
       const reply = await chrome.runtime.sendMessage(message).catch((error) => ({ ok: false, error: error.message }));
       if (!reply?.ok) {
         const why = reply?.error ?? "the service worker did not answer";
         return JSON.stringify({ ok: false, error: `The page tools could not be reached (${why}); try again.` });
       }
+      const { watch } = reply.result ?? {};
+      if (watch) watching = [...watching.filter((one) => one.tab_id !== watch.tab_id || one.site !== watch.site), watch];
+      if (reply.result) delete reply.result.watch;
       // A PDF tab: read here with pdf.js, as the service worker said what to read.
       if (reply.result?.pdf) reply.result = { ...reply.result, ...(await runPdfTool(reply.result.pdf)), pdf: undefined };
       // A download of the turn (read_download): its bytes, fetched by the service worker, read here (text, or pdf.js).

@@ -67,7 +67,8 @@ export const MessageType = Object.freeze({
   listTools: "list-tools", // {} -> { tools: [{ name, description, parameters, signature }], problems }
   callTool: "call-tool", // { name, args, windowId? } -> { result, ms }: one tool called by hand, no model (for developers)
   // Offscreen document -> service worker: one page-tool call, run in the user's tab (agent_tab:
-  // the turn's { tab_id?, window_id? }, added by page-bridge.js, not Python).
+  // the turn's { tab_id?, window_id? }, and watching: the turn's watches for downloads
+  // (background/action-downloads.js), both added by page-bridge.js, not Python).
   pageTool: "page-tool", // wire.js PAGE_TOOL_REQUEST { name, args, tab_id?, expect_url? } -> PAGE_TOOL_REPLY
   // Python's life cycle: the offscreen document has been idle long enough (offscreen -> service
   // worker), is it still (service worker -> offscreen: { idle }); a side panel's runtime Port

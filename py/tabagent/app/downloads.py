@@ -19,6 +19,8 @@ offscreen document reads it: text as it is, a PDF with pdf.js. What is offered i
 
 from __future__ import annotations
 
+import functools
+import inspect
 import re
 import time
 import unicodedata
@@ -61,6 +63,45 @@ def said_started(tool: str, done: dict) -> str:
     many = len(started) > 1
     return "\n\n" + STARTED.format(tool=tool, count=f"{len(started)} downloads" if many else "a download",
                                     it="them" if many else "it") + "\n" + untrusted(done.get("url", ""), listed)
+
+
+LATE = ("Since the last result, {count} started in tab {tab_id} after an earlier click or key press of this "
+        "turn there (the site answered late): read_download in that tab can read {it} (the user is asked first). "
+        "As the site named {it}:")
+
+
+def said_late(late: list) -> str:
+    """What the model is told of the downloads that appeared after an earlier action's result (the
+    service worker kept watching for the rest of the turn: action-downloads.js), or "". Like
+    said_started, the names are the site's words."""
+    by_tab: dict = {}
+    for one in late:
+        if isinstance(one, dict) and isinstance(one.get("tab_id"), int):
+            by_tab.setdefault((one["tab_id"], str(one.get("site") or "")), []).append(one)
+    said = ""
+    for (tab_id, site), started in by_tab.items():
+        started = started[:5]
+        listed = "\n".join(f"{harmless_name(d.get('file_name'))} ({size_in_words(d.get('size'))})" for d in started)
+        many = len(started) > 1
+        said += "\n\n" + LATE.format(count=f"{len(started)} downloads" if many else "a download", tab_id=tab_id,
+                                      it="them" if many else "it") + "\n" + untrusted(site, listed)
+    return said
+
+
+def telling_late_downloads(working, forward):
+    """A page tool's `forward` whose text result ends with the downloads that appeared since the
+    last result (`working.late_downloads`, gathered from every reply of the turn), told once. It
+    has the tool's own signature (functools.wraps), as what inspects `forward` expects."""
+    @functools.wraps(forward)
+    async def told(**arguments):
+        result = forward(**arguments)
+        if inspect.isawaitable(result):
+            result = await result
+        if not isinstance(result, str) or not working.late_downloads:
+            return result
+        late, working.late_downloads = working.late_downloads, []
+        return type(result)(result + said_late(late))
+    return told
 
 
 def size_in_words(size) -> str:

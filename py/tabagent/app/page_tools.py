@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Literal
 
 from .consent import RefusedWithoutAsking
-from .downloads import Downloads
+from .downloads import Downloads, telling_late_downloads
 from .page_actions import ACTING, BY_POSITION, HOW_PRESSED, PageActor
 from .picture_points import LastScreenshot
 from .page_bridge import as_json, failure
@@ -342,6 +342,7 @@ def page_tools(bridge, consent, part_tokens=None, attached=None, vision=None) ->
              + [FunctionTool(getattr(actor, name), unlisted=HOW_PRESSED) for name in ACTING + BY_POSITION]
              + [FunctionTool(getattr(working, name)) for name in CHOOSING_THE_TAB])
     for tool in tools:
+        tool.forward = telling_late_downloads(working, tool.forward)  # a download that came late, in the next result
         tool.built_in = True  # a compact request lists only the core ones (tool_set.py)
         tool.acts = tool.name in (*ACTING, *BY_POSITION, *CHOOSING_THE_TAB)  # later calls wait; never a repeat
         if tool.name in DOWNLOADED:  # named by more_tools, listed when asked for (tool_set.py)

@@ -104,7 +104,8 @@ CONFIRMATION_DECISIONS = ("once", "turn", "site", "deny", "cancel")
 FORM_ANSWER = ("decision", "values")
 # One page-tool call, Python -> JavaScript (the page bridge) -> the service worker, and its reply.
 PAGE_TOOL_REQUEST = ("name", "args", "tab_id", "expect_url")
-PAGE_TOOL_REPLY = ("ok", "result", "error", "tab_id", "url", "title")
+# downloads, late_downloads: what the turn's actions downloaded (app/downloads.py said_started, said_late).
+PAGE_TOOL_REPLY = ("ok", "result", "error", "tab_id", "url", "title", "downloads", "late_downloads")
 # The Python entry points the extension calls (app/json_entry_points.py), each declared once:
 # - takes: its arguments, in order; a name ending in _json is JSON text (offscreen/python/worker-link.js writes
 #   it from a value), any other is a string;
