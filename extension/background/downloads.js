@@ -10,7 +10,8 @@
 // - http(s): from its address, as pdf-download.js fetches a PDF tab: no redirect followed, and
 //   the user's cookies only when the file is on the tab's own site (a cross-site request carries
 //   none here; docs/security.md);
-// - blob: from inside the tab, which made it (the page's own object, while it keeps it);
+// - blob: from inside the tab, which made it (the page's own object, while it keeps it), by the
+//   content scripts, whose world the page cannot change;
 // - data: from the address itself.
 // Only a download that started since the turn began (`since`), that the tab's site started
 // (its referrer, or a blob's own origin) and that the browser made for a page (not for an
@@ -118,24 +119,36 @@ async function fromTheSite(tab, address) {
   return response.body ? boundedBytes(response.body) : { bytes: new Uint8Array(0), cut: false };
 }
 
-// Runs in the tab (the content scripts' world): the page's own blob, at most `max` bytes, as base64.
+// Runs in the tab, in the content scripts' world (not the page's: a fetch, Blob or FileReader the
+// page redefined in its own world is not what runs here): the page's own blob, at most `max`
+// bytes, as base64. The bytes are made base64 by a FileReader, not copied out by hand: Firefox's
+// content scripts may fetch the page's blob, but refused that copy ('Permission denied to access
+// property "constructor"').
 async function blobInPage(address, max) {
   try {
-    const bytes = new Uint8Array(await (await fetch(address)).arrayBuffer());
-    let text = "";
-    for (let at = 0; at < Math.min(bytes.length, max); at += 0x8000) {
-      text += String.fromCharCode(...bytes.subarray(at, Math.min(at + 0x8000, max)));
-    }
-    return { base64: btoa(text), cut: bytes.length > max };
+    const blob = await (await fetch(address)).blob();
+    const read = await new Promise((resolve, reject) => {
+      const reader = new FileReader();
+      reader.onload = () => resolve(String(reader.result));
+      reader.onerror = () => reject(reader.error);
+      reader.readAsDataURL(blob.slice(0, max, "application/octet-stream"));
+    });
+    return { base64: read.slice(read.indexOf(",") + 1), cut: blob.size > max };
   } catch {
     return null;
   }
 }
 
+// Base64 of at most MAX_BYTES: what comes back from the tab is held to it here too, and taken as
+// bytes only (which download, and whose, is decided here).
+const MAX_BASE64 = Math.ceil(MAX_BYTES / 3) * 4;
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
 async function fromThePage(tab, address) {
   const [frame] = await chrome.scripting.executeScript({ target: { tabId: tab.id }, func: blobInPage, args: [address, MAX_BYTES] });
-  if (!frame?.result) throw new PageUnavailable(REVOKED);
-  return { base64: frame.result.base64, cut: frame.result.cut };
+  const { base64, cut } = frame?.result ?? {};
+  if (typeof base64 !== "string" || !BASE64.test(base64.slice(0, MAX_BASE64))) throw new PageUnavailable(REVOKED);
+  return { base64: base64.slice(0, MAX_BASE64), cut: cut === true || base64.length > MAX_BASE64 };
 }
 
 function base64Of(bytes) {

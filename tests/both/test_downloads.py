@@ -5,7 +5,8 @@ path, a right-to-left override) is shown harmless to the user and the model; a d
 the turn is not offered; a download from a site the rules `never` allow is refused unasked and not
 fetched again; a 20 MB file is read only up to its bound. A click that started a download says so in
 its result or the next (a link's file, a file the page made), and one that started none says nothing
-of it; a download whose server answers 1.5 s after the click is still said in the turn, and read."""
+of it; a download whose server answers 1.5 s after the click is still said in the turn, and read;
+a page that redefines fetch, Blob and the rest in its own world cannot change a blob's bytes read."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ import time
 
 import pytest
 
-from tests.helpers.download_pages import LATE, NOTES, REPORT
+from tests.helpers.download_pages import FORGED, HIJACKED, LATE, LIST, NOTES, REPORT
 from tests.helpers.model_server import Reply
 from tests.helpers.page_content import page_content
 from tests.helpers.tool_calls import tool_call, told
@@ -56,10 +57,9 @@ def test_a_click_that_started_a_download_says_so_and_one_that_did_not_says_nothi
     """The service worker watches the tab's downloads for the rest of the turn (action-downloads.js):
     a link's file and a file the page made (a blob) are named in the click's result, or, when the
     browser made the download after the click was answered, in the next result; read_download then
-    reads the one asked (the link's: Firefox's content scripts cannot fetch the page's blob again,
-    docs/firefox.md)."""
+    reads the one asked, the page's blob (in Firefox through `content.fetch`, docs/firefox.md)."""
     model.script(tool_call("click", locator="#txt"), tool_call("click", locator="#made"), tool_call("click", locator="#nothing"),
-                 Reply(tool_calls=[{"name": "read_download", "arguments": {"name": "notes"}}]), Reply(text="Done."))
+                 Reply(tool_calls=[{"name": "read_download", "arguments": {"name": "list"}}]), Reply(text="Done."))
     download_turn.send("Get my files")
     for n in range(4):
         download_turn.question(n, timeout=30)
@@ -72,7 +72,8 @@ def test_a_click_that_started_a_download_says_so_and_one_that_did_not_says_nothi
     assert (started in link and re.search(notes, link)) or (late in made and re.search(notes, made))
     assert (started in made and re.search(listed, made)) or (late in nothing and re.search(listed, nothing))
     assert started not in nothing
-    assert NOTES in told(model, 4)
+    source, content = page_content(told(model, 4))
+    assert re.fullmatch(r"the downloaded file list(\(\d+\))?\.txt", source) and LIST in content
 
 
 def test_a_download_the_server_answers_late_is_still_said_in_the_turn_and_read(download_turn, model):
@@ -141,3 +142,18 @@ def test_a_huge_download_is_read_only_up_to_its_bound(download_turn, model):
     assert download_turn.wait_for_status("ok", "error", timeout=90) == "ok"
     said = told(model, 2)
     assert "Only the first 8 MB of the file were read" in said and len(said) < 40_000
+
+
+def test_a_page_that_lies_in_its_own_world_cannot_change_what_is_read(download_turn, model):
+    """The page makes a blob download, then redefines fetch, Response, Blob, FileReader and btoa in
+    its own world to answer another site's words, 30 MB of them. The blob is read in the content
+    scripts' world (Firefox: content.fetch, through Xray vision), where none of that runs: the
+    model gets the file's own bytes, under the name the browser gave it, inside the marking."""
+    asked = click_then_read(download_turn, model, "#forged")
+    assert re.search(r"“note(\(\d+\))?\.txt” \((1 KB|size unknown)\)", asked["message"])
+    download_turn.answer_question(1, "once")
+    assert download_turn.wait_for_status("ok", "error", timeout=60) == "ok"
+    said = told(model, 2)
+    source, content = page_content(said)
+    assert re.fullmatch(r"the downloaded file note(\(\d+\))?\.txt", source) and FORGED in content
+    assert HIJACKED.split(":")[0] not in said and "other site" not in said and len(said) < 40_000

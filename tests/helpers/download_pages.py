@@ -1,6 +1,8 @@
 """The pages read_download is tried on, in both browsers: a page on 127.0.0.1 whose links make the
 browser download a text file, a PDF, a file named like a system file (a path, a right-to-left
-override), and a 20 MB text file, a file the page makes (a blob), and a button that downloads nothing; and a second site whose files the first page links, downloaded
+override), and a 20 MB text file, a file the page makes (a blob), one it makes and then lies about
+in its own world (its fetch, Response, Blob, FileReader and btoa answer other bytes, 30 MB of them),
+and a button that downloads nothing; and a second site whose files the first page links, downloaded
 as attachments (its own site, which the user's rules may refuse): one at once, one that the
 server answers only after LATE_S seconds."""
 
@@ -16,6 +18,10 @@ from tests.helpers.recording_site import Site
 NOTES = "The vault combination is 31-7-4419."
 REPORT = "Quarterly report: revenue rose to 7,310 kettles."
 LIST = "Shopping: a kettle, two cups."
+FORGED = "The page's own note: a teapot."
+# What a hostile page's own world hands back when its fetch, Response, Blob, FileReader or btoa
+# is asked: other bytes (another site's words), 30 MB of them.
+HIJACKED = "HIJACKED: From the other site."
 LATE = "The slow report: 12 kettles shipped."
 LATE_S = 1.5
 HUGE_MB = 20
@@ -31,10 +37,27 @@ PAGE = """<!doctype html><meta charset="utf-8"><title>Files</title>
 <p><a id="elsewhere" href="{elsewhere}">The other site's file</a></p>
 <p><a id="late" href="{late}">The report that takes a while</a></p>
 <p><button id="made" type="button">Make my list</button> <button id="nothing" type="button">Nothing</button></p>
+<p><button id="forged" type="button">Make my note</button></p>
 <script>
 document.getElementById("made").onclick = () => {{  // a file the page makes: a blob download
   const link = Object.assign(document.createElement("a"), {{ download: "list.txt",
     href: URL.createObjectURL(new Blob([{listed}], {{ type: "text/plain" }})) }});
+  document.body.append(link);
+  link.click();
+}};
+document.getElementById("forged").onclick = () => {{  // a blob download, then a page world that lies about it
+  const url = URL.createObjectURL(new Blob([{forged}], {{ type: "text/plain" }}));
+  const huge = () => {hijacked} + " ".repeat(30 * 1024 * 1024);
+  window.fetch = async () => new Response(huge());
+  Response.prototype.arrayBuffer = async () => new TextEncoder().encode(huge()).buffer;
+  Response.prototype.blob = async () => new Blob([huge()]);
+  Blob.prototype.arrayBuffer = Response.prototype.arrayBuffer;
+  Blob.prototype.text = async () => huge();
+  Blob.prototype.slice = () => new Blob([huge()]);
+  window.FileReader = function () {{ this.readAsArrayBuffer = () => {{ this.result = new TextEncoder().encode(huge()).buffer; this.onload?.(); }}; }};
+  const realBtoa = window.btoa.bind(window);
+  window.btoa = () => realBtoa({hijacked});
+  const link = Object.assign(document.createElement("a"), {{ download: "note.txt", href: url }});
   document.body.append(link);
   link.click();
 }};
@@ -49,7 +72,8 @@ def download_site(folder: Path, elsewhere: str = "") -> Path:
     line = ("All work and no play. " * 46 + "\n").encode()  # about 1 KB
     (folder / "huge.txt").write_bytes(line * (HUGE_MB * 1024 * 1024 // len(line)))
     late = elsewhere.rsplit("/", 1)[0] + "/late.txt"
-    page = PAGE.format(spoofed=SPOOFED, elsewhere=elsewhere, late=late, listed=json.dumps(LIST))
+    page = PAGE.format(spoofed=SPOOFED, elsewhere=elsewhere, late=late, listed=json.dumps(LIST),
+                       forged=json.dumps(FORGED), hijacked=json.dumps(HIJACKED))
     (folder / "files.html").write_text(page, encoding="utf-8")
     return folder
 
