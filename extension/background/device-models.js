@@ -7,12 +7,18 @@ import { DEVICE_MODELS, loadDeviceModels, pinnedRequest } from "../shared/on-dev
 import { checkedId } from "../shared/on-device/model-files.js";
 import { MessageType } from "../shared/protocol/messages.js";
 import { PROVIDERS } from "../shared/settings/settings.js";
-import { askOffscreen } from "./offscreen-document.js";
+import { askOffscreen, askOffscreenIfRunning } from "./offscreen-document.js";
 import { keepBackgroundWhile } from "../platform/chrome/background-lifetime.js";
+
+// Downloads and the loaded model live in the Python page: when it is not running, none runs and
+// none is loaded, and the settings page asking as it opens must not start it (Python only when
+// asked for: it is 150 MB and more at rest).
+const NOT_RUNNING = { downloads: [], runner: { loaded: null, lastLoaded: null, loads: 0, replies: 0 } };
+const status = async () => (await askOffscreenIfRunning({ type: MessageType.deviceModelStatus })) ?? NOT_RUNNING;
 
 // Firefox stops an idle event page (and the Python page in it) even mid-fetch: it is kept while
 // a download runs, as while a turn does (Chrome's offscreen document outlives this worker).
-const downloading = async () => ((await askOffscreen({ type: MessageType.deviceModelStatus })).downloads ?? [])
+const downloading = async () => ((await status()).downloads ?? [])
   .some((download) => !["done", "failed", "paused"].includes(download.status));
 
 const RECORD_FIELDS = ["id", "name", "size", "sha256", "url", "stored", "window", "architecture", "added"];
@@ -44,7 +50,7 @@ export const deviceModelHandlers = {
     return started;
   },
   [MessageType.stopDeviceModelDownload]: ({ id }) => askOffscreen({ type: MessageType.stopDeviceModelDownload, id: checkedId(id) }),
-  [MessageType.deviceModelStatus]: () => askOffscreen({ type: MessageType.deviceModelStatus }),
+  [MessageType.deviceModelStatus]: () => status(),
   [MessageType.addDeviceModel]: async ({ record }) => ({ record: await keep(cleanRecord({ ...record, stored: true })) }),
   [MessageType.deleteDeviceModel]: async ({ id }) => {
     const { [checkedId(id)]: gone, ...rest } = await loadDeviceModels();

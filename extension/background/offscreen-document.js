@@ -66,6 +66,14 @@ export async function askOffscreen(message) {
   }
 }
 
+// What only a running Python page knows (a download under way, a model loaded), asked without
+// starting it: null when it is not running, so a settings page that opens starts no Python.
+export async function askOffscreenIfRunning(message) {
+  while (closing) await closing;
+  if (!creating && !(await offscreenDocumentExists())) return null;
+  return askOffscreen(message);
+}
+
 // A new idle-close setting reaches a running offscreen document at once (none: nothing to do).
 export async function tellOffscreenIdleClose(minutes) {
   if (closing || !(await offscreenDocumentExists())) return;

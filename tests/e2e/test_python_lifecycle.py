@@ -96,3 +96,24 @@ def test_no_python_at_rest_then_on_demand_then_closed_when_idle(fresh_browser, m
     browser.wait(lambda d: next((c for c in settings_page.stored_conversations() if c["id"] == started["conversationId"]
                                   and c["turns"][-1]["status"] == "cancelled"), None), 60)
     assert len(model.requests) == asked
+
+
+def test_the_settings_page_opened_and_saved_starts_no_python(fresh_browser, model):
+    """The settings page asks, as it opens, whether an on-device model is downloading: a closed
+    Python page answers that by being closed (nothing downloads, nothing is loaded), and is not
+    started to say so; saving settings starts none either."""
+    browser = fresh_browser()
+    browser.open_tab(browser.url("extension/options/options.html"))
+    settings_page = chromium_panel(browser)
+    stays_quiet(lambda: offscreen_targets(browser), 3, every=0.1, why="opening the settings page started Python")
+    settings_page.configure(model.base_url)
+    browser.driver.refresh()  # opened again, on those settings: the page saves a change itself
+    browser.wait(lambda d: d.find_element(By.ID, "model").get_attribute("value") == "scripted-model", 30)
+    browser.driver.find_element(By.ID, "model").send_keys("-renamed")
+    browser.driver.find_element(By.ID, "apiKey").click()
+    saved = "return chrome.storage.local.get('settings').then(({ settings }) => settings.model)"
+    browser.wait(lambda d: d.execute_script(saved) == "scripted-model-renamed", 30)
+    stays_quiet(lambda: offscreen_targets(browser), 3, every=0.1, why="saving settings started Python")
+    status = settings_page.ask_background("device-model-status")
+    assert status["downloads"] == [] and status["runner"]["loaded"] is None
+    assert offscreen_targets(browser) == []
