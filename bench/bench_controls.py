@@ -12,8 +12,7 @@
 
 The page is in a window of its own, shown, as the page beside a side panel is: in Chrome the
 actions are real input (platform/chrome/real-input.js), and a tab the browser does not show
-draws no frames, so each pointer move given to it waits for one (about 1 s: the agent's own tab
-in the background pays it; a benchmark that hid the user's tab measured that, not the action).
+draws no frames unless the gesture makes it (a benchmark that hid the user's tab measured that).
 """
 
 from __future__ import annotations

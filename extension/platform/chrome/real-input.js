@@ -15,6 +15,10 @@ const PROTOCOL = "1.3";
 const CHECK_EVERY_MS = 50;
 const STEP_PX = 25; // a move is given in steps this long at most, as a hand passes every point
 const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+// A tab the browser does not show (the agent's own tab behind the user's) draws no frames, and a
+// pointer move given to it waits for one: about 1 s each. While a gesture runs, the tab is made to
+// draw by a screencast of a few pixels, whose frames are acknowledged and thrown away unseen.
+const KEEP_DRAWING = { format: "jpeg", quality: 1, maxWidth: 8, maxHeight: 8 };
 
 export class InputStopped extends Error {}
 
@@ -40,6 +44,8 @@ export async function giveInput(tabId, gesture, check) {
     // A tab the user is not looking at has no focus, and the browser would drop its keys: while
     // the gesture runs it is given as focused (no window or tab is brought forward).
     await run.send("Emulation.setFocusEmulationEnabled", { enabled: true });
+    await run.send("Page.enable");
+    await run.send("Page.startScreencast", KEEP_DRAWING);
     for (const step of gesture.steps) await run.step(step);
     return run.dropped ? { events: "HTML drag and drop, as the browser's own" } : run.dragged ? { events: "pointer and mouse (down, moves, up), as the browser's own" } : {};
   } catch (error) {
@@ -70,7 +76,9 @@ class GestureRun {
       this.stop("the input was cancelled from the browser's banner");
     };
     this.onEvent = (source, method, params) => {
-      if (source.tabId === target.tabId && method === "Input.dragIntercepted") this.dragData = params.data;
+      if (source.tabId !== target.tabId) return;
+      if (method === "Input.dragIntercepted") this.dragData = params.data;
+      if (method === "Page.screencastFrame") chrome.debugger.sendCommand(target, "Page.screencastFrameAck", { sessionId: params.sessionId }).catch(() => {});
     };
   }
 
