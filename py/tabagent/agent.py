@@ -25,7 +25,7 @@ from .managed import AgentTool
 from .memory import ActionStep, FinalAnswerStep, Memory, TaskStep
 from .notes import NoteTool, note_words, notes_text
 from .page_quotes import PageQuotes
-from .reply_checks import (TOOL_NOTES, Notes, points_at_a_page, promises_an_action, quoted_before_acting_note,
+from .reply_checks import (ECHOED, TOOL_NOTES, Notes, echoes, points_at_a_page, promises_an_action, quoted_before_acting_note,
                            reading_call, unread_call_note)
 from .reply_grammar import MISREADS, forget, tool_call_schema
 from .tool_refusals import remember_refusal
@@ -98,6 +98,7 @@ class Agent:
         self._streamed = {"text": 0, "reasoning": 0}  # by the model call under way: withdrawn if it fails
         self._reminded = False  # this turn's one reminder to act (reply_checks.py) was given
         self._told_unread = False  # this turn's one "you have not read the page yet" was given
+        self.said: list[str] = []  # the notes this turn sent the model: an answer that echoes one is not one
         self._users_words = True  # the turn's task is the user's message (not TabAgent's own words)
         self.clock = Clock(getattr(model, "host", None))  # today's date and time, in every request
         self.calls = CallLog()  # what this run called: repeats are told (call_log.py)
@@ -115,7 +116,7 @@ class Agent:
         self._task, self._cancel_requested, self.step = asyncio.current_task(), False, 0
         self.status = "running"
         self._usage, self._reminded, self.calls, self.misread = {}, False, CallLog(), 0
-        self._told_unread = False
+        self._told_unread, self.said = False, []
         try:
             answer, status = await self._loop()
         except asyncio.CancelledError:
@@ -160,9 +161,27 @@ class Agent:
 
     def not_an_answer(self, content: str) -> str | None:
         """What to tell the model when a reply with no action is not the answer either: it is
-        empty, a call that could not be read, or (once per turn) a promise to act not kept."""
+        empty, a call that could not be read, a note of ours said back, or (once per turn) a
+        promise to act not kept. What it is told is kept, so that it is not taken back as an answer."""
+        note = self._not_an_answer(content)
+        return self.saying(note) if note else None
+
+    def saying(self, note: str) -> str:
+        """`note`, kept among what this turn told the model (echoed_note)."""
+        self.said.append(note)
+        return note
+
+    def echoed_note(self, answer: object) -> str | None:
+        """What to tell a model whose answer is mostly a note this turn sent it, word for word
+        (the 0.5B, told it had not read the page, answered "Read the page first, e.g. ..."): every
+        time, so a model that only echoes runs out of steps and says so, never answers with our words."""
+        return self.saying(ECHOED) if echoes(answer, self.said) else None
+
+    def _not_an_answer(self, content: str) -> str | None:
         if not content.strip():
             return prompts.EMPTY_REPLY
+        if note := self.echoed_note(content):
+            return note
         if note := unread_call_note(content, self.tools, self.notes):
             self.misread += 1
             return note
@@ -189,7 +208,7 @@ class Agent:
         if reader is None:
             return None
         self._told_unread = True
-        return self.notes.unread_page.format(call=reading_call(*reader))
+        return self.saying(self.notes.unread_page.format(call=reading_call(*reader)))
 
     def reading_tool(self) -> tuple[Tool, str] | None:
         """(the first listed tool that may read, the name the model calls it by), or None: a tool
@@ -384,7 +403,7 @@ class Agent:
                                   f"({self.max_steps}) before finishing; asking for its best answer."})
         reply = await self._generate([{"role": "user", "content": prompts.MAX_STEPS}])
         answer = self.answer_in(reply)
-        if answer is NOT_AN_ANSWER:
+        if answer is NOT_AN_ANSWER or echoes(answer, self.said):  # our own words are not its answer
             answer = out_of_steps(self.max_steps, self.calls.history, self.memory.notes)
         self.memory.append(ActionStep(self.step, model_output=str(answer), usage=reply.usage))
         return answer

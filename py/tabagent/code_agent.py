@@ -94,7 +94,8 @@ class CodeAgent(Agent):
         # An answer written out as a literal in code that also called tools was written before
         # their results were seen (a guessed "10.23 kg"): it waits. One computed from them is taken.
         is_final = result.is_final and not (self.unseen and answers_a_literal(code))
-        unread = self.answered_unread() if is_final else None  # nothing read the page asked about
+        # nothing read the page asked about, or a note of ours said back as the answer
+        unread = self.answered_unread() or self.echoed_note(result.final_value) if is_final else None
         is_final = is_final and unread is None
         step.observations = [{"content": self._observed(result, output, is_final, unread), "is_error": result.is_error}]
         if self.shown_parts:  # the code's variables hold the text; the model sees the pictures

@@ -109,8 +109,9 @@ class ToolCallingAgent(Agent):
 
     async def _answer(self, call: ToolCall, unseen: list[str]) -> tuple:
         """The final answer, unless it came with calls whose results the model has not seen, or
-        (once a turn) before anything read the page the message is about (Agent.answered_unread)."""
-        unread = None if unseen else self.answered_unread()
+        (once a turn) before anything read the page the message is about (Agent.answered_unread),
+        or when it says back a note the model was sent (Agent.echoed_note)."""
+        unread = None if unseen else self.answered_unread() or self.echoed_note(_answer_of(call))
         if not unseen and unread is None:
             return await self._call(call)
         await self.emit("tool_call", {"id": call.id, "name": call.name, "arguments": call.arguments})
@@ -155,3 +156,11 @@ class ToolCallingAgent(Agent):
             return None, f"Error: {e}"
         except Exception as e:
             return None, f"Error: {name} failed: {type(e).__name__}: {e}"
+
+
+def _answer_of(call: ToolCall) -> object:
+    """final_answer's `answer`, or its arguments as written when they cannot be read."""
+    try:
+        return parse_arguments(call.arguments).get("answer", "")
+    except (ValueError, AttributeError):
+        return call.arguments

@@ -467,6 +467,47 @@ async def test_after_a_read_the_answer_is_not_held(agent_class):
     assert len(model.calls) == 2
 
 
+# The same model and task after the note above landed (bench/results/real-models-rows.jsonl,
+# 9dad3e1, 2026-12-06): the CodeAgent's second reply gave the note's own sentence as the answer.
+ECHOED_NOTE = ("Read the page first, e.g. print(read_page()) in a ```python block, then answer with "
+               "final_answer(...) from what it prints; if the question needs no page, give your answer again.")
+# The ToolCallingAgent's note said back the same way (not recorded: its note is worded for calls).
+ECHOED_TOOL_NOTE = "Call read_page() first, then answer from what it shows; if the question needs no page, give your answer again."
+
+
+def echoed_answers(agent_class):
+    if agent_class is ToolCallingAgent:
+        return [ECHOED_TOOL_NOTE, calls(("final_answer", {"answer": ECHOED_TOOL_NOTE}))]
+    fence = "`" * 3  # the sentence holds a fence of its own: the code builds it
+    code = f"note = {ECHOED_NOTE.replace(fence, '{fence}')!r}.format(fence='`' * 3)\nfinal_answer(note)"
+    return [ECHOED_NOTE, f"```python\n{code}\n```"]
+
+
+@pytest.mark.parametrize("agent_class", [ToolCallingAgent, CodeAgent])
+async def test_a_note_said_back_as_the_answer_is_not_the_answer(agent_class):
+    for echoed in echoed_answers(agent_class):
+        log = []
+        model = ScriptedModel([unread_answers(agent_class)[0], echoed, *read_then_answer(agent_class)])
+        assert await agent_class(model, [read_page_tool(log)]).run(ASKED) == "14 Quay Street"
+        assert log == [1]
+        assert "repeats what I told you" in told(model, 2)
+
+
+@pytest.mark.parametrize("agent_class", [ToolCallingAgent, CodeAgent])
+async def test_a_model_that_only_says_notes_back_runs_out_of_steps_and_says_so(agent_class):
+    echoed = echoed_answers(agent_class)[0]
+    model = ScriptedModel([UNREAD_ANSWER] + [echoed] * 4)  # the last: asked for its best answer
+    answer = await agent_class(model, [read_page_tool([])], max_steps=4).run(ASKED)
+    assert "ran out of steps" in answer and echoed not in answer
+
+
+@pytest.mark.parametrize("agent_class", [ToolCallingAgent, CodeAgent])
+async def test_an_answer_that_quotes_the_page_is_not_an_echo(agent_class):
+    page_words = "Read the page first, then sign the form, then send it back to us by post."
+    model = ScriptedModel(read_then_answer(agent_class, page_words))
+    assert await agent_class(model, [read_page_tool([])]).run(ASKED) == page_words
+
+
 async def test_without_a_tool_that_reads_nothing_is_held():
     model = ScriptedModel([UNREAD_ANSWER])
     assert await ToolCallingAgent(model, []).run(ASKED) == UNREAD_ANSWER
