@@ -57,14 +57,15 @@ function watchOf(value) {
 }
 
 // The watch a download is of: the latest action begun before the download started, in a tab of
-// the site of its page; none for an extension's download.
+// the site of its page (of two begun in the same millisecond, the later given: the call's own
+// comes last); none for an extension's download.
 function whoseWatch(item, watches) {
   if (item.byExtensionId) return null;
   const started = Date.parse(item.startTime);
   const site = pageSiteOf(item);
   let found = null;
   for (const watch of watches) {
-    if (watch.site === site && watch.since <= started && (!found || watch.since > found.since)) found = watch;
+    if (watch.site === site && watch.since <= started && (!found || watch.since >= found.since)) found = watch;
   }
   return found;
 }

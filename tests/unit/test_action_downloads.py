@@ -43,11 +43,17 @@ const settled = (promise) => new Promise((resolve) => {
   promise.then(resolve, (error) => resolve(`failed: ${error}`));
   tick();
 });
+// Actions a millisecond apart or in the same one (a quiet machine): the clock stands still while
+// they begin, so the call's own watch and the turn's earlier one share their start.
+const realNow = Date.now;
+const frozen = realNow();
 const seen = {};
 const click = { name: "click", args: { locator: "#nothing" } };
+Date.now = () => frozen;
 seen.plain = await settled(withDownloads(tab, click, [], async () => ({ ok: true, result: "clicked" })));
 const watch = seen.plain.watch;
 seen.during = await settled(withDownloads(tab, click, [watch], async () => { download({ filename: "/tmp/list.txt" }); return { ok: true, result: "clicked" }; }));
+Date.now = realNow;
 const later = seen.during.watch;
 const late = download({ filename: "/tmp/late.txt" });
 download({ byExtensionId: "someone" });
