@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import re
 
-PAGE_CONTENT = re.compile(r'\A(.+)\n<page_content source="([^"]*)" untrusted="true">\n(.*)\n</page_content>\Z', re.S)
+# After the marking, only TabAgent's own note on parts made small may follow (page_tools.SMALL_PARTS).
+PAGE_CONTENT = re.compile(r'\A(.+)\n<page_content source="([^"]*)" untrusted="true">\n(.*)\n</page_content>'
+                          r"(?:\n+TabAgent's note: you set max_tokens=\d+, so this page comes in [^<]*)?\Z", re.S)
 
 
 def page_content(text):
