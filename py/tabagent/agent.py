@@ -164,7 +164,9 @@ class Agent:
         empty, a call that could not be read, a note of ours said back, or (once per turn) a
         promise to act not kept. What it is told is kept, so that it is not taken back as an answer."""
         note = self._not_an_answer(content)
-        return self.saying(note) if note else None
+        if note and note not in self.said[-1:]:  # answered_unread and echoed_note keep their own
+            self.said.append(note)
+        return note
 
     def saying(self, note: str) -> str:
         """`note`, kept among what this turn told the model (echoed_note)."""
