@@ -123,7 +123,8 @@ def run_task(task, agent: str, model: str, model_name: str, meter: Meter, site: 
     row = {"commit": made, "model": model, "agent": agent, "task": task.id, "kind": task.kind,
            "success": bool(task.check(result["answer"], list(site.log))), **tokens,
            "steps": result.get("steps"), "seconds": round(result["seconds"], 1),
-           "answer": str(result["answer"])[:300], "did": result.get("did", [])[:20], "error": result.get("error"),
+           "answer": str(result["answer"])[:300], "did": result.get("did", [])[:20],
+           "calls": result.get("calls", [])[:20], "error": result.get("error"),
            "load": round(os.getloadavg()[0], 1)}
     keep(row)
     print(f"{model} {agent} {task.id}: {'ok ' if row['success'] else 'NO '} {row['steps']} steps, "

@@ -79,5 +79,16 @@ class TabAgent:
         did = [e["data"]["name"] if e["kind"] == "tool_call" else "python" for e in events
                if e["kind"] in ("tool_call", "code") and e.get("depth", 0) == 0]
         return {"answer": answer if isinstance(answer, str) else json.dumps(answer), "did": did,
+                "calls": [what_ran(e) for e in events
+                          if e["kind"] in ("tool_call", "code") and e.get("depth", 0) == 0],
                 "steps": done[-1]["steps"] if done else None, "seconds": seconds, "status": status,
                 "error": None if status in ("ok", "max_steps") else (errors[-1] if errors else status)[:300]}
+
+
+def what_ran(event: dict, limit: int = 400) -> dict:
+    """One step as the rows keep it: a call's name and arguments, or the code run, each cut to
+    `limit` characters, so a failure is read from the row rather than guessed from names."""
+    if event["kind"] == "code":
+        return {"python": event["data"].get("code", "")[:limit]}
+    arguments = json.dumps(event["data"].get("arguments"), ensure_ascii=False)
+    return {"call": event["data"]["name"], "arguments": arguments[:limit]}
