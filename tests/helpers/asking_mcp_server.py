@@ -13,11 +13,9 @@ cannot ask the client anything, and one of 2026-07-28 asks by input-required res
 
 import argparse
 import asyncio
-import subprocess
-import sys
-import os
 
-from tests.helpers.mcp_server import ROOT, MCPTestServer
+from tests.helpers.server_forks import forked
+from tests.helpers.mcp_server import MCPTestServer
 
 
 class AskingMCPServer(MCPTestServer):
@@ -26,13 +24,12 @@ class AskingMCPServer(MCPTestServer):
         self.stateless, self.instructions = stateless, instructions
 
     def _start(self) -> None:
-        args = [sys.executable, "-m", "tests.helpers.asking_mcp_server", "--port", str(self.port)]
+        args = ["--port", str(self.port)]
         if self.stateless:
             args.append("--stateless")
         if self.instructions:
             args += ["--instructions", self.instructions]
-        self.process = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                                        env={**os.environ, "PYTHONPATH": str(ROOT)})
+        self.process = forked("tests.helpers.asking_mcp_server", args)
         self._wait_until_listening()
 
 

@@ -15,11 +15,10 @@ Every call of `bump` is counted (GET /test/bumps), so a test sees what reached t
 
 import argparse
 import json
-import os
 import subprocess
-import sys
 import urllib.request
 
+from tests.helpers.server_forks import forked
 from tests.helpers.mcp_server import ROOT, MCPTestServer
 
 APPS = ROOT / "tests" / "helpers" / "mcp_apps"
@@ -32,10 +31,9 @@ class MCPAppServer(MCPTestServer):
         self.tripwire, self.declared = tripwire, declared
 
     def _start(self) -> None:
-        args = [sys.executable, "-m", "tests.helpers.mcp_app_server", "--port", str(self.port),
+        args = ["--port", str(self.port),
                 "--tripwire", self.tripwire, "--declared", self.declared]
-        self.process = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                                        env={**os.environ, "PYTHONPATH": str(ROOT)})
+        self.process = forked("tests.helpers.mcp_app_server", args)
         self._wait_until_listening()
 
     def bumps(self) -> list[int]:

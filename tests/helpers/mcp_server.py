@@ -17,10 +17,10 @@ import asyncio
 import os
 import socket
 import subprocess
-import sys
 import time
 import urllib.request
 from pathlib import Path
+from tests.helpers.server_forks import forked
 from tests.helpers.processes import end_within, listens_on
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -70,7 +70,7 @@ class MCPTestServer:
         self._start()
 
     def _start(self) -> None:
-        args = [sys.executable, "-m", "tests.helpers.mcp_server", "--port", str(self.port),
+        args = ["--port", str(self.port),
                 "--transport", self.transport]
         if self.json_response:
             args.append("--json")
@@ -86,8 +86,7 @@ class MCPTestServer:
             args.append("--handshake-only")
         if self.stateless:
             args.append("--stateless")
-        self.process = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                                        env={**os.environ, "PYTHONPATH": str(ROOT)})
+        self.process = forked("tests.helpers.mcp_server", args)
         self._wait_until_listening()
 
     def _wait_until_listening(self, timeout: float = 30, port: int | None = None) -> None:

@@ -35,6 +35,7 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
+from tests.helpers.server_forks import forked
 from tests.helpers.mcp_server import MCPTestServer, _free_port
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -53,11 +54,7 @@ class OAuthMCPServer(MCPTestServer):
         self.token_seconds, self.registration, self.client, self.offered = token_seconds, registration, client, offered
 
     def _start(self) -> None:
-        import os
-        import subprocess
-        import sys
-
-        args = [sys.executable, "-m", "tests.helpers.oauth_mcp_server", "--port", str(self.port),
+        args = ["--port", str(self.port),
                 "--as-port", str(self.as_port), "--token-seconds", str(self.token_seconds)]
         if not self.registration:
             args.append("--no-registration")
@@ -65,8 +62,7 @@ class OAuthMCPServer(MCPTestServer):
             args += ["--client", json.dumps(list(self.client))]
         if self.offered is not None:
             args += ["--offered", json.dumps(self.offered)]
-        self.process = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                                        env={**os.environ, "PYTHONPATH": str(ROOT)})
+        self.process = forked("tests.helpers.oauth_mcp_server", args)
         self._wait_until_listening()
         self._wait_until_listening(port=self.as_port)  # its authorization server, in another thread
 
