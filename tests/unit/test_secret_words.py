@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tabagent.secret_words import normalized, secret_named, secret_word_in
+from tabagent.secret_words import names_a_code, normalized, secret_named, secret_word_in
 
 ROOT = Path(__file__).resolve().parents[2]
 FIELDS_MODULE = ROOT / "extension" / "shared" / "secret-words.js"
@@ -103,3 +103,22 @@ def test_the_content_scripts_read_field_names_with_the_same_list():
         assert spelt == normalized(text), text
         assert found == secret_word_in(text, ("password", "one_time_code")), text
     assert sum(found is not None for _, found in json.loads(done.stdout)) > 60
+
+
+@pytest.mark.parametrize("text", ["code 123", "zip code", "the zip code", "promo  code", "验证码", "邮政验证码 zip code",
+                                  "zip , code", "a zip code and a code", "zip codes and the codes"])
+def test_the_word_before_a_code_is_the_last_word_before_it_as_splitting_found_it(text):
+    """Found from the code back (a long page of ZIP codes took time growing with its square), the
+    word before each code word is what splitting everything before it gave."""
+    from tabagent.secret_words import _CODE, _word_before
+
+    words = normalized(text) if "  " not in text else text
+    for found in _CODE.finditer(words):
+        before = words[:found.start()].split()
+        assert _word_before(words, found.start()) == (before[-1] if before else "")
+
+
+def test_a_long_page_of_zip_and_promo_codes_names_no_code_and_one_secret_code_is_still_found():
+    page = "zip code the promo code " * 8000
+    assert not names_a_code(page)
+    assert names_a_code(page + "your code 482913")
