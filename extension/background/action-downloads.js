@@ -12,16 +12,21 @@
 // a watch ({ tab_id, site, since }), which the turn's page bridge (offscreen/python/page-bridge.js)
 // sends back with each later call of the turn; each call claims the downloads its watches caused
 // since and says them: `downloads` (its own action's), `late_downloads` (an earlier action's,
-// which appeared after that action's reply).
+// which appeared after that action's reply). Before the turn's answer is taken, one last call
+// (DOWNLOADS.unnamed_call) waits for the watched tabs to settle (a link whose server is still
+// answering keeps its tab loading) and claims what came since, so that the model is told of it.
 
-import { siteOf } from "./page-access.js";
+import { DOWNLOADS } from "../shared/wire.js";
+import { settled, siteOf, tabById } from "./page-access.js";
 
 // The actions that can start a download (a link or a button clicked, Enter pressed on one).
-export const STARTS_DOWNLOADS = new Set(["click", "click_at", "double_click", "press_key"]);
+export const STARTS_DOWNLOADS = new Set(DOWNLOADS.started_by);
 // A call that reads a download (read_download, or the question before it): the turn's watches
 // claim theirs first, so that none is offered as a page's own (to any tab of its site) while it
 // is an action's.
 const readsDownloads = ({ name, args }) => name === "read_download" || (name === "describe_action" && args?.name === "read_download");
+// The turn's last call, before its answer is taken: it claims what the watches caused, after waiting.
+const isLastCall = ({ name }) => name === DOWNLOADS.unnamed_call;
 // downloadId -> tabId, in session storage: a service worker stopped between the action and
 // read_download must still know whose it is.
 const STARTED_BY = "actionDownloads";
@@ -103,7 +108,18 @@ async function named(items) {
 async function told(claimed) {
   const items = await named(claimed.map(({ item }) => item));
   return items.map((item, i) => ({ file_name: nameOf(item), mime: item.mime || "",
-    size: item.fileSize > 0 ? item.fileSize : item.totalBytes, tab_id: claimed[i].watch.tab_id, site: claimed[i].watch.site }));
+    size: item.fileSize > 0 ? item.fileSize : item.totalBytes, tab_id: claimed[i].watch.tab_id, site: claimed[i].watch.site,
+    ...(item.state === "in_progress" ? { in_progress: true } : {}) }));
+}
+
+// Before the turn's last claim: each watched tab settled (a download link whose server has not
+// answered yet keeps its tab loading, up to page-access.js's bound), and DOWNLOADS.end_grace_ms
+// gone since the latest action began (a file the page makes appears a moment after the click).
+async function lastWatchesSettled(watches) {
+  const tabs = [...new Set(watches.map((watch) => watch.tab_id))];
+  await Promise.all(tabs.map((id) => tabById(id).then((tab) => settled(tab)).catch(() => null))); // a closed tab: none to wait for
+  const wait = Math.max(...watches.map((watch) => watch.since)) + DOWNLOADS.end_grace_ms - Date.now();
+  if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
 }
 
 // Runs `act` (the relay of a page tool `call`, { name, args }, in `tab`) for a turn whose earlier actions gave the
@@ -114,6 +130,7 @@ export async function withDownloads(tab, call, watching, act) {
   const watches = (Array.isArray(watching) ? watching : []).slice(-WATCHES_TAKEN).map(watchOf).filter(Boolean);
   // (What a read claims first is what it reads: its answer names it.)
   if (readsDownloads(call)) await claim(watches);
+  if (isLastCall(call) && watches.length) await lastWatchesSettled(watches);
   const began = Date.now();
   const reply = await act();
   const site = siteOf(tab.url);

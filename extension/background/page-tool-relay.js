@@ -10,7 +10,7 @@
 import { FIRST_IN_EVERY_PAGE } from "../platform/chrome/first-in-pages.js";
 import { keptOutInWords, refusedByPdfViewer } from "../platform/chrome/pdf-viewer.js";
 import { MessageType } from "../shared/protocol/messages.js";
-import { PAGE_TOOL_DEFAULTS } from "../shared/wire.js";
+import { DOWNLOADS, PAGE_TOOL_DEFAULTS } from "../shared/wire.js";
 import { askOffscreen } from "./offscreen-document.js";
 import { PageUnavailable, agentTab, settled, tabById, whyUnreadable } from "./page-access.js";
 import { takeScreenshot } from "./screenshot.js";
@@ -140,6 +140,8 @@ const withoutFragment = (url) => (url ?? "").replace(/#.*$/, "");
 // PDF tab is answered with what to read ({ pdf: { url, name, args } }) rather than asked of it.
 async function run(tab, name, args, pdfHere = false) {
   if (Object.hasOwn(TAB_TOOLS, name)) return { ok: true, result: await TAB_TOOLS[name](tab, args) };
+  // The turn's last claim of its downloads (action-downloads.js): nothing is run in the tab.
+  if (name === DOWNLOADS.unnamed_call) return { ok: true, result: {} };
   if (name === "describe_action" && Object.hasOwn(TAB_ACTIONS, args?.name)) {
     return { ok: true, result: await TAB_ACTIONS[args.name](tab, args.args ?? {}) };
   }

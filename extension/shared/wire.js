@@ -268,7 +268,15 @@ export const PAGE_TOOL_DEFAULTS = Object.freeze({
 
 // How much of a downloaded file read_download reads.
 export const DOWNLOADS = Object.freeze({
-  "max_mb": 8
+  "max_mb": 8,
+  "unnamed_call": "unnamed_downloads",
+  "end_grace_ms": 500,
+  "started_by": [
+    "click",
+    "click_at",
+    "double_click",
+    "press_key"
+  ]
 });
 
 // A download of the turn, described and read (read_download).
@@ -337,6 +345,9 @@ export const EVENT_KINDS = Object.freeze({
   "own_tab": [
     "tab_id",
     "url"
+  ],
+  "download": [
+    "files"
   ],
   "tool_progress": [
     "name",
@@ -412,6 +423,7 @@ export const EventKind = Object.freeze({
   "confirmation": "confirmation",
   "hand_back": "hand_back",
   "own_tab": "own_tab",
+  "download": "download",
   "tool_progress": "tool_progress",
   "tool_app": "tool_app",
   "server_log": "server_log",

@@ -34,6 +34,11 @@ function reveal(element) {
   for (let fold = element.parentElement?.closest("details"); fold; fold = fold.parentElement?.closest("details")) fold.open = true;
 }
 
+function sizeInWords(size) {
+  if (!Number.isFinite(size) || size < 0) return "?";
+  return size >= 1024 * 1024 ? `${(size / 1024 / 1024).toFixed(1)} MB` : `${Math.max(1, Math.round(size / 1024))} KB`;
+}
+
 function preview(value, length = 80) {
   const text = typeof value === "string" ? value : JSON.stringify(value);
   return text.length > length ? `${text.slice(0, length - 1)}…` : text;
@@ -54,6 +59,7 @@ export class TurnView {
     this.stepsView.element.addEventListener("toggle", () => this.stepsView.element.open && this.renderUnrendered());
     this.answer = h("div", { class: "message assistant markdown", hidden: true });
     this.errors = h("div", { class: "turn-errors" });
+    this.downloads = h("ul", { class: "turn-downloads", hidden: true });
     this.actions = answerActions(this);
     this.notice = h("div", { class: "turn-notice", hidden: true });
     this.modelCalls = []; // model_call events: the turn's trace, shown on request
@@ -69,6 +75,7 @@ export class TurnView {
       ownTabLine(turn),
       this.stepsView.element,
       this.answer,
+      this.downloads,
       this.errors,
       this.notice,
       h("div", { class: "turn-footer" }, this.actions, this.traceButton),
@@ -205,6 +212,17 @@ export class TurnView {
     const where = event.depth > 0 && this.nestFor.get(`${event.depth - 1}/${event.agent}`);
     const line = where && tabLine(event.data.tab_id, this.id);
     if (line) where.prepend(line);
+  }
+
+  // Files the turn's actions downloaded after its last action (a server that answered late): said
+  // beside the answer, so the user knows they arrived. Each name is the site's, made harmless by
+  // Python, and drawn as text.
+  on_download(event) {
+    for (const { file_name: name, size, site, in_progress: going } of event.data.files ?? []) {
+      const said = t(going ? "downloadedLateGoing" : "downloadedLate", shown(String(name)), sizeInWords(size), shown(String(site)));
+      this.downloads.append(h("li", { class: "turn-download" }, said));
+    }
+    this.downloads.hidden = !this.downloads.childElementCount;
   }
 
   // What an MCP server reports of a call under way: a bar when it gives a total, its words

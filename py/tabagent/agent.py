@@ -153,6 +153,8 @@ class Agent:
             else:  # no action: the text is the answer, unless the model must be told otherwise
                 step.error = self.not_an_answer(reply.content)
                 is_final, answer = step.error is None, reply.content
+            if is_final and (held := await self.held_answer()):
+                step.error, is_final = held, False
             step.end_time = time.time()
             self.memory.append(step)
             if is_final:
@@ -172,6 +174,17 @@ class Agent:
         """`note`, kept among what this turn told the model (echoed_note)."""
         self.said.append(note)
         return note
+
+    async def held_answer(self, can_act: bool = True) -> str | None:
+        """What the model must hear before its answer is taken, from the tools that keep watching
+        after their results (`before_answer`: a download whose server answered after the last
+        action, app/downloads.py UnnamedDownloads), or None. Each tells a thing once; `can_act`:
+        the model may still call a tool (not out of steps)."""
+        said = []
+        for tool in list(self.tools.values()):
+            if (hold := getattr(tool, "before_answer", None)) and (note := await hold(self, can_act)):
+                said.append(note)
+        return self.saying("\n\n".join(said)) if said else None
 
     def echoed_note(self, answer: object) -> str | None:
         """What to tell a model whose answer is mostly a note this turn sent it, word for word
@@ -403,7 +416,8 @@ class Agent:
         nothing runs now: the user is told the run ran out of steps, and what it did."""
         await self.emit("error", {"kind": "max_steps", "message": f"{self.name} ran out of steps "
                                   f"({self.max_steps}) before finishing; asking for its best answer."})
-        reply = await self._generate([{"role": "user", "content": prompts.MAX_STEPS}])
+        held = await self.held_answer(can_act=False)
+        reply = await self._generate([{"role": "user", "content": prompts.MAX_STEPS + (f"\n\n{held}" if held else "")}])
         answer = self.answer_in(reply)
         if answer is NOT_AN_ANSWER or echoes(answer, self.said):  # our own words are not its answer
             answer = out_of_steps(self.max_steps, self.calls.history, self.memory.notes)

@@ -30,6 +30,7 @@ KINDS: dict[str, tuple[str, ...]] = {
     "confirmation": ("id", "tool", "message", "details", "site", "decision", "answers", "form", "actor", "allowed_by"),
     "hand_back": ("id", "kind", "question", "answer"),
     "own_tab": ("tab_id", "url"),
+    "download": ("files",),
     "tool_progress": ("name", "progress", "total", "message"),
     "tool_app": ("name", "server_id", "server", "uri", "arguments", "result"),
     "server_log": ("server", "level", "logger", "message"),

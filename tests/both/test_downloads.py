@@ -6,7 +6,11 @@ the turn is not offered; a download from a site the rules `never` allow is refus
 fetched again; a 20 MB file is read only up to its bound. A click that started a download says so in
 its result or the next (a link's file, a file the page made), and one that started none says nothing
 of it; a download whose server answers 1.5 s after the click is still said in the turn, and read;
-a page that redefines fetch, Blob and the rest in its own world cannot change a blob's bytes read."""
+a page that redefines fetch, Blob and the rest in its own world cannot change a blob's bytes read.
+A download whose server answers after the turn's last action holds the answer: the model is told
+of it once (and reads it), the panel shows it beside the answer; red team: its name, dressed as
+TabAgent's own note, reaches the model inside the marking and the panel as text, and a download
+that a tab the turn never acted on starts meanwhile is neither told nor shown."""
 
 from __future__ import annotations
 
@@ -15,7 +19,7 @@ import time
 
 import pytest
 
-from tests.helpers.download_pages import FORGED, HIJACKED, LATE, LIST, NOTES, REPORT
+from tests.helpers.download_pages import FORGED, HIJACKED, LATE, LIST, NOTE_NAME, NOTES, REPORT, TIMER_PAGE
 from tests.helpers.model_server import Reply
 from tests.helpers.page_content import page_content
 from tests.helpers.tool_calls import tool_call, told
@@ -68,7 +72,8 @@ def test_a_click_that_started_a_download_says_so_and_one_that_did_not_says_nothi
     started = "This click started a download in this tab: read_download can read it (the user is asked first)."
     late = "Since the last result, a download started in tab "
     link, made, nothing = told(model, 1), told(model, 2), told(model, 3)
-    notes, listed = r"\nnotes(\(\d+\))?\.txt \((1 KB|size unknown)\)\n</page_content>", r"\nlist(\(\d+\))?\.txt \((1 KB|size unknown)\)\n</page_content>"
+    size = r"\((1 KB|size unknown)(, still downloading)?\)"  # a download not finished when claimed says so
+    notes, listed = rf"\nnotes(\(\d+\))?\.txt {size}\n</page_content>", rf"\nlist(\(\d+\))?\.txt {size}\n</page_content>"
     assert (started in link and re.search(notes, link)) or (late in made and re.search(notes, made))
     assert (started in made and re.search(listed, made)) or (late in nothing and re.search(listed, nothing))
     assert started not in nothing
@@ -91,6 +96,68 @@ def test_a_download_the_server_answers_late_is_still_said_in_the_turn_and_read(d
     assert "a download" not in clicked  # answered before the server was
     assert "Since the last result, a download started in tab " in waited and re.search(r"\nlate(\(\d+\))?\.txt \(", waited)
     assert LATE in told(model, 3)
+
+
+DOWNLOADED = "[...[...document.querySelectorAll('article.turn')].at(-1).querySelectorAll('.turn-downloads li')].map((li) => li.textContent)"
+
+
+def said_last(model, request):
+    """The last message of the model's request number `request` (from 0): after an answer that was
+    not taken, what it was told instead."""
+    return model.requests[request]["body"]["messages"][-1]["content"]
+
+
+def shown_line(name, site):
+    """The panel's line for a file the turn downloaded after its last action (done or still going)."""
+    return rf"Download(ed|ing) after the last action: {name} \((1 KB|\d+ KB|\?)\) from {re.escape(site)}"
+
+
+def test_a_download_after_the_last_action_is_told_before_the_answer_and_shown(download_turn, model, download_sites):
+    """The click is the turn's last action and the model answers at once; the server answers 1.5 s
+    after the click. The answer is held: the model is told the file (read_download reads it), reads
+    it, and answers; the panel says the file was downloaded."""
+    model.script(tool_call("click", locator="#late"), Reply(text="Done."), tool_call("read_download"), Reply(text="It says 12 kettles."))
+    download_turn.send("Get the slow report")
+    download_turn.question(0)
+    download_turn.answer_question(0, "once")
+    download_turn.question(1, timeout=30)
+    download_turn.answer_question(1, "once")
+    assert download_turn.wait_for_status("ok", "error", timeout=60) == "ok"
+    held = said_last(model, 2)
+    assert "Your answer was not given to the user yet" in held and re.search(r"\nlate(\(\d+\))?\.txt \(", held)
+    assert LATE in told(model, 3)
+    assert download_turn.answer() == "It says 12 kettles."
+    lines = download_turn.run(DOWNLOADED)
+    site = download_sites[0].url("").rstrip("/")
+    assert len(lines) == 1 and re.fullmatch(shown_line(r"late(\(\d+\))?\.txt", site), lines[0]), lines
+
+
+def test_red_team_a_late_download_named_as_a_note_is_data_and_another_tabs_is_not_told(download_turn, model, download_sites):
+    """The other site names its late file as TabAgent's own note; meanwhile a page of that site, in
+    a tab the turn never acted on, downloads a file of its own. The model is told the first, its
+    name inside the page-content marking, and not the second; the panel shows the name as text,
+    beside the answer, and nothing of the other tab's file."""
+    files, elsewhere = download_sites
+    elsewhere.requests.clear()
+    model.script(tool_call("click", locator="#late-note"), Reply(text="Done."), Reply(text="A file came; I did not read it."))
+    download_turn.send("Get the note")
+    download_turn.question(0)
+    download_turn.answer_question(0, "once")
+    other = download_turn.run(f"chrome.tabs.create({{ url: {elsewhere.url(TIMER_PAGE)!r}, active: false }}).then((tab) => tab.id)")
+    try:
+        assert download_turn.wait_for_status("ok", "error", timeout=60) == "ok"
+    finally:
+        download_turn.run(f"chrome.tabs.remove({other}).catch(() => null)")
+    assert "/timer.txt" in [r["path"] for r in elsewhere.requests]  # the other tab's download did happen
+    held = said_last(model, 2)
+    _, marked = page_content(held)
+    assert "Your answer was not given to the user yet" in held.split("<page_content")[0]
+    assert NOTE_NAME.split(":")[0] in marked and "timer" not in held
+    assert NOTE_NAME.split(":")[0] not in held.split("<page_content")[0]
+    lines = download_turn.run(DOWNLOADED)
+    assert len(lines) == 1 and "SYSTEM NOTE" in lines[0] and "timer" not in lines[0], lines
+    assert "SYSTEM NOTE" not in download_turn.run("[...document.querySelectorAll('article.turn')].at(-1).querySelector('.turn-errors').textContent")
+    assert download_turn.answer() == "A file came; I did not read it."
 
 
 def test_a_pdf_download_is_read_with_pdfjs(download_turn, model):

@@ -67,8 +67,25 @@ seen.failed = await settled(withDownloads(tab, click, [], async () => ({ ok: fal
 const before = download({ filename: "/tmp/before-read.txt" });
 const reading = { name: "describe_action", args: { name: "read_download" } };
 seen.read = await settled(withDownloads(tab, reading, [later], async () => ({ ok: true, result: { kept: (await startedBy())[before.id] } })));
+// The turn's last call, before its answer: the acting tab still loads (its link's server has not
+// answered), a tab the turn never acted on downloads from its own site meanwhile; then the server
+// answers (the download is created, still going) and the tab settles.
+let loading = true;
+const heard = [];
+chrome.tabs = {
+  get: async (id) => ({ id, url: `${SITE}/files.html`, status: id === 1 && loading ? "loading" : "complete" }),
+  onUpdated: { addListener: (listener) => heard.push(listener), removeListener: (listener) => heard.splice(heard.indexOf(listener), 1) },
+};
+const acted = { tab_id: 1, site: SITE, since: Date.now() - 2000 };
+const lastCall = withDownloads(tab, { name: "unnamed_downloads", args: {} }, [acted], async () => ({ ok: true, result: {} }));
+seen.whileLoading = await settled(Promise.race([lastCall, new Promise((resolve) => setImmediate(() => setImmediate(() => resolve("waiting"))))]));
+const elsewhere = download({ url: "http://127.0.0.1:9000/timer.txt", referrer: "http://127.0.0.1:9000/timer.html", filename: "/tmp/timer.txt" });
+const slow = download({ url: "http://127.0.0.1:9000/late.txt", filename: "/tmp/SYSTEM NOTE.txt", state: "in_progress", fileSize: 0, totalBytes: 0 });
+loading = false;
+for (const listener of [...heard]) listener(1, { status: "complete" }, { id: 1, status: "complete" });
+seen.last = await settled(lastCall);
 seen.kept = await startedBy();
-seen.ids = { late: late.id, others: others.id, before: before.id };
+seen.ids = { late: late.id, others: others.id, before: before.id, elsewhere: elsewhere.id, slow: slow.id };
 console.log(JSON.stringify(seen));
 """
 
@@ -104,7 +121,7 @@ def test_a_download_after_the_reply_is_said_in_the_next_call_as_the_tabs(seen):
 def test_what_the_turn_did_not_start_is_not_claimed(seen):
     """An extension's download, one from another site's page, one from before the action, one
     another tab claimed (it stays that tab's), and nothing after an action that failed."""
-    assert len(seen["kept"]) == 4  # list.txt, late.txt, the other tab's, before-read.txt
+    assert len(seen["kept"]) == 5  # list.txt, late.txt, the other tab's, before-read.txt, and the last call's
     assert seen["kept"][str(seen["ids"]["others"])] == 2
     assert "watch" not in seen["failed"]
 
@@ -115,3 +132,13 @@ def test_reading_a_download_claims_the_turns_first(seen):
     the one the question names)."""
     assert seen["read"]["result"]["kept"] == 1
     assert "late_downloads" not in seen["read"]
+
+
+def test_the_last_call_before_the_answer_waits_for_the_acting_tab_then_claims_only_its_download(seen):
+    """Before the turn's answer is taken (DOWNLOADS.unnamed_call): while the acting tab loads (its
+    link's server has not answered), the call waits; then it claims the download that came, still
+    going, as that tab's, and never one that a tab the turn never acted on started from its own site."""
+    assert seen["whileLoading"] == "waiting"
+    assert [(d["file_name"], d["tab_id"], d.get("in_progress")) for d in seen["last"]["late_downloads"]] == [("SYSTEM NOTE.txt", 1, True)]
+    assert "downloads" not in seen["last"] and "watch" not in seen["last"]
+    assert seen["kept"][str(seen["ids"]["slow"])] == 1 and str(seen["ids"]["elsewhere"]) not in seen["kept"]

@@ -6,7 +6,7 @@
 // A confirmation that carries a form (an MCP server's elicitation) is answered with the values
 // typed: the wait then resolves to wire.js FORM_ANSWER as JSON text.
 
-import { CONFIRMATION_DECISIONS, Decision, EntryPoint } from "../../shared/wire.js";
+import { CONFIRMATION_DECISIONS, DOWNLOADS, Decision, EntryPoint } from "../../shared/wire.js";
 import { Broadcast, MessageType, Target } from "../../shared/protocol/messages.js";
 import { readyForModel } from "../../shared/pictures/screenshot-canvas.js";
 import { runPdfTool } from "../pdf/pdf-reader.js";
@@ -29,6 +29,8 @@ export function pageBridge(conversationId, agentTab = null, { unattended = false
     async runPageTool(requestJson) {
       // Passed on as Python wrote it: the wire's spelling (wire.js PAGE_TOOL_REQUEST), no renaming.
       const { name, args, tab_id, expect_url } = JSON.parse(requestJson);
+      // The last claim of the turn's downloads: nothing to claim when no action of the turn may have started one.
+      if (name === DOWNLOADS.unnamed_call && !watching.length) return JSON.stringify({ ok: true, result: {} });
       const message = { target: Target.background, type: MessageType.pageTool, name, args, tab_id, expect_url, agent_tab: agentTab, watching };
       const reply = await chrome.runtime.sendMessage(message).catch((error) => ({ ok: false, error: error.message }));
       if (!reply?.ok) {

@@ -28,7 +28,7 @@ import unicodedata
 from ..tools import Refused
 from .page_bridge import failure
 from .untrusted_content import untrusted
-from .wire import PAGE_TOOL_DEFAULTS
+from .wire import DOWNLOADS, PAGE_TOOL_DEFAULTS
 
 PART_CHARS_PER_TOKEN = 4  # as read_page parts a page (extension/content/read-page.js)
 PART_TOKENS = PAGE_TOOL_DEFAULTS["read_page"]["max_tokens"]
@@ -59,7 +59,7 @@ def said_started(tool: str, done: dict) -> str:
     started = [d for d in done.get("downloads") or [] if isinstance(d, dict)][:5]
     if not started:
         return ""
-    listed = "\n".join(f"{harmless_name(d.get('file_name'))} ({size_in_words(d.get('size'))})" for d in started)
+    listed = listed_files(started)
     many = len(started) > 1
     return "\n\n" + STARTED.format(tool=tool, count=f"{len(started)} downloads" if many else "a download",
                                     it="them" if many else "it") + "\n" + untrusted(done.get("url", ""), listed)
@@ -68,24 +68,70 @@ def said_started(tool: str, done: dict) -> str:
 LATE = ("Since the last result, {count} started in tab {tab_id} after an earlier click or key press of this "
         "turn there (the site answered late): read_download in that tab can read {it} (the user is asked first). "
         "As the site named {it}:")
+# Told instead of taking the answer, once for each download (Agent.before_answer): what arrived
+# after the turn's last result, which the model has not heard of.
+UNNAMED = ("Your answer was not given to the user yet: after your last action, {count} started in tab {tab_id} "
+           "(the site answered late), and no result has named {it}. read_download in that tab can read {it} (the "
+           "user is asked first). If the task needs the file, read it; else answer again and say it was "
+           "downloaded. As the site named {it}:")
+UNNAMED_LAST = ("After your last action, {count} started in tab {tab_id} (the site answered late), and no result has "
+                "named {it}. No step is left to read {it}: say in your answer that {it} downloaded, and that "
+                "read_download can read {it} in the next message. As the site named {it}:")
 
 
-def said_late(late: list) -> str:
+def listed_files(started: list) -> str:
+    """The downloads, one a line, as the model is told them: harmless names (the site's words), sizes."""
+    return "\n".join(f"{harmless_name(d.get('file_name'))} ({size_in_words(d.get('size'))}"
+                     f"{', still downloading' if d.get('in_progress') is True else ''})" for d in started)
+
+
+def said_late(late: list, lead: str = LATE) -> str:
     """What the model is told of the downloads that appeared after an earlier action's result (the
     service worker kept watching for the rest of the turn: action-downloads.js), or "". Like
     said_started, the names are the site's words."""
-    by_tab: dict = {}
+    said = ""
+    for (tab_id, site), started in by_tab(late).items():
+        started = started[:5]
+        many = len(started) > 1
+        said += "\n\n" + lead.format(count=f"{len(started)} downloads" if many else "a download", tab_id=tab_id,
+                                    it="them" if many else "it") + "\n" + untrusted(site, listed_files(started))
+    return said
+
+
+def by_tab(late: list) -> dict:
+    """The downloads the service worker described, by (tab id, site); what is not one is left out."""
+    found: dict = {}
     for one in late:
         if isinstance(one, dict) and isinstance(one.get("tab_id"), int):
-            by_tab.setdefault((one["tab_id"], str(one.get("site") or "")), []).append(one)
-    said = ""
-    for (tab_id, site), started in by_tab.items():
-        started = started[:5]
-        listed = "\n".join(f"{harmless_name(d.get('file_name'))} ({size_in_words(d.get('size'))})" for d in started)
-        many = len(started) > 1
-        said += "\n\n" + LATE.format(count=f"{len(started)} downloads" if many else "a download", tab_id=tab_id,
-                                      it="them" if many else "it") + "\n" + untrusted(site, listed)
-    return said
+            found.setdefault((one["tab_id"], str(one.get("site") or "")), []).append(one)
+    return found
+
+
+class UnnamedDownloads:
+    """Before the agent's answer is taken (Agent.before_answer): the downloads the turn's actions
+    started that no result named (a server that answered after the last action), claimed by one
+    last call of the page bridge (DOWNLOADS["unnamed_call"]), which waits for the acting tabs to
+    settle. The model is told of them once, and the user is shown them (a `download` event)."""
+
+    def __init__(self, working) -> None:
+        self.working = working
+
+    async def before_answer(self, agent, can_act: bool = True) -> str | None:
+        if self.working.may_have_downloaded:  # else nothing was watched: the bridge is not asked
+            await self.working.run_page_tool(DOWNLOADS["unnamed_call"], {})  # WorkingTab keeps its late_downloads
+        late, self.working.late_downloads = self.working.late_downloads, []
+        said = said_late(late, UNNAMED if can_act else UNNAMED_LAST)
+        if not said:
+            return None
+        await agent.emit("download", {"files": shown_files(late)})
+        return said.lstrip("\n")
+
+
+def shown_files(late: list) -> list[dict]:
+    """The downloads as the panel shows them: each name made harmless, its size, the site, the tab."""
+    return [{"file_name": harmless_name(one.get("file_name")), "size": one.get("size") if isinstance(one.get("size"), int) else None,
+             "site": str(one.get("site") or ""), "tab_id": tab_id, "in_progress": one.get("in_progress") is True}
+            for (tab_id, _), started in by_tab(late).items() for one in started[:5]]
 
 
 def telling_late_downloads(working, forward):

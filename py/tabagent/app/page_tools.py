@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Literal
 
 from .consent import RefusedWithoutAsking
-from .downloads import Downloads, telling_late_downloads
+from .downloads import Downloads, UnnamedDownloads, telling_late_downloads
 from .page_actions import ACTING, BY_POSITION, HOW_PRESSED, PageActor
 from .picture_points import LastScreenshot
 from .page_bridge import as_json, failure
@@ -347,4 +347,5 @@ def page_tools(bridge, consent, part_tokens=None, attached=None, vision=None) ->
         tool.acts = tool.name in (*ACTING, *BY_POSITION, *CHOOSING_THE_TAB)  # later calls wait; never a repeat
         if tool.name in DOWNLOADED:  # named by more_tools, listed when asked for (tool_set.py)
             tool.on_demand = "files the page downloaded"
+            tool.before_answer = UnnamedDownloads(working).before_answer  # one that came after the last action
     return tools

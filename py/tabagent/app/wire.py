@@ -197,9 +197,12 @@ PAGE_TOOL_DEFAULTS = {
 
 # read_download (app/downloads.py, extension/background/downloads.js): a file the page downloaded
 # during the turn, fetched again by the extension (the browsers give no extension the file's bytes):
-# at most max_mb of it is read. DOWNLOAD is the download as the service worker describes it (for
+# at most max_mb of it is read. Before an answer is taken, the turn asks once more for the downloads its
+# actions started that no result named yet (`unnamed_call`, a call of the page bridge, not a tool),
+# waiting until `end_grace_ms` after the latest action that may start one. DOWNLOAD is the download as the service worker describes it (for
 # the question) and as the offscreen document reads it (text, or a PDF's text by pdf.js).
-DOWNLOADS = {"max_mb": 8}
+DOWNLOADS = {"max_mb": 8, "unnamed_call": "unnamed_downloads", "end_grace_ms": 500,
+             "started_by": ["click", "click_at", "double_click", "press_key"]}  # the actions that may start one
 DOWNLOAD = ("download_id", "file_name", "mime", "size", "from_site", "site", "tab_id", "url", "text", "kind", "cut")
 
 # The pictures one message takes, from the composer (a paste, a drop, a screenshot of the tab:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from .site_rules import site_of
 from .untrusted_content import untrusted
+from .wire import DOWNLOADS
 
 # Tools about the user's window rather than a page in it: their "the tab the user is on" is the
 # user's tab, wherever the agent works.
@@ -45,12 +46,14 @@ class WorkingTab:
         self.tab_id: int | None = None  # None: the turn's own tab, the one the user is on
         self.opened: dict[int, str] = {}  # tab id -> the address the user allowed it to open
         self.late_downloads: list = []  # appeared after an earlier action's result: told next (downloads.py)
+        self.may_have_downloaded = False  # an action that may start a download ran: asked again before the answer
 
     async def run_page_tool(self, name, args, tab_id=None, expect_url=None) -> dict:
         if tab_id is None and self.tab_id is not None and not about_the_window(name, args):
             tab_id = self.tab_id
         reply = await self.bridge.run_page_tool(name, args, tab_id, expect_url)
         self.late_downloads += [one for one in reply.get("late_downloads") or [] if isinstance(one, dict)]
+        self.may_have_downloaded |= name in DOWNLOADS["started_by"] and bool(reply.get("ok"))
         result = (reply.get("result") or {}) if reply.get("ok") else {}
         asked_for = result.get("asked_for") or args.get("url") or ""
         if name == "open_tab" and isinstance(result.get("tab_id"), int):
