@@ -7,7 +7,9 @@ provider would be on two hosts.
 The authorization server's login page asks for a name and a password (ada / lovelace), then
 sends the browser back to the client's redirect address with the code. Its token answers carry
 an OpenID-style `id_token` (the claims unsigned: TabAgent only shows them). Tokens live
-`--token-seconds`; `expire_tokens()` ends them all at once, for a test to see one refreshed. `/test/seen` lists the
+`--token-seconds`; `expire_tokens()` ends them all at once, for a test to see one refreshed, and
+`revoke_refresh_tokens()` forgets every refresh token (as a user's revocation at the provider
+would), for a test to see a refresh refused. `/test/seen` lists the
 requests each side received (path, whether they carried a bearer token, and whether the client
 secret was anywhere in them: address, headers, a Basic header decoded, body).
 
@@ -77,6 +79,12 @@ class OAuthMCPServer(MCPTestServer):
 
         urllib.request.urlopen(urllib.request.Request(f"{self.issuer}/test/expire", method="POST"), timeout=5).close()
 
+    def revoke_refresh_tokens(self) -> None:
+        """Forgets every refresh token the server has given, now: a refresh is then refused."""
+        import urllib.request
+
+        urllib.request.urlopen(urllib.request.Request(f"{self.issuer}/test/revoke", method="POST"), timeout=5).close()
+
     def seen(self, everywhere: bool = False) -> list[dict]:
         """The requests the authorization server received; `everywhere`: the MCP server's too."""
         import urllib.request
@@ -99,6 +107,36 @@ def log_in_as_a_person(authorize_url: str, password: str = PASSWORD) -> str:
         sent = browser.post(str(login.url.join("/login")), data={"pending": pending, "username": USER, "password": password})
         assert sent.status_code == 302, sent.text
         return sent.headers["location"]
+
+
+SIGN_IN = """
+import asyncio, json, sys
+from tabagent.hosts.cpython import CPythonHost
+from tabagent.mcp.oauth import finish_sign_in, plan_sign_in
+from tests.helpers.oauth_mcp_server import log_in_as_a_person
+
+async def main(url, redirect):
+    host = CPythonHost()
+    plan = await plan_sign_in(url, redirect, host=host)
+    print(json.dumps(await finish_sign_in(plan, log_in_as_a_person(plan["authorize_url"]), host=host)))
+
+asyncio.run(main(*sys.argv[1:]))
+"""
+
+
+def signed_in_record(server_url: str, redirect_uri: str) -> dict:
+    """A sign-in record as the extension's Python makes it (tabagent.mcp.oauth: registration,
+    PKCE, the token request), the login page filled as a person would; for a browser test, whose
+    process has no tabagent on its path, made in one of its own."""
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "py"), str(ROOT)])}
+    done = subprocess.run([sys.executable, "-c", SIGN_IN, server_url, redirect_uri], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
 
 
 class Hostile:
@@ -218,6 +256,12 @@ def provider_for(issuer: str, token_seconds: int):
                 self.access[token] = found.model_copy(update={"expires_at": int(time.time()) - 1})
             return len(self.access)
 
+        def revoke_all(self) -> int:
+            """Every refresh token is forgotten (access tokens live on, until they expire)."""
+            count = len(self.refresh)
+            self.refresh.clear()
+            return count
+
         async def revoke_token(self, token):
             self.access.pop(token.token, None)
             self.refresh.pop(token.token, None)
@@ -255,8 +299,12 @@ def authorization_server(provider, issuer: str, registration: bool, seen: list):
     async def expire(request):
         return JSONResponse(provider.expire_all())
 
+    async def revoke(request):
+        return JSONResponse(provider.revoke_all())
+
     routes = [Route("/login", login_page, methods=["GET"]), Route("/login", login, methods=["POST"]),
-              Route("/test/seen", seen_requests), Route("/test/expire", expire, methods=["POST"])]
+              Route("/test/seen", seen_requests), Route("/test/expire", expire, methods=["POST"]),
+              Route("/test/revoke", revoke, methods=["POST"])]
     from pydantic import AnyHttpUrl
 
     routes += create_auth_routes(provider, issuer_url=AnyHttpUrl(issuer),
