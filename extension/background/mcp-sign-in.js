@@ -77,20 +77,21 @@ export async function loadMcpServersSignedIn() {
 async function freshRecord(serverId, record) {
   const due = typeof record.expires_at === "number" && record.expires_at * 1000 - Date.now() < REFRESH_BEFORE_MS;
   if (!due) return record;
-  return (await refreshedOnce(serverId, record)) ?? record; // else the server says so (401), and the turn asks
+  return (await refreshedOnce(serverId, record)).record ?? record; // else the server says so (401), and the turn asks
 }
 
 const refreshing = new Map(); // server id -> the refresh under way
 
-// The record with new tokens, or null; a refresh of the same server already under way is
-// waited for, not repeated.
+// { record } with new tokens, or { error }: why not (the authorization server's words); a refresh
+// of the same server already under way is waited for, not repeated. A refused refresh keeps the
+// record as it was: the user signs in again (or out) from there.
 function refreshedOnce(serverId, record) {
   if (!refreshing.has(serverId)) {
     const refresh = (async () => {
       const refreshed = await askOffscreen({ type: MessageType.mcpRefreshSignIn, record }).catch((error) => ({ ok: false, error: error.message }));
-      if (!refreshed.ok) return null;
+      if (!refreshed.ok) return { error: String(refreshed.error ?? "the authorization server did not say why") };
       await keepSignIn(serverId, refreshed.record);
-      return refreshed.record;
+      return { record: refreshed.record };
     })().finally(() => refreshing.delete(serverId));
     refreshing.set(serverId, refresh);
   }
@@ -107,7 +108,9 @@ export async function signInForTurn({ serverId, challenge, interactive }) {
     const record = (await loadSignIns())[serverId];
     if (!record?.refresh_token || record.server_url !== server.url) return { ok: false, error: "Not signed in to this server." };
     const fresh = await refreshedOnce(serverId, record);
-    return fresh ? { ok: true, authorization: `Bearer ${fresh.access_token}` } : { ok: false, error: "The sign-in could not be refreshed." };
+    // ended: the user was signed in, and that sign-in cannot be renewed (the turn asks them to sign in again).
+    return fresh.record ? { ok: true, authorization: `Bearer ${fresh.record.access_token}` }
+      : { ok: false, error: `The sign-in could not be renewed: ${fresh.error}`, ended: true };
   }
   const signed = await signIn({ serverId, challenge: String(challenge ?? "") });
   if (!signed.ok) return signed;

@@ -2,7 +2,9 @@
 worker refreshes it before the turn starts (background/mcp-sign-in.js `loadMcpServersSignedIn`,
 the token due within five minutes), the turn's call goes through with the new token without a
 word to the user, and the record keeps what the authorization server answered (a new access
-token, the refresh token it rotated, a later expiry).
+token, the refresh token it rotated, a later expiry). A refresh the authorization server refuses
+(the refresh token revoked there) asks the user, in words, to sign in again; said no, the turn
+still ends with the model's answer, the conversation is kept, and so is the record.
 
 The sign-in is made here, as the extension's Python makes it (tabagent.mcp.oauth, the login page
 filled as a person would), and kept in the extension's secrets storage with an expiry in the past,
@@ -66,3 +68,18 @@ def test_an_expired_sign_in_is_refreshed_before_the_turn_and_the_call_takes_the_
     assert fresh["refresh_token"] != expired["refresh_token"] and fresh["refresh_token"].startswith("rt-")  # rotated, kept
     assert fresh["expires_at"] > time.time() + 60
     assert fresh["access_token"] not in json.dumps(panel.stored_conversations())
+
+
+def test_a_refresh_the_provider_refuses_asks_to_sign_in_again_and_loses_nothing(panel, model, oauth_tracker, expired):
+    oauth_tracker.revoke_refresh_tokens()
+    model.script(Reply(text="I could not reach the tracker: sign in to it again."))
+    panel.send("Who am I on the tracker, since my sign-in ended?")
+    asked = panel.question(0, timeout=60)
+    assert asked["message"] == ("Your sign-in to the MCP server tracker has ended and could not be renewed: "
+                                "sign in again?")
+    panel.answer_question(0, "deny")
+    assert panel.wait_for_status("ok", "error", timeout=60) == "ok"
+    assert panel.answer() == "I could not reach the tracker: sign in to it again."
+    saved = panel.saved_conversation("Who am I on the tracker, since my sign-in ended?")
+    assert saved["turns"][-1]["status"] == "ok"
+    assert kept(panel) == expired  # the sign-in is still there, for settings to show and the user to renew

@@ -417,3 +417,33 @@ async def test_a_form_client_at_a_server_that_takes_only_basic_is_refused_in_wor
         with pytest.raises(MCPError, match=r"refused the token request \(HTTP 401"):
             await finish_sign_in(plan, log_in_as_a_person(plan["authorize_url"]), host=host)
         assert [seen["client_auth"] for seen in server.seen() if seen["path"] == "/token"] == ["basic"]
+
+
+class RenewalRefused(Panel):
+    """The service worker's answer when the kept sign-in's refresh is refused by the authorization
+    server (mcp-sign-in.js signInForTurn: the refresh token revoked there)."""
+
+    async def sign_in(self, server_id, challenge_, interactive):
+        self.signed.append(interactive)
+        return {"ok": False, "error": "The sign-in could not be renewed: invalid_grant", "ended": True}
+
+
+async def test_a_sign_in_that_cannot_be_renewed_is_said_so_when_the_user_is_asked(server):
+    from tabagent.app.turns import Turns
+    from tabagent.testing import ScriptedModel
+
+    panel = RenewalRefused(server, "deny")
+    await Turns().run(turn(server, {"Authorization": "Bearer at-ended"}), lambda e: None, model=ScriptedModel(["Done."]), page=panel)
+    assert panel.asked[0][0] == "Your sign-in to the MCP server guarded has ended and could not be renewed: sign in again?"
+    assert panel.signed == [False]  # said no: no sign-in window
+
+
+async def test_the_page_bridge_says_when_a_kept_sign_in_cannot_be_renewed():
+    from tabagent.app.page_bridge import JsonBridge
+
+    class Lent:
+        async def signIn(self, server_id, challenge_, interactive):
+            return json.dumps({"ok": False, "error": "The sign-in could not be renewed: invalid_grant", "ended": True})
+
+    assert await JsonBridge(Lent()).sign_in("s", "", False) == {
+        "ok": False, "error": "The sign-in could not be renewed: invalid_grant", "ended": True}

@@ -65,12 +65,13 @@ export function pageBridge(conversationId, agentTab = null, { unattended = false
     },
     // An MCP server of the turn asked for sign-in: the service worker refreshes the token or,
     // once the user said yes (interactive), opens the browser's sign-in window. JSON text:
-    // { ok, authorization } or { ok: false, error }.
+    // { ok, authorization } or { ok: false, error, ended } (ended: a kept sign-in that cannot be renewed).
     async signIn(serverId, challenge, interactive) {
       const message = { target: Target.background, type: MessageType.mcpSignInForTurn, serverId: String(serverId), challenge: String(challenge ?? ""), interactive: interactive === true };
       const reply = await chrome.runtime.sendMessage(message).catch((error) => ({ ok: false, error: error.message }));
       const signed = reply?.ok ? reply.result : { ok: false, error: reply?.error ?? "the service worker did not answer" };
-      return JSON.stringify(signed?.ok ? { ok: true, authorization: signed.authorization } : { ok: false, error: String(signed?.error ?? "the sign-in did not happen") });
+      return JSON.stringify(signed?.ok ? { ok: true, authorization: signed.authorization }
+        : { ok: false, error: String(signed?.error ?? "the sign-in did not happen"), ended: signed?.ended === true });
     },
     // The turn is over (finished or stopped): questions still open no longer matter (a
     // form still open is cancelled: FORM_ANSWER with no values).

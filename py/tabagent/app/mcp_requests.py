@@ -12,8 +12,9 @@
 - Roots are none (mcp/client.py answers them).
 - Sign-in: a server that answers 401 (a token it no longer takes, or none) or 403 naming a scope
   it lacks (a "step-up") is handed to the service worker, which refreshes the token without a
-  word when it can; else the user is asked, naming the server and the scope it wants, and only
-  if they say yes does the browser's sign-in window open. Once per call (mcp/client.py).
+  word when it can; else the user is asked, naming the server and the scope it wants (and, when
+  their kept sign-in could not be renewed, saying so: "sign in again?"), and only if they say yes
+  does the browser's sign-in window open. Once per call (mcp/client.py).
 
 A surface with nobody at the panel (the command line) is not offered either: the client does
 not declare them, and a server that asks anyway is refused.
@@ -67,12 +68,14 @@ class ServerRequests:
             bridge = getattr(self.consent, "bridge", None)
             if bridge is None or not hasattr(bridge, "sign_in"):
                 return None
+            fresh = {}
             if needed.status == 401:  # a token that expired: refreshed without a word when it can be
                 fresh = await bridge.sign_in(server["id"], needed.challenge, False)
                 if fresh.get("ok"):
                     return {"Authorization": fresh["authorization"]}
             asking = self.consent.asking(Actor("server", server["name"], key=uuid.uuid4().hex))
-            if (await self._asked(asking, self._sign_in_question(asking, server, needed)))["decision"] != "once":
+            question = self._sign_in_question(asking, server, needed, ended=fresh.get("ended") is True)
+            if (await self._asked(asking, question))["decision"] != "once":
                 return None
             signed = await bridge.sign_in(server["id"], needed.challenge, True)
             if not signed.get("ok"):
@@ -82,10 +85,14 @@ class ServerRequests:
             return {"Authorization": signed["authorization"]}
         return sign_in
 
-    def _sign_in_question(self, asking, server: dict, needed) -> dict:
+    def _sign_in_question(self, asking, server: dict, needed, ended: bool = False) -> dict:
+        """ended: the user was signed in and the sign-in could not be renewed (the refresh token
+        revoked or expired at the authorization server): they are told so, not asked as if new."""
         scope = bounded(shown(str(challenge(needed.challenge).get("scope") or "")), 300)
         more = needed.status == 403
         message = (f"The MCP server {server['name']} asks for more access: sign in again?" if more
+                   else f"Your sign-in to the MCP server {server['name']} has ended and could not be renewed: "
+                        "sign in again?" if ended
                    else f"The MCP server {server['name']} asks you to sign in")
         details = {"server": server["name"], "url": server["url"], **({"scope": scope} if scope else {})}
         return self._question(asking, message, details)

@@ -87,7 +87,8 @@ class JsonBridge:
         except ValueError:
             answer = None
         if not isinstance(answer, dict) or not isinstance(answer.get("authorization"), str):
-            return {"ok": False, "error": str((answer or {}).get("error") or "The sign-in did not happen.")}
+            return {"ok": False, "error": str((answer or {}).get("error") or "The sign-in did not happen."),
+                    "ended": (answer or {}).get("ended") is True}  # a kept sign-in that cannot be renewed
         return {"ok": True, "authorization": answer["authorization"]}
 
     async def fill(self, id) -> dict:
