@@ -23,9 +23,10 @@ export async function ensureOffscreenDocument() {
   await creating;
 }
 
-// When the last creation was asked for, loaded and listened (Unix ms): the ping's answer
-// carries them, for the start-up profile (bench/profile_start.py).
-export const creationTimes = {};
+// When this worker started and its module ran, and when the last creation was asked for, loaded
+// and listened (Unix ms): the ping's answer carries them, for the start-up profile
+// (bench/profile_start.py, bench/bench_boot.py).
+export const creationTimes = { serviceWorkerStarted: Math.round(performance.timeOrigin) };
 
 function create() {
   creationTimes.createAsked = Date.now();

@@ -130,6 +130,7 @@ const handlers = {
   [MessageType.answerConfirmation]: (message) => askOffscreen(message),
   [MessageType.answerHandBack]: (message) => askOffscreen(message),
   [MessageType.ping]: async (message) => {
+    creationTimes.firstPing ??= Date.now();
     const reply = await askOffscreen(message);
     return { ...reply, phases: { ...creationTimes, ...reply.phases } };
   },
@@ -257,3 +258,4 @@ chrome.runtime.onStartup.addListener(() => {
 settleStaleTurns().catch((error) => console.warn("TabAgent:", error.message));
 // MCP clients reach TabAgent only while the user allows it in the settings (mcp-clients.js).
 followMcpClients().catch((error) => console.warn("TabAgent: MCP clients:", error.message));
+creationTimes.serviceWorkerModuleRan = Date.now(); // for the start-up profile

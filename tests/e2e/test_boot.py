@@ -46,6 +46,12 @@ def test_offscreen_reports_python_and_tabagent_versions(browser):
     version = (ROOT / "py" / "tabagent" / "__init__.py").read_text().split('__version__ = "')[1].split('"')[0]
     assert info["tabagentVersion"] == version
     assert info["startupMs"] > 0
+    # The moments of the start, in the order each context goes through them (bench/bench_boot.py
+    # prints them). The document may be older than this life of the service worker.
+    for order in (["serviceWorkerStarted", "serviceWorkerModuleRan", "firstPing"],
+                  ["documentStarted", "documentModuleRan", "workerStarted", "ready"]):
+        moments = [info["phases"][name] for name in order]
+        assert moments == sorted(moments), dict(zip(order, moments))
     offscreen = browser.extension_targets()
     assert any(t["url"].endswith("extension/offscreen/offscreen.html") for t in offscreen), offscreen
 
