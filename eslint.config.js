@@ -58,7 +58,7 @@ export default [
     },
   },
   {
-    files: ["extension/**/*.js"],
+    files: ["extension/**/*.js", "bench/bare-extension/**/*.js"],
     languageOptions: { sourceType: "module", globals: extension },
   },
   {

@@ -4,15 +4,27 @@
 - first start: a new profile (the very first start after installing);
 - later start: the same profile restarted;
 - no snapshot: a copy of the extension without the build's memory snapshot, for comparison.
+Each loads Chrome's package as users install it (staged by scripts/browser_builds.py in a
+folder of its own), not the repository root: Chromium reads every folder of an unpacked
+extension as it loads it (19,000 directory reads for a checkout's node_modules, .venv and
+.git), which no user's browser does. A later start of the checkout, as a developer loads it,
+is a row of its own.
 "Browser start" is when the Chromium process started (read from /proc; /proc's start time
 has a 10 ms resolution).
 For each: browser start to offscreen-ready (wall clock), the offscreen document's own
 start-up (fetching the package, Pyodide, importing tabagent) and loadPyodide alone.
+
+Beside them, the baseline: bench/bare-extension/ (an empty service worker, panel and offscreen
+document at TabAgent's paths) through the same harness, browser start to its offscreen document
+listening: what the browser, ChromeDriver and opening a panel take before any of TabAgent's
+work, which no extension can shorten. Then where a later start's time goes, moment by moment
+(each context's own clock, Unix ms), for TabAgent and the bare extension.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shutil
 import statistics
@@ -22,8 +34,13 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
 
+from browser_builds import stage  # noqa: E402
+from manifests import chrome_manifest  # noqa: E402
 from tests.helpers.browser import ROOT, Browser, fresh_profile, remove_profile  # noqa: E402
+
+BARE = Path(__file__).resolve().parent / "bare-extension"
 
 PING = """
 const done = arguments[arguments.length - 1];
@@ -48,20 +65,41 @@ def chromium_pid(driver_pid: int) -> int:
     raise RuntimeError("ChromeDriver started no Chromium")
 
 
+# The moments of a start in the order it goes through them (Unix ms, from each context's clock).
+MOMENTS = {
+    "serviceWorkerStarted": "service worker's time origin",
+    "serviceWorkerModuleRan": "service worker's modules ran",
+    "harnessReady": "ChromeDriver's session ready, the extension found (harness)",
+    "panelOpened": "panel page's time origin",
+    "firstPing": "service worker has the panel's ping",
+    "createAsked": "service worker asks Chrome for the offscreen document",
+    "documentStarted": "offscreen document's time origin",
+    "documentListening": "offscreen document listens",
+    "workerStarted": "Python's worker's time origin",
+    "snapshotFetched": "memory snapshot fetched",
+    "pyodideLoaded": "loadPyodide done",
+    "ready": "Python ready",
+}
+
+
 def one_start(profile: Path, extension_dir: Path = ROOT) -> dict:
     browser = Browser(profile).start(extension_dir)
     started = process_started_at(chromium_pid(browser.driver.service.process.pid))
+    harness_ready = time.time()
     try:
         browser.open_side_panel()
+        panel_opened = browser.driver.execute_script("return performance.timeOrigin")
         reply = browser.driver.execute_async_script(PING)
         if not reply.get("ok"):
             raise RuntimeError(f"ping failed: {reply}")
         info = reply["result"]
+        moments = {**info.get("phases", {}), "harnessReady": harness_ready * 1000, "panelOpened": panel_opened}
         return {
             "browser_to_ready": info["readyAt"] / 1000 - started,
             "offscreen_startup": info["startupMs"] / 1000,
             "pyodide_load": info["pyodideLoadMs"] / 1000,
             "from_snapshot": info["fromSnapshot"],
+            "moments": {k: moments[k] / 1000 - started for k in MOMENTS if k in moments},
         }
     finally:
         browser.quit()
@@ -72,31 +110,49 @@ def summary(values: list[float]) -> str:
     return f"{statistics.median(ordered) * 1000:.0f} | {ordered[0] * 1000:.0f}–{ordered[-1] * 1000:.0f}"
 
 
+def staged_package(folder: Path) -> Path:
+    """Chrome's package as users install it (scripts/browser_builds.py), staged in `folder`."""
+    source = json.loads((ROOT / "manifest.json").read_text())
+    return stage("chrome", chrome_manifest(source), folder)
+
+
+def later_start(extension_dir: Path) -> dict:
+    """A start of an extension already started once in the same profile."""
+    profile = fresh_profile()
+    try:
+        one_start(profile, extension_dir)
+        return one_start(profile, extension_dir)
+    finally:
+        remove_profile(profile)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=5)
     runs = parser.parse_args().runs
-    without_snapshot = Path(tempfile.mkdtemp(prefix="tabagent-nosnap-"))
-    shutil.copytree(ROOT / "extension", without_snapshot / "extension", ignore=shutil.ignore_patterns("python.snapshot*"))
-    shutil.copy(ROOT / "manifest.json", without_snapshot / "manifest.json")
-    shutil.copytree(ROOT / "_locales", without_snapshot / "_locales")  # the manifest's __MSG_ names
-    first, later, plain = [], [], []
+    staging = Path(tempfile.mkdtemp(prefix="tabagent-boot-"))
+    package = staged_package(staging)
+    without_snapshot = staging / "without-snapshot"
+    shutil.copytree(package, without_snapshot, ignore=shutil.ignore_patterns("python.snapshot*"))
+    first, later, plain, root, bare = [], [], [], [], []
     try:
         for _ in range(runs):
             profile = fresh_profile()
             try:
-                first.append(one_start(profile))
-                later.append(one_start(profile))
+                first.append(one_start(profile, package))
+                later.append(one_start(profile, package))
             finally:
                 remove_profile(profile)
+            root.append(later_start(ROOT))
+            bare.append(later_start(BARE))
             profile = fresh_profile()
             try:
                 plain.append(one_start(profile, without_snapshot))
             finally:
                 remove_profile(profile)
     finally:
-        shutil.rmtree(without_snapshot, ignore_errors=True)
-    assert all(r["from_snapshot"] for r in first + later) and not any(r["from_snapshot"] for r in plain)
+        shutil.rmtree(staging, ignore_errors=True)
+    assert all(r["from_snapshot"] for r in first + later + root) and not any(r["from_snapshot"] for r in plain)
     print(f"\n### Cold start of Python in the extension ({runs} runs each; ms)\n")
     print("| start | measure | median | min–max | target |")
     print("|---|---|---|---|---|")
@@ -105,6 +161,20 @@ def main() -> None:
         print(f"| {label} | browser start → offscreen ready | {summary([r['browser_to_ready'] for r in results])} | {target} |")
         print(f"| {label} | offscreen start-up | {summary([r['offscreen_startup'] for r in results])} | |")
         print(f"| {label} | loadPyodide alone | {summary([r['pyodide_load'] for r in results])} | |")
+    print(f"| later start, bare extension (the browser's own floor) | browser start → empty offscreen document listens | {summary([r['browser_to_ready'] for r in bare])} | |")
+    print(f"| later start, the repository root loaded unpacked | browser start → offscreen ready | {summary([r['browser_to_ready'] for r in root])} | |")
+    moments_table(later, bare)
+
+
+def moments_table(tabagent: list[dict], bare: list[dict]) -> None:
+    print(f"\n### Where a later start goes ({len(tabagent)} runs; median ms since the browser process started)\n")
+    print("| moment | TabAgent | bare extension |")
+    print("|---|---|---|")
+    for key, what in MOMENTS.items():
+        cells = [statistics.median(values) * 1000 if (values := [r["moments"][key] for r in runs if key in r["moments"]]) else None
+                 for runs in (tabagent, bare)]
+        if cells != [None, None]:
+            print(f"| {what} | " + " | ".join("" if cell is None else f"{cell:.0f}" for cell in cells) + " |")
 
 
 if __name__ == "__main__":
