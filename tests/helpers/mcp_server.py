@@ -58,6 +58,10 @@ class MCPTestServer:
                 return self
             except PortTaken:  # another test's server took the port between our pick and our bind
                 self._new_ports()
+            except BaseException:  # never listened, or the test was stopped: no server is left running
+                if self.process is not None and self.process.poll() is None:
+                    self._stop()
+                raise
         raise RuntimeError("three free ports in a row were taken before the MCP test server could listen")
 
     def _new_ports(self) -> None:

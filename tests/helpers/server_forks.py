@@ -17,9 +17,11 @@ import importlib
 import io
 import multiprocessing
 import os
+import select
 import subprocess
 import sys
 import tempfile
+import threading
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -36,12 +38,13 @@ def forked(module: str, args: list[str], env: dict[str, str] | None = None) -> "
     handle, stderr = tempfile.mkstemp(prefix="tabagent-server-", suffix=".stderr")
     os.close(handle)
     environment = {**os.environ, "PYTHONPATH": str(ROOT), **(env or {})}
-    process = _FORKS.Process(target=_run, args=(module, args, environment, stderr))
+    process = _FORKS.Process(target=_run, args=(module, args, environment, stderr, os.getpid()))
     process.start()
     return ForkedServer(process, Path(stderr))
 
 
-def _run(module: str, args: list[str], env: dict[str, str], stderr: str) -> None:
+def _run(module: str, args: list[str], env: dict[str, str], stderr: str, owner: int) -> None:
+    _end_with(owner)
     os.environ.clear()
     os.environ.update(env)
     os.chdir(ROOT)
@@ -50,6 +53,25 @@ def _run(module: str, args: list[str], env: dict[str, str], stderr: str) -> None
         os.dup2(said.fileno(), 2)
     sys.argv = [module, *args]
     importlib.import_module(module).main()
+
+
+def _end_with(owner: int) -> None:
+    """The server ends when the test process that started it does: a test run killed midway (a
+    timeout, Ctrl-C, a job stopped) leaves no server behind holding a port. (The forkserver cannot
+    be relied on for this: every child it forks holds the pipe that keeps it alive.) A thread waits
+    on the owner's pidfd (Linux); where there is none, nothing is done."""
+    try:
+        handle = os.pidfd_open(owner)
+    except ProcessLookupError:  # the owner ended before the server started
+        os._exit(0)
+    except (AttributeError, OSError):
+        return
+
+    def wait() -> None:
+        select.select([handle], [], [])
+        os._exit(0)
+
+    threading.Thread(target=wait, name="ends-with-its-test", daemon=True).start()
 
 
 class ForkedServer:
