@@ -8,10 +8,11 @@ an action from the model's reply (`extract_action`) and how to run it
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 import uuid
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -25,8 +26,9 @@ from .managed import AgentTool
 from .memory import ActionStep, FinalAnswerStep, Memory, TaskStep
 from .notes import NoteTool, note_words, notes_text
 from .page_quotes import PageQuotes
-from .reply_checks import (ECHOED, TOOL_NOTES, Notes, echoes, points_at_a_page, promises_an_action, quoted_before_acting_note,
-                           reading_call, unread_call_note)
+from .parsing import parse_arguments
+from .reply_checks import (ECHOED, TOOL_NOTES, Notes, announced_call, echoes, points_at_a_page, promises_an_action,
+                           quoted_before_acting_note, reading_call, unread_call_note)
 from .reply_grammar import MISREADS, forget, tool_call_schema
 from .tool_refusals import remember_refusal
 from .tool_set import MoreTools, ToolSet, compact_for
@@ -36,7 +38,7 @@ if TYPE_CHECKING:
     from .context_keeper import ContextKeeper
     from .events import Listener
     from .models import Model
-    from .replies import ModelReply
+    from .replies import ModelReply, ToolCall
     from .vision import Vision
 
 
@@ -197,8 +199,8 @@ class Agent:
             return prompts.EMPTY_REPLY
         if note := self.echoed_note(content):
             return note
-        if note := unread_call_note(content, self.tools, self.notes):
-            self.misread += 1
+        if note := unread_call_note(content, self.tools, self.notes) or self.announced_note(content):
+            self.misread += 1  # a call that could not be read: two, and the next reply is held
             return note
         if note := self.answered_unread():
             return note
@@ -211,6 +213,28 @@ class Agent:
             self._reminded = True
             return self.notes.reminder
         return None
+
+    def announced_note(self, content: str) -> str | None:
+        """What to tell a model whose reply says it makes a call and only shows it in a code block
+        (reply_checks.announced_call): the call, written the way that runs. Every time, never
+        once a turn: the 0.5B, told once, said it again, and that was the answer the user got."""
+        call = announced_call(content, self.tool_names())
+        if call is None:
+            return None
+        name, written = self.written_call(call)
+        return self.notes.announced.format(name=name, call=written)
+
+    def tool_names(self) -> Collection[str]:
+        """The names a call written in a reply may give a tool."""
+        return self.tools
+
+    def written_call(self, call: ToolCall) -> tuple[str, str]:
+        """(the tool's name, `call` as the model makes it in text): a JSON object."""
+        try:
+            arguments = parse_arguments(call.arguments)
+        except ValueError:
+            arguments = {}
+        return call.name, json.dumps({"name": call.name, "arguments": arguments}, ensure_ascii=False)
 
     def answered_unread(self) -> str | None:
         """What to tell a model that answers before any tool ran in a turn whose message points at
@@ -429,7 +453,8 @@ class Agent:
         NOT_AN_ANSWER when it is empty, a call that could not be read, or any other action."""
         action = self.extract_action(reply)
         if action is None:
-            unread = not reply.content.strip() or unread_call_note(reply.content, self.tools, self.notes)
+            unread = not reply.content.strip() or unread_call_note(reply.content, self.tools, self.notes) \
+                or announced_call(reply.content, self.tool_names())
             return NOT_AN_ANSWER if unread else reply.content
         return self.final_answer_in(action)
 

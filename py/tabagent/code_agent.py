@@ -121,6 +121,16 @@ class CodeAgent(Agent):
             text += "\n" + (unread or ANSWER_WAITS.format(tools=", ".join(dict.fromkeys(self.unseen))))
         return text
 
+    def tool_names(self) -> Collection[str]:
+        """A call written as text may name a tool either way (extract_action)."""
+        return {**self.tools, **self.code_tools()}
+
+    def written_call(self, call: ToolCall) -> tuple[str, str]:
+        """(the Python name, `call` as the Python that makes it and prints what it returns)."""
+        names = {tool.name: code_name for code_name, tool in self.code_tools().items()}
+        name = names.get(call.name, call.name)
+        return name, code_for_calls([call], names) or f"print({name}())"
+
     def reading_tool(self) -> tuple[Tool, str] | None:
         """As the agent's, under the Python name the code calls it by (code_names.py)."""
         found = super().reading_tool()

@@ -4,6 +4,10 @@
   is told what was wrong and nothing runs, as smolagents does;
 - a reply that says it will act and does not ("I'll click the button."): the model is
   reminded once per turn; a second such reply is taken as the answer;
+- a reply that says it makes a call and only shows it in a code block ("I'll use read_page.
+  Here's how I'll call it: ```json {...}```"): never the answer; the model is shown, each time,
+  the call written the way that runs, and the reply counts as a call that could not be read
+  (reply_grammar.py holds the next reply to a call after two);
 - an answer given before anything was read, to a message that points at a page (an address,
   "this page", "the tab"): the model is told once a turn that it has not read the page yet;
 - an answer that repeats what the agent told the model this turn (a note, word for word) is
@@ -17,7 +21,9 @@ from collections.abc import Collection
 from dataclasses import dataclass
 
 from .excerpt import OPENING
-from .text_calls import quotes_a_call, why_unread
+from .quoted_text import quoted_spans
+from .replies import ToolCall
+from .text_calls import quotes_a_call, split_text_calls, why_unread
 
 _PROMISE = re.compile(
     r"(?:^|[.!?:;\n]\s*)(?:(?:ok(?:ay)?|now|next|first|then|so|alright)[,\s]+)*"
@@ -33,6 +39,7 @@ class Notes:
     reminder: str
     shown: str  # a call shown in a code block, not made (quoted_before_acting_note)
     unread_page: str  # an answer before anything was read, to a message about a page ({call})
+    announced: str  # a call said to be made and only shown in a code block ({name}, {call})
 
 
 ECHOED = ("Your answer repeats what I told you instead of answering the user's question, so it is "
@@ -76,7 +83,11 @@ TOOL_NOTES = Notes(
     unread_page=("You have not read the page yet: no tool ran in this turn, so nothing on the page is "
                  "in your answer (an address in the message says where the page is, not what is on "
                  "it). Call {call} first, then answer from what it shows; if the question needs no "
-                 "page, give your answer again."))
+                 "page, give your answer again."),
+    announced=("You said you would call {name}, but you only showed the call in a code block, and a "
+               "call in a code block is never run: nothing was done. To make it, reply with the call "
+               "alone, with nothing before or after it:\n{call}\nIf you meant to answer instead, answer "
+               "in plain words, without the call."))
 
 CODE_NOTES = Notes(
     unread=("Your reply looks like a tool call, but it could not be read{problem}. Nothing was "
@@ -91,7 +102,10 @@ CODE_NOTES = Notes(
                  "in your answer (an address in the message says where the page is, not what is on "
                  "it). Read it first, e.g. print({call}) in a ```python block, then answer with "
                  "final_answer(...) from what it prints; if the question needs no page, give your "
-                 "answer again."))
+                 "answer again."),
+    announced=("You said you would call {name}, but you only showed the call in a code block that is "
+               "not Python, and only Python runs: nothing ran. To make it, write it as Python:\n"
+               "```python\n{call}\n```\nIf the task is done instead, call final_answer(...)."))
 
 
 def promises_an_action(content: str) -> bool:
@@ -119,6 +133,36 @@ def quoted_before_acting_note(content: str, tools: Collection[str], notes: Notes
     if not quotes_a_call(content, tools):
         return None
     return notes.shown
+
+
+# "I'll use the `read_page` function", "Here's how I would call it", "Let me call read_page":
+# the reply says that it makes a call (Qwen2.5-Coder-0.5B, the real-model bench).
+_ANNOUNCES = re.compile(
+    r"\b(?:i['’]ll|i will|i would|i['’]d|i am going to|i['’]m going to|i need to|i should|let me|let['’]s|"
+    r"we['’]ll|we will)\s+(?:\w+\s+){0,2}?(?:call|use|invoke|run|make|execute|send|try|read|fetch)\b",
+    re.IGNORECASE)
+
+
+def announced_call(content: str, tools: Collection[str]) -> ToolCall | None:
+    """The call of one of `tools` that a reply shows in quoted text (a code block), with more of
+    the reply after it, and says it makes ("To answer this question, I'll use the `read_page`
+    function ... Here's how I'll call it: ```json {...}``` This will read the page at"), without
+    making it; else None. Such a reply is never the answer: the model said it was not one."""
+    if not quotes_a_call(content, tools):
+        return None
+    if not _ANNOUNCES.search(_unquoted(content)):
+        return None
+    _, found = split_text_calls(content, tools, anywhere=True)
+    return next((call for call in found if call.name in tools and call.name != "final_answer"), None)
+
+
+def _unquoted(content: str) -> str:
+    """`content` without its quoted spans (code blocks, `inline code`, quotes)."""
+    pieces, cursor = [], 0
+    for span in sorted(quoted_spans(content)):
+        pieces.append(content[cursor:max(cursor, span.start)])
+        cursor = max(cursor, span.end)
+    return "".join(pieces) + content[cursor:]
 
 
 # What points a message at a page to read: an address, or "this page", "the tab", "dieser Seite".

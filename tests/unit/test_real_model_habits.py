@@ -10,7 +10,9 @@
   CodeAgent's prompt says what its Python can and cannot do, and its example holds no data;
 - fetch, note, more_tools, round again: note and more_tools cannot loop;
 - the first reply showed the call in a ```json block and went on talking ("This will read the
-  page at ..."), and that was taken as the answer: before anything ran, it is told, once;
+  page at ..."), and that was taken as the answer: a reply that says it makes a call and only
+  shows it is never the answer, is shown the call written the way that runs, and counts as a
+  call not read (two, and the next reply is held to a call where the endpoint can);
 - out of steps, the last reply (a read_page call in a ```json block) was the answer the user got:
   a call or code is never the answer;
 - the address in the message given as the shop's, unread: held once a turn;
@@ -328,8 +330,20 @@ def read_page_tool(log):
     return read_page
 
 
+# The same task at 9dad3e1 (bench/results/real-models-rows.jsonl, 2026-12-06): told once, the
+# 0.5B said it again in other words, and this was the answer the user got. Cut where the row keeps it.
+SHOWN_AGAIN = (
+    "To answer this question, I'll use the `read_page` function from the provided XML tags. The page "
+    "is located at http://127.0.0.1:42877/shop.html.\n\nHere's how I would call the `read_page` "
+    "function:\n\n```json\n{\"name\": \"read_page\", \"arguments\": {\"page\": 1, \"max_tokens\": "
+    "100000}}\n```\n\nThis will read the fi")
+# An answer that quotes a call and says nothing of making it (written for this test).
+QUOTES_A_CALL = ("To read a page, a tool call looks like this:\n\n```json\n{\"name\": \"read_page\", "
+                 "\"arguments\": {\"page\": 1}}\n```\n\nIt returns the page's text as Markdown.")
+
+
 @pytest.mark.parametrize("agent_class", [ToolCallingAgent, CodeAgent])
-async def test_a_call_shown_in_a_code_block_before_anything_ran_is_told_not_taken_as_the_answer(agent_class):
+async def test_a_call_said_and_only_shown_is_told_back_written_the_way_that_runs(agent_class):
     log = []
     again = calls(("read_page", {})) if agent_class is ToolCallingAgent else "```python\nprint(read_page())\n```"
     answer = calls(("final_answer", {"answer": "£9.45"})) if agent_class is ToolCallingAgent else \
@@ -337,17 +351,43 @@ async def test_a_call_shown_in_a_code_block_before_anything_ran_is_told_not_take
     model = ScriptedModel([SHOWN_NOT_MADE, again, answer])
     assert await agent_class(model, [read_page_tool(log)]).run("What does the compost cost?") == "£9.45"
     assert log == [1]  # the shown call never ran; the one made next did
-    assert ("inside a code block" if agent_class is ToolCallingAgent else "not Python code") in told(model, 1)
+    written = ('{"name": "read_page", "arguments": {"page": 1, "max_tokens": 100000}}' if agent_class is ToolCallingAgent
+               else "```python\nprint(read_page(page=1, max_tokens=100000))\n```")
+    assert "You said you would call read_page" in told(model, 1) and written in told(model, 1)
 
 
-async def test_told_once_a_turn_then_a_reply_that_shows_a_call_is_the_answer():
-    model = ScriptedModel([SHOWN_NOT_MADE, SHOWN_NOT_MADE])
-    assert await ToolCallingAgent(model, [read_page_tool([])]).run("How do I read a page?") == SHOWN_NOT_MADE
+@pytest.mark.parametrize("agent_class", [ToolCallingAgent, CodeAgent])
+async def test_a_call_said_and_only_shown_is_never_the_answer_and_cannot_loop(agent_class):
+    model = ScriptedModel([SHOWN_NOT_MADE, SHOWN_AGAIN, SHOWN_NOT_MADE, SHOWN_AGAIN])
+    answer = await agent_class(model, [read_page_tool([])], max_steps=3).run(
+        "How much does the kettle cost? (The page is http://127.0.0.1:42877/shop.html.)")
+    assert answer.startswith("I ran out of steps (3) before I could answer") and "I called no tool." in answer
+    assert len(model.calls) == 4  # three steps and the one ask for a best answer: bounded
+
+
+@pytest.mark.parametrize("agent_class", [ToolCallingAgent, CodeAgent])
+async def test_two_calls_said_and_only_shown_hold_the_next_reply_to_a_call(agent_class):
+    # The endpoint holds replies (llama-cpp-python's server: a json_object with a schema), as
+    # the bench's does: the third reply is held to a call of the listed tools, and runs.
+    log = []
+    held = '{"name": "read_page", "arguments": {"page": 1}}'
+    answer = calls(("final_answer", {"answer": "£9.45"})) if agent_class is ToolCallingAgent else \
+        "```python\nfinal_answer(\"£9.45\")\n```"
+    model = ScriptedModel([SHOWN_NOT_MADE, SHOWN_AGAIN, held, answer], constraint="json_object")
+    assert await agent_class(model, [read_page_tool(log)]).run("What does the compost cost?") == "£9.45"
+    assert log == [1]
+    assert [("reply_schema" in call) for call in model.calls] == [False, False, True, False]
+
+
+async def test_told_once_a_turn_then_a_reply_that_quotes_a_call_is_the_answer():
+    model = ScriptedModel([QUOTES_A_CALL, QUOTES_A_CALL])
+    assert await ToolCallingAgent(model, [read_page_tool([])]).run("How do I read a page?") == QUOTES_A_CALL
+    assert "inside a code block" in told(model, 1)
 
 
 async def test_after_a_read_an_answer_that_quotes_a_call_stays_the_answer():
-    model = ScriptedModel([calls(("read_page", {})), SHOWN_NOT_MADE])
-    assert await ToolCallingAgent(model, [read_page_tool([])]).run("How do I read a page?") == SHOWN_NOT_MADE
+    model = ScriptedModel([calls(("read_page", {})), QUOTES_A_CALL])
+    assert await ToolCallingAgent(model, [read_page_tool([])]).run("How do I read a page?") == QUOTES_A_CALL
     assert len(model.calls) == 2
 
 
