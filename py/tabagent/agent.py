@@ -241,13 +241,15 @@ class Agent:
         a page ("What is the shop's address? (The page is http://...)"): once a turn, that it has not
         read the page yet. Qwen2.5-Coder-0.5B answered "127.0.0.1:44911" to that, unread (issue 48).
         A second answer is the answer: a question that needs no page loses one reply, once."""
-        if self._told_unread or self.calls.made or not points_at_a_page(self._turn_message()):
-            return None
-        reader = self.reading_tool()
-        if reader is None:
+        if self._told_unread or not self.nothing_read():
             return None
         self._told_unread = True
-        return self.saying(self.notes.unread_page.format(call=reading_call(*reader)))
+        return self.saying(self.notes.unread_page.format(call=reading_call(*self.reading_tool())))
+
+    def nothing_read(self) -> bool:
+        """Whether the user's message points at a page, a tool could read it, and no tool has run
+        in this turn: then nothing on the page can be in what the model says."""
+        return not self.calls.made and points_at_a_page(self._turn_message()) and self.reading_tool() is not None
 
     def reading_tool(self) -> tuple[Tool, str] | None:
         """(the first listed tool that may read, the name the model calls it by), or None: a tool
@@ -437,7 +439,15 @@ class Agent:
     async def _best_answer(self):
         """Out of steps: ask once for the best answer from what the run found. A reply that is
         a call (made, or written in any shape the agent reads) or code is not an answer, and
-        nothing runs now: the user is told the run ran out of steps, and what it did."""
+        nothing runs now: the user is told the run ran out of steps, and what it did. Nothing is
+        asked when the message is about a page nothing read: the 0.5B's CodeAgent ran Python eight
+        times without a tool and then answered "$20", a price no page showed (issue 48)."""
+        if self.nothing_read():  # a page question, and nothing read it: any answer now is made up
+            await self.emit("error", {"kind": "max_steps", "message": f"{self.name} ran out of steps "
+                                      f"({self.max_steps}) before reading the page it was asked about."})
+            answer = out_of_steps(self.max_steps, self.calls.history, self.memory.notes)
+            self.memory.append(ActionStep(self.step, model_output=answer))
+            return answer
         await self.emit("error", {"kind": "max_steps", "message": f"{self.name} ran out of steps "
                                   f"({self.max_steps}) before finishing; asking for its best answer."})
         held = await self.held_answer(can_act=False)

@@ -25,7 +25,7 @@ from .executor import Executor, LocalExecutor
 from .memory import ActionStep, cut
 from .replies import ModelReply, ToolCall, new_call_id
 from .parsing import find_code, parse_arguments
-from .reply_checks import CODE_NOTES
+from .reply_checks import CODE_NOTES, reading_call
 from .text_calls import nexus_raven_code, split_text_calls
 from .tools import Tool, ToolInputError, format_result
 
@@ -36,6 +36,11 @@ MORE = "To see the rest, keep the value in a variable and print a slice of it, e
 ANSWER_WAITS = ("Your final answer was not taken: you wrote it out in the same code that called {tools}, "
                 "before seeing what they returned. Print what you need from them (they are in your "
                 "variables); then give the answer you find there with final_answer.")
+
+# After code that called no tool, in a turn about a page nothing has read: each time, how to read
+# it. The 0.5B ran Python eight times without a tool, then answered a price no page showed.
+NOT_READ_YET = ("Nothing has read the page yet: this code called no tool, so nothing it printed came "
+                "from the page. Read the page in your next code block: print({call}).")
 
 
 class CodeAgent(Agent):
@@ -115,6 +120,8 @@ class CodeAgent(Agent):
         else:
             text = f"Output:\n{output or '(nothing printed)'}"
         text = "\n".join([*self.step_notes, text])
+        if not result.is_final and self.nothing_read():
+            text += "\n" + NOT_READ_YET.format(call=reading_call(*self.reading_tool()))
         if is_final:
             text += f"\nFinal answer: {format_result(result.final_value)}"
         elif result.is_final:

@@ -362,7 +362,7 @@ async def test_a_call_said_and_only_shown_is_never_the_answer_and_cannot_loop(ag
     answer = await agent_class(model, [read_page_tool([])], max_steps=3).run(
         "How much does the kettle cost? (The page is http://127.0.0.1:42877/shop.html.)")
     assert answer.startswith("I ran out of steps (3) before I could answer") and "I called no tool." in answer
-    assert len(model.calls) == 4  # three steps and the one ask for a best answer: bounded
+    assert len(model.calls) == 3  # three steps, bounded (nothing read: no best answer is asked)
 
 
 @pytest.mark.parametrize("agent_class", [ToolCallingAgent, CodeAgent])
@@ -619,3 +619,38 @@ async def test_after_an_action_the_same_text_is_no_news_to_tell():
                            calls(("read_page", {"max_tokens": 300})), calls(("final_answer", {"answer": "ok"}))])
     await ToolCallingAgent(model, [*short_page_tools([]), click]).run("More?")
     assert "word for word" not in told(model, 3)
+
+
+# --- A page question, and code that never reads it -------------------------------------------
+
+# Qwen2.5-Coder-0.5B-Instruct (Q4_K_M, llama-cpp-python's server) as TabAgent's CodeAgent on the
+# real-model bench's kettle-price task at 9dad3e1 (bench/results/real-models-rows.jsonl,
+# 2026-12-06): eight code steps and no tool called in any, then, asked for its best answer, this.
+INVENTED = "The blue enamel kettle costs $20."
+KETTLE = "How much does the blue enamel kettle cost? (The page is http://127.0.0.1:42877/shop.html.)"
+NO_TOOL_CODE = '```python\nprice = 20\nprint(f"The blue enamel kettle costs ${price}.")\n```'
+
+
+async def test_code_that_calls_no_tool_in_a_page_question_is_told_how_to_read_the_page():
+    log = []
+    model = ScriptedModel([NO_TOOL_CODE, "```python\nprint(read_page())\n```",
+                           '```python\nfinal_answer("£9.45")\n```'])
+    assert await CodeAgent(model, [read_page_tool(log)]).run(KETTLE) == "£9.45"
+    assert "Nothing has read the page yet" in told(model, 1) and "print(read_page())" in told(model, 1)
+    assert "Nothing has read the page yet" not in told(model, 2)  # once it read, no more
+
+
+@pytest.mark.parametrize("agent_class", [ToolCallingAgent, CodeAgent])
+async def test_out_of_steps_with_the_page_asked_about_unread_nothing_is_made_up(agent_class):
+    replies = [NO_TOOL_CODE] * 3 if agent_class is CodeAgent else [SHOWN_NOT_MADE] * 3
+    model = ScriptedModel([*replies, INVENTED])
+    answer = await agent_class(model, [read_page_tool([])], max_steps=3).run(KETTLE)
+    assert answer.startswith("I ran out of steps (3) before I could answer") and "$20" not in answer
+    assert len(model.calls) == 3  # no best answer asked: nothing read could be in it
+
+
+@pytest.mark.parametrize("agent_class", [ToolCallingAgent, CodeAgent])
+async def test_out_of_steps_after_reading_the_best_answer_is_still_asked(agent_class):
+    read = calls(("read_page", {})) if agent_class is ToolCallingAgent else "```python\nprint(read_page())\n```"
+    model = ScriptedModel([read, read, "The compost costs £9.45."])
+    assert await agent_class(model, [read_page_tool([])], max_steps=2).run(KETTLE) == "The compost costs £9.45."
