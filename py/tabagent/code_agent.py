@@ -42,6 +42,32 @@ ANSWER_WAITS = ("Your final answer was not taken: you wrote it out in the same c
 NOT_READ_YET = ("Nothing has read the page yet: this code called no tool, so nothing it printed came "
                 "from the page. Read the page in your next code block: print({call}).")
 
+# Qwen2.5-Coder-0.5B copied the prompt's tool listing as code: `def read_page(...): return "The
+# blue enamel kettle costs $20."`, then `def note(text): ...` seven times (the real-model bench's
+# kettle-price, a607363), and never read the page. A definition would hide the real tool.
+REDEFINED = ("Your code defines {names}, which the tools already are: they are ready to call, and "
+             "code that defines one would hide the real one, so nothing ran. Call the tool instead of "
+             "defining it, e.g. print({example}).")
+
+
+def redefined_tools(code: str, tools: Collection[str]) -> list[str]:
+    """The tools (and final_answer) that `code` defines or assigns at its top level, in order."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return []
+    found = []
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names = [node.name]
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names = [t.id for t in targets if isinstance(t, ast.Name)]
+        else:
+            names = []
+        found += [name for name in names if name in tools and name not in found]
+    return found
+
 
 class CodeAgent(Agent):
     notes = CODE_NOTES
@@ -90,6 +116,8 @@ class CodeAgent(Agent):
         await self.emit("code", {"code": code})
         if page := copied_code(self.memory, code):  # a page's sample code, repeated (page_quotes.py)
             return await self._not_run(step, COPIED_CODE.format(source=page))
+        if names := redefined_tools(code, self.code_tools()):
+            return await self._not_run(step, self._redefined(names))
         tools = {code_name: TracedTool(tool, self) for code_name, tool in self.code_tools().items()
                  if tool.name != "final_answer"}  # the executor provides final_answer itself
         self.shown_parts, self.step_notes, self.unseen = [], [], []  # filled by TracedTool
@@ -137,6 +165,11 @@ class CodeAgent(Agent):
         names = {tool.name: code_name for code_name, tool in self.code_tools().items()}
         name = names.get(call.name, call.name)
         return name, code_for_calls([call], names) or f"print({name}())"
+
+    def _redefined(self, names: list[str]) -> str:
+        reader = self.reading_tool()
+        example = reading_call(*reader) if reader and reader[1] in names else f"{names[0]}(...)"
+        return REDEFINED.format(names=", ".join(names), example=example)
 
     def reading_tool(self) -> tuple[Tool, str] | None:
         """As the agent's, under the Python name the code calls it by (code_names.py)."""

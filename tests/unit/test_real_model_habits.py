@@ -654,3 +654,40 @@ async def test_out_of_steps_after_reading_the_best_answer_is_still_asked(agent_c
     read = calls(("read_page", {})) if agent_class is ToolCallingAgent else "```python\nprint(read_page())\n```"
     model = ScriptedModel([read, read, "The compost costs £9.45."])
     assert await agent_class(model, [read_page_tool([])], max_steps=2).run(KETTLE) == "The compost costs £9.45."
+
+
+# --- The prompt's tool listing copied as code ------------------------------------------------
+
+# Qwen2.5-Coder-0.5B-Instruct (Q4_K_M, llama-cpp-python's server) as TabAgent's CodeAgent on the
+# real-model bench's kettle-price task at a607363 (bench/results/real-models-rows.jsonl, the row's
+# "calls", 2026-12-06): its first code copied the prompt's tool listing with bodies of its own (cut
+# where the row keeps it, closed here), then seven times this copy of final_answer's definition.
+LISTING_COPIED = (
+    "```python\ndef read_page(page: int = 1, max_tokens: int = None) -> str:\n    # Reads the user's page "
+    "(main content) as Markdown, after its title, address, author, language and length.\n    return \"The "
+    "blue enamel kettle costs $20.\"\n\ndef list_controls(within: str = None, page: int = 1, max_controls: "
+    "int = 150) -> str:\n    # Lists the page's controls, one a line: the locator the actions take, kind, "
+    "name, value, \n    return \"\"\n```")
+NOTE_DEFINED = '```python\ndef note(text):\n    """Ends the task with this answer."""\n```'
+
+
+async def test_code_that_defines_a_tool_does_not_run_and_is_told_to_call_it():
+    log = []
+    model = ScriptedModel([LISTING_COPIED, NOTE_DEFINED, "```python\nprint(read_page())\n```",
+                           '```python\nfinal_answer("£9.45")\n```'])
+    assert await CodeAgent(model, [read_page_tool(log)]).run(KETTLE) == "£9.45"
+    assert log == [1]  # the page was read by the real tool, never by the copy
+    assert "Your code defines read_page" in told(model, 1) and "print(read_page())" in told(model, 1)
+    assert "Your code defines note" in told(model, 2)
+
+
+async def test_a_model_that_only_copies_the_listing_runs_out_of_steps_and_makes_nothing_up():
+    model = ScriptedModel([LISTING_COPIED, *[NOTE_DEFINED] * 3, INVENTED])
+    answer = await CodeAgent(model, [read_page_tool([])], max_steps=4).run(KETTLE)
+    assert answer.startswith("I ran out of steps (4)") and "$20" not in answer
+
+
+async def test_code_that_defines_helpers_of_its_own_runs():
+    model = ScriptedModel(['```python\ndef cost(text):\n    return text.split("£")[1].split(" ")[0]\n'
+                           'final_answer(cost(read_page()))\n```'])
+    assert await CodeAgent(model, [read_page_tool([])]).run("What does the compost cost?") == "9.45"
