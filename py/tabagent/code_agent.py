@@ -168,7 +168,9 @@ class CodeAgent(Agent):
 
     def _redefined(self, names: list[str]) -> str:
         reader = self.reading_tool()
-        example = reading_call(*reader) if reader and reader[1] in names else f"{names[0]}(...)"
+        # Nothing read yet in a turn about a page, or the reader redefined: the call that reads.
+        reads = reader is not None and (reader[1] in names or self.nothing_read())
+        example = reading_call(*reader) if reads else f"{names[0]}(...)"
         return REDEFINED.format(names=", ".join(names), example=example)
 
     def reading_tool(self) -> tuple[Tool, str] | None:

@@ -678,7 +678,20 @@ async def test_code_that_defines_a_tool_does_not_run_and_is_told_to_call_it():
     assert await CodeAgent(model, [read_page_tool(log)]).run(KETTLE) == "£9.45"
     assert log == [1]  # the page was read by the real tool, never by the copy
     assert "Your code defines read_page" in told(model, 1) and "print(read_page())" in told(model, 1)
-    assert "Your code defines note" in told(model, 2)
+    assert "Your code defines note" in told(model, 2) and "print(read_page())" in told(model, 2)
+
+
+# The same at a607363 on flour-kg (a conversion): `def read_page(...)` fetching the page with
+# requests, then `def click(locator: str, ...)` seven times; no tool called, no answer.
+CLICK_DEFINED = ("```python\ndef click(locator: str, button: str = 'left', duration: float = 0) -> str:\n"
+                 "    # Clicks an element\n    if locator is not None:\n        response = requests.get("
+                 "f\"http://127.0.0.1:33927/shop.html\")\n    return response.text\n```")
+
+
+async def test_a_tool_redefined_before_anything_was_read_is_told_with_the_call_that_reads():
+    model = ScriptedModel([CLICK_DEFINED, "```python\nprint(read_page())\n```", '```python\nfinal_answer("£9.45")\n```'])
+    assert await CodeAgent(model, [read_page_tool([]), click_tool([])]).run(KETTLE) == "£9.45"
+    assert "Your code defines click" in told(model, 1) and "print(read_page())" in told(model, 1)
 
 
 async def test_a_model_that_only_copies_the_listing_runs_out_of_steps_and_makes_nothing_up():
