@@ -51,21 +51,17 @@ REDEFINED = ("Your code defines {names}, which the tools already are: they are r
 
 
 def redefined_tools(code: str, tools: Collection[str]) -> list[str]:
-    """The tools (and final_answer) that `code` defines or assigns at its top level, in order."""
+    """The tools (and final_answer) that `code` defines (def, class) at its top level, in order.
+    A variable that takes a tool's name (`note = ...`) is the model's data, not a copy: it runs."""
     try:
         tree = ast.parse(code)
     except SyntaxError:
         return []
     found = []
     for node in tree.body:
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            names = [node.name]
-        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
-            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            names = [t.id for t in targets if isinstance(t, ast.Name)]
-        else:
-            names = []
-        found += [name for name in names if name in tools and name not in found]
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.name in tools \
+                and node.name not in found:
+            found.append(node.name)
     return found
 
 
