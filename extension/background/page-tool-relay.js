@@ -25,14 +25,15 @@ import { REAL_INPUT, withRealInput } from "./real-input-actions.js";
 const CONTENT_SCRIPTS = "extension/vendor/injected.js";
 const FILES_TO_INJECT = [...FIRST_IN_EVERY_PAGE, CONTENT_SCRIPTS];
 
-// Runs in the tab, in the content scripts' isolated world: are the tools there already?
-function probe() {
-  return { ready: typeof globalThis.TabAgentPage?.run === "function", state: document.readyState, type: document.contentType };
-}
-
+// Runs in the tab, in the content scripts' isolated world. The tool runs only in a document that
+// has TabAgent's tools and is parsed, and that is no PDF; else the answer is { not_ready: what the
+// document is }, and the service worker injects the tools or says why not (toolsThen). Asked in the
+// same call as the tool: a probe of its own was a round trip to the tab more for every call.
 // locatorsAfter: the highest locator number given in any page so far (see locators.js).
 // realInput: the actions that have a gesture answer it, for the service worker to give (real-input-actions.js).
 function runInPage(name, args, planId, locatorsAfter, realInput) {
+  const found = { ready: typeof globalThis.TabAgentPage?.run === "function", state: document.readyState, type: document.contentType };
+  if (!found.ready || found.state === "loading" || found.type === "application/pdf") return { not_ready: found };
   const page = globalThis.TabAgentPage;
   page.locators.continueAfter(locatorsAfter);
   const withLastLocator = (reply) => ({ ...reply, last_locator: page.locators.lastGiven() });
@@ -44,8 +45,16 @@ function runInPage(name, args, planId, locatorsAfter, realInput) {
 // must not start numbering again from 1.
 const LAST_LOCATOR = "lastLocator";
 
-async function lastLocator() {
-  return (await chrome.storage.session.get(LAST_LOCATOR))[LAST_LOCATOR] ?? 0;
+// Read once in the service worker's life: after that, only this worker writes it, and it raises
+// highestGiven first, so the number in memory is never below the stored one (a read per call was
+// a round trip to storage more for each of an action's four calls to the tab).
+let stored = null;
+function lastLocator() {
+  stored ??= chrome.storage.session.get(LAST_LOCATOR).then((kept) => kept[LAST_LOCATOR] ?? 0, (error) => {
+    stored = null;
+    throw error;
+  });
+  return stored;
 }
 
 // Two turns acting in two tabs at once must never give the same locators to elements of both
@@ -119,19 +128,26 @@ function silentPage(tab, allowMs) {
 
 const PDF = "pdf";
 
-// Makes sure the content scripts are in the tab; answers PDF for a tab showing a PDF, which
-// content scripts cannot read (the browser's PDF viewer keeps them out).
-async function ensureTools(tab) {
-  const found = await execute(tab, { func: probe }).catch(async (error) => {
-    if (await refusedByPdfViewer(tab)) return { type: "application/pdf" };
-    const why = await keptOutInWords(tab);
-    throw why ? new PageUnavailable(why) : error;
-  });
-  if (found?.type === "application/pdf") return PDF;
-  if (!found || found.state === "loading") {
+// The tool run in the tab (runWithLocators), the content scripts injected first where they are
+// not there yet. PDF for a tab showing a PDF, which content scripts cannot read (the browser's PDF
+// viewer keeps them out).
+async function runWithTools(tab, name, toolArgs, planId) {
+  const reply = await runWithLocators(tab, name, toolArgs, planId).catch((error) => notLetIn(tab, error));
+  const found = reply?.not_ready;
+  if (!found) return reply; // (null: the page went away while the tool ran)
+  if (found.type === "application/pdf") return PDF;
+  if (found.state === "loading") {
     throw new PageUnavailable(`The page in this tab (${tab.url}) is still loading; try again in a moment.`);
   }
-  if (!found.ready) await execute(tab, { files: FILES_TO_INJECT });
+  await execute(tab, { files: FILES_TO_INJECT });
+  return runWithLocators(tab, name, toolArgs, planId);
+}
+
+// A tab that refused the call: the browser's PDF viewer, or a page TabAgent may not read, in words.
+async function notLetIn(tab, error) {
+  if (await refusedByPdfViewer(tab)) return { not_ready: { type: "application/pdf" } };
+  const why = await keptOutInWords(tab);
+  throw why ? new PageUnavailable(why) : error;
 }
 
 const withoutFragment = (url) => (url ?? "").replace(/#.*$/, "");
@@ -154,13 +170,14 @@ async function run(tab, name, args, pdfHere = false) {
   if (refused) throw new PageUnavailable(refused);
   // plan_id: the action the user confirmed, as describe_action held it in the page.
   const { plan_id: planId = null, ...toolArgs } = args ?? {};
-  if ((await ensureTools(tab)) === PDF) {
+  const first = await runWithTools(tab, name, toolArgs, planId);
+  if (first === PDF) {
     // The offscreen document downloads the PDF and reads it with pdf.js (offscreen/pdf/pdf-reader.js).
     const pdf = { url: tab.url, name: name === "describe_action" ? toolArgs?.name : name, args: toolArgs };
     return pdfHere ? { ok: true, pdf } : askOffscreen({ type: MessageType.pdfTool, ...pdf });
   }
   const inPage = async (tool, toolArgs) => (await runWithLocators(tab, tool, toolArgs, null)) ?? { ok: false, error: "the page went away" };
-  const reply = await withRealInput(tab, (await runWithLocators(tab, name, toolArgs, planId)) ?? { ok: false }, inPage);
+  const reply = await withRealInput(tab, first ?? { ok: false }, inPage);
   if (!reply.ok && reply.error == null) return { ok: false, error: "The page went away while TabAgent was working on it (it navigated or was closed)." };
   // The content script's sentences quote the page (labels, text): Python marks them as page content.
   return reply.ok ? reply : { ok: false, error: String(reply.error), from_page: true };

@@ -1,0 +1,81 @@
+"""What one action and one listing cost in trips to the page and in reading the DOM (issue 51's
+controls rows: bench/bench_controls.py times them; this counts what the times are made of).
+
+- An action called by hand (describe_action, then the action with its gesture as real input) runs
+  four scripts in the tab: the question, the action, the check that the element is still under
+  the pointer before the press, and its outcome; no probe of its own before each (six before).
+- The locator floor is read from session storage once in the service worker's life, not once per
+  script run in the tab (it was four reads an action).
+
+The covered-element check still runs before the press (it is one of the four scripts), and the
+tests of real input, actions and controls are unchanged."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.helpers.page_content import page_content
+
+pytestmark = pytest.mark.e2e
+IN_WINDOWS = True  # the page shown in a window of its own, as a person sees it: real input draws there
+
+SITE = Path(__file__).parent / "pages" / "round-trips"
+
+# In the service worker: each executeScript, storage.session read and debugger command recorded.
+COUNTING = """(() => {
+  const seen = globalThis.__counted = { scripts: [], reads: [], commands: [] };
+  if (globalThis.__counting) return true;
+  globalThis.__counting = true;
+  const [execute, read, command] = [chrome.scripting.executeScript, chrome.storage.session.get, chrome.debugger.sendCommand];
+  chrome.scripting.executeScript = function (injection) {
+    globalThis.__counted.scripts.push(injection.func ? [injection.func.name, ...(injection.args ?? []).slice(0, 1)].join(" ") : "files");
+    return execute.call(this, injection);
+  };
+  chrome.storage.session.get = function (keys) {
+    globalThis.__counted.reads.push(String(keys));
+    return read.call(this, keys);
+  };
+  chrome.debugger.sendCommand = function (target, method, params) {
+    globalThis.__counted.commands.push("sent " + method);
+    return command.call(this, target, method, params).finally(() => globalThis.__counted.commands.push("answered " + method));
+  };
+  return true;
+})()"""
+
+COUNTED = "(() => { const c = globalThis.__counted; globalThis.__counted = { scripts: [], reads: [], commands: [] }; return c; })()"
+
+
+def done(tabs, name, **args) -> dict:
+    reply = tabs.tool_reply(name, **args)
+    assert reply and reply.get("ok"), reply
+    return json.loads(page_content(reply["result"]["result"])[1])
+
+
+def listed(tabs) -> str:
+    return page_content(tabs.call_tool("list_controls"))[1]
+
+
+def counting(browser):
+    worker = browser.service_worker_target()
+    browser.evaluate_in(worker, COUNTING)
+    return lambda: browser.evaluate_in(worker, COUNTED)
+
+
+def test_an_action_runs_four_scripts_in_the_tab_and_reads_no_storage_for_them(tabs, site, browser):
+    tabs.show(site.url("rows.html"))
+    assert listed(tabs).startswith("801 controls")  # the tools injected, the locator floor read once
+    counted = counting(browser)
+    said = done(tabs, "check", locator="#box")
+    assert said["checked"] is True and said["summary"] == "Check the checkbox “Box”."
+    trips = counted()
+    assert trips["scripts"] == ["runInPage describe_action", "runInPage check", "runInPage input_check", "runInPage input_done"], trips
+    assert not [read for read in trips["reads"] if "lastLocator" in read], trips
+    assert tabs.in_page("return document.getElementById('box').checked") is True
+
+
+def test_a_tab_without_the_tools_gets_them_then_the_tool(tabs, site, browser):
+    tabs.show(site.url("rows.html"))  # a new document: no tools in it yet
+    counted = counting(browser)
+    assert listed(tabs).startswith("801 controls")
+    assert counted()["scripts"] == ["runInPage list_controls", "files", "runInPage list_controls"]
