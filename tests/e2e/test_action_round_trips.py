@@ -6,6 +6,8 @@ controls rows: bench/bench_controls.py times them; this counts what the times ar
   the pointer before the press, and its outcome; no probe of its own before each (six before).
 - The locator floor is read from session storage once in the service worker's life, not once per
   script run in the tab (it was four reads an action).
+- The debugger's set-up commands (focus, page, screencast) are sent together, not one answer
+  after the other.
 
 The covered-element check still runs before the press (it is one of the four scripts), and the
 tests of real input, actions and controls are unchanged."""
@@ -71,6 +73,10 @@ def test_an_action_runs_four_scripts_in_the_tab_and_reads_no_storage_for_them(ta
     trips = counted()
     assert trips["scripts"] == ["runInPage describe_action", "runInPage check", "runInPage input_check", "runInPage input_done"], trips
     assert not [read for read in trips["reads"] if "lastLocator" in read], trips
+    # Set up together: every set-up command sent before the first of them is answered.
+    commands = trips["commands"]
+    first_answer = next(i for i, c in enumerate(commands) if c.startswith("answered"))
+    assert {"sent Emulation.setFocusEmulationEnabled", "sent Page.enable", "sent Page.startScreencast"} <= set(commands[:first_answer]), commands
     assert tabs.in_page("return document.getElementById('box').checked") is True
 
 
