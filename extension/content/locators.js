@@ -29,19 +29,56 @@ state.given ??= new Map(); // id -> WeakRef(element)
 // Locators up to this number were given before this page's tools started: elsewhere.
 state.givenBefore ??= null;
 
-// A CSS path from the document root (or the nearest ancestor with a unique id).
-function cssPath(el) {
-  const parts = [];
-  for (let node = el; node && node.nodeType === 1; node = node.parentElement) {
-    if (node.id && node.ownerDocument.querySelectorAll(`#${CSS.escape(node.id)}`).length === 1) {
-      parts.unshift(`#${CSS.escape(node.id)}`);
-      break;
+// A CSS path from the document root (or the nearest ancestor with a unique id). A listing gives
+// thousands of locators whose paths share their ancestors: each element's step is worked out once
+// per synchronous run of a tool (kept until the next microtask, when the page may change), and a
+// parent's children are counted once, not once per child: on a form of 900 sections, the path
+// of every control read the form's 900 children again (most of list_controls' time).
+let steps = null; // element -> its path, for this run
+let siblings = null; // parent -> Map(child -> ":nth-of-type(i)" or "")
+
+function forThisRun() {
+  if (steps) return;
+  [steps, siblings] = [new Map(), new Map()];
+  queueMicrotask(() => {
+    [steps, siblings] = [null, null];
+  });
+}
+
+function nthOfType(node) {
+  const parent = node.parentElement;
+  if (!parent) return "";
+  let indexes = siblings.get(parent);
+  if (!indexes) {
+    const byTag = new Map();
+    for (const child of parent.children) {
+      if (!byTag.has(child.localName)) byTag.set(child.localName, []);
+      byTag.get(child.localName).push(child);
     }
-    const sameTag = node.parentElement ? [...node.parentElement.children].filter((c) => c.localName === node.localName) : [];
-    const index = sameTag.length > 1 ? `:nth-of-type(${sameTag.indexOf(node) + 1})` : "";
-    parts.unshift(CSS.escape(node.localName) + index);
+    indexes = new Map();
+    for (const same of byTag.values()) same.forEach((child, i) => indexes.set(child, same.length > 1 ? `:nth-of-type(${i + 1})` : ""));
+    siblings.set(parent, indexes);
   }
-  return parts.join(" > ");
+  return indexes.get(node) ?? "";
+}
+
+function cssPath(el) {
+  forThisRun();
+  return pathOf(el);
+}
+
+function pathOf(node) {
+  if (!node || node.nodeType !== 1) return "";
+  let path = steps.get(node);
+  if (path !== undefined) return path;
+  if (node.id && node.ownerDocument.querySelectorAll(`#${CSS.escape(node.id)}`).length === 1) path = `#${CSS.escape(node.id)}`;
+  else {
+    const above = pathOf(node.parentElement);
+    const step = CSS.escape(node.localName) + nthOfType(node);
+    path = above ? `${above} > ${step}` : step;
+  }
+  steps.set(node, path);
+  return path;
 }
 
 const textHint = (el) => squash(el.textContent).slice(0, 60);
