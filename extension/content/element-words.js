@@ -57,16 +57,16 @@ const NAMED_BY_AUTHOR = new Set(["tablist", "menu", "menubar", "listbox", "grid"
 function nameOf(el) {
   const doc = el.ownerDocument;
   const fromContent = !NAMED_BY_AUTHOR.has(el.getAttribute("role") || "");
-  const labelledBy = (el.getAttribute("aria-labelledby") || "")
+  const labelledBy = () => (el.getAttribute("aria-labelledby") || "")
     .split(/\s+/).map((id) => id && doc.getElementById(id)?.textContent).filter(Boolean).join(" ");
-  const labels = labelsOf(el).map((l) => l.textContent).join(" ");
-  const candidates = [
-    el.getAttribute("aria-label"), labelledBy, labels, el.getAttribute("placeholder"),
-    el.getAttribute("alt"), el.localName === "input" && el.hasAttribute("value") && !isSecretField(el) ? el.getAttribute("value") : "",
-    fromContent ? el.innerText ?? el.textContent : "", fromContent ? imageText(el) : "", el.getAttribute("title"),
-    el.getAttribute("name"),
-  ];
-  const name = candidates.map(squash).find(Boolean) || "";
+  // Each source read only when those before it say nothing: the text of an element is not laid out
+  // for one with an aria-label, nor its icons looked for when it has text (a page's buttons are
+  // named twice per action: the question's place and the action's, places.js).
+  const name = squash(el.getAttribute("aria-label")) || squash(labelledBy()) || squash(labelsOf(el).map((l) => l.textContent).join(" "))
+    || squash(el.getAttribute("placeholder")) || squash(el.getAttribute("alt"))
+    || squash(el.localName === "input" && el.hasAttribute("value") && !isSecretField(el) ? el.getAttribute("value") : "")
+    || (fromContent ? squash(el.innerText ?? el.textContent) || squash(imageText(el)) : "")
+    || squash(el.getAttribute("title")) || squash(el.getAttribute("name")) || "";
   return truncate(stepName(el, name), 80).text;
 }
 

@@ -10,6 +10,8 @@ controls rows: bench/bench_controls.py times them; this counts what the times ar
   after the other.
 - list_controls on 400 sections of one form reads each element's tag a bounded number of times:
   a control's CSS path counted its parent's children again for every control (400 × 400 reads).
+- The question before an action names the page's buttons of the same role to find its place: by
+  their text, without looking for icons inside each (an element's name is read source by source).
 
 The covered-element check still runs before the press (it is one of the four scripts), and the
 tests of real input, actions and controls are unchanged."""
@@ -116,3 +118,36 @@ def test_listing_controls_reads_each_elements_tag_a_bounded_number_of_times(tabs
     # 1,602 elements in the page's form: about 30 reads each at most. Reading the form's 400
     # children again for each of its 800 controls' paths was 320,000 more.
     assert counted["reads"] < 50_000, counted
+
+
+# In the tab's isolated world: the question before a hover (describe_action, which finds the
+# button's place among the page's buttons of the same name), with every look for icons counted.
+ICON_LOOKS = """(async () => {
+  const [tab] = await chrome.tabs.query({ url: "*://127.0.0.1/*rows.html" });
+  const [{ result }] = await chrome.scripting.executeScript({ target: { tabId: tab.id }, func: () => {
+    const query = Element.prototype.querySelectorAll;
+    let looks = 0;
+    Element.prototype.querySelectorAll = function (selector) {
+      if (String(selector).includes("img[alt]")) looks++;
+      return query.call(this, selector);
+    };
+    try {
+      const asked = globalThis.TabAgentPage.run("describe_action", { name: "hover", args: { locator: "section:nth-of-type(7) button" } }, {});
+      return { looks, summary: asked.result.summary, place: asked.result.element.place };
+    } finally {
+      Element.prototype.querySelectorAll = query;
+    }
+  } });
+  return result;
+})()"""
+
+
+def test_naming_a_button_with_text_looks_for_no_icons_in_it(tabs, site, browser):
+    tabs.show(site.url("rows.html"))
+    assert listed(tabs).startswith("801 controls")
+    counted = browser.evaluate_in(browser.service_worker_target(), ICON_LOOKS)
+    assert counted["summary"] == "Move the mouse over the button “Add 6”.", counted
+    assert counted["place"] == {"role": "button", "name": "Add 6", "landmark": "form", "landmark_name": "rows",
+                                "nth": 1, "of": 1, "count": 1}, counted
+    # Every one of the 400 buttons is named to find its place: by its text, never its icons.
+    assert counted["looks"] == 0, counted
