@@ -6,8 +6,6 @@ controls rows: bench/bench_controls.py times them; this counts what the times ar
   the pointer before the press, and its outcome; no probe of its own before each (six before).
 - The locator floor is read from session storage once in the service worker's life, not once per
   script run in the tab (it was four reads an action).
-- The debugger's set-up commands (focus, page, screencast) are sent together, not one answer
-  after the other.
 - list_controls on 400 sections of one form reads each element's tag a bounded number of times:
   a control's CSS path counted its parent's children again for every control (400 × 400 reads).
 - The question before an action names the page's buttons of the same role to find its place: by
@@ -28,12 +26,12 @@ IN_WINDOWS = True  # the page shown in a window of its own, as a person sees it:
 
 SITE = Path(__file__).parent / "pages" / "round-trips"
 
-# In the service worker: each executeScript, storage.session read and debugger command recorded.
+# In the service worker: each executeScript and storage.session read recorded.
 COUNTING = """(() => {
-  const seen = globalThis.__counted = { scripts: [], reads: [], commands: [] };
+  globalThis.__counted = { scripts: [], reads: [] };
   if (globalThis.__counting) return true;
   globalThis.__counting = true;
-  const [execute, read, command] = [chrome.scripting.executeScript, chrome.storage.session.get, chrome.debugger.sendCommand];
+  const [execute, read] = [chrome.scripting.executeScript, chrome.storage.session.get];
   chrome.scripting.executeScript = function (injection) {
     globalThis.__counted.scripts.push(injection.func ? [injection.func.name, ...(injection.args ?? []).slice(0, 1)].join(" ") : "files");
     return execute.call(this, injection);
@@ -42,14 +40,10 @@ COUNTING = """(() => {
     globalThis.__counted.reads.push(String(keys));
     return read.call(this, keys);
   };
-  chrome.debugger.sendCommand = function (target, method, params) {
-    globalThis.__counted.commands.push("sent " + method);
-    return command.call(this, target, method, params).finally(() => globalThis.__counted.commands.push("answered " + method));
-  };
   return true;
 })()"""
 
-COUNTED = "(() => { const c = globalThis.__counted; globalThis.__counted = { scripts: [], reads: [], commands: [] }; return c; })()"
+COUNTED = "(() => { const c = globalThis.__counted; globalThis.__counted = { scripts: [], reads: [] }; return c; })()"
 
 
 def done(tabs, name, **args) -> dict:
@@ -77,10 +71,6 @@ def test_an_action_runs_four_scripts_in_the_tab_and_reads_no_storage_for_them(ta
     trips = counted()
     assert trips["scripts"] == ["runInPage describe_action", "runInPage check", "runInPage input_check", "runInPage input_done"], trips
     assert not [read for read in trips["reads"] if "lastLocator" in read], trips
-    # Set up together: every set-up command sent before the first of them is answered.
-    commands = trips["commands"]
-    first_answer = next(i for i, c in enumerate(commands) if c.startswith("answered"))
-    assert {"sent Emulation.setFocusEmulationEnabled", "sent Page.enable", "sent Page.startScreencast"} <= set(commands[:first_answer]), commands
     assert tabs.in_page("return document.getElementById('box').checked") is True
 
 

@@ -43,10 +43,9 @@ export async function giveInput(tabId, gesture, check) {
     underInput.add(tabId);
     // A tab the user is not looking at has no focus, and the browser would drop its keys: while
     // the gesture runs it is given as focused (no window or tab is brought forward).
-    // Sent together: the protocol runs one session's commands in order, and waiting for each answer
-    // before sending the next was a round trip to the tab more, each.
-    await Promise.all([run.send("Emulation.setFocusEmulationEnabled", { enabled: true }), run.send("Page.enable"),
-      run.send("Page.startScreencast", KEEP_DRAWING)]);
+    await run.send("Emulation.setFocusEmulationEnabled", { enabled: true });
+    await run.send("Page.enable");
+    await run.send("Page.startScreencast", KEEP_DRAWING);
     for (const step of gesture.steps) await run.step(step);
     return run.dropped ? { events: "HTML drag and drop, as the browser's own" } : run.dragged ? { events: "pointer and mouse (down, moves, up), as the browser's own" } : {};
   } catch (error) {
