@@ -188,6 +188,15 @@ def tables(rows: list[dict], models, agents) -> None:
                   f"{statistics.median(r['load'] for r in runs):.1f} |")
 
 
+def build_tabagent() -> None:
+    """The extension's Python (extension/vendor/tabagent.zip and its snapshot) built from this
+    checkout, as `make bench` does before it: run directly, the bench once measured a build hours
+    older than the commit its rows named (2026-12-06: Python of 786374b in rows labelled a607363
+    and b08407a). scripts/build.py writes nothing when the build is up to date."""
+    subprocess.run([sys.executable, str(ROOT / "scripts" / "build.py")], cwd=ROOT, check=True,
+                   stdout=subprocess.DEVNULL)
+
+
 def main() -> None:
     # Stopped (kill, or make's Ctrl-C): the servers, the browser and the peers' browsers are
     # closed on the way out, not left running on the shared machine.
@@ -204,6 +213,8 @@ def main() -> None:
             raise SystemExit(f"bench_real_models: {why}")
     if any(agent in PEERS for agent in agents) and not PEERS_PYTHON.exists():
         raise SystemExit("bench_real_models: .venv-peers is missing: `make bench ONLY=real-models` installs it")
+    if any(agent in TABAGENT for agent in agents):
+        build_tabagent()
     for model in models:
         run_model(model, agents, tasks, args.threads, {(r["agent"], r["task"]) for r in earlier if r["model"] == model}, made)
     this_run = [r for r in kept_rows() if r["commit"] == made and r["task"] in {t.id for t in tasks}]

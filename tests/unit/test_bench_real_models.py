@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "bench"))
 
 from real_models.site import Site  # noqa: E402
 from real_models.tasks import TASKS  # noqa: E402
@@ -93,3 +94,25 @@ def test_the_meter_reads_replies_and_speaks_llama_cpps_spelling():
         "type": "json_schema", "json_schema": {"name": "out", "schema": {"type": "object"}}}})
     assert sent == {"max_tokens": 9, "response_format": {"type": "json_object", "schema": {"type": "object"}}}
     assert as_llama_cpp_takes_it({"max_tokens": 5, "max_completion_tokens": 9})["max_tokens"] == 5
+
+
+def test_run_directly_the_bench_builds_the_python_it_measures_before_any_model(monkeypatch):
+    """Run as `python bench/bench_real_models.py`, not through make, the bench once measured a
+    build hours older than the commit its rows named: it builds first, and only for TabAgent."""
+    spec = importlib.util.spec_from_file_location("bench_real_models", ROOT / "bench" / "bench_real_models.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    done = []
+    monkeypatch.setattr(bench.subprocess, "run", lambda command, **_: done.append(("build", Path(command[1]).name)))
+    monkeypatch.setattr(bench, "missing", lambda model: None)
+    monkeypatch.setattr(bench, "commit", lambda: "abc1234")
+    monkeypatch.setattr(bench, "run_model", lambda model, agents, *_: done.append(("run", model, tuple(agents))))
+    monkeypatch.setattr(bench, "tables", lambda *_: None)
+    monkeypatch.setattr(bench, "kept_rows", lambda: [])
+    for agents in (["tabagent-tool"], ["smolagents-tool"]):
+        monkeypatch.setattr(sys, "argv", ["bench_real_models.py", "--model", "qwen2.5-coder-0.5b",
+                                          *[a for agent in agents for a in ("--agent", agent)]])
+        monkeypatch.setattr(bench, "PEERS_PYTHON", Path(sys.executable))
+        bench.main()
+    assert done == [("build", "build.py"), ("run", "qwen2.5-coder-0.5b", ("tabagent-tool",)),
+                    ("run", "qwen2.5-coder-0.5b", ("smolagents-tool",))]
