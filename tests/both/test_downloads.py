@@ -86,16 +86,22 @@ def test_a_download_the_server_answers_late_is_still_said_in_the_turn_and_read(d
     the model waits on the page: that result says the download, and read_download reads it."""
     model.script(tool_call("click", locator="#late"), tool_call("wait_for", text="Never on this page", timeout=4),
                  tool_call("read_download"), Reply(text="Done."))
+    slow_report_allowed(download_turn)
+    clicked, waited = told(model, 1), told(model, 2)
+    assert "a download" not in clicked  # answered before the server was
+    assert "Since the last result, a download started in tab " in waited and re.search(r"\nlate(\(\d+\))?\.txt \(", waited)
+    assert LATE in told(model, 3)
+
+
+def slow_report_allowed(download_turn):
+    """Asks for the slow report, allows the click and then the reading once each, and waits for the
+    turn to end well."""
     download_turn.send("Get the slow report")
     download_turn.question(0)
     download_turn.answer_question(0, "once")
     download_turn.question(1, timeout=30)
     download_turn.answer_question(1, "once")
     assert download_turn.wait_for_status("ok", "error", timeout=60) == "ok"
-    clicked, waited = told(model, 1), told(model, 2)
-    assert "a download" not in clicked  # answered before the server was
-    assert "Since the last result, a download started in tab " in waited and re.search(r"\nlate(\(\d+\))?\.txt \(", waited)
-    assert LATE in told(model, 3)
 
 
 DOWNLOADED = "[...[...document.querySelectorAll('article.turn')].at(-1).querySelectorAll('.turn-downloads li')].map((li) => li.textContent)"
@@ -117,12 +123,7 @@ def test_a_download_after_the_last_action_is_told_before_the_answer_and_shown(do
     after the click. The answer is held: the model is told the file (read_download reads it), reads
     it, and answers; the panel says the file was downloaded."""
     model.script(tool_call("click", locator="#late"), Reply(text="Done."), tool_call("read_download"), Reply(text="It says 12 kettles."))
-    download_turn.send("Get the slow report")
-    download_turn.question(0)
-    download_turn.answer_question(0, "once")
-    download_turn.question(1, timeout=30)
-    download_turn.answer_question(1, "once")
-    assert download_turn.wait_for_status("ok", "error", timeout=60) == "ok"
+    slow_report_allowed(download_turn)
     held = said_last(model, 2)
     assert "Your answer was not given to the user yet" in held and re.search(r"\nlate(\(\d+\))?\.txt \(", held)
     assert LATE in told(model, 3)
