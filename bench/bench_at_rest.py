@@ -33,6 +33,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from build_first import build_checkout  # noqa: E402  (beside this file)
 from tests.helpers.panel_backends import chromium_panel  # noqa: E402
 from tests.helpers.browser import Browser, fresh_profile, remove_profile  # noqa: E402
 from tests.helpers.model_server import ModelServer, Reply  # noqa: E402
@@ -207,6 +208,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--schedules-only", action="store_true", help="only the rows of memory with schedules")
     args = parser.parse_args()
+    build_checkout()
     if args.schedules_only:
         schedules = measure_schedules(args.runs)
         print("\n| measure | median | spread | target |\n|---|---|---|---|")

@@ -38,6 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
 
 from browser_builds import stage  # noqa: E402
 from manifests import chrome_manifest  # noqa: E402
+from build_first import build_checkout  # noqa: E402  (beside this file)
 from tests.helpers.browser import ROOT, Browser, fresh_profile, remove_profile  # noqa: E402
 
 BARE = Path(__file__).resolve().parent / "bare-extension"
@@ -130,6 +131,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=5)
     runs = parser.parse_args().runs
+    build_checkout()
     staging = Path(tempfile.mkdtemp(prefix="tabagent-boot-"))
     package = staged_package(staging)
     without_snapshot = staging / "without-snapshot"

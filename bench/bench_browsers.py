@@ -33,6 +33,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import bench_at_rest as chromium  # noqa: E402
+from build_first import build_checkout  # noqa: E402  (beside this file)
 from tests.helpers.firefox import Firefox  # noqa: E402
 from tests.helpers.model_server import ModelServer, Reply  # noqa: E402
 
@@ -159,6 +160,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=3)
     runs = parser.parse_args().runs
+    build_checkout()
     figures = measure_both(runs)
     print(f"\nBoot and panel, both browsers ({runs} cold starts each; median (min–max))\n")
     print("| measure | Chromium | Firefox ESR | target |")

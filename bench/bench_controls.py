@@ -31,6 +31,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "py"))
 
 from tabagent.tokens import count_text  # noqa: E402
+from build_first import build_checkout  # noqa: E402  (beside this file)
 from tests.helpers.page_content import page_content  # noqa: E402
 from tests.helpers.panel_backends import ChromiumPanel  # noqa: E402
 from tests.helpers.browser import Browser, fresh_profile, remove_profile  # noqa: E402
@@ -109,6 +110,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=10)
     parser.add_argument("--pages", type=int, default=20, help="real pages for tokens per control")
     args = parser.parse_args()
+    build_checkout()
     made = Path(tempfile.mkdtemp(prefix="tabagent-controls-"))
     (made / "big.html").write_text(big_page())
     (made / "plain.html").write_text(PLAIN)

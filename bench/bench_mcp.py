@@ -21,6 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from build_first import build_checkout  # noqa: E402  (beside this file)
 from tests.helpers.browser import Browser, fresh_profile, remove_profile  # noqa: E402
 from tests.helpers.mcp_server import MCPTestServer  # noqa: E402
 
@@ -75,6 +76,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=30)
     args = parser.parse_args()
+    build_checkout()
     with MCPTestServer() as lab, MCPTestServer(extra_tools=93) as many:
         profile = fresh_profile()
         browser = Browser(profile).start()

@@ -22,6 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from build_first import build_checkout  # noqa: E402  (beside this file)
 from tests.helpers.browser import Browser, fresh_profile, remove_profile  # noqa: E402
 from tests.helpers.page_server import PageServer  # noqa: E402
 from tests.helpers.pages import OWN_PAGES  # noqa: E402
@@ -70,6 +71,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=30)
     args = parser.parse_args()
+    build_checkout()
     profile = fresh_profile()
     browser = Browser(profile).start()
     try:

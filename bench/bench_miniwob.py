@@ -25,6 +25,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from build_first import build_checkout  # noqa: E402  (beside this file)
 from tests.helpers.panel_backends import ChromiumPanel  # noqa: E402
 from tests.helpers.browser import Browser, fresh_profile, remove_profile  # noqa: E402
 from tests.helpers.miniwob_episode import PUBLISHED, episode, task_pages  # noqa: E402
@@ -102,6 +103,7 @@ def table(args, results, notes) -> None:
 
 
 def main() -> None:
+    build_checkout()
     args = arguments()
     html = task_pages()
     tasks = args.task or (list(POLICIES) if not args.base_url else sorted(p.stem for p in (html / "miniwob").glob("*.html")))

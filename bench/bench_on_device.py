@@ -41,6 +41,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 import local_models  # noqa: E402
 from bench_at_rest import SETTLE_S, extension_pss_mb, offscreen_open  # noqa: E402
+from build_first import build_checkout  # noqa: E402  (beside this file)
 from tests.helpers.panel_backends import chromium_panel  # noqa: E402
 from tests.helpers.browser import Browser, fresh_profile, remove_profile  # noqa: E402
 from tests.helpers.model_host import ModelHost  # noqa: E402
@@ -267,6 +268,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=2)
     parser.add_argument("--only", default=",".join(SIDES), help=f"which of {', '.join(SIDES)} to measure, in that order")
     args = parser.parse_args()
+    build_checkout()
     only = set(args.only.split(","))
     path = local_models.model_path(MODEL)
     threads = max(1, min(os.cpu_count() or 1, 8))  # what the extension runs with where it is isolated (model-runner.js)

@@ -39,6 +39,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from build_first import build_checkout  # noqa: E402  (beside this file)
 from tests.helpers.panel_backends import ChromiumPanel  # noqa: E402
 from tests.helpers.browser import Browser, fresh_profile, remove_profile  # noqa: E402
 from tests.helpers.model_server import ModelServer, Reply  # noqa: E402
@@ -311,6 +312,7 @@ def main() -> None:
     parser.add_argument("--busy", type=int, default=0, help="busy processes beside the bench (CI's load: 1)")
     parser.add_argument("--markdown-only", action="store_true", help="only the live-Markdown rows")
     args = parser.parse_args()
+    build_checkout()
     busy = busy_processes(args.busy)
     try:
         results = measure(args)

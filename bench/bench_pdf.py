@@ -24,6 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # for tests.helpers
 
+from build_first import build_checkout  # noqa: E402  (beside this file)
 from tests.helpers.panel_backends import ChromiumPanel  # noqa: E402
 from tests.helpers.browser import Browser, fresh_profile, remove_profile  # noqa: E402
 from tests.helpers.page_server import PageServer  # noqa: E402
@@ -75,6 +76,7 @@ def main():
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--pages", type=int, default=100)
     args = parser.parse_args()
+    build_checkout()
 
     with tempfile.TemporaryDirectory(prefix="tabagent-bench-pdf-") as folder:
         pdf = make_pdf([page_text(n) for n in range(1, args.pages + 1)], title="Benchmark book")

@@ -32,6 +32,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # for tests.helpers
 
+from build_first import build_checkout  # noqa: E402  (beside this file)
 from tests.helpers.panel_backends import ChromiumPanel  # noqa: E402
 from tests.helpers.browser import Browser, fresh_profile, remove_profile  # noqa: E402
 from tests.helpers.page_server import PageServer  # noqa: E402
@@ -95,6 +96,7 @@ def main():
     parser.add_argument("--runs", type=int, default=10)
     parser.add_argument("--page", action="append", dest="pages", help="corpus page (repeatable)")
     args = parser.parse_args()
+    build_checkout()
     pages = args.pages or (["yahoo-2", "wikipedia", "pixnet"] if CORPUS == SHARED_CORPUS else ["wikipedia", "pixnet"])
     if CORPUS != SHARED_CORPUS:
         print(f"bench: {SHARED_CORPUS} is absent: timing the vendored pages {', '.join(pages)} instead", file=sys.stderr)

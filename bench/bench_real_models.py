@@ -44,6 +44,7 @@ from real_models.meter import Meter  # noqa: E402
 from real_models.site import Site  # noqa: E402
 from real_models.tabagent import TabAgent  # noqa: E402
 from real_models.tasks import TASKS  # noqa: E402
+from build_first import build_checkout  # noqa: E402  (beside this file)
 from tests.helpers.llama_server import LlamaServer, missing  # noqa: E402
 
 MODELS = ("qwen2.5-coder-0.5b", "qwen2.5-coder-1.5b")
@@ -188,15 +189,6 @@ def tables(rows: list[dict], models, agents) -> None:
                   f"{statistics.median(r['load'] for r in runs):.1f} |")
 
 
-def build_tabagent() -> None:
-    """The extension's Python (extension/vendor/tabagent.zip and its snapshot) built from this
-    checkout, as `make bench` does before it: run directly, the bench once measured a build hours
-    older than the commit its rows named (2026-12-06: Python of 786374b in rows labelled a607363
-    and b08407a). scripts/build.py writes nothing when the build is up to date."""
-    subprocess.run([sys.executable, str(ROOT / "scripts" / "build.py")], cwd=ROOT, check=True,
-                   stdout=subprocess.DEVNULL)
-
-
 def main() -> None:
     # Stopped (kill, or make's Ctrl-C): the servers, the browser and the peers' browsers are
     # closed on the way out, not left running on the shared machine.
@@ -214,7 +206,7 @@ def main() -> None:
     if any(agent in PEERS for agent in agents) and not PEERS_PYTHON.exists():
         raise SystemExit("bench_real_models: .venv-peers is missing: `make bench ONLY=real-models` installs it")
     if any(agent in TABAGENT for agent in agents):
-        build_tabagent()
+        build_checkout()
     for model in models:
         run_model(model, agents, tasks, args.threads, {(r["agent"], r["task"]) for r in earlier if r["model"] == model}, made)
     this_run = [r for r in kept_rows() if r["commit"] == made and r["task"] in {t.id for t in tasks}]

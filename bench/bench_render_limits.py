@@ -27,6 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_panel import row  # noqa: E402
 from task_cpu import TaskCpu  # noqa: E402
+from build_first import build_checkout  # noqa: E402  (beside this file)
 from tests.helpers.panel_backends import ChromiumPanel  # noqa: E402
 from tests.e2e.render_bombs import deep_braces, deep_quote, macro_bomb  # noqa: E402
 from tests.e2e.stored import store, stored_answer  # noqa: E402
@@ -111,6 +112,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=3)
     args = parser.parse_args()
+    build_checkout()
     bombs = {"a 2 KB macro bomb (\\def)": macro_bomb(), "10,000 nested braces": deep_braces(), "a 10,000-deep quote": deep_quote()}
     results = {name: [] for name in [*bombs, LONG]}
     profile = fresh_profile()

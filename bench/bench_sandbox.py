@@ -25,6 +25,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from build_first import build_checkout  # noqa: E402  (beside this file)
 from tests.helpers.browser import Browser, fresh_profile, remove_profile  # noqa: E402
 
 CALLS = 20
@@ -156,6 +157,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=30, help="runs of each quick measure")
     parser.add_argument("--timeouts", type=int, default=5, help="timed-out runs")
     args = parser.parse_args()
+    build_checkout()
     profile = fresh_profile()
     browser = Browser(profile).start()
     try:

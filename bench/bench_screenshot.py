@@ -19,6 +19,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "py"))
 
 from bench_controls import big_page, row, run_page_tool  # noqa: E402
+from build_first import build_checkout  # noqa: E402  (beside this file)
 from tests.helpers.panel_backends import ChromiumPanel  # noqa: E402
 from tests.helpers.browser import Browser, fresh_profile, remove_profile  # noqa: E402
 from tests.helpers.page_server import PageServer  # noqa: E402
@@ -38,6 +39,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=10)
     args = parser.parse_args()
+    build_checkout()
     made = Path(tempfile.mkdtemp(prefix="tabagent-screenshot-"))
     (made / "big.html").write_text(big_page())
     profile = fresh_profile()

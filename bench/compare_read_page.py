@@ -30,6 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # for tests.helper
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # for bench_read_page
 
 from bench_read_page import CORPUS, page_cpu_meter  # noqa: E402
+from build_first import build_checkout  # noqa: E402  (beside this file)
 from tests.helpers.browser import Browser, fresh_profile, remove_profile  # noqa: E402
 from tests.helpers.content_bundle import bundle, temporary_tree  # noqa: E402
 from tests.helpers.page_server import PageServer  # noqa: E402
@@ -117,6 +118,7 @@ def main():
     parser.add_argument("--runs", type=int, default=15)
     parser.add_argument("--page", action="append", dest="pages", help="corpus page (repeatable)")
     args = parser.parse_args()
+    build_checkout()
     scripts = (at_revision(args.base), content_scripts(ROOT))
     rows = []
     profile = fresh_profile()

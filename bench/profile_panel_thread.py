@@ -21,6 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # for tests.helper
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # for bench_panel
 
 from bench_panel import offscreen, panel_alone, token_latencies  # noqa: E402
+from build_first import build_checkout  # noqa: E402  (beside this file)
 from tests.helpers.browser import Browser, fresh_profile, remove_profile  # noqa: E402
 from tests.helpers.model_server import ModelServer  # noqa: E402
 
@@ -54,6 +55,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--top", type=int, default=20)
     args = parser.parse_args()
+    build_checkout()
     profile = fresh_profile()
     browser = Browser(profile).start()
     try:

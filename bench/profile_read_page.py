@@ -21,6 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # for tests.helper
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # for bench_read_page
 
 from bench_read_page import CORPUS, bring_to_front, timed_call  # noqa: E402
+from build_first import build_checkout  # noqa: E402  (beside this file)
 from tests.helpers.panel_backends import ChromiumPanel  # noqa: E402
 from tests.helpers.browser import Browser, fresh_profile, remove_profile  # noqa: E402
 from tests.helpers.page_server import PageServer  # noqa: E402
@@ -131,6 +132,7 @@ def main():
     parser.add_argument("--top", type=int, default=25)
     parser.add_argument("--page", action="append", dest="pages")
     args = parser.parse_args()
+    build_checkout()
     profile_dir = fresh_profile()
     browser = Browser(profile_dir).start()
     try:

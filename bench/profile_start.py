@@ -32,6 +32,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench_at_rest import offscreen_open  # noqa: E402  (beside this file)
+from build_first import build_checkout  # noqa: E402  (beside this file)
 from tests.helpers.panel_backends import chromium_panel  # noqa: E402
 from tests.helpers.browser import ROOT, Browser, fresh_profile, remove_profile  # noqa: E402
 from tests.helpers.model_server import ModelServer, Reply  # noqa: E402
@@ -169,6 +170,7 @@ def main() -> None:
     parser.add_argument("--only", choices=["panel", "first-token"])
     parser.add_argument("--extension", action="append", type=Path, help="an unpacked extension's folder (repeatable)")
     args = parser.parse_args()
+    build_checkout()
     extensions = args.extension or [ROOT]
     if args.only != "first-token":
         for extension, runs in in_turns(args.runs, extensions, panel_start).items():

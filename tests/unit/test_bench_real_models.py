@@ -114,5 +114,5 @@ def test_run_directly_the_bench_builds_the_python_it_measures_before_any_model(m
                                           *[a for agent in agents for a in ("--agent", agent)]])
         monkeypatch.setattr(bench, "PEERS_PYTHON", Path(sys.executable))
         bench.main()
-    assert done == [("build", "build.py"), ("run", "qwen2.5-coder-0.5b", ("tabagent-tool",)),
+    assert done == [("build", "build.py"), ("build", "browser_builds.py"), ("run", "qwen2.5-coder-0.5b", ("tabagent-tool",)),
                     ("run", "qwen2.5-coder-0.5b", ("smolagents-tool",))]
