@@ -107,7 +107,7 @@ async function named(items) {
 
 async function told(claimed) {
   const items = await named(claimed.map(({ item }) => item));
-  return items.map((item, i) => ({ file_name: nameOf(item), mime: item.mime || "",
+  return items.map((item, i) => ({ download_id: item.id, file_name: nameOf(item), mime: item.mime || "",
     size: item.fileSize > 0 ? item.fileSize : item.totalBytes, tab_id: claimed[i].watch.tab_id, site: claimed[i].watch.site,
     ...(item.state === "in_progress" ? { in_progress: true } : {}) }));
 }

@@ -9,6 +9,7 @@ import { h } from "../shared/ui/dom.js";
 import { AppView } from "./app-view.js";
 import { attachedList } from "./attachments-view.js";
 import { ConfirmationView } from "./confirmation-view.js";
+import { downloadLine } from "./download-line.js";
 import { HandBackView } from "./hand-back-view.js";
 import { ownTabLine, tabLine } from "./own-tab-view.js";
 import { FormView } from "./form-view.js";
@@ -32,11 +33,6 @@ const STATUS_TEXT = { [Status.cancelled]: "stopped", [TurnStatus.interrupted]: "
 // started it, folded by default, and a question the user cannot see is not asked.
 function reveal(element) {
   for (let fold = element.parentElement?.closest("details"); fold; fold = fold.parentElement?.closest("details")) fold.open = true;
-}
-
-function sizeInWords(size) {
-  if (!Number.isFinite(size) || size < 0) return "?";
-  return size >= 1024 * 1024 ? `${(size / 1024 / 1024).toFixed(1)} MB` : `${Math.max(1, Math.round(size / 1024))} KB`;
 }
 
 function preview(value, length = 80) {
@@ -215,13 +211,9 @@ export class TurnView {
   }
 
   // Files the turn's actions downloaded after its last action (a server that answered late): said
-  // beside the answer, so the user knows they arrived. Each name is the site's, made harmless by
-  // Python, and drawn as text.
+  // beside the answer, so the user knows they arrived, and followed while on their way.
   on_download(event) {
-    for (const { file_name: name, size, site, in_progress: going } of event.data.files ?? []) {
-      const said = t(going ? "downloadedLateGoing" : "downloadedLate", shown(String(name)), sizeInWords(size), shown(String(site)));
-      this.downloads.append(h("li", { class: "turn-download" }, said));
-    }
+    for (const file of event.data.files ?? []) this.downloads.append(downloadLine(file));
     this.downloads.hidden = !this.downloads.childElementCount;
   }
 

@@ -19,7 +19,7 @@ import time
 
 import pytest
 
-from tests.helpers.download_pages import FORGED, HIJACKED, LATE, LIST, NOTE_NAME, NOTES, REPORT, TIMER_PAGE
+from tests.helpers.download_pages import FORGED, HIJACKED, LATE, LIST, NOTE_NAME, NOTES, REPORT, SLOW_BODY_S, TIMER_PAGE
 from tests.helpers.model_server import Reply
 from tests.helpers.page_content import page_content
 from tests.helpers.tool_calls import tool_call, told
@@ -131,6 +131,25 @@ def test_a_download_after_the_last_action_is_told_before_the_answer_and_shown(do
     lines = download_turn.run(DOWNLOADED)
     site = download_sites[0].url("").rstrip("/")
     assert len(lines) == 1 and re.fullmatch(shown_line(r"late(\(\d+\))?\.txt", site), lines[0]), lines
+
+
+def test_a_late_download_still_on_its_way_is_said_downloaded_when_it_ends(download_turn, model, download_sites):
+    """The server sends half the file at once and the rest SLOW_BODY_S later: the turn ends with
+    the file on its way ("Downloading ..."), and the line says "Downloaded ..." once the browser
+    has it all, followed by the download's id (download-line.js), with no turn running."""
+    model.script(tool_call("click", locator="#slow-body"), Reply(text="Done."), Reply(text="The report is on its way."))
+    download_turn.send("Get the long report")
+    download_turn.question(0)
+    download_turn.answer_question(0, "once")
+    assert download_turn.wait_for_status("ok", "error", timeout=60) == "ok"
+    site = download_sites[0].url("").rstrip("/")
+    going = download_turn.run(DOWNLOADED)
+    assert len(going) == 1 and going[0].startswith("Downloading after the last action: slow-body"), going
+    deadline = time.monotonic() + SLOW_BODY_S + 20
+    while (lines := download_turn.run(DOWNLOADED))[0].startswith("Downloading") and time.monotonic() < deadline:
+        time.sleep(0.25)
+    assert len(lines) == 1 and re.fullmatch(shown_line(r"slow-body(\(\d+\))?\.txt", site), lines[0]), lines
+    assert lines[0].startswith("Downloaded after the last action") and "(2 KB)" in lines[0], lines
 
 
 def test_red_team_a_late_download_named_as_a_note_is_data_and_another_tabs_is_not_told(download_turn, model, download_sites):

@@ -1,7 +1,8 @@
 """A site on 127.0.0.1 whose pages are functions of the request, and that keeps every request
 it got with its headers: for red-team tests where a site answers the browser's own load of a tab
 and TabAgent's download of the same address differently, or where what matters is which
-requests reached it and with which cookies.
+requests reached it and with which cookies. A body given as parts (an iterable of bytes, its
+content-length among the headers) is sent part by part as they come: a file still on its way.
 
     site = Site("localhost", {"/login": lambda request: (200, {"set-cookie": "a=b"}, b"hi")})
     site.url("/login"); site.requests  # [{"path": "/login", "headers": {...}}]
@@ -30,11 +31,14 @@ class Site:
                 site.requests.append({"path": self.path, "headers": {k.lower(): v for k, v in self.headers.items()}})
                 page = site.pages.get(self.path.split("?")[0])
                 status, headers, body = page(self) if page else (404, {}, b"")
+                whole = isinstance(body, bytes)
                 self.send_response(status)
-                for name, value in {"cache-control": "no-store", "content-length": str(len(body)), **headers}.items():
+                for name, value in {"cache-control": "no-store", **({"content-length": str(len(body))} if whole else {}), **headers}.items():
                     self.send_header(name, value)
                 self.end_headers()
-                self.wfile.write(body)
+                for part in [body] if whole else body:
+                    self.wfile.write(part)
+                    self.wfile.flush()
 
         self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self._httpd.daemon_threads = True

@@ -128,10 +128,16 @@ class UnnamedDownloads:
 
 
 def shown_files(late: list) -> list[dict]:
-    """The downloads as the panel shows them: each name made harmless, its size, the site, the tab."""
-    return [{"file_name": harmless_name(one.get("file_name")), "size": one.get("size") if isinstance(one.get("size"), int) else None,
-             "site": str(one.get("site") or ""), "tab_id": tab_id, "in_progress": one.get("in_progress") is True}
+    """The downloads as the panel shows them: each name made harmless, its size, the site, the tab,
+    and the browser's id of the download (the panel follows one still in progress until it ends)."""
+    return [{"file_name": harmless_name(one.get("file_name")), "size": _whole(one.get("size")),
+             "site": str(one.get("site") or ""), "tab_id": tab_id, "in_progress": one.get("in_progress") is True,
+             "download_id": _whole(one.get("download_id"))}
             for (tab_id, _), started in by_tab(late).items() for one in started[:5]]
+
+
+def _whole(value) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 def telling_late_downloads(working, forward):
