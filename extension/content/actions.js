@@ -20,6 +20,7 @@ import * as locators from "./locators.js";
 import { coveredBy, inView, click, typeText, choose, choicesOf, matchOption, optionText, isCheckable, isChecked, parseKeys, hover, clickAt, outcome, currentText, setValue } from "./gestures.js";
 import * as hoverStyles from "./hover-styles.js";
 import { atPlace, placeOf } from "./places.js";
+import * as pageVersion from "./page-version.js";
 import { takesValue, fileRefused, checkedValue } from "./values.js";
 import { hitAt, siteOf } from "./points.js";
 import { watchMenu, menuSeen } from "./page-menus.js";
@@ -31,7 +32,7 @@ import { SYNTHETIC, pressAt, alongPoints, holdKey } from "./pointer-gestures.js"
 
 export const tools = {};
 
-const held = new Map(); // plan id -> { name, args, el, described }
+const held = new Map(); // plan id -> { name, args, nodes, described, version }
 const HELD_AT_MOST = 20;
 
 function actionable(locator, verb) {
@@ -254,10 +255,11 @@ function position() {
   return { scroll_y: y, max_scroll_y: max, viewport_height: target.clientHeight, at_top: y <= 0, at_bottom: y >= max - 1 };
 }
 
-// What describe_action returns, and what each action returns along with its outcome.
-function describePlan(name, plan) {
+// What describe_action returns, and what each action returns along with its outcome. place:
+// the element's place (places.js), worked out already.
+function describePlan(name, plan, place = plan.el ? placeOf(plan.el).place : null) {
   const out = { action: name, summary: plan.summary, page_url: location.href };
-  if (plan.el) out.element = { locator: locators.locatorFor(plan.el), ...describe(plan.el), place: placeOf(plan.el) };
+  if (plan.el) out.element = { locator: locators.locatorFor(plan.el), ...describe(plan.el), place };
   if (plan.text != null) out[plan.setsValue ? "value" : "text"] = plan.text; // a date or a slider is set, not typed
   if (plan.url) out.url = plan.url;
   if (plan.ends) Object.assign(out, pointsOf(plan.ends));
@@ -280,15 +282,19 @@ function pointsOf(ends) {
 const nodesOf = (plan) => [plan.el ?? plan.target ?? null, ...(plan.to ? [plan.to] : []), ...(plan.chosen ?? [])];
 const sameNodes = (was, now) => was.length === now.length && was.every((node, i) => node === now[i] && (!node || node.isConnected));
 
-function hold(name, args, plan, described) {
+// version: the page's stamp when the element's place was worked out (null: not watched, as for a
+// place found through a shadow root or a frame, which page-version.js does not watch).
+function hold(name, args, plan, described, version) {
   const id = crypto.randomUUID();
-  held.set(id, { name, args: JSON.stringify(args), nodes: nodesOf(plan), described: JSON.stringify(described) });
+  held.set(id, { name, args: JSON.stringify(args), nodes: nodesOf(plan), described: JSON.stringify(described), version });
   while (held.size > HELD_AT_MOST) held.delete(held.keys().next().value);
   return id;
 }
 
 // The plan the user confirmed, checked unchanged now: same action and arguments, the same
-// nodes (nodesOf: the element itself, still in the page), described in the same words.
+// nodes (nodesOf: the element itself, still in the page), described in the same words. The
+// element's place among its namesakes is worked out again only if the page changed since the
+// question (page-version.js): it is a walk over the whole page, most of an action's time.
 function confirmedPlan(name, args, planId) {
   const promised = held.get(planId);
   held.delete(planId);
@@ -304,7 +310,8 @@ function confirmedPlan(name, args, planId) {
     throw new PageToolError(`Nothing was done: the page changed since the user confirmed “${was.summary}”: ${error.message}`);
   }
   const same = sameNodes(promised.nodes, nodesOf(plan));
-  const now = describePlan(name, plan);
+  const kept = same && promised.version && pageVersion.unchangedSince(promised.version);
+  const now = kept ? describePlan(name, plan, was.element?.place ?? null) : describePlan(name, plan);
   if (!same || JSON.stringify(now) !== promised.described) {
     const what = same ? `it would now be “${now.summary}”` : "the element the user saw has been replaced or moved";
     throw new PageToolError(`Nothing was done: the page changed what the user confirmed. They allowed “${was.summary}”; ${what}.`);
@@ -449,7 +456,10 @@ tools.describe_action = {
     }
     actionArgs = readArgs(name, params[name], actionArgs);
     const plan = planners[name](actionArgs);
-    const described = describePlan(name, plan);
-    return { ...described, plan_id: hold(name, actionArgs, plan, described) };
+    const found = plan.el ? placeOf(plan.el) : { place: null, local: true };
+    const described = describePlan(name, plan, found.place);
+    // (stamped after the element is given its locator: that mark is no change of the page's)
+    const version = found.local ? pageVersion.stamp() : null;
+    return { ...described, plan_id: hold(name, actionArgs, plan, described, version) };
   },
 };

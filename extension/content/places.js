@@ -40,8 +40,13 @@ const sameLandmark = (a, b) => a.role === b.role && a.name === b.name;
 // Every visible control with this role and name, each with its place on the page. Only the
 // elements of that role and name are looked at further (roleOf reads attributes only), so an
 // action on a page of thousands of controls does not lay them all out.
-function placesOf(role, name) {
-  const same = controls(document.documentElement, (el) => roleOf(el) === role && nameOf(el) === name);
+// reach.local: set false when the walk went into a shadow root or a frame (see placeOf).
+function placesOf(role, name, reach = {}) {
+  reach.local = true;
+  const same = controls(document.documentElement, (el) => {
+    if (el.ownerDocument !== document || el.parentNode?.nodeType === Node.DOCUMENT_FRAGMENT_NODE) reach.local = false;
+    return roleOf(el) === role && nameOf(el) === name;
+  });
   const landmarks = same.map((el) => {
     const { node, role: landmark } = landmarkOf(el);
     return { role: landmark, name: landmarkName(node) };
@@ -53,13 +58,16 @@ function placesOf(role, name) {
   });
 }
 
-// The place of one element, as a workflow records it (its locator left out).
+// The place of one element, as a workflow records it (its locator left out), and `local`: the
+// walk for it stayed in this document (no shadow root, no frame), so that only a change of this
+// document can change it (page-version.js watches the document alone).
 export function placeOf(el) {
   const { role, name } = roleAndName(el);
-  const found = placesOf(role, name).find((place) => place.el === el);
-  if (!found) return { role, name, landmark: landmarkOf(el).role, landmark_name: landmarkName(landmarkOf(el).node), nth: 0, of: 0, count: 0 };
+  const reach = {};
+  const found = placesOf(role, name, reach).find((place) => place.el === el);
+  if (!found) return { place: { role, name, landmark: landmarkOf(el).role, landmark_name: landmarkName(landmarkOf(el).node), nth: 0, of: 0, count: 0 }, local: reach.local };
   const { el: _, ...place } = found;
-  return place;
+  return { place, local: reach.local };
 }
 
 // The one element at a recorded place (a workflow's step), found as find_control finds it:

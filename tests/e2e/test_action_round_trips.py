@@ -10,6 +10,9 @@ controls rows: bench/bench_controls.py times them; this counts what the times ar
   a control's CSS path counted its parent's children again for every control (400 × 400 reads).
 - The question before an action names the page's buttons of the same role to find its place: by
   their text, without looking for icons inside each (an element's name is read source by source).
+- The action then keeps that place when the page has not changed since the question (a walk over
+  every element again before, two per action); a change anywhere makes it walk again, and a
+  namesake added beside the element refuses the action as before.
 
 The covered-element check still runs before the press (it is one of the four scripts), and the
 tests of real input, actions and controls are unchanged."""
@@ -141,3 +144,53 @@ def test_naming_a_button_with_text_looks_for_no_icons_in_it(tabs, site, browser)
                                 "nth": 1, "of": 1, "count": 1}, counted
     # Every one of the 400 buttons is named to find its place: by its text, never its icons.
     assert counted["looks"] == 0, counted
+
+
+# In the tab's isolated world: the question before a hover, then the hover with its plan id (as the
+# agent's action is run, given by the page's events here), with every step of a walk over the page
+# counted for each; `change`: what the page does between the two (run in the page's DOM).
+WALKS = """(async (change) => {
+  const [tab] = await chrome.tabs.query({ url: "*://127.0.0.1/*rows.html" });
+  const [{ result }] = await chrome.scripting.executeScript({ target: { tabId: tab.id }, args: [change], func: (change) => {
+    const next = TreeWalker.prototype.nextNode;
+    let steps = 0;
+    TreeWalker.prototype.nextNode = function () { steps++; return next.call(this); };
+    const counted = (run) => { steps = 0; const reply = run(); return { steps, reply }; };
+    try {
+      const page = globalThis.TabAgentPage;
+      const args = { locator: "section:nth-of-type(7) button" };
+      const asked = counted(() => page.run("describe_action", { name: "hover", args }, {}));
+      if (change === "title") document.title = "Rows, later";
+      if (change === "namesake") {
+        const twin = document.createElement("button");
+        twin.type = "button";
+        twin.textContent = "Add 6";
+        document.getElementById("rows").append(twin);
+      }
+      const done = counted(() => page.run("hover", args, { planId: asked.reply.result.plan_id }));
+      return { asked: asked.steps, acted: done.steps, place: asked.reply.result.element.place,
+               done: done.reply.ok ? done.reply.result.summary : done.reply.error };
+    } finally {
+      TreeWalker.prototype.nextNode = next;
+    }
+  } });
+  return result;
+})(arguments[0])"""
+
+
+# title: a change elsewhere on the page; namesake: another button "Add 6" in the form.
+@pytest.mark.parametrize("change,walked_again", [(None, False), ("title", True), ("namesake", True)])
+def test_the_action_walks_the_page_for_its_place_again_only_when_the_page_changed(tabs, site, browser, change, walked_again):
+    tabs.show(site.url("rows.html"))
+    assert listed(tabs).startswith("801 controls")
+    script = WALKS.replace("arguments[0]", json.dumps(change))
+    counted = browser.evaluate_in(browser.service_worker_target(), script)
+    assert counted["place"]["of"] == 1, counted
+    # The question finds the button's place among the page's 1,600 elements; the hover, on an
+    # unchanged page, keeps it (it walked them all again before: two walks per action).
+    assert counted["asked"] > 1_500, counted
+    assert counted["acted"] > 1_500 if walked_again else counted["acted"] < 100, counted
+    if change == "namesake":  # a namesake added in the form meanwhile: the place the user was asked about is gone
+        assert "Nothing was done: the page changed what the user confirmed" in counted["done"], counted
+    else:
+        assert counted["done"] == "Move the mouse over the button “Add 6”.", counted
