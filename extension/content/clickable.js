@@ -17,6 +17,7 @@
 
 import { squash } from "./snippets.js";
 import { stepOf } from "./element-words.js";
+import { isHost, ownCursorTest } from "./cursor-rules.js";
 
 const CONTROL_TAGS = new Set(["a", "button", "input", "select", "textarea", "summary"]);
 const LEAF_ROLES = new Set(["button", "link", "checkbox", "radio", "switch", "tab", "menuitem", "menuitemcheckbox",
@@ -100,15 +101,35 @@ function hoverPointerSelectors(doc) {
   return selectors;
 }
 
-// One listing's look at the page: each element's style and pointer read once.
+// One listing's look at the page: each element's cursor and pointer worked out once, its style
+// read only where a rule or the browser may give it a cursor of its own (cursor-rules.js): else
+// it is its parent's, which the cursor is inherited from.
 function clickableTest() {
-  const styles = new Map();
+  const cursors = new Map();
+  const owns = new Map(); // document -> ownCursorTest(document)
   const hovers = new Map(); // document -> Set of hover-pointer elements
   const pointers = new Map();
-  const styleOf = (el) => {
-    let style = styles.get(el);
-    if (!style) styles.set(el, (style = el.ownerDocument.defaultView.getComputedStyle(el)));
-    return style;
+  const ownCursor = (el) => {
+    const doc = el.ownerDocument;
+    if (!owns.has(doc)) owns.set(doc, ownCursorTest(doc));
+    return !owns.get(doc) || owns.get(doc)(el);
+  };
+  const cursorOf = (el) => {
+    const below = [];
+    let [at, cursor] = [el, cursors.get(el)];
+    while (cursor === undefined) {
+      const up = at.parentElement;
+      if (!up || isHost(up) || ownCursor(at)) {
+        cursor = at.ownerDocument.defaultView.getComputedStyle(at).cursor;
+        cursors.set(at, cursor);
+      } else {
+        below.push(at);
+        at = up;
+        cursor = cursors.get(at);
+      }
+    }
+    for (const one of below) cursors.set(one, cursor);
+    return cursor;
   };
   const hoverPointer = (el) => {
     const doc = el.ownerDocument;
@@ -119,12 +140,12 @@ function clickableTest() {
   function pointer(el) {
     if (!el || el.nodeType !== 1) return false;
     if (!pointers.has(el)) {
-      const cursor = styleOf(el).cursor;
+      const cursor = cursorOf(el);
       pointers.set(el, cursor === "pointer" || hoverPointer(el) || (cursor === "auto" && pointerUnderHover(el.parentElement)));
     }
     return pointers.get(el);
   }
-  const pointerUnderHover = (el) => Boolean(el) && styleOf(el).cursor !== "pointer" && pointer(el);
+  const pointerUnderHover = (el) => Boolean(el) && cursorOf(el) !== "pointer" && pointer(el);
   // "leaf", "container" or "clickable" (a container too), or null; inContainer(): whether a
   // listed container holds el (an item it focuses itself, tabindex="-1", is its item).
   return (el, inContainer) => kindOf(el) ?? (declaredClickable(el) || pointedAt(el, pointer) ? "clickable" : null)
