@@ -27,8 +27,9 @@ from .memory import ActionStep, FinalAnswerStep, Memory, TaskStep
 from .notes import NoteTool, note_words, notes_text
 from .page_quotes import PageQuotes
 from .parsing import parse_arguments
-from .reply_checks import (ECHOED, TOOL_NOTES, Notes, announced_call, echoes, points_at_a_page, promises_an_action,
+from .reply_checks import (TOOL_NOTES, Notes, announced_call, points_at_a_page, promises_an_action,
                            quoted_before_acting_note, reading_call, unread_call_note)
+from .said_back import said_back, stopped, told
 from .reply_grammar import MISREADS, forget, tool_call_schema
 from .tool_refusals import remember_refusal
 from .tool_set import MoreTools, ToolSet, compact_for
@@ -47,10 +48,10 @@ OUT_OF_STEPS = ("I ran out of steps ({steps}) before I could answer: my last rep
                 "step instead of answering, and it was not run.")
 
 
-def out_of_steps(steps: int, calls: Sequence[str], notes: Sequence[str]) -> str:
-    """What the user is told when the run ended with no answer: that, what it did, and the notes
-    the model kept (its own words; nothing is made up from what the tools returned)."""
-    said = [OUT_OF_STEPS.format(steps=steps)]
+def out_of_steps(steps: int, calls: Sequence[str], notes: Sequence[str], why: str = "") -> str:
+    """What the user is told when the run ended with no answer: that (or `why`), what it did, and
+    the notes the model kept (its own words; nothing is made up from what the tools returned)."""
+    said = [why or OUT_OF_STEPS.format(steps=steps)]
     if calls:
         counted = Counter(calls)
         said.append("What I did: " + ", ".join(
@@ -101,6 +102,8 @@ class Agent:
         self._reminded = False  # this turn's one reminder to act (reply_checks.py) was given
         self._told_unread = False  # this turn's one "you have not read the page yet" was given
         self.said: list[str] = []  # the notes this turn sent the model: an answer that echoes one is not one
+        self._said_back: tuple[str, str] | None = None  # this turn's one answer that said a text back (said_back.py)
+        self._stopped: str | None = None  # the user's answer, when a second one ended the turn
         self._users_words = True  # the turn's task is the user's message (not TabAgent's own words)
         self.clock = Clock(getattr(model, "host", None))  # today's date and time, in every request
         self.calls = CallLog()  # what this run called: repeats are told (call_log.py)
@@ -118,7 +121,7 @@ class Agent:
         self._task, self._cancel_requested, self.step = asyncio.current_task(), False, 0
         self.status = "running"
         self._usage, self._reminded, self.calls, self.misread = {}, False, CallLog(), 0
-        self._told_unread, self.said = False, []
+        self._told_unread, self.said, self._said_back, self._stopped = False, [], None, None
         try:
             answer, status = await self._loop()
         except asyncio.CancelledError:
@@ -161,6 +164,8 @@ class Agent:
             self.memory.append(step)
             if is_final:
                 return answer, "ok"
+            if self._stopped is not None:  # said a text back twice: no step more would answer
+                return self._stopped, "max_steps"
         return await self._best_answer(), "max_steps"
 
     def not_an_answer(self, content: str) -> str | None:
@@ -189,10 +194,25 @@ class Agent:
         return self.saying("\n\n".join(said)) if said else None
 
     def echoed_note(self, answer: object) -> str | None:
-        """What to tell a model whose answer is mostly a note this turn sent it, word for word
-        (the 0.5B, told it had not read the page, answered "Read the page first, e.g. ..."): every
-        time, so a model that only echoes runs out of steps and says so, never answers with our words."""
-        return self.saying(ECHOED) if echoes(answer, self.said) else None
+        """What to tell a model whose answer says back a text it was given this turn, not answering
+        (said_back.py: the 0.5B answered with our note, with our error, with the page read): once a
+        turn. A second time the turn ends (`_stopped`, status max_steps, what it did said), asking
+        nothing more: told in so many words, the model said a text back again, and the text is in
+        the panel already, as the tool's result or our note; taking it would pass a dump off as
+        an answer."""
+        found = self.says_back(answer)
+        if found is None:
+            return None
+        if self._said_back is not None:
+            self._stopped = out_of_steps(self.max_steps, self.calls.history, self.memory.notes, why=stopped(*found))
+            return told(*found)
+        self._said_back = found
+        return self.saying(told(*found))
+
+    def says_back(self, answer: object) -> tuple[str, str] | None:
+        """Whether `answer` says back our note or error, or a tool's result (said_back.py)."""
+        ours = [*self.said, *(text for _, text, is_error in self.calls.results if is_error)]
+        return said_back(answer, ours, [(tool, text) for tool, text, is_error in self.calls.results if not is_error])
 
     def _not_an_answer(self, content: str) -> str | None:
         if not content.strip():
@@ -453,7 +473,7 @@ class Agent:
         held = await self.held_answer(can_act=False)
         reply = await self._generate([{"role": "user", "content": prompts.MAX_STEPS + (f"\n\n{held}" if held else "")}])
         answer = self.answer_in(reply)
-        if answer is NOT_AN_ANSWER or echoes(answer, self.said):  # our own words are not its answer
+        if answer is NOT_AN_ANSWER or self.says_back(answer):  # our words, or a tool's, are not its answer
             answer = out_of_steps(self.max_steps, self.calls.history, self.memory.notes)
         self.memory.append(ActionStep(self.step, model_output=str(answer), usage=reply.usage))
         return answer

@@ -85,6 +85,9 @@ class CallLog:
     history: list[str] = field(default_factory=list)  # the names of the calls this run ran, in order
     returned: dict[str, int] = field(default_factory=dict)  # name + text returned since the last act: step
     same_told: set[str] = field(default_factory=set)  # those told as the same once already
+    # (tool, what it returned, whether an error) for each call this run ran: an answer that
+    # only says one back is no answer (said_back.py)
+    results: list[tuple[str, str, bool]] = field(default_factory=list)
 
     def start_step(self, step: int) -> None:
         self.step, self.this_step, self.names_this_step = step, {}, []
@@ -115,6 +118,8 @@ class CallLog:
         self.names_this_step.append(name)
         self.made += 1
         self.history.append(name)
+        if name not in BOOKKEEPING:
+            self.results.append((name, text, is_error))
         if getattr(tool, "acts", False):  # the page may show something else now
             self.returned.clear()
             return None

@@ -10,8 +10,8 @@
   (reply_grammar.py holds the next reply to a call after two);
 - an answer given before anything was read, to a message that points at a page (an address,
   "this page", "the tab"): the model is told once a turn that it has not read the page yet;
-- an answer that repeats what the agent told the model this turn (a note, word for word) is
-  not the answer: the model is told so, each time.
+- an answer that says back what the model was given this turn (a note, an error, a page read
+  with its marking) is not the answer: said_back.py.
 """
 
 from __future__ import annotations
@@ -40,36 +40,6 @@ class Notes:
     shown: str  # a call shown in a code block, not made (quoted_before_acting_note)
     unread_page: str  # an answer before anything was read, to a message about a page ({call})
     announced: str  # a call said to be made and only shown in a code block ({name}, {call})
-
-
-ECHOED = ("Your answer repeats what I told you instead of answering the user's question, so it is "
-          "not your answer. Do what it said, then answer the question in your own words.")
-_WORD = re.compile(r"\w+")
-_ECHO_RUN = 6  # this many words in a row, as written in a note, and most of the answer
-
-
-def echoes(answer: object, said: Collection[str]) -> bool:
-    """Whether `answer` is mostly a run of words of one of the notes in `said`, as written:
-    Qwen2.5-Coder-0.5B, told it had not read the page, answered with the note's own sentence."""
-    words = _WORD.findall(str(answer).lower())
-    if len(words) < _ECHO_RUN:
-        return False
-    return any(_longest_shared_run(words, _WORD.findall(note.lower())) * 2 >= len(words) for note in said)
-
-
-def _longest_shared_run(a: list[str], b: list[str]) -> int:
-    """The most words in a row that `a` and `b` share (at least _ECHO_RUN to count)."""
-    starts = {tuple(b[i:i + _ECHO_RUN]): i for i in range(len(b) - _ECHO_RUN + 1)}
-    best = 0
-    for i in range(len(a) - _ECHO_RUN + 1):
-        j = starts.get(tuple(a[i:i + _ECHO_RUN]))
-        if j is None:
-            continue
-        n = _ECHO_RUN
-        while i + n < len(a) and j + n < len(b) and a[i + n] == b[j + n]:
-            n += 1
-        best = max(best, n)
-    return best
 
 
 TOOL_NOTES = Notes(

@@ -534,11 +534,13 @@ async def test_a_note_said_back_as_the_answer_is_not_the_answer(agent_class):
 
 
 @pytest.mark.parametrize("agent_class", [ToolCallingAgent, CodeAgent])
-async def test_a_model_that_only_says_notes_back_runs_out_of_steps_and_says_so(agent_class):
+async def test_a_model_that_only_says_notes_back_ends_the_turn_and_says_so(agent_class):
+    """Told once, said back again: the turn ends there (said_back.py), the note never the answer."""
     echoed = echoed_answers(agent_class)[0]
-    model = ScriptedModel([UNREAD_ANSWER] + [echoed] * 4)  # the last: asked for its best answer
+    model = ScriptedModel([UNREAD_ANSWER] + [echoed] * 4)
     answer = await agent_class(model, [read_page_tool([])], max_steps=4).run(ASKED)
-    assert "ran out of steps" in answer and echoed not in answer
+    assert answer.startswith("I stopped without an answer") and echoed not in answer
+    assert len(model.calls) == 3
 
 
 @pytest.mark.parametrize("agent_class", [ToolCallingAgent, CodeAgent])

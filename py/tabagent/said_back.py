@@ -1,0 +1,93 @@
+"""An answer that says back what the model was given, instead of answering.
+
+Qwen2.5-Coder-0.5B on the real-model bench (issue 48) answered with what it had just been given:
+told it had not read the page, with the note's own sentence; asked to subscribe, with the error
+TabAgent sent it ("there is no tool named 'error'. Available tools: ..."); asked a price, with the
+whole of what read_page returned, TabAgent's marking and all. None of these answers the user.
+One measure for all of them:
+
+- words are runs of letters and digits, in lower case (a reply written as JSON is read with its
+  escapes undone: "\\n" is a line break);
+- a word of the answer is copied from a text when it lies in a run of at least 6 words in a row
+  that the text holds, in the same order;
+- the answer says a text back when it has at least 6 words, at least half of them copied from
+  that one text, and the text is
+  - TabAgent's own: a note the agent sent this turn, or an error a call returned ("ours"), or
+  - a tool's result this turn, inside the page-content marking, and the copied words take in
+    TabAgent's note that opens the marking ("result"). No answer needs that note: a line of the
+    page quoted (a price, a name, a paragraph) never carries it, and stays the answer.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from .excerpt import OPENING
+
+RUN = 6  # words in a row, as the text has them, to count as copied
+_WORD = re.compile(r"\w+")
+_ESCAPE = re.compile(r"\\(u[0-9a-fA-F]{4}|[nrt\"/\\])")
+_UNESCAPED = {"n": "\n", "r": "\n", "t": " ", '"': '"', "/": "/", "\\": "\\"}
+
+SAID_BACK_OURS = ("Your answer repeats what I told you instead of answering the user's question, so "
+                  "it is not your answer. Do what it said, then answer the question in your own words.")
+SAID_BACK_RESULT = ("Your answer is the text {tool} returned, my marking and all, not an answer to the "
+                    "user's question, so it was not taken. Answer the question in your own words, "
+                    "quoting only the part of that text that answers it.")
+# What the user is told when the model, told once, said a text back again: the turn ends.
+STOPPED = "I stopped without an answer: twice my reply gave back {what} instead of answering."
+WHAT = {"ours": "a message TabAgent had sent me", "result": "the text {tool} returned"}
+
+
+def words(text: object) -> list[str]:
+    """The words of `text`, in lower case, with JSON's escapes undone."""
+    text = _ESCAPE.sub(lambda m: chr(int(m[1][1:], 16)) if m[1][0] == "u" else _UNESCAPED[m[1]], str(text))
+    return _WORD.findall(text.lower())
+
+
+def _runs(text_words: list[str]) -> set[tuple[str, ...]]:
+    return {tuple(text_words[i:i + RUN]) for i in range(len(text_words) - RUN + 1)}
+
+
+def copied(answer: list[str], runs: set[tuple[str, ...]]) -> set[int]:
+    """The positions of the words of `answer` that lie in a run of RUN words found in `runs`."""
+    found: set[int] = set()
+    for i in range(len(answer) - RUN + 1):
+        if tuple(answer[i:i + RUN]) in runs:
+            found.update(range(i, i + RUN))
+    return found
+
+
+def _mostly(answer: list[str], text: str) -> set[int] | None:
+    """The copied positions, when at least half of `answer` is copied from `text`."""
+    found = copied(answer, _runs(words(text)))
+    return found if found and len(found) * 2 >= len(answer) else None
+
+
+def said_back(answer: object, ours: Iterable[str], results: Iterable[tuple[str, str]]) -> tuple[str, str] | None:
+    """("ours", "") or ("result", the tool's name) when `answer` says back one of `ours` (TabAgent's
+    notes and errors) or of `results` ((tool, text) this turn), as the module says; else None."""
+    said = words(answer)
+    if len(said) < RUN:
+        return None
+    if any(_mostly(said, text) for text in ours):
+        return "ours", ""
+    for tool, text in results:
+        marking = OPENING.search(text)
+        if marking is None or (found := _mostly(said, text)) is None:
+            continue
+        note = _runs(words(text[:marking.start()]))
+        if any(tuple(said[i:i + RUN]) in note for i in range(len(said) - RUN + 1) if i in found):
+            return "result", tool
+    return None
+
+
+def told(kind: str, tool: str) -> str:
+    """What the model is told, once a turn, of an answer that said a text back."""
+    return SAID_BACK_OURS if kind == "ours" else SAID_BACK_RESULT.format(tool=tool)
+
+
+def stopped(kind: str, tool: str) -> str:
+    """The first sentence of what the user gets when it did so again."""
+    return STOPPED.format(what=WHAT[kind].format(tool=tool))

@@ -1,0 +1,162 @@
+"""Answers in name only, as Qwen2.5-Coder-0.5B gave them after issue 48's first fixes (the
+real-model bench, rows labelled f4ff431 in bench/results/real-models-rows.jsonl, 2026-12-06,
+llama-cpp-python's server, Q4_K_M, temperature 0), each answered at the mechanism in both agents:
+
+- said back (said_back.py): the whole page read_page returned, TabAgent's marking and all, sent back
+  as a final_answer written as text (kettle-price); TabAgent's own error sent back as the answer
+  (newsletter). Told once; a second time the turn ends, saying why.
+- a long plan of calls and no call (reply_checks.plans_calls): "I'll follow these steps: 1. **Read
+  the page** ..." (flour-kg at 9dad3e1), taken as the answer because it was over 500 characters.
+- reading again and again (call_log.py): read_page(page=1, max_tokens=200) seven times (flour-kg).
+"""
+
+import json
+
+import pytest
+
+from tabagent import CodeAgent, ToolCallingAgent
+from tabagent.app.page_tools import article_text
+from tabagent.app.untrusted_content import untrusted
+from tabagent.testing import ScriptedModel
+from tabagent.tools import tool
+
+pytestmark = pytest.mark.timeout(30)
+
+URL = "http://127.0.0.1:44369/garden.html"
+MARKDOWN = ("# Hillside Garden Supplies\n\nGarden tools and compost since 1979. Visit us at 3 Mill Lane, Ashby.\n\n"
+            "## This week\n\n| Item | Size | Price |\n|---|---|---|\n| Compost | 40 l | £9.45 |\n"
+            "| Bark mulch | 50 l | £7.80 |\n\nOur compost comes in a bag that weighs 22 pounds.\n\n## Newsletter\n\n"
+            "Email address\n\nSubscribe")
+MARKED = untrusted(URL, article_text({"title": "Hillside Garden Supplies", "url": URL, "length": len(MARKDOWN),
+                                      "page": 1, "pages": 1, "markdown": MARKDOWN}))
+ASKED = f"How much does the compost cost? (The page is {URL}.)"
+
+
+def read_page_tool(log):
+    @tool
+    def read_page(page: int = 1, max_tokens: int = 4000) -> str:
+        """Reads the page the user is on.
+
+        Args:
+            page: which part
+            max_tokens: how much
+        """
+        log.append((page, max_tokens))
+        return MARKED
+    return read_page
+
+
+def calls(*pairs):
+    return {"tool_calls": [{"name": name, "arguments": arguments} for name, arguments in pairs]}
+
+
+def told(model, n):
+    """What the model read last before its n-th reply (tool messages and observations)."""
+    tail = []
+    for message in reversed(model.calls[n]["messages"]):
+        if message["role"] == "assistant":
+            break
+        tail.append(message["content"] if isinstance(message["content"], str) else json.dumps(message["content"]))
+    return "\n".join(reversed(tail))
+
+
+def read(agent_class):
+    return calls(("read_page", {"page": 1, "max_tokens": 100000})) if agent_class is ToolCallingAgent \
+        else "```python\nprint(read_page())\n```"
+
+
+def answer(agent_class, text):
+    if agent_class is ToolCallingAgent:
+        return calls(("final_answer", {"answer": text}))
+    return f"```python\nfinal_answer({text!r})\n```"
+
+
+# kettle-price, f4ff431, the ToolCallingAgent: its last reply, as the row keeps its first 300
+# characters: a final_answer written as text whose answer is read_page's whole result, JSON-escaped,
+# cut at the output limit. Here with this file's page, cut after 700 characters.
+def page_sent_back(marked=MARKED, cut=700):
+    return ('{"name": "final_answer", "answer": ' + json.dumps(marked, ensure_ascii=False))[:cut]
+
+
+# What the CodeAgent does with the same habit: the raw tool result passed to final_answer.
+CODE_PAGE_SENT_BACK = "```python\npage = read_page()\nfinal_answer(page)\n```"
+
+
+def page_sent_back_by(agent_class):
+    return CODE_PAGE_SENT_BACK if agent_class is CodeAgent else page_sent_back()
+
+
+# --- A. The page, or our own words, sent back ------------------------------------------------
+
+@pytest.mark.parametrize("agent_class", [ToolCallingAgent, CodeAgent])
+async def test_the_page_read_sent_back_as_the_answer_is_not_the_answer(agent_class):
+    model = ScriptedModel([read(agent_class), page_sent_back_by(agent_class), answer(agent_class, "£9.45")])
+    agent = agent_class(model, [read_page_tool([])])
+    assert await agent.run(ASKED) == "£9.45"
+    assert "is the text read_page returned" in told(model, 2) and "in your own words" in told(model, 2)
+
+
+async def test_the_page_sent_back_as_a_final_answer_call_is_not_the_answer():
+    sent = calls(("final_answer", {"answer": MARKED}))
+    model = ScriptedModel([read(ToolCallingAgent), sent, answer(ToolCallingAgent, "£9.45")])
+    assert await ToolCallingAgent(model, [read_page_tool([])]).run(ASKED) == "£9.45"
+    assert "is the text read_page returned" in told(model, 2)
+
+
+@pytest.mark.parametrize("agent_class", [ToolCallingAgent, CodeAgent])
+async def test_the_page_sent_back_twice_ends_the_turn_without_taking_it(agent_class):
+    sent = page_sent_back_by(agent_class)
+    model = ScriptedModel([read(agent_class), sent, sent, answer(agent_class, "never asked")])
+    agent = agent_class(model, [read_page_tool([])], max_steps=8)
+    result = await agent.run(ASKED)
+    assert result.startswith("I stopped without an answer: twice my reply gave back the text read_page returned")
+    assert "What I did: read_page" in result and "£9.45" not in result
+    assert agent.status == "max_steps" and len(model.calls) == 3  # no step more, no best answer asked
+
+
+@pytest.mark.parametrize("agent_class", [ToolCallingAgent, CodeAgent])
+async def test_out_of_steps_the_page_sent_back_is_not_the_best_answer(agent_class):
+    """kettle-price, f4ff431: the page sent back was the reply to "give your best answer"."""
+    model = ScriptedModel([read(agent_class), read(agent_class), page_sent_back()])
+    result = await agent_class(model, [read_page_tool([])], max_steps=2).run(ASKED)
+    assert result.startswith("I ran out of steps (2)") and "page_content" not in result
+
+
+@pytest.mark.parametrize("agent_class", [ToolCallingAgent, CodeAgent])
+@pytest.mark.parametrize("quote", [
+    "£9.45",
+    "Compost | 40 l | £9.45",
+    "The page says: Garden tools and compost since 1979. Visit us at 3 Mill Lane, Ashby.",
+    "Our compost comes in a bag that weighs 22 pounds, which is about 9.98 kg.",
+])
+async def test_an_answer_that_quotes_a_line_of_the_page_is_taken(agent_class, quote):
+    model = ScriptedModel([read(agent_class), answer(agent_class, quote)])
+    assert await agent_class(model, [read_page_tool([])]).run(ASKED) == quote
+    assert len(model.calls) == 2
+
+
+# newsletter, f4ff431, the ToolCallingAgent: a tool that does not exist, then a call named "error"
+# carrying our error, then our error as the answer (the row's "calls", word for word, with the
+# tools this file's agent lists in place of the extension's).
+LISTED = "read_page, note, final_answer"
+NO_SUCH_TOOL = f"there is no tool named 'error'. Available tools: {LISTED}"
+NEWSLETTER = [
+    calls(("subscribe", {"email": "ada@example.org"})),
+    calls(("error", {"message": f"there is no tool named 'subscribe'. Available tools: {LISTED}"})),
+    calls(("final_answer", {"answer": NO_SUCH_TOOL})),
+]
+
+
+async def test_our_error_sent_back_as_the_answer_is_not_the_answer():
+    model = ScriptedModel([*NEWSLETTER, read(ToolCallingAgent), answer(ToolCallingAgent, "Subscribed.")])
+    assert await ToolCallingAgent(model, [read_page_tool([])]).run("Subscribe me with ada@example.org.") == "Subscribed."
+    assert f"Error: {NO_SUCH_TOOL}." in told(model, 2)  # what the model was sent, and said back
+    assert "repeats what I told you" in told(model, 3)
+
+
+async def test_our_error_sent_back_twice_ends_the_turn():
+    model = ScriptedModel([*NEWSLETTER, calls(("final_answer", {"answer": NO_SUCH_TOOL})), "never asked"])
+    agent = ToolCallingAgent(model, [read_page_tool([])])
+    result = await agent.run("Subscribe me with ada@example.org.")
+    assert result.startswith("I stopped without an answer: twice my reply gave back a message TabAgent had sent me")
+    assert NO_SUCH_TOOL not in result and len(model.calls) == 4
