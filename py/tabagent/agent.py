@@ -27,7 +27,7 @@ from .memory import ActionStep, FinalAnswerStep, Memory, TaskStep
 from .notes import NoteTool, note_words, notes_text
 from .page_quotes import PageQuotes
 from .parsing import parse_arguments
-from .reply_checks import (TOOL_NOTES, Notes, announced_call, points_at_a_page, promises_an_action,
+from .reply_checks import (TOOL_NOTES, Notes, announced_call, plans_calls, points_at_a_page, promises_an_action,
                            quoted_before_acting_note, reading_call, unread_call_note)
 from .said_back import said_back, stopped, told
 from .reply_grammar import MISREADS, forget, tool_call_schema
@@ -224,6 +224,9 @@ class Agent:
             return note
         if note := self.answered_unread():
             return note
+        if self.planned(content) and not (self.calls.made and self._reminded):
+            self._reminded = True
+            return self.notes.planned
         if self._reminded or len(self.tools) <= 1:
             return None
         if not self.calls.made and (note := quoted_before_acting_note(content, self.tools, self.notes)):
@@ -233,6 +236,10 @@ class Agent:
             self._reminded = True
             return self.notes.reminder
         return None
+
+    def planned(self, content: str) -> bool:
+        """Whether the reply is a plan of calls (reply_checks.plans_calls), made by name or verb."""
+        return plans_calls(content, self.tool_names())
 
     def announced_note(self, content: str) -> str | None:
         """What to tell a model whose reply says it makes a call and only shows it in a code block
@@ -484,7 +491,7 @@ class Agent:
         action = self.extract_action(reply)
         if action is None:
             unread = not reply.content.strip() or unread_call_note(reply.content, self.tools, self.notes) \
-                or announced_call(reply.content, self.tool_names())
+                or announced_call(reply.content, self.tool_names()) or (not self.calls.made and self.planned(reply.content))
             return NOT_AN_ANSWER if unread else reply.content
         return self.final_answer_in(action)
 

@@ -4,6 +4,10 @@
   is told what was wrong and nothing runs, as smolagents does;
 - a reply that says it will act and does not ("I'll click the button."): the model is
   reminded once per turn; a second such reply is taken as the answer;
+- a plan of calls, at any length ("I'll follow these steps: 1. **Read the page** ..."), and no
+  call: before any call ran this turn, never the answer (told each time: a list of what it will
+  do answers nothing yet); after one ran, reminded once like a promise (the steps may recount
+  work done);
 - a reply that says it makes a call and only shows it in a code block ("I'll use read_page.
   Here's how I'll call it: ```json {...}```"): never the answer; the model is shown, each time,
   the call written the way that runs, and the reply counts as a call that could not be read
@@ -40,6 +44,7 @@ class Notes:
     shown: str  # a call shown in a code block, not made (quoted_before_acting_note)
     unread_page: str  # an answer before anything was read, to a message about a page ({call})
     announced: str  # a call said to be made and only shown in a code block ({name}, {call})
+    planned: str  # a plan of calls, none made (plans_calls)
 
 
 TOOL_NOTES = Notes(
@@ -57,7 +62,9 @@ TOOL_NOTES = Notes(
     announced=("You said you would call {name}, but you only showed the call in a code block, and a "
                "call in a code block is never run: nothing was done. To make it, reply with the call "
                "alone, with nothing before or after it:\n{call}\nIf you meant to answer instead, answer "
-               "in plain words, without the call."))
+               "in plain words, without the call."),
+    planned=("You wrote a plan of tool calls but made none of them, so nothing was done. Make the first "
+             "call of your plan now, the call itself; or, if the task is done, give your final answer."))
 
 CODE_NOTES = Notes(
     unread=("Your reply looks like a tool call, but it could not be read{problem}. Nothing was "
@@ -75,7 +82,9 @@ CODE_NOTES = Notes(
                  "answer again."),
     announced=("You said you would call {name}, but you only showed the call in a code block that is "
                "not Python, and only Python runs: nothing ran. To make it, write it as Python:\n"
-               "```python\n{call}\n```\nIf the task is done instead, call final_answer(...)."))
+               "```python\n{call}\n```\nIf the task is done instead, call final_answer(...)."),
+    planned=("You wrote a plan of tool calls but no code, so nothing ran. Write the code for the first "
+             "step of your plan now, in a ```python block; or, if the task is done, call final_answer(...)."))
 
 
 def promises_an_action(content: str) -> bool:
@@ -83,6 +92,30 @@ def promises_an_action(content: str) -> bool:
     Submit.")."""
     content = content.strip()
     return len(content) <= _SHORT and bool(_PROMISE.search(content))
+
+
+# A sentence that says what the reply will do and introduces it ("To find the weight, I'll follow
+# these steps:"), then the steps, one a line ("1. **Read the page**: ...", "- Click Subscribe").
+_PLAN = re.compile(
+    r"\b(?:i['’]ll|i will|i am going to|i['’]m going to|let me|let['’]s|i need to|i should|we['’]ll|we will|"
+    r"here['’]s (?:how|what) i)\b[^.!?\n]*:[ \t]*$", re.IGNORECASE | re.MULTILINE)
+_STEP = re.compile(r"^[ \t]*(?:\d+[.)]|[-*•])[ \t]+(?:\*\*|__)?`?([a-z]\w*)", re.IGNORECASE | re.MULTILINE)
+_NOT_WORK = ("final_answer", "note", "more_tools")
+
+
+def plans_calls(content: str, tools: Collection[str]) -> bool:
+    """Whether the reply, at any length, sets out what it will do (a sentence that says so and ends
+    in a colon) as two or more steps, one of which starts with one of `tools` by name or by its
+    first word ("1. **Read the page**" for read_page, "2. Click ..." for click): a plan of calls
+    (Qwen2.5-Coder-0.5B, flour-kg at 9dad3e1, 1,024 tokens of it). A long answer that says "I'll"
+    sets out no steps of the agent's tools, and stays the answer."""
+    opening = _PLAN.search(content)
+    if opening is None:
+        return False
+    verbs = {name.lower() for name in tools if name not in _NOT_WORK}
+    verbs |= {name.split("_")[0] for name in verbs}
+    steps = [m[1].lower() for m in _STEP.finditer(content, opening.end())]
+    return len(steps) >= 2 and any(step in verbs for step in steps)
 
 
 def unread_call_note(content: str, tools: Collection[str], notes: Notes) -> str | None:

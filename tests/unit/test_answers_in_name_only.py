@@ -160,3 +160,67 @@ async def test_our_error_sent_back_twice_ends_the_turn():
     result = await agent.run("Subscribe me with ada@example.org.")
     assert result.startswith("I stopped without an answer: twice my reply gave back a message TabAgent had sent me")
     assert NO_SUCH_TOOL not in result and len(model.calls) == 4
+
+
+# --- B. A plan of calls, at any length, and no call ------------------------------------------
+
+# flour-kg, 9dad3e1, the ToolCallingAgent's reply taken as the answer: the row keeps its first 300
+# characters (up to "The user spe"); the rest, to the 512-token limit it reached, is written here
+# in its manner, past the 500 characters under which the promise check looked.
+PLAN = (
+    "To determine the weight of the flour sack, I'll follow these steps:\n\n1. **Read the page**: The "
+    "user is asked to read the page (main content) as Markdown.\n2. **Identify the part**: The page is "
+    "divided into three parts: title, address, author, language and length.\n3. **Find the locator**: The "
+    "user specifies the locator of the part that holds the weight of the flour sack, so that it can be "
+    "found again.\n4. **Convert the weight**: Once the weight is known in pounds, it is multiplied by "
+    "0.4536 to give kilograms.\n5. **Give the answer**: The weight in kilograms is rounded to two places "
+    "and given to the user as the final answer.")
+FLOUR = "How much does the flour sack weigh in kilograms?"
+
+
+@pytest.mark.parametrize("agent_class", [ToolCallingAgent, CodeAgent])
+async def test_a_long_plan_of_calls_is_not_the_answer(agent_class):
+    assert len(PLAN) > 500
+    model = ScriptedModel([PLAN, read(agent_class), answer(agent_class, "About 9.98 kg.")])
+    assert await agent_class(model, [read_page_tool([])]).run(FLOUR) == "About 9.98 kg."
+    assert "You wrote a plan of tool calls" in told(model, 1)
+
+
+@pytest.mark.parametrize("agent_class", [ToolCallingAgent, CodeAgent])
+async def test_a_model_that_only_plans_never_answers_with_its_plan(agent_class):
+    model = ScriptedModel([PLAN] * 4)  # the last: the reply to "give your best answer"
+    result = await agent_class(model, [read_page_tool([])], max_steps=3).run(FLOUR)
+    assert result.startswith("I ran out of steps (3)") and "follow these steps" not in result
+    assert all("You wrote a plan of tool calls" in told(model, n) for n in (1, 2))  # each time, before any call
+
+
+# Long answers that say "I'll", or set out steps that are no tool's, as a model answers after reading.
+LONG_ANSWERS = [
+    "The compost comes in a 40 litre bag that weighs 22 pounds. A pound is 0.4536 kilograms, so the bag "
+    "weighs 22 × 0.4536 = 9.98 kilograms, or just under 10 kg. The page gives the weight only in pounds, "
+    "so the figure in kilograms is my conversion, rounded to two places. If you need it for shipping, "
+    "note that the bag's packaging may add a little. I'll leave the rounding to you if you need a whole "
+    "number: 10 kg is close enough for most purposes, and 9.98 kg is the exact figure from the page's "
+    "22 pounds. The bark mulch on the same page comes in 50 litre bags, but its weight is not given.",
+    "Here's how I'll convert it:\n\n1. Take the weight the page gives: 22 pounds.\n2. Multiply by "
+    "0.4536, the kilograms in a pound: 22 × 0.4536 = 9.9792.\n3. Round to two places: 9.98.\n\nSo the "
+    "compost bag weighs about 9.98 kg. The page gives the weight only in pounds; the kilograms are my "
+    "conversion, and the bag's packaging may add a little to what a scale shows at the till.",
+]
+
+
+@pytest.mark.parametrize("agent_class", [ToolCallingAgent, CodeAgent])
+@pytest.mark.parametrize("long_answer", LONG_ANSWERS)
+async def test_a_long_answer_that_says_i_ll_is_the_answer(agent_class, long_answer):
+    assert len(LONG_ANSWERS[0]) > 500  # past where the promise check looked
+    model = ScriptedModel([read(agent_class), long_answer])
+    assert await agent_class(model, [read_page_tool([])]).run(FLOUR) == long_answer
+    assert len(model.calls) == 2
+
+
+@pytest.mark.parametrize("agent_class", [ToolCallingAgent, CodeAgent])
+async def test_after_a_call_a_plan_is_told_once_then_taken(agent_class):
+    """After a call ran, the steps may recount work done: reminded once, like a promise."""
+    model = ScriptedModel([read(agent_class), PLAN, PLAN])
+    assert await agent_class(model, [read_page_tool([])]).run(FLOUR) == PLAN
+    assert "You wrote a plan of tool calls" in told(model, 2)
