@@ -10,6 +10,13 @@ the 1.5B went fetch, note, more_tools, and round again. Two rules, in both agent
   acts (`acts = True`: a click, a key, typing, each asked of the user) is exempt: a second click
   is a second act, and whether it happens is the user's to say; so is a call the user refused
   (`tools.Refused`): asked again, the user may say yes.
+- A call that has returned the same text twice with the same arguments, nothing having acted since,
+  is settled: asked again, it is not run, and the model is told so each time, with how many times
+  it asked and the user's question, not the text again. The 0.5B read the shop page with
+  read_page(page=1, max_tokens=200) seven times in flour-kg (rows f4ff431): told once, told once
+  more that the text was the same, it then read five times more with nothing new said, the
+  page whole in view each time (it fits one part of 200 tokens): at temperature 0 the same
+  context gave the same call. A note that changes, ending on the question, breaks that.
 - After two steps in a row that only kept notes or listed tools, `note` and `more_tools` refuse,
   saying why, until another tool runs.
 
@@ -23,7 +30,7 @@ told so, once for that text: reading again shows nothing new.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .excerpt import cut_inside
@@ -40,6 +47,11 @@ TOLD_IN_CODE = ("Note: {name}(...) was called with the same arguments as in step
                 "ran since, so it was not run again: the code got what it returned then.")
 SAME = ("{name} returned the same text, word for word, as a call in step {step} did:\n{result}\n"
         "Nothing in it is new. Use it: answer from it, or do something else.")
+SETTLED = ("You have called {name} with these same arguments {times} times, and it returned the same text "
+           "each time (first in step {step}); nothing has acted since, so it was not run again. Read its "
+           "result in step {step}.{question}\nAnswer from what it returned, call another tool, or give "
+           "your final answer.")
+QUESTION_CHARS = 400  # of the user's message, said again in SETTLED
 SAME_IN_CODE = ("Note: {name}(...) returned the same text, word for word, as a call in step {step} did: "
                 "nothing in it is new. Use it.")
 BOOKS_ONLY = ("{name}: the last two steps only kept notes or listed tools, which does not move the "
@@ -71,6 +83,7 @@ class Earlier:
     step: int
     text: str  # what the model read
     value: Any = None  # what the code got
+    times: int = 0  # for a settled call (module doc), how many times it has been asked for
 
 
 @dataclass
@@ -85,6 +98,9 @@ class CallLog:
     history: list[str] = field(default_factory=list)  # the names of the calls this run ran, in order
     returned: dict[str, int] = field(default_factory=dict)  # name + text returned since the last act: step
     same_told: set[str] = field(default_factory=set)  # those told as the same once already
+    texts: dict[str, str] = field(default_factory=dict)  # call key: the text it last returned, since the last act
+    settled: dict[str, Earlier] = field(default_factory=dict)  # calls that returned the same text twice: not run again
+    asked: dict[str, int] = field(default_factory=dict)  # call key: times asked for, since the last act
     # (tool, what it returned, whether an error) for each call this run ran: an answer that
     # only says one back is no answer (said_back.py)
     results: list[tuple[str, str, bool]] = field(default_factory=list)
@@ -103,10 +119,15 @@ class CallLog:
 
     def repeat_of(self, name: str, arguments: Any, acts: bool = False, tool: Any = None) -> Earlier | None:
         """What the same call returned in the last working step, if the model is to be told so
-        (never for a tool that acts)."""
+        (once), or a settled call's first result (each time, with `times`); never for a tool that acts."""
         key = call_key(name, arguments, tool)
+        if acts or name in BOOKKEEPING:
+            return None
+        self.asked[key] = self.asked.get(key, 0) + 1
+        if key in self.settled:
+            return replace(self.settled[key], times=self.asked[key])
         earlier = self.working.get(key)
-        if acts or name in BOOKKEEPING or earlier is None or key in self.told:
+        if earlier is None or key in self.told:
             return None
         self.told.add(key)
         return earlier
@@ -122,11 +143,16 @@ class CallLog:
             self.results.append((name, text, is_error))
         if getattr(tool, "acts", False):  # the page may show something else now
             self.returned.clear()
+            self.texts, self.settled, self.asked = {}, {}, {}
             return None
         # An error is worth trying again, and a refusal asks again (the user may say yes).
         if is_error or isinstance(value, Refused) or name in BOOKKEEPING:
             return None
-        self.this_step[call_key(name, arguments, tool)] = Earlier(self.step, text, value)
+        key = call_key(name, arguments, tool)
+        self.this_step[key] = Earlier(self.step, text, value)
+        if self.texts.get(key) == text:
+            self.settled.setdefault(key, Earlier(self.returned.get(name + "\0" + text, self.step), text, value))
+        self.texts[key] = text
         said = name + "\0" + text
         earlier = self.returned.setdefault(said, self.step)
         if earlier == self.step or said in self.same_told:
@@ -142,7 +168,13 @@ class CallLog:
         return BOOKS_ONLY.format(name=name) if self.books_only_steps >= 2 else None
 
 
-def told_again(name: str, earlier: Earlier) -> str:
+def told_again(name: str, earlier: Earlier, question: str = "") -> str:
+    """What the model reads of a call not run again: what it returned then; for a settled call,
+    where that is, and the user's question."""
+    if earlier.times:
+        asked = question if len(question) <= QUESTION_CHARS else question[:QUESTION_CHARS] + "…"
+        return SETTLED.format(name=name, times=earlier.times, step=earlier.step,
+                              question=f" The user asked: {asked}" if asked else "")
     result = earlier.text
     if len(result) > SHOWN_AGAIN:  # page text keeps its marking whole (excerpt.py)
         rest = f"[… the rest is in step {earlier.step}'s result]"

@@ -136,7 +136,7 @@ class ToolCallingAgent(Agent):
         if problem is None and (page := self.page_quotes.copied(self.memory, self.tools, call.name, arguments)):
             problem = COPIED.format(source=page)  # a page's sample call, repeated (page_quotes.py)
         if problem is None and (earlier := self.calls.repeat_of(call.name, arguments, tool.acts, tool)) is not None:
-            problem = told_again(call.name, earlier)
+            problem = told_again(call.name, earlier, self._turn_message())
             self.calls.repeated(call.name)
         elif problem is None:
             value, problem = await self._run_tool(tool, call.name, arguments)

@@ -155,6 +155,23 @@ async def test_out_of_steps_a_last_reply_that_is_a_call_is_not_the_answer():
         assert answer.startswith("I ran out of steps (1)") and "What I did: add." in answer, answer
 
 
+async def test_our_error_said_back_twice_ends_the_turn_and_a_settled_call_is_not_run():
+    """Qwen2.5-Coder-0.5B on the real-model bench (rows f4ff431): the same read seven times, and
+    TabAgent's own error given back as the answer. In the shipped interpreter: the third add(1, 1)
+    with nothing new is not run; our error said back is told once, and a second time ends the turn."""
+    no_such = "there is no tool named 'subtract'. Available tools: add, note, final_answer"
+    model = ScriptedModel([calls(("add", {"a": 1, "b": 1}))] * 4 + [calls(("subtract", {})), final(no_such),
+                                                                      final(no_such), "never asked"])
+    recorder = Recorder()
+    agent = ToolCallingAgent(model, [add], listeners=[recorder])
+    answer = await agent.run("1+1")
+    results = [e.data["result"] for e in recorder.events if e.kind == "tool_result" and e.data["name"] == "add"]
+    assert results[0] == "2" and results[2].startswith("add returned the same text"), results
+    assert results[3].startswith("You have called add with these same arguments 4 times"), results
+    assert answer.startswith("I stopped without an answer: twice my reply gave back a message TabAgent"), answer
+    assert agent.status == "max_steps" and len(model.calls) == 7
+
+
 async def test_two_calls_cut_off_then_a_reply_held_by_the_endpoint():
     """Issue 48: the endpoint says, over this interpreter's own HTTP, that it takes a grammar
     (llama-cpp-python's /openapi.json); after two replies whose calls could not be read, the

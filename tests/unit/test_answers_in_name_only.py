@@ -224,3 +224,58 @@ async def test_after_a_call_a_plan_is_told_once_then_taken(agent_class):
     model = ScriptedModel([read(agent_class), PLAN, PLAN])
     assert await agent_class(model, [read_page_tool([])]).run(FLOUR) == PLAN
     assert "You wrote a plan of tool calls" in told(model, 2)
+
+
+# --- C. The same read, again and again --------------------------------------------------------
+
+# flour-kg, f4ff431, the ToolCallingAgent: these arguments seven times in a row, then out of steps
+# (the row's "calls"). The shop page fits one part at 200 tokens: each read gave the whole page.
+READ_SMALL = {"page": 1, "max_tokens": 200}
+
+
+def read_small(agent_class):
+    return calls(("read_page", READ_SMALL)) if agent_class is ToolCallingAgent \
+        else "```python\nprint(read_page(page=1, max_tokens=200))\n```"
+
+
+@pytest.mark.parametrize("agent_class", [ToolCallingAgent, CodeAgent])
+async def test_a_read_that_gave_the_same_text_twice_is_not_run_again(agent_class):
+    log = []
+    model = ScriptedModel([read_small(agent_class)] * 6 + [answer(agent_class, "About 9.98 kg.")])
+    assert await agent_class(model, [read_page_tool(log)]).run(FLOUR) == "About 9.98 kg."
+    assert log == [(1, 200)] * 2  # run, told, run again (the same text): then never again
+    if agent_class is ToolCallingAgent:
+        for n, times in ((4, 4), (5, 5), (6, 6)):  # each time, and each time in other words
+            assert f"You have called read_page with these same arguments {times} times" in told(model, n)
+            assert f"The user asked: {FLOUR}" in told(model, n) and "page_content" not in told(model, n)
+    else:
+        assert all("was not run again" in told(model, n) for n in (4, 5, 6))
+
+
+async def test_after_an_action_a_settled_read_runs_again():
+    log, clicks = [], []
+
+    @tool
+    def click(locator: str) -> str:
+        """Clicks.
+
+        Args:
+            locator: what
+        """
+        clicks.append(locator)
+        return "clicked"
+    click.acts = True
+    again = read_small(ToolCallingAgent)
+    model = ScriptedModel([again, again, again, calls(("click", {"locator": "#more"})), again,
+                           answer(ToolCallingAgent, "ok")])
+    await ToolCallingAgent(model, [read_page_tool(log), click]).run(FLOUR)
+    assert len(log) == 3 and clicks == ["#more"]  # the page may show something else after the click
+
+
+async def test_the_same_text_from_other_arguments_is_no_settled_call():
+    """Another part size giving the same page is told once as the same text (call_log.py), and runs."""
+    log = []
+    model = ScriptedModel([read_small(ToolCallingAgent), calls(("read_page", {"page": 1, "max_tokens": 4000})),
+                           calls(("read_page", {"page": 1, "max_tokens": 8000})), answer(ToolCallingAgent, "ok")])
+    await ToolCallingAgent(model, [read_page_tool(log)]).run(FLOUR)
+    assert len(log) == 3
