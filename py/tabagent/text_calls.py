@@ -6,7 +6,8 @@ model that ignores it) leaves them in the content. `read_text_calls` finds them 
 - JSON calls, bare, fenced or inside any family's markers (Hermes/Qwen `<tool_call>`,
   Mistral `[TOOL_CALLS][...]`, Llama 3 `{"name", "parameters"}`, Granite and Phi-4-mini
   `<|tool_call|>`, `functools[...]`, Command-R's `<|START_ACTION|>`, Nemotron, LFM2,
-  Apertus `{name: arguments}`, `{"tool_calls": [...]}`), in Python-literal spelling too;
+  Apertus `{name: arguments}`, `{"tool_calls": [...]}`, the arguments flat beside the name as
+  Qwen2.5-Coder-0.5B wrote final_answer), in Python-literal spelling too;
 - a name, then its JSON arguments (Mistral `[TOOL_CALLS]name[ARGS]{...}`, DeepSeek
   `<｜tool▁call▁begin｜>`, gpt-oss `to=functions.name ... <|message|>`, Kimi-K2,
   Functionary `<function=name>` and `>>>name`);
@@ -220,7 +221,17 @@ def _named_call(value: dict, tools) -> list[tuple[str, str]]:
     # so the agent can say "no such tool" rather than take the JSON as the answer.
     if name not in tools and not (arg_key and set(value) <= _CALL_KEYS):
         return []
-    return [(name, _as_json(value.get(arg_key, {}) if arg_key else {}))]
+    return [(name, _as_json(value.get(arg_key, {}) if arg_key else _flat_arguments(value, tools.get(name) if
+                                                                             isinstance(tools, dict) else None)))]
+
+
+def _flat_arguments(value: dict, tool) -> dict:
+    """The arguments of a call written flat, beside its name: `{"name": "final_answer", "answer":
+    "..."}` (Qwen2.5-Coder-0.5B, the real-model bench's kettle-price at f4ff431): the keys that
+    are the tool's own parameters, else none (a tool's listing copied, name and description, is
+    no call of it with a description)."""
+    parameters = ((getattr(tool, "parameters", None) or {}).get("properties") or {}) if tool is not None else {}
+    return {key: given for key, given in value.items() if key in parameters and key not in _NAME_KEYS}
 
 
 def _as_json(arguments) -> str:

@@ -104,6 +104,14 @@ async def test_the_page_sent_back_as_a_final_answer_call_is_not_the_answer():
 
 
 @pytest.mark.parametrize("agent_class", [ToolCallingAgent, CodeAgent])
+async def test_a_final_answer_written_flat_is_read_with_its_answer(agent_class):
+    """The same reply, not cut: its answer sits beside the name, not under "arguments"."""
+    flat = json.dumps({"name": "final_answer", "answer": "The compost costs £9.45."}, ensure_ascii=False)
+    model = ScriptedModel([read(agent_class), flat])
+    assert await agent_class(model, [read_page_tool([])]).run(ASKED) == "The compost costs £9.45."
+
+
+@pytest.mark.parametrize("agent_class", [ToolCallingAgent, CodeAgent])
 async def test_the_page_sent_back_twice_ends_the_turn_without_taking_it(agent_class):
     sent = page_sent_back_by(agent_class)
     model = ScriptedModel([read(agent_class), sent, sent, answer(agent_class, "never asked")])
