@@ -99,23 +99,35 @@ def promises_an_action(content: str) -> bool:
 _PLAN = re.compile(
     r"\b(?:i['’]ll|i will|i am going to|i['’]m going to|let me|let['’]s|i need to|i should|we['’]ll|we will|"
     r"here['’]s (?:how|what) i)\b[^.!?\n]*:[ \t]*$", re.IGNORECASE | re.MULTILINE)
-_STEP = re.compile(r"^[ \t]*(?:\d+[.)]|[-*•])[ \t]+(?:\*\*|__)?`?([a-z]\w*)", re.IGNORECASE | re.MULTILINE)
+_STEP = re.compile(r"^[ \t]*(?:\d+[.)]|[-*•])[ \t]+(.*)$", re.MULTILINE)
 _NOT_WORK = ("final_answer", "note", "more_tools")
 
 
 def plans_calls(content: str, tools: Collection[str]) -> bool:
     """Whether the reply, at any length, sets out what it will do (a sentence that says so and ends
-    in a colon) as two or more steps, one of which starts with one of `tools` by name or by its
-    first word ("1. **Read the page**" for read_page, "2. Click ..." for click): a plan of calls
-    (Qwen2.5-Coder-0.5B, flour-kg at 9dad3e1, 1,024 tokens of it). A long answer that says "I'll"
-    sets out no steps of the agent's tools, and stays the answer."""
+    in a colon) as two or more steps, one of which is a call of one of `tools` (names it, or says
+    its words in order: "1. **Read the page**" for read_page, "2. Click Subscribe" for click): a
+    plan of calls (Qwen2.5-Coder-0.5B, flour-kg at 9dad3e1, 1,024 tokens of it). A long answer that
+    says "I'll" sets out no steps of the agent's tools ("1. Get 500 g of flour" is no
+    get_selection), and stays the answer."""
     opening = _PLAN.search(content)
     if opening is None:
         return False
-    verbs = {name.lower() for name in tools if name not in _NOT_WORK}
-    verbs |= {name.split("_")[0] for name in verbs}
     steps = [m[1].lower() for m in _STEP.finditer(content, opening.end())]
-    return len(steps) >= 2 and any(step in verbs for step in steps)
+    return len(steps) >= 2 and any(_names_a_call(step, name.lower()) for step in steps
+                                   for name in tools if name not in _NOT_WORK)
+
+
+def _names_a_call(step: str, tool: str) -> bool:
+    """Whether a step names `tool`, or starts with its first word and holds the rest of its words
+    in order (read_page: "Read the page"; find_in_page: "Find it in the page")."""
+    first, *rest = tool.split("_")
+    step_words = re.findall(r"\w+", step)
+    if tool in step:
+        return True
+    if not step_words or step_words[0] != first:
+        return False
+    return re.search(r"\b" + r"\b.*\b".join(map(re.escape, rest)) + r"\b", step) is not None if rest else True
 
 
 def unread_call_note(content: str, tools: Collection[str], notes: Notes) -> str | None:

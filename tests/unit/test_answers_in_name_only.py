@@ -214,6 +214,8 @@ LONG_ANSWERS = [
     "0.4536, the kilograms in a pound: 22 × 0.4536 = 9.9792.\n3. Round to two places: 9.98.\n\nSo the "
     "compost bag weighs about 9.98 kg. The page gives the weight only in pounds; the kilograms are my "
     "conversion, and the bag's packaging may add a little to what a scale shows at the till.",
+    "Here's what I'd do:\n\n1. Get 500 g of strong flour and 7 g of yeast.\n2. Read the recipe's rising "
+    "times twice before you start.\n3. Knead for ten minutes, then let it rise for an hour.",
 ]
 
 
@@ -224,6 +226,21 @@ async def test_a_long_answer_that_says_i_ll_is_the_answer(agent_class, long_answ
     model = ScriptedModel([read(agent_class), long_answer])
     assert await agent_class(model, [read_page_tool([])]).run(FLOUR) == long_answer
     assert len(model.calls) == 2
+
+
+@pytest.mark.parametrize("agent_class", [ToolCallingAgent, CodeAgent])
+async def test_steps_that_are_no_tool_s_are_the_answer_before_any_call(agent_class):
+    """Advice set out as steps, to a question that needs no page: "Get ..." is no get_selection,
+    "Read the recipe's ..." no read_page."""
+    model = ScriptedModel([LONG_ANSWERS[2]])
+    tools = [read_page_tool([]), get_selection]
+    assert await agent_class(model, tools).run("How do I bake bread?") == LONG_ANSWERS[2]
+
+
+@tool
+def get_selection() -> str:
+    """Gets the text the user selected."""
+    return ""
 
 
 @pytest.mark.parametrize("agent_class", [ToolCallingAgent, CodeAgent])
