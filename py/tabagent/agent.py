@@ -238,7 +238,7 @@ class Agent:
         return None
 
     def planned(self, content: str) -> bool:
-        """Whether the reply is a plan of calls (reply_checks.plans_calls), made by name or verb."""
+        """Whether the reply is a plan of calls (reply_checks.plans_calls) of the tools it may name."""
         return plans_calls(content, self.tool_names())
 
     def announced_note(self, content: str) -> str | None:
