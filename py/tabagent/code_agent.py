@@ -48,21 +48,46 @@ NOT_READ_YET = ("Nothing has read the page yet: this code called no tool, so not
 REDEFINED = ("Your code defines {names}, which the tools already are: they are ready to call, and "
              "code that defines one would hide the real one, so nothing ran. Call the tool instead of "
              "defining it, e.g. print({example}).")
+# Code that calls the tools and defines them too runs without those definitions (left_out says so).
+LEFT_OUT = ("Your {definitions} of {names} {were} left out, not run: {they} your tools already, and the "
+            "rest of your code ran with the real {ones}. Call the tools; never define them.")
 
 
 def redefined_tools(code: str, tools: Collection[str]) -> list[str]:
     """The tools (and final_answer) that `code` defines (def, class) at its top level, in order.
-    A variable that takes a tool's name (`note = ...`) is the model's data, not a copy: it runs."""
+    A variable that takes a tool's name (`note = ...`) is the model's data, not a copy: it runs.
+    Code that does not parse is read line by line: the 0.5B pasted stubs without bodies
+    (`def read_page(...) -> str:` then `def list_controls(...`), the newsletter task at f4ff431."""
+    try:
+        ast.parse(code)
+    except SyntaxError:
+        found = re.findall(r"^(?:async[ \t]+)?(?:def|class)[ \t]+(\w+)", code, re.M)
+        return list(dict.fromkeys(name for name in found if name in tools))
+    return list(dict.fromkeys(node.name for node in _tool_definitions(code, tools)))
+
+
+def without_tool_definitions(code: str, tools: Collection[str]) -> str | None:
+    """`code` without its top-level definitions of tools, every other line as the model wrote it;
+    None when what is left calls nothing (it was only the copied listing: nothing to run)."""
+    definitions = _tool_definitions(code, tools)
+    left_out = {line for node in definitions
+                for line in range(min([node.lineno, *(d.lineno for d in node.decorator_list)]), node.end_lineno + 1)}
+    kept = "".join(line for number, line in enumerate(code.splitlines(keepends=True), 1) if number not in left_out)
+    kept = re.sub(r"\n{3,}", "\n\n", kept).strip("\n")
+    try:
+        calls = any(isinstance(node, ast.Call) for node in ast.walk(ast.parse(kept)))
+    except SyntaxError:
+        return None
+    return kept if calls else None
+
+
+def _tool_definitions(code: str, tools: Collection[str]) -> list[ast.stmt]:
     try:
         tree = ast.parse(code)
     except SyntaxError:
         return []
-    found = []
-    for node in tree.body:
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.name in tools \
-                and node.name not in found:
-            found.append(node.name)
-    return found
+    return [node for node in tree.body
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.name in tools]
 
 
 class CodeAgent(Agent):
@@ -108,18 +133,26 @@ class CodeAgent(Agent):
         if isinstance(code, WrittenCalls):  # streamed as text: the panel shows what was said
             await self.emit("text_call", {"said": code.said})
             code = code.code
-        step.code = code
-        await self.emit("code", {"code": code})
+        names = redefined_tools(code, self.code_tools())
+        # A model's own definition of a tool never replaces it: code that also calls something runs
+        # without those definitions, and the panel shows the code that ran (the rest, as written).
+        kept = without_tool_definitions(code, self.code_tools()) if names else code
+        step.code = kept or code
+        await self.emit("code", {"code": step.code})
         if page := copied_code(self.memory, code):  # a page's sample code, repeated (page_quotes.py)
             return await self._not_run(step, COPIED_CODE.format(source=page))
-        if names := redefined_tools(code, self.code_tools()):
+        if kept is None:
             return await self._not_run(step, self._redefined(names))
+        code = kept
         tools = {code_name: TracedTool(tool, self) for code_name, tool in self.code_tools().items()
                  if tool.name != "final_answer"}  # the executor provides final_answer itself
         self.shown_parts, self.step_notes, self.unseen = [], [], []  # filled by TracedTool
+        if names:
+            self.step_notes.append(left_out(names))
         result = await self.executor.run(code, tools)
         output = cut(result.output, self.max_observation_chars, MORE)
-        await self.emit("code_output", {"output": output, "is_error": result.is_error})
+        shown = "\n".join([left_out(names), output]) if names else output  # what was left out, said
+        await self.emit("code_output", {"output": shown, "is_error": result.is_error})
         # An answer written out as a literal in code that also called tools was written before
         # their results were seen (a guessed "10.23 kg"): it waits. One computed from them is taken.
         is_final = result.is_final and not (self.unseen and answers_a_literal(code))
@@ -180,6 +213,13 @@ class CodeAgent(Agent):
     async def reset(self) -> None:
         await super().reset()
         await self.executor.reset()
+
+
+def left_out(names: list[str]) -> str:
+    one = len(names) == 1
+    return LEFT_OUT.format(definitions="definition" if one else "definitions", names=", ".join(names),
+                           were="was" if one else "were", they=f"{names[0]} is one of" if one else "they are",
+                           ones="one" if one else "ones")
 
 
 def without_default_api(code: str, tools: Collection[str]) -> str:

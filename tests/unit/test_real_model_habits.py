@@ -17,7 +17,11 @@
   a call or code is never the answer;
 - the address in the message given as the shop's, unread: held once a turn;
 - the same short page read eight times at max_tokens 200: the same text, however asked for, is
-  told once, and parts made small say how to read the page whole.
+  told once, and parts made small say how to read the page whole;
+- the prompt's tool listing pasted as definitions (`def read_page(...)` with a made-up body),
+  block after block, with or without a call of the tool: a definition never replaces a tool (code
+  that also calls something runs without it, and the panel shows what ran), and the listing
+  holds no definition to paste.
 """
 
 import asyncio
@@ -707,3 +711,66 @@ async def test_code_that_defines_helpers_of_its_own_runs():
     model = ScriptedModel(['```python\ndef cost(text):\n    return text.split("£")[1].split(" ")[0]\n'
                            'final_answer(cost(read_page()))\n```'])
     assert await CodeAgent(model, [read_page_tool([])]).run("What does the compost cost?") == "9.45"
+
+
+# At f4ff431 (told that the tools are ready, code defining one not run) the 0.5B still pasted a
+# definition into every block of flour-kg: this first one read the page, then redefined read_page
+# (cut where the row keeps it, closed here); the next six were the same without the call.
+CALL_THEN_DEF = (
+    "```python\nfound = read_page()\nprint(found)\n\nimport bs4\n\ndef read_page(page: int = 1, max_tokens: "
+    "int = None) -> str:\n    # Read the user's page (main content) as Markdown, after its title, address, author, "
+    "language and length.\n    soup = bs4.BeautifulSoup(read_page(), 'html.parser')\n    \n    # Find the element "
+    "with the text \"Flour sack\"\n    flour_sack_element = soup.find('div', {'class': 'flour-sack'})\n    \n"
+    "    return flour_sack_element\n```")
+FLOUR = "How many kilograms does the flour sack weigh? (The page is http://127.0.0.1:33927/shop.html.)"
+
+
+class RanCode:
+    """A LocalExecutor that keeps each code it was given to run."""
+
+    def __init__(self):
+        from tabagent.executor import LocalExecutor
+        self.executor, self.ran = LocalExecutor(), []
+        self.environment = self.executor.environment
+
+    async def run(self, code, tools):
+        self.ran.append(code)
+        return await self.executor.run(code, tools)
+
+    async def reset(self):
+        await self.executor.reset()
+
+
+async def test_code_that_calls_a_tool_and_redefines_it_runs_without_the_definition(recorder):
+    log, executor = [], RanCode()
+    model = ScriptedModel([CALL_THEN_DEF, '```python\nfinal_answer("£9.45")\n```'])
+    agent = CodeAgent(model, [read_page_tool(log)], executor=executor, listeners=[recorder])
+    assert await agent.run(FLOUR) == "£9.45"
+    assert log == [1] and PAGE in told(model, 1)  # the real tool read the page
+    assert executor.ran[0] == "found = read_page()\nprint(found)\n\nimport bs4"  # the rest, as written
+    assert [e.data["code"] for e in recorder.of("code")] == executor.ran  # the panel shows what ran
+    assert "definition of read_page was left out" in told(model, 1)
+    assert "definition of read_page was left out" in recorder.of("code_output")[0].data["output"]
+
+
+# The a607363 kettle-price copy, with the call a model may add after it: its made-up body never
+# answers in place of the real tool.
+async def test_a_model_s_own_definition_never_replaces_the_real_tool():
+    model = ScriptedModel([LISTING_COPIED.replace("\n```", "\nprint(read_page())\n```"), "The compost costs £9.45."])
+    await CodeAgent(model, [read_page_tool([])]).run(KETTLE)
+    assert PAGE in told(model, 1) and "$20" not in told(model, 1)
+
+
+# The same at f4ff431 on newsletter: the listing pasted as stubs without bodies, which does not parse
+# (every one of its eight blocks; cut where the row keeps it). Told as a definition, not a SyntaxError.
+STUBS_PASTED = (
+    "```python\ndef read_page(page: int = 1, max_tokens: int = None) -> str:\n    # Reads the user's page (main "
+    "content) as Markdown, after its title, address, author, language and length.\ndef list_controls(within: "
+    "str = None, page: int = 1, max_controls: int = 150) -> str:  # Lists the page's controls, one a line: the "
+    "locator the actions take, kind, name, value, state, and \"below\" or \"above\" when out of view.\ndef\n```")
+
+
+async def test_pasted_stubs_that_do_not_parse_are_told_as_definitions():
+    model = ScriptedModel([STUBS_PASTED, "```python\nprint(read_page())\n```", '```python\nfinal_answer("£9.45")\n```'])
+    assert await CodeAgent(model, [read_page_tool([]), click_tool([])]).run(KETTLE) == "£9.45"
+    assert "Your code defines read_page" in told(model, 1) and "SyntaxError" not in told(model, 1)
