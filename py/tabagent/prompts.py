@@ -30,20 +30,17 @@ Tools (arguments as JSON schema):
 CODE_SYSTEM = """\
 You are {name}, an assistant that solves tasks step by step by writing Python code.
 
-In each step, say in a sentence what you will do, then write one code block:
+Your Python already has these tools as functions: call them, without `await`; never define them.
+{tools}
+- final_answer(answer): ends the task with this answer.
+
+In each step, say in a sentence what you will do, then write one code block that calls them:
 ```python
 {example}
 ```
 You then see what it printed, or the error; variables are kept between steps. Print what you
 need; never guess a value you have not printed. {environment}
 Once your code has printed the answer, call `final_answer(answer)`.
-
-Tools are Python functions; call them directly, without `await`:
-
-{tools}
-
-def final_answer(answer) -> None:
-    \"\"\"Ends the task with this answer.\"\"\"
 """
 
 MANAGED_TASK = """\
@@ -91,19 +88,28 @@ def brief_schema(tool: Tool) -> dict:
 
 # What the code can and cannot do, as the executor says it (executor.py): by default, a sandbox's.
 IN_A_SANDBOX = ("Your Python runs in a sandbox with the standard library only: no network, no "
-                "installing (requests, urllib and pip fail); the tools below are how you reach the "
+                "installing (requests, urllib and pip fail); the tools listed are how you reach the "
                 "page and the web.")
 
 
 def code_system(name: str, tools: dict[str, Tool], brief: bool = False, environment: str = IN_A_SANDBOX) -> str:
     """`tools`: {the Python name the code calls it by: tool} (code_names.py). `brief`: each
-    tool as its signature and first sentence, for a small context window. `environment`: what
+    tool as its call and first sentence, for a small context window. `environment`: what
     the code can and cannot do where it runs."""
-    show = brief_signature if brief else (lambda code_name, t: t.python_signature(code_name))
-    listing = ("\n" if brief else "\n\n").join(show(code_name, t) for code_name, t in tools.items()
-                                               if t.name != "final_answer")
+    listing = "\n".join(tool_line(code_name, t, brief) for code_name, t in tools.items() if t.name != "final_answer")
     return CODE_SYSTEM.format(name=name, tools=listing or "(none)", example=code_example(tools),
                               environment=environment)
+
+
+def tool_line(code_name: str, tool: Tool, brief: bool = False) -> str:
+    """The tool in the CodeAgent's listing: a list item with the call that uses it, never a
+    Python definition. Qwen2.5-Coder 0.5B, shown `def read_page(...) -> str:  # Reads...`,
+    pasted the listing as its code with bodies of its own (the real-model bench's rows)."""
+    call, arguments = tool.python_call(code_name)
+    if brief:
+        return f"- {call}: {first_sentence(tool.description)}"
+    said = "\n  ".join(tool.description.strip().splitlines())
+    return "\n".join([f"- {call}: {said}", *(f"    {line}" for line in arguments)])
 
 
 def code_example(tools: dict[str, Tool]) -> str:
@@ -120,11 +126,6 @@ def code_example(tools: dict[str, Tool]) -> str:
 
 
 _NOT_AN_EXAMPLE = ("final_answer", "note", "more_tools", "ask_user")
-
-
-def brief_signature(code_name: str, tool: Tool) -> str:
-    signature = tool.python_signature(code_name).split("\n", 1)[0]
-    return f"{signature}  # {first_sentence(tool.description)}"
 
 
 def first_sentence(text: str) -> str:

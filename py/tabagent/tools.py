@@ -136,6 +136,26 @@ class Tool:
         returns = _py_type({"type": self.output_type})
         return f'def {name or python_name(self.name)}({", ".join(params)}) -> {returns}:\n    """{doc}\n    """'
 
+    def python_call(self, name: str | None = None) -> tuple[str, list[str]]:
+        """The tool as the call that uses it, for the CodeAgent's prompt (`find_in_page(query,
+        max_results = 20) -> str`), and a line per argument (`query (str): the phrase`). A call, not
+        a definition: Qwen2.5-Coder 0.5B pasted the stubs it was shown (`def read_page(...)`) as
+        code of its own, bodies made up, and never called the tool."""
+        schema = self.parameters
+        required = schema.get("required", [])
+        shown, lines = [], []
+        for arg, prop in schema["properties"].items():
+            kind = _py_type(prop, schema)
+            # The values it takes, or an object's fields, even where the arguments get no line of their own
+            written = f"{arg}: {kind}" if kind not in _PY_TYPES.values() and kind != "Any" else arg
+            if not is_python_name(arg):
+                written = f'**{{"{arg}": ...}}'
+            elif arg not in required:  # `page = 1`, spaced: tokens.py's estimate reads the words cut there
+                written += f" = {prop.get('default')!r}"
+            shown.append(written)
+            lines.append(f"{arg} ({kind}): {prop.get('description') or '(no description)'}")
+        return f"{name or python_name(self.name)}({', '.join(shown)}) -> {_py_type({'type': self.output_type})}", lines
+
 
 class Refused(str):
     """A tool's answer that nothing was done because the user, or their rule for the site, said

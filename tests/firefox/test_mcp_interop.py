@@ -27,7 +27,7 @@ def test_the_model_s_python_calls_the_reference_server_s_hyphenated_tools(panel,
         assert panel.wait_for_status("ok", "error", timeout=120) == "ok"
     finally:
         panel.ask_background("save-mcp-servers", servers=[], secrets={})
-    assert "def everything__get_sum(a: float, b: float)" in model.requests[0]["body"]["messages"][0]["content"]
+    assert "- everything__get_sum(a, b)" in model.requests[0]["body"]["messages"][0]["content"]
     observation = model.requests[1]["body"]["messages"][-1]["content"]
     assert "The sum of 2 and 40 is 42." in observation and "NameError" not in observation, observation
 

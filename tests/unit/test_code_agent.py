@@ -39,7 +39,8 @@ async def test_code_calls_tools_without_await_and_ends_with_final_answer(recorde
     assert model.calls[1]["messages"][-1] == {"role": "user", "content": "Observation:\nOutput:\n2620000\n"}
     assert model.calls[0]["tools"] is None  # code agents do not use native tool calling
     prompt = model.calls[0]["messages"][0]["content"]
-    assert "def lookup(city: str) -> dict:" in prompt and "def final_answer(answer)" in prompt
+    assert "- lookup(city) -> dict:" in prompt and "- final_answer(answer)" in prompt
+    assert "city (str): " in prompt
 
 
 async def test_errors_are_observations_with_only_the_models_frames(recorder):

@@ -57,7 +57,7 @@ async def test_code_without_a_fence_that_calls_a_tool_by_its_python_name_is_run(
 
     model = ScriptedModel(["final_answer(srv__get_sum(a=40, b=2))"])
     assert await CodeAgent(model, [GetSum()]).run("add") == 42
-    assert "def srv__get_sum(a: int, b: int) -> str:" in model.calls[0]["messages"][0]["content"]
+    assert "- srv__get_sum(a, b) -> str:" in model.calls[0]["messages"][0]["content"]
 
 
 class Search(Tool):

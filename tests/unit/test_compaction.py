@@ -225,8 +225,8 @@ async def test_a_small_window_gets_the_tools_told_in_one_line_each(recorder):
     assert await big.run("How far?") == "It is 5." and not big.brief_prompt
     assert await small.run("How far?") == "It is 5." and small.brief_prompt
     system = model.calls[0]["messages"][0]["content"]
-    assert "def convert(value: float, unit: str) -> float:  # Converts a value to another unit." in system
-    assert "Args:" not in system
+    assert "- convert(value, unit) -> float: Converts a value to another unit." in system
+    assert "value (float)" not in system  # the arguments told in full only in a roomy window
 
 
 def test_an_excerpt_keeps_the_marking_whole_and_parts_what_was_not_together():

@@ -86,7 +86,7 @@ async def test_code_agent_calls_a_managed_agent_from_code(recorder):
     boss = CodeAgent(ScriptedModel(["```python\nfinal_answer(oracle(task='The answer?'))\n```"]),
                      [helper], listeners=[recorder])
     assert await boss.run("Ask the oracle") == "42"
-    assert "def oracle(task: str, context: str = None) -> str:" in boss.system_prompt()
+    assert "- oracle(task, context = None) -> str:" in boss.system_prompt()
     assert ("oracle", 1, "final_answer") in [(e.agent, e.depth, e.kind) for e in recorder.events]
 
 

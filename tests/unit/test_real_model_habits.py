@@ -774,3 +774,28 @@ async def test_pasted_stubs_that_do_not_parse_are_told_as_definitions():
     model = ScriptedModel([STUBS_PASTED, "```python\nprint(read_page())\n```", '```python\nfinal_answer("£9.45")\n```'])
     assert await CodeAgent(model, [read_page_tool([]), click_tool([])]).run(KETTLE) == "£9.45"
     assert "Your code defines read_page" in told(model, 1) and "SyntaxError" not in told(model, 1)
+
+
+# --- The listing the model reads --------------------------------------------------------------
+
+def page_agent(brief):
+    from tabagent.app.consent import CalledByHand
+    from tabagent.app.page_tools import page_tools
+    from tests.helpers.five_step_task import PageBridge
+    agent = CodeAgent(ScriptedModel([]), page_tools(PageBridge(""), CalledByHand()))
+    agent.brief_prompt = brief
+    return agent
+
+
+@pytest.mark.parametrize("brief", [False, True], ids=["full", "brief"])
+def test_the_code_prompt_lists_the_tools_as_calls_with_nothing_to_paste_as_a_definition(brief):
+    """The 0.5B pasted the listing (Python stubs) as its code, bodies made up (rows above): the
+    prompt holds no definition of anything, and each tool shows as the call that uses it."""
+    agent = page_agent(brief)
+    prompt = agent.system_prompt()
+    assert not re.search(r"\b(?:def|class)\s+\w+\s*[(:]", prompt), prompt
+    assert '"""' not in prompt
+    listed = [name for name, tool in agent.code_tools().items() if tool in agent.listed_tools()]
+    assert len(listed) > 5
+    for name in listed:
+        assert re.search(rf"^- {name}\(", prompt, re.M), name

@@ -127,8 +127,8 @@ async def test_the_code_agent_lists_the_compact_set_in_a_small_window():
     model = ScriptedModel(["Done."])
     sent, _ = await first_request(CodeAgent, [*page(), lookup], 4096, model)
     system = sent["messages"][0]["content"]
-    assert "def read_page(" in system and "def lookup(" in system and "def more_tools(" in system
-    assert "def extract_tables(" not in system and "def screenshot(" not in system
+    assert "- read_page(" in system and "- lookup(" in system and "- more_tools(" in system
+    assert "- extract_tables(" not in system and "- screenshot(" not in system
 
 
 async def test_notes_stay_in_every_request_after_compaction_and_with_the_conversation():

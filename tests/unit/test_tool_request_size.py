@@ -40,9 +40,9 @@ def shipped_tools(folder: Path) -> list:
     return tools
 
 
-async def first_request(window: int, tools: list) -> dict:
+async def first_request(window: int, tools: list, agent: str = "tool_calling") -> dict:
     model, page = ScriptedModel(["Done."]), PageBridge(article(1)[0])
-    settings = {"agent": "tool_calling", "context_window": window, "base_url": "http://127.0.0.1:9/v1"}
+    settings = {"agent": agent, "context_window": window, "base_url": "http://127.0.0.1:9/v1"}
     await Turns().run({"conversation_id": "size", "task": TASK, "settings": settings}, lambda e: None,
                       model=model, page=page, tools=with_page(tools, page))
     return model.calls[0]
@@ -56,6 +56,17 @@ async def test_the_first_request_fits_the_target(tool_set, tmp_path):
     assert count_request(sent["messages"], sent["tools"]) <= target
     assert not [t["function"]["name"] for t in sent["tools"] if t["function"]["parameters"].get("required") == []]
     assert "convert_units" not in {t["function"]["name"] for t in sent["tools"]}  # an example: through more_tools
+
+
+@pytest.mark.parametrize("tool_set", sorted(TARGETS))
+async def test_the_code_agent_s_first_request_fits_the_target(tool_set, tmp_path):
+    """The CodeAgent lists its tools in the system prompt (as calls: test_real_model_habits.py):
+    2,061 tokens with the full set and 672 with the compact one as Python stubs, 2,028 and 609
+    as the list."""
+    window, target = TARGETS[tool_set]
+    sent = await first_request(window, shipped_tools(tmp_path), agent="code")
+    assert sent["tools"] is None
+    assert count_request(sent["messages"], None) <= target
 
 
 def reader(name: str):

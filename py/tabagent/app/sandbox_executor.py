@@ -25,7 +25,7 @@ from .wire import SANDBOX
 
 class SandboxExecutor(Executor):
     environment = ("Your Python runs in a sandbox with the standard library and BeautifulSoup (bs4): "
-                   "no network, no installing (requests, urllib and pip fail); the tools below are "
+                   "no network, no installing (requests, urllib and pip fail); the tools listed are "
                    "how you reach the page and the web.")
 
     def __init__(self, sandbox, *, timeout: float | None = None, memory_limit_mb: int | None = None,
