@@ -18,6 +18,7 @@ from .downloads import Downloads, UnnamedDownloads, telling_late_downloads
 from .page_actions import ACTING, BY_POSITION, HOW_PRESSED, PageActor
 from .picture_points import LastScreenshot
 from .page_bridge import as_json, failure
+from .no_such_part import controls_part_refused, text_part_refused
 from .untrusted_content import untrusted
 from .wire import PAGE_TOOL_DEFAULTS
 from .screenshots import Screenshots
@@ -147,9 +148,10 @@ class PageReader:
                                if name == "read_tab" else f"a screenshot of tab {tab_id}")
 
     async def _read(self, name: str, args: dict, show=as_json, tab_id=None, source=None, expect_url=None,
-                    told=None) -> str:
+                    told=None, refused=None) -> str:
         """The tool's result, shown by `show` inside the untrusted marking; `told(result)`: what
-        TabAgent says of it, after the marking (not page text)."""
+        TabAgent says of it, after the marking (not page text); `refused(error)`: the error of
+        TabAgent's own a failure is, raised, or None (no_such_part.py)."""
         if tab_id is None and not about_the_window(name, args):
             allowed, said = await self.in_the_working_tab("read_tab")
             if not allowed:
@@ -158,6 +160,8 @@ class PageReader:
                 tab_id, expect_url = said.get("tab_id"), said.get("url")
         reply = await self.bridge.run_page_tool(name, args, tab_id, expect_url)
         if not reply.get("ok"):
+            if refused is not None and (mistake := refused(reply.get("error"))) is not None:
+                raise mistake
             return failure(reply, f"{name} failed, and the browser did not say why.")
         marked = untrusted(source or reply.get("url", ""), show(reply["result"]))
         said = told(reply["result"]) if told is not None else ""
@@ -173,7 +177,8 @@ class PageReader:
             max_tokens: tokens per part, about (200 to 100000); leave out to fit your window.
         """
         return await self._read("read_page", {"page": page, "max_tokens": max_tokens or self.part_tokens(PART_TOKENS)},
-                                article_text, told=self._small_parts("read_page()", max_tokens))
+                                article_text, told=self._small_parts("read_page()", max_tokens),
+                                refused=lambda error: text_part_refused(error, "read_page", {}, bool(max_tokens)))
 
     def _small_parts(self, tool: str, asked: int | None):
         """What to tell of a read in parts smaller than the window fits, because the model asked
@@ -205,7 +210,8 @@ class PageReader:
         args = {"page": page, "max_controls": max_controls}
         if within is not None:
             args["within"] = within
-        return await self._read("list_controls", args, controls_text)
+        return await self._read("list_controls", args, controls_text,
+                                refused=lambda error: controls_part_refused(error, within))
 
     async def wait_for(self, text: str | None = None, locator: str | None = None, gone: bool = False,
                        timeout: float = DEFAULT["wait_for"]["timeout_ms"] / 1000) -> str:
@@ -323,7 +329,9 @@ class PageReader:
         # Read only if the tab still shows the page the user allowed.
         return await self._read("read_page", {"page": page, "max_tokens": max_tokens or self.part_tokens(PART_TOKENS)},
                                 article_text, tab_id=tab_id, expect_url=said.get("url"),
-                                told=self._small_parts(f"read_tab(tab_id={tab_id})", max_tokens))
+                                told=self._small_parts(f"read_tab(tab_id={tab_id})", max_tokens),
+                                refused=lambda error: text_part_refused(error, "read_tab", {"tab_id": tab_id},
+                                                                        bool(max_tokens)))
 
 
 def page_tools(bridge, consent, part_tokens=None, attached=None, vision=None) -> list[Tool]:
