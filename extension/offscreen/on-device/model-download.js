@@ -13,7 +13,6 @@
 
 import { fileHandle, removeModelFile, storedBytes } from "../../shared/on-device/model-files.js";
 import { looksLikeGguf, readHeader } from "../../shared/on-device/gguf-header.js";
-import { createSHA256 } from "../../vendor/hash-wasm/hash-wasm.mjs";
 
 const RETRIES = 3;
 const PROGRESS_MS = 250;
@@ -33,9 +32,19 @@ export function redirectAllowed(from, to, checkedByHash) {
   return MODEL_HOST_DOWNLOADS.some((host) => host.test(a.hostname)) && MODEL_HOST_DOWNLOADS.some((host) => host.test(b.hostname));
 }
 
+// hash-wasm (216 KB) is imported when a download is first checked, not at every start of the
+// offscreen document (tests/unit/test_offscreen_start_graph.py).
+async function hashWasm() {
+  try {
+    return await import("../../vendor/hash-wasm/hash-wasm.mjs");
+  } catch (error) {
+    throw new Error(`the SHA-256 check's code (hash-wasm) could not be loaded: ${error?.message ?? error}`);
+  }
+}
+
 // The file's SHA-256, read back a slice at a time: never more than one slice in memory.
 async function sha256Of(file) {
-  const hash = await createSHA256();
+  const hash = await (await hashWasm()).createSHA256();
   hash.init();
   for (let at = 0; at < file.size; at += HASH_SLICE) hash.update(new Uint8Array(await file.slice(at, at + HASH_SLICE).arrayBuffer()));
   return hash.digest("hex");

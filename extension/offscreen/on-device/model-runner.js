@@ -6,8 +6,6 @@
 // (Chrome, by the manifest's COOP/COEP: pthreads need SharedArrayBuffer), else one (Firefox).
 // WebGPU is used only where the browser offers a real adapter (not a software fallback).
 
-import { Wllama } from "../../vendor/wllama/index.js";
-
 const WASM = new URL("../../vendor/wllama/wllama.wasm", import.meta.url).href;
 export const LARGEST_WINDOW = 8192; // tokens: what one model's KV cache may take, whatever the file allows
 const FALLBACK_WINDOW = 4096; // a file that does not say its window
@@ -16,6 +14,16 @@ const QUIET = { debug() {}, log() {}, warn() {}, error: (...args) => console.war
 
 export function threadsHere() {
   return globalThis.crossOriginIsolated ? Math.max(1, Math.min(navigator.hardwareConcurrency || 1, 8)) : 1;
+}
+
+// wllama (276 KB) is imported when a model is first loaded, not at every start of the offscreen
+// document: most users never run a model here (tests/unit/test_offscreen_start_graph.py).
+async function wllamaClass() {
+  try {
+    return (await import("../../vendor/wllama/index.js")).Wllama;
+  } catch (error) {
+    throw new Error(`the on-device model's runtime (wllama) could not be loaded: ${error?.message ?? error}`);
+  }
 }
 
 async function realGpu() {
@@ -62,6 +70,7 @@ export class ModelRunner {
     const window = Math.min(record.window || FALLBACK_WINDOW, LARGEST_WINDOW);
     const threads = threadsHere();
     const gpu = await realGpu();
+    const Wllama = await wllamaClass();
     const wllama = new Wllama({ default: WASM }, { logger: QUIET, suppressNativeLog: true });
     await wllama.loadModel([file], { n_ctx: window, n_threads: threads, n_gpu_layers: gpu ? 999 : 0, jinja: true });
     this.wllama = wllama;
