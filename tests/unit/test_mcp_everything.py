@@ -93,9 +93,9 @@ async def test_the_code_agent_calls_the_reference_servers_hyphenated_tools(every
         agent = CodeAgent(model, await mcp_tools(client), executor=executor, listeners=[events.append])
         assert await agent.run("What is 2 + 40?") == "The sum of 2 and 40 is 42."
     prompt = model.calls[0]["messages"][0]["content"]
-    defined = re.findall(r"^def (\S+?)\(", prompt, re.MULTILINE)
-    assert "everything__get_sum" in defined and len([n for n in defined if n.startswith("everything__")]) == 14
-    assert all(name.isidentifier() for name in defined), defined
+    listed = re.findall(r"^- (\S+?)\(", prompt, re.MULTILINE)  # listed as calls, never as definitions
+    assert "everything__get_sum" in listed and len([n for n in listed if n.startswith("everything__")]) == 14
+    assert all(name.isidentifier() for name in listed), listed
     assert 'location: "New York" | "Chicago" | "Los Angeles"' in prompt  # the values it takes
     observed = model.calls[1]["messages"][-1]["content"]
     assert "The sum of 2 and 40 is 42." in observed and "NameError" not in observed, observed
