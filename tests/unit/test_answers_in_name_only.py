@@ -19,6 +19,7 @@ from tabagent.app.page_tools import article_text
 from tabagent.app.untrusted_content import untrusted
 from tabagent.testing import ScriptedModel
 from tabagent.tools import tool
+from tests.helpers.logged_read_page import logged_read_page
 
 pytestmark = pytest.mark.timeout(30)
 
@@ -33,17 +34,7 @@ ASKED = f"How much does the compost cost? (The page is {URL}.)"
 
 
 def read_page_tool(log):
-    @tool
-    def read_page(page: int = 1, max_tokens: int = 4000) -> str:
-        """Reads the page the user is on.
-
-        Args:
-            page: which part
-            max_tokens: how much
-        """
-        log.append((page, max_tokens))
-        return MARKED
-    return read_page
+    return logged_read_page(MARKED, log)
 
 
 def calls(*pairs):

@@ -34,6 +34,7 @@ from tabagent import CodeAgent, ToolCallingAgent
 from tabagent.app.sandbox_executor import SandboxExecutor
 from tabagent.testing import ScriptedModel
 from tabagent.tools import Tool, tool
+from tests.helpers.logged_read_page import logged_read_page
 
 pytestmark = pytest.mark.timeout(30)
 
@@ -564,16 +565,7 @@ async def test_without_a_tool_that_reads_nothing_is_held():
 def short_page_tools(log):
     """read_page on a short page: any part size gives the whole page, as the bench's shop page
     (about 620 characters of Markdown) at max_tokens 200 or 100000; and list_controls."""
-    @tool
-    def read_page(page: int = 1, max_tokens: int = 4000) -> str:
-        """Reads the page the user is on.
-
-        Args:
-            page: which part
-            max_tokens: how much
-        """
-        log.append((page, max_tokens))
-        return "Length: 620 characters; this is page 1 of 1\n\n" + PAGE
+    read_page = logged_read_page("Length: 620 characters; this is page 1 of 1\n\n" + PAGE, log)
 
     @tool
     def list_controls() -> str:
