@@ -53,6 +53,31 @@ COUNTING = """(() => {
 COUNTED = "(() => { const c = globalThis.__counted; globalThis.__counted = { scripts: [], reads: [] }; return c; })()"
 
 
+def in_tab(page: str, func: str, arg=None) -> str:
+    """A script for the service worker: `func` (a JavaScript function's source, given `arg`) run in
+    the isolated world (the content scripts') of the tab showing `page`; its result returned."""
+    return f"""(async () => {{
+  const [tab] = await chrome.tabs.query({{ url: "*://127.0.0.1/*{page}" }});
+  const [{{ result }}] = await chrome.scripting.executeScript({{ target: {{ tabId: tab.id }}, args: [{json.dumps(arg)}], func: {func} }});
+  return result;
+}})()"""
+
+
+def listing_counted(count: str) -> str:
+    """list_controls on rows.html with `count` (a function given `counted`, which it calls for each
+    read it counts, and returning what puts things back) in force."""
+    return in_tab("rows.html", f"""() => {{
+    let reads = 0;
+    const restore = ({count})(() => reads++);
+    try {{
+      const listed = globalThis.TabAgentPage.run("list_controls", {{ max_controls: 1000 }}, {{}});
+      return {{ reads, count: listed.result.count }};
+    }} finally {{
+      restore();
+    }}
+  }}""")
+
+
 def done(tabs, name, **args) -> dict:
     reply = tabs.tool_reply(name, **args)
     assert reply and reply.get("ok"), reply
@@ -90,38 +115,16 @@ def test_a_tab_without_the_tools_gets_them_then_the_tool(tabs, site, browser):
 
 # In the tab's isolated world (the content scripts'): list_controls run with every read of an
 # element's tag counted.
-TAG_READS = """(async () => {
-  const [tab] = await chrome.tabs.query({ url: "*://127.0.0.1/*rows.html" });
-  const [{ result }] = await chrome.scripting.executeScript({ target: { tabId: tab.id }, func: () => {
+TAG_READS = listing_counted("""(counted) => {
     const property = Object.getOwnPropertyDescriptor(Element.prototype, "localName");
-    let reads = 0;
-    Object.defineProperty(Element.prototype, "localName", { ...property, get() { reads++; return property.get.call(this); } });
-    try {
-      const listed = globalThis.TabAgentPage.run("list_controls", { max_controls: 1000 }, {});
-      return { reads, count: listed.result.count };
-    } finally {
-      Object.defineProperty(Element.prototype, "localName", property);
-    }
-  } });
-  return result;
-})()"""
-
-
-def test_listing_controls_reads_each_elements_tag_a_bounded_number_of_times(tabs, site, browser):
-    tabs.show(site.url("rows.html"))
-    assert listed(tabs).startswith("801 controls")
-    counted = browser.evaluate_in(browser.service_worker_target(), TAG_READS)
-    assert counted["count"] == 801
-    # 1,602 elements in the page's form: about 30 reads each at most. Reading the form's 400
-    # children again for each of its 800 controls' paths was 320,000 more.
-    assert counted["reads"] < 50_000, counted
+    Object.defineProperty(Element.prototype, "localName", { ...property, get() { counted(); return property.get.call(this); } });
+    return () => Object.defineProperty(Element.prototype, "localName", property);
+  }""")
 
 
 # In the tab's isolated world: the question before a hover (describe_action, which finds the
 # button's place among the page's buttons of the same name), with every look for icons counted.
-ICON_LOOKS = """(async () => {
-  const [tab] = await chrome.tabs.query({ url: "*://127.0.0.1/*rows.html" });
-  const [{ result }] = await chrome.scripting.executeScript({ target: { tabId: tab.id }, func: () => {
+ICON_LOOKS = in_tab("rows.html", """() => {
     const query = Element.prototype.querySelectorAll;
     let looks = 0;
     Element.prototype.querySelectorAll = function (selector) {
@@ -134,9 +137,7 @@ ICON_LOOKS = """(async () => {
     } finally {
       Element.prototype.querySelectorAll = query;
     }
-  } });
-  return result;
-})()"""
+  }""")
 
 
 def test_naming_a_button_with_text_looks_for_no_icons_in_it(tabs, site, browser):
@@ -153,9 +154,8 @@ def test_naming_a_button_with_text_looks_for_no_icons_in_it(tabs, site, browser)
 # In the tab's isolated world: the question before a hover, then the hover with its plan id (as the
 # agent's action is run, given by the page's events here), with every step of a walk over the page
 # counted for each; `change`: what the page does between the two (run in the page's DOM).
-WALKS = """(async (change) => {
-  const [tab] = await chrome.tabs.query({ url: "*://127.0.0.1/*rows.html" });
-  const [{ result }] = await chrome.scripting.executeScript({ target: { tabId: tab.id }, args: [change], func: (change) => {
+def walks(change) -> str:
+    return in_tab("rows.html", """(change) => {
     const next = TreeWalker.prototype.nextNode;
     let steps = 0;
     TreeWalker.prototype.nextNode = function () { steps++; return next.call(this); };
@@ -177,9 +177,7 @@ WALKS = """(async (change) => {
     } finally {
       TreeWalker.prototype.nextNode = next;
     }
-  } });
-  return result;
-})(arguments[0])"""
+  }""", change)
 
 
 # title: a change elsewhere on the page; namesake: another button "Add 6" in the form.
@@ -187,8 +185,7 @@ WALKS = """(async (change) => {
 def test_the_action_walks_the_page_for_its_place_again_only_when_the_page_changed(tabs, site, browser, change, walked_again):
     tabs.show(site.url("rows.html"))
     assert listed(tabs).startswith("801 controls")
-    script = WALKS.replace("arguments[0]", json.dumps(change))
-    counted = browser.evaluate_in(browser.service_worker_target(), script)
+    counted = browser.evaluate_in(browser.service_worker_target(), walks(change))
     assert counted["place"]["of"] == 1, counted
     # The question finds the button's place among the page's 1,600 elements; the hover, on an
     # unchanged page, keeps it (it walked them all again before: two walks per action).
@@ -201,38 +198,30 @@ def test_the_action_walks_the_page_for_its_place_again_only_when_the_page_change
 
 
 # In the tab's isolated world: list_controls with every computed-style read counted.
-STYLE_READS = """(async () => {
-  const [tab] = await chrome.tabs.query({ url: "*://127.0.0.1/*rows.html" });
-  const [{ result }] = await chrome.scripting.executeScript({ target: { tabId: tab.id }, func: () => {
+STYLE_READS = listing_counted("""(counted) => {
     const read = window.getComputedStyle;
-    let reads = 0;
-    window.getComputedStyle = function (...args) { reads++; return read.apply(this, args); };
-    try {
-      const listed = globalThis.TabAgentPage.run("list_controls", { max_controls: 1000 }, {});
-      return { reads, count: listed.result.count };
-    } finally {
-      window.getComputedStyle = read;
-    }
-  } });
-  return result;
-})()"""
+    window.getComputedStyle = function (...args) { counted(); return read.apply(this, args); };
+    return () => { window.getComputedStyle = read; };
+  }""")
 
 
-def test_listing_controls_reads_the_style_only_of_elements_a_cursor_rule_may_reach(tabs, site, browser):
+# The reads list_controls makes on rows.html's 1,602 elements, and at most how many:
+# - each element's tag about 30 times at most: reading the form's 400 children again for each of
+#   its 800 controls' paths was 320,000 more;
+# - the computed style only where a cursor rule may reach: its 400 sections and their 400 lines of
+#   text have no cursor of their own, they show their parents' (read for each before, 800 and more).
+@pytest.mark.parametrize("reads,most", [(TAG_READS, 50_000), (STYLE_READS, 100)], ids=["tags", "styles"])
+def test_listing_controls_reads_a_bounded_number_of_times(tabs, site, browser, reads, most):
     tabs.show(site.url("rows.html"))
     assert listed(tabs).startswith("801 controls")
-    counted = browser.evaluate_in(browser.service_worker_target(), STYLE_READS)
+    counted = browser.evaluate_in(browser.service_worker_target(), reads)
     assert counted["count"] == 801
-    # Its 400 sections and their 400 lines of text have no cursor of their own: they show their
-    # parents' (read for each of them before, 800 reads and more).
-    assert counted["reads"] < 100, counted
+    assert counted["reads"] < most, counted
 
 
 # In the tab's isolated world: list_controls as it runs, then with every element's style read (every
 # element said to have a style attribute: the cursor of none is taken from its parent's).
-EVERY_STYLE_READ = """(async () => {
-  const [tab] = await chrome.tabs.query({ url: "*://127.0.0.1/*cursors.html" });
-  const [{ result }] = await chrome.scripting.executeScript({ target: { tabId: tab.id }, func: () => {
+EVERY_STYLE_READ = in_tab("cursors.html", """() => {
     const [read, has] = [window.getComputedStyle, Element.prototype.hasAttribute];
     let reads = 0;
     window.getComputedStyle = function (...args) { reads++; return read.apply(this, args); };
@@ -248,9 +237,7 @@ EVERY_STYLE_READ = """(async () => {
     } finally {
       [window.getComputedStyle, Element.prototype.hasAttribute] = [read, has];
     }
-  } });
-  return result;
-})()"""
+  }""")
 
 
 def test_cursors_taken_from_the_parent_list_what_reading_every_style_lists(tabs, site, browser):
