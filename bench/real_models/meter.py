@@ -24,6 +24,9 @@ import urllib.parse
 from tests.helpers.llama_server import ChatTemplate
 
 
+REPLY_KEPT = 1500  # characters of each reply kept in the row: what the model wrote, for whoever reads a failure
+
+
 class Counter(ChatTemplate):
     """Tokens of a request's prompt as the server renders it, and of a reply's text."""
 
@@ -112,7 +115,8 @@ class _Handler(http.server.BaseHTTPRequestHandler):
 
 class Meter:
     """with Meter(upstream_root, gguf) as meter: agents use meter.base_url; meter.take() gives
-    and resets {"requests", "prompt_tokens", "completion_tokens"} since the last take."""
+    and resets {"requests", "prompt_tokens", "completion_tokens", "replies"} since the last take
+    (replies: the text of each reply, in order, its first REPLY_KEPT characters)."""
 
     def __init__(self, upstream_root: str, gguf: str):
         split = urllib.parse.urlsplit(upstream_root)
@@ -125,18 +129,20 @@ class Meter:
 
     @staticmethod
     def _zero() -> dict:
-        return {"requests": 0, "prompt_tokens": 0, "completion_tokens": 0}
+        return {"requests": 0, "prompt_tokens": 0, "completion_tokens": 0, "replies": []}
 
     @property
     def base_url(self) -> str:
         return f"http://127.0.0.1:{self._server.server_address[1]}/v1"
 
     def add(self, request: dict, reply: bytes) -> None:
-        prompt, completion = self.counter.prompt(request), self.counter.tokens(reply_text(reply))
+        text = reply_text(reply)
+        prompt, completion = self.counter.prompt(request), self.counter.tokens(text)
         with self._lock:
             self._counts["requests"] += 1
             self._counts["prompt_tokens"] += prompt
             self._counts["completion_tokens"] += completion
+            self._counts["replies"].append(text[:REPLY_KEPT])
 
     def take(self) -> dict:
         with self._lock:

@@ -96,6 +96,30 @@ def test_the_meter_reads_replies_and_speaks_llama_cpps_spelling():
     assert as_llama_cpp_takes_it({"max_tokens": 5, "max_completion_tokens": 9})["max_tokens"] == 5
 
 
+def test_the_meter_keeps_what_the_model_wrote_in_each_reply(monkeypatch):
+    """A failed row says what the model wrote (a session could not tell why a turn stopped)."""
+    if importlib.util.find_spec("llama_cpp") is None:
+        skip_or_fail_in_ci("llama-cpp-python is not installed: run `make llama` (make test does, before these tests)")
+    from real_models import meter
+
+    class Counted:
+        def __init__(self, gguf): pass
+        def prompt(self, body): return 10
+        def tokens(self, text): return len(text.split())
+
+    monkeypatch.setattr(meter, "Counter", Counted)
+    metered = meter.Meter("http://127.0.0.1:1", "model.gguf")
+    try:
+        metered.add({"messages": []}, json.dumps({"choices": [{"message": {"content": "The shop is closed"}}]}).encode())
+        metered.add({"messages": []}, json.dumps({"choices": [{"message": {"content": "x" * 5000}}]}).encode())
+        taken = metered.take()
+        assert taken == {"requests": 2, "prompt_tokens": 20, "completion_tokens": 5,
+                         "replies": ["The shop is closed", "x" * meter.REPLY_KEPT]}
+        assert metered.take()["replies"] == []
+    finally:
+        metered._server.server_close()
+
+
 def test_run_directly_the_bench_builds_the_python_it_measures_before_any_model(monkeypatch):
     """Run as `python bench/bench_real_models.py`, not through make, the bench once measured a
     build hours older than the commit its rows named: it builds first, and only for TabAgent."""
