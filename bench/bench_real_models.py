@@ -65,6 +65,9 @@ def arguments():
     parser.add_argument("--task", action="append", choices=[t.id for t in TASKS], help="only these tasks")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--resume", action="store_true", help="skip the rows of this commit already measured")
+    parser.add_argument("--without-grammar", action="store_true",
+                        help="the server is said not to hold replies to a schema (TabAgent then never asks it to): "
+                             "the rows are kept apart, for the comparison with it")
     parser.add_argument("--tables", metavar="VERSION", help="only print the tables of the rows kept for VERSION")
     return parser.parse_args()
 
@@ -122,7 +125,7 @@ def run_task(task, agent: str, model: str, model_name: str, meter: Meter, site: 
         result = peer_run(agent, meter.base_url, model_name, sentence)
     tokens = meter.take()
     row = {"commit": made, "model": model, "agent": agent, "task": task.id, "kind": task.kind,
-           "success": bool(task.check(result["answer"], list(site.log))), **tokens,
+           "grammar": meter.grammar, "success": bool(task.check(result["answer"], list(site.log))), **tokens,
            "steps": result.get("steps"), "seconds": round(result["seconds"], 1),
            "answer": str(result["answer"])[:300], "did": result.get("did", [])[:20],
            "calls": result.get("calls", [])[:20], "error": result.get("error"),
@@ -144,10 +147,11 @@ def kinds_in_turn(tasks) -> list:
     return [group[n] for n in range(rounds) for group in by_kind.values() if n < len(group)]
 
 
-def run_model(model: str, agents, tasks, threads: int, done: set, made: str) -> None:
+def run_model(model: str, agents, tasks, threads: int, done: set, made: str, grammar: bool = True) -> None:
     """Every task, each with every agent in turn (so a run cut short has compared them all on
     the tasks it reached)."""
-    with LlamaServer(N_CTX, model=model, threads=threads) as llama, Meter(llama.root, str(llama.file)) as meter, \
+    with LlamaServer(N_CTX, model=model, threads=threads) as llama, \
+            Meter(llama.root, str(llama.file), grammar=grammar) as meter, \
             Site() as site, TabAgent(meter.base_url, llama.model, max_steps=MAX_STEPS, max_tokens=MAX_TOKENS,
                                      timeout=TASK_TIMEOUT) as tabagent:
         for task in kinds_in_turn(tasks):
@@ -160,15 +164,23 @@ def cell(row: dict | None) -> str:
     if row is None:
         return "–"
     tokens = (row["prompt_tokens"] + row["completion_tokens"]) / 1000
-    return f"{'✓' if row['success'] else '✗'} {row['steps'] if row['steps'] is not None else '?'} st, {tokens:.1f}k tok, {row['seconds']:.0f} s"
+    held = f", {row['held']} held" if row.get("held") else ""  # replies the server was asked to hold to a schema
+    return (f"{'✓' if row['success'] else '✗'} {row['steps'] if row['steps'] is not None else '?'} st, "
+            f"{tokens:.1f}k tok, {row['seconds']:.0f} s{held}")
+
+
+def agent_as_run(row: dict) -> str:
+    """The agent of a row as the tables name it: "(no grammar)" after it when the server was said
+    not to hold replies (rows from before 2026-12-07 have no such field: they ran with it)."""
+    return row["agent"] + ("" if row.get("grammar", True) else " (no grammar)")
 
 
 def tables(rows: list[dict], models, agents) -> None:
     for model in models:
-        mine = {(r["agent"], r["task"]): r for r in rows if r["model"] == model}
+        mine = {(agent_as_run(r), r["task"]): r for r in rows if r["model"] == model}
         if not mine:
             continue
-        shown = [a for a in agents if any(agent == a for agent, _ in mine)]
+        shown = [b for a in agents for b in (a, a + " (no grammar)") if any(x == b for x, _ in mine)]
         print(f"\n### {model}: per task (success, steps, tokens sent and received, seconds)\n")
         print("| task | kind | " + " | ".join(shown) + " |")
         print("|---|---|" + "---|" * len(shown))
@@ -199,7 +211,8 @@ def main() -> None:
     made = args.tables or commit()
     if args.tables:
         return tables([r for r in kept_rows() if r["commit"] == made], models, agents)
-    earlier = [r for r in kept_rows() if r["commit"] == made] if args.resume else []
+    grammar = not args.without_grammar
+    earlier = [r for r in kept_rows() if r["commit"] == made and r.get("grammar", True) == grammar] if args.resume else []
     for model in models:
         if why := missing(model):
             raise SystemExit(f"bench_real_models: {why}")
@@ -208,7 +221,8 @@ def main() -> None:
     if any(agent in TABAGENT for agent in agents):
         build_checkout()
     for model in models:
-        run_model(model, agents, tasks, args.threads, {(r["agent"], r["task"]) for r in earlier if r["model"] == model}, made)
+        run_model(model, agents, tasks, args.threads, {(r["agent"], r["task"]) for r in earlier if r["model"] == model}, made,
+                  grammar)
     this_run = [r for r in kept_rows() if r["commit"] == made and r["task"] in {t.id for t in tasks}]
     print(f"\n{len(tasks)} tasks; commit {made}; every agent at temperature 0, at most {MAX_STEPS} steps and "
           f"{MAX_TOKENS} tokens a reply, {N_CTX:,}-token window, {args.threads} threads; tokens counted by "

@@ -48,6 +48,18 @@ def as_llama_cpp_takes_it(body: dict) -> dict:
     return body
 
 
+# Where a server says it can hold a reply to a schema or grammar (py/tabagent/reply_grammar.py asks
+# these): a meter with grammar=False answers 404 to them, as a server that cannot.
+CONSTRAINT_PROBES = ("/openapi.json", "/props", "/api/version", "/api/v0/models")
+
+
+def held(body: dict) -> bool:
+    """Whether a request asks the server to hold its reply to a schema, a grammar or a tool."""
+    shape = body.get("response_format")
+    return bool(body.get("grammar") or (isinstance(shape, dict) and shape.get("type") != "text")
+                or body.get("tool_choice") == "required" or isinstance(body.get("tool_choice"), dict))
+
+
 def reply_text(raw: bytes) -> str:
     """The text the model wrote in a reply, streamed or not: content and tool calls."""
     text = raw.decode(errors="replace")
@@ -81,6 +93,9 @@ class _Handler(http.server.BaseHTTPRequestHandler):
 
     def _forward(self, body: bytes | None):
         meter: Meter = self.server.meter
+        if body is None and not meter.grammar and urllib.parse.urlsplit(self.path).path.endswith(CONSTRAINT_PROBES):
+            self.send_error(404)
+            return
         request = None
         if body and self.path.endswith("/chat/completions"):
             try:
@@ -115,10 +130,12 @@ class _Handler(http.server.BaseHTTPRequestHandler):
 
 class Meter:
     """with Meter(upstream_root, gguf) as meter: agents use meter.base_url; meter.take() gives
-    and resets {"requests", "prompt_tokens", "completion_tokens", "replies"} since the last take
-    (replies: the text of each reply, in order, its first REPLY_KEPT characters)."""
+    and resets {"requests", "held", "prompt_tokens", "completion_tokens", "replies"} since the last
+    take (held: the requests that asked for a reply held to a schema, a grammar or a tool; replies:
+    the text of each reply, in order, its first REPLY_KEPT characters)."""
 
-    def __init__(self, upstream_root: str, gguf: str):
+    def __init__(self, upstream_root: str, gguf: str, grammar: bool = True):
+        self.grammar = grammar  # False: the server is said not to hold replies (CONSTRAINT_PROBES answer 404)
         split = urllib.parse.urlsplit(upstream_root)
         self.host, self.port = split.hostname, split.port
         self.counter = Counter(gguf)
@@ -129,7 +146,7 @@ class Meter:
 
     @staticmethod
     def _zero() -> dict:
-        return {"requests": 0, "prompt_tokens": 0, "completion_tokens": 0, "replies": []}
+        return {"requests": 0, "held": 0, "prompt_tokens": 0, "completion_tokens": 0, "replies": []}
 
     @property
     def base_url(self) -> str:
@@ -140,6 +157,7 @@ class Meter:
         prompt, completion = self.counter.prompt(request), self.counter.tokens(text)
         with self._lock:
             self._counts["requests"] += 1
+            self._counts["held"] += held(request)
             self._counts["prompt_tokens"] += prompt
             self._counts["completion_tokens"] += completion
             self._counts["replies"].append(text[:REPLY_KEPT])

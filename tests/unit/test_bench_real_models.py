@@ -113,11 +113,72 @@ def test_the_meter_keeps_what_the_model_wrote_in_each_reply(monkeypatch):
         metered.add({"messages": []}, json.dumps({"choices": [{"message": {"content": "The shop is closed"}}]}).encode())
         metered.add({"messages": []}, json.dumps({"choices": [{"message": {"content": "x" * 5000}}]}).encode())
         taken = metered.take()
-        assert taken == {"requests": 2, "prompt_tokens": 20, "completion_tokens": 5,
+        assert taken == {"requests": 2, "held": 0, "prompt_tokens": 20, "completion_tokens": 5,
                          "replies": ["The shop is closed", "x" * meter.REPLY_KEPT]}
         assert metered.take()["replies"] == []
     finally:
         metered._server.server_close()
+
+
+def test_without_grammar_the_meter_says_the_server_cannot_hold_replies(monkeypatch):
+    """The grammar comparison (issue 48): with grammar=False the places TabAgent asks whether the
+    server can hold a reply answer 404 (the server is not asked); the rest passes; a request that
+    asks for a held reply is counted either way."""
+    if importlib.util.find_spec("llama_cpp") is None:
+        skip_or_fail_in_ci("llama-cpp-python is not installed: run `make llama` (make test does, before these tests)")
+    import http.server
+    import threading
+    import urllib.error
+
+    from real_models import meter
+
+    asked = []
+
+    class Upstream(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            asked.append(self.path)
+            self.send_response(200)
+            self.send_header("content-type", "application/json")
+            self.end_headers()
+            self.wfile.write(b"{}")
+
+        def log_message(self, *args):
+            pass
+
+    upstream = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Upstream)
+    threading.Thread(target=upstream.serve_forever, daemon=True).start()
+    monkeypatch.setattr(meter, "Counter", lambda gguf: None)
+    root = f"http://127.0.0.1:{upstream.server_address[1]}"
+    try:
+        for grammar, answers in ((True, [200, 200, 200]), (False, [404, 404, 200])):
+            with meter.Meter(root, "model.gguf", grammar=grammar) as metered:
+                base = metered.base_url.removesuffix("/v1")
+                got = []
+                for path in ("/openapi.json", "/props", "/v1/models"):
+                    try:
+                        got.append(urllib.request.urlopen(base + path, timeout=10).status)
+                    except urllib.error.HTTPError as refused:
+                        got.append(refused.code)
+                assert got == answers, (grammar, got)
+        assert asked == ["/openapi.json", "/props", "/v1/models", "/v1/models"]
+    finally:
+        upstream.shutdown()
+        upstream.server_close()
+    assert meter.held({"response_format": {"type": "json_object", "schema": {}}})
+    assert meter.held({"tool_choice": "required"}) and meter.held({"grammar": "root ::= x"})
+    assert not meter.held({"tool_choice": "auto", "response_format": {"type": "text"}}) and not meter.held({})
+
+
+def test_rows_without_grammar_are_their_own_column(capsys):
+    import bench_real_models as bench
+
+    row = {"model": "m", "task": bench.TASKS[0].id, "success": True, "steps": 2, "prompt_tokens": 900,
+           "completion_tokens": 100, "seconds": 30.0, "load": 1.0}
+    bench.tables([{**row, "agent": "tabagent-tool", "held": 1},
+                  {**row, "agent": "tabagent-tool", "grammar": False, "success": False}], ["m"], bench.AGENTS)
+    printed = capsys.readouterr().out
+    assert "| tabagent-tool | tabagent-tool (no grammar) |" in printed
+    assert "✓ 2 st, 1.0k tok, 30 s, 1 held | ✗ 2 st, 1.0k tok, 30 s |" in printed
 
 
 def test_run_directly_the_bench_builds_the_python_it_measures_before_any_model(monkeypatch):
