@@ -45,6 +45,7 @@ class Notes:
     unread_page: str  # an answer before anything was read, to a message about a page ({call})
     announced: str  # a call said to be made and only shown in a code block ({name}, {call})
     planned: str  # a plan of calls, none made (plans_calls)
+    read_it: str  # the call that reads the page, written the way that runs ({call}): ends a note
 
 
 TOOL_NOTES = Notes(
@@ -64,7 +65,8 @@ TOOL_NOTES = Notes(
                "alone, with nothing before or after it:\n{call}\nIf you meant to answer instead, answer "
                "in plain words, without the call."),
     planned=("You wrote a plan of tool calls but made none of them, so nothing was done. Make the first "
-             "call of your plan now, the call itself; or, if the task is done, give your final answer."))
+             "call of your plan now, the call itself; or, if the task is done, give your final answer."),
+    read_it="To read it, reply with this call alone:\n{call}")
 
 CODE_NOTES = Notes(
     unread=("Your reply looks like a tool call, but it could not be read{problem}. Nothing was "
@@ -77,14 +79,15 @@ CODE_NOTES = Notes(
            "final_answer(...)."),
     unread_page=("You have not read the page yet: no tool ran in this turn, so nothing on the page is "
                  "in your answer (an address in the message says where the page is, not what is on "
-                 "it). Read it first, e.g. print({call}) in a ```python block, then answer with "
+                 "it). Read it first, e.g. print({call}) in a Python code block, then answer with "
                  "final_answer(...) from what it prints; if the question needs no page, give your "
                  "answer again."),
     announced=("You said you would call {name}, but you only showed the call in a code block that is "
                "not Python, and only Python runs: nothing ran. To make it, write it as Python:\n"
                "```python\n{call}\n```\nIf the task is done instead, call final_answer(...)."),
     planned=("You wrote a plan of tool calls but no code, so nothing ran. Write the code for the first "
-             "step of your plan now, in a ```python block; or, if the task is done, call final_answer(...)."))
+             "step of your plan now, in a ```python block; or, if the task is done, call final_answer(...)."),
+    read_it="To read it, write this block:\n```python\n{call}\n```")
 
 
 def promises_an_action(content: str) -> bool:

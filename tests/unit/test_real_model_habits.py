@@ -538,6 +538,48 @@ async def test_a_note_said_back_as_the_answer_is_not_the_answer(agent_class):
         assert "repeats what I told you" in told(model, 2)
 
 
+# The 0.5B CodeAgent on the bench's closed-day task (bench/results/real-models-rows.jsonl, 3c8b898,
+# 2026-12-07, its replies as the meter kept them): "The shop is closed on Monday 7 December 2026."
+# (unread: the date of the system text), then the note's last sentence (ECHOED_NOTE), then the
+# next note's last sentence, "Do what it said, then answer the question in your own words.": the
+# turn ended with no answer and nothing read. A note that asks for the read ends with the call,
+# written the way that runs, so a model that copies the end of what it is told makes it.
+def copies_the_end_of_each_note(log, paragraphs):
+    """A model that answers unread, then says back the last `paragraphs` of what it was told,
+    until something was read; then answers."""
+    def reply(messages):
+        if log:
+            return "Closed on Mondays."
+        if len(messages) <= 2:
+            return "The shop is closed on Monday 7 December 2026."
+        said = messages[-1]["content"] if isinstance(messages[-1]["content"], str) else ""
+        return "\n\n".join(said.split("\n\n")[-paragraphs:])
+    return reply
+
+
+@pytest.mark.parametrize("agent_class", [ToolCallingAgent, CodeAgent])
+@pytest.mark.parametrize("paragraphs", [1, 99], ids=["its end", "all of it"])
+async def test_a_model_that_copies_the_note_makes_the_read_it_asks_for(agent_class, paragraphs):
+    log = []
+    model = ScriptedModel(copies_the_end_of_each_note(log, paragraphs))
+    answer = await agent_class(model, [read_page_tool(log)], max_steps=4).run(ASKED)
+    assert log == [1] and answer == "Closed on Mondays.", (answer, [told(model, n) for n in range(1, len(model.calls))])
+
+
+async def test_the_note_gives_no_call_to_copy_when_the_reader_needs_arguments():
+    @tool
+    def fetch(url: str) -> str:
+        """Fetches a page.
+
+        Args:
+            url: its address
+        """
+        return "Closed on Mondays."
+    model = ScriptedModel([UNREAD_ANSWER, calls(("fetch", {"url": "http://127.0.0.1:44911/shop.html"})), "Mondays."])
+    assert await ToolCallingAgent(model, [fetch]).run(ASKED) == "Mondays."
+    assert "Call fetch(...) first" in told(model, 1) and "reply with this call alone" not in told(model, 1)
+
+
 @pytest.mark.parametrize("agent_class", [ToolCallingAgent, CodeAgent])
 async def test_a_model_that_only_says_notes_back_ends_the_turn_and_says_so(agent_class):
     """Told once, said back again: the turn ends there (said_back.py), the note never the answer."""
