@@ -22,6 +22,7 @@ from typing import Any, Literal, Union
 
 from .code_names import is_python_name, python_name
 from .conversions import convert, is_of_type
+from .copied_description import copies_description
 
 
 class ToolInputError(ValueError):
@@ -86,6 +87,9 @@ class Tool:
         problems += [f"unexpected argument '{n}'" for n in arguments if n not in props]
         problems += [p for n, v in arguments.items() if n in props
                      if (p := check_value(v, props[n], f"argument '{n}'"))]
+        problems += [f"the value of '{n}' is its description from the list of tools, not a value: "
+                     f"{'give it a value of your own' if n in required else 'leave it out, or give it a value of your own'}"
+                     for n, v in arguments.items() if n in props and copies_description(v, props[n].get("description"))]
         if problems:
             takes = ", ".join(f"{n} ({'required' if n in required else 'optional'})" for n in props)
             raise ToolInputError(f"{self.name}: {'; '.join(problems)}. It takes: {takes or 'nothing'}.")

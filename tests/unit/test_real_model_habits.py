@@ -833,3 +833,48 @@ def test_the_code_prompt_lists_the_tools_as_calls_with_nothing_to_paste_as_a_def
     assert len(listed) > 5
     for name in listed:
         assert re.search(rf"^- {name}\(", prompt, re.M), name
+
+
+# --- An argument that is its parameter's description ------------------------------------------
+
+# Qwen2.5-Coder-0.5B as the ToolCallingAgent on the bench's closed-day task (bench/results/real-
+# models-rows.jsonl, 3c8b898, 2026-12-07): its first two calls, the description of `within` (as
+# app/page_tools.py words it) copied as its value.
+COPIED_WITHIN = "form or dialog (locator or CSS selector): only its controls."
+
+
+def list_controls_tool(log):
+    @tool
+    def list_controls(page: int = 1, within: str | None = None) -> str:
+        """Lists the page's controls.
+
+        Args:
+            page: which part of the list
+            within: a form or dialog (locator or CSS selector): only its controls.
+        """
+        log.append(within)
+        return "1 control: button Opening hours"
+    return list_controls
+
+
+@pytest.mark.parametrize("agent_class", [ToolCallingAgent, CodeAgent])
+async def test_an_argument_copied_from_its_description_is_refused_with_that_said(agent_class):
+    log = []
+    if agent_class is ToolCallingAgent:
+        copied = calls(("list_controls", {"within": COPIED_WITHIN, "page": 1}))
+        fixed, answer = calls(("list_controls", {"page": 1})), calls(("final_answer", {"answer": "Opening hours"}))
+    else:
+        copied = f"```python\nprint(list_controls(within={COPIED_WITHIN!r}, page=1))\n```"
+        fixed, answer = "```python\nprint(list_controls(page=1))\n```", '```python\nfinal_answer("Opening hours")\n```'
+    model = ScriptedModel([copied, fixed, answer])
+    assert await agent_class(model, [list_controls_tool(log)]).run("Which controls?") == "Opening hours"
+    assert log == [None]  # the copied call never ran
+    assert "the value of 'within' is its description from the list of tools, not a value: leave it out" in told(model, 1)
+
+
+@pytest.mark.parametrize("value", ["form", "#signup", "the newsletter form", "dialog[open]", "a form"])
+async def test_a_value_that_shares_a_word_with_its_description_is_a_value(value):
+    log = []
+    model = ScriptedModel([calls(("list_controls", {"within": value})), "Opening hours"])
+    assert await ToolCallingAgent(model, [list_controls_tool(log)]).run("Which controls?") == "Opening hours"
+    assert log == [value]
