@@ -1,7 +1,7 @@
-// The model's Markdown as safe DOM: marked renders it (code highlighted by highlight.js,
-// math by KaTeX), sanitize.js cleans it before it touches the page. While a reply streams,
-// LiveMarkdown renders it block by block: finished blocks are rendered once and kept, only
-// the last (still growing) block is rendered again as tokens arrive.
+// The model's Markdown as safe DOM: marked renders it (code coloured by highlight.js, once it
+// is here: code-colours.js; math by KaTeX), sanitize.js cleans it before it touches the page.
+// While a reply streams, LiveMarkdown renders it block by block: finished blocks are rendered
+// once and kept, only the last (still growing) block is rendered again as tokens arrive.
 //
 // The answer is untrusted, so rendering is bounded (render-limits.js): quotes and lists
 // nest only so deep, long code is not coloured, a block of too many elements and a block
@@ -9,19 +9,14 @@
 
 import { Marked } from "../vendor/marked/marked.esm.js";
 import { markedHighlight } from "../vendor/marked-highlight/marked-highlight.mjs";
-import hljs from "../vendor/highlight/highlight.mjs";
+import { colouredHtml, colourWhenHere } from "./code-colours.js";
 import { mathExtension } from "./math.js";
 import { fillFormulas } from "./formulas.js";
-import { escapeHtml, htmlNesting, LIMITS, plainTextElement, plainTextHtml } from "./render-limits.js";
+import { htmlNesting, LIMITS, plainTextElement, plainTextHtml } from "./render-limits.js";
 import { sanitizeHtml } from "./sanitize.js";
 import { WindowedLexer } from "./lex-windows.js";
 import { h } from "../shared/ui/dom.js";
 import { t } from "../shared/ui/i18n.js";
-
-function highlight(code, language) {
-  if (code.length > LIMITS.highlightChars) return escapeHtml(code); // shown with a note (toFragment)
-  return hljs.highlight(code, { language, ignoreIllegals: true }).value;
-}
 
 // Quotes, lists and emphasis are parsed by recursion: past LIMITS.nesting levels, before
 // the stack gives way, what is left of a block (up to its next blank line) is plain text,
@@ -65,7 +60,7 @@ const marked = new Marked(
   { gfm: true, breaks: false },
   markedHighlight({
     langPrefix: "hljs language-",
-    highlight: (code, lang) => highlight(code, hljs.getLanguage(lang) ? lang : "plaintext"),
+    highlight: (code, lang) => colouredHtml(code, lang),
   }),
   mathExtension,
   {
@@ -127,11 +122,22 @@ function toFragment(tokens) {
     if (block.getElementsByTagName("*").length > LIMITS.blockElements) block.replaceWith(plainTextElement(block.textContent));
   }
   for (const block of fragment.querySelectorAll("pre:not(.render-limit-text)")) {
+    colourLater(block.querySelector(":scope > code"));
     addCopyButton(block);
     if (block.textContent.length > LIMITS.highlightChars) block.after(h("span", { class: "render-limit-note" }, t("notHighlighted")));
   }
   fillFormulas(fragment);
   return fragment;
+}
+
+// A block of code rendered before highlight.js was here (code-colours.js) gets its colours when
+// it comes: its text is what marked put in the element, less the line end marked adds.
+function colourLater(code) {
+  const language = code?.className.match(/(?:^|\s)language-(\S+)/)?.[1];
+  if (!language) return; // no language named: plain text either way
+  const text = code.textContent;
+  const after = text.endsWith("\n") ? "\n" : "";
+  colourWhenHere(code, { code: text.slice(0, text.length - after.length), language, after });
 }
 
 // A whole answer, lexed and rendered a window at a time (lex-windows.js): the first holds a
@@ -244,7 +250,8 @@ export class LiveMarkdown {
 
 // The code a CodeAgent ran, highlighted like the code in answers (and cleaned the same way).
 export function codeBlock(code, language = "python") {
-  const block = sanitizeHtml(`<pre class="code"><code class="hljs language-${language}">${highlight(String(code), language)}</code></pre>`).firstElementChild;
+  const block = sanitizeHtml(`<pre class="code"><code class="hljs language-${language}">${colouredHtml(String(code), language)}</code></pre>`).firstElementChild;
+  colourWhenHere(block.firstElementChild, { code: String(code), language });
   addCopyButton(block);
   return block;
 }

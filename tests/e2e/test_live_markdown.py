@@ -31,7 +31,11 @@ Done."""
 # whose live result differs (the first few) and how many there were.
 LIVE_AGAINST_WHOLE = """
 const [answer, cuttings, done] = arguments;
-import(chrome.runtime.getURL("extension/sidepanel/markdown.js")).then(({ LiveMarkdown, renderMarkdown }) => {
+import(chrome.runtime.getURL("extension/sidepanel/markdown.js")).then(async ({ LiveMarkdown, renderMarkdown }) => {
+  // highlight.js comes with the first code shown (code-colours.js): here before the comparison.
+  const { codeColoured } = await import(chrome.runtime.getURL("extension/sidepanel/code-colours.js"));
+  renderMarkdown(document.createElement("div"), answer);
+  await codeColoured();
   // The live view keeps its growing block in a wrapper of its own: compared without it.
   const html = (element) => {
     const copy = element.cloneNode(true);

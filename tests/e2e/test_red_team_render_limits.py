@@ -203,7 +203,9 @@ def test_deep_emphasis_long_lists_and_long_code_show_as_text(browser):
     long_code, short_code = box.find_elements(By.CSS_SELECTOR, "pre")
     assert long_code.find_elements(By.CSS_SELECTOR, ".hljs-keyword") == [] and long_code.find_elements(By.CSS_SELECTOR, "button.copy")
     assert browser.driver.execute_script("return arguments[0].nextElementSibling.textContent", long_code) == "Too long to colour: shown as plain text."
-    assert [k.text for k in short_code.find_elements(By.CSS_SELECTOR, ".hljs-keyword")] == ["def", "pass"]
+    # Coloured once highlight.js is here (it comes with the first code shown: code-colours.js).
+    browser.wait(lambda _: [k.text for k in short_code.find_elements(By.CSS_SELECTOR, ".hljs-keyword")] == ["def", "pass"],
+                 10, "the short code was never coloured")
 
 
 # The red team's render, telling what the panel shows when the call returns, before any

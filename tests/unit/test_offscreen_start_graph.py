@@ -3,64 +3,18 @@ there), so what its module graph parses is paid before Python's worker starts. T
 model's code, wllama (276 KB) and hash-wasm (216 KB), is imported only when a model is first
 loaded or a download first checked (dynamic import()), never by the document's static graph.
 
-The graph is esbuild's (pinned in package.json), read from its metafile in Node.js: every
-import-statement followed from extension/offscreen/offscreen.js, dynamic imports left out."""
+The graph is esbuild's, walked in Node.js (tests/helpers/module_graph.py): every import-statement
+followed from extension/offscreen/offscreen.js, dynamic imports left out."""
 
 from __future__ import annotations
 
-import json
-import shutil
-import subprocess
 from pathlib import Path
 
-import pytest
+from tests.helpers.module_graph import module_graph
 
 ROOT = Path(__file__).resolve().parents[2]
 OFFSCREEN = ROOT / "extension" / "offscreen" / "offscreen.js"
 ON_DEVICE_ONLY = ("extension/vendor/wllama/", "extension/vendor/hash-wasm/")
-
-# Prints {"static": [paths], "dynamic": [paths]}: the modules the entry's static imports reach,
-# and those reached only through a dynamic import() somewhere in that graph.
-GRAPH = r"""
-import { existsSync } from "node:fs";
-import { createRequire } from "node:module";
-import { relative, resolve } from "node:path";
-const [entry, packageJson] = process.argv.slice(1);
-const esbuild = createRequire(packageJson)("esbuild");
-// What the build vendors (extension/vendor/) may not be there yet: such a module is kept in the
-// graph by its path, unread.
-const notBuilt = { name: "not-built", setup(build) {
-  build.onResolve({ filter: /^\.{1,2}\// }, (args) => {
-    const path = resolve(args.resolveDir, args.path);
-    return existsSync(path) ? undefined : { path: relative(process.cwd(), path), external: true };
-  });
-} };
-const { metafile } = await esbuild.build({
-  entryPoints: [entry], bundle: true, write: false, metafile: true, format: "esm", splitting: true,
-  outdir: "graph-out", platform: "browser", logLevel: "silent", absWorkingDir: process.cwd(), plugins: [notBuilt],
-});
-const reached = new Set(), dynamic = new Set(), waiting = [entry];
-while (waiting.length) {
-  const path = waiting.pop();
-  if (reached.has(path)) continue;
-  reached.add(path);
-  for (const imported of metafile.inputs[path]?.imports ?? []) {
-    if (imported.kind === "import-statement") waiting.push(imported.path);
-    else if (imported.kind === "dynamic-import") dynamic.add(imported.path);
-  }
-}
-console.log(JSON.stringify({ static: [...reached], dynamic: [...dynamic].filter((p) => !reached.has(p)) }));
-"""
-
-
-def module_graph(entry: Path, cwd: Path = ROOT) -> dict[str, list[str]]:
-    node = shutil.which("node")
-    if node is None:
-        pytest.fail("node is not on PATH: install Node.js 20 to check the JavaScript modules")
-    done = subprocess.run([node, "--input-type=module", "-e", GRAPH, entry.relative_to(cwd).as_posix(),
-                           str(ROOT / "package.json")], cwd=cwd, capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
 
 
 def test_the_offscreen_documents_start_parses_no_on_device_model_code():
