@@ -4,12 +4,14 @@
 // Opening the panel starts Python (the ping makes the service worker create the offscreen
 // document), and the panel then holds a port to it, which keeps Python there while the panel
 // is open. Typing and sending never wait for it: a turn sent meanwhile runs once it is ready.
+// This module is a script of the panel's page of its own, before sidepanel.js: its few modules
+// load and ping at once, and Python starts while the rest of the panel (60 modules) loads.
 import { Broadcast, MessageType } from "../shared/protocol/messages.js";
 import { askBackground } from "../shared/protocol/runtime.js";
 import { t } from "../shared/ui/i18n.js";
 import { isOffscreenDocument } from "../shared/protocol/senders.js";
 
-export function showPythonStatus(element) {
+function showPythonStatus(element) {
   const name = element.parentElement.querySelector(".title");
   const render = (status) => {
     element.hidden = Boolean(status.ready);
@@ -29,6 +31,10 @@ export function showPythonStatus(element) {
     element.dataset.ready = String(Boolean(status.ready));
   };
 
+  // Its words are this module's from now on: sidepanel.js localises the page's words later, and
+  // would put "Starting Python…" back over what Python said by then.
+  element.removeAttribute("data-i18n");
+  render({ ready: false });
   chrome.runtime.onMessage.addListener((message, sender) => {
     if (message?.type === Broadcast.pythonStatus && isOffscreenDocument(sender)) render(message.status);
   });
@@ -48,3 +54,5 @@ export function showPythonStatus(element) {
   };
   start();
 }
+
+showPythonStatus(document.getElementById("python-status"));

@@ -11,7 +11,6 @@ import { receiveAppCallEvents } from "./app-view.js";
 import { AttachmentsView } from "./attachments-view.js";
 import { ConversationView } from "./conversation-view.js";
 import { HistoryView } from "./history-view.js";
-import { showPythonStatus } from "./python-status.js";
 import { ToolsView } from "./tools-view.js";
 import { WorkflowsView } from "./workflows-view.js";
 import { TraceView } from "./trace-view.js";
@@ -259,7 +258,6 @@ $("import-json").addEventListener("change", async (event) => {
   event.target.value = "";
 });
 
-showPythonStatus($("python-status"));
 const modelPicker = new ModelPicker({ onError: (message) => showNotice(message) });
 modelPicker.show();
 checkSettings();

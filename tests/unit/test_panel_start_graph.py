@@ -2,6 +2,9 @@
 document. So what the panel loads before it pings is paid by every "panel open -> Python ready"
 (bench/bench_boot.py, bench/bench_at_rest.py).
 
+- The ping comes from python-status.js, a module script of the panel's page of its own, listed
+  before sidepanel.js: its static graph is a few small modules, so it pings while the rest of the
+  panel (60 modules) is still loading, not after.
 - highlight.js (378 KB, half the panel's code) is imported when a block of code is first shown
   (sidepanel/code-colours.js), never by the panel's static graph.
 
@@ -9,6 +12,7 @@ The graphs are esbuild's, walked in Node.js (tests/helpers/module_graph.py)."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from tests.helpers.module_graph import module_graph
@@ -16,6 +20,20 @@ from tests.helpers.module_graph import module_graph
 ROOT = Path(__file__).resolve().parents[2]
 PANEL = ROOT / "extension" / "sidepanel"
 HIGHLIGHT = "extension/vendor/highlight/highlight.mjs"
+
+
+def module_scripts() -> list[str]:
+    html = (PANEL / "sidepanel.html").read_text()
+    return re.findall(r'<script type="module" src="([^"]+)"></script>', html)
+
+
+def test_the_panel_pings_python_from_a_few_small_modules_before_the_rest_loads():
+    assert module_scripts() == ["python-status.js", "sidepanel.js"]  # in this order: the ping runs first
+    ping = module_graph(PANEL / "python-status.js")
+    assert "extension/shared/protocol/runtime.js" in ping["static"]  # the graph is really walked
+    assert len(ping["static"]) <= 8 and sum(ping["bytes"].values()) < 30_000, ping["bytes"]
+    # The panel itself no longer pings: python-status.js is not one of its modules.
+    assert "extension/sidepanel/python-status.js" not in module_graph(PANEL / "sidepanel.js")["static"]
 
 
 def test_the_panels_start_parses_no_code_highlighting():
