@@ -307,3 +307,25 @@ def _calls(name, **args):
         return await page.run_page_tool(name, **args)
 
     return calling
+
+
+def test_a_tool_file_is_told_from_a_workflow_without_quoting_its_code(monkeypatch, tmp_path):
+    """Each turn asks of every user tool file whether it is a saved workflow; a file of code is
+    not, and why not (a quote of its code, by ast.unparse) is never read there. In Pyodide that
+    quote's module costs half a second to import, on the first turn of every cold start."""
+    import ast
+
+    from tabagent.app.workflow_reading import NotAWorkflow, read_workflow
+
+    quoted = []
+    unparse = ast.unparse
+    monkeypatch.setattr(ast, "unparse", lambda node: quoted.append(node) or unparse(node))
+    (tmp_path / "words.py").write_text(WORDS)
+    tools, problems = load_user_tools(tmp_path)
+    assert [t.name for t in tools] == ["count_words"] and problems == []
+    assert quoted == []
+    # Asked why, as the Tools view's import asks, the quote is there.
+    with pytest.raises(NotAWorkflow) as refused:
+        read_workflow(WORDS)
+    assert str(refused.value).startswith("“@tool def count_words(text: str) -> int:") and refused.value.line == 5
+    assert len(quoted) == 1

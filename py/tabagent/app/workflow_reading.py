@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import ast
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..tools import Tool
@@ -37,11 +38,21 @@ CALLS = {"Workflow": Workflow, "Step": Step, "Place": Place, "Parameter": Parame
 
 
 class NotAWorkflow(ValueError):
-    """A file that is not a workflow's data; `line` is where (None: the whole file)."""
+    """A file that is not a workflow's data; `line` is where (None: the whole file). The message
+    may be given as a function that writes it, called when it is read: quoting the code found
+    (`_what`) imports ast.unparse's module, half a second in Pyodide, and every turn asks of each
+    user tool file whether it is a workflow without reading why not (user_tools.py)."""
 
-    def __init__(self, message: str, line: int | None = None):
+    def __init__(self, message: str | Callable[[], str], line: int | None = None):
         super().__init__(message)
         self.line = line
+
+    def __str__(self) -> str:
+        message = self.args[0]
+        return message() if callable(message) else message
+
+    def __repr__(self) -> str:
+        return f"NotAWorkflow({str(self)!r})"
 
 
 @dataclass
@@ -79,7 +90,7 @@ def _read(source: str) -> ReadWorkflow:
         elif isinstance(node, ast.AsyncFunctionDef) and legacy_defaults is None:
             legacy_defaults = _legacy_defaults(node)
         else:
-            raise NotAWorkflow(f"{_what(node)} is code, and a workflow file holds only its steps "
+            raise NotAWorkflow(lambda node=node: f"{_what(node)} is code, and a workflow file holds only its steps "
                                f"(WORKFLOW = Workflow(...)): TabAgent does not run code from a workflow", node.lineno)
     if not isinstance(found, Workflow):
         raise NotAWorkflow("it has no WORKFLOW = Workflow(goal=..., steps=[...]) to read")
@@ -143,7 +154,7 @@ def _value(node):
             return CALLS[node.func.id](*args, **kwargs)
         except (TypeError, ValueError) as error:
             raise NotAWorkflow(f"{node.func.id}(...) is not as TabAgent writes it: {error}", node.lineno) from None
-    raise NotAWorkflow(f"{_what(node)} is not a value a workflow holds (text, numbers, lists, "
+    raise NotAWorkflow(lambda: f"{_what(node)} is not a value a workflow holds (text, numbers, lists, "
                        f"Step, Place, Parameter)", getattr(node, "lineno", None))
 
 
