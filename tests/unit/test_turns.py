@@ -244,3 +244,40 @@ def test_the_user_may_give_300_steps_and_a_team_member_no_more():
     assert (agent.max_steps, members) == (300, {"helper": 300, "quick": SETTINGS["max_steps"]})
     assert build_agent(request(settings={**settings, "max_steps": 301}), lambda event: None,
                        model=ScriptedModel([])).max_steps == LIMITS["max_steps"][1] == 300
+
+
+async def test_the_first_turn_asks_whether_the_model_sees_and_its_window_at_once():
+    """The first turn of a cold start asks the endpoint whether the model sees and how long its
+    window is: at once, not one look-up after the other (each a round trip, through the
+    browser's fetch in the extension). Every look-up here takes 0.3 s; one that waited for the
+    other would never overlap it."""
+    import threading
+    import time
+
+    from tests.helpers.model_server import ModelServer, Reply, _Handler
+
+    in_flight, most = [0], [0]
+    lock = threading.Lock()
+
+    class SlowLookups(_Handler):
+        def do_GET(self):
+            with lock:
+                in_flight[0] += 1
+                most[0] = max(most[0], in_flight[0])
+            time.sleep(0.3)
+            try:
+                super().do_GET()
+            finally:
+                with lock:
+                    in_flight[0] -= 1
+
+    with ModelServer() as server:
+        server._server.RequestHandlerClass = SlowLookups
+        server.script(Reply(text="Hi there"))
+        settings = {"base_url": server.base_url, "model": "scripted-model", "agent": "tool_calling"}
+        events = []
+        result = await Turns().run(request(conversation_id="cold", settings=settings), events.append)
+        paths = [lookup["path"] for lookup in server.lookups]
+    assert result["status"] == "ok", events
+    assert paths.count("/v1/models") == 2 and "/props" in paths  # whether it sees; its window
+    assert most[0] >= 2, f"the look-ups ran one after the other: {paths}"

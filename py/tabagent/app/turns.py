@@ -292,11 +292,11 @@ class Turns:
         try:
             task = selection_task(request["task"], request.get("context"))
             task = await task_with_attachments({**request, "task": task}, build.get("page"), agent.emit)
-            if agent.vision is not None:
-                await agent.vision.known()  # before the first request: pictures in memory depend on it
             if request.get("workflow"):  # a saved workflow, run without the model (workflow_turn.py)
+                await _endpoint_known(agent, window=False)
                 await run_workflow_turn(agent, task, request["workflow"], reset=not request.get("memory"))
             else:
+                await _endpoint_known(agent, window=True)
                 await agent.run(task, reset=not request.get("memory"))
         except Exception:
             pass  # the agent has already emitted the error and a `done` event
@@ -320,6 +320,17 @@ class Turns:
 
 
 turns = Turns()
+
+
+async def _endpoint_known(agent, window: bool) -> None:
+    """Whether the model sees, before the first request (pictures in memory depend on it), and,
+    for a turn that asks the model, its context window (the first request needs it): asked of
+    the endpoint at once, not one after the other. Each is asked once per interpreter (vision.py,
+    context_keeper.py), so this costs the first turn of a cold start only; neither raises."""
+    asked = [agent.vision.known()] if agent.vision is not None else []
+    if window and agent.context is not None:
+        asked.append(agent.context.known_window())
+    await asyncio.gather(*asked)
 
 
 async def _crowded(agent) -> list[str]:
