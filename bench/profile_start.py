@@ -51,7 +51,8 @@ PANEL_MOMENTS = {
     "panelOpened": "panel page's time origin (the start)",
     "panelResponse": "panel HTML read",
     "panelInteractive": "panel HTML parsed",
-    "panelModulesRan": "panel's modules ran (it pings the service worker)",
+    "firstPing": "service worker has the panel's ping (python-status.js, before the panel's own modules)",
+    "panelModulesRan": "panel's modules ran (sidepanel.js's whole graph)",
     "createAsked": "service worker asks Chrome for the offscreen document",
     "documentStarted": "offscreen document's time origin",
     "documentModuleRan": "offscreen document's modules ran; it starts the worker",
@@ -67,7 +68,7 @@ PANEL_MOMENTS = {
 
 FIRST_TOKEN_MOMENTS = {
     "sent": "turn sent from the settings page (the start)",
-    **{k: v for k, v in PANEL_MOMENTS.items() if not k.startswith("panel")},
+    **{k: v for k, v in PANEL_MOMENTS.items() if not k.startswith("panel") and k != "firstPing"},
     "firstEvent": "the turn's first event (its time, from Python)",
     **{f"lookup{n}": f"the model server has look-up {n} (GET)" for n in (1, 2, 3)},
     "modelAsked": "the model server has the request",
