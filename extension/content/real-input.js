@@ -78,7 +78,8 @@ function gestureFor(name, plan, args) {
   const id = crypto.randomUUID();
   const steps = GESTURES[name](plan, args);
   inFlight.set(id, { ends, target: plan.target ?? plan.el ?? null, menu: name === "right_click" ? watchMenu() : null });
-  return { id, steps };
+  // shown: the page is drawn now, so the service worker need not make it draw (a hidden tab does not).
+  return { id, steps, shown: document.visibilityState === "visible" };
 }
 
 // Keys go where the focus is: to the element the user confirmed, focused first.
