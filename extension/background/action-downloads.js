@@ -25,6 +25,10 @@ export const STARTS_DOWNLOADS = new Set(DOWNLOADS.started_by);
 // claim theirs first, so that none is offered as a page's own (to any tab of its site) while it
 // is an action's.
 const readsDownloads = ({ name, args }) => name === "read_download" || (name === "describe_action" && args?.name === "read_download");
+// An action that may start a download and ran: on its own, or done by the question that described
+// it (describe_action's act_on, content/actions.js), which says it `acted`.
+const startsDownloads = ({ name, args }, reply) => reply?.ok === true && (STARTS_DOWNLOADS.has(name)
+  || (name === "describe_action" && STARTS_DOWNLOADS.has(args?.name) && reply.result?.acted === true));
 // The turn's last call, before its answer is taken: it claims what the watches caused, after waiting.
 const isLastCall = ({ name }) => name === DOWNLOADS.unnamed_call;
 // downloadId -> tabId, in session storage: a service worker stopped between the action and
@@ -134,7 +138,7 @@ export async function withDownloads(tab, call, watching, act) {
   const began = Date.now();
   const reply = await act();
   const site = siteOf(tab.url);
-  const watch = STARTS_DOWNLOADS.has(call.name) && reply?.ok && site ? { tab_id: tab.id, site, since: began } : null;
+  const watch = startsDownloads(call, reply) && site ? { tab_id: tab.id, site, since: began } : null;
   const claimed = await claim(watch ? [...watches, watch] : watches);
   if (!claimed.length) return watch ? { ...reply, watch } : reply;
   const all = await told(claimed);

@@ -412,21 +412,42 @@ function reachable(plan) {
 // A press held longer than this is cut to it: no page needs more of a hand.
 const held_ms = (seconds) => Math.min(10_000, Math.max(0, Math.round((seconds ?? 0) * 1000)));
 
+// A plan carried out: by the service worker's real input (the gesture it gives, real-input.js),
+// else here. realInput: the service worker gives the input itself; the plan is checked here first.
+function carryOut(name, plan, described, args, realInput) {
+  if (realInput && plan.ends) reachable(plan);
+  const gesture = realInput ? gestureFor(name, plan, args) : null;
+  if (gesture) return { ...described, gesture };
+  const done = perform[name](plan, args);
+  const fallback = realInput || !(INPUT_VERBS.has(name) || args.duration) ? {} : { input: SYNTHETIC };
+  return done instanceof Promise ? done.then((out) => ({ ...described, ...out, ...fallback })) : { ...described, ...done, ...fallback };
+}
+
 for (const name of Object.keys(planners)) {
   tools[name] = {
     params: params[name],
-    // With a plan id (every action the agent does), only what describe_action held. realInput:
-    // the service worker gives the input itself (real-input.js); the plan is checked here first.
+    // With a plan id (every action the agent does after asking), only what describe_action held.
     run(args, { planId, realInput = false } = {}) {
       const { plan, described } = planned(name, args, planId);
-      if (realInput && plan.ends) reachable(plan);
-      const gesture = realInput ? gestureFor(name, plan, args) : null;
-      if (gesture) return { ...described, gesture };
-      const done = perform[name](plan, args);
-      const fallback = realInput || !(INPUT_VERBS.has(name) || args.duration) ? {} : { input: SYNTHETIC };
-      return done instanceof Promise ? done.then((out) => ({ ...described, ...out, ...fallback })) : { ...described, ...done, ...fallback };
+      return carryOut(name, plan, described, args, realInput);
     },
   };
+}
+
+// The actions describe_action may carry out in the same call (act_on): those on one element or the
+// page, shown to the user in words. A press by position, a drag or a held press is asked with a
+// picture of its spot, taken after the question is known, so it is never done at once.
+const AT_ONCE = new Set(["click", "type_text", "select_option", "check", "press_key", "hover", "scroll"]);
+
+// act_on: the site (an origin) on which Python's consent service already allows this action without
+// asking anyone (a site rule, an allowance the acting actor was given, "*" for a tool a person called
+// by hand). The plan just made, checked as every action's plan is (the element visible, enabled,
+// uncovered; its role, name and locator read now), is then carried out at once when this page is
+// on exactly that site: no second call, and nothing in between for the page to change. On any
+// other site, or for an action asked with a picture, it is only described, and Python asks.
+function actsAtOnce(name, args, plan, actOn) {
+  if (actOn == null || !AT_ONCE.has(name) || plan.ends || args.duration) return false;
+  return actOn === "*" || (/^https?:$/.test(location.protocol) && actOn === location.origin);
 }
 
 // The actions whose result says when the input was a script's events (pointer-gestures.js).
@@ -443,8 +464,8 @@ const TARGET = { scroll: "to" };
 // own: the element there becomes the action's target, or, when there is not exactly one,
 // nothing is described and { not_at_place: { count, there } } says what the page has.
 tools.describe_action = {
-  params: { name: arg("string"), args: arg("object", null), at: arg("object", null) },
-  run({ name, args, at }) {
+  params: { name: arg("string"), args: arg("object", null), at: arg("object", null), act_on: arg("string", null) },
+  run({ name, args, at, act_on: actOn }, { realInput = false } = {}) {
     if (!Object.hasOwn(planners, name)) {
       throw new PageToolError(`describe_action describes ${Object.keys(planners).join(", ")}; “${name}” is not one of them.`);
     }
@@ -458,6 +479,10 @@ tools.describe_action = {
     const plan = planners[name](actionArgs);
     const found = plan.el ? placeOf(plan.el) : { place: null, local: true };
     const described = describePlan(name, plan, found.place);
+    if (actsAtOnce(name, actionArgs, plan, actOn)) {
+      const done = carryOut(name, plan, described, actionArgs, realInput);
+      return done instanceof Promise ? done.then((out) => ({ ...out, acted: true })) : { ...done, acted: true };
+    }
     // (stamped after the element is given its locator: that mark is no change of the page's)
     const version = found.local ? pageVersion.stamp() : null;
     return { ...described, plan_id: hold(name, actionArgs, plan, described, version) };

@@ -13,7 +13,11 @@ nothing.
   watches it.
 - A look-alike of TabAgent's question or hand-back box, in what the model writes, is never drawn
   as one.
-- A frame that navigated away from its `src` is not acted in under its `src`'s site."""
+- A frame that navigated away from its `src` is not acted in under its `src`'s site.
+- A click allowed for the turn on the shop, done in the same call as its question (the consent
+  service allows it unasked: content/actions.js act_on), is asked again when the page has sent
+  the tab to another site since the agent last saw it: the look-alike button there is not
+  clicked unasked."""
 
 from __future__ import annotations
 
@@ -28,7 +32,7 @@ from tests.helpers.recording_site import Site
 from tests.helpers.tool_calls import later, settings, told, tool_call
 from tests.helpers.waiting import until
 
-from tests.helpers.consent_pages import DRAWN, FRAMED, INBOX, LOOK_ALIKES, OTHER, TRAP, WORKFLOW, go_to, html
+from tests.helpers.consent_pages import DRAWN, FRAMED, INBOX, LOOK_ALIKES, OTHER, SHOP, TRAP, WORKFLOW, go_to, html
 
 LOG = "document.getElementById('log').textContent"
 # open_tab with a site kept (extension/background/tab-tools.js): in Firefox the post heard the
@@ -193,3 +197,23 @@ def test_a_frame_that_navigated_away_from_its_src_is_never_acted_in_as_its_src(c
     said = told(model, 1)
     assert "another site" in said and consent_shop.url("").rstrip("/") not in said  # not named after its src: it left it
     assert "/touched" not in [r["path"] for r in other_site.requests]
+
+
+def test_a_click_allowed_for_the_turn_is_asked_again_on_the_site_the_page_went_to_before_it(consent_turn, model, consent_shop, other_site):
+    other_site.pages["/shop"] = html(SHOP)  # the same buttons, on another site
+    consent_shop.pages["/leaves"] = html(SHOP.replace('onclick="log(\'search\')"', f'onclick="location.href = \'{other_site.url("/shop")}\'"'))
+    consent_turn.show(consent_shop.url("/leaves"))
+
+    def arrived(requests):  # the model's next call, once the other site has served its page
+        until(lambda: any(r["path"] == "/shop" for r in other_site.requests), 30, "the page never left")
+        return {"name": "click", "arguments": {"locator": "#delete"}}
+    model.script(tool_call("click", locator="#go"), later(arrived), Reply(text="Done."))
+    consent_turn.send("Search the shop, then delete the old draft")
+    consent_turn.question(0)
+    consent_turn.answer_question(0, "turn")  # clicks on the shop, for the turn: the page then goes elsewhere
+    asked = consent_turn.question(1)  # the click the allowance covered on the shop: asked on the other site
+    assert asked["details"]["page"] == other_site.url("/shop")
+    consent_turn.answer_question(1, "deny")
+    assert finish(consent_turn) == "ok"
+    assert "/deleted" not in [r["path"] for r in other_site.requests + consent_shop.requests]
+    assert [state for state, _ in boxes(consent_turn)] == ["turn", "deny"]

@@ -1,9 +1,10 @@
 """What one action and one listing cost in trips to the page and in reading the DOM (issue 51's
 controls rows: bench/bench_controls.py times them; this counts what the times are made of).
 
-- An action called by hand (describe_action, then the action with its gesture as real input) runs
-  four scripts in the tab: the question, the action, the check that the element is still under
-  the pointer before the press, and its outcome; no probe of its own before each (six before).
+- An action called by hand (allowed without a question: describe_action acts in the same call,
+  its gesture given as real input) runs three scripts in the tab: the question that acts, the check
+  that the element is still under the pointer before the press, and its outcome; no probe of its
+  own before each (six before, four with the question and the action apart).
 - The locator floor is read from session storage once in the service worker's life, not once per
   script run in the tab (it was four reads an action).
 - list_controls on 400 sections of one form reads each element's tag a bounded number of times:
@@ -18,7 +19,7 @@ controls rows: bench/bench_controls.py times them; this counts what the times ar
   2 reads on the 1,600 elements of rows.html, 807 before; and it lists what reading every style
   lists, on a page that gives hands every way a stylesheet can (cursors.html).
 
-The covered-element check still runs before the press (it is one of the four scripts), and the
+The covered-element check still runs before the press (it is one of the three scripts), and the
 tests of real input, actions and controls are unchanged."""
 
 import json
@@ -94,14 +95,14 @@ def counting(browser):
     return lambda: browser.evaluate_in(worker, COUNTED)
 
 
-def test_an_action_runs_four_scripts_in_the_tab_and_reads_no_storage_for_them(tabs, site, browser):
+def test_an_action_called_by_hand_runs_three_scripts_in_the_tab_and_reads_no_storage_for_them(tabs, site, browser):
     tabs.show(site.url("rows.html"))
     assert listed(tabs).startswith("801 controls")  # the tools injected, the locator floor read once
     counted = counting(browser)
     said = done(tabs, "check", locator="#box")
     assert said["checked"] is True and said["summary"] == "Check the checkbox “Box”."
     trips = counted()
-    assert trips["scripts"] == ["runInPage describe_action", "runInPage check", "runInPage input_check", "runInPage input_done"], trips
+    assert trips["scripts"] == ["runInPage describe_action", "runInPage input_check", "runInPage input_done"], trips
     assert not [read for read in trips["reads"] if "lastLocator" in read], trips
     assert tabs.in_page("return document.getElementById('box').checked") is True
 

@@ -10,7 +10,7 @@ menu it is; Back after the agent's clicks walks back through the app's own histo
 (Chrome skips those made without user activation, so with script events Back left the app).
 
 Red team: a page that moves another button under the pointer during a hold gets no release on
-it; a page that navigates away during a hold leaves no debugger attached, and no other tab is
+it, nor one that does so as the pointer arrives on a click done in the same call as its question; a page that navigates away during a hold leaves no debugger attached, and no other tab is
 ever attached; a page's fake context menu is said to be the page's, its item clicked only after
 the user's yes."""
 
@@ -169,6 +169,29 @@ def test_red_team_a_page_that_moves_a_button_under_the_pointer_during_a_hold_get
     assert reply["ok"], reply
     text = reply["result"]["result"]
     assert "the page put the button “Delete account” under the pointer in place of the button “Hold to confirm”" in text
+    assert tabs.in_page(LOG) == "nothing yet"
+    assert attached_targets(tabs.browser) == []
+
+
+def test_red_team_a_page_that_swaps_the_button_as_the_pointer_arrives_gets_no_click_when_it_is_done_in_one_call(tabs, site):
+    """A click called by hand is done in the same call as its question (describe_action's act_on): the
+    pointer is still checked, once there, to be over the button the question named."""
+    tabs.show(site.url("trusted.html"))
+    tabs.in_page("""
+      const press = document.getElementById('press');
+      press.addEventListener('pointerover', () => {
+        const box = press.getBoundingClientRect();
+        const trap = document.createElement('button');
+        trap.textContent = 'Delete account';
+        Object.assign(trap.style, { position: 'fixed', left: box.left + 'px', top: box.top + 'px', width: box.width + 'px', height: box.height + 'px', zIndex: 9 });
+        for (const type of ['pointerdown', 'click']) trap.addEventListener(type, () => { document.getElementById('log').textContent = 'account deleted'; });
+        document.body.append(trap);
+      }, { once: true });""")
+    reply = tabs.tool_reply("click", locator="#press")
+    assert reply["ok"], reply
+    text = reply["result"]["result"]
+    assert "the page put the button “Delete account” under the pointer in place of the button “Press me”" in text, text
+    assert "nothing was pressed" in text
     assert tabs.in_page(LOG) == "nothing yet"
     assert attached_targets(tabs.browser) == []
 

@@ -161,6 +161,17 @@ class Verdict:
         return self.allowed
 
 
+@dataclass(frozen=True)
+class Standing:
+    """An answer given before anyone is asked (a site rule, an allowance): the verdict, what the
+    record adds to the question, and the decision the record shows. `anywhere`: it holds on any
+    page (a tool a person called by hand), not only on the site it was asked for."""
+    verdict: Verdict
+    added: tuple = ()  # (key, value) pairs
+    decision: str = ""
+    anywhere: bool = False
+
+
 @dataclass
 class Consent:
     """The one consent service of a turn (or of one MCP client connection). `bridge.confirm`
@@ -194,16 +205,21 @@ class Consent:
         one = action.one_site if action.on_page else None
         return ("allow", one) if one and rule_for(self.site_rules, one) == "allow" else (None, None)
 
-    async def allows(self, asker: AskTheUser, question: dict, action: Action) -> Verdict:
-        actor, (ruled, site) = asker.actor, self.rule_for(action)
-        if ruled == "never":
-            refused = {**question, "site": site}  # the site refused, which the record names
-            return await asker.record(refused, BY_SETTINGS["never"], Verdict(False, "settings"))
+    def standing(self, actor: Actor, action: Action) -> Standing | None:
+        """The answer the site rules and the actor's own allowances give, in that order, without
+        asking anyone; None when only the user can answer."""
+        ruled, site = self.rule_for(action)
+        if ruled == "never":  # the site refused, which the record names
+            return Standing(Verdict(False, "settings"), (("site", site),), BY_SETTINGS["never"])
         given = self.allowance_for(actor, action)
         if given:
-            return await asker.record({**question, "allowed_by": given.given}, BY_ALLOWANCE, Verdict(True, "allowance"))
-        if ruled == "allow":
-            return await asker.record(question, BY_SETTINGS["allow"], Verdict(True, "settings"))
+            return Standing(Verdict(True, "allowance"), (("allowed_by", given.given),), BY_ALLOWANCE)
+        return Standing(Verdict(True, "settings"), (), BY_SETTINGS["allow"]) if ruled == "allow" else None
+
+    async def allows(self, asker: AskTheUser, question: dict, action: Action) -> Verdict:
+        actor, standing = asker.actor, self.standing(asker.actor, action)
+        if standing:
+            return await asker.record({**question, **dict(standing.added)}, standing.decision, standing.verdict)
         decision = await asker.ask(question)
         self._keep(actor, action, decision)
         return Verdict(decision in ("once", "turn", "site"), "you")
@@ -245,11 +261,27 @@ class AskTheUser:
         """Whether `tool` may run now (see Action for the rest); `message` and `details` are
         what the user reads if asked."""
         action = Action(kind or tool, tuple(s for s in sites if s), tab, acts, on_page)
+        return await self.consent.allows(self, self._question(tool, message, details, action), action)
+
+    def _question(self, tool: str, message: str, details: dict, action: Action) -> dict:
         question = {"id": uuid.uuid4().hex, "tool": tool, "message": message, "details": details,
                     "actor": self.actor.shown()}
-        if on_page and action.one_site:
+        if action.on_page and action.one_site:
             question["site"] = action.one_site  # "allow on this site" is offered for it
-        return await self.consent.allows(self, question, action)
+        return question
+
+    def unasked(self, tool: str, site: str | None) -> Standing | None:
+        """What allows an action `tool` on the page of `site` (an origin) without asking anyone (a
+        site rule, this actor's allowance); None when the user would be asked, or it is refused."""
+        standing = self.consent.standing(self.actor, Action(tool, (site,), None, True, True)) if site else None
+        return standing if standing and standing.verdict else None
+
+    async def record_unasked(self, standing: Standing, tool: str, message: str, details: dict, site: str) -> None:
+        """The record of an action that `standing` allowed and that was done in the same call as its
+        question (page_actions.py): as `allows` writes it, once it is known what was done."""
+        action = Action(tool, (site,), None, True, True)
+        question = {**self._question(tool, message, details, action), **dict(standing.added)}
+        await self.record(question, standing.decision, standing.verdict)
 
     def give_sites(self, sites, kinds=ON_THE_PAGE + LEAVING, given="workflow_sites") -> None:
         """What the user allowed this actor before it started (a workflow's ticked sites, a
@@ -296,6 +328,13 @@ class CalledByHand:
 
     async def allows(self, *_, **__) -> Verdict:
         return Verdict(True, "you")
+
+    def unasked(self, tool: str, site: str | None) -> Standing:
+        """On whatever page the tool is called on: the person chose the tab, the tool and its arguments."""
+        return Standing(Verdict(True, "you"), anywhere=True)
+
+    async def record_unasked(self, *_) -> None:
+        """(A call by hand writes no record.)"""
 
 
 class RefusedWithoutAsking:

@@ -15,7 +15,9 @@ consent service's to say (consent.py), for the actor whose tools these are: the 
 that actor was allowed, else the user in the side panel (allow once, allow for this turn, allow
 on this site, or deny). A denied action is reported to the model as such and the turn goes on.
 An action that would carry a one-time code read on another site is asked every time, once
-(one_time_codes.py).
+(one_time_codes.py). When the consent service allows an action unasked on the site the tab last
+showed (a site rule, an allowance, a call by hand), the question and the action are one call: the
+content script acts at once only on that very site, and only describes anywhere else.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .downloads import said_started
-from .one_time_codes import ask_for_the_code, carried_code
+from .one_time_codes import ask_for_the_code, carried_code, codes_read
 from .page_bridge import as_json, failure
 from .consent import ON_THE_PAGE
 from .picture_points import LastScreenshot
@@ -38,6 +40,9 @@ ACTING = PAGE_ACTIONS  # declared in wire.py: the panel offers Save as workflow 
 BY_POSITION = ("click_at", "drag", "move_pointer")
 # The arguments of a press named in its tool's description, not listed (tools.py `unlisted`).
 HOW_PRESSED = ("button", "duration")
+# The actions that may be done in the same call as their question, when nobody need be asked
+# (content/actions.js AT_ONCE: the same list): shown in words, on one element or the page.
+AT_ONCE = ("click", "type_text", "select_option", "check", "press_key", "hover", "scroll")
 # What a click's `button` asks for, as the action the user is asked about.
 OTHER_CLICKS = {"right": "right_click", "double": "double_click"}
 NOT_A_BUTTON = 'click: button is "left", "right" or "double", not {button!r}.'
@@ -113,10 +118,15 @@ class PageActor:
         `at`: (argument, place) for a workflow's step, whose element the same describe_action
         call finds by its recorded place (content/places.js) and puts in that argument."""
         asked = {"name": tool, "args": args} if at is None else {"name": tool, "args": args, "at": at[1]}
+        site, standing = self._unasked(tool, args) if refuse is None and at is None else (None, None)
+        if standing:
+            asked["act_on"] = "*" if standing.anywhere else site
         plan = await self.bridge.run_page_tool("describe_action", asked)
         if not plan.get("ok"):
             return Attempt(failure(plan, f"{tool} cannot be done on this page."))
         described = plan["result"]
+        if described.pop("acted", False):
+            return await self._done_at_once(tool, plan, standing)
         reason = refuse(described) if refuse else None
         if reason:
             return Attempt(reason)
@@ -133,6 +143,27 @@ class PageActor:
         if not done.get("ok"):
             return Attempt(failure(done, f"{tool} failed, and the browser did not say why."))
         return Attempt(untrusted(done.get("url", ""), as_json(done["result"])) + said_started(tool, done), done=True)
+
+    def _unasked(self, tool: str, args: dict):
+        """(site, what allows `tool` there without asking anyone) when the page the tools work in
+        showed `site` at the last reply and the consent service allows it there unasked: the content
+        script then acts in the same call as the question, only if the page is on that very site
+        (content/actions.js describe_action's act_on). (None, None) otherwise: described, then asked.
+        Never for an action asked with a picture (AT_ONCE), or once the turn has read a one-time code
+        (one carried elsewhere is asked every time, and only the description shows what it carries)."""
+        unasked = getattr(self.consent, "unasked", None)
+        if unasked is None or tool not in AT_ONCE or any(args.get(how) for how in HOW_PRESSED) or codes_read():
+            return None, None
+        last = getattr(self.bridge, "last_address", None)
+        site = site_of(last() if last else None)
+        return site, unasked(tool, site)
+
+    async def _done_at_once(self, tool: str, plan: dict, standing) -> Attempt:
+        """An action done in the same call as its question: its record (as if allowed after the
+        question), then its result."""
+        done = plan["result"]
+        await self.consent.record_unasked(standing, tool, done["summary"], confirmation_details(done), site_of(done.get("page_url")))
+        return Attempt(untrusted(plan.get("url", ""), as_json(done)) + said_started(tool, plan), done=True)
 
     async def _allowed(self, tool: str, described: dict, tab_id):
         """The consent service's answer (consent.py: the site rules, the actor's allowances, the

@@ -47,14 +47,18 @@ class WorkingTab:
         self.opened: dict[int, str] = {}  # tab id -> the address the user allowed it to open
         self.late_downloads: list = []  # appeared after an earlier action's result: told next (downloads.py)
         self.may_have_downloaded = False  # an action that may start a download ran: asked again before the answer
+        self.addresses: dict[int | None, str] = {}  # tab id (None: the turn's own tab) -> the address its last reply gave
 
     async def run_page_tool(self, name, args, tab_id=None, expect_url=None) -> dict:
         if tab_id is None and self.tab_id is not None and not about_the_window(name, args):
             tab_id = self.tab_id
         reply = await self.bridge.run_page_tool(name, args, tab_id, expect_url)
         self.late_downloads += [one for one in reply.get("late_downloads") or [] if isinstance(one, dict)]
-        self.may_have_downloaded |= name in DOWNLOADS["started_by"] and bool(reply.get("ok"))
         result = (reply.get("result") or {}) if reply.get("ok") else {}
+        acting = args.get("name") if name == "describe_action" and result.get("acted") else name  # done with its question
+        self.may_have_downloaded |= acting in DOWNLOADS["started_by"] and bool(reply.get("ok"))
+        if isinstance(reply.get("url"), str):
+            self.addresses[tab_id] = reply["url"]
         asked_for = result.get("asked_for") or args.get("url") or ""
         if name == "open_tab" and isinstance(result.get("tab_id"), int):
             self.opened[result["tab_id"]] = asked_for
@@ -64,6 +68,10 @@ class WorkingTab:
             said = f"{result.get('note') or ''} {LEFT.format(url=asked_for)}".strip()
             reply = {**reply, "result": {**result, "title": None, "note": said}}
         return reply
+
+    def last_address(self) -> str | None:
+        """The address the tab the tools work in showed at the last call's reply (None before one)."""
+        return self.addresses.get(self.tab_id)
 
     def opened_for(self) -> tuple[int, str] | None:
         """(the working tab, the address the user allowed it to open) when it is a tab this turn
