@@ -18,7 +18,9 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from . import prompts
 from .code_names import code_names
 from .agent import NOT_AN_ANSWER, Agent
-from .call_log import BOOKKEEPING, SAME_IN_CODE, TOLD_IN_CODE, told_again
+from .call_log import BOOKKEEPING, SAME_IN_CODE, TOLD_IN_CODE, Earlier, told_again
+from .code_repeats import (CodeRepeats, Failure, Ways, cannot_work_here, failed_again, failure_in, settled_block,
+                           settled_failure, way_for)
 from .page_quotes import COPIED, COPIED_CODE, copied_code
 from .events import jsonable
 from .executor import Executor, LocalExecutor
@@ -100,6 +102,12 @@ class CodeAgent(Agent):
         self.shown_parts: list[dict] = []  # what the code's tool calls showed, this step
         self.step_notes: list[str] = []  # calls not run again (call_log.py), this step
         self.unseen: list[str] = []  # tools the code called this step, whose results it has not printed
+        self.acted = False  # whether the code called a tool that acts, this step
+        self.repeats = CodeRepeats()  # the blocks this run ran, and their errors (code_repeats.py)
+
+    async def run(self, task: str, reset: bool = True) -> Any:
+        self.repeats = CodeRepeats()  # each run starts with its own, as with its CallLog
+        return await super().run(task, reset)
 
     def code_tools(self) -> dict[str, Tool]:
         """{the Python name the code calls a tool by: the tool}: the prompt, the executor
@@ -140,16 +148,19 @@ class CodeAgent(Agent):
         step.code = kept or code
         await self.emit("code", {"code": step.code})
         if page := copied_code(self.memory, code):  # a page's sample code, repeated (page_quotes.py)
-            return await self._not_run(step, COPIED_CODE.format(source=page))
+            return await self._not_run(step, self.saying(COPIED_CODE.format(source=page)))
         if kept is None:
-            return await self._not_run(step, self._redefined(names))
+            return await self._not_run(step, self.saying(self._redefined(names)))
         code = kept
+        if (settled := self.repeats.settled(code, self.step)) is not None:  # code_repeats.py
+            return await self._not_run(step, *self._settled(settled))
         tools = {code_name: TracedTool(tool, self) for code_name, tool in self.code_tools().items()
                  if tool.name != "final_answer"}  # the executor provides final_answer itself
-        self.shown_parts, self.step_notes, self.unseen = [], [], []  # filled by TracedTool
+        self.shown_parts, self.step_notes, self.unseen, self.acted = [], [], [], False  # filled by TracedTool
         if names:
-            self.step_notes.append(left_out(names))
+            self.step_notes.append(self.saying(left_out(names)))
         result = await self.executor.run(code, tools)
+        self.repeats.ran(code, result.output, result.is_error, self.acted)
         output = cut(result.output, self.max_observation_chars, MORE)
         shown = "\n".join([left_out(names), output]) if names else output  # what was left out, said
         await self.emit("code_output", {"output": shown, "is_error": result.is_error})
@@ -164,26 +175,71 @@ class CodeAgent(Agent):
             step.observations[0]["parts"] = self.shown_parts
         return is_final, result.final_value if is_final else None
 
-    async def _not_run(self, step: ActionStep, why: str) -> tuple[bool, Any]:
-        await self.emit("code_output", {"output": why, "is_error": True})
-        step.observations = [{"content": f"Error:\n{why}", "is_error": True}]
+    async def _not_run(self, step: ActionStep, why: str, is_error: bool = True) -> tuple[bool, Any]:
+        await self.emit("code_output", {"output": why, "is_error": is_error})
+        step.observations = [{"content": f"Error:\n{why}" if is_error else why, "is_error": is_error}]
         return False, None
 
     def _observed(self, result, output: str, is_final: bool, unread: str | None = None) -> str:
         """What the model reads of a run: its output, what was not run again, and the answer, or
         why it was not taken (it came in the same code as calls whose results it had not seen)."""
-        if result.is_error:
-            text = f"Error:\n{output}\nFix the code and try again."
-        else:
-            text = f"Output:\n{output or '(nothing printed)'}"
+        text = self._error(result, output) if result.is_error else f"Output:\n{output or '(nothing printed)'}"
         text = "\n".join([*self.step_notes, text])
         if not result.is_final and self.nothing_read():
-            text += "\n" + NOT_READ_YET.format(call=reading_call(*self.reading_tool()))
+            text += "\n" + self.saying(NOT_READ_YET.format(call=reading_call(*self.reading_tool())))
         if is_final:
             text += f"\nFinal answer: {format_result(result.final_value)}"
         elif result.is_final:
-            text += "\n" + (unread or ANSWER_WAITS.format(tools=", ".join(dict.fromkeys(self.unseen))))
+            text += "\n" + (unread or self.saying(ANSWER_WAITS.format(tools=", ".join(dict.fromkeys(self.unseen)))))
         return text
+
+    def _error(self, result, output: str) -> str:
+        """What the model reads of code that failed: the traceback and, for an error no code fixes
+        here, what works instead; or, failing as a block before it did, that (code_repeats.py)."""
+        failure, ways = failure_in(result.output) or Failure("", ""), self._ways()
+        if failure.error:
+            self.saying(failure.error)  # its own words: not the model's line, nor what the code printed
+        if (earlier := self.repeats.failed_before(failure, self.step)) is not None:
+            return "Error:\n" + self._told(failed_again(failure, earlier, ways), failed_again(failure, earlier, ways, False))
+        told = f"Error:\n{output}\nFix the code and try again."
+        if not cannot_work_here(failure, ways.names):
+            return told
+        return f"{told}\n{self._told(way_for(failure, ways), way_for(failure, ways, line=False))}"
+
+    def _settled(self, earlier: Earlier) -> tuple[str, bool]:
+        """(what the model reads of a settled block, not run again; whether it failed)."""
+        is_error, _, output = earlier.text.partition("\n")
+        if is_error == "True":
+            failure, ways = failure_in(output) or Failure("", ""), self._ways()
+            return self._told(settled_failure(failure, earlier, ways), settled_failure(failure, earlier, ways, False)), True
+        not_called = self._listing([t for t in self._task_tools() if t.name not in self.calls.history], 8)
+        return self._told(settled_block(earlier, self._turn_message(), not_called),
+                          settled_block(earlier, "", not_called)), False
+
+    def _ways(self) -> Ways:
+        reader, tools = self.reading_tool(), self._task_tools()
+        return Ways(self.executor.environment, reading_call(*reader) if reader else "...",
+                    self._listing([t for t in tools if not t.acts], 6), self._listing(tools, 8), self.code_tools())
+
+    def _task_tools(self) -> list[Tool]:
+        """The listed tools that work on the task (not final_answer, not the run's books)."""
+        return [t for t in self.listed_tools() if t.name not in (*BOOKKEEPING, "final_answer")]
+
+    def _listing(self, tools: list[Tool], most: int) -> str:
+        """`tools` (at most `most`) as the prompt lists them: the call that uses each, one a line."""
+        names = {id(tool): name for name, tool in self.code_tools().items()}
+        return "\n".join(f"- {tool.python_call(names.get(id(tool)))[0]}" for tool in tools[:most])
+
+    def _told(self, note: str, ours: str) -> str:
+        """`note`, kept among what this turn told the model as `ours`: without what the model or
+        the user wrote in it (its line of code, the user's question), which an answer may say again."""
+        self.saying(ours)
+        return note
+
+    def ours(self) -> list[str]:
+        """The agent's, and the prompt's own sentences: its rules and its example, not the tools'
+        descriptions (an answer about what the tools do may quote them)."""
+        return [*super().ours(), prompts.code_system(self.name, {}, environment=self.executor.environment)]
 
     def tool_names(self) -> Collection[str]:
         """A call written as text may name a tool either way (extract_action)."""
@@ -301,9 +357,10 @@ class TracedTool(Tool):
             raise ToolInputError(COPIED.format(source=page))  # page_quotes.py
         if (earlier := calls.repeat_of(self.name, arguments, self.tool.acts, self.tool)) is not None:  # call_log.py
             calls.repeated(self.name)
-            self.agent.step_notes.append(TOLD_IN_CODE.format(name=self.name, step=earlier.step))
+            self.agent.step_notes.append(self.agent.saying(TOLD_IN_CODE.format(name=self.name, step=earlier.step)))
             await self._result(call_id, told_again(self.name, earlier))
             return earlier.value
+        self.agent.acted = self.agent.acted or self.tool.acts  # the page may show something else now
         try:
             value = await self.tool(**arguments)
         except Exception as e:
@@ -312,7 +369,7 @@ class TracedTool(Tool):
             raise  # into the model's code, where its traceback becomes the observation
         text = cut(format_result(value), self.agent.max_observation_chars, MORE)
         if (same := calls.ran(self.name, arguments, text, value, tool=self.tool)) is not None:
-            self.agent.step_notes.append(SAME_IN_CODE.format(name=self.name, step=same))
+            self.agent.step_notes.append(self.agent.saying(SAME_IN_CODE.format(name=self.name, step=same)))
         if self.name not in BOOKKEEPING:
             self.agent.unseen.append(self.name)
         await self._result(call_id, text)

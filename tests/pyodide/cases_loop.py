@@ -246,3 +246,22 @@ async def test_a_call_said_and_only_shown_is_never_the_answer():
         assert await agent_class(model, [add]).run("1+1") == "2"
         assert ["reply_schema" in call for call in model.calls] == [False, False, True, False]
         assert "You said you would call add" in model.calls[1]["messages"][-1]["content"]
+
+
+async def test_code_that_cannot_work_here_says_the_tools_that_do_then_is_not_run_again():
+    """Qwen2.5-Coder-0.5B as the CodeAgent (real-model bench, flour-kg, rows at 4528ad4) wrote this
+    block eight times; each failed the same way and was told the same traceback. In the shipped
+    interpreter (no bs4 under Node, no requests anywhere): the first error says what works (the
+    tools, as listed), the second says it failed as before, the third is not run (code_repeats.py)."""
+    block = ("```python\nfrom bs4 import BeautifulSoup\n\n# Step 1: Read the page\nurl = \"http://127.0.0.1:41083/shop.html\"\n"
+             "response = requests.get(url)\nprint(BeautifulSoup(response.text, 'html.parser').title)\n```")
+    model = ScriptedModel([block] * 3 + ["```python\nprint(add(1, 1))\n```", "```python\nfinal_answer(2)\n```"])
+    recorder = Recorder()
+    assert await CodeAgent(model, [add], listeners=[recorder]).run("1+1") == 2
+    told = [call["messages"][-1]["content"] for call in model.calls[1:4]]
+    assert "ModuleNotFoundError: No module named 'bs4'" in told[0], told[0]
+    assert "`from bs4 import BeautifulSoup` cannot work here" in told[0] and "- add(a, b) -> int" in told[0], told[0]
+    assert "This code failed as your code in step 1 did" in told[1] and "Traceback" not in told[1], told[1]
+    assert "You have written this same code 3 times" in told[2] and "was not run again" in told[2], told[2]
+    outputs = [e.data for e in recorder.events if e.kind == "code_output"]
+    assert [o["is_error"] for o in outputs] == [True, True, True, False, False], outputs

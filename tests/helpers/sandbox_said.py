@@ -1,0 +1,50 @@
+"""What the extension's code sandbox printed to code that reaches for what is not there, and an
+executor that plays it back, for unit tests of the CodeAgent (code_repeats.py, said_back.py).
+
+Each output is Chromium's sandbox's (extension/sandbox, driven through tests/helpers/sandbox.py on
+2026-12-07); tests/e2e/test_sandbox.py keeps asking the sandbox the same. The code is what the
+0.5B and 1.5B wrote to reach a page on issue 48's real-model bench.
+"""
+
+from __future__ import annotations
+
+from tabagent.app.sandbox_executor import SandboxExecutor
+from tabagent.executor import ExecutionResult, Executor, LocalExecutor
+
+# flour-kg's `response = requests.get(url)`: bs4 is in the sandbox, requests is not.
+NO_REQUESTS = ("Traceback (most recent call last):\n  File \"<agent code>\", line 5, in <module>\n"
+               "    response = requests.get(url)\n               ^^^^^^^^\nNameError: name 'requests' is not defined\n")
+SANDBOX_SAYS = {
+    "import requests": ("Traceback (most recent call last):\n  File \"<agent code>\", line 1, in <module>\n"
+                        "    import requests\nModuleNotFoundError: No module named 'requests'\n"),
+    "requests.get": NO_REQUESTS,
+    "urlopen": ("Traceback (most recent call last):\n  File \"<agent code>\", line 2, in <module>\n"
+                "    urllib.request.urlopen('http://127.0.0.1:1/', timeout=2)\n"
+                "    ~~~~~~~~~~~~~~~~~~~~~~^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n"
+                "urllib.error.URLError: <urlopen error [Errno 23] Host is unreachable>\n"),
+    "pip install": "  File \"<agent code>\", line 1\n    pip install requests\n        ^^^^^^^\nSyntaxError: invalid syntax\n",
+    "subprocess": ("Traceback (most recent call last):\n  File \"<agent code>\", line 2, in <module>\n"
+                   "    subprocess.run(['pip','install','requests'])\n    ~~~~~~~~~~~~~~^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n"
+                   "OSError: [Errno 138] emscripten does not support processes.\n"),
+    "pyfetch": ("Traceback (most recent call last):\n  File \"<agent code>\", line 2, in <module>\n"
+                "    await pyfetch('http://127.0.0.1:1/')\nTypeError: 'NoneType' object is not callable\n"),
+}
+
+
+class SandboxPlayed(Executor):
+    """The sandbox's answer to code holding one of `answers`' keys; other code runs here (a fresh
+    LocalExecutor each time). Keeps the code it was given, to count runs."""
+    environment = SandboxExecutor.environment
+
+    def __init__(self, answers: dict[str, str]):
+        self.answers, self.runs = answers, []
+
+    async def run(self, code: str, tools: dict) -> ExecutionResult:
+        self.runs.append(code)
+        for holds, output in self.answers.items():
+            if holds in code:
+                return ExecutionResult(output, is_error=True)
+        return await LocalExecutor().run(code, tools)
+
+    def ran(self, holding: str) -> int:
+        return sum(holding in code for code in self.runs)
