@@ -212,8 +212,11 @@ class Agent:
 
     def says_back(self, answer: object) -> tuple[str, str] | None:
         """Whether `answer` says back our note or error, or a tool's result (said_back.py)."""
-        ours = [*self.said, *(text for _, text, is_error in self.calls.results if is_error)]
-        return said_back(answer, ours, [(tool, text) for tool, text, is_error in self.calls.results if not is_error])
+        return said_back(answer, self.ours(), [(tool, text) for tool, text, is_error in self.calls.results if not is_error])
+
+    def ours(self) -> list[str]:
+        """TabAgent's own texts this turn (said_back.py): the notes it sent, the errors calls returned."""
+        return [*self.said, *(text for _, text, is_error in self.calls.results if is_error)]
 
     def _not_an_answer(self, content: str) -> str | None:
         if not content.strip():
