@@ -2,8 +2,9 @@
 // extension/content/ (injected once per document), or here with chrome.tabs for what is
 // about tabs rather than a page (tab-tools.js).
 //
-// runPageTool answers { ok: true, result, tab_id, url, title } or { ok: false, error, from_page? }, where
-// error is a sentence for the model and the user (a page we may not read is not a failure); for
+// runPageTool answers { ok: true, result, tab_id, url, title } or { ok: false, error, from_page?, no_such_part? }
+// (wire.js PAGE_TOOL_REPLY), where error is a sentence for the model and the user (a page we may not read is
+// not a failure) and no_such_part a part out of range in numbers (part-out-of-range.js); for
 // the offscreen document (pdfHere), a PDF tab is { ok: true, pdf: { url, name, args } }: it
 // reads the PDF itself rather than being asked to by a second message from here.
 
@@ -19,6 +20,7 @@ import { describeDownload, fetchDownload } from "./downloads.js";
 import { withDownloads } from "./action-downloads.js";
 import { OPEN_OWN_TAB, openOwnTabFor } from "./own-tab.js";
 import { REAL_INPUT, withRealInput } from "./real-input-actions.js";
+import { partOutOfRange } from "./part-out-of-range.js";
 
 // The content scripts of extension/content/, bundled by scripts/build.py into one file from
 // their entry module (content/injected.js); the browser's own file goes first.
@@ -180,7 +182,7 @@ async function run(tab, name, args, pdfHere = false) {
   const reply = await withRealInput(tab, first ?? { ok: false }, inPage);
   if (!reply.ok && reply.error == null) return { ok: false, error: "The page went away while TabAgent was working on it (it navigated or was closed)." };
   // The content script's sentences quote the page (labels, text): Python marks them as page content.
-  return reply.ok ? reply : { ok: false, error: String(reply.error), from_page: true };
+  return reply.ok ? reply : { ok: false, error: String(reply.error), from_page: true, ...partOutOfRange(reply) };
 }
 
 // agent_tab: whose tab the tools work on ({tab_id?, window_id?}: the turn's, see agentTab);

@@ -17,7 +17,7 @@ import { isVisible, nameOf, describe } from "./element-words.js";
 import { clickableTest } from "./clickable.js";
 import { valueWords, stateWords, lookWords } from "./control-words.js";
 import { squash, truncate } from "./snippets.js";
-import { PageToolError, LIMITS, clamp, arg } from "./tool-arguments.js";
+import { NoSuchPart, LIMITS, clamp, arg } from "./tool-arguments.js";
 import * as frames from "./frames.js";
 import * as locators from "./locators.js";
 
@@ -132,7 +132,7 @@ tools.list_controls = {
     const size = clamp(max_controls, 10, LIMITS.results);
     const pages = Math.max(1, Math.ceil(found.length / size));
     if (!Number.isInteger(number) || number < 1 || number > pages) {
-      throw new PageToolError(`There is no page ${number} of controls: there ${pages === 1 ? "is 1" : `are ${pages}`}.`);
+      throw new NoSuchPart(`There is no page ${number} of controls: there ${pages === 1 ? "is 1" : `are ${pages}`}.`, { asked: number, parts: pages });
     }
     const shown = found.slice((number - 1) * size, number * size);
     const result = { url: location.href, count: found.length, page: number, pages, controls: shown.map(line).join("\n") };

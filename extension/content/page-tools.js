@@ -2,10 +2,11 @@
 // define (each exports its `tools`). injected.js hands it to the service worker.
 //
 // run() never throws: it returns {ok: true, result} with a JSON-able result, or
-// {ok: false, error} with a sentence a person understands (a promise of one, for wait_for).
+// {ok: false, error} with a sentence a person understands (a promise of one, for wait_for), and
+// for a part the page does not have, no_such_part: that in numbers (tool-arguments.js NoSuchPart).
 
 import { tools as actionTools } from "./actions.js";
-import { PageToolError, readArgs } from "./tool-arguments.js";
+import { NoSuchPart, PageToolError, readArgs } from "./tool-arguments.js";
 import { tools as controlTools } from "./controls.js";
 import { tools as placeTools } from "./places.js";
 import { tools as queryTools } from "./query.js";
@@ -29,7 +30,8 @@ export function run(name, args, options = {}) {
     return { ok: false, error: `There is no page tool named “${name}”; the page tools are: ${Object.keys(TOOLS).join(", ")}.` };
   }
   const failed = (error) => (error instanceof PageToolError
-    ? { ok: false, error: error.message } : { ok: false, error: `${name} failed on this page: ${error?.message || error}` });
+    ? { ok: false, error: error.message, ...(error instanceof NoSuchPart && { no_such_part: error.part }) }
+    : { ok: false, error: `${name} failed on this page: ${error?.message || error}` });
   try {
     const result = tool.run(readArgs(name, tool.params, args), options);
     // A tool that waits (wait_for) answers later: executeScript waits for the promise.

@@ -4,7 +4,7 @@
 // html-to-markdown.js converts it; pagination.js cuts it into pages.
 
 import { PAGE_TOOL_DEFAULTS } from "../shared/wire.js";
-import { PageToolError, clamp, arg } from "./tool-arguments.js";
+import { NoSuchPart, PageToolError, clamp, arg } from "./tool-arguments.js";
 import { toMarkdown } from "./html-to-markdown.js";
 import * as mainContent from "./main-content-choosing.js";
 import * as pagination from "./pagination.js";
@@ -27,8 +27,9 @@ function readPage({ page: number, max_tokens }) {
   const { article, markdown, extracted_by } = extract();
   const pages = pagination.paginate(markdown, budget * CHARS_PER_TOKEN);
   if (!Number.isInteger(number) || number < 1 || number > pages.length) {
-    throw new PageToolError(
-      `There is no page ${number}: at ${budget} tokens a page, this tab has ${pages.length} page${pages.length > 1 ? "s" : ""} (1 to ${pages.length}).`);
+    throw new NoSuchPart(
+      `There is no page ${number}: at ${budget} tokens a page, this tab has ${pages.length} page${pages.length > 1 ? "s" : ""} (1 to ${pages.length}).`,
+      { asked: number, parts: pages.length, part_tokens: budget });
   }
   const root = document.documentElement;
   const result = {

@@ -4,6 +4,16 @@
 // An error whose message is written for the user; run() passes it through unchanged.
 export class PageToolError extends Error {}
 
+// A part the page does not have (read_page's page 3 of a one-part page, list_controls' page 4):
+// `part` says it in numbers, the reply's no_such_part (wire.js NO_SUCH_PART: asked, parts, and
+// part_tokens for text), from which Python writes TabAgent's own error (app/no_such_part.py).
+export class NoSuchPart extends PageToolError {
+  constructor(message, part) {
+    super(message);
+    this.part = part;
+  }
+}
+
 // Hard ceilings, whatever the caller asks for: results travel through structured clone
 // to the service worker and then into a model's context.
 export const LIMITS = { results: 500, chars: 200000, cellChars: 1000, contextChars: 2000 };

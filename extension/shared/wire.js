@@ -226,7 +226,17 @@ export const PAGE_TOOL_REPLY = Object.freeze([
   "url",
   "title",
   "downloads",
-  "late_downloads"
+  "late_downloads",
+  "from_page",
+  "no_such_part"
+]);
+
+// A part out of range, in a reply's no_such_part.
+export const NO_SUCH_PART = Object.freeze([
+  "asked",
+  "parts",
+  "part_tokens",
+  "pdf"
 ]);
 
 // The page tools' defaults both sides apply.

@@ -6,7 +6,8 @@
 // on which PDF page each match is. No error sentence quotes the PDF's address or its contents:
 // they reach the model unmarked.
 //
-// Answers are the content script's: { ok: true, result } or { ok: false, error } (a sentence).
+// Answers are the content script's: { ok: true, result } or { ok: false, error } (a sentence; with
+// no_such_part for a part out of range, as content/page-tools.js gives it).
 
 import { PdfError, download } from "./pdf-download.js";
 import { PAGE_TOOL_DEFAULTS } from "../../shared/wire.js";
@@ -139,8 +140,10 @@ function readPage(pdf, { page: number = PAGE_TOOL_DEFAULTS.read_page.page, max_t
   const budget = clamp(max_tokens, 200, 100000);
   const parts = paginate(pdf.pages, budget * CHARS_PER_TOKEN);
   if (!Number.isInteger(number) || number < 1 || number > parts.length) {
-    throw new PdfError(`There is no page ${number}: at ${budget} tokens a page, this PDF makes ${parts.length} ` +
+    const error = new PdfError(`There is no page ${number}: at ${budget} tokens a page, this PDF makes ${parts.length} ` +
       `page${parts.length > 1 ? "s" : ""} (1 to ${parts.length}).`);
+    error.part = { asked: number, parts: parts.length, part_tokens: budget, pdf: true }; // wire.js NO_SUCH_PART
+    throw error;
   }
   const part = parts[number - 1];
   const count = pdf.pages.length;
@@ -213,7 +216,7 @@ export async function runPdfTool({ url, name, args }) {
   try {
     return { ok: true, result: TOOLS[name](await readPdf(url), args ?? {}) };
   } catch (error) {
-    if (error instanceof PdfError) return { ok: false, error: error.message };
+    if (error instanceof PdfError) return { ok: false, error: error.message, ...(error.part && { no_such_part: error.part }) };
     return { ok: false, error: `${name} failed on this PDF (${error?.name || "an unknown error"}).` };
   }
 }

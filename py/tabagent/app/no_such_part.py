@@ -8,23 +8,23 @@ error comes back `from_page` (background/page-tool-relay.js), since most quote t
 text, the selector given), and page_bridge.failure marks those as page content: the model read its
 mistake as the page's text, a result like any other, and nothing said what call reads the page.
 
-This refusal quotes nothing of the page. Its numbers (the part asked for, the size, how many parts
-there are) are read out of the sentence, which must match whole, digits only; the sentence the
-model reads is written here from them, and nothing else of the reply reaches it. It is raised as a
+This refusal comes with its numbers apart from the sentence: the reply's `no_such_part` (wire.py
+NO_SUCH_PART: the part asked for, how many there are, for text the tokens a part holds and whether
+it is a PDF's), which the content script and the PDF reader give and the service worker passes on
+with the declared fields alone (background/part-out-of-range.js). The sentence the model reads is
+written here from those numbers; the content script's sentence is never read. It is raised as a
 ToolInputError: both agents count it as an error of the call (call_log.py, said_back.py). Any other
-error, or one shaped like this with anything added (a page's text quoted in it), stays marked.
+error stays marked, and so does page text shaped like this one: without the field it is the page's.
 """
 
 from __future__ import annotations
 
+import math
 import re
 
 from ..tools import ToolInputError
+from .wire import NO_SUCH_PART
 
-# content/read-page.js, offscreen/pdf/pdf-reader.js
-_TEXT = re.compile(r"There is no page (-?\d+): at (\d+) tokens a page, this (tab has|PDF makes) (\d+) pages? \(1 to \4\)\.")
-# content/controls.js
-_CONTROLS = re.compile(r"There is no page (-?\d+) of controls: there (?:is|are) (\d+)\.")
 _LOCATOR = re.compile(r"ta-\d{1,9}")  # content/locators.js: TabAgent's own, safe to say back
 
 TEXT_PARTS = ("There is no page {asked}: at {size} tokens a part, {what} has {parts} part{s}. Nothing was read. "
@@ -44,31 +44,51 @@ def which(asked: int, parts: int, verb: str, whole: str) -> tuple[str, int]:
     return (f"Parts count from 1. To {verb} the first part", 1) if asked < 1 else (f"To {verb} the last part", parts)
 
 
-def text_part_refused(error: object, name: str, fixed: dict, size_given: bool) -> ToolInputError | None:
-    """read_page's (or read_tab's: `name`, `fixed` its tab_id) refusal of a part out of range,
-    as TabAgent's error; None for any other error. The call keeps max_tokens when the model gave
-    it, and asks for the whole with no part and no size when the page is one part at that size."""
-    found = _TEXT.fullmatch(str(error or ""))
-    if found is None:
+def part_asked(reply: dict) -> dict | None:
+    """The reply's no_such_part when it is well formed: only NO_SUCH_PART's fields, `asked` a
+    finite number that is no part, `parts` and `part_tokens` whole numbers from 1, `pdf` a boolean;
+    else None."""
+    part = reply.get("no_such_part") if isinstance(reply, dict) else None
+    if not isinstance(part, dict) or not set(part) <= set(NO_SUCH_PART) or not {"asked", "parts"} <= set(part):
         return None
-    asked, size, parts = int(found[1]), int(found[2]), int(found[4])
-    what = "this PDF" if found[3] == "PDF makes" else "this tab's page"
-    said, part = which(asked, parts, "read", "it whole")
-    args = dict(fixed) if parts == 1 else {**fixed, "page": part, **({"max_tokens": size} if size_given else {})}
+    asked = part["asked"]
+    if isinstance(asked, bool) or not isinstance(asked, (int, float)) or not math.isfinite(asked):
+        return None
+    if not all(_counts(part.get(name, 1)) for name in ("parts", "part_tokens")) or not isinstance(part.get("pdf", False), bool):
+        return None
+    asked = int(asked) if float(asked).is_integer() else asked
+    return None if isinstance(asked, int) and 1 <= asked <= part["parts"] else {**part, "asked": asked}
+
+
+def _counts(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 1
+
+
+def text_part_refused(reply: dict, name: str, fixed: dict, size_given: bool) -> ToolInputError | None:
+    """read_page's (or read_tab's: `name`, `fixed` its tab_id) refusal of a part out of range,
+    as TabAgent's error; None for any other reply. The call keeps max_tokens when the model gave
+    it, and asks for the whole with no part and no size when the page is one part at that size."""
+    part = part_asked(reply)
+    if part is None or "part_tokens" not in part:
+        return None
+    asked, size, parts = part["asked"], part["part_tokens"], part["parts"]
+    what = "this PDF" if part.get("pdf") else "this tab's page"
+    said, number = which(asked, parts, "read", "it whole")
+    args = dict(fixed) if parts == 1 else {**fixed, "page": number, **({"max_tokens": size} if size_given else {})}
     return ToolInputError(TEXT_PARTS.format(asked=asked, size=size, what=what, parts=parts, s="s" * (parts > 1),
                                             which=said, call=written(name, args)))
 
 
-def controls_part_refused(error: object, within: str | None) -> ToolInputError | None:
-    """list_controls' refusal of a part out of range, as TabAgent's error; None for any other.
+def controls_part_refused(reply: dict, within: str | None) -> ToolInputError | None:
+    """list_controls' refusal of a part out of range, as TabAgent's error; None for any other reply.
     A `within` the model gave is said back only when it is a locator of ours (ta-12)."""
-    found = _CONTROLS.fullmatch(str(error or ""))
-    if found is None:
+    part = part_asked(reply)
+    if part is None or "part_tokens" in part or "pdf" in part:
         return None
-    asked, parts = int(found[1]), int(found[2])
-    said, part = which(asked, parts, "list", "them")
+    asked, parts = part["asked"], part["parts"]
+    said, number = which(asked, parts, "list", "them")
     fixed = {"within": within} if within is not None and _LOCATOR.fullmatch(within) else {}
-    call = written("list_controls", {**fixed, **({"page": part} if part > 1 else {})})
+    call = written("list_controls", {**fixed, **({"page": number} if number > 1 else {})})
     if within is not None and not fixed:
         call += " with the same within"
     return ToolInputError(CONTROL_PARTS.format(asked=asked, parts=parts, s="s" * (parts > 1), which=said, call=call))

@@ -150,8 +150,8 @@ class PageReader:
     async def _read(self, name: str, args: dict, show=as_json, tab_id=None, source=None, expect_url=None,
                     told=None, refused=None) -> str:
         """The tool's result, shown by `show` inside the untrusted marking; `told(result)`: what
-        TabAgent says of it, after the marking (not page text); `refused(error)`: the error of
-        TabAgent's own a failure is, raised, or None (no_such_part.py)."""
+        TabAgent says of it, after the marking (not page text); `refused(reply)`: the error of
+        TabAgent's own a failed reply is, raised, or None (no_such_part.py)."""
         if tab_id is None and not about_the_window(name, args):
             allowed, said = await self.in_the_working_tab("read_tab")
             if not allowed:
@@ -160,7 +160,7 @@ class PageReader:
                 tab_id, expect_url = said.get("tab_id"), said.get("url")
         reply = await self.bridge.run_page_tool(name, args, tab_id, expect_url)
         if not reply.get("ok"):
-            if refused is not None and (mistake := refused(reply.get("error"))) is not None:
+            if refused is not None and (mistake := refused(reply)) is not None:
                 raise mistake
             return failure(reply, f"{name} failed, and the browser did not say why.")
         marked = untrusted(source or reply.get("url", ""), show(reply["result"]))
@@ -178,7 +178,7 @@ class PageReader:
         """
         return await self._read("read_page", {"page": page, "max_tokens": max_tokens or self.part_tokens(PART_TOKENS)},
                                 article_text, told=self._small_parts("read_page()", max_tokens),
-                                refused=lambda error: text_part_refused(error, "read_page", {}, bool(max_tokens)))
+                                refused=lambda reply: text_part_refused(reply, "read_page", {}, bool(max_tokens)))
 
     def _small_parts(self, tool: str, asked: int | None):
         """What to tell of a read in parts smaller than the window fits, because the model asked
@@ -211,7 +211,7 @@ class PageReader:
         if within is not None:
             args["within"] = within
         return await self._read("list_controls", args, controls_text,
-                                refused=lambda error: controls_part_refused(error, within))
+                                refused=lambda reply: controls_part_refused(reply, within))
 
     async def wait_for(self, text: str | None = None, locator: str | None = None, gone: bool = False,
                        timeout: float = DEFAULT["wait_for"]["timeout_ms"] / 1000) -> str:
@@ -330,7 +330,7 @@ class PageReader:
         return await self._read("read_page", {"page": page, "max_tokens": max_tokens or self.part_tokens(PART_TOKENS)},
                                 article_text, tab_id=tab_id, expect_url=said.get("url"),
                                 told=self._small_parts(f"read_tab(tab_id={tab_id})", max_tokens),
-                                refused=lambda error: text_part_refused(error, "read_tab", {"tab_id": tab_id},
+                                refused=lambda reply: text_part_refused(reply, "read_tab", {"tab_id": tab_id},
                                                                         bool(max_tokens)))
 
 

@@ -105,7 +105,14 @@ FORM_ANSWER = ("decision", "values")
 # One page-tool call, Python -> JavaScript (the page bridge) -> the service worker, and its reply.
 PAGE_TOOL_REQUEST = ("name", "args", "tab_id", "expect_url")
 # downloads, late_downloads: what the turn's actions downloaded (app/downloads.py said_started, said_late).
-PAGE_TOOL_REPLY = ("ok", "result", "error", "tab_id", "url", "title", "downloads", "late_downloads")
+# from_page: the error is the content script's, which may quote the page (page_bridge.failure marks it);
+# no_such_part: a part the page does not have, in numbers (NO_SUCH_PART), beside that error.
+PAGE_TOOL_REPLY = ("ok", "result", "error", "tab_id", "url", "title", "downloads", "late_downloads", "from_page",
+                   "no_such_part")
+# A part out of range (content/tool-arguments.js NoSuchPart, offscreen/pdf/pdf-reader.js): the part asked
+# for, how many there are, for text the tokens a part holds, and whether the text is a PDF's. Python
+# writes TabAgent's own error from these (app/no_such_part.py), never from the sentence.
+NO_SUCH_PART = ("asked", "parts", "part_tokens", "pdf")
 # The Python entry points the extension calls (app/json_entry_points.py), each declared once:
 # - takes: its arguments, in order; a name ending in _json is JSON text (offscreen/python/worker-link.js writes
 #   it from a value), any other is a string;
@@ -324,6 +331,7 @@ def javascript_module() -> str:
         _constant("PAGE_TOOL_REQUEST", list(PAGE_TOOL_REQUEST), "One page-tool call, Python -> JavaScript."),
         _constant("PAGE_ACTIONS", list(PAGE_ACTIONS), "The page tools that act: a turn that did one may be saved as a workflow."),
         _constant("PAGE_TOOL_REPLY", list(PAGE_TOOL_REPLY), "Its reply."),
+        _constant("NO_SUCH_PART", list(NO_SUCH_PART), "A part out of range, in a reply's no_such_part."),
         _constant("PAGE_TOOL_DEFAULTS", PAGE_TOOL_DEFAULTS, "The page tools' defaults both sides apply."),
         _constant("DOWNLOADS", DOWNLOADS, "How much of a downloaded file read_download reads."),
         _constant("DOWNLOAD", list(DOWNLOAD), "A download of the turn, described and read (read_download)."),
