@@ -17,6 +17,11 @@ the 1.5B went fetch, note, more_tools, and round again. Two rules, in both agent
   more that the text was the same, it then read five times more with nothing new said, the
   page whole in view each time (it fits one part of 200 tokens): at temperature 0 the same
   context gave the same call. A note that changes, ending on the question, breaks that.
+- A call that failed twice with the same error and the same arguments, nothing having acted since,
+  is not run again either (the ToolCallingAgent's calls): the model is told each time, in words
+  that change, with the error and what to do instead. The 0.5B called list_controls(page=3,
+  within="div#controls") eight times in flour-kg (rows 4528ad4), each failing the same way
+  ("There is no page 3 of controls"), each run, since an error was always worth trying again.
 - After two steps in a row that only kept notes or listed tools, `note` and `more_tools` refuse,
   saying why, until another tool runs.
 
@@ -52,6 +57,18 @@ SETTLED = ("You have called {name} with these same arguments {times} times, and 
            "result in step {step}.{question}\nAnswer from what it returned, call another tool, or give "
            "your final answer.")
 QUESTION_CHARS = 400  # of the user's message, said again in SETTLED
+# A call that failed the same way twice, asked again: said each time in other words (the 0.5B, at
+# temperature 0, asks again whatever stays the same), with the error and what to do instead.
+FAILED = (
+    "You have called {name} with these same arguments {times} times, and it failed each time with the "
+    "same error (first in step {step}); nothing has acted since, so it was not run again. The error:\n{error}",
+    "{name} was not run: these arguments failed twice with the same error, and this is time {times} you "
+    "ask for them. What it said in step {step}:\n{error}",
+    "Not run again: asked {times} times with these arguments, {name} gives only this error (step "
+    "{step}):\n{error}",
+)
+INSTEAD = ("\nDo what the error says, or call {name} with other arguments, or call another tool, or give your "
+           "final answer.{question}")
 SAME_IN_CODE = ("Note: {name}(...) returned the same text, word for word, as a call in step {step} did: "
                 "nothing in it is new. Use it.")
 BOOKS_ONLY = ("{name}: the last two steps only kept notes or listed tools, which does not move the "
@@ -84,6 +101,7 @@ class Earlier:
     text: str  # what the model read
     value: Any = None  # what the code got
     times: int = 0  # for a settled call (module doc), how many times it has been asked for
+    failed: bool = False  # `text` is the error it returned twice
 
 
 @dataclass
@@ -101,6 +119,8 @@ class CallLog:
     texts: dict[str, str] = field(default_factory=dict)  # call key: the text it last returned, since the last act
     settled: dict[str, Earlier] = field(default_factory=dict)  # calls that returned the same text twice: not run again
     asked: dict[str, int] = field(default_factory=dict)  # call key: times asked for, since the last act
+    failed: dict[str, Earlier] = field(default_factory=dict)  # call key: its last error, since the last act
+    failing: dict[str, Earlier] = field(default_factory=dict)  # calls that failed the same way twice: not run again
     # (tool, what it returned, whether an error) for each call this run ran: an answer that
     # only says one back is no answer (said_back.py)
     results: list[tuple[str, str, bool]] = field(default_factory=list)
@@ -117,13 +137,17 @@ class CallLog:
         self.books_only_steps = 0
         self.working = {key: earlier for key, earlier in self.this_step.items()}
 
-    def repeat_of(self, name: str, arguments: Any, acts: bool = False, tool: Any = None) -> Earlier | None:
+    def repeat_of(self, name: str, arguments: Any, acts: bool = False, tool: Any = None,
+                  failures: bool = False) -> Earlier | None:
         """What the same call returned in the last working step, if the model is to be told so
-        (once), or a settled call's first result (each time, with `times`); never for a tool that acts."""
+        (once), or a settled call's first result (each time, with `times`); with `failures`, a
+        call's error when it failed the same way twice (each time); never for a tool that acts."""
         key = call_key(name, arguments, tool)
         if acts or name in BOOKKEEPING:
             return None
         self.asked[key] = self.asked.get(key, 0) + 1
+        if failures and key in self.failing:
+            return replace(self.failing[key], times=self.asked[key])
         if key in self.settled:
             return replace(self.settled[key], times=self.asked[key])
         earlier = self.working.get(key)
@@ -143,9 +167,11 @@ class CallLog:
             self.results.append((name, text, is_error))
         if getattr(tool, "acts", False):  # the page may show something else now
             self.returned.clear()
-            self.texts, self.settled, self.asked = {}, {}, {}
+            self.texts, self.settled, self.asked, self.failed, self.failing = {}, {}, {}, {}, {}
             return None
-        # An error is worth trying again, and a refusal asks again (the user may say yes).
+        if is_error and name not in BOOKKEEPING:
+            self.failed_again(call_key(name, arguments, tool), text)
+        # An error is worth trying again (once), and a refusal asks again (the user may say yes).
         if is_error or isinstance(value, Refused) or name in BOOKKEEPING:
             return None
         key = call_key(name, arguments, tool)
@@ -160,6 +186,15 @@ class CallLog:
         self.same_told.add(said)
         return earlier
 
+    def failed_again(self, key: str, error: str) -> None:
+        """Keep a call's error; the second time the same call fails with the same error, nothing
+        having acted since, it is not run again (module doc)."""
+        earlier = self.failed.get(key)
+        if earlier is not None and earlier.text == error:
+            self.failing.setdefault(key, replace(earlier, failed=True))
+        else:
+            self.failed[key] = Earlier(self.step, error)
+
     def repeated(self, name: str) -> None:
         """A repeat was told: for what follows, the step used that call."""
         self.names_this_step.append(name)
@@ -171,15 +206,24 @@ class CallLog:
 def told_again(name: str, earlier: Earlier, question: str = "") -> str:
     """What the model reads of a call not run again: what it returned then; for a settled call,
     where that is, and the user's question."""
+    asked = question if len(question) <= QUESTION_CHARS else question[:QUESTION_CHARS] + "…"
+    asked = f" The user asked: {asked}" if asked else ""
+    if earlier.failed:
+        said = FAILED[(earlier.times - 3) % len(FAILED)]  # other words each time (run twice, asked a third)
+        return (said.format(name=name, times=earlier.times, step=earlier.step, error=shown(earlier))
+                + INSTEAD.format(name=name, question=asked))
     if earlier.times:
-        asked = question if len(question) <= QUESTION_CHARS else question[:QUESTION_CHARS] + "…"
-        return SETTLED.format(name=name, times=earlier.times, step=earlier.step,
-                              question=f" The user asked: {asked}" if asked else "")
+        return SETTLED.format(name=name, times=earlier.times, step=earlier.step, question=asked)
+    return TOLD.format(name=name, step=earlier.step, result=shown(earlier))
+
+
+def shown(earlier: Earlier) -> str:
+    """What a call returned, said again: at most SHOWN_AGAIN characters of it."""
     result = earlier.text
     if len(result) > SHOWN_AGAIN:  # page text keeps its marking whole (excerpt.py)
         rest = f"[… the rest is in step {earlier.step}'s result]"
         result = cut_inside(result, SHOWN_AGAIN, rest) or f"{result[:SHOWN_AGAIN]}\n{rest}"
-    return TOLD.format(name=name, step=earlier.step, result=result)
+    return result
 
 
 def told_same(name: str, step: int, text: str) -> str:
