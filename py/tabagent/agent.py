@@ -35,6 +35,7 @@ from .reply_grammar import MISREADS, forget, tool_call_schema
 from .tool_refusals import remember_refusal
 from .tool_set import MoreTools, ToolSet, compact_for
 from .tools import FinalAnswerTool, FunctionTool, Tool
+from .unfounded import unfounded_note
 
 if TYPE_CHECKING:
     from .context_keeper import ContextKeeper
@@ -105,6 +106,7 @@ class Agent:
         self.said: list[str] = []  # the notes this turn sent the model: an answer that echoes one is not one
         self._said_back: tuple[str, str] | None = None  # this turn's one answer that said a text back (said_back.py)
         self._stopped: str | None = None  # the user's answer, when a second one ended the turn
+        self._told_unfounded = False  # this turn's one answer with numbers nothing read was told (unfounded.py)
         self._users_words = True  # the turn's task is the user's message (not TabAgent's own words)
         self.clock = Clock(getattr(model, "host", None))  # today's date and time, in every request
         self.calls = CallLog()  # what this run called: repeats are told (call_log.py)
@@ -123,6 +125,7 @@ class Agent:
         self.status = "running"
         self._usage, self._reminded, self.calls, self.misread = {}, False, CallLog(), 0
         self._told_unread, self.said, self._said_back, self._stopped = False, [], None, None
+        self._told_unfounded = False
         try:
             answer, status = await self._loop()
         except asyncio.CancelledError:
@@ -159,7 +162,7 @@ class Agent:
             else:  # no action: the text is the answer, unless the model must be told otherwise
                 step.error = self.not_an_answer(reply.content)
                 is_final, answer = step.error is None, reply.content
-            if is_final and (held := await self.held_answer()):
+            if is_final and (held := self.unfounded(answer) or await self.held_answer()):
                 step.error, is_final = held, False
             step.end_time = time.time()
             self.memory.append(step)
@@ -209,6 +212,14 @@ class Agent:
             return told(*found)
         self._said_back = found
         return self.saying(self.with_the_read(told(*found)))
+
+    def unfounded(self, answer: object, can_act: bool = True) -> str | None:
+        """What to tell a model whose answer gives numbers that nothing this turn read holds, nor
+        could give (unfounded.py): once a turn; the next answer is taken."""
+        if self._told_unfounded or (note := unfounded_note(self, answer, can_act)) is None:
+            return None
+        self._told_unfounded = True
+        return self.saying(note)
 
     def says_back(self, answer: object) -> tuple[str, str] | None:
         """Whether `answer` says back our note or error, or a tool's result (said_back.py)."""
@@ -493,12 +504,22 @@ class Agent:
         await self.emit("error", {"kind": "max_steps", "message": f"{self.name} ran out of steps "
                                   f"({self.max_steps}) before finishing; asking for its best answer."})
         held = await self.held_answer(can_act=False)
-        reply = await self._generate([{"role": "user", "content": prompts.MAX_STEPS + (f"\n\n{held}" if held else "")}])
-        answer = self.answer_in(reply)
-        if answer is NOT_AN_ANSWER or self.says_back(answer):  # our words, or a tool's, are not its answer
+        asked = [{"role": "user", "content": prompts.MAX_STEPS + (f"\n\n{held}" if held else "")}]
+        answer, reply = await self._last_answer(asked)
+        if answer is not NOT_AN_ANSWER and (note := self.unfounded(answer, can_act=False)):
+            asked += [{"role": "assistant", "content": str(answer)}, {"role": "user", "content": note}]
+            answer, reply = await self._last_answer(asked)  # told once: this one is taken
+        if answer is NOT_AN_ANSWER:
             answer = out_of_steps(self.max_steps, self.calls.history, self.memory.notes)
         self.memory.append(ActionStep(self.step, model_output=str(answer), usage=reply.usage))
         return answer
+
+    async def _last_answer(self, asked: list[dict]) -> tuple[object, ModelReply]:
+        """The answer the model gives to `asked` out of steps, or NOT_AN_ANSWER (our words, or a
+        tool's, said back are not its answer either); and its reply."""
+        reply = await self._generate(asked)
+        answer = self.answer_in(reply)
+        return (NOT_AN_ANSWER if answer is not NOT_AN_ANSWER and self.says_back(answer) else answer), reply
 
     def answer_in(self, reply: ModelReply) -> object:
         """The answer a last reply gives: its text, or what a final_answer call in it says;

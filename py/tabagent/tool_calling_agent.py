@@ -110,8 +110,10 @@ class ToolCallingAgent(Agent):
     async def _answer(self, call: ToolCall, unseen: list[str]) -> tuple:
         """The final answer, unless it came with calls whose results the model has not seen, or
         (once a turn) before anything read the page the message is about (Agent.answered_unread),
-        or when it says back a note the model was sent (Agent.echoed_note)."""
-        unread = None if unseen else self.answered_unread() or self.echoed_note(_answer_of(call))
+        or when it says back a note the model was sent (Agent.echoed_note), or (once a turn) gives
+        numbers nothing read holds nor could give (Agent.unfounded)."""
+        given = _answer_of(call)
+        unread = None if unseen else self.answered_unread() or self.echoed_note(given) or self.unfounded(given)
         if not unseen and unread is None:
             return await self._call(call)
         await self.emit("tool_call", {"id": call.id, "name": call.name, "arguments": call.arguments})

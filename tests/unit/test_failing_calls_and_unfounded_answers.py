@@ -5,17 +5,24 @@ bench/results/real-models-rows.jsonl, 2026-12-07, llama-cpp-python's server, Q4_
 - list_controls(page=3, within="div#controls") eight times, each failing with the same error
   (the row's "calls", word for word): a call that failed the same way twice is not run again
   until something acts, and the model is told each time, in other words, with the error
-  (call_log.py).
+  (call_log.py);
+- then, asked for its best answer, "The weight of the flour sack is 10 kilograms.": a number
+  nothing it read held, nor could give (its calls had returned errors only). Told once which
+  numbers it read nowhere; the next answer is taken (unfounded.py). An answer worked out from a
+  number read (2.2 lb is 1 kg), a date from the system text and a number of the question pass.
 """
 
 import json
+import re
 
 import pytest
 
-from tabagent import ToolCallingAgent
+from tabagent import CodeAgent, ToolCallingAgent
 from tabagent.app.no_such_part import controls_part_refused
 from tabagent.testing import ScriptedModel
 from tabagent.tools import tool
+from tabagent.unfounded import unfounded
+from tests.helpers.logged_read_page import logged_read_page
 
 pytestmark = pytest.mark.timeout(30)
 
@@ -120,3 +127,92 @@ async def test_a_call_that_fails_each_time_another_way_keeps_running():
     model = ScriptedModel([calls(("lookup", {"word": "kettle"}))] * 3 + [answer(ToolCallingAgent, "No luck.")])
     await ToolCallingAgent(model, [lookup]).run("Look up kettle.")
     assert log == ["kettle"] * 3
+
+
+# --- An answer whose numbers nothing read holds --------------------------------------------------
+
+@pytest.mark.parametrize("agent_class", [ToolCallingAgent, CodeAgent])
+async def test_a_number_nothing_read_holds_is_told_once_then_taken(agent_class):
+    model = ScriptedModel([controls(agent_class), answer(agent_class, ROW_ANSWER), answer(agent_class, ROW_ANSWER)])
+    assert await agent_class(model, [list_controls_tool([])]).run(FLOUR) == ROW_ANSWER
+    note = told(model, 2)
+    assert "Your answer gives 10, but nothing you read in this turn holds it" in note
+    assert "list_controls: an error" in note and "There is no page 3 of controls" in note
+    assert len(model.calls) == 3  # the second time, taken
+
+
+@pytest.mark.parametrize("agent_class", [ToolCallingAgent, CodeAgent])
+async def test_a_reply_in_words_with_a_number_nothing_read_holds_is_told(agent_class):
+    model = ScriptedModel([controls(agent_class), ROW_ANSWER, "I could not find the weight on the page."])
+    result = await agent_class(model, [list_controls_tool([])]).run(FLOUR)
+    assert result == "I could not find the weight on the page."
+    assert "Your answer gives 10" in told(model, 2)
+
+
+@pytest.mark.parametrize("agent_class", [ToolCallingAgent, CodeAgent])
+async def test_out_of_steps_the_row_s_best_answer_is_asked_again_with_what_was_read(agent_class):
+    """flour-kg as the row has it, in two steps: failing calls, then "10 kilograms" as the best answer."""
+    model = ScriptedModel([controls(agent_class)] * 2 + [ROW_ANSWER, "I did not find the weight."])
+    result = await agent_class(model, [list_controls_tool([])], max_steps=2).run(FLOUR)
+    assert result == "I did not find the weight."
+    last = model.calls[3]["messages"]
+    assert last[-2] == {"role": "assistant", "content": ROW_ANSWER}
+    assert "Your answer gives 10" in last[-1]["content"] and "You cannot call tools now" in last[-1]["content"]
+
+
+@pytest.mark.parametrize("agent_class", [ToolCallingAgent, CodeAgent])
+async def test_out_of_steps_told_once_the_best_answer_given_again_is_taken(agent_class):
+    model = ScriptedModel([controls(agent_class)] * 2 + [ROW_ANSWER, ROW_ANSWER])
+    assert await agent_class(model, [list_controls_tool([])], max_steps=2).run(FLOUR) == ROW_ANSWER
+
+
+SACK = "Our stone-ground flour comes in a sack that weighs 2.2 pounds."
+
+
+@pytest.mark.parametrize("agent_class", [ToolCallingAgent, CodeAgent])
+@pytest.mark.parametrize("worked_out", ["1 kg", "About 1 kilogram.", "0.998 kg"])
+async def test_an_answer_worked_out_from_a_number_read_is_taken_at_once(agent_class, worked_out):
+    read = calls(("read_page", {})) if agent_class is ToolCallingAgent else "```python\nprint(read_page())\n```"
+    model = ScriptedModel([read, answer(agent_class, worked_out)])
+    assert await agent_class(model, [logged_read_page(SACK, [])]).run(FLOUR) == worked_out
+    assert len(model.calls) == 2
+
+
+@pytest.mark.parametrize("agent_class", [ToolCallingAgent, CodeAgent])
+async def test_the_date_from_the_system_text_is_taken_at_once(agent_class):
+    """After a call that failed, the date: it is in every request's system text (clock.py)."""
+    def replies(messages):
+        if len([m for m in messages if m["role"] == "assistant"]) == 0:
+            return controls(agent_class)
+        now = re.search(r"Now: \w+ (\d+ \w+ \d{4}), (\d\d:\d\d)", messages[0]["content"])
+        return answer(agent_class, f"Today is {now[1]}; it is {now[2]}.")
+    model = ScriptedModel(replies)
+    result = await agent_class(model, [list_controls_tool([])]).run("What is the date today? Check the page too.")
+    assert result.startswith("Today is") and len(model.calls) == 2
+
+
+@pytest.mark.parametrize("agent_class", [ToolCallingAgent, CodeAgent])
+@pytest.mark.parametrize("question, given", [
+    ("Book a table for 4 people; list the page's controls first.", "I could not book the table for 4 people."),
+    ("Convert 5 pounds to kilograms; list the page's controls first.", "5 pounds is 2.27 kg."),
+])
+async def test_a_number_of_the_question_or_worked_out_from_it_is_taken(agent_class, question, given):
+    model = ScriptedModel([controls(agent_class), answer(agent_class, given)])
+    assert await agent_class(model, [list_controls_tool([])]).run(question) == given
+    assert len(model.calls) == 2
+
+
+@pytest.mark.parametrize("agent_class", [ToolCallingAgent, CodeAgent])
+async def test_an_answer_from_what_the_model_knows_with_no_tool_run_is_taken(agent_class):
+    model = ScriptedModel(["Mount Everest is 8,849 metres high."])
+    assert await agent_class(model, [list_controls_tool([])]).run("How high is Everest?") == \
+        "Mount Everest is 8,849 metres high."
+
+
+def test_numbers_inside_words_and_addresses_are_no_numbers():
+    assert unfounded(f"See {URL}, section h2, at ta-1.", [], []) == []
+    assert unfounded("It weighs 10 kg, or 22.05 lb.", ["weighs"], []) == ["10", "22.05"]
+    assert unfounded("£24.50", ["Blue enamel kettle £24.5"], []) == []  # one value, written two ways
+    assert unfounded("1,250 g", ["1250 grams"], []) == []
+    assert unfounded("10 kg", [], ["a sack of 5 pounds"]) == []  # an operand: it may be worked out
+    assert unfounded("10 kg", [], [f"The page is {URL}."]) == ["10"]  # an address is no operand

@@ -143,7 +143,8 @@ async def test_the_code_agent_s_code_gets_it_as_an_error(recorder):
     """In the CodeAgent the error is raised into the model's code (a ToolInputError), outside any
     marking, and the call is recorded as an error (call_log.py)."""
     read_page = tools({"read_page": refused(NO_PAGE_3, PAGE_3)})["read_page"]
-    model = ScriptedModel(["```python\nprint(read_page(page=3, max_tokens=200))\n```", "```python\nfinal_answer('0.91 kg')\n```"])
+    answer = "```python\nfinal_answer('0.91 kg')\n```"  # in nothing read: told once (unfounded.py)
+    model = ScriptedModel(["```python\nprint(read_page(page=3, max_tokens=200))\n```", answer, answer])
     agent = CodeAgent(model, [read_page], listeners=[recorder])
     await agent.run("How many kg is the flour?")
     observed = model.calls[1]["messages"][-1]["content"]
