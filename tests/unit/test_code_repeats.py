@@ -97,7 +97,8 @@ async def test_the_first_error_of_code_that_cannot_work_here_says_the_tools_that
 async def test_a_block_failing_as_one_before_it_did_is_told_so_then_not_run_again():
     """flour-kg: the same block eight times, the same traceback told eight times (before)."""
     sandbox = SandboxPlayed({"requests.get": NO_REQUESTS})
-    model = ScriptedModel([FLOUR_BLOCK] * 4 + [READ_BLOCK, "```python\nfinal_answer('0.91 kg')\n```"])
+    answer = "```python\nfinal_answer('0.91 kg')\n```"  # in nothing read: told once (unfounded.py)
+    model = ScriptedModel([FLOUR_BLOCK] * 4 + [READ_BLOCK, answer, answer])
     log = []
     assert await CodeAgent(model, page_tools(log), executor=sandbox).run(FLOUR) == "0.91 kg"
     second = told(model, 2)

@@ -43,7 +43,9 @@ def list_controls_tool(log):
         """
         log.append((page, within))
         if page > 1:  # the shop page's controls come in one part
-            raise controls_part_refused(f"There is no page {page} of controls: there is 1.", within)
+            # the relay's reply to content/controls.js's refusal, its numbers in no_such_part
+            raise controls_part_refused({"ok": False, "error": f"There is no page {page} of controls: there is 1.",
+                                         "from_page": True, "no_such_part": {"asked": page, "parts": 1}}, within)
         return "[ta-1] button Subscribe"
     return list_controls
 
