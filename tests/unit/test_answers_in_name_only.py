@@ -19,7 +19,7 @@ from tabagent.app.page_tools import article_text
 from tabagent.app.untrusted_content import untrusted
 from tabagent.testing import ScriptedModel
 from tabagent.tools import tool
-from tests.helpers.logged_read_page import logged_read_page
+from tests.helpers.logged_read_page import logged_click, logged_read_page
 
 pytestmark = pytest.mark.timeout(30)
 
@@ -271,17 +271,7 @@ async def test_a_read_that_gave_the_same_text_twice_is_not_run_again(agent_class
 
 async def test_after_an_action_a_settled_read_runs_again():
     log, clicks = [], []
-
-    @tool
-    def click(locator: str) -> str:
-        """Clicks.
-
-        Args:
-            locator: what
-        """
-        clicks.append(locator)
-        return "clicked"
-    click.acts = True
+    click = logged_click(clicks)
     again = read_small(ToolCallingAgent)
     model = ScriptedModel([again, again, again, calls(("click", {"locator": "#more"})), again,
                            answer(ToolCallingAgent, "ok")])

@@ -22,7 +22,7 @@ from tabagent.app.no_such_part import controls_part_refused
 from tabagent.testing import ScriptedModel
 from tabagent.tools import tool
 from tabagent.unfounded import unfounded
-from tests.helpers.logged_read_page import logged_read_page
+from tests.helpers.logged_read_page import logged_click, logged_read_page
 
 pytestmark = pytest.mark.timeout(30)
 
@@ -95,17 +95,7 @@ async def test_a_call_that_failed_the_same_way_twice_is_not_run_again():
 
 async def test_a_failing_call_runs_again_after_an_act_and_with_other_arguments():
     log, clicks = [], []
-
-    @tool
-    def click(locator: str) -> str:
-        """Clicks.
-
-        Args:
-            locator: what
-        """
-        clicks.append(locator)
-        return "clicked"
-    click.acts = True
+    click = logged_click(clicks)
     model = ScriptedModel([controls(ToolCallingAgent)] * 3 + [calls(("click", {"locator": "ta-1"})),
                            controls(ToolCallingAgent), controls(ToolCallingAgent, {"page": 1}),
                            answer(ToolCallingAgent, "Done.")])
