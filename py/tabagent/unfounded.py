@@ -10,8 +10,12 @@ The agent cannot know how an answer was worked out: a conversion shares no digit
 converts (2.2 lb is 1 kg), nor a sum with its terms, nor a rate's result with the rate. So any
 number the turn read may be an operand, and an answer is held only when it has none:
 
-- the turn ran a tool (an answer from what the model knows, with no tool run, is not checked;
-  one given before a page asked about was read is Agent.answered_unread's);
+- the turn ran a tool, and every call it made failed (an answer from what the model knows, with
+  no tool run, is not checked; one given before a page asked about was read is
+  Agent.answered_unread's). After a call that returned anything, the answer is taken: a count
+  ("3 stanzas"), a sum or a fact the model knows needs no digit in what it read, and the end-to-end
+  turn of a selection read and answered with a table, a formula and code was held once (its
+  numbers in nothing the selection held) before this was so;
 - a number of the answer (a run of digits, not inside a word or a web address) appears in
   nothing the model was sent: the user's messages, the tools' results and errors, TabAgent's
   notes, the model's notes, the date and time and the user's instructions in the system text;
@@ -113,7 +117,8 @@ def turn_texts(agent: Answering) -> tuple[list[str], list[str]]:
 def unfounded_note(agent: Answering, answer: Any, can_act: bool = True) -> str | None:
     """What to tell the model of an answer whose numbers nothing this turn read holds or could
     give (module doc), or None. Not counted here: once a turn is the agent's to keep."""
-    if answer is None or all(name == "final_answer" for name, _, _ in agent.calls.results):
+    made = [error for name, _, error in agent.calls.results if name != "final_answer"]
+    if answer is None or not made or not all(made):  # no call, or one returned something
         return None
     numbers = unfounded(answer, *turn_texts(agent))
     if not numbers:

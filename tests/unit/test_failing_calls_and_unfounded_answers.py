@@ -22,6 +22,7 @@ from tabagent.app.no_such_part import controls_part_refused
 from tabagent.testing import ScriptedModel
 from tabagent.tools import tool
 from tabagent.unfounded import unfounded
+from tests.helpers.rich_answer import RICH_ANSWER
 from tests.helpers.logged_read_page import logged_click, logged_read_page
 
 pytestmark = pytest.mark.timeout(30)
@@ -191,6 +192,23 @@ async def test_the_date_from_the_system_text_is_taken_at_once(agent_class):
 async def test_a_number_of_the_question_or_worked_out_from_it_is_taken(agent_class, question, given):
     model = ScriptedModel([controls(agent_class), answer(agent_class, given)])
     assert await agent_class(model, [list_controls_tool([])]).run(question) == given
+    assert len(model.calls) == 2
+
+
+POEM = "Roses are red,\nviolets are blue.\n\nSugar is sweet,\nand so are you."
+
+
+# (RICH_ANSWER holds a fenced block of its own: a CodeAgent would run it, so the ToolCallingAgent's.)
+@pytest.mark.parametrize("agent_class, given", [
+    (ToolCallingAgent, "The poem has 2 stanzas of 2 lines."), (CodeAgent, "The poem has 2 stanzas of 2 lines."),
+    (ToolCallingAgent, RICH_ANSWER)])
+async def test_after_a_call_that_returned_text_a_count_or_what_the_model_knows_is_taken(agent_class, given):
+    """A count needs no digit in what was read, nor a formula, a table or code the model writes:
+    the panel's end-to-end turn (a selection read, then RICH_ANSWER) was held once by the first
+    form of this check."""
+    read = calls(("read_page", {})) if agent_class is ToolCallingAgent else "```python\nprint(read_page())\n```"
+    model = ScriptedModel([read, given if agent_class is ToolCallingAgent else answer(agent_class, given)])
+    assert await agent_class(model, [logged_read_page(POEM, [])]).run("What is the form of this poem?") == given
     assert len(model.calls) == 2
 
 
