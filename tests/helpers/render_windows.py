@@ -120,10 +120,13 @@ TEXTS = {"fences and lists": FENCES_AND_LISTS, "tables and quotes": TABLES_AND_Q
 # rendering differs, and whether the windows took more than one task.
 WINDOWS_AGAINST_WHOLE = """
 const [text, sizes, done] = arguments;
-import(chrome.runtime.getURL("extension/sidepanel/markdown.js")).then(async ({ renderMarkdown }) => {
+Promise.all([import(chrome.runtime.getURL("extension/sidepanel/markdown.js")),
+             import(chrome.runtime.getURL("extension/sidepanel/code-colours.js"))]).then(async ([{ renderMarkdown }, { codeColoured }]) => {
   const box = () => document.querySelector("#conversation").appendChild(document.createElement("div"));
+  // Settled: its formulas typeset, and its code coloured (highlight.js comes at the first block).
   const settled = async (element) => {
     while (element.querySelector(".math-pending")) await new Promise((resolve) => setTimeout(resolve, 20));
+    await codeColoured();
     return element.innerHTML;
   };
   const whole = box();
