@@ -31,6 +31,7 @@ from .reply_checks import (TOOL_NOTES, Notes, announced_call, plans_calls, point
                            quoted_before_acting_note, reading_call, unread_call_note)
 from .said_back import said_back, stopped, told
 from .replies import ToolCall
+from .repeated_reply import Replies
 from .reply_grammar import MISREADS, forget, tool_call_schema
 from .tool_refusals import remember_refusal
 from .tool_set import MoreTools, ToolSet, compact_for
@@ -113,6 +114,7 @@ class Agent:
         self.page_quotes = PageQuotes()  # the calls pages wrote: copied, they do not run
         self.misread = 0  # replies whose calls could not be read since a reply was last held
         self._holding: dict | None = None  # the schema the request under way holds its reply to
+        self.replies = Replies()  # a reply the same as the one before: the next request is varied
 
     async def run(self, task: str, reset: bool = True) -> Any:
         """Work on `task` until a final answer; returns it (None if cancelled).
@@ -125,7 +127,7 @@ class Agent:
         self.status = "running"
         self._usage, self._reminded, self.calls, self.misread = {}, False, CallLog(), 0
         self._told_unread, self.said, self._said_back, self._stopped = False, [], None, None
-        self._told_unfounded = False
+        self._told_unfounded, self.replies = False, Replies()
         try:
             answer, status = await self._loop()
         except asyncio.CancelledError:
@@ -451,6 +453,8 @@ class Agent:
         """Sends `messages` to the model as they are, streaming its reply out as events."""
         self._streamed = {"text": 0, "reasoning": 0}
         held = {"reply_schema": self._holding} if self._holding is not None else {}
+        if self.replies.take() and getattr(self.model, "can_vary", False):  # repeated_reply.py
+            held["varied"] = True
         try:
             reply = await self.model.generate(messages, self.tool_schemas(), on_token=self._on_token,
                                               on_retry=self._on_retry, on_reasoning=self._on_reasoning, **held)
@@ -458,6 +462,7 @@ class Agent:
             await self._trace(getattr(error, "exchanges", ()))
             raise
         await self._trace(reply.exchanges)
+        self.replies.saw(reply)
         if reply.finish_reason == "length":
             await self.emit("error", {"kind": "truncated", "message": "The reply was cut off at the "
                                       "model's output limit; what it wrote so far is kept."})

@@ -16,12 +16,12 @@ import random
 from collections.abc import Awaitable, Callable
 from typing import Any, Union
 
-from .errors import (BadResponseError, ModelError, ModelTimeoutError, UnreachableError,
+from .errors import (BadRequestError, BadResponseError, ModelError, ModelTimeoutError, UnreachableError,
                      error_for_status, error_in_body)
 from .errors import empty_stream_error
 from .host import Host, NetworkError, RequestTimeout
 from .hosts import default_host
-from . import reply_grammar
+from . import repeated_reply, reply_grammar
 from .replies import ModelReply, ReplyBuilder, reply_from_json
 from .sse import SSEParser
 from .tool_refusals import refused
@@ -99,12 +99,32 @@ class OpenAIModel(Model):
         """False once this endpoint refused tool definitions for this model (tool_refusals.py)."""
         return not refused(self)
 
+    @property
+    def can_vary(self) -> bool:
+        """Whether generate() takes `varied`: no, once this endpoint refused it (repeated_reply.py)."""
+        return not repeated_reply.refuses(self.url, self.model)
+
     async def generate(self, messages: list[dict], tools: list[dict] | None = None,
                        on_token: OnToken | None = None, on_retry: OnRetry | None = None,
-                       on_reasoning: OnToken | None = None, reply_schema: dict | None = None) -> ModelReply:
-        """`reply_schema`: hold the reply to it, the endpoint's way (reply_grammar.py)."""
+                       on_reasoning: OnToken | None = None, reply_schema: dict | None = None,
+                       varied: bool = False) -> ModelReply:
+        """`reply_schema`: hold the reply to it, the endpoint's way (reply_grammar.py); `varied`:
+        sample this one reply otherwise (repeated_reply.py)."""
         body = {**self._request_body(messages, tools), **self._held(reply_schema, tools)}
-        body = json.dumps(body).encode()
+        callbacks = (on_token, on_reasoning, on_retry)
+        if not (varied and self.can_vary):
+            return await self._send(body, *callbacks)
+        try:
+            return await self._send(self._varied(body), *callbacks)
+        except BadRequestError as refusal:  # a field it takes not for this model: asked as the user set it
+            repeated_reply.refused(self.url, self.model)
+            reply = await self._send(body, *callbacks)
+            reply.exchanges = [*refusal.exchanges, *reply.exchanges]
+            return reply
+
+    async def _send(self, fields: dict, on_token: OnToken | None, on_reasoning: OnToken | None,
+                    on_retry: OnRetry | None) -> ModelReply:
+        body = json.dumps(fields).encode()
         streamed = (on_token, on_reasoning)
         attempt, exchanges = 0, []
         while True:
@@ -126,6 +146,9 @@ class OpenAIModel(Model):
                 delay = self._backoff(attempt, error.retry_after)
                 await notify(on_retry, error, attempt, delay)
                 await self.host.sleep(delay)
+
+    def _varied(self, body: dict) -> dict:
+        return {**body, **repeated_reply.varied_fields(self.temperature)}
 
     def _request_body(self, messages, tools) -> dict:
         body = {"model": self.model, "messages": messages, "stream": self.stream}

@@ -24,6 +24,7 @@ from .context_window import ContextWindow, _get_json, _root
 from .host import Host
 from .errors import (BadResponseError, ContextTooLongError, UnreachableError, error_in_body,
                      is_context_error)
+from . import repeated_reply
 from .models import OpenAIModel
 from .replies import ModelReply, ReplyBuilder, new_call_id
 from .images import image_url, is_image
@@ -92,6 +93,10 @@ class OllamaModel(OpenAIModel):
         if tools:
             body["tools"] = tools
         return {**body, **self.extra_body}
+
+    def _varied(self, body: dict) -> dict:
+        """The varied request's fields (repeated_reply.py) in `options`, as the native API takes them."""
+        return {**body, "options": {**body.get("options", {}), **repeated_reply.varied_fields(self.temperature)}}
 
     async def _read_body(self, response, streamed, received: list):
         # The request, retries and HTTP errors are OpenAIModel's; only the body differs:
