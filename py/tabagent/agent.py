@@ -304,7 +304,7 @@ class Agent:
     def nothing_read(self) -> bool:
         """Whether the user's message points at a page, a tool could read it, and no tool has run
         in this turn: then nothing on the page can be in what the model says."""
-        return not self.calls.made and points_at_a_page(self._turn_message()) and self.reading_tool() is not None
+        return not self.calls.made and points_at_a_page(self.turn_message()) and self.reading_tool() is not None
 
     def reading_tool(self) -> tuple[Tool, str] | None:
         """(the first listed tool that may read, the name the model calls it by), or None: a tool
@@ -314,7 +314,7 @@ class Agent:
                 return tool, tool.name
         return None
 
-    def _turn_message(self) -> str:
+    def turn_message(self) -> str:
         """The user's message this turn is about ("" when TabAgent wrote it, or with pictures:
         the page may be in them)."""
         task = next((s for s in reversed(self.memory.steps) if isinstance(s, TaskStep)), None)

@@ -18,10 +18,11 @@ the 1.5B went fetch, note, more_tools, and round again. Two rules, in both agent
   page whole in view each time (it fits one part of 200 tokens): at temperature 0 the same
   context gave the same call. A note that changes, ending on the question, breaks that.
 - A call that failed twice with the same error and the same arguments, nothing having acted since,
-  is not run again either (the ToolCallingAgent's calls): the model is told each time, in words
-  that change, with the error and what to do instead. The 0.5B called list_controls(page=3,
-  within="div#controls") eight times in flour-kg (rows 4528ad4), each failing the same way
-  ("There is no page 3 of controls"), each run, since an error was always worth trying again.
+  is not run again either: the model is told each time, in words that change, with the error and
+  what to do instead (the ToolCallingAgent's call gets it as its result; a call the CodeAgent's
+  code makes raises it into the code). The 0.5B called list_controls(page=3, within="div#controls")
+  eight times in flour-kg (rows 4528ad4), each failing the same way ("There is no page 3 of
+  controls"), each run, since an error was always worth trying again.
 - After two steps in a row that only kept notes or listed tools, `note` and `more_tools` refuse,
   saying why, until another tool runs.
 
@@ -137,16 +138,15 @@ class CallLog:
         self.books_only_steps = 0
         self.working = {key: earlier for key, earlier in self.this_step.items()}
 
-    def repeat_of(self, name: str, arguments: Any, acts: bool = False, tool: Any = None,
-                  failures: bool = False) -> Earlier | None:
+    def repeat_of(self, name: str, arguments: Any, acts: bool = False, tool: Any = None) -> Earlier | None:
         """What the same call returned in the last working step, if the model is to be told so
-        (once), or a settled call's first result (each time, with `times`); with `failures`, a
-        call's error when it failed the same way twice (each time); never for a tool that acts."""
+        (once), or a settled call's first result (each time, with `times`), or a call's error when
+        it failed the same way twice (each time, `failed`); never for a tool that acts."""
         key = call_key(name, arguments, tool)
         if acts or name in BOOKKEEPING:
             return None
         self.asked[key] = self.asked.get(key, 0) + 1
-        if failures and key in self.failing:
+        if key in self.failing:
             return replace(self.failing[key], times=self.asked[key])
         if key in self.settled:
             return replace(self.settled[key], times=self.asked[key])

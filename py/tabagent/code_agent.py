@@ -213,7 +213,7 @@ class CodeAgent(Agent):
             failure, ways = failure_in(output) or Failure("", ""), self._ways()
             return self._told(settled_failure(failure, earlier, ways), settled_failure(failure, earlier, ways, False)), True
         not_called = self._listing([t for t in self._task_tools() if t.name not in self.calls.history], 8)
-        return self._told(settled_block(earlier, self._turn_message(), not_called),
+        return self._told(settled_block(earlier, self.turn_message(), not_called),
                           settled_block(earlier, "", not_called)), False
 
     def _ways(self) -> Ways:
@@ -357,6 +357,10 @@ class TracedTool(Tool):
             raise ToolInputError(COPIED.format(source=page))  # page_quotes.py
         if (earlier := calls.repeat_of(self.name, arguments, self.tool.acts, self.tool)) is not None:  # call_log.py
             calls.repeated(self.name)
+            if earlier.failed:  # failed the same way twice: not run, its error and what to do raised into the code
+                said = told_again(self.name, earlier)  # without the question: the code's errors are ours (said_back.py)
+                await self._result(call_id, said)
+                raise ToolInputError(said)
             self.agent.step_notes.append(self.agent.saying(TOLD_IN_CODE.format(name=self.name, step=earlier.step)))
             await self._result(call_id, told_again(self.name, earlier))
             return earlier.value

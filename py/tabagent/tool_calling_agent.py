@@ -138,9 +138,9 @@ class ToolCallingAgent(Agent):
         if problem is None and (page := self.page_quotes.copied(self.memory, self.tools, call.name, arguments)):
             problem = COPIED.format(source=page)  # a page's sample call, repeated (page_quotes.py)
         if problem is None:  # the same call again, or again after failing the same way twice (call_log.py)
-            earlier = self.calls.repeat_of(call.name, arguments, tool.acts, tool, failures=True)
+            earlier = self.calls.repeat_of(call.name, arguments, tool.acts, tool)
         if earlier is not None:
-            problem = told_again(call.name, earlier, self._turn_message())
+            problem = told_again(call.name, earlier, self.turn_message())
             self.calls.repeated(call.name)
         elif problem is None:
             value, problem = await self._run_tool(tool, call.name, arguments)

@@ -94,6 +94,22 @@ async def test_a_call_that_failed_the_same_way_twice_is_not_run_again():
     assert agent.calls.history == ["list_controls", "list_controls", "final_answer"]
 
 
+async def test_a_call_the_code_makes_that_failed_the_same_way_twice_is_not_run_again():
+    """The CodeAgent's tools go through the same rule: blocks that differ (so no block is settled,
+    code_repeats.py), each making the same failing call."""
+    log = []
+    blocks = [f"```python\nprint('try {n}')\nprint(list_controls(page=3, within='div#controls'))\n```" for n in range(5)]
+    model = ScriptedModel([*blocks, answer(CodeAgent, "I could not read it.")])
+    agent = CodeAgent(model, [list_controls_tool(log)], max_steps=10)
+    assert await agent.run(FLOUR) == "I could not read it."
+    assert log == [(3, "div#controls")] * 2  # run, failed; run, failed the same way: never again
+    said = [told(model, n) for n in range(3, 6)]
+    assert all("There is no page 3 of controls" in text and "list_controls() with the same within" in text
+               for text in said)  # the error, with the call that works, raised into the code each time
+    assert all("Do what the error says" in text and "The user asked" not in text for text in said)
+    assert len({text[:60] for text in said}) == 3  # each time in other words
+
+
 async def test_a_failing_call_runs_again_after_an_act_and_with_other_arguments():
     log, clicks = [], []
     click = logged_click(clicks)
