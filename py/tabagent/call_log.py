@@ -40,27 +40,28 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .excerpt import cut_inside
+from .our_notes import our_note, our_notes
 from .tools import Refused
 
 # TabAgent's own tools that change nothing the task is about: they keep the run's books.
 BOOKKEEPING = ("note", "more_tools")
 SHOWN_AGAIN = 2000  # characters of the earlier result said again: the whole is in that step
 
-TOLD = ("You called {name} with these same arguments in step {step}, and nothing ran since, so it "
-        "was not run again. It returned:\n{result}\nUse that result, call another tool, or give your "
-        "final answer.")
-TOLD_IN_CODE = ("Note: {name}(...) was called with the same arguments as in step {step} and nothing "
-                "ran since, so it was not run again: the code got what it returned then.")
-SAME = ("{name} returned the same text, word for word, as a call in step {step} did:\n{result}\n"
-        "Nothing in it is new. Use it: answer from it, or do something else.")
-SETTLED = ("You have called {name} with these same arguments {times} times, and it returned the same text "
-           "each time (first in step {step}); nothing has acted since, so it was not run again. Read its "
-           "result in step {step}.{question}\nAnswer from what it returned, call another tool, or give "
-           "your final answer.")
+TOLD = our_note("You called {name} with these same arguments in step {step}, and nothing ran since, so it "
+                "was not run again. It returned:\n{result}\nUse that result, call another tool, or give your "
+                "final answer.")
+TOLD_IN_CODE = our_note("Note: {name}(...) was called with the same arguments as in step {step} and nothing "
+                        "ran since, so it was not run again: the code got what it returned then.")
+SAME = our_note("{name} returned the same text, word for word, as a call in step {step} did:\n{result}\n"
+                "Nothing in it is new. Use it: answer from it, or do something else.")
+SETTLED = our_note("You have called {name} with these same arguments {times} times, and it returned the same text "
+                   "each time (first in step {step}); nothing has acted since, so it was not run again. Read its "
+                   "result in step {step}.{question}\nAnswer from what it returned, call another tool, or give "
+                   "your final answer.")
 QUESTION_CHARS = 400  # of the user's message, said again in SETTLED
 # A call that failed the same way twice, asked again: said each time in other words (the 0.5B, at
 # temperature 0, asks again whatever stays the same), with the error and what to do instead.
-FAILED = (
+FAILED = our_notes(
     "You have called {name} with these same arguments {times} times, and it failed each time with the "
     "same error (first in step {step}); nothing has acted since, so it was not run again. The error:\n{error}",
     "{name} was not run: these arguments failed twice with the same error, and this is time {times} you "
@@ -68,12 +69,12 @@ FAILED = (
     "Not run again: asked {times} times with these arguments, {name} gives only this error (step "
     "{step}):\n{error}",
 )
-INSTEAD = ("\nDo what the error says, or call {name} with other arguments, or call another tool, or give your "
-           "final answer.{question}")
-SAME_IN_CODE = ("Note: {name}(...) returned the same text, word for word, as a call in step {step} did: "
-                "nothing in it is new. Use it.")
-BOOKS_ONLY = ("{name}: the last two steps only kept notes or listed tools, which does not move the "
-              "task on. Call a tool that works on the task, or give your final answer.")
+INSTEAD = our_note("\nDo what the error says, or call {name} with other arguments, or call another tool, or give your "
+                   "final answer.{question}")
+SAME_IN_CODE = our_note("Note: {name}(...) returned the same text, word for word, as a call in step {step} did: "
+                        "nothing in it is new. Use it.")
+BOOKS_ONLY = our_note("{name}: the last two steps only kept notes or listed tools, which does not move the "
+                      "task on. Call a tool that works on the task, or give your final answer.")
 
 
 def call_key(name: str, arguments: Any, tool: Any = None) -> str:

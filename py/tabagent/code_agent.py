@@ -30,29 +30,30 @@ from .parsing import find_code, parse_arguments
 from .reply_checks import CODE_NOTES, reading_call
 from .text_calls import nexus_raven_code, split_text_calls
 from .tools import Tool, ToolInputError, format_result
+from .our_notes import our_note
 
 if TYPE_CHECKING:
     from .models import Model
 
-MORE = "To see the rest, keep the value in a variable and print a slice of it, e.g. text[2000:4000]."
-ANSWER_WAITS = ("Your final answer was not taken: you wrote it out in the same code that called {tools}, "
-                "before seeing what they returned. Print what you need from them (they are in your "
-                "variables); then give the answer you find there with final_answer.")
+MORE = our_note("To see the rest, keep the value in a variable and print a slice of it, e.g. text[2000:4000].")
+ANSWER_WAITS = our_note("Your final answer was not taken: you wrote it out in the same code that called {tools}, "
+                        "before seeing what they returned. Print what you need from them (they are in your "
+                        "variables); then give the answer you find there with final_answer.")
 
 # After code that called no tool, in a turn about a page nothing has read: each time, how to read
 # it. The 0.5B ran Python eight times without a tool, then answered a price no page showed.
-NOT_READ_YET = ("Nothing has read the page yet: this code called no tool, so nothing it printed came "
-                "from the page. Read the page in your next code block: print({call}).")
+NOT_READ_YET = our_note("Nothing has read the page yet: this code called no tool, so nothing it printed came "
+                        "from the page. Read the page in your next code block: print({call}).")
 
 # Qwen2.5-Coder-0.5B copied the prompt's tool listing as code: `def read_page(...): return "The
 # blue enamel kettle costs $20."`, then `def note(text): ...` seven times (the real-model bench's
 # kettle-price, a607363), and never read the page. A definition would hide the real tool.
-REDEFINED = ("Your code defines {names}, which the tools already are: they are ready to call, and "
-             "code that defines one would hide the real one, so nothing ran. Call the tool instead of "
-             "defining it, e.g. print({example}).")
+REDEFINED = our_note("Your code defines {names}, which the tools already are: they are ready to call, and "
+                     "code that defines one would hide the real one, so nothing ran. Call the tool instead of "
+                     "defining it, e.g. print({example}).")
 # Code that calls the tools and defines them too runs without those definitions (left_out says so).
-LEFT_OUT = ("Your {definitions} of {names} {were} left out, not run: {they} your tools already, and the "
-            "rest of your code ran with the real {ones}. Call the tools; never define them.")
+LEFT_OUT = our_note("Your {definitions} of {names} {were} left out, not run: {they} your tools already, and the "
+                    "rest of your code ran with the real {ones}. Call the tools; never define them.")
 
 
 def redefined_tools(code: str, tools: Collection[str]) -> list[str]:

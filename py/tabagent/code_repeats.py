@@ -31,6 +31,7 @@ from types import SimpleNamespace
 from typing import NamedTuple
 
 from .call_log import QUESTION_CHARS, CallLog, Earlier
+from .our_notes import our_note
 
 BLOCK = "python"  # what a block is called in its CallLog
 ACTED = SimpleNamespace(acts=True, parameters={})  # a block whose code called a tool that acts
@@ -49,18 +50,18 @@ _COMMAND = re.compile(r"[!%]?\s*(?:pip3?|python3? -m pip|conda|apt(?:-get)?|npm|
 _REACHING = re.compile(r"\b(requests|urllib\d?|httpx|aiohttp|socket|subprocess|selenium|webdriver|playwright|micropip|"
                        r"pip)\s*\.|\b(urlopen|urlretrieve|pyfetch|open_url|fetch)\s*\(")
 
-FIXED_HERE = "`{line}` cannot work here. {environment}"
-WAY = "Call the tools instead, e.g. print({example}); as the prompt lists them:\n{calls}"
-CHANGE_IT = "Change that line, or get what you need another way; the tools, as the prompt lists them:\n{calls}"
-FAILED_AGAIN = ("This code failed as your code in step {step} did: `{line}` raised {error}. The same code fails "
-                "the same way each time, so do not write it again. {why}")
-SETTLED_FAILURE = ("You have written this same code {times} times, and it failed the same way each time (first in "
-                   "step {step}): `{line}` raised {error}. Nothing has acted since, so it was not run again. {why}")
-SETTLED_BLOCK = ("You have written this same code {times} times, and it printed the same each time (first in step "
-                 "{step}); nothing has acted since, so it was not run again: what it printed is in step {step}, "
-                 "and your variables keep what it got.{question}\nWrite other code: use what it printed, call a "
-                 "tool you have not called yet, or give your final answer with final_answer(...).{calls}")
-NOT_CALLED = "\nTools you have not called yet:\n{calls}"
+FIXED_HERE = our_note("`{line}` cannot work here. {environment}")
+WAY = our_note("Call the tools instead, e.g. print({example}); as the prompt lists them:\n{calls}")
+CHANGE_IT = our_note("Change that line, or get what you need another way; the tools, as the prompt lists them:\n{calls}")
+FAILED_AGAIN = our_note("This code failed as your code in step {step} did: `{line}` raised {error}. The same code fails "
+                        "the same way each time, so do not write it again. {why}")
+SETTLED_FAILURE = our_note("You have written this same code {times} times, and it failed the same way each time (first in "
+                           "step {step}): `{line}` raised {error}. Nothing has acted since, so it was not run again. {why}")
+SETTLED_BLOCK = our_note("You have written this same code {times} times, and it printed the same each time (first in step "
+                         "{step}); nothing has acted since, so it was not run again: what it printed is in step {step}, "
+                         "and your variables keep what it got.{question}\nWrite other code: use what it printed, call a "
+                         "tool you have not called yet, or give your final answer with final_answer(...).{calls}")
+NOT_CALLED = our_note("\nTools you have not called yet:\n{calls}")
 
 
 class Failure(NamedTuple):

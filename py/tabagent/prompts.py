@@ -6,6 +6,8 @@ import json
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+from .our_notes import our_note
+
 if TYPE_CHECKING:
     from .tools import Tool
 
@@ -51,11 +53,11 @@ You are '{name}', helping another agent (your manager) who gave you this task:
 Do the task, then call final_answer with a complete answer: your manager sees only that,
 so include every detail it asked for."""
 
-MAX_STEPS = """\
+MAX_STEPS = our_note("""\
 You have used all your steps. Do not call any tool and do not write code. From what you
-have found so far, give your best answer to the task now, and say what is still missing."""
+have found so far, give your best answer to the task now, and say what is still missing.""")
 
-EMPTY_REPLY = "Your reply was empty. Continue the task: call a tool, or give the final answer."
+EMPTY_REPLY = our_note("Your reply was empty. Continue the task: call a tool, or give the final answer.")
 
 
 def tool_calling_system(name: str, tools: Iterable[Tool], brief: bool = False, native: bool = True) -> str:

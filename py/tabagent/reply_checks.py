@@ -22,9 +22,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 from .excerpt import OPENING
+from .our_notes import our_notes
 from .quoted_text import quoted_spans
 from .replies import ToolCall
 from .text_calls import quotes_a_call, split_text_calls, why_unread
@@ -46,6 +47,9 @@ class Notes:
     announced: str  # a call said to be made and only shown in a code block ({name}, {call})
     planned: str  # a plan of calls, none made (plans_calls)
     read_it: str  # the call that reads the page, written the way that runs ({call}): ends a note
+
+    def __post_init__(self) -> None:
+        our_notes(*(getattr(self, field.name) for field in fields(self)))  # said_back.py: ours
 
 
 TOOL_NOTES = Notes(

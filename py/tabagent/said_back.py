@@ -12,7 +12,9 @@ One measure for all of them:
   that the text holds, in the same order;
 - the answer says a text back when it has at least 6 words, at least half of them copied from
   that one text, and the text is
-  - TabAgent's own: a note the agent sent this turn, or an error a call returned ("ours"), or
+  - TabAgent's own ("ours"): a note the agent sent this turn, or an error a call returned, or any
+    note TabAgent writes to the model, registered where it is written (our_notes.py: its fixed
+    words, not its fields), or
   - a tool's result this turn, inside the page-content marking, and the copied words take in
     TabAgent's note that opens the marking ("result"). No answer needs that note: a line of the
     page quoted (a price, a name, a paragraph) never carries it, and stays the answer.
@@ -22,19 +24,22 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 
 from .excerpt import OPENING
+from .our_notes import fixed_words, our_notes, registered
 
 RUN = 6  # words in a row, as the text has them, to count as copied
 _WORD = re.compile(r"\w+")
 _ESCAPE = re.compile(r"\\(u[0-9a-fA-F]{4}|[nrt\"/\\])")
 _UNESCAPED = {"n": "\n", "r": "\n", "t": " ", '"': '"', "/": "/", "\\": "\\"}
 
-SAID_BACK_OURS = ("Your answer repeats what I told you instead of answering the user's question, so "
-                  "it is not your answer. Do what it said, then answer the question in your own words.")
-SAID_BACK_RESULT = ("Your answer is the text {tool} returned, my marking and all, not an answer to the "
-                    "user's question, so it was not taken. Answer the question in your own words, "
-                    "quoting only the part of that text that answers it.")
+SAID_BACK_OURS, SAID_BACK_RESULT = our_notes(
+    "Your answer repeats what I told you instead of answering the user's question, so it is not your "
+    "answer. Do what it said, then answer the question in your own words.",
+    "Your answer is the text {tool} returned, my marking and all, not an answer to the user's question, so "
+    "it was not taken. Answer the question in your own words, quoting only the part of that text that "
+    "answers it.")
 # What the user is told when the model, told once, said a text back again: the turn ends.
 STOPPED = "I stopped without an answer: twice my reply gave back {what} instead of answering."
 WHAT = {"ours": "a message TabAgent had sent me", "result": "the text {tool} returned"}
@@ -61,17 +66,28 @@ def copied(answer: list[str], runs: set[tuple[str, ...]]) -> set[int]:
 
 def _mostly(answer: list[str], text: str) -> set[int] | None:
     """The copied positions, when at least half of `answer` is copied from `text`."""
-    found = copied(answer, _runs(words(text)))
+    return _enough(answer, _runs(words(text)))
+
+
+def _enough(answer: list[str], runs: set[tuple[str, ...]] | frozenset) -> set[int] | None:
+    found = copied(answer, runs)  # type: ignore[arg-type]
     return found if found and len(found) * 2 >= len(answer) else None
+
+
+@lru_cache(maxsize=None)
+def _note_runs(template: str) -> frozenset:
+    """The runs of a registered note's fixed words, each piece on its own (a field breaks a run)."""
+    return frozenset().union(*(_runs(words(piece)) for piece in fixed_words(template)))
 
 
 def said_back(answer: object, ours: Iterable[str], results: Iterable[tuple[str, str]]) -> tuple[str, str] | None:
     """("ours", "") or ("result", the tool's name) when `answer` says back one of `ours` (TabAgent's
-    notes and errors) or of `results` ((tool, text) this turn), as the module says; else None."""
+    notes and errors this turn) or of the notes TabAgent writes (our_notes.py), or of `results`
+    ((tool, text) this turn), as the module says; else None."""
     said = words(answer)
     if len(said) < RUN:
         return None
-    if any(_mostly(said, text) for text in ours):
+    if any(_mostly(said, text) for text in ours) or any(_enough(said, _note_runs(note)) for note in registered()):
         return "ours", ""
     for tool, text in results:
         marking = OPENING.search(text)

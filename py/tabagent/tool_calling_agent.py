@@ -21,14 +21,15 @@ from .replies import ModelReply, ToolCall
 from .parsing import parse_arguments
 from .text_calls import split_text_calls
 from .tools import ToolInputError, format_result
+from .our_notes import our_note
 
 # The calls of a reply, whether the endpoint sent them natively, and (for calls written in the
 # text) what the model said before them.
 Calls = Union[tuple[list[ToolCall], bool], tuple[list[ToolCall], bool, str]]
-MORE = "To see the rest, call the tool again for a smaller part (a section, a page, an offset)."
-ANSWER_WAITS = ("Your final answer was not taken: you gave it in the same reply as {tools}, before "
-                "seeing what they returned. Read their results; then, if your answer still holds, "
-                "call final_answer again, on its own.")
+MORE = our_note("To see the rest, call the tool again for a smaller part (a section, a page, an offset).")
+ANSWER_WAITS = our_note("Your final answer was not taken: you gave it in the same reply as {tools}, before "
+                        "seeing what they returned. Read their results; then, if your answer still holds, "
+                        "call final_answer again, on its own.")
 
 
 def observation(call: ToolCall, text: str, is_error: bool, value: Any) -> dict:

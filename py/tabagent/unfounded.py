@@ -41,6 +41,7 @@ from .call_log import CallLog
 from .clock import Clock
 from .excerpt import OPENING
 from .memory import ActionStep, Memory, SummaryStep, TaskStep
+from .our_notes import our_note
 
 
 # Digits not inside a word (h2, mp3, ta-12, utf-8), with their decimal and thousands separators.
@@ -48,12 +49,12 @@ _NUMBER = re.compile(r"(?<![^\W\d_])(?<![^\W\d_]-)(?<![\d.,])\d+(?:[.,]\d+)*")
 _ADDRESS = re.compile(r"\b[a-z][a-z0-9+.-]*://\S+|\bwww\.\S+", re.IGNORECASE)
 LAST_ERROR_CHARS = 300
 
-TOLD = ("Your answer gives {numbers}, but nothing you read in this turn holds {it}, nor any number "
-        "{it} could be worked out from: {returned} {what}")
-TO_DO = ("Read what the question needs first and answer from what it says; if you know {it} from "
-         "elsewhere, give your answer again and say where {it_comes} from.")
-TO_DO_LAST = ("You cannot call tools now: if nothing you read gives {it}, say that you did not find "
-              "it; if you know {it} from elsewhere, give your answer again and say where {it_comes} from.")
+TOLD = our_note("Your answer gives {numbers}, but nothing you read in this turn holds {it}, nor any number "
+                "{it} could be worked out from: {returned} {what}")
+TO_DO = our_note("Read what the question needs first and answer from what it says; if you know {it} from "
+                 "elsewhere, give your answer again and say where {it_comes} from.")
+TO_DO_LAST = our_note("You cannot call tools now: if nothing you read gives {it}, say that you did not find "
+                      "it; if you know {it} from elsewhere, give your answer again and say where {it_comes} from.")
 
 
 class Answering(Protocol):

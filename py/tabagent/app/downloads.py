@@ -25,6 +25,7 @@ import re
 import time
 import unicodedata
 
+from ..our_notes import our_note
 from ..tools import Refused
 from .page_bridge import failure
 from .untrusted_content import untrusted
@@ -33,8 +34,8 @@ from .wire import DOWNLOADS, PAGE_TOOL_DEFAULTS
 PART_CHARS_PER_TOKEN = 4  # as read_page parts a page (extension/content/read-page.js)
 PART_TOKENS = PAGE_TOOL_DEFAULTS["read_page"]["max_tokens"]
 LONGEST_NAME = 80
-DENIED = ("The user did not allow reading the downloaded file {name}: nothing was read. Do not try to get "
-          "it another way; go on without it, or ask the user.")
+DENIED = our_note("The user did not allow reading the downloaded file {name}: nothing was read. Do not try to get "
+                  "it another way; go on without it, or ask the user.")
 
 
 def harmless_name(name: str) -> str:
@@ -48,8 +49,8 @@ def harmless_name(name: str) -> str:
     return shown if len(shown) <= LONGEST_NAME else shown[:LONGEST_NAME - 1] + "…"
 
 
-STARTED = ("This {tool} started {count} in this tab: read_download can read {it} (the user is asked "
-           "first). As the site named {it}:")
+STARTED = our_note("This {tool} started {count} in this tab: read_download can read {it} (the user is asked "
+                   "first). As the site named {it}:")
 
 
 def said_started(tool: str, done: dict) -> str:
@@ -65,18 +66,18 @@ def said_started(tool: str, done: dict) -> str:
                                     it="them" if many else "it") + "\n" + untrusted(done.get("url", ""), listed)
 
 
-LATE = ("Since the last result, {count} started in tab {tab_id} after an earlier click or key press of this "
-        "turn there (the site answered late): read_download in that tab can read {it} (the user is asked first). "
-        "As the site named {it}:")
+LATE = our_note("Since the last result, {count} started in tab {tab_id} after an earlier click or key press of this "
+                "turn there (the site answered late): read_download in that tab can read {it} (the user is asked first). "
+                "As the site named {it}:")
 # Told instead of taking the answer, once for each download (Agent.before_answer): what arrived
 # after the turn's last result, which the model has not heard of.
-UNNAMED = ("Your answer was not given to the user yet: after your last action, {count} started in tab {tab_id} "
-           "(the site answered late), and no result has named {it}. read_download in that tab can read {it} (the "
-           "user is asked first). If the task needs the file, read it; else answer again and say it was "
-           "downloaded. As the site named {it}:")
-UNNAMED_LAST = ("After your last action, {count} started in tab {tab_id} (the site answered late), and no result has "
-                "named {it}. No step is left to read {it}: say in your answer that {it} downloaded, and that "
-                "read_download can read {it} in the next message. As the site named {it}:")
+UNNAMED = our_note("Your answer was not given to the user yet: after your last action, {count} started in tab {tab_id} "
+                   "(the site answered late), and no result has named {it}. read_download in that tab can read {it} (the "
+                   "user is asked first). If the task needs the file, read it; else answer again and say it was "
+                   "downloaded. As the site named {it}:")
+UNNAMED_LAST = our_note("After your last action, {count} started in tab {tab_id} (the site answered late), and no result has "
+                        "named {it}. No step is left to read {it}: say in your answer that {it} downloaded, and that "
+                        "read_download can read {it} in the next message. As the site named {it}:")
 
 
 def listed_files(started: list) -> str:
