@@ -213,7 +213,7 @@ class Agent:
             self._stopped = out_of_steps(self.max_steps, self.calls.history, self.memory.notes, why=stopped(*found))
             return told(*found)
         self._said_back = found
-        return self.saying(self.with_the_read(told(*found)))
+        return self.saying(self.with_the_read(told(*found, instead=self.notes.instead.format(tools=self.tools_to_call()))))
 
     def unfounded(self, answer: object, can_act: bool = True) -> str | None:
         """What to tell a model whose answer gives numbers that nothing this turn read holds, nor
@@ -224,12 +224,26 @@ class Agent:
         return self.saying(note)
 
     def says_back(self, answer: object) -> tuple[str, str] | None:
-        """Whether `answer` says back our note or error, or a tool's result (said_back.py)."""
-        return said_back(answer, self.ours(), [(tool, text) for tool, text, is_error in self.calls.results if not is_error])
+        """Whether `answer` says back an error, our note, or a tool's result (said_back.py)."""
+        return said_back(answer, self.ours(), [(tool, text) for tool, text, is_error in self.calls.results if not is_error],
+                         self.errors())
 
     def ours(self) -> list[str]:
-        """TabAgent's own texts this turn (said_back.py): the notes it sent, the errors calls returned."""
-        return [*self.said, *(text for _, text, is_error in self.calls.results if is_error)]
+        """TabAgent's own texts this turn (said_back.py): the notes it sent (every note it writes
+        is ours besides, our_notes.py)."""
+        return list(self.said)
+
+    def errors(self) -> list[tuple[str, str]]:
+        """(the tool, the error) of each call this turn that failed (said_back.py)."""
+        return [(tool, text) for tool, text, is_error in self.calls.results if is_error]
+
+    def tools_to_call(self) -> str:
+        """The tools that work on the task, as a note names them (what to call instead)."""
+        return ", ".join(tool.name for tool in self.task_tools())
+
+    def task_tools(self) -> list[Tool]:
+        """The listed tools that work on the task (not final_answer, not the run's books)."""
+        return [t for t in self.listed_tools() if t.name not in (*BOOKKEEPING, "final_answer")]
 
     def _not_an_answer(self, content: str) -> str | None:
         if not content.strip():

@@ -105,9 +105,10 @@ class CodeAgent(Agent):
         self.unseen: list[str] = []  # tools the code called this step, whose results it has not printed
         self.acted = False  # whether the code called a tool that acts, this step
         self.repeats = CodeRepeats()  # the blocks this run ran, and their errors (code_repeats.py)
+        self.code_errors: list[str] = []  # what the code raised, this run (said_back.py)
 
     async def run(self, task: str, reset: bool = True) -> Any:
-        self.repeats = CodeRepeats()  # each run starts with its own, as with its CallLog
+        self.repeats, self.code_errors = CodeRepeats(), []  # each run starts with its own, as with its CallLog
         return await super().run(task, reset)
 
     def code_tools(self) -> dict[str, Tool]:
@@ -198,8 +199,8 @@ class CodeAgent(Agent):
         """What the model reads of code that failed: the traceback and, for an error no code fixes
         here, what works instead; or, failing as a block before it did, that (code_repeats.py)."""
         failure, ways = failure_in(result.output) or Failure("", ""), self._ways()
-        if failure.error:
-            self.saying(failure.error)  # its own words: not the model's line, nor what the code printed
+        if failure.error:  # its own words: not the model's line, nor what the code printed (said_back.py)
+            self.code_errors.append(failure.error)
         if (earlier := self.repeats.failed_before(failure, self.step)) is not None:
             return "Error:\n" + self._told(failed_again(failure, earlier, ways), failed_again(failure, earlier, ways, False))
         told = f"Error:\n{output}\nFix the code and try again."
@@ -213,18 +214,14 @@ class CodeAgent(Agent):
         if is_error == "True":
             failure, ways = failure_in(output) or Failure("", ""), self._ways()
             return self._told(settled_failure(failure, earlier, ways), settled_failure(failure, earlier, ways, False)), True
-        not_called = self._listing([t for t in self._task_tools() if t.name not in self.calls.history], 8)
+        not_called = self._listing([t for t in self.task_tools() if t.name not in self.calls.history], 8)
         return self._told(settled_block(earlier, self.turn_message(), not_called),
                           settled_block(earlier, "", not_called)), False
 
     def _ways(self) -> Ways:
-        reader, tools = self.reading_tool(), self._task_tools()
+        reader, tools = self.reading_tool(), self.task_tools()
         return Ways(self.executor.environment, reading_call(*reader) if reader else "...",
                     self._listing([t for t in tools if not t.acts], 6), self._listing(tools, 8), self.code_tools())
-
-    def _task_tools(self) -> list[Tool]:
-        """The listed tools that work on the task (not final_answer, not the run's books)."""
-        return [t for t in self.listed_tools() if t.name not in (*BOOKKEEPING, "final_answer")]
 
     def _listing(self, tools: list[Tool], most: int) -> str:
         """`tools` (at most `most`) as the prompt lists them: the call that uses each, one a line."""
@@ -236,6 +233,14 @@ class CodeAgent(Agent):
         the user wrote in it (its line of code, the user's question), which an answer may say again."""
         self.saying(ours)
         return note
+
+    def errors(self) -> list[tuple[str, str]]:
+        """The calls' errors, and the errors the code raised ("" for its tool)."""
+        return [*super().errors(), *(("", error) for error in self.code_errors)]
+
+    def tools_to_call(self) -> str:
+        """The tools that work on the task, as the prompt lists them."""
+        return self._listing(self.task_tools(), 8)
 
     def ours(self) -> list[str]:
         """The agent's, and the prompt's own sentences: its rules and its example, not the tools'

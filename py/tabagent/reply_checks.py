@@ -47,6 +47,7 @@ class Notes:
     announced: str  # a call said to be made and only shown in a code block ({name}, {call})
     planned: str  # a plan of calls, none made (plans_calls)
     read_it: str  # the call that reads the page, written the way that runs ({call}): ends a note
+    instead: str  # what to call instead of saying an error back ({tools}: the agent's, as it lists them)
 
     def __post_init__(self) -> None:
         our_notes(*(getattr(self, field.name) for field in fields(self)))  # said_back.py: ours
@@ -70,7 +71,8 @@ TOOL_NOTES = Notes(
                "in plain words, without the call."),
     planned=("You wrote a plan of tool calls but made none of them, so nothing was done. Make the first "
              "call of your plan now, the call itself; or, if the task is done, give your final answer."),
-    read_it="To read it, reply with this call alone:\n{call}")
+    read_it="To read it, reply with this call alone:\n{call}",
+    instead="Call one of your tools instead: {tools}.")
 
 CODE_NOTES = Notes(
     unread=("Your reply looks like a tool call, but it could not be read{problem}. Nothing was "
@@ -91,7 +93,8 @@ CODE_NOTES = Notes(
                "```python\n{call}\n```\nIf the task is done instead, call final_answer(...)."),
     planned=("You wrote a plan of tool calls but no code, so nothing ran. Write the code for the first "
              "step of your plan now, in a ```python block; or, if the task is done, call final_answer(...)."),
-    read_it="To read it, write this block:\n```python\n{call}\n```")
+    read_it="To read it, write this block:\n```python\n{call}\n```",
+    instead="Write code that calls one of your tools instead; as the prompt lists them:\n{tools}")
 
 
 def promises_an_action(content: str) -> bool:

@@ -12,9 +12,10 @@ One measure for all of them:
   that the text holds, in the same order;
 - the answer says a text back when it has at least 6 words, at least half of them copied from
   that one text, and the text is
-  - TabAgent's own ("ours"): a note the agent sent this turn, or an error a call returned, or any
-    note TabAgent writes to the model, registered where it is written (our_notes.py: its fixed
-    words, not its fields), or
+  - an error a call or the model's code returned this turn ("error": told what to call instead,
+    since an error says what went wrong, not what to do), or
+  - TabAgent's own ("ours"): a note the agent sent this turn, or any note TabAgent writes to the
+    model, registered where it is written (our_notes.py: its fixed words, not its fields), or
   - a tool's result this turn, inside the page-content marking, and the copied words take in
     TabAgent's note that opens the marking ("result"). No answer needs that note: a line of the
     page quoted (a price, a name, a paragraph) never carries it, and stays the answer.
@@ -34,15 +35,19 @@ _WORD = re.compile(r"\w+")
 _ESCAPE = re.compile(r"\\(u[0-9a-fA-F]{4}|[nrt\"/\\])")
 _UNESCAPED = {"n": "\n", "r": "\n", "t": " ", '"': '"', "/": "/", "\\": "\\"}
 
-SAID_BACK_OURS, SAID_BACK_RESULT = our_notes(
+SAID_BACK_OURS, SAID_BACK_RESULT, SAID_BACK_ERROR = our_notes(
     "Your answer repeats what I told you instead of answering the user's question, so it is not your "
     "answer. Do what it said, then answer the question in your own words.",
     "Your answer is the text {tool} returned, my marking and all, not an answer to the user's question, so "
     "it was not taken. Answer the question in your own words, quoting only the part of that text that "
-    "answers it.")
+    "answers it.",
+    "Your answer repeats the error {whose} instead of answering the user's question, so it was not taken: "
+    "an error says what went wrong, not what to answer. {instead}\nThen answer the question in your own "
+    "words.")
 # What the user is told when the model, told once, said a text back again: the turn ends.
 STOPPED = "I stopped without an answer: twice my reply gave back {what} instead of answering."
-WHAT = {"ours": "a message TabAgent had sent me", "result": "the text {tool} returned"}
+WHAT = {"ours": "a message TabAgent had sent me", "result": "the text {tool} returned",
+        "error": "an error TabAgent had sent me"}
 
 
 def words(text: object) -> list[str]:
@@ -80,13 +85,18 @@ def _note_runs(template: str) -> frozenset:
     return frozenset().union(*(_runs(words(piece)) for piece in fixed_words(template)))
 
 
-def said_back(answer: object, ours: Iterable[str], results: Iterable[tuple[str, str]]) -> tuple[str, str] | None:
-    """("ours", "") or ("result", the tool's name) when `answer` says back one of `ours` (TabAgent's
-    notes and errors this turn) or of the notes TabAgent writes (our_notes.py), or of `results`
-    ((tool, text) this turn), as the module says; else None."""
+def said_back(answer: object, ours: Iterable[str], results: Iterable[tuple[str, str]],
+              errors: Iterable[tuple[str, str]] = ()) -> tuple[str, str] | None:
+    """("error", the tool or "" for code), ("ours", "") or ("result", the tool's name) when `answer`
+    says back one of `errors` ((tool, error) this turn), of `ours` (the notes this turn sent) or of
+    the notes TabAgent writes (our_notes.py), or of `results` ((tool, text) this turn), as the
+    module says; else None."""
     said = words(answer)
     if len(said) < RUN:
         return None
+    for tool, text in errors:
+        if _mostly(said, text):
+            return "error", tool
     if any(_mostly(said, text) for text in ours) or any(_enough(said, _note_runs(note)) for note in registered()):
         return "ours", ""
     for tool, text in results:
@@ -99,8 +109,12 @@ def said_back(answer: object, ours: Iterable[str], results: Iterable[tuple[str, 
     return None
 
 
-def told(kind: str, tool: str) -> str:
-    """What the model is told, once a turn, of an answer that said a text back."""
+def told(kind: str, tool: str, instead: str = "") -> str:
+    """What the model is told, once a turn, of an answer that said a text back; `instead`: for an
+    error, what to call instead (the agent's words: the tools, as it lists them)."""
+    if kind == "error":
+        return SAID_BACK_ERROR.format(whose=f"that calling {tool} returned" if tool else "your code raised",
+                                      instead=instead)
     return SAID_BACK_OURS if kind == "ours" else SAID_BACK_RESULT.format(tool=tool)
 
 

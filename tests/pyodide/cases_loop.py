@@ -168,7 +168,7 @@ async def test_our_error_said_back_twice_ends_the_turn_and_a_settled_call_is_not
     results = [e.data["result"] for e in recorder.events if e.kind == "tool_result" and e.data["name"] == "add"]
     assert results[0] == "2" and results[2].startswith("add returned the same text"), results
     assert results[3].startswith("You have called add with these same arguments 4 times"), results
-    assert answer.startswith("I stopped without an answer: twice my reply gave back a message TabAgent"), answer
+    assert answer.startswith("I stopped without an answer: twice my reply gave back an error TabAgent"), answer
     assert agent.status == "max_steps" and len(model.calls) == 7
 
 

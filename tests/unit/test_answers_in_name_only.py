@@ -150,14 +150,16 @@ async def test_our_error_sent_back_as_the_answer_is_not_the_answer():
     model = ScriptedModel([*NEWSLETTER, read(ToolCallingAgent), answer(ToolCallingAgent, "Subscribed.")])
     assert await ToolCallingAgent(model, [read_page_tool([])]).run("Subscribe me with ada@example.org.") == "Subscribed."
     assert f"Error: {NO_SUCH_TOOL}." in told(model, 2)  # what the model was sent, and said back
-    assert "repeats what I told you" in told(model, 3)
+    # told what to call instead, not "do what it said" (an error says what went wrong, not what to do)
+    assert "repeats the error that calling error returned" in told(model, 3)
+    assert "Call one of your tools instead: read_page." in told(model, 3) and "Do what it said" not in told(model, 3)
 
 
 async def test_our_error_sent_back_twice_ends_the_turn():
     model = ScriptedModel([*NEWSLETTER, calls(("final_answer", {"answer": NO_SUCH_TOOL})), "never asked"])
     agent = ToolCallingAgent(model, [read_page_tool([])])
     result = await agent.run("Subscribe me with ada@example.org.")
-    assert result.startswith("I stopped without an answer: twice my reply gave back a message TabAgent had sent me")
+    assert result.startswith("I stopped without an answer: twice my reply gave back an error TabAgent had sent me")
     assert NO_SUCH_TOOL not in result and len(model.calls) == 4
 
 

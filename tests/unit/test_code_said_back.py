@@ -38,12 +38,12 @@ def observation(model, n) -> str:
     return model.calls[n]["messages"][-1]["content"]
 
 
-async def said_back_after(before: list[str], said: str, executor=None) -> ScriptedModel:
+async def said_back_after(before: list[str], said: str, executor=None, note: str = SAID_BACK_OURS) -> ScriptedModel:
     """The model writes the code `before`, then answers with `said` (cut from what it was told
-    last), then right: the answer saying it back is refused once, with SAID_BACK_OURS."""
+    last), then right: the answer saying it back is refused once, with `note`."""
     model = ScriptedModel([*before, answering(said), RIGHT])
     assert await CodeAgent(model, [fetch], executor=executor).run(QUESTION) == "9.98 kg"
-    assert said in observation(model, len(before)) and SAID_BACK_OURS in observation(model, len(before) + 1)
+    assert said in observation(model, len(before)) and note in observation(model, len(before) + 1)
     return model
 
 
@@ -67,7 +67,11 @@ async def test_the_notes_on_a_call_and_a_block_not_run_again_are_ours():
 async def test_the_sandbox_s_error_and_what_works_instead_are_ours():
     install = "```python\nimport subprocess\nsubprocess.run(['pip','install','requests'])\n```"
     played = {"subprocess": SANDBOX_SAYS["subprocess"]}
-    await said_back_after([install], "OSError: [Errno 138] emscripten does not support processes.", SandboxPlayed(played))
+    # The error itself, said back, is told what to write instead (the tools), not "do what it said".
+    error = "Your answer repeats the error your code raised instead of answering the user's question"
+    model = await said_back_after([install], "OSError: [Errno 138] emscripten does not support processes.",
+                                  SandboxPlayed(played), note=error)
+    assert "Do what it said" not in observation(model, 2) and "- fetch(url) -> str" in observation(model, 2)
     await said_back_after([install], "Your Python runs in a sandbox with the standard library and BeautifulSoup "
                                      "(bs4): no network, no installing", SandboxPlayed(played))
     await said_back_after([install, install], "The same code fails the same way each time, so do not write it "

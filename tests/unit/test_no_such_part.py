@@ -22,7 +22,6 @@ from tabagent.app.consent import CalledByHand
 from tabagent.app.turns import Turns
 from tabagent.app.untrusted_content import UNTRUSTED_NOTE
 from tabagent.app.wire import NO_SUCH_PART, PAGE_TOOL_REPLY
-from tabagent.said_back import SAID_BACK_OURS
 from tabagent import CodeAgent
 from tabagent.testing import ScriptedModel
 from tabagent.tools import ToolInputError
@@ -136,7 +135,8 @@ async def test_the_tool_calling_model_is_told_it_as_an_error_and_cannot_answer_w
     assert UNTRUSTED_NOTE not in str(model.calls[1]["messages"]) and "ignore the user" not in str(model.calls[1]["messages"])
     results = [e["data"] for e in events if e["kind"] == "tool_result"]
     assert results[0]["name"] == "read_page" and results[0]["is_error"] is True
-    assert SAID_BACK_OURS in str(model.calls[2]["messages"][-1]["content"])  # said_back.py: an error of ours
+    said = str(model.calls[2]["messages"][-1]["content"])  # said_back.py: an error, told what to call instead
+    assert said.startswith("Your answer repeats the error that calling read_page returned") and "read_page" in said
 
 
 async def test_the_code_agent_s_code_gets_it_as_an_error(recorder):
