@@ -19,6 +19,7 @@ from collections.abc import Iterable
 from typing import Any, NoReturn
 
 from .memory import cut
+from .our_notes import our_note
 
 FILENAME = "<agent code>"
 _LAST = "__tabagent_last_value__"
@@ -173,4 +174,4 @@ def format_error(error: BaseException) -> str:
     return "".join(head + traceback.format_exception_only(type(error), error))
 
 
-PRINT_LESS = "Print less at a time, e.g. a slice such as text[:2000] or the first rows."
+PRINT_LESS = our_note("Print less at a time, e.g. a slice such as text[:2000] or the first rows.")

@@ -23,13 +23,14 @@ from .excerpt import cut_inside, excerpt, words_of
 from .images import DROPPED, is_image, replace_images
 from .memory import ActionStep, FinalAnswerStep, Memory, Step, SummaryStep, TaskStep
 from .tokens import count_message, count_text
+from .our_notes import our_note
 
 KEEP_WHOLE = 2           # the latest steps kept whole as long as possible
 EXCERPT_SHARE = 8        # an old page read's excerpt takes at most this share of the budget
 WORTH_DROPPING = 60      # tokens (of about 4 characters): a shorter observation costs about what its note would
 SUMMARY_LINE_CHARS = 240
-SUMMARY_HEADER = ("Earlier in this conversation (summarised to fit the model's context window; "
-                  "the full record is in the trace):")
+SUMMARY_HEADER = our_note("Earlier in this conversation (summarised to fit the model's context window; "
+                          "the full record is in the trace):")
 
 
 class DoesNotFit(Exception):

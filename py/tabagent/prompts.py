@@ -89,9 +89,9 @@ def brief_schema(tool: Tool) -> dict:
 
 
 # What the code can and cannot do, as the executor says it (executor.py): by default, a sandbox's.
-IN_A_SANDBOX = ("Your Python runs in a sandbox with the standard library only: no network, no "
-                "installing (requests, urllib and pip fail); the tools listed are how you reach the "
-                "page and the web.")
+IN_A_SANDBOX = our_note("Your Python runs in a sandbox with the standard library only: no network, no "
+                        "installing (requests, urllib and pip fail); the tools listed are how you reach the "
+                        "page and the web.")
 
 
 def code_system(name: str, tools: dict[str, Tool], brief: bool = False, environment: str = IN_A_SANDBOX) -> str:

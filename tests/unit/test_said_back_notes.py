@@ -7,7 +7,11 @@ count, never what fills its fields (the user's question, which an answer may say
 import pytest
 
 from tabagent import ToolCallingAgent
+from tabagent.app.no_such_part import CONTROL_PARTS
+from tabagent.app.page_actions import DENIED
+from tabagent.app.page_tools import SMALL_PARTS
 from tabagent.call_log import INSTEAD, SETTLED
+from tabagent.compaction import SUMMARY_HEADER
 from tabagent.our_notes import fixed_words, registered
 from tabagent.said_back import SAID_BACK_OURS, said_back
 from tabagent.testing import ScriptedModel
@@ -63,6 +67,7 @@ def test_a_note_counts_though_this_turn_never_sent_it():
         text = " ".join(fixed_words(note))
         assert said_back(text, [], []) == ("ours", "")
     assert SETTLED in registered() and SAID_BACK_OURS in registered()
+    assert {DENIED, CONTROL_PARTS, SMALL_PARTS, SUMMARY_HEADER} <= set(registered())  # the app's, the compactor's
 
 
 def test_what_fills_a_note_s_fields_is_not_ours():

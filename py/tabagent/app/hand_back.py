@@ -13,13 +13,15 @@ from __future__ import annotations
 
 import uuid
 
+from ..our_notes import our_note
+
 # The bridge's answer when the turn ended (stopped) before the user answered.
 UNANSWERED = None
 
 ANSWERED = "The user answered: {answer}"
-CONTINUED = ("The user says they have done it in the tab and pressed Continue{said}. Look at the page "
-             "again before going on: it may have changed.")
-NOT_ANSWERED = "The user did not answer: the turn ended first."
+CONTINUED = our_note("The user says they have done it in the tab and pressed Continue{said}. Look at the page "
+                     "again before going on: it may have changed.")
+NOT_ANSWERED = our_note("The user did not answer: the turn ended first.")
 
 
 class HandBack:

@@ -24,12 +24,13 @@ import re
 
 from ..tools import ToolInputError
 from .wire import NO_SUCH_PART
+from ..our_notes import our_note
 
 _LOCATOR = re.compile(r"ta-\d{1,9}")  # content/locators.js: TabAgent's own, safe to say back
 
-TEXT_PARTS = ("There is no page {asked}: at {size} tokens a part, {what} has {parts} part{s}. Nothing was read. "
-              "{which}, call {call}.")
-CONTROL_PARTS = "There is no page {asked} of controls: they come in {parts} part{s}. {which}, call {call}."
+TEXT_PARTS = our_note("There is no page {asked}: at {size} tokens a part, {what} has {parts} part{s}. Nothing was read. "
+                      "{which}, call {call}.")
+CONTROL_PARTS = our_note("There is no page {asked} of controls: they come in {parts} part{s}. {which}, call {call}.")
 
 
 def written(name: str, args: dict) -> str:

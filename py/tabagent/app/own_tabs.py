@@ -13,11 +13,12 @@ import asyncio
 
 from .consent import Actor
 from .working_tab import about_the_window
+from ..our_notes import our_note
 
 OPEN = "open_own_tab"  # the service worker's, never a tool the model can call
-INSTRUCTIONS = ("You work in a tab of your own, opened for this task in the background (at first on the "
-                "page the user was on); the page tools act there. The user keeps browsing in their own "
-                "tabs, which you must not use.")
+INSTRUCTIONS = our_note("You work in a tab of your own, opened for this task in the background (at first on the "
+                        "page the user was on); the page tools act there. The user keeps browsing in their own "
+                        "tabs, which you must not use.")
 
 
 class OwnTab:

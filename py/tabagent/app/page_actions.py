@@ -32,6 +32,7 @@ from .picture_points import LastScreenshot
 from .untrusted_content import untrusted
 from .site_rules import rule_for, site_of
 from .wire import PAGE_ACTIONS
+from ..our_notes import our_note
 
 ACTING = PAGE_ACTIONS  # declared in wire.py: the panel offers Save as workflow after one
 
@@ -52,8 +53,8 @@ TOO_FEW_POINTS = 'move_pointer: give two points "x,y" of your last screenshot or
 # `stay_on`), so an allowance for one site is never carried to another.
 GOING_TO = ("navigate", "open_tab")
 
-DENIED = ("The user denied this {tool}: nothing was done. Do not try to get the same result "
-          "another way; go on without it, or ask the user.")
+DENIED = our_note("The user denied this {tool}: nothing was done. Do not try to get the same result "
+                  "another way; go on without it, or ask the user.")
 
 
 def leaving_site(described: dict) -> str | None:

@@ -25,6 +25,7 @@ from .screenshots import Screenshots
 from .working_tab import WorkingTab, about_the_window
 from ..vision import Vision
 from ..tools import FunctionTool, Refused, Tool
+from ..our_notes import our_note
 
 # The content scripts apply the same defaults (wire.py), so page.run_page_tool gets what these give.
 DEFAULT = PAGE_TOOL_DEFAULTS
@@ -71,8 +72,8 @@ def controls_text(result: dict) -> str:
     return "\n".join(lines) + ("\n\n" + result["controls"] if result.get("controls") else "")
 
 
-SMALL_PARTS = ("TabAgent's note: you set max_tokens={asked}, so this page comes in {pages} parts; it is "
-               "about {tokens} tokens in all. Call {tool} without max_tokens to read it {how}.")
+SMALL_PARTS = our_note("TabAgent's note: you set max_tokens={asked}, so this page comes in {pages} parts; it is "
+                       "about {tokens} tokens in all. Call {tool} without max_tokens to read it {how}.")
 
 
 def parts_at(length: int, part_tokens: int) -> int:
@@ -81,8 +82,8 @@ def parts_at(length: int, part_tokens: int) -> int:
     return max(1, -(-int(length) // (part_tokens * 4)))
 
 
-OTHER_TAB_DENIED = ("The user did not allow {what}: nothing was read. Do not try to get it another "
-                    "way; go on with the tab the user is on, or ask the user.")
+OTHER_TAB_DENIED = our_note("The user did not allow {what}: nothing was read. Do not try to get it another "
+                            "way; go on with the tab the user is on, or ask the user.")
 
 
 def shows_attached_site(described: dict) -> bool:

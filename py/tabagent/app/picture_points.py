@@ -14,10 +14,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-NO_PICTURE = ("No screenshot of this page was taken in this turn, so there are no coordinates to go by: "
-              "take one with screenshot(), then give a point of it.")
-OTHER_PAGE = ("The last screenshot was of {was}, not of this page ({now}): take a screenshot of this page, "
-              "then give a point of it.")
+from ..our_notes import our_note
+
+NO_PICTURE = our_note("No screenshot of this page was taken in this turn, so there are no coordinates to go by: "
+                      "take one with screenshot(), then give a point of it.")
+OTHER_PAGE = our_note("The last screenshot was of {was}, not of this page ({now}): take a screenshot of this page, "
+                      "then give a point of it.")
 OUTSIDE = "The point ({x}, {y}) is outside the last screenshot, which is {width}×{height} pixels."
 POINT = re.compile(r"\A\s*\(?\s*(-?\d+(?:\.\d+)?)\s*,\s*(-?\d+(?:\.\d+)?)\s*\)?\s*\Z")
 

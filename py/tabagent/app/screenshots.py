@@ -15,10 +15,11 @@ from ..images import TextWithImages, image_part, text_part
 from .page_bridge import failure
 from .picture_points import LastScreenshot
 from .untrusted_content import around_picture, untrusted
+from ..our_notes import our_note
 
-CANNOT_SEE = ("No screenshot was taken: it could not be shown to this model, which does not take "
-              "images (the \"Model sees images\" setting, or the endpoint, says so). Use read_page, "
-              "list_controls or query_page to learn what the page shows.")
+CANNOT_SEE = our_note("No screenshot was taken: it could not be shown to this model, which does not take "
+                      "images (the \"Model sees images\" setting, or the endpoint, says so). Use read_page, "
+                      "list_controls or query_page to learn what the page shows.")
 
 
 def what_was_pictured(shot: dict) -> str:

@@ -15,19 +15,20 @@ from __future__ import annotations
 from .site_rules import site_of
 from .untrusted_content import untrusted
 from .wire import DOWNLOADS
+from ..our_notes import our_note
 
 # Tools about the user's window rather than a page in it: their "the tab the user is on" is the
 # user's tab, wherever the agent works.
 ABOUT_THE_WINDOW = ("list_tabs", "read_tab")
 
-NOT_OPENED = ("TabAgent did not switch to tab {tab_id}: the agent works only in the tab the user is "
-              "on and in tabs it opened in this turn with open_tab. Read another tab with "
-              "read_tab(tab_id={tab_id}), which asks the user.")
-CLOSED = "Tab {tab_id} is no longer open, so the agent is back in the tab the user is on."
+NOT_OPENED = our_note("TabAgent did not switch to tab {tab_id}: the agent works only in the tab the user is "
+                      "on and in tabs it opened in this turn with open_tab. Read another tab with "
+                      "read_tab(tab_id={tab_id}), which asks the user.")
+CLOSED = our_note("Tab {tab_id} is no longer open, so the agent is back in the tab the user is on.")
 # A tab that landed on another site than the one the user allowed: its title is that site's page
 # content, read only with the user's leave.
-LEFT = ("The tab was sent on from {url} to another site; reading it there (read_page, a screenshot) "
-        "asks the user first.")
+LEFT = our_note("The tab was sent on from {url} to another site; reading it there (read_page, a screenshot) "
+                "asks the user first.")
 
 
 def on_the_site(url: str | None, allowed: str) -> bool:
