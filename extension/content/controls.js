@@ -27,8 +27,9 @@ const NATIVE = new Set(["button", "input", "select", "textarea", "summary"]); //
 const LINE_NAME_CHARS = 80;
 
 // Walks the elements under `root` in document order, into open shadow roots and same-origin
-// frames; visit(el) answers true to pass over what is inside el.
-function walk(root, visit) {
+// frames; visit(el) answers true to pass over what is inside el. reach.local (when given) is set
+// false once the walk visits an element of a shadow root or of a frame.
+function walk(root, visit, reach = null) {
   const walker = (root.ownerDocument ?? root).createTreeWalker(root, NodeFilter.SHOW_ELEMENT);
   let node = walker.currentNode;
   while (node) {
@@ -36,10 +37,16 @@ function walk(root, visit) {
       node = pastInside(walker, root);
       continue;
     }
-    if (node.shadowRoot) walk(node.shadowRoot, visit);
+    if (node.shadowRoot) {
+      if (reach && node.shadowRoot.firstElementChild) reach.local = false;
+      walk(node.shadowRoot, visit, reach);
+    }
     if (node.localName === "iframe" || node.localName === "frame") {
       const inner = frames.frameDocument(node);
-      if (inner?.documentElement) walk(inner.documentElement, visit);
+      if (inner?.documentElement) {
+        if (reach) reach.local = false;
+        walk(inner.documentElement, visit, reach);
+      }
     }
     node = walker.nextNode();
   }
@@ -84,8 +91,8 @@ function where(el) {
 
 // Every control under `root`, in reading order (see clickable.js for what counts). A native
 // control or leaf widget holds none: what is inside it is not looked at.
-// keep(el): a cheaper test to pass first (a screenshot's labels: in view), or none.
-function controls(root, keep = null) {
+// keep(el): a cheaper test to pass first (a screenshot's labels: in view), or none; reach: see walk.
+function controls(root, keep = null, reach = null) {
   const listed = [];
   const containers = new Set();
   const kindOf = clickableTest();
@@ -97,7 +104,7 @@ function controls(root, keep = null) {
     if (kind === "leaf") return true;
     containers.add(el);
     return false;
-  });
+  }, reach);
   return withoutWrappers(listed, containers);
 }
 

@@ -16,22 +16,46 @@ const VALUE_INPUTS = { date: "date field", time: "time field", "datetime-local":
 
 // What kind of thing an element is, in the user's words.
 function roleOf(el) {
+  return roleByMarkup(el) ?? (el.isContentEditable ? "editable area" : el.localName);
+}
+
+const HEADINGS = new Set(["h1", "h2", "h3", "h4", "h5", "h6"]);
+
+// The role an element's tag and attributes give it, or null: then it is an editable area or its tag.
+function roleByMarkup(el) {
+  const own = el.getAttribute("role");
+  if (own) return own;
   const tag = el.localName;
-  const type = (el.getAttribute("type") || "").toLowerCase();
-  if (el.getAttribute("role")) return el.getAttribute("role");
-  if (tag === "a" && el.hasAttribute("href")) return "link";
-  if (tag === "button" || (tag === "input" && ["button", "submit", "reset", "image"].includes(type))) return "button";
-  if (tag === "input" && type === "checkbox") return "checkbox";
-  if (tag === "input" && type === "radio") return "radio button";
-  if (tag === "input" && type === "password") return "password field";
-  if (tag === "input" && TEXT_INPUTS.has(type)) return "text field";
-  if (tag === "input" && Object.hasOwn(VALUE_INPUTS, type)) return VALUE_INPUTS[type];
+  if (tag === "a") return el.hasAttribute("href") ? "link" : null;
+  if (tag === "button") return "button";
+  if (tag === "input") {
+    const type = (el.getAttribute("type") || "").toLowerCase();
+    if (["button", "submit", "reset", "image"].includes(type)) return "button";
+    if (type === "checkbox") return "checkbox";
+    if (type === "radio") return "radio button";
+    if (type === "password") return "password field";
+    if (TEXT_INPUTS.has(type)) return "text field";
+    if (Object.hasOwn(VALUE_INPUTS, type)) return VALUE_INPUTS[type];
+    return null;
+  }
   if (tag === "textarea") return "text area";
   if (tag === "select") return "drop-down list";
   if (tag === "img") return "image";
-  if (/^h[1-6]$/.test(tag)) return "heading";
-  if (el.isContentEditable) return "editable area";
-  return tag;
+  if (HEADINGS.has(tag)) return "heading";
+  return null;
+}
+
+// roleOf(el) === role, asked of every element of a page (places.js): from the markup alone where
+// it decides, as it does for all but an element with no role of its own. isContentEditable is read
+// only of those, and only when the role asked is an editable area or their tag: it is a style
+// lookup, and read of every element it was most of a walk over the page (10,000 elements).
+function hasRole(role) {
+  return (el) => {
+    const byMarkup = roleByMarkup(el);
+    if (byMarkup) return byMarkup === role;
+    if (role === "editable area") return el.isContentEditable;
+    return el.localName === role && !el.isContentEditable;
+  };
 }
 
 // A field's labels, as `el.labels` gives them: a label naming its id, or one around it. Not
@@ -122,4 +146,4 @@ function describe(el) {
   return info;
 }
 
-export { isVisible, roleOf, nameOf, describe, stepOf };
+export { isVisible, roleOf, hasRole, nameOf, describe, stepOf };

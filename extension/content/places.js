@@ -4,7 +4,7 @@
 // records this place for each step it acts on, and finds the control again by it
 // (find_control) when it replays: never by the turn's "ta-<n>" locators, which a page renumbers.
 
-import { describe, nameOf, roleOf } from "./element-words.js";
+import { hasRole, nameOf, roleOf } from "./element-words.js";
 import { squash, truncate } from "./snippets.js";
 import { arg } from "./tool-arguments.js";
 import { controls } from "./controls.js";
@@ -34,19 +34,17 @@ function landmarkName(node) {
   return truncate(name || "", 80).text;
 }
 
-const roleAndName = (el) => ({ role: describe(el).role, name: nameOf(el) });
 const sameLandmark = (a, b) => a.role === b.role && a.name === b.name;
 
 // Every visible control with this role and name, each with its place on the page. Only the
-// elements of that role and name are looked at further (roleOf reads attributes only), so an
-// action on a page of thousands of controls does not lay them all out.
+// elements of that role (hasRole: from their markup, for all but a few) are named, and only those
+// of that name are looked at further, so an action on a page of thousands of controls does not lay
+// them all out.
 // reach.local: set false when the walk went into a shadow root or a frame (see placeOf).
 function placesOf(role, name, reach = {}) {
   reach.local = true;
-  const same = controls(document.documentElement, (el) => {
-    if (el.ownerDocument !== document || el.parentNode?.nodeType === Node.DOCUMENT_FRAGMENT_NODE) reach.local = false;
-    return roleOf(el) === role && nameOf(el) === name;
-  });
+  const ofRole = hasRole(role);
+  const same = controls(document.documentElement, (el) => ofRole(el) && nameOf(el) === name, reach);
   const landmarks = same.map((el) => {
     const { node, role: landmark } = landmarkOf(el);
     return { role: landmark, name: landmarkName(node) };
@@ -62,7 +60,7 @@ function placesOf(role, name, reach = {}) {
 // walk for it stayed in this document (no shadow root, no frame), so that only a change of this
 // document can change it (page-version.js watches the document alone).
 export function placeOf(el) {
-  const { role, name } = roleAndName(el);
+  const [role, name] = [roleOf(el), nameOf(el)];
   const reach = {};
   const found = placesOf(role, name, reach).find((place) => place.el === el);
   if (!found) return { place: { role, name, landmark: landmarkOf(el).role, landmark_name: landmarkName(landmarkOf(el).node), nth: 0, of: 0, count: 0 }, local: reach.local };

@@ -14,6 +14,11 @@ controls rows: bench/bench_controls.py times them; this counts what the times ar
 - The action then keeps that place when the page has not changed since the question (a walk over
   every element again before, two per action); a change anywhere makes it walk again, and a
   namesake added beside the element refuses the action as before.
+- That walk reads each element's role from its markup: isContentEditable (a style lookup) only of
+  an element whose markup gives it none, and only when the role asked is an editable area or its
+  tag (807 reads on rows.html before, none for a button). The places it finds among namesakes of
+  every kind (places.html: by role, hidden, nested, in a shadow root, in a frame, editable areas,
+  clickable tiles) are the ones it found before.
 - list_controls reads an element's computed style only where a stylesheet's cursor rule, its style
   attribute or the browser's own rules may give it a cursor of its own (else it is its parent's):
   2 reads on the 1,600 elements of rows.html, 807 before; and it lists what reading every style
@@ -196,6 +201,93 @@ def test_the_action_walks_the_page_for_its_place_again_only_when_the_page_change
         assert "Nothing was done: the page changed what the user confirmed" in counted["done"], counted
     else:
         assert counted["done"] == "Move the mouse over the button “Add 6”.", counted
+
+
+# In the tab's isolated world: the question before a hover with every read of an element's
+# isContentEditable counted (a style lookup).
+EDITABLE_READS = in_tab("rows.html", """() => {
+    const property = Object.getOwnPropertyDescriptor(HTMLElement.prototype, "isContentEditable");
+    let reads = 0;
+    Object.defineProperty(HTMLElement.prototype, "isContentEditable", { ...property, get() { reads++; return property.get.call(this); } });
+    try {
+      const asked = globalThis.TabAgentPage.run("describe_action", { name: "hover", args: { locator: "section:nth-of-type(7) button" } }, {});
+      return { reads, place: asked.result.element.place, elements: document.getElementsByTagName("*").length };
+    } finally {
+      Object.defineProperty(HTMLElement.prototype, "isContentEditable", property);
+    }
+  }""")
+
+def test_the_walk_for_a_place_reads_no_editable_state_where_the_markup_gives_the_role(tabs, site, browser):
+    tabs.show(site.url("rows.html"))
+    assert listed(tabs).startswith("801 controls")
+    counted = browser.evaluate_in(browser.service_worker_target(), EDITABLE_READS)
+    assert counted["place"] == {"role": "button", "name": "Add 6", "landmark": "form", "landmark_name": "rows",
+                                "nth": 1, "of": 1, "count": 1}, counted
+    # Every element whose markup gives it no role was asked it before (807 reads here): the walk's
+    # largest cost on a page of 10,000 elements. None is, for a button.
+    assert counted["reads"] < 10, counted
+
+
+# The place of each element (describe_action's), and whether a workflow step recorded there finds
+# that element again (describe_action's `at`), on a page of namesakes of every kind (places.html).
+PLACES = {
+    "#save-top": ("button", "Save", "", "", 1, 3, 8),
+    "#save-1": ("button", "Save", "form", "Draft", 1, 4, 8),
+    "#save-2": ("button", "Save", "form", "Draft", 2, 4, 8),  # a span with the role
+    "#save-3": ("button", "Save", "form", "Draft", 3, 4, 8),  # an input
+    "#save-outer": ("button", "Save", "form", "Draft", 4, 4, 8),
+    "#save-inner": ("button", "Save", "form", "Draft", 0, 0, 0),  # inside a namesake: no place of its own
+    "#save-side": ("button", "Save", "region", "Side", 1, 1, 8),
+    "#save-framed": ("button", "Save", "", "", 3, 3, 8),  # after the shadow root's
+    "#notes-1": ("editable area", "Notes", "form", "Draft", 1, 2, 2),
+    "#notes-2": ("editable area", "Notes", "form", "Draft", 2, 2, 2),
+    "#tile-1": ("div", "Tile", "region", "Side", 1, 2, 2),
+    "#tile-2": ("div", "Tile", "region", "Side", 2, 2, 2),
+    "#title-draft": ("text field", "Title", "form", "Draft", 1, 1, 2),
+    "#title-side": ("text field", "Title", "region", "Side", 1, 1, 2),
+}
+PLACE_KEYS = ("role", "name", "landmark", "landmark_name", "nth", "of", "count")
+
+PLACES_SEEN = in_tab("places.html", """(selectors) => {
+    const page = globalThis.TabAgentPage;
+    return Object.fromEntries(selectors.map((selector) => {
+      const asked = page.run("describe_action", { name: "hover", args: { locator: selector } }, {});
+      if (!asked.ok) return [selector, asked.error];
+      const { place, locator } = asked.result.element;
+      const again = page.run("describe_action", { name: "hover", args: {}, at: place }, {});
+      return [selector, { place, found_again: again.ok && again.result.element?.locator === locator }];
+    }));
+  }""", list(PLACES))
+
+# The question and then the action on places.html, with every step of a walk over the page counted
+# during the action: its namesakes in a shadow root and a frame, which page-version.js does not
+# watch, make the action walk again for the place, the page unchanged or not.
+ACTED_AFTER_ASKED = in_tab("places.html", """() => {
+    const page = globalThis.TabAgentPage;
+    const args = { locator: "#save-1" };
+    const asked = page.run("describe_action", { name: "hover", args }, {});
+    const next = TreeWalker.prototype.nextNode;
+    let steps = 0;
+    TreeWalker.prototype.nextNode = function () { steps++; return next.call(this); };
+    try {
+      const done = page.run("hover", args, { planId: asked.result.plan_id });
+      return { steps, done: done.ok ? done.result.summary : done.error };
+    } finally {
+      TreeWalker.prototype.nextNode = next;
+    }
+  }""")
+
+
+def test_places_among_namesakes_of_every_kind(tabs, site, browser):
+    tabs.show(site.url("places.html"))
+    assert "controls" in listed(tabs)
+    seen = browser.evaluate_in(browser.service_worker_target(), PLACES_SEEN)
+    for selector, expected in PLACES.items():
+        assert seen[selector]["place"] == dict(zip(PLACE_KEYS, expected)), (selector, seen[selector])
+        # a step recorded there finds the element again, but for one with no place of its own
+        assert seen[selector]["found_again"] is (expected[4] > 0), (selector, seen[selector])
+    acted = browser.evaluate_in(browser.service_worker_target(), ACTED_AFTER_ASKED)
+    assert acted["done"] == "Move the mouse over the button “Save”." and acted["steps"] > 20, acted
 
 
 # In the tab's isolated world: list_controls with every computed-style read counted.
