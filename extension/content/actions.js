@@ -469,15 +469,16 @@ tools.describe_action = {
     if (!Object.hasOwn(planners, name)) {
       throw new PageToolError(`describe_action describes ${Object.keys(planners).join(", ")}; “${name}” is not one of them.`);
     }
-    let actionArgs = args;
+    let [actionArgs, recorded] = [args, null];
     if (at) {
-      const found = atPlace(at);
-      if (!found.el) return { action: name, page_url: location.href, not_at_place: found };
-      actionArgs = { ...args, [TARGET[name] ?? "locator"]: locators.locatorFor(found.el) };
+      recorded = atPlace(at);
+      if (!recorded.el) return { action: name, page_url: location.href, not_at_place: recorded };
+      actionArgs = { ...args, [TARGET[name] ?? "locator"]: locators.locatorFor(recorded.el) };
     }
     actionArgs = readArgs(name, params[name], actionArgs);
     const plan = planners[name](actionArgs);
-    const found = plan.el ? placeOf(plan.el) : { place: null, local: true };
+    // (a step found at its place has its place already: the walk is not made twice)
+    const found = !plan.el ? { place: null, local: true } : recorded?.el === plan.el ? recorded : placeOf(plan.el);
     const described = describePlan(name, plan, found.place);
     if (actsAtOnce(name, actionArgs, plan, actOn)) {
       const done = carryOut(name, plan, described, actionArgs, realInput);

@@ -69,14 +69,18 @@ export function placeOf(el) {
 }
 
 // The one element at a recorded place (a workflow's step), found as find_control finds it:
-// { el } when exactly one control of that role and name is there and the page has as many of
-// them as when it was saved, else { count, there } (how many of them, how many at that place)
-// for the replay to say why it stops.
+// { el, place, local } when exactly one control of that role and name is there and the page has
+// as many of them as when it was saved (its place and reach as placeOf gives them: the walk is not
+// made again for the action on it), else { count, there } (how many of them, how many at that
+// place) for the replay to say why it stops.
 const PLACE_KEYS = ["role", "name", "landmark", "landmark_name", "nth", "of", "count"];
 export function atPlace(place) {
-  const found = placesOf(place.role, place.name);
+  const reach = {};
+  const found = placesOf(place.role, place.name, reach);
   const there = found.filter((c) => PLACE_KEYS.every((key) => c[key] === place[key]));
-  return found.length === place.count && there.length === 1 ? { el: there[0].el } : { count: found.length, there: there.length };
+  if (found.length !== place.count || there.length !== 1) return { count: found.length, there: there.length };
+  const { el, ...itsPlace } = there[0];
+  return { el, place: itsPlace, local: reach.local };
 }
 
 tools.find_control = {

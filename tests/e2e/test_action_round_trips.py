@@ -19,6 +19,8 @@ controls rows: bench/bench_controls.py times them; this counts what the times ar
   tag (807 reads on rows.html before, none for a button). The places it finds among namesakes of
   every kind (places.html: by role, hidden, nested, in a shadow root, in a frame, editable areas,
   clickable tiles) are the ones it found before.
+- A workflow's step found at its recorded place walks the page once: the element's place is the
+  one the walk that found it gave (it walked a second time for it before).
 - list_controls reads an element's computed style only where a stylesheet's cursor rule, its style
   attribute or the browser's own rules may give it a cursor of its own (else it is its parent's):
   2 reads on the 1,600 elements of rows.html, 807 before; and it lists what reading every style
@@ -204,7 +206,8 @@ def test_the_action_walks_the_page_for_its_place_again_only_when_the_page_change
 
 
 # In the tab's isolated world: the question before a hover with every read of an element's
-# isContentEditable counted (a style lookup).
+# isContentEditable counted (a style lookup), and a workflow's step found at its recorded place with
+# every step of a walk over the page counted.
 EDITABLE_READS = in_tab("rows.html", """() => {
     const property = Object.getOwnPropertyDescriptor(HTMLElement.prototype, "isContentEditable");
     let reads = 0;
@@ -217,6 +220,22 @@ EDITABLE_READS = in_tab("rows.html", """() => {
     }
   }""")
 
+REPLAY_WALK = in_tab("rows.html", """() => {
+    const page = globalThis.TabAgentPage;
+    const seen = page.run("describe_action", { name: "hover", args: { locator: "section:nth-of-type(7) button" } }, {});
+    const next = TreeWalker.prototype.nextNode;
+    let steps = 0;
+    TreeWalker.prototype.nextNode = function () { steps++; return next.call(this); };
+    try {
+      const found = page.run("describe_action", { name: "hover", args: {}, at: seen.result.element.place }, {});
+      return { steps, elements: document.getElementsByTagName("*").length, place: found.result.element.place,
+               same: found.result.element.locator === seen.result.element.locator };
+    } finally {
+      TreeWalker.prototype.nextNode = next;
+    }
+  }""")
+
+
 def test_the_walk_for_a_place_reads_no_editable_state_where_the_markup_gives_the_role(tabs, site, browser):
     tabs.show(site.url("rows.html"))
     assert listed(tabs).startswith("801 controls")
@@ -226,6 +245,15 @@ def test_the_walk_for_a_place_reads_no_editable_state_where_the_markup_gives_the
     # Every element whose markup gives it no role was asked it before (807 reads here): the walk's
     # largest cost on a page of 10,000 elements. None is, for a button.
     assert counted["reads"] < 10, counted
+
+
+def test_a_workflow_step_found_at_its_place_walks_the_page_once(tabs, site, browser):
+    tabs.show(site.url("rows.html"))
+    assert listed(tabs).startswith("801 controls")
+    counted = browser.evaluate_in(browser.service_worker_target(), REPLAY_WALK)
+    assert counted["same"] and counted["place"]["name"] == "Add 6", counted
+    # Once to find the element at the place; not a second time for the place of the element found there.
+    assert round(counted["steps"] / counted["elements"]) == 1, counted
 
 
 # The place of each element (describe_action's), and whether a workflow step recorded there finds
