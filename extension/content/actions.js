@@ -455,7 +455,8 @@ const INPUT_VERBS = new Set(["right_click", "double_click", "move_pointer"]);
 
 // The service worker, giving a gesture: is the element still the one on top at the point?
 tools.input_check = { params: { id: arg("string"), end: arg("number") }, run: (args) => ({ refused: checkGesture(args) }) };
-tools.input_done = { params: { id: arg("string") }, run: gestureDone };
+// Then, for what it did (with the last check of a gesture that ends with one: see gestureFor).
+tools.input_done = { params: { id: arg("string"), check: arg("number", null) }, run: gestureDone };
 
 // The argument that names the element an action is on (for a step found by its place).
 const TARGET = { scroll: "to" };

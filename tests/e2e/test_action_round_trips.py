@@ -4,7 +4,8 @@ controls rows: bench/bench_controls.py times them; this counts what the times ar
 - An action called by hand (allowed without a question: describe_action acts in the same call,
   its gesture given as real input) runs three scripts in the tab: the question that acts, the check
   that the element is still under the pointer before the press, and its outcome; no probe of its
-  own before each (six before, four with the question and the action apart).
+  own before each (six before, four with the question and the action apart). A hover runs two:
+  its check that the pointer's element is the one asked about is made with its outcome.
 - The locator floor is read from session storage once in the service worker's life, not once per
   script run in the tab (it was four reads an action).
 - list_controls on 400 sections of one form reads each element's tag a bounded number of times:
@@ -112,6 +113,18 @@ def test_an_action_called_by_hand_runs_three_scripts_in_the_tab_and_reads_no_sto
     assert trips["scripts"] == ["runInPage describe_action", "runInPage input_check", "runInPage input_done"], trips
     assert not [read for read in trips["reads"] if "lastLocator" in read], trips
     assert tabs.in_page("return document.getElementById('box').checked") is True
+
+
+def test_a_hover_called_by_hand_runs_two_scripts_in_the_tab_its_check_made_with_its_outcome(tabs, site, browser):
+    tabs.show(site.url("rows.html"))
+    assert listed(tabs).startswith("801 controls")
+    counted = counting(browser)
+    said = done(tabs, "hover", locator="section:nth-of-type(7) button")
+    assert said["summary"] == "Move the mouse over the button “Add 6”.", said
+    trips = counted()
+    # (a third, input_check, checked the pointer's element before: input_done makes that check now)
+    assert trips["scripts"] == ["runInPage describe_action", "runInPage input_done"], trips
+    assert tabs.in_page("return document.querySelector('section:nth-of-type(7) button').matches(':hover')") is True
 
 
 def test_a_tab_without_the_tools_gets_them_then_the_tool(tabs, site, browser):

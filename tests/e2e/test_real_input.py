@@ -10,7 +10,8 @@ menu it is; Back after the agent's clicks walks back through the app's own histo
 (Chrome skips those made without user activation, so with script events Back left the app).
 
 Red team: a page that moves another button under the pointer during a hold gets no release on
-it, nor one that does so as the pointer arrives on a click done in the same call as its question; a page that navigates away during a hold leaves no debugger attached, and no other tab is
+it, nor one that does so as the pointer arrives on a click done in the same call as its question,
+and a hover is told such a swap (its check made with its outcome read); a page that navigates away during a hold leaves no debugger attached, and no other tab is
 ever attached; a page's fake context menu is said to be the page's, its item clicked only after
 the user's yes."""
 
@@ -193,6 +194,27 @@ def test_red_team_a_page_that_swaps_the_button_as_the_pointer_arrives_gets_no_cl
     assert "the page put the button “Delete account” under the pointer in place of the button “Press me”" in text, text
     assert "nothing was pressed" in text
     assert tabs.in_page(LOG) == "nothing yet"
+    assert attached_targets(tabs.browser) == []
+
+
+def test_red_team_a_page_that_swaps_the_element_as_the_pointer_arrives_is_told_on_a_hover(tabs, site):
+    """A hover's check that the pointer is over the element the question named is made with its
+    outcome read, once the pointer is there (one call to the page less): it still tells the swap."""
+    tabs.show(site.url("trusted.html"))
+    tabs.in_page("""
+      const press = document.getElementById('press');
+      press.addEventListener('pointerover', () => {
+        const box = press.getBoundingClientRect();
+        const trap = document.createElement('button');
+        trap.textContent = 'Delete account';
+        Object.assign(trap.style, { position: 'fixed', left: box.left + 'px', top: box.top + 'px', width: box.width + 'px', height: box.height + 'px', zIndex: 9 });
+        document.body.append(trap);
+      }, { once: true });""")
+    reply = tabs.tool_reply("hover", locator="#press")
+    assert reply["ok"], reply
+    text = reply["result"]["result"]
+    assert "the page put the button “Delete account” under the pointer in place of the button “Press me”" in text, text
+    assert "nothing was pressed" in text
     assert attached_targets(tabs.browser) == []
 
 
