@@ -20,6 +20,7 @@ from tabagent.app.untrusted_content import untrusted
 from tabagent.testing import ScriptedModel
 from tabagent.tools import tool
 from tests.helpers.logged_read_page import logged_click, logged_read_page
+from tests.helpers.scripted_turns import calls, told
 
 pytestmark = pytest.mark.timeout(30)
 
@@ -35,20 +36,6 @@ ASKED = f"How much does the compost cost? (The page is {URL}.)"
 
 def read_page_tool(log):
     return logged_read_page(MARKED, log)
-
-
-def calls(*pairs):
-    return {"tool_calls": [{"name": name, "arguments": arguments} for name, arguments in pairs]}
-
-
-def told(model, n):
-    """What the model read last before its n-th reply (tool messages and observations)."""
-    tail = []
-    for message in reversed(model.calls[n]["messages"]):
-        if message["role"] == "assistant":
-            break
-        tail.append(message["content"] if isinstance(message["content"], str) else json.dumps(message["content"]))
-    return "\n".join(reversed(tail))
 
 
 def read(agent_class):

@@ -12,7 +12,6 @@ bench/results/real-models-rows.jsonl, 2026-12-07, llama-cpp-python's server, Q4_
   number read (2.2 lb is 1 kg), a date from the system text and a number of the question pass.
 """
 
-import json
 import re
 
 import pytest
@@ -24,6 +23,7 @@ from tabagent.tools import tool
 from tabagent.unfounded import unfounded
 from tests.helpers.rich_answer import RICH_ANSWER
 from tests.helpers.logged_read_page import logged_click, logged_read_page
+from tests.helpers.scripted_turns import calls, told
 
 pytestmark = pytest.mark.timeout(30)
 
@@ -49,20 +49,6 @@ def list_controls_tool(log):
                                          "from_page": True, "no_such_part": {"asked": page, "parts": 1}}, within)
         return "[ta-1] button Subscribe"
     return list_controls
-
-
-def calls(*pairs):
-    return {"tool_calls": [{"name": name, "arguments": arguments} for name, arguments in pairs]}
-
-
-def told(model, n):
-    """What the model read last before its n-th reply."""
-    tail = []
-    for message in reversed(model.calls[n]["messages"]):
-        if message["role"] == "assistant":
-            break
-        tail.append(message["content"] if isinstance(message["content"], str) else json.dumps(message["content"]))
-    return "\n".join(reversed(tail))
 
 
 def controls(agent_class, arguments=ROW_CALL):

@@ -7,12 +7,9 @@ import pytest
 from tabagent import AgentTool, CodeAgent, ToolCallingAgent
 from tabagent.testing import ScriptedModel
 from tests.helpers.sample_tools import add, waits_forever
+from tests.helpers.scripted_turns import calls
 
 pytestmark = pytest.mark.timeout(10)
-
-
-def calls(*pairs):
-    return {"tool_calls": [{"name": name, "arguments": args} for name, args in pairs]}
 
 
 def final(answer):

@@ -35,6 +35,7 @@ from tabagent.app.sandbox_executor import SandboxExecutor
 from tabagent.testing import ScriptedModel
 from tabagent.tools import Tool, tool
 from tests.helpers.logged_read_page import logged_read_page
+from tests.helpers.scripted_turns import calls, told
 
 pytestmark = pytest.mark.timeout(30)
 
@@ -65,21 +66,6 @@ def click_tool(log):
         log.append(locator)
         return "clicked"
     return click
-
-
-def calls(*pairs):
-    return {"tool_calls": [{"name": name, "arguments": arguments} for name, arguments in pairs]}
-
-
-def told(model, n):
-    """What the model read last before its n-th reply (tool messages and observations)."""
-    messages = model.calls[n]["messages"]
-    tail = []
-    for message in reversed(messages):
-        if message["role"] == "assistant":
-            break
-        tail.append(message["content"] if isinstance(message["content"], str) else json.dumps(message["content"]))
-    return "\n".join(reversed(tail))
 
 
 # --- Titles ---------------------------------------------------------------------------------
