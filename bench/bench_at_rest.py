@@ -200,7 +200,8 @@ def print_schedules(unscheduled: list[dict], scheduled: list[dict]) -> None:
 
 def spread(values: list[float], unit: str = "") -> str:
     ordered = sorted(values)
-    return f"{statistics.median(ordered):.0f}{unit} | {ordered[0]:.0f}–{ordered[-1]:.0f}{unit}"
+    digits = 1 if unit == " MB" else 0  # a megabyte either side of a target is worth seeing
+    return f"{statistics.median(ordered):.{digits}f}{unit} | {ordered[0]:.{digits}f}–{ordered[-1]:.{digits}f}{unit}"
 
 
 def main() -> None:
