@@ -12,13 +12,11 @@ from __future__ import annotations
 
 import http.server
 import json
-import sys
 import threading
 import time
 
 import pytest
 
-from tests.helpers.browser import ROOT
 from tests.helpers.quiet import stays_quiet
 from tests.helpers.sandbox import ESCAPES, PING_FROM_PANEL
 
@@ -120,26 +118,6 @@ def test_beautifulsoup_imports_and_parses_without_a_network(sandbox):
             "soup = BeautifulSoup('<ul><li class=a>tea</li><li>cake <b>5</b></li></ul>', 'html.parser')\n"
             "print([li.get_text(' ', strip=True) for li in soup.select('li')], soup.select_one('li.a').text)")
     assert sandbox.run(code)["output"] == "['tea', 'cake 5'] tea\n"
-
-
-# Code the 0.5B and 1.5B wrote to reach a page (issue 48's real-model bench): the sandbox's error for
-# each is one the CodeAgent tells as what cannot work here, with the tools that do (code_repeats.py).
-REACHING_OUT = ["import requests", "response = requests.get('http://127.0.0.1:1/shop.html')", "pip install requests",
-                "import urllib.request\nurllib.request.urlopen('http://127.0.0.1:1/', timeout=2)",
-                "import subprocess\nsubprocess.run(['pip', 'install', 'requests'])",
-                "from pyodide.http import pyfetch\nawait pyfetch('http://127.0.0.1:1/')"]
-
-
-def test_code_reaching_for_the_network_or_an_install_fails_in_words_the_agent_reads_as_such(sandbox):
-    if str(ROOT / "py") not in sys.path:
-        sys.path.insert(0, str(ROOT / "py"))
-    from tabagent.code_repeats import cannot_work_here, failure_in
-
-    for code in REACHING_OUT:
-        reply = sandbox.run(code)
-        failure = failure_in(reply["output"])
-        assert failure is not None and failure.line == code.splitlines()[-1], reply
-        assert cannot_work_here(failure, ["read_page"]), reply
 
 
 def test_a_code_agent_with_the_sandbox_executor_reads_parses_keeps_state_and_answers(sandbox):

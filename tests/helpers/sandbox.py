@@ -84,3 +84,11 @@ ESCAPES = {
     "broadcast_channel": "import js\njs.BroadcastChannel.new('tabagent').postMessage('loot')",
     "send_beacon": "import js\njs.navigator.sendBeacon(URL, 'loot')",
 }
+
+
+# Code the 0.5B and 1.5B wrote to reach a page (issue 48's real-model bench): each browser's sandbox
+# fails it in words the CodeAgent tells as what cannot work here (tests/both/test_code_reaching_out.py).
+REACHING_OUT = ["import requests", "response = requests.get('http://127.0.0.1:1/shop.html')", "pip install requests",
+                "import urllib.request\nurllib.request.urlopen('http://127.0.0.1:1/', timeout=2)",
+                "import subprocess\nsubprocess.run(['pip', 'install', 'requests'])",
+                "from pyodide.http import pyfetch\nawait pyfetch('http://127.0.0.1:1/')"]

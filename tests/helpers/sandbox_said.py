@@ -1,9 +1,13 @@
 """What the extension's code sandbox printed to code that reaches for what is not there, and an
 executor that plays it back, for unit tests of the CodeAgent (code_repeats.py, said_back.py).
 
-Each output is Chromium's sandbox's (extension/sandbox, driven through tests/helpers/sandbox.py on
-2026-12-07); tests/e2e/test_sandbox.py keeps asking the sandbox the same. The code is what the
-0.5B and 1.5B wrote to reach a page on issue 48's real-model bench.
+Each output was recorded from Chromium 156's sandbox (extension/sandbox) and from firefox-esr
+153.8.0's (the same page, framed: docs/firefox.md), Pyodide 314.0.7 in both, on 2026-12-07, the code
+run as a CodeAgent's steps: tests/both/test_code_reaching_out.py keeps asking both browsers the code
+of tests/helpers/sandbox.py's REACHING_OUT, and the two said the same, to the character, for every
+one. The code is what the 0.5B and 1.5B wrote to reach a page on issue 48's real-model bench
+(flour-kg's `requests.get(url)` and the unspaced list of `subprocess.run` are kept as the blocks of
+the unit tests write them).
 """
 
 from __future__ import annotations

@@ -5,7 +5,8 @@ again; a block that printed the same twice is not run again until something acts
 The blocks are Qwen2.5-Coder-0.5B's as the CodeAgent on the real-model bench
 (bench/results/real-models-rows.jsonl, the rows at 4528ad4, each step's code kept to 400
 characters): flour-kg's, newsletter's and kettle-price's. What the sandbox answers to them is what
-Chromium's sandbox answered, played by a scripted executor (tests/helpers/sandbox_said.py).
+the extension's sandbox answered, in Chromium and in Firefox alike, played by a scripted executor
+(tests/helpers/sandbox_said.py).
 """
 
 import pytest
