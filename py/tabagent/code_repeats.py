@@ -39,15 +39,18 @@ _FRAME = re.compile(r'^\s*File "<agent code>", line \d+.*$', re.M)  # code_runne
 _ADDRESS = re.compile(r"\b0x[0-9a-fA-F]+\b")
 LINE_CHARS, ERROR_CHARS = 160, 240  # of the failing line and the error, said back in a note
 
-# What the sandbox says when code reaches for what is not there, as Chromium's sandbox and Firefox's
-# say it, to the character (the same Pyodide; tests/helpers/sandbox_said.py holds each, recorded from
-# both, and tests/both/test_code_reaching_out.py asks both): `import requests` -> ModuleNotFoundError:
-# No module named 'requests'; urlopen -> urllib.error.URLError: <urlopen error [Errno 23] Host is
-# unreachable>; subprocess -> OSError: [Errno 138] emscripten does not support processes.; `pip
-# install x` -> SyntaxError at that line; `await pyfetch(url)` -> TypeError: 'NoneType' object is not
-# callable.
-_NOT_HERE = re.compile(r"(?:ModuleNotFoundError: No module named |(?:\w+\.)*(?:URLError|\w*Connection\w*Error|"
-                       r"RemoteDisconnected|gaierror)\b|OSError: .*does not support processes)")
+# What the sandbox says when code reaches for what is not there, read by the error's type (and
+# emscripten's errno), not its words: Chromium's sandbox and Firefox's say the same, to the
+# character (the same Pyodide; tests/helpers/sandbox_said.py holds each, recorded from both, and
+# tests/both/test_code_reaching_out.py asks both): `import requests` -> ModuleNotFoundError;
+# urlopen -> urllib.error.URLError: <urlopen error [Errno 23] Host is unreachable>; a socket ->
+# OSError: [Errno 23] (EHOSTUNREACH); subprocess -> OSError: [Errno 138] (ENOTSUP) emscripten does
+# not support processes. Those whose error says nothing of it are known by their line (_REACHING,
+# _COMMAND): `pip install x` -> SyntaxError; `await pyfetch(url)` and `await js.fetch(url)` ->
+# TypeError: 'NoneType' object is not callable; open_url(url) -> AttributeError: 'NoneType' object
+# has no attribute 'new' (the sandbox has no fetch and no XMLHttpRequest, in either browser).
+_NOT_HERE = re.compile(r"(?:ModuleNotFoundError:|(?:\w+\.)*(?:URLError|\w*Connection\w*Error|RemoteDisconnected|"
+                       r"gaierror)\b|OSError: \[Errno (?:23|138)\])")
 _COMMAND = re.compile(r"[!%]?\s*(?:pip3?|python3? -m pip|conda|apt(?:-get)?|npm|curl|wget|brew)\s")
 _REACHING = re.compile(r"\b(requests|urllib\d?|httpx|aiohttp|socket|subprocess|selenium|webdriver|playwright|micropip|"
                        r"pip)\s*\.|\b(urlopen|urlretrieve|pyfetch|open_url|fetch)\s*\(")

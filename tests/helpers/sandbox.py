@@ -86,9 +86,14 @@ ESCAPES = {
 }
 
 
-# Code the 0.5B and 1.5B wrote to reach a page (issue 48's real-model bench): each browser's sandbox
-# fails it in words the CodeAgent tells as what cannot work here (tests/both/test_code_reaching_out.py).
+# Code reaching for what the sandbox has not: the first six, what the 0.5B and 1.5B wrote to reach a
+# page (issue 48's real-model bench); then a socket (by a bare name: only its error tells), pyodide's
+# open_url, JavaScript's fetch and micropip. Each browser's sandbox fails each in words the CodeAgent
+# tells as what cannot work here (tests/both/test_code_reaching_out.py).
 REACHING_OUT = ["import requests", "response = requests.get('http://127.0.0.1:1/shop.html')", "pip install requests",
                 "import urllib.request\nurllib.request.urlopen('http://127.0.0.1:1/', timeout=2)",
                 "import subprocess\nsubprocess.run(['pip', 'install', 'requests'])",
-                "from pyodide.http import pyfetch\nawait pyfetch('http://127.0.0.1:1/')"]
+                "from pyodide.http import pyfetch\nawait pyfetch('http://127.0.0.1:1/')",
+                "from socket import create_connection\nconnection = create_connection(('127.0.0.1', 1), timeout=2)",
+                "from pyodide.http import open_url\nopen_url('http://127.0.0.1:1/')",
+                "import js\nawait js.fetch('http://127.0.0.1:1/')", "import micropip"]

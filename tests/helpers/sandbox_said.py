@@ -5,9 +5,10 @@ Each output was recorded from Chromium 156's sandbox (extension/sandbox) and fro
 153.8.0's (the same page, framed: docs/firefox.md), Pyodide 314.0.7 in both, on 2026-12-07, the code
 run as a CodeAgent's steps: tests/both/test_code_reaching_out.py keeps asking both browsers the code
 of tests/helpers/sandbox.py's REACHING_OUT, and the two said the same, to the character, for every
-one. The code is what the 0.5B and 1.5B wrote to reach a page on issue 48's real-model bench
+one. The first six are what the 0.5B and 1.5B wrote to reach a page on issue 48's real-model bench
 (flour-kg's `requests.get(url)` and the unspaced list of `subprocess.run` are kept as the blocks of
-the unit tests write them).
+the unit tests write them); the last four, other ways out: a socket, open_url, JavaScript's fetch,
+micropip.
 """
 
 from __future__ import annotations
@@ -32,6 +33,18 @@ SANDBOX_SAYS = {
                    "OSError: [Errno 138] emscripten does not support processes.\n"),
     "pyfetch": ("Traceback (most recent call last):\n  File \"<agent code>\", line 2, in <module>\n"
                 "    await pyfetch('http://127.0.0.1:1/')\nTypeError: 'NoneType' object is not callable\n"),
+    # a socket, by a name that does not say so: only the error (emscripten's EHOSTUNREACH) tells
+    "create_connection": ("Traceback (most recent call last):\n  File \"<agent code>\", line 2, in <module>\n"
+                          "    connection = create_connection(('127.0.0.1', 1), timeout=2)\n"
+                          "OSError: [Errno 23] Host is unreachable\n"),
+    "open_url": ("Traceback (most recent call last):\n  File \"<agent code>\", line 2, in <module>\n"
+                 "    open_url('http://127.0.0.1:1/')\n    ~~~~~~~~^^^^^^^^^^^^^^^^^^^^^^^\n"
+                 "AttributeError: 'NoneType' object has no attribute 'new'\n"),
+    "js.fetch": ("Traceback (most recent call last):\n  File \"<agent code>\", line 2, in <module>\n"
+                 "    await js.fetch('http://127.0.0.1:1/')\n          ~~~~~~~~^^^^^^^^^^^^^^^^^^^^^^^\n"
+                 "TypeError: 'NoneType' object is not callable\n"),
+    "import micropip": ("Traceback (most recent call last):\n  File \"<agent code>\", line 1, in <module>\n"
+                        "    import micropip\nModuleNotFoundError: No module named 'micropip'\n"),
 }
 
 

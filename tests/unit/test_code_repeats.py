@@ -70,6 +70,9 @@ def test_what_the_sandbox_says_to_code_reaching_for_what_is_not_there_is_read_as
     soup = ("Traceback (most recent call last):\n  File \"<agent code>\", line 9, in <module>\n"
             "    price = soup.find_in_page('blue enamel kettle').text\nTypeError: 'NoneType' object is not callable\n")
     assert not cannot_work_here(failure_in(soup), ["read_page"])  # kettle-price's own mistake: code fixes it
+    no_file = ("Traceback (most recent call last):\n  File \"<agent code>\", line 1, in <module>\n"
+               "    rows = open('prices.csv').read()\nFileNotFoundError: [Errno 44] No such file or directory: 'prices.csv'\n")
+    assert not cannot_work_here(failure_in(no_file), ["read_page"])  # an OSError code can fix: write the file first
     tool_failed = ("Traceback (most recent call last):\n  File \"<agent code>\", line 1, in <module>\n"
                    "    print(fetch(url='https://shop.example/'))\nToolInputError: fetch: the server answered 404\n")
     assert not cannot_work_here(failure_in(tool_failed), ["fetch"])  # the agent's fetch tool is a tool
