@@ -68,12 +68,18 @@ def out_of_steps(steps: int, calls: Sequence[str], notes: Sequence[str], why: st
 
 HELD = ("Two of the model's tool calls in this turn could not be read, so its next reply is held "
         "to a tool call of the listed tools (the endpoint's constrained decoding).")
+HELD_FROM = ("The model called {name} again with the same arguments after being told it repeated that "
+             "call, so its next reply is held to a call of the other listed tools (the endpoint's "
+             "constrained decoding).")
 
 
 class Agent:
     # mark(source, text): page text marked as untrusted, as the app's one marking function does
     # (app/untrusted_content.py); a note the model made of page text is kept so (notes.py).
     page_marker: Callable[[str, str], str] | None = None
+    # A call made again after the model was told it repeated it: the next reply is held to a
+    # call of the other tools (call_log.py `pressed`, reply_grammar.py). The ToolCallingAgent's.
+    holds_repeats = False
 
     def __init__(self, model: Model, tools: Iterable[Tool | Callable[..., Any]] = (), *, name: str = "agent",
                  description: str = "", max_steps: int = 10, conversation_id: str | None = None,
@@ -421,11 +427,13 @@ class Agent:
         """The model's reply to the memory's messages and `tail` (a last prompt). An endpoint
         that refuses tool definitions is asked once more with the tools in the prompt; after
         two replies whose calls could not be read, the next is held to a tool call where the
-        endpoint can (reply_grammar.py)."""
+        endpoint can (reply_grammar.py), and after a call made again once told it repeated (the
+        ToolCallingAgent's), to a call of the other tools."""
         sends_tools = self.tool_schemas() is not None
+        pressed = self.calls.pressed if self.holds_repeats else None
         try:
-            if not tail and self.misread >= MISREADS:
-                return await self._held_reply()
+            if not tail and (self.misread >= MISREADS or pressed):
+                return await self._held_reply(pressed)
             return await self._fit_and_ask(self.write_messages() + list(tail))
         except ToolsRefusedError as refusal:
             if not sends_tools:
@@ -434,13 +442,18 @@ class Agent:
             await self.emit("error", {"kind": "text_calls", "message": refusal.message})
             return await self._fit_and_ask(self.write_messages() + list(tail))
 
-    async def _held_reply(self) -> ModelReply:
-        self.misread = 0
+    async def _held_reply(self, without: str | None = None) -> ModelReply:
+        """The next reply held to a call of the listed tools, but `without` (never final_answer),
+        where the endpoint can; else asked as ever."""
+        self.calls.pressed = None
+        if self.misread >= MISREADS:
+            self.misread = 0
         way = await self.model.reply_constraint()
         if way is None:
             return await self._fit_and_ask(self.write_messages())
-        await self.emit("error", {"kind": "constrained", "message": HELD})
-        self._holding = tool_call_schema(self.listed_tools())
+        self.misread = 0
+        await self.emit("error", {"kind": "constrained", "message": HELD_FROM.format(name=without) if without else HELD})
+        self._holding = tool_call_schema([t for t in self.listed_tools() if t.name != without or t.name == "final_answer"])
         try:
             return await self._fit_and_ask(self.write_messages())
         except ModelError as error:

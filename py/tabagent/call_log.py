@@ -25,6 +25,12 @@ the 1.5B went fetch, note, more_tools, and round again. Two rules, in both agent
   controls"), each run, since an error was always worth trying again.
 - After two steps in a row that only kept notes or listed tools, `note` and `more_tools` refuse,
   saying why, until another tool runs.
+- A call that succeeded, asked again after the model was told it repeated it (or asked again once
+  settled), nothing having acted since, is `pressed`: where the endpoint can hold a reply, the
+  ToolCallingAgent's next request is held to a call of the other listed tools (reply_grammar.py).
+  Told in words, the 0.5B still made the same read_page call seven times in a row in
+  kettle-price (run twice, told five times), and the same list_controls call eight in flour-kg
+  (rows e5a29d2): words alone did not stop it.
 
 A call is known by what it asks, not how it is spelled: its arguments with the tool's defaults
 filled in (`read_page()` is `read_page(page=1)`). And a call that returns, word for word, what a
@@ -113,6 +119,8 @@ class CallLog:
     this_step: dict[str, Earlier] = field(default_factory=dict)
     names_this_step: list[str] = field(default_factory=list)
     told: set[str] = field(default_factory=set)  # repeats told once already: run when asked again
+    told_now: set[str] = field(default_factory=set)  # those told since the last act
+    pressed: str | None = None  # a tool whose call was asked again after told, this step (module doc)
     books_only_steps: int = 0  # steps in a row that only kept notes or listed tools
     made: int = 0  # the calls this run has run (any tool, any outcome)
     history: list[str] = field(default_factory=list)  # the names of the calls this run ran, in order
@@ -128,7 +136,7 @@ class CallLog:
     results: list[tuple[str, str, bool]] = field(default_factory=list)
 
     def start_step(self, step: int) -> None:
-        self.step, self.this_step, self.names_this_step = step, {}, []
+        self.step, self.this_step, self.names_this_step, self.pressed = step, {}, [], None
 
     def end_step(self) -> None:
         if not self.names_this_step:
@@ -150,11 +158,13 @@ class CallLog:
         if key in self.failing:
             return replace(self.failing[key], times=self.asked[key])
         if key in self.settled:
+            self.pressed = name
             return replace(self.settled[key], times=self.asked[key])
         earlier = self.working.get(key)
         if earlier is None or key in self.told:
             return None
         self.told.add(key)
+        self.told_now.add(key)
         return earlier
 
     def ran(self, name: str, arguments: Any, text: str, value: Any = None, is_error: bool = False,
@@ -169,6 +179,7 @@ class CallLog:
         if getattr(tool, "acts", False):  # the page may show something else now
             self.returned.clear()
             self.texts, self.settled, self.asked, self.failed, self.failing = {}, {}, {}, {}, {}
+            self.told_now = set()
             return None
         if is_error and name not in BOOKKEEPING:
             self.failed_again(call_key(name, arguments, tool), text)
@@ -176,6 +187,8 @@ class CallLog:
         if is_error or isinstance(value, Refused) or name in BOOKKEEPING:
             return None
         key = call_key(name, arguments, tool)
+        if key in self.told_now:  # told it repeated, asked again, and it ran: the model insists
+            self.pressed = name
         self.this_step[key] = Earlier(self.step, text, value)
         if self.texts.get(key) == text:
             self.settled.setdefault(key, Earlier(self.returned.get(name + "\0" + text, self.step), text, value))

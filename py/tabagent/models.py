@@ -162,7 +162,7 @@ class OpenAIModel(Model):
 
     def _held(self, reply_schema: dict | None, tools: list[dict] | None) -> dict:
         way = reply_grammar.known_way(self.url) if reply_schema is not None else None
-        return reply_grammar.request_fields(way, reply_schema, bool(tools)) if way else {}
+        return reply_grammar.request_fields(way, reply_schema, tools) if way else {}
 
     def _backoff(self, attempt: int, retry_after: float | None) -> float:
         if retry_after is not None:

@@ -2,7 +2,10 @@
 
 When a model's tool calls fail to be read twice in a turn (a call cut off, arguments that are not
 JSON, a name no tool has), its next reply is held to a tool call of the listed tools by the
-server's own constrained decoding. Each server says in its own way that it can:
+server's own constrained decoding. When the ToolCallingAgent's model makes a call again after it
+was told it repeated that call (call_log.py: `pressed`), its next reply is held to a call of the
+listed tools but that one (final_answer is always among them). Each server says in its own way
+that it can:
 
 | server            | how it says so                               | what the request then carries              |
 |-------------------|----------------------------------------------|--------------------------------------------|
@@ -14,8 +17,9 @@ server's own constrained decoding. Each server says in its own way that it can:
 
 llama.cpp's C++ server refuses a `grammar` next to `tools` ("Cannot use custom grammar constraints
 with tools."); with tools, tool_choice "required" makes it hold the reply to one of them in the
-model's own call format. TabAgent's own reader stays the judge: what comes back is read like
-any reply, and a call it cannot run is told to the model as ever.
+model's own call format, so that request's `tools` are those the schema names. TabAgent's own
+reader stays the judge: what comes back is read like any reply, and a call it cannot run is told
+to the model as ever.
 """
 
 from __future__ import annotations
@@ -47,10 +51,18 @@ def tool_call_schema(tools: list[Tool]) -> dict:
     return options[0] if len(options) == 1 else {"anyOf": options}
 
 
-def request_fields(way: str, schema: dict, sends_tools: bool) -> dict:
-    """What a request carries to hold its reply to `schema`, the endpoint's way."""
-    if way == TOOL_CHOICE and sends_tools:
-        return {"tool_choice": "required"}
+def names_in(schema: dict) -> set[str]:
+    """The tool names a tool_call_schema() holds a reply to."""
+    return {option["properties"]["name"]["const"] for option in schema.get("anyOf", [schema])}
+
+
+def request_fields(way: str, schema: dict, tools: list[dict] | None) -> dict:
+    """What a request carries to hold its reply to `schema`, the endpoint's way; `tools`: the
+    request's tools (OpenAI-style), of which a reply held by tool_choice may call only those the
+    schema names."""
+    if way == TOOL_CHOICE and tools:
+        names = names_in(schema)
+        return {"tool_choice": "required", "tools": [t for t in tools if (t.get("function") or {}).get("name") in names]}
     if way == JSON_OBJECT:
         return {"response_format": {"type": "json_object", "schema": schema}}
     if way == OLLAMA_FORMAT:

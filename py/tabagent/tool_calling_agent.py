@@ -41,6 +41,8 @@ def observation(call: ToolCall, text: str, is_error: bool, value: Any) -> dict:
 
 
 class ToolCallingAgent(Agent):
+    holds_repeats = True  # a call made again after told it repeated: the next reply, held from it
+
     def system_prompt(self) -> str:
         return prompts.tool_calling_system(self.name, self.listed_tools(), brief=self.brief_prompt,
                                            native=self.native_tools)

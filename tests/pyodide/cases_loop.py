@@ -248,6 +248,19 @@ async def test_a_call_said_and_only_shown_is_never_the_answer():
         assert "You said you would call add" in model.calls[1]["messages"][-1]["content"]
 
 
+async def test_a_call_made_again_after_told_holds_the_next_reply_to_the_other_tools():
+    """Qwen2.5-Coder-0.5B as the ToolCallingAgent (real-model bench, rows e5a29d2) made the same
+    read_page call seven times in a row, asking again after being told it repeated. In the shipped
+    interpreter: run, told, asked again (run), and the next reply alone is held to a call of the
+    other tools, final_answer among them."""
+    model = ScriptedModel([calls(("add", {"a": 1, "b": 1}))] * 3 + [final("2")], constraint="json_object")
+    assert await ToolCallingAgent(model, [add]).run("1+1") == "2"
+    held = [call.get("reply_schema") for call in model.calls]
+    assert held[:3] == [None, None, None], held
+    names = [option["properties"]["name"]["const"] for option in held[3]["anyOf"]]
+    assert "add" not in names and "final_answer" in names, names
+
+
 async def test_code_that_cannot_work_here_says_the_tools_that_do_then_is_not_run_again():
     """Qwen2.5-Coder-0.5B as the CodeAgent (real-model bench, flour-kg, rows at 4528ad4) wrote this
     block eight times; each failed the same way and was told the same traceback. In the shipped

@@ -11,6 +11,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 
 from tabagent import CodeAgent, ToolCallingAgent, reply_grammar
+from tabagent.call_log import CallLog
 from tabagent.hosts import default_host
 from tabagent.models import OpenAIModel
 from tabagent.ollama import OllamaModel
@@ -35,8 +36,10 @@ SERVERS = {
 
 
 class Server:
-    def __init__(self, answers: dict):
-        self.answers, self.bodies = answers, []
+    """`replies`: the content of each chat reply in turn (by default a call of `look`)."""
+
+    def __init__(self, answers: dict, replies: list[str] | None = None):
+        self.answers, self.bodies, self.replies = answers, [], list(replies or [])
         outer = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -49,8 +52,9 @@ class Server:
 
             def do_POST(self):
                 outer.bodies.append(json.loads(self.rfile.read(int(self.headers["content-length"]))))
+                content = outer.replies.pop(0) if outer.replies else '{"name": "look", "arguments": {"word": "kettle"}}'
                 self._send(200, {"choices": [{"index": 0, "finish_reason": "stop", "message": {
-                    "role": "assistant", "content": '{"name": "look", "arguments": {"word": "kettle"}}'}}]})
+                    "role": "assistant", "content": content}}]})
 
             def _send(self, status, data):
                 body = json.dumps(data).encode()
@@ -164,3 +168,86 @@ async def test_an_endpoint_that_cannot_hold_a_reply_is_asked_as_ever():
     model = ScriptedModel([GARBLED, GARBLED, final("x")])
     assert await ToolCallingAgent(model, [fetch]).run("Price?") == "x"
     assert not any("reply_schema" in call for call in model.calls)
+
+
+# --- A call made again after the model was told it repeated it ---------------------------------
+
+FETCH = {"tool_calls": [{"name": "fetch", "arguments": {"url": "https://shop.example/"}}]}
+
+
+def names_held(schema: dict) -> list[str]:
+    return [option["properties"]["name"]["const"] for option in schema.get("anyOf", [schema])]
+
+
+async def test_a_call_made_again_after_told_holds_the_next_reply_to_the_other_tools(recorder):
+    # Run, told it repeated, asked again (it runs): the next request, and it alone, is held from it.
+    model = ScriptedModel([FETCH, FETCH, FETCH, final("£9.45")], constraint="json_object")
+    assert await ToolCallingAgent(model, [fetch, look], listeners=[recorder]).run("Price?") == "£9.45"
+    held = [call.get("reply_schema") for call in model.calls]
+    assert held[:3] == [None, None, None]
+    names = names_held(held[3])
+    assert "fetch" not in names and {"look", "final_answer"} <= set(names)
+    assert [e.data["kind"] for e in recorder.of("error")] == ["constrained"]
+    assert "fetch" in recorder.of("error")[0].data["message"]
+
+
+async def test_a_settled_call_asked_again_holds_each_next_reply_from_it():
+    # Held, the model called another tool; back to the same call (settled: not run), held again.
+    look_kettle = {"tool_calls": [{"name": "look", "arguments": {"word": "kettle"}}]}
+    model = ScriptedModel([FETCH, FETCH, FETCH, look_kettle, FETCH, final("£9.45")], constraint="json_object")
+    assert await ToolCallingAgent(model, [fetch, look]).run("Price?") == "£9.45"
+    held = [call.get("reply_schema") for call in model.calls]
+    assert [schema is not None for schema in held] == [False, False, False, True, False, True]
+    assert "fetch" not in names_held(held[5]) and "final_answer" in names_held(held[5])
+
+
+async def test_a_call_told_once_and_not_asked_again_holds_nothing():
+    model = ScriptedModel([FETCH, FETCH, final("£9.45")], constraint="json_object")
+    assert await ToolCallingAgent(model, [fetch, look]).run("Price?") == "£9.45"
+    assert not any("reply_schema" in call for call in model.calls)
+
+
+async def test_an_endpoint_that_cannot_hold_a_reply_is_told_the_repeat_as_ever(recorder):
+    model = ScriptedModel([FETCH, FETCH, FETCH, final("£9.45")])
+    assert await ToolCallingAgent(model, [fetch, look], listeners=[recorder]).run("Price?") == "£9.45"
+    assert not any("reply_schema" in call for call in model.calls)
+    assert not recorder.of("error")
+    told = [e.data["result"] for e in recorder.of("tool_result")][1]
+    assert "same arguments" in told and "Compost: £9.45" in told
+
+
+def test_an_act_between_leaves_a_call_made_again_unpressed():
+    log = CallLog()
+    for step, name in enumerate(["fetch", "fetch", "click", "fetch"], start=1):
+        log.start_step(step)
+        arguments = {"url": "https://shop.example/"} if name == "fetch" else {}
+        if name == "fetch" and log.repeat_of(name, arguments) is not None:
+            log.repeated(name)
+        else:
+            log.ran(name, arguments, "Compost: £9.45" if name == "fetch" else "Clicked.", tool=CLICK if name == "click" else None)
+        log.end_step()
+    assert log.pressed is None  # told in step 2; the click in step 3; step 4 runs as a first call
+
+
+class Click:
+    acts = True
+    parameters = {"properties": {}}
+
+
+CLICK = Click()
+
+
+async def test_llama_cpp_is_sent_only_the_other_tools_with_tool_choice_required():
+    # llama.cpp holds a reply with tools to one of those the request carries: the held request's
+    # body carries them without fetch, final_answer among them, and tool_choice "required".
+    call = '{"name": "fetch", "arguments": {"url": "https://shop.example/"}}'
+    played = Server(SERVERS["llama.cpp"], replies=[call, call, call, '{"name": "final_answer", "arguments": {"answer": "£9.45"}}'])
+    try:
+        model = OpenAIModel(played.root + "/v1", model="m", max_retries=0, stream=False)
+        assert await ToolCallingAgent(model, [fetch, look]).run("Price?") == "£9.45"
+        sent = [[t["function"]["name"] for t in body["tools"]] for body in played.bodies]
+        assert [body.get("tool_choice") for body in played.bodies] == [None, None, None, "required"]
+        assert "fetch" in sent[0] and "fetch" not in sent[3]
+        assert set(sent[3]) == set(sent[0]) - {"fetch"} and "final_answer" in sent[3]
+    finally:
+        played.close()

@@ -231,7 +231,7 @@ NOT_FATAL_ERRORS = {
     "attachment": "turn",  # an attached tab was not read (it left its site)
     "mcp": "turn",         # an MCP server could not be reached, or its tools crowd the window
     "text_calls": "turn",  # the endpoint refused tool definitions: the tools go in the prompt instead
-    "constrained": "step",  # two calls could not be read: the next reply is held to a tool call
+    "constrained": "step",  # two calls unread, or one repeated once told: the next reply is held
     "workflow": "turn",    # a saved workflow could not do a step: the agent takes over from it
 }
 # The `error` kinds that end a turn, and what the panel offers for each: "settings" when a setting
