@@ -15,45 +15,19 @@ import json
 import pytest
 
 from tabagent import CodeAgent, ToolCallingAgent
-from tabagent.app.page_tools import article_text
-from tabagent.app.untrusted_content import untrusted
 from tabagent.testing import ScriptedModel
 from tabagent.tools import tool
+from tests.helpers.garden_page import MARKED, URL, answer, page_sent_back, read
 from tests.helpers.logged_read_page import logged_click, logged_read_page
 from tests.helpers.scripted_turns import calls, told
 
 pytestmark = pytest.mark.timeout(30)
 
-URL = "http://127.0.0.1:44369/garden.html"
-MARKDOWN = ("# Hillside Garden Supplies\n\nGarden tools and compost since 1979. Visit us at 3 Mill Lane, Ashby.\n\n"
-            "## This week\n\n| Item | Size | Price |\n|---|---|---|\n| Compost | 40 l | £9.45 |\n"
-            "| Bark mulch | 50 l | £7.80 |\n\nOur compost comes in a bag that weighs 22 pounds.\n\n## Newsletter\n\n"
-            "Email address\n\nSubscribe")
-MARKED = untrusted(URL, article_text({"title": "Hillside Garden Supplies", "url": URL, "length": len(MARKDOWN),
-                                      "page": 1, "pages": 1, "markdown": MARKDOWN}))
 ASKED = f"How much does the compost cost? (The page is {URL}.)"
 
 
 def read_page_tool(log):
     return logged_read_page(MARKED, log)
-
-
-def read(agent_class):
-    return calls(("read_page", {"page": 1, "max_tokens": 100000})) if agent_class is ToolCallingAgent \
-        else "```python\nprint(read_page())\n```"
-
-
-def answer(agent_class, text):
-    if agent_class is ToolCallingAgent:
-        return calls(("final_answer", {"answer": text}))
-    return f"```python\nfinal_answer({text!r})\n```"
-
-
-# kettle-price, f4ff431, the ToolCallingAgent: its last reply, as the row keeps its first 300
-# characters: a final_answer written as text whose answer is read_page's whole result, JSON-escaped,
-# cut at the output limit. Here with this file's page, cut after 700 characters.
-def page_sent_back(marked=MARKED, cut=700):
-    return ('{"name": "final_answer", "answer": ' + json.dumps(marked, ensure_ascii=False))[:cut]
 
 
 # What the CodeAgent does with the same habit: the raw tool result passed to final_answer.
