@@ -19,6 +19,12 @@ One measure for all of them:
   - a tool's result this turn, inside the page-content marking, and the copied words take in
     TabAgent's note that opens the marking ("result"). No answer needs that note: a line of the
     page quoted (a price, a name, a paragraph) never carries it, and stays the answer.
+
+An answer that carries the marking itself (our tag, or our words for a tag the page wrote) gives
+back page text as TabAgent marked it ("page"), whatever else it says and wherever the text came
+from: a tab the user attached, a page read in an earlier turn, this turn's read. A page cannot
+write the tag (app/untrusted_content.py takes it out), so only our marking puts it before the model;
+shown as the answer, it would pass page text off as TabAgent's words (docs/security.md).
 """
 
 from __future__ import annotations
@@ -35,7 +41,7 @@ _WORD = re.compile(r"\w+")
 _ESCAPE = re.compile(r"\\(u[0-9a-fA-F]{4}|[nrt\"/\\])")
 _UNESCAPED = {"n": "\n", "r": "\n", "t": " ", '"': '"', "/": "/", "\\": "\\"}
 
-SAID_BACK_OURS, SAID_BACK_RESULT, SAID_BACK_ERROR = our_notes(
+SAID_BACK_OURS, SAID_BACK_RESULT, SAID_BACK_ERROR, SAID_BACK_PAGE = our_notes(
     "Your answer repeats what I told you instead of answering the user's question, so it is not your "
     "answer. Do what it said, then answer the question in your own words.",
     "Your answer is the text {tool} returned, my marking and all, not an answer to the user's question, so "
@@ -43,17 +49,27 @@ SAID_BACK_OURS, SAID_BACK_RESULT, SAID_BACK_ERROR = our_notes(
     "answers it.",
     "Your answer repeats the error {whose} instead of answering the user's question, so it was not taken: "
     "an error says what went wrong, not what to answer. {instead}\nThen answer the question in your own "
-    "words.")
+    "words.",
+    "Your answer gives back page text as I marked it for you, my marking and all, not an answer to the "
+    "user's question, so it was not taken. Answer the question in your own words, quoting only the part "
+    "of the page that answers it.")
+# Our marking in an answer (read with JSON's escapes undone, and as HTML may write it): the tag, opening
+# or closing, or our words for a tag the page wrote (untrusted_content.FORGED_TAG: a test holds them equal).
+MARKING_SAID = re.compile(r"(?:<|&lt;)\s*/?\s*page_content\b|\[a page_content tag written by the page, removed\]",
+                          re.IGNORECASE)
 # What the user is told when the model, told once, said a text back again: the turn ends.
 STOPPED = "I stopped without an answer: twice my reply gave back {what} instead of answering."
 WHAT = {"ours": "a message TabAgent had sent me", "result": "the text {tool} returned",
-        "error": "an error TabAgent had sent me"}
+        "error": "an error TabAgent had sent me", "page": "page text as TabAgent had marked it"}
+
+
+def _unescaped(text: object) -> str:
+    return _ESCAPE.sub(lambda m: chr(int(m[1][1:], 16)) if m[1][0] == "u" else _UNESCAPED[m[1]], str(text))
 
 
 def words(text: object) -> list[str]:
     """The words of `text`, in lower case, with JSON's escapes undone."""
-    text = _ESCAPE.sub(lambda m: chr(int(m[1][1:], 16)) if m[1][0] == "u" else _UNESCAPED[m[1]], str(text))
-    return _WORD.findall(text.lower())
+    return _WORD.findall(_unescaped(text).lower())
 
 
 def _runs(text_words: list[str]) -> set[tuple[str, ...]]:
@@ -89,11 +105,12 @@ def said_back(answer: object, ours: Iterable[str], results: Iterable[tuple[str, 
               errors: Iterable[tuple[str, str]] = ()) -> tuple[str, str] | None:
     """("error", the tool or "" for code), ("ours", "") or ("result", the tool's name) when `answer`
     says back one of `errors` ((tool, error) this turn), of `ours` (the notes this turn sent) or of
-    the notes TabAgent writes (our_notes.py), or of `results` ((tool, text) this turn), as the
-    module says; else None."""
+    the notes TabAgent writes (our_notes.py), or of `results` ((tool, text) this turn); ("page", "")
+    when it carries our marking; as the module says; else None."""
     said = words(answer)
+    marked = MARKING_SAID.search(_unescaped(answer)) is not None
     if len(said) < RUN:
-        return None
+        return ("page", "") if marked else None
     for tool, text in errors:
         if _mostly(said, text):
             return "error", tool
@@ -106,7 +123,7 @@ def said_back(answer: object, ours: Iterable[str], results: Iterable[tuple[str, 
         note = _runs(words(text[:marking.start()]))
         if any(tuple(said[i:i + RUN]) in note for i in range(len(said) - RUN + 1) if i in found):
             return "result", tool
-    return None
+    return ("page", "") if marked else None
 
 
 def told(kind: str, tool: str, instead: str = "") -> str:
@@ -115,7 +132,7 @@ def told(kind: str, tool: str, instead: str = "") -> str:
     if kind == "error":
         return SAID_BACK_ERROR.format(whose=f"that calling {tool} returned" if tool else "your code raised",
                                       instead=instead)
-    return SAID_BACK_OURS if kind == "ours" else SAID_BACK_RESULT.format(tool=tool)
+    return {"ours": SAID_BACK_OURS, "page": SAID_BACK_PAGE}.get(kind) or SAID_BACK_RESULT.format(tool=tool)
 
 
 def stopped(kind: str, tool: str) -> str:
