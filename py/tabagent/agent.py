@@ -29,7 +29,7 @@ from .page_quotes import PageQuotes
 from .parsing import parse_arguments
 from .reply_checks import (TOOL_NOTES, Notes, announced_call, plans_calls, points_at_a_page, promises_an_action,
                            quoted_before_acting_note, reading_call, unread_call_note)
-from .said_back import said_back, stopped, told
+from .said_back import ran_out, said_back, stopped, told
 from .replies import ToolCall
 from .repeated_reply import Replies
 from .reply_grammar import MISREADS, forget, tool_call_schema
@@ -526,7 +526,9 @@ class Agent:
         a call (made, or written in any shape the agent reads) or code is not an answer, and
         nothing runs now: the user is told the run ran out of steps, and what it did. Nothing is
         asked when the message is about a page nothing read: the 0.5B's CodeAgent ran Python eight
-        times without a tool and then answered "$20", a price no page showed (issue 48)."""
+        times without a tool and then answered "$20", a price no page showed (issue 48). An answer
+        that says a text back (said_back.py: the page as we marked it) is told once, as in a step,
+        unless the turn told one already, and is never taken: the user is told what it gave back."""
         if self.nothing_read():  # a page question, and nothing read it: any answer now is made up
             await self.emit("error", {"kind": "max_steps", "message": f"{self.name} ran out of steps "
                                       f"({self.max_steps}) before reading the page it was asked about."})
@@ -537,21 +539,27 @@ class Agent:
                                   f"({self.max_steps}) before finishing; asking for its best answer."})
         held = await self.held_answer(can_act=False)
         asked = [{"role": "user", "content": prompts.MAX_STEPS + (f"\n\n{held}" if held else "")}]
-        answer, reply = await self._last_answer(asked)
-        if answer is not NOT_AN_ANSWER and (note := self.unfounded(answer, can_act=False)):
+        answer, reply, found = await self._last_answer(asked)
+        if found is not None and self._said_back is None:  # said a text back: told once, as in a step
+            self._said_back = found
+            asked += [{"role": "assistant", "content": str(answer)}, {"role": "user", "content": told(*found)}]
+            answer, reply, found = await self._last_answer(asked)
+        if found is None and answer is not NOT_AN_ANSWER and (note := self.unfounded(answer, can_act=False)):
             asked += [{"role": "assistant", "content": str(answer)}, {"role": "user", "content": note}]
-            answer, reply = await self._last_answer(asked)  # told once: this one is taken
-        if answer is NOT_AN_ANSWER:
-            answer = out_of_steps(self.max_steps, self.calls.history, self.memory.notes)
+            answer, reply, found = await self._last_answer(asked)  # told once: this one is taken
+        if found is not None or answer is NOT_AN_ANSWER:
+            why = ran_out(self.max_steps, *found) if found else ""
+            answer = out_of_steps(self.max_steps, self.calls.history, self.memory.notes, why=why)
         self.memory.append(ActionStep(self.step, model_output=str(answer), usage=reply.usage))
         return answer
 
-    async def _last_answer(self, asked: list[dict]) -> tuple[object, ModelReply]:
-        """The answer the model gives to `asked` out of steps, or NOT_AN_ANSWER (our words, or a
-        tool's, said back are not its answer either); and its reply."""
+    async def _last_answer(self, asked: list[dict]) -> tuple[object, ModelReply, tuple[str, str] | None]:
+        """The answer the model gives to `asked` out of steps, or NOT_AN_ANSWER; its reply; and
+        what the answer said back (said_back.py: our words, a tool's, page text as we marked it),
+        if it did: then it is not the answer either."""
         reply = await self._generate(asked)
         answer = self.answer_in(reply)
-        return (NOT_AN_ANSWER if answer is not NOT_AN_ANSWER and self.says_back(answer) else answer), reply
+        return answer, reply, (self.says_back(answer) if answer is not NOT_AN_ANSWER else None)
 
     def answer_in(self, reply: ModelReply) -> object:
         """The answer a last reply gives: its text, or what a final_answer call in it says;

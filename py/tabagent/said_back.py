@@ -59,6 +59,8 @@ MARKING_SAID = re.compile(r"(?:<|&lt;)\s*/?\s*page_content\b|\[a page_content ta
                           re.IGNORECASE)
 # What the user is told when the model, told once, said a text back again: the turn ends.
 STOPPED = "I stopped without an answer: twice my reply gave back {what} instead of answering."
+# What the user is told when, out of steps, the answer asked for said a text back (told once, if not yet).
+RAN_OUT = "I ran out of steps ({steps}) before I could answer: my last reply gave back {what} instead of answering."
 WHAT = {"ours": "a message TabAgent had sent me", "result": "the text {tool} returned",
         "error": "an error TabAgent had sent me", "page": "page text as TabAgent had marked it"}
 
@@ -138,3 +140,8 @@ def told(kind: str, tool: str, instead: str = "") -> str:
 def stopped(kind: str, tool: str) -> str:
     """The first sentence of what the user gets when it did so again."""
     return STOPPED.format(what=WHAT[kind].format(tool=tool))
+
+
+def ran_out(steps: int, kind: str, tool: str) -> str:
+    """The first sentence of what the user gets when out of steps the last answer said a text back."""
+    return RAN_OUT.format(steps=steps, what=WHAT[kind].format(tool=tool))

@@ -76,10 +76,13 @@ async def test_the_page_sent_back_twice_ends_the_turn_without_taking_it(agent_cl
 
 @pytest.mark.parametrize("agent_class", [ToolCallingAgent, CodeAgent])
 async def test_out_of_steps_the_page_sent_back_is_not_the_best_answer(agent_class):
-    """kettle-price, f4ff431: the page sent back was the reply to "give your best answer"."""
-    model = ScriptedModel([read(agent_class), read(agent_class), page_sent_back()])
+    """kettle-price, f4ff431: the page sent back was the reply to "give your best answer". Told
+    once, as in a step; sent back again, it is not taken, and the user is told why."""
+    model = ScriptedModel([read(agent_class), read(agent_class), page_sent_back(), page_sent_back()])
     result = await agent_class(model, [read_page_tool([])], max_steps=2).run(ASKED)
-    assert result.startswith("I ran out of steps (2)") and "page_content" not in result
+    assert "is the text read_page returned" in told(model, 3)
+    assert result.startswith("I ran out of steps (2) before I could answer: my last reply gave back the text "
+                             "read_page returned instead of answering.") and "page_content" not in result
 
 
 @pytest.mark.parametrize("agent_class", [ToolCallingAgent, CodeAgent])

@@ -7,7 +7,7 @@ marked text was not such a result: a tab the user attached, or a page read in an
 the conversation, or the marking pasted into an answer of the model's own words. A page cannot
 write our tag (untrusted() takes it out), so the tag in an answer can only be our marking given
 back: page text passed off as TabAgent's. Each path that takes an answer is covered, in both
-agents: final_answer (a call, or in the code), a reply with no action.
+agents: final_answer (a call, or in the code), a reply with no action, the out-of-steps answer.
 A page that forges the marking: test_red_team_quoted_calls.py.
 """
 
@@ -18,7 +18,7 @@ from tabagent.said_back import SAID_BACK_PAGE, said_back
 from tabagent.testing import ScriptedModel
 from tests.helpers.logged_read_page import logged_read_page
 from tests.helpers.scripted_turns import told
-from tests.helpers.garden_page import MARKED, URL, answer, read
+from tests.helpers.garden_page import MARKED, URL, answer, page_sent_back, read
 
 pytestmark = pytest.mark.timeout(30)
 
@@ -76,6 +76,22 @@ async def test_given_back_twice_the_turn_ends_saying_why(agent_class):
     assert result.startswith("I stopped without an answer: twice my reply gave back page text")
     assert "page_content" not in result and "£9.45" not in result
     assert agent.status == "max_steps" and len(model.calls) == 2
+
+
+@pytest.mark.parametrize("agent_class", AGENTS)
+async def test_out_of_steps_an_attached_tab_given_back_is_told_once(agent_class):
+    model = ScriptedModel([read(agent_class), page_sent_back(), answer(agent_class, "£9.45")])
+    result = await agent_class(model, [logged_read_page("Nothing here.", [])], max_steps=1).run(attached())
+    assert result == "£9.45" and SAID_BACK_PAGE in told(model, 2)
+
+
+@pytest.mark.parametrize("agent_class", AGENTS)
+async def test_out_of_steps_given_back_twice_is_not_the_best_answer_and_says_why(agent_class):
+    model = ScriptedModel([read(agent_class), page_sent_back(), answer(agent_class, MARKED)])
+    result = await agent_class(model, [logged_read_page("Nothing here.", [])], max_steps=1).run(attached())
+    assert result.startswith("I ran out of steps (1) before I could answer: my last reply gave back page text as "
+                             "TabAgent had marked it instead of answering. What I did: read_page.")
+    assert "page_content" not in result and "£9.45" not in result and len(model.calls) == 3
 
 
 @pytest.mark.parametrize("agent_class", AGENTS)
