@@ -29,7 +29,7 @@ from .page_quotes import PageQuotes
 from .parsing import parse_arguments
 from .reply_checks import (TOOL_NOTES, Notes, announced_call, plans_calls, points_at_a_page, promises_an_action,
                            quoted_before_acting_note, reading_call, unread_call_note)
-from .said_back import ran_out, said_back, stopped, told
+from .said_back import question_refused, ran_out, said_back, stopped, told
 from .replies import ToolCall
 from .repeated_reply import Replies
 from .reply_grammar import MISREADS, forget, tool_call_schema
@@ -46,6 +46,7 @@ if TYPE_CHECKING:
     from .vision import Vision
 
 
+ASK_USER = "ask_user"  # the tool that hands the turn back to the user (app/hand_back.py)
 NOT_AN_ANSWER = object()  # a last reply that asks for something to run: it is not the answer
 OUT_OF_STEPS = ("I ran out of steps ({steps}) before I could answer: my last reply asked for another "
                 "step instead of answering, and it was not run.")
@@ -228,6 +229,17 @@ class Agent:
             return None
         self._told_unfounded = True
         return self.saying(note)
+
+    def question_said_back(self, name: str, arguments: object) -> str | None:
+        """The error for a question to the user (ask_user) that says back a text the model was
+        given (said_back.py): not asked, the user never saw that text; or None. Both agents ask it
+        before the call runs."""
+        if name != ASK_USER or not isinstance(arguments, dict):
+            return None
+        found = self.says_back(arguments.get("question", ""))
+        if found is None:
+            return None
+        return question_refused(found, self.notes.instead.format(tools=self.tools_to_call()))
 
     def says_back(self, answer: object) -> tuple[str, str] | None:
         """Whether `answer` says back an error, our note, or a tool's result (said_back.py)."""

@@ -361,6 +361,9 @@ class TracedTool(Tool):
         if page := self.agent.page_quotes.copied(self.agent.memory, self.agent.tools, self.name, arguments):
             await self._result(call_id, COPIED.format(source=page), is_error=True)
             raise ToolInputError(COPIED.format(source=page))  # page_quotes.py
+        if said := self.agent.question_said_back(self.name, arguments):  # said_back.py: the user cannot answer it
+            await self._result(call_id, said, is_error=True)
+            raise ToolInputError(said)
         if (earlier := calls.repeat_of(self.name, arguments, self.tool.acts, self.tool)) is not None:  # call_log.py
             calls.repeated(self.name)
             if earlier.failed:  # failed the same way twice: not run, its error and what to do raised into the code

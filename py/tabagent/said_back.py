@@ -34,7 +34,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 
 from .excerpt import OPENING
-from .our_notes import fixed_words, our_notes, registered
+from .our_notes import fixed_words, our_note, our_notes, registered
 
 RUN = 6  # words in a row, as the text has them, to count as copied
 _WORD = re.compile(r"\w+")
@@ -61,6 +61,13 @@ MARKING_SAID = re.compile(r"(?:<|&lt;)\s*/?\s*page_content\b|\[a page_content ta
 STOPPED = "I stopped without an answer: twice my reply gave back {what} instead of answering."
 # What the user is told when, out of steps, the answer asked for said a text back (told once, if not yet).
 RAN_OUT = "I ran out of steps ({steps}) before I could answer: my last reply gave back {what} instead of answering."
+# A question for the user (ask_user) that says a text back: the user never saw that text and cannot
+# answer it. Qwen2.5-Coder-0.5B on the real-model bench (newsletter, affc518), told its answer
+# repeated our error, asked the user that very note as its question, and the turn waited.
+QUESTION_SAID_BACK = our_note(
+    "Error: that question gives back what {whose} instead of asking the user something of their own, so it "
+    "was not asked: the user never saw that text and cannot answer it. {instead}")
+WHOSE = {"ours": "I told you", "result": "{tool} returned", "error": "an error said", "page": "a page said"}
 WHAT = {"ours": "a message TabAgent had sent me", "result": "the text {tool} returned",
         "error": "an error TabAgent had sent me", "page": "page text as TabAgent had marked it"}
 
@@ -126,6 +133,13 @@ def said_back(answer: object, ours: Iterable[str], results: Iterable[tuple[str, 
         if any(tuple(said[i:i + RUN]) in note for i in range(len(said) - RUN + 1) if i in found):
             return "result", tool
     return ("page", "") if marked else None
+
+
+def question_refused(found: tuple[str, str], instead: str) -> str:
+    """What the model is told of a question for the user that said a text back (`found`, as
+    said_back gives it); `instead`: what to call instead, in the agent's words."""
+    kind, tool = found
+    return QUESTION_SAID_BACK.format(whose=WHOSE[kind].format(tool=tool or "your code"), instead=instead)
 
 
 def told(kind: str, tool: str, instead: str = "") -> str:

@@ -140,6 +140,8 @@ class ToolCallingAgent(Agent):
         self.misread += problem is not None  # a call that could not be read (reply_grammar.py)
         if problem is None and (page := self.page_quotes.copied(self.memory, self.tools, call.name, arguments)):
             problem = COPIED.format(source=page)  # a page's sample call, repeated (page_quotes.py)
+        if problem is None and (said := self.question_said_back(call.name, arguments)):
+            problem = said  # a question for the user that says back what the model was told (said_back.py)
         if problem is None:  # the same call again, or again after failing the same way twice (call_log.py)
             earlier = self.calls.repeat_of(call.name, arguments, tool.acts, tool)
         if earlier is not None:
