@@ -128,7 +128,8 @@ def run_task(task, agent: str, model: str, model_name: str, meter: Meter, site: 
            "grammar": meter.grammar, "success": bool(task.check(result["answer"], list(site.log))), **tokens,
            "steps": result.get("steps"), "seconds": round(result["seconds"], 1),
            "answer": str(result["answer"])[:300], "did": result.get("did", [])[:20],
-           "calls": result.get("calls", [])[:20], "error": result.get("error"),
+           "calls": result.get("calls", [])[:20], "asked_user": result.get("asked_user", []),
+           "error": result.get("error"),
            "load": round(os.getloadavg()[0], 1)}
     keep(row)
     print(f"{model} {agent} {task.id}: {'ok ' if row['success'] else 'NO '} {row['steps']} steps, "

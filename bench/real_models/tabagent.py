@@ -2,7 +2,9 @@
 extension in Chromium (tests/helpers/browser.py), as a person runs it: the task's pages opened in
 tabs (the first in front), a new conversation, the sentence sent, every question the agent asks
 answered "allow for this turn" (the person running the bench allows the actions, as the
-MiniWoB bench does), the answer and steps read from the turn as it was saved."""
+MiniWoB bench does), every question handed back to the person (ask_user) answered with the same
+sentence (USER_SAYS: the task says all they know; a turn once waited 28 minutes on a question
+nobody answered), the answer and steps read from the turn as it was saved."""
 
 from __future__ import annotations
 
@@ -15,6 +17,15 @@ from tests.helpers.real_model_turns import last_turn_events
 
 ALLOW_ASKED = """[...[...document.querySelectorAll('article.turn')].at(-1)?.querySelectorAll(
   '.confirmation[data-state="asking"] button[data-decision="turn"]') ?? []].map((b) => (b.click(), 1)).length"""
+# The person's answer to a question handed back to them: all they know is in the task.
+USER_SAYS = "I have nothing to add: the task says all I know. Please do it with the pages as they are."
+ANSWER_HANDED_BACK = """((said) => {
+  const box = [...document.querySelectorAll('article.turn')].at(-1)?.querySelector('.hand-back[data-state="asking"]');
+  if (!box) return 0;
+  box.querySelector('textarea.hand-back-answer').value = said;
+  box.querySelector('button.hand-back-send').click();
+  return 1;
+})(SAID)""".replace("SAID", json.dumps(USER_SAYS))
 ENDED = ("ok", "max_steps", "error", "stopped", "cancelled")
 
 
@@ -61,6 +72,7 @@ class TabAgent:
         status = None
         while time.monotonic() - started < self.timeout:
             self.panel.run(ALLOW_ASKED)
+            self.panel.run(ANSWER_HANDED_BACK)
             status = self.panel.status()
             if status in ENDED:
                 break
@@ -81,6 +93,8 @@ class TabAgent:
         return {"answer": answer if isinstance(answer, str) else json.dumps(answer), "did": did,
                 "calls": [what_ran(e) for e in events
                           if e["kind"] in ("tool_call", "code") and e.get("depth", 0) == 0],
+                "asked_user": [e["data"].get("question", "")[:200] for e in events
+                               if e["kind"] == "hand_back" and "answer" not in e["data"]],
                 "steps": done[-1]["steps"] if done else None, "seconds": seconds, "status": status,
                 "error": None if status in ("ok", "max_steps") else (errors[-1] if errors else status)[:300]}
 

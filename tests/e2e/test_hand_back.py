@@ -6,8 +6,10 @@ field (it hands the login back instead). A scripted model, local pages, answers 
 panel like a person."""
 
 import json
+import sys
 import threading
 import time
+from pathlib import Path
 
 import pytest
 from selenium.webdriver.common.by import By
@@ -46,6 +48,20 @@ def reply_in_panel(box, text):
     if text:
         box.find_element(By.CSS_SELECTOR, "textarea").send_keys(text)
     box.find_element(By.CSS_SELECTOR, "button").click()
+
+
+def test_the_real_model_bench_s_stand_in_user_answers_a_handed_back_question(turn, model):
+    """The real-model bench answers each question handed back with one sentence (a turn there once
+    waited 28 minutes for an answer nobody gave): its script finds the panel's box and sends it."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+    from real_models.tabagent import ANSWER_HANDED_BACK, USER_SAYS
+    model.script(tool_call("ask_user", question="Which email address should I use?"), Reply(text="Done."))
+    turn.send("Subscribe me to the newsletter")
+    the_request(turn)
+    assert turn.run(ANSWER_HANDED_BACK) == 1
+    turn.wait_for_status("ok")
+    assert told(model, 1) == f"The user answered: {USER_SAYS}"
+    assert turn.run(ANSWER_HANDED_BACK) == 0  # nothing asking: nothing sent
 
 
 NOTIFICATIONS = "const done = arguments[0]; chrome.notifications.getAll().then((all) => done(Object.keys(all)));"
