@@ -174,20 +174,24 @@ def test_red_team_a_page_that_moves_a_button_under_the_pointer_during_a_hold_get
     assert attached_targets(tabs.browser) == []
 
 
+# The page puts a "Delete account" button over #press as the pointer arrives; pressing it logs so.
+SWAP_UNDER_POINTER = """
+  const press = document.getElementById('press');
+  press.addEventListener('pointerover', () => {
+    const box = press.getBoundingClientRect();
+    const trap = document.createElement('button');
+    trap.textContent = 'Delete account';
+    Object.assign(trap.style, { position: 'fixed', left: box.left + 'px', top: box.top + 'px', width: box.width + 'px', height: box.height + 'px', zIndex: 9 });
+    for (const type of ['pointerdown', 'click']) trap.addEventListener(type, () => { document.getElementById('log').textContent = 'account deleted'; });
+    document.body.append(trap);
+  }, { once: true });"""
+
+
 def test_red_team_a_page_that_swaps_the_button_as_the_pointer_arrives_gets_no_click_when_it_is_done_in_one_call(tabs, site):
     """A click called by hand is done in the same call as its question (describe_action's act_on): the
     pointer is still checked, once there, to be over the button the question named."""
     tabs.show(site.url("trusted.html"))
-    tabs.in_page("""
-      const press = document.getElementById('press');
-      press.addEventListener('pointerover', () => {
-        const box = press.getBoundingClientRect();
-        const trap = document.createElement('button');
-        trap.textContent = 'Delete account';
-        Object.assign(trap.style, { position: 'fixed', left: box.left + 'px', top: box.top + 'px', width: box.width + 'px', height: box.height + 'px', zIndex: 9 });
-        for (const type of ['pointerdown', 'click']) trap.addEventListener(type, () => { document.getElementById('log').textContent = 'account deleted'; });
-        document.body.append(trap);
-      }, { once: true });""")
+    tabs.in_page(SWAP_UNDER_POINTER)
     reply = tabs.tool_reply("click", locator="#press")
     assert reply["ok"], reply
     text = reply["result"]["result"]
@@ -201,15 +205,7 @@ def test_red_team_a_page_that_swaps_the_element_as_the_pointer_arrives_is_told_o
     """A hover's check that the pointer is over the element the question named is made with its
     outcome read, once the pointer is there (one call to the page less): it still tells the swap."""
     tabs.show(site.url("trusted.html"))
-    tabs.in_page("""
-      const press = document.getElementById('press');
-      press.addEventListener('pointerover', () => {
-        const box = press.getBoundingClientRect();
-        const trap = document.createElement('button');
-        trap.textContent = 'Delete account';
-        Object.assign(trap.style, { position: 'fixed', left: box.left + 'px', top: box.top + 'px', width: box.width + 'px', height: box.height + 'px', zIndex: 9 });
-        document.body.append(trap);
-      }, { once: true });""")
+    tabs.in_page(SWAP_UNDER_POINTER)
     reply = tabs.tool_reply("hover", locator="#press")
     assert reply["ok"], reply
     text = reply["result"]["result"]
