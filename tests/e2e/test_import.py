@@ -18,7 +18,7 @@ from tests.helpers.model_server import Reply
 
 from tests.helpers.history import downloaded, history_entries, show_history
 from tests.helpers.history import import_file, notice, write_export
-from tests.helpers.exports import exported_and_deleted, exported_conversation, import_and_continue
+from tests.helpers.exports import exported_and_deleted, exported_conversation, import_and_continue, timeless
 
 
 def real_record(panel, model, question, answer):
@@ -160,7 +160,7 @@ def test_an_unedited_export_of_a_code_agent_continues_with_its_real_history(pane
     model.script(Reply(text="Counting.\n```python\nprint(6 * 7)\n```"), Reply(text="```python\nfinal_answer({'answer': 42})\n```"))
     panel.send("Code: what is six times seven?")
     panel.wait_for_status("ok")
-    sent = model.requests[-1]["body"]["messages"]
+    sent = timeless(model.requests[-1]["body"]["messages"])
     record = exported_and_deleted(panel, downloads, "Code: what is six times seven?")
     said, messages = import_and_continue(panel, model, tmp_path, record, "And seven times eight?")
     assert said == "Imported 1 conversation."

@@ -2,11 +2,21 @@
 user moving it to another browser would (the import tests and the red team's)."""
 
 import json
+import re
 
 from selenium.webdriver.common.by import By
 
 from tests.helpers.history import downloaded, import_file, notice, show_history, write_export
 from tests.helpers.model_server import Reply
+
+CLOCK = re.compile(r"Now: [^\n]*\.")
+
+
+def timeless(messages):
+    """The messages with the system prompt's clock line ("Now: Monday 7 December 2026, 10:10
+    (UTC).") made one, so that two turns on either side of a minute's turn compare equal."""
+    return [{**m, "content": CLOCK.sub("Now: (the time).", m["content"])} if isinstance(m.get("content"), str) else m
+            for m in messages]
 
 
 def exported_conversation(panel, model, downloads, question):
@@ -20,7 +30,7 @@ def exported_conversation(panel, model, downloads, question):
     panel.wait_for_status("ok")
     panel.send("Thanks")
     panel.wait(lambda d: len(d.find_elements(By.CSS_SELECTOR, "article.turn[data-status=ok]")) == 2, 30)
-    return exported_and_deleted(panel, downloads, question), model.requests[-1]["body"]["messages"]
+    return exported_and_deleted(panel, downloads, question), timeless(model.requests[-1]["body"]["messages"])
 
 
 def exported_and_deleted(panel, downloads, title):
@@ -44,4 +54,4 @@ def import_and_continue(panel, model, tmp_path, record, question, write=write_ex
     model.script(Reply(text="Sure."))
     panel.send(question)
     panel.wait(lambda d: len(d.find_elements(By.CSS_SELECTOR, "article.turn[data-status=ok]")) == len(record["turns"]) + 1, 30)
-    return said, model.requests[-1]["body"]["messages"]
+    return said, timeless(model.requests[-1]["body"]["messages"])
