@@ -79,8 +79,8 @@ class Tool:
     def validate(self, arguments: dict) -> None:
         schema = self.parameters
         props, required = schema["properties"], schema.get("required", [])
-        for name in [n for n, v in arguments.items() if v is None and n not in required]:
-            del arguments[name]  # weak models send null for "not given"
+        for name in [n for n, v in arguments.items() if n not in required and (v is None or blank(v, props.get(n)))]:
+            del arguments[name]  # weak models send null, or "" where no text goes, for "not given"
         for name in [n for n in arguments if n in props]:  # "2" for an integer, ... (conversions.py)
             arguments[name] = convert(arguments[name], props[name])
         problems = [f"missing required argument '{n}'" for n in required if n not in arguments]
@@ -407,6 +407,15 @@ def _resolved(schema, root: dict, depth: int) -> dict:
 def _choices(values: list) -> str:
     shown = [json.dumps(v, ensure_ascii=False, default=str) for v in values[:MAX_CHOICES]]
     return " | ".join(shown + (["..."] if len(values) > MAX_CHOICES else []))
+
+
+def blank(value: Any, schema: dict | None) -> bool:
+    """Whether `value` is an empty text for an argument whose type takes no text: a number, a
+    flag. Qwen2.5-Coder 0.5B sent find_in_page "context_chars": "" (an integer) for "not given",
+    refused twice, then dropped the query instead (bench rows 0964a2e, cheaper-kettle)."""
+    kinds = (schema or {}).get("type")
+    kinds = [kinds] if isinstance(kinds, str) else kinds
+    return isinstance(value, str) and not value.strip() and bool(kinds) and not any(is_of_type(value, k) for k in kinds)
 
 
 def check_value(value: Any, schema: dict, where: str) -> str | None:
