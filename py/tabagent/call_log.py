@@ -47,7 +47,8 @@ from typing import Any
 
 from .excerpt import cut_inside
 from .our_notes import our_note, our_notes
-from .tools import Refused
+from .conversions import convert
+from .tools import Refused, blank
 
 # TabAgent's own tools that change nothing the task is about: they keep the run's books.
 BOOKKEEPING = ("note", "more_tools")
@@ -94,12 +95,17 @@ def call_key(name: str, arguments: Any, tool: Any = None) -> str:
 
 
 def with_defaults(tool: Any, arguments: Any) -> Any:
-    """`arguments` with what `tool`'s schema gives by default for those left out (a None counts as
-    left out: weak models send null for "not given")."""
+    """`arguments` as `tool` reads them: what its schema gives by default for those left out (a
+    None, or "" where no text goes, counts as left out: weak models send them for "not given"),
+    values converted to its types ("1" for 1), and names it does not take left out (TabAgent's own
+    tools that only read run without them: tool_calling_agent.known_arguments)."""
     properties = ((getattr(tool, "parameters", None) or {}) if tool is not None else {}).get("properties") or {}
     if not isinstance(arguments, dict) or not properties:
         return arguments
-    given = {name: value for name, value in arguments.items() if value is not None}
+    takes_any = bool(tool.parameters.get("additionalProperties"))
+    given = {name: convert(value, properties[name]) if isinstance(properties.get(name), dict) else value
+             for name, value in arguments.items()
+             if value is not None and not blank(value, properties.get(name)) and (takes_any or name in properties)}
     return {**{name: p["default"] for name, p in properties.items() if isinstance(p, dict) and "default" in p}, **given}
 
 

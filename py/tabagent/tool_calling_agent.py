@@ -27,6 +27,7 @@ from .our_notes import our_note
 # text) what the model said before them.
 Calls = Union[tuple[list[ToolCall], bool], tuple[list[ToolCall], bool, str]]
 MORE = our_note("To see the rest, call the tool again for a smaller part (a section, a page, an offset).")
+LEFT_OUT = our_note("Note: {name} has no argument {names}, so it ran without it. It takes: {takes}.")
 ANSWER_WAITS = our_note("Your final answer was not taken: you gave it in the same reply as {tools}, before "
                         "seeing what they returned. Read their results; then, if your answer still holds, "
                         "call final_answer again, on its own.")
@@ -133,6 +134,7 @@ class ToolCallingAgent(Agent):
             arguments = parse_arguments(call.arguments)
         except ValueError as e:
             arguments, problem = call.arguments, f"Error: {e}. Send the arguments as a JSON object."
+        arguments, left_out = known_arguments(tool, arguments) if problem is None else (arguments, [])
         await self.emit("tool_call", {"id": call.id, "name": call.name, "arguments": arguments})
         if problem is None and tool is None:
             problem = (f"Error: there is no tool named '{call.name}'. "
@@ -150,6 +152,9 @@ class ToolCallingAgent(Agent):
         elif problem is None:
             value, problem = await self._run_tool(tool, call.name, arguments)
         text = problem or cut(format_result(value), self.max_observation_chars, MORE)
+        if left_out and earlier is None:
+            text += "\n" + LEFT_OUT.format(name=call.name, names=", ".join(f"'{n}'" for n in left_out),
+                                           takes=", ".join(tool.parameters["properties"]) or "nothing")
         if earlier is None and (same := self.calls.ran(call.name, arguments, text, value, is_error=problem is not None,
                                                        tool=tool)) is not None:
             text = told_same(call.name, same, text)  # word for word what it had: said so (call_log.py)
@@ -165,6 +170,20 @@ class ToolCallingAgent(Agent):
             return None, f"Error: {e}"
         except Exception as e:
             return None, f"Error: {name} failed: {type(e).__name__}: {e}"
+
+
+def known_arguments(tool, arguments) -> tuple[object, list[str]]:
+    """(`arguments` without those `tool` does not take, the names left out), for one of TabAgent's
+    own tools that only reads. The 0.5B copied a schema's own "required" key in beside
+    find_in_page's query (bench rows 0964a2e, cheaper-kettle): refused, it asked again with other
+    spellings for steps on end. An act runs exactly as asked or not at all, and so does a tool
+    of the user's or an MCP server's (whose hints may lie, docs/security.md): an argument it does
+    not take might have said "only look"; their check refuses the call."""
+    if tool is None or tool.acts or not getattr(tool, "built_in", False) or not isinstance(arguments, dict):
+        return arguments, []
+    schema = tool.parameters
+    left_out = [name for name in arguments if name not in schema["properties"]]
+    return {k: v for k, v in arguments.items() if k not in left_out}, left_out
 
 
 def _answer_of(call: ToolCall) -> object:

@@ -66,7 +66,10 @@ def page_tools(log):
         return f'{{"tab_id": 869268023, "url": "{url}", "title": "Harbour Kitchen Shop", "still_loading": false}}'
 
     navigate.acts = True
-    return [read_page, list_controls, find_in_page, navigate]
+    tools = [read_page, list_controls, find_in_page, navigate]
+    for t in tools:
+        t.built_in = True  # TabAgent's own, as app/page_tools.py marks them
+    return tools
 
 
 def final(answer):
@@ -86,3 +89,58 @@ async def test_an_empty_value_for_an_optional_argument_that_takes_no_text_is_not
     assert await ToolCallingAgent(model, page_tools(log), listeners=[recorder]).run("Kettle price?") == "$24.00"
     assert log == [("find_in_page", "blue enamel kettle", 10, 80, False)]
     assert not recorder.of("tool_result")[0].data["is_error"]
+
+
+# --- Arguments a tool does not take -----------------------------------------------------------
+
+# cheaper-kettle, reply 1: find_in_page with the schema's own "required" key copied in beside the query.
+FIND_REQUIRED = calls(("find_in_page", {"query": "blue enamel kettle", "case_sensitive": False, "required": ["query"]}))
+
+
+async def test_an_argument_a_reading_tool_does_not_take_is_left_out_and_said_so(recorder):
+    log = []
+    model = ScriptedModel([FIND_REQUIRED, final("$24.00")])
+    assert await ToolCallingAgent(model, page_tools(log), listeners=[recorder]).run("Kettle price?") == "$24.00"
+    assert log == [("find_in_page", "blue enamel kettle", 20, 80, False)]
+    result = recorder.of("tool_result")[0].data
+    assert not result["is_error"] and "$24.00" in result["result"]
+    assert "find_in_page has no argument 'required'" in told(model, 1)
+    assert recorder.of("tool_call")[0].data["arguments"] == {"query": "blue enamel kettle", "case_sensitive": False}
+
+
+async def test_a_call_with_arguments_left_out_is_the_same_call_for_the_repeat_rules():
+    log = []
+    plain = calls(("find_in_page", {"query": "blue enamel kettle"}))
+    model = ScriptedModel([plain, FIND_REQUIRED, final("$24.00")])
+    await ToolCallingAgent(model, page_tools(log)).run("Kettle price?")
+    assert len(log) == 1  # find_in_page(query) with `required` beside it is find_in_page(query) again
+    assert "same arguments in step 1" in told(model, 2)
+
+
+# kettle-price, replies 3 and 4: navigate, then navigate again with what navigate returned copied in.
+NAVIGATE = {"url": "http://127.0.0.1:46045/shop.html?location=9"}
+NAVIGATE_COPIED = {**NAVIGATE, "tab_id": 869268023, "title": "Harbour Kitchen Shop", "still_loading": False}
+
+
+async def test_red_team_an_argument_a_tool_that_acts_does_not_take_stops_the_act(recorder):
+    """An act runs exactly as asked or not at all: an argument it does not take (one that might
+    have said "only look") is never dropped to make it run."""
+    log = []
+    model = ScriptedModel([calls(("navigate", NAVIGATE_COPIED)), final("done")])
+    await ToolCallingAgent(model, page_tools(log), listeners=[recorder]).run("Open the shop")
+    assert log == []
+    result = recorder.of("tool_result")[0].data
+    assert result["is_error"] and "unexpected argument 'tab_id'" in result["result"]
+
+
+async def test_red_team_an_argument_a_tool_not_ours_does_not_take_stops_the_call(recorder):
+    """A tool of an MCP server's or the user's, read-only by its word, runs exactly as asked or
+    not at all: its hints may lie, and an argument left out might have said "only look"."""
+    log = []
+    find = page_tools(log)[2]
+    find.built_in = False
+    model = ScriptedModel([FIND_REQUIRED, final("done")])
+    await ToolCallingAgent(model, [find], listeners=[recorder]).run("Kettle price?")
+    assert log == []
+    result = recorder.of("tool_result")[0].data
+    assert result["is_error"] and "unexpected argument 'required'" in result["result"]
