@@ -22,7 +22,10 @@ the 1.5B went fetch, note, more_tools, and round again. Two rules, in both agent
   what to do instead (the ToolCallingAgent's call gets it as its result; a call the CodeAgent's
   code makes raises it into the code). The 0.5B called list_controls(page=3, within="div#controls")
   eight times in flour-kg (rows 4528ad4), each failing the same way ("There is no page 3 of
-  controls"), each run, since an error was always worth trying again.
+  controls"), each run, since an error was always worth trying again. A call of a tool that acts,
+  refused for its arguments before it ran, acted on nothing: it falls under this rule too, and
+  wipes nothing the rules know (navigate four times with tab_id and title copied in from its
+  result, kettle-price, rows 0964a2e).
 - After two steps in a row that only kept notes or listed tools, `note` and `more_tools` refuse,
   saying why, until another tool runs.
 - A call that succeeded, asked again after the model was told it repeated it (or asked again once
@@ -158,11 +161,13 @@ class CallLog:
         (once), or a settled call's first result (each time, with `times`), or a call's error when
         it failed the same way twice (each time, `failed`); never for a tool that acts."""
         key = call_key(name, arguments, tool)
-        if acts or name in BOOKKEEPING:
+        if name in BOOKKEEPING:
             return None
         self.asked[key] = self.asked.get(key, 0) + 1
-        if key in self.failing:
+        if key in self.failing:  # an act refused twice for its arguments too: it never ran (`ran`)
             return replace(self.failing[key], times=self.asked[key])
+        if acts:
+            return None
         if key in self.settled:
             self.pressed = name
             return replace(self.settled[key], times=self.asked[key])
@@ -174,15 +179,19 @@ class CallLog:
         return earlier
 
     def ran(self, name: str, arguments: Any, text: str, value: Any = None, is_error: bool = False,
-            tool: Any = None) -> int | None:
-        """Record a call that ran; the step an earlier call returned this very text in, since the
-        last act, when the model is to be told so (once for that text), else None."""
+            tool: Any = None, unrun: bool = False) -> int | None:
+        """Record a call that ran (or, `unrun`, was refused for its arguments before the tool ran);
+        the step an earlier call returned this very text in, since the last act, when the model is
+        to be told so (once for that text), else None."""
         self.names_this_step.append(name)
         self.made += 1
         self.history.append(name)
         if name not in BOOKKEEPING:
             self.results.append((name, text, is_error))
-        if getattr(tool, "acts", False):  # the page may show something else now
+        # The page may show something else now; not after an act refused before it ran: the 0.5B
+        # called navigate four times with arguments navigate does not take (bench rows 0964a2e,
+        # kettle-price), and each, taken for an act, wiped what the rules below knew.
+        if getattr(tool, "acts", False) and not (is_error and unrun):
             self.returned.clear()
             self.texts, self.settled, self.asked, self.failed, self.failing = {}, {}, {}, {}, {}
             self.told_now = set()

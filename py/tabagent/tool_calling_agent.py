@@ -129,7 +129,7 @@ class ToolCallingAgent(Agent):
         """Run one call: (what the model reads, whether it is an error, the value, whether it
         ran and gave something the model has not seen). Every problem becomes an observation
         the model can act on."""
-        tool, value, problem, earlier = self.tools.get(call.name), None, None, None
+        tool, value, problem, earlier, unrun = self.tools.get(call.name), None, None, None, True
         try:
             arguments = parse_arguments(call.arguments)
         except ValueError as e:
@@ -150,26 +150,32 @@ class ToolCallingAgent(Agent):
             problem = told_again(call.name, earlier, self.turn_message())
             self.calls.repeated(call.name)
         elif problem is None:
-            value, problem = await self._run_tool(tool, call.name, arguments)
+            value, problem, unrun = await self._run_tool(tool, call.name, arguments)
         text = problem or cut(format_result(value), self.max_observation_chars, MORE)
         if left_out and earlier is None:
             text += "\n" + LEFT_OUT.format(name=call.name, names=", ".join(f"'{n}'" for n in left_out),
                                            takes=", ".join(tool.parameters["properties"]) or "nothing")
         if earlier is None and (same := self.calls.ran(call.name, arguments, text, value, is_error=problem is not None,
-                                                       tool=tool)) is not None:
+                                                       tool=tool, unrun=unrun)) is not None:
             text = told_same(call.name, same, text)  # word for word what it had: said so (call_log.py)
         is_error = problem is not None and earlier is None  # a repeat told is no error
         await self.emit("tool_result", {"id": call.id, "name": call.name, "result": text, "is_error": is_error})
         return text, is_error, value, earlier is None and problem is None and call.name not in BOOKKEEPING
 
     @staticmethod
-    async def _run_tool(tool, name: str, arguments) -> tuple[object, str | None]:
+    async def _run_tool(tool, name: str, arguments) -> tuple[object, str | None, bool]:
+        """(the value, the error, whether the tool never ran: its arguments did not check out, so a
+        tool that acts did nothing)."""
         try:
-            return await tool(**arguments), None
+            tool.validate(tool.bind((), dict(arguments)))
         except ToolInputError as e:
-            return None, f"Error: {e}"
+            return None, f"Error: {e}", True
+        try:
+            return await tool(**arguments), None, False
+        except ToolInputError as e:
+            return None, f"Error: {e}", False
         except Exception as e:
-            return None, f"Error: {name} failed: {type(e).__name__}: {e}"
+            return None, f"Error: {name} failed: {type(e).__name__}: {e}", False
 
 
 def known_arguments(tool, arguments) -> tuple[object, list[str]]:

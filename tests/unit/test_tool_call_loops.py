@@ -144,3 +144,23 @@ async def test_red_team_an_argument_a_tool_not_ours_does_not_take_stops_the_call
     assert log == []
     result = recorder.of("tool_result")[0].data
     assert result["is_error"] and "unexpected argument 'required'" in result["result"]
+
+
+# --- An act refused before it ran ------------------------------------------------------------
+
+async def test_an_act_refused_for_its_arguments_twice_is_not_asked_again_and_acted_nothing(recorder):
+    """kettle-price, replies 1 to 7: read_page twice, navigate, then navigate four times with what
+    navigate returned copied in, each refused for its arguments. A call refused by its check never
+    ran: it acted on nothing, so it neither wipes what the repeat rules know nor escapes them."""
+    log = []
+    read = calls(("read_page", {"page": 1, "max_tokens": 100000}))
+    copied = calls(("navigate", NAVIGATE_COPIED))
+    model = ScriptedModel([read, read, calls(("navigate", NAVIGATE)), copied, copied, copied, copied,
+                           final("$24.00")])
+    await ToolCallingAgent(model, page_tools(log), listeners=[recorder]).run(
+        "How much does the blue enamel kettle cost? (The page is http://127.0.0.1:46045/shop.html.)")
+    assert [entry[0] for entry in log] == ["read_page", "navigate"]
+    assert "unexpected argument 'tab_id'" in told(model, 4) and "unexpected argument 'tab_id'" in told(model, 5)
+    for n in (6, 7):  # failed twice the same way: not run again, told in other words each time
+        assert "not run" in told(model, n) and "unexpected argument 'tab_id'" in told(model, n)
+    assert told(model, 6) != told(model, 7)
