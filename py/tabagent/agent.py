@@ -70,7 +70,7 @@ def out_of_steps(steps: int, calls: Sequence[str], notes: Sequence[str], why: st
 HELD = ("Two of the model's tool calls in this turn could not be read, so its next reply is held "
         "to a tool call of the listed tools (the endpoint's constrained decoding).")
 HELD_FROM = ("The model called {name} again with the same arguments after being told it repeated that "
-             "call, so its next reply is held to a call of the other listed tools (the endpoint's "
+             "call, so its next reply is held to a call of the listed tools but {held} (the endpoint's "
              "constrained decoding).")
 
 
@@ -443,9 +443,10 @@ class Agent:
         ToolCallingAgent's), to a call of the other tools."""
         sends_tools = self.tool_schemas() is not None
         pressed = self.calls.pressed if self.holds_repeats else None
+        without = self.calls.held_from() if pressed else set()
         try:
             if not tail and (self.misread >= MISREADS or pressed):
-                return await self._held_reply(pressed)
+                return await self._held_reply(pressed, without)
             return await self._fit_and_ask(self.write_messages() + list(tail))
         except ToolsRefusedError as refusal:
             if not sends_tools:
@@ -454,9 +455,10 @@ class Agent:
             await self.emit("error", {"kind": "text_calls", "message": refusal.message})
             return await self._fit_and_ask(self.write_messages() + list(tail))
 
-    async def _held_reply(self, without: str | None = None) -> ModelReply:
+    async def _held_reply(self, pressed: str | None = None, without: Collection[str] = ()) -> ModelReply:
         """The next reply held to a call of the listed tools, but `without` (never final_answer),
-        where the endpoint can; else asked as ever."""
+        where the endpoint can; else asked as ever. `pressed`: the tool called again after being
+        told it repeated (call_log.py), said in the event."""
         self.calls.pressed = None
         if self.misread >= MISREADS:
             self.misread = 0
@@ -464,8 +466,9 @@ class Agent:
         if way is None:
             return await self._fit_and_ask(self.write_messages())
         self.misread = 0
-        await self.emit("error", {"kind": "constrained", "message": HELD_FROM.format(name=without) if without else HELD})
-        self._holding = tool_call_schema([t for t in self.listed_tools() if t.name != without or t.name == "final_answer"])
+        message = HELD_FROM.format(name=pressed, held=", ".join(sorted(without))) if pressed else HELD
+        await self.emit("error", {"kind": "constrained", "message": message})
+        self._holding = tool_call_schema([t for t in self.listed_tools() if t.name not in without or t.name == "final_answer"])
         try:
             return await self._fit_and_ask(self.write_messages())
         except ModelError as error:

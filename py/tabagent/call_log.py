@@ -33,7 +33,9 @@ the 1.5B went fetch, note, more_tools, and round again. Two rules, in both agent
   ToolCallingAgent's next request is held to a call of the other listed tools (reply_grammar.py).
   Told in words, the 0.5B still made the same read_page call seven times in a row in
   kettle-price (run twice, told five times), and the same list_controls call eight in flour-kg
-  (rows e5a29d2): words alone did not stop it.
+  (rows e5a29d2): words alone did not stop it. The held reply keeps away from every tool told a
+  repeat since the last act, not only the one pressed: held from one of two reads it went between,
+  the 0.5B took the other (flour-kg, rows 0964a2e, held three times, out of steps).
 
 A call is known by what it asks, not how it is spelled: its arguments with the tool's defaults
 filled in (`read_page()` is `read_page(page=1)`). And a call that returns, word for word, what a
@@ -130,6 +132,7 @@ class CallLog:
     told: set[str] = field(default_factory=set)  # repeats told once already: run when asked again
     told_now: set[str] = field(default_factory=set)  # those told since the last act
     pressed: str | None = None  # a tool whose call was asked again after told, this step (module doc)
+    repeated_tools: set[str] = field(default_factory=set)  # tools told a repeat since the last act
     books_only_steps: int = 0  # steps in a row that only kept notes or listed tools
     made: int = 0  # the calls this run has run (any tool, any outcome)
     history: list[str] = field(default_factory=list)  # the names of the calls this run ran, in order
@@ -170,12 +173,14 @@ class CallLog:
             return None
         if key in self.settled:
             self.pressed = name
+            self.repeated_tools.add(name)
             return replace(self.settled[key], times=self.asked[key])
         earlier = self.working.get(key)
         if earlier is None or key in self.told:
             return None
         self.told.add(key)
         self.told_now.add(key)
+        self.repeated_tools.add(name)
         return earlier
 
     def ran(self, name: str, arguments: Any, text: str, value: Any = None, is_error: bool = False,
@@ -194,7 +199,7 @@ class CallLog:
         if getattr(tool, "acts", False) and not (is_error and unrun):
             self.returned.clear()
             self.texts, self.settled, self.asked, self.failed, self.failing = {}, {}, {}, {}, {}
-            self.told_now = set()
+            self.told_now, self.repeated_tools = set(), set()
             return None
         if is_error and name not in BOOKKEEPING:
             self.failed_again(call_key(name, arguments, tool), text)
@@ -223,6 +228,13 @@ class CallLog:
             self.failing.setdefault(key, replace(earlier, failed=True))
         else:
             self.failed[key] = Earlier(self.step, error)
+
+    def held_from(self) -> set[str]:
+        """The tools a held reply keeps away from (reply_grammar.py): when a call was pressed this
+        step, every tool told a repeat since the last act. Held from the pressed one only, the
+        0.5B took the other of two reads it went between (flour-kg, rows 0964a2e: read_page,
+        list_controls, read_page, list_controls, held three times, out of steps)."""
+        return {self.pressed, *self.repeated_tools} if self.pressed else set()
 
     def repeated(self, name: str) -> None:
         """A repeat was told: for what follows, the step used that call."""

@@ -164,3 +164,31 @@ async def test_an_act_refused_for_its_arguments_twice_is_not_asked_again_and_act
     for n in (6, 7):  # failed twice the same way: not run again, told in other words each time
         assert "not run" in told(model, n) and "unexpected argument 'tab_id'" in told(model, n)
     assert told(model, 6) != told(model, 7)
+
+
+# --- Two reads in turn -------------------------------------------------------------------------
+
+def names_held(schema: dict) -> set[str]:
+    return {option["properties"]["name"]["const"] for option in schema.get("anyOf", [schema])}
+
+
+async def test_two_reads_in_turn_hold_the_next_reply_from_both(recorder):
+    """flour-kg, replies 0 to 7 (the first two a plan ending in the same read, here the call
+    alone): read_page(max_tokens=200) three times, list_controls(within="table") twice, then the two
+    in turn. Each hold kept the reply from one of them only, and it took the other: held three
+    times, the run went on between the two until out of steps. Held, the reply is kept from every
+    call it was told it repeated since the last act."""
+    log = []
+    read = calls(("read_page", {"page": 1, "max_tokens": 200}))
+    controls = calls(("list_controls", {"within": "table", "page": 1}))
+    model = ScriptedModel([read, read, read, controls, controls, read, controls, read, final("5 kg")],
+                          constraint="json_object")
+    await ToolCallingAgent(model, page_tools(log), listeners=[recorder], max_steps=8).run(
+        "How many kilograms does the flour sack weigh? (The page is http://127.0.0.1:46045/shop.html.)")
+    held = [call.get("reply_schema") for call in model.calls]
+    assert "read_page" not in names_held(held[3]) and "list_controls" in names_held(held[3])  # read, told, read again
+    assert held[4] is None and held[5] is None  # list_controls told once: nothing pressed yet
+    for n in (6, 7):  # read_page asked again once settled: held from both reads
+        assert held[n] is not None, n
+        assert not names_held(held[n]) & {"read_page", "list_controls"}
+        assert {"find_in_page", "final_answer"} <= names_held(held[n])
