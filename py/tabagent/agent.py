@@ -72,6 +72,8 @@ HELD = ("Two of the model's tool calls in this turn could not be read, so its ne
 HELD_FROM = ("The model called {name} again with the same arguments after being told it repeated that "
              "call, so its next reply is held to a call of the listed tools but {held} (the endpoint's "
              "constrained decoding).")
+HELD_SAID_BACK = ("The model's {name} call said back a text it had been given, so its next reply is held to a call "
+                  "of the listed tools but {held} (the endpoint's constrained decoding).")
 
 
 class Agent:
@@ -466,7 +468,8 @@ class Agent:
         if way is None:
             return await self._fit_and_ask(self.write_messages())
         self.misread = 0
-        message = HELD_FROM.format(name=pressed, held=", ".join(sorted(without))) if pressed else HELD
+        why = HELD_SAID_BACK if self.calls.said_back else HELD_FROM
+        message = why.format(name=pressed, held=", ".join(sorted(without))) if pressed else HELD
         await self.emit("error", {"kind": "constrained", "message": message})
         self._holding = tool_call_schema([t for t in self.listed_tools() if t.name not in without or t.name == "final_answer"])
         try:

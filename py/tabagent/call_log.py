@@ -133,6 +133,7 @@ class CallLog:
     told_now: set[str] = field(default_factory=set)  # those told since the last act
     pressed: str | None = None  # a tool whose call was asked again after told, this step (module doc)
     repeated_tools: set[str] = field(default_factory=set)  # tools told a repeat since the last act
+    said_back: bool = False  # `pressed` because its call said back a text the model was given (`press`)
     books_only_steps: int = 0  # steps in a row that only kept notes or listed tools
     made: int = 0  # the calls this run has run (any tool, any outcome)
     history: list[str] = field(default_factory=list)  # the names of the calls this run ran, in order
@@ -149,6 +150,7 @@ class CallLog:
 
     def start_step(self, step: int) -> None:
         self.step, self.this_step, self.names_this_step, self.pressed = step, {}, [], None
+        self.said_back = False
 
     def end_step(self) -> None:
         if not self.names_this_step:
@@ -228,6 +230,13 @@ class CallLog:
             self.failing.setdefault(key, replace(earlier, failed=True))
         else:
             self.failed[key] = Earlier(self.step, error)
+
+    def press(self, name: str) -> None:
+        """A call refused because it said back a text the model was given (a question for the user
+        that is our note: said_back.py): the next reply is held from that tool, where the endpoint
+        can. Told so in words, the 0.5B asked the user our refusal five times over (newsletter,
+        rows 0964a2e), each question copying the note before."""
+        self.pressed, self.said_back = name, True
 
     def held_from(self) -> set[str]:
         """The tools a held reply keeps away from (reply_grammar.py): when a call was pressed this

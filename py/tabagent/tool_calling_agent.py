@@ -144,6 +144,7 @@ class ToolCallingAgent(Agent):
             problem = COPIED.format(source=page)  # a page's sample call, repeated (page_quotes.py)
         if problem is None and (said := self.question_said_back(call.name, arguments)):
             problem = said  # a question for the user that says back what the model was told (said_back.py)
+            self.calls.press(call.name)  # the next reply, held from asking (call_log.py)
         if problem is None:  # the same call again, or again after failing the same way twice (call_log.py)
             earlier = self.calls.repeat_of(call.name, arguments, tool.acts, tool)
         if earlier is not None:

@@ -192,3 +192,55 @@ async def test_two_reads_in_turn_hold_the_next_reply_from_both(recorder):
         assert held[n] is not None, n
         assert not names_held(held[n]) & {"read_page", "list_controls"}
         assert {"find_in_page", "final_answer"} <= names_held(held[n])
+
+
+# --- A question for the user that says our text back -------------------------------------------
+
+NEWSLETTER = "Subscribe me to this shop's newsletter with the email ada@example.org."
+LISTED = "Call one of your tools instead: read_page, list_controls, find_in_page, click, type_text, press_key, navigate, ask_user."
+# newsletter, replies 0 to 8, as the row has them: a tool that does not exist, our error called as a
+# tool, our next error as the answer, then our notes as questions for the user.
+NEWSLETTER_REPLIES = [
+    calls(("subscribe", {"email": "ada@example.org"})),
+    calls(("error", {"message": "there is no tool named 'subscribe'. Available tools: read_page, list_controls, "
+                                "find_in_page, click, type_text, press_key, navigate, ask_user, note, more_tools, "
+                                "final_answer"})),
+    final("there is no tool named 'error'. Available tools: read_page, list_controls, find_in_page, click, "
+          "type_text, press_key, navigate, ask_user, note, more_tools, final_answer"),
+    calls(("ask_user", {"question": "What is the error that calling subscribe returned instead of answering the "
+                                    "user's question, so it was not taken: an error says what went wrong, not "
+                                    "what to answer. " + LISTED})),
+    *[calls(("ask_user", {"question": "What is the error that calling subscribe returned instead of asking the user "
+                                      "something of their own, so it was not asked: the user never saw that text "
+                                      "and cannot answer it. " + LISTED}))] * 4,
+    final("I can't help you with this question."),
+]
+
+
+def ask_user_tool(asked):
+    @tool
+    def ask_user(question: str) -> str:
+        """Asks the user and waits as long as they take.
+
+        Args:
+            question: what to ask.
+        """
+        asked.append(question)
+        return "The user answered: yes"
+
+    ask_user.acts = ask_user.built_in = True  # as app/turns.py makes it
+    return ask_user
+
+
+async def test_a_question_refused_as_said_back_holds_the_next_reply_from_asking(recorder):
+    log, asked = [], []
+    model = ScriptedModel(NEWSLETTER_REPLIES, constraint="json_object")
+    await ToolCallingAgent(model, [*page_tools(log), ask_user_tool(asked)], listeners=[recorder],
+                           max_steps=8).run(NEWSLETTER)
+    assert asked == []
+    held = [call.get("reply_schema") for call in model.calls]
+    assert held[2] is not None  # two calls not read: held to a call (as it was)
+    for n in range(4, 8):  # each question refused: the next reply is held from ask_user
+        assert held[n] is not None, n
+        assert "ask_user" not in names_held(held[n]) and {"read_page", "final_answer"} <= names_held(held[n])
+    assert any("ask_user" in e.data["message"] for e in recorder.of("error") if e.data["kind"] == "constrained")
