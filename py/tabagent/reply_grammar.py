@@ -4,7 +4,8 @@ When a model's tool calls fail to be read twice in a turn (a call cut off, argum
 JSON, a name no tool has), its next reply is held to a tool call of the listed tools by the
 server's own constrained decoding. When the ToolCallingAgent's model makes a call again after it
 was told it repeated that call (call_log.py: `pressed`), its next reply is held to a call of the
-listed tools but that one (final_answer is always among them). Each server says in its own way
+listed tools but that one (final_answer is always among them). A held call holds only the
+arguments its tool takes (and the size knobs its description names). Each server says in its own way
 that it can:
 
 | server            | how it says so                               | what the request then carries              |
@@ -30,6 +31,8 @@ from typing import TYPE_CHECKING
 from .context_window import _get_json, _root
 from .providers import HOSTED_PROVIDERS, LLAMACPP, LMSTUDIO, OLLAMA
 
+from .tools import without_titles
+
 if TYPE_CHECKING:
     from .host import Host
     from .tools import Tool
@@ -46,8 +49,16 @@ def tool_call_schema(tools: list[Tool]) -> dict:
     options = []
     for tool in tools:
         shown = tool.shown()
+        # Only the names the tool takes (unless its schema says it takes any): held, the 0.5B could
+        # still write find_in_page's "required" key in as an argument (bench rows 0964a2e).
+        # The size knobs its description names (`unlisted`) stay allowed.
+        whole = tool.parameters["properties"]
+        knobs = {name: without_titles(whole[name]) for name in tool.unlisted if name in whole}
+        arguments = {"additionalProperties": False, **shown["parameters"]}
+        if knobs:
+            arguments["properties"] = {**arguments["properties"], **knobs}
         options.append({"type": "object", "required": ["name", "arguments"], "additionalProperties": False,
-                        "properties": {"name": {"const": shown["name"]}, "arguments": shown["parameters"]}})
+                        "properties": {"name": {"const": shown["name"]}, "arguments": arguments}})
     return options[0] if len(options) == 1 else {"anyOf": options}
 
 

@@ -244,3 +244,34 @@ async def test_a_question_refused_as_said_back_holds_the_next_reply_from_asking(
         assert held[n] is not None, n
         assert "ask_user" not in names_held(held[n]) and {"read_page", "final_answer"} <= names_held(held[n])
     assert any("ask_user" in e.data["message"] for e in recorder.of("error") if e.data["kind"] == "constrained")
+
+
+# --- What a held reply may hold ------------------------------------------------------------------
+
+def test_a_held_reply_holds_only_the_arguments_each_tool_takes():
+    """shop-address, reply 2 (and cheaper-kettle, reply 1): find_in_page with the schema's own
+    "required" key copied in as an argument. A held reply's schema names each tool's arguments
+    and no others, so constrained decoding cannot write such a key."""
+    import jsonschema
+
+    from tabagent.reply_grammar import tool_call_schema
+    schema = tool_call_schema(page_tools([]))
+    copied = {"name": "find_in_page", "arguments": {"query": "steel whistling kettle", "case_sensitive": False,
+                                                      "required": ["query"]}}
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(copied, schema)
+    del copied["arguments"]["required"]
+    jsonschema.validate(copied, schema)
+    navigate = {"name": "navigate", "arguments": NAVIGATE_COPIED}  # kettle-price, replies 4 to 7
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(navigate, schema)
+
+
+def test_a_held_reply_may_still_set_a_size_knob_the_description_names():
+    import jsonschema
+
+    from tabagent.reply_grammar import tool_call_schema
+    controls = page_tools([])[1]
+    controls.unlisted = ("max_controls",)
+    assert "max_controls=150" in controls.shown()["description"]
+    jsonschema.validate({"name": "list_controls", "arguments": {"max_controls": 200}}, tool_call_schema([controls]))
