@@ -34,8 +34,9 @@ the 1.5B went fetch, note, more_tools, and round again. Two rules, in both agent
   Told in words, the 0.5B still made the same read_page call seven times in a row in
   kettle-price (run twice, told five times), and the same list_controls call eight in flour-kg
   (rows e5a29d2): words alone did not stop it. The held reply keeps away from every tool told a
-  repeat since the last act, not only the one pressed: held from one of two reads it went between,
-  the 0.5B took the other (flour-kg, rows 0964a2e, held three times, out of steps).
+  repeat (or with a call settled) since the last act, not only the one pressed: held from one of
+  two reads it went between, the 0.5B took the other (flour-kg, rows 0964a2e, held three times,
+  out of steps).
 
 A call is known by what it asks, not how it is spelled: its arguments with the tool's defaults
 filled in (`read_page()` is `read_page(page=1)`). And a call that returns, word for word, what a
@@ -132,7 +133,7 @@ class CallLog:
     told: set[str] = field(default_factory=set)  # repeats told once already: run when asked again
     told_now: set[str] = field(default_factory=set)  # those told since the last act
     pressed: str | None = None  # a tool whose call was asked again after told, this step (module doc)
-    repeated_tools: set[str] = field(default_factory=set)  # tools told a repeat since the last act
+    repeated_tools: set[str] = field(default_factory=set)  # tools told a repeat, or settled, since the last act
     said_back: bool = False  # `pressed` because its call said back a text the model was given (`press`)
     books_only_steps: int = 0  # steps in a row that only kept notes or listed tools
     made: int = 0  # the calls this run has run (any tool, any outcome)
@@ -212,8 +213,9 @@ class CallLog:
         if key in self.told_now:  # told it repeated, asked again, and it ran: the model insists
             self.pressed = name
         self.this_step[key] = Earlier(self.step, text, value)
-        if self.texts.get(key) == text:
+        if self.texts.get(key) == text:  # settled: what the holds keep away from, as a repeat told
             self.settled.setdefault(key, Earlier(self.returned.get(name + "\0" + text, self.step), text, value))
+            self.repeated_tools.add(name)
         self.texts[key] = text
         said = name + "\0" + text
         earlier = self.returned.setdefault(said, self.step)
@@ -240,7 +242,7 @@ class CallLog:
 
     def held_from(self) -> set[str]:
         """The tools a held reply keeps away from (reply_grammar.py): when a call was pressed this
-        step, every tool told a repeat since the last act. Held from the pressed one only, the
+        step, every tool told a repeat, or with a call settled, since the last act. Held from the pressed one only, the
         0.5B took the other of two reads it went between (flour-kg, rows 0964a2e: read_page,
         list_controls, read_page, list_controls, held three times, out of steps)."""
         return {self.pressed, *self.repeated_tools} if self.pressed else set()

@@ -275,3 +275,18 @@ def test_a_held_reply_may_still_set_a_size_knob_the_description_names():
     controls.unlisted = ("max_controls",)
     assert "max_controls=150" in controls.shown()["description"]
     jsonschema.validate({"name": "list_controls", "arguments": {"max_controls": 200}}, tool_call_schema([controls]))
+
+
+async def test_two_reads_strictly_in_turn_hold_the_next_reply_from_both():
+    """The same two reads in turn from the start (A, B, A, B, A: shop-address at 0964a2e went
+    read_page, find_in_page, read_page, find_in_page so, replies 5 to 8): each gave its text again,
+    and the third read, asked once settled, holds the next reply from both."""
+    log = []
+    read = calls(("read_page", {"page": 1, "max_tokens": 200}))
+    find = calls(("find_in_page", {"query": "steel whistling kettle", "case_sensitive": False}))
+    model = ScriptedModel([read, find, read, find, read, final("14 Quay Street")], constraint="json_object")
+    await ToolCallingAgent(model, page_tools(log)).run("What is the shop's address?")
+    held = [call.get("reply_schema") for call in model.calls]
+    assert held[:5] == [None] * 5
+    assert held[5] is not None and not names_held(held[5]) & {"read_page", "find_in_page"}
+    assert "final_answer" in names_held(held[5])
