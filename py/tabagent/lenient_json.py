@@ -1,7 +1,8 @@
 """Reading a value the way weak models write it: JSON, or nearly.
 
 Besides strict JSON this reads Python literals (single quotes, True/False/None), JSON's
-true/false/null inside them, trailing commas, and a value cut off after its last complete
+true/false/null inside them, trailing commas, an object's key written as a bare word
+(`required: [...]`), and a value cut off after its last complete
 part, whose closing brackets are all that is missing. A value cut off inside a string or
 after a key has more than one reading: it is not guessed, and `ValueError` says so.
 """
@@ -81,8 +82,9 @@ def _closed(source: str, missing: str) -> str:
 
 
 def _literal(source: str):
-    """A Python-literal reading of `source`, JSON's words taken as Python's."""
-    tree = ast.parse(python_words(source).strip(), mode="eval")
+    """A Python-literal reading of `source`, JSON's words taken as Python's, a bare word as an
+    object's key taken as that key written in quotes."""
+    tree = ast.parse(_quoted_keys(python_words(source)).strip(), mode="eval")
     value = ast.literal_eval(tree)
     if isinstance(value, tuple):
         value = list(value)
@@ -91,6 +93,28 @@ def _literal(source: str):
 
 
 _WORD = re.compile(r"[A-Za-z_]\w*")
+# A bare word where an object's key goes (after "{" or ",", before ":"), outside strings: no literal
+# has a name there, so quoting it changes no value that reads. Qwen2.5-Coder 0.5B wrote
+# `required: ["locator", "text"]` in type_text's arguments (bench rows 0964a2e, contact-billing),
+# and five replies were told they held no call.
+_BARE_KEY = re.compile(r"([{,]\s*)([A-Za-z_]\w*)(\s*:)")
+
+
+def _quoted_keys(source: str) -> str:
+    """`source` with each bare key outside strings written in double quotes."""
+    out, i, plain = [], 0, 0
+    while i < len(source):
+        if source[i] in "\"'":
+            out.append(_BARE_KEY.sub(r'\1"\2"\3', source[plain:i]))
+            end = i + 1
+            while end < len(source) and source[end] != source[i]:
+                end += 2 if source[end] == "\\" else 1
+            out.append(source[i:end + 1])
+            i = plain = end + 1
+        else:
+            i += 1
+    out.append(_BARE_KEY.sub(r'\1"\2"\3', source[plain:]))
+    return "".join(out)
 
 
 def python_words(source: str) -> str:

@@ -290,3 +290,42 @@ async def test_two_reads_strictly_in_turn_hold_the_next_reply_from_both():
     assert held[:5] == [None] * 5
     assert held[5] is not None and not names_held(held[5]) & {"read_page", "find_in_page"}
     assert "final_answer" in names_held(held[5])
+
+
+# --- A key written without quotes ---------------------------------------------------------------
+
+def typing_tool(typed):
+    @tool
+    def type_text(locator: str, text: str, clear: bool = True, submit: bool = False) -> str:
+        """Types into a field.
+
+        Args:
+            locator: the field (locator or CSS selector).
+            clear: replace what it holds (false: add to it).
+            submit: then submit its form (or press Enter when none).
+        """
+        typed.append((locator, text, clear, submit))
+        return f"Typed into {locator}."
+
+    type_text.acts = type_text.built_in = True
+    return type_text
+
+
+# contact-billing, reply 2 (as written: an unquoted key, read leniently): type_text with the schema's
+# own `required` list beside its arguments, refused for it three times in the row.
+TYPE_WITH_REQUIRED = ('```json\n{\n  "name": "type_text",\n  "arguments": {\n    "locator": "#contactus",\n'
+                      '    "text": "Please send me a copy of my invoice.",\n    "clear": true,\n    "submit": false,\n'
+                      '    required: ["locator", "text"]\n  }\n}\n```')
+
+
+def test_a_bare_word_as_a_key_is_read_as_that_key():
+    """contact-billing, replies 2, 3, 5, 6 and 8: `required:` unquoted; told each time it held no call."""
+    from tabagent.parsing import parse_arguments
+    from tabagent.text_calls import split_text_calls
+    _, found = split_text_calls(TYPE_WITH_REQUIRED, {"type_text": typing_tool([])})
+    assert [c.name for c in found] == ["type_text"]
+    assert parse_arguments(found[0].arguments)["required"] == ["locator", "text"]
+    # a word inside a string stays as written, and a name in a value still reads as no value
+    assert parse_arguments('{"text": "a, b: c", x: 1}') == {"text": "a, b: c", "x": 1}
+    with pytest.raises(ValueError):
+        parse_arguments('{"text": b}')
