@@ -329,3 +329,21 @@ def test_a_bare_word_as_a_key_is_read_as_that_key():
     assert parse_arguments('{"text": "a, b: c", x: 1}') == {"text": "a, b: c", "x": 1}
     with pytest.raises(ValueError):
         parse_arguments('{"text": b}')
+
+
+# --- The schema's own words copied in as an argument ----------------------------------------------
+
+async def test_the_schema_s_required_list_copied_beside_an_act_s_arguments_is_left_out(recorder):
+    typed = []
+    model = ScriptedModel([TYPE_WITH_REQUIRED, final("Sent.")])
+    await ToolCallingAgent(model, [typing_tool(typed)], listeners=[recorder]).run("Send the shop a message")
+    assert typed == [("#contactus", "Please send me a copy of my invoice.", True, False)]
+    assert "type_text has no argument 'required'" in told(model, 1)
+
+
+async def test_red_team_a_required_list_that_is_not_the_schema_s_still_stops_the_act():
+    typed = []
+    other = TYPE_WITH_REQUIRED.replace('["locator", "text"]', '["confirm"]')
+    model = ScriptedModel([other, final("Sent.")])
+    await ToolCallingAgent(model, [typing_tool(typed)]).run("Send the shop a message")
+    assert typed == [] and "unexpected argument 'required'" in told(model, 1)
