@@ -221,15 +221,22 @@ def _named_call(value: dict, tools) -> list[tuple[str, str]]:
     # so the agent can say "no such tool" rather than take the JSON as the answer.
     if name not in tools and not (arg_key and set(value) <= _CALL_KEYS):
         return []
-    return [(name, _as_json(value.get(arg_key, {}) if arg_key else _flat_arguments(value, tools.get(name) if
-                                                                             isinstance(tools, dict) else None)))]
+    tool = tools.get(name) if isinstance(tools, dict) else None
+    if not arg_key:
+        return [(name, _as_json(_flat_arguments(value, tool)))]
+    arguments = value[arg_key]
+    if isinstance(arguments, dict):  # the tool's own parameters written beside them, not given inside
+        beside = _flat_arguments({k: v for k, v in value.items() if k != arg_key}, tool)
+        arguments = {**beside, **arguments}
+    return [(name, _as_json(arguments))]
 
 
 def _flat_arguments(value: dict, tool) -> dict:
     """The arguments of a call written flat, beside its name: `{"name": "final_answer", "answer":
     "..."}` (Qwen2.5-Coder-0.5B, the real-model bench's kettle-price at f4ff431): the keys that
     are the tool's own parameters, else none (a tool's listing copied, name and description, is
-    no call of it with a description)."""
+    no call of it with a description). Those beside an "arguments" object join it where it lacks
+    them: type_text's `text` written after the closing brace (kettle-euros, rows 0964a2e)."""
     parameters = ((getattr(tool, "parameters", None) or {}).get("properties") or {}) if tool is not None else {}
     return {key: given for key, given in value.items() if key in parameters and key not in _NAME_KEYS}
 

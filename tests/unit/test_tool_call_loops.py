@@ -347,3 +347,25 @@ async def test_red_team_a_required_list_that_is_not_the_schema_s_still_stops_the
     model = ScriptedModel([other, final("Sent.")])
     await ToolCallingAgent(model, [typing_tool(typed)]).run("Send the shop a message")
     assert typed == [] and "unexpected argument 'required'" in told(model, 1)
+
+
+# --- An argument written beside "arguments" -----------------------------------------------------------
+
+async def test_an_argument_of_the_tool_s_written_beside_its_arguments_is_one_of_them():
+    """kettle-euros, replies 5 to 7: type_text's `text` written after the arguments' closing brace,
+    beside them; refused three times for a missing `text`."""
+    typed = []
+    beside = ('{"name": "type_text", "arguments": {"locator": "ta-23 link \'Returns policy\'"}, '
+              '"text": "\'Returns Policy\'"}')
+    model = ScriptedModel([beside, final("Typed.")])
+    await ToolCallingAgent(model, [typing_tool(typed)]).run("Type it")
+    assert typed == [("ta-23 link 'Returns policy'", "'Returns Policy'", True, False)]
+
+
+def test_a_key_beside_the_arguments_that_the_tool_does_not_take_or_already_has_is_not_read():
+    from tabagent.parsing import parse_arguments
+    from tabagent.text_calls import split_text_calls
+    tools = {"type_text": typing_tool([])}
+    written = '{"name": "type_text", "arguments": {"locator": "#a", "text": "x"}, "text": "y", "note": "z"}'
+    _, found = split_text_calls(written, tools)
+    assert parse_arguments(found[0].arguments) == {"locator": "#a", "text": "x"}
