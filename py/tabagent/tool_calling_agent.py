@@ -20,7 +20,7 @@ from .memory import ActionStep, cut
 from .replies import ModelReply, ToolCall
 from .parsing import parse_arguments
 from .text_calls import split_text_calls
-from .tools import ToolInputError, format_result
+from .tools import Tool, ToolInputError, format_result
 from .our_notes import our_note
 
 # The calls of a reply, whether the endpoint sent them natively, and (for calls written in the
@@ -179,7 +179,7 @@ class ToolCallingAgent(Agent):
             return None, f"Error: {name} failed: {type(e).__name__}: {e}", False
 
 
-def known_arguments(tool, arguments) -> tuple[object, list[str]]:
+def known_arguments(tool: Tool | None, arguments: object) -> tuple[object, list[str]]:
     """(`arguments` without those `tool` does not take, the names left out), for one of TabAgent's
     own tools that only reads. The 0.5B copied a schema's own "required" key in beside
     find_in_page's query (bench rows 0964a2e, cheaper-kettle): refused, it asked again with other
