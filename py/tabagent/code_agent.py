@@ -20,7 +20,7 @@ from .code_names import code_names
 from .agent import NOT_AN_ANSWER, Agent
 from .call_log import BOOKKEEPING, SAME_IN_CODE, TOLD_IN_CODE, Earlier, told_again
 from .code_repeats import (CodeRepeats, Failure, Ways, cannot_work_here, failed_again, failure_in, settled_block,
-                           settled_failure, way_for)
+                           settled_failure, tool_as_method, way_for)
 from .page_quotes import COPIED, COPIED_CODE, copied_code
 from .events import jsonable
 from .executor import Executor, LocalExecutor
@@ -204,7 +204,7 @@ class CodeAgent(Agent):
         if (earlier := self.repeats.failed_before(failure, self.step)) is not None:
             return "Error:\n" + self._told(failed_again(failure, earlier, ways), failed_again(failure, earlier, ways, False))
         told = f"Error:\n{output}\nFix the code and try again."
-        if not cannot_work_here(failure, ways.names):
+        if not cannot_work_here(failure, ways.names) and tool_as_method(failure, ways.names) is None:
             return told
         return f"{told}\n{self._told(way_for(failure, ways), way_for(failure, ways, line=False))}"
 
@@ -219,9 +219,10 @@ class CodeAgent(Agent):
                           settled_block(earlier, "", not_called)), False
 
     def _ways(self) -> Ways:
-        reader, tools = self.reading_tool(), self.task_tools()
+        reader, tools, names = self.reading_tool(), self.task_tools(), self.code_tools()
         return Ways(self.executor.environment, reading_call(*reader) if reader else "...",
-                    self._listing([t for t in tools if not t.acts], 6), self._listing(tools, 8), self.code_tools())
+                    self._listing([t for t in tools if not t.acts], 6), self._listing(tools, 8), names,
+                    {name: tool.python_call(name)[0] for name, tool in names.items()})
 
     def _listing(self, tools: list[Tool], most: int) -> str:
         """`tools` (at most `most`) as the prompt lists them: the call that uses each, one a line."""

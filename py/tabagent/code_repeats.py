@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from types import SimpleNamespace
 from typing import NamedTuple
 
@@ -66,6 +66,13 @@ SETTLED_BLOCK = our_note("You have written this same code {times} times, and it 
                          "{step}); nothing has acted since, so it was not run again: what it printed is in step {step}, "
                          "and your variables keep what it got.{question}\nWrite other code: use what it printed, call a "
                          "tool you have not called yet, or give your final answer with final_answer(...).{calls}")
+# kettle-price at 0964a2e: `found.find_in_page(...)` on the text read_page returned, then the same block
+# 7 times, the model saying the "method" must be "called on a string object". Read by the error's type
+# and the attribute Python names, a tool's name: no value has the tools as its attributes.
+TOOL_AS_METHOD = our_note("`{name}` is one of your tools, a function of its own, not a method or an attribute of a "
+                          "value{written}: call it by itself{example}, as the prompt lists it:\n- {call}\nWhat a tool returns "
+                          "is plain data (text, a number, a list): no tool is in it.")
+_NO_ATTRIBUTE = re.compile(r"AttributeError: .* has no attribute '(\w+)'")
 NOT_CALLED = our_note("\nTools you have not called yet:\n{calls}")
 
 
@@ -105,6 +112,25 @@ def cannot_work_here(failure: Failure, tools: Collection[str]) -> bool:
     return any((found[1] or found[2]) not in tools for found in _REACHING.finditer(failure.line))
 
 
+def tool_as_method(failure: Failure, tools: Collection[str]) -> tuple[str, str, str] | None:
+    """(the value the code asked for it, as written, or ""; the tool's name; the model's call made
+    the way that works, or "") when the code failed asking a value for one of the tools as its
+    attribute (`found.find_in_page('kettle')`: `find_in_page('kettle')`); else None."""
+    found = _NO_ATTRIBUTE.match(failure.error)
+    if found is None or found[1] not in tools:
+        return None
+    try:
+        nodes = list(ast.walk(ast.parse(failure.line.strip())))
+    except SyntaxError:
+        nodes = []
+    asked = next((node for node in nodes if isinstance(node, ast.Attribute) and node.attr == found[1]), None)
+    if asked is None:
+        return "", found[1], ""
+    call = next((node for node in nodes if isinstance(node, ast.Call) and node.func is asked), None)
+    fixed = ast.unparse(ast.Call(ast.Name(found[1]), call.args, call.keywords)) if call is not None else ""
+    return ast.unparse(asked.value), found[1], fixed
+
+
 def block_key(code: str) -> str:
     """One text for a block however it is spaced or commented (its syntax tree, when it parses)."""
     try:
@@ -120,12 +146,20 @@ class Ways(NamedTuple):
     reading: str  # the tools that reach the page and the web, as the prompt lists them, one a line
     tools: str  # the tools that work on the task, the same way
     names: Collection[str]  # the names the code calls the tools by
+    calls: Mapping[str, str] = {}  # {a tool's name in the code: the call that uses it, as the prompt lists it}
 
 
 def way_for(failure: Failure, ways: Ways, line: bool = True) -> str:
     """What works instead of code that failed so: for an error no code fixes here, that it cannot
     work, and the tools that reach the page and the web; else the tools, to do it another way.
-    `line`: with the model's line in it (the note kept as ours goes without: said_back.py)."""
+    `line`: with the model's line in it (the note kept as ours goes without: said_back.py). A tool
+    asked of a value as its attribute: how to call it."""
+    if (method := tool_as_method(failure, ways.names)) is not None:
+        value, name, fixed = method
+        written = f" (`{_short(value, LINE_CHARS)}.{name}`)" if line and value else ""
+        example = f", e.g. `{_short(fixed, LINE_CHARS)}`" if line and fixed else ""
+        return TOOL_AS_METHOD.format(name=name, written=written, example=example,
+                                     call=ways.calls.get(name, f"{name}(...)"))
     if not cannot_work_here(failure, ways.names):
         return CHANGE_IT.format(calls=ways.tools)
     way = WAY.format(example=ways.example, calls=ways.reading)
