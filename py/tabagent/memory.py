@@ -2,7 +2,8 @@
 
 A saved memory, handed to a new agent, lets the conversation continue
 (`agent.run(task, reset=False)`). The messages sent to the model are rebuilt from
-the steps each time, so what is stored is exactly what the model saw.
+the steps each time, as they were stored but for one thing: a run of replies each the same as the
+one before it is sent once (SENT_AGAIN below). The trace keeps each request as it was sent.
 """
 
 from __future__ import annotations
@@ -13,6 +14,13 @@ from typing import Any, Union
 
 from .events import jsonable
 from .images import NOT_SHOWN, replace_images, text_part
+from .our_notes import our_note
+
+# A run of replies each the same as the one before it is sent once (Memory.to_messages): Qwen2.5-Coder
+# 0.5B as the CodeAgent (the real-model bench, 0964a2e) wrote one block 7 and 8 times word for word,
+# each request holding every copy, and copied its own reply from there, even sampled at temperature
+# 1.0 with penalties (repeated_reply.py). The notes that say it repeated stay, at the end.
+SENT_AGAIN = our_note("You have sent this same reply {times} times in a row. What the last one got:")
 
 FORMAT_VERSION = 1
 
@@ -151,10 +159,20 @@ class Memory:
         """`sees_images`: false for a model that takes no images (each picture becomes a note)."""
         messages = [{"role": "system", "content": system_prompt}]
         current = max((i for i, s in enumerate(self.steps) if isinstance(s, TaskStep)), default=0)
+        run: list[dict] = []  # the messages of the first step of a run of the same reply
+        times = 0
         for i, step in enumerate(self.steps):  # reasoning goes back only within the current task
             if isinstance(step, ActionStep):
-                messages.extend(step.to_messages(i > current, sees_images))
+                sent = step.to_messages(i > current, sees_images)
+                if times and _same_reply(self.steps[i - 1], step) and (got := _observation(sent)) is not None:
+                    times += 1  # the first is sent, with how often it came and what the last one got
+                    first = run[-1]["content"]
+                    messages[-1] = {"role": "user", "content": f"{first}\n\n{SENT_AGAIN.format(times=times)}\n{got}"}
+                    continue
+                run, times = sent, 1 if _observation(sent) is not None else 0
+                messages.extend(sent)
             else:
+                times = 0
                 messages.extend(step.to_messages(sees_images) if isinstance(step, TaskStep) else step.to_messages())
         return messages
 
@@ -180,6 +198,22 @@ class Memory:
     @classmethod
     def from_json(cls, text: str) -> Memory:
         return cls.from_dict(json.loads(text))
+
+
+def _same_reply(before: Step, step: ActionStep) -> bool:
+    """Whether `step`'s reply is `before`'s, but for white space: text, no call made natively."""
+    return (isinstance(before, ActionStep) and not (before.native and before.tool_calls)
+            and not (step.native and step.tool_calls)
+            and "".join(before.model_output.split()) == "".join(step.model_output.split()))
+
+
+def _observation(sent: list[dict]) -> str | None:
+    """What a step's reply got, as sent (without "Observation:"), when it is one text after the
+    reply; None else (pictures, or nothing after it)."""
+    last = sent[-1] if sent else None
+    if last is None or last["role"] != "user" or not isinstance(last["content"], str):
+        return None
+    return last["content"].removeprefix("Observation:\n")
 
 
 def cut(text: str, limit: int, how_to_get_more: str) -> str:

@@ -33,10 +33,11 @@ FLOUR = "How many kilograms is the flour sack? (The page is http://127.0.0.1:410
 
 
 def told(model, n) -> str:
-    """What the model read last before its n-th reply (memory.py writes it as an observation)."""
+    """What the model read last before its n-th reply (memory.py writes it as an observation): of a
+    run of the same reply, sent once, what the last one got (after memory.SENT_AGAIN's line)."""
     content = model.calls[n]["messages"][-1]["content"]
     assert content.startswith("Observation:\n"), content
-    return content.removeprefix("Observation:\n")
+    return content.removeprefix("Observation:\n").rpartition(" in a row. What the last one got:\n")[2]
 
 
 def page_tools(log):
