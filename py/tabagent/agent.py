@@ -116,6 +116,7 @@ class Agent:
         self.said: list[str] = []  # the notes this turn sent the model: an answer that echoes one is not one
         self._said_back: tuple[str, str] | None = None  # this turn's one answer that said a text back (said_back.py)
         self._stopped: str | None = None  # the user's answer, when a second one ended the turn
+        self._echoes = 0  # replies that said a text back, this agent's life (a step's `echo`)
         self._told_unfounded = False  # this turn's one answer with numbers nothing read was told (unfounded.py)
         self._users_words = True  # the turn's task is the user's message (not TabAgent's own words)
         self.clock = Clock(getattr(model, "host", None))  # today's date and time, in every request
@@ -165,7 +166,7 @@ class Agent:
             step.model_output, step.usage = reply.content, reply.usage
             step.reasoning, step.reasoning_field = reply.reasoning, reply.reasoning_field
             action = self.extract_action(reply)
-            is_final, answer = False, None
+            is_final, answer, echoes = False, None, self._echoes
             if action is not None:
                 self.calls.start_step(self.step)
                 is_final, answer = await self.execute_action(action, step)
@@ -176,6 +177,7 @@ class Agent:
             if is_final and (held := self.unfounded(answer) or await self.held_answer()):
                 step.error, is_final = held, False
             step.end_time = time.time()
+            step.echo = self._echoes > echoes  # not sent back as the model's own (memory.py)
             self.memory.append(step)
             if is_final:
                 return answer, "ok"
@@ -218,6 +220,7 @@ class Agent:
         found = self.says_back(answer)
         if found is None:
             return None
+        self._echoes += 1
         if self._said_back is not None:
             self._stopped = out_of_steps(self.max_steps, self.calls.history, self.memory.notes, why=stopped(*found))
             return told(*found)

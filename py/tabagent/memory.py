@@ -2,8 +2,9 @@
 
 A saved memory, handed to a new agent, lets the conversation continue
 (`agent.run(task, reset=False)`). The messages sent to the model are rebuilt from
-the steps each time, as they were stored but for one thing: a run of replies each the same as the
-one before it is sent once (SENT_AGAIN below). The trace keeps each request as it was sent.
+the steps each time, as they were stored but for two things: a run of replies each the same as the
+one before it is sent once (SENT_AGAIN below), and a reply that said back a text it was given is not
+sent back (ActionStep.echo). The trace keeps each request as it was sent.
 """
 
 from __future__ import annotations
@@ -58,11 +59,14 @@ class ActionStep:
     start_time: float = 0.0
     end_time: float = 0.0
     type: str = "action"
+    # The reply said back a text it was given (said_back.py): kept, but not sent back to the model as
+    # its own, where it was what the model copied next (returns-days, 0964a2e: the same sentence twice).
+    echo: bool = False
 
     def to_messages(self, with_reasoning: bool = True, sees_images: bool = True) -> list[dict]:
         messages, notes = [], []
         native = self.native and self.tool_calls
-        if self.model_output or native:
+        if (self.model_output and not self.echo) or native:
             assistant = {"role": "assistant", "content": self.model_output or None}
             if native:
                 assistant["tool_calls"] = [{"id": c["id"], "type": "function", "function": {
@@ -183,6 +187,8 @@ class Memory:
                 step["answer"] = jsonable(step["answer"])
             if step["type"] == "task" and not step["parts"]:
                 del step["parts"]  # a task without pictures is stored as before them
+            if step["type"] == "action" and not step["echo"]:
+                del step["echo"]  # stored as before it
         notes = {"notes": list(self.notes)} if self.notes else {}  # stored as before them when none
         return {"version": FORMAT_VERSION, "seq": self.seq, "steps": steps, **notes}
 

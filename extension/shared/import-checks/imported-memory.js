@@ -24,7 +24,7 @@ import { EventKind, NotFatal } from "../wire.js";
 export const STEP_FIELDS = {
   task: ["type", "task", "parts"],
   action: ["type", "step", "model_output", "tool_calls", "native", "code", "reasoning", "reasoning_field",
-    "observations", "error", "usage", "start_time", "end_time"],
+    "observations", "error", "usage", "start_time", "end_time", "echo"],
   final_answer: ["type", "answer"],
   summary: ["type", "summary", "steps"],
 };
