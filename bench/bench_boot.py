@@ -72,15 +72,27 @@ MOMENTS = {
     "serviceWorkerModuleRan": "service worker's modules ran",
     "harnessReady": "ChromeDriver's session ready, the extension found (harness)",
     "panelOpened": "panel page's time origin",
+    "panelParsed": "panel's HTML parsed",
     "firstPing": "service worker has the panel's ping",
     "createAsked": "service worker asks Chrome for the offscreen document",
     "documentStarted": "offscreen document's time origin",
+    "panelModulesRan": "panel's modules ran (sidepanel.js's whole graph)",
+    "documentModuleRan": "offscreen document's modules ran",
     "documentListening": "offscreen document listens",
     "workerStarted": "Python's worker's time origin",
+    "moduleRan": "Python's worker's modules ran; its fetches start",
+    "wasmCompiled": "Pyodide's WebAssembly compiled (while the snapshot comes)",
     "snapshotFetched": "memory snapshot fetched",
     "pyodideLoaded": "loadPyodide done",
     "ready": "Python ready",
 }
+
+# The panel's own moments (Unix ms), from its navigation timing.
+PANEL_TIMES = """
+const nav = performance.getEntriesByType("navigation")[0];
+const at = (ms) => Math.round(performance.timeOrigin + ms);
+return { panelOpened: performance.timeOrigin, panelParsed: at(nav.domInteractive), panelModulesRan: at(nav.domContentLoadedEventStart) };
+"""
 
 
 def one_start(profile: Path, extension_dir: Path = ROOT) -> dict:
@@ -89,12 +101,12 @@ def one_start(profile: Path, extension_dir: Path = ROOT) -> dict:
     harness_ready = time.time()
     try:
         browser.open_side_panel()
-        panel_opened = browser.driver.execute_script("return performance.timeOrigin")
+        panel = browser.driver.execute_script(PANEL_TIMES)
         reply = browser.driver.execute_async_script(PING)
         if not reply.get("ok"):
             raise RuntimeError(f"ping failed: {reply}")
         info = reply["result"]
-        moments = {**info.get("phases", {}), "harnessReady": harness_ready * 1000, "panelOpened": panel_opened}
+        moments = {**info.get("phases", {}), "harnessReady": harness_ready * 1000, **panel}
         return {
             "browser_to_ready": info["readyAt"] / 1000 - started,
             "offscreen_startup": info["startupMs"] / 1000,
