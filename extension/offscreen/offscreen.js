@@ -13,6 +13,7 @@ import { isServiceWorker } from "../shared/protocol/senders.js";
 import { answerConfirmation, answerHandBack, callTool, pageBridge } from "./python/page-bridge.js";
 import { runPdfTool } from "./pdf/pdf-reader.js";
 import { PythonLink } from "./python/worker-link.js";
+import { pythonWorker, workerFailedEarly } from "./python/worker-start.js";
 import { TurnRunner } from "./python/turn-runner.js";
 import { ClientCalls } from "./python/client-calls.js";
 import { appCall } from "./python/app-calls.js";
@@ -24,7 +25,7 @@ import { removeModelFile } from "../shared/on-device/model-files.js";
 
 // When this document started and its module ran (Unix ms), for the start-up profile.
 const documentTimes = { documentStarted: Math.round(performance.timeOrigin), documentModuleRan: Date.now() };
-const link = new PythonLink();
+const link = new PythonLink(pythonWorker, workerFailedEarly);
 const python = link.ready.then(() => link);
 // For the console and tests (shared/debug/debug-handle.js): run(code, sandboxFor) runs Python there.
 const debugPython = link.ready.then((info) => ({ info, run: (code, sandboxFor) => link.run(code, sandboxFor) }));

@@ -8,6 +8,7 @@ followed from extension/offscreen/offscreen.js, dynamic imports left out."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from tests.helpers.module_graph import module_graph
@@ -34,3 +35,14 @@ def test_the_walk_tells_a_static_import_from_a_dynamic_one(tmp_path):
     graph = module_graph(tmp_path / "entry.js", cwd=tmp_path)
     assert sorted(graph["static"]) == ["b.js", "d.js", "entry.js"]
     assert graph["dynamic"] == ["c.js"]
+
+
+def test_the_offscreen_documents_first_module_starts_pythons_worker_alone():
+    """offscreen.html lists worker-start.js before offscreen.js: the worker starts once that one
+    module has loaded, while offscreen.js's graph still loads (tests/e2e/test_boot_order.py)."""
+    html = (ROOT / "extension" / "offscreen" / "offscreen.html").read_text()
+    assert re.findall(r'<script type="module" src="([^"]+)"></script>', html) == ["python/worker-start.js", "offscreen.js"]
+    first = module_graph(ROOT / "extension" / "offscreen" / "python" / "worker-start.js")
+    assert first["static"] == ["extension/offscreen/python/worker-start.js"], first["static"]
+    # offscreen.js takes that worker over rather than starting its own.
+    assert "extension/offscreen/python/worker-start.js" in module_graph(OFFSCREEN)["static"]

@@ -30,12 +30,16 @@ function checkLent(name, declared, lent) {
 }
 
 export class PythonLink {
-  constructor(worker = new Worker(new URL("worker.js", import.meta.url), { type: "module" })) {
+  // `failedEarly`: a promise of the worker's first error event, for a worker started before
+  // this listens (worker-start.js).
+  constructor(worker = new Worker(new URL("worker.js", import.meta.url), { type: "module" }), failedEarly = null) {
     this.lent = new Map(); // key -> { emit, page_bridge, browser_model, device_model, sandbox_for }, while their call runs
     // (emit is given the events Python made in one go, in order)
     this.nextKey = 1;
     this.rpc = new Rpc(worker, this.#handlers());
-    worker.addEventListener("error", (event) => this.rpc.fail(new Error(`Python's worker failed: ${event.message || "it did not load"}`)));
+    const failed = (event) => this.rpc.fail(new Error(`Python's worker failed: ${event.message || "it did not load"}`));
+    worker.addEventListener("error", failed);
+    failedEarly?.then(failed);
     this.ready = this.rpc.request("info"); // resolves to the start's figures once Python is up
   }
 
