@@ -98,6 +98,16 @@ def started(copy, tmp_path) -> dict:
         browser.quit()
 
 
+def test_the_panel_pings_while_its_style_sheets_still_load(built_extension, held, tmp_path):
+    copy = copy_allowing(tmp_path, held.origin)
+    page = copy / "extension" / "sidepanel" / "sidepanel.html"
+    sheet = '<link rel="stylesheet" href="sidepanel.css" />'
+    page.write_text(page.read_text().replace(sheet, f'<link rel="stylesheet" href="{held.origin}/held.css" />\n    {sheet}'))
+    info = started(copy, tmp_path)
+    assert held.asked == ["/held.css"] and held.released
+    assert info["phases"]["firstPing"] < held.released, (info["phases"]["firstPing"], held.released)
+
+
 def test_the_offscreen_document_starts_python_before_its_own_modules_load(built_extension, held, tmp_path):
     copy = copy_allowing(tmp_path, held.origin)
     module = copy / "extension" / "offscreen" / "offscreen.js"
