@@ -6,7 +6,9 @@ _locales/ and extension/. Browser differences live in small modules, one per con
 folder per browser: extension/platform/chrome/ and extension/platform/firefox/, with the same
 names and exports. The source imports Chrome's (the repository root is what Chrome loads
 unpacked); each package holds its own browser's folder only, and Firefox's package has those
-imports pointed at platform/firefox/ (Chrome's side-panel code is not in it at all).
+imports pointed at platform/firefox/ (Chrome's side-panel code is not in it at all). Chrome's
+service worker is build.py's bundle of extension/background/ (extension/vendor/service-worker.js);
+Firefox's event page loads those modules themselves, and its package leaves the bundle out.
 `make build` zips each folder; the e2e tests load dist/firefox/ into Firefox. Given a folder
 (`browser_builds.py FOLDER`), it stages there instead: tests/build does, so that it never
 writes into the tree other tests read.
@@ -29,6 +31,8 @@ DIST = ROOT / "dist"
 EXTENSION = ROOT / "extension"
 PLATFORM = EXTENSION / "platform"  # a folder per browser: its module for each concern
 SHARED_FOLDERS = ("_locales", "extension")
+# Built files for one browser only: Chrome's service worker, bundled with Chrome's modules.
+CHROME_ONLY_FILES = (EXTENSION / "vendor" / "service-worker.js",)
 # An import of Chrome's module for a concern, as the source writes it: "../platform/chrome/x.js".
 CHROMES_MODULE = re.compile(r"""(["'`](?:\.\./)+platform/)chrome/""")
 
@@ -78,6 +82,8 @@ def stage(browser: str, manifest: dict, dist: Path = DIST) -> Path:
     folder = dist / browser
     kept = {folder / "manifest.json"}
     others = {path for path in PLATFORM.iterdir() if path.name != browser}
+    if browser != "chrome":
+        others |= set(CHROME_ONLY_FILES)
     for name in SHARED_FOLDERS:
         kept |= _copy_tree(ROOT / name, folder / name, skip=others, rewrite=importing_from(browser))
     folder.mkdir(parents=True, exist_ok=True)

@@ -65,7 +65,8 @@ def test_each_browsers_zip_ships_the_extension_and_nothing_else(dist):
         files = _zip_files(browser, dist)
         assert "manifest.json" in files
         for needed in (
-            "extension/background/service-worker.js",
+            # Chrome's service worker, bundled (scripts/build.py); Firefox's event page's modules
+            "extension/vendor/service-worker.js" if browser == "chrome" else "extension/background/service-worker.js",
             "extension/offscreen/offscreen.html",
             "extension/sidepanel/sidepanel.html",
             f"extension/platform/{browser}/panel.js",
@@ -83,6 +84,8 @@ def test_each_browsers_zip_ships_the_extension_and_nothing_else(dist):
         # Each package holds its own browser's modules; the other's are not shipped.
         other = "firefox" if browser == "chrome" else "chrome"
         assert not [n for n in files if n.startswith(f"extension/platform/{other}/")], browser
+    # ... nor Chrome's service worker, bundled with Chrome's modules, in Firefox's.
+    assert "extension/vendor/service-worker.js" not in _zip_files("firefox", dist)
 
 
 @PACKED
@@ -149,7 +152,7 @@ def test_chromes_manifest_is_the_source_without_firefoxs_sidebar(dist):
     assert chrome["side_panel"] == source["side_panel"] and chrome["sandbox"] == source["sandbox"]
     assert "sidebar_action" not in chrome
     assert {"sidePanel", "offscreen"} <= set(chrome["permissions"])
-    assert chrome["background"]["service_worker"] == "extension/background/service-worker.js"
+    assert chrome["background"]["service_worker"] == "extension/vendor/service-worker.js"
 
 
 @PACKED

@@ -28,7 +28,7 @@ from .console_watcher import ConsoleProblem, ConsoleWatcher
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("TABAGENT_CHROMIUM", "/usr/bin/chromium")
 CHROMEDRIVER = os.environ.get("TABAGENT_CHROMEDRIVER", "/usr/bin/chromedriver")
-SERVICE_WORKER_PATH = "/extension/background/service-worker.js"
+SERVICE_WORKER_PATH = "/extension/vendor/service-worker.js"  # scripts/build.py bundles it
 
 CHROMIUM_FLAGS = [
     "--headless=new",

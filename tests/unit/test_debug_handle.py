@@ -49,7 +49,8 @@ def entry_points() -> list[Path]:
     """The modules a page or the manifest starts: nothing imports them."""
     pages = [(html.parent / src).resolve() for html in EXTENSION.rglob("*.html")
              for src in re.findall(r'<script[^>]*type="module"[^>]*src="([^"]+)"', html.read_text())]
-    worker = json.loads((ROOT / "manifest.json").read_text())["background"]["service_worker"]
+    # The worker's entry module (Firefox loads it; Chrome, bundled by scripts/build.py).
+    worker = json.loads((ROOT / "manifest.json").read_text())["background"]["scripts"][0]
     return [*pages, (ROOT / worker).resolve()]
 
 

@@ -25,14 +25,15 @@ const KEEP_DRAWING = { format: "jpeg", quality: 1, maxWidth: 8, maxHeight: 8 };
 export class InputStopped extends Error {}
 
 // The tabs TabAgent is giving input to now: one gesture at a time in a tab (two turns acting in
-// the same tab would mix their presses), and what the red-team tests watch.
+// the same tab would mix their presses), and what the red-team tests watch (on the worker's heap,
+// by name: giveInput asks it too, which keeps it there in the bundled worker, scripts/build.py).
 const underInput = new Set();
 export const tabsUnderInput = () => [...underInput];
 
 // check(end): null while the end's element is still the one on top, else why not (in words).
 export async function giveInput(tabId, gesture, check) {
   const target = { tabId };
-  if (underInput.has(tabId)) throw new Error("Nothing was done: another action is giving input to this tab now; try again once it is done.");
+  if (tabsUnderInput().includes(tabId)) throw new Error("Nothing was done: another action is giving input to this tab now; try again once it is done.");
   const run = new GestureRun(target, check);
   chrome.tabs.onUpdated.addListener(run.onTabChange);
   chrome.debugger.onDetach.addListener(run.onDetach);
