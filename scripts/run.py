@@ -32,6 +32,7 @@ DEVTOOLS_PORT = int(os.environ.get("TABAGENT_DEVTOOLS_PORT", "9222"))
 PROFILE = Path(os.environ.get("TABAGENT_PROFILE", ROOT / ".cache" / "chromium-profile"))
 EXTENSION_SOURCES = [ROOT / "manifest.json", ROOT / "_locales", ROOT / "extension"]  # what Chromium loads
 PYTHON_SOURCES = [ROOT / "py"]
+VENDOR = ROOT / "extension" / "vendor"  # what scripts/build.py writes: py/ and the bundled modules
 OFFER_TRIES = 40  # looks (every half second) at handing the extension its on-device model before giving up  # built into extension/vendor/ by scripts/build.py
 
 
@@ -136,7 +137,8 @@ def reload_extension(stamp: Path, edited: list[Path]) -> None:
 
 def watch(browser: subprocess.Popen, stamp: Path, panel_url: str, model: dict) -> None:
     """Until the browser ends: a saved py/ file is rebuilt, then any change to the extension
-    (by hand or by that build) reloads it once, and the panel page is opened again."""
+    (by hand or by that build) reloads it once, and the panel page is opened again. A saved
+    script is rebuilt first: Chrome's service worker and the content scripts are bundles."""
     python, extension = snapshot(PYTHON_SOURCES), snapshot(EXTENSION_SOURCES)
     while browser.poll() is None:
         time.sleep(0.5)
@@ -145,6 +147,9 @@ def watch(browser: subprocess.Popen, stamp: Path, panel_url: str, model: dict) -
             python = now
             rebuild()
         if edited := changed(extension, now := snapshot(EXTENSION_SOURCES)):
+            if any(path.suffix == ".js" and not path.is_relative_to(VENDOR) for path in edited):
+                rebuild()  # a module of a bundle (Chrome's service worker, the content scripts)
+                now = snapshot(EXTENSION_SOURCES)  # with what the build wrote: one reload
             extension = now
             reload_extension(stamp, edited)
 
@@ -170,7 +175,7 @@ def main() -> None:
         stamp = Path(work) / "reload"
         stamp.write_text("\n")
         browser = start_web_ext(headless, stamp)
-        print(f"run: side panel page: {panel_url}\n     Edits to extension/ reload it; edits to py/ rebuild, then reload. Ctrl-C stops.")
+        print(f"run: side panel page: {panel_url}\n     Edits to extension/ reload it; edits to py/ or to scripts rebuild, then reload. Ctrl-C stops.")
         try:
             watch(browser, stamp, panel_url, model)
         except KeyboardInterrupt:

@@ -68,3 +68,35 @@ def test_web_ext_watches_the_stamp_alone(tmp_path, monkeypatch):
     (command,) = started
     assert command[command.index("--watch-file") + 1] == str(tmp_path / "reload")
     assert "--watch-ignored" not in command and "--watch-files" not in command
+
+
+def test_a_saved_script_is_rebuilt_before_the_one_reload(tmp_path, monkeypatch):
+    """Chrome's service worker and the content scripts are bundles (scripts/build.py): a saved
+    module reaches the browser only rebuilt. The build's own writes make no second reload."""
+    folder = extension_folder(tmp_path)
+    vendor = folder / "vendor"
+    vendor.mkdir()
+    (tmp_path / "py").mkdir()
+    monkeypatch.setattr(run, "EXTENSION_SOURCES", [folder])
+    monkeypatch.setattr(run, "PYTHON_SOURCES", [tmp_path / "py"])
+    monkeypatch.setattr(run, "VENDOR", vendor)
+    monkeypatch.setattr(run, "keep_side_panel_open", lambda *_: None)
+    monkeypatch.setattr(run.time, "sleep", lambda _: None)
+    happened = []
+
+    def rebuild():
+        happened.append("rebuild")
+        saved_later(vendor / "service-worker.js", f"// build {len(happened)}\n")
+
+    monkeypatch.setattr(run, "rebuild", rebuild)
+    monkeypatch.setattr(run, "reload_extension", lambda _stamp, edited: happened.append(("reload", [p.name for p in edited])))
+    edits = iter([lambda: saved_later(folder / "sidepanel" / "sidepanel.js", "export const a = 1;\n"), lambda: None,
+                  lambda: saved_later(folder / "sidepanel" / "sidepanel.css", "body { color: red }\n"), lambda: None])
+
+    class Browser:
+        def poll(self):
+            edit = next(edits, None)
+            return 0 if edit is None else edit()
+
+    run.watch(Browser(), tmp_path / "stamp", "panel", {})
+    assert happened == ["rebuild", ("reload", ["sidepanel.js"]), ("reload", ["sidepanel.css"])]
