@@ -45,13 +45,23 @@ def test_the_global_check_sees_every_way_of_making_one():
     assert globals_made(HANDLE.read_text()), "the handle itself makes tabagentDebug"
 
 
+def imported_modules() -> set[Path]:
+    """Every module another of the extension's modules imports (relative specifiers)."""
+    return {(source.parent / spec).resolve() for source in EXTENSION.rglob("*.js")
+            if "vendor" not in source.relative_to(EXTENSION).parts
+            for spec in re.findall(r"""(?:^|\s)(?:import|export)\b[^;]*?from\s*["'](\.{1,2}/[^"']+)["']""",
+                                   source.read_text(), re.M)}
+
+
 def entry_points() -> list[Path]:
-    """The modules a page or the manifest starts: nothing imports them."""
+    """The modules a page or the manifest starts and nothing imports (a page may start first a
+    module others import too, as the offscreen document does its worker's start: not counted)."""
     pages = [(html.parent / src).resolve() for html in EXTENSION.rglob("*.html")
              for src in re.findall(r'<script[^>]*type="module"[^>]*src="([^"]+)"', html.read_text())]
     # The worker's entry module (Firefox loads it; Chrome, bundled by scripts/build.py).
     worker = json.loads((ROOT / "manifest.json").read_text())["background"]["scripts"][0]
-    return [*pages, (ROOT / worker).resolve()]
+    imported = imported_modules()
+    return [p for p in (*pages, (ROOT / worker).resolve()) if p not in imported]
 
 
 def test_entry_points_export_nothing():
