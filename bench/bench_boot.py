@@ -81,7 +81,6 @@ MOMENTS = {
     "documentListening": "offscreen document listens",
     "workerStarted": "Python's worker's time origin",
     "moduleRan": "Python's worker's modules ran; its fetches start",
-    "wasmCompiled": "Pyodide's WebAssembly compiled (while the snapshot comes)",
     "snapshotFetched": "memory snapshot fetched",
     "pyodideLoaded": "loadPyodide done",
     "ready": "Python ready",

@@ -49,10 +49,10 @@ def test_offscreen_reports_python_and_tabagent_versions(browser):
     # The moments of the start, in the order each context goes through them (bench/bench_boot.py
     # prints them). The document may be older than this life of the service worker.
     # The worker is started by the document's first module, before offscreen.js's has run
-    # (tests/e2e/test_boot_order.py); it compiles Pyodide's WebAssembly before loadPyodide is done.
+    # (tests/e2e/test_boot_order.py).
     for order in (["serviceWorkerStarted", "serviceWorkerModuleRan", "firstPing"],
                   ["documentStarted", "documentModuleRan", "ready"],
-                  ["documentStarted", "workerStarted", "moduleRan", "wasmCompiled", "pyodideLoaded", "ready"]):
+                  ["documentStarted", "workerStarted", "moduleRan", "pyodideLoaded", "ready"]):
         moments = [info["phases"][name] for name in order]
         assert moments == sorted(moments), dict(zip(order, moments))
     offscreen = browser.extension_targets()

@@ -7,7 +7,6 @@
 import { loadPyodide } from "../../vendor/pyodide/pyodide.mjs";
 import { PACKAGE_DIR, WARM_IMPORTS } from "../../shared/python/interpreter-setup.js";
 import { packageFiles, writePackageFiles } from "./package-files.js";
-import { REUSES_COMPILED_WASM } from "../../platform/chrome/compiled-wasm.js";
 
 const VENDOR = new URL("../../vendor/", import.meta.url);
 const PYODIDE_URL = new URL("pyodide/", VENDOR).href;
@@ -47,13 +46,10 @@ async function timed(work) {
   return [value, Math.round(performance.now() - started)];
 }
 
-async function boot(snapshot, files, compiled) {
+async function boot(snapshot, files) {
   try {
     const fetched = snapshot.then((bytes) => (mark("snapshotFetched"), bytes));
-    // loadPyodide compiles once it has the snapshot: given it once the early compile is done too,
-    // its compile takes that module rather than making a second one at the same time.
-    const given = Promise.all([fetched, compiled]).then(([bytes]) => bytes);
-    const [pyodide, loadMs] = await timed(() => loadPyodide({ indexURL: PYODIDE_URL, _loadSnapshot: given }));
+    const [pyodide, loadMs] = await timed(() => loadPyodide({ indexURL: PYODIDE_URL, _loadSnapshot: fetched }));
     mark("pyodideLoaded");
     // The file system is not part of the snapshot: put the package files back for lazy imports.
     installPackage(pyodide, await files);
@@ -62,33 +58,20 @@ async function boot(snapshot, files, compiled) {
   } catch (error) {
     console.warn("TabAgent: starting Python without the snapshot:", error.message ?? error);
   }
-  await compiled; // its compile would be a second one at the same time
   const [pyodide, loadMs] = await timed(() => loadPyodide({ indexURL: PYODIDE_URL }));
   installPackage(pyodide, await files);
   pyodide.runPython(WARM_IMPORTS);
   return { pyodide, loadMs, fromSnapshot: false };
 }
 
-// Pyodide's WebAssembly (9.6 MB), compiled while the snapshot (31 MB) comes: loadPyodide
-// compiles it only once the snapshot is there (it sizes the memory by it). Where the engine
-// gives a compile the module already compiled from the same bytes (platform/*/compiled-wasm.js),
-// loadPyodide's compile then takes this one; so it is held until Python is up.
-function compileEarly() {
-  if (!REUSES_COMPILED_WASM) return Promise.resolve(null);
-  return WebAssembly.compileStreaming(fetch(new URL("pyodide/pyodide.asm.wasm", VENDOR)))
-    .then((module) => (mark("wasmCompiled"), module), () => null);
-}
-
 // Returns { pyodide, info } where info describes the start for the readiness indicator.
 export async function startPython() {
   const startedAt = performance.now();
   mark("moduleRan");
-  const compiled = compileEarly();
   const build = fetchVendor("build-info.json", "json");
   // The package's files are read from their zip while Pyodide loads.
   const files = fetchVendor("tabagent.zip").then(packageFiles);
-  const { pyodide, loadMs, fromSnapshot } = await boot(matchingSnapshot(build), files, compiled);
-  await compiled; // held until now (compileEarly)
+  const { pyodide, loadMs, fromSnapshot } = await boot(matchingSnapshot(build), files);
   const versions = pyodide.runPython("import sys, tabagent; [sys.version.split()[0], tabagent.__version__]").toJs();
   mark("ready");
   return {
