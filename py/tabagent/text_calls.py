@@ -512,6 +512,8 @@ def why_unread(content: str, tools: Collection[str]) -> str | None:
     if (inner := nested_call(content)) is not None:
         return NESTED.format(inner=inner)
     unplaced = _unplaced(content, tools)
+    if unplaced == "" and (garbled := _garbled_call(content)) is not None:
+        return f"the arguments are not valid JSON ({garbled})"  # not an answer quoting a call: a call that failed
     if unplaced is not None:  # a call where no family puts one: told when the reply ends so, else prose
         return unplaced or None
     marker = _CALL_MARKERS.search(content)
@@ -523,11 +525,31 @@ def why_unread(content: str, tools: Collection[str]) -> str | None:
     if i < 0:
         return ("the Python call is not complete: a bracket or a quote is not closed" if python
                 else "no arguments were found after the tool's name")
-    try:
-        read_value(where, i)
-    except ValueError as e:
-        return f"the arguments are not valid JSON ({e})"
+    while i >= 0:  # each call written: one that reads may come before one that does not
+        try:
+            _, end = read_value(where, i)
+        except ValueError as e:
+            return f"the arguments are not valid JSON ({e})"
+        i = _next_bracket(where, end) if _JSON_CALL.search(where, end) else -1
     return "" if marker or python else None  # JSON that reads but is no call: data, not a call
+
+
+_OBJECT_NAMING = re.compile(r"""\{\s*["']?(?:name|tool|tool_name)["']?\s*:""")
+
+
+def _garbled_call(content: str) -> str | None:
+    """Why the first object written like a call ({"name": ..., "arguments": ...}) does not read
+    as JSON, or None when every one reads (report-link at 0964a2e: one that read, then one that
+    did not, was taken for an answer quoting calls)."""
+    for match in _OBJECT_NAMING.finditer(content):
+        written = _JSON_CALL.search(content, match.start())
+        if written is None or written.start() > match.end():  # named, but no arguments: data
+            continue
+        try:
+            read_value(content, match.start())
+        except ValueError as e:
+            return str(e)
+    return None
 
 
 def quotes_a_call(content: str, tools: Collection[str]) -> bool:

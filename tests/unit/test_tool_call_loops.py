@@ -369,3 +369,34 @@ def test_a_key_beside_the_arguments_that_the_tool_does_not_take_or_already_has_i
     written = '{"name": "type_text", "arguments": {"locator": "#a", "text": "x"}, "text": "y", "note": "z"}'
     _, found = split_text_calls(written, tools)
     assert parse_arguments(found[0].arguments) == {"locator": "#a", "text": "x"}
+
+
+# report-link at 0964a2e, reply 2: a call that reads, then a second whose arguments are not valid
+# JSON. Neither stood as a call (the garbled one keeps the first from ending the reply), and the
+# check for a garbled call read only the first, which parses: the two blocks were the answer.
+READ = '```json\n{\n  "name": "read_page",\n  "arguments": {\n    "page": 1,\n    "max_tokens": 200\n  }\n}\n```'
+GARBLED_SECOND = READ + ('\n```json\n{\n  "name": "list_controls",\n  "arguments": {\n'
+                         '    "within": "article.html#subheader"\n    "page": 1,\n  }\n}\n```')
+
+
+async def test_a_garbled_call_after_one_that_reads_is_told_back_not_taken_as_the_answer():
+    log = []
+    model = ScriptedModel([READ, GARBLED_SECOND, calls(("final_answer", {"answer": "The report."}))])
+    assert await ToolCallingAgent(model, page_tools(log), max_steps=8).run("Which link?") == "The report."
+    assert "not valid JSON" in told(model, 2), told(model, 2)
+
+
+# book-table at 0964a2e: out of steps, asked for its best answer, the reply was a find_in_page call
+# in a ```json block with "Missing: None." after it, and that was given to the user as the answer.
+READ_PART_4 = '```json\n{\n  "name": "read_page",\n  "arguments": {\n    "page": 4,\n    "max_tokens": 100000\n  }\n}\n```'
+CALL_THEN_WORDS = ('```json\n{\n  "name": "find_in_page",\n  "arguments": {\n    "query": "The user wants to find '
+                   'information about the book\'s authors.",\n    "case_sensitive": false,\n    "required": ["query"]\n'
+                   '  }\n}\n```\n\nMissing: None.')
+
+
+async def test_out_of_steps_a_call_quoted_with_a_few_words_after_it_is_not_the_answer():
+    log = []
+    model = ScriptedModel([READ_PART_4] * 3 + [CALL_THEN_WORDS])
+    answer = await ToolCallingAgent(model, page_tools(log), max_steps=3).run("Book a table for two")
+    assert answer.startswith("I ran out of steps (3)"), answer
+    assert "find_in_page" not in answer.split(":", 1)[0]
