@@ -33,6 +33,7 @@ from .said_back import question_refused, ran_out, said_back, stopped, told
 from .replies import ToolCall
 from .repeated_reply import Replies
 from .reply_grammar import MISREADS, forget, tool_call_schema
+from .text_calls import quotes_a_call
 from .tool_refusals import remember_refusal
 from .tool_set import MoreTools, ToolSet, compact_for
 from .tools import FinalAnswerTool, FunctionTool, Tool
@@ -588,7 +589,8 @@ class Agent:
         action = self.extract_action(reply)
         if action is None:
             unread = not reply.content.strip() or unread_call_note(reply.content, self.tools, self.notes) \
-                or announced_call(reply.content, self.tool_names()) or (not self.calls.made and self.planned(reply.content))
+                or announced_call(reply.content, self.tool_names()) or (not self.calls.made and self.planned(reply.content)) \
+                or quotes_a_call(reply.content, self.tools)  # asked for no call: one shown is no answer either
             return NOT_AN_ANSWER if unread else reply.content
         return self.final_answer_in(action)
 
