@@ -43,7 +43,7 @@ sys.path.insert(0, str(ROOT))
 from real_models.meter import Meter  # noqa: E402
 from real_models.site import Site  # noqa: E402
 from real_models.tabagent import TabAgent  # noqa: E402
-from real_models.tasks import TASKS  # noqa: E402
+from real_models.tasks import TASKS, no_answer  # noqa: E402
 from build_first import build_checkout  # noqa: E402  (beside this file)
 from tests.helpers.llama_server import LlamaServer, missing  # noqa: E402
 
@@ -125,7 +125,8 @@ def run_task(task, agent: str, model: str, model_name: str, meter: Meter, site: 
         result = peer_run(agent, meter.base_url, model_name, sentence)
     tokens = meter.take()
     row = {"commit": made, "model": model, "agent": agent, "task": task.id, "kind": task.kind,
-           "grammar": meter.grammar, "success": bool(task.check(result["answer"], list(site.log))), **tokens,
+           "grammar": meter.grammar, "success": not no_answer(result["answer"]) and bool(task.check(result["answer"], list(site.log))),
+           **tokens,
            "steps": result.get("steps"), "seconds": round(result["seconds"], 1),
            "answer": str(result["answer"])[:300], "did": result.get("did", [])[:20],
            "calls": result.get("calls", [])[:20], "asked_user": result.get("asked_user", []),

@@ -54,6 +54,17 @@ def numbers_in(text: str) -> list[float]:
     return found
 
 
+# How TabAgent opens its own report of a turn that gave no answer (py/tabagent/agent.py's
+# OUT_OF_STEPS, said_back.py's STOPPED and RAN_OUT): the numbers and words in it (the steps, how
+# many times a tool was called) are not an answer, and passed a check once (kettle-capacity's 2).
+NO_ANSWER = ("I ran out of steps (", "I stopped without an answer:")
+
+
+def no_answer(answer: str) -> bool:
+    """Whether `answer` is an agent's report that it gave none: then no check passes it."""
+    return str(answer).lstrip().startswith(NO_ANSWER)
+
+
 def says_number(value: float, within: float) -> Check:
     """The answer holds a number within `within` of `value`."""
     return lambda answer, _log: any(abs(n - value) <= within for n in numbers_in(answer))
