@@ -253,9 +253,10 @@ class Agent:
                          self.errors())
 
     def ours(self) -> list[str]:
-        """TabAgent's own texts this turn (said_back.py): the notes it sent (every note it writes
-        is ours besides, our_notes.py)."""
-        return list(self.said)
+        """TabAgent's own texts this turn (said_back.py): the notes it sent and what the tools that
+        keep the run's books returned ("Noted (1 note kept)."); every note it writes is ours
+        besides (our_notes.py)."""
+        return [*self.said, *self.calls.books]
 
     def errors(self) -> list[tuple[str, str]]:
         """(the tool, the error) of each call this turn that failed (said_back.py)."""
@@ -277,11 +278,14 @@ class Agent:
         if note := unread_call_note(content, self.tools, self.notes) or self.announced_note(content):
             self.misread += 1  # a call that could not be read: two, and the next reply is held
             return note
-        if note := self.answered_unread():
-            return note
         if self.planned(content) and not (self.calls.made and self._reminded):
             self._reminded = True
-            return self.notes.planned
+            return self.with_the_read(self.notes.planned)
+        if self.nothing_read() and not self._reminded and promises_an_action(content):
+            self._reminded = True  # a promise is no answer: the note on answers read unread stays for one
+            return self.with_the_read(self.notes.reminder)
+        if note := self.answered_unread():
+            return note
         if self._reminded or len(self.tools) <= 1:
             return None
         if not self.calls.made and (note := quoted_before_acting_note(content, self.tools, self.notes)):

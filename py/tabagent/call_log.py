@@ -148,6 +148,8 @@ class CallLog:
     # (tool, what it returned, whether an error) for each call this run ran: an answer that
     # only says one back is no answer (said_back.py)
     results: list[tuple[str, str, bool]] = field(default_factory=list)
+    # what the tools that keep the run's books returned this run: ours (said_back.py)
+    books: list[str] = field(default_factory=list)
 
     def start_step(self, step: int) -> None:
         self.step, self.this_step, self.names_this_step, self.pressed = step, {}, [], None
@@ -196,6 +198,8 @@ class CallLog:
         self.history.append(name)
         if name not in BOOKKEEPING:
             self.results.append((name, text, is_error))
+        elif not is_error:
+            self.books.append(text)
         # The page may show something else now; not after an act refused before it ran: the 0.5B
         # called navigate four times with arguments navigate does not take (bench rows 0964a2e,
         # kettle-price), and each, taken for an act, wiped what the rules below knew.

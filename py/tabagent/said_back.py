@@ -10,12 +10,16 @@ One measure for all of them:
   escapes undone: "\\n" is a line break);
 - a word of the answer is copied from a text when it lies in a run of at least 6 words in a row
   that the text holds, in the same order;
+- a text of ours (below) of 3 to 5 words, too short for a run, counts whole: an answer that holds
+  all its words in order, as at least half of its own, says it back ("I noted (1 note kept).": the
+  note tool's "Noted (1 note kept)." given as the answer by the 1.5B);
 - the answer says a text back when it has at least 6 words, at least half of them copied from
   that one text, and the text is
   - an error a call or the model's code returned this turn ("error": told what to call instead,
     since an error says what went wrong, not what to do), or
-  - TabAgent's own ("ours"): a note the agent sent this turn, or any note TabAgent writes to the
-    model, registered where it is written (our_notes.py: its fixed words, not its fields), or
+  - TabAgent's own ("ours"): a note the agent sent this turn, what a tool that keeps the run's
+    books (note, more_tools) returned this turn, or any note TabAgent writes to the model,
+    registered where it is written (our_notes.py: its fixed words, not its fields), or
   - a tool's result this turn, inside the page-content marking, and the copied words take in
     TabAgent's note that opens the marking ("result"). No answer needs that note: a line of the
     page quoted (a price, a name, a paragraph) never carries it, and stays the answer.
@@ -37,6 +41,7 @@ from .excerpt import OPENING
 from .our_notes import fixed_words, our_note, our_notes, registered
 
 RUN = 6  # words in a row, as the text has them, to count as copied
+SHORT = 3  # words: a text of ours shorter than a run counts whole, from this length
 _WORD = re.compile(r"\w+")
 _ESCAPE = re.compile(r"\\(u[0-9a-fA-F]{4}|[nrt\"/\\])")
 _UNESCAPED = {"n": "\n", "r": "\n", "t": " ", '"': '"', "/": "/", "\\": "\\"}
@@ -104,6 +109,15 @@ def _enough(answer: list[str], runs: set[tuple[str, ...]] | frozenset) -> set[in
     return found if found and len(found) * 2 >= len(answer) else None
 
 
+def _whole(answer: list[str], text: list[str]) -> bool:
+    """Whether `answer` holds the whole of a text of ours too short for a run (SHORT to RUN - 1
+    words: "Noted (1 note kept).", which the 1.5B gave as its answer, "I noted (1 note kept).",
+    real-model bench, newsletter, 6881571), in order, as at least half of its words."""
+    n = len(text)
+    return SHORT <= n < RUN and n * 2 >= len(answer) and any(
+        answer[i:i + n] == text for i in range(len(answer) - n + 1))
+
+
 @lru_cache(maxsize=None)
 def _note_runs(template: str) -> frozenset:
     """The runs of a registered note's fixed words, each piece on its own (a field breaks a run)."""
@@ -118,6 +132,9 @@ def said_back(answer: object, ours: Iterable[str], results: Iterable[tuple[str, 
     when it carries our marking; as the module says; else None."""
     said = words(answer)
     marked = MARKING_SAID.search(_unescaped(answer)) is not None
+    ours = list(ours)
+    if any(_whole(said, words(text)) for text in ours):
+        return "ours", ""
     if len(said) < RUN:
         return ("page", "") if marked else None
     for tool, text in errors:

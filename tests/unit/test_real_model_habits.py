@@ -476,6 +476,36 @@ async def test_held_once_a_turn_then_the_answer_stands(agent_class):
     assert len(model.calls) == 2
 
 
+# Qwen2.5-Coder-1.5B's CodeAgent on the bench's kettle-price task (bench/results/real-models-
+# rows.jsonl, 6881571, 2026-12-07, its two replies as the meter kept them): a promise to read the
+# page, then an answer made up unread. The promise had spent the turn's one "not read yet" note,
+# so the made-up price was the answer the user got; flour-kg went the same way.
+PROMISED = "I will read the page, list its controls, and find the cost of the blue enamel kettle."
+MADE_UP = "The blue enamel kettle costs $15."
+
+
+@pytest.mark.parametrize("agent_class", [ToolCallingAgent, CodeAgent])
+async def test_a_promise_to_read_does_not_spend_the_note_on_an_answer_unread(agent_class):
+    log = []
+    model = ScriptedModel([PROMISED, MADE_UP, *read_then_answer(agent_class, "£24.50")])
+    assert await agent_class(model, [read_page_tool(log)]).run(ASKED) == "£24.50"
+    assert log == [1]
+    assert "You said what you would do" in told(model, 1) and "read_page" in told(model, 1)
+    assert "You have not read the page yet" in told(model, 2)
+
+
+# The same model's CodeAgent on the newsletter task (same rows): its code ended with note(...), and
+# its next reply, the answer taken, was the note tool's result in its own words.
+@pytest.mark.parametrize("agent_class", [ToolCallingAgent, CodeAgent])
+async def test_the_note_tool_s_result_said_back_is_not_the_answer(agent_class):
+    noting = (calls(("note", {"text": "Subscribed with ada@example.org."})) if agent_class is ToolCallingAgent
+              else '```python\nnote("Subscribed with ada@example.org.")\n```')
+    model = ScriptedModel([*read_then_answer(agent_class)[:1], noting, "I noted (1 note kept).",
+                           *read_then_answer(agent_class)[1:]])
+    assert await agent_class(model, [read_page_tool([])]).run(ASKED) == "14 Quay Street"
+    assert "repeats what I told you" in told(model, 3)
+
+
 @pytest.mark.parametrize("agent_class", [ToolCallingAgent, CodeAgent])
 @pytest.mark.parametrize("message", [
     "What is 17 times 3?",  # needs no page
