@@ -28,7 +28,7 @@ from .notes import NoteTool, note_words, notes_text
 from .page_quotes import PageQuotes
 from .parsing import parse_arguments
 from .reply_checks import (TOOL_NOTES, Notes, announced_call, plans_calls, points_at_a_page, promises_an_action,
-                           quoted_before_acting_note, reading_call, unread_call_note)
+                           reading_call, shown_call, unread_call_note)
 from .said_back import question_refused, ran_out, said_back, stopped, told
 from .replies import ToolCall
 from .repeated_reply import Replies
@@ -288,9 +288,6 @@ class Agent:
             return note
         if self._reminded or len(self.tools) <= 1:
             return None
-        if not self.calls.made and (note := quoted_before_acting_note(content, self.tools, self.notes)):
-            self._reminded = True
-            return note
         if promises_an_action(content):
             self._reminded = True
             return self.notes.reminder
@@ -301,14 +298,18 @@ class Agent:
         return plans_calls(content, self.tool_names())
 
     def announced_note(self, content: str) -> str | None:
-        """What to tell a model whose reply says it makes a call and only shows it in a code block
-        (reply_checks.announced_call): the call, written the way that runs. Every time, never
-        once a turn: the 0.5B, told once, said it again, and that was the answer the user got."""
-        call = announced_call(content, self.tool_names())
-        if call is None:
+        """What to tell a model whose reply shows a call in a code block and does not make it,
+        saying it does (reply_checks.announced_call) or not (shown_call): the call, written the way
+        that runs. Every time, never once a turn: the 0.5B, told once, said it again, and that was
+        the answer the user got."""
+        if (call := announced_call(content, self.tool_names())) is not None:
+            note = self.notes.announced
+        elif (call := shown_call(content, self.tool_names())) is not None:
+            note = self.notes.shown
+        else:
             return None
         name, written = self.written_call(call)
-        return self.notes.announced.format(name=name, call=written)
+        return note.format(name=name, call=written)
 
     def tool_names(self) -> Collection[str]:
         """The names a call written in a reply may give a tool."""

@@ -8,10 +8,12 @@
   call: before any call ran this turn, never the answer (told each time: a list of what it will
   do answers nothing yet); after one ran, reminded once like a promise (the steps may recount
   work done);
-- a reply that says it makes a call and only shows it in a code block ("I'll use read_page.
-  Here's how I'll call it: ```json {...}```"): never the answer; the model is shown, each time,
-  the call written the way that runs, and the reply counts as a call that could not be read
-  (reply_grammar.py holds the next reply to a call after two);
+- a reply that shows a call of one of the agent's tools in a code block, whether it says it makes
+  it ("I'll use read_page. Here's how I'll call it: ```json {...}```") or not ("I'm sorry, the
+  text is not helpful. ```json {find_in_page ...}``` This will return the locator"): never the
+  answer while steps remain (out of steps, never either: Agent.answer_in); the model is shown,
+  each time, the call written the way that runs, and the reply counts as a call that could not be
+  read (reply_grammar.py holds the next reply to a call after two);
 - an answer given before anything was read, to a message that points at a page (an address,
   "this page", "the tab"): the model is told once a turn that it has not read the page yet;
 - an answer that says back what the model was given this turn (a note, an error, a page read
@@ -42,7 +44,7 @@ class Notes:
     """What the model is told, in the words of the way it acts."""
     unread: str
     reminder: str
-    shown: str  # a call shown in a code block, not made (quoted_before_acting_note)
+    shown: str  # a call shown in a code block, not made, nor said to be ({name}, {call})
     unread_page: str  # an answer before anything was read, to a message about a page ({call})
     announced: str  # a call said to be made and only shown in a code block ({name}, {call})
     planned: str  # a plan of calls, none made (plans_calls)
@@ -59,8 +61,9 @@ TOOL_NOTES = Notes(
             "meant to answer, answer in plain words."),
     reminder=("You said what you would do, but made no tool call, so nothing was done. Make the "
               "call now; or, if the task is done, give your final answer."),
-    shown=("Your reply shows a tool call inside a code block, which is never run, so nothing was "
-           "done. To call a tool, make the call itself; or, if you meant to answer, answer again."),
+    shown=("Your reply shows a call of {name} inside a code block, and a call in a code block is never "
+           "run: nothing was done. To make it, reply with the call alone, with nothing before or after "
+           "it:\n{call}\nIf you meant to answer, answer in plain words, without the call."),
     unread_page=("You have not read the page yet: no tool ran in this turn, so nothing on the page is "
                  "in your answer (an address in the message says where the page is, not what is on "
                  "it). Call {call} first, then answer from what it shows; if the question needs no "
@@ -80,9 +83,9 @@ CODE_NOTES = Notes(
             "or, if you meant to answer, call final_answer(...)."),
     reminder=("You said what you would do, but wrote no code, so nothing ran. Write the code now "
               "in a ```python block; or, if the task is done, call final_answer(...)."),
-    shown=("Your reply shows a tool call that is not Python code, so nothing ran. Write the call "
-           "as Python in a ```python block, e.g. print(read_page()); or, if the task is done, call "
-           "final_answer(...)."),
+    shown=("Your reply shows a call of {name} in a code block that is not Python, and only Python "
+           "runs: nothing ran. To make it, write it as Python:\n```python\n{call}\n```\nIf the task "
+           "is done instead, call final_answer(...)."),
     unread_page=("You have not read the page yet: no tool ran in this turn, so nothing on the page is "
                  "in your answer (an address in the message says where the page is, not what is on "
                  "it). Read it first, e.g. print({call}) in a Python code block, then answer with "
@@ -148,16 +151,17 @@ def unread_call_note(content: str, tools: Collection[str], notes: Notes) -> str 
     return notes.unread.format(problem=f": {problem}" if problem else "")
 
 
-def quoted_before_acting_note(content: str, tools: Collection[str], notes: Notes) -> str | None:
-    """What to tell a model whose reply, before anything ran this turn, shows a call of its own
-    tools in a code block and says more after it: small models write "Here's how I'll call
-    read_page: ```json {...}``` This will read the page" (Qwen2.5-Coder-0.5B, llama.cpp, the
-    real-model bench). Nothing it read can have put the call there yet (a call copied from the
-    page or a selection is refused when made: page_quotes.py), so it is told, once a turn, that
-    nothing ran; an answer that quotes a call after the turn read something stays an answer."""
+def shown_call(content: str, tools: Collection[str]) -> ToolCall | None:
+    """The call of one of `tools` (not final_answer) that a reply shows in quoted text (a code
+    block) without making it; else None. Qwen2.5-Coder-1.5B, after reading the page, answered "I'm
+    sorry, but the text returned by the `read_page` function is not helpful ... ```json
+    {"name": "find_in_page", ...}``` This will return the locator" (real-model bench, kettle-price,
+    6881571): the user got that as the answer. A call copied from the page or a selection is
+    refused when made (page_quotes.py), so the call shown is the model's own next step."""
     if not quotes_a_call(content, tools):
         return None
-    return notes.shown
+    _, found = split_text_calls(content, tools, anywhere=True)
+    return next((call for call in found if call.name in tools and call.name != "final_answer"), None)
 
 
 # "I'll use the `read_page` function", "Here's how I would call it", "Let me call read_page":
@@ -173,12 +177,7 @@ def announced_call(content: str, tools: Collection[str]) -> ToolCall | None:
     the reply after it, and says it makes ("To answer this question, I'll use the `read_page`
     function ... Here's how I'll call it: ```json {...}``` This will read the page at"), without
     making it; else None. Such a reply is never the answer: the model said it was not one."""
-    if not quotes_a_call(content, tools):
-        return None
-    if not _ANNOUNCES.search(_unquoted(content)):
-        return None
-    _, found = split_text_calls(content, tools, anywhere=True)
-    return next((call for call in found if call.name in tools and call.name != "final_answer"), None)
+    return shown_call(content, tools) if _ANNOUNCES.search(_unquoted(content)) else None
 
 
 def _unquoted(content: str) -> str:

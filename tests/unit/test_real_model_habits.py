@@ -370,16 +370,43 @@ async def test_two_calls_said_and_only_shown_hold_the_next_reply_to_a_call(agent
     assert [("reply_schema" in call) for call in model.calls] == [False, False, True, False]
 
 
-async def test_told_once_a_turn_then_a_reply_that_quotes_a_call_is_the_answer():
-    model = ScriptedModel([QUOTES_A_CALL, QUOTES_A_CALL])
-    assert await ToolCallingAgent(model, [read_page_tool([])]).run("How do I read a page?") == QUOTES_A_CALL
+# Qwen2.5-Coder-1.5B as TabAgent's ToolCallingAgent on the bench's kettle-price task, its fourth reply,
+# after two reads (bench/results/real-models-rows.jsonl, 6881571, 2026-12-07): taken as the answer.
+SORRY_AND_A_CALL = ("I'm sorry, but the text returned by the `read_page` function is not helpful for answering the "
+                    "question. You need to search for a specific price element on the page.\n\n```json\n"
+                    "{\"name\": \"find_in_page\", \"arguments\": {\"query\": \"price blue enamel kettle\", "
+                    "\"case_sensitive\": false}}\n```\n\nThis will return the locator of the element containing the "
+                    "price information.")
+
+
+@tool
+def find_in_page(query: str, case_sensitive: bool = False) -> str:
+    """Finds text on the page.
+
+    Args:
+        query: what to find
+        case_sensitive: whether case counts
+    """
+    return "1 match: Blue enamel kettle, £24.50"
+
+
+@pytest.mark.parametrize("agent_class", [ToolCallingAgent, CodeAgent])
+async def test_after_a_read_a_reply_that_shows_a_call_is_told_back_not_the_answer(agent_class):
+    first, last = read_then_answer(agent_class, "£24.50")
+    model = ScriptedModel([first, SORRY_AND_A_CALL, SORRY_AND_A_CALL, last])
+    assert await agent_class(model, [read_page_tool([]), find_in_page]).run(ASKED) == "£24.50"
+    for n in (2, 3):  # each time, with the call written the way that runs
+        assert "a call of find_in_page" in told(model, n)
+        assert ('{"name": "find_in_page", "arguments": {"query": "price blue enamel kettle", "case_sensitive": false}}'
+                if agent_class is ToolCallingAgent else
+                "find_in_page(query='price blue enamel kettle', case_sensitive=False)") in told(model, n), told(model, n)
+
+
+async def test_a_reply_that_shows_a_call_then_answers_in_words_gives_that_answer():
+    model = ScriptedModel([QUOTES_A_CALL, "A page is read with read_page."])
+    assert await ToolCallingAgent(model, [read_page_tool([])]).run("How do I read a page?") == \
+        "A page is read with read_page."
     assert "inside a code block" in told(model, 1)
-
-
-async def test_after_a_read_an_answer_that_quotes_a_call_stays_the_answer():
-    model = ScriptedModel([calls(("read_page", {})), QUOTES_A_CALL])
-    assert await ToolCallingAgent(model, [read_page_tool([])]).run("How do I read a page?") == QUOTES_A_CALL
-    assert len(model.calls) == 2
 
 
 # --- Out of steps: a last reply that is a call is not the answer ------------------------------
