@@ -281,17 +281,11 @@ class Agent:
         if self.planned(content) and not (self.calls.made and self._reminded):
             self._reminded = True
             return self.with_the_read(self.notes.planned)
-        if self.nothing_read() and not self._reminded and promises_an_action(content):
-            self._reminded = True  # a promise is no answer: the note on answers read unread stays for one
-            return self.with_the_read(self.notes.reminder)
-        if note := self.answered_unread():
-            return note
-        if self._reminded or len(self.tools) <= 1:
-            return None
-        if promises_an_action(content):
+        if len(self.tools) > 1 and promises_an_action(content):  # no answer, ever: nor the unread note's
             self._reminded = True
-            return self.notes.reminder
-        return None
+            self.misread += 1  # said it would act, and did not: two, and the next reply is held to a call
+            return self.with_the_read(self.notes.reminder)
+        return self.answered_unread()
 
     def planned(self, content: str) -> bool:
         """Whether the reply is a plan of calls (reply_checks.plans_calls) of the tools it may name."""
@@ -595,7 +589,9 @@ class Agent:
         if action is None:
             unread = not reply.content.strip() or unread_call_note(reply.content, self.tools, self.notes) \
                 or announced_call(reply.content, self.tool_names()) or (not self.calls.made and self.planned(reply.content)) \
-                or quotes_a_call(reply.content, self.tools)  # asked for no call: one shown is no answer either
+                or quotes_a_call(reply.content, self.tools) \
+                or (len(self.tools) > 1 and promises_an_action(reply.content))  # asked for no call: one shown, or
+            # promised, is no answer either
             return NOT_AN_ANSWER if unread else reply.content
         return self.final_answer_in(action)
 

@@ -2,8 +2,10 @@
 
 - a reply that looks like a tool call but cannot be read (cut off, broken JSON): the model
   is told what was wrong and nothing runs, as smolagents does;
-- a reply that says it will act and does not ("I'll click the button."): the model is
-  reminded once per turn; a second such reply is taken as the answer;
+- a reply that says it will act and does not ("I'll click the button."): never the answer (the
+  1.5B, reminded once, gave "I will read the page, find the flour sack weight in kilograms, and
+  then click on it to confirm." as its answer); reminded each time, it counts as a call that
+  could not be read (reply_grammar.py holds the next reply to a call after two);
 - a plan of calls, at any length ("I'll follow these steps: 1. **Read the page** ..."), and no
   call: before any call ran this turn, never the answer (told each time: a list of what it will
   do answers nothing yet); after one ran, reminded once like a promise (the steps may recount

@@ -74,17 +74,25 @@ async def test_a_call_cut_off_after_its_last_value_is_repaired():
     assert RAN == [(2, 3)]
 
 
-async def test_a_promise_to_act_gets_one_reminder_per_turn():
+async def test_a_promise_to_act_is_never_the_answer():
+    # Qwen2.5-Coder-1.5B's CodeAgent answered "I will read the page, find the flour sack weight in
+    # kilograms, and then click on it to confirm." after its one reminder (real-model bench,
+    # flour-kg, 2ae4d38): a promise is reminded each time; two, and where the server can, the next
+    # reply is held to a call (reply_grammar.py).
     promise = "I'll add the two numbers now."
     model = ScriptedModel([promise, promise, promise, {"tool_calls": [{"name": "add", "arguments": {"a": 1, "b": 1}}]},
                            final("2")])
     agent = ToolCallingAgent(model, [add])
-    assert await agent.run("1 + 1?") == promise  # reminded once, then the same reply is the answer
-    assert "You said what you would do, but made no tool call" in told(model, 1)
-    assert len(model.calls) == 2
-    # A new turn: a new reminder.
-    assert await agent.run("1 + 1?", reset=False) == "2"
-    assert "You said what you would do" in told(model, 3) and RAN == [(1, 1)]
+    assert await agent.run("1 + 1?") == "2"
+    for n in (1, 2, 3):
+        assert "You said what you would do, but made no tool call" in told(model, n)
+    assert RAN == [(1, 1)]
+
+
+async def test_a_model_that_only_promises_runs_out_of_steps_and_says_so():
+    model = ScriptedModel(["I'll add the two numbers now."] * 4)
+    answer = await ToolCallingAgent(model, [add], max_steps=3).run("1 + 1?")
+    assert answer.startswith("I ran out of steps (3)") and len(model.calls) <= 4
 
 
 async def test_the_code_agent_reminds_in_its_own_words():
