@@ -25,7 +25,7 @@ from .images import without_image_data
 from .managed import AgentTool
 from .memory import ActionStep, FinalAnswerStep, Memory, TaskStep
 from .notes import NoteTool, note_words, notes_text
-from .page_quotes import PageQuotes
+from .page_quotes import COPIED, PageQuotes
 from .parsing import parse_arguments
 from .reply_checks import (TOOL_NOTES, Notes, announced_call, plans_calls, points_at_a_page, promises_an_action,
                            reading_call, shown_call, unread_call_note)
@@ -297,13 +297,32 @@ class Agent:
         that runs. Every time, never once a turn: the 0.5B, told once, said it again, and that was
         the answer the user got."""
         if (call := announced_call(content, self.tool_names())) is not None:
+            if page := self.copied_from_a_page(call):  # never shown back to the model as the way to act
+                return COPIED.format(source=page)
             note = self.notes.announced
-        elif (call := shown_call(content, self.tool_names())) is not None:
-            note = self.notes.shown
+        elif (call := shown_call(content, self.reading_tool_names())) is not None and not self.copied_from_a_page(call):
+            note = self.notes.shown  # a page's sample call quoted in an answer ("which I ignored") stays an answer
         else:
             return None
         name, written = self.written_call(call)
         return note.format(name=name, call=written)
+
+    def reading_tool_names(self) -> dict[str, Tool]:
+        """The names a call written in a reply may give a tool that only reads: not one that acts,
+        keeps the run's books, answers, or is another agent. A call shown of one of these, unsaid,
+        is the model's next step (shown_call); of any other, it may be the answer's subject."""
+        return {name: tool for name, tool in dict(self.tool_names()).items()
+                if not getattr(tool, "acts", False) and not isinstance(tool, AgentTool)
+                and getattr(tool, "name", name) not in (*BOOKKEEPING, "final_answer", ASK_USER)}
+
+    def copied_from_a_page(self, call: ToolCall) -> str | None:
+        """Where the page is that wrote this very call (page_quotes.py), if one did."""
+        try:
+            arguments = parse_arguments(call.arguments)
+        except ValueError:
+            return None
+        name = getattr(dict(self.tool_names()).get(call.name), "name", call.name)
+        return self.page_quotes.copied(self.memory, self.tools, name, arguments)
 
     def tool_names(self) -> Collection[str]:
         """The names a call written in a reply may give a tool."""
