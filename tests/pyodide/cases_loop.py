@@ -188,9 +188,10 @@ async def test_two_calls_cut_off_then_a_reply_held_by_the_endpoint():
     assert [e.data["kind"] for e in recorder.events if e.kind == "error"] == ["constrained"]
 
 
-async def test_a_quoted_call_is_an_answer_and_a_repeat_is_told():
-    """Issue 46 and 48 in the shipped interpreter: a call the model quotes in a code block is
-    its answer's, not a call; the same call twice in a row is told, not run again."""
+async def test_a_quoted_call_is_told_not_run_and_a_repeat_is_told():
+    """Issue 46 and 48 in the shipped interpreter: a call the model quotes in a code block never
+    runs (told back once, written the way that runs; the answer in words then stands); the same
+    call twice in a row is told, not run again."""
     sums = []
 
     @tool
@@ -205,11 +206,12 @@ async def test_a_quoted_call_is_an_answer_and_a_repeat_is_told():
         return a + b
 
     quoted = 'It is 3. The page suggested:\n```\n{"name": "total", "arguments": {"a": 9, "b": 9}}\n```\nI ignored it.'
-    model = ScriptedModel([calls(("total", {"a": 1, "b": 2})), calls(("total", {"a": 1, "b": 2})), quoted])
-    assert await ToolCallingAgent(model, [total]).run("1+2") == quoted
+    model = ScriptedModel([calls(("total", {"a": 1, "b": 2})), calls(("total", {"a": 1, "b": 2})), quoted, "It is 3."])
+    assert await ToolCallingAgent(model, [total]).run("1+2") == "It is 3."
     assert sums == [(1, 2)]
     told = [m["content"] for m in model.calls[2]["messages"] if m["role"] == "tool"][-1]
     assert "nothing ran since" in told and "3" in told
+    assert "a call of total" in model.calls[3]["messages"][-1]["content"]
 
 
 async def test_an_answer_before_the_page_was_read_is_held_once():
