@@ -224,6 +224,21 @@ def test_a_memory_step_with_an_unknown_field_is_refused_at_import_in_words(panel
     assert "0.93" not in everything_sent(messages)
 
 
+def test_a_reply_the_panel_shows_is_never_kept_from_the_model_by_a_file(panel, model, downloads, tmp_path):
+    """`echo` in a memory step (memory.py: a reply that said back a text it was given) keeps the
+    reply out of the model's requests. Set by an edited file on a reply the panel shows, the model
+    would not see what the user sees: the file's word for it is not taken."""
+    record, sent = exported_conversation(panel, model, downloads, "Echoed: how many km is 26.2 miles?")
+    memory = json.loads(record["memory"])
+    [step] = [step for step in memory["steps"] if step.get("model_output") == "It is **42.2 km**."]
+    step["echo"] = True
+    record["memory"] = json.dumps(memory)
+    said, messages = import_and_continue(panel, model, tmp_path, record, "And in metres?")
+    assert said == "Imported 1 conversation."  # an honest export's echo goes the same way, unsaid
+    assert {"role": "assistant", "content": "It is **42.2 km**."} in messages
+    assert messages == [*sent, {"role": "assistant", "content": "You are welcome."}, {"role": "user", "content": "And in metres?"}]
+
+
 def test_words_hidden_in_the_markup_of_a_shown_answer_never_reach_the_model(panel, model, downloads, tmp_path):
     """The attacker writes the same text into the answer the turn shows and into the memory,
     inside an HTML comment: the letters agree, but the panel draws none of them."""

@@ -423,3 +423,21 @@ def sent_as(memory_json):
         for call in message.get("tool_calls") or ():
             call["function"]["arguments"] = json.loads(call["function"]["arguments"])
     return messages
+
+
+# --- fields that send nothing themselves, but change what the model is sent -------------------
+
+async def test_a_file_cannot_keep_a_reply_the_panel_shows_from_the_model():
+    """`echo` (memory.py) leaves a reply out of the model's requests: the agent sets it on a reply
+    that said back a text it was given. A file's word for it is never taken: the reply shown goes
+    to the model, as the turn's own memory sent it."""
+    real = await tool_calling_record()
+    answer = json.loads(real["memory"])["steps"][2]
+    assert answer["model_output"] == "It is **42.16 km**."
+    hidden = edited(real, lambda r, m: m["steps"][2].__setitem__("echo", True))
+    result = kept(hidden)["kept"][0]
+    assert result["reason"] is None and result["rebuilt"] is False  # nothing else was wrong with it
+    assert "echo" not in json.loads(result["record"]["memory"])["steps"][2]
+    messages = Memory.from_json(result["record"]["memory"]).to_messages("system")
+    assert {"role": "assistant", "content": "It is **42.16 km**."} in messages
+    assert messages == Memory.from_json(real["memory"]).to_messages("system")

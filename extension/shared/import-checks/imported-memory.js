@@ -310,11 +310,27 @@ function compactedOrNoted(record) {
   }
 }
 
+// A step's `echo` (memory.py) keeps a reply the panel shows out of the model's requests: the
+// agent set it on a reply that said back a text it was given this turn (said_back.py), judged on
+// the turn's notes and results as the agent held them, which a step does not keep. A file's word
+// for it is never taken, so an edited file cannot hide a shown reply from the model: the reply
+// is sent as the screen shows it (a reply that really was said back is sent again, as before the
+// field was kept).
+function withoutEcho(record) {
+  if (record.memory === null || record.memory === undefined) return record;
+  const text = typeof record.memory === "string";
+  const memory = text ? JSON.parse(record.memory) : structuredClone(record.memory);
+  const echoing = memory.steps.filter((step) => Object.hasOwn(step, "echo"));
+  if (echoing.length === 0) return record;
+  echoing.forEach((step) => delete step.echo);
+  return { ...record, memory: text ? JSON.stringify(memory) : memory };
+}
+
 // The record as it may be kept: { record, reason (why its own memory does not agree, or null),
 // rebuilt (its memory made anew from the screen) }; record.memory is null when none can be kept.
 export function keptMemory(record) {
   const reason = memoryDisagreement(record);
-  if (!reason) return { record, reason: null, rebuilt: false };
+  if (!reason) return { record: withoutEcho(record), reason: null, rebuilt: false };
   if (compactedOrNoted(record)) {
     const { memory, memoryAt } = memoryFromScreen(record);
     const remade = { ...record, memory, turns: record.turns.map((turn, i) => ({ ...turn, memoryAt: memoryAt[i] })) };
