@@ -239,6 +239,20 @@ def test_a_reply_the_panel_shows_is_never_kept_from_the_model_by_a_file(panel, m
     assert messages == [*sent, {"role": "assistant", "content": "You are welcome."}, {"role": "user", "content": "And in metres?"}]
 
 
+def test_calls_the_panel_shows_are_never_sent_as_text_by_a_file(panel, model, downloads, tmp_path):
+    """`native: false` sends a step's calls as the reply's text, their results in the user's voice:
+    set on calls the model made natively, the model would get the reply without the call the panel
+    shows (with no reply, nothing of it). The memory disagrees with the screen, and is left out."""
+    record, _ = exported_conversation(panel, model, downloads, "Unmade: how many km is 26.2 miles?")
+    memory = json.loads(record["memory"])
+    [step] = [step for step in memory["steps"] if step.get("tool_calls")]
+    step["native"] = False
+    record["memory"] = json.dumps(memory)
+    said, messages = import_and_continue(panel, model, tmp_path, record, "And in metres?")
+    assert "memory step 2 of turn 1 (how the model made its calls) is not what the turn shows" in said
+    assert messages[1:] == [{"role": "user", "content": "And in metres?"}]  # the turn ran, afresh
+
+
 def test_words_hidden_in_the_markup_of_a_shown_answer_never_reach_the_model(panel, model, downloads, tmp_path):
     """The attacker writes the same text into the answer the turn shows and into the memory,
     inside an HTML comment: the letters agree, but the panel draws none of them."""

@@ -427,6 +427,13 @@ def sent_as(memory_json):
 
 # --- fields that send nothing themselves, but change what the model is sent -------------------
 
+def sent_from_kept(result) -> str | None:
+    """What the model could be sent from a kept memory; None when none is kept as the file has it."""
+    if result["record"]["memory"] is None or result["rebuilt"]:
+        return None
+    return what_the_model_could_be_sent(result["record"]["memory"])
+
+
 async def test_a_file_cannot_keep_a_reply_the_panel_shows_from_the_model():
     """`echo` (memory.py) leaves a reply out of the model's requests: the agent sets it on a reply
     that said back a text it was given. A file's word for it is never taken: the reply shown goes
@@ -441,3 +448,44 @@ async def test_a_file_cannot_keep_a_reply_the_panel_shows_from_the_model():
     messages = Memory.from_json(result["record"]["memory"]).to_messages("system")
     assert {"role": "assistant", "content": "It is **42.16 km**."} in messages
     assert messages == Memory.from_json(real["memory"]).to_messages("system")
+
+
+async def test_no_field_a_file_sets_makes_the_model_see_less_or_otherwise_than_the_screen():
+    """A field can change what the model is sent without holding any text: `echo` leaves a reply
+    out, `native` sends calls as text (with no text to go with them, not at all). Each field of each
+    step of real memories, and each key of its lists, set to each of a few plain values: either no
+    memory is kept as the file has it, or the model is sent just what the unedited memory sends."""
+    json_call = '{"name": "convert_units", "arguments": {"value": 26.2, "from_unit": "mi", "to_unit": "km"}}'
+    quiet_call = {"content": "", "tool_calls": CALL["tool_calls"]}
+    records = [
+        await tool_calling_record(),
+        await conversation("tool_calling", [("Convert 26.2 miles", [f"Calling: {json_call}", "It is 42.16 km."])]),
+        await conversation("tool_calling", [("Convert 26.2 miles twice", [quiet_call, {**quiet_call, "tool_calls": [
+            {**CALL["tool_calls"][0], "id": "call_1", "arguments": {"value": 26.2, "from_unit": "mi", "to_unit": "m"}}]},
+            "It is 42.16 km."])]),
+        await conversation("code", [("Convert 26.2 miles", ["```python\nkm = convert_units(26.2, 'mi', 'km')\nprint(km)\n```",
+                                                            "```python\nfinal_answer({'km': km})\n```"])]),
+    ]
+    bases = [sent_from_kept(result) for result in kept(*records)["kept"]]
+    assert None not in bases
+    kinds = {name: [f.name for f in fields(cls)] for name, cls in memory_module._STEP_TYPES.items()}
+    keys = sorted(keys_read() | {"id", "name", "arguments", "content", "is_error", "parts"})
+    edits = []
+    for base, record in zip(bases, records):
+        for n, step in enumerate(json.loads(record["memory"])["steps"]):
+            for name in kinds[step["type"]]:
+                for value in (True, False, None, 0, 1, "", "x"):
+                    set_it = lambda r, m, n=n, name=name, value=value: m["steps"][n].__setitem__(name, value)
+                    edits.append((f"{step['type']}.{name}={value!r}", base, edited(record, set_it)))
+                for key in keys if isinstance(step.get(name), list) else ():
+                    for value in (True, False, None, 0, 1, "", "x"):
+                        def put(r, m, n=n, name=name, key=key, value=value):
+                            for item in m["steps"][n][name]:
+                                if isinstance(item, dict):
+                                    item[key] = value
+                        edits.append((f"{step['type']}.{name}[].{key}={value!r}", base, edited(record, put)))
+    results = kept(*[attack for _, _, attack in edits])["kept"]
+    changed = sorted({field for (field, base, _), result in zip(edits, results)
+                      if (sent := sent_from_kept(result)) is not None and sent != base})
+    assert changed == []
+    assert len(edits) > 1000

@@ -83,6 +83,7 @@ function shownAt(turn, step) {
     outputs: of("code_output").map((data) => data.output),
     code: of("code").map((data) => data.code),
     answers: events.filter((event) => event.kind === EventKind.final_answer).map((event) => event.data.answer),
+    textCalls: of("text_call").length > 0, // the calls were written in the reply, not made natively
   };
 }
 
@@ -160,7 +161,13 @@ function checkAction(step, turn, where) {
   if (step.error) disagree(`${where} tells the model something the turn does not show`);
   // The code goes back in a summary when the conversation outgrows the model's window (compaction.py)
   if (step.code !== undefined && step.code !== null && !shown.code.includes(step.code)) disagree(`${where} (the model's code) is not the code the turn shows`);
+  if (shown.code.length > 0 && (step.code === undefined || step.code === null)) disagree(`${where} leaves out the code the turn shows`);
   (step.tool_calls ?? []).forEach((call, i) => checkCall(call, shown, `${where}, call ${i + 1},`));
+  // How the calls went back to the model: as its own tool calls, or (written in its reply) as the
+  // reply's text with each result in the user's voice; without a reply, calls made natively but
+  // called written would not go back at all. As the turn shows them, a boolean as Python reads it.
+  if (step.native !== undefined && typeof step.native !== "boolean") disagree(`${where} does not say how its calls were made`);
+  if ((step.tool_calls ?? []).length > 0 && (step.native !== false) === shown.textCalls) disagree(`${where} (how the model made its calls) is not what the turn shows`);
   const answersCalls = step.native !== false && (step.tool_calls ?? []).length > 0;
   (step.observations ?? []).forEach((observation, i) => checkObservation(observation, shown, answersCalls, `${where}, result ${i + 1},`));
 }
@@ -271,7 +278,7 @@ function actionStep(turn, number) {
   }
   const calls = shown.calls.map(({ id, name, arguments: args }) => ({ id, name, arguments: typeof args === "string" ? args : JSON.stringify(args) }));
   const observations = shown.results.map(({ id, name, result, is_error: isError }) => ({ id, name, content: result, is_error: Boolean(isError) }));
-  return { ...step, tool_calls: calls, native: !events.some((event) => event.kind === EventKind.text_call), observations };
+  return { ...step, tool_calls: calls, native: !shown.textCalls, observations };
 }
 
 // A turn's steps, as memory.py keeps them, from the screen: its message, its steps, its answer.
