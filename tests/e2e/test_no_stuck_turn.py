@@ -16,14 +16,16 @@ HUGE = 8_000_000
 
 def mark_running(panel, conversation_id):
     """Leaves the conversation's last turn marked running, as when its end was lost: its
-    status, and its last events with the `done` that says how it ended."""
+    status, its last events with the `done` that says how it ended, and the conversation on
+    the list of those with a turn running (which the turn's start wrote and its end cleared)."""
     panel.driver.execute_async_script("""
       const [id, done] = arguments;
       const key = "conversation:" + id;
-      chrome.storage.local.get(key).then(async (all) => {
+      chrome.storage.local.get([key, "unfinished-turns"]).then(async (all) => {
         const turn = all[key].turns.at(-1);
         turn.status = "running";
         turn.events = turn.events.filter((event) => event.kind !== "done");
+        if (all["unfinished-turns"]) all["unfinished-turns"][id] = true;
         await chrome.storage.local.set(all);
         done();
       });""", conversation_id)

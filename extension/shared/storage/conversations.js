@@ -9,6 +9,8 @@
 // record may also have importNotes: [text], what its import left out (background/imported-records.js).
 // A scheduled run's record has scheduled: { scheduleId, name, missedAt } (never an imported one's).
 // A turn's attached pictures are kept within a size across the conversation (kept-pictures.js).
+// "unfinished-turns" lists, as { <id>: true }, the conversations with a turn marked running,
+// so that settling turns nothing runs any more reads those alone, however long the history.
 
 import { TurnStatus } from "../import-checks/conversation-schema.js";
 import { joinTokens, mergeEvents } from "../protocol/events.js";
@@ -17,6 +19,7 @@ import { keepPicturesWithin } from "./kept-pictures.js";
 import { conversationStore, moveConversationsIn } from "../../platform/chrome/conversation-store.js";
 
 const INDEX = "conversations";
+const UNFINISHED = "unfinished-turns";
 const recordKey = (id) => `conversation:${id}`;
 
 export async function listConversations() {
@@ -65,10 +68,22 @@ async function save(record, { indexed = true } = {}) {
     return record;
   }
   record.updatedAt = Date.now();
-  const { [INDEX]: index = {} } = await conversationStore.get(INDEX);
+  const { [INDEX]: index = {}, [UNFINISHED]: unfinished } = await conversationStore.get([INDEX, UNFINISHED]);
   index[record.id] = { id: record.id, title: record.title, createdAt: record.createdAt, updatedAt: record.updatedAt, ...scheduledMark(record) };
-  await conversationStore.set({ [recordKey(record.id)]: record, [INDEX]: index });
+  await conversationStore.set({ [recordKey(record.id)]: record, [INDEX]: index, ...unfinishedAfter(unfinished, record) });
   return record;
+}
+
+// The list of conversations with a running turn, changed with the record in the same write
+// when the record gains its first running turn or loses its last; {} when it is unchanged.
+// No list yet (records an earlier version wrote) stays none: the first settling, which reads
+// them all, writes it (markInterruptedTurns).
+function unfinishedAfter(unfinished, record) {
+  if (!unfinished) return {};
+  const running = record.turns.some((turn) => turn.status === TurnStatus.running);
+  if (running === Boolean(unfinished[record.id])) return {};
+  const { [record.id]: _, ...others } = unfinished;
+  return { [UNFINISHED]: running ? { ...others, [record.id]: true } : others };
 }
 
 // What the history shows of a scheduled run's conversation: its schedule's name, and when it
@@ -186,10 +201,10 @@ export function renameConversation(id, title) {
 
 export function deleteConversation(id) {
   return serially(async () => {
-    const { [INDEX]: index = {} } = await conversationStore.get(INDEX);
+    const { [INDEX]: index = {}, [UNFINISHED]: unfinished } = await conversationStore.get([INDEX, UNFINISHED]);
     delete index[id];
     await conversationStore.remove(recordKey(id));
-    await conversationStore.set({ [INDEX]: index });
+    await conversationStore.set({ [INDEX]: index, ...(unfinished?.[id] && unfinishedAfter(unfinished, { id, turns: [] })) });
   });
 }
 
@@ -205,12 +220,18 @@ export async function deleteOlderThan(days) {
 // of the turns really running, or null when that cannot be known (then nothing is marked);
 // it is asked inside the queue, so a turn started just after this call is never caught by it.
 // `status` is what they become; returns how many were marked.
+// Only the conversations the "unfinished-turns" list names are read: the cost of settling at
+// every panel start and worker wake does not grow with the history. When there is no list
+// (records an earlier version wrote), every conversation is read once, and the list written.
 export function markInterruptedTurns(liveTurnIds, { conversationId = null, status = TurnStatus.interrupted } = {}) {
   return serially(async () => {
+    const { [UNFINISHED]: unfinished } = conversationId ? {} : await conversationStore.get(UNFINISHED);
+    if (unfinished && Object.keys(unfinished).length === 0) return 0;
     const live = await liveTurnIds();
     if (!live) return 0;
     let marked = 0;
-    const records = conversationId ? [await loadConversation(conversationId)].filter(Boolean) : await loadAllConversations();
+    const records = conversationId ? [await loadConversation(conversationId)].filter(Boolean)
+      : unfinished ? await loadConversations(Object.keys(unfinished)) : await loadAllConversations();
     for (const record of records) {
       const stuck = record.turns.filter((turn) => turn.status === TurnStatus.running && !live.has(turn.id));
       if (stuck.length === 0) continue;
@@ -218,8 +239,23 @@ export function markInterruptedTurns(liveTurnIds, { conversationId = null, statu
       marked += stuck.length;
       await save(record);
     }
+    if (!conversationId) await writeUnfinished(records, unfinished);
     return marked;
   });
+}
+
+async function loadConversations(ids) {
+  const records = await conversationStore.get(ids.map(recordKey));
+  return ids.map((id) => records[recordKey(id)]).filter(Boolean);
+}
+
+// The list as the records just read show it: those still running (live turns), and none of a
+// conversation since deleted or with no turn running. Written when it is not that already.
+async function writeUnfinished(records, before) {
+  const running = (record) => record.turns.some((turn) => turn.status === TurnStatus.running);
+  const after = Object.fromEntries(records.filter(running).map((record) => [record.id, true]));
+  const same = before && Object.keys(before).length === Object.keys(after).length && Object.keys(after).every((id) => before[id]);
+  if (!same) await conversationStore.set({ [UNFINISHED]: after });
 }
 
 // Stores checked records (conversation-schema.js) from an export, all or nothing: if
