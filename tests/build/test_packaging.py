@@ -69,7 +69,7 @@ def test_each_browsers_zip_ships_the_extension_and_nothing_else(dist):
             "extension/vendor/service-worker.js" if browser == "chrome" else "extension/background/service-worker.js",
             "extension/offscreen/offscreen.html",
             "extension/sidepanel/sidepanel.html",
-            f"extension/platform/{browser}/panel.js",
+            f"extension/platform/{browser}/conversation-store.js",  # the panel's and the worker's
             "extension/vendor/pyodide/pyodide.asm.wasm",
             "extension/vendor/pyodide/python_stdlib.zip",
             "extension/vendor/tabagent.zip",
@@ -84,15 +84,18 @@ def test_each_browsers_zip_ships_the_extension_and_nothing_else(dist):
         # Each package holds its own browser's modules; the other's are not shipped.
         other = "firefox" if browser == "chrome" else "chrome"
         assert not [n for n in files if n.startswith(f"extension/platform/{other}/")], browser
-    # ... nor Chrome's service worker, bundled with Chrome's modules, in Firefox's.
+    # ... nor Chrome's service worker, bundled with Chrome's modules, in Firefox's; nor in
+    # Chrome's the modules only Firefox's event page loads (tests/unit/test_chrome_package.py).
     assert "extension/vendor/service-worker.js" not in _zip_files("firefox", dist)
+    assert not [n for n in _zip_files("chrome", dist) if n.startswith("extension/background/")]
 
 
 @PACKED
 def test_each_package_has_its_browsers_modules(dist):
     chrome, firefox = (dist / "chrome" / "extension" / "platform" / "chrome"), (dist / "firefox" / "extension" / "platform" / "firefox")
     source = ROOT / "extension" / "platform"
-    assert (chrome / "python-page.js").read_text() == (source / "chrome" / "python-page.js").read_text()
+    assert (chrome / "conversation-store.js").read_text() == (source / "chrome" / "conversation-store.js").read_text()
+    assert not (chrome / "python-page.js").exists()  # the service worker's alone: in its bundle
     assert (firefox / "python-page.js").read_text() == (source / "firefox" / "python-page.js").read_text()
     assert "chrome.offscreen" not in (firefox / "python-page.js").read_text()
     assert not (firefox / "side-panel-shortcut.js").exists()  # Chrome's side panel only
