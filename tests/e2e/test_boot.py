@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import sys
 import time
 
 from selenium.webdriver.common.by import By
@@ -106,6 +107,28 @@ def test_snapshot_of_another_build_is_not_used(built_extension, tmp_path):
         reply = browser.driver.execute_async_script(PING)
         assert reply["ok"], reply
         assert reply["result"]["fromSnapshot"] is False
+        assert reply["result"]["pythonVersion"].startswith("3.14.")
+        problems = browser.take_problems()
+        assert not problems, problems
+    finally:
+        browser.quit()
+
+
+def test_chromes_package_starts_without_the_event_pages_modules(built_extension, tmp_path):
+    """Chrome's package as users install it (scripts/browser_builds.py): the service worker's
+    bundle, none of the modules of Firefox's event page. Its panel opens, its worker answers and
+    starts Python, and nothing is missing (no console problem)."""
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import browser_builds
+    from manifests import chrome_manifest
+
+    package = browser_builds.stage("chrome", chrome_manifest(json.loads((ROOT / "manifest.json").read_text())), tmp_path / "dist")
+    assert not (package / "extension" / "background").exists() and (package / "extension" / "vendor" / "service-worker.js").is_file()
+    browser = Browser(tmp_path / "profile").start(extension_dir=package)
+    try:
+        browser.open_side_panel()
+        reply = browser.driver.execute_async_script(PING)
+        assert reply["ok"], reply
         assert reply["result"]["pythonVersion"].startswith("3.14.")
         problems = browser.take_problems()
         assert not problems, problems
