@@ -17,7 +17,8 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from . import prompts
-from .call_log import BOOKKEEPING, CallLog
+from .asked_again import ASK_USER, AskedQuestions
+from .call_log import BOOKKEEPING, CallLog, Earlier
 from .clock import Clock
 from .errors import ContextTooLongError, ModelError, ToolsRefusedError
 from .events import Event, deliver, jsonable
@@ -47,7 +48,6 @@ if TYPE_CHECKING:
     from .vision import Vision
 
 
-ASK_USER = "ask_user"  # the tool that hands the turn back to the user (app/hand_back.py)
 NOT_AN_ANSWER = object()  # a last reply that asks for something to run: it is not the answer
 OUT_OF_STEPS = ("I ran out of steps ({steps}) before I could answer: my last reply asked for another "
                 "step instead of answering, and it was not run.")
@@ -122,6 +122,7 @@ class Agent:
         self._users_words = True  # the turn's task is the user's message (not TabAgent's own words)
         self.clock = Clock(getattr(model, "host", None))  # today's date and time, in every request
         self.calls = CallLog()  # what this run called: repeats are told (call_log.py)
+        self.asked = AskedQuestions()  # the questions the user answered this run (asked_again.py)
         self.page_quotes = PageQuotes()  # the calls pages wrote: copied, they do not run
         self.misread = 0  # replies whose calls could not be read since a reply was last held
         self._holding: dict | None = None  # the schema the request under way holds its reply to
@@ -138,7 +139,7 @@ class Agent:
         self.status = "running"
         self._usage, self._reminded, self.calls, self.misread = {}, False, CallLog(), 0
         self._told_unread, self.said, self._said_back, self._stopped = False, [], None, None
-        self._told_unfounded, self.replies = False, Replies()
+        self._told_unfounded, self.replies, self.asked = False, Replies(), AskedQuestions()
         try:
             answer, status = await self._loop()
         except asyncio.CancelledError:
@@ -246,6 +247,18 @@ class Agent:
         if found is None:
             return None
         return question_refused(found, self.notes.instead.format(tools=self.tools_to_call()))
+
+    def asked_again(self, name: str, arguments: object, tool: object) -> Earlier | None:
+        """The earlier asking of a question the user answered this turn, asked again: not asked,
+        told back (asked_again.py); asked yet again after that, the step is pressed (call_log.py:
+        a held reply keeps away from ask_user). Else None. Both agents ask it before the call runs."""
+        earlier = self.asked.again(name, arguments, tool)
+        if earlier is not None:
+            self.calls.repeated(name)
+            self.calls.repeated_tools.add(name)
+            if earlier.times > 1:
+                self.calls.pressed = name
+        return earlier
 
     def says_back(self, answer: object) -> tuple[str, str] | None:
         """Whether `answer` says back an error, our note, or a tool's result (said_back.py)."""

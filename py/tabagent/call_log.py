@@ -9,7 +9,8 @@ the 1.5B went fetch, note, more_tools, and round again. Two rules, in both agent
   then. Asked a second time, it runs (the model insists; a page may have changed). A tool that
   acts (`acts = True`: a click, a key, typing, each asked of the user) is exempt: a second click
   is a second act, and whether it happens is the user's to say; so is a call the user refused
-  (`tools.Refused`): asked again, the user may say yes.
+  (`tools.Refused`): asked again, the user may say yes. One act is not: the same `ask_user`
+  question the user has answered this turn is told back with their answer (asked_again.py).
 - A call that has returned the same text twice with the same arguments, nothing having acted since,
   is settled: asked again, it is not run, and the model is told so each time, with how many times
   it asked and the user's question, not the text again. The 0.5B read the shop page with

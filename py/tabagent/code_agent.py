@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from . import prompts
 from .code_names import code_names
 from .agent import NOT_AN_ANSWER, Agent
+from .asked_again import told_back
 from .call_log import BOOKKEEPING, SAME_IN_CODE, TOLD_IN_CODE, Earlier, told_again
 from .code_repeats import (CodeRepeats, Failure, Ways, cannot_work_here, failed_again, failure_in, settled_block,
                            settled_failure, tool_as_method, way_for)
@@ -365,6 +366,10 @@ class TracedTool(Tool):
         if said := self.agent.question_said_back(self.name, arguments):  # said_back.py: the user cannot answer it
             await self._result(call_id, said, is_error=True)
             raise ToolInputError(said)
+        if (answered := self.agent.asked_again(self.name, arguments, self.tool)) is not None:  # asked_again.py
+            self.agent.step_notes.append(told_back(answered))  # not `saying`: the user's words are no note of ours
+            await self._result(call_id, told_back(answered))
+            return answered.value  # the code goes on with the user's answer, as it had it then
         if (earlier := calls.repeat_of(self.name, arguments, self.tool.acts, self.tool)) is not None:  # call_log.py
             calls.repeated(self.name)
             if earlier.failed:  # failed the same way twice: not run, its error and what to do raised into the code
@@ -382,6 +387,7 @@ class TracedTool(Tool):
             await self._result(call_id, f"{type(e).__name__}: {e}", is_error=True)
             raise  # into the model's code, where its traceback becomes the observation
         text = cut(format_result(value), self.agent.max_observation_chars, MORE)
+        self.agent.asked.keep(self.name, arguments, self.tool, calls.step, format_result(value), value)
         if (same := calls.ran(self.name, arguments, text, value, tool=self.tool)) is not None:
             self.agent.step_notes.append(self.agent.saying(SAME_IN_CODE.format(name=self.name, step=same)))
         if self.name not in BOOKKEEPING:

@@ -14,6 +14,7 @@ from typing import Any, Union
 
 from . import prompts
 from .agent import NOT_AN_ANSWER, Agent
+from .asked_again import told_back
 from .call_log import BOOKKEEPING, told_again, told_same
 from .page_quotes import COPIED
 from .memory import ActionStep, cut
@@ -145,13 +146,17 @@ class ToolCallingAgent(Agent):
         if problem is None and (said := self.question_said_back(call.name, arguments)):
             problem = said  # a question for the user that says back what the model was told (said_back.py)
             self.calls.press(call.name)  # the next reply, held from asking (call_log.py)
+        if problem is None and (answered := self.asked_again(call.name, arguments, tool)) is not None:
+            earlier, problem = answered, told_back(answered)  # answered by the user already (asked_again.py)
         if problem is None:  # the same call again, or again after failing the same way twice (call_log.py)
             earlier = self.calls.repeat_of(call.name, arguments, tool.acts, tool)
-        if earlier is not None:
-            problem = told_again(call.name, earlier, self.turn_message())
-            self.calls.repeated(call.name)
-        elif problem is None:
+            if earlier is not None:
+                problem = told_again(call.name, earlier, self.turn_message())
+                self.calls.repeated(call.name)
+        if problem is None:
             value, problem, unrun = await self._run_tool(tool, call.name, arguments)
+            if problem is None:
+                self.asked.keep(call.name, arguments, tool, self.calls.step, format_result(value), value)
         text = problem or cut(format_result(value), self.max_observation_chars, MORE)
         if left_out and earlier is None:
             text += "\n" + LEFT_OUT.format(name=call.name, names=", ".join(f"'{n}'" for n in left_out),

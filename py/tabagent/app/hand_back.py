@@ -24,6 +24,19 @@ CONTINUED = our_note("The user says they have done it in the tab and pressed Con
 NOT_ANSWERED = our_note("The user did not answer: the turn ended first.")
 
 
+class UserAnswer(str):
+    """What ask_user returns: the text the model reads, carrying the user's own `answer` (their
+    words, "" when they said nothing, None when the turn ended first): a question they answered in
+    words is not asked again this turn (asked_again.py)."""
+
+    answer: str | None
+
+    def __new__(cls, text: str, answer: str | None) -> UserAnswer:
+        made = super().__new__(cls, text)
+        made.answer = answer
+        return made
+
+
 class HandBack:
     """The `ask_user` tool. `consent` is the asking agent's consent.AskTheUser, whose `emit` puts
     the request in the turn's events; `bridge.ask(id, question)` waits for the user's answer
@@ -40,8 +53,8 @@ class HandBack:
         await self.consent.emit("hand_back", request)
         answer = await self.bridge.ask(request["id"], request["question"])
         if answer is UNANSWERED:
-            return NOT_ANSWERED
+            return UserAnswer(NOT_ANSWERED, None)
         await self.consent.emit("hand_back", {**request, "answer": answer})
         if kind == "login":
-            return CONTINUED.format(said=f", saying: {answer}" if answer.strip() else "")
-        return ANSWERED.format(answer=answer)
+            return UserAnswer(CONTINUED.format(said=f", saying: {answer}" if answer.strip() else ""), answer)
+        return UserAnswer(ANSWERED.format(answer=answer), answer)
