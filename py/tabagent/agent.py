@@ -30,7 +30,7 @@ from .page_quotes import COPIED, PageQuotes
 from .parsing import parse_arguments
 from .reply_checks import (TOOL_NOTES, Notes, announced_call, plans_calls, points_at_a_page, promises_an_action,
                            reading_call, shown_call, unread_call_note)
-from .said_back import question_refused, ran_out, said_back, stopped, told
+from .said_back import act_said_back, question_refused, ran_out, said_back, stopped, told
 from .replies import ToolCall
 from .repeated_reply import Replies
 from .reply_grammar import MISREADS, forget, tool_call_schema
@@ -259,6 +259,14 @@ class Agent:
             if earlier.times > 1:
                 self.calls.pressed = name
         return earlier
+
+    def act_said_back(self, name: str, arguments: object, tool: object) -> str | None:
+        """The error for an act whose text says back a text the model was given (said_back.py
+        act_said_back: our words would reach the page), or None. Both agents ask it before the
+        act runs; ask_user has its own (question_said_back)."""
+        if name == ASK_USER or not getattr(tool, "acts", False):
+            return None
+        return act_said_back(name, arguments, self.says_back, [self.turn_message(), *self.asked.answers])
 
     def says_back(self, answer: object) -> tuple[str, str] | None:
         """Whether `answer` says back an error, our note, or a tool's result (said_back.py)."""

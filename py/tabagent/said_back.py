@@ -29,12 +29,15 @@ back page text as TabAgent marked it ("page"), whatever else it says and whereve
 from: a tab the user attached, a page read in an earlier turn, this turn's read. A page cannot
 write the tag (app/untrusted_content.py takes it out), so only our marking puts it before the model;
 shown as the answer, it would pass page text off as TabAgent's words (docs/security.md).
+
+The same measure keeps a question for the user (ask_user) from saying a text back, and an act's
+text (what it would type or choose on a page) too: our words are not for a third-party site.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import lru_cache
 
 from .excerpt import OPENING
@@ -72,6 +75,13 @@ RAN_OUT = "I ran out of steps ({steps}) before I could answer: my last reply gav
 QUESTION_SAID_BACK = our_note(
     "Error: that question gives back what {whose} instead of asking the user something of their own, so it "
     "was not asked: the user never saw that text and cannot answer it. {instead}")
+# An act whose text (what it would type or choose on the page) says back a text the model was given:
+# TabAgent's own words would reach a third-party page. Qwen2.5-Coder-0.5B on the real-model bench
+# (contact-billing, rows 0964a2e) typed our error "Nothing on the page matches ..." into a form.
+ACT_SAID_BACK = our_note(
+    "Error: {name} was not run, and nothing reached the page: its {argument} gives back what {whose}, "
+    "text I wrote for you, not text for the page. Give it the text the task needs there, in the user's "
+    "words or your own, or call another tool.")
 WHOSE = {"ours": "I told you", "result": "{tool} returned", "error": "an error said", "page": "a page said"}
 WHAT = {"ours": "a message TabAgent had sent me", "result": "the text {tool} returned",
         "error": "an error TabAgent had sent me", "page": "page text as TabAgent had marked it"}
@@ -157,6 +167,27 @@ def question_refused(found: tuple[str, str], instead: str) -> str:
     said_back gives it); `instead`: what to call instead, in the agent's words."""
     kind, tool = found
     return QUESTION_SAID_BACK.format(whose=WHOSE[kind].format(tool=tool or "your code"), instead=instead)
+
+
+def act_said_back(name: str, arguments: object, says_back: Callable[[object], tuple[str, str] | None],
+                  users: Iterable[str]) -> str | None:
+    """The error for an act (a tool with `acts`) one of whose texts says back a text the model was
+    given (`says_back`: the agent's, as said_back gives it), or None. A text is an argument's
+    string (or a string in its list) with a space in it: a locator, a key, an address is one
+    unbroken token, named from our texts, not said back. A text the user's own words hold
+    (`users`: their message, their answers this turn) is theirs, even where our error quoted it."""
+    if not isinstance(arguments, dict):
+        return None
+    for argument, value in arguments.items():
+        for text in value if isinstance(value, (list, tuple)) else (value,):
+            if not isinstance(text, str) or len(text.split()) < 2 or (found := says_back(text)) is None:
+                continue
+            if found[0] != "page" and any(_mostly(words(text), said) for said in users):
+                continue
+            kind, tool = found
+            return ACT_SAID_BACK.format(name=name, argument=f"'{argument}'",
+                                        whose=WHOSE[kind].format(tool=tool or "your code"))
+    return None
 
 
 def told(kind: str, tool: str, instead: str = "") -> str:
