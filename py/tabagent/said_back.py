@@ -182,6 +182,8 @@ def act_said_back(name: str, arguments: object, says_back: Callable[[object], tu
         for text in value if isinstance(value, (list, tuple)) else (value,):
             if not isinstance(text, str) or len(text.split()) < 2 or (found := says_back(text)) is None:
                 continue
+            if found[0] == "page" and not OPENING.search(text):  # a closing tag alone opens no page text of
+                continue  # ours: the model's own words, sent (tests/e2e/test_red_team_mcp.py sends one to a server)
             if found[0] != "page" and any(_mostly(words(text), said) for said in users):
                 continue
             kind, tool = found
