@@ -121,7 +121,7 @@ class ToolCallingAgent(Agent):
         unread = None if unseen else self.answered_unread() or self.echoed_note(given) or self.unfounded(given)
         if not unseen and unread is None:
             return await self._call(call)
-        await self.emit("tool_call", {"id": call.id, "name": call.name, "arguments": call.arguments})
+        await self.emit("tool_call", {"id": call.id, "name": call.name, "arguments": _shown_arguments(call)})
         text = unread or ANSWER_WAITS.format(tools=", ".join(dict.fromkeys(unseen)))
         await self.emit("tool_result", {"id": call.id, "name": call.name, "result": text, "is_error": True})
         return text, True, None, False
@@ -215,6 +215,16 @@ def schema_copied(schema: dict, name: str, value: object) -> bool:
     if isinstance(own, list) and isinstance(value, list):
         return sorted(map(str, own)) == sorted(map(str, value))
     return own == value
+
+
+def _shown_arguments(call: ToolCall) -> object:
+    """A call's arguments as the panel shows a call that ran (_call): read, or as written when
+    they cannot be read. Shown as the text, a refused answer looked unlike the call it was, to the
+    user and to the import check that holds the memory to the screen (imported-memory.js)."""
+    try:
+        return parse_arguments(call.arguments)
+    except ValueError:
+        return call.arguments
 
 
 def _answer_of(call: ToolCall) -> object:

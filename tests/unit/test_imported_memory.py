@@ -110,6 +110,18 @@ async def test_what_real_turns_remember_agrees_with_what_they_show():
     assert disagreements(await tool_calling_record(), code, thinking, markup) == [None, None, None, None]
 
 
+async def test_a_turn_whose_answer_waited_for_its_calls_keeps_its_memory():
+    """A final answer sent with the call it depends on waits (tool_calling_agent.ANSWER_WAITS); the
+    refused call was shown with its arguments as text, unlike every call that ran, so the import
+    check took the honest memory for a forged one and the conversation lost it."""
+    with_answer = {"content": "", "tool_calls": CALL["tool_calls"] + [
+        {"id": "call_1", "name": "final_answer", "arguments": {"answer": "About 42 km."}}]}
+    record = await conversation("tool_calling", [("How many km is 26.2 miles?", [with_answer, "It is **42.16 km**."])])
+    shown = [e["data"] for e in record["turns"][0]["events"] if e["kind"] == "tool_call"]
+    assert shown[-1] == {"id": "call_1", "name": "final_answer", "arguments": {"answer": "About 42 km."}}
+    assert disagreements(record) == [None]
+
+
 # Markup a reply shows as written (in code), or that hides nothing: it must not cost the memory.
 SHOWN_MARKUP = ("Here, ❤️ (a < b, see <https://example.com/>):\n\n```html\n<div hidden><!-- note --></div>\n```\n\n"
                 "Or inline: `<span>`.")
