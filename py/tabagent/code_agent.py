@@ -107,9 +107,10 @@ class CodeAgent(Agent):
         self.acted = False  # whether the code called a tool that acts, this step
         self.repeats = CodeRepeats()  # the blocks this run ran, and their errors (code_repeats.py)
         self.code_errors: list[str] = []  # what the code raised, this run (said_back.py)
+        self.code_written: list[str] = []  # the code this run ran, in order (unfounded.py)
 
     async def run(self, task: str, reset: bool = True) -> Any:
-        self.repeats, self.code_errors = CodeRepeats(), []  # each run starts with its own, as with its CallLog
+        self.repeats, self.code_errors, self.code_written = CodeRepeats(), [], []  # each run its own, as its CallLog
         return await super().run(task, reset)
 
     def code_tools(self) -> dict[str, Tool]:
@@ -162,6 +163,7 @@ class CodeAgent(Agent):
         self.shown_parts, self.step_notes, self.unseen, self.acted = [], [], [], False  # filled by TracedTool
         if names:
             self.step_notes.append(self.saying(left_out(names)))
+        self.code_written.append(code)
         result = await self.executor.run(code, tools)
         self.repeats.ran(code, result.output, result.is_error, self.acted)
         output = cut(result.output, self.max_observation_chars, MORE)

@@ -24,6 +24,15 @@ number the turn read may be an operand, and an answer is held only when it has n
   TabAgent's own words are no operand: its errors and notes count parts and steps, and the
   date and time are in every request (an operand there would let every answer through).
 
+A CodeAgent's code may also write the answer's number itself, as data: the 1.5B read the first
+of two shops' pages, then wrote `{"tab1": {"price": 5.99}, "tab2": {"price": 6.49}}` in its code,
+printed the cheaper and answered "cheaper on tab1 at $5.99" (bench rows aa3e3ff, cheaper-kettle);
+the read page held numbers, so the check above let it through. So a number of the answer that a
+number literal of the code this turn ran holds (as data: not one a call is given, such as
+final_answer's own answer), and that nothing the model was sent besides that code's own output
+holds (the tools' results, the user's messages, the notes, earlier turns), is held too: the code
+wrote it rather than worked it out.
+
 Held, the model is told once a turn which numbers it read nowhere and what its calls returned;
 its next answer is taken, whatever it says. Out of steps, the best answer is asked once more
 with the same words, and no tool may run: the model can only give it again or say it did not
@@ -32,6 +41,7 @@ find it.
 
 from __future__ import annotations
 
+import ast
 import re
 from collections import Counter
 from collections.abc import Iterable
@@ -117,9 +127,17 @@ def turn_texts(agent: Answering) -> tuple[list[str], list[str]]:
 
 def unfounded_note(agent: Answering, answer: Any, can_act: bool = True) -> str | None:
     """What to tell the model of an answer whose numbers nothing this turn read holds or could
-    give (module doc), or None. Not counted here: once a turn is the agent's to keep."""
+    give, or only its own code wrote (module doc), or None. Not counted here: once a turn is the
+    agent's to keep."""
+    if answer is None:
+        return None
+    return nothing_read(agent, answer, can_act) or code_wrote(agent, answer, can_act)
+
+
+def nothing_read(agent: Answering, answer: Any, can_act: bool = True) -> str | None:
+    """The note for an answer with numbers when every call this turn failed (module doc)."""
     made = [error for name, _, error in agent.calls.results if name != "final_answer"]
-    if answer is None or not made or not all(made):  # no call, or one returned something
+    if not made or not all(made):  # no call, or one returned something
         return None
     numbers = unfounded(answer, *turn_texts(agent))
     if not numbers:
@@ -129,6 +147,59 @@ def unfounded_note(agent: Answering, answer: Any, can_act: bool = True) -> str |
     said = numbers[0] if one else ", ".join(numbers[:-1]) + " and " + numbers[-1]
     return TOLD.format(numbers=said, it=words["it"], returned=returned(agent),
                        what=(TO_DO if can_act else TO_DO_LAST).format(**words))
+
+
+CODE_WROTE = our_note("Your answer gives {numbers}, which your own code wrote as {a_value}, not a value any tool "
+                      "returned: nothing you read holds {it}. {what}")
+CODE_TO_DO = our_note("Work {it} out in code from what the tools return, and print {it}; if nothing you read "
+                      "gives {it}, say that you did not find it.")
+
+
+def code_wrote(agent: Answering, answer: Any, can_act: bool = True) -> str | None:
+    """What to tell the model of an answer whose numbers only its own code's literals hold (module
+    doc), or None."""
+    written = set().union(*(literal_values(code) for code in getattr(agent, "code_written", ())))
+    if not written:
+        return None
+    read = set().union(*(values(text) for text in sources(agent)))
+    numbers = [n for n in dict.fromkeys(_NUMBER.findall(_ADDRESS.sub(" ", str(answer))))
+               if readings(n) & written and not readings(n) & read]
+    if not numbers:
+        return None
+    one = len(numbers) == 1
+    it = "it" if one else "them"
+    said = numbers[0] if one else ", ".join(numbers[:-1]) + " and " + numbers[-1]
+    what = CODE_TO_DO.format(it=it) if can_act else TO_DO_LAST.format(it=it, it_comes="it comes" if one else "they come")
+    return CODE_WROTE.format(numbers=said, a_value="a value" if one else "values", it=it, what=what)
+
+
+def literal_values(code: str) -> set[float]:
+    """The numbers `code` writes as data: its number literals, but those a call is given (a
+    tool's page=1, round's 2, final_answer's own answer: no data the code works on)."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return set()
+    given = {id(argument) for node in ast.walk(tree) if isinstance(node, ast.Call)
+             for argument in [*node.args, *(keyword.value for keyword in node.keywords)]}
+    found: set[float] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and type(node.value) in (int, float) and id(node) not in given:
+            found |= readings(repr(node.value))
+    return found
+
+
+def sources(agent: Answering) -> list[str]:
+    """All the model was sent but this turn's code output: what its code printed may be the code's
+    own literals."""
+    steps = agent.memory.steps
+    start = max((i for i, step in enumerate(steps) if isinstance(step, TaskStep)), default=0)
+    earlier = [o.get("content") or "" for i, step in enumerate(steps[:start]) if isinstance(step, ActionStep)
+               for o in step.observations]
+    return [*(step.task for step in steps if isinstance(step, TaskStep)),
+            *(step.summary for step in steps if isinstance(step, SummaryStep)), *agent.memory.notes,
+            *agent.said, agent.clock.line(), agent.instructions, *earlier,
+            *(text for name, text, _ in agent.calls.results if name != "final_answer")]
 
 
 def returned(agent: Answering) -> str:
