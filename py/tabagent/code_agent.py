@@ -371,6 +371,9 @@ class TracedTool(Tool):
         if said := self.agent.act_said_back(self.name, arguments, self.tool):  # said_back.py: our text, not the page's
             await self._result(call_id, said, is_error=True)
             raise ToolInputError(said)
+        if said := self.agent.act_on_unissued_locator(arguments, self.tool):  # unissued_locator.py: a guess
+            await self._result(call_id, said, is_error=True)
+            raise ToolInputError(said)
         if (answered := self.agent.asked_again(self.name, arguments, self.tool)) is not None:  # asked_again.py
             self.agent.step_notes.append(told_back(answered))  # not `saying`: the user's words are no note of ours
             await self._result(call_id, told_back(answered))

@@ -148,6 +148,8 @@ class ToolCallingAgent(Agent):
             self.calls.press(call.name)  # the next reply, held from asking (call_log.py)
         if problem is None:  # an act whose text is ours: nothing reaches the page (said_back.py)
             problem = self.act_said_back(call.name, arguments, tool)
+        if problem is None:  # a locator no tool gave: a guess (unissued_locator.py)
+            problem = self.act_on_unissued_locator(arguments, tool)
         if problem is None and (answered := self.asked_again(call.name, arguments, tool)) is not None:
             earlier, problem = answered, told_back(answered)  # answered by the user already (asked_again.py)
         if problem is None:  # the same call again, or again after failing the same way twice (call_log.py)

@@ -1,5 +1,5 @@
 """A page of controls in Python, answering the page bridge as the content scripts do
-(find_control, describe_action with or without a workflow's place, and the actions on an element), for tests and benchmarks of
+(find_control, list_controls, describe_action with or without a workflow's place, and the actions on an element), for tests and benchmarks of
 saved workflows that need no browser. Each control is (role, name, landmark, landmark_name);
 its "ta-<n>" locators start at `first_locator`, so two pages can number the same controls apart.
 The places it gives follow extension/content/places.js: nth of `of` controls of the same role
@@ -44,6 +44,9 @@ class ControlPage:
             found = [{"locator": c["locator"], **self.place(c)} for c in self.controls
                      if (c["role"], c["name"]) == (args["role"], args["name"])]
             return self._ok({"url": self.url, "count": len(found), "candidates": found})
+        if name == "list_controls":  # one line a control, as content/controls.js lists them
+            lines = [f"{c['locator']} {c['role']} “{c['name']}”" for c in self.controls]
+            return self._ok({"url": self.url, "count": len(lines), "page": 1, "pages": 1, "controls": "\n".join(lines)})
         if name == "describe_action":
             return self._describe(args["name"], self._at(args["args"], args.get("at")))
         return self._act(name, args)

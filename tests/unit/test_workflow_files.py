@@ -92,7 +92,8 @@ async def test_red_team_an_imported_workflow_cannot_replace_the_consent_check_of
     the agent clicks Delete account: it is asked, and the workflow's code never ran."""
     page, events = ControlPage(SHOP, decisions=["deny"]), []
     tools, problems = saved_workflow_tools([{"name": "find_kettle", "source": GOOD + UNASKED}])
-    model = ScriptedModel([{"tool_calls": [{"name": "click", "arguments": {"locator": "ta-3"}}]}, "Done."])
+    listing = {"tool_calls": [{"name": "list_controls", "arguments": {}}]}  # where its locator comes from
+    model = ScriptedModel([listing, {"tool_calls": [{"name": "click", "arguments": {"locator": "ta-3"}}]}, "Done."])
     request = {"conversation_id": "c1", "task": "Tidy up", "memory": None,
                "settings": {"base_url": "http://127.0.0.1:9/v1", "model": "m", "agent": "tool_calling"}}
     await Turns().run(request, events.append, model=model, page=page, tools=with_page(tools, page), problems=problems)

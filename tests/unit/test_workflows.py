@@ -36,7 +36,8 @@ def request(task, kind="tool_calling", **more):
 async def recorded_turn():
     """The turn as the agent did it: three actions the user allowed, then its answer."""
     page, events = ControlPage(SHOP), []
-    model = ScriptedModel([{"tool_calls": [call]} for call in RECORDED] + ["Bought the blue kettle."])
+    listing = {"tool_calls": [{"name": "list_controls", "arguments": {}}]}  # where the locators come from
+    model = ScriptedModel([listing] + [{"tool_calls": [call]} for call in RECORDED] + ["Bought the blue kettle."])
     await Turns().run(request(TASK), events.append, model=model, page=page)
     assert page.done == DONE_ON_SHOP
     return events
@@ -200,7 +201,7 @@ async def test_the_panels_entry_point_writes_the_tool_and_a_turn_loads_it_from_s
 async def test_a_code_agents_turn_is_saved_as_the_same_steps():
     page, events = ControlPage(SHOP), []
     code = ("```python\ntype_text('ta-2', 'blue kettle')\nclick(locator='ta-3')\nclick('ta-4')\n```")
-    model = ScriptedModel([code, "```python\nfinal_answer('Bought.')\n```"])
+    model = ScriptedModel(["```python\nprint(list_controls())\n```", code, "```python\nfinal_answer('Bought.')\n```"])
     await Turns().run(request(TASK, "code"), events.append, model=model, page=page)
     assert page.done == DONE_ON_SHOP
     code_steps = steps_from_turn(events, TASK)
