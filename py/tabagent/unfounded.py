@@ -182,6 +182,8 @@ def literal_values(code: str) -> set[float]:
         return set()
     given = {id(argument) for node in ast.walk(tree) if isinstance(node, ast.Call)
              for argument in [*node.args, *(keyword.value for keyword in node.keywords)]}
+    given |= {id(inner) for node in ast.walk(tree) if isinstance(node, ast.Call)  # the answer, whole
+              and isinstance(node.func, ast.Name) and node.func.id == "final_answer" for inner in ast.walk(node)}
     found: set[float] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Constant) and type(node.value) in (int, float) and id(node) not in given:

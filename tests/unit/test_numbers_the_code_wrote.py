@@ -100,6 +100,12 @@ async def test_an_answer_worked_out_or_read_is_taken_at_once(code, answer):
     assert "28.66" in result or "24.5" in result
 
 
+async def test_an_answer_the_code_worked_out_and_gave_as_a_literal_is_taken_at_once():
+    """The e2e import test's turn: 6 * 7 printed, then final_answer({'answer': 42})."""
+    model = ScriptedModel(["Counting.\n```python\nprint(6 * 7)\n```", "```python\nfinal_answer({'answer': 42})\n```"])
+    assert await CodeAgent(model, []).run("Code: what is six times seven?") == {"answer": 42}
+
+
 async def test_the_tool_calling_agent_writes_no_code_and_is_not_held():
     model = ScriptedModel([{"tool_calls": [{"name": "read_page", "arguments": {}}]}, "It costs £24.50."])
     assert await ToolCallingAgent(model, [logged_read_page(SHOP, [])]).run(TASK) == "It costs £24.50."
@@ -107,7 +113,8 @@ async def test_the_tool_calling_agent_writes_no_code_and_is_not_held():
 
 def test_the_literals_are_the_numbers_the_code_writes_as_data():
     found = literal_values("x = {'p': 5.99, 'n': 'ta-12', 'ok': True, 'q': [6.49]}\nprint(read_page(page=3))\n"
-                           "final_answer(f'at ${x} or 7.25')\nfinal_answer(8.5)\ny = round(x * 1.17, 2)")
+                           "final_answer(f'at ${x} or 7.25')\nfinal_answer(8.5)\ny = round(x * 1.17, 2)\n"
+                           "final_answer({'answer': 42, 'of': [9.5]})")
     assert {5.99, 6.49, 1.17} <= found
-    assert not {12, 1, 3, 7.25, 8.5, 2} & found  # a locator's digits, True, what calls are given
+    assert not {12, 1, 3, 7.25, 8.5, 2, 42, 9.5} & found  # a locator's digits, True, what calls are given
     assert literal_values("def (") == set()
