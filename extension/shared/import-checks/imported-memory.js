@@ -71,9 +71,33 @@ function stepsByTurn(turns, steps) {
   return turns.map((turn, i) => steps.slice(starts[i], starts[i + 1] ?? steps.length));
 }
 
-// What the turn's screen shows at one step of the agent the user talks to (depth 0).
-function shownAt(turn, step) {
-  const events = turn.events.filter((event) => event.depth === 0 && event.step === step);
+// The parts of a turn the agent the user talks to (depth 0) went through, each with its events,
+// in order: its steps, and, when it ran out of steps, the best answer it was asked for after the
+// last one (agent.py _best_answer). That answer is streamed under the last step's number, after
+// the error that says the steps ran out, and memory.py keeps it as a second step of that number
+// (its reply the answer): the screen's step is cut there, or the two replies' text would be
+// joined into one no memory holds. A turn with no part never reached the agent (a setting was
+// missing: turns.py refuses it at step 0).
+function turnParts(turn) {
+  const parts = [];
+  for (const event of turn.events) {
+    if (event.depth !== 0 || !(event.step > 0)) continue;
+    let part = parts.findLast((each) => each.step === event.step);
+    if (!part) parts.push((part = { step: event.step, answer: false, events: [] }));
+    part.events.push(event);
+    if (!part.answer && event.kind === EventKind.error && event.data?.kind === NotFatal.max_steps) {
+      parts.push({ step: event.step, answer: true, events: [] });
+    }
+  }
+  return parts;
+}
+
+const NO_PART = { events: [] };
+
+// What one part of a turn shows. A reply retried (a server's error, retried) counts only after
+// the last retry: what came before it was taken back.
+function shownIn(part) {
+  const { events } = part;
   const lastRetry = events.findLastIndex((event) => event.kind === EventKind.error && event.data.kind === NotFatal.retrying);
   const of = (kind) => events.filter((event, i) => event.kind === kind && i > lastRetry).map((event) => event.data);
   return {
@@ -152,10 +176,10 @@ function checkCall(call, shown, where) {
 
 // An action step sends the model's reply, its calls and what they returned; its reasoning goes
 // back only within the task it was thought in, which an imported turn never is.
-function checkAction(step, turn, where) {
+function checkAction(step, part, where) {
   if (!isCount(step.step)) disagree(`${where} has no step number`);
   for (const list of ["tool_calls", "observations"]) if (step[list] !== undefined && !Array.isArray(step[list])) disagree(`${where} has no list of ${list}`);
-  const shown = shownAt(turn, step.step);
+  const shown = shownIn(part);
   if ((step.model_output ?? "") !== shown.text) disagree(`${where} (the model's reply) is not what the turn shows`);
   if (markdownHidesText(shown.text)) disagree(`${where} (the model's reply) holds text the panel does not show`);
   if (step.error) disagree(`${where} tells the model something the turn does not show`);
@@ -174,11 +198,25 @@ function checkAction(step, turn, where) {
 
 // A reply that was the answer (no call, no code, the answer right after it) shows as the answer,
 // and its step folds away: the answer drawn must be all of that reply.
-function checkAnswer(step, turn, where) {
+function checkAnswer(step, part, where) {
   const plainReply = (step.tool_calls ?? []).length === 0 && !step.code;
-  if (plainReply && !shownAt(turn, step.step).answers.includes(step.model_output ?? "")) {
+  if (plainReply && !shownIn(part).answers.includes(step.model_output ?? "")) {
     disagree(`${where} (the model's answer) is not the answer the turn shows`);
   }
+}
+
+// The best answer a turn out of steps was asked for (agent.py _best_answer) is kept as a reply
+// alone, the answer the turn shows: the model's, or, when it gave none, TabAgent's words that say
+// the steps ran out and what they did (out_of_steps), shown as the answer too. Nothing ran then.
+function checkBestAnswer(step, part, where) {
+  if (!isCount(step.step)) disagree(`${where} has no step number`);
+  const acted = [step.tool_calls, step.observations].some((list) => list !== undefined && !isEmptyList(list));
+  if (acted || (step.code !== undefined && step.code !== null)) disagree(`${where} (the best answer asked for out of steps) holds calls or code the turn does not show with it`);
+  if (step.error) disagree(`${where} tells the model something the turn does not show`);
+  if (step.native !== undefined && typeof step.native !== "boolean") disagree(`${where} does not say how its calls were made`);
+  const text = step.model_output ?? "";
+  if (typeof text !== "string" || !shownIn(part).answers.includes(text)) disagree(`${where} (the model's answer) is not the answer the turn shows`);
+  if (markdownHidesText(text)) disagree(`${where} (the model's answer) holds text the panel does not show`);
 }
 
 // An answer step is sent only in a summary, when the conversation outgrows the model's window
@@ -188,6 +226,19 @@ function checkFinalAnswer(step, turn, where) {
   if (!shown.some((answer) => canonical(answer) === canonical(step.answer))) disagree(`${where} (the answer) is not the answer the turn shows`);
   const hides = typeof step.answer === "string" ? markdownHidesText(step.answer) : hidesText(JSON.stringify(step.answer) ?? "");
   if (hides) disagree(`${where} (the answer) holds text the panel does not show`);
+}
+
+// Which part of the turn's screen each of its memory's action steps is: the step of its number,
+// or, for a second step of the number of a step that ran out of steps, the best answer asked for
+// after it. A step the screen does not show is held to nothing shown.
+function partsOfSteps(parts, steps) {
+  const seen = new Set();
+  return steps.map((step) => {
+    if (step?.type !== "action") return null;
+    const answer = seen.has(step.step);
+    seen.add(step.step);
+    return parts.find((part) => part.step === step.step && part.answer === answer) ?? (answer ? null : NO_PART);
+  });
 }
 
 // A turn's own steps: the user's message first (exactly as typed: a selection or an attachment
@@ -200,12 +251,15 @@ function checkTurn(turn, steps, where) {
   const plain = !turn.context?.selection && !turn.attachments && (task.parts === undefined || isEmptyList(task.parts));
   if (task.type !== "task" || task.task !== turn.text || !plain) disagree(`the memory of ${where} does not start with the message the turn shows`);
   if (hidesText(turn.text)) disagree(`the message of ${where} holds text the panel does not show`);
+  const parts = partsOfSteps(turnParts(turn), rest);
   rest.forEach((step, i) => {
     const name = `memory step ${i + 2} of ${where}`;
     if (step.type === "final_answer") return checkFinalAnswer(step, turn, name);
     if (step.type !== "action") disagree(`${name} is a ${step.type} the turn does not show`);
-    checkAction(step, turn, name);
-    if (rest[i + 1]?.type === "final_answer") checkAnswer(step, turn, name);
+    if (parts[i] === null) disagree(`${name} repeats step ${step.step}, which the turn shows once`);
+    if (parts[i].answer) return checkBestAnswer(step, parts[i], name);
+    checkAction(step, parts[i], name);
+    if (rest[i + 1]?.type === "final_answer") checkAnswer(step, parts[i], name);
   });
 }
 
@@ -265,14 +319,16 @@ function codeObservation({ output, is_error: isError }, answers) {
   return { content: answers.length ? `${printed}\nFinal answer: ${answerText(answers.at(-1))}` : printed, is_error: false };
 }
 
-// One step of the agent the user talks to, as memory.py keeps it, from the screen; null when the
-// screen shows nothing of it to send.
-function actionStep(turn, number) {
-  const shown = shownAt(turn, number);
-  const events = turn.events.filter((event) => event.depth === 0 && event.step === number);
-  const outputs = events.filter((event) => event.kind === EventKind.code_output).map((event) => event.data);
+// One step of the agent the user talks to, as memory.py keeps it, from a part of the screen;
+// null when it shows nothing of it to send.
+function actionStep(part) {
+  const shown = shownIn(part);
+  if (part.answer) {
+    return shown.answers.length ? { type: "action", step: part.step, model_output: answerText(shown.answers.at(-1)) } : null;
+  }
+  const outputs = part.events.filter((event) => event.kind === EventKind.code_output).map((event) => event.data);
   if (!shown.text && !shown.calls.length && !shown.code.length) return null;
-  const step = { type: "action", step: number, model_output: shown.text };
+  const step = { type: "action", step: part.step, model_output: shown.text };
   if (shown.code.length) {
     return { ...step, code: shown.code.at(-1), tool_calls: [], observations: outputs.slice(-1).map((out) => codeObservation(out, shown.answers)) };
   }
@@ -281,13 +337,13 @@ function actionStep(turn, number) {
   return { ...step, tool_calls: calls, native: !shown.textCalls, observations };
 }
 
-// A turn's steps, as memory.py keeps them, from the screen: its message, its steps, its answer.
+// A turn's steps, as memory.py keeps them, from the screen: its message, its steps (and the best
+// answer of a turn out of steps), its answer.
 function turnSteps(turn) {
-  const own = turn.events.filter((event) => event.depth === 0);
-  if (!isPlainTurn(turn) || !own.some((event) => event.step > 0)) return []; // (a selection's marking is Python's)
-  const numbers = [...new Set(own.filter((event) => event.step > 0).map((event) => event.step))].sort((a, b) => a - b);
-  const answers = own.filter((event) => event.kind === EventKind.final_answer).map((event) => event.data.answer);
-  const steps = [{ type: "task", task: turn.text }, ...numbers.map((number) => actionStep(turn, number)).filter(Boolean)];
+  const parts = turnParts(turn);
+  if (!isPlainTurn(turn) || parts.length === 0) return []; // (a selection's marking is Python's)
+  const answers = turn.events.filter((event) => event.depth === 0 && event.kind === EventKind.final_answer).map((event) => event.data.answer);
+  const steps = [{ type: "task", task: turn.text }, ...parts.map(actionStep).filter(Boolean)];
   return answers.length ? [...steps, { type: "final_answer", answer: answers.at(-1) }] : steps;
 }
 
