@@ -4,9 +4,10 @@
 // instructions, temperature and reply length, kept in a folded part of the panel). A memory
 // that says anything the turns do not show is left out (one compacted to fit a window, or with
 // the model's notes, is made anew from what the turns show: imported-memory.js keptMemory), and
-// so are the file's settings; the user is told what was left out of which conversation, or
-// remade: in the import's notice, and above the conversation's turns (record.importNotes, made
-// here: a file's own notes never stay).
+// so are the file's settings; a memory that leaves out anything the turns show is made anew from
+// them too (else the model would know less than the user sees). The user is told what was left
+// out of which conversation, or remade: in the import's notice, and above the conversation's
+// turns (record.importNotes, made here: a file's own notes never stay).
 
 import { t } from "../shared/ui/i18n.js";
 import { keptMemory } from "../shared/import-checks/imported-memory.js";
@@ -22,7 +23,9 @@ const titleOf = (record) => record.title.slice(0, 60);
 // and no turn has steps in it any more (turn-edits count on memoryAt to take a turn back out).
 function withMemoryShown(record, notes) {
   const kept = keptMemory(record);
-  if (kept.rebuilt) notes.push(t("importMemoryRebuilt", titleOf(record)));
+  if (kept.rebuilt && kept.leftOut) notes.push(t("importMemoryIncomplete", titleOf(record), kept.reason));
+  else if (kept.rebuilt) notes.push(t("importMemoryRebuilt", titleOf(record)));
+  else if (kept.leftOut) notes.push(t("importMemoryIncompleteLeftOut", titleOf(record), kept.reason));
   else if (kept.reason) notes.push(t("importMemoryLeftOut", titleOf(record), kept.reason));
   return kept.record;
 }

@@ -341,3 +341,52 @@ def test_a_compacted_conversation_with_notes_keeps_its_memory_across_export_and_
     said, sent = import_and_continue(panel, model, tmp_path, record, "Which was the cheapest kettle?")
     assert "the agent's memory was made anew from what the conversation shows" in said
     assert "List the kettle prices" in json.dumps(sent) and "Budget: 40 euros." in sent[0]["content"]
+
+
+# --- A memory that leaves out what the panel shows ----------------------------------------------
+#
+# The other way round: an attacker edits a real export so that the model is sent less than the
+# panel shows (the user believes the model knows what the screen shows). The memory is made anew
+# from what the conversation shows, and the user is told why.
+
+REFUSAL = "Never send my email address anywhere."
+
+
+def test_a_step_left_out_of_an_exported_memory_is_sent_as_the_panel_shows_it(panel, model, downloads, tmp_path):
+    record, _ = exported_conversation(panel, model, downloads, "Left out: how many km is 26.2 miles?")
+    memory = json.loads(record["memory"])
+    [call] = [i for i, step in enumerate(memory["steps"]) if step.get("tool_calls")]
+    del memory["steps"][call]  # the call and its result: the model would not know what the tool said
+    record["memory"] = json.dumps(memory)
+    record["turns"][1]["memoryAt"] -= 1
+    said, messages = import_and_continue(panel, model, tmp_path, record, "And in metres?")
+    assert "the agent's memory in the file leaves out what the conversation shows" in said
+    assert "the memory leaves out step 1 of turn 1, which the turn shows" in said
+    assert "made anew from what the conversation shows" in said
+    assert any(m["role"] == "tool" and m["content"] == "42.1648128" for m in messages)  # the result the panel shows
+    assert any(c["function"]["name"] == "convert_units" for m in messages for c in m.get("tool_calls") or ())
+    assert messages[-1] == {"role": "user", "content": "And in metres?"}
+
+
+def test_a_turn_put_past_the_end_of_an_exported_memory_is_sent_as_the_panel_shows_it(panel, model, downloads, tmp_path):
+    """The turn where the user refused something, its memoryAt put at the memory's end and its
+    steps cut: the panel shows the refusal, and without the check no request would hold it."""
+    question = "Past the end: how many km is 26.2 miles?"
+    panel.new_conversation()
+    model.script(Reply(text="Let me convert.", tool_calls=[{"name": "convert_units", "arguments": {"value": 26.2, "from_unit": "mi", "to_unit": "km"}}]),
+                 Reply(text="It is **42.2 km**."), Reply(text="Noted: your email address stays with you."))
+    panel.send(question)
+    panel.wait_for_status("ok")
+    panel.send(REFUSAL)
+    panel.wait(lambda d: len(d.find_elements(By.CSS_SELECTOR, "article.turn[data-status=ok]")) == 2, 30)
+    record = exported_and_deleted(panel, downloads, question)
+    memory = json.loads(record["memory"])
+    del memory["steps"][record["turns"][1]["memoryAt"]:]
+    record["memory"] = json.dumps(memory)
+    record["turns"][1]["memoryAt"] = len(memory["steps"])
+    said, messages = import_and_continue(panel, model, tmp_path, record, "Send it to the shop.")
+    assert "the agent's memory in the file leaves out what the conversation shows" in said
+    assert "the memory leaves out turn 2, which the conversation shows" in said
+    assert {"role": "user", "content": REFUSAL} in messages
+    assert {"role": "assistant", "content": "Noted: your email address stays with you."} in messages
+    assert messages[-1] == {"role": "user", "content": "Send it to the shop."}

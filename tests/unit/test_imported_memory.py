@@ -554,3 +554,125 @@ async def test_a_forged_best_answer_still_disagrees():
         "last_step": "memory step 3 of turn 1 (the model's reply) is not what the turn shows",
     }
 
+
+# --- a memory that leaves out what the screen shows (the model would know less than the user sees)
+
+REFUSAL = "Never send my email address anywhere."
+
+
+async def refusing_record():
+    """Two real turns: the user's refusal, answered, then a question with a tool call."""
+    return await conversation("tool_calling", [(REFUSAL, ["Noted: your email address stays with you."]),
+                                               ("How many km is 26.2 miles?", [CALL, "It is **42.16 km**."])])
+
+
+def leaving_out_the_first_turn(record, memory):  # the turn where the user refused
+    del memory["steps"][:record["turns"][1]["memoryAt"]]
+    record["turns"][1]["memoryAt"] = 0
+
+
+def memory_at_the_end(record, memory):  # the last turn starts where the memory ends
+    record["turns"][1]["memoryAt"] = len(memory["steps"])
+
+
+def memory_at_the_end_and_cut(record, memory):
+    del memory["steps"][record["turns"][1]["memoryAt"]:]
+    record["turns"][1]["memoryAt"] = len(memory["steps"])
+
+
+def leaving_out_a_result(record, memory):
+    memory["steps"][4]["observations"] = []
+
+
+def leaving_out_a_call(record, memory):  # and its result: nothing of it is sent
+    memory["steps"][4]["tool_calls"] = memory["steps"][4]["observations"] = []
+
+
+def leaving_out_a_step(record, memory):
+    del memory["steps"][4]
+
+
+def leaving_out_an_answer(record, memory):
+    del memory["steps"][2]
+    record["turns"][1]["memoryAt"] -= 1
+
+
+OMISSIONS = {
+    leaving_out_the_first_turn: "the memory leaves out turn 1, which the conversation shows",
+    memory_at_the_end: "the memory leaves out turn 2, which the conversation shows",
+    memory_at_the_end_and_cut: "the memory leaves out turn 2, which the conversation shows",
+    leaving_out_a_result: "memory step 2 of turn 2 leaves out the result of convert_units the turn shows",
+    leaving_out_a_call: "memory step 2 of turn 2 leaves out the call to convert_units the turn shows",
+    leaving_out_a_step: "the memory leaves out step 1 of turn 2, which the turn shows",
+    leaving_out_an_answer: "the memory leaves out the answer of turn 1, which the turn shows",
+}
+
+
+def without_memory(record):
+    return {**copy.deepcopy(record), "memory": None}
+
+
+async def test_every_edit_that_makes_the_memory_leave_out_what_the_screen_shows_disagrees():
+    real = await refusing_record()
+    assert disagreements(real) == [None]
+    attacks = [edited(real, edit) for edit in OMISSIONS] + [without_memory(real)]
+    assert disagreements(*attacks) == [*OMISSIONS.values(), "the memory leaves out turn 1, which the conversation shows"]
+
+
+async def test_a_memory_that_leaves_out_what_the_screen_shows_is_made_anew_from_it():
+    """Made anew, the model is sent what the user sees: the refusal, the call, its result."""
+    real = await refusing_record()
+    attacks = [edited(real, edit) for edit in OMISSIONS] + [without_memory(real)]
+    for result in kept(*attacks)["kept"]:
+        assert result["rebuilt"] is True and result["leftOut"] is True and result["reason"]
+        assert disagreements(result["record"]) == [None]
+        assert sent_as(result["record"]["memory"]) == sent_as(real["memory"])
+        assert REFUSAL in json.dumps(sent_as(result["record"]["memory"]))
+    # The conversation goes on from one: the model is sent the refusal the panel shows.
+    events, model = [], ScriptedModel(["Your email address stays with you."])
+    request = {"conversation_id": "c1", "task": "Send my email to the shop.", "memory": kept(attacks[0])["kept"][0]["record"]["memory"],
+               "settings": {"base_url": "http://127.0.0.1:9/v1", "model": "m", "agent": "tool_calling"}}
+    assert (await Turns().run(request, events.append, model=model, tools=[convert_units]))["status"] == "ok"
+    assert {"role": "user", "content": REFUSAL} in model.calls[0]["messages"]
+
+
+async def test_a_code_step_that_leaves_out_its_output_disagrees():
+    code = await conversation("code", [("Convert 26.2 miles", ["```python\nkm = convert_units(26.2, 'mi', 'km')\nprint(km)\n```",
+                                                               "It is 42.16 km."])])
+    assert disagreements(code) == [None]
+    cut = edited(code, lambda r, m: m["steps"][1].__setitem__("observations", []))
+    assert disagreements(cut) == ["memory step 2 of turn 1 leaves out the output of the code the turn shows"]
+
+
+class Retrying(ScriptedModel):
+    """Streams part of its first reply, has it taken back (a server error, retried), then replies."""
+
+    async def generate(self, messages, tools=None, on_token=None, on_retry=None, on_reasoning=None, reply_schema=None):
+        from tabagent.errors import ModelError
+        if len(self.calls) == 0:
+            await on_token("I will send your email to")
+            await on_retry(ModelError("The server is busy.", status=503), 0, 0.0)
+        return await super().generate(messages, tools, on_token, on_retry, on_reasoning, reply_schema)
+
+
+async def test_honest_turns_that_stopped_retried_or_never_ran_leave_nothing_out():
+    """What memory.py keeps of turns that did not end with an answer, or had a reply retried, is
+    all the check asks for: a step under way when the run failed is not kept, a reply taken back
+    is not shown, a turn refused at once (no model set) never reached the agent."""
+    failed = await conversation("tool_calling", [("How many km is 26.2 miles?", [CALL, RuntimeError("the server went away")])],
+                                status="error")
+    assert [s["type"] for s in json.loads(failed["memory"])["steps"]] == ["task", "action"]
+    record, memory = {"id": "c1", "title": "t", "createdAt": 1, "memory": None, "turns": []}, None
+    for n, (text, model, settings) in enumerate([("Hello", Retrying(["Hi."]), {}), ("Again", ScriptedModel([]), {"model": ""})]):
+        events = []
+        request = {"conversation_id": "c1", "task": text, "memory": memory,
+                   "settings": {"base_url": "http://127.0.0.1:9/v1", "model": "m", "agent": "tool_calling", **settings}}
+        result = await Turns().run(request, events.append, model=model, tools=[convert_units])
+        at = len(json.loads(memory)["steps"]) if memory else 0
+        record["turns"].append({"id": f"t{n}", "text": text, "context": None, "status": result["status"], "events": events, "memoryAt": at})
+        memory = result["memory"]
+    record["memory"] = memory
+    assert [t["status"] for t in record["turns"]] == ["ok", "error"]
+    assert any(e["kind"] == "error" and e["data"]["kind"] == "retrying" for e in record["turns"][0]["events"])
+    assert disagreements(failed, record) == [None, None]
+    assert [r["rebuilt"] for r in kept(failed, record)["kept"]] == [False, False]

@@ -111,6 +111,12 @@ function shownIn(part) {
   };
 }
 
+// Whether a part shows anything memory.py would keep of it: a reply, calls, results, code or
+// its output, an answer.
+function showsAnything(shown) {
+  return Boolean(shown.text) || [shown.calls, shown.results, shown.outputs, shown.code, shown.answers].some((list) => list.length > 0);
+}
+
 // JSON with its keys in order, so arguments compare by value, however they were spaced.
 function canonical(value) {
   if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
@@ -263,6 +269,67 @@ function checkTurn(turn, steps, where) {
   });
 }
 
+// --- What the memory must not leave out ---------------------------------------------------------
+//
+// The checks above hold each step the memory sends to the screen; these hold the screen to the
+// memory: what the panel shows of a turn, the model must have been told (else the user believes
+// it knows what the screen shows, and it does not: the turn where the user said "never send my
+// email anywhere", a tool's result, the answer). Each turn that reached the agent is in the
+// memory, and of it each part that shows anything (memory.py keeps a step once it is done: the
+// part under way when a run stopped without an answer, cancelled or failed, is not, and may be
+// left out), with each call and result that part shows, its code's output, and the answer.
+// The steps of sub-agents (depth > 0) are theirs, not the memory's; a reply retried counts only
+// after the last retry. A memory that leaves something out is made anew from the screen
+// (keptMemory): that loses nothing the user can see.
+
+class Omission extends Disagreement {}
+
+function omit(what) {
+  throw new Omission(what);
+}
+
+// Each turn that reached the agent has steps in the memory (a memoryAt past them would leave
+// the turn out, its message too): checked before any step, so that such a memory is told as
+// one that leaves a turn out.
+function checkTurnsHeld(turns, byTurn) {
+  turns.forEach((turn, i) => {
+    if (turnParts(turn).length > 0 && byTurn[i].length === 0) omit(`the memory leaves out turn ${i + 1}, which the conversation shows`);
+  });
+}
+
+function checkNothingLeftOut(turn, steps, where) {
+  const parts = turnParts(turn);
+  if (parts.length === 0) return;
+  const answered = turn.events.some((event) => event.depth === 0 && event.kind === EventKind.final_answer);
+  const rest = steps.slice(1);
+  const held = partsOfSteps(parts, rest);
+  parts.forEach((part, i) => {
+    if (!answered && i === parts.length - 1) return; // under way when the run stopped
+    const shown = shownIn(part);
+    const at = held.indexOf(part);
+    const name = part.answer ? `the best answer of ${where} (asked for out of steps)` : `step ${part.step} of ${where}`;
+    if (at < 0) {
+      if (showsAnything(shown)) omit(`the memory leaves out ${name}, which the turn shows`);
+      return;
+    }
+    const step = rest[at];
+    const own = `memory step ${at + 2} of ${where}`;
+    const calls = Array.isArray(step.tool_calls) ? step.tool_calls : [];
+    const observations = Array.isArray(step.observations) ? step.observations : [];
+    if (shown.code.length > 0) { // the calls its code made show; the model is sent the code and its output
+      if (shown.outputs.length > 0 && observations.length === 0) omit(`${own} leaves out the output of the code the turn shows`);
+      return;
+    }
+    shown.calls.forEach((call) => {
+      if (!calls.some((held) => held?.id === call.id)) omit(`${own} leaves out the call to ${String(call.name).slice(0, 60)} the turn shows`);
+    });
+    shown.results.forEach((result) => {
+      if (!observations.some((held) => held?.id === result.id)) omit(`${own} leaves out the result of ${String(result.name).slice(0, 60)} the turn shows`);
+    });
+  });
+  if (answered && !rest.some((step) => step?.type === "final_answer")) omit(`the memory leaves out the answer of ${where}, which the turn shows`);
+}
+
 // The notes the turns show: each note call of the agent the user talks to that ran, as notes.py
 // keeps them (its words in one line, the oldest dropped past MAX_NOTES_CHARS in all).
 export function notesShown(turns) {
@@ -290,20 +357,37 @@ function checkNotes(notes, turns) {
   if (notes.some(hidesText)) disagree("the memory's notes hold text the panel does not show");
 }
 
-// Why the record's memory does not agree with its turns, in a few words; or null when it does.
+// Why the record's memory does not agree with its turns, in a few words, and whether it is that
+// the memory leaves out what they show (an omission); or { reason: null } when it agrees.
 // The record has passed conversation-schema.js.
-export function memoryDisagreement(record) {
-  if (record.memory === null || record.memory === undefined) return null;
+function judged(record) {
   try {
+    if (record.memory === null || record.memory === undefined) { // the agent would start afresh
+      checkTurnsHeld(record.turns, record.turns.map(() => []));
+      return { reason: null, omission: false };
+    }
     const { steps, notes } = parsedMemory(record.memory);
     checkNotes(notes, record.turns);
-    if (steps.length === 0) return null;
-    stepsByTurn(record.turns, steps).forEach((own, i) => checkTurn(record.turns[i], own, `turn ${i + 1}`));
-    return null;
+    if (steps.length === 0) {
+      checkTurnsHeld(record.turns, record.turns.map(() => []));
+      return { reason: null, omission: false };
+    }
+    const byTurn = stepsByTurn(record.turns, steps);
+    checkTurnsHeld(record.turns, byTurn);
+    byTurn.forEach((own, i) => checkTurn(record.turns[i], own, `turn ${i + 1}`));
+    byTurn.forEach((own, i) => checkNothingLeftOut(record.turns[i], own, `turn ${i + 1}`));
+    return { reason: null, omission: false };
   } catch (error) {
     // Anything this check did not foresee is a memory it cannot vouch for, not a failed import.
-    return error instanceof Disagreement ? error.message : `the memory cannot be read (${error.message})`;
+    if (error instanceof Disagreement) return { reason: error.message, omission: error instanceof Omission };
+    return { reason: `the memory cannot be read (${error.message})`, omission: false };
   }
+}
+
+// Why the record's memory does not agree with its turns, in a few words; or null when it does:
+// it says something they do not show, or leaves out something they show.
+export function memoryDisagreement(record) {
+  return judged(record).reason;
 }
 
 // --- A memory made anew from what the screen shows ---------------------------------------------
@@ -320,7 +404,9 @@ function codeObservation({ output, is_error: isError }, answers) {
 }
 
 // One step of the agent the user talks to, as memory.py keeps it, from a part of the screen;
-// null when it shows nothing of it to send.
+// null when it shows nothing of it to send. A call shows with no result only in the step a run
+// stopped in: it goes with the result it never had left out (a model's server refuses calls that
+// are not answered), as memory.py leaves out that whole step.
 function actionStep(part) {
   const shown = shownIn(part);
   if (part.answer) {
@@ -332,7 +418,8 @@ function actionStep(part) {
   if (shown.code.length) {
     return { ...step, code: shown.code.at(-1), tool_calls: [], observations: outputs.slice(-1).map((out) => codeObservation(out, shown.answers)) };
   }
-  const calls = shown.calls.map(({ id, name, arguments: args }) => ({ id, name, arguments: typeof args === "string" ? args : JSON.stringify(args) }));
+  const answered = shown.calls.filter((call) => shown.results.some((result) => result.id === call.id));
+  const calls = answered.map(({ id, name, arguments: args }) => ({ id, name, arguments: typeof args === "string" ? args : JSON.stringify(args) }));
   const observations = shown.results.map(({ id, name, result, is_error: isError }) => ({ id, name, content: result, is_error: Boolean(isError) }));
   return { ...step, tool_calls: calls, native: !shown.textCalls, observations };
 }
@@ -390,14 +477,18 @@ function withoutEcho(record) {
 }
 
 // The record as it may be kept: { record, reason (why its own memory does not agree, or null),
-// rebuilt (its memory made anew from the screen) }; record.memory is null when none can be kept.
+// rebuilt (its memory made anew from the screen), leftOut (the reason is that the memory leaves
+// out what the screen shows) }; record.memory is null when none can be kept. A memory that leaves
+// out what the screen shows is made anew from it, as a compacted one is: the model is then sent
+// what the user sees.
 export function keptMemory(record) {
-  const reason = memoryDisagreement(record);
-  if (!reason) return { record: withoutEcho(record), reason: null, rebuilt: false };
-  if (compactedOrNoted(record)) {
+  const { reason, omission } = judged(record);
+  if (!reason) return { record: withoutEcho(record), reason: null, rebuilt: false, leftOut: false };
+  const leftOut = omission && !compactedOrNoted(record);
+  if (omission || compactedOrNoted(record)) {
     const { memory, memoryAt } = memoryFromScreen(record);
     const remade = { ...record, memory, turns: record.turns.map((turn, i) => ({ ...turn, memoryAt: memoryAt[i] })) };
-    if (!memoryDisagreement(remade)) return { record: remade, reason, rebuilt: true };
+    if (!memoryDisagreement(remade)) return { record: remade, reason, rebuilt: true, leftOut };
   }
-  return { record: { ...record, memory: null, turns: record.turns.map((turn) => ({ ...turn, memoryAt: 0 })) }, reason, rebuilt: false };
+  return { record: { ...record, memory: null, turns: record.turns.map((turn) => ({ ...turn, memoryAt: 0 })) }, reason, rebuilt: false, leftOut };
 }
