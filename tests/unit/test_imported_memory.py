@@ -676,3 +676,16 @@ async def test_honest_turns_that_stopped_retried_or_never_ran_leave_nothing_out(
     assert any(e["kind"] == "error" and e["data"]["kind"] == "retrying" for e in record["turns"][0]["events"])
     assert disagreements(failed, record) == [None, None]
     assert [r["rebuilt"] for r in kept(failed, record)["kept"]] == [False, False]
+
+
+async def test_a_sub_agents_steps_are_not_asked_of_the_memory_its_call_and_result_are():
+    """A managed agent's steps show (depth 1) but are its own: the memory holds the call to it and
+    what it returned, and a memory without that result leaves out what the turn shows."""
+    team = [{"name": "helper", "description": "Converts units.", "agent": "tool_calling", "max_steps": 3}]
+    ask = {"content": "Asking the helper.", "tool_calls": [{"id": "call_h", "name": "helper", "arguments": {"task": "Convert 26.2 miles to km."}}]}
+    record = await conversation("tool_calling", [("How many km is 26.2 miles? Ask the helper.", [ask, CALL, "42.16 km.", "It is 42.16 km."])],
+                                team=team)
+    assert any(e["depth"] == 1 and e["kind"] == "tool_result" for e in record["turns"][0]["events"])
+    cut = edited(record, lambda r, m: m["steps"][1].__setitem__("observations", []))
+    assert disagreements(record, cut) == [None, "memory step 2 of turn 1 leaves out the result of helper the turn shows"]
+    assert [result["rebuilt"] for result in kept(record, cut)["kept"]] == [False, True]
