@@ -689,3 +689,43 @@ async def test_a_sub_agents_steps_are_not_asked_of_the_memory_its_call_and_resul
     cut = edited(record, lambda r, m: m["steps"][1].__setitem__("observations", []))
     assert disagreements(record, cut) == [None, "memory step 2 of turn 1 leaves out the result of helper the turn shows"]
     assert [result["rebuilt"] for result in kept(record, cut)["kept"]] == [False, True]
+
+
+async def test_a_turn_stopped_during_a_call_agrees_and_is_remade_without_the_unanswered_call():
+    """Stopped while a tool ran: the panel shows the call, never its result, and memory.py keeps
+    none of that step. The memory agrees; made anew from the screen (its turn left out by an edited
+    file), the reply is sent and the call no result answered is not (a server would refuse it)."""
+    import asyncio
+
+    started = asyncio.Event()
+
+    @tool
+    async def slow_lookup(query: str) -> str:
+        """Looks something up, slowly.
+
+        Args:
+            query: What to look up.
+        """
+        started.set()
+        await asyncio.sleep(3600)
+        return "never"
+
+    looking = {"content": "Looking it up.", "tool_calls": [{"id": "call_s", "name": "slow_lookup", "arguments": {"query": "kettles"}}]}
+    turns, events = Turns(), []
+    request = {"conversation_id": "c1", "task": "Find kettles", "memory": None,
+               "settings": {"base_url": "http://127.0.0.1:9/v1", "model": "m", "agent": "tool_calling"}}
+    running = asyncio.create_task(turns.run(request, events.append, model=ScriptedModel([looking]), tools=[slow_lookup]))
+    await asyncio.wait_for(started.wait(), 30)
+    assert turns.stop("c1")
+    result = await running
+    assert result["status"] == "cancelled"
+    assert [e["kind"] for e in events if e["kind"] in ("tool_call", "tool_result")] == ["tool_call"]
+    record = {"id": "c1", "title": "t", "createdAt": 1, "memory": result["memory"],
+              "turns": [{"id": "t0", "text": "Find kettles", "context": None, "status": "cancelled", "events": events, "memoryAt": 0}]}
+    assert [s["type"] for s in json.loads(record["memory"])["steps"]] == ["task"]
+    assert disagreements(record) == [None]
+    remade = kept(without_memory(record))["kept"][0]
+    assert remade["rebuilt"] is True and disagreements(remade["record"]) == [None]
+    steps = json.loads(remade["record"]["memory"])["steps"]
+    assert steps[1]["model_output"] == "Looking it up." and steps[1]["tool_calls"] == []
+    Memory.from_json(remade["record"]["memory"]).to_messages("system")

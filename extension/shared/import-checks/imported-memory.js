@@ -404,9 +404,9 @@ function codeObservation({ output, is_error: isError }, answers) {
 }
 
 // One step of the agent the user talks to, as memory.py keeps it, from a part of the screen;
-// null when it shows nothing of it to send. A call shows with no result only in the step a run
-// stopped in: it goes with the result it never had left out (a model's server refuses calls that
-// are not answered), as memory.py leaves out that whole step.
+// null when it shows nothing of it to send. A call shows without a result only in the step a run
+// stopped in: such a call is left out (a model's server refuses a call no result answers), as
+// memory.py leaves out that whole step.
 function actionStep(part) {
   const shown = shownIn(part);
   if (part.answer) {
