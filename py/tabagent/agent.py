@@ -39,7 +39,7 @@ from .tool_refusals import remember_refusal
 from .tool_set import MoreTools, ToolSet, compact_for
 from .tools import FinalAnswerTool, FunctionTool, Tool
 from .unfounded import unfounded_note
-from .unissued_locator import unissued
+from .unissued_locator import locators_in, unissued
 
 if TYPE_CHECKING:
     from .context_keeper import ContextKeeper
@@ -272,8 +272,8 @@ class Agent:
     def act_on_unissued_locator(self, arguments: object, tool: object) -> str | None:
         """The error for an act on a locator no tool gave (unissued_locator.py), or None. Both
         agents ask it before the act runs."""
-        if not getattr(tool, "acts", False):
-            return None
+        if not getattr(tool, "acts", False) or not locators_in(arguments):
+            return None  # most acts name no locator of ours: nothing to look up
         # (an error gives no locator: ours, this one's among them, say which were not found)
         texts = [*(text for _, text, error in self.calls.results if not error), *self.asked.answers]
         pictures = False
@@ -282,7 +282,8 @@ class Agent:
             observations = getattr(step, "observations", None) or []
             texts += [str(o.get("content") or "") for o in observations if not o.get("is_error")]
             pictures = pictures or bool(getattr(step, "parts", None)) or any(o.get("parts") for o in observations)
-        return unissued(arguments, texts, pictures)  # a picture this step has not been seen yet
+        # this step's own pictures are not in memory yet: the model has not seen them
+        return unissued(arguments, texts, pictures)
 
     def says_back(self, answer: object) -> tuple[str, str] | None:
         """Whether `answer` says back an error, our note, or a tool's result (said_back.py)."""
