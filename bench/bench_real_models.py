@@ -47,6 +47,10 @@ from real_models.tasks import TASKS, no_answer  # noqa: E402
 from build_first import build_checkout  # noqa: E402  (beside this file)
 from tests.helpers.llama_server import LlamaServer, missing  # noqa: E402
 
+sys.path.insert(0, str(ROOT / "py"))
+from tabagent.app.wire import SETTINGS  # noqa: E402
+from tabagent.reply_grammar import AFTER_MISREADS, HOLDS  # noqa: E402
+
 MODELS = ("qwen2.5-coder-0.5b", "qwen2.5-coder-1.5b")
 TABAGENT = {"tabagent-code": "code", "tabagent-tool": "tool_calling"}
 PEERS = ("smolagents-code", "smolagents-tool", "browser-use")
@@ -68,6 +72,9 @@ def arguments():
     parser.add_argument("--without-grammar", action="store_true",
                         help="the server is said not to hold replies to a schema (TabAgent then never asks it to): "
                              "the rows are kept apart, for the comparison with it")
+    parser.add_argument("--hold-replies", choices=HOLDS, default=SETTINGS["hold_replies"],
+                        help="TabAgent's hold_replies setting (py/tabagent/reply_grammar.py): when its "
+                             "ToolCallingAgent's replies are held to a call; the rows are kept apart by it")
     parser.add_argument("--tables", metavar="VERSION", help="only print the tables of the rows kept for VERSION")
     return parser.parse_args()
 
@@ -125,7 +132,8 @@ def run_task(task, agent: str, model: str, model_name: str, meter: Meter, site: 
         result = peer_run(agent, meter.base_url, model_name, sentence)
     tokens = meter.take()
     row = {"commit": made, "model": model, "agent": agent, "task": task.id, "kind": task.kind,
-           "grammar": meter.grammar, "success": not no_answer(result["answer"]) and bool(task.check(result["answer"], list(site.log))),
+           "grammar": meter.grammar, **({"hold_replies": tabagent.settings["hold_replies"]} if agent in TABAGENT else {}),
+           "success": not no_answer(result["answer"]) and bool(task.check(result["answer"], list(site.log))),
            **tokens,
            "steps": result.get("steps"), "seconds": round(result["seconds"], 1),
            "answer": str(result["answer"])[:300], "did": result.get("did", [])[:20],
@@ -149,13 +157,14 @@ def kinds_in_turn(tasks) -> list:
     return [group[n] for n in range(rounds) for group in by_kind.values() if n < len(group)]
 
 
-def run_model(model: str, agents, tasks, threads: int, done: set, made: str, grammar: bool = True) -> None:
+def run_model(model: str, agents, tasks, threads: int, done: set, made: str, grammar: bool = True,
+              hold_replies: str = AFTER_MISREADS) -> None:
     """Every task, each with every agent in turn (so a run cut short has compared them all on
     the tasks it reached)."""
     with LlamaServer(N_CTX, model=model, threads=threads) as llama, \
             Meter(llama.root, str(llama.file), grammar=grammar) as meter, \
             Site() as site, TabAgent(meter.base_url, llama.model, max_steps=MAX_STEPS, max_tokens=MAX_TOKENS,
-                                     timeout=TASK_TIMEOUT) as tabagent:
+                                     timeout=TASK_TIMEOUT, hold_replies=hold_replies) as tabagent:
         for task in kinds_in_turn(tasks):
             for agent in agents:
                 if (agent, task.id) not in done:
@@ -171,10 +180,18 @@ def cell(row: dict | None) -> str:
             f"{tokens:.1f}k tok, {row['seconds']:.0f} s{held}")
 
 
+def held_as(row: dict) -> str:
+    """The hold_replies setting a TabAgent row ran with (rows from before 2026-12-07 have no such
+    field: they held after two misreads, the only way there was); a peer's: the default's."""
+    return row.get("hold_replies", AFTER_MISREADS)
+
+
 def agent_as_run(row: dict) -> str:
     """The agent of a row as the tables name it: "(no grammar)" after it when the server was said
-    not to hold replies (rows from before 2026-12-07 have no such field: they ran with it)."""
-    return row["agent"] + ("" if row.get("grammar", True) else " (no grammar)")
+    not to hold replies (rows from before 2026-12-07 have no such field: they ran with it), and the
+    hold_replies setting when it is not "after_misreads"."""
+    held = "" if held_as(row) == AFTER_MISREADS else f" (held: {held_as(row)})"
+    return row["agent"] + ("" if row.get("grammar", True) else " (no grammar)") + held
 
 
 def tables(rows: list[dict], models, agents) -> None:
@@ -182,7 +199,7 @@ def tables(rows: list[dict], models, agents) -> None:
         mine = {(agent_as_run(r), r["task"]): r for r in rows if r["model"] == model}
         if not mine:
             continue
-        shown = [b for a in agents for b in (a, a + " (no grammar)") if any(x == b for x, _ in mine)]
+        shown = [b for a in agents for b in dict.fromkeys(sorted(x for x, _ in mine if x.split(" (")[0] == a))]
         print(f"\n### {model}: per task (success, steps, tokens sent and received, seconds)\n")
         print("| task | kind | " + " | ".join(shown) + " |")
         print("|---|---|" + "---|" * len(shown))
@@ -214,7 +231,8 @@ def main() -> None:
     if args.tables:
         return tables([r for r in kept_rows() if r["commit"] == made], models, agents)
     grammar = not args.without_grammar
-    earlier = [r for r in kept_rows() if r["commit"] == made and r.get("grammar", True) == grammar] if args.resume else []
+    earlier = [r for r in kept_rows() if r["commit"] == made and r.get("grammar", True) == grammar
+               and held_as(r) == args.hold_replies] if args.resume else []
     for model in models:
         if why := missing(model):
             raise SystemExit(f"bench_real_models: {why}")
@@ -224,7 +242,7 @@ def main() -> None:
         build_checkout()
     for model in models:
         run_model(model, agents, tasks, args.threads, {(r["agent"], r["task"]) for r in earlier if r["model"] == model}, made,
-                  grammar)
+                  grammar, args.hold_replies)
     this_run = [r for r in kept_rows() if r["commit"] == made and r["task"] in {t.id for t in tasks}]
     print(f"\n{len(tasks)} tasks; commit {made}; every agent at temperature 0, at most {MAX_STEPS} steps and "
           f"{MAX_TOKENS} tokens a reply, {N_CTX:,}-token window, {args.threads} threads; tokens counted by "

@@ -32,10 +32,12 @@ ENDED = ("ok", "max_steps", "error", "stopped", "cancelled")
 class TabAgent:
     """with TabAgent(base_url, model, ...) as tabagent: tabagent.run("code" or "tool_calling", sentence, urls)"""
 
-    def __init__(self, base_url: str, model: str, *, max_steps: int, max_tokens: int, timeout: float):
+    def __init__(self, base_url: str, model: str, *, max_steps: int, max_tokens: int, timeout: float,
+                 hold_replies: str):
         self.settings = {"provider": "llamacpp", "base_url": base_url, "model": model,
                          "max_steps": max_steps, "max_output_tokens": max_tokens, "temperature": 0,
-                         "context_window": 8192, "request_timeout": min(3600, int(timeout))}
+                         "context_window": 8192, "request_timeout": min(3600, int(timeout)),
+                         "hold_replies": hold_replies}
         self.timeout = timeout
 
     def __enter__(self) -> TabAgent:

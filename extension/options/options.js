@@ -46,6 +46,10 @@ function fillChoices(builtinAvailable) {
   for (const [id, key] of [["auto", "toolSetAuto"], ["full", "toolSetFull"], ["compact", "toolSetCompact"]]) {
     $("tool_set").append(new Option(t(key), id));
   }
+  for (const [id, key] of [["every_reply", "holdRepliesEveryReply"], ["after_misreads", "holdRepliesAfterMisreads"],
+    ["never", "holdRepliesNever"]]) {
+    $("hold_replies").append(new Option(t(key), id));
+  }
 }
 
 // The team field is JSON; a team that does not parse is reported and not saved.

@@ -22,6 +22,7 @@ export const SETTINGS = Object.freeze({
   "max_retries": 3,
   "model_sees_images": "auto",
   "tool_set": "auto",
+  "hold_replies": "after_misreads",
   "page_tools": true,
   "own_tab": false,
   "mcp_clients": false

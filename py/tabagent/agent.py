@@ -33,7 +33,7 @@ from .reply_checks import (TOOL_NOTES, Notes, announced_call, plans_calls, point
 from .said_back import act_said_back, question_refused, ran_out, said_back, stopped, told
 from .replies import ToolCall
 from .repeated_reply import Replies
-from .reply_grammar import MISREADS, forget, tool_call_schema
+from .reply_grammar import AFTER_MISREADS, EVERY_REPLY, HOLDS, MISREADS, NEVER, forget, tool_call_schema
 from .text_calls import quotes_a_call
 from .tool_refusals import remember_refusal
 from .tool_set import MoreTools, ToolSet, compact_for
@@ -91,7 +91,7 @@ class Agent:
                  memory: Memory | None = None, listeners: Iterable[Listener] = (),
                  managed_agents: Iterable[Agent | AgentTool] = (), max_observation_chars: int = 20_000,
                  instructions: str = "", context: ContextKeeper | None = None, vision: Vision | None = None,
-                 tool_set: str = "auto") -> None:
+                 tool_set: str = "auto", hold_replies: str = AFTER_MISREADS) -> None:
         self.model, self.name, self.description = model, name, description
         self.instructions = instructions  # added to system_prompt(), never replacing it
         self.max_steps, self.max_observation_chars = max_steps, max_observation_chars
@@ -126,6 +126,9 @@ class Agent:
         self.asked = AskedQuestions()  # the questions the user answered this run (asked_again.py)
         self.page_quotes = PageQuotes()  # the calls pages wrote: copied, they do not run
         self.misread = 0  # replies whose calls could not be read since a reply was last held
+        # When replies are held to a tool call, where the endpoint can (reply_grammar.HOLDS);
+        # every reply: the ToolCallingAgent's only, whose every reply is a call.
+        self.hold_replies = hold_replies if hold_replies in HOLDS else AFTER_MISREADS
         self._holding: dict | None = None  # the schema the request under way holds its reply to
         self.replies = Replies()  # a reply the same as the one before: the next request is varied
 
@@ -504,10 +507,11 @@ class Agent:
         endpoint can (reply_grammar.py), and after a call made again once told it repeated (the
         ToolCallingAgent's), to a call of the other tools."""
         sends_tools = self.tool_schemas() is not None
-        pressed = self.calls.pressed if self.holds_repeats else None
+        pressed = self.calls.pressed if self.holds_repeats and self.hold_replies != NEVER else None
         without = self.calls.held_from() if pressed else set()
         try:
-            if not tail and (self.misread >= MISREADS or pressed):
+            if not tail and (pressed or self._holds_every_reply()
+                             or self.misread >= MISREADS and self.hold_replies != NEVER):
                 return await self._held_reply(pressed, without)
             return await self._fit_and_ask(self.write_messages() + list(tail))
         except ToolsRefusedError as refusal:
@@ -516,6 +520,11 @@ class Agent:
             remember_refusal(self.model)  # from now on tool_schemas() is None: text calls
             await self.emit("error", {"kind": "text_calls", "message": refusal.message})
             return await self._fit_and_ask(self.write_messages() + list(tail))
+
+    def _holds_every_reply(self) -> bool:
+        """Whether each reply is held to a call, as the user set it: only an agent whose every
+        reply is a call (the ToolCallingAgent) has its replies held from the first."""
+        return self.hold_replies == EVERY_REPLY and self.holds_repeats
 
     async def _held_reply(self, pressed: str | None = None, without: Collection[str] = ()) -> ModelReply:
         """The next reply held to a call of the listed tools, but `without` (never final_answer),
@@ -530,7 +539,8 @@ class Agent:
         self.misread = 0
         why = HELD_SAID_BACK if self.calls.said_back else HELD_FROM
         message = why.format(name=pressed, held=", ".join(sorted(without))) if pressed else HELD
-        await self.emit("error", {"kind": "constrained", "message": message})
+        if pressed or not self._holds_every_reply():  # held as the user set it: nothing to say
+            await self.emit("error", {"kind": "constrained", "message": message})
         self._holding = tool_call_schema([t for t in self.listed_tools() if t.name not in without or t.name == "final_answer"])
         try:
             return await self._fit_and_ask(self.write_messages())

@@ -1,7 +1,9 @@
 """Holding a reply to a tool call, where the endpoint can (issue 48).
 
-When a model's tool calls fail to be read twice in a turn (a call cut off, arguments that are not
-JSON, a name no tool has), its next reply is held to a tool call of the listed tools by the
+With the `hold_replies` setting at "every_reply", each reply of the ToolCallingAgent is held to a
+call of the listed tools from the first, as smolagents holds its own. Otherwise, when a model's
+tool calls fail to be read twice in a turn (a call cut off, arguments that are not JSON, a name no
+tool has), its next reply is held to a tool call of the listed tools by the
 server's own constrained decoding. When the ToolCallingAgent's model makes a call again after it
 was told it repeated that call (call_log.py: `pressed`), its next reply is held to a call of the
 listed tools but that one (final_answer is always among them). A held call holds only the
@@ -39,6 +41,11 @@ if TYPE_CHECKING:
 
 TOOL_CHOICE, JSON_OBJECT, JSON_SCHEMA, OLLAMA_FORMAT = "tool_choice", "json_object", "json_schema", "format"
 MISREADS = 2  # replies whose calls could not be read, in a turn, before the next is held
+# When the ToolCallingAgent's replies are held (the `hold_replies` setting): every reply, from the
+# first, as smolagents holds its own with tool_choice "required"; after MISREADS replies that
+# could not be read (and a call repeated once told); or never.
+EVERY_REPLY, AFTER_MISREADS, NEVER = "every_reply", "after_misreads", "never"
+HOLDS = (EVERY_REPLY, AFTER_MISREADS, NEVER)
 # Where it was asked, by the chat URL: the way the endpoint takes a constraint, or None.
 _known: dict[str, str | None] = {}
 

@@ -181,16 +181,18 @@ def test_without_grammar_the_meter_says_the_server_cannot_hold_replies(monkeypat
     assert not meter.held({"tool_choice": "auto", "response_format": {"type": "text"}}) and not meter.held({})
 
 
-def test_rows_without_grammar_are_their_own_column(capsys):
+def test_rows_without_grammar_or_held_otherwise_are_their_own_columns(capsys):
     import bench_real_models as bench
 
     row = {"model": "m", "task": bench.TASKS[0].id, "success": True, "steps": 2, "prompt_tokens": 900,
            "completion_tokens": 100, "seconds": 30.0, "load": 1.0}
     bench.tables([{**row, "agent": "tabagent-tool", "held": 1},
-                  {**row, "agent": "tabagent-tool", "grammar": False, "success": False}], ["m"], bench.AGENTS)
+                  {**row, "agent": "tabagent-tool", "grammar": False, "success": False},
+                  {**row, "agent": "tabagent-tool", "hold_replies": "every_reply", "held": 2},
+                  {**row, "agent": "smolagents-tool", "held": 2}], ["m"], bench.AGENTS)
     printed = capsys.readouterr().out
-    assert "| tabagent-tool | tabagent-tool (no grammar) |" in printed
-    assert "✓ 2 st, 1.0k tok, 30 s, 1 held | ✗ 2 st, 1.0k tok, 30 s |" in printed
+    assert "| tabagent-tool | tabagent-tool (held: every_reply) | tabagent-tool (no grammar) | smolagents-tool |" in printed
+    assert "✓ 2 st, 1.0k tok, 30 s, 1 held | ✓ 2 st, 1.0k tok, 30 s, 2 held | ✗ 2 st, 1.0k tok, 30 s |" in printed
 
 
 def test_run_directly_the_bench_builds_the_python_it_measures_before_any_model(monkeypatch):

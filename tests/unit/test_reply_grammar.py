@@ -170,6 +170,63 @@ async def test_an_endpoint_that_cannot_hold_a_reply_is_asked_as_ever():
     assert not any("reply_schema" in call for call in model.calls)
 
 
+# --- The hold_replies setting --------------------------------------------------------------------
+
+PLAN = 'I will fetch the page:\n```json\n{"name": "fetch", "arguments": {"url": "https://shop.example/"}}\n```'
+
+
+async def test_held_from_the_first_reply_every_reply_is_held_and_nothing_is_said(recorder):
+    # The 1.5B's first reply to the ToolCallingAgent was a plan in a fence on 6 of 7 tasks (bench
+    # rows aa3e3ff), told back twice before a reply was held: held from the first, none is.
+    model = ScriptedModel([FETCH, final("£9.45")], constraint="json_object")
+    agent = ToolCallingAgent(model, [fetch], listeners=[recorder], hold_replies="every_reply")
+    assert await agent.run("Price?") == "£9.45"
+    held = [call.get("reply_schema") for call in model.calls]
+    assert all(schema is not None and "fetch" in names_held(schema) and "final_answer" in names_held(schema)
+               for schema in held)
+    assert not recorder.of("error")  # held as the user set it: no notice each step
+
+
+async def test_held_from_the_first_reply_the_code_agent_is_asked_as_ever():
+    model = ScriptedModel(["```python\nfinal_answer('£9.45')\n```"], constraint="json_object")
+    assert await CodeAgent(model, [fetch], hold_replies="every_reply").run("Price?") == "£9.45"
+    assert "reply_schema" not in model.calls[0]  # its replies are code, not a call
+
+
+async def test_never_held_two_unread_calls_and_a_pressed_call_are_asked_as_ever():
+    model = ScriptedModel([GARBLED, GARBLED, FETCH, FETCH, FETCH, final("£9.45")], constraint="json_object")
+    assert await ToolCallingAgent(model, [fetch, look], hold_replies="never").run("Price?") == "£9.45"
+    assert not any("reply_schema" in call for call in model.calls)
+
+
+async def test_held_from_the_first_an_endpoint_that_cannot_is_asked_as_ever():
+    model = ScriptedModel([PLAN, FETCH, final("£9.45")])
+    assert await ToolCallingAgent(model, [fetch], hold_replies="every_reply").run("Price?") == "£9.45"
+    assert not any("reply_schema" in call for call in model.calls)
+
+
+@pytest.mark.parametrize("setting", ["", "always", None])
+async def test_an_unknown_hold_setting_holds_after_two_misreads(setting):
+    model = ScriptedModel([GARBLED, GARBLED, FETCH, final("£9.45")], constraint="json_object")
+    assert await ToolCallingAgent(model, [fetch], hold_replies=setting).run("Price?") == "£9.45"
+    assert [("reply_schema" in call) for call in model.calls] == [False, False, True, False]
+
+
+async def test_the_setting_reaches_the_agent_and_its_team_through_a_turn():
+    from tabagent.app.turns import Turns
+    from tabagent.app.wire import SETTINGS
+
+    assert SETTINGS["hold_replies"] in reply_grammar.HOLDS
+    team = [{"name": "helper", "description": "Does a thing.", "agent": "tool_calling"}]
+    model = ScriptedModel([{"tool_calls": [{"name": "helper", "arguments": {"task": "Do it."}}]}, final("done"),
+                           final("Done.")], constraint="json_object")
+    request = {"conversation_id": "c", "task": "Hi", "settings": {
+        "agent": "tool_calling", "base_url": "http://x", "hold_replies": "every_reply", "team": team}}
+    await Turns().run(request, lambda e: None, model=model)
+    assert len(model.calls) == 3 and all("reply_schema" in call for call in model.calls)
+    assert "helper" in names_held(model.calls[0]["reply_schema"])
+
+
 # --- A call made again after the model was told it repeated it ---------------------------------
 
 FETCH = {"tool_calls": [{"name": "fetch", "arguments": {"url": "https://shop.example/"}}]}

@@ -165,7 +165,8 @@ def build_agent(request: dict, listener, *, tools=(), executor_factory=None, hos
     agent = _agent(top, model, [*tools, *page_set(page), *served], executor_factory, tools_for=tools_for,
                    conversation_id=request["conversation_id"], memory=memory, listeners=[listener],
                    instructions=instructions, context=context, vision=vision,
-                   tool_set=settings.get("tool_set", SETTINGS["tool_set"]))
+                   tool_set=settings.get("tool_set", SETTINGS["tool_set"]),
+                   hold_replies=settings.get("hold_replies", SETTINGS["hold_replies"]))
     if isinstance(consent, AskTheUser):
         consent.consent.emit = agent.emit  # confirmations are the turn's events, in its sequence
     for bound in (t for t in tools if isinstance(t, PageBound) and service is not None):
@@ -222,7 +223,7 @@ def _agent(spec: dict, model, tools: list, executor_factory, **options):
     if kind not in AGENT_KINDS:
         raise ValueError(f"Unknown agent kind {kind!r}: choose one of {', '.join(AGENT_KINDS)}.")
     tools_for = options.pop("tools_for", None)  # a member's own tools (own_tabs.py), else the same
-    shared = {key: options[key] for key in ("context", "vision", "tool_set") if key in options}
+    shared = {key: options[key] for key in ("context", "vision", "tool_set", "hold_replies") if key in options}
     team = [_agent(member, model, tools_for(member) if tools_for else tools, executor_factory, tools_for=tools_for,
                    **shared) for member in spec.get("team") or []]
     for member in team if tools_for else ():

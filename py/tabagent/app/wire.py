@@ -58,6 +58,9 @@ SETTINGS = {
     # Which tools each request lists (tabagent/tool_set.py): "auto" the compact set for a small
     # context window, "full" every tool, "compact" the core reading and acting tools.
     "tool_set": "auto",
+    # When the ToolCallingAgent's replies are held to a call of its tools, where the endpoint can
+    # (tabagent/reply_grammar.py): "every_reply", "after_misreads" (two unreadable calls), "never".
+    "hold_replies": "after_misreads",
     "page_tools": True,        # the tools that read and act on the tab; off: a chat about anything else
     # A turn works in a tab of its own (opened in the background, in a tab group named for the
     # task), not in the tab the user is on, which it leaves untouched.
