@@ -9,7 +9,7 @@ OLD_SHAPE = {
     "contextWindow": 16384, "systemPrompt": "Answer in French.", "temperature": 0.4, "maxOutputTokens": 900,
     "showSteps": True, "customPrompts": "tldr: Summarize {{selection}}", "siteRules": "shop.example: allow",
     "requestTimeout": 60, "maxRetries": 1, "modelSeesImages": "no", "toolSet": "compact", "pageTools": False,
-    "ownTab": True, "mcpClients": False,
+    "ownTab": True, "mcpClients": False, "holdReplies": "never",
 }
 NEW_SHAPE = {
     "provider": "ollama", "base_url": "http://localhost:11434/v1", "model": "qwen3:4b", "agent": "tool_calling",
@@ -17,5 +17,5 @@ NEW_SHAPE = {
     "context_window": 16384, "system_prompt": "Answer in French.", "temperature": 0.4, "max_output_tokens": 900,
     "show_steps": True, "custom_prompts": "tldr: Summarize {{selection}}", "site_rules": "shop.example: allow",
     "request_timeout": 60, "max_retries": 1, "model_sees_images": "no", "tool_set": "compact", "page_tools": False,
-    "own_tab": True, "mcp_clients": False,
+    "own_tab": True, "mcp_clients": False, "hold_replies": "never",
 }
