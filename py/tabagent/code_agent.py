@@ -30,7 +30,7 @@ from .replies import ModelReply, ToolCall, new_call_id
 from .parsing import find_code, parse_arguments
 from .reply_checks import CODE_NOTES, reading_call
 from .text_calls import nexus_raven_code, split_text_calls
-from .tools import Tool, ToolInputError, format_result
+from .tools import Failed, Tool, ToolInputError, format_result
 from .our_notes import our_note
 
 if TYPE_CHECKING:
@@ -396,11 +396,12 @@ class TracedTool(Tool):
             raise  # into the model's code, where its traceback becomes the observation
         text = cut(format_result(value), self.agent.max_observation_chars, MORE)
         self.agent.asked.keep(self.name, arguments, self.tool, calls.step, format_result(value), value)
-        if (same := calls.ran(self.name, arguments, text, value, tool=self.tool)) is not None:
+        failed = isinstance(value, Failed)  # said in words, an error all the same (tools.Failed)
+        if (same := calls.ran(self.name, arguments, text, value, is_error=failed, tool=self.tool)) is not None:
             self.agent.step_notes.append(self.agent.saying(SAME_IN_CODE.format(name=self.name, step=same)))
         if self.name not in BOOKKEEPING:
             self.agent.unseen.append(self.name)
-        await self._result(call_id, text)
+        await self._result(call_id, text, is_error=failed)
         if getattr(value, "parts", None):
             self.agent.shown_parts.extend(value.parts)
         return value

@@ -21,7 +21,7 @@ from .memory import ActionStep, cut
 from .replies import ModelReply, ToolCall
 from .parsing import parse_arguments
 from .text_calls import split_text_calls
-from .tools import Tool, ToolInputError, format_result
+from .tools import Failed, Tool, ToolInputError, format_result
 from .our_notes import our_note
 
 # The calls of a reply, whether the endpoint sent them natively, and (for calls written in the
@@ -181,11 +181,13 @@ class ToolCallingAgent(Agent):
         except ToolInputError as e:
             return None, f"Error: {e}", True
         try:
-            return await tool(**arguments), None, False
+            value = await tool(**arguments)
         except ToolInputError as e:
             return None, f"Error: {e}", False
         except Exception as e:
             return None, f"Error: {name} failed: {type(e).__name__}: {e}", False
+        # A failure the tool said in words (tools.Failed): read as written, an error all the same.
+        return (value, str(value), False) if isinstance(value, Failed) else (value, None, False)
 
 
 def known_arguments(tool: Tool | None, arguments: object) -> tuple[object, list[str]]:

@@ -161,6 +161,13 @@ class Tool:
         return f"{name or python_name(self.name)}({', '.join(shown)}) -> {_py_type({'type': self.output_type})}", lines
 
 
+class Failed(str):
+    """A tool's answer that it could not do what was asked (a page tool's failure, as the browser
+    said it: no such element, no such part): the model reads it as written, and the agents count
+    it as an error (said_back.py: an answer that says it back is not taken; call_log.py: the same
+    failure twice is not tried a third time)."""
+
+
 class Refused(str):
     """A tool's answer that nothing was done because the user, or their rule for the site, said
     no: the same call again asks again, and is never told as a repeat (call_log.py)."""

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import json
 
+from ..tools import Failed
 from .untrusted_content import untrusted
 from .wire import CONFIRMATION_DECISIONS
 
@@ -48,11 +49,12 @@ def selection_task(text: str, context: dict | None) -> str:
             f"and address.\n{marked_selection(context['selection'], context.get('title'), context.get('url'))}")
 
 
-def failure(reply: dict, fallback: str) -> str:
-    """A failed call's sentence for the model. Errors from the content script quote the page
-    (element labels, its text, the selector the model gave), so they are marked like it."""
+def failure(reply: dict, fallback: str) -> Failed:
+    """A failed call's sentence for the model, an error to the agents (tools.Failed). Errors from
+    the content script quote the page (element labels, its text, the selector the model gave),
+    so they are marked like it."""
     error = reply.get("error") or fallback
-    return untrusted(reply.get("url") or "", error) if reply.get("from_page") else error
+    return Failed(untrusted(reply.get("url") or "", error) if reply.get("from_page") else error)
 
 
 def as_json(value) -> str:
