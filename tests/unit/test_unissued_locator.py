@@ -139,3 +139,19 @@ def test_the_locators_an_act_names():
     assert locators_in({"locator": " ta-12 ", "text": "ta-3 is the field"}) == ["ta-12"]
     assert locators_in({"locator": ["ta-1", "#x"], "n": 3}) == ["ta-1"]
     assert locators_in({"locator": "#ta-12"}) == []
+
+
+def test_no_tool_the_model_is_shown_names_a_locator_to_copy():
+    """The 1.5B copied the descriptions' example locator ("ta-12") into type_text and click
+    (rows aa3e3ff, newsletter) and, every reply held, into list_controls(within=...) and then its
+    failure into the answer (rows fda372d, returns-days and cheaper-kettle). A locator comes from
+    a result; the tools describe where, without a number to copy."""
+    from tabagent.app.consent import CalledByHand
+    from tabagent.app.page_tools import page_tools
+    from tabagent.prompts import brief_schema
+
+    from tabagent.unissued_locator import LOCATOR
+
+    for listed in page_tools(None, CalledByHand()):
+        for shown in (listed.to_openai(), brief_schema(listed)):
+            assert not LOCATOR.findall(str(shown)), (listed.name, LOCATOR.findall(str(shown)))

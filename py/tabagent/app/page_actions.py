@@ -200,7 +200,7 @@ class PageActor:
         """Clicks an element (link, button, checkbox...); button="right"/"double", duration=seconds held.
 
         Args:
-            locator: a locator from a tool's result ("ta-12"), or a CSS selector.
+            locator: a locator a tool's result gave, or a CSS selector.
         """
         return await self._click({"locator": locator}, button, duration)
 

@@ -242,7 +242,7 @@ class PageReader:
                            context_chars: int = DEFAULT["find_in_page"]["context_chars"],
                            case_sensitive: bool = False) -> str:
         """Finds a phrase on the page, hidden too (a closed menu's items, folded parts): each
-        match with the text around it and its element's locator ("ta-12"), or a PDF's page.
+        match with the text around it and its element's locator, or a PDF's page.
         Something you see that list_controls lacks: find its text here.
 
         Args:

@@ -28,7 +28,7 @@ def what_was_pictured(shot: dict) -> str:
     text = f"A screenshot of {what} at {shot.get('url')}, {shot['width']}×{shot['height']} pixels, follows as page content."
     if shot.get("labels") is not None:
         text += (f" {shot['labels']} controls have their number drawn in a red tag at their top left "
-                 "corner: 14 is the locator ta-14, which click and the other actions take.")
+                 "corner: the number n is the locator ta-n, which click and the other actions take.")
     return text
 
 
@@ -40,7 +40,7 @@ class Screenshots:
     async def screenshot(self, locator: str | None = None, labels: bool = False,
                          tab_id: int | None = None) -> str:
         """Takes a screenshot of the visible part of the page, or of one element. labels=True
-        draws each control's number (14 is locator ta-14); what has none, click_at its point.
+        draws each control's number (n is locator ta-n); what has none, click_at its point.
 
         Args:
             locator: an element in view, pictured alone, to see what an icon, image or chart shows.
