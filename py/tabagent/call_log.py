@@ -39,6 +39,15 @@ the 1.5B went fetch, note, more_tools, and round again. Two rules, in both agent
   two reads it went between, the 0.5B took the other (flour-kg, rows 0964a2e, held three times,
   out of steps).
 
+- A run that goes round in a circle is told so, once per circle: its last two to four calls the
+  same, in the same order and with the same results, as the ones just before them, a read among
+  them (what it returned shows the acts between changed nothing it reads; an act alone repeated
+  may be meant: "add two to the basket"). Acts are exempt from the rules above, and a read after
+  an act is never a repeat of the one before it: every reply held, the 1.5B went find_in_page, a
+  click on the match, find_in_page, the same click, for all its steps (kettle-price, rows
+  fda372d), each click wiping what the rules above knew. Told, and going round again all the
+  same, the call that starts the circle again is `pressed`, held from every tool of the circle.
+
 A call is known by what it asks, not how it is spelled: its arguments with the tool's defaults
 filled in (`read_page()` is `read_page(page=1)`). And a call that returns, word for word, what a
 call made since the last act returned (the 0.5B read the same short page eight times in the
@@ -87,6 +96,10 @@ INSTEAD = our_note("\nDo what the error says, or call {name} with other argument
                    "final answer.{question}")
 SAME_IN_CODE = our_note("Note: {name}(...) returned the same text, word for word, as a call in step {step} did: "
                         "nothing in it is new. Use it.")
+CIRCLE = our_note("Your last {n} calls ({calls}) were the same calls, in the same order and with the same results, "
+                  "as the {n} just before them: going round again gives the same. Answer from what they returned, "
+                  "or do something else.")
+ROUND = 4  # calls in a circle, at most, for it to be told
 BOOKS_ONLY = our_note("{name}: the last two steps only kept notes or listed tools, which does not move the "
                       "task on. Call a tool that works on the task, or give your final answer.")
 
@@ -151,6 +164,11 @@ class CallLog:
     results: list[tuple[str, str, bool]] = field(default_factory=list)
     # what the tools that keep the run's books returned this run: ours (said_back.py)
     books: list[str] = field(default_factory=list)
+    # (tool, call key, what it returned, whether it acts) of each call this run ran, books aside:
+    # circles (module doc)
+    trail: list[tuple[str, str, str, bool]] = field(default_factory=list)
+    circles: dict[str, list[str]] = field(default_factory=dict)  # a circle told: its first call key, its tools
+    circle_said: str | None = None  # a circle the last call closed, for the agent to tell
 
     def start_step(self, step: int) -> None:
         self.step, self.this_step, self.names_this_step, self.pressed = step, {}, [], None
@@ -201,14 +219,17 @@ class CallLog:
             self.results.append((name, text, is_error))
         elif not is_error:
             self.books.append(text)
+        around = self._round(call_key(name, arguments, tool), name, text, getattr(tool, "acts", False)) \
+            if name not in BOOKKEEPING else set()
         # The page may show something else now; not after an act refused before it ran: the 0.5B
         # called navigate four times with arguments navigate does not take (bench rows 0964a2e,
         # kettle-price), and each, taken for an act, wiped what the rules below knew.
         if getattr(tool, "acts", False) and not (is_error and unrun):
             self.returned.clear()
             self.texts, self.settled, self.asked, self.failed, self.failing = {}, {}, {}, {}, {}
-            self.told_now, self.repeated_tools = set(), set()
+            self.told_now, self.repeated_tools = set(), around
             return None
+        self.repeated_tools |= around
         if is_error and name not in BOOKKEEPING:
             self.failed_again(call_key(name, arguments, tool), text)
         # An error is worth trying again (once), and a refusal asks again (the user may say yes).
@@ -228,6 +249,29 @@ class CallLog:
             return None
         self.same_told.add(said)
         return earlier
+
+    def _round(self, key: str, name: str, text: str, acts: bool) -> set[str]:
+        """Keep the call on the trail; say a circle it closes (`circle_said`, once per circle);
+        when it starts a circle told before again, press it (module doc): the circle's tools,
+        held from."""
+        self.trail.append((name, key, text, acts))
+        self.circle_said = None
+        if key in self.circles:
+            self.pressed = name
+            return set(self.circles[key])
+        for n in range(2, ROUND + 1):
+            last, before = self.trail[-n:], self.trail[-2 * n:-n]
+            if len(before) == n and last == before and not all(acting for *_, acting in last):
+                names = [tool for tool, *_ in last]
+                self.circles[last[0][1]] = names
+                self.circle_said = CIRCLE.format(n=n, calls=", ".join(names))
+                break
+        return set()
+
+    def told_circle(self) -> str | None:
+        """The note of a circle the last call closed, once (module doc); None else."""
+        said, self.circle_said = self.circle_said, None
+        return said
 
     def failed_again(self, key: str, error: str) -> None:
         """Keep a call's error; the second time the same call fails with the same error, nothing

@@ -399,6 +399,8 @@ class TracedTool(Tool):
         failed = isinstance(value, Failed)  # said in words, an error all the same (tools.Failed)
         if (same := calls.ran(self.name, arguments, text, value, is_error=failed, tool=self.tool)) is not None:
             self.agent.step_notes.append(self.agent.saying(SAME_IN_CODE.format(name=self.name, step=same)))
+        if circle := calls.told_circle():  # round in a circle: said so, once (call_log.py)
+            self.agent.step_notes.append(self.agent.saying(circle))
         if self.name not in BOOKKEEPING:
             self.agent.unseen.append(self.name)
         await self._result(call_id, text, is_error=failed)

@@ -168,6 +168,8 @@ class ToolCallingAgent(Agent):
         if earlier is None and (same := self.calls.ran(call.name, arguments, text, value, is_error=problem is not None,
                                                        tool=tool, unrun=unrun)) is not None:
             text = told_same(call.name, same, text)  # word for word what it had: said so (call_log.py)
+        if earlier is None and (circle := self.calls.told_circle()):
+            text += "\n\n" + self.saying(circle)  # round in a circle: said so, once (call_log.py)
         is_error = problem is not None and earlier is None  # a repeat told is no error
         await self.emit("tool_result", {"id": call.id, "name": call.name, "result": text, "is_error": is_error})
         return text, is_error, value, earlier is None and problem is None and call.name not in BOOKKEEPING

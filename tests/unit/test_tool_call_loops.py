@@ -400,3 +400,87 @@ async def test_out_of_steps_a_call_quoted_with_a_few_words_after_it_is_not_the_a
     answer = await ToolCallingAgent(model, page_tools(log), max_steps=3).run("Book a table for two")
     assert answer.startswith("I ran out of steps (3)"), answer
     assert "find_in_page" not in answer.split(":", 1)[0]
+
+
+# --- Round in a circle ---------------------------------------------------------------------------
+
+def click_tool(log):
+    @tool
+    def click(locator: str) -> str:
+        """Clicks an element.
+
+        Args:
+            locator: a locator a tool's result gave, or a CSS selector.
+        """
+        log.append(("click", locator))
+        return f"Clicked {locator} (the product's name). The page did not change its address."
+
+    click.acts = click.built_in = True
+    return click
+
+
+def found_tool(log):
+    @tool
+    def find_in_page(query: str, max_results: int = 20, context_chars: int = 80, case_sensitive: bool = False) -> str:
+        """Finds a phrase on the page.
+
+        Args:
+            query: the words to find.
+            max_results: at most this many matches.
+            context_chars: characters of text around each match, each side.
+            case_sensitive: match case.
+        """
+        log.append(("find_in_page", query))
+        return "1 match: Blue enamel kettle: $24.00 (ta-1)"
+
+    find_in_page.built_in = True
+    return find_in_page
+
+
+async def test_a_run_round_in_a_circle_is_told_once_then_held_from_its_tools(recorder):
+    """kettle-price, every reply held (rows fda372d), replies 0 to 7: read_page, then
+    find_in_page("Blue enamel kettle") and a click on its match ta-1, three times over, out of
+    steps. Each click (an act) wiped what the repeat rules knew, so no find after it was a
+    repeat: the run went round until its steps ran out."""
+    log = []
+    find = calls(("find_in_page", {"query": "Blue enamel kettle", "case_sensitive": False}))
+    click = calls(("click", {"locator": "ta-1"}))
+    model = ScriptedModel([calls(("read_page", {"page": 1, "max_tokens": 2000})), find, click, find, click, find,
+                           final("The blue enamel kettle costs $24.00.")], constraint="json_object")
+    agent = ToolCallingAgent(model, [found_tool(log), *page_tools(log), click_tool(log)], listeners=[recorder], max_steps=8)
+    assert await agent.run("What does the blue enamel kettle cost?") == "The blue enamel kettle costs $24.00."
+    results = [e.data["result"] for e in recorder.of("tool_result")]
+    assert "same calls, in the same order and with the same results" not in results[3]  # once round: no circle yet
+    assert "Your last 2 calls (find_in_page, click) were the same calls" in results[4]  # twice round: told
+    held = [call.get("reply_schema") for call in model.calls]
+    assert held[:6] == [None] * 6  # told in words first
+    assert not names_held(held[6]) & {"find_in_page", "click"}  # round again all the same: held from both
+    assert {"read_page", "final_answer"} <= names_held(held[6])
+    assert [entry[0] for entry in log].count("click") == 2  # the third round never clicked
+
+
+async def test_the_same_act_again_and_again_is_no_circle(recorder):
+    """"Add three to the basket": the same click three times, each with the same result, is
+    what the user asked; no read between says it changed nothing."""
+    log = []
+    click = calls(("click", {"locator": "#add"}))
+    model = ScriptedModel([click, click, click, click, click, final("done")], constraint="json_object")
+    await ToolCallingAgent(model, [*page_tools(log), click_tool(log)], listeners=[recorder]).run("Add five.")
+    assert [entry[0] for entry in log].count("click") == 5
+    assert not any("same calls, in the same order" in e.data["result"] for e in recorder.of("tool_result"))
+    assert not any("reply_schema" in call for call in model.calls)
+
+
+async def test_two_reads_of_a_page_that_changed_between_are_no_circle(recorder):
+    log, pages = [], iter(["Basket: 0 items.", "Basket: 1 item."] * 3)
+
+    @tool
+    def read_basket() -> str:
+        """Reads the basket."""
+        return next(pages)
+
+    add = calls(("click", {"locator": "ta-1"}))
+    read = calls(("read_basket", {}))
+    model = ScriptedModel([read, add, read, add, final("2 items")])
+    await ToolCallingAgent(model, [read_basket, click_tool(log)], listeners=[recorder]).run("Add two.")
+    assert not any("same calls, in the same order" in e.data["result"] for e in recorder.of("tool_result"))
