@@ -34,7 +34,7 @@ from .said_back import act_said_back, question_refused, ran_out, said_back, stop
 from .replies import ToolCall
 from .repeated_reply import Replies
 from .reply_grammar import AFTER_MISREADS, EVERY_REPLY, HOLDS, MISREADS, NEVER, forget, tool_call_schema
-from .text_calls import quotes_a_call
+from .text_calls import quotes_a_call, split_text_calls
 from .tool_refusals import remember_refusal
 from .tool_set import MoreTools, ToolSet, compact_for
 from .tools import FinalAnswerTool, FunctionTool, Tool
@@ -317,7 +317,7 @@ class Agent:
         if note := self.echoed_note(content):
             return note
         if note := unread_call_note(content, self.tools, self.notes) or self.announced_note(content):
-            self.misread += 1  # a call that could not be read: two, and the next reply is held
+            self.misread = MISREADS if self.means_a_call(content) else self.misread + 1  # two, and the next is held
             return note
         if self.planned(content) and not (self.calls.made and self._reminded):
             self._reminded = True
@@ -347,6 +347,16 @@ class Agent:
             return None
         name, written = self.written_call(call)
         return note.format(name=name, call=written)
+
+    def means_a_call(self, content: str) -> bool:
+        """Whether the reply shows a call of one of the tools, whole and readable, only quoted (a
+        plan of calls in code blocks): the model means to call, and only its form is wrong, so its
+        next reply is held to a call at once (reply_grammar.py), not after two. The 1.5B's first
+        reply to the ToolCallingAgent was such a plan in 6 of 7 tasks (rows aa3e3ff), in
+        cheaper-kettle starting with the right call, list_tabs (rows 48409b2); told it back, it
+        wrote "Please provide the call again" and read the one tab it was on."""
+        _, written = split_text_calls(content, self.tool_names(), anywhere=True)
+        return any(call.name != "final_answer" and not self.copied_from_a_page(call) for call in written)
 
     def reading_tool_names(self) -> dict[str, Tool]:
         """The names a call written in a reply may give a tool that only reads: not one that acts,

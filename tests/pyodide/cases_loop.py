@@ -237,16 +237,15 @@ async def test_an_answer_before_the_page_was_read_is_held_once():
 async def test_a_call_said_and_only_shown_is_never_the_answer():
     """Qwen2.5-Coder-0.5B as the ToolCallingAgent (real-model bench, kettle-price, 9dad3e1) said it
     would call read_page and only showed the call in a ```json block, twice; the second stood as
-    the answer. In both agents now: told the call written the way that runs, counted as a call not
-    read, and after two the next reply is held to a call (a json_object schema, as
-    llama-cpp-python's server takes), which runs."""
+    the answer. In both agents now: told the call written the way that runs, and the next reply is
+    held to a call at once (a json_object schema, as llama-cpp-python's server takes), which runs."""
     shown = ("To answer this question, I'll use the `add` function. Here's how I would call it:\n\n"
              "```json\n{\"name\": \"add\", \"arguments\": {\"a\": 1, \"b\": 1}}\n```\n\nThis will add the")
     for agent_class, last in ((ToolCallingAgent, final("2")), (CodeAgent, "```python\nfinal_answer('2')\n```")):
-        model = ScriptedModel([shown, shown, '{"name": "add", "arguments": {"a": 1, "b": 1}}', last],
+        model = ScriptedModel([shown, '{"name": "add", "arguments": {"a": 1, "b": 1}}', last],
                               constraint="json_object")
         assert await agent_class(model, [add]).run("1+1") == "2"
-        assert ["reply_schema" in call for call in model.calls] == [False, False, True, False]
+        assert ["reply_schema" in call for call in model.calls] == [False, True, False]
         assert "You said you would call add" in model.calls[1]["messages"][-1]["content"]
 
 

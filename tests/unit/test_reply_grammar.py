@@ -308,3 +308,50 @@ async def test_llama_cpp_is_sent_only_the_other_tools_with_tool_choice_required(
         assert set(sent[3]) == set(sent[0]) - {"fetch"} and "final_answer" in sent[3]
     finally:
         played.close()
+
+
+# --- A plan of calls: held at once ------------------------------------------------------------
+
+# cheaper-kettle (rows 48409b2), the 1.5B's first reply, as the row keeps it, up to its third step.
+PLAN_OF_CALLS = (
+    "To answer this question, I'll follow these steps:\n\n1. **List the tabs**: First, I need to list both open "
+    "tabs.\n2. **Read each tab's content**: Then, I'll read the content of each tab to find the blue enamel kettle "
+    "and its price.\n\nHere are the detailed steps with JSON calls:\n\n### Step 1: List the Tabs\n```json\n"
+    "{\"name\": \"list_tabs\"}\n```\n\n### Step 2: Read Each Tab's Content\n#### Tab 1: http://127.0.0.1:34127/shop.html\n"
+    "```json\n{\"name\": \"read_tab\", \"arguments\": {\"tab_id\": 1, \"page\": 1}}\n```\n\n#### Tab 2: "
+    "http://127.0.0.1:34127/shop2.html\n```json\n{\"name\": \"read_tab\", \"arguments\": {\"tab_id\": 2, \"page\": 1}}\n```\n")
+
+
+@tool
+def list_tabs() -> str:
+    """Lists the tabs of the user's window."""
+    return "7: Harbour Kitchen Shop\n8: Quayside Kettles"
+
+
+@tool
+def read_tab(tab_id: int, page: int = 1) -> str:
+    """Reads another tab.
+
+    Args:
+        tab_id: its id, from list_tabs.
+        page: which part, from 1.
+    """
+    return "Blue enamel kettle: £21.90" if tab_id == 8 else "Blue enamel kettle: £24.50"
+
+
+async def test_a_plan_of_calls_holds_the_next_reply_at_once(recorder):
+    """Told back, the 1.5B answered "Please provide the call again" and read the one tab it was on;
+    its plan meant calls, written whole, only quoted: the next reply is held at once."""
+    model = ScriptedModel([PLAN_OF_CALLS, {"tool_calls": [{"name": "list_tabs", "arguments": {}}]},
+                           final("Quayside Kettles, £21.90")], constraint="json_object")
+    agent = ToolCallingAgent(model, [list_tabs, read_tab], listeners=[recorder])
+    assert await agent.run("Which of my two open tabs sells the blue enamel kettle for less?") == "Quayside Kettles, £21.90"
+    held = [call.get("reply_schema") for call in model.calls]
+    assert held[0] is None and held[1] is not None and held[2] is None
+    assert {"list_tabs", "read_tab", "final_answer"} <= set(names_held(held[1]))
+
+
+async def test_a_garbled_call_still_holds_only_after_two():
+    model = ScriptedModel([GARBLED, FETCH, final("£9.45")], constraint="json_object")
+    assert await ToolCallingAgent(model, [fetch]).run("Price?") == "£9.45"
+    assert not any("reply_schema" in call for call in model.calls)
