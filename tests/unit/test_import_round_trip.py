@@ -1,0 +1,270 @@
+"""An honest export, imported, keeps its memory: for each kind of turn the extension records, the
+record real turns make (ScriptedModel, through Turns().run as the offscreen document runs them) is
+put through the import check (extension/shared/import-checks/imported-memory.js keptMemory), and
+its memory must be kept as it is, agree with the turns, and send the model what it sent before,
+with no notice (no reason, not made anew, nothing left out). A forged edit of each kind is still
+refused or made anew: tests/unit/test_imported_memory.py holds the rest of those.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+
+from tabagent.app.turns import Turns
+from tabagent.app.user_tool_page import with_page
+from tabagent.app.user_tools import load_user_tools
+from tabagent.app.workflow_source import workflow_source
+from tabagent.app.workflow_steps import steps_from_turn
+from tabagent.executor import LocalExecutor
+from tabagent.memory import Memory
+from tabagent.testing import ScriptedModel
+from tests.helpers.control_page import ControlPage
+from tests.unit.test_imported_memory import CALL, Retrying, convert_units, fetch_report, kept, noting, reading
+
+pytestmark = pytest.mark.timeout(120)
+
+SETTINGS = {"base_url": "http://127.0.0.1:9/v1", "model": "m"}
+
+
+class Turn:
+    """One turn as the panel starts it: the user's text, the model's replies, and what the
+    request and the turn's record carry besides (a selection, attachments, a workflow...)."""
+
+    def __init__(self, text, replies=(), *, model=None, request=None, record=None, settings=None, **build):
+        self.text, self.model = text, model or ScriptedModel(list(replies))
+        self.request, self.record, self.settings, self.build = request or {}, record or {}, settings or {}, build
+
+
+async def recorded(agent: str, turns: list[Turn], tools=(convert_units,), **settings) -> dict:
+    """The conversation's record as the service worker stores it (turn-records.js): each turn's
+    text, context and attachments as the panel sent them, its events, where its memory starts."""
+    record, memory = {"id": "c1", "title": "t", "createdAt": 1, "memory": None, "turns": []}, None
+    executor = LocalExecutor()
+    for n, turn in enumerate(turns):
+        events = []
+        request = {"conversation_id": "c1", "task": turn.text, "memory": memory,
+                   "settings": {**SETTINGS, "agent": agent, **settings, **turn.settings}, **turn.request}
+        build = {"tools": list(tools), "executor_factory": lambda name: executor, **turn.build}
+        result = await Turns().run(request, events.append, model=turn.model, **build)
+        at = len(json.loads(memory)["steps"]) if memory else 0
+        record["turns"].append({"id": f"t{n}", "text": turn.text, "context": turn.request.get("context"),
+                                **turn.record, "status": result["status"], "events": events, "memoryAt": at})
+        memory = result["memory"]
+    record["memory"] = memory
+    return record
+
+
+def outcome(result) -> str:
+    """What the import did with a record's memory: kept as it was, made anew, or dropped."""
+    if result["reason"] is None and not result["rebuilt"] and not result["leftOut"]:
+        return "kept"
+    return "rebuilt" if result["rebuilt"] else "dropped"
+
+
+def sent(memory_json: str):
+    messages = Memory.from_json(memory_json).to_messages("system")
+    for message in messages:
+        for call in message.get("tool_calls") or ():
+            call["function"]["arguments"] = json.loads(call["function"]["arguments"])
+    return messages
+
+
+# --- the kinds of turn the extension records ------------------------------------------------
+
+SELECTION = {"selection": "Kettles: the blue one is 30 euros.", "title": "Kettle shop", "url": "https://shop.example/kettles"}
+# A 1x1 PNG, as the composer attaches a pasted picture (attachments-view.js).
+PICTURE = ("data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk"
+           "YPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==")
+ATTACHED_SELECTION = {"text": "The red kettle is 25 euros.", "url": "https://shop.example/red", "title": "Red kettle"}
+SHOP = [("text field", "Search", "search", ""), ("button", "Search", "search", ""), ("button", "Buy now", "form", "Checkout")]
+RECORDED = [{"name": "type_text", "arguments": {"locator": "ta-1", "text": "blue kettle"}},
+            {"name": "click", "arguments": {"locator": "ta-2"}}, {"name": "click", "arguments": {"locator": "ta-3"}}]
+BUY = "Search the shop for blue kettle and buy it"
+
+
+def then(agent: str, answer: str) -> str:
+    return f"```python\nfinal_answer({answer!r})\n```" if agent == "code" else answer
+
+
+def converting(agent: str) -> list:
+    if agent == "code":
+        return ["Converting.\n```python\nkm = convert_units(26.2, 'mi', 'km')\nprint(km)\n```", then(agent, "It is 42.16 km.")]
+    return [CALL, "It is **42.16 km**."]
+
+
+async def plain(agent):
+    return await recorded(agent, [Turn("How many km is 26.2 miles?", converting(agent)), Turn("Thanks", [then(agent, "You are welcome.")])])
+
+
+async def selection(agent):
+    return await recorded(agent, [Turn("How much is it?", [then(agent, "30 euros.")], request={"context": SELECTION}),
+                                  Turn("And in pounds?", [then(agent, "About 26 pounds.")])])
+
+
+async def attachment(agent):
+    attached = {"attached_selection": ATTACHED_SELECTION, "attached_images": [{"name": "kettle.png", "url": PICTURE}]}
+    shown = {"attachments": {"tabs": [], "selection": ATTACHED_SELECTION, "images": [{"name": "kettle.png", "url": PICTURE}]}}
+    return await recorded(agent, [Turn("Which is cheaper?", [then(agent, "The red one.")], request=attached, record=shown),
+                                  Turn("Thanks", [then(agent, "You are welcome.")])])
+
+
+async def compacted(agent):
+    """A conversation that outgrew a small window, with a note and a turn about a selection."""
+    def read(part):
+        if agent == "code":
+            return f"Reading part {part}.\n```python\nprint(fetch_report({part}))\n```"
+        return reading(part)
+
+    def note(text):
+        return f"```python\nnote({text!r})\n```" if agent == "code" else noting(text)
+
+    return await recorded(agent, [
+        Turn("Read part 1 of the report", [read(1), then(agent, "Part 1 says kettles cost up to 149 euros.")]),
+        Turn("Keep in mind the budget is 40 euros", [note("Budget: 40 euros."), then(agent, "Noted.")]),
+        Turn("Is this one within it?", [then(agent, "Yes, 30 euros.")], request={"context": SELECTION}),
+        Turn("Now part 2", [read(2), then(agent, "Part 2 says the same.")]),
+    ], tools=(fetch_report,), context_window=3000)
+
+
+async def out_of_steps(agent):
+    if agent == "code":
+        replies = ["Converting.\n```python\nkm = convert_units(26.2, 'mi', 'km')\nprint(km)\n```",
+                   "```python\nten = convert_units(10, 'mi', 'km')\nprint(ten)\n```", "It is 42.16 km."]
+    else:
+        metres = {"content": "And in metres.", "tool_calls": [{**CALL["tool_calls"][0], "id": "call_1",
+                                                               "arguments": {"value": 26.2, "from_unit": "mi", "to_unit": "m"}}]}
+        replies = [CALL, metres, "It is 42.16 km."]
+    return await recorded(agent, [Turn("How many km is 26.2 miles?", replies), Turn("Thanks", [then(agent, "You are welcome.")])],
+                          max_steps=2)
+
+
+async def workflow_tools(tmp_path):
+    """The user's saved workflow, made from a real turn on a shop (Save as workflow)."""
+    page, events = ControlPage(SHOP), []
+    listing = {"tool_calls": [{"name": "list_controls", "arguments": {}}]}
+    model = ScriptedModel([listing] + [{"tool_calls": [call]} for call in RECORDED] + ["Bought it."])
+    await Turns().run({"conversation_id": "w", "task": BUY, "memory": None, "settings": {**SETTINGS, "agent": "tool_calling"}},
+                      events.append, model=model, page=page)
+    steps, defaults = steps_from_turn(events, BUY)
+    (tmp_path / "buy_kettle.py").write_text(workflow_source(BUY, steps, defaults))
+    tools, problems = load_user_tools(tmp_path)
+    assert problems == []
+    return tools
+
+
+async def replayed(agent, tmp_path, schedule=None):
+    """`/buy_kettle`, replayed without the model; then a turn of the agent's."""
+    tools = await workflow_tools(tmp_path)
+    page = ControlPage(SHOP, first_locator=40)
+    more = {"schedule": schedule} if schedule else {}
+    return await recorded(agent, [Turn("/buy_kettle", [], request={"workflow": {"name": "buy_kettle"}, **more}, page=page),
+                                  Turn("Did it work?", [then(agent, "Yes.")], page=page)],
+                          tools=with_page(tools, page))
+
+
+async def taken_over(agent, tmp_path):
+    """A replay whose last step the page no longer has: the agent takes over from it."""
+    tools = await workflow_tools(tmp_path)
+    page = ControlPage(SHOP[:2] + [("button", "Pay", "form", "Checkout")])
+    return await recorded(agent, [Turn("/buy_kettle", [then(agent, "Paid.")], request={"workflow": {"name": "buy_kettle"}}, page=page),
+                                  Turn("Thanks", [then(agent, "You are welcome.")], page=page)],
+                          tools=with_page(tools, page))
+
+
+async def scheduled(agent, tmp_path):
+    """A scheduled run: a prompt, asked by the schedule (who acts, where it may act unasked)."""
+    schedule = {"name": "Morning prices", "sites": ["https://shop.example"]}
+    return await recorded(agent, [Turn("How many km is 26.2 miles?", converting(agent), request={"schedule": schedule})])
+
+
+class Person:
+    """The page bridge as a hand-back needs it: the user answers at once."""
+
+    async def run_page_tool(self, name, args, tab_id=None, expect_url=None):
+        return {"ok": True, "result": {"title": "Shop", "url": "https://shop.example/"}}
+
+    async def confirm(self, id_, tool, message, details):
+        return "deny"
+
+    async def ask(self, id_, question=""):
+        await asyncio.sleep(0)
+        return "L, please"
+
+
+async def hand_back(agent):
+    if agent == "code":
+        replies = ["Asking.\n```python\nprint(ask_user(question='Which size, M or L?'))\n```", then(agent, "Ordered size L.")]
+    else:
+        replies = [{"content": "", "tool_calls": [{"name": "ask_user", "arguments": {"question": "Which size, M or L?"}}]}, "Ordered size L."]
+    return await recorded(agent, [Turn("Order the usual", replies, page=Person()), Turn("Thanks", [then(agent, "You are welcome.")], page=Person())])
+
+
+async def managed(agent):
+    team = [{"name": "helper", "description": "Converts units.", "agent": "tool_calling", "max_steps": 3}]
+    if agent == "code":
+        replies = ["```python\nprint(helper(task='Convert 26.2 miles to km.'))\n```", CALL, "42.16 km.", then(agent, "It is 42.16 km.")]
+    else:
+        ask = {"content": "Asking the helper.", "tool_calls": [{"id": "call_h", "name": "helper", "arguments": {"task": "Convert 26.2 miles to km."}}]}
+        replies = [ask, CALL, "42.16 km.", "It is 42.16 km."]
+    return await recorded(agent, [Turn("How many km is 26.2 miles? Ask the helper.", replies), Turn("Thanks", [then(agent, "You are welcome.")])],
+                          team=team)
+
+
+async def refused(agent):
+    return await recorded(agent, [Turn("Hello", [then(agent, "Hi.")]), Turn("Again", [], settings={"model": ""})])
+
+
+async def retried(agent):
+    return await recorded(agent, [Turn("Hello", model=Retrying([then(agent, "Hi.")])), Turn("Thanks", [then(agent, "You are welcome.")])])
+
+
+async def double_encoded(agent):
+    """A final answer whose arguments came as a string holding JSON (some servers encode twice)."""
+    if agent == "code":
+        replies = ["```python\nfinal_answer('{\"km\": 42.16}')\n```"]
+    else:
+        twice = {**CALL["tool_calls"][0], "arguments": json.dumps(json.dumps(CALL["tool_calls"][0]["arguments"]))}
+        replies = [{"content": "Let me convert.", "tool_calls": [twice]},
+                   {"content": "", "tool_calls": [{"name": "final_answer", "arguments": json.dumps(json.dumps({"answer": "It is 42.16 km."}))}]}]
+    return await recorded(agent, [Turn("How many km is 26.2 miles?", replies), Turn("Thanks", [then(agent, "You are welcome.")])])
+
+
+KINDS = {"plain": plain, "selection": selection, "attachment": attachment, "compacted": compacted,
+         "out of steps": out_of_steps, "workflow replay": replayed, "workflow taken over": taken_over,
+         "scheduled": scheduled, "scheduled workflow": lambda agent, tmp: replayed(agent, tmp, {"name": "Nightly", "sites": []}),
+         "hand-back": hand_back, "managed agents": managed, "refused": refused, "retried": retried,
+         "double-encoded answer": double_encoded}
+NEEDS_FOLDER = {"workflow replay", "workflow taken over", "scheduled", "scheduled workflow"}
+
+
+async def record_of(kind, agent, tmp_path):
+    make = KINDS[kind]
+    return await (make(agent, tmp_path) if kind in NEEDS_FOLDER else make(agent))
+
+
+AGENTS = ["tool_calling", "code"]
+# Kinds whose honest memory the import does not keep yet (measured on this test's records).
+NOT_YET = {
+    "selection": "the memory's message holds the selection's marking, which only Python makes: dropped",
+    "attachment": "the memory's message holds what was attached, marked by Python: dropped",
+    "compacted": "made anew from the screen, which cannot make a turn about a selection: dropped",
+    "workflow replay": "the replay's calls are not the model's, but are asked of the memory: made anew",
+    "workflow taken over": "the agent's task is the takeover Python writes, not the turn's text: dropped",
+    "scheduled workflow": "as a workflow replay: made anew",
+    ("double-encoded answer", "tool_calling"): "arguments sent as a JSON string holding JSON are not read as Python reads them",
+}
+
+
+@pytest.mark.parametrize("agent", AGENTS)
+@pytest.mark.parametrize("kind", list(KINDS))
+async def test_an_honest_export_keeps_its_memory_with_no_notice(kind, agent, tmp_path, request):
+    why = NOT_YET.get((kind, agent)) or NOT_YET.get(kind)
+    if why:
+        request.applymarker(pytest.mark.xfail(reason=why, strict=True))
+    record = await record_of(kind, agent, tmp_path)
+    [result] = kept(record)["kept"]
+    assert (outcome(result), result["reason"]) == ("kept", None)
+    assert sent(result["record"]["memory"]) == sent(record["memory"])  # the model is sent what it was
