@@ -254,7 +254,6 @@ NOT_YET = {
     "workflow replay": "the replay's calls are not the model's, but are asked of the memory: made anew",
     "workflow taken over": "the agent's task is the takeover Python writes, not the turn's text: dropped",
     "scheduled workflow": "as a workflow replay: made anew",
-    ("double-encoded answer", "tool_calling"): "arguments sent as a JSON string holding JSON are not read as Python reads them",
 }
 
 
@@ -268,3 +267,26 @@ async def test_an_honest_export_keeps_its_memory_with_no_notice(kind, agent, tmp
     [result] = kept(record)["kept"]
     assert (outcome(result), result["reason"]) == ("kept", None)
     assert sent(result["record"]["memory"]) == sent(record["memory"])  # the model is sent what it was
+
+
+def edited(record, change):
+    record = json.loads(json.dumps(record))
+    memory = json.loads(record["memory"])
+    change(record, memory)
+    record["memory"] = json.dumps(memory)
+    return record
+
+
+async def test_a_forged_call_encoded_twice_still_disagrees():
+    """Read as Python reads it (parsing.parse_arguments), what the string holds is held to the
+    call the turn shows: other arguments in it are another call."""
+    record = await double_encoded("tool_calling")
+
+    def other_value(record, memory):
+        memory["steps"][1]["tool_calls"][0]["arguments"] = json.dumps(json.dumps({"value": 1, "from_unit": "mi", "to_unit": "km"}))
+
+    def not_json_inside(record, memory):
+        memory["steps"][1]["tool_calls"][0]["arguments"] = json.dumps("value 26.2 in km")
+
+    results = kept(*[edited(record, edit) for edit in (other_value, not_json_inside)])["kept"]
+    assert [(outcome(r), r["reason"]) for r in results] == [("dropped", "memory step 2 of turn 1, call 1, is not a call the turn shows")] * 2

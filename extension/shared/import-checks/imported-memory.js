@@ -124,9 +124,13 @@ function canonical(value) {
   return JSON.stringify(value);
 }
 
+// As py/tabagent/parsing.py parse_arguments reads them: a JSON string that holds JSON (some
+// models encode their arguments twice) is read once more, so the call the turn shows is the one
+// sent. What the string holds must still be the arguments shown, by value.
 function sameArguments(text, shown) {
   try {
-    return canonical(JSON.parse(text)) === canonical(shown);
+    const value = JSON.parse(text);
+    return canonical(typeof value === "string" ? JSON.parse(value) : value) === canonical(shown);
   } catch {
     return text === shown; // arguments that were not JSON are shown as the text they were
   }
