@@ -143,6 +143,7 @@ async def out_of_steps(agent):
 
 async def workflow_tools(tmp_path):
     """The user's saved workflow, made from a real turn on a shop (Save as workflow)."""
+    tmp_path.mkdir(parents=True, exist_ok=True)
     page, events = ControlPage(SHOP), []
     listing = {"tool_calls": [{"name": "list_controls", "arguments": {}}]}
     model = ScriptedModel([listing] + [{"tool_calls": [call]} for call in RECORDED] + ["Bought it."])
@@ -162,6 +163,18 @@ async def replayed(agent, tmp_path, schedule=None):
     more = {"schedule": schedule} if schedule else {}
     return await recorded(agent, [Turn("/buy_kettle", [], request={"workflow": {"name": "buy_kettle"}, **more}, page=page),
                                   Turn("Did it work?", [then(agent, "Yes.")], page=page)],
+                          tools=with_page(tools, page))
+
+
+async def workflow_called(agent, tmp_path):
+    """The model calls a saved workflow as one of its tools: the replay's steps show inside its step."""
+    tools = await workflow_tools(tmp_path)
+    page = ControlPage(SHOP, first_locator=40)
+    if agent == "code":
+        replies = ["```python\nprint(buy_kettle(search='blue kettle'))\n```", then(agent, "Bought it.")]
+    else:
+        replies = [{"content": "", "tool_calls": [{"name": "buy_kettle", "arguments": {"search": "blue kettle"}}]}, "Bought it."]
+    return await recorded(agent, [Turn(BUY, replies, page=page), Turn("Thanks", [then(agent, "You are welcome.")], page=page)],
                           tools=with_page(tools, page))
 
 
@@ -234,10 +247,11 @@ async def double_encoded(agent):
 
 KINDS = {"plain": plain, "selection": selection, "attachment": attachment, "compacted": compacted,
          "out of steps": out_of_steps, "workflow replay": replayed, "workflow taken over": taken_over,
+         "workflow called by the model": workflow_called,
          "scheduled": scheduled, "scheduled workflow": lambda agent, tmp: replayed(agent, tmp, {"name": "Nightly", "sites": []}),
          "hand-back": hand_back, "managed agents": managed, "refused": refused, "retried": retried,
          "double-encoded answer": double_encoded}
-NEEDS_FOLDER = {"workflow replay", "workflow taken over", "scheduled", "scheduled workflow"}
+NEEDS_FOLDER = {"workflow replay", "workflow taken over", "workflow called by the model", "scheduled", "scheduled workflow"}
 
 
 async def record_of(kind, agent, tmp_path):
@@ -251,9 +265,7 @@ NOT_YET = {
     "selection": "the memory's message holds the selection's marking, which only Python makes: dropped",
     "attachment": "the memory's message holds what was attached, marked by Python: dropped",
     "compacted": "made anew from the screen, which cannot make a turn about a selection: dropped",
-    "workflow replay": "the replay's calls are not the model's, but are asked of the memory: made anew",
     "workflow taken over": "the agent's task is the takeover Python writes, not the turn's text: dropped",
-    "scheduled workflow": "as a workflow replay: made anew",
 }
 
 
@@ -290,3 +302,56 @@ async def test_a_forged_call_encoded_twice_still_disagrees():
 
     results = kept(*[edited(record, edit) for edit in (other_value, not_json_inside)])["kept"]
     assert [(outcome(r), r["reason"]) for r in results] == [("dropped", "memory step 2 of turn 1, call 1, is not a call the turn shows")] * 2
+
+
+# --- a saved workflow's replay: its steps are the workflow's, not the model's ----------------
+
+async def test_a_memory_made_from_the_screen_sends_what_a_replays_own_memory_did(tmp_path):
+    """Made anew (as a compacted conversation's is), a replay turn is its message and its answer,
+    and a workflow the model called is its call and result: the replay's steps are not the model's."""
+    records = [await replayed("tool_calling", tmp_path / "a"), await workflow_called("tool_calling", tmp_path / "b"),
+               await workflow_called("code", tmp_path / "c")]
+    for record, remade in zip(records, kept(*records)["remade"]):
+        assert sent(remade["memory"]) == sent(record["memory"])
+
+
+def replay_ids(turn):
+    return [e["data"]["id"] for e in turn["events"] if e["kind"] == "tool_call" and e["data"]["id"].startswith("workflow-")]
+
+
+def relabelled(turn, old, new):
+    for event in turn["events"]:
+        if event["kind"] in ("tool_call", "tool_result") and event["data"]["id"] == old:
+            event["data"]["id"] = new
+
+
+async def test_a_forged_replay_still_leaves_out_or_says_what_the_screen_does_not(tmp_path):
+    """What is not asked of the memory is only a replay's: a model's call given a replay's id, in a
+    turn the model spoke in, is still asked; a replay's call in the memory as the model's disagrees."""
+    plain_record = await plain("tool_calling")
+    replay = await replayed("tool_calling", tmp_path)
+
+    def models_call_as_a_replays(record, memory):  # and left out of the memory
+        relabelled(record["turns"][0], "call_0", "workflow-0")
+        memory["steps"][1]["tool_calls"] = memory["steps"][1]["observations"] = []
+
+    def in_a_command_the_model_spoke_in(record, memory):
+        record["turns"][0]["text"] = memory["steps"][0]["task"] = "/convert 26.2"
+        models_call_as_a_replays(record, memory)
+
+    def replays_call_as_the_models(record, memory):
+        [first, *_] = replay_ids(record["turns"][0])
+        call = next(e["data"] for e in record["turns"][0]["events"] if e["kind"] == "tool_call" and e["data"]["id"] == first)
+        result = next(e["data"] for e in record["turns"][0]["events"] if e["kind"] == "tool_result" and e["data"]["id"] == first)
+        memory["steps"][1:1] = [{"type": "action", "step": 1, "model_output": "", "native": True,
+                                 "tool_calls": [{"id": first, "name": call["name"], "arguments": json.dumps(call["arguments"])}],
+                                 "observations": [{"id": first, "content": result["result"]}]}]
+        record["turns"][1]["memoryAt"] += 1
+
+    results = kept(edited(plain_record, models_call_as_a_replays), edited(plain_record, in_a_command_the_model_spoke_in),
+                   edited(replay, replays_call_as_the_models))["kept"]
+    assert [(outcome(r), r["reason"]) for r in results] == [
+        ("rebuilt", "memory step 2 of turn 1 leaves out the call to convert_units the turn shows"),
+        ("rebuilt", "memory step 2 of turn 1 leaves out the call to convert_units the turn shows"),
+        ("dropped", "memory step 2 of turn 1, call 1, is not a call the turn shows"),
+    ]

@@ -77,8 +77,10 @@ function stepsByTurn(turns, steps) {
 // the error that says the steps ran out, and memory.py keeps it as a second step of that number
 // (its reply the answer): the screen's step is cut there, or the two replies' text would be
 // joined into one no memory holds. A turn with no part never reached the agent (a setting was
-// missing: turns.py refuses it at step 0).
+// missing: turns.py refuses it at step 0). A saved workflow's replay steps are left out of the
+// parts (withoutReplays): they are the workflow's, not the model's.
 function turnParts(turn) {
+  const command = WORKFLOW_COMMAND.test(String(turn.text ?? "").trim());
   const parts = [];
   for (const event of turn.events) {
     if (event.depth !== 0 || !(event.step > 0)) continue;
@@ -89,7 +91,40 @@ function turnParts(turn) {
       parts.push({ step: event.step, answer: true, events: [] });
     }
   }
-  return parts;
+  return parts.map((part) => withoutReplays(part, command));
+}
+
+// A saved workflow's replay (py/tabagent/app/workflows.py) shows each step it takes as a call and
+// its result, with an id of its own ("workflow-…"), in the turn of the agent that ran it; memory.py
+// keeps none of them, as it keeps no sub-agent's steps: a replay run by "/name" keeps the user's
+// message and the replay's answer (workflow_turn.py), and a model that called a workflow as a tool
+// keeps its call and the result, which says what the steps did. So a replay's call is not the
+// model's, and is neither asked of the memory nor taken from it, where it is one: made while a
+// call of the model runs (the workflow called as a tool), or in a part of a "/name" turn in which
+// the model said nothing (no reply, no code). `replayed`: the part showed a replay and nothing of
+// the model's; its answer is the turn's, which the memory's answer step holds.
+const WORKFLOW_COMMAND = /^\/[\p{L}_][\p{L}\p{N}_]*(?:\s[\s\S]*)?$/u; // as storage/workflows.js workflowCommand reads "/name …"
+const REPLAY_CALL = "workflow-";
+
+function withoutReplays(part, command) {
+  const spoke = part.events.some((event) => event.kind === EventKind.token || event.kind === EventKind.code);
+  const open = new Set();
+  const replayed = new Set();
+  const events = part.events.filter((event) => {
+    const id = event.data?.id;
+    if (event.kind === EventKind.tool_call) {
+      if (String(id).startsWith(REPLAY_CALL) && (open.size > 0 || (command && !spoke))) {
+        replayed.add(id);
+        return false;
+      }
+      open.add(id);
+    } else if (event.kind === EventKind.tool_result) {
+      if (replayed.has(id)) return false;
+      open.delete(id);
+    }
+    return true;
+  });
+  return { ...part, events, replayed: replayed.size > 0 && !spoke };
 }
 
 const NO_PART = { events: [] };
@@ -313,7 +348,7 @@ function checkNothingLeftOut(turn, steps, where) {
     const at = held.indexOf(part);
     const name = part.answer ? `the best answer of ${where} (asked for out of steps)` : `step ${part.step} of ${where}`;
     if (at < 0) {
-      if (showsAnything(shown)) omit(`the memory leaves out ${name}, which the turn shows`);
+      if (showsAnything(part.replayed ? { ...shown, answers: [] } : shown)) omit(`the memory leaves out ${name}, which the turn shows`);
       return;
     }
     const step = rest[at];
