@@ -21,8 +21,8 @@ const titleOf = (record) => record.title.slice(0, 60);
 
 // The memory kept, made anew from the screen, or left out: with none the agent starts afresh,
 // and no turn has steps in it any more (turn-edits count on memoryAt to take a turn back out).
-function withMemoryShown(record, notes) {
-  const kept = keptMemory(record);
+function withMemoryShown(record, notes, given) {
+  const kept = keptMemory(record, given);
   if (kept.rebuilt && kept.leftOut) notes.push(t("importMemoryIncomplete", titleOf(record), kept.reason));
   else if (kept.rebuilt) notes.push(t("importMemoryRebuilt", titleOf(record)));
   else if (kept.leftOut) notes.push(t("importMemoryIncompleteLeftOut", titleOf(record), kept.reason));
@@ -61,12 +61,13 @@ function withNotes(record, notes) {
 }
 
 // The records as they may be stored, and the notes saying what was left out (checked records:
-// conversation-schema.js).
-export function onlyWhatIsShown(records) {
+// conversation-schema.js). given[i]: the message each turn of records[i] had its agent given, as
+// Python makes it again from the turn (imports.js messagesGiven); none when absent.
+export function onlyWhatIsShown(records, given = []) {
   const notes = [];
-  const safe = records.map((record) => {
+  const safe = records.map((record, i) => {
     const own = [];
-    const kept = withoutScheduleMark(withoutOverrides(withMemoryShown(record, own), own), own);
+    const kept = withoutScheduleMark(withoutOverrides(withMemoryShown(record, own, given[i] ?? []), own), own);
     notes.push(...own);
     return withNotes(kept, own);
   });

@@ -7,6 +7,8 @@ import { checkConversations } from "../shared/import-checks/conversation-schema.
 import { importConversations } from "../shared/storage/conversations.js";
 import { fromJson } from "../shared/storage/export.js";
 import { onlyWhatIsShown } from "./imported-records.js";
+import { MessageType } from "../shared/protocol/messages.js";
+import { askOffscreen } from "./offscreen-document.js";
 
 const partsOf = new Map(); // import id -> the file's text so far, in parts
 const OWN_PAGES = chrome.runtime.getURL("");
@@ -38,6 +40,26 @@ export async function applyImport({ importId, conversations }, sender) {
     if (!parts) throw new Error("The import was interrupted (the extension restarted): nothing was imported. Please try again.");
     records = fromJson(parts.join(""));
   }
-  const { records: safe, notes } = onlyWhatIsShown(checkConversations(records));
+  const checked = checkConversations(records);
+  const { records: safe, notes } = onlyWhatIsShown(checked, await messagesGiven(checked));
   return { imported: await importConversations(safe), notes };
+}
+
+// The message each turn's agent was given, where it holds page content (a selection, what was
+// attached): Python makes it again from what the turn shows, with the marking only it makes, and
+// the memory is held to it (import-checks/imported-memory.js messageGiven). Asked only when a turn
+// needs it; when Python cannot answer, such a turn's memory is not kept, as before.
+async function messagesGiven(records) {
+  const needs = (turn) => Boolean(turn?.context?.selection) || Boolean(turn?.attachments);
+  if (!records.some((record) => record.turns.some(needs))) return [];
+  const turns = records.flatMap((record) => record.turns.map((turn) => (needs(turn)
+    ? { text: turn.text, context: turn.context ?? null, attachments: turn.attachments ?? null } : null)));
+  try {
+    const { messages } = await askOffscreen({ type: MessageType.messagesGiven, turns });
+    let at = 0;
+    return records.map((record) => record.turns.map(() => messages[at++] ?? null));
+  } catch (error) {
+    console.warn("TabAgent: Python could not make the imported turns' messages again:", error.message);
+    return [];
+  }
 }

@@ -101,6 +101,7 @@ const handlers = {
   [MessageType.saveWorkflow]: async ({ events, task, name }) =>
     (await turns.api()).runEntryPoint(EntryPoint.workflow_from_turn_json, [events ?? [], task ?? "", name ?? ""]),
   [MessageType.readWorkflow]: async ({ source }) => (await turns.api()).runEntryPoint(EntryPoint.read_workflow_json, [String(source)]),
+  [MessageType.messagesGiven]: async ({ turns: shown }) => (await turns.api()).runEntryPoint(EntryPoint.messages_given_json, [shown ?? []]),
   [MessageType.checkMcpServer]: async ({ server, headers }) =>
     (await turns.api()).runEntryPoint(EntryPoint.check_mcp_server_json, [server, headers ?? {}]),
   [MessageType.mcpSignInPlan]: async ({ server, redirectUri, clientId, how }) =>

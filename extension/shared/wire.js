@@ -748,6 +748,17 @@ export const ENTRY_POINTS = Object.freeze({
     "message": "readWorkflow",
     "asked_by": "service worker"
   },
+  "messages_given_json": {
+    "takes": [
+      "turns_json"
+    ],
+    "lends": [],
+    "answers": [
+      "messages"
+    ],
+    "message": "messagesGiven",
+    "asked_by": "service worker"
+  },
   "list_mcp_tools_json": {
     "takes": [
       "servers_json",
@@ -908,6 +919,7 @@ export const EntryPoint = Object.freeze({
   "call_tool_json": "call_tool_json",
   "workflow_from_turn_json": "workflow_from_turn_json",
   "read_workflow_json": "read_workflow_json",
+  "messages_given_json": "messages_given_json",
   "list_mcp_tools_json": "list_mcp_tools_json",
   "list_mcp_prompts_json": "list_mcp_prompts_json",
   "get_mcp_prompt_json": "get_mcp_prompt_json",

@@ -286,15 +286,25 @@ function partsOfSteps(parts, steps) {
   });
 }
 
-// A turn's own steps: the user's message first (exactly as typed: a selection or an attachment
-// is page content whose marking only Python makes), then the agent's steps and its answer. The
-// message's parts (the pictures attached, sent with it in the user's voice) are only ever an
-// attachment's, so a plain message has none.
-function checkTurn(turn, steps, where) {
+// The message a turn's agent was given, as memory.py's TaskStep keeps it ({ task, parts }): a
+// plain turn's is its text; one about a selection, or with something attached, holds page content
+// whose marking only Python makes, so Python makes it again from what the turn shows
+// (attachments.py message_given, asked for at the import: `given`); null when it was not (the
+// selection's marking cannot be made here) or cannot be (a tab's text, read as the turn ran).
+function messageGiven(turn, given) {
+  if (!turn.context?.selection && !turn.attachments) return { task: turn.text, parts: [] };
+  return isObject(given) && typeof given.task === "string" && Array.isArray(given.parts) ? given : null;
+}
+
+// A turn's own steps: the user's message first (the message its agent was given: messageGiven),
+// then the agent's steps and its answer. The message's parts (the pictures attached, sent with it
+// in the user's voice) are only ever an attachment's, so a plain message has none.
+function checkTurn(turn, steps, where, given) {
   if (steps.length === 0) return; // a turn that never reached the agent (a setting was missing)
   const [task, ...rest] = steps;
-  const plain = !turn.context?.selection && !turn.attachments && (task.parts === undefined || isEmptyList(task.parts));
-  if (task.type !== "task" || task.task !== turn.text || !plain) disagree(`the memory of ${where} does not start with the message the turn shows`);
+  const message = messageGiven(turn, given);
+  const same = message !== null && task.task === message.task && canonical(task.parts ?? []) === canonical(message.parts);
+  if (task.type !== "task" || !same) disagree(`the memory of ${where} does not start with the message the turn shows`);
   if (hidesText(turn.text)) disagree(`the message of ${where} holds text the panel does not show`);
   const parts = partsOfSteps(turnParts(turn), rest);
   rest.forEach((step, i) => {
@@ -398,8 +408,9 @@ function checkNotes(notes, turns) {
 
 // Why the record's memory does not agree with its turns, in a few words, and whether it is that
 // the memory leaves out what they show (an omission); or { reason: null } when it agrees.
-// The record has passed conversation-schema.js.
-function judged(record) {
+// The record has passed conversation-schema.js. `given`: the message each turn's agent was given,
+// as Python makes it again from the turn (messageGiven), one per turn; none are, when absent.
+function judged(record, given = []) {
   try {
     if (record.memory === null || record.memory === undefined) { // the agent would start afresh
       checkTurnsHeld(record.turns, record.turns.map(() => []));
@@ -413,7 +424,7 @@ function judged(record) {
     }
     const byTurn = stepsByTurn(record.turns, steps);
     checkTurnsHeld(record.turns, byTurn);
-    byTurn.forEach((own, i) => checkTurn(record.turns[i], own, `turn ${i + 1}`));
+    byTurn.forEach((own, i) => checkTurn(record.turns[i], own, `turn ${i + 1}`, given[i]));
     byTurn.forEach((own, i) => checkNothingLeftOut(record.turns[i], own, `turn ${i + 1}`));
     return { reason: null, omission: false };
   } catch (error) {
@@ -425,14 +436,13 @@ function judged(record) {
 
 // Why the record's memory does not agree with its turns, in a few words; or null when it does:
 // it says something they do not show, or leaves out something they show.
-export function memoryDisagreement(record) {
-  return judged(record).reason;
+export function memoryDisagreement(record, given = []) {
+  return judged(record, given).reason;
 }
 
 // --- A memory made anew from what the screen shows ---------------------------------------------
 
 const FORMAT_VERSION = 1;
-const isPlainTurn = (turn) => !turn.context?.selection && !turn.attachments;
 const answerText = (answer) => (typeof answer === "string" ? answer : JSON.stringify(answer));
 
 // What code_agent.py tells the model of its code's run.
@@ -463,22 +473,24 @@ function actionStep(part) {
   return { ...step, tool_calls: calls, native: !shown.textCalls, observations };
 }
 
-// A turn's steps, as memory.py keeps them, from the screen: its message, its steps (and the best
-// answer of a turn out of steps), its answer.
-function turnSteps(turn) {
+// A turn's steps, as memory.py keeps them, from the screen: its message (messageGiven: none when
+// Python did not make it), its steps (and the best answer of a turn out of steps), its answer.
+function turnSteps(turn, given) {
   const parts = turnParts(turn);
-  if (!isPlainTurn(turn) || parts.length === 0) return []; // (a selection's marking is Python's)
+  const message = messageGiven(turn, given);
+  if (message === null || parts.length === 0) return [];
   const answers = turn.events.filter((event) => event.depth === 0 && event.kind === EventKind.final_answer).map((event) => event.data.answer);
-  const steps = [{ type: "task", task: turn.text }, ...parts.map(actionStep).filter(Boolean)];
+  const task = { type: "task", task: message.task, ...(message.parts.length && { parts: message.parts }) };
+  const steps = [task, ...parts.map(actionStep).filter(Boolean)];
   return answers.length ? [...steps, { type: "final_answer", answer: answers.at(-1) }] : steps;
 }
 
 // The record's memory made from what its turns show: { memory (JSON text), memoryAt (each turn's start) }.
-export function memoryFromScreen(record) {
+export function memoryFromScreen(record, given = []) {
   const steps = [];
-  const memoryAt = record.turns.map((turn) => {
+  const memoryAt = record.turns.map((turn, i) => {
     const at = steps.length;
-    steps.push(...turnSteps(turn));
+    steps.push(...turnSteps(turn, given[i]));
     return at;
   });
   const seq = Math.max(0, ...record.turns.flatMap((turn) => turn.events.map((event) => (isCount(event.seq) ? event.seq : 0))));
@@ -519,15 +531,16 @@ function withoutEcho(record) {
 // rebuilt (its memory made anew from the screen), leftOut (the reason is that the memory leaves
 // out what the screen shows) }; record.memory is null when none can be kept. A memory that leaves
 // out what the screen shows is made anew from it, as a compacted one is: the model is then sent
-// what the user sees.
-export function keptMemory(record) {
-  const { reason, omission } = judged(record);
+// what the user sees. `given`: the message each turn's agent was given, as Python makes it again
+// from the turn (messageGiven), one per turn.
+export function keptMemory(record, given = []) {
+  const { reason, omission } = judged(record, given);
   if (!reason) return { record: withoutEcho(record), reason: null, rebuilt: false, leftOut: false };
   const leftOut = omission && !compactedOrNoted(record);
   if (omission || compactedOrNoted(record)) {
-    const { memory, memoryAt } = memoryFromScreen(record);
+    const { memory, memoryAt } = memoryFromScreen(record, given);
     const remade = { ...record, memory, turns: record.turns.map((turn, i) => ({ ...turn, memoryAt: memoryAt[i] })) };
-    if (!memoryDisagreement(remade)) return { record: remade, reason, rebuilt: true, leftOut };
+    if (!memoryDisagreement(remade, given)) return { record: remade, reason, rebuilt: true, leftOut };
   }
   return { record: { ...record, memory: null, turns: record.turns.map((turn) => ({ ...turn, memoryAt: 0 })) }, reason, rebuilt: false, leftOut };
 }

@@ -58,6 +58,9 @@ export const MessageType = Object.freeze({
   importWorkflow: "import-workflow", // { fileName, source } -> { workflow, renamedFrom } (background/workflow-saving.js)
   editWorkflow: "edit-workflow", // { name, source, allowedSites } -> the workflow kept
   readWorkflow: "read-workflow", // { source } -> { ok, parameters, sites, steps } | { ok: false, error }
+  // Service worker -> offscreen document: at a conversations' import, the message each turn's
+  // agent was given, made again by Python from what the turn shows (background/imports.js).
+  messagesGiven: "messages-given", // { turns: [{ text, context, attachments }] } -> { messages: [{ task, parts } | null] }
   // Service worker -> offscreen document.
   runTurn: "run-turn", // { turnId, and wire.js TURN_REQUEST in camelCase: conversationId, task, ... } (offscreen/python/turn-request.js), and agentTab: the tab the page tools work on
   // Side panel -> service worker -> offscreen document: the page tools.

@@ -29,7 +29,7 @@ import math
 import re
 
 from ..images import TextWithImages, image_part, text_part
-from .page_bridge import marked_selection
+from .page_bridge import marked_selection, selection_task
 from .untrusted_content import around_picture, untrusted
 from .page_tools import PART_TOKENS, PageReader, article_text, shows_attached_site
 from .wire import ATTACHED_PICTURES
@@ -160,6 +160,28 @@ async def task_with_attachments(request: dict, page, emit=None) -> str:
     elif tabs:
         reader = PageReader(page, attached=tabs)
         parts += [await read_attached_tab(reader, tab_id, tell_user) for tab_id in tabs]
-    task = request["task"] + ("\n\nThe user attached this to the message:\n\n" + "\n\n".join(parts) if parts else "")
-    pictures = users_pictures(request)
+    return with_attached(request["task"], parts, users_pictures(request))
+
+
+def with_attached(task: str, parts: list[str], pictures: list[dict]) -> str:
+    """The user's message with what they attached: the texts after it, the pictures as parts."""
+    task = task + ("\n\nThe user attached this to the message:\n\n" + "\n\n".join(parts) if parts else "")
     return TextWithImages(task, pictures) if pictures else task
+
+
+def message_given(turn: dict) -> dict | None:
+    """The message the agent was given in a turn, made again from what the turn's record keeps
+    and the panel shows (its text, the selection it is about, what was attached): {"task",
+    "parts"}, as memory.py's TaskStep keeps it; None when the record cannot say (a tab's text is
+    read when the turn runs, and not kept). For an imported conversation, whose memory's first
+    step of each turn must be this (extension/shared/import-checks/imported-memory.js): the
+    marking is made here, by the one function, never by the check."""
+    context = turn.get("context") if isinstance(turn.get("context"), dict) else None
+    attached = turn.get("attachments") if isinstance(turn.get("attachments"), dict) else {}
+    if attached.get("tabs"):
+        return None
+    task = selection_task(str(turn.get("text") or ""), context)
+    selection, images = attached.get("selection"), attached.get("images")
+    parts = [selection_text(selection)] if isinstance(selection, dict) and str(selection.get("text") or "").strip() else []
+    given = with_attached(task, parts, users_pictures({"attached_images": images if isinstance(images, list) else []}))
+    return {"task": str(given), "parts": list(getattr(given, "parts", []))}

@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import time
 
+from .attachments import message_given
 from .consent import CalledByHand
 from .page_bridge import JsonBridge
 from .page_tools import page_tools
@@ -111,6 +112,15 @@ def read_workflow_json(source: str) -> str:
         return json.dumps({"ok": False, "error": f"This is not a workflow TabAgent can keep: {where}{refused}."})
     return json.dumps({"ok": True, "parameters": read.defaults, "sites": read.sites,
                        "steps": len(read.workflow.steps)})
+
+
+def messages_given_json(turns_json: str) -> str:
+    """For an import (background/imports.js): the message each turn's agent was given, made again
+    from what the turn shows (attachments.message_given), so the check can hold an imported memory
+    to it: {"messages": [{"task", "parts"} | null, ...]}, one per turn, in order."""
+    turns = json.loads(turns_json)
+    return json.dumps({"messages": [message_given(turn) if isinstance(turn, dict) else None
+                                    for turn in (turns if isinstance(turns, list) else [])]})
 
 
 async def client_call_json(session_json: str, call_json: str, *, emit, page_bridge) -> str:

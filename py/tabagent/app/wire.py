@@ -150,6 +150,10 @@ ENTRY_POINTS = {
     # service worker asks, then stores it (background/workflow-saving.js).
     "read_workflow_json": {"takes": ("source",), "lends": (), "answers": ("ok", "parameters", "sites", "steps", "error"),
                            "message": "readWorkflow", "asked_by": "service worker"},
+    # An import holds each turn's memory to the message its agent was given, made again here from
+    # what the turn shows (a selection's marking is Python's alone): background/imports.js asks.
+    "messages_given_json": {"takes": ("turns_json",), "lends": (), "answers": ("messages",),
+                            "message": "messagesGiven", "asked_by": "service worker"},
     "list_mcp_tools_json": {"takes": ("servers_json", "headers_json"), "lends": (), "answers": ("tools", "problems"),
                             "message": "listTools", "asked_by": "user pages"},
     "list_mcp_prompts_json": {"takes": ("servers_json", "headers_json"), "lends": (), "answers": ("prompts",),
