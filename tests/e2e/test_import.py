@@ -390,3 +390,37 @@ def test_a_turn_put_past_the_end_of_an_exported_memory_is_sent_as_the_panel_show
     assert {"role": "user", "content": REFUSAL} in messages
     assert {"role": "assistant", "content": "Noted: your email address stays with you."} in messages
     assert messages[-1] == {"role": "user", "content": "Send it to the shop."}
+
+
+# --- A turn about a selection, or with one attached: the message Python made, made again ---------
+
+SELECTED = {"selection": "Kettles: the blue one is 30 euros.", "title": "Kettle shop", "url": "https://shop.example/kettles"}
+ATTACHED = {"text": "The red kettle is 25 euros.", "url": "https://shop.example/red", "title": "Red kettle"}
+
+
+def ended(panel, conversation_id, turns):
+    """The stored conversation once its `turns` turns have ended well."""
+    def done(_):
+        [record] = [r for r in panel.stored_conversations() if r["id"] == conversation_id] or [None]
+        statuses = [turn["status"] for turn in (record or {}).get("turns", [])]
+        return record if statuses == ["ok"] * turns else None
+    return panel.wait(done, 30)
+
+
+def test_a_conversation_about_a_selection_keeps_its_memory_across_export_and_import(panel, model, downloads, tmp_path):
+    """Its messages hold the selection, marked by Python: the import has Python make them again
+    from what the turns show, and keeps the memory as it was, with no notice about it (it was left
+    out before, and the model forgot the conversation)."""
+    model.script(Reply(text="30 euros."), Reply(text="The red one."))
+    started = panel.ask_background("start-turn", text="How much is it?", context=SELECTED)
+    ended(panel, started["conversationId"], 1)
+    panel.ask_background("start-turn", conversationId=started["conversationId"], text="Which is cheaper?", attachedSelection=ATTACHED)
+    record = ended(panel, started["conversationId"], 2)
+    first, second = (request["body"]["messages"][-1]["content"] for request in model.requests[-2:])
+    assert SELECTED["selection"] in first and ATTACHED["text"] in second
+    record = exported_and_deleted(panel, downloads, record["title"])
+
+    said, messages = import_and_continue(panel, model, tmp_path, record, "And in pounds?")
+    assert "memory" not in said, said
+    assert {"role": "user", "content": first} in messages and {"role": "user", "content": second} in messages
+    assert {"role": "assistant", "content": "The red one."} in messages

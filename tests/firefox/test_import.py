@@ -144,3 +144,33 @@ def test_a_compacted_conversation_with_notes_keeps_its_memory_across_export_and_
         assert "Compacted: list the kettle prices" in json.dumps(sent) and "Budget: 40 euros." in sent[0]["content"]
     finally:
         tabs.configure(model.base_url)
+
+
+SELECTED = {"selection": "Kettles: the blue one is 30 euros.", "title": "Kettle shop", "url": "https://shop.example/kettles"}
+ATTACHED = {"text": "The red kettle is 25 euros.", "url": "https://shop.example/red", "title": "Red kettle"}
+
+
+def ended(chat, conversation_id, turns) -> dict:
+    return chat.wait_for_value(f"""import(chrome.runtime.getURL('extension/shared/storage/conversations.js'))
+      .then((m) => m.loadConversation({json.dumps(conversation_id)}))
+      .then((record) => record?.turns?.length === {turns} && record.turns.every((turn) => turn.status === 'ok') && record)""", 30)
+
+
+def test_a_conversation_about_a_selection_keeps_its_memory_across_export_and_import(tabs, model, downloads, tmp_path):
+    """As in Chromium (tests/e2e/test_import.py): the messages that hold a selection, marked by
+    Python, are made again by Python at the import, and the memory is kept as it was."""
+    model.reset()
+    model.script(Reply(text="30 euros."), Reply(text="The red one."))
+    started = tabs.ask_background("start-turn", text="How much is it?", context=SELECTED)
+    ended(tabs, started["conversationId"], 1)
+    tabs.ask_background("start-turn", conversationId=started["conversationId"], text="Which is cheaper?", attachedSelection=ATTACHED)
+    record = ended(tabs, started["conversationId"], 2)
+    first, second = (request["body"]["messages"][-1]["content"] for request in model.requests[-2:])
+    assert SELECTED["selection"] in first and ATTACHED["text"] in second
+    [record] = [r for r in export_all(tabs, downloads)["conversations"] if r["id"] == started["conversationId"]]
+    tabs.ask_background("delete-conversation", conversationId=record["id"])
+
+    said, messages = import_and_ask(tabs, model, tmp_path, record, "And in pounds?")
+    assert "memory" not in said, said
+    assert {"role": "user", "content": first} in messages and {"role": "user", "content": second} in messages
+    assert {"role": "assistant", "content": "The red one."} in messages
