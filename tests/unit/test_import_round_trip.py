@@ -25,7 +25,7 @@ from tabagent.executor import LocalExecutor
 from tabagent.memory import Memory
 from tabagent.testing import ScriptedModel
 from tests.helpers.control_page import ControlPage
-from tests.unit.test_imported_memory import CALL, MODULE, ROOT, Retrying, convert_units, fetch_report, kept, noting, reading
+from tests.helpers.memory_records import CALL, MODULE, ROOT, Retrying, convert_units, fetch_report, kept, noting, reading
 
 pytestmark = pytest.mark.timeout(120)
 

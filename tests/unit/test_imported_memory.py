@@ -26,16 +26,15 @@ from tabagent.memory import Memory, TaskStep
 from tabagent.testing import ScriptedModel
 from tabagent.app.turns import Turns
 from tabagent.executor import LocalExecutor
+from tests.helpers.memory_records import CALL, MODULE, ROOT, Retrying, convert_units, fetch_report, kept, noting, reading
 
-ROOT = Path(__file__).resolve().parents[2]
-MODULE = ROOT / "extension" / "shared" / "import-checks" / "imported-memory.js"
 
 # Reads [record, ...] from stdin and answers, for each, null (it agrees) or why not.
 CHECK = f"""
 import {{ memoryDisagreement }} from {json.dumps(MODULE.as_uri())};
 let input = "";
 for await (const chunk of process.stdin) input += chunk;
-process.stdout.write(JSON.stringify(JSON.parse(input).map(memoryDisagreement)));
+process.stdout.write(JSON.stringify(JSON.parse(input).map((r) => memoryDisagreement(r))));
 """
 
 
@@ -47,18 +46,6 @@ def disagreements(*records):
                           capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
-
-
-@tool
-def convert_units(value: float, from_unit: str, to_unit: str) -> float:
-    """Converts a value.
-
-    Args:
-        value: The number.
-        from_unit: Its unit.
-        to_unit: The unit wanted.
-    """
-    return round(value * 1.609344, 2)
 
 
 async def conversation(agent: str, turns: list[tuple[str, list]], tools=(convert_units,), status="ok", **settings) -> dict:
@@ -78,10 +65,6 @@ async def conversation(agent: str, turns: list[tuple[str, list]], tools=(convert
         memory = result["memory"]
     record["memory"] = memory
     return record
-
-
-CALL = {"content": "Let me convert.", "tool_calls": [{"id": "call_0", "name": "convert_units",
-                                                        "arguments": {"value": 26.2, "from_unit": "mi", "to_unit": "km"}}]}
 
 
 async def tool_calling_record():
@@ -334,40 +317,6 @@ async def test_no_field_that_reaches_the_model_can_say_what_the_screen_does_not(
 
 
 # --- what a compacted conversation, or one with notes, keeps (issue 46) -----------------------
-
-KEPT = f"""
-import {{ keptMemory, memoryFromScreen, MAX_NOTES_CHARS }} from {json.dumps(MODULE.as_uri())};
-let input = "";
-for await (const chunk of process.stdin) input += chunk;
-const records = JSON.parse(input);
-process.stdout.write(JSON.stringify({{ max: MAX_NOTES_CHARS, kept: records.map(keptMemory), remade: records.map(memoryFromScreen) }}));
-"""
-
-
-def kept(*records):
-    done = subprocess.run([shutil.which("node"), "--input-type=module", "-e", KEPT], input=json.dumps(records),
-                          capture_output=True, text=True, cwd=ROOT, timeout=60)
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
-
-
-@tool
-def fetch_report(part: int) -> str:
-    """Gives one part of the yearly report.
-
-    Args:
-        part: which part, from 1.
-    """
-    return f"Part {part}. " + " ".join(f"Line {n} of part {part}: the kettle cost {n} euros." for n in range(150))
-
-
-def noting(text):
-    return {"content": "", "tool_calls": [{"name": "note", "arguments": {"text": text}}]}
-
-
-def reading(part):
-    return {"content": f"Reading part {part}.", "tool_calls": [{"name": "fetch_report", "arguments": {"part": part}}]}
-
 
 async def test_the_models_notes_are_kept_when_they_are_the_notes_the_turns_show():
     from tabagent.notes import MAX_NOTES_CHARS
@@ -642,17 +591,6 @@ async def test_a_code_step_that_leaves_out_its_output_disagrees():
     assert disagreements(code) == [None]
     cut = edited(code, lambda r, m: m["steps"][1].__setitem__("observations", []))
     assert disagreements(cut) == ["memory step 2 of turn 1 leaves out the output of the code the turn shows"]
-
-
-class Retrying(ScriptedModel):
-    """Streams part of its first reply, has it taken back (a server error, retried), then replies."""
-
-    async def generate(self, messages, tools=None, on_token=None, on_retry=None, on_reasoning=None, reply_schema=None):
-        from tabagent.errors import ModelError
-        if len(self.calls) == 0:
-            await on_token("I will send your email to")
-            await on_retry(ModelError("The server is busy.", status=503), 0, 0.0)
-        return await super().generate(messages, tools, on_token, on_retry, on_reasoning, reply_schema)
 
 
 async def test_honest_turns_that_stopped_retried_or_never_ran_leave_nothing_out():
