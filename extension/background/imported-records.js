@@ -24,6 +24,7 @@ const titleOf = (record) => record.title.slice(0, 60);
 function withMemoryShown(record, notes, given) {
   const kept = keptMemory(record, given);
   if (kept.rebuilt && kept.leftOut) notes.push(t("importMemoryIncomplete", titleOf(record), kept.reason));
+  else if (kept.rebuilt && kept.takenOver) notes.push(t("importMemoryTakenOver", titleOf(record)));
   else if (kept.rebuilt) notes.push(t("importMemoryRebuilt", titleOf(record)));
   else if (kept.leftOut) notes.push(t("importMemoryIncompleteLeftOut", titleOf(record), kept.reason));
   else if (kept.reason) notes.push(t("importMemoryLeftOut", titleOf(record), kept.reason));

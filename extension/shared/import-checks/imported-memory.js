@@ -100,18 +100,22 @@ function turnParts(turn) {
 // message and the replay's answer (workflow_turn.py), and a model that called a workflow as a tool
 // keeps its call and the result, which says what the steps did. So a replay's call is not the
 // model's, and is neither asked of the memory nor taken from it, where it is one: made while a
-// call of the model runs (the workflow called as a tool), or in a part of a "/name" turn in which
-// the model said nothing (no reply, no code). `replayed`: the part showed a replay and nothing of
-// the model's; its answer is the turn's, which the memory's answer step holds.
+// call of the model runs (the workflow called as a tool), or in a part of a "/name" turn before the
+// model said anything in it (no reply, no code yet: a replay that could not finish is taken over
+// by the agent under the same step number, after it). `replayed`: the part showed a replay and
+// nothing of the model's; its answer is the turn's, which the memory's answer step holds.
 const WORKFLOW_COMMAND = /^\/[\p{L}_][\p{L}\p{N}_]*(?:\s[\s\S]*)?$/u; // as storage/workflows.js workflowCommand reads "/name …"
 const REPLAY_CALL = "workflow-";
 
+const speaks = (event) => event.kind === EventKind.token || event.kind === EventKind.code;
+
 function withoutReplays(part, command) {
-  const spoke = part.events.some((event) => event.kind === EventKind.token || event.kind === EventKind.code);
   const open = new Set();
   const replayed = new Set();
+  let spoke = false;
   const events = part.events.filter((event) => {
     const id = event.data?.id;
+    spoke ||= speaks(event);
     if (event.kind === EventKind.tool_call) {
       if (String(id).startsWith(REPLAY_CALL) && (open.size > 0 || (command && !spoke))) {
         replayed.add(id);
@@ -125,6 +129,14 @@ function withoutReplays(part, command) {
     return true;
   });
   return { ...part, events, replayed: replayed.size > 0 && !spoke };
+}
+
+// A "/name" turn whose replay could not finish, taken over by the agent (workflow_turn.py): the
+// agent was given a message TabAgent wrote from the saved workflow (its goal, what was done, the
+// steps left), which the conversation does not show, as the error of kind "workflow" says.
+function takenOver(record) {
+  return record.turns.some((turn) => WORKFLOW_COMMAND.test(String(turn.text ?? "").trim()) && turn.events.some((event) =>
+    event.depth === 0 && event.kind === EventKind.error && event.data?.kind === NotFatal.workflow));
 }
 
 const NO_PART = { events: [] };
@@ -531,16 +543,18 @@ function withoutEcho(record) {
 // rebuilt (its memory made anew from the screen), leftOut (the reason is that the memory leaves
 // out what the screen shows) }; record.memory is null when none can be kept. A memory that leaves
 // out what the screen shows is made anew from it, as a compacted one is: the model is then sent
-// what the user sees. `given`: the message each turn's agent was given, as Python makes it again
-// from the turn (messageGiven), one per turn.
+// what the user sees. So is one of a conversation where an agent took over a saved workflow
+// (`takenOver`: the message it was given cannot be held to the screen). `given`: the message each
+// turn's agent was given, as Python makes it again from the turn (messageGiven), one per turn.
 export function keptMemory(record, given = []) {
   const { reason, omission } = judged(record, given);
-  if (!reason) return { record: withoutEcho(record), reason: null, rebuilt: false, leftOut: false };
+  if (!reason) return { record: withoutEcho(record), reason: null, rebuilt: false, leftOut: false, takenOver: false };
   const leftOut = omission && !compactedOrNoted(record);
-  if (omission || compactedOrNoted(record)) {
+  const taken = !omission && !compactedOrNoted(record) && takenOver(record);
+  if (omission || compactedOrNoted(record) || taken) {
     const { memory, memoryAt } = memoryFromScreen(record, given);
     const remade = { ...record, memory, turns: record.turns.map((turn, i) => ({ ...turn, memoryAt: memoryAt[i] })) };
-    if (!memoryDisagreement(remade, given)) return { record: remade, reason, rebuilt: true, leftOut };
+    if (!memoryDisagreement(remade, given)) return { record: remade, reason, rebuilt: true, leftOut, takenOver: taken };
   }
-  return { record: { ...record, memory: null, turns: record.turns.map((turn) => ({ ...turn, memoryAt: 0 })) }, reason, rebuilt: false, leftOut };
+  return { record: { ...record, memory: null, turns: record.turns.map((turn) => ({ ...turn, memoryAt: 0 })) }, reason, rebuilt: false, leftOut, takenOver: false };
 }
