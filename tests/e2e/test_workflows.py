@@ -6,10 +6,14 @@ Buy button gone (the agent takes over and the panel says so), and, as an attack,
 same-named decoy button placed before the real one (never clicked: the agent is handed the step).
 """
 
+import json
+
 import pytest
 from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.common.by import By
 
+from tests.helpers.exports import import_and_continue
+from tests.helpers.history import downloaded, show_history
 from tests.helpers.model_server import Reply
 from tests.helpers.tool_calls import tool_call
 
@@ -153,3 +157,47 @@ def test_a_same_named_decoy_added_before_the_real_button_is_never_clicked_by_a_r
     assert tabs.in_page(LOG) == "search blue kettle\n"  # neither Buy now was clicked
     assert len(model.requests) == 1  # handed to the agent, with its rules, not done silently
     assert tabs.last_turn().find_elements(By.CSS_SELECTOR, ".kind-workflow")
+
+
+def exported_replay(tabs, downloads, text):
+    """The newest conversation whose first turn is `text`, as the history's Export writes it; then
+    it is deleted (the export before it, if any, is taken away first: both go to one folder)."""
+    for earlier in downloads.glob("*.json"):
+        earlier.unlink()
+    newest = max((r for r in tabs.stored_conversations() if r["turns"] and r["turns"][0]["text"] == text), key=lambda r: r["createdAt"])
+    show_history(tabs)
+    tabs.driver.find_element(By.ID, "export-all-json").click()
+    exported = json.loads(downloaded(downloads, ".json").read_text(encoding="utf-8"))["conversations"]
+    [record] = [r for r in exported if r["id"] == newest["id"]]
+    tabs.ask_background("delete-conversation", conversationId=record["id"])
+    return record
+
+
+def test_a_replay_and_a_takeover_keep_what_the_model_knew_across_export_and_import(tool_calling, model, site, downloads, tmp_path):
+    """A replay's steps are the workflow's, which its memory never holds: imported, its memory was
+    made anew as if it left them out. It is now kept as it was (the model is sent the command, as
+    before the export). One taken over by the agent, whose message TabAgent wrote from the workflow
+    and the screen does not show, was dropped with the conversation's memory: now made anew, said."""
+    tabs = tool_calling
+    name, _ = saved_workflow(tabs, model, site)
+    new_chat(tabs, model, site.url("renumbered.html"))
+    run(tabs, f"/{name}")
+    allow_all(tabs, 3)
+    tabs.wait_for_status("ok")
+    said, messages = import_and_continue(tabs, model, tmp_path, exported_replay(tabs, downloads, f"/{name}"), "Did it work?")
+    assert "memory" not in said, said
+    assert messages[-2:] == [{"role": "user", "content": f"/{name}"}, {"role": "user", "content": "Did it work?"}]
+
+    new_chat(tabs, model, site.url("changed.html"))
+    model.script(Reply(text="There is no Buy now button any more; I did not order."))
+    run(tabs, f"/{name}")
+    allow_all(tabs, 2)  # the search; then no Buy now button: the agent takes over
+    tabs.wait_for_status("ok")
+    record = exported_replay(tabs, downloads, f"/{name}")
+    for replay in tabs.stored_conversations():  # the history opens it by its title: one of that title
+        tabs.ask_background("delete-conversation", conversationId=replay["id"])
+    (tmp_path / "taken").mkdir()  # a file of another name: the same one again would not be read
+    said, messages = import_and_continue(tabs, model, tmp_path / "taken", record, "Why not?")
+    assert "an agent took over a saved workflow in this conversation" in said, said
+    assert {"role": "user", "content": f"/{name}"} in messages
+    assert {"role": "assistant", "content": "There is no Buy now button any more; I did not order."} in messages
