@@ -64,3 +64,21 @@ async def test_the_code_agent_s_code_gets_the_failure_and_it_counts_as_an_error(
     assert calls[0].data["name"] == "list_controls" and calls[0].data["is_error"] is True
     assert NO_ELEMENT in model.calls[1]["messages"][-1]["content"]  # the code printed it as written
     assert "repeats the error" in model.calls[2]["messages"][-1]["content"]
+
+
+async def test_the_browser_s_own_explanation_stays_an_explanation():
+    """A page of the browser's own (chrome://version) cannot be read: the relay says why, not the
+    content script. The user is shown it as what the tool said of the tab, not as an error
+    (tests/e2e/test_page_actions.py), and the model may tell the user so in its answer."""
+    said = "TabAgent cannot read or act on chrome://version/: it is one of the browser's own pages."
+
+    class BrowserPage:
+        async def run_page_tool(self, name, args, tab_id=None, expect_url=None):
+            return {"ok": False, "error": said, "url": "chrome://version/"}
+
+    model, events = ScriptedModel([{"tool_calls": [{"name": "read_page", "arguments": {}}]}, said]), []
+    request = {"conversation_id": "c", "task": "Summarize this page",
+               "settings": {"base_url": "http://x/v1", "agent": "tool_calling"}}
+    await Turns().run(request, events.append, model=model, page=BrowserPage())
+    result = next(e["data"] for e in events if e["kind"] == "tool_result")
+    assert result["result"] == said and result["is_error"] is False

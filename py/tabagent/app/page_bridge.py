@@ -49,12 +49,14 @@ def selection_task(text: str, context: dict | None) -> str:
             f"and address.\n{marked_selection(context['selection'], context.get('title'), context.get('url'))}")
 
 
-def failure(reply: dict, fallback: str) -> Failed:
-    """A failed call's sentence for the model, an error to the agents (tools.Failed). Errors from
-    the content script quote the page (element labels, its text, the selector the model gave),
-    so they are marked like it."""
+def failure(reply: dict, fallback: str) -> str:
+    """A failed call's sentence for the model. Errors from the content script (no such element,
+    no such part) quote the page (element labels, its text, the selector the model gave), so they
+    are marked like it, and are errors to the agents (tools.Failed). The browser's own
+    explanations (a page of the browser's own, a tab that is gone) stay what the tool says of
+    the tab: shown to the user as an explanation, not an error."""
     error = reply.get("error") or fallback
-    return Failed(untrusted(reply.get("url") or "", error) if reply.get("from_page") else error)
+    return Failed(untrusted(reply.get("url") or "", error)) if reply.get("from_page") else error
 
 
 def as_json(value) -> str:
