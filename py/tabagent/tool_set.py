@@ -29,11 +29,9 @@ SETTING_CHOICES = ("auto", "full", "compact")
 # Windows (tokens) up to which "auto" gives the compact set: Ollama's 4,096 below 24 GiB of
 # memory, a local server's usual 8,192, and the 16,384 some give.
 COMPACT_UP_TO = 16_384
-# The tools a compact request lists: read (the other tabs too: "compare my two tabs" names no
-# tool, and a model that is not shown list_tabs reads the one tab it is on), find, list the
-# controls, act on them, keep notes.
-CORE = ("read_page", "find_in_page", "list_tabs", "read_tab", "list_controls", "click", "type_text",
-        "press_key", "navigate", "note", "ask_user", "final_answer")
+# The tools a compact request lists: read, find, list the controls, act on them, keep notes.
+CORE = ("read_page", "find_in_page", "list_controls", "click", "type_text", "press_key", "navigate",
+        "note", "ask_user", "final_answer")
 # Tools that show the model a picture, or go by one: offered only to a model that takes images (vision.py).
 NEEDS_SIGHT = ("screenshot", "click_at", "move_pointer")  # these two go by a screenshot's points
 

@@ -72,8 +72,8 @@ async def test_a_small_window_gets_the_compact_set_and_more_tools_reaches_the_re
     model = ScriptedModel(calls)
     sent, agent = await first_request(ToolCallingAgent, [*page(), lookup], 4096, model, vision=Vision.fixed(False))
     listed = names(sent["tools"])
-    assert set(listed) == {"read_page", "find_in_page", "list_tabs", "read_tab", "list_controls", "click", "type_text",
-                           "press_key", "navigate", "note", "lookup", "more_tools", "final_answer"}
+    assert set(listed) == {"read_page", "find_in_page", "list_controls", "click", "type_text", "press_key",
+                           "navigate", "note", "lookup", "more_tools", "final_answer"}
     described = {t["function"]["name"]: t["function"]["description"] for t in sent["tools"]}
     assert all(". " not in d.rstrip(".") for n, d in described.items() if n != "lookup")  # one sentence
     # The user's own (and an MCP server's) tool goes as the user was shown it, whole.
